@@ -1,0 +1,34 @@
+// Builds the Elysia application from the feature modules. Used by main.ts and by every HTTP test
+// (`app.handle(new Request(...))`), so nothing here may listen on a port or read the environment.
+import { Elysia } from "elysia";
+import { openapi } from "@elysiajs/openapi";
+import { z } from "zod";
+import type { AppContext } from "./context";
+import { errorHandler } from "./http/errors";
+import { bodyLimit } from "./http/body-limit";
+import { setupGuard } from "./http/setup-guard";
+import { healthRoutes } from "./modules/health";
+import { authRoutes } from "./modules/auth";
+import { adminRoutes } from "./modules/admin";
+
+export function createApp(ctx: AppContext) {
+  const guard = setupGuard(ctx);
+  const app = new Elysia()
+    .use(errorHandler(ctx.log))
+    .onRequest(({ request }) => bodyLimit(request) ?? guard(request))
+    .use(
+      openapi({
+        path: "/api/docs",
+        mapJsonSchema: { zod: z.toJSONSchema },
+        documentation: { info: { title: "Botloom API", version: "1" } },
+        exclude: { paths: [/^\/admin/] },
+      }),
+    )
+    .use(healthRoutes(ctx))
+    .use(authRoutes(ctx));
+  // Production without an admin key: the admin area does not exist (API.md "Admin").
+  const withAdmin = ctx.config.production && !ctx.config.adminKey ? app : app.use(adminRoutes(ctx));
+  return withAdmin;
+}
+
+export type App = ReturnType<typeof createApp>;

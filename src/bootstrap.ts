@@ -1,0 +1,50 @@
+// Wires the AppContext from a Config: database, logger, services. Shared by the CLI and tests.
+import type { Config } from "./config";
+import type { AppContext } from "./context";
+import { openDatabase, type Db } from "./db/client";
+import { createLogger, registerSecret, type Logger } from "./log";
+import { EventBus } from "./events";
+import { MessengerClient } from "./messenger/client";
+import { SettingsService } from "./modules/settings/service";
+import { AuthService } from "./modules/auth/service";
+import type { BotController, BotInstanceState } from "./bots/controller";
+
+const STOPPED: BotInstanceState = { status: "stopped", startedAt: null, pid: null };
+
+/** Stand-in used until the process manager is attached (and by tests that do not run bots). */
+export class DetachedBotController implements BotController {
+  state() {
+    return STOPPED;
+  }
+  async start(): Promise<BotInstanceState> {
+    throw new Error("bot runtime not attached");
+  }
+  async stop() {
+    return STOPPED;
+  }
+  async restart(): Promise<BotInstanceState> {
+    throw new Error("bot runtime not attached");
+  }
+  async stopProject() {}
+  async shutdown() {}
+}
+
+export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots?: BotController } = {}): AppContext {
+  registerSecret(config.adminKey);
+  registerSecret(config.sessionSecret);
+  registerSecret(config.storageEncryptionKey);
+  const log = opts.log ?? createLogger(config.logLevel);
+  const db = opts.db ?? openDatabase(config.databasePath);
+  const messenger = new MessengerClient({ apiRoot: config.messengerApiRoot });
+  return {
+    config,
+    db,
+    log,
+    events: new EventBus(),
+    messenger,
+    bots: opts.bots ?? new DetachedBotController(),
+    settings: new SettingsService(db, messenger),
+    auth: new AuthService(db, config.sessionSecret),
+    state: { templatesLoaded: false },
+  };
+}

@@ -1,0 +1,22 @@
+// What the rest of the platform may ask of the bot runtime. Modules depend on this interface, not
+// on the process manager, so that projects/tokens code works (and is tested) with a fake.
+
+export type BotStatus = "running" | "stopped" | "error" | "starting";
+
+export interface BotInstanceState {
+  status: BotStatus;
+  startedAt: number | null;
+  pid: number | null;
+}
+
+export interface BotController {
+  /** Current runtime state of a token's bot. */
+  state(tokenId: number): BotInstanceState;
+  start(tokenId: number): Promise<BotInstanceState>;
+  stop(tokenId: number): Promise<BotInstanceState>;
+  restart(tokenId: number): Promise<BotInstanceState>;
+  /** Stops every bot of a project (project delete). */
+  stopProject(projectId: number): Promise<void>;
+  /** Stops every running bot (server shutdown); they are started again on the next start. */
+  shutdown(): Promise<void>;
+}

@@ -1,0 +1,113 @@
+// The one place that reads the environment (DESIGN.md §3). Everything else receives a Config.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { join, resolve } from "node:path";
+import { z } from "zod";
+
+const LOG_LEVELS = ["silent", "error", "warn", "info", "debug", "trace"] as const;
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(5000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  NODE_ENV: z.string().optional(),
+  DATA_DIR: z.string().min(1).default("./data"),
+  BOTS_DIR: z.string().min(1).default("./bots"),
+  UPLOADS_DIR: z.string().min(1).default("./uploads"),
+  ADMIN_KEY: z.string().min(1).optional(),
+  SESSION_SECRET: z.string().min(16, "SESSION_SECRET must be at least 16 characters").optional(),
+  STORAGE_ENCRYPTION_KEY: z.string().min(32, "STORAGE_ENCRYPTION_KEY must be at least 32 characters").optional(),
+  MESSENGER_API_ROOT: z.url().default("https://api.telegram.org"),
+  WEBHOOK_BASE_URL: z.url().optional(),
+  UPDATE_CHECK_URL: z.url().default("https://raw.githubusercontent.com/botloom/botloom/main/assets/version.json"),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
+});
+
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  port: number;
+  host: string;
+  production: boolean;
+  dataDir: string;
+  botsDir: string;
+  uploadsDir: string;
+  databasePath: string;
+  /** The admin key, or null when none is configured (no admin area in production, 503 on login otherwise). */
+  adminKey: string | null;
+  sessionSecret: string;
+  storageEncryptionKey: string | null;
+  messengerApiRoot: string;
+  webhookBaseUrl: string | null;
+  updateCheckUrl: string;
+  logLevel: LogLevel;
+  /** Environment handed to child processes (bots): PATH and locale only, never our secrets. */
+  childEnv: Record<string, string>;
+}
+
+export class ConfigError extends Error {}
+
+function emptyToUndefined(env: Record<string, string | undefined>) {
+  const out: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(env)) out[k] = v === "" ? undefined : v;
+  return out;
+}
+
+function readSecretFile(path: string): string | null {
+  if (!existsSync(path)) return null;
+  const v = readFileSync(path, "utf8").trim();
+  return v.length > 0 ? v : null;
+}
+
+/**
+ * Parses the environment. Folder creation and the generated session secret are side effects on
+ * DATA_DIR, done here so that every entry point (server, CLI, tests) sees the same values.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(emptyToUndefined(env));
+  if (!parsed.success) {
+    const msg = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new ConfigError(`invalid configuration: ${msg}`);
+  }
+  const e = parsed.data;
+  const dataDir = resolve(e.DATA_DIR);
+  const adminKeyFile = join(dataDir, "admin.key");
+  let sessionSecret = e.SESSION_SECRET ?? null;
+  if (!sessionSecret) {
+    const file = join(dataDir, "session.secret");
+    sessionSecret = readSecretFile(file);
+    if (!sessionSecret) {
+      mkdirSync(dataDir, { recursive: true });
+      sessionSecret = randomBytes(32).toString("hex");
+      writeFileSync(file, sessionSecret + "\n", { mode: 0o600 });
+    }
+  }
+  const childEnv: Record<string, string> = {};
+  for (const k of ["PATH", "LANG", "LC_ALL", "TZ", "HOME", "TMPDIR"]) if (env[k]) childEnv[k] = env[k]!;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    production: e.NODE_ENV === "production",
+    dataDir,
+    botsDir: resolve(e.BOTS_DIR),
+    uploadsDir: resolve(e.UPLOADS_DIR),
+    databasePath: join(dataDir, "botloom.db"),
+    adminKey: e.ADMIN_KEY ?? readSecretFile(adminKeyFile),
+    sessionSecret,
+    storageEncryptionKey: e.STORAGE_ENCRYPTION_KEY ?? null,
+    messengerApiRoot: e.MESSENGER_API_ROOT.replace(/\/+$/, ""),
+    webhookBaseUrl: e.WEBHOOK_BASE_URL ? e.WEBHOOK_BASE_URL.replace(/\/+$/, "") : null,
+    updateCheckUrl: e.UPDATE_CHECK_URL,
+    logLevel: e.LOG_LEVEL,
+    childEnv,
+  };
+}
+
+/** `serve --init`: create the folders and, when no key is configured, a random admin key in DATA_DIR. */
+export function initDataDir(config: Config): { createdKey: string | null } {
+  for (const d of [config.dataDir, config.botsDir, config.uploadsDir]) mkdirSync(d, { recursive: true });
+  if (config.adminKey) return { createdKey: null };
+  const key = randomBytes(24).toString("base64url");
+  writeFileSync(join(config.dataDir, "admin.key"), key + "\n", { mode: 0o600 });
+  config.adminKey = key;
+  return { createdKey: key };
+}

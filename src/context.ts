@@ -1,0 +1,26 @@
+// Everything a module needs, built once by main.ts (or by a test) and handed to createApp.
+import type { Config } from "./config";
+import type { Db } from "./db/client";
+import type { Logger } from "./log";
+import type { EventBus } from "./events";
+import type { MessengerClient } from "./messenger/client";
+import type { BotController } from "./bots/controller";
+import type { SettingsService } from "./modules/settings/service";
+import type { AuthService } from "./modules/auth/service";
+
+export interface AppState {
+  /** System templates seeded into the catalog (health.templates). */
+  templatesLoaded: boolean;
+}
+
+export interface AppContext {
+  config: Config;
+  db: Db;
+  log: Logger;
+  events: EventBus;
+  messenger: MessengerClient;
+  bots: BotController;
+  settings: SettingsService;
+  auth: AuthService;
+  state: AppState;
+}

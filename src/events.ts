@@ -1,0 +1,28 @@
+// In-process notifications between modules. `projects-changed` feeds the WebSocket live events;
+// `bot:table_updated` is what API.md calls the cache channel (bots with contentCache reload, the
+// runtime restarts bots with restartOnUpdate).
+import { EventEmitter } from "node:events";
+
+export type ProjectsChangedKind = "created" | "deleted" | "reordered" | "updated";
+
+export interface EventMap {
+  "projects-changed": { kind: ProjectsChangedKind; projectId: number; recipients: number[] };
+  "bot:table_updated": { projectId: number; restartOnUpdate: boolean };
+}
+
+export class EventBus {
+  private readonly emitter = new EventEmitter();
+
+  constructor() {
+    this.emitter.setMaxListeners(0);
+  }
+
+  emit<K extends keyof EventMap>(event: K, payload: EventMap[K]) {
+    this.emitter.emit(event, payload);
+  }
+
+  on<K extends keyof EventMap>(event: K, listener: (payload: EventMap[K]) => void): () => void {
+    this.emitter.on(event, listener);
+    return () => this.emitter.off(event, listener);
+  }
+}

@@ -1,0 +1,72 @@
+// Resolves the acting user of every user route: the `connect.sid` session or a Bearer PAT.
+// Routes opt in with `{ user: true }` (API.md "User" level) or `{ botActor: true }` (the actor
+// rules of /api/bot/*). Both give the handler `actor`.
+import { Elysia } from "elysia";
+import type { AppContext } from "../context";
+import { SESSION_COOKIE, type Actor } from "../modules/auth/service";
+import { badRequest, forbidden, unauthorized } from "./errors";
+
+export type { Actor };
+
+function bearerOf(header: string | null | undefined): string | null {
+  if (!header) return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m ? m[1] : "";
+}
+
+/** Session cookie or PAT → actor; null when neither is present; 401 when one is present but invalid. */
+export function resolveActor(ctx: AppContext, authorization: string | null | undefined, cookieValue: unknown): Actor | null {
+  const bearer = bearerOf(authorization);
+  if (bearer !== null) {
+    const actor = ctx.auth.resolvePat(bearer);
+    if (!actor) throw unauthorized("Invalid or revoked access token");
+    return actor;
+  }
+  if (cookieValue !== undefined && cookieValue !== "") {
+    const userId = ctx.auth.resolveSession(cookieValue);
+    if (userId === null) throw unauthorized("Session expired or invalid; log in again");
+    return { userId, via: "session", scopes: [] };
+  }
+  return null;
+}
+
+function parseMessengerId(query: Record<string, string | undefined>): number | null {
+  const a = query.messenger_id;
+  const b = query.telegram_id; // EXTENSIONS.md: compatibility alias
+  if (a !== undefined && b !== undefined && a !== b) throw badRequest("messenger_id and telegram_id differ");
+  const raw = a ?? b;
+  if (raw === undefined || raw === "") return null;
+  if (!/^\d{1,16}$/.test(raw) || Number(raw) <= 0 || !Number.isSafeInteger(Number(raw))) throw badRequest("messenger_id must be a positive integer");
+  return Number(raw);
+}
+
+/** API.md "Actor rules for /api/bot/*". */
+export function botActorOf(ctx: AppContext, actor: Actor, query: Record<string, string | undefined>): Actor {
+  const messengerId = parseMessengerId(query);
+  if (actor.scopes.includes("bot_manager")) {
+    if (messengerId === null) throw badRequest("A bot_manager token must name the acting user with messenger_id");
+    ctx.auth.ensureUser(messengerId);
+    return { userId: messengerId, via: actor.via, scopes: actor.scopes };
+  }
+  if (messengerId !== null && messengerId !== actor.userId) throw forbidden("messenger_id does not match the authenticated user");
+  return actor;
+}
+
+export const authPlugin = (ctx: AppContext) =>
+  new Elysia().macro({
+    user: {
+      resolve({ headers, cookie }) {
+        const actor = resolveActor(ctx, headers.authorization, cookie[SESSION_COOKIE]?.value);
+        if (!actor) throw unauthorized();
+        return { actor };
+      },
+    },
+    botActor: {
+      resolve({ headers, cookie, query }) {
+        const actor = resolveActor(ctx, headers.authorization, cookie[SESSION_COOKIE]?.value);
+        if (!actor) throw unauthorized();
+        return { actor: botActorOf(ctx, actor, query as Record<string, string | undefined>) };
+      },
+    },
+  });
+

@@ -1,0 +1,21 @@
+// DESIGN.md §4 body limits: JSON up to 10 MB, media uploads up to 50 MB. Refused from the
+// Content-Length header before anything is read; Bun.serve's maxRequestBodySize backs this up for
+// bodies that do not announce their length.
+import { jsonError } from "./errors";
+import { pathOf } from "./path";
+
+export const JSON_BODY_LIMIT = 10 * 1024 * 1024;
+export const UPLOAD_BODY_LIMIT = 50 * 1024 * 1024;
+/** Multipart overhead on top of a 50 MB file. */
+export const SERVER_BODY_LIMIT = UPLOAD_BODY_LIMIT + 1024 * 1024;
+
+const isUploadPath = (path: string) => /^\/api\/projects\/[^/]+\/media\/?$/.test(path);
+
+export function bodyLimit(request: Request): Response | undefined {
+  const len = request.headers.get("content-length");
+  if (len === null) return;
+  const n = Number(len);
+  if (!Number.isFinite(n) || n < 0) return jsonError(400, "VALIDATION_FAILED", "Invalid Content-Length");
+  const limit = isUploadPath(pathOf(request.url)) ? SERVER_BODY_LIMIT : JSON_BODY_LIMIT;
+  if (n > limit) return jsonError(413, "PAYLOAD_TOO_LARGE", `Request body too large (limit ${Math.round(limit / 1048576)} MB)`);
+}

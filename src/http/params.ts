@@ -1,0 +1,36 @@
+// Path and query identifiers. Everything a client can mistype ends as a clear 400, never a 500.
+import { badRequest } from "./errors";
+
+const MAX_ID = Number.MAX_SAFE_INTEGER;
+
+export function parsePositiveId(raw: string | undefined, name: string): number {
+  if (raw === undefined || !/^\d{1,16}$/.test(raw) || Number(raw) <= 0 || Number(raw) > MAX_ID) throw badRequest(`${name} must be a positive integer`);
+  return Number(raw);
+}
+
+/** API.md path identifier forms: `12` or `<prefix>_12` (e.g. `project_12`, `token_12`). */
+export function parsePrefixedId(raw: string | undefined, prefix: string, name: string): number {
+  const s = raw?.startsWith(`${prefix}_`) ? raw.slice(prefix.length + 1) : raw;
+  return parsePositiveId(s, name);
+}
+
+/** Optional integer query parameter with bounds; absent → default. */
+export function parseIntQuery(raw: string | undefined, name: string, opts: { default: number; min?: number; max?: number; clamp?: boolean }): number {
+  if (raw === undefined || raw === "") return opts.default;
+  if (!/^-?\d{1,16}$/.test(raw)) throw badRequest(`${name} must be an integer`);
+  let n = Number(raw);
+  if (opts.min !== undefined && n < opts.min) throw badRequest(`${name} must be at least ${opts.min}`);
+  if (opts.max !== undefined && n > opts.max) {
+    if (!opts.clamp) throw badRequest(`${name} must be at most ${opts.max}`);
+    n = opts.max;
+  }
+  return n;
+}
+
+/** `true`/`false` query flag (absent → default). */
+export function parseBoolQuery(raw: string | undefined, name: string, def = false): boolean {
+  if (raw === undefined || raw === "") return def;
+  if (raw === "true" || raw === "1") return true;
+  if (raw === "false" || raw === "0") return false;
+  throw badRequest(`${name} must be true or false`);
+}

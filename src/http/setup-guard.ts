@@ -1,0 +1,16 @@
+// DESIGN.md §4: until the admin has set the platform up, every /api/* path answers 503 NOT_SET_UP,
+// except the health check and GET /api/auth/config (the login page needs it to say "not set up").
+import type { AppContext } from "../context";
+import { jsonError } from "./errors";
+import { pathOf } from "./path";
+
+export function setupGuard(ctx: AppContext) {
+  return (request: Request): Response | undefined => {
+    if (ctx.settings.isSetUp()) return;
+    const path = pathOf(request.url);
+    if (!path.startsWith("/api/") && path !== "/api") return;
+    if (path === "/api/health" && (request.method === "GET" || request.method === "HEAD")) return;
+    if (path === "/api/auth/config" && request.method === "GET") return;
+    return jsonError(503, "NOT_SET_UP", "Botloom is not set up yet: an administrator must finish setup at /admin/settings");
+  };
+}

@@ -1,0 +1,65 @@
+// One logger for the server. Every line passes through `maskSecrets`, so a bot token or PAT that
+// slips into a message is never written out (tests scan the log output for secrets).
+import { createConsola } from "consola/basic";
+import type { LogLevel } from "./config";
+
+const LEVELS: Record<LogLevel, number> = { silent: -999, error: 0, warn: 1, info: 3, debug: 4, trace: 5 };
+
+/** Bot API tokens (`123456:ABC…`), PATs (`mcp_…`) and `bot<token>` URL segments. */
+const SECRET_PATTERNS: RegExp[] = [/\b\d{5,}:[A-Za-z0-9_-]{20,}\b/g, /\bmcp_[A-Za-z0-9]{16,}\b/g];
+const extraSecrets = new Set<string>();
+
+/** Registers a literal secret (admin key, storage keys) to be masked wherever it shows up. */
+export function registerSecret(secret: string | null | undefined) {
+  if (secret && secret.length >= 6) extraSecrets.add(secret);
+}
+
+export function maskSecrets(text: string): string {
+  let out = text;
+  for (const re of SECRET_PATTERNS) out = out.replace(re, (m) => (m.startsWith("mcp_") ? "mcp_***" : m.split(":")[0] + ":***"));
+  for (const s of extraSecrets) if (out.includes(s)) out = out.split(s).join("***");
+  return out;
+}
+
+function maskArg(a: unknown): unknown {
+  if (typeof a === "string") return maskSecrets(a);
+  if (a instanceof Error) return maskSecrets(a.stack ?? a.message);
+  if (a && typeof a === "object") {
+    try {
+      return maskSecrets(JSON.stringify(a));
+    } catch {
+      return "[object]";
+    }
+  }
+  return a;
+}
+
+type LogFn = (...args: unknown[]) => void;
+export interface Logger {
+  error: LogFn;
+  warn: LogFn;
+  info: LogFn;
+  debug: LogFn;
+  trace: LogFn;
+  success: LogFn;
+  start: LogFn;
+  log: LogFn;
+}
+
+export function createLogger(level: LogLevel, tag = "botloom"): Logger {
+  const c = createConsola({ level: LEVELS[level], defaults: { tag } });
+  const wrap =
+    (fn: (...a: unknown[]) => void) =>
+    (...args: unknown[]) =>
+      fn(...args.map(maskArg));
+  return {
+    error: wrap(c.error.bind(c)),
+    warn: wrap(c.warn.bind(c)),
+    info: wrap(c.info.bind(c)),
+    debug: wrap(c.debug.bind(c)),
+    trace: wrap(c.trace.bind(c)),
+    success: wrap(c.success.bind(c)),
+    start: wrap(c.start.bind(c)),
+    log: wrap(c.log.bind(c)),
+  };
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env bun
+// CLI entry (DESIGN.md §3): serve [--init] | pat create | backup <file> | version.
+import { parseArgs } from "node:util";
+import { ConfigError, initDataDir, loadConfig } from "./config";
+import { buildContext } from "./bootstrap";
+import { backupDatabase, closeDatabase, openDatabase } from "./db/client";
+import { startServer } from "./server";
+import { VERSION } from "./version";
+
+const USAGE = `Usage: botloom <command>
+  serve [--init]                                   start the server (--init: create folders and an admin key on first run)
+  pat create --user <messengerId> [--scope bot_manager] [--name N]   print a new personal access token once
+  backup <file>                                    consistent copy of the database
+  version                                          print the installed version`;
+
+function fail(message: string, code = 1): never {
+  console.error(message);
+  process.exit(code);
+}
+
+async function serve(init: boolean) {
+  const config = loadConfig();
+  const created = init ? initDataDir(config).createdKey : null;
+  const ctx = buildContext(config);
+  const server = await startServer(ctx);
+  const adminUrl = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}/admin/login`;
+  ctx.log.info(`Botloom ${VERSION.version} listening on ${config.host}:${server.port}`);
+  if (created) {
+    // Printed once, on the run that created it; the key stays in data/admin.key (0600).
+    console.log(`\nAdmin login: ${adminUrl}\nAdmin key:   ${created}\n(stored in ${config.dataDir}/admin.key)\n`);
+  } else if (!config.adminKey) {
+    ctx.log.warn("No admin key configured: the admin area is disabled. Run `serve --init` or set ADMIN_KEY.");
+  }
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    ctx.log.info(`${signal} received, shutting down`);
+    await server.stop();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+async function main(argv: string[]) {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: false,
+    options: { init: { type: "boolean" }, user: { type: "string" }, scope: { type: "string" }, name: { type: "string" }, help: { type: "boolean", short: "h" } },
+  });
+  const [command = "serve", sub] = positionals;
+  if (values.help) return console.log(USAGE);
+  switch (command) {
+    case "serve":
+      return serve(values.init === true);
+    case "init": // DESIGN.md lists `init`; same as `serve --init`
+      return serve(true);
+    case "version":
+      return console.log(VERSION.version);
+    case "backup": {
+      if (!sub) fail(`backup needs a target file\n${USAGE}`, 2);
+      const config = loadConfig();
+      const db = openDatabase(config.databasePath);
+      backupDatabase(db, sub);
+      closeDatabase(db);
+      return console.log(`Database copied to ${sub}`);
+    }
+    case "pat": {
+      if (sub !== "create") fail(USAGE, 2);
+      const user = Number(values.user);
+      if (!Number.isSafeInteger(user) || user <= 0) fail("--user must be a positive messenger user id", 2);
+      if (values.scope !== undefined && values.scope !== "bot_manager") fail("--scope may only be bot_manager", 2);
+      const ctx = buildContext(loadConfig());
+      ctx.auth.ensureUser(user);
+      const pat = ctx.auth.createPat(user, typeof values.name === "string" ? values.name : "cli", values.scope ? ["bot_manager"] : []);
+      closeDatabase(ctx.db);
+      return console.log(pat.token);
+    }
+    default:
+      fail(`Unknown command "${command}"\n${USAGE}`, 2);
+  }
+}
+
+main(process.argv.slice(2)).catch((e) => {
+  if (e instanceof ConfigError) fail(e.message, 2);
+  fail(`botloom: ${e instanceof Error ? e.message : String(e)}`);
+});

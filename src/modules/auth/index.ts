@@ -1,0 +1,87 @@
+// EXTENSIONS.md "Auth and sessions": how ordinary users get a session, and their own PATs.
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context";
+import { authPlugin } from "../../http/auth";
+import { badRequest, forbidden } from "../../http/errors";
+import { parsePositiveId } from "../../http/params";
+import { devLoginSchema, patCreateSchema, widgetLoginSchema } from "./model";
+import { SESSION_COOKIE, SESSION_TTL_MS } from "./service";
+
+export const authRoutes = (ctx: AppContext) => {
+  const cookieOptions = () => ({
+    httpOnly: true,
+    sameSite: "lax" as const,
+    secure: ctx.config.production,
+    path: "/",
+    maxAge: Math.floor(SESSION_TTL_MS / 1000),
+  });
+
+  return new Elysia({ prefix: "/api/auth" })
+    .use(authPlugin(ctx))
+    .get("/config", () => {
+      const mode = ctx.settings.loginMode();
+      const view = ctx.settings.publicView();
+      return { setUp: ctx.settings.isSetUp(), loginMode: mode, botUsername: view.providers.messenger.botUsername };
+    })
+    .post(
+      "/dev-login",
+      ({ body, cookie }) => {
+        if (ctx.settings.loginMode() !== "dev_login") throw forbidden("Developer login is disabled on this server");
+        const user = ctx.auth.upsertUser({ id: body.userId, firstName: body.firstName, lastName: body.lastName, username: body.username });
+        cookie[SESSION_COOKIE].set({ value: ctx.auth.createSession(user.id), ...cookieOptions() });
+        return { user };
+      },
+      { body: devLoginSchema },
+    )
+    .post(
+      "/messenger-login",
+      ({ body, cookie }) => {
+        if (ctx.settings.loginMode() !== "messenger_widget") throw forbidden("Messenger login is disabled on this server");
+        ctx.auth.verifyWidget(body, ctx.settings.messengerBotToken());
+        const id = Number(body.id);
+        if (!Number.isSafeInteger(id)) throw badRequest("id is out of range");
+        const user = ctx.auth.upsertUser({ id, firstName: body.first_name, lastName: body.last_name ?? null, username: body.username ?? null, photoUrl: body.photo_url ?? null });
+        cookie[SESSION_COOKIE].set({ value: ctx.auth.createSession(user.id), ...cookieOptions() });
+        return { user };
+      },
+      { body: widgetLoginSchema },
+    )
+    .get(
+      "/me",
+      ({ actor }) => {
+        const user = ctx.auth.getUser(actor.userId) ?? { id: actor.userId, firstName: "", lastName: null, username: null, photoUrl: null };
+        return { user };
+      },
+      { user: true },
+    )
+    .post("/logout", ({ cookie }) => {
+      ctx.auth.deleteSession(cookie[SESSION_COOKIE]?.value);
+      cookie[SESSION_COOKIE].set({ value: "", ...cookieOptions(), maxAge: 0 });
+      return { success: true };
+    })
+    .get(
+      "/pats",
+      ({ actor }) => {
+        const items = ctx.auth.listPats(actor.userId).map(({ userId: _u, ...p }) => p);
+        return { items, count: items.length };
+      },
+      { user: true },
+    )
+    .post(
+      "/pats",
+      ({ actor, body, set }) => {
+        const { userId: _u, ...pat } = ctx.auth.createPat(actor.userId, body.name, []);
+        set.status = 201;
+        return pat;
+      },
+      { user: true, body: patCreateSchema },
+    )
+    .delete(
+      "/pats/:id",
+      ({ actor, params }) => {
+        ctx.auth.deletePat(parsePositiveId(params.id, "id"), actor.userId);
+        return { success: true };
+      },
+      { user: true },
+    );
+};

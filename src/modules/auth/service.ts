@@ -1,0 +1,180 @@
+// Users, sessions and personal access tokens. Secrets (session ids, PATs) are stored only as
+// SHA-256; the cookie carries an opaque id plus an HMAC so forged cookies never reach the database.
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { personalAccessTokens, sessions, users } from "../../db/schema";
+import { hmacHex, randomBase62, safeEqual, sha256Hex } from "../../lib/crypto";
+import { notFound, unauthorized } from "../../http/errors";
+import type { PublicUser, WidgetLogin } from "./model";
+
+export const SESSION_COOKIE = "connect.sid";
+export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
+/** `lastUsedAt` is refreshed at most this often, so authenticating is not a write on every request. */
+const PAT_TOUCH_INTERVAL_MS = 60_000;
+const WIDGET_MAX_AGE_S = 24 * 3600;
+
+export type PatScope = "bot_manager";
+
+export interface Actor {
+  userId: number;
+  via: "session" | "pat";
+  scopes: string[];
+}
+
+export interface UserProfile {
+  id: number;
+  firstName?: string;
+  lastName?: string | null;
+  username?: string | null;
+  photoUrl?: string | null;
+}
+
+export class AuthService {
+  private readonly q;
+
+  constructor(
+    private readonly db: Db,
+    private readonly sessionSecret: string,
+  ) {
+    // Hot path: every authenticated request runs one of these two lookups.
+    this.q = {
+      session: db
+        .select({ userId: sessions.userId, expiresAt: sessions.expiresAt })
+        .from(sessions)
+        .where(eq(sessions.id, sql.placeholder("id")))
+        .prepare(),
+      pat: db
+        .select({ id: personalAccessTokens.id, userId: personalAccessTokens.userId, scopes: personalAccessTokens.scopes, lastUsedAt: personalAccessTokens.lastUsedAt })
+        .from(personalAccessTokens)
+        .where(eq(personalAccessTokens.tokenHash, sql.placeholder("hash")))
+        .prepare(),
+      user: db.select().from(users).where(eq(users.id, sql.placeholder("id"))).prepare(),
+    };
+  }
+
+  upsertUser(p: UserProfile) {
+    const now = new Date().toISOString();
+    const values = { id: p.id, firstName: p.firstName ?? "", lastName: p.lastName ?? null, username: p.username ?? null, photoUrl: p.photoUrl ?? null };
+    const set: Record<string, unknown> = { updatedAt: now };
+    if (p.firstName !== undefined) set.firstName = values.firstName;
+    if (p.lastName !== undefined) set.lastName = values.lastName;
+    if (p.username !== undefined) set.username = values.username;
+    if (p.photoUrl !== undefined) set.photoUrl = values.photoUrl;
+    this.db.insert(users).values(values).onConflictDoUpdate({ target: users.id, set }).run();
+    return this.getUser(p.id)!;
+  }
+
+  /** Creates the user row if unknown (collaborator invites, PATs for a messenger id). */
+  ensureUser(id: number) {
+    this.db.insert(users).values({ id }).onConflictDoNothing().run();
+  }
+
+  getUser(id: number): PublicUser | null {
+    const u = this.q.user.get({ id });
+    return u ? { id: u.id, firstName: u.firstName, lastName: u.lastName, username: u.username, photoUrl: u.photoUrl } : null;
+  }
+
+  // --- sessions -----------------------------------------------------------------------------
+
+  private sign(id: string) {
+    return hmacHex(this.sessionSecret, `session:${id}`);
+  }
+
+  /** Returns the cookie value. */
+  createSession(userId: number): string {
+    const id = randomBase62(32);
+    this.db
+      .insert(sessions)
+      .values({ id: sha256Hex(id), userId, expiresAt: new Date(Date.now() + SESSION_TTL_MS).toISOString() })
+      .run();
+    return `${id}.${this.sign(id)}`;
+  }
+
+  private sessionIdOf(cookieValue: unknown): string | null {
+    if (typeof cookieValue !== "string" || cookieValue.length > 200) return null;
+    const dot = cookieValue.lastIndexOf(".");
+    if (dot <= 0) return null;
+    const id = cookieValue.slice(0, dot);
+    return safeEqual(cookieValue.slice(dot + 1), this.sign(id)) ? id : null;
+  }
+
+  resolveSession(cookieValue: unknown): number | null {
+    const id = this.sessionIdOf(cookieValue);
+    if (!id) return null;
+    const row = this.q.session.get({ id: sha256Hex(id) });
+    if (!row) return null;
+    if (Date.parse(row.expiresAt) < Date.now()) {
+      this.db.delete(sessions).where(eq(sessions.id, sha256Hex(id))).run();
+      return null;
+    }
+    return row.userId;
+  }
+
+  deleteSession(cookieValue: unknown) {
+    const id = this.sessionIdOf(cookieValue);
+    if (id) this.db.delete(sessions).where(eq(sessions.id, sha256Hex(id))).run();
+  }
+
+  // --- personal access tokens -----------------------------------------------------------------
+
+  createPat(userId: number, name: string, scopes: PatScope[] = []) {
+    const token = `mcp_${randomBase62(32)}`;
+    const row = this.db
+      .insert(personalAccessTokens)
+      .values({ userId, name, tokenHash: sha256Hex(token), scopes: JSON.stringify(scopes) })
+      .returning()
+      .get();
+    return { id: row.id, name: row.name, userId: row.userId, scopes: [...scopes], token, createdAt: row.createdAt };
+  }
+
+  resolvePat(token: string): Actor | null {
+    if (!/^mcp_[A-Za-z0-9]{20,80}$/.test(token)) return null;
+    const row = this.q.pat.get({ hash: sha256Hex(token) });
+    if (!row) return null;
+    const now = Date.now();
+    if (!row.lastUsedAt || now - Date.parse(row.lastUsedAt) > PAT_TOUCH_INTERVAL_MS) {
+      this.db.update(personalAccessTokens).set({ lastUsedAt: new Date(now).toISOString() }).where(eq(personalAccessTokens.id, row.id)).run();
+    }
+    return { userId: row.userId, via: "pat", scopes: parseScopes(row.scopes) };
+  }
+
+  listPats(userId?: number) {
+    const q = this.db.select().from(personalAccessTokens).orderBy(desc(personalAccessTokens.id));
+    const rows = userId === undefined ? q.all() : q.where(eq(personalAccessTokens.userId, userId)).all();
+    return rows.map((r) => ({ id: r.id, name: r.name, userId: r.userId, scopes: parseScopes(r.scopes), createdAt: r.createdAt, lastUsedAt: r.lastUsedAt }));
+  }
+
+  /** Deletes a PAT; with `userId`, only one of that user's (404 otherwise, never revealing others'). */
+  deletePat(id: number, userId?: number) {
+    const where = userId === undefined ? eq(personalAccessTokens.id, id) : and(eq(personalAccessTokens.id, id), eq(personalAccessTokens.userId, userId));
+    const r = this.db.delete(personalAccessTokens).where(where).returning({ id: personalAccessTokens.id }).all();
+    if (r.length === 0) throw notFound("Personal access token not found");
+  }
+
+  // --- Telegram Login Widget --------------------------------------------------------------------
+
+  /** Verifies a Login Widget payload (DESIGN.md §4) against the provider bot token. */
+  verifyWidget(payload: WidgetLogin, botToken: string, nowS = Math.floor(Date.now() / 1000)): void {
+    if (!botToken) throw unauthorized("Messenger login is not configured");
+    const { hash, ...fields } = payload;
+    const dataCheck = Object.keys(fields)
+      .filter((k) => (fields as Record<string, unknown>)[k] !== undefined)
+      .sort()
+      .map((k) => `${k}=${(fields as Record<string, unknown>)[k]}`)
+      .join("\n");
+    const secret = new Bun.CryptoHasher("sha256").update(botToken).digest();
+    if (!safeEqual(hmacHex(secret, dataCheck), hash.toLowerCase())) throw unauthorized("Login data could not be verified");
+    const age = nowS - Number(payload.auth_date);
+    if (age > WIDGET_MAX_AGE_S) throw unauthorized("Login data is older than 24 hours; log in again");
+    if (age < -300) throw unauthorized("Login data is dated in the future");
+  }
+}
+
+function parseScopes(s: string): string[] {
+  try {
+    const v = JSON.parse(s);
+    return Array.isArray(v) ? v.filter((x) => typeof x === "string") : [];
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,120 @@
+// Platform settings (admin rules 1-2) and the "set up" state the guard checks on every request.
+// The state is derived from the stored rows and cached in memory; it is recomputed after every
+// committed write, so the 503 → open transition happens exactly once, after the data is durable.
+import type { Db } from "../../db/client";
+import { appSettings } from "../../db/schema";
+import { AppError, badRequest } from "../../http/errors";
+import { MessengerError, type MessengerClient } from "../../messenger/client";
+import type { LoginMode, SettingsPut, StoredAuth, StoredMessenger } from "./model";
+
+const EMPTY_MESSENGER: StoredMessenger = { clientId: "", botUsername: "", clientSecret: "", botToken: "" };
+
+export class SettingsService {
+  private cache: { auth: StoredAuth | null; messenger: StoredMessenger } | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly messenger: MessengerClient,
+  ) {}
+
+  private load() {
+    if (this.cache) return this.cache;
+    const rows = this.db.select().from(appSettings).all();
+    const get = (k: string) => {
+      const r = rows.find((x) => x.key === k);
+      return r ? JSON.parse(r.value) : null;
+    };
+    this.cache = { auth: get("auth"), messenger: { ...EMPTY_MESSENGER, ...(get("messenger") ?? {}) } };
+    return this.cache;
+  }
+
+  loginMode(): LoginMode | null {
+    return this.load().auth?.loginMode ?? null;
+  }
+
+  /** Bot token of the messenger login provider (verifies Login Widget hashes). */
+  messengerBotToken(): string {
+    return this.load().messenger.botToken;
+  }
+
+  messengerConfigured(): boolean {
+    const m = this.load().messenger;
+    return m.clientId !== "" && m.botToken !== "";
+  }
+
+  /** DESIGN.md §4: the auth section is saved, and the messenger provider is complete when the widget is the login mode. */
+  isSetUp(): boolean {
+    const { auth } = this.load();
+    if (!auth) return false;
+    return auth.loginMode !== "messenger_widget" || this.messengerConfigured();
+  }
+
+  publicView() {
+    const { auth, messenger } = this.load();
+    return {
+      auth: { loginMode: auth?.loginMode ?? null, devLoginEnabled: auth?.loginMode === "dev_login" },
+      providers: {
+        messenger: {
+          clientId: messenger.clientId,
+          botUsername: messenger.botUsername || null,
+          clientSecretConfigured: messenger.clientSecret !== "",
+          botTokenConfigured: messenger.botToken !== "",
+          configured: this.messengerConfigured(),
+        },
+      },
+      configured: this.isSetUp(),
+    };
+  }
+
+  /** Upsert per section (admin rule 2). Empty secrets keep the stored ones. */
+  async update(input: SettingsPut) {
+    const current = this.load();
+    const nextAuth: StoredAuth | null = input.auth ? { loginMode: input.auth.loginMode } : current.auth;
+    const nextMessenger: StoredMessenger = { ...current.messenger };
+    if (input.messenger) {
+      const m = input.messenger;
+      if (m.clientId !== undefined) nextMessenger.clientId = m.clientId.trim();
+      if (m.clientSecret) nextMessenger.clientSecret = m.clientSecret;
+      if (m.botUsername !== undefined && m.botUsername.trim() !== "") nextMessenger.botUsername = m.botUsername.trim().replace(/^@/, "");
+      if (m.botToken) {
+        const token = m.botToken.trim();
+        if (token !== current.messenger.botToken || !nextMessenger.botUsername) {
+          const me = await this.resolveBot(token);
+          if (!m.botUsername) nextMessenger.botUsername = me.username;
+        }
+        nextMessenger.botToken = token;
+      }
+    }
+    if (nextAuth?.loginMode === "messenger_widget") {
+      const missing = [!nextMessenger.clientId && "clientId", !nextMessenger.botToken && "botToken"].filter(Boolean);
+      if (missing.length) throw badRequest(`messenger: ${missing.join(" and ")} required when loginMode is messenger_widget`);
+    }
+    this.db.transaction((tx) => {
+      const put = (key: string, value: unknown) =>
+        tx
+          .insert(appSettings)
+          .values({ key, value: JSON.stringify(value) })
+          .onConflictDoUpdate({ target: appSettings.key, set: { value: JSON.stringify(value), updatedAt: new Date().toISOString() } })
+          .run();
+      if (input.auth && nextAuth) put("auth", nextAuth);
+      if (input.messenger) put("messenger", nextMessenger);
+    });
+    this.cache = null;
+    return this.publicView();
+  }
+
+  private async resolveBot(token: string) {
+    try {
+      return await this.messenger.getMe(token);
+    } catch (e) {
+      if (e instanceof MessengerError && e.kind === "unreachable") throw new AppError(502, "BAD_GATEWAY", e.message);
+      throw badRequest(`messenger.botToken: ${e instanceof Error ? e.message : "rejected"}`);
+    }
+  }
+
+  /** For tests and after restore: forget the cached rows. */
+  reload() {
+    this.cache = null;
+    this.load();
+  }
+}

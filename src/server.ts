@@ -1,0 +1,30 @@
+// Starts and stops the HTTP server around an AppContext (used by `serve` and end-to-end tests).
+import type { AppContext } from "./context";
+import { createApp } from "./app";
+import { SERVER_BODY_LIMIT } from "./http/body-limit";
+import { closeDatabase } from "./db/client";
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export async function startServer(ctx: AppContext): Promise<RunningServer> {
+  const app = createApp(ctx);
+  app.listen({ port: ctx.config.port, hostname: ctx.config.host, maxRequestBodySize: SERVER_BODY_LIMIT });
+  const server = app.server!;
+  let stopped = false;
+  return {
+    url: `http://${ctx.config.host === "0.0.0.0" ? "127.0.0.1" : ctx.config.host}:${server.port}`,
+    port: server.port!,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      // Stop accepting requests first, then the bots (they restart on the next start), then the database.
+      await server.stop(false);
+      await ctx.bots.shutdown();
+      closeDatabase(ctx.db);
+    },
+  };
+}
