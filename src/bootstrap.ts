@@ -7,6 +7,7 @@ import { EventBus } from "./events";
 import { MessengerClient } from "./messenger/client";
 import { SettingsService } from "./modules/settings/service";
 import { AuthService } from "./modules/auth/service";
+import { ProjectAccess } from "./modules/projects/access";
 import type { BotController, BotInstanceState } from "./bots/controller";
 
 const STOPPED: BotInstanceState = { status: "stopped", startedAt: null, pid: null };
@@ -45,6 +46,8 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
     bots: opts.bots ?? new DetachedBotController(),
     settings: new SettingsService(db, messenger),
     auth: new AuthService(db, config.sessionSecret),
+    access: new ProjectAccess(db),
+    projectDeleteHooks: [],
     state: { templatesLoaded: false },
   };
 }

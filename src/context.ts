@@ -7,6 +7,7 @@ import type { MessengerClient } from "./messenger/client";
 import type { BotController } from "./bots/controller";
 import type { SettingsService } from "./modules/settings/service";
 import type { AuthService } from "./modules/auth/service";
+import type { ProjectAccess } from "./modules/projects/access";
 
 export interface AppState {
   /** System templates seeded into the catalog (health.templates). */
@@ -22,5 +23,11 @@ export interface AppContext {
   bots: BotController;
   settings: SettingsService;
   auth: AuthService;
+  access: ProjectAccess;
+  /**
+   * Run before a project row is deleted (API.md projects rule 3): features that keep data outside
+   * the database (media objects, bot folders) register here. Rows go with the project (FK cascade).
+   */
+  projectDeleteHooks: ((projectId: number) => Promise<void>)[];
   state: AppState;
 }

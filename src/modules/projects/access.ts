@@ -1,0 +1,44 @@
+// Project access: the owner or an invited collaborator. One prepared query on the hot path.
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { projectCollaborators, projects } from "../../db/schema";
+import { forbidden, notFound } from "../../http/errors";
+
+export type ProjectRole = "owner" | "collaborator";
+
+export class ProjectAccess {
+  private readonly q;
+
+  constructor(db: Db) {
+    this.q = {
+      role: db
+        .select({
+          ownerId: projects.ownerId,
+          collaborator: sql<number>`exists(select 1 from ${projectCollaborators} where ${projectCollaborators.projectId} = ${projects.id} and ${projectCollaborators.userId} = ${sql.placeholder("userId")})`,
+        })
+        .from(projects)
+        .where(eq(projects.id, sql.placeholder("projectId")))
+        .prepare(),
+    };
+  }
+
+  /** undefined: no such project; null: exists but the user has no access. */
+  roleOf(projectId: number, userId: number): ProjectRole | null | undefined {
+    const row = this.q.role.get({ projectId, userId });
+    if (!row) return undefined;
+    if (row.ownerId === userId) return "owner";
+    return row.collaborator ? "collaborator" : null;
+  }
+
+  /**
+   * Throws 404 for a missing project and, for no access, 403 — or 404 when `hideForbidden`
+   * (API.md: GET /api/projects/{id} answers 404 for "not found or no access").
+   */
+  require(projectId: number, userId: number, opts: { ownerOnly?: boolean; hideForbidden?: boolean } = {}): ProjectRole {
+    const role = this.roleOf(projectId, userId);
+    if (role === undefined) throw notFound("Project not found");
+    if (role === null) throw opts.hideForbidden ? notFound("Project not found") : forbidden("You do not have access to this project");
+    if (opts.ownerOnly && role !== "owner") throw forbidden("Only the project owner can do this");
+    return role;
+  }
+}
