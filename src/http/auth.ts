@@ -52,21 +52,26 @@ export function botActorOf(ctx: AppContext, actor: Actor, query: Record<string, 
   return actor;
 }
 
+// Credentials are checked in `transform`, which runs before body validation, so a request without
+// valid credentials is 401 whatever its body; `resolve` then hands the actor to the handler.
+const EARLY = Symbol("actor");
+
 export const authPlugin = (ctx: AppContext) =>
   new Elysia().macro({
     user: {
-      resolve({ headers, cookie }) {
-        const actor = resolveActor(ctx, headers.authorization, cookie[SESSION_COOKIE]?.value);
+      transform(c) {
+        const actor = resolveActor(ctx, c.headers.authorization, c.cookie[SESSION_COOKIE]?.value);
         if (!actor) throw unauthorized();
-        return { actor };
+        (c as any)[EARLY] = actor;
       },
+      resolve: (c) => ({ actor: (c as any)[EARLY] as Actor }),
     },
     botActor: {
-      resolve({ headers, cookie, query }) {
-        const actor = resolveActor(ctx, headers.authorization, cookie[SESSION_COOKIE]?.value);
+      transform(c) {
+        const actor = resolveActor(ctx, c.headers.authorization, c.cookie[SESSION_COOKIE]?.value);
         if (!actor) throw unauthorized();
-        return { actor: botActorOf(ctx, actor, query as Record<string, string | undefined>) };
+        (c as any)[EARLY] = botActorOf(ctx, actor, c.query as Record<string, string | undefined>);
       },
+      resolve: (c) => ({ actor: (c as any)[EARLY] as Actor }),
     },
   });
-

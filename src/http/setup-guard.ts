@@ -6,11 +6,12 @@ import { pathOf } from "./path";
 
 export function setupGuard(ctx: AppContext) {
   return (request: Request): Response | undefined => {
-    if (ctx.settings.isSetUp()) return;
     const path = pathOf(request.url);
     if (!path.startsWith("/api/") && path !== "/api") return;
+    // Exempt paths are checked before the settings so health still answers when the database does not.
     if (path === "/api/health" && (request.method === "GET" || request.method === "HEAD")) return;
     if (path === "/api/auth/config" && request.method === "GET") return;
+    if (ctx.settings.isSetUp()) return;
     return jsonError(503, "NOT_SET_UP", "Botloom is not set up yet: an administrator must finish setup at /admin/settings");
   };
 }

@@ -43,7 +43,8 @@ export const adminCookieOptions = (ctx: AppContext) => ({
 export const adminGuard = (ctx: AppContext) =>
   new Elysia().macro({
     admin: {
-      beforeHandle({ cookie }) {
+      // `transform` runs before body validation: no admin session is 401 whatever the body.
+      transform({ cookie }) {
         if (!verifyAdminCookie(ctx.config.adminKey, cookie[ADMIN_COOKIE]?.value)) {
           throw new AppError(401, "ADMIN_UNAUTHORIZED", "Admin session required: log in at /admin/login");
         }

@@ -1,0 +1,88 @@
+// Real processes for end-to-end tests: the compiled binary or `bun src/main.ts`, on loopback,
+// with a free port, bounded waits and guaranteed cleanup.
+import { existsSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.once("error", rej);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => res(port));
+    });
+  });
+}
+
+let built: Promise<string> | null = null;
+
+/** Builds dist/botloom once per test run (reused when newer than every source file it embeds is not checked: tests always rebuild once). */
+export function buildBinary(root: string): Promise<string> {
+  built ??= (async () => {
+    const outfile = join(root, "dist", "botloom-test");
+    const p = Bun.spawn([process.execPath, join(root, "scripts/build.ts")], { cwd: root, env: { ...process.env, BUILD_OUTFILE: outfile }, stdout: "pipe", stderr: "pipe" });
+    const code = await p.exited;
+    if (code !== 0 || !existsSync(outfile) || statSync(outfile).size === 0) {
+      throw new Error(`build failed (${code}): ${await new Response(p.stderr).text()}`);
+    }
+    return outfile;
+  })();
+  return built;
+}
+
+export interface ProcessServer {
+  url: string;
+  port: number;
+  proc: ReturnType<typeof Bun.spawn>;
+  output(): string;
+  stop(signal?: NodeJS.Signals): Promise<number>;
+}
+
+/** Starts a server process and waits (bounded) until /api/health answers. */
+export async function startProcessServer(cmd: string[], opts: { cwd: string; env?: Record<string, string>; port?: number; timeoutMs?: number }): Promise<ProcessServer> {
+  const port = opts.port ?? (await freePort());
+  let out = "";
+  const proc = Bun.spawn(cmd, {
+    cwd: opts.cwd,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "warn", ...opts.env },
+    stdout: "pipe",
+    stderr: "pipe",
+    stdin: "ignore",
+  });
+  const pump = async (s: ReadableStream<Uint8Array>) => {
+    const d = new TextDecoder();
+    for await (const c of s) out += d.decode(c, { stream: true });
+  };
+  void pump(proc.stdout as ReadableStream<Uint8Array>);
+  void pump(proc.stderr as ReadableStream<Uint8Array>);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + (opts.timeoutMs ?? 20_000);
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}:\n${out}`);
+    try {
+      const r = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(1000) });
+      if (r.status === 200) break;
+    } catch {}
+    if (Date.now() > deadline) {
+      proc.kill("SIGKILL");
+      throw new Error(`server did not become healthy in time:\n${out}`);
+    }
+    await Bun.sleep(50);
+  }
+  return {
+    url,
+    port,
+    proc,
+    output: () => out,
+    async stop(signal = "SIGTERM") {
+      if (proc.exitCode !== null) return proc.exitCode;
+      proc.kill(signal);
+      const timer = setTimeout(() => proc.kill("SIGKILL"), 10_000);
+      const code = await proc.exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
