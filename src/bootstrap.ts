@@ -8,6 +8,7 @@ import { MessengerClient } from "./messenger/client";
 import { SettingsService } from "./modules/settings/service";
 import { AuthService } from "./modules/auth/service";
 import { ProjectAccess } from "./modules/projects/access";
+import { ProjectsService } from "./modules/projects/service";
 import type { BotController, BotInstanceState } from "./bots/controller";
 
 const STOPPED: BotInstanceState = { status: "stopped", startedAt: null, pid: null };
@@ -37,7 +38,7 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
   const log = opts.log ?? createLogger(config.logLevel);
   const db = opts.db ?? openDatabase(config.databasePath);
   const messenger = new MessengerClient({ apiRoot: config.messengerApiRoot });
-  return {
+  const ctx: AppContext = {
     config,
     db,
     log,
@@ -47,7 +48,10 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
     settings: new SettingsService(db, messenger),
     auth: new AuthService(db, config.sessionSecret),
     access: new ProjectAccess(db),
+    projects: undefined as unknown as ProjectsService, // needs the context itself: set below
     projectDeleteHooks: [],
     state: { templatesLoaded: false },
   };
+  ctx.projects = new ProjectsService(ctx);
+  return ctx;
 }

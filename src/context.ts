@@ -8,6 +8,7 @@ import type { BotController } from "./bots/controller";
 import type { SettingsService } from "./modules/settings/service";
 import type { AuthService } from "./modules/auth/service";
 import type { ProjectAccess } from "./modules/projects/access";
+import type { ProjectsService } from "./modules/projects/service";
 
 export interface AppState {
   /** System templates seeded into the catalog (health.templates). */
@@ -24,6 +25,8 @@ export interface AppContext {
   settings: SettingsService;
   auth: AuthService;
   access: ProjectAccess;
+  /** Project operations for every module (bot API, templates): create, update, delete, ... */
+  projects: ProjectsService;
   /**
    * Run before a project row is deleted (API.md projects rule 3): features that keep data outside
    * the database (media objects, bot folders) register here. Rows go with the project (FK cascade).

@@ -1,0 +1,104 @@
+// Shapes of API.md §Projects: request bodies (zod, shared by routes and services) and the two
+// response records (full Project, ProjectListItem).
+import { z } from "zod";
+
+const flag = z.union([z.literal(0), z.literal(1), z.boolean()]).transform((v) => (v === true || v === 1 ? 1 : 0));
+const bool = z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) => v === true || v === 1);
+const sortOrder = z.number().int().min(-1_000_000_000).max(1_000_000_000);
+
+export const NAME_MAX = 200;
+export const DESCRIPTION_MAX = 5000;
+
+const name = z.string().trim().min(1, "name is required").max(NAME_MAX);
+const description = z.string().max(DESCRIPTION_MAX);
+
+/** POST /api/projects. Unknown fields (e.g. `ownerId`) are dropped: the owner comes from the session. */
+export const createProjectSchema = z.object({
+  name,
+  description: description.optional(),
+  data: z.unknown().optional(),
+  userDatabaseEnabled: flag.optional(),
+  sortOrder: sortOrder.optional(),
+});
+
+/** PUT /api/projects/{id}: a partial update; anything not listed here is a 400. */
+export const updateProjectSchema = z.strictObject({
+  name: name.optional(),
+  description: description.optional(),
+  data: z.unknown().optional(),
+  userDatabaseEnabled: flag.optional(),
+  sortOrder: sortOrder.optional(),
+  adminIds: z.string().max(10_000).nullable().optional(),
+  commitMessage: z.string().max(1000).nullable().optional(),
+  agentEdit: bool.optional(),
+  agentSessionId: z.string().max(200).nullable().optional(),
+  agentDisplayName: z.string().max(200).nullable().optional(),
+  restartOnUpdate: bool.optional(),
+});
+
+export const adminIdsSchema = z.strictObject({ adminIds: z.string().max(10_000) });
+export const adminIdRemoveSchema = z.strictObject({ adminId: z.union([z.string().max(100), z.number().int().positive()]) });
+export const duplicateSchema = z.object({ name: name.optional() }).optional();
+export const generateSchema = z.object({ userDatabaseEnabled: z.boolean().optional(), enableLogging: z.boolean().optional() }).optional();
+export const reorderSchema = z.strictObject({
+  projectIds: z.array(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)).min(1, "projectIds must not be empty").max(10_000),
+});
+
+export type CreateProjectInput = {
+  name: string;
+  description?: string;
+  data?: unknown;
+  userDatabaseEnabled?: number;
+  sortOrder?: number;
+};
+export type ProjectPatch = z.output<typeof updateProjectSchema>;
+
+export interface ProjectFull {
+  id: number;
+  ownerId: number;
+  name: string;
+  description: string;
+  data: unknown;
+  botToken: string | null;
+  sessionId: string | null;
+  userDatabaseEnabled: number;
+  sortOrder: number;
+  adminIds: string | null;
+  createdAt: string;
+  updatedAt: string;
+  isArchivedForMe: boolean;
+}
+
+export interface ProjectListItem {
+  id: number;
+  ownerId: number;
+  name: string;
+  description: string;
+  userDatabaseEnabled: number;
+  sortOrder: number;
+  adminIds: string | null;
+  createdAt: string;
+  updatedAt: string;
+  nodeCount: number;
+  sheetsCount: number;
+  isArchivedForMe: boolean;
+}
+
+export interface TeamEntry {
+  userId: number;
+  name: string;
+  photoUrl: string | null;
+}
+
+export interface LaunchEntry {
+  status: string;
+  startedAt: string;
+  stoppedAt: string | null;
+  errorMessage: string | null;
+}
+
+export interface LogEntry {
+  level: string;
+  message: string;
+  createdAt: string;
+}

@@ -1,0 +1,292 @@
+// Projects: create, read (as a user sees them), update with version snapshots and events, delete
+// with the bot stop and delete hooks, duplicate. Other modules (bot API, templates) call this
+// class through `ctx.projects`; it never sees Elysia.
+import { and, eq } from "drizzle-orm";
+import type { AppContext } from "../../context";
+import { projectArchives, projectOrder, projects } from "../../db/schema";
+import { badRequest, forbidden, notFound } from "../../http/errors";
+import { DEFAULT_DATA, parseDocument, readStored as readJson, unwrapJsonData, type ScenarioDocument } from "./document";
+import { NAME_MAX, type CreateProjectInput, type ProjectFull, type ProjectListItem, type ProjectPatch } from "./model";
+import { prepareProjectQueries, type ProjectQueries } from "./queries";
+import { ProjectVersions, type VersionMeta } from "./versions";
+import { AdminIds, normalizeAdminIds } from "./admin-ids";
+import { ProjectTeam } from "./team";
+
+export type { ProjectFull, ProjectListItem, ProjectPatch };
+
+const nowIso = () => new Date().toISOString();
+
+export class ProjectsService {
+  readonly versions: ProjectVersions;
+  readonly team: ProjectTeam;
+  readonly adminIds: AdminIds;
+  private readonly q: ProjectQueries;
+
+  constructor(private readonly ctx: AppContext) {
+    this.q = prepareProjectQueries(ctx.db);
+    this.versions = new ProjectVersions(ctx.db);
+    this.team = new ProjectTeam(ctx.db, this.q);
+    this.adminIds = new AdminIds(ctx);
+  }
+
+  // --- reads ---------------------------------------------------------------------------------
+
+  listItems(userId: number, archived: boolean): ProjectListItem[] {
+    return this.q.listItems.all({ userId, archived: archived ? 1 : 0 }).map(toListItem);
+  }
+
+  listFull(userId: number, archived: boolean): ProjectFull[] {
+    return this.q.listFull.all({ userId, archived: archived ? 1 : 0 }).map(toFull);
+  }
+
+  /** 404 when the project is missing or the user has no access (API.md GET /api/projects/{id}). */
+  getFull(projectId: number, userId: number): ProjectFull {
+    this.ctx.access.require(projectId, userId, { hideForbidden: true });
+    return this.readFull(projectId, userId);
+  }
+
+  /** Summary as the given user sees it (templates "use" and duplicate answer with this). */
+  getItem(projectId: number, userId: number): ProjectListItem {
+    this.ctx.access.require(projectId, userId, { hideForbidden: true });
+    const row = this.q.item.get({ projectId, userId });
+    if (!row) throw notFound("Project not found");
+    return toListItem(row);
+  }
+
+  private readFull(projectId: number, userId: number): ProjectFull {
+    const row = this.q.full.get({ projectId, userId });
+    if (!row) throw notFound("Project not found");
+    return toFull(row);
+  }
+
+  // --- create / duplicate --------------------------------------------------------------------
+
+  create(ownerId: number, input: CreateProjectInput): ProjectFull {
+    const name = checkName(input.name);
+    const doc = parseDocument(input.data === undefined || input.data === null ? DEFAULT_DATA() : input.data);
+    const id = this.insert(ownerId, {
+      name,
+      description: input.description ?? "",
+      doc,
+      userDatabaseEnabled: input.userDatabaseEnabled,
+      sortOrder: input.sortOrder,
+      adminIds: null,
+    });
+    this.changed("created", id, [ownerId]);
+    return this.readFull(id, ownerId);
+  }
+
+  /** A copy owned by the caller: same scenario and settings, no botToken, no collaborators. */
+  duplicate(projectId: number, userId: number, name?: string): ProjectListItem {
+    this.ctx.access.require(projectId, userId);
+    const src = this.q.full.get({ projectId, userId });
+    if (!src) throw notFound("Project not found");
+    const doc = parseDocument(readJson(src.data));
+    const id = this.insert(userId, {
+      name: checkName(name ?? `${src.name} (копия)`.slice(0, NAME_MAX)),
+      description: src.description,
+      doc,
+      userDatabaseEnabled: src.userDatabaseEnabled,
+      adminIds: src.adminIds,
+      commitMessage: `Copy of project ${projectId}`,
+    });
+    this.changed("created", id, [userId]);
+    return this.getItem(id, userId);
+  }
+
+  private insert(
+    ownerId: number,
+    p: { name: string; description: string; doc: ScenarioDocument; userDatabaseEnabled?: number; sortOrder?: number; adminIds: string | null; commitMessage?: string },
+  ): number {
+    return this.ctx.db.transaction(() => {
+      const sortOrder = p.sortOrder ?? (this.q.maxPosition.get({ userId: ownerId })?.max ?? -1) + 1;
+      const row = this.ctx.db
+        .insert(projects)
+        .values({
+          ownerId,
+          name: p.name,
+          description: p.description,
+          data: p.doc.json,
+          nodeCount: p.doc.nodeCount,
+          sheetsCount: p.doc.sheetsCount,
+          userDatabaseEnabled: p.userDatabaseEnabled ?? 1,
+          sortOrder,
+          adminIds: p.adminIds,
+        })
+        .returning({ id: projects.id })
+        .get();
+      // The first version is the starting point, so even the original data can be restored.
+      this.versions.snapshot(row.id, p.doc.json, p.doc.nodeCount, { authorId: ownerId, commitMessage: p.commitMessage ?? "Project created" });
+      return row.id;
+    });
+  }
+
+  // --- update --------------------------------------------------------------------------------
+
+  /**
+   * Partial update. A real data change (the normalised JSON differs) is stored with its cached
+   * counts, snapshotted as a version and published as `bot:table_updated`.
+   */
+  update(projectId: number, userId: number, patch: ProjectPatch): ProjectFull {
+    this.ctx.access.require(projectId, userId);
+    const doc = patch.data === undefined ? undefined : parseDocument(patch.data);
+    const adminIds = patch.adminIds === undefined ? undefined : patch.adminIds === null ? null : normalizeAdminIds(patch.adminIds) || null;
+    const name = patch.name === undefined ? undefined : checkName(patch.name);
+    let dataChanged = false;
+    let touched = false;
+    this.ctx.db.transaction(() => {
+      const current = this.q.stored.get({ projectId });
+      if (!current) throw notFound("Project not found");
+      const set: Partial<typeof projects.$inferInsert> = {};
+      if (name !== undefined) set.name = name;
+      if (patch.description !== undefined) set.description = patch.description;
+      if (patch.userDatabaseEnabled !== undefined) set.userDatabaseEnabled = patch.userDatabaseEnabled;
+      if (adminIds !== undefined) set.adminIds = adminIds;
+      if (doc && doc.json !== current.data) {
+        dataChanged = true;
+        Object.assign(set, { data: doc.json, nodeCount: doc.nodeCount, sheetsCount: doc.sheetsCount });
+      }
+      if (Object.keys(set).length > 0) {
+        touched = true;
+        set.updatedAt = nowIso();
+        this.ctx.db.update(projects).set(set).where(eq(projects.id, projectId)).run();
+      }
+      if (patch.sortOrder !== undefined) {
+        touched = true;
+        this.setPosition(projectId, userId, patch.sortOrder);
+      }
+      if (dataChanged) {
+        const meta: VersionMeta = {
+          commitMessage: patch.commitMessage,
+          authorId: userId,
+          agentEdit: patch.agentEdit,
+          agentSessionId: patch.agentSessionId,
+          agentDisplayName: patch.agentDisplayName,
+        };
+        this.versions.snapshot(projectId, doc!.json, doc!.nodeCount, meta);
+      }
+    });
+    if (adminIds !== undefined) this.adminIds.writeFolders(projectId, adminIds ?? "");
+    if (dataChanged) this.ctx.events.emit("bot:table_updated", { projectId, restartOnUpdate: patch.restartOnUpdate ?? false });
+    if (touched) this.changed("updated", projectId, this.team.memberIds(projectId));
+    return this.readFull(projectId, userId);
+  }
+
+  /** PUT /api/bot/projects/{id}/data: body `{ sheets }` or `{ json_data }` replaces the data. */
+  replaceData(projectId: number, userId: number, data: unknown, meta: { commitMessage?: string } = {}): ProjectFull {
+    return this.update(projectId, userId, { data: unwrapJsonData(data), commitMessage: meta.commitMessage });
+  }
+
+  rename(projectId: number, userId: number, name: string): { id: number; name: string } {
+    const p = this.update(projectId, userId, { name });
+    return { id: p.id, name: p.name };
+  }
+
+  /** Restoring writes the version's data back as a new version, with the usual side effects. */
+  restoreVersion(projectId: number, versionId: number, userId: number): ProjectFull {
+    this.ctx.access.require(projectId, userId);
+    const data = readJson(this.versions.rawData(projectId, versionId));
+    return this.update(projectId, userId, { data, commitMessage: `Restored version ${versionId}` });
+  }
+
+  // --- delete --------------------------------------------------------------------------------
+
+  /**
+   * API.md rule 3: bots stop first (they write into the project's rows), then the delete hooks
+   * (files outside the database), then the row; dependent rows go by FK cascade. Team members are
+   * computed before the delete, since the collaborator rows go with it.
+   */
+  async delete(projectId: number, userId: number, opts: { allowCollaborator?: boolean } = {}): Promise<void> {
+    this.ctx.access.require(projectId, userId, { ownerOnly: !opts.allowCollaborator });
+    const recipients = this.team.memberIds(projectId);
+    await this.ctx.bots.stopProject(projectId);
+    for (const hook of this.ctx.projectDeleteHooks) {
+      try {
+        await hook(projectId);
+      } catch (err) {
+        // Leftover files can be cleaned later (bot folder cleanup); a stuck hook must not keep the project alive.
+        this.ctx.log.warn(`project ${projectId}: delete hook failed:`, err);
+      }
+    }
+    this.ctx.db.delete(projects).where(eq(projects.id, projectId)).run();
+    this.changed("deleted", projectId, recipients);
+  }
+
+  // --- per-user view -------------------------------------------------------------------------
+
+  setArchived(projectId: number, userId: number, archived: boolean) {
+    this.ctx.access.require(projectId, userId);
+    if (archived) this.ctx.db.insert(projectArchives).values({ projectId, userId }).onConflictDoNothing().run();
+    else this.ctx.db.delete(projectArchives).where(and(eq(projectArchives.projectId, projectId), eq(projectArchives.userId, userId))).run();
+  }
+
+  /** API.md rule 10: all ids accessible or nothing changes (403). */
+  reorder(userId: number, projectIds: number[]) {
+    if (projectIds.length === 0) throw badRequest("projectIds must not be empty");
+    if (new Set(projectIds).size !== projectIds.length) throw badRequest("projectIds must not repeat an id");
+    this.ctx.db.transaction(() => {
+      projectIds.forEach((projectId, index) => {
+        // a missing id is "not accessible" too: 403, never a hint about which ids exist
+        if (!this.ctx.access.roleOf(projectId, userId)) throw forbidden(`Project ${projectId} is not accessible`);
+        this.setPosition(projectId, userId, index);
+      });
+    });
+    this.changed("reordered", projectIds[0], [userId]);
+  }
+
+  private setPosition(projectId: number, userId: number, sortOrder: number) {
+    this.ctx.db
+      .insert(projectOrder)
+      .values({ projectId, userId, sortOrder })
+      .onConflictDoUpdate({ target: [projectOrder.projectId, projectOrder.userId], set: { sortOrder } })
+      .run();
+  }
+
+  private changed(kind: "created" | "deleted" | "reordered" | "updated", projectId: number, recipients: number[]) {
+    this.ctx.events.emit("projects-changed", { kind, projectId, recipients: [...new Set(recipients)] });
+  }
+}
+
+function checkName(raw: string): string {
+  const name = raw.trim();
+  if (name === "") throw badRequest("name is required");
+  if (name.length > NAME_MAX) throw badRequest(`name must be at most ${NAME_MAX} characters`);
+  return name;
+}
+
+type Archived = { archived: number };
+
+function toListItem<R extends Omit<ProjectListItem, "isArchivedForMe"> & Archived>(r: R): ProjectListItem {
+  return {
+    id: r.id,
+    ownerId: r.ownerId,
+    name: r.name,
+    description: r.description,
+    userDatabaseEnabled: r.userDatabaseEnabled,
+    sortOrder: r.sortOrder,
+    adminIds: r.adminIds,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    nodeCount: r.nodeCount,
+    sheetsCount: r.sheetsCount,
+    isArchivedForMe: r.archived === 1,
+  };
+}
+
+function toFull<R extends Omit<ProjectFull, "isArchivedForMe" | "data"> & Archived & { data: string }>(r: R): ProjectFull {
+  return {
+    id: r.id,
+    ownerId: r.ownerId,
+    name: r.name,
+    description: r.description,
+    data: readJson(r.data),
+    botToken: r.botToken,
+    sessionId: r.sessionId,
+    userDatabaseEnabled: r.userDatabaseEnabled,
+    sortOrder: r.sortOrder,
+    adminIds: r.adminIds,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    isArchivedForMe: r.archived === 1,
+  };
+}
