@@ -11,6 +11,8 @@ import { hubPage } from "./pages/hub";
 import { redirect } from "./pages/layout";
 import { loginPage } from "./pages/login";
 import { settingsPage } from "./pages/settings";
+import { adminUsersRoutes } from "./users";
+import { adminVersionRoutes } from "./version";
 
 export const adminRoutes = (ctx: AppContext) => {
   const loggedIn = (cookie: Record<string, { value?: unknown }>) => verifyAdminCookie(ctx.config.adminKey, cookie[ADMIN_COOKIE]?.value);
@@ -18,6 +20,8 @@ export const adminRoutes = (ctx: AppContext) => {
   return (
     new Elysia({ prefix: "/admin" })
       .use(adminGuard(ctx))
+      .use(adminUsersRoutes(ctx))
+      .use(adminVersionRoutes(ctx))
       // --- public ---------------------------------------------------------------------------
       .post("/api/login", ({ body, cookie }) => {
         if (!ctx.config.adminKey) throw new AppError(503, "NOT_SET_UP", "No admin key is configured: start with `serve --init` or set ADMIN_KEY");
