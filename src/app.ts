@@ -10,6 +10,8 @@ import { setupGuard } from "./http/setup-guard";
 import { healthRoutes } from "./modules/health";
 import { authRoutes } from "./modules/auth";
 import { adminRoutes } from "./modules/admin";
+import { projectsRoutes } from "./modules/projects";
+import { eventsRoutes } from "./modules/events";
 
 export function createApp(ctx: AppContext) {
   const guard = setupGuard(ctx);
@@ -25,7 +27,9 @@ export function createApp(ctx: AppContext) {
       }),
     )
     .use(healthRoutes(ctx))
-    .use(authRoutes(ctx));
+    .use(authRoutes(ctx))
+    .use(projectsRoutes(ctx))
+    .use(eventsRoutes(ctx));
   // Production without an admin key: the admin area does not exist (API.md "Admin").
   const withAdmin = ctx.config.production && !ctx.config.adminKey ? app : app.use(adminRoutes(ctx));
   return withAdmin;

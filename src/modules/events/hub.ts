@@ -1,0 +1,41 @@
+// Open live-event sockets per user. The projects service decides the recipients of each
+// `projects-changed` event; the hub only delivers to the sockets of those users.
+import type { EventMap } from "../../events";
+
+export interface EventSocket {
+  send(data: string): unknown;
+}
+
+export class SocketHub {
+  private readonly byUser = new Map<number, Set<EventSocket>>();
+
+  add(userId: number, socket: EventSocket) {
+    let set = this.byUser.get(userId);
+    if (!set) this.byUser.set(userId, (set = new Set()));
+    set.add(socket);
+  }
+
+  remove(userId: number, socket: EventSocket) {
+    const set = this.byUser.get(userId);
+    if (!set) return;
+    set.delete(socket);
+    if (set.size === 0) this.byUser.delete(userId);
+  }
+
+  connections(userId: number): number {
+    return this.byUser.get(userId)?.size ?? 0;
+  }
+
+  deliver(e: EventMap["projects-changed"]) {
+    const message = JSON.stringify({ event: "projects-changed", kind: e.kind, projectId: e.projectId });
+    for (const userId of new Set(e.recipients)) {
+      for (const socket of this.byUser.get(userId) ?? []) {
+        try {
+          socket.send(message);
+        } catch {
+          // a socket closing right now; its close handler removes it
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,24 @@
+// EXTENSIONS.md "Live events": GET /api/events upgrades to a WebSocket for the signed-in user
+// (cookie or Bearer, like /api/projects). The credential check runs before the upgrade, so a
+// missing or bad credential is a plain HTTP 401. Server → client only.
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context";
+import { authPlugin } from "../../http/auth";
+import { SocketHub } from "./hub";
+
+export const eventsRoutes = (ctx: AppContext) => {
+  const hub = new SocketHub();
+  ctx.events.on("projects-changed", (e) => hub.deliver(e));
+  return new Elysia({ prefix: "/api" }).use(authPlugin(ctx)).ws("/events", {
+    user: true,
+    open(ws) {
+      hub.add(ws.data.actor.userId, ws.raw);
+    },
+    close(ws) {
+      hub.remove(ws.data.actor.userId, ws.raw);
+    },
+    message() {
+      // clients have nothing to say; messages are ignored
+    },
+  });
+};

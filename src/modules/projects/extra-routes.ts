@@ -1,0 +1,72 @@
+// API.md §Projects, per-project features: team, admin ids (rule 7), per-user archive (rule 5),
+// duplicate (rule 4).
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context";
+import { authPlugin } from "../../http/auth";
+import { parsePositiveId } from "../../http/params";
+import { adminIdRemoveSchema, adminIdsSchema, duplicateSchema } from "./model";
+import { normalizeAdminIds, parseAdminIdToRemove, splitAdminIds } from "./admin-ids";
+
+const adminIdsView = (list: string) => {
+  const items = splitAdminIds(list).map((id) => ({ id }));
+  return { adminIds: list, items, count: items.length };
+};
+
+export const projectExtraRoutes = (ctx: AppContext) => {
+  const projects = ctx.projects;
+  /** Owner or collaborator; 404 missing project, 403 stranger. */
+  const member = (raw: string, userId: number, name = "id") => {
+    const projectId = parsePositiveId(raw, name);
+    ctx.access.require(projectId, userId);
+    return projectId;
+  };
+
+  return new Elysia({ prefix: "/api/projects" })
+    .use(authPlugin(ctx))
+    // API.md names this parameter {projectId}; the router needs one name per position.
+    .get("/:id/collaborators", ({ actor, params }) => projects.team.entries(member(params.id, actor.userId, "projectId")), { user: true })
+    .get("/:id/admin-ids", ({ actor, params }) => adminIdsView(projects.adminIds.read(member(params.id, actor.userId))), { user: true })
+    .put(
+      "/:id/admin-ids",
+      ({ actor, params, body }) => {
+        const projectId = member(params.id, actor.userId);
+        const list = normalizeAdminIds(body.adminIds);
+        projects.adminIds.write(projectId, list);
+        return { success: true, adminIds: list };
+      },
+      { user: true, body: adminIdsSchema },
+    )
+    .post(
+      "/:id/admin-ids/remove",
+      ({ actor, params, body }) => {
+        const projectId = member(params.id, actor.userId);
+        return { success: true, adminIds: projects.adminIds.remove(projectId, parseAdminIdToRemove(body.adminId)) };
+      },
+      { user: true, body: adminIdRemoveSchema },
+    )
+    .post(
+      "/:id/archive",
+      ({ actor, params }) => {
+        projects.setArchived(parsePositiveId(params.id, "id"), actor.userId, true);
+        return { success: true };
+      },
+      { user: true },
+    )
+    .post(
+      "/:id/unarchive",
+      ({ actor, params }) => {
+        projects.setArchived(parsePositiveId(params.id, "id"), actor.userId, false);
+        return { success: true };
+      },
+      { user: true },
+    )
+    .post(
+      "/:id/duplicate",
+      ({ actor, params, body, set }) => {
+        const copy = projects.duplicate(parsePositiveId(params.id, "id"), actor.userId, body?.name);
+        set.status = 201;
+        return copy;
+      },
+      { user: true, body: duplicateSchema },
+    );
+};

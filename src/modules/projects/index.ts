@@ -1,0 +1,53 @@
+// API.md §Projects: the project records themselves (list, create, read, update, delete, reorder).
+// Team, admin ids, archive, duplicate, code, activity and versions live in the route files below.
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context";
+import { authPlugin } from "../../http/auth";
+import { parseBoolQuery, parsePositiveId } from "../../http/params";
+import { createProjectSchema, reorderSchema, updateProjectSchema } from "./model";
+import { projectExtraRoutes } from "./extra-routes";
+import { projectHistoryRoutes } from "./history-routes";
+
+export const projectsRoutes = (ctx: AppContext) =>
+  new Elysia().use(projectRecordRoutes(ctx)).use(projectExtraRoutes(ctx)).use(projectHistoryRoutes(ctx));
+
+const projectRecordRoutes = (ctx: AppContext) => {
+  const projects = ctx.projects;
+  return (
+    new Elysia({ prefix: "/api/projects" })
+      .use(authPlugin(ctx))
+      .get("/", ({ actor, query }) => projects.listFull(actor.userId, parseBoolQuery(query.archived, "archived")), { user: true })
+      .get("/list", ({ actor, query }) => projects.listItems(actor.userId, parseBoolQuery(query.archived, "archived")), { user: true })
+      .post(
+        "/",
+        ({ actor, body, set }) => {
+          const project = projects.create(actor.userId, body);
+          set.status = 201;
+          return project;
+        },
+        { user: true, body: createProjectSchema },
+      )
+      // Declared before the `/:id` routes; the router also prefers static segments.
+      .put(
+        "/reorder",
+        ({ actor, body }) => {
+          projects.reorder(actor.userId, body.projectIds);
+          return { success: true };
+        },
+        { user: true, body: reorderSchema },
+      )
+      .get("/:id", ({ actor, params }) => projects.getFull(parsePositiveId(params.id, "id"), actor.userId), { user: true })
+      .put("/:id", ({ actor, params, body }) => projects.update(parsePositiveId(params.id, "id"), actor.userId, body), {
+        user: true,
+        body: updateProjectSchema,
+      })
+      .delete(
+        "/:id",
+        async ({ actor, params }) => {
+          await projects.delete(parsePositiveId(params.id, "id"), actor.userId);
+          return { message: "Project deleted" };
+        },
+        { user: true },
+      )
+  );
+};
