@@ -15,6 +15,7 @@ export interface StoredFile {
   file_path: string;
   bytes: Uint8Array;
   mime_type: string;
+  file_name?: string;
 }
 
 // Telegram file ids start with a kind-specific prefix; keep that so ids look familiar in logs
@@ -30,18 +31,20 @@ export class FileStore {
   private byPath = new Map<string, StoredFile>();
   private n = 0;
 
-  create(kind: string, source?: Upload, fileName?: string): StoredFile {
+  /** `fixedId` adopts an id the fake never issued (tests invent ids; Telegram would refuse them). */
+  create(kind: string, source?: Upload, fileName?: string, fixedId?: string): StoredFile {
     const n = ++this.n;
     const name = source?.fileName ?? fileName;
     const ext = name?.includes(".") ? name.slice(name.lastIndexOf(".") + 1).toLowerCase() : kind === "photo" ? "png" : "dat";
     const bytes = source?.bytes ?? PNG_BYTES;
     const file: StoredFile = {
-      file_id: `${PREFIX[kind] ?? "BQAC"}AgADfake${String(n).padStart(6, "0")}`,
+      file_id: fixedId ?? `${PREFIX[kind] ?? "BQAC"}AgADfake${String(n).padStart(6, "0")}`,
       file_unique_id: `AQADfake${n}`,
       file_size: bytes.length,
       file_path: `${FOLDER[kind] ?? "documents"}/file_${n}.${ext}`,
       bytes,
       mime_type: source?.mimeType && source.mimeType !== "application/octet-stream" ? source.mimeType : mimeOf(ext),
+      file_name: name,
     };
     this.byId.set(file.file_id, file);
     this.byPath.set(file.file_path, file);

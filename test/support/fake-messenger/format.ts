@@ -57,6 +57,7 @@ function parseHtml(text: string): string {
     let j = nameStart;
     while (j < text.length && /[a-zA-Z0-9-]/.test(text[j]!)) j++;
     const name = text.slice(nameStart, j).toLowerCase();
+    if (!closing && !HTML_TAGS.has(name)) throw cantParse(`Unsupported start tag "${name}" at byte offset ${at}`);
     const end = findTagEnd(text, j);
     if (end < 0) throw cantParse(`Unclosed ${closing ? "end" : "start"} tag at byte offset ${at}`);
     if (closing) {
@@ -65,10 +66,7 @@ function parseHtml(text: string): string {
       if (name !== "" && name !== expected) {
         throw cantParse(`Unmatched end tag at byte offset ${at}, expected "</${expected}>", found "</${name}>"`);
       }
-    } else {
-      if (!HTML_TAGS.has(name)) throw cantParse(`Unsupported start tag "${name}" at byte offset ${at}`);
-      open.push(name);
-    }
+    } else open.push(name);
     i = end + 1;
   }
   if (open.length) throw cantParse(`Can't find end tag corresponding to start tag "${open[open.length - 1]}"`);

@@ -48,7 +48,7 @@ export class UpdateQueue {
 
   /** Assigns update_id when missing (and keeps ids increasing when the caller picked one). */
   push(update: Record<string, any>): Update {
-    const u = { ...update } as Update;
+    const u = { update_id: this.nextId, ...update } as Update; // update_id first, as Telegram orders it
     if (typeof u.update_id !== "number") u.update_id = this.nextId;
     this.nextId = Math.max(this.nextId, u.update_id + 1);
     this.queue.push(u);

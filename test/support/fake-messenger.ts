@@ -1,0 +1,352 @@
+// A fake Telegram Bot API for tests: the platform's client and real grammY bots talk to it over
+// HTTP (MESSENGER_API_ROOT = fake.url), and the test plays the user. Behaviour that bots depend on
+// (long polling, webhooks, Telegram's validation errors) is imitated; everything a bot calls is
+// recorded. Run standalone with `bun test/support/fake-messenger.ts [--port N]`; tests in another
+// process then drive it through /__control (see fake-messenger/control.ts).
+import type { Server } from "bun";
+import { BotState, Directory } from "./fake-messenger/chats";
+import type { CallContext } from "./fake-messenger/context";
+import { Described } from "./fake-messenger/context";
+import { handleControl } from "./fake-messenger/control";
+import { FileStore } from "./fake-messenger/files";
+import { findMethod, notFound } from "./fake-messenger/methods";
+import { forRecord, readParams } from "./fake-messenger/params";
+import { ApiError, type FakeBot, type FakeUser, type RecordedCall, type Update } from "./fake-messenger/types";
+import { contactFields, documentFields, photoFields, press, textFields, userMessage } from "./fake-messenger/user-actions";
+
+export type { FakeBot, FakeUser, RecordedCall, Update } from "./fake-messenger/types";
+
+export interface FakeMessenger {
+  /** e.g. "http://127.0.0.1:43123"; use as MESSENGER_API_ROOT / grammY `client.apiRoot` */
+  url: string;
+  addBot(opts?: { token?: string; id?: number; username?: string; firstName?: string; hasPhoto?: boolean }): FakeBot;
+  removeBot(token: string): void;
+  setUserPhoto(userId: number, hasPhoto: boolean): void;
+  sendText(token: string, from: FakeUser, text: string): Update;
+  sendPhoto(token: string, from: FakeUser, opts?: { caption?: string }): Update;
+  sendDocument(token: string, from: FakeUser, opts?: { fileName?: string; mimeType?: string }): Update;
+  sendContact(token: string, from: FakeUser, phone: string): Update;
+  /** any other message kind: `fields` are merged into the Message (e.g. {location:{...}}) */
+  sendUserMessage(token: string, from: FakeUser, fields: Record<string, any>): Update;
+  pressButton(token: string, from: FakeUser, data: string, messageId?: number): Update;
+  pushUpdate(token: string, update: any): void;
+  /** every call the bot made (getUpdates included), oldest first */
+  calls(token: string, method?: string): RecordedCall[];
+  /** successful send*, copyMessage, forwardMessage, editMessage*, deleteMessage(s); not sendChatAction */
+  sent(token: string, chatId?: number): RecordedCall[];
+  /** resolves with the first recorded call matching `pred`, including calls made before the wait */
+  waitForCall(token: string, pred: (c: RecordedCall) => boolean, timeoutMs?: number): Promise<RecordedCall>;
+  /** the next `count` send-calls to the chat after those returned by earlier waits (a queue per chat) */
+  waitForSent(token: string, chatId: number, count?: number, timeoutMs?: number): Promise<RecordedCall[]>;
+  /** the next call to `method` answers with this error instead (e.g. 429 with retry_after) */
+  failNext(token: string, method: string, error: { error_code: number; description: string; retry_after?: number }): void;
+  /** forgets recorded calls and waitForSent positions; chats, queues and webhooks stay */
+  clear(token?: string): void;
+  webhookOf(token: string): { url: string; secretToken?: string } | null;
+  stop(): Promise<void>;
+}
+
+export interface FakeMessengerOptions {
+  /** how long one webhook POST may take before it counts as failed (default 5000) */
+  webhookTimeoutMs?: number;
+  /** pauses between webhook retries; the update is dropped after the last (default [100, 400]) */
+  webhookRetryDelaysMs?: number[];
+  /** default 0 = any free port */
+  port?: number;
+}
+
+const SENT = /^(send(?!ChatAction$)|copyMessage|forwardMessage|editMessage|deleteMessage)/;
+const TOKEN_TAIL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-";
+let nextBotId = 7_100_000_001;
+
+function json(status: number, body: unknown) {
+  return Response.json(body, { status });
+}
+
+function errorBody(e: ApiError) {
+  return { ok: false, error_code: e.code, description: e.description, ...(e.parameters ? { parameters: e.parameters } : {}) };
+}
+
+class Fake implements FakeMessenger {
+  url = "";
+  server!: Server<undefined>;
+  readonly dir = new Directory();
+  readonly files = new FileStore();
+  private bots = new Map<string, BotState>();
+  private log = new Map<string, RecordedCall[]>();
+  private cursors = new Map<string, number>();
+  private waiters = new Map<() => boolean, (e: Error) => void>();
+  private failures = new Map<string, ApiError[]>();
+
+  constructor(private readonly opts: FakeMessengerOptions) {}
+
+  // ---- HTTP -------------------------------------------------------------------------------
+
+  async fetch(req: Request): Promise<Response> {
+    const url = new URL(req.url);
+    if (url.pathname.startsWith("/__control/")) return handleControl(this, req, url);
+    const api = /^\/bot([^/]+)\/([A-Za-z0-9_]*)\/?$/.exec(url.pathname);
+    if (api) return this.apiCall(req, url, decodeURIComponent(api[1]!), api[2]!);
+    const file = /^\/file\/bot([^/]+)\/(.+)$/.exec(url.pathname);
+    if (file) return this.download(decodeURIComponent(file[1]!), decodeURIComponent(file[2]!));
+    return json(404, { ok: false, error_code: 404, description: "Not Found" });
+  }
+
+  private async apiCall(req: Request, url: URL, token: string, method: string): Promise<Response> {
+    const found = findMethod(method);
+    const call: RecordedCall = { token, method: found?.name ?? method, params: {}, at: Date.now() };
+    let recorded = false;
+    try {
+      const params = await readParams(req, url);
+      call.params = forRecord(params);
+      const state = this.bots.get(token);
+      if (!state) throw new ApiError(401, "Unauthorized");
+      if (!found) throw notFound();
+      const injected = this.failures.get(`${token}|${found.name}`)?.shift();
+      if (injected) throw injected;
+      if (found.name === "getUpdates") {
+        this.server.timeout(req, 0); // a long poll may outlast Bun's idle timeout
+        this.record(call); // recorded on arrival: it may be held for seconds
+        recorded = true;
+      }
+      const ctx: CallContext = { state, dir: this.dir, files: this.files, params, signal: req.signal };
+      const result = await found.h(ctx);
+      if (ctx.messageId !== undefined) call.messageId = ctx.messageId;
+      if (!recorded) this.record(call);
+      return result instanceof Described
+        ? json(200, { ok: true, result: result.result, description: result.description })
+        : json(200, { ok: true, result });
+    } catch (e) {
+      const err = e instanceof ApiError ? e : new ApiError(500, `Internal Server Error: ${(e as Error)?.message ?? e}`);
+      call.error = err.description;
+      if (!recorded) this.record(call);
+      return json(err.code, errorBody(err));
+    }
+  }
+
+  private download(token: string, path: string): Response {
+    if (!this.bots.has(token)) return json(401, { ok: false, error_code: 401, description: "Unauthorized" });
+    const f = this.files.atPath(path);
+    this.record({ token, method: "downloadFile", params: { file_path: path }, at: Date.now(), ...(f ? {} : { error: "Not Found" }) });
+    if (!f) return json(404, { ok: false, error_code: 404, description: "Not Found" });
+    return new Response(f.bytes.slice(), { headers: { "content-type": f.mime_type, "content-length": String(f.bytes.length) } });
+  }
+
+  /** A call Telegram makes on the bot's behalf (webhook reply): same handlers, same record. */
+  private invokeFromWebhookReply(token: string, body: Record<string, any>) {
+    const state = this.bots.get(token);
+    const { method, ...params } = body;
+    const found = findMethod(String(method));
+    const call: RecordedCall = { token, method: found?.name ?? String(method), params, at: Date.now() };
+    try {
+      if (!state || !found || found.name === "getUpdates") throw notFound();
+      const ctx: CallContext = { state, dir: this.dir, files: this.files, params, signal: new AbortController().signal };
+      const r = found.h(ctx);
+      if (r instanceof Promise) r.catch(() => {});
+      if (ctx.messageId !== undefined) call.messageId = ctx.messageId;
+    } catch (e) {
+      call.error = e instanceof ApiError ? e.description : String(e);
+    }
+    this.record(call);
+  }
+
+  private record(call: RecordedCall) {
+    let list = this.log.get(call.token);
+    if (!list) this.log.set(call.token, (list = []));
+    list.push(call);
+    for (const check of [...this.waiters.keys()]) check();
+  }
+
+  // ---- bots and users ---------------------------------------------------------------------
+
+  addBot(opts: Parameters<FakeMessenger["addBot"]>[0] = {}): FakeBot {
+    const fromToken = opts.token ? Number(opts.token.split(":")[0]) : NaN;
+    const id = opts.id ?? (Number.isSafeInteger(fromToken) && fromToken > 0 ? fromToken : nextBotId++);
+    const token = opts.token ?? `${id}:${randomTail(35)}`;
+    const existing = this.bots.get(token);
+    const bot: FakeBot = {
+      token,
+      id,
+      username: opts.username ?? existing?.bot.username ?? `fake${id}_bot`,
+      firstName: opts.firstName ?? existing?.bot.firstName ?? `Fake Bot ${id}`,
+      hasPhoto: opts.hasPhoto ?? existing?.bot.hasPhoto ?? false,
+    };
+    if (existing) existing.bot = bot;
+    else {
+      const hook = {
+        timeoutMs: this.opts.webhookTimeoutMs ?? 5000,
+        retryDelaysMs: this.opts.webhookRetryDelaysMs ?? [100, 400],
+        onReply: (body: Record<string, any>) => this.invokeFromWebhookReply(token, body),
+      };
+      this.bots.set(token, new BotState(bot, hook));
+    }
+    return { ...bot };
+  }
+
+  removeBot(token: string) {
+    this.bots.get(token)?.updates.close(new ApiError(401, "Unauthorized"));
+    this.bots.delete(token);
+  }
+
+  setUserPhoto(userId: number, hasPhoto: boolean) {
+    this.dir.photos.set(userId, hasPhoto);
+    for (const s of this.bots.values()) if (s.bot.id === userId) s.bot.hasPhoto = hasPhoto;
+  }
+
+  private state(token: string): BotState {
+    const s = this.bots.get(token);
+    if (!s) throw new Error(`fake messenger: no bot with token ${token.slice(0, 12)}…; call addBot first`);
+    return s;
+  }
+
+  sendText(token: string, from: FakeUser, text: string) {
+    return userMessage(this, this.state(token), from, textFields(text));
+  }
+
+  sendPhoto(token: string, from: FakeUser, opts: { caption?: string } = {}) {
+    return userMessage(this, this.state(token), from, photoFields(this, opts.caption));
+  }
+
+  sendDocument(token: string, from: FakeUser, opts: { fileName?: string; mimeType?: string } = {}) {
+    return userMessage(this, this.state(token), from, documentFields(this, opts.fileName, opts.mimeType));
+  }
+
+  sendContact(token: string, from: FakeUser, phone: string) {
+    return userMessage(this, this.state(token), from, contactFields(from, phone));
+  }
+
+  sendUserMessage(token: string, from: FakeUser, fields: Record<string, any>) {
+    return userMessage(this, this.state(token), from, fields);
+  }
+
+  pressButton(token: string, from: FakeUser, data: string, messageId?: number) {
+    return press(this, this.state(token), from, data, messageId);
+  }
+
+  pushUpdate(token: string, update: any) {
+    this.state(token).updates.push(update);
+  }
+
+  // ---- what the bot did -------------------------------------------------------------------
+
+  calls(token: string, method?: string): RecordedCall[] {
+    const list = this.log.get(token) ?? [];
+    return method ? list.filter((c) => c.method === method) : [...list];
+  }
+
+  sent(token: string, chatId?: number): RecordedCall[] {
+    return (this.log.get(token) ?? []).filter(
+      (c) => !c.error && SENT.test(c.method) && (chatId === undefined || String(c.params.chat_id) === String(chatId)),
+    );
+  }
+
+  waitForCall(token: string, pred: (c: RecordedCall) => boolean, timeoutMs = 5000): Promise<RecordedCall> {
+    return this.waitFor(timeoutMs, () => {
+      const hit = this.calls(token).find((c) => {
+        try {
+          return pred(c);
+        } catch {
+          return false;
+        }
+      });
+      return hit;
+    }, () => `waitForCall: no matching call within ${timeoutMs} ms.\n${this.describeRecent(token)}`);
+  }
+
+  waitForSent(token: string, chatId: number, count = 1, timeoutMs = 5000): Promise<RecordedCall[]> {
+    const key = `${token}|${chatId}`;
+    return this.waitFor(timeoutMs, () => {
+      const all = this.sent(token, chatId);
+      const from = this.cursors.get(key) ?? 0;
+      if (all.length - from < count) return undefined;
+      this.cursors.set(key, from + count);
+      return all.slice(from, from + count);
+    }, () => {
+      const got = this.sent(token, chatId).length - (this.cursors.get(key) ?? 0);
+      return `waitForSent: expected ${count} new send-call(s) to chat ${chatId} within ${timeoutMs} ms, got ${got}.\n${this.describeRecent(token)}`;
+    });
+  }
+
+  private waitFor<T>(timeoutMs: number, probe: () => T | undefined, explain: () => string): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const first = probe();
+      if (first !== undefined) return resolve(first);
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+      };
+      const check = () => {
+        const hit = probe();
+        if (hit === undefined) return false;
+        done();
+        resolve(hit);
+        return true;
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(explain()));
+      }, timeoutMs);
+      this.waiters.set(check, (e) => {
+        done();
+        reject(e);
+      });
+    });
+  }
+
+  private describeRecent(token: string): string {
+    const now = Date.now();
+    const recent = this.calls(token).filter((c) => c.method !== "getUpdates").slice(-15);
+    if (!this.bots.has(token)) return `(no bot with this token; known: ${[...this.bots.values()].map((s) => s.bot.username).join(", ")})`;
+    if (!recent.length) return "The bot made no calls besides getUpdates.";
+    const lines = recent.map((c) => {
+      const params = JSON.stringify(c.params);
+      return `  ${now - c.at} ms ago  ${c.method} ${params.length > 300 ? `${params.slice(0, 300)}…` : params}${c.error ? `  -> ${c.error}` : ""}`;
+    });
+    return `Recent calls (newest last):\n${lines.join("\n")}`;
+  }
+
+  failNext(token: string, method: string, error: { error_code: number; description: string; retry_after?: number }) {
+    const key = `${token}|${findMethod(method)?.name ?? method}`;
+    const list = this.failures.get(key) ?? [];
+    const params = error.retry_after !== undefined ? { retry_after: error.retry_after } : undefined;
+    list.push(new ApiError(error.error_code, error.description, params));
+    this.failures.set(key, list);
+  }
+
+  clear(token?: string) {
+    for (const t of token ? [token] : [...this.log.keys()]) this.log.delete(t);
+    for (const key of [...this.cursors.keys()]) if (!token || key.startsWith(`${token}|`)) this.cursors.delete(key);
+  }
+
+  webhookOf(token: string) {
+    const h = this.bots.get(token)?.updates.webhook;
+    return h ? { url: h.url, ...(h.secretToken ? { secretToken: h.secretToken } : {}) } : null;
+  }
+
+  async stop() {
+    for (const s of this.bots.values()) s.updates.close();
+    for (const fail of [...this.waiters.values()]) fail(new Error("fake messenger stopped"));
+    await this.server.stop(true);
+  }
+}
+
+function randomTail(n: number) {
+  const bytes = crypto.getRandomValues(new Uint8Array(n));
+  return Array.from(bytes, (b) => TOKEN_TAIL[b % TOKEN_TAIL.length]).join("");
+}
+
+export async function startFakeMessenger(opts: FakeMessengerOptions = {}): Promise<FakeMessenger> {
+  const fake = new Fake(opts);
+  fake.server = Bun.serve({ hostname: "127.0.0.1", port: opts.port ?? 0, fetch: (req) => fake.fetch(req) });
+  fake.url = `http://127.0.0.1:${fake.server.port}`;
+  return fake;
+}
+
+if (import.meta.main) {
+  const i = process.argv.indexOf("--port");
+  const fake = await startFakeMessenger({ port: i > 0 ? Number(process.argv[i + 1]) : 0 });
+  console.log(`FAKE_MESSENGER_URL=${fake.url}`);
+  const quit = () => void fake.stop().then(() => process.exit(0));
+  process.on("SIGINT", quit);
+  process.on("SIGTERM", quit);
+}

@@ -1,0 +1,67 @@
+// The test acting as a user: each action stores the user's message in the bot's chat (so bots can
+// reply to, copy or forward it) and queues the Update Telegram would produce.
+import { botUserObject, userObject, type BotState, type Directory } from "./chats";
+import type { FileStore } from "./files";
+import { nowSeconds, type FakeUser, type Update } from "./types";
+
+export interface World {
+  dir: Directory;
+  files: FileStore;
+}
+
+let callbackSeq = 4_300_000_000_000_000_000n; // Telegram query ids are long numeric strings
+
+export function userMessage(w: World, state: BotState, from: FakeUser, fields: Record<string, any>): Update {
+  w.dir.remember(from);
+  const message = {
+    message_id: state.nextMessageId(from.id),
+    from: userObject(from),
+    chat: w.dir.chat(from.id),
+    date: nowSeconds(),
+    ...fields,
+  };
+  state.store(message);
+  return state.updates.push({ message });
+}
+
+export function textFields(text: string): Record<string, any> {
+  const command = /^\/[A-Za-z0-9_]{1,32}(@[A-Za-z0-9_]+)?/.exec(text);
+  return command ? { text, entities: [{ type: "bot_command", offset: 0, length: command[0].length }] } : { text };
+}
+
+export function photoFields(w: World, caption?: string): Record<string, any> {
+  return caption ? { photo: w.files.photoSizes(), caption } : { photo: w.files.photoSizes() };
+}
+
+export function documentFields(w: World, fileName = "document.pdf", mimeType?: string): Record<string, any> {
+  const f = w.files.create("document", undefined, fileName);
+  if (mimeType) f.mime_type = mimeType;
+  return {
+    document: { file_name: fileName, mime_type: f.mime_type, file_id: f.file_id, file_unique_id: f.file_unique_id, file_size: f.file_size },
+  };
+}
+
+export function contactFields(from: FakeUser, phone: string): Record<string, any> {
+  const contact: Record<string, any> = { phone_number: phone, first_name: from.first_name, user_id: from.id };
+  if (from.last_name) contact.last_name = from.last_name;
+  return { contact };
+}
+
+/** A callback_query on the given (or the latest) bot message in the user's private chat. */
+export function press(w: World, state: BotState, from: FakeUser, data: string, messageId?: number): Update {
+  w.dir.remember(from);
+  const chat = w.dir.chat(from.id);
+  const message = (messageId !== undefined ? state.message(chat.id, messageId) : state.lastBotMessage(chat.id)) ?? {
+    // pressing on a message the fake never saw (a test forging data): invent a plausible one
+    message_id: messageId ?? state.nextMessageId(chat.id),
+    from: botUserObject(state.bot),
+    chat,
+    date: nowSeconds(),
+    text: "…",
+  };
+  const id = String(++callbackSeq);
+  state.callbackIds.add(id);
+  return state.updates.push({
+    callback_query: { id, from: userObject(from), message: structuredClone(message), chat_instance: String(-(from.id % 9_000_000_000) - 1_000_000), data },
+  });
+}
