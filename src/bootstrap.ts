@@ -9,42 +9,24 @@ import { SettingsService } from "./modules/settings/service";
 import { AuthService } from "./modules/auth/service";
 import { ProjectAccess } from "./modules/projects/access";
 import { ProjectsService } from "./modules/projects/service";
-import type { BotController, BotInstanceState } from "./bots/controller";
+import type { BotController } from "./bots/controller";
+import { BotManager, type SupervisionPolicy } from "./bots/manager";
 
-const STOPPED: BotInstanceState = { status: "stopped", startedAt: null, pid: null };
-
-/** Stand-in used until the process manager is attached (and by tests that do not run bots). */
-export class DetachedBotController implements BotController {
-  state() {
-    return STOPPED;
-  }
-  async start(): Promise<BotInstanceState> {
-    throw new Error("bot runtime not attached");
-  }
-  async stop() {
-    return STOPPED;
-  }
-  async restart(): Promise<BotInstanceState> {
-    throw new Error("bot runtime not attached");
-  }
-  async stopProject() {}
-  async shutdown() {}
-}
-
-export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots?: BotController } = {}): AppContext {
+export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots?: BotController; botPolicy?: SupervisionPolicy } = {}): AppContext {
   registerSecret(config.adminKey);
   registerSecret(config.sessionSecret);
   registerSecret(config.storageEncryptionKey);
   const log = opts.log ?? createLogger(config.logLevel);
   const db = opts.db ?? openDatabase(config.databasePath);
   const messenger = new MessengerClient({ apiRoot: config.messengerApiRoot });
+  const events = new EventBus();
   const ctx: AppContext = {
     config,
     db,
     log,
-    events: new EventBus(),
+    events,
     messenger,
-    bots: opts.bots ?? new DetachedBotController(),
+    bots: opts.bots ?? new BotManager({ config, db, log, messenger, events }, opts.botPolicy),
     settings: new SettingsService(db, messenger),
     auth: new AuthService(db, config.sessionSecret),
     access: new ProjectAccess(db),

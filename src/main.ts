@@ -6,6 +6,7 @@ import { buildContext } from "./bootstrap";
 import { backupDatabase, closeDatabase, openDatabase } from "./db/client";
 import { startServer } from "./server";
 import { VERSION } from "./version";
+import { BotManager } from "./bots/manager";
 
 const USAGE = `Usage: botloom <command>
   serve [--init]                                   start the server (--init: create folders and an admin key on first run)
@@ -31,6 +32,8 @@ async function serve(init: boolean) {
   } else if (!config.adminKey) {
     ctx.log.warn("No admin key configured: the admin area is disabled. Run `serve --init` or set ADMIN_KEY.");
   }
+  // Bots that were running when the server last stopped come back (DESIGN.md §6).
+  if (ctx.bots instanceof BotManager) void ctx.bots.resumeAll();
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;

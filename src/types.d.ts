@@ -10,3 +10,7 @@ declare module "*.css" {
   const text: string;
   export default text;
 }
+declare module "*.mjs" {
+  const text: string;
+  export default text;
+}

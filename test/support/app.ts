@@ -10,6 +10,7 @@ import { openDatabase } from "../../src/db/client";
 import type { AppContext } from "../../src/context";
 import type { BotController } from "../../src/bots/controller";
 import type { Logger } from "../../src/log";
+import type { SupervisionPolicy } from "../../src/bots/manager";
 
 export const ADMIN_KEY = "test-admin-key-0123456789";
 
@@ -47,7 +48,7 @@ export function recordingLogger(lines: string[]): Logger {
   return { error: rec("error"), warn: rec("warn"), info: rec("info"), debug: rec("debug"), trace: rec("trace"), success: rec("success"), start: rec("start"), log: rec("log") };
 }
 
-export function createTestApp(opts: { env?: Record<string, string>; bots?: BotController; dbPath?: string } = {}): TestApp {
+export function createTestApp(opts: { env?: Record<string, string>; bots?: BotController; dbPath?: string; fileDb?: boolean; botPolicy?: SupervisionPolicy } = {}): TestApp {
   const dir = mkdtempSync(join(tmpdir(), "botloom-test-"));
   const config: Config = loadConfig({
     DATA_DIR: join(dir, "data"),
@@ -59,7 +60,7 @@ export function createTestApp(opts: { env?: Record<string, string>; bots?: BotCo
     ...opts.env,
   });
   const logs: string[] = [];
-  const ctx = buildContext(config, { db: openDatabase(opts.dbPath ?? ":memory:"), log: recordingLogger(logs), bots: opts.bots });
+  const ctx = buildContext(config, { db: openDatabase(opts.dbPath ?? (opts.fileDb ? config.databasePath : ":memory:")), log: recordingLogger(logs), bots: opts.bots, botPolicy: opts.botPolicy });
   const app = createApp(ctx);
   const call = async (method: string, path: string, o: CallOptions = {}): Promise<CallResult> => {
     const headers: Record<string, string> = { ...o.headers };

@@ -1,0 +1,108 @@
+// Bot folders: <BOTS_DIR>/<slug>_<projectId>_<tokenId>/ holding bot.ts and .env (DESIGN.md §6).
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const FOLDER_RE = /_(\d+)_(\d+)$/;
+
+/** Filesystem-safe slug of a project name (latin letters, digits, dashes; Cyrillic transliterated). */
+export function slugify(name: string): string {
+  const map: Record<string, string> = { а: "a", б: "b", в: "v", г: "g", д: "d", е: "e", ё: "e", ж: "zh", з: "z", и: "i", й: "y", к: "k", л: "l", м: "m", н: "n", о: "o", п: "p", р: "r", с: "s", т: "t", у: "u", ф: "f", х: "h", ц: "ts", ч: "ch", ш: "sh", щ: "sch", ы: "y", э: "e", ю: "yu", я: "ya" };
+  const s = [...name.toLowerCase()]
+    .map((c) => map[c] ?? c)
+    .join("")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 40)
+    .replace(/-+$/, "");
+  return s || "bot";
+}
+
+export const folderName = (projectName: string, projectId: number, tokenId: number) => `${slugify(projectName)}_${projectId}_${tokenId}`;
+
+export function parseFolderName(name: string): { projectId: number; tokenId: number } | null {
+  const m = FOLDER_RE.exec(name);
+  return m ? { projectId: Number(m[1]), tokenId: Number(m[2]) } : null;
+}
+
+/** Direct child folders of BOTS_DIR that belong to a token (a renamed project leaves the old slug behind). */
+export function foldersOfToken(botsDir: string, tokenId: number, projectId?: number): string[] {
+  if (!existsSync(botsDir)) return [];
+  return readdirSync(botsDir).filter((n) => {
+    const p = parseFolderName(n);
+    return p !== null && p.tokenId === tokenId && (projectId === undefined || p.projectId === projectId);
+  });
+}
+
+/** `.env` lines; values are quoted so spaces and `#` survive, newlines are refused upstream by key/value rules. */
+export function renderEnv(vars: Record<string, string>): string {
+  return (
+    Object.entries(vars)
+      .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+      .join("\n") + "\n"
+  );
+}
+
+export function writeBotFolder(botsDir: string, name: string, code: string, env: Record<string, string>): string {
+  const dir = join(botsDir, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "bot.ts"), code);
+  const envFile = join(dir, ".env");
+  writeFileSync(envFile, renderEnv(env), { mode: 0o600 });
+  chmodSync(envFile, 0o600);
+  return dir;
+}
+
+export interface CleanupResult {
+  deleted: string[];
+  skipped: string[];
+  count: number;
+  message: string;
+}
+
+/**
+ * API.md admin rule 3: delete direct children of BOTS_DIR whose project no longer exists.
+ * Never follows symlinks (a link is skipped, never its target deleted), never deletes a running
+ * bot's folder, leaves unparseable names (and node_modules) alone.
+ */
+export function cleanupBotFolders(botsDir: string, projectExists: (id: number) => boolean, isRunning: (tokenId: number) => boolean): CleanupResult {
+  const deleted: string[] = [];
+  const skipped: string[] = [];
+  if (existsSync(botsDir)) {
+    for (const name of readdirSync(botsDir).sort()) {
+      if (name === "node_modules" || name.startsWith(".")) continue;
+      const full = join(botsDir, name);
+      const st = lstatSync(full);
+      if (st.isSymbolicLink() || !st.isDirectory()) {
+        skipped.push(name);
+        continue;
+      }
+      const parsed = parseFolderName(name);
+      if (!parsed) {
+        skipped.push(name);
+        continue;
+      }
+      if (projectExists(parsed.projectId) || isRunning(parsed.tokenId)) continue;
+      rmSync(full, { recursive: true, force: true });
+      deleted.push(name);
+    }
+  }
+  const message = deleted.length ? `Deleted ${deleted.length} folder(s) of deleted projects` : "Nothing to clean up";
+  return { deleted, skipped, count: deleted.length, message };
+}
+
+/** Reads one variable from a bot folder's .env (values written by renderEnv or by hand). */
+export function readEnvValue(envFile: string, key: string): string | null {
+  if (!existsSync(envFile)) return null;
+  for (const line of readFileSync(envFile, "utf8").split("\n")) {
+    const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
+    if (!m || m[1] !== key) continue;
+    const raw = m[2].trim();
+    if (raw.startsWith('"')) {
+      try {
+        return JSON.parse(raw);
+      } catch {}
+    }
+    return raw.replace(/^'(.*)'$/, "$1");
+  }
+  return null;
+}

@@ -1,0 +1,62 @@
+// Bot stdout/stderr lines become log entries. Lines are buffered and written in one transaction
+// per flush (a chatty bot must not cost a write per line), and each token keeps only its newest
+// RETAIN entries.
+import { sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { botLogs } from "../db/schema";
+
+export const LOG_RETAIN_PER_TOKEN = 5000;
+const FLUSH_MS = 250;
+const FLUSH_LINES = 200;
+const MAX_LINE = 2000;
+
+interface Entry {
+  projectId: number;
+  tokenId: number;
+  level: "stdout" | "stderr";
+  message: string;
+  createdAt: string;
+}
+
+export class LogWriter {
+  private buffer: Entry[] = [];
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly insert;
+  private readonly trim;
+
+  constructor(private readonly db: Db) {
+    this.insert = db
+      .insert(botLogs)
+      .values({ projectId: sql.placeholder("projectId"), tokenId: sql.placeholder("tokenId"), level: sql.placeholder("level"), message: sql.placeholder("message"), createdAt: sql.placeholder("createdAt") })
+      .prepare();
+    this.trim = db.$client.prepare(
+      `DELETE FROM bot_logs WHERE token_id = ?1 AND id < (SELECT id FROM bot_logs WHERE token_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ${LOG_RETAIN_PER_TOKEN - 1})`,
+    );
+  }
+
+  push(projectId: number, tokenId: number, level: "stdout" | "stderr", message: string) {
+    this.buffer.push({ projectId, tokenId, level, message: message.length > MAX_LINE ? message.slice(0, MAX_LINE) + "…" : message, createdAt: new Date().toISOString() });
+    if (this.buffer.length >= FLUSH_LINES) this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
+  }
+
+  flush() {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.buffer.length === 0) return;
+    const batch = this.buffer;
+    this.buffer = [];
+    const tokens = new Set<number>();
+    try {
+      this.db.transaction(() => {
+        for (const e of batch) {
+          this.insert.run({ ...e });
+          tokens.add(e.tokenId);
+        }
+        for (const t of tokens) this.trim.run(t);
+      });
+    } catch {
+      // The project was deleted while its bot was still printing (FK): those lines have nowhere to go.
+    }
+  }
+}

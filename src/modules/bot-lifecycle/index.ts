@@ -1,0 +1,61 @@
+// EXTENSIONS.md "Bot lifecycle": start/stop/restart a token's bot, and the older platform's
+// project-level spellings that bot-manager clients still call.
+import { Elysia } from "elysia";
+import { asc, eq } from "drizzle-orm";
+import { z } from "zod";
+import type { AppContext } from "../../context";
+import { botTokens } from "../../db/schema";
+import { authPlugin } from "../../http/auth";
+import { AppError, badRequest, notFound } from "../../http/errors";
+import { parsePositiveId, parsePrefixedId } from "../../http/params";
+import { TokensService } from "../tokens/service";
+
+type Action = "start" | "stop" | "restart";
+
+const compatBody = z.object({ tokenId: z.union([z.number().int().positive(), z.string().regex(/^(token_)?\d{1,9}$/)]).optional() }).loose().optional();
+
+const MESSAGES: Record<Action, string> = { start: "Bot started", stop: "Bot stopped", restart: "Bot restarted" };
+
+export const botLifecycleRoutes = (ctx: AppContext) => {
+  const tokens = new TokensService(ctx);
+  const run = (action: Action, tokenId: number) => (action === "start" ? ctx.bots.start(tokenId) : action === "stop" ? ctx.bots.stop(tokenId) : ctx.bots.restart(tokenId));
+
+  const tokenAction = (action: Action) => async ({ actor, params }: { actor: { userId: number }; params: { tokenId: string } }) => {
+    const tokenId = parsePrefixedId(params.tokenId, "token", "tokenId");
+    tokens.access.require(tokenId, actor.userId);
+    await run(action, tokenId);
+    return tokens.status(tokenId, actor.userId);
+  };
+
+  const projectAction =
+    (action: Action) =>
+    async ({ actor, params, body }: { actor: { userId: number }; params: { id: string }; body: z.infer<typeof compatBody> }) => {
+      const projectId = parsePositiveId(params.id, "id");
+      ctx.access.require(projectId, actor.userId);
+      let tokenId: number;
+      if (body?.tokenId !== undefined) {
+        tokenId = parsePrefixedId(String(body.tokenId), "token", "tokenId");
+        const t = tokens.access.find(tokenId);
+        if (!t || t.projectId !== projectId) throw notFound("This project has no such token");
+      } else {
+        const first = ctx.db.select({ id: botTokens.id }).from(botTokens).where(eq(botTokens.projectId, projectId)).orderBy(asc(botTokens.id)).get();
+        if (!first) throw badRequest("The project has no bot token; add one first");
+        tokenId = first.id;
+      }
+      try {
+        const state = await run(action, tokenId);
+        return { message: MESSAGES[action], tokenId, status: state.status };
+      } catch (e) {
+        // Those clients expect 400, not 409, for "already running".
+        if (e instanceof AppError && e.status === 409) throw badRequest(e.message);
+        throw e;
+      }
+    };
+
+  const app = new Elysia().use(authPlugin(ctx));
+  for (const action of ["start", "stop", "restart"] as const) {
+    app.post(`/api/bot/tokens/:tokenId/${action}`, tokenAction(action), { botActor: true });
+    app.post(`/api/projects/:id/bot/${action}`, projectAction(action), { user: true, body: compatBody });
+  }
+  return app;
+};
