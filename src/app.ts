@@ -12,6 +12,9 @@ import { authRoutes } from "./modules/auth";
 import { adminRoutes } from "./modules/admin";
 import { projectsRoutes } from "./modules/projects";
 import { eventsRoutes } from "./modules/events";
+import { tokenRoutes } from "./modules/tokens";
+import { envVarRoutes } from "./modules/env-vars";
+import { botUserRoutes } from "./modules/bot-users";
 
 export function createApp(ctx: AppContext) {
   const guard = setupGuard(ctx);
@@ -29,7 +32,10 @@ export function createApp(ctx: AppContext) {
     .use(healthRoutes(ctx))
     .use(authRoutes(ctx))
     .use(projectsRoutes(ctx))
-    .use(eventsRoutes(ctx));
+    .use(eventsRoutes(ctx))
+    .use(tokenRoutes(ctx))
+    .use(envVarRoutes(ctx))
+    .use(botUserRoutes(ctx));
   // Production without an admin key: the admin area does not exist (API.md "Admin").
   const withAdmin = ctx.config.production && !ctx.config.adminKey ? app : app.use(adminRoutes(ctx));
   return withAdmin;

@@ -1,0 +1,36 @@
+// API.md "Bot API: bot users" with DESIGN.md §4 paging. Actor rules of /api/bot/* apply.
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context";
+import { authPlugin } from "../../http/auth";
+import { badRequest } from "../../http/errors";
+import { parseIntQuery, parsePrefixedId } from "../../http/params";
+import { USERS_LIMIT_DEFAULT, USERS_LIMIT_MAX } from "./model";
+import { BotUsersService } from "./service";
+
+const tokenIdParam = (raw: string | undefined) => parsePrefixedId(raw, "token", "tokenId");
+
+/** A messenger user id, bare or as `user_<id>` (the callback form bot-manager clients send). */
+export function botUserIdParam(raw: string | undefined): string {
+  const s = raw?.startsWith("user_") ? raw.slice(5) : raw;
+  if (s === undefined || !/^\d{1,20}$/.test(s) || /^0+$/.test(s)) throw badRequest("userId must be a messenger user id or user_<id>");
+  return s.replace(/^0+/, "");
+}
+
+export const botUserRoutes = (ctx: AppContext) => {
+  const service = new BotUsersService(ctx);
+  return new Elysia({ prefix: "/api/bot" })
+    .use(authPlugin(ctx))
+    .get(
+      "/tokens/:tokenId/users",
+      ({ actor, params, query }) => {
+        const tokenId = tokenIdParam(params.tokenId);
+        const limit = parseIntQuery(query.limit, "limit", { default: USERS_LIMIT_DEFAULT, min: 1, max: USERS_LIMIT_MAX, clamp: true });
+        const offset = parseIntQuery(query.offset, "offset", { default: 0, min: 0 });
+        return service.list(tokenId, actor.userId, limit, offset);
+      },
+      { botActor: true },
+    )
+    .get("/tokens/:tokenId/users/:userId", ({ actor, params }) => service.detail(tokenIdParam(params.tokenId), actor.userId, botUserIdParam(params.userId)), {
+      botActor: true,
+    });
+};

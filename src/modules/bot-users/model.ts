@@ -1,0 +1,52 @@
+// Shapes of API.md "Bot user (a user of a bot)" and the paging fixed in DESIGN.md §4.
+export const USERS_LIMIT_DEFAULT = 10;
+export const USERS_LIMIT_MAX = 50;
+
+export interface BotUserListItem {
+  userId: string;
+  firstName: string;
+  userName: string;
+}
+
+export interface BotUserPage {
+  items: BotUserListItem[];
+  count: number;
+  nextOffset: number | null;
+  prevOffset: number | null;
+  fromItem: number;
+  toItem: number;
+}
+
+/** API.md detail plus the fields bot-manager clients render (userName, lastInteraction, interactionCount). */
+export interface BotUserDetail {
+  userId: string;
+  firstName: string;
+  lastName: string;
+  userName: string;
+  registeredAt: string;
+  lastInteraction: string;
+  interactionCount: number;
+  photoUrl: string | null;
+}
+
+/** DESIGN.md §4 paging: positions are 1-based, both 0 on an empty page. */
+export function pageInfo(count: number, offset: number, limit: number, pageSize: number) {
+  return {
+    count,
+    nextOffset: offset + limit < count ? offset + limit : null,
+    prevOffset: offset > 0 ? Math.max(0, offset - limit) : null,
+    fromItem: pageSize > 0 ? offset + 1 : 0,
+    toItem: pageSize > 0 ? offset + pageSize : 0,
+  };
+}
+
+/** "DD.MM.YYYY HH:MM" in UTC; "" for a timestamp that does not parse. */
+export function formatDateTime(iso: string | null | undefined): string {
+  // SQLite's own `datetime('now')` form has no zone marker but is UTC as well.
+  const s = iso && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(iso) ? `${iso.replace(" ", "T")}Z` : iso;
+  const t = s ? Date.parse(s) : NaN;
+  if (Number.isNaN(t)) return "";
+  const d = new Date(t);
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${p(d.getUTCDate())}.${p(d.getUTCMonth() + 1)}.${d.getUTCFullYear()} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}`;
+}

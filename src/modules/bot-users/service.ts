@@ -1,0 +1,100 @@
+// Users of a bot, as recorded by the bot process in bot_users. Newest first (first_seen_at, then
+// row id, both descending) so that a bot-manager client shows recent sign-ups on its first page.
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { AppContext } from "../../context";
+import { botUsers } from "../../db/schema";
+import { notFound } from "../../http/errors";
+import { MessengerError } from "../../messenger/client";
+import { TokenAccess, type TokenRow } from "../tokens/access";
+import { fetchAvatar, PHOTO_RECHECK_MS, uploadExists } from "../tokens/photos";
+import { formatDateTime, pageInfo, type BotUserDetail, type BotUserPage } from "./model";
+
+type BotUserRow = typeof botUsers.$inferSelect;
+
+/** Bounds the in-memory "checked, no avatar" cache. */
+const NO_PHOTO_CACHE_MAX = 10_000;
+/** After a platform failure, the next attempt for that user waits this long (keeps the card fast). */
+const FAILURE_RETRY_MS = 5 * 60 * 1000;
+
+export class BotUsersService {
+  private readonly tokens: TokenAccess;
+  private readonly q;
+  /** `${tokenId}:${userId}` → when to ask the platform again after "no avatar" or a failure (no column for it). */
+  private readonly retryAt = new Map<string, number>();
+
+  constructor(private readonly ctx: AppContext) {
+    this.tokens = new TokenAccess(ctx);
+    const db = ctx.db;
+    const byToken = eq(botUsers.tokenId, sql.placeholder("tokenId"));
+    this.q = {
+      count: db.select({ n: sql<number>`count(*)` }).from(botUsers).where(byToken).prepare(),
+      page: db
+        .select({ userId: botUsers.userId, firstName: botUsers.firstName, username: botUsers.username })
+        .from(botUsers)
+        .where(byToken)
+        .orderBy(desc(botUsers.firstSeenAt), desc(botUsers.id))
+        .limit(sql.placeholder("limit"))
+        .offset(sql.placeholder("offset"))
+        .prepare(),
+      one: db
+        .select()
+        .from(botUsers)
+        .where(and(byToken, eq(botUsers.userId, sql.placeholder("userId"))))
+        .prepare(),
+    };
+  }
+
+  list(tokenId: number, actorId: number, limit: number, offset: number): BotUserPage {
+    this.tokens.require(tokenId, actorId);
+    const count = this.q.count.get({ tokenId })?.n ?? 0;
+    const rows = this.q.page.all({ tokenId, limit, offset });
+    const items = rows.map((r) => ({ userId: r.userId, firstName: r.firstName ?? "", userName: r.username ?? "" }));
+    return { items, ...pageInfo(count, offset, limit, items.length) };
+  }
+
+  async detail(tokenId: number, actorId: number, botUserId: string): Promise<BotUserDetail> {
+    const { token } = this.tokens.require(tokenId, actorId);
+    const row = this.q.one.get({ tokenId, userId: botUserId });
+    if (!row) throw notFound("Bot user not found");
+    return {
+      userId: row.userId,
+      firstName: row.firstName ?? "",
+      lastName: row.lastName ?? "",
+      userName: row.username ?? "",
+      registeredAt: formatDateTime(row.firstSeenAt),
+      lastInteraction: formatDateTime(row.lastSeenAt),
+      interactionCount: row.interactionCount,
+      photoUrl: await this.photoOf(token, row),
+    };
+  }
+
+  /**
+   * The user's avatar as a local `/uploads/...` path, downloaded once and kept in
+   * bot_users.photo_url. Only our own upload paths are ever answered: a value of another form
+   * (say, a platform URL) could carry the bot token.
+   */
+  private async photoOf(token: TokenRow, row: BotUserRow): Promise<string | null> {
+    const dir = this.ctx.config.uploadsDir;
+    if (uploadExists(dir, row.photoUrl)) return row.photoUrl;
+    const cacheKey = `${token.id}:${row.userId}`;
+    const retryAt = this.retryAt.get(cacheKey);
+    if (retryAt !== undefined && Date.now() < retryAt) return null;
+    let photoUrl: string | null = null;
+    let retryIn = PHOTO_RECHECK_MS;
+    try {
+      photoUrl = (await fetchAvatar(this.ctx, token.token, Number(row.userId), token.projectId, "user_photos", `u${token.id}`)).photoUrl;
+    } catch (e) {
+      if (!(e instanceof MessengerError)) throw e;
+      retryIn = FAILURE_RETRY_MS;
+      this.ctx.log.warn(`Avatar of a user of token ${token.id} not fetched: ${e.message}`);
+    }
+    if (photoUrl) {
+      this.retryAt.delete(cacheKey);
+    } else {
+      if (this.retryAt.size >= NO_PHOTO_CACHE_MAX) this.retryAt.clear();
+      this.retryAt.set(cacheKey, Date.now() + retryIn);
+    }
+    if (photoUrl !== row.photoUrl) this.ctx.db.update(botUsers).set({ photoUrl }).where(eq(botUsers.id, row.id)).run();
+    return photoUrl;
+  }
+}

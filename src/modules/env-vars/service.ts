@@ -1,0 +1,104 @@
+// Environment variables of a bot token. Secret values leave the server only twice: in the answer
+// to their own creation and through the owner-only legacy reveal (DESIGN.md §4).
+import { and, asc, eq, ne, sql } from "drizzle-orm";
+import type { AppContext } from "../../context";
+import { botTokens, tokenEnvVars } from "../../db/schema";
+import { conflict, notFound } from "../../http/errors";
+import { TokenAccess } from "../tokens/access";
+import { SECRET_MASK, type EnvCreate, type EnvPatch, type EnvVar } from "./model";
+
+type EnvRow = typeof tokenEnvVars.$inferSelect;
+
+const view = (r: EnvRow, masked: boolean): EnvVar => ({
+  id: r.id,
+  tokenId: r.tokenId,
+  key: r.key,
+  value: masked && r.isSecret ? SECRET_MASK : r.value,
+  isSecret: r.isSecret,
+});
+
+const isUniqueViolation = (e: unknown) => /UNIQUE constraint failed/i.test(String((e as Error)?.message));
+
+export class EnvVarsService {
+  private readonly tokens: TokenAccess;
+  private readonly q;
+
+  constructor(private readonly ctx: AppContext) {
+    this.tokens = new TokenAccess(ctx);
+    const db = ctx.db;
+    this.q = {
+      list: db.select().from(tokenEnvVars).where(eq(tokenEnvVars.tokenId, sql.placeholder("tokenId"))).orderBy(asc(tokenEnvVars.key)).prepare(),
+      withProject: db
+        .select({ env: tokenEnvVars, projectId: botTokens.projectId })
+        .from(tokenEnvVars)
+        .innerJoin(botTokens, eq(botTokens.id, tokenEnvVars.tokenId))
+        .where(eq(tokenEnvVars.id, sql.placeholder("id")))
+        .prepare(),
+    };
+  }
+
+  /** 404 unknown variable; project access (owner only for reveal) decides 403. */
+  private requireVar(id: number, userId: number, opts: { ownerOnly?: boolean } = {}): EnvRow {
+    const r = this.q.withProject.get({ id });
+    if (!r) throw notFound("Environment variable not found");
+    this.ctx.access.require(r.projectId, userId, opts);
+    return r.env;
+  }
+
+  private keyTaken(tokenId: number, key: string, exceptId?: number) {
+    const where = exceptId === undefined ? and(eq(tokenEnvVars.tokenId, tokenId), eq(tokenEnvVars.key, key)) : and(eq(tokenEnvVars.tokenId, tokenId), eq(tokenEnvVars.key, key), ne(tokenEnvVars.id, exceptId));
+    return this.ctx.db.select({ id: tokenEnvVars.id }).from(tokenEnvVars).where(where).get() !== undefined;
+  }
+
+  list(tokenId: number, userId: number): EnvVar[] {
+    this.tokens.require(tokenId, userId);
+    return this.q.list.all({ tokenId }).map((r) => view(r, true));
+  }
+
+  /** Answers the raw value: the caller just sent it. */
+  create(tokenId: number, userId: number, input: EnvCreate): EnvVar {
+    this.tokens.require(tokenId, userId);
+    if (this.keyTaken(tokenId, input.key)) throw conflict(`Variable ${input.key} already exists for this token`);
+    try {
+      const row = this.ctx.db
+        .insert(tokenEnvVars)
+        .values({ tokenId, key: input.key, value: input.value ?? "", isSecret: input.isSecret ?? 0 })
+        .returning()
+        .get();
+      return view(row, false);
+    } catch (e) {
+      if (isUniqueViolation(e)) throw conflict(`Variable ${input.key} already exists for this token`);
+      throw e;
+    }
+  }
+
+  update(id: number, userId: number, patch: EnvPatch): EnvVar {
+    const current = this.requireVar(id, userId);
+    if (patch.key !== undefined && patch.key !== current.key && this.keyTaken(current.tokenId, patch.key, id)) {
+      throw conflict(`Variable ${patch.key} already exists for this token`);
+    }
+    const set: Partial<typeof tokenEnvVars.$inferInsert> = {};
+    if (patch.key !== undefined) set.key = patch.key;
+    if (patch.value !== undefined) set.value = patch.value;
+    if (patch.isSecret !== undefined) set.isSecret = patch.isSecret;
+    if (Object.keys(set).length === 0) return view(current, true);
+    set.updatedAt = new Date().toISOString();
+    try {
+      const row = this.ctx.db.update(tokenEnvVars).set(set).where(eq(tokenEnvVars.id, id)).returning().get();
+      return view(row!, true);
+    } catch (e) {
+      if (isUniqueViolation(e)) throw conflict(`Variable ${patch.key} already exists for this token`);
+      throw e;
+    }
+  }
+
+  remove(id: number, userId: number) {
+    this.requireVar(id, userId);
+    this.ctx.db.delete(tokenEnvVars).where(eq(tokenEnvVars.id, id)).run();
+  }
+
+  /** Legacy reveal: only the owner of the variable's project sees a secret again. */
+  reveal(id: number, userId: number): { value: string } {
+    return { value: this.requireVar(id, userId, { ownerOnly: true }).value };
+  }
+}

@@ -1,0 +1,43 @@
+// API.md "Bot API: tokens" plus EXTENSIONS.md's token PATCH. Actor rules of /api/bot/* apply.
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context";
+import { authPlugin } from "../../http/auth";
+import { parsePrefixedId } from "../../http/params";
+import { tokenCreateSchema, tokenPatchSchema } from "./model";
+import { TokensService } from "./service";
+
+export const projectIdParam = (raw: string | undefined) => parsePrefixedId(raw, "project", "project id");
+export const tokenIdParam = (raw: string | undefined) => parsePrefixedId(raw, "token", "tokenId");
+
+export const tokenRoutes = (ctx: AppContext) => {
+  const service = new TokensService(ctx);
+  return new Elysia({ prefix: "/api/bot" })
+    .use(authPlugin(ctx))
+    .get(
+      "/projects/:id/tokens",
+      ({ actor, params }) => {
+        const items = service.list(projectIdParam(params.id), actor.userId);
+        return { items, count: items.length };
+      },
+      { botActor: true },
+    )
+    .post("/projects/:id/tokens", ({ actor, params, body }) => service.add(projectIdParam(params.id), actor.userId, body), {
+      botActor: true,
+      body: tokenCreateSchema,
+    })
+    .patch("/tokens/:tokenId", ({ actor, params, body }) => service.update(tokenIdParam(params.tokenId), actor.userId, body), {
+      botActor: true,
+      body: tokenPatchSchema,
+    })
+    .delete(
+      "/tokens/:tokenId",
+      async ({ actor, params }) => {
+        await service.remove(tokenIdParam(params.tokenId), actor.userId);
+        return { success: true };
+      },
+      { botActor: true },
+    )
+    .get("/tokens/:tokenId/photo", ({ actor, params }) => service.photo(tokenIdParam(params.tokenId), actor.userId), { botActor: true })
+    .get("/tokens/:tokenId/stats", ({ actor, params }) => service.stats(tokenIdParam(params.tokenId), actor.userId), { botActor: true })
+    .get("/tokens/:tokenId/status", ({ actor, params }) => service.status(tokenIdParam(params.tokenId), actor.userId), { botActor: true });
+};

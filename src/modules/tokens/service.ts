@@ -1,0 +1,225 @@
+// Bot tokens of a project: the credential is validated with the platform (getMe) when added, kept
+// only in the database and handed to the bot runtime; no response or log line ever carries it.
+import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
+import type { AppContext } from "../../context";
+import { botTokens, botUsers } from "../../db/schema";
+import { AppError, badRequest } from "../../http/errors";
+import { MessengerError, type MessengerBot } from "../../messenger/client";
+import type { BotInstanceState, BotStatus } from "../../bots/controller";
+import { TokenAccess, type TokenRow } from "./access";
+import { fetchAvatar, PHOTO_RECHECK_MS, removeProjectAvatars, removeUpload, uploadExists, withDeadline } from "./photos";
+import type { TokenCreate, TokenListItem, TokenPatch, TokenStats } from "./model";
+
+const DAY_MS = 24 * 3600 * 1000;
+/** getMe when a token is added: below the bot-manager client's own 15 s request timeout. */
+const GET_ME_DEADLINE_MS = 10_000;
+
+const INDICATOR: Record<BotStatus, string> = { running: "🟢", starting: "🟡", stopped: "🔴", error: "⚠️" };
+const LABEL: Record<BotStatus, string> = { running: "Работает", starting: "Запускается", stopped: "Остановлен", error: "Ошибка" };
+
+export const botStatusIndicator = (s: string) => INDICATOR[s as BotStatus] ?? "⚪";
+export const botStatusLabel = (s: string) => LABEL[s as BotStatus] ?? s;
+
+/** "3d 4h", "2h 5m", "7m 12s", "0s"; "—" when the bot is not running. */
+export function formatUptime(state: BotInstanceState, now = Date.now()): string {
+  if (state.status !== "running" || state.startedAt === null) return "—";
+  const total = Math.max(0, Math.floor((now - state.startedAt) / 1000));
+  const d = Math.floor(total / 86400);
+  const h = Math.floor((total % 86400) / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  if (d > 0) return `${d}d ${h}h`;
+  if (h > 0) return `${h}h ${m}m`;
+  if (m > 0) return `${m}m ${s}s`;
+  return `${s}s`;
+}
+
+/** MessengerError → the HTTP error a client can act on (bad credential 400, platform trouble 502). */
+export function messengerHttpError(e: unknown): unknown {
+  if (!(e instanceof MessengerError)) return e;
+  if (e.kind === "unauthorized") return badRequest(e.message);
+  return new AppError(502, "BAD_GATEWAY", e.message);
+}
+
+export class TokensService {
+  readonly access: TokenAccess;
+  private readonly q;
+
+  constructor(private readonly ctx: AppContext) {
+    this.access = new TokenAccess(ctx);
+    const db = ctx.db;
+    this.q = {
+      list: db.select().from(botTokens).where(eq(botTokens.projectId, sql.placeholder("projectId"))).orderBy(asc(botTokens.id)).prepare(),
+      byValue: db
+        .select()
+        .from(botTokens)
+        .where(and(eq(botTokens.projectId, sql.placeholder("projectId")), eq(botTokens.token, sql.placeholder("token"))))
+        .prepare(),
+      // ISO 8601 UTC strings compare in time order, so the windows are plain string comparisons.
+      stats: db
+        .select({
+          total: sql<number>`count(*)`,
+          active24h: sql<number>`coalesce(sum(${botUsers.lastSeenAt} >= ${sql.placeholder("since24h")}), 0)`,
+          active7d: sql<number>`coalesce(sum(${botUsers.lastSeenAt} >= ${sql.placeholder("since7d")}), 0)`,
+          newToday: sql<number>`coalesce(sum(${botUsers.firstSeenAt} >= ${sql.placeholder("today")}), 0)`,
+        })
+        .from(botUsers)
+        .where(eq(botUsers.tokenId, sql.placeholder("tokenId")))
+        .prepare(),
+    };
+    // Avatars live outside the database; rows go with the project through the FK cascade.
+    ctx.projectDeleteHooks.push(async (projectId) => removeProjectAvatars(ctx.config.uploadsDir, projectId));
+  }
+
+  private item(t: TokenRow): TokenListItem {
+    const status = this.ctx.bots.state(t.id).status;
+    return {
+      id: t.id,
+      projectId: t.projectId,
+      name: t.name,
+      botStatus: botStatusIndicator(status),
+      status,
+      botUsername: t.botUsername,
+      botFirstName: t.botFirstName,
+      launchMode: t.launchMode,
+      catchAllHandlers: t.catchAllHandlers,
+      protectContent: t.protectContent,
+      contentCache: t.contentCache,
+    };
+  }
+
+  list(projectId: number, userId: number): TokenListItem[] {
+    this.ctx.access.require(projectId, userId);
+    return this.q.list.all({ projectId }).map((t) => this.item(t));
+  }
+
+  /** Adds a credential after the platform confirmed it; the same credential again returns the existing record. */
+  async add(projectId: number, userId: number, input: TokenCreate): Promise<{ id: number; name: string; projectId: number }> {
+    this.ctx.access.require(projectId, userId);
+    const token = input.token;
+    const existing = this.q.byValue.get({ projectId, token });
+    if (existing) return { id: existing.id, name: existing.name, projectId };
+    let me: MessengerBot;
+    try {
+      me = await withDeadline(this.ctx.messenger.getMe(token), GET_ME_DEADLINE_MS, "getMe");
+    } catch (e) {
+      throw messengerHttpError(e);
+    }
+    const name = input.name?.trim() || me.firstName || me.username || "Bot";
+    const row = this.ctx.db
+      .insert(botTokens)
+      .values({ projectId, token, name, botId: me.id, botUsername: me.username || null, botFirstName: me.firstName || null })
+      .onConflictDoNothing()
+      .returning()
+      .get();
+    // A concurrent add of the same credential won the insert: answer with that record.
+    const saved = row ?? this.q.byValue.get({ projectId, token })!;
+    return { id: saved.id, name: saved.name, projectId };
+  }
+
+  /** Stops the token's bot first, so no process keeps polling with a credential we forgot. */
+  async remove(tokenId: number, userId: number) {
+    const { token } = this.access.require(tokenId, userId);
+    await this.ctx.bots.stop(tokenId);
+    const avatars = this.ctx.db
+      .select({ url: botUsers.photoUrl })
+      .from(botUsers)
+      .where(and(eq(botUsers.tokenId, tokenId), isNotNull(botUsers.photoUrl)))
+      .all();
+    this.ctx.db.delete(botTokens).where(eq(botTokens.id, tokenId)).run();
+    removeUpload(this.ctx.config.uploadsDir, token.photoPath);
+    for (const a of avatars) removeUpload(this.ctx.config.uploadsDir, a.url);
+  }
+
+  update(tokenId: number, userId: number, patch: TokenPatch) {
+    this.access.require(tokenId, userId);
+    const set: Partial<typeof botTokens.$inferInsert> = {};
+    if (patch.name !== undefined) set.name = patch.name;
+    if (patch.launchMode !== undefined) set.launchMode = patch.launchMode;
+    if (patch.catchAllHandlers !== undefined) set.catchAllHandlers = patch.catchAllHandlers;
+    if (patch.protectContent !== undefined) set.protectContent = patch.protectContent;
+    if (patch.contentCache !== undefined) set.contentCache = patch.contentCache;
+    if (Object.keys(set).length > 0) {
+      set.updatedAt = new Date().toISOString();
+      this.ctx.db.update(botTokens).set(set).where(eq(botTokens.id, tokenId)).run();
+    }
+    const t = this.access.find(tokenId)!;
+    return {
+      id: t.id,
+      name: t.name,
+      projectId: t.projectId,
+      launchMode: t.launchMode,
+      catchAllHandlers: t.catchAllHandlers,
+      protectContent: t.protectContent,
+      contentCache: t.contentCache,
+      botStatus: botStatusIndicator(this.ctx.bots.state(t.id).status),
+    };
+  }
+
+  /**
+   * The bot's avatar as a local `/uploads/...` path. The result (avatar or none) is cached in the
+   * token row for PHOTO_RECHECK_MS; when the platform fails, the last cached avatar is answered.
+   */
+  async photo(tokenId: number, userId: number): Promise<{ photoUrl: string | null; total_count: number }> {
+    const { token } = this.access.require(tokenId, userId);
+    const dir = this.ctx.config.uploadsDir;
+    const checkedAt = token.photoCheckedAt ? Date.parse(token.photoCheckedAt) : NaN;
+    const fresh = Date.now() - checkedAt < PHOTO_RECHECK_MS;
+    if (fresh && (token.photoPath === null || uploadExists(dir, token.photoPath))) {
+      return { photoUrl: token.photoPath, total_count: token.photoPath ? 1 : 0 };
+    }
+    try {
+      let botId = token.botId;
+      if (botId === null) {
+        const me = await withDeadline(this.ctx.messenger.getMe(token.token), GET_ME_DEADLINE_MS, "getMe");
+        botId = me.id;
+        this.ctx.db.update(botTokens).set({ botId, botUsername: me.username || null, botFirstName: me.firstName || null }).where(eq(botTokens.id, tokenId)).run();
+      }
+      const r = await fetchAvatar(this.ctx, token.token, botId, token.projectId, "bot_photos", `bot_${tokenId}`);
+      this.ctx.db.update(botTokens).set({ photoPath: r.photoUrl, photoCheckedAt: new Date().toISOString() }).where(eq(botTokens.id, tokenId)).run();
+      if (token.photoPath && token.photoPath !== r.photoUrl) removeUpload(dir, token.photoPath);
+      return { photoUrl: r.photoUrl, total_count: r.totalCount };
+    } catch (e) {
+      if (!(e instanceof MessengerError)) throw e;
+      this.ctx.log.warn(`Bot avatar of token ${tokenId} not refreshed: ${e.message}`);
+      const cached = uploadExists(dir, token.photoPath) ? token.photoPath : null;
+      return { photoUrl: cached, total_count: cached ? 1 : 0 };
+    }
+  }
+
+  statsOf(tokenId: number, now = Date.now()): TokenStats {
+    const today = new Date(now);
+    today.setUTCHours(0, 0, 0, 0);
+    const r = this.q.stats.get({
+      tokenId,
+      since24h: new Date(now - DAY_MS).toISOString(),
+      since7d: new Date(now - 7 * DAY_MS).toISOString(),
+      today: today.toISOString(),
+    });
+    return { total_users: r?.total ?? 0, active_24h: r?.active24h ?? 0, active_7d: r?.active7d ?? 0, new_today: r?.newToday ?? 0 };
+  }
+
+  stats(tokenId: number, userId: number): TokenStats {
+    this.access.require(tokenId, userId);
+    return this.statsOf(tokenId);
+  }
+
+  /** API.md bot instance status plus DESIGN.md's `userStats`. */
+  status(tokenId: number, userId: number) {
+    const { token } = this.access.require(tokenId, userId);
+    const state = this.ctx.bots.state(tokenId);
+    const s = this.statsOf(tokenId);
+    return {
+      status: state.status,
+      instance: {
+        botName: token.name,
+        botUsername: token.botUsername ?? "",
+        tokenId,
+        status: state.status,
+        statusLabel: botStatusLabel(state.status),
+        uptime: formatUptime(state),
+      },
+      userStats: { total: s.total_users, active_24h: s.active_24h, active_7d: s.active_7d, new_today: s.new_today },
+    };
+  }
+}
