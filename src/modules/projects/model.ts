@@ -39,7 +39,8 @@ export const updateProjectSchema = z.strictObject({
 export const adminIdsSchema = z.strictObject({ adminIds: z.string().max(10_000) });
 export const adminIdRemoveSchema = z.strictObject({ adminId: z.union([z.string().max(100), z.number().int().positive()]) });
 export const duplicateSchema = z.object({ name: name.optional() }).optional();
-export const generateSchema = z.object({ userDatabaseEnabled: z.boolean().optional(), enableLogging: z.boolean().optional() }).optional();
+/** Only these two are read; anything else in the body is ignored (API.md). */
+export const generateSchema = z.object({ userDatabaseEnabled: bool.optional(), enableLogging: bool.optional() }).optional();
 export const reorderSchema = z.strictObject({
   projectIds: z.array(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)).min(1, "projectIds must not be empty").max(10_000),
 });
