@@ -1,0 +1,71 @@
+// What every node compiler needs: the raw nodes by id, target resolution and warning collection.
+import type { Issue } from "../validate";
+import { isLevel1Type } from "../model";
+
+export interface RawNode {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+  sheetId?: string;
+  sheetName: string;
+}
+
+/** Types that become rows of the node table (triggers and keyboards are folded elsewhere). */
+export const TABLE_TYPES = new Set([
+  "start",
+  "command",
+  "message",
+  "photo",
+  "video",
+  "audio",
+  "document",
+  "input",
+  "condition",
+  "set_variable",
+  "delay",
+]);
+
+export class CompileContext {
+  readonly warnings: Issue[] = [];
+  private readonly seen = new Set<string>();
+
+  constructor(readonly byId: Map<string, RawNode>) {}
+
+  warn(node: RawNode | undefined, message: string) {
+    const key = `${node?.id ?? ""}\u0000${message}`;
+    if (this.seen.has(key)) return; // one warning per node and problem
+    this.seen.add(key);
+    this.warnings.push({ nodeId: node?.id, sheetId: node?.sheetId, message });
+  }
+
+  /**
+   * A transition target the bot can run, or undefined (stop). Missing targets were already reported
+   * by validation; a target of a skipped type is reported here because the flow stops there.
+   */
+  target(from: RawNode, id: string | undefined, what: string): string | undefined {
+    const t = id?.trim();
+    if (!t) return undefined;
+    const node = this.byId.get(t);
+    if (!node) return undefined;
+    if (TABLE_TYPES.has(node.type)) return t;
+    if (node.type === "keyboard") {
+      this.warn(from, `Node "${from.id}": ${what} points to keyboard node "${t}", which sends nothing by itself.`);
+    } else if (!isLevel1Type(node.type)) {
+      this.warn(from, `Node "${from.id}": ${what} leads to "${t}" (${node.type}), which is skipped; the flow stops there.`);
+    } else {
+      this.warn(from, `Node "${from.id}": ${what} points to trigger "${t}"; the flow stops there.`);
+    }
+    return undefined;
+  }
+}
+
+/** A trimmed non-empty string, or undefined. */
+export const text = (v: unknown): string | undefined =>
+  typeof v === "string" && v.trim() !== "" ? v : undefined;
+
+/** Numbers given as numbers or numeric strings. */
+export function num(v: unknown): number | undefined {
+  if (typeof v === "number" && Number.isFinite(v)) return v;
+  if (typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v))) return Number(v);
+  return undefined;
+}

@@ -1,0 +1,84 @@
+// Input collection: `input` nodes and collectUserInput on message-like nodes (SCENARIO.md "User input").
+import { inputDataSchema, type CollectFields } from "../model";
+import { CompileContext, num, text, type RawNode } from "./compile-context";
+import type { CollectDef, InputNode, MediaKind, ValidationDef } from "./table";
+
+const MEDIA_KINDS: MediaKind[] = ["photo", "video", "audio", "document"];
+
+const FLAG = { photo: "enablePhotoInput", video: "enableVideoInput", audio: "enableAudioInput", document: "enableDocumentInput" } as const;
+const VAR = { photo: "photoInputVariable", video: "videoInputVariable", audio: "audioInputVariable", document: "documentInputVariable" } as const;
+
+/** inputValidation as given: a regular expression string, or `{ type, pattern, min, max, ... }`. */
+function compileValidation(owner: RawNode, v: CollectFields["inputValidation"], ctx: CompileContext): ValidationDef | undefined {
+  if (typeof v === "string") {
+    if (v.trim() === "") return undefined;
+    try {
+      new RegExp(v);
+      return { kind: "regex", pattern: v };
+    } catch {
+      ctx.warn(owner, `Node "${owner.id}": inputValidation "${v}" is not a valid regular expression; it is ignored.`);
+      return undefined;
+    }
+  }
+  if (!v) return undefined;
+  const o = v as Record<string, unknown>;
+  const kind = String(o.type ?? o.kind ?? (o.pattern ? "regex" : ""));
+  const min = num(o.min ?? o.minLength);
+  const max = num(o.max ?? o.maxLength);
+  if (kind === "number" || kind === "email" || kind === "phone") return { kind, min, max };
+  if (kind === "regex" && typeof o.pattern === "string") return compileValidation(owner, o.pattern, ctx);
+  if (min !== undefined || max !== undefined) return { kind: "length", min, max };
+  return undefined;
+}
+
+/**
+ * What a node collects. Text is collected when enableTextInput is set or when no media kind is
+ * enabled; each enabled media kind stores the file id into its own variable (or inputVariable).
+ * `inputType` (input nodes) decides when no enable* flag is set.
+ */
+export function compileCollect(
+  owner: RawNode,
+  d: CollectFields,
+  ctx: CompileContext,
+  inputType?: string,
+): CollectDef {
+  const variable = text(d.inputVariable);
+  const flagged = MEDIA_KINDS.filter((k) => d[FLAG[k]] === true);
+  const media: CollectDef["media"] = [];
+  for (const kind of flagged) {
+    const target = text(d[VAR[kind]]) ?? variable;
+    if (target) media.push({ kind, variable: target });
+    else ctx.warn(owner, `Node "${owner.id}": ${kind} input is enabled but no variable is named for it.`);
+  }
+  let textInput = d.enableTextInput === true || flagged.length === 0;
+  let any: true | undefined;
+  let validate = compileValidation(owner, d.inputValidation, ctx);
+  if (flagged.length === 0 && d.enableTextInput !== true && inputType) {
+    if (inputType === "any") any = true;
+    else if ((MEDIA_KINDS as string[]).includes(inputType)) {
+      textInput = false;
+      if (variable) media.push({ kind: inputType as MediaKind, variable });
+    } else if (inputType === "number" || inputType === "email" || inputType === "phone") {
+      validate ??= { kind: inputType };
+    }
+  }
+  return {
+    variable,
+    target: ctx.target(owner, d.inputTargetNodeId, "inputTargetNodeId"),
+    text: textInput,
+    media,
+    any,
+    append: d.appendVariable ? true : undefined,
+    validate,
+    retry: text(d.inputRetryMessage),
+  };
+}
+
+export function compileInputNode(node: RawNode, ctx: CompileContext): InputNode {
+  const d = inputDataSchema.parse(node.data);
+  const collect = compileCollect(node, d, ctx, d.inputType ?? "text");
+  if (!collect.variable && collect.media.length === 0) {
+    ctx.warn(node, `Node "${node.id}": input node without inputVariable; answers are not stored.`);
+  }
+  return { t: "input", id: node.id, collect, adminOnly: d.adminOnly ? true : undefined };
+}

@@ -1,0 +1,130 @@
+// Document → compiled tables (nodes, commands, text triggers). Document order is kept everywhere:
+// it is what the author sees and it keeps the output deterministic.
+import { commandTriggerDataSchema, messageDataSchema, textTriggerDataSchema, type ScenarioDocument } from "../model";
+import { commandName } from "../refs";
+import { CompileContext, TABLE_TYPES, text, type RawNode } from "./compile-context";
+import { compileInputNode } from "./compile-input";
+import { compileCondition, compileDelay, compileSetVariable } from "./compile-logic";
+import { compileMessage } from "./compile-message";
+import type { CommandDef, CompiledScenario, TableEntry, TableNode, TextTriggerDef } from "./table";
+
+/** Telegram accepts only these names in the command menu (setMyCommands). */
+const MENU_NAME = /^[a-z0-9_]{1,32}$/;
+
+interface CommandClaim {
+  def: CommandDef;
+  /** command_trigger claims beat legacy ones (start/command/message with `command`) */
+  trigger: boolean;
+  node: RawNode;
+}
+
+function flatten(doc: ScenarioDocument): RawNode[] {
+  const out: RawNode[] = [];
+  doc.sheets.forEach((sheet, i) => {
+    for (const n of sheet.nodes) {
+      out.push({
+        id: n.id,
+        type: n.type,
+        data: n.data ?? {},
+        sheetId: sheet.id,
+        sheetName: sheet.name ?? sheet.id ?? `sheet ${i + 1}`,
+      });
+    }
+  });
+  return out;
+}
+
+function compileNode(node: RawNode, ctx: CompileContext): TableNode {
+  switch (node.type) {
+    case "input":
+      return compileInputNode(node, ctx);
+    case "condition":
+      return compileCondition(node, ctx);
+    case "set_variable":
+      return compileSetVariable(node, ctx);
+    case "delay":
+      return compileDelay(node, ctx);
+    default:
+      return compileMessage(node, ctx); // start, command, message, photo, video, audio, document
+  }
+}
+
+function commandDef(name: string, target: string, description: string | undefined, menu: boolean | undefined, adminOnly: boolean | undefined): CommandDef {
+  const desc = (description ?? "").trim() || name; // Telegram rejects empty descriptions
+  return {
+    command: name,
+    target,
+    description: desc.length > 256 ? desc.slice(0, 255) + "…" : desc,
+    menu: menu && MENU_NAME.test(name) ? true : undefined,
+    adminOnly: adminOnly ? true : undefined,
+  };
+}
+
+/** The command a legacy node answers itself, if any. */
+function legacyClaim(node: RawNode): CommandClaim | undefined {
+  const d = messageDataSchema.parse(node.data);
+  const raw = text(d.command) ?? text(node.data.commandName) ?? (node.type === "start" ? "/start" : undefined);
+  if (!raw || !(node.type === "start" || node.type === "command" || node.type === "message")) return undefined;
+  const name = commandName(raw);
+  if (!name) return undefined;
+  return { def: commandDef(name, node.id, d.description, d.showInMenu, d.adminOnly), trigger: false, node };
+}
+
+/** One command, one reply: the first command_trigger wins, else the first legacy node. */
+function resolveCommands(claims: CommandClaim[], ctx: CompileContext): CommandDef[] {
+  const winners = new Map<string, CommandClaim>();
+  for (const claim of claims) {
+    const name = claim.def.command;
+    const current = winners.get(name);
+    if (!current || (claim.trigger && !current.trigger)) {
+      winners.set(name, claim);
+    } else if (claim.trigger && current.trigger) {
+      ctx.warn(claim.node, `Node "${claim.node.id}": command /${name} is already handled by trigger "${current.node.id}"; this trigger is ignored.`);
+    }
+  }
+  // Keep document order of the winners.
+  return claims.filter((c) => winners.get(c.def.command) === c).map((c) => c.def);
+}
+
+export function compileScenario(doc: ScenarioDocument): { compiled: CompiledScenario; warnings: CompileContext["warnings"] } {
+  const raw = flatten(doc);
+  const ctx = new CompileContext(new Map(raw.map((n) => [n.id, n])));
+  const nodes: TableEntry[] = [];
+  const claims: CommandClaim[] = [];
+  const textTriggers: TextTriggerDef[] = [];
+  const skipped: CompiledScenario["skipped"] = [];
+
+  for (const node of raw) {
+    if (TABLE_TYPES.has(node.type)) {
+      nodes.push({ node: compileNode(node, ctx), sourceType: node.type, sheet: node.sheetName });
+      const claim = legacyClaim(node);
+      if (claim) claims.push(claim);
+      const synonyms = (messageDataSchema.parse(node.data).synonyms ?? []).filter((s) => s.trim() !== "");
+      if (synonyms.length > 0 && node.type !== "input" && node.type !== "condition") {
+        textTriggers.push({ match: "exact", texts: synonyms, target: node.id });
+      }
+    } else if (node.type === "command_trigger") {
+      const d = commandTriggerDataSchema.parse(node.data);
+      const name = commandName(d.command ?? "");
+      const target = ctx.target(node, d.autoTransitionTo, "autoTransitionTo");
+      if (!name) ctx.warn(node, `Node "${node.id}": command trigger without a command is ignored.`);
+      else if (!target) ctx.warn(node, `Node "${node.id}": command /${name} leads nowhere; it answers nothing.`);
+      else claims.push({ def: commandDef(name, target, d.description, d.showInMenu, d.adminOnly), trigger: true, node });
+    } else if (node.type === "text_trigger") {
+      const d = textTriggerDataSchema.parse(node.data);
+      const texts = (d.textSynonyms ?? []).filter((s) => s.trim() !== "");
+      const target = ctx.target(node, d.autoTransitionTo, "autoTransitionTo");
+      if (texts.length === 0) ctx.warn(node, `Node "${node.id}": text trigger without texts is ignored.`);
+      else if (target) {
+        const match = d.textMatchType === "contains" ? "contains" : "exact";
+        textTriggers.push({ match, texts, target, adminOnly: d.adminOnly ? true : undefined });
+      }
+    } else if (node.type !== "keyboard") {
+      skipped.push({ id: node.id, type: node.type });
+    }
+  }
+  return {
+    compiled: { nodes, commands: resolveCommands(claims, ctx), textTriggers, skipped },
+    warnings: ctx.warnings,
+  };
+}

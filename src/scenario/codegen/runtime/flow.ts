@@ -1,0 +1,242 @@
+// Runtime source, part 5: walking the scenario, answers to questions, buttons and triggers.
+// (Text copied into generated bots; see types.ts for the rules.)
+export const RUNTIME_FLOW = String.raw`
+// ─── Walking the scenario ──────────────────────────────────────────────────────
+
+const INDEX = new Map(NODES.map((node, i) => [node.id, i] as const));
+/** Guards against auto-transition loops: steps one update may take. */
+const MAX_STEPS = 100;
+/** Timers of delay nodes, cleared on shutdown. */
+const timers = new Set<ReturnType<typeof setTimeout>>();
+
+function log(turn: Turn, line: string) {
+  if (OPTIONS.logging) console.log("[chat " + turn.chatId + "] " + line);
+}
+
+/** Runs node "id" and whatever follows it automatically, until input is needed or the flow ends. */
+async function go(turn: Turn, id: string | undefined): Promise<void> {
+  let next = id;
+  while (next) {
+    if (++turn.steps > MAX_STEPS) {
+      console.error("stopped after " + MAX_STEPS + " steps in one update: the scenario loops at " + next);
+      return;
+    }
+    const index = INDEX.get(next);
+    if (index === undefined) {
+      console.error("node " + next + " is not part of this bot");
+      return;
+    }
+    const node = NODES[index];
+    if (node.adminOnly && !turn.isAdmin) {
+      log(turn, "node " + node.id + " is for admins only; user " + (turn.from?.id ?? "?") + " is not one");
+      return;
+    }
+    log(turn, "node " + node.id + " (" + node.t + ")");
+    switch (node.t) {
+      case "message":
+        await showMessage(turn, index, node);
+        next = node.next;
+        break;
+      case "condition":
+        next = chooseBranch(turn, node);
+        break;
+      case "set":
+        for (const a of node.assignments) assign(turn, a);
+        next = node.next;
+        break;
+      case "delay":
+        if (node.next) later(turn, node.next, node.seconds);
+        return;
+      case "input":
+        turn.state.waiting = { node: node.id, variant: 0 }; // waits silently for the next message
+        return;
+    }
+  }
+}
+
+/** Continues the flow after a delay without holding up anyone else's updates. */
+function later(turn: Turn, id: string, seconds: number) {
+  const timer = setTimeout(() => {
+    timers.delete(timer);
+    void inChat(turn.chatId, async () => {
+      const resumed: Turn = { ...turn, state: loadState(turn.chatId), steps: 0 };
+      await go(resumed, id);
+      saveState(resumed);
+    });
+  }, seconds * 1000);
+  timers.add(timer);
+}
+
+/** Updates of one chat run one after another (delays and webhook requests may overlap). */
+const chatQueues = new Map<number, Promise<void>>();
+
+function inChat(chatId: number, job: () => Promise<void>): Promise<void> {
+  const run = (chatQueues.get(chatId) ?? Promise.resolve()).then(job).catch((err) => {
+    console.error("chat " + chatId + ": update failed:", err);
+  });
+  chatQueues.set(chatId, run);
+  void run.then(() => {
+    if (chatQueues.get(chatId) === run) chatQueues.delete(chatId);
+  });
+  return run;
+}
+
+// ─── Answers to questions (input nodes, collectUserInput) ──────────────────────
+
+function nodeAt(ref: NodeRef): ScenarioNode | undefined {
+  const index = INDEX.get(ref.node);
+  return index === undefined ? undefined : NODES[index];
+}
+
+function collectOf(ref: NodeRef): CollectDef | undefined {
+  const node = nodeAt(ref);
+  if (node?.t === "input") return node.collect;
+  if (node?.t !== "message") return undefined;
+  return (ref.variant > 0 ? node.variants?.[ref.variant - 1]?.collect : undefined) ?? node.collect;
+}
+
+/** The media in a message, as the kind of input that accepts it, with its file id. */
+function mediaIn(msg: IncomingMessage): { kind: MediaKind; fileId: string } | undefined {
+  if (msg.photo?.length) return { kind: "photo", fileId: msg.photo[msg.photo.length - 1].file_id };
+  if (msg.video) return { kind: "video", fileId: msg.video.file_id };
+  if (msg.video_note) return { kind: "video", fileId: msg.video_note.file_id };
+  if (msg.animation) return { kind: "video", fileId: msg.animation.file_id };
+  if (msg.audio) return { kind: "audio", fileId: msg.audio.file_id };
+  if (msg.voice) return { kind: "audio", fileId: msg.voice.file_id };
+  if (msg.document) return { kind: "document", fileId: msg.document.file_id };
+  return undefined;
+}
+
+function isValid(text: string, v: ValidationDef | undefined): boolean {
+  if (!v) return true;
+  const inRange = (n: number) => (v.min === undefined || n >= v.min) && (v.max === undefined || n <= v.max);
+  switch (v.kind) {
+    case "number": {
+      const n = toNumber(text);
+      return n !== undefined && inRange(n);
+    }
+    case "email": return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text.trim());
+    case "phone": return /^\+?[\d\s()\-]{5,20}$/.test(text.trim());
+    case "regex": return regex(v.pattern ?? "")?.test(text) ?? false;
+    case "length": return inRange(text.length);
+  }
+}
+
+function userLanguageIsRussian(turn: Turn) {
+  return /^(ru|uk|be|kk)/.test(turn.from?.language_code ?? "ru");
+}
+
+async function askAgain(turn: Turn, collect: CollectDef) {
+  const fallback = userLanguageIsRussian(turn)
+    ? "Ответ не подходит. Попробуйте ещё раз."
+    : "That answer does not fit. Please try again.";
+  await sendText(turn, render(turn, collect.retry ?? fallback), "text");
+}
+
+/** Stores the answer the bot waits for and goes on; false when nothing was waiting or accepted. */
+async function collectAnswer(turn: Turn, msg: IncomingMessage): Promise<boolean> {
+  const ref = turn.state.waiting;
+  const collect = ref && collectOf(ref);
+  if (!ref || !collect) {
+    turn.state.waiting = undefined;
+    return false;
+  }
+  let variable: string | undefined;
+  let value: string | undefined;
+  let kind: MediaKind | undefined;
+  const media = mediaIn(msg);
+  if (msg.text !== undefined && (collect.text || collect.any)) {
+    if (!isValid(msg.text, collect.validate)) {
+      await askAgain(turn, collect);
+      return true; // still waiting
+    }
+    [variable, value] = [collect.variable, msg.text];
+  } else if (media) {
+    const slot = collect.media.find((m) => m.kind === media.kind);
+    if (slot) [variable, value, kind] = [slot.variable, media.fileId, media.kind];
+    else if (collect.any) [variable, value, kind] = [collect.variable, media.fileId, media.kind];
+  } else if (collect.any && msg.contact) {
+    [variable, value] = [collect.variable, msg.contact.phone_number];
+  } else if (collect.any && msg.location) {
+    [variable, value] = [collect.variable, msg.location.latitude + "," + msg.location.longitude];
+  }
+  if (value === undefined) {
+    if (!collect.retry) return false; // not an answer: the message is handled like any other
+    await askAgain(turn, collect);
+    return true;
+  }
+  if (variable) {
+    store(turn, variable, value, collect.append);
+    if (kind) turn.state.mediaKinds = { ...turn.state.mediaKinds, [variable]: kind };
+  }
+  log(turn, "answer stored in " + (variable ?? "(nothing)"));
+  turn.state.waiting = undefined;
+  await go(turn, collect.target);
+  return true;
+}
+
+// ─── Buttons, commands, text triggers ──────────────────────────────────────────
+
+/**
+ * A pressed button (reply or inline). When the node that showed it collects input, the button's
+ * text is the answer (unless skipDataCollection); then the button's own action runs.
+ */
+async function press(turn: Turn, owner: NodeRef, button: ButtonDef, label: string, answer = label) {
+  turn.event.button_text = label;
+  const collect = collectOf(owner);
+  const stored = !!collect?.variable && !button.skipInput;
+  if (stored) store(turn, collect!.variable!, answer, collect!.append);
+  turn.state.waiting = undefined;
+  log(turn, "button " + JSON.stringify(label) + " (" + button.action + ")");
+  if (button.action === "command") return runCommand(turn, button.target ?? "");
+  if (button.action === "url") return;
+  await go(turn, button.target ?? (stored ? collect!.target : undefined));
+}
+
+async function runCommand(turn: Turn, name: string): Promise<boolean> {
+  const command = COMMANDS.find((c) => c.command === name);
+  if (!command) return false;
+  turn.state.waiting = undefined;
+  if (command.adminOnly && !turn.isAdmin) {
+    log(turn, "/" + name + " is for admins only");
+    return true;
+  }
+  log(turn, "command /" + name);
+  await go(turn, command.target);
+  return true;
+}
+
+/** Exact matches (case-insensitive) first, then "contains", each in scenario order. */
+function matchTrigger(text: string): TextTriggerDef | undefined {
+  const t = text.trim().toLowerCase();
+  return (
+    TEXT_TRIGGERS.find((tr) => tr.match === "exact" && tr.texts.some((s) => s.trim().toLowerCase() === t)) ??
+    TEXT_TRIGGERS.find((tr) => tr.match === "contains" && tr.texts.some((s) => t.includes(s.toLowerCase())))
+  );
+}
+
+/** A reply button of the keyboard on the user's screen whose text matches. */
+function shownButton(turn: Turn, test: (b: ButtonDef, shownText: string) => boolean): { owner: NodeRef; button: ButtonDef } | undefined {
+  const shown = turn.state.keyboard;
+  const node = shown && nodeAt(shown);
+  if (!shown || node?.t !== "message") return undefined;
+  const kb = shown.variant > 0 ? node.variants?.[shown.variant - 1]?.keyboard : node.keyboard;
+  const i = kb?.buttons.findIndex((b, j) => test(b, shown.texts[j] ?? "")) ?? -1;
+  return i >= 0 ? { owner: shown, button: kb!.buttons[i] } : undefined;
+}
+
+/** Any reply button in the scenario with this (fixed) text: keyboards stay on screen across restarts. */
+function anyReplyButton(text: string): { owner: NodeRef; button: ButtonDef } | undefined {
+  for (const node of NODES) {
+    if (node.t !== "message") continue;
+    const keyboards = [node.keyboard, ...(node.variants ?? []).map((v) => v.keyboard)];
+    for (let variant = 0; variant < keyboards.length; variant++) {
+      const kb = keyboards[variant];
+      if (kb?.kind !== "reply") continue;
+      const button = kb.buttons.find((b) => b.text === text && !b.text.includes("{"));
+      if (button) return { owner: { node: node.id, variant }, button };
+    }
+  }
+  return undefined;
+}
+`;

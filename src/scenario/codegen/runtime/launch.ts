@@ -1,0 +1,194 @@
+// Runtime source, part 7: content reload, start (polling or webhook) and graceful stop.
+// (Text copied into generated bots; see types.ts for the rules.)
+export const RUNTIME_LAUNCH = String.raw`
+// ─── contentCache: node texts follow the project without a restart ─────────────
+
+type RawData = Record<string, unknown>;
+const isRecord = (v: unknown): v is RawData => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Nodes of a stored project document (sheets, flat form, json_data, or a template record). */
+function nodesOf(doc: unknown): { id: string; data: RawData }[] {
+  let d = typeof doc === "string" ? parseJson<unknown>(doc, null) : doc;
+  for (let i = 0; i < 3 && isRecord(d) && !Array.isArray(d.sheets) && !Array.isArray(d.nodes); i++) {
+    const inner = d.json_data ?? d.data;
+    d = typeof inner === "string" ? parseJson<unknown>(inner, null) : inner;
+  }
+  if (!isRecord(d)) return [];
+  const lists = Array.isArray(d.sheets) ? d.sheets.map((s) => (isRecord(s) ? s.nodes : undefined)) : [d.nodes];
+  const out: { id: string; data: RawData }[] = [];
+  for (const list of lists) {
+    if (!Array.isArray(list)) continue;
+    for (const n of list) if (isRecord(n) && typeof n.id === "string") out.push({ id: n.id, data: isRecord(n.data) ? n.data : {} });
+  }
+  return out;
+}
+
+/** Replaces message texts, captions, conditional texts and button labels by those in the project. */
+function reloadTexts(json: string) {
+  const nodes = nodesOf(json);
+  if (nodes.length === 0) return;
+  const data = new Map(nodes.map((n) => [n.id, n.data] as const));
+  const labels = new Map<string, string>(); // "<node id> <button id>" → text
+  const variantTexts = new Map<string, string>(); // "<node id> <conditional id>" → text
+  for (const n of nodes) {
+    const addLabels = (prefix: string, list: unknown) => {
+      if (!Array.isArray(list)) return;
+      for (const b of list) if (isRecord(b) && typeof b.id === "string" && typeof b.text === "string") labels.set(prefix + " " + b.id, b.text);
+    };
+    addLabels(n.id, n.data.buttons);
+    const conditionals = Array.isArray(n.data.conditionalMessages) ? n.data.conditionalMessages : [];
+    for (const cm of conditionals) {
+      if (!isRecord(cm) || typeof cm.id !== "string") continue;
+      if (typeof cm.messageText === "string") variantTexts.set(n.id + " " + cm.id, cm.messageText);
+      addLabels(n.id + " " + cm.id, cm.buttons);
+    }
+  }
+  let changed = 0;
+  const relabel = (prefix: string, kb: KeyboardDef | undefined) => {
+    for (const b of kb?.buttons ?? []) {
+      const label = labels.get((kb!.from ?? prefix) + " " + b.id);
+      if (label !== undefined && label.trim() !== "" && label !== b.text) {
+        b.text = label;
+        changed++;
+      }
+    }
+  };
+  for (const node of NODES) {
+    if (node.t !== "message") continue;
+    const d = data.get(node.id);
+    if (d && typeof d.messageText === "string" && d.messageText !== node.text) {
+      node.text = d.messageText;
+      changed++;
+    }
+    const caption = d && typeof d.mediaCaption === "string" && d.mediaCaption.trim() !== "" ? d.mediaCaption : undefined;
+    if (d && caption !== node.caption) {
+      node.caption = caption;
+      changed++;
+    }
+    relabel(node.id, node.keyboard);
+    for (const v of node.variants ?? []) {
+      const text = variantTexts.get(node.id + " " + v.id);
+      const next = text !== undefined && text.trim() !== "" ? text : undefined;
+      if (text !== undefined && next !== v.text) {
+        v.text = next;
+        changed++;
+      }
+      relabel(node.id + " " + v.id, v.keyboard);
+    }
+  }
+  if (changed > 0) console.log("contentCache: " + changed + " texts reloaded from the project");
+}
+
+let contentTimer: ReturnType<typeof setInterval> | undefined;
+
+/** Polls projects.updated_at (cheap) every 2 s and reloads texts when it changes. */
+function watchContent() {
+  if (!OPTIONS.contentCache) return;
+  if (!db || !PROJECT_ID) {
+    console.log("contentCache needs DATABASE_PATH and PROJECT_ID; texts stay as generated");
+    return;
+  }
+  const database = db;
+  let stamp: string | undefined;
+  const check = () => {
+    try {
+      const row = database.query<{ updated_at: string }, [number]>("SELECT updated_at FROM projects WHERE id = ?").get(PROJECT_ID);
+      if (!row || row.updated_at === stamp) return;
+      stamp = row.updated_at;
+      const project = database.query<{ data: string }, [number]>("SELECT data FROM projects WHERE id = ?").get(PROJECT_ID);
+      if (project) reloadTexts(project.data);
+    } catch (err) {
+      console.error("contentCache: cannot read the project:", err);
+    }
+  };
+  check();
+  contentTimer = setInterval(check, 2000);
+}
+
+// ─── Start and stop ────────────────────────────────────────────────────────────
+
+let server: ReturnType<typeof Bun.serve> | undefined;
+let stopping = false;
+
+async function shutdown(reason: string, code = 0) {
+  if (stopping) return;
+  stopping = true;
+  console.log("stopping: " + reason);
+  setTimeout(() => process.exit(code), 3000).unref(); // never hang on the way out
+  for (const timer of timers) clearTimeout(timer);
+  if (contentTimer) clearInterval(contentTimer);
+  try {
+    if (server) server.stop(true);
+    if (bot.isRunning()) await bot.stop();
+    db?.close();
+  } catch (err) {
+    console.error("while stopping:", err);
+  }
+  process.exit(code);
+}
+
+/** Supervised by the platform: its pipe on stdin closes when it dies, and so does the bot. */
+async function exitWhenStdinCloses() {
+  const reader = Bun.stdin.stream().getReader();
+  try {
+    while (!(await reader.read()).done) {
+      // the platform sends nothing; reading only detects the end
+    }
+  } catch {
+    // a broken pipe means the same
+  }
+  await shutdown("stdin closed");
+}
+
+async function registerMenu() {
+  const menu = COMMANDS.filter((c) => c.menu).map((c) => ({ command: c.command, description: c.description }));
+  if (menu.length === 0) return;
+  try {
+    await bot.api.setMyCommands(menu);
+  } catch (err) {
+    console.error("setMyCommands failed:", err);
+  }
+}
+
+async function main() {
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  if (env.BOTLOOM_SUPERVISED === "1") void exitWhenStdinCloses();
+  try {
+    await bot.init();
+  } catch (err) {
+    console.error("cannot start: the messenger did not accept the token:", err);
+    process.exit(1);
+  }
+  await registerMenu();
+  watchContent();
+  if (LAUNCH_MODE === "webhook") {
+    if (!PORT) {
+      console.error("LAUNCH_MODE=webhook needs PORT");
+      process.exit(1);
+    }
+    // The platform registers the webhook once this port listens; the bot never calls setWebhook.
+    const onUpdate = webhookCallback(bot, "std/http", { secretToken: WEBHOOK_SECRET });
+    server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: PORT,
+      fetch: (req) =>
+        req.method === "POST" && new URL(req.url).pathname === "/webhook"
+          ? onUpdate(req)
+          : new Response("Not Found", { status: 404 }),
+    });
+    console.log("bot started @" + bot.botInfo.username);
+    console.log("listening on " + server.port);
+  } else {
+    bot
+      .start({ onStart: (me) => console.log("bot started @" + me.username) })
+      .catch((err) => {
+        if (stopping) return;
+        console.error("polling stopped:", err);
+        void shutdown("polling failed", 1);
+      });
+  }
+}
+
+await main();
+`;

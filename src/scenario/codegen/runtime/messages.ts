@@ -1,0 +1,214 @@
+// Runtime source, part 4: keyboards, media and sending a message node.
+// (Text copied into generated bots; see types.ts for the rules.)
+export const RUNTIME_MESSAGES = String.raw`
+// ─── Keyboards ─────────────────────────────────────────────────────────────────
+
+type Markup = InlineKeyboard | Keyboard | { remove_keyboard: true };
+
+/** Inline buttons carry "g:<node index>:<variant>:<button index>": short, under the 64-byte limit. */
+const callbackData = (index: number, variant: number, button: number) =>
+  "g:" + index + ":" + variant + ":" + button;
+
+function buildKeyboard(turn: Turn, index: number, variant: number, kb: KeyboardDef): { markup: Markup; texts: string[] } | undefined {
+  const texts = kb.buttons.map((b) => render(turn, b.text));
+  if (kb.kind === "inline") {
+    const rows = kb.rows
+      .map((row) => row.filter((i) => texts[i] !== "").map((i) => {
+        const b = kb.buttons[i];
+        const url = b.action === "url" && b.url ? render(turn, b.url) : "";
+        return url ? InlineKeyboard.url(texts[i], url) : InlineKeyboard.text(texts[i], callbackData(index, variant, i));
+      }))
+      .filter((row) => row.length > 0);
+    return rows.length > 0 ? { markup: new InlineKeyboard(rows), texts } : undefined;
+  }
+  const rows = kb.rows
+    .map((row) => row.filter((i) => texts[i] !== "").map((i) => {
+      const b = kb.buttons[i];
+      if (b.action === "contact") return Keyboard.requestContact(texts[i]);
+      if (b.action === "location") return Keyboard.requestLocation(texts[i]);
+      return Keyboard.text(texts[i]);
+    }))
+    .filter((row) => row.length > 0);
+  if (rows.length === 0) return undefined;
+  const markup = new Keyboard(rows);
+  if (kb.oneTime) markup.oneTime();
+  if (kb.resize) markup.resized();
+  return { markup, texts };
+}
+
+// ─── Media ─────────────────────────────────────────────────────────────────────
+
+/** file ids the messenger returned for media sent by URL, reused for the next sends */
+const uploaded = new Map<string, string>();
+
+function guessKind(hint: string): MediaKind {
+  const s = hint.toLowerCase();
+  if (/\.(jpe?g|png|gif|webp|bmp)(\?|$)/.test(s)) return "photo";
+  if (/\.(mp4|mov|webm|mkv|avi)(\?|$)/.test(s)) return "video";
+  if (/\.(mp3|ogg|oga|wav|m4a|flac)(\?|$)/.test(s)) return "audio";
+  if (/\.[a-z0-9]{2,5}(\?|$)/.test(s) && /^(https?:)?\//.test(s)) return "document";
+  if (/video|видео/.test(s)) return "video";
+  if (/audio|voice|music|аудио/.test(s)) return "audio";
+  if (/document|file|документ|файл/.test(s)) return "document";
+  return "photo";
+}
+
+/** A file on this machine (uploads of the platform), or undefined. */
+function localFile(value: string): string | undefined {
+  if (!/^\.{0,2}\//.test(value)) return undefined;
+  const candidates = [value];
+  if (value.startsWith("/uploads/") && env.UPLOADS_DIR) candidates.push(env.UPLOADS_DIR + value.slice("/uploads".length));
+  return candidates.find((p) => existsSync(p));
+}
+
+function resolveMedia(turn: Turn, m: MediaDef): { kind: MediaKind; key: string; source: string | InputFile } | undefined {
+  const value = m.variable !== undefined ? toText(readVar(turn, m.variable)).trim() : render(turn, m.url ?? "").trim();
+  if (!value) return undefined; // e.g. a photo variable the user never filled
+  let kind = m.kind;
+  if (kind === "auto") kind = (m.variable && turn.state.mediaKinds?.[m.variable]) || guessKind(value + " " + (m.variable ?? ""));
+  const cached = MEDIA_CACHE[value] ?? uploaded.get(value);
+  if (cached) return { kind, key: value, source: cached };
+  if (/^https?:\/\//i.test(value)) return { kind, key: value, source: value };
+  const file = localFile(value);
+  return { kind, key: value, source: file ? new InputFile(file) : value }; // else: a file id
+}
+
+// ─── Sending ───────────────────────────────────────────────────────────────────
+
+const PARSE_MODE = { html: "HTML", markdown: "Markdown", text: undefined } as const;
+const CAPTION_LIMIT = 1024;
+
+function sendOptions(format: Format) {
+  return { parse_mode: PARSE_MODE[format], protect_content: OPTIONS.protectContent ? true : undefined };
+}
+
+/** Sends once more without formatting when the messenger cannot parse the author's markup. */
+async function withPlainFallback<T>(format: Format, send: (format: Format) => Promise<T>): Promise<T> {
+  try {
+    return await send(format);
+  } catch (err) {
+    if (format !== "text" && err instanceof GrammyError && /parse entities/i.test(err.description)) {
+      console.error("formatting rejected by the messenger, sending as plain text: " + err.description);
+      return await send("text");
+    }
+    throw err;
+  }
+}
+
+type Sent = { photo?: { file_id: string }[]; video?: { file_id: string }; audio?: { file_id: string }; document?: { file_id: string } };
+type MediaItem = NonNullable<ReturnType<typeof resolveMedia>>;
+
+function rememberUpload(key: string, sent: Sent) {
+  if (/^https?:\/\//i.test(key) && !uploaded.has(key)) {
+    const id = sent.photo?.[sent.photo.length - 1]?.file_id ?? sent.video?.file_id ?? sent.audio?.file_id ?? sent.document?.file_id;
+    if (id) uploaded.set(key, id);
+  }
+}
+
+async function sendMedia(turn: Turn, item: MediaItem, caption: string, format: Format, markup?: Markup) {
+  const api = turn.ctx.api;
+  const sent = await withPlainFallback(format, (f): Promise<Sent> => {
+    const options = { ...sendOptions(f), caption: caption || undefined, reply_markup: markup };
+    switch (item.kind) {
+      case "photo": return api.sendPhoto(turn.chatId, item.source, options);
+      case "video": return api.sendVideo(turn.chatId, item.source, options);
+      case "audio": return api.sendAudio(turn.chatId, item.source, options);
+      case "document": return api.sendDocument(turn.chatId, item.source, options);
+    }
+  });
+  rememberUpload(item.key, sent);
+}
+
+/**
+ * Several media: albums of up to 10, because the messenger groups photos with videos but audio
+ * and documents only with their own kind. The caption goes on the very first item.
+ */
+async function sendAlbums(turn: Turn, items: MediaItem[], caption: string, format: Format) {
+  const families = [
+    items.filter((m) => m.kind === "photo" || m.kind === "video"),
+    items.filter((m) => m.kind === "audio"),
+    items.filter((m) => m.kind === "document"),
+  ];
+  let captionLeft = caption.slice(0, CAPTION_LIMIT);
+  const protect = { protect_content: OPTIONS.protectContent ? true : undefined };
+  for (const family of families) {
+    for (let i = 0; i < family.length; i += 10) {
+      const chunk = family.slice(i, i + 10);
+      const first = captionLeft;
+      captionLeft = "";
+      if (chunk.length === 1) {
+        await sendMedia(turn, chunk[0], first, format);
+        continue;
+      }
+      await withPlainFallback(format, (f) => {
+        const common = (j: number) => ({ caption: j === 0 && first ? first : undefined, parse_mode: PARSE_MODE[f] });
+        const kind = chunk[0].kind;
+        if (kind === "audio") {
+          return turn.ctx.api.sendMediaGroup(turn.chatId, chunk.map((m, j) => ({ type: "audio" as const, media: m.source, ...common(j) })), protect);
+        }
+        if (kind === "document") {
+          return turn.ctx.api.sendMediaGroup(turn.chatId, chunk.map((m, j) => ({ type: "document" as const, media: m.source, ...common(j) })), protect);
+        }
+        return turn.ctx.api.sendMediaGroup(
+          turn.chatId,
+          chunk.map((m, j) => ({ type: m.kind === "video" ? ("video" as const) : ("photo" as const), media: m.source, ...common(j) })),
+          protect,
+        );
+      });
+    }
+  }
+}
+
+async function sendText(turn: Turn, text: string, format: Format, markup?: Markup, noPreview?: true) {
+  await withPlainFallback(format, (f) =>
+    turn.ctx.api.sendMessage(turn.chatId, text, {
+      ...sendOptions(f),
+      link_preview_options: noPreview ? { is_disabled: true } : undefined,
+      reply_markup: markup,
+    }),
+  );
+}
+
+/** The first conditional message whose check holds (they are ordered by priority), or 0. */
+function pickVariant(turn: Turn, node: MessageNode): number {
+  const list = node.variants ?? [];
+  for (let i = 0; i < list.length; i++) if (variantHolds(turn, list[i])) return i + 1;
+  return 0;
+}
+
+/**
+ * Sends a message node: text (variables substituted) with its keyboard and media. One media item
+ * carries the text as caption when it fits; several go as an album followed by the text.
+ */
+async function showMessage(turn: Turn, index: number, node: MessageNode) {
+  const variant = pickVariant(turn, node);
+  const v = variant > 0 ? node.variants![variant - 1] : undefined;
+  const format = v?.text !== undefined ? v.format ?? node.format : node.format;
+  const text = render(turn, v?.text ?? node.text, format);
+  const caption = node.caption !== undefined ? render(turn, node.caption, format) : undefined;
+  const kb = v ? v.keyboard : node.keyboard;
+  const built = kb ? buildKeyboard(turn, index, variant, kb) : undefined;
+  const markup: Markup | undefined = built?.markup ?? (node.removeKeyboard ? { remove_keyboard: true } : undefined);
+  const media = (node.media ?? []).map((m) => resolveMedia(turn, m)).filter((m) => m !== undefined);
+  const hasText = text.trim() !== "";
+
+  if (media.length === 1) {
+    const own = caption ?? (hasText && text.length <= CAPTION_LIMIT ? text : "");
+    const textAfter = hasText && own !== text;
+    await sendMedia(turn, media[0], own.slice(0, CAPTION_LIMIT), format, textAfter ? undefined : markup);
+    if (textAfter) await sendText(turn, text, format, markup, node.noPreview);
+  } else if (media.length > 1) {
+    await sendAlbums(turn, media, caption ?? "", format);
+    if (hasText || markup) await sendText(turn, hasText ? text : "⬆️", format, markup, node.noPreview);
+  } else if (hasText) {
+    await sendText(turn, text, format, markup, node.noPreview);
+  } else {
+    console.error("node " + node.id + " has nothing to send (empty text, no media)");
+  }
+
+  // What the user now sees and what the bot waits for.
+  if (built && kb?.kind === "reply") turn.state.keyboard = { node: node.id, variant, texts: built.texts };
+  else if (node.removeKeyboard) turn.state.keyboard = undefined;
+  if ((v?.collect ?? node.collect) !== undefined) turn.state.waiting = { node: node.id, variant };
+}
+`;

@@ -1,0 +1,122 @@
+// Runtime source, part 6: which handler an update goes to.
+// (Text copied into generated bots; see types.ts for the rules.)
+export const RUNTIME_ROUTER = String.raw`
+// ─── Updates ───────────────────────────────────────────────────────────────────
+
+const bot = new Bot(BOT_TOKEN, { client: { apiRoot: API_ROOT } });
+
+bot.catch((err) => console.error("update " + err.ctx.update.update_id + " failed:", err.error));
+
+/** Runs one update in its chat's queue: user record, handler, state written through. */
+function handle(ctx: Context, work: (turn: Turn) => Promise<unknown>) {
+  const chatId = ctx.chat?.id ?? ctx.from?.id;
+  if (chatId === undefined) return;
+  return inChat(chatId, async () => {
+    const from = ctx.from;
+    const turn: Turn = {
+      ctx,
+      chatId,
+      state: loadState(chatId),
+      from,
+      isAdmin: !!from && ADMIN_IDS.has(String(from.id)),
+      event: {},
+      steps: 0,
+    };
+    touchUser(from, turn.state);
+    try {
+      await work(turn);
+    } finally {
+      saveState(turn);
+    }
+  });
+}
+
+bot.on("message", (ctx) => handle(ctx, (turn) => onMessage(turn, ctx.message)));
+bot.on("callback_query:data", (ctx) => handle(ctx, (turn) => onCallback(turn, ctx.callbackQuery)));
+
+/** "/start", "/start@this_bot payload" → "start"; commands addressed to other bots are not ours. */
+function commandIn(text: string): string | undefined {
+  const m = /^\/([^\s@]+)(?:@(\S+))?/.exec(text);
+  if (!m) return undefined;
+  if (m[2] && m[2].toLowerCase() !== bot.botInfo.username.toLowerCase()) return undefined;
+  return m[1].toLowerCase();
+}
+
+/**
+ * Order: a known command; a button of the reply keyboard on screen (it wins over a pending
+ * question); the answer to a pending question; text triggers; any fixed reply button; fallback.
+ */
+async function onMessage(turn: Turn, msg: IncomingMessage) {
+  const text = msg.text;
+  turn.event.message_text = text ?? msg.caption ?? "";
+  log(turn, "message " + JSON.stringify(text ?? "[" + Object.keys(msg).filter((k) => !/^(message_id|date|chat|from)$/.test(k)).join(",") + "]"));
+  if (text !== undefined) {
+    const command = commandIn(text);
+    if (command !== undefined && (await runCommand(turn, command))) return;
+    const shown = shownButton(turn, (b, shownText) => b.action !== "contact" && b.action !== "location" && shownText === text);
+    if (shown) return press(turn, shown.owner, shown.button, text);
+    if (await collectAnswer(turn, msg)) return;
+    const trigger = matchTrigger(text);
+    if (trigger) {
+      turn.state.waiting = undefined;
+      if (trigger.adminOnly && !turn.isAdmin) return log(turn, "text trigger for admins only");
+      return go(turn, trigger.target);
+    }
+    const fixed = anyReplyButton(text);
+    if (fixed) return press(turn, fixed.owner, fixed.button, text);
+  } else if (msg.contact || msg.location) {
+    // A "share contact/location" reply button answers with the phone number or "lat,lon".
+    const shared = msg.contact ? msg.contact.phone_number : msg.location!.latitude + "," + msg.location!.longitude;
+    const action = msg.contact ? "contact" : "location";
+    const shown = shownButton(turn, (b) => b.action === action);
+    if (shown) return press(turn, shown.owner, shown.button, render(turn, shown.button.text), shared);
+    if (await collectAnswer(turn, msg)) return;
+  } else if (await collectAnswer(turn, msg)) {
+    return;
+  }
+  await fallback(turn);
+}
+
+/** With the catchAllHandlers flag, a private message that matched nothing gets a polite answer. */
+async function fallback(turn: Turn) {
+  if (!OPTIONS.catchAll || turn.ctx.chat?.type !== "private") return log(turn, "nothing handles this message");
+  const restart = COMMANDS.some((c) => c.command === "start");
+  const text = userLanguageIsRussian(turn)
+    ? "Извините, я не понял это сообщение." + (restart ? " Отправьте /start, чтобы начать сначала." : "")
+    : "Sorry, I did not understand that." + (restart ? " Send /start to begin again." : "");
+  await sendText(turn, text, "text");
+}
+
+type CallbackQuery = NonNullable<Context["callbackQuery"]>;
+
+/** The text of the pressed button as the user saw it on the message. */
+function labelOnMessage(query: CallbackQuery): string | undefined {
+  const message = query.message;
+  const rows = message && "reply_markup" in message ? message.reply_markup?.inline_keyboard : undefined;
+  for (const row of rows ?? []) {
+    for (const b of row) if ("callback_data" in b && b.callback_data === query.data) return b.text;
+  }
+  return undefined;
+}
+
+async function onCallback(turn: Turn, query: CallbackQuery) {
+  const data = query.data ?? "";
+  turn.event.callback_data = data;
+  // Answer first, so the button stops spinning whatever happens next.
+  await turn.ctx.answerCallbackQuery().catch((err) => console.error("answerCallbackQuery failed:", err));
+  const m = /^g:(\d+):(\d+):(\d+)$/.exec(data);
+  const node = m ? NODES[Number(m[1])] : undefined;
+  const variant = m ? Number(m[2]) : 0;
+  const kb = node?.t === "message" ? (variant > 0 ? node.variants?.[variant - 1]?.keyboard : node.keyboard) : undefined;
+  const button = m ? kb?.buttons[Number(m[3])] : undefined;
+  if (!node || !button) return log(turn, "button data " + JSON.stringify(data) + " is not from this scenario");
+  const label = labelOnMessage(query) ?? render(turn, button.text);
+  turn.event.message_text = label;
+  if (button.hide && query.message) {
+    await turn.ctx.editMessageReplyMarkup({ reply_markup: { inline_keyboard: [] } }).catch((err) => {
+      console.error("could not hide the keyboard:", err);
+    });
+  }
+  await press(turn, { node: node.id, variant }, button, label);
+}
+`;

@@ -1,0 +1,130 @@
+// Runtime source, part 2: environment, database, per-chat state and the bot user record.
+// (Text copied into generated bots; see types.ts for the rules.)
+export const RUNTIME_STORAGE = String.raw`
+// ─── Environment (the only source of the token and settings) ─────────────────
+
+const env = process.env;
+const BOT_TOKEN = env.BOT_TOKEN ?? "";
+const API_ROOT = env.MESSENGER_API_ROOT || "https://api.telegram.org";
+const ADMIN_IDS = new Set((env.ADMIN_IDS ?? "").split(",").map((s) => s.trim()).filter(Boolean));
+const PROJECT_ID = Number(env.PROJECT_ID) || 0;
+const TOKEN_ID = Number(env.TOKEN_ID) || 0;
+const LAUNCH_MODE = env.LAUNCH_MODE === "webhook" ? "webhook" : "polling";
+const PORT = Number(env.PORT) || 0;
+const WEBHOOK_SECRET = env.WEBHOOK_SECRET || undefined;
+
+if (!BOT_TOKEN) {
+  console.error("BOT_TOKEN is not set: nothing to run.");
+  process.exit(1);
+}
+
+// ─── Database (optional: without DATABASE_PATH everything stays in memory) ────
+
+const db = openDatabase(env.DATABASE_PATH);
+
+function openDatabase(path: string | undefined): Database | null {
+  if (!path) return null;
+  const d = new Database(path, { create: true });
+  d.exec("PRAGMA busy_timeout = 5000");
+  d.exec("PRAGMA journal_mode = WAL");
+  // The platform's migrations own these tables; a standalone run gets the same columns here.
+  d.exec(
+    "CREATE TABLE IF NOT EXISTS bot_state (token_id INTEGER NOT NULL, chat_id TEXT NOT NULL, " +
+      "variables TEXT NOT NULL DEFAULT '{}', waiting TEXT, updated_at TEXT NOT NULL, " +
+      "PRIMARY KEY (token_id, chat_id))",
+  );
+  d.exec(
+    "CREATE TABLE IF NOT EXISTS bot_users (id INTEGER PRIMARY KEY AUTOINCREMENT, " +
+      "project_id INTEGER NOT NULL, token_id INTEGER NOT NULL, user_id TEXT NOT NULL, first_name TEXT, " +
+      "last_name TEXT, username TEXT, language_code TEXT, photo_url TEXT, first_seen_at TEXT NOT NULL, " +
+      "last_seen_at TEXT NOT NULL, interaction_count INTEGER NOT NULL DEFAULT 0, " +
+      "variables TEXT NOT NULL DEFAULT '{}', UNIQUE (token_id, user_id))",
+  );
+  return d;
+}
+
+const sql = db && {
+  loadState: db.query<{ variables: string; waiting: string | null }, [number, string]>(
+    "SELECT variables, waiting FROM bot_state WHERE token_id = ? AND chat_id = ?",
+  ),
+  saveState: db.query<unknown, [number, string, string, string | null, string]>(
+    "INSERT INTO bot_state (token_id, chat_id, variables, waiting, updated_at) VALUES (?, ?, ?, ?, ?) " +
+      "ON CONFLICT (token_id, chat_id) DO UPDATE SET variables = excluded.variables, " +
+      "waiting = excluded.waiting, updated_at = excluded.updated_at",
+  ),
+  touchUser: db.query<unknown, [number, number, string, string, string | null, string | null, string | null, string, string, string]>(
+    "INSERT INTO bot_users (project_id, token_id, user_id, first_name, last_name, username, language_code, " +
+      "first_seen_at, last_seen_at, interaction_count, variables) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?) " +
+      "ON CONFLICT (token_id, user_id) DO UPDATE SET first_name = excluded.first_name, " +
+      "last_name = excluded.last_name, username = excluded.username, language_code = excluded.language_code, " +
+      "last_seen_at = excluded.last_seen_at, interaction_count = bot_users.interaction_count + 1",
+  ),
+  userVariables: db.query<unknown, [string, number, string]>(
+    "UPDATE bot_users SET variables = ? WHERE token_id = ? AND user_id = ?",
+  ),
+};
+
+function parseJson<T>(text: string | null | undefined, fallback: T): T {
+  if (!text) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+// ─── Per-chat state: variables, awaited answer, shown reply keyboard ───────────
+
+const states = new Map<number, ChatState>();
+
+function loadState(chatId: number): ChatState {
+  let state = states.get(chatId);
+  if (state) return state;
+  state = { vars: {} };
+  if (sql) {
+    const row = sql.loadState.get(TOKEN_ID, String(chatId));
+    if (row) {
+      state.vars = parseJson<Vars>(row.variables, {});
+      const extra = parseJson<{ input?: NodeRef; keyboard?: ChatState["keyboard"]; mediaKinds?: ChatState["mediaKinds"] } | null>(row.waiting, null);
+      state.waiting = extra?.input;
+      state.keyboard = extra?.keyboard;
+      state.mediaKinds = extra?.mediaKinds;
+    }
+  }
+  states.set(chatId, state);
+  return state;
+}
+
+/** Writes the chat's state through to the database (variables survive restarts). */
+function saveState(turn: Turn) {
+  if (!sql) return;
+  const s = turn.state;
+  const extra = s.waiting || s.keyboard || s.mediaKinds
+    ? JSON.stringify({ input: s.waiting, keyboard: s.keyboard, mediaKinds: s.mediaKinds })
+    : null;
+  const vars = JSON.stringify(s.vars);
+  try {
+    sql.saveState.run(TOKEN_ID, String(turn.chatId), vars, extra, new Date().toISOString());
+    // The bot user's variables mirror those of the private chat with them.
+    if (OPTIONS.userDatabase && turn.from && turn.from.id === turn.chatId) {
+      sql.userVariables.run(vars, TOKEN_ID, String(turn.from.id));
+    }
+  } catch (err) {
+    console.error("could not save the state of chat " + turn.chatId + ":", err);
+  }
+}
+
+/** Records the user who wrote (only when the project keeps a user database). */
+function touchUser(from: Sender | undefined, state: ChatState) {
+  if (!sql || !OPTIONS.userDatabase || !from || from.is_bot) return;
+  const now = new Date().toISOString();
+  try {
+    sql.touchUser.run(
+      PROJECT_ID, TOKEN_ID, String(from.id), from.first_name, from.last_name ?? null,
+      from.username ?? null, from.language_code ?? null, now, now, JSON.stringify(state.vars),
+    );
+  } catch (err) {
+    console.error("could not record user " + from.id + ":", err);
+  }
+}
+`;

@@ -1,0 +1,201 @@
+// Scenario validation (SCENARIO.md "Document"): errors only for what makes a document unusable
+// (they block storing); everything else is a warning that generate/start report and the bot skips.
+import { isLevel1Type, isLevel2Type } from "./model";
+import { buttonCommands, commandName, nodeRefs } from "./refs";
+
+export interface Issue {
+  nodeId?: string;
+  sheetId?: string;
+  message: string;
+}
+
+export interface ValidationResult {
+  errors: Issue[];
+  warnings: Issue[];
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+const kindOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "an array" : typeof v);
+
+/** Node types that start a flow on their own (a user action reaches them directly). */
+const TRIGGER_TYPES = new Set([
+  "start",
+  "command",
+  "command_trigger",
+  "text_trigger",
+  "incoming_callback_trigger",
+  "callback_trigger",
+  "incoming_message_trigger",
+]);
+
+interface Located {
+  node: Record<string, unknown> & { id: string; type: string };
+  sheetId?: string;
+  sheetName: string;
+}
+
+function sheetLabel(sheet: Record<string, unknown>, index: number) {
+  if (typeof sheet.name === "string" && sheet.name) return `sheet "${sheet.name}"`;
+  if (typeof sheet.id === "string" && sheet.id) return `sheet "${sheet.id}"`;
+  return `sheet #${index + 1}`;
+}
+
+/** Structural pass: collects the usable nodes and the errors that block storing. */
+function collectNodes(doc: unknown, errors: Issue[]): Located[] {
+  if (!isObject(doc)) {
+    errors.push({ message: `The scenario must be a JSON object, got ${kindOf(doc)}.` });
+    return [];
+  }
+  if (!Array.isArray(doc.sheets)) {
+    const got = doc.sheets === undefined ? "it is missing" : `got ${kindOf(doc.sheets)}`;
+    errors.push({ message: `"sheets" must be an array of sheets (${got}).` });
+    return [];
+  }
+  const found: Located[] = [];
+  const firstSeen = new Map<string, string>();
+  doc.sheets.forEach((sheet: unknown, si: number) => {
+    if (!isObject(sheet)) {
+      errors.push({ message: `Sheet #${si + 1} must be an object, got ${kindOf(sheet)}.` });
+      return;
+    }
+    const sheetId = typeof sheet.id === "string" ? sheet.id : undefined;
+    const where = sheetLabel(sheet, si);
+    if (sheet.nodes === undefined) return; // an empty sheet is fine
+    if (!Array.isArray(sheet.nodes)) {
+      errors.push({ sheetId, message: `"nodes" of ${where} must be an array, got ${kindOf(sheet.nodes)}.` });
+      return;
+    }
+    sheet.nodes.forEach((node: unknown, ni: number) => {
+      if (!isObject(node)) {
+        errors.push({ sheetId, message: `Node #${ni + 1} on ${where} must be an object, got ${kindOf(node)}.` });
+        return;
+      }
+      const id = node.id;
+      if (typeof id !== "string" || id.trim() === "") {
+        errors.push({ sheetId, message: `Node #${ni + 1} on ${where} has no "id".` });
+        return;
+      }
+      if (typeof node.type !== "string" || node.type.trim() === "") {
+        errors.push({ sheetId, nodeId: id, message: `Node "${id}" on ${where} has no "type".` });
+        return;
+      }
+      const previous = firstSeen.get(id);
+      if (previous !== undefined) {
+        const also = previous === where ? `twice on ${where}` : `on ${previous} and on ${where}`;
+        errors.push({ sheetId, nodeId: id, message: `Duplicate node id "${id}": it is used ${also}.` });
+        return;
+      }
+      firstSeen.set(id, where);
+      found.push({ node: node as Located["node"], sheetId, sheetName: where });
+    });
+  });
+  return found;
+}
+
+function typeWarnings(all: Located[], warnings: Issue[]) {
+  for (const { node, sheetId } of all) {
+    if (isLevel1Type(node.type)) continue;
+    const message = isLevel2Type(node.type)
+      ? `Node "${node.id}" has type "${node.type}", which this version does not run yet; the bot skips it.`
+      : `Node "${node.id}" has unknown type "${node.type}"; the bot skips it.`;
+    warnings.push({ nodeId: node.id, sheetId, message });
+  }
+}
+
+function buttonWarnings(located: Located, warnings: Issue[]) {
+  const { node, sheetId } = located;
+  const data = isObject(node.data) ? node.data : {};
+  const lists: unknown[] = [data.buttons];
+  if (Array.isArray(data.conditionalMessages)) {
+    for (const cm of data.conditionalMessages) if (isObject(cm)) lists.push(cm.buttons);
+  }
+  for (const list of lists) {
+    if (!Array.isArray(list)) continue;
+    for (const b of list) {
+      if (!isObject(b)) continue;
+      const action = typeof b.action === "string" && b.action !== "" ? b.action : "goto";
+      const label = `button "${String(b.text ?? b.id ?? "")}"`;
+      const target = typeof b.target === "string" ? b.target.trim() : "";
+      const url = typeof b.url === "string" ? b.url.trim() : "";
+      let problem: string | undefined;
+      if ((action === "goto" || action === "command") && target === "") problem = "has no target";
+      if (action === "url" && url === "" && !/^https?:\/\//.test(target)) problem = "has no URL";
+      if (problem) warnings.push({ nodeId: node.id, sheetId, message: `Node "${node.id}": ${label} ${problem}.` });
+    }
+  }
+}
+
+function isEntryPoint(node: Located["node"]): boolean {
+  if (TRIGGER_TYPES.has(node.type)) return true;
+  const data = isObject(node.data) ? node.data : {};
+  if (typeof data.command === "string" && data.command.trim() !== "") return true;
+  return Array.isArray(data.synonyms) && data.synonyms.length > 0;
+}
+
+/** Dangling references and nodes no trigger can reach. */
+function graphWarnings(all: Located[], warnings: Issue[]) {
+  const byId = new Map(all.map((l) => [l.node.id, l]));
+  const byCommand = new Map<string, string[]>();
+  for (const { node } of all) {
+    const data = isObject(node.data) ? node.data : {};
+    const cmd = typeof data.command === "string" ? commandName(data.command) : node.type === "start" ? "start" : "";
+    if (cmd) byCommand.set(cmd, [...(byCommand.get(cmd) ?? []), node.id]);
+  }
+  const refs = new Map(all.map((l) => [l.node.id, nodeRefs(l.node)]));
+  for (const { node, sheetId } of all) {
+    for (const ref of refs.get(node.id)!) {
+      if (!byId.has(ref.target)) {
+        warnings.push({
+          nodeId: node.id,
+          sheetId,
+          message: `Node "${node.id}": ${ref.label} points to node "${ref.target}", which does not exist.`,
+        });
+      }
+    }
+  }
+  const reached = new Set<string>();
+  const queue = all.filter((l) => isEntryPoint(l.node)).map((l) => l.node.id);
+  while (queue.length > 0) {
+    const id = queue.pop()!;
+    if (reached.has(id)) continue;
+    reached.add(id);
+    const located = byId.get(id);
+    if (!located) continue;
+    for (const ref of refs.get(id)!) if (!reached.has(ref.target)) queue.push(ref.target);
+    for (const cmd of buttonCommands(located.node)) queue.push(...(byCommand.get(cmd) ?? []));
+  }
+  for (const { node, sheetId } of all) {
+    if (reached.has(node.id)) continue;
+    warnings.push({
+      nodeId: node.id,
+      sheetId,
+      message: `Node "${node.id}" (${node.type}) cannot be reached from any command or trigger.`,
+    });
+  }
+}
+
+/** Validates a normalized document (see normalizeDocument). */
+export function validateScenario(doc: unknown): ValidationResult {
+  const errors: Issue[] = [];
+  const warnings: Issue[] = [];
+  const all = collectNodes(doc, errors);
+  if (errors.length > 0) return { errors, warnings };
+  typeWarnings(all, warnings);
+  for (const located of all) buttonWarnings(located, warnings);
+  graphWarnings(all, warnings);
+  return { errors, warnings };
+}
+
+/** Invalid input for a scenario operation; `issues` are the blocking problems. */
+export class ScenarioError extends Error {
+  readonly issues: Issue[];
+  constructor(issues: Issue[]) {
+    const first = issues[0]?.message ?? "Invalid scenario.";
+    const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? "s" : ""})` : "";
+    super(first + more);
+    this.name = "ScenarioError";
+    this.issues = issues;
+  }
+}
