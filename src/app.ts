@@ -10,6 +10,8 @@ import { setupGuard } from "./http/setup-guard";
 import { healthRoutes } from "./modules/health";
 import { authRoutes } from "./modules/auth";
 import { adminRoutes } from "./modules/admin";
+import { storageRoutes } from "./modules/storage";
+import { mediaRoutes } from "./modules/media";
 import { projectsRoutes } from "./modules/projects";
 import { eventsRoutes } from "./modules/events";
 import { tokenRoutes } from "./modules/tokens";
@@ -31,6 +33,8 @@ export function createApp(ctx: AppContext) {
     )
     .use(healthRoutes(ctx))
     .use(authRoutes(ctx))
+    .use(storageRoutes(ctx))
+    .use(mediaRoutes(ctx))
     .use(projectsRoutes(ctx))
     .use(eventsRoutes(ctx))
     .use(tokenRoutes(ctx))

@@ -1,0 +1,74 @@
+// EXTENSIONS.md "Media": project media (project access required) and the public /uploads links.
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context";
+import { authPlugin } from "../../http/auth";
+import { badRequest } from "../../http/errors";
+import { parsePositiveId } from "../../http/params";
+import { storageRegistry } from "../storage/registry";
+import { serveUpload } from "./serve";
+import { MediaService } from "./service";
+
+/** The `file` part of a multipart body; everything else a client can send wrong is a 400. */
+async function filePart(request: Request): Promise<File> {
+  if (!/^multipart\/form-data\b/i.test(request.headers.get("content-type") ?? "")) {
+    throw badRequest("Send the file as multipart/form-data in the field `file`");
+  }
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    throw badRequest("Malformed multipart body");
+  }
+  const file = form.get("file");
+  if (!(file instanceof File)) throw badRequest("The multipart field `file` must carry a file");
+  return file;
+}
+
+const hooked = new WeakSet<AppContext>();
+
+export const mediaRoutes = (ctx: AppContext) => {
+  const registry = storageRegistry(ctx);
+  const media = new MediaService(ctx, registry);
+  // Once per context, even if the app is composed twice over the same context.
+  if (!hooked.has(ctx)) {
+    hooked.add(ctx);
+    ctx.projectDeleteHooks.push((projectId) => media.deleteProjectObjects(projectId));
+  }
+
+  return new Elysia()
+    .use(authPlugin(ctx))
+    .post(
+      "/api/projects/:id/media",
+      async ({ params, request, actor, set }) => {
+        const projectId = parsePositiveId(params.id, "id");
+        ctx.access.require(projectId, actor.userId);
+        const view = await media.upload(projectId, await filePart(request));
+        set.status = 201;
+        return view;
+      },
+      // The body is read by filePart, after authentication and the access check.
+      { user: true, parse: "none" },
+    )
+    .get(
+      "/api/projects/:id/media",
+      ({ params, actor }) => {
+        const projectId = parsePositiveId(params.id, "id");
+        ctx.access.require(projectId, actor.userId);
+        return media.list(projectId);
+      },
+      { user: true },
+    )
+    .delete(
+      "/api/projects/:id/media/:mediaId",
+      async ({ params, actor }) => {
+        const projectId = parsePositiveId(params.id, "id");
+        const mediaId = parsePositiveId(params.mediaId, "mediaId");
+        ctx.access.require(projectId, actor.userId);
+        await media.remove(projectId, mediaId);
+        return { success: true };
+      },
+      { user: true },
+    )
+    .get("/uploads/*", ({ request }) => serveUpload(registry, media, ctx.log, request))
+    .head("/uploads/*", ({ request }) => serveUpload(registry, media, ctx.log, request, true));
+};

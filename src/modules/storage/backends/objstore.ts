@@ -1,0 +1,128 @@
+// An S3-compatible bucket (DESIGN.md §1): path-style addressing for S3-compatible servers and
+// checksums only WHEN_REQUIRED, because the SDK's default checksum trailers corrupt uploads on many
+// of them. Bodies are sent as Buffers with an explicit ContentLength.
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+} from "@aws-sdk/client-s3";
+import type { Credentials, ObjstoreConfig, TestResult } from "../model";
+import { isSafeKey, type StorageBackend, type StoredObject } from "./types";
+
+/** The test endpoint must answer quickly even when the endpoint swallows packets. */
+export const TEST_TIMEOUT_MS = 4000;
+
+function clientConfig(cfg: ObjstoreConfig, creds: Credentials | null, maxAttempts: number): S3ClientConfig {
+  return {
+    region: cfg.region,
+    ...(cfg.endpoint ? { endpoint: cfg.endpoint } : {}),
+    // A custom endpoint is nearly always a server that only understands path-style URLs.
+    forcePathStyle: cfg.forcePathStyle ?? Boolean(cfg.endpoint),
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+    maxAttempts,
+    requestHandler: { connectionTimeout: TEST_TIMEOUT_MS, requestTimeout: 120_000 },
+    // Without stored credentials requests go unsigned (public buckets). The SDK's default
+    // credential chain (environment, ~/.aws, instance metadata) is deliberately never consulted.
+    ...(creds ? { credentials: { accessKeyId: creds.accessKeyId, secretAccessKey: creds.secretAccessKey } } : { signer: { sign: async (request: any) => request } }),
+  };
+}
+
+const statusOf = (e: any): number | undefined => e?.$metadata?.httpStatusCode;
+const isMissing = (e: any) => statusOf(e) === 404 || e?.name === "NoSuchKey" || e?.name === "NotFound";
+
+export class ObjectStoreBackend implements StorageBackend {
+  readonly kind = "objstore" as const;
+  private readonly client: S3Client;
+
+  constructor(
+    private readonly cfg: ObjstoreConfig,
+    private readonly creds: Credentials | null,
+  ) {
+    this.client = new S3Client(clientConfig(cfg, creds, 3));
+  }
+
+  private get host(): string {
+    return this.cfg.endpoint ? new URL(this.cfg.endpoint).host : `s3.${this.cfg.region}.amazonaws.com`;
+  }
+
+  async put(key: string, data: Uint8Array, contentType: string): Promise<void> {
+    if (!isSafeKey(key)) throw new Error("unsafe object key");
+    const body = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    await this.client.send(new PutObjectCommand({ Bucket: this.cfg.bucket, Key: key, Body: body, ContentLength: body.length, ContentType: contentType }));
+  }
+
+  async read(key: string): Promise<StoredObject | null> {
+    if (!isSafeKey(key)) return null;
+    try {
+      const out = await this.client.send(new GetObjectCommand({ Bucket: this.cfg.bucket, Key: key }));
+      if (!out.Body) return null;
+      return { body: out.Body.transformToWebStream() as ReadableStream<Uint8Array>, size: out.ContentLength ?? null };
+    } catch (e) {
+      if (isMissing(e)) return null;
+      throw e;
+    }
+  }
+
+  async remove(key: string): Promise<void> {
+    if (!isSafeKey(key)) return;
+    try {
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.cfg.bucket, Key: key }));
+    } catch (e) {
+      if (!isMissing(e)) throw e;
+    }
+  }
+
+  /** API.md storage rule 6: HeadBucket, falling back to ListObjectsV2 (keys allowed to list but not to head). */
+  async test(): Promise<TestResult> {
+    const probe = new S3Client(clientConfig(this.cfg, this.creds, 1));
+    const signal = AbortSignal.timeout(TEST_TIMEOUT_MS);
+    try {
+      try {
+        await probe.send(new HeadBucketCommand({ Bucket: this.cfg.bucket }), { abortSignal: signal });
+        return { ok: true, message: `Bucket "${this.cfg.bucket}" is reachable at ${this.host}` };
+      } catch (e) {
+        if (signal.aborted || !statusOf(e)) return { ok: false, message: this.describe(e, signal.aborted) };
+      }
+      try {
+        await probe.send(new ListObjectsV2Command({ Bucket: this.cfg.bucket, MaxKeys: 1 }), { abortSignal: signal });
+        return { ok: true, message: `Bucket "${this.cfg.bucket}" is reachable at ${this.host} (listing allowed)` };
+      } catch (e) {
+        return { ok: false, message: this.describe(e, signal.aborted) };
+      }
+    } finally {
+      probe.destroy();
+    }
+  }
+
+  /**
+   * A message built only from facts we choose (status, error code, host): the server's own error
+   * text may echo the access key id, so it is never passed on.
+   */
+  describe(e: any, timedOut = false): string {
+    if (timedOut || e?.name === "AbortError" || e?.name === "TimeoutError") {
+      return `No answer from ${this.host} within ${TEST_TIMEOUT_MS / 1000} s`;
+    }
+    const status = statusOf(e);
+    const name = typeof e?.name === "string" && /^[A-Za-z]{1,64}$/.test(e.name) && e.name !== "Unknown" && e.name !== "UnknownError" ? e.name : null;
+    if (status === 404 || name === "NoSuchBucket") return `Bucket "${this.cfg.bucket}" does not exist at ${this.host}`;
+    if (status === 401 || status === 403) {
+      return `Access denied by ${this.host} (HTTP ${status}${name ? `, ${name}` : ""}): check the access key, the secret and the bucket permissions`;
+    }
+    if (status) return `${this.host} answered HTTP ${status}${name ? ` (${name})` : ""}`;
+    const code = typeof e?.code === "string" && /^[A-Z_]{2,40}$/.test(e.code) ? e.code : null;
+    return `Cannot reach ${this.host}${code ? ` (${code})` : ""}`;
+  }
+
+  publicUrl(key: string): string | null {
+    return this.cfg.publicUrlBase ? `${this.cfg.publicUrlBase.replace(/\/+$/, "")}/${key}` : null;
+  }
+
+  close() {
+    this.client.destroy();
+  }
+}

@@ -1,0 +1,34 @@
+// API.md "Storage configs". A platform-wide setting: any authenticated user may manage it
+// (API.md gives these endpoints the ordinary user level, not the admin level).
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context";
+import { authPlugin } from "../../http/auth";
+import { badRequest } from "../../http/errors";
+import { createStorageSchema, STORAGE_ID_PATTERN, updateStorageSchema } from "./model";
+import { storageRegistry } from "./registry";
+import { StorageConfigService } from "./service";
+
+function parseStorageId(raw: string | undefined): string {
+  if (raw === undefined || !STORAGE_ID_PATTERN.test(raw)) throw badRequest("id must be a storage config id (^[a-z0-9][a-z0-9-]{1,62}$)");
+  return raw;
+}
+
+export const storageRoutes = (ctx: AppContext) => {
+  const service = new StorageConfigService(ctx, storageRegistry(ctx));
+
+  return new Elysia({ prefix: "/api/storage-configs" })
+    .use(authPlugin(ctx))
+    .get("", () => service.list(), { user: true })
+    .post(
+      "",
+      ({ body, set }) => {
+        const view = service.create(body);
+        set.status = 201;
+        return view;
+      },
+      { user: true, body: createStorageSchema },
+    )
+    .patch("/:id", ({ params, body }) => service.update(parseStorageId(params.id), body), { user: true, body: updateStorageSchema })
+    .delete("/:id", ({ params }) => service.remove(parseStorageId(params.id)), { user: true })
+    .post("/:id/test", ({ params }) => service.test(parseStorageId(params.id)), { user: true });
+};

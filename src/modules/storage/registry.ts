@@ -1,0 +1,125 @@
+// The storage registry: one backend per storage_configs row plus the built-in folder UPLOADS_DIR
+// (storageConfigId null). Rebuilt from the table after every change (API.md storage rule 4), so
+// uploads and the /uploads server always use what the table says. One registry per AppContext.
+import type { AppContext } from "../../context";
+import type { Db } from "../../db/client";
+import { storageConfigs } from "../../db/schema";
+import { AppError } from "../../http/errors";
+import { registerSecret, type Logger } from "../../log";
+import { open, UnreadableSecretError } from "./crypto";
+import { LocalBackend } from "./backends/local";
+import { ObjectStoreBackend } from "./backends/objstore";
+import type { StorageBackend } from "./backends/types";
+import { localConfigSchema, objstoreConfigSchema, type Credentials } from "./model";
+
+type Row = typeof storageConfigs.$inferSelect;
+
+export interface RegistryEntry {
+  id: string;
+  backendName: Row["backend"];
+  isActive: boolean;
+  readOnly: boolean;
+  /** null when the row cannot be used; `problem` says why (never a secret). */
+  backend: StorageBackend | null;
+  problem: string | null;
+}
+
+/** Where an upload goes: a config id (null = built-in folder) and its backend. */
+export interface UploadTarget {
+  configId: string | null;
+  backend: StorageBackend;
+}
+
+/** Opens the sealed credential pair of a row. Shared with the service, which re-seals on PATCH. */
+export function openCredentials(encryptionKey: string | null, row: Pick<Row, "id" | "secrets">): Credentials | null {
+  if (!row.secrets) return null;
+  if (!encryptionKey) throw new UnreadableSecretError("STORAGE_ENCRYPTION_KEY is not set");
+  const parsed = JSON.parse(open(encryptionKey, row.secrets, `storage_configs:${row.id}`)) as Credentials;
+  registerSecret(parsed.accessKeyId);
+  registerSecret(parsed.secretAccessKey);
+  return parsed;
+}
+
+export function backendOf(row: Row, encryptionKey: string | null): StorageBackend {
+  const raw = JSON.parse(row.config);
+  if (row.backend === "local") return new LocalBackend(localConfigSchema.parse(raw).rootPath);
+  return new ObjectStoreBackend(objstoreConfigSchema.parse(raw), openCredentials(encryptionKey, row));
+}
+
+export class StorageRegistry {
+  readonly builtin: LocalBackend;
+  private entries = new Map<string, RegistryEntry>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly encryptionKey: string | null,
+    uploadsDir: string,
+    private readonly log: Logger,
+  ) {
+    this.builtin = new LocalBackend(uploadsDir);
+    this.reload();
+  }
+
+  reload() {
+    const next = new Map<string, RegistryEntry>();
+    for (const row of this.db.select().from(storageConfigs).all()) {
+      let backend: StorageBackend | null = null;
+      let problem: string | null = null;
+      try {
+        backend = backendOf(row, this.encryptionKey);
+      } catch (e) {
+        problem =
+          e instanceof UnreadableSecretError
+            ? "its credentials cannot be decrypted (STORAGE_ENCRYPTION_KEY is missing or changed); save the credentials again"
+            : "its stored parameters are invalid";
+        this.log.warn(`storage config "${row.id}" is unusable: ${problem}`);
+      }
+      next.set(row.id, { id: row.id, backendName: row.backend, isActive: row.isActive === 1, readOnly: row.readOnly === 1, backend, problem });
+    }
+    const old = this.entries;
+    this.entries = next;
+    // Requests already holding an old backend finish with it; closing only frees idle sockets.
+    for (const e of old.values()) e.backend?.close();
+  }
+
+  get(id: string): RegistryEntry | undefined {
+    return this.entries.get(id);
+  }
+
+  /** The active writable config, else the built-in folder (a read-only active config takes no uploads). */
+  uploadTarget(): UploadTarget {
+    for (const e of this.entries.values()) {
+      if (!e.isActive || e.readOnly) continue;
+      if (!e.backend) throw new AppError(500, "INTERNAL", `The active storage config "${e.id}" cannot be used: ${e.problem}`);
+      return { configId: e.id, backend: e.backend };
+    }
+    return { configId: null, backend: this.builtin };
+  }
+
+  /** Backend holding objects of `configId` (null = built-in); undefined when the config is gone or unusable. */
+  backendFor(configId: string | null): StorageBackend | undefined {
+    if (configId === null) return this.builtin;
+    return this.entries.get(configId)?.backend ?? undefined;
+  }
+
+  isReadOnly(configId: string | null): boolean {
+    return configId !== null && this.entries.get(configId)?.readOnly === true;
+  }
+
+  close() {
+    for (const e of this.entries.values()) e.backend?.close();
+    this.entries.clear();
+  }
+}
+
+const registries = new WeakMap<AppContext, StorageRegistry>();
+
+/** The registry of a context, created on first use (storage and media routes share it). */
+export function storageRegistry(ctx: AppContext): StorageRegistry {
+  let r = registries.get(ctx);
+  if (!r) {
+    r = new StorageRegistry(ctx.db, ctx.config.storageEncryptionKey, ctx.config.uploadsDir, ctx.log);
+    registries.set(ctx, r);
+  }
+  return r;
+}

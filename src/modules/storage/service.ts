@@ -1,0 +1,170 @@
+// Storage configs (API.md "Storage configs", rules 1-6). Credentials are sealed before they touch
+// the database and are never part of a view; every change reloads the registry.
+import { count, eq, ne } from "drizzle-orm";
+import type { AppContext } from "../../context";
+import { mediaFiles, storageConfigs } from "../../db/schema";
+import { AppError, badRequest, conflict, notFound } from "../../http/errors";
+import { registerSecret } from "../../log";
+import { seal, UnreadableSecretError } from "./crypto";
+import {
+  localConfigSchema,
+  objstoreConfigSchema,
+  type BackendName,
+  type CreateStorageInput,
+  type Credentials,
+  type StorageConfigView,
+  type TestResult,
+  type UpdateStorageInput,
+} from "./model";
+import { backendOf, type StorageRegistry } from "./registry";
+import { slugify, uniqueSlug } from "./slug";
+
+type Row = typeof storageConfigs.$inferSelect;
+
+export function toView(row: Row): StorageConfigView {
+  return {
+    id: row.id,
+    name: row.name,
+    backend: row.backend,
+    isActive: row.isActive === 1,
+    config: JSON.parse(row.config),
+    readOnly: row.readOnly === 1,
+    hasSecrets: row.secrets !== null,
+    createdAt: row.createdAt,
+  };
+}
+
+/** Validates `config` against the backend's key set; the message names the first wrong keys. */
+function parseConfig(backend: BackendName, config: Record<string, unknown>): Record<string, unknown> {
+  const schema = backend === "local" ? localConfigSchema : objstoreConfigSchema;
+  const r = schema.safeParse(config);
+  if (r.success) return r.data;
+  const parts = r.error.issues.slice(0, 5).map((i) => {
+    const path = ["config", ...i.path.map(String)].join(".");
+    return i.code === "unrecognized_keys" ? `config: unknown keys ${i.keys.join(", ")}` : `${path}: ${i.message}`;
+  });
+  throw badRequest(`config is invalid for backend ${backend}: ${parts.join("; ")}`);
+}
+
+/** The credential pair of a body: both, neither, or a 400. */
+function credentialsOf(backend: BackendName, body: { objectAccessKeyId?: string; objectSecretAccessKey?: string }): Credentials | null {
+  const { objectAccessKeyId: id, objectSecretAccessKey: secret } = body;
+  if (id === undefined && secret === undefined) return null;
+  if (id === undefined || secret === undefined) throw badRequest("objectAccessKeyId and objectSecretAccessKey must be sent together");
+  if (backend !== "objstore") throw badRequest("Credentials apply only to the objstore backend");
+  return { accessKeyId: id, secretAccessKey: secret };
+}
+
+export class StorageConfigService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly registry: StorageRegistry,
+  ) {}
+
+  private row(id: string): Row {
+    const row = this.ctx.db.select().from(storageConfigs).where(eq(storageConfigs.id, id)).get();
+    if (!row) throw notFound("Storage config not found");
+    return row;
+  }
+
+  private sealCredentials(id: string, creds: Credentials): string {
+    const key = this.ctx.config.storageEncryptionKey;
+    if (!key) {
+      throw badRequest("Credentials cannot be stored: the server has no STORAGE_ENCRYPTION_KEY (32+ characters) configured; set it and restart");
+    }
+    registerSecret(creds.accessKeyId);
+    registerSecret(creds.secretAccessKey);
+    return seal(key, JSON.stringify(creds), `storage_configs:${id}`);
+  }
+
+  list(): StorageConfigView[] {
+    return this.ctx.db.select().from(storageConfigs).orderBy(storageConfigs.createdAt, storageConfigs.id).all().map(toView);
+  }
+
+  create(input: CreateStorageInput): StorageConfigView {
+    const config = parseConfig(input.backend, input.config);
+    const creds = credentialsOf(input.backend, input);
+    if (creds && !this.ctx.config.storageEncryptionKey) this.sealCredentials("", creds); // the clear 400
+    const exists = (id: string) => this.ctx.db.select({ id: storageConfigs.id }).from(storageConfigs).where(eq(storageConfigs.id, id)).get() !== undefined;
+    let id: string;
+    if (input.id !== undefined) {
+      if (exists(input.id)) throw conflict(`A storage config with id "${input.id}" already exists`);
+      id = input.id;
+    } else {
+      id = uniqueSlug(slugify(input.name), exists);
+    }
+    try {
+      this.ctx.db
+        .insert(storageConfigs)
+        .values({
+          id,
+          name: input.name,
+          backend: input.backend,
+          config: JSON.stringify(config),
+          isActive: 0,
+          readOnly: input.readOnly ? 1 : 0,
+          secrets: creds ? this.sealCredentials(id, creds) : null,
+        })
+        .run();
+    } catch (e) {
+      // Another request took the id between the check and the insert.
+      if (String((e as Error)?.message).includes("UNIQUE")) throw conflict(`A storage config with id "${id}" already exists`);
+      throw e;
+    }
+    this.registry.reload();
+    this.ctx.log.info(`storage config "${id}" created (${input.backend})`);
+    return toView(this.row(id));
+  }
+
+  update(id: string, input: UpdateStorageInput): StorageConfigView {
+    const row = this.row(id);
+    const set: Partial<typeof storageConfigs.$inferInsert> = { updatedAt: new Date().toISOString() };
+    if (input.name !== undefined) set.name = input.name;
+    if (input.config !== undefined) set.config = JSON.stringify(parseConfig(row.backend, input.config));
+    if (input.readOnly !== undefined) set.readOnly = input.readOnly ? 1 : 0;
+    if (input.isActive !== undefined) set.isActive = input.isActive ? 1 : 0;
+    const creds = credentialsOf(row.backend, input);
+    if (creds) set.secrets = this.sealCredentials(id, creds);
+    this.ctx.db.transaction((tx) => {
+      // At most one active config: activating this one deactivates every other in the same transaction.
+      if (input.isActive === true) tx.update(storageConfigs).set({ isActive: 0 }).where(ne(storageConfigs.id, id)).run();
+      tx.update(storageConfigs).set(set).where(eq(storageConfigs.id, id)).run();
+    });
+    this.registry.reload();
+    this.ctx.log.info(`storage config "${id}" updated`);
+    return toView(this.row(id));
+  }
+
+  remove(id: string): { ok: true; id: string } {
+    this.row(id);
+    const filesCount = this.ctx.db.select({ n: count() }).from(mediaFiles).where(eq(mediaFiles.storageConfigId, id)).get()?.n ?? 0;
+    if (filesCount > 0) {
+      throw conflict(`${filesCount} media file(s) are still stored with this config; delete them first`, { filesCount });
+    }
+    // Rule 5: stored objects stay where they are.
+    this.ctx.db.delete(storageConfigs).where(eq(storageConfigs.id, id)).run();
+    this.registry.reload();
+    this.ctx.log.info(`storage config "${id}" deleted`);
+    return { ok: true, id };
+  }
+
+  /** Rule 6: checks the stored parameters as they are; never activates. */
+  async test(id: string): Promise<TestResult> {
+    const row = this.row(id);
+    let result: TestResult;
+    try {
+      const backend = backendOf(row, this.ctx.config.storageEncryptionKey);
+      try {
+        result = await backend.test();
+      } finally {
+        backend.close();
+      }
+    } catch (e) {
+      if (!(e instanceof UnreadableSecretError)) throw e;
+      result = { ok: false, message: "The stored credentials cannot be decrypted (STORAGE_ENCRYPTION_KEY is missing or changed); save them again" };
+    }
+    this.ctx.log.info(`storage config "${id}" test: ${result.ok ? "ok" : "failed"}: ${result.message}`);
+    if (!result.ok) throw new AppError(400, "VALIDATION_FAILED", result.message, { ok: false });
+    return result;
+  }
+}
