@@ -1,10 +1,11 @@
 // API.md §Projects, per-project features: team, admin ids (rule 7), per-user archive (rule 5),
-// duplicate (rule 4).
+// duplicate (rule 4), program code (rule 6).
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
 import { parsePositiveId } from "../../http/params";
-import { adminIdRemoveSchema, adminIdsSchema, duplicateSchema } from "./model";
+import { adminIdRemoveSchema, adminIdsSchema, duplicateSchema, generateSchema } from "./model";
+import { ProjectCode } from "./code";
 import { normalizeAdminIds, parseAdminIdToRemove, splitAdminIds } from "./admin-ids";
 
 const adminIdsView = (list: string) => {
@@ -14,6 +15,7 @@ const adminIdsView = (list: string) => {
 
 export const projectExtraRoutes = (ctx: AppContext) => {
   const projects = ctx.projects;
+  const code = new ProjectCode(ctx);
   /** Owner or collaborator; 404 missing project, 403 stranger. */
   const member = (raw: string, userId: number, name = "id") => {
     const projectId = parsePositiveId(raw, name);
@@ -68,5 +70,10 @@ export const projectExtraRoutes = (ctx: AppContext) => {
         return copy;
       },
       { user: true, body: duplicateSchema },
-    );
+    )
+    .post("/:id/export", ({ actor, params }) => code.export(member(params.id, actor.userId)), { user: true })
+    .post("/:id/generate", ({ actor, params, body }) => code.generate(member(params.id, actor.userId), body ?? {}), {
+      user: true,
+      body: generateSchema,
+    });
 };

@@ -5,7 +5,7 @@ import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context";
 import { projectArchives, projectOrder, projects } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../../http/errors";
-import { DEFAULT_DATA, parseDocument, readStored as readJson, unwrapJsonData, type ScenarioDocument } from "./document";
+import { DEFAULT_DATA, parseDocument, readStored as readJson, type ScenarioDocument } from "./document";
 import { NAME_MAX, type CreateProjectInput, type ProjectFull, type ProjectListItem, type ProjectPatch } from "./model";
 import { prepareProjectQueries, type ProjectQueries } from "./queries";
 import { ProjectVersions, type VersionMeta } from "./versions";
@@ -174,7 +174,7 @@ export class ProjectsService {
 
   /** PUT /api/bot/projects/{id}/data: body `{ sheets }` or `{ json_data }` replaces the data. */
   replaceData(projectId: number, userId: number, data: unknown, meta: { commitMessage?: string } = {}): ProjectFull {
-    return this.update(projectId, userId, { data: unwrapJsonData(data), commitMessage: meta.commitMessage });
+    return this.update(projectId, userId, { data, commitMessage: meta.commitMessage });
   }
 
   rename(projectId: number, userId: number, name: string): { id: number; name: string } {

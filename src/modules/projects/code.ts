@@ -1,0 +1,88 @@
+// Program code of a project's bot (API.md projects rule 6). "generate" is what a start would run:
+// the first token's flags and the cached messenger file ids of uploaded media. "export" is the
+// plain program: neither, and the user database exactly when the project has it enabled.
+import { eq, isNotNull, and, sql } from "drizzle-orm";
+import type { AppContext } from "../../context";
+import { botTokens, mediaFiles, projects } from "../../db/schema";
+import { badRequest, notFound } from "../../http/errors";
+import { generateBot, ScenarioError } from "../../scenario";
+import { readStored } from "./document";
+
+export interface GenerateOptions {
+  userDatabaseEnabled?: boolean;
+  enableLogging?: boolean;
+}
+
+function prepare(ctx: AppContext) {
+  const pid = sql.placeholder("projectId");
+  return {
+    project: ctx.db
+      .select({ name: projects.name, data: projects.data, userDatabaseEnabled: projects.userDatabaseEnabled })
+      .from(projects)
+      .where(eq(projects.id, pid))
+      .prepare(),
+    firstToken: ctx.db
+      .select({ catchAllHandlers: botTokens.catchAllHandlers, protectContent: botTokens.protectContent, contentCache: botTokens.contentCache })
+      .from(botTokens)
+      .where(eq(botTokens.projectId, pid))
+      .orderBy(botTokens.id)
+      .limit(1)
+      .prepare(),
+    media: ctx.db
+      .select({ objectKey: mediaFiles.objectKey, fileId: mediaFiles.messengerFileId })
+      .from(mediaFiles)
+      .where(and(eq(mediaFiles.projectId, pid), isNotNull(mediaFiles.messengerFileId)))
+      .orderBy(mediaFiles.id)
+      .prepare(),
+  };
+}
+
+export class ProjectCode {
+  private readonly q: ReturnType<typeof prepare>;
+
+  constructor(ctx: AppContext) {
+    this.q = prepare(ctx);
+  }
+
+  private project(projectId: number) {
+    const p = this.q.project.get({ projectId });
+    if (!p) throw notFound("Project not found");
+    return p;
+  }
+
+  /** Access is checked by the caller. */
+  export(projectId: number): { code: string } {
+    const p = this.project(projectId);
+    const { code } = run(() => generateBot(readStored(p.data), { projectName: p.name, userDatabaseEnabled: p.userDatabaseEnabled === 1 }));
+    return { code };
+  }
+
+  generate(projectId: number, opts: GenerateOptions = {}): { code: string; lines: number; generatedAt: number } {
+    const p = this.project(projectId);
+    const token = this.q.firstToken.get({ projectId });
+    const mediaCache: Record<string, string> = {};
+    for (const m of this.q.media.all({ projectId })) if (m.fileId) mediaCache[`/uploads/${m.objectKey}`] = m.fileId;
+    const result = run(() =>
+      generateBot(readStored(p.data), {
+        projectName: p.name,
+        userDatabaseEnabled: opts.userDatabaseEnabled ?? p.userDatabaseEnabled === 1,
+        enableLogging: opts.enableLogging,
+        flags: token
+          ? { catchAllHandlers: token.catchAllHandlers === 1, protectContent: token.protectContent === 1, contentCache: token.contentCache === 1 }
+          : undefined,
+        mediaCache,
+      }),
+    );
+    return { code: result.code, lines: result.lines, generatedAt: Date.now() };
+  }
+}
+
+/** An unusable scenario is the client's problem: 400 with the generator's messages. */
+function run<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof ScenarioError) throw badRequest(err.message, { issues: err.issues });
+    throw err;
+  }
+}

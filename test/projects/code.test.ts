@@ -1,0 +1,102 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { botTokens, mediaFiles, projects } from "../../src/db/schema";
+import { addCollaborator, COLLAB, newProject, team, type Team } from "./helpers";
+
+let s: Team;
+afterEach(() => s?.t.cleanup());
+
+const doc = {
+  sheets: [
+    {
+      id: "s1",
+      name: "Main",
+      nodes: [{ id: "start", type: "start", position: { x: 0, y: 0 }, data: { command: "/start", messageText: "Hello", imageUrl: "/uploads/7/photo/a.jpg" } }],
+      edges: [],
+    },
+  ],
+};
+
+function seedTokensAndMedia(s: Team, projectId: number) {
+  const db = s.t.ctx.db;
+  // the FIRST token (lowest id) carries the flags; the second must not be read
+  db.insert(botTokens).values({ projectId, token: "11111:AAAAAAAAAAAAAAAAAAAAAAAAAAAAA", name: "first", catchAllHandlers: 1, protectContent: 1, contentCache: 1 }).run();
+  db.insert(botTokens).values({ projectId, token: "22222:BBBBBBBBBBBBBBBBBBBBBBBBBBBBB", name: "second" }).run();
+  db.insert(mediaFiles).values({ projectId, objectKey: "7/photo/a.jpg", kind: "photo", fileName: "a.jpg", mimeType: "image/jpeg", size: 1, messengerFileId: "CACHED_FILE_ID" }).run();
+  db.insert(mediaFiles).values({ projectId, objectKey: "7/photo/b.jpg", kind: "photo", fileName: "b.jpg", mimeType: "image/jpeg", size: 1 }).run();
+}
+
+describe("generate and export (rule 6)", () => {
+  test("generate reads the first token's flags and cached media ids; answers code, lines, generatedAt", async () => {
+    s = await team();
+    const id = await newProject(s.t, s.owner, { name: "Shop", data: doc, userDatabaseEnabled: 0 });
+    addCollaborator(s.t, id, COLLAB);
+    seedTokensAndMedia(s, id);
+    const before = Date.now();
+    const r = await s.t.call("POST", `/api/projects/${id}/generate`, { cookie: s.collab, json: { enableLogging: true, ignored: "x" } });
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body).sort()).toEqual(["code", "generatedAt", "lines"]);
+    expect(r.body.code).toContain('from "grammy"');
+    expect(r.body.lines).toBe((r.body.code.match(/\n/g) ?? []).length); // the generator counts newline-terminated lines
+    expect(Number.isInteger(r.body.generatedAt) && r.body.generatedAt >= before).toBe(true);
+    for (const line of ["userDatabase: false", "logging: true", "catchAll: true", "protectContent: true", "contentCache: true"]) expect(r.body.code).toContain(line);
+    expect(r.body.code).toContain('"/uploads/7/photo/a.jpg": "CACHED_FILE_ID"');
+    expect(r.body.code).not.toContain("b.jpg");
+    expect(r.body.code).not.toContain("AAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
+
+    // the body may override the user database switch; without a body the project's value is used
+    const withDb = await s.t.call("POST", `/api/projects/${id}/generate`, { cookie: s.owner, json: { userDatabaseEnabled: true } });
+    expect(withDb.body.code).toContain("userDatabase: true");
+    const noBody = await s.t.call("POST", `/api/projects/${id}/generate`, { cookie: s.owner });
+    expect(noBody.status).toBe(200);
+    expect(noBody.body.code).toContain("userDatabase: false");
+    expect(noBody.body.code).toContain("logging: false");
+  });
+
+  test("export passes no flags and no media ids; userDatabaseEnabled exactly when the project has 1", async () => {
+    s = await team();
+    const id = await newProject(s.t, s.owner, { data: doc, userDatabaseEnabled: 1 });
+    seedTokensAndMedia(s, id);
+    const r = await s.t.call("POST", `/api/projects/${id}/export`, { cookie: s.owner });
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body)).toEqual(["code"]);
+    for (const line of ["userDatabase: true", "catchAll: false", "protectContent: false", "contentCache: false"]) expect(r.body.code).toContain(line);
+    expect(r.body.code).not.toContain("CACHED_FILE_ID");
+
+    s.t.ctx.db.update(projects).set({ userDatabaseEnabled: 0 }).where(eq(projects.id, id)).run();
+    expect((await s.t.call("POST", `/api/projects/${id}/export`, { cookie: s.owner })).body.code).toContain("userDatabase: false");
+  });
+
+  test("same input, same code; a project without tokens generates with no flags", async () => {
+    s = await team();
+    const id = await newProject(s.t, s.owner, { data: doc });
+    const a = await s.t.call("POST", `/api/projects/${id}/generate`, { cookie: s.owner, json: {} });
+    const b = await s.t.call("POST", `/api/projects/${id}/export`, { cookie: s.owner });
+    expect(a.body.code).toBe(b.body.code);
+    expect(a.body.code).toContain("catchAll: false");
+  });
+
+  test("an unusable stored scenario → 400 with the generator's messages", async () => {
+    s = await team();
+    const id = await newProject(s.t, s.owner);
+    s.t.ctx.db.update(projects).set({ data: JSON.stringify({ sheets: [{ id: "s", nodes: [{ type: "message" }] }] }) }).where(eq(projects.id, id)).run();
+    for (const path of ["generate", "export"]) {
+      const r = await s.t.call("POST", `/api/projects/${id}/${path}`, { cookie: s.owner, json: path === "generate" ? {} : undefined });
+      expect([path, r.status, r.body.error]).toEqual([path, 400, "VALIDATION_FAILED"]);
+      expect(r.body.issues.length).toBeGreaterThan(0);
+      expect(r.body.message).toContain("id");
+    }
+  });
+
+  test("403 stranger, 404 missing, 400 bad id or body", async () => {
+    s = await team();
+    const id = await newProject(s.t, s.owner, { data: doc });
+    for (const path of ["generate", "export"]) {
+      expect((await s.t.call("POST", `/api/projects/${id}/${path}`, { cookie: s.stranger })).status).toBe(403);
+      expect((await s.t.call("POST", `/api/projects/999/${path}`, { cookie: s.owner })).status).toBe(404);
+      expect((await s.t.call("POST", `/api/projects/x/${path}`, { cookie: s.owner })).status).toBe(400);
+    }
+    expect((await s.t.call("POST", `/api/projects/${id}/generate`, { cookie: s.owner, json: { userDatabaseEnabled: "yes" } })).status).toBe(400);
+    expect((await s.t.call("POST", `/api/projects/${id}/generate`, { cookie: s.owner, body: "{", headers: { "content-type": "application/json" } })).status).toBe(400);
+  });
+});
