@@ -9,7 +9,10 @@ const result = await Bun.build({
   compile: { outfile },
   bytecode: true,
   format: "esm",
-  minify: true,
+  // No whitespace minification: Elysia reads handler source (Sucrose) to decide which context
+  // parts (cookie, headers) to build, and fails on whitespace-minified code — every authenticated
+  // route then answered 500 in the binary.
+  minify: { whitespace: false, syntax: true, identifiers: true },
   sourcemap: "none",
   target: "bun",
 });
