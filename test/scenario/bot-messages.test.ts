@@ -1,0 +1,223 @@
+// Executes a generated bot (one process for the whole file): commands and menu, text triggers,
+// message formats, keyboards (own, keyboard nodes, layouts), inline presses, media, auto
+// transitions, variables, and the token flags catchAllHandlers + protectContent.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
+import { brief, Chat, doc, inlineData, inlineRows, node, removeDir, replyRows, startBot, type BotProcess } from "./harness";
+
+const scenario = doc(
+  node("cmd-start", "command_trigger", { command: "/start", description: "Begin", showInMenu: true, autoTransitionTo: "welcome" }),
+  // A legacy node claiming /start as well: the trigger wins, one command gives one reply.
+  node("legacy-start", "message", { command: "/start", messageText: "LEGACY START", keyboardType: "none" }),
+  node("welcome", "message", {
+    messageText: "<b>Hello</b>, {first_name}! Id {user_id}, {user_name}. Unknown: [{nothing}]",
+    formatMode: "html",
+    keyboardType: "inline",
+    buttons: [
+      { id: "b-next", text: "Next", action: "goto", target: "second" },
+      { id: "b-help", text: "Help", action: "command", target: "/help" },
+      { id: "b-site", text: "Site", action: "url", url: "https://example.com/" },
+    ],
+    keyboardLayout: { rows: [{ buttonIds: ["b-next", "b-help"] }, { buttonIds: ["b-site"] }], columns: 2, autoLayout: false },
+  }),
+  node("second", "message", {
+    messageText: "*Second* step: https://example.com",
+    formatMode: "markdown",
+    disableLinkPreview: true,
+    keyboardType: "none",
+    keyboardNodeId: "kb-main",
+  }),
+  node("kb-main", "keyboard", {
+    keyboardType: "reply",
+    oneTimeKeyboard: true,
+    resizeKeyboard: false,
+    buttons: [
+      { id: "r-photo", text: "Photo", action: "goto", target: "photo-node" },
+      { id: "r-album", text: "Album", action: "goto", target: "album" },
+      { id: "r-phone", text: "Share phone", action: "contact", target: "got-contact" },
+    ],
+    keyboardLayout: { rows: [], columns: 2, autoLayout: true },
+  }),
+  node("legacy-help", "command", { command: "/help", description: "", showInMenu: true, messageText: "_Help_ text", markdown: true }),
+  node("hidden", "command", { command: "/hidden", showInMenu: false, messageText: "Not in the menu" }),
+  node("tt-exact", "text_trigger", { textSynonyms: ["Hi", "Привет"], textMatchType: "exact", autoTransitionTo: "hi" }),
+  node("hi", "message", { messageText: "Trigger: {message_text}", formatMode: "text" }),
+  node("tt-contains", "text_trigger", { textSynonyms: ["price"], textMatchType: "contains", autoTransitionTo: "price" }),
+  node("price", "message", { messageText: "Prices for <i>{message_text}</i>", formatMode: "html" }),
+  node("photo-node", "photo", { imageUrl: "https://example.com/cat.jpg", mediaCaption: "A cat" }),
+  node("album", "message", { messageText: "Two pictures", attachedMedia: ["https://example.com/a.png", "https://example.com/b.png"] }),
+  node("got-contact", "message", { messageText: "Thanks" }),
+  node("tt-media", "text_trigger", { textSynonyms: ["media"], autoTransitionTo: "video-node" }),
+  node("video-node", "video", { videoUrl: "https://example.com/clip.mp4", mediaCaption: "Clip", enableAutoTransition: true, autoTransitionTo: "audio-node" }),
+  node("audio-node", "audio", { audioUrl: "https://example.com/song.mp3", enableAutoTransition: true, autoTransitionTo: "document-node" }),
+  node("document-node", "document", { documentUrl: "https://example.com/terms.pdf", mediaCaption: "Terms", enableAutoTransition: true, autoTransitionTo: "pic-with-text" }),
+  node("pic-with-text", "message", { messageText: "Caption from text", imageUrl: "https://example.com/dog.jpg", enableAutoTransition: true, autoTransitionTo: "pic-caption-and-text" }),
+  node("pic-caption-and-text", "message", { messageText: "Then the text", imageUrl: "https://example.com/cached.jpg", mediaCaption: "Own caption" }),
+  node("tt-chain", "text_trigger", { textSynonyms: ["chain"], autoTransitionTo: "chain-1" }),
+  node("chain-1", "message", { messageText: "One", enableAutoTransition: true, autoTransitionTo: "chain-2" }),
+  node("chain-2", "message", { messageText: "Two", enableAutoTransition: false, autoTransitionTo: "chain-3" }),
+  node("chain-3", "message", { messageText: "never sent" }),
+  node("tt-vars", "text_trigger", { textSynonyms: ["vars"], autoTransitionTo: "set-json" }),
+  node("set-json", "set_variable", {
+    assignments: [{ variable: "projects", value: '{"count":3,"items":[{"name":"A"},{"name":"B"}]}', mode: "set" }],
+    autoTransitionTo: "show-json",
+  }),
+  node("show-json", "message", { messageText: "{projects.count} projects, first {projects.items.0.name}, all {projects.items.length}" }),
+  node("http", "http_request", { httpRequestUrl: "https://example.com", autoTransitionTo: "chain-1" }),
+);
+
+let fake: FakeMessenger;
+let b: BotProcess;
+
+beforeAll(async () => {
+  fake = await startFakeMessenger();
+  b = await startBot(fake, scenario, {
+    generate: {
+      flags: { catchAllHandlers: true, protectContent: true },
+      mediaCache: { "https://example.com/cached.jpg": "CACHED_FILE_ID" },
+    },
+  });
+});
+
+afterAll(async () => {
+  await b?.stop();
+  if (b) removeDir(b.dir);
+  await fake?.stop();
+});
+
+describe("commands", () => {
+  test("the menu is registered with setMyCommands; an empty description falls back to the name", async () => {
+    const call = await fake.waitForCall(b.bot.token, (c) => c.method === "setMyCommands");
+    expect(call.params.commands).toEqual([
+      { command: "start", description: "Begin" },
+      { command: "help", description: "help" },
+    ]);
+  });
+
+  test("/start runs the command trigger once; html, variables, inline layout", async () => {
+    const chat = new Chat(b, { first_name: "Ann & Co", username: "ann" });
+    const [m] = await chat.say("/start");
+    expect(m.method).toBe("sendMessage");
+    expect(m.params.text).toBe(`<b>Hello</b>, Ann &amp; Co! Id ${chat.user.id}, Ann &amp; Co. Unknown: []`);
+    expect(m.params.parse_mode).toBe("HTML");
+    expect(m.params.protect_content).toBe(true);
+    expect(inlineRows(m)).toEqual([["Next", "Help"], ["Site"]]);
+    expect(m.params.reply_markup.inline_keyboard[1][0].url).toBe("https://example.com/");
+    for (const data of [inlineData(m, "Next")!, inlineData(m, "Help")!]) {
+      expect(Buffer.byteLength(data)).toBeLessThan(64);
+    }
+    await chat.quiet(); // no LEGACY START
+  });
+
+  test("a legacy command node answers with its own message; legacy markdown flag", async () => {
+    const chat = new Chat(b);
+    const [m] = await chat.say("/help");
+    expect(brief(m)).toEqual({ method: "sendMessage", text: "_Help_ text", parse_mode: "Markdown" });
+    const [hidden] = await chat.say("/hidden@" + b.bot.username);
+    expect(hidden.params.text).toBe("Not in the menu");
+  });
+});
+
+describe("buttons", () => {
+  test("inline goto: answered, next node as a new message with a keyboard node's reply keyboard", async () => {
+    const chat = new Chat(b);
+    await chat.say("/start");
+    const [m] = await chat.tap("Next");
+    const answers = fake.calls(b.bot.token, "answerCallbackQuery");
+    expect(answers.length).toBeGreaterThan(0);
+    expect(m.method).toBe("sendMessage");
+    expect(brief(m)).toEqual({ method: "sendMessage", text: "*Second* step: https://example.com", parse_mode: "Markdown" });
+    expect(m.params.link_preview_options).toEqual({ is_disabled: true });
+    expect(replyRows(m)).toEqual([["Photo", "Album"], ["Share phone"]]);
+    expect(m.params.reply_markup.one_time_keyboard).toBe(true);
+    expect(m.params.reply_markup.resize_keyboard).toBeUndefined();
+    expect(m.params.reply_markup.keyboard[1][0].request_contact).toBe(true);
+  });
+
+  test("inline command button runs the command", async () => {
+    const chat = new Chat(b);
+    await chat.say("/start");
+    const [m] = await chat.tap("Help");
+    expect(m.params.text).toBe("_Help_ text");
+  });
+
+  test("reply buttons: photo node by URL, album, shared contact", async () => {
+    const chat = new Chat(b);
+    await chat.say("/start");
+    await chat.tap("Next");
+    const [photo] = await chat.say("Photo");
+    expect(photo.method).toBe("sendPhoto");
+    expect(photo.params.photo).toBe("https://example.com/cat.jpg");
+    expect(photo.params.caption).toBe("A cat");
+    const album = await chat.say("Album", 2);
+    expect(album.map((c) => c.method)).toEqual(["sendMediaGroup", "sendMessage"]);
+    expect(album[0].params.media.map((x: { type: string; media: string }) => [x.type, x.media])).toEqual([
+      ["photo", "https://example.com/a.png"],
+      ["photo", "https://example.com/b.png"],
+    ]);
+    expect(album.at(-1)!.params.text).toBe("Two pictures");
+    fake.sendContact(b.bot.token, chat.user, "+100200300");
+    const [thanks] = await chat.replies();
+    expect(thanks.params.text).toBe("Thanks");
+  });
+});
+
+describe("triggers and flow", () => {
+  test("text trigger: exact match is case-insensitive, not a substring", async () => {
+    const chat = new Chat(b);
+    expect((await chat.say("привет"))[0].params.text).toBe("Trigger: привет");
+    expect((await chat.say("HI"))[0].params.text).toBe("Trigger: HI");
+    expect((await chat.say("Hi there"))[0].params.text).toStartWith("Sorry"); // the catch-all answers
+  });
+
+  test("text trigger: contains; variables are escaped for html", async () => {
+    const chat = new Chat(b);
+    const [m] = await chat.say("What is the PRICE <now>?");
+    expect(m.params.text).toBe("Prices for <i>What is the PRICE &lt;now&gt;?</i>");
+    expect(m.params.parse_mode).toBe("HTML");
+  });
+
+  test("media nodes and captions, cached file ids, auto transitions", async () => {
+    const chat = new Chat(b);
+    const sent = await chat.say("media", 6);
+    expect(sent.map((c) => [c.method, c.params.caption ?? c.params.text])).toEqual([
+      ["sendVideo", "Clip"],
+      ["sendAudio", undefined],
+      ["sendDocument", "Terms"],
+      ["sendPhoto", "Caption from text"],
+      ["sendPhoto", "Own caption"],
+      ["sendMessage", "Then the text"],
+    ]);
+    expect(sent[0].params.video).toBe("https://example.com/clip.mp4");
+    expect(sent[1].params.audio).toBe("https://example.com/song.mp3");
+    expect(sent[2].params.document).toBe("https://example.com/terms.pdf");
+    expect(sent[4].params.photo).toBe("CACHED_FILE_ID");
+  });
+
+  test("auto transition only when enabled", async () => {
+    const chat = new Chat(b);
+    const sent = await chat.say("chain", 2);
+    expect(sent.map((c) => c.params.text)).toEqual(["One", "Two"]);
+    await chat.quiet();
+  });
+
+  test("dotted paths read into stored JSON", async () => {
+    const chat = new Chat(b);
+    const [m] = await chat.say("vars");
+    expect(m.params.text).toBe("3 projects, first A, all 2");
+  });
+
+  test("catchAllHandlers: a polite fallback for what matches nothing", async () => {
+    const chat = new Chat(b, { language_code: "ru" });
+    const [m] = await chat.say("qwerty");
+    expect(m.params.text).toBe("Извините, я не понял это сообщение. Отправьте /start, чтобы начать сначала.");
+    const en = new Chat(b, { language_code: "en" });
+    expect((await en.say("/unknown"))[0].params.text).toBe("Sorry, I did not understand that. Send /start to begin again.");
+  });
+
+  test("every send carries protect_content", () => {
+    const sends = fake.sent(b.bot.token).filter((c) => c.method.startsWith("send"));
+    expect(sends.length).toBeGreaterThan(10);
+    for (const c of sends) expect(c.params.protect_content).toBe(true);
+  });
+});
