@@ -14,6 +14,7 @@ import { storageRoutes } from "./modules/storage";
 import { mediaRoutes } from "./modules/media";
 import { projectsRoutes } from "./modules/projects";
 import { eventsRoutes } from "./modules/events";
+import { botApiRoutes } from "./modules/bot-api";
 import { tokenRoutes } from "./modules/tokens";
 import { envVarRoutes } from "./modules/env-vars";
 import { botUserRoutes } from "./modules/bot-users";
@@ -37,6 +38,7 @@ export function createApp(ctx: AppContext) {
     .use(mediaRoutes(ctx))
     .use(projectsRoutes(ctx))
     .use(eventsRoutes(ctx))
+    .use(botApiRoutes(ctx))
     .use(tokenRoutes(ctx))
     .use(envVarRoutes(ctx))
     .use(botUserRoutes(ctx));

@@ -6,7 +6,8 @@ import type { LogLevel } from "./config";
 const LEVELS: Record<LogLevel, number> = { silent: -999, error: 0, warn: 1, info: 3, debug: 4, trace: 5 };
 
 /** Bot API tokens (`123456:ABC…`), PATs (`mcp_…`) and `bot<token>` URL segments. */
-const SECRET_PATTERNS: RegExp[] = [/\b\d{5,}:[A-Za-z0-9_-]{20,}\b/g, /\bmcp_[A-Za-z0-9]{16,}\b/g];
+// No `\b` before the bot id: in `bot<token>` URL segments the id follows a letter.
+const SECRET_PATTERNS: RegExp[] = [/(?<![0-9])\d{5,}:[A-Za-z0-9_-]{20,}/g, /\bmcp_[A-Za-z0-9]{16,}\b/g];
 const extraSecrets = new Set<string>();
 
 /** Registers a literal secret (admin key, storage keys) to be masked wherever it shows up. */

@@ -58,7 +58,8 @@ export class MessengerClient {
       throw new MessengerError("unreachable", `The messenger platform answered ${method} with a non-JSON body (HTTP ${res.status})`, res.status);
     }
     if (body?.ok === true) return body.result as T;
-    const description = typeof body?.description === "string" ? body.description : `HTTP ${res.status}`;
+    // The platform may echo the request URL (`bot<token>/...`) in its description.
+    const description = typeof body?.description === "string" ? body.description.split(token).join("***") : `HTTP ${res.status}`;
     if (res.status === 401 || res.status === 404) throw new MessengerError("unauthorized", `The messenger platform rejected the bot token: ${description}`, res.status);
     throw new MessengerError("rejected", `${method} failed: ${description}`, res.status);
   }

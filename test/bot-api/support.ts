@@ -124,6 +124,6 @@ export function expectNoSecrets(env: BotApiEnv, secrets: string[], allowed: (r: 
       if (allowed(r)) continue;
       if (r.text.includes(s)) throw new Error(`secret leaked in ${r.method} ${r.path} (${r.status})`);
     }
-    for (const line of env.t.logs) if (line.includes(s)) throw new Error(`secret leaked in a log line`);
+    for (const line of env.t.logs) if (line.includes(s)) throw new Error(`secret leaked in a log line: ${line.split(s).join("<SECRET>").slice(0, 300)}`);
   }
 }

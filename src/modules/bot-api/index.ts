@@ -1,0 +1,68 @@
+// API.md "Bot API: projects" and "Bot API: collaborators". Actor rules of /api/bot/* apply.
+// Create, import and data replace read their body as text: the bot-manager client posts a
+// downloaded project.json as `text/plain`, and JSON bodies are parsed the same way.
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context";
+import { authPlugin } from "../../http/auth";
+import { parsePositiveId, parsePrefixedId } from "../../http/params";
+import { collaboratorAddSchema, renameSchema } from "./model";
+import { BotProjectsService } from "./service";
+import { CollaboratorsService } from "./collaborators";
+
+const projectIdParam = (raw: string | undefined) => parsePrefixedId(raw, "project", "project id");
+
+export const botApiRoutes = (ctx: AppContext) => {
+  const projects = new BotProjectsService(ctx);
+  const team = new CollaboratorsService(ctx);
+  return (
+    new Elysia({ prefix: "/api/bot/projects" })
+      .use(authPlugin(ctx))
+      .get(
+        "/",
+        ({ actor }) => {
+          const items = projects.list(actor.userId);
+          return { items, count: items.length };
+        },
+        { botActor: true },
+      )
+      .post("/", ({ actor, body }) => projects.create(actor.userId, body), { botActor: true, parse: "text" })
+      // Static segment: declared before `/:id` for readers; the router prefers it anyway.
+      .post("/import", ({ actor, body }) => projects.import(actor.userId, body), { botActor: true, parse: "text" })
+      .get("/:id", ({ actor, params }) => projects.get(projectIdParam(params.id), actor.userId), { botActor: true })
+      .patch("/:id", ({ actor, params, body }) => projects.rename(projectIdParam(params.id), actor.userId, body.name), { botActor: true, body: renameSchema })
+      .delete(
+        "/:id",
+        async ({ actor, params }) => {
+          await projects.remove(projectIdParam(params.id), actor.userId);
+          return { success: true };
+        },
+        { botActor: true },
+      )
+      .put("/:id/data", ({ actor, params, body }) => projects.replaceData(projectIdParam(params.id), actor.userId, body), { botActor: true, parse: "text" })
+      .get("/:id/export", ({ actor, params }) => projects.export(projectIdParam(params.id), actor.userId), { botActor: true })
+      .get(
+        "/:id/collaborators",
+        ({ actor, params }) => {
+          const items = team.list(projectIdParam(params.id), actor.userId);
+          return { items, count: items.length };
+        },
+        { botActor: true },
+      )
+      .post(
+        "/:id/collaborators",
+        ({ actor, params, body }) => {
+          team.add(projectIdParam(params.id), actor.userId, body.user_id);
+          return { success: true };
+        },
+        { botActor: true, body: collaboratorAddSchema },
+      )
+      .delete(
+        "/:id/collaborators/:userId",
+        ({ actor, params }) => {
+          team.remove(projectIdParam(params.id), actor.userId, parsePositiveId(params.userId, "userId"));
+          return { success: true };
+        },
+        { botActor: true },
+      )
+  );
+};
