@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { projectCollaborators, projects, users } from "../../src/db/schema";
 import { loginAs, patFor } from "../support/app";
@@ -140,6 +142,17 @@ describe("projects", () => {
     expect(ownerOf(byCollab)).toBeUndefined();
     expect((await env.call("DELETE", `/api/bot/projects/abc`, { cookie: env.cookie })).status).toBe(400);
   });
+});
+
+test("deleting a project removes its downloaded avatars", async () => {
+  const pid = createProject(env, OWNER, "Avatars");
+  const { bot, tokenId } = await addToken(env, pid, { hasPhoto: true });
+  botTokensSeen.push(bot.token);
+  const photo = await env.call("GET", `/api/bot/tokens/${tokenId}/photo`, { cookie: env.cookie });
+  const file = join(env.t.ctx.config.uploadsDir, photo.body.photoUrl.slice("/uploads/".length));
+  expect(existsSync(file)).toBe(true);
+  expect((await env.call("DELETE", `/api/bot/projects/${pid}`, { cookie: env.cookie })).status).toBe(200);
+  expect(existsSync(file)).toBe(false);
 });
 
 describe("data replace (PUT /data)", () => {

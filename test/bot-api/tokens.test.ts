@@ -195,6 +195,25 @@ describe("bot photo", () => {
     expect(stale.body.photoUrl).toBe(r.body.photoUrl);
   });
 
+  test("after six hours the avatar is fetched again and the previous file removed", async () => {
+    const { tokenId, bot } = await addToken(env, projectId, { hasPhoto: true });
+    tokens.push(bot.token);
+    const first = await env.call("GET", `/api/bot/tokens/${tokenId}/photo`, { cookie: env.cookie });
+    const firstFile = join(env.t.ctx.config.uploadsDir, first.body.photoUrl.slice("/uploads/".length));
+    const sixHoursAgo = new Date(Date.now() - 6 * 3600 * 1000 - 1000).toISOString();
+    env.t.ctx.db.update(botTokens).set({ photoCheckedAt: sixHoursAgo }).where(eq(botTokens.id, tokenId)).run();
+    const second = await env.call("GET", `/api/bot/tokens/${tokenId}/photo`, { cookie: env.cookie });
+    expect(second.body.total_count).toBe(1);
+    expect(second.body.photoUrl).not.toBe(first.body.photoUrl);
+    expect(existsSync(firstFile)).toBe(false);
+    // the avatar was removed on the platform: null, and the old file goes too
+    env.fake.setUserPhoto(bot.id, false);
+    env.t.ctx.db.update(botTokens).set({ photoCheckedAt: sixHoursAgo }).where(eq(botTokens.id, tokenId)).run();
+    const third = await env.call("GET", `/api/bot/tokens/${tokenId}/photo`, { cookie: env.cookie });
+    expect(third.body).toEqual({ photoUrl: null, total_count: 0 });
+    expect(existsSync(join(env.t.ctx.config.uploadsDir, second.body.photoUrl.slice("/uploads/".length)))).toBe(false);
+  });
+
   test("no avatar → photoUrl null, total_count 0; errors", async () => {
     const { tokenId, bot } = await addToken(env, projectId, { hasPhoto: false });
     tokens.push(bot.token);
