@@ -116,6 +116,13 @@ describe("with a key", () => {
       const list = await b.t.call("GET", "/api/storage-configs", { cookie: b.cookie });
       expect(list.status).toBe(200);
       expect(list.body[0].hasSecrets).toBe(true);
+      // The active config cannot be used: uploads say why instead of silently going elsewhere.
+      const project = await b.t.call("POST", "/api/projects", { cookie: b.cookie, json: { name: "P" } });
+      const fd = new FormData();
+      fd.append("file", new File(["hello"], "a.txt", { type: "text/plain" }));
+      const up = await b.t.call("POST", `/api/projects/${project.body.id}/media`, { cookie: b.cookie, body: fd });
+      expect(up.status).toBe(500);
+      expect(up.body.message).toContain("cannot be decrypted");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

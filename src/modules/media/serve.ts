@@ -32,7 +32,8 @@ export function parseUploadPath(path: string): { configId: string | null; key: s
     if (!STORAGE_ID_PATTERN.test(configId)) return null;
     segments = segments.slice(2);
   }
-  // Decoded segments are re-joined, so an encoded `/` or `..` lands in the key and fails the check.
+  // An encoded separator is never a separator; an encoded `..` fails isSafeKey like a plain one.
+  if (segments.some((seg) => seg.includes("/"))) return null;
   const key = segments.join("/");
   return isSafeKey(key) ? { configId, key } : null;
 }

@@ -28,7 +28,10 @@ function clientConfig(cfg: ObjstoreConfig, creds: Credentials | null, maxAttempt
     requestHandler: { connectionTimeout: TEST_TIMEOUT_MS, requestTimeout: 120_000 },
     // Without stored credentials requests go unsigned (public buckets). The SDK's default
     // credential chain (environment, ~/.aws, instance metadata) is deliberately never consulted.
-    ...(creds ? { credentials: { accessKeyId: creds.accessKeyId, secretAccessKey: creds.secretAccessKey } } : { signer: { sign: async (request: any) => request } }),
+    // (Empty static credentials stop the chain; the no-op signer leaves the request unsigned.)
+    ...(creds
+      ? { credentials: { accessKeyId: creds.accessKeyId, secretAccessKey: creds.secretAccessKey } }
+      : { credentials: async () => ({ accessKeyId: "", secretAccessKey: "" }), signer: { sign: async (request: any) => request } }),
   };
 }
 
@@ -114,8 +117,9 @@ export class ObjectStoreBackend implements StorageBackend {
       return `Access denied by ${this.host} (HTTP ${status}${name ? `, ${name}` : ""}): check the access key, the secret and the bucket permissions`;
     }
     if (status) return `${this.host} answered HTTP ${status}${name ? ` (${name})` : ""}`;
-    const code = typeof e?.code === "string" && /^[A-Z_]{2,40}$/.test(e.code) ? e.code : null;
-    return `Cannot reach ${this.host}${code ? ` (${code})` : ""}`;
+    const code = typeof e?.code === "string" && /^[A-Za-z_]{2,40}$/.test(e.code) ? e.code : null;
+    if (code) return `Cannot reach ${this.host} (${code})`;
+    return `The request to ${this.host} failed${name ? ` (${name})` : ""}`;
   }
 
   publicUrl(key: string): string | null {
