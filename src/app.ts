@@ -12,6 +12,9 @@ import { authRoutes } from "./modules/auth";
 import { adminRoutes } from "./modules/admin";
 import { storageRoutes } from "./modules/storage";
 import { mediaRoutes } from "./modules/media";
+import { botFolderRoutes } from "./modules/admin/bot-folders";
+import { webhookRoutes } from "./modules/webhook";
+import { botLifecycleRoutes } from "./modules/bot-lifecycle";
 import { projectsRoutes } from "./modules/projects";
 import { eventsRoutes } from "./modules/events";
 import { botApiRoutes } from "./modules/bot-api";
@@ -36,6 +39,8 @@ export function createApp(ctx: AppContext) {
     .use(authRoutes(ctx))
     .use(storageRoutes(ctx))
     .use(mediaRoutes(ctx))
+    .use(webhookRoutes(ctx))
+    .use(botLifecycleRoutes(ctx))
     .use(projectsRoutes(ctx))
     .use(eventsRoutes(ctx))
     .use(botApiRoutes(ctx))
@@ -43,7 +48,7 @@ export function createApp(ctx: AppContext) {
     .use(envVarRoutes(ctx))
     .use(botUserRoutes(ctx));
   // Production without an admin key: the admin area does not exist (API.md "Admin").
-  const withAdmin = ctx.config.production && !ctx.config.adminKey ? app : app.use(adminRoutes(ctx));
+  const withAdmin = ctx.config.production && !ctx.config.adminKey ? app : app.use(adminRoutes(ctx)).use(botFolderRoutes(ctx));
   return withAdmin;
 }
 
