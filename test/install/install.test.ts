@@ -90,6 +90,12 @@ describe("install.sh", () => {
     ]) {
       expect(unit).toContain(`\n${line}\n`);
     }
+    const verify = Bun.which("systemd-analyze");
+    if (verify) {
+      // parse errors name the file and line ("botloom.service:18: Failed to parse ...")
+      const v = Bun.spawnSync([verify, "verify", p.unit]);
+      expect(v.stdout.toString() + v.stderr.toString()).not.toContain(`${p.unit}:`);
+    } else console.warn("[install test] systemd-analyze not found: the unit file is not verified");
     expect(r.out).toContain("Botloom 1.0.0.1 installed");
     expect(r.out).toMatch(/Admin login: http:\/\/\S+:5123\/admin\/login/);
     expect(r.out).toContain(`Admin key:   ${env.ADMIN_KEY}`);
