@@ -14,6 +14,8 @@ import { localConfigSchema, objstoreConfigSchema, type Credentials } from "./mod
 
 type Row = typeof storageConfigs.$inferSelect;
 
+const RETIRE_AFTER_MS = 15 * 60 * 1000;
+
 export interface RegistryEntry {
   id: string;
   backendName: Row["backend"];
@@ -76,10 +78,13 @@ export class StorageRegistry {
       }
       next.set(row.id, { id: row.id, backendName: row.backend, isActive: row.isActive === 1, readOnly: row.readOnly === 1, backend, problem });
     }
-    const old = this.entries;
+    const retired = [...this.entries.values()];
     this.entries = next;
-    // Requests already holding an old backend finish with it; closing only frees idle sockets.
-    for (const e of old.values()) e.backend?.close();
+    // Uploads and downloads already holding an old backend must finish with it (closing an object
+    // store client cuts its open sockets), so old clients are closed only after a grace period.
+    if (retired.some((e) => e.backend)) {
+      setTimeout(() => retired.forEach((e) => e.backend?.close()), RETIRE_AFTER_MS).unref();
+    }
   }
 
   get(id: string): RegistryEntry | undefined {
