@@ -1,8 +1,10 @@
 // Prepared statements of the projects module. Every read is "as seen by a user": the per-user
 // position (project_order, falling back to projects.sort_order) and the per-user archive flag.
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { aliased, prepareRows } from "../../db/rows";
 import { projectArchives, projectCollaborators, projectOrder, projects, users } from "../../db/schema";
+import type { ProjectListItem } from "./model";
 
 const uid = sql.placeholder("userId");
 
@@ -42,23 +44,35 @@ const fullColumns = {
   archived: archivedFor,
 };
 
+/** Row of the hot list query: ProjectListItem with the archive flag still 0/1. */
+export type ListRow = Omit<ProjectListItem, "isArchivedForMe"> & { isArchivedForMe: number | boolean };
+
+/**
+ * A user's projects (owned or shared), in the user's order, archived or not. Membership is an
+ * index-driven id list (owner index ∪ collaborator index), never a scan of every project.
+ */
+function userList<T extends Record<string, unknown>>(db: Db, columns: T) {
+  const memberIds = db
+    .select({ id: projects.id })
+    .from(projects)
+    .where(eq(projects.ownerId, uid))
+    .union(db.select({ id: projectCollaborators.projectId }).from(projectCollaborators).where(eq(projectCollaborators.userId, uid)));
+  const isArchived = sql`(${projectArchives.userId} is not null)`;
+  return db
+    .select(aliased({ ...(columns as Record<string, never>), isArchivedForMe: isArchived }))
+    .from(projects)
+    .leftJoin(projectOrder, ownOrder)
+    .leftJoin(projectArchives, and(eq(projectArchives.projectId, projects.id), eq(projectArchives.userId, uid)))
+    .where(and(inArray(projects.id, memberIds), sql`${isArchived} = ${sql.placeholder("archived")}`))
+    .orderBy(position, projects.id);
+}
+
 export function prepareProjectQueries(db: Db) {
-  const archivedIs = sql`${archivedFor} = ${sql.placeholder("archived")}`;
+  const { archived: _a, ...itemColumns } = listColumns;
+  const { archived: _b, ...fullRecordColumns } = fullColumns;
   return {
-    listItems: db
-      .select(listColumns)
-      .from(projects)
-      .leftJoin(projectOrder, ownOrder)
-      .where(and(memberOf, archivedIs))
-      .orderBy(position, projects.id)
-      .prepare(),
-    listFull: db
-      .select(fullColumns)
-      .from(projects)
-      .leftJoin(projectOrder, ownOrder)
-      .where(and(memberOf, archivedIs))
-      .orderBy(position, projects.id)
-      .prepare(),
+    listItems: prepareRows<ListRow>(db, userList(db, itemColumns)),
+    listFull: prepareRows<Record<string, unknown> & { data: unknown; isArchivedForMe: number | boolean }>(db, userList(db, fullRecordColumns)),
     full: db
       .select(fullColumns)
       .from(projects)

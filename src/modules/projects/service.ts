@@ -31,12 +31,20 @@ export class ProjectsService {
 
   // --- reads ---------------------------------------------------------------------------------
 
+  /** The hot path of the editor's project list: rows are already in the response shape. */
   listItems(userId: number, archived: boolean): ProjectListItem[] {
-    return this.q.listItems.all({ userId, archived: archived ? 1 : 0 }).map(toListItem);
+    const rows = this.q.listItems({ userId, archived: archived ? 1 : 0 });
+    for (const r of rows) r.isArchivedForMe = r.isArchivedForMe === 1;
+    return rows as ProjectListItem[];
   }
 
   listFull(userId: number, archived: boolean): ProjectFull[] {
-    return this.q.listFull.all({ userId, archived: archived ? 1 : 0 }).map(toFull);
+    const rows = this.q.listFull({ userId, archived: archived ? 1 : 0 });
+    for (const r of rows) {
+      r.data = readJson(r.data as string);
+      r.isArchivedForMe = r.isArchivedForMe === 1;
+    }
+    return rows as unknown as ProjectFull[];
   }
 
   /** 404 when the project is missing or the user has no access (API.md GET /api/projects/{id}). */
