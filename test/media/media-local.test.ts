@@ -131,6 +131,15 @@ describe("built-in folder (no active config)", () => {
     expect(declared.body.error).toBe("PAYLOAD_TOO_LARGE");
   });
 
+  test("50 parallel uploads land intact with distinct names", async () => {
+    const files = Array.from({ length: 50 }, (_, i) => fileBytes("application/pdf", 500 + i * 131));
+    const rs = await Promise.all(files.map((data) => upload(t, owner, projectId, data, "same-name.pdf", "application/pdf")));
+    expect(rs.map((r) => r.status)).toEqual(new Array(50).fill(201));
+    expect(new Set(rs.map((r) => r.body.url)).size).toBe(50);
+    const back = await Promise.all(rs.map((r) => fetchBytes(t, r.body.url)));
+    back.forEach((b, i) => expect(sameBytes(b.bytes, files[i])).toBe(true));
+  });
+
   test("bad requests: no file field, a text field, JSON, malformed multipart", async () => {
     const noFile = new FormData();
     noFile.append("other", new File(["x"], "a.txt", { type: "text/plain" }));
