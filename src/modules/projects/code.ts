@@ -7,10 +7,11 @@ import { botTokens, mediaFiles, projects } from "../../db/schema";
 import { badRequest, notFound } from "../../http/errors";
 import { generateBot, ScenarioError } from "../../scenario";
 import { readStored } from "./document";
+import { toFlag, type Flag } from "./model";
 
 export interface GenerateOptions {
-  userDatabaseEnabled?: boolean;
-  enableLogging?: boolean;
+  userDatabaseEnabled?: Flag;
+  enableLogging?: Flag;
 }
 
 function prepare(ctx: AppContext) {
@@ -65,8 +66,8 @@ export class ProjectCode {
     const result = run(() =>
       generateBot(readStored(p.data), {
         projectName: p.name,
-        userDatabaseEnabled: opts.userDatabaseEnabled ?? p.userDatabaseEnabled === 1,
-        enableLogging: opts.enableLogging,
+        userDatabaseEnabled: (opts.userDatabaseEnabled === undefined ? p.userDatabaseEnabled : toFlag(opts.userDatabaseEnabled)) === 1,
+        enableLogging: opts.enableLogging === undefined ? undefined : toFlag(opts.enableLogging) === 1,
         flags: token
           ? { catchAllHandlers: token.catchAllHandlers === 1, protectContent: token.protectContent === 1, contentCache: token.contentCache === 1 }
           : undefined,

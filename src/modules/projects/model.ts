@@ -2,8 +2,11 @@
 // response records (full Project, ProjectListItem).
 import { z } from "zod";
 
-const flag = z.union([z.literal(0), z.literal(1), z.boolean()]).transform((v) => (v === true || v === 1 ? 1 : 0));
-const bool = z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) => v === true || v === 1);
+// 0/1 or a boolean; no zod transforms here, so the schemas stay representable in the OpenAPI docs.
+const flag = z.union([z.literal(0), z.literal(1), z.boolean()]);
+const bool = z.union([z.boolean(), z.literal(0), z.literal(1)]);
+export type Flag = z.infer<typeof flag>;
+export const toFlag = (v: Flag): 0 | 1 => (v === true || v === 1 ? 1 : 0);
 const sortOrder = z.number().int().min(-1_000_000_000).max(1_000_000_000);
 
 export const NAME_MAX = 200;
@@ -49,7 +52,8 @@ export type CreateProjectInput = {
   name: string;
   description?: string;
   data?: unknown;
-  userDatabaseEnabled?: number;
+  /** 0/1 (a boolean is accepted too) */
+  userDatabaseEnabled?: number | boolean;
   sortOrder?: number;
 };
 export type ProjectPatch = z.output<typeof updateProjectSchema>;

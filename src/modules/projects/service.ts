@@ -6,7 +6,7 @@ import type { AppContext } from "../../context";
 import { projectArchives, projectOrder, projects } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../../http/errors";
 import { DEFAULT_DATA, parseDocument, readStored as readJson, type ScenarioDocument } from "./document";
-import { NAME_MAX, type CreateProjectInput, type ProjectFull, type ProjectListItem, type ProjectPatch } from "./model";
+import { NAME_MAX, toFlag, type CreateProjectInput, type Flag, type ProjectFull, type ProjectListItem, type ProjectPatch } from "./model";
 import { prepareProjectQueries, type ProjectQueries } from "./queries";
 import { ProjectVersions, type VersionMeta } from "./versions";
 import { AdminIds, normalizeAdminIds } from "./admin-ids";
@@ -76,7 +76,7 @@ export class ProjectsService {
       name,
       description: input.description ?? "",
       doc,
-      userDatabaseEnabled: input.userDatabaseEnabled,
+      userDatabaseEnabled: input.userDatabaseEnabled === undefined ? undefined : toFlag(input.userDatabaseEnabled as Flag),
       sortOrder: input.sortOrder,
       adminIds: null,
     });
@@ -148,7 +148,7 @@ export class ProjectsService {
       const set: Partial<typeof projects.$inferInsert> = {};
       if (name !== undefined) set.name = name;
       if (patch.description !== undefined) set.description = patch.description;
-      if (patch.userDatabaseEnabled !== undefined) set.userDatabaseEnabled = patch.userDatabaseEnabled;
+      if (patch.userDatabaseEnabled !== undefined) set.userDatabaseEnabled = toFlag(patch.userDatabaseEnabled);
       if (adminIds !== undefined) set.adminIds = adminIds;
       if (doc && doc.json !== current.data) {
         dataChanged = true;
@@ -167,7 +167,7 @@ export class ProjectsService {
         const meta: VersionMeta = {
           commitMessage: patch.commitMessage,
           authorId: userId,
-          agentEdit: patch.agentEdit,
+          agentEdit: patch.agentEdit === undefined ? undefined : toFlag(patch.agentEdit) === 1,
           agentSessionId: patch.agentSessionId,
           agentDisplayName: patch.agentDisplayName,
         };
@@ -175,7 +175,7 @@ export class ProjectsService {
       }
     });
     if (adminIds !== undefined) this.adminIds.writeFolders(projectId, adminIds ?? "");
-    if (dataChanged) this.ctx.events.emit("bot:table_updated", { projectId, restartOnUpdate: patch.restartOnUpdate ?? false });
+    if (dataChanged) this.ctx.events.emit("bot:table_updated", { projectId, restartOnUpdate: patch.restartOnUpdate === undefined ? false : toFlag(patch.restartOnUpdate) === 1 });
     if (touched) this.changed("updated", projectId, this.team.memberIds(projectId));
     return this.readFull(projectId, userId);
   }
