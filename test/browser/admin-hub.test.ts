@@ -151,15 +151,25 @@ describe.skipIf(!haveChromium)("admin pages in Chromium", () => {
     expect(t.ctx.db.select({ f: templates.featured }).from(templates).all().map((r) => r.f)).toContain(1);
   }, 30_000);
 
-  test("features that are not installed yet say so instead of breaking", async () => {
+  test("bot folder cleanup shows what was deleted and skipped; features not installed yet say so", async () => {
     if (!featuredInstalled) {
       await page.getByLabel("Template id").fill("1");
       await page.getByRole("button", { name: "Save", exact: true }).click();
       await page.locator("#templates-status").getByText("not installed on this server yet").waitFor();
     }
+    mkdirSync(join(t.ctx.config.botsDir, "gone_999999_1"), { recursive: true });
+    mkdirSync(join(t.ctx.config.botsDir, "not-a-bot-folder"), { recursive: true });
     await page.getByRole("button", { name: "Clean up bot folders" }).click();
-    if (cleanupInstalled) await page.locator("#folders-status.ok").waitFor();
-    else await page.locator("#folders-status").getByText("not installed on this server yet").waitFor();
+    if (cleanupInstalled) {
+      const status = page.locator("#folders-status.ok");
+      await status.getByText("Deleted (1):").waitFor();
+      await status.getByText("gone_999999_1").waitFor();
+      await status.getByText("not-a-bot-folder").waitFor();
+      expect(existsSync(join(t.ctx.config.botsDir, "gone_999999_1"))).toBe(false);
+      expect(existsSync(join(t.ctx.config.botsDir, "not-a-bot-folder"))).toBe(true);
+    } else {
+      await page.locator("#folders-status").getByText("not installed on this server yet").waitFor();
+    }
     if (!storageInstalled) await page.getByText("Storage settings are not available on this server yet.").waitFor();
   }, 30_000);
 
@@ -169,7 +179,7 @@ describe.skipIf(!haveChromium)("admin pages in Chromium", () => {
     await page.getByText("Add a storage configuration").click();
     const form = page.locator("#storage-form");
     await form.getByLabel("Name").fill("Disk two");
-    await form.getByLabel("Folder").fill(folder);
+    await form.getByRole("textbox", { name: /^Folder/ }).fill(folder);
     await form.getByRole("button", { name: "Create" }).click();
     await page.getByText(/Created “Disk two”/).waitFor();
     await page.getByRole("button", { name: "Test Disk two" }).click();

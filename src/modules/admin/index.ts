@@ -11,6 +11,7 @@ import { hubPage } from "./pages/hub";
 import { redirect } from "./pages/layout";
 import { loginPage } from "./pages/login";
 import { settingsPage } from "./pages/settings";
+import { adminStorageRoutes } from "./storage-proxy";
 import { adminUsersRoutes } from "./users";
 import { adminVersionRoutes } from "./version";
 
@@ -22,6 +23,7 @@ export const adminRoutes = (ctx: AppContext) => {
       .use(adminGuard(ctx))
       .use(adminUsersRoutes(ctx))
       .use(adminVersionRoutes(ctx))
+      .use(adminStorageRoutes(ctx))
       // --- public ---------------------------------------------------------------------------
       .post("/api/login", ({ body, cookie }) => {
         if (!ctx.config.adminKey) throw new AppError(503, "NOT_SET_UP", "No admin key is configured: start with `serve --init` or set ADMIN_KEY");

@@ -1,0 +1,33 @@
+// Admin twins of the storage-config endpoints the hub needs. The storage API lives in the user area
+// (connect.sid or PAT), which an admin cookie does not open; these call the same service, so the
+// rules (validation, encryption, one active config, registry reload) are the storage module's own.
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context";
+import { badRequest } from "../../http/errors";
+import { createStorageSchema, STORAGE_ID_PATTERN, updateStorageSchema } from "../storage/model";
+import { storageRegistry } from "../storage/registry";
+import { StorageConfigService } from "../storage/service";
+import { adminGuard } from "./admin-auth";
+
+function storageId(raw: string | undefined): string {
+  if (raw === undefined || !STORAGE_ID_PATTERN.test(raw)) throw badRequest("id must be a storage config id (^[a-z0-9][a-z0-9-]{1,62}$)");
+  return raw;
+}
+
+export const adminStorageRoutes = (ctx: AppContext) => {
+  const service = new StorageConfigService(ctx, storageRegistry(ctx));
+  return new Elysia()
+    .use(adminGuard(ctx))
+    .get("/api/storage-configs", () => service.list(), { admin: true })
+    .post(
+      "/api/storage-configs",
+      ({ body, set }) => {
+        const view = service.create(body);
+        set.status = 201;
+        return view;
+      },
+      { admin: true, body: createStorageSchema },
+    )
+    .patch("/api/storage-configs/:id", ({ params, body }) => service.update(storageId(params.id), body), { admin: true, body: updateStorageSchema })
+    .post("/api/storage-configs/:id/test", ({ params }) => service.test(storageId(params.id)), { admin: true });
+};
