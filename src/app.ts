@@ -21,6 +21,8 @@ import { botApiRoutes } from "./modules/bot-api";
 import { tokenRoutes } from "./modules/tokens";
 import { envVarRoutes } from "./modules/env-vars";
 import { botUserRoutes } from "./modules/bot-users";
+import { templateRoutes } from "./modules/templates";
+import { templateAdminRoutes } from "./modules/templates/admin";
 
 export function createApp(ctx: AppContext) {
   const guard = setupGuard(ctx);
@@ -46,9 +48,10 @@ export function createApp(ctx: AppContext) {
     .use(botApiRoutes(ctx))
     .use(tokenRoutes(ctx))
     .use(envVarRoutes(ctx))
-    .use(botUserRoutes(ctx));
+    .use(botUserRoutes(ctx))
+    .use(templateRoutes(ctx));
   // Production without an admin key: the admin area does not exist (API.md "Admin").
-  const withAdmin = ctx.config.production && !ctx.config.adminKey ? app : app.use(adminRoutes(ctx)).use(botFolderRoutes(ctx));
+  const withAdmin = ctx.config.production && !ctx.config.adminKey ? app : app.use(adminRoutes(ctx)).use(botFolderRoutes(ctx)).use(templateAdminRoutes(ctx));
   return withAdmin;
 }
 
