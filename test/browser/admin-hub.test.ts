@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { eq } from "drizzle-orm";
 import type { BrowserContext, Page } from "playwright-core";
 import { projects, templates } from "../../src/db/schema";
 import { VERSION } from "../../src/version";
@@ -145,10 +146,20 @@ describe.skipIf(!haveChromium)("admin pages in Chromium", () => {
   test.skipIf(!featuredInstalled)("toggle a template's featured flag", async () => {
     const id = t.ctx.db.insert(templates).values({ name: "Shop starter", data: JSON.stringify({ sheets: [] }), isPublic: 1 }).returning({ id: templates.id }).get().id;
     await page.getByLabel("Template id").fill(String(id));
-    await page.getByLabel("Featured", { exact: true }).selectOption("1");
+    await page.locator("#featured-form").getByLabel("Featured").selectOption("1");
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.getByText(`Template “Shop starter” (#${id}) is now featured.`).waitFor();
-    expect(t.ctx.db.select({ f: templates.featured }).from(templates).all().map((r) => r.f)).toContain(1);
+    const featured = () => t.ctx.db.select({ f: templates.featured }).from(templates).where(eq(templates.id, id)).get()!.f;
+    expect(featured()).toBe(1);
+    // the catalog list (an admin read endpoint when installed) toggles too
+    const row = page.locator("#templates-list tr", { hasText: "Shop starter" });
+    if (await page.locator("#templates-list table").count()) {
+      await row.getByRole("button", { name: "Unfeature" }).click();
+      await page.getByText(`Template “Shop starter” (#${id}) is no longer featured.`).waitFor();
+      expect(featured()).toBe(0);
+    }
+    await page.getByRole("button", { name: "Refresh built-in templates" }).click();
+    await page.locator("#templates-status.ok").waitFor();
   }, 30_000);
 
   test("bot folder cleanup shows what was deleted and skipped; features not installed yet say so", async () => {
