@@ -81,6 +81,13 @@ describe("GET /api/events", () => {
     await expect(Client.open(`ws://${base}/api/events`, {})).rejects.toThrow();
   });
 
+  test("a plain GET with credentials is a clear 400, not a missing route", async () => {
+    const res = await fetch(`http://${base}/api/events`, { headers: { cookie: s.owner } });
+    expect(res.status).toBe(400);
+    expect((await res.json()).message).toContain("WebSocket");
+    expect((await fetch(`http://${base}/api/events`)).status).toBe(401);
+  });
+
   test("each event reaches the right users and nobody else", async () => {
     const owner = await connect(s.owner);
     const ownerSecondTab = await connect(s.owner);

@@ -4,21 +4,34 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
+import { badRequest } from "../../http/errors";
 import { SocketHub } from "./hub";
 
 export const eventsRoutes = (ctx: AppContext) => {
   const hub = new SocketHub();
   ctx.events.on("projects-changed", (e) => hub.deliver(e));
-  return new Elysia({ prefix: "/api" }).use(authPlugin(ctx)).ws("/events", {
-    user: true,
-    open(ws) {
-      hub.add(ws.data.actor.userId, ws.raw);
-    },
-    close(ws) {
-      hub.remove(ws.data.actor.userId, ws.raw);
-    },
-    message() {
-      // clients have nothing to say; messages are ignored
-    },
-  });
+  return (
+    new Elysia({ prefix: "/api" })
+      .use(authPlugin(ctx))
+      .ws("/events", {
+        user: true,
+        open(ws) {
+          hub.add(ws.data.actor.userId, ws.raw);
+        },
+        close(ws) {
+          hub.remove(ws.data.actor.userId, ws.raw);
+        },
+        message() {
+          // clients have nothing to say; messages are ignored
+        },
+      })
+      // Only requests without an Upgrade header reach this (the WebSocket route takes the others).
+      .get(
+        "/events",
+        () => {
+          throw badRequest("GET /api/events is a WebSocket: send an Upgrade request");
+        },
+        { user: true },
+      )
+  );
 };
