@@ -105,6 +105,8 @@ describe("create", () => {
       { name: "x", description: 3 },
       { name: "x", userDatabaseEnabled: 2 },
       { name: "x", sortOrder: 1.5 },
+      { name: "x", sortOrder: 1e12 },
+      { name: "x", description: "d".repeat(5001) },
       { name: "x", data: "text" },
       { name: "x", data: [] },
       { name: "x", data: 12 },
