@@ -53,3 +53,27 @@ describe("admin pages", () => {
     }
   });
 });
+
+describe("settings page (first run)", () => {
+  test("dev login completes the setup and goes to the hub; an incomplete widget setup is refused with a clear message", async () => {
+    const n = createTestApp();
+    try {
+      const cookie = await adminLogin(n);
+      const first = await n.call("GET", "/admin/settings", { cookie });
+      expect(first.text).toContain("Welcome!");
+      const widget = await n.call("POST", "/admin/settings", { cookie, body: new URLSearchParams({ loginMode: "messenger_widget", clientId: "", botToken: "" }) });
+      expect(widget.status).toBe(400);
+      expect(widget.text).toContain('role="alert"');
+      expect(widget.text).toContain("clientId and botToken required");
+      expect(n.ctx.settings.isSetUp()).toBe(false);
+      const dev = await n.call("POST", "/admin/settings", { cookie, body: new URLSearchParams({ loginMode: "dev_login" }) });
+      expect([dev.status, dev.headers.get("location")]).toEqual([302, "/admin"]);
+      expect(n.ctx.settings.isSetUp()).toBe(true);
+      const bad = await n.call("POST", "/admin/settings", { cookie, body: new URLSearchParams({ loginMode: "nonsense" }) });
+      expect(bad.status).toBe(400);
+      expect(bad.text).toContain('role="alert"');
+    } finally {
+      n.cleanup();
+    }
+  });
+});
