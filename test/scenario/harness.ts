@@ -138,7 +138,7 @@ export class Chat {
   }
 
   /** the next `count` messages (send/edit/delete calls) to this chat */
-  replies(count = 1, timeoutMs = 6000): Promise<RecordedCall[]> {
+  replies(count = 1, timeoutMs = 4000): Promise<RecordedCall[]> {
     return this.b.fake.waitForSent(this.token, this.user.id, count, timeoutMs);
   }
 
@@ -196,4 +196,17 @@ export const inlineRows = (call: RecordedCall): string[][] =>
 export function brief(call: RecordedCall) {
   const p = call.params;
   return { method: call.method, text: p.text ?? p.caption, parse_mode: p.parse_mode };
+}
+
+/** Retries an assertion for a while: the bot writes its state just after it sends. */
+export async function eventually<T>(check: () => T, timeoutMs = 2000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return check();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await Bun.sleep(25);
+    }
+  }
 }

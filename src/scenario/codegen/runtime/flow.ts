@@ -208,10 +208,11 @@ async function runCommand(turn: Turn, name: string): Promise<boolean> {
 
 /** Exact matches (case-insensitive) first, then "contains", each in scenario order. */
 function matchTrigger(text: string): TextTriggerDef | undefined {
-  const t = text.trim().toLowerCase();
+  const exact = text.trim().toLowerCase();
+  const whole = text.toLowerCase(); // "contains" keeps spaces: "-sms " must not match "-sms"
   return (
-    TEXT_TRIGGERS.find((tr) => tr.match === "exact" && tr.texts.some((s) => s.trim().toLowerCase() === t)) ??
-    TEXT_TRIGGERS.find((tr) => tr.match === "contains" && tr.texts.some((s) => t.includes(s.toLowerCase())))
+    TEXT_TRIGGERS.find((tr) => tr.match === "exact" && tr.texts.some((s) => s.trim().toLowerCase() === exact)) ??
+    TEXT_TRIGGERS.find((tr) => tr.match === "contains" && tr.texts.some((s) => whole.includes(s.toLowerCase())))
   );
 }
 

@@ -1,0 +1,327 @@
+// Executes a generated bot backed by a platform database: input nodes and collectUserInput
+// (validation, retry, media, reply button wins, inline answers), conditions with every operator,
+// set_variable modes, delay, adminOnly, conditional messages, bot_users / bot_state, and
+// variables surviving a restart. No token flags: unmatched messages get no answer.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
+import { Chat, doc, eventually, inlineRows, node, removeDir, replyRows, startBot, tmpDir, type BotProcess } from "./harness";
+import { createPlatformDb, dbEnv, type PlatformDb } from "./platform-db";
+
+const say = (id: string, text: string, extra: Record<string, unknown> = {}) => node(id, "message", { messageText: text, ...extra });
+const command = (name: string, target: string) => node(`cmd-${name}`, "command_trigger", { command: `/${name}`, autoTransitionTo: target });
+const contains = (id: string, text: string, target: string) =>
+  node(id, "text_trigger", { textSynonyms: [text], textMatchType: "contains", autoTransitionTo: target });
+const branch = (operator: string, value: string, target: string, value2?: string) => ({ id: target, label: target, operator, value, value2, target });
+const results = ["empty", "big", "negative", "between", "not-five", "five", "equals", "matches", "digits", "contains", "filled"];
+
+const scenario = doc(
+  command("start", "visits"),
+  node("visits", "set_variable", {
+    assignments: [
+      { variable: "visits", value: "", mode: "increment" },
+      { variable: "tags", value: "t{visits}", mode: "append" },
+      { variable: "greeting", value: "Hi {first_name}", mode: "set" },
+    ],
+    autoTransitionTo: "ask-age",
+  }),
+  say("ask-age", "{greeting}! Visit {visits} ({tags}). Age?", { enableAutoTransition: true, autoTransitionTo: "in-age" }),
+  node("in-age", "input", {
+    inputVariable: "age",
+    inputType: "text",
+    inputPrompt: "Your age",
+    inputValidation: { type: "number", min: 1, max: 120 },
+    inputRetryMessage: "Digits please, {first_name}",
+    inputTargetNodeId: "c-age",
+  }),
+  node("c-age", "condition", {
+    variable: "age",
+    branches: [branch("greater_than", "17", "adult"), branch("between", "13", "teen", "17"), branch("else", "", "kid")],
+  }),
+  say("adult", "Adult ({age})"),
+  say("teen", "Teen ({age})"),
+  say("kid", "Kid ({age})"),
+
+  command("name", "ask-name"),
+  say("ask-name", "Your name?", {
+    collectUserInput: true,
+    inputVariable: "nick",
+    inputTargetNodeId: "nick-done",
+    keyboardType: "reply",
+    buttons: [
+      { id: "skip", text: "Skip", action: "goto", target: "skipped", skipDataCollection: true },
+      { id: "anon", text: "Anonymous", action: "goto", target: "nick-done" },
+    ],
+  }),
+  say("nick-done", "Nice to meet you, {nick}", { removeKeyboard: true }),
+  say("skipped", "Skipped ({nick})"),
+
+  command("pic", "ask-pic"),
+  say("ask-pic", "Send a photo", {
+    collectUserInput: true,
+    enablePhotoInput: true,
+    photoInputVariable: "pic",
+    inputTargetNodeId: "show-pic",
+    inputRetryMessage: "A photo, please",
+  }),
+  say("show-pic", "Your photo", { attachedMedia: ["pic"] }),
+
+  command("color", "color-q"),
+  say("color-q", "Pick a color", {
+    keyboardType: "inline",
+    collectUserInput: true,
+    inputVariable: "color",
+    buttons: [
+      { id: "red", text: "Red", action: "goto", target: "color-done" },
+      { id: "blue", text: "Blue", action: "goto", target: "color-done", hideAfterClick: true },
+    ],
+  }),
+  say("color-done", "You picked {color}"),
+
+  contains("tt-order", "order", "extract"),
+  node("extract", "set_variable", {
+    assignments: [
+      { variable: "code", value: "{message_text}", mode: "regex_extract", pattern: "#(\\d+)", regexGroup: "1" },
+      { variable: "qty", value: "{message_text}", mode: "regex_extract" },
+    ],
+    regexPattern: "x(\\d+)",
+    regexGroup: 1,
+    regexDefault: "1",
+    autoTransitionTo: "order-msg",
+  }),
+  say("order-msg", "Order {code}, qty {qty}"),
+
+  contains("tt-cmp", "cmp ", "cmp-extract"),
+  node("cmp-extract", "set_variable", {
+    assignments: [{ variable: "num", value: "{message_text}", mode: "regex_extract", pattern: "cmp\\s*(.*)$", regexGroup: 1 }],
+    autoTransitionTo: "cmp-cond",
+  }),
+  node("cmp-cond", "condition", {
+    variable: "num",
+    branches: [
+      branch("empty", "", "empty"),
+      branch("greater_than", "100", "big"),
+      branch("less_than", "0", "negative"),
+      branch("between", "10", "between", "20"),
+      branch("not_equals", "5", "not-five"),
+    ],
+    defaultTargetId: "five",
+  }),
+  contains("tt-txt", "txt ", "txt-cond"),
+  node("txt-cond", "condition", {
+    variable: "{message_text}",
+    branches: [
+      branch("equals", "txt alpha", "equals"),
+      branch("matches", "^txt re-\\w+$", "matches"),
+      branch("contains", "\\d{3}", "digits"),
+      branch("contains", "BETA", "contains"),
+      branch("filled", "", "filled"),
+    ],
+  }),
+  ...results.map((r) => say(r, `= ${r}`)),
+
+  command("wait", "wait-msg"),
+  say("wait-msg", "Waiting", { enableAutoTransition: true, autoTransitionTo: "pause" }),
+  node("pause", "delay", { delaySeconds: 1, autoTransitionTo: "wait-done" }),
+  say("wait-done", "Done waiting"),
+
+  command("admin", "secret"),
+  say("secret", "Secret for admins", { adminOnly: true }),
+
+  command("profile", "profile"),
+  say("profile", "Profile of {first_name}", {
+    enableConditionalMessages: true,
+    conditionalMessages: [
+      { id: "c-none", condition: "user_data_not_exists", variableNames: ["nick"], messageText: "\n", keyboardType: "reply", buttons: [{ id: "set", text: "Set name", action: "goto", target: "ask-name" }], priority: 1 },
+      { id: "c-nick", condition: "user_data_exists", variableName: "nick", messageText: "Profile: {nick}", keyboardType: "inline", buttons: [{ id: "edit", text: "Edit", action: "goto", target: "ask-name" }], priority: 5 },
+    ],
+  }),
+
+  command("tags", "in-tags"),
+  node("in-tags", "input", { inputVariable: "taglist", appendVariable: true, inputTargetNodeId: "tags-show" }),
+  say("tags-show", "Tags: {taglist}"),
+);
+
+let fake: FakeMessenger;
+let b: BotProcess;
+let pdb: PlatformDb;
+const ADMIN_ID = 4_000_001;
+
+async function start() {
+  return startBot(fake, scenario, {
+    dir: b?.dir,
+    bot: b?.bot,
+    generate: { userDatabaseEnabled: true },
+    env: { ...dbEnv(pdb), ADMIN_IDS: `1, ${ADMIN_ID}` },
+  });
+}
+
+beforeAll(async () => {
+  fake = await startFakeMessenger();
+  const dir = tmpDir("scenario-logic-");
+  pdb = createPlatformDb(dir);
+  b = await startBot(fake, scenario, { dir, generate: { userDatabaseEnabled: true, enableLogging: !!process.env.DEBUG_BOT }, env: { ...dbEnv(pdb), ADMIN_IDS: `1, ${ADMIN_ID}` } });
+});
+
+afterAll(async () => {
+  if (process.env.DEBUG_BOT) console.log(b?.output());
+  await b?.stop();
+  pdb?.close();
+  if (b) removeDir(b.dir);
+  await fake?.stop();
+});
+
+describe("input and variables", () => {
+  test("set_variable modes, input node with validation and retry, condition on the answer", async () => {
+    const chat = new Chat(b, { first_name: "Bob" });
+    expect((await chat.say("/start"))[0].params.text).toBe("Hi Bob! Visit 1 (t1). Age?");
+    expect((await chat.say("old"))[0].params.text).toBe("Digits please, Bob");
+    expect((await chat.say("500"))[0].params.text).toBe("Digits please, Bob");
+    expect((await chat.say("15"))[0].params.text).toBe("Teen (15)");
+    await chat.say("/start");
+    expect((await chat.say("42"))[0].params.text).toBe("Adult (42)");
+    expect((await chat.say("/start"))[0].params.text).toBe("Hi Bob! Visit 3 (t1, t2, t3). Age?");
+    expect((await chat.say("7"))[0].params.text).toBe("Kid (7)");
+  });
+
+  test("collectUserInput: a reply button pressed meanwhile wins; typed text is the answer", async () => {
+    const chat = new Chat(b);
+    const [ask] = await chat.say("/name");
+    expect(replyRows(ask)).toEqual([["Skip"], ["Anonymous"]]);
+    expect(ask.params.reply_markup.resize_keyboard).toBe(true);
+    expect((await chat.say("Skip"))[0].params.text).toBe("Skipped ()"); // skipDataCollection
+    await chat.say("/name");
+    expect((await chat.say("Anonymous"))[0].params.text).toBe("Nice to meet you, Anonymous");
+    await chat.say("/name");
+    const [done] = await chat.say("Carol");
+    expect(done.params.text).toBe("Nice to meet you, Carol");
+    expect(done.params.reply_markup).toEqual({ remove_keyboard: true });
+  });
+
+  test("photo input stores the file id, retries on text, attachedMedia sends it back", async () => {
+    const chat = new Chat(b);
+    await chat.say("/pic");
+    expect((await chat.say("no"))[0].params.text).toBe("A photo, please");
+    const update = fake.sendPhoto(b.bot.token, chat.user);
+    const [back] = await chat.replies();
+    expect(back.method).toBe("sendPhoto");
+    expect(back.params.caption).toBe("Your photo");
+    expect(back.params.photo).toBe(update.message.photo.at(-1).file_id); // the largest size
+  });
+
+  test("inline answer to a collecting message: stored, answered, sent as a new message; hideAfterClick", async () => {
+    const chat = new Chat(b);
+    const [q] = await chat.say("/color");
+    expect(inlineRows(q)).toEqual([["Red"], ["Blue"]]);
+    expect((await chat.tap("Red"))[0].params.text).toBe("You picked Red");
+    await chat.say("/color");
+    const [hide, done] = await chat.tap("Blue", 2);
+    expect(hide.method).toBe("editMessageReplyMarkup");
+    expect(done.method).toBe("sendMessage");
+    expect(done.params.text).toBe("You picked Blue");
+  });
+
+  test("appendVariable collects a list", async () => {
+    const chat = new Chat(b);
+    await chat.say("/tags", 0);
+    expect((await chat.say("one"))[0].params.text).toBe("Tags: one");
+    await chat.say("/tags", 0);
+    expect((await chat.say("two"))[0].params.text).toBe("Tags: one, two");
+  });
+
+  test("regex_extract: per assignment and legacy node-level pattern with default", async () => {
+    const chat = new Chat(b);
+    expect((await chat.say("order #42 x3"))[0].params.text).toBe("Order 42, qty 3");
+    expect((await chat.say("order #7"))[0].params.text).toBe("Order 7, qty 1");
+  });
+});
+
+describe("conditions", () => {
+  const cases: [string, string][] = [
+    ["cmp ", "empty"],
+    ["cmp 500", "big"],
+    ["cmp -3", "negative"],
+    ["cmp 15", "between"],
+    ["cmp 7", "not-five"],
+    ["cmp 5", "five"],
+    ["cmp abc", "not-five"], // not a number: numeric branches do not match
+    ["txt alpha", "equals"],
+    ["txt re-word", "matches"],
+    ["txt call 555 now", "digits"], // contains with \d is a regular expression
+    ["txt alphabeta", "contains"], // case-insensitive substring
+    ["txt anything", "filled"],
+  ];
+  for (const [input, expected] of cases) {
+    test(`${JSON.stringify(input)} → ${expected}`, async () => {
+      const chat = new Chat(b);
+      expect((await chat.say(input))[0].params.text).toBe(`= ${expected}`);
+    });
+  }
+});
+
+describe("flow control", () => {
+  test("delay continues later without blocking other users", async () => {
+    const a = new Chat(b);
+    const other = new Chat(b);
+    const t0 = Date.now();
+    expect((await a.say("/wait"))[0].params.text).toBe("Waiting");
+    expect((await other.say("/name"))[0].params.text).toBe("Your name?");
+    expect(Date.now() - t0).toBeLessThan(900);
+    const [done] = await a.replies(1, 4000);
+    expect(done.params.text).toBe("Done waiting");
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
+  });
+
+  test("adminOnly answers only ADMIN_IDS", async () => {
+    const admin = new Chat(b, { id: ADMIN_ID });
+    expect((await admin.say("/admin"))[0].params.text).toBe("Secret for admins");
+    const user = new Chat(b);
+    await user.say("/admin", 0);
+    await user.quiet();
+  });
+
+  test("without catchAllHandlers an unmatched message gets no answer", async () => {
+    const chat = new Chat(b);
+    await chat.say("something random", 0);
+    await chat.quiet();
+  });
+
+  test("conditional messages: highest priority first; a blank text keeps the node's text", async () => {
+    const chat = new Chat(b, { first_name: "Dan" });
+    const [none] = await chat.say("/profile");
+    expect(none.params.text).toBe("Profile of Dan");
+    expect(replyRows(none)).toEqual([["Set name"]]);
+    await chat.say("Set name");
+    await chat.say("Dan the Man");
+    const [named] = await chat.say("/profile");
+    expect(named.params.text).toBe("Profile: Dan the Man");
+    expect(inlineRows(named)).toEqual([["Edit"]]);
+  });
+});
+
+describe("database", () => {
+  test("bot_users records users with counts and a mirror of their variables; bot_state keeps chats", async () => {
+    const chat = new Chat(b, { first_name: "Eve", last_name: "Stone", username: "eve", language_code: "de" });
+    await chat.say("/name");
+    await chat.say("Evie");
+    const row = await eventually(() => {
+      const [r] = pdb.query<Record<string, any>>("SELECT * FROM bot_users WHERE user_id = ?", String(chat.user.id));
+      expect(JSON.parse(r.variables)).toEqual({ nick: "Evie" });
+      return r;
+    });
+    expect(row).toMatchObject({ project_id: pdb.projectId, token_id: pdb.tokenId, first_name: "Eve", last_name: "Stone", username: "eve", language_code: "de", interaction_count: 2 });
+    expect(row.first_seen_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    const [state] = pdb.query<{ variables: string; waiting: string | null }>("SELECT variables, waiting FROM bot_state WHERE token_id = ? AND chat_id = ?", pdb.tokenId, String(chat.user.id));
+    expect(JSON.parse(state.variables)).toEqual({ nick: "Evie" });
+  });
+
+  test("variables and a pending question survive a restart", async () => {
+    const chat = new Chat(b, { first_name: "Fay" });
+    await chat.say("/start");
+    await chat.say("30");
+    await chat.say("/name"); // now waiting for the name
+    expect(await b.stop()).toBe(0);
+    b = await start();
+    expect((await chat.say("Fay F."))[0].params.text).toBe("Nice to meet you, Fay F.");
+    expect((await chat.say("/start"))[0].params.text).toBe("Hi Fay! Visit 2 (t1, t2). Age?");
+  });
+});
