@@ -40,9 +40,9 @@ export function parseListQuery(query: Record<string, unknown>): TemplateListQuer
 }
 
 /** Seeds the built-ins once per context; a failure leaves health.templates false but the server up. */
-export function loadBuiltInTemplates(ctx: AppContext) {
+export function loadBuiltInTemplates(ctx: AppContext, files = builtInTemplateFiles) {
   try {
-    const r = seedBuiltInTemplates(ctx.db, builtInTemplateFiles, { log: ctx.log });
+    const r = seedBuiltInTemplates(ctx.db, files, { log: ctx.log });
     if (r.failed.length === 0) ctx.state.templatesLoaded = true;
     if (r.inserted + r.updated + r.removed > 0) ctx.log.info(`Built-in templates: ${r.inserted} added, ${r.updated} updated, ${r.removed} removed`);
   } catch (e) {

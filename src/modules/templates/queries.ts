@@ -1,7 +1,6 @@
 // Template rows: prepared statements, the catalog filter, and the row → record conversion.
 import { and, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { likeContains } from "../../db/like";
 import { templateRatings, templates } from "../../db/schema";
 import type { TemplateListItem, TemplateListQuery, TemplateRecord } from "./model";
 
@@ -51,17 +50,8 @@ export const listColumns = {
 export const catalogOrder = [desc(templates.featured), desc(templates.useCount), desc(templates.createdAt), desc(templates.id)];
 
 /**
- * Spellings of the search text to try with LIKE. SQLite folds case only for ASCII, so for other
- * alphabets (most templates are Russian) the lower-case, upper-case and capitalised forms are tried too.
- */
-function spellings(text: string): string[] {
-  const lower = text.toLocaleLowerCase();
-  return [...new Set([text, lower, text.toLocaleUpperCase(), lower.charAt(0).toLocaleUpperCase() + lower.slice(1)])];
-}
-
-/**
- * The WHERE clause of a catalog page. `viewer` null = the admin (every template); otherwise the
- * public templates plus the viewer's own.
+ * The WHERE clause of a catalog page without the text search. `viewer` null = the admin (every
+ * template); otherwise the public templates plus the viewer's own.
  */
 export function catalogFilter(viewer: number | null, q: TemplateListQuery): SQL | undefined {
   const conditions: (SQL | undefined)[] = [];
@@ -69,12 +59,11 @@ export function catalogFilter(viewer: number | null, q: TemplateListQuery): SQL 
   if (q.category !== undefined) conditions.push(eq(templates.category, q.category));
   if (q.language !== undefined) conditions.push(eq(templates.language, q.language));
   if (q.featured !== undefined) conditions.push(eq(templates.featured, q.featured));
-  const text = q.search?.trim() ?? "";
-  if (text !== "") {
-    conditions.push(or(...spellings(text).flatMap((s) => [likeContains(templates.name, s), likeContains(templates.description, s)])));
-  }
   return and(...conditions);
 }
+
+/** Case folding for search: Unicode lower case (SQLite's LIKE folds ASCII only), and ё reads as е. */
+export const foldForSearch = (s: string) => s.toLocaleLowerCase().replaceAll("ё", "е");
 
 function parseJson(text: string, fallback: unknown): unknown {
   try {

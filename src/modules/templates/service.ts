@@ -7,7 +7,7 @@ import { badRequest, forbidden, notFound } from "../../http/errors";
 import { parseDocument } from "../projects/document";
 import type { ProjectListItem } from "../projects/model";
 import type { CreateTemplateInput, TemplateListQuery, TemplatePage, TemplateRecord, UpdateTemplateInput } from "./model";
-import { catalogFilter, catalogOrder, listColumns, prepareTemplateQueries, toListItem, toRecord, type TemplateQueries, type TemplateRow } from "./queries";
+import { catalogFilter, catalogOrder, foldForSearch, listColumns, prepareTemplateQueries, toListItem, toRecord, type TemplateQueries, type TemplateRow } from "./queries";
 
 const nowIso = () => new Date().toISOString();
 
@@ -30,18 +30,22 @@ export class TemplatesService {
 
   // --- reads ---------------------------------------------------------------------------------
 
-  /** One catalog page. `viewer` null = the admin's view of every template. */
+  /**
+   * One catalog page. `viewer` null = the admin's view of every template. The text search runs
+   * here rather than in SQL: SQLite folds case for ASCII only and most templates are Russian; a
+   * self-hosted catalog is small enough to scan (the other filters still narrow it in SQL).
+   */
   list(viewer: number | null, query: TemplateListQuery): TemplatePage {
     const where = catalogFilter(viewer, query);
+    const offset = (query.page - 1) * query.perPage;
+    const needle = foldForSearch(query.search?.trim() ?? "");
+    if (needle !== "") {
+      const rows = this.ctx.db.select(listColumns).from(templates).where(where).orderBy(...catalogOrder).all();
+      const hits = rows.filter((r) => foldForSearch(r.name).includes(needle) || foldForSearch(r.description).includes(needle));
+      return { items: hits.slice(offset, offset + query.perPage).map(toListItem), total: hits.length, page: query.page, perPage: query.perPage };
+    }
     const total = this.ctx.db.select({ n: count() }).from(templates).where(where).get()?.n ?? 0;
-    const rows = this.ctx.db
-      .select(listColumns)
-      .from(templates)
-      .where(where)
-      .orderBy(...catalogOrder)
-      .limit(query.perPage)
-      .offset((query.page - 1) * query.perPage)
-      .all();
+    const rows = this.ctx.db.select(listColumns).from(templates).where(where).orderBy(...catalogOrder).limit(query.perPage).offset(offset).all();
     return { items: rows.map(toListItem), total, page: query.page, perPage: query.perPage };
   }
 
