@@ -3,68 +3,9 @@
 // transitions, variables, and the token flags catchAllHandlers + protectContent.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
-import { brief, Chat, doc, inlineData, inlineRows, node, removeDir, replyRows, startBot, type BotProcess } from "./harness";
+import { showcaseScenario as scenario } from "./fixtures";
+import { brief, Chat, inlineData, inlineRows, removeDir, replyRows, startBot, type BotProcess } from "./harness";
 
-const scenario = doc(
-  node("cmd-start", "command_trigger", { command: "/start", description: "Begin", showInMenu: true, autoTransitionTo: "welcome" }),
-  // A legacy node claiming /start as well: the trigger wins, one command gives one reply.
-  node("legacy-start", "message", { command: "/start", messageText: "LEGACY START", keyboardType: "none" }),
-  node("welcome", "message", {
-    messageText: "<b>Hello</b>, {first_name}! Id {user_id}, {user_name}. Unknown: [{nothing}]",
-    formatMode: "html",
-    keyboardType: "inline",
-    buttons: [
-      { id: "b-next", text: "Next", action: "goto", target: "second" },
-      { id: "b-help", text: "Help", action: "command", target: "/help" },
-      { id: "b-site", text: "Site", action: "url", url: "https://example.com/" },
-    ],
-    keyboardLayout: { rows: [{ buttonIds: ["b-next", "b-help"] }, { buttonIds: ["b-site"] }], columns: 2, autoLayout: false },
-  }),
-  node("second", "message", {
-    messageText: "*Second* step: https://example.com",
-    formatMode: "markdown",
-    disableLinkPreview: true,
-    keyboardType: "none",
-    keyboardNodeId: "kb-main",
-  }),
-  node("kb-main", "keyboard", {
-    keyboardType: "reply",
-    oneTimeKeyboard: true,
-    resizeKeyboard: false,
-    buttons: [
-      { id: "r-photo", text: "Photo", action: "goto", target: "photo-node" },
-      { id: "r-album", text: "Album", action: "goto", target: "album" },
-      { id: "r-phone", text: "Share phone", action: "contact", target: "got-contact" },
-    ],
-    keyboardLayout: { rows: [], columns: 2, autoLayout: true },
-  }),
-  node("legacy-help", "command", { command: "/help", description: "", showInMenu: true, messageText: "_Help_ text", markdown: true }),
-  node("hidden", "command", { command: "/hidden", showInMenu: false, messageText: "Not in the menu" }),
-  node("tt-exact", "text_trigger", { textSynonyms: ["Hi", "Привет"], textMatchType: "exact", autoTransitionTo: "hi" }),
-  node("hi", "message", { messageText: "Trigger: {message_text}", formatMode: "text" }),
-  node("tt-contains", "text_trigger", { textSynonyms: ["price"], textMatchType: "contains", autoTransitionTo: "price" }),
-  node("price", "message", { messageText: "Prices for <i>{message_text}</i>", formatMode: "html" }),
-  node("photo-node", "photo", { imageUrl: "https://example.com/cat.jpg", mediaCaption: "A cat" }),
-  node("album", "message", { messageText: "Two pictures", attachedMedia: ["https://example.com/a.png", "https://example.com/b.png"] }),
-  node("got-contact", "message", { messageText: "Thanks" }),
-  node("tt-media", "text_trigger", { textSynonyms: ["media"], autoTransitionTo: "video-node" }),
-  node("video-node", "video", { videoUrl: "https://example.com/clip.mp4", mediaCaption: "Clip", enableAutoTransition: true, autoTransitionTo: "audio-node" }),
-  node("audio-node", "audio", { audioUrl: "https://example.com/song.mp3", enableAutoTransition: true, autoTransitionTo: "document-node" }),
-  node("document-node", "document", { documentUrl: "https://example.com/terms.pdf", mediaCaption: "Terms", enableAutoTransition: true, autoTransitionTo: "pic-with-text" }),
-  node("pic-with-text", "message", { messageText: "Caption from text", imageUrl: "https://example.com/dog.jpg", enableAutoTransition: true, autoTransitionTo: "pic-caption-and-text" }),
-  node("pic-caption-and-text", "message", { messageText: "Then the text", imageUrl: "https://example.com/cached.jpg", mediaCaption: "Own caption" }),
-  node("tt-chain", "text_trigger", { textSynonyms: ["chain"], autoTransitionTo: "chain-1" }),
-  node("chain-1", "message", { messageText: "One", enableAutoTransition: true, autoTransitionTo: "chain-2" }),
-  node("chain-2", "message", { messageText: "Two", enableAutoTransition: false, autoTransitionTo: "chain-3" }),
-  node("chain-3", "message", { messageText: "never sent" }),
-  node("tt-vars", "text_trigger", { textSynonyms: ["vars"], autoTransitionTo: "set-json" }),
-  node("set-json", "set_variable", {
-    assignments: [{ variable: "projects", value: '{"count":3,"items":[{"name":"A"},{"name":"B"}]}', mode: "set" }],
-    autoTransitionTo: "show-json",
-  }),
-  node("show-json", "message", { messageText: "{projects.count} projects, first {projects.items.0.name}, all {projects.items.length}" }),
-  node("http", "http_request", { httpRequestUrl: "https://example.com", autoTransitionTo: "chain-1" }),
-);
 
 let fake: FakeMessenger;
 let b: BotProcess;
