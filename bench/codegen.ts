@@ -1,0 +1,73 @@
+// Generation time of the bot program (normalize + validate + compile + render) for synthetic
+// scenarios of 100 / 1,000 / 5,000 nodes and for the real 216-node vprogulke scenario. Median of
+// several runs after a warm-up. Prints ONE JSON line of figures.
+//
+//   bun bench/codegen.ts [--runs 7]
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { generateBot } from "../src/scenario";
+
+function arg(name: string, def: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  const v = i >= 0 ? Number(process.argv[i + 1]) : def;
+  if (!Number.isInteger(v) || v <= 0) throw new Error(`--${name} must be a positive integer`);
+  return v;
+}
+const RUNS = arg("runs", 7);
+
+/** A block of ten nodes using every Level 1 type, chained so that everything is reachable. */
+function block(i: number, next: string) {
+  const id = (s: string) => `${s}-${i}`;
+  const buttons = [
+    { id: id("b1"), text: `Yes ${i}`, action: "goto", target: id("ask") },
+    { id: id("b2"), text: `No ${i}`, action: "goto", target: next },
+    { id: id("b3"), text: "Help", action: "command", target: "/help" },
+  ];
+  return [
+    { id: id("cmd"), type: "command_trigger", data: { command: `/step${i}`, description: `Step ${i}`, showInMenu: i < 50, autoTransitionTo: id("menu") } },
+    { id: id("menu"), type: "message", data: { messageText: `<b>Step ${i}</b> for {first_name}`, formatMode: "html", keyboardType: "inline", buttons, keyboardLayout: { rows: [{ buttonIds: [id("b1"), id("b2")] }, { buttonIds: [id("b3")] }], columns: 2 } } },
+    { id: id("ask"), type: "message", data: { messageText: "Your answer?", keyboardNodeId: id("kb"), enableAutoTransition: true, autoTransitionTo: id("in") } },
+    { id: id("kb"), type: "keyboard", data: { keyboardType: "reply", buttons: [{ id: id("skip"), text: "Skip", action: "goto", target: id("check"), skipDataCollection: true }], resizeKeyboard: true } },
+    { id: id("in"), type: "input", data: { inputVariable: `answer${i}`, inputType: "text", inputTargetNodeId: id("set") } },
+    { id: id("set"), type: "set_variable", data: { assignments: [{ variable: "count", value: "", mode: "increment" }, { variable: "n", value: "{message_text}", mode: "regex_extract", pattern: "(\\d+)", regexGroup: 1 }], autoTransitionTo: id("check") } },
+    { id: id("check"), type: "condition", data: { variable: "n", branches: [{ id: "a", operator: "greater_than", value: "10", target: id("wait") }, { id: "b", operator: "else", value: "", target: next }] } },
+    { id: id("wait"), type: "delay", data: { delaySeconds: 1, autoTransitionTo: id("photo") } },
+    { id: id("photo"), type: "photo", data: { imageUrl: `https://example.com/${i}.jpg`, mediaCaption: `Picture {n}`, enableConditionalMessages: true, conditionalMessages: [{ id: "c", condition: "user_data_exists", variableName: "n", messageText: "Again {n}" }] } },
+    { id: id("trigger"), type: "text_trigger", data: { textSynonyms: [`go ${i}`, `step ${i}`], textMatchType: "exact", autoTransitionTo: id("menu") } },
+  ];
+}
+
+function synthetic(nodes: number) {
+  const blocks = Math.ceil(nodes / 10);
+  const all = [];
+  for (let i = 0; i < blocks; i++) all.push(...block(i, i + 1 < blocks ? `menu-${i + 1}` : "menu-0"));
+  const list = all.slice(0, nodes).map((n, k) => ({ ...n, position: { x: (k % 20) * 300, y: Math.floor(k / 20) * 200 } }));
+  // Several sheets, as real projects have.
+  const perSheet = 200;
+  const sheets = [];
+  for (let s = 0; s * perSheet < list.length; s++) sheets.push({ id: `sheet-${s}`, name: `Sheet ${s}`, nodes: list.slice(s * perSheet, (s + 1) * perSheet), edges: [] });
+  return { version: 2, sheets };
+}
+
+function median(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+function measure(doc: unknown) {
+  const opts = { projectName: "Bench", userDatabaseEnabled: true, flags: { catchAllHandlers: true, protectContent: true, contentCache: true } };
+  const first = generateBot(doc, opts); // warm-up (and the size figures)
+  const times: number[] = [];
+  for (let r = 0; r < RUNS; r++) {
+    const t0 = performance.now();
+    generateBot(doc, opts);
+    times.push(performance.now() - t0);
+  }
+  return { medianMs: Number(median(times).toFixed(2)), lines: first.lines, kb: Math.round(first.code.length / 1024) };
+}
+
+const figures: Record<string, unknown> = { bench: "codegen", runs: RUNS };
+for (const n of [100, 1000, 5000]) figures[`nodes${n}`] = measure(synthetic(n));
+const vprogulke = join(import.meta.dir, "..", "..", "shared", "compat", "current", "vprogulke-admin-panel.json");
+figures.vprogulke216 = existsSync(vprogulke) ? measure(JSON.parse(readFileSync(vprogulke, "utf8"))) : "compat file not found";
+console.log(JSON.stringify(figures));
