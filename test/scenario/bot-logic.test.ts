@@ -88,6 +88,15 @@ describe("input and variables", () => {
     expect(done.params.text).toBe("You picked Blue");
   });
 
+  test("inputType any takes media too (the file id)", async () => {
+    const chat = new Chat(b);
+    await chat.say("/any", 0);
+    const update = fake.sendDocument(b.bot.token, chat.user, { fileName: "cv.pdf" });
+    expect((await chat.replies())[0].params.text).toBe(`Got ${update.message.document.file_id}`);
+    await chat.say("/any", 0);
+    expect((await chat.say("plain words"))[0].params.text).toBe("Got plain words");
+  });
+
   test("appendVariable collects a list", async () => {
     const chat = new Chat(b);
     await chat.say("/tags", 0);
@@ -164,6 +173,21 @@ describe("flow control", () => {
     expect(named.params.text).toBe("Profile: Dan the Man");
     expect(inlineRows(named)).toEqual([["Edit"]]);
   });
+});
+
+test("conditional messages: user_data_equals and user_data_contains", async () => {
+  const nicknamed = async (nick?: string) => {
+    const chat = new Chat(b);
+    if (nick) {
+      await chat.say("/name");
+      await chat.say(nick);
+    }
+    return (await chat.say("/vip"))[0].params.text;
+  };
+  expect(await nicknamed()).toBe("Regular");
+  expect(await nicknamed("Boss")).toBe("Welcome, boss");
+  expect(await nicknamed("SuperAdmin")).toBe("Hi admin");
+  expect(await nicknamed("bossy")).toBe("Regular");
 });
 
 describe("database", () => {

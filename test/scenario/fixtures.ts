@@ -18,7 +18,7 @@ export const showcaseScenario = doc(
     keyboardLayout: { rows: [{ buttonIds: ["b-next", "b-help"] }, { buttonIds: ["b-site"] }], columns: 2, autoLayout: false },
   }),
   node("second", "message", {
-    messageText: "*Second* step: https://example.com",
+    messageText: "*Second* step after {button_text} ({callback_data}): https://example.com",
     formatMode: "markdown",
     disableLinkPreview: true,
     keyboardType: "none",
@@ -35,7 +35,7 @@ export const showcaseScenario = doc(
     ],
     keyboardLayout: { rows: [], columns: 2, autoLayout: true },
   }),
-  node("legacy-help", "command", { command: "/help", description: "", showInMenu: true, messageText: "_Help_ text", markdown: true }),
+  node("legacy-help", "command", { command: "/help", description: "", showInMenu: true, messageText: "_Help_ text", markdown: true, synonyms: ["помощь"] }),
   node("hidden", "command", { command: "/hidden", showInMenu: false, messageText: "Not in the menu" }),
   node("tt-exact", "text_trigger", { textSynonyms: ["Hi", "Привет"], textMatchType: "exact", autoTransitionTo: "hi" }),
   node("hi", "message", { messageText: "Trigger: {message_text}", formatMode: "text" }),
@@ -59,7 +59,7 @@ export const showcaseScenario = doc(
     assignments: [{ variable: "projects", value: '{"count":3,"items":[{"name":"A"},{"name":"B"}]}', mode: "set" }],
     autoTransitionTo: "show-json",
   }),
-  node("show-json", "message", { messageText: "{projects.count} projects, first {projects.items.0.name}, all {projects.items.length}" }),
+  node("show-json", "message", { messageText: "{projects.count} projects, first {projects.items.0.name}, all {projects.items.length}; {date} {time}" }),
   node("http", "http_request", { httpRequestUrl: "https://example.com", autoTransitionTo: "chain-1" }),
 );
 
@@ -192,6 +192,19 @@ export const logicScenario = doc(
       { id: "c-nick", condition: "user_data_exists", variableName: "nick", messageText: "Profile: {nick}", keyboardType: "inline", buttons: [{ id: "edit", text: "Edit", action: "goto", target: "ask-name" }], priority: 5 },
     ],
   }),
+
+  command("vip", "vip"),
+  say("vip", "Regular", {
+    enableConditionalMessages: true,
+    conditionalMessages: [
+      { id: "eq", condition: "user_data_equals", variableName: "nick", expectedValue: "Boss", messageText: "Welcome, boss" },
+      { id: "has", condition: "user_data_contains", variableName: "nick", value: "admin", messageText: "Hi admin" },
+    ],
+  }),
+
+  command("any", "in-any"),
+  node("in-any", "input", { inputVariable: "anything", inputType: "any", inputTargetNodeId: "any-show" }),
+  say("any-show", "Got {anything}"),
 
   command("tags", "in-tags"),
   node("in-tags", "input", { inputVariable: "taglist", appendVariable: true, inputTargetNodeId: "tags-show" }),

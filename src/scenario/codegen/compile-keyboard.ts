@@ -37,7 +37,8 @@ function compileButton(owner: RawNode, b: Button, inline: boolean, ctx: CompileC
       return { ...base, action: "url", url };
     }
     default:
-      ctx.warn(owner, `Node "${owner.id}": button "${label}" has action "${action}", which this version does not run; it is left out.`);
+      // One warning per node and action: multi-select keyboards have dozens of such buttons.
+      ctx.warn(owner, `Node "${owner.id}": buttons with action "${action}" are not run by this version; they are left out.`);
       return undefined;
   }
 }

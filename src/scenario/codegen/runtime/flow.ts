@@ -5,7 +5,7 @@ export const RUNTIME_FLOW = String.raw`
 
 const INDEX = new Map(NODES.map((node, i) => [node.id, i] as const));
 /** Guards against auto-transition loops: steps one update may take. */
-const MAX_STEPS = 100;
+const MAX_STEPS = 50;
 /** Timers of delay nodes, cleared on shutdown. */
 const timers = new Set<ReturnType<typeof setTimeout>>();
 
