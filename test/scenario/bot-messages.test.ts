@@ -2,9 +2,11 @@
 // message formats, keyboards (own, keyboard nodes, layouts), inline presses, media, auto
 // transitions, variables, and the token flags catchAllHandlers + protectContent.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
 import { showcaseScenario as scenario } from "./fixtures";
-import { brief, Chat, inlineData, inlineRows, removeDir, replyRows, startBot, type BotProcess } from "./harness";
+import { brief, Chat, inlineData, inlineRows, removeDir, replyRows, startBot, tmpDir, type BotProcess } from "./harness";
 
 
 let fake: FakeMessenger;
@@ -12,7 +14,10 @@ let b: BotProcess;
 
 beforeAll(async () => {
   fake = await startFakeMessenger();
+  const dir = tmpDir("scenario-messages-");
+  writeFileSync(join(dir, "hello.txt"), "hello from the bot folder\n");
   b = await startBot(fake, scenario, {
+    dir,
     generate: {
       flags: { catchAllHandlers: true, protectContent: true },
       mediaCache: { "https://example.com/cached.jpg": "CACHED_FILE_ID" },
@@ -135,6 +140,21 @@ describe("triggers and flow", () => {
     expect(sent[1].params.audio).toBe("https://example.com/song.mp3");
     expect(sent[2].params.document).toBe("https://example.com/terms.pdf");
     expect(sent[4].params.photo).toBe("CACHED_FILE_ID");
+  });
+
+  test("markup the messenger cannot parse is sent again as plain text", async () => {
+    const chat = new Chat(b);
+    const [m] = await chat.say("broken");
+    expect(brief(m)).toEqual({ method: "sendMessage", text: "Broken <b>bold", parse_mode: undefined });
+    expect(fake.calls(b.bot.token, "sendMessage").some((c) => c.error?.includes("can't parse entities"))).toBe(true);
+  });
+
+  test("a media path on this machine is uploaded", async () => {
+    const chat = new Chat(b);
+    const [m] = await chat.say("local file");
+    expect(m.method).toBe("sendDocument");
+    expect(m.params.document).toMatchObject({ fileName: "hello.txt" });
+    expect(m.params.caption).toBe("From disk");
   });
 
   test("auto transition only when enabled", async () => {

@@ -60,6 +60,10 @@ export const showcaseScenario = doc(
     autoTransitionTo: "show-json",
   }),
   node("show-json", "message", { messageText: "{projects.count} projects, first {projects.items.0.name}, all {projects.items.length}; {date} {time}" }),
+  node("tt-broken", "text_trigger", { textSynonyms: ["broken"], autoTransitionTo: "broken" }),
+  node("broken", "message", { messageText: "Broken <b>bold", formatMode: "html" }),
+  node("tt-local", "text_trigger", { textSynonyms: ["local file"], autoTransitionTo: "local-doc" }),
+  node("local-doc", "document", { documentUrl: "./hello.txt", mediaCaption: "From disk" }),
   node("http", "http_request", { httpRequestUrl: "https://example.com", autoTransitionTo: "chain-1" }),
 );
 
