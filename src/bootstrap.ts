@@ -9,6 +9,7 @@ import { SettingsService } from "./modules/settings/service";
 import { AuthService } from "./modules/auth/service";
 import { ProjectAccess } from "./modules/projects/access";
 import { ProjectsService } from "./modules/projects/service";
+import { TokensService } from "./modules/tokens/service";
 import type { BotController } from "./bots/controller";
 import { BotManager, type SupervisionPolicy } from "./bots/manager";
 
@@ -30,10 +31,13 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
     settings: new SettingsService(db, messenger),
     auth: new AuthService(db, config.sessionSecret),
     access: new ProjectAccess(db),
-    projects: undefined as unknown as ProjectsService, // needs the context itself: set below
+    // Services that need the context itself are set right below.
+    projects: undefined as unknown as ProjectsService,
+    tokens: undefined as unknown as TokensService,
     projectDeleteHooks: [],
     state: { templatesLoaded: false },
   };
   ctx.projects = new ProjectsService(ctx);
+  ctx.tokens = new TokensService(ctx);
   return ctx;
 }

@@ -9,6 +9,7 @@ import type { SettingsService } from "./modules/settings/service";
 import type { AuthService } from "./modules/auth/service";
 import type { ProjectAccess } from "./modules/projects/access";
 import type { ProjectsService } from "./modules/projects/service";
+import type { TokensService } from "./modules/tokens/service";
 
 export interface AppState {
   /** System templates seeded into the catalog (health.templates). */
@@ -27,6 +28,7 @@ export interface AppContext {
   access: ProjectAccess;
   /** Project operations for every module (bot API, templates): create, update, delete, ... */
   projects: ProjectsService;
+  tokens: TokensService;
   /**
    * Run before a project row is deleted (API.md projects rule 3): features that keep data outside
    * the database (media objects, bot folders) register here. Rows go with the project (FK cascade).

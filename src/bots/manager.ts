@@ -132,8 +132,9 @@ export class BotManager implements BotController {
   }
 
   private async restartProject(projectId: number) {
-    for (const [id, b] of this.bots) {
-      if (b.program.projectId !== projectId || b.status !== "running") continue;
+    // A snapshot: restarting re-inserts the entry, which a live Map iteration would visit again.
+    const ids = [...this.bots].filter(([, b]) => b.program.projectId === projectId && b.status === "running").map(([id]) => id);
+    for (const id of ids) {
       try {
         await this.restart(id);
       } catch (e) {

@@ -195,6 +195,59 @@ describe("bot runtime", () => {
     expect(launches.body[0].errorMessage.length).toBeLessThanOrEqual(100);
   }, 60_000);
 
+  test("a data change with restartOnUpdate restarts the running bot with the new scenario", async () => {
+    const { projectId, tokenId, bot } = await newProjectWithToken("Editable");
+    await t.call("POST", `/api/bot/tokens/${tokenId}/start`, { cookie });
+    const manager = t.ctx.bots as BotManager;
+    const pid = manager.state(tokenId).pid;
+    const data = structuredClone(greeterScenario);
+    data.sheets[0].nodes[0].data.messageText = "Здравствуйте, {first_name}!";
+    const put = await t.call("PUT", `/api/projects/${projectId}`, { cookie, json: { data, restartOnUpdate: true } });
+    expect(put.status).toBe(200);
+    await until(() => {
+      const s = manager.state(tokenId);
+      return s.status === "running" && s.pid !== pid;
+    }, "the restart after the update");
+    fake.sendText(bot.token, alice, "/start");
+    expect((await fake.waitForSent(bot.token, alice.id, 1, 15_000))[0].params.text).toBe("Здравствуйте, Alice!");
+    // Without the flag the running bot is left alone.
+    const pid2 = manager.state(tokenId).pid;
+    data.sheets[0].nodes[0].data.messageText = "Третий текст";
+    await t.call("PUT", `/api/projects/${projectId}`, { cookie, json: { data } });
+    await Bun.sleep(300);
+    expect(manager.state(tokenId).pid).toBe(pid2);
+    await t.call("POST", `/api/bot/tokens/${tokenId}/stop`, { cookie });
+  }, 60_000);
+
+  test("one bot token has one poller: the same token in another project cannot start", async () => {
+    const first = await newProjectWithToken("Owner");
+    const other = await t.call("POST", "/api/projects", { cookie, json: { name: "Thief", data: greeterScenario } });
+    const dup = await t.call("POST", `/api/bot/projects/${other.body.id}/tokens`, { cookie, json: { token: first.bot.token } });
+    expect(dup.status).toBe(200);
+    expect((await t.call("POST", `/api/bot/tokens/${first.tokenId}/start`, { cookie })).status).toBe(200);
+    const res = await t.call("POST", `/api/bot/tokens/${dup.body.id}/start`, { cookie });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toContain("already running");
+    await t.call("POST", `/api/bot/tokens/${first.tokenId}/stop`, { cookie });
+    expect((await t.call("POST", `/api/bot/tokens/${dup.body.id}/start`, { cookie })).status).toBe(200);
+    await t.call("POST", `/api/bot/tokens/${dup.body.id}/stop`, { cookie });
+  }, 60_000);
+
+  test("lifecycle endpoints: credentials, access and ids", async () => {
+    const { projectId, tokenId } = await newProjectWithToken("Guarded");
+    expect((await t.call("POST", `/api/bot/tokens/${tokenId}/start`)).status).toBe(401);
+    const stranger = await loginAs(t, 999);
+    expect((await t.call("POST", `/api/bot/tokens/${tokenId}/start`, { cookie: stranger })).status).toBe(403);
+    expect((await t.call("POST", `/api/projects/${projectId}/bot/start`, { cookie: stranger, json: {} })).status).toBe(403);
+    expect((await t.call("POST", `/api/bot/tokens/abc/start`, { cookie })).status).toBe(400);
+    expect((await t.call("POST", `/api/bot/tokens/999999/start`, { cookie })).status).toBe(404);
+    expect((await t.call("POST", `/api/projects/${projectId}/bot/start`, { cookie, json: { tokenId: 999999 } })).status).toBe(404);
+    const empty = await t.call("POST", "/api/projects", { cookie, json: { name: "Tokenless" } });
+    const none = await t.call("POST", `/api/projects/${empty.body.id}/bot/start`, { cookie, json: {} });
+    expect(none.status).toBe(400);
+    expect(none.body.message).toContain("no bot token");
+  });
+
   test("deleting a project stops its bots first", async () => {
     const { projectId, tokenId } = await newProjectWithToken("Doomed");
     await t.call("POST", `/api/bot/tokens/${tokenId}/start`, { cookie });

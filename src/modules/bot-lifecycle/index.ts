@@ -8,7 +8,6 @@ import { botTokens } from "../../db/schema";
 import { authPlugin } from "../../http/auth";
 import { AppError, badRequest, notFound } from "../../http/errors";
 import { parsePositiveId, parsePrefixedId } from "../../http/params";
-import { TokensService } from "../tokens/service";
 
 type Action = "start" | "stop" | "restart";
 
@@ -17,7 +16,7 @@ const compatBody = z.object({ tokenId: z.union([z.number().int().positive(), z.s
 const MESSAGES: Record<Action, string> = { start: "Bot started", stop: "Bot stopped", restart: "Bot restarted" };
 
 export const botLifecycleRoutes = (ctx: AppContext) => {
-  const tokens = new TokensService(ctx);
+  const tokens = ctx.tokens;
   const run = (action: Action, tokenId: number) => (action === "start" ? ctx.bots.start(tokenId) : action === "stop" ? ctx.bots.stop(tokenId) : ctx.bots.restart(tokenId));
 
   const tokenAction = (action: Action) => async ({ actor, params }: { actor: { userId: number }; params: { tokenId: string } }) => {

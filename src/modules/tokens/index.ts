@@ -4,13 +4,12 @@ import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
 import { parsePrefixedId } from "../../http/params";
 import { tokenCreateSchema, tokenPatchSchema } from "./model";
-import { TokensService } from "./service";
 
 export const projectIdParam = (raw: string | undefined) => parsePrefixedId(raw, "project", "project id");
 export const tokenIdParam = (raw: string | undefined) => parsePrefixedId(raw, "token", "tokenId");
 
 export const tokenRoutes = (ctx: AppContext) => {
-  const service = new TokensService(ctx);
+  const service = ctx.tokens;
   return new Elysia({ prefix: "/api/bot" })
     .use(authPlugin(ctx))
     .get(

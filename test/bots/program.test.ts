@@ -1,0 +1,87 @@
+// What a bot process is made of: environment, webhook rules, reserved names, log retention.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { buildBotProgram, webhookSecret } from "../../src/bots/program";
+import { LogWriter, LOG_RETAIN_PER_TOKEN } from "../../src/bots/log-writer";
+import { createTestApp, setUp, type TestApp } from "../support/app";
+import { greeterScenario } from "./scenario-fixture";
+
+let t: TestApp;
+let projectId: number;
+const TOKEN = "123456789:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+
+function addToken(id: number, launchMode: "polling" | "webhook" = "polling") {
+  t.ctx.db.$client.prepare("insert into bot_tokens (id, project_id, token, name, launch_mode) values (?, ?, ?, 'b', ?)").run(id, projectId, `${TOKEN.slice(0, -2)}${id % 100}`.padEnd(TOKEN.length, "A"), launchMode);
+}
+
+beforeEach(async () => {
+  t = createTestApp({ env: { WEBHOOK_BASE_URL: "https://bots.example.com" } });
+  await setUp(t);
+  projectId = t.ctx.projects.create(1, { name: "P", data: greeterScenario }).id;
+  t.ctx.db.$client.prepare("update projects set admin_ids = '11,12' where id = ?").run(projectId);
+});
+afterEach(() => t.cleanup());
+
+describe("bot program", () => {
+  test("environment: token, ids, database, mode; user variables cannot override platform names", () => {
+    addToken(1);
+    t.ctx.db.$client.exec(`insert into token_env_vars (token_id, key, value) values (1, 'API_KEY', 'k'), (1, 'BOT_TOKEN', 'hijack'), (1, 'PATH', '/evil')`);
+    const p = buildBotProgram(t.ctx.config, t.ctx.db, 1);
+    expect(p.env).toMatchObject({ ADMIN_IDS: "11,12", PROJECT_ID: String(projectId), TOKEN_ID: "1", LAUNCH_MODE: "polling", DATABASE_PATH: t.ctx.config.databasePath, API_KEY: "k" });
+    expect(p.env.BOT_TOKEN).not.toBe("hijack");
+    expect(p.env.PATH).toBeUndefined();
+    expect(p.env.PORT).toBeUndefined();
+    expect(p.code).toContain('from "grammy"');
+  });
+
+  test("webhook mode: port 9000 + tokenId and a derived secret; refused beyond 65535 or without WEBHOOK_BASE_URL", () => {
+    addToken(5, "webhook");
+    const p = buildBotProgram(t.ctx.config, t.ctx.db, 5);
+    expect(p.env.PORT).toBe("9005");
+    expect(p.env.WEBHOOK_SECRET).toBe(webhookSecret(t.ctx.config.sessionSecret, projectId, 5));
+    addToken(56536, "webhook");
+    expect(() => buildBotProgram(t.ctx.config, t.ctx.db, 56536)).toThrow(/65535/);
+    const noBase = { ...t.ctx.config, webhookBaseUrl: null };
+    expect(() => buildBotProgram(noBase, t.ctx.db, 5)).toThrow(/WEBHOOK_BASE_URL/);
+  });
+
+  test("an unusable scenario is a 400 with the generator's issues", () => {
+    addToken(2);
+    t.ctx.db.$client.prepare(`update projects set data = '{"sheets":[{"id":"s","nodes":[{"id":"a"}]}]}' where id = ?`).run(projectId);
+    try {
+      buildBotProgram(t.ctx.config, t.ctx.db, 2);
+      throw new Error("expected a failure");
+    } catch (e: any) {
+      expect(e.status).toBe(400);
+      expect(e.extra.issues.length).toBeGreaterThan(0);
+    }
+  });
+
+  test("unknown token → 404", () => {
+    expect(() => buildBotProgram(t.ctx.config, t.ctx.db, 999)).toThrow(/not found/i);
+  });
+});
+
+describe("log writer", () => {
+  test("batches lines and keeps only the newest entries per token", () => {
+    addToken(3);
+    addToken(4);
+    const w = new LogWriter(t.ctx.db);
+    for (let i = 0; i < LOG_RETAIN_PER_TOKEN + 250; i++) w.push(projectId, 3, "stdout", `line ${i}`);
+    w.push(projectId, 4, "stderr", "other token");
+    w.flush();
+    const rows = t.ctx.db.$client.query("select count(*) as n, min(message) as first from bot_logs where token_id = 3").get() as any;
+    expect(rows.n).toBe(LOG_RETAIN_PER_TOKEN);
+    const oldest = t.ctx.db.$client.query("select message from bot_logs where token_id = 3 order by id limit 1").get() as any;
+    expect(oldest.message).toBe("line 250");
+    expect(t.ctx.db.$client.query("select count(*) as n from bot_logs where token_id = 4").get()).toEqual({ n: 1 });
+  });
+
+  test("very long lines are cut", () => {
+    addToken(6);
+    const w = new LogWriter(t.ctx.db);
+    w.push(projectId, 6, "stdout", "x".repeat(10_000));
+    w.flush();
+    const row = t.ctx.db.$client.query("select length(message) as n from bot_logs where token_id = 6").get() as any;
+    expect(row.n).toBeLessThanOrEqual(2001);
+  });
+});
