@@ -36,6 +36,8 @@ interface Bot {
   status: BotInstanceState["status"];
   startedAt: number | null;
   stopping: boolean;
+  /** How the launch of a process we are stopping is closed (onExit writes it). */
+  stopAs: { status: "stopped" | "error"; reason: string | null };
   crashes: number[];
   restartTimer: ReturnType<typeof setTimeout> | null;
   stderrTail: string[];
@@ -53,6 +55,8 @@ const STOPPED: BotInstanceState = { status: "stopped", startedAt: null, pid: nul
 
 export class BotManager implements BotController {
   private readonly bots = new Map<number, Bot>();
+  /** Tokens whose bot gave up (status error) and has not been started or stopped since. */
+  private readonly errored = new Set<number>();
   private readonly launches: LaunchHistory;
   private readonly logs: LogWriter;
   private closed = false;
@@ -63,6 +67,7 @@ export class BotManager implements BotController {
   ) {
     this.launches = new LaunchHistory(deps.db);
     this.logs = new LogWriter(deps.db);
+    for (const { id } of deps.db.select({ id: botTokens.id }).from(botTokens).where(eq(botTokens.status, "error")).all()) this.errored.add(id);
     deps.events.on("bot:table_updated", ({ projectId, restartOnUpdate }) => {
       if (restartOnUpdate) void this.restartProject(projectId);
     });
@@ -70,11 +75,7 @@ export class BotManager implements BotController {
 
   state(tokenId: number): BotInstanceState {
     const b = this.bots.get(tokenId);
-    if (!b) {
-      // Not supervised by this process: the stored status says whether it gave up (error) earlier.
-      const row = this.deps.db.select({ status: botTokens.status }).from(botTokens).where(eq(botTokens.id, tokenId)).get();
-      return row?.status === "error" ? { status: "error", startedAt: null, pid: null } : STOPPED;
-    }
+    if (!b) return this.errored.has(tokenId) ? { status: "error", startedAt: null, pid: null } : STOPPED;
     return { status: b.status, startedAt: b.status === "running" ? b.startedAt : null, pid: b.proc?.pid ?? null };
   }
 
@@ -87,7 +88,7 @@ export class BotManager implements BotController {
         await this.start(id);
       } catch (e) {
         this.deps.log.warn(`could not resume bot of token ${id}: ${e instanceof Error ? e.message : e}`);
-        this.launches.setTokenStatus(id, "error");
+        this.mark(id, "error");
       }
     }
   }
@@ -103,16 +104,16 @@ export class BotManager implements BotController {
       }
     }
     registerSecret(program.token);
-    const bot: Bot = { program, proc: null, launchId: null, status: "starting", startedAt: null, stopping: false, crashes: existing?.crashes ?? [], restartTimer: null, stderrTail: [] };
+    const bot: Bot = { program, proc: null, launchId: null, status: "starting", startedAt: null, stopping: false, stopAs: { status: "stopped", reason: null }, crashes: existing?.crashes ?? [], restartTimer: null, stderrTail: [] };
     this.bots.set(tokenId, bot);
     try {
       await this.spawn(bot);
     } catch (e) {
       bot.status = "error";
-      this.launches.setTokenStatus(tokenId, "error", "stopped");
+      this.mark(tokenId, "error", "stopped");
       throw e;
     }
-    this.launches.setTokenStatus(tokenId, "running", "running");
+    this.mark(tokenId, "running", "running");
     return this.state(tokenId);
   }
 
@@ -172,6 +173,7 @@ export class BotManager implements BotController {
     });
     bot.proc = proc;
     bot.stopping = false;
+    bot.stopAs = { status: "stopped", reason: null };
     bot.startedAt = Date.now();
     bot.launchId = this.launches.open(p.projectId, p.tokenId, proc.pid);
     this.pipeLines(bot, proc.stdout as ReadableStream<Uint8Array>, "stdout");
@@ -227,6 +229,11 @@ export class BotManager implements BotController {
           const lines = rest.split("\n");
           rest = lines.pop() ?? "";
           for (const l of lines) emit(l);
+          // A process printing without newlines must not grow this buffer without bound.
+          if (rest.length > 64 * 1024) {
+            emit(rest);
+            rest = "";
+          }
         }
       } catch {}
       emit(rest);
@@ -237,12 +244,13 @@ export class BotManager implements BotController {
   private async halt(tokenId: number, finalStatus: "stopped" | "error" | null, reason?: string) {
     const bot = this.bots.get(tokenId);
     if (!bot) {
-      if (finalStatus) this.launches.setTokenStatus(tokenId, "stopped", "stopped");
+      if (finalStatus) this.mark(tokenId, "stopped", "stopped");
       return;
     }
     if (bot.restartTimer) clearTimeout(bot.restartTimer);
     bot.restartTimer = null;
     bot.stopping = true;
+    bot.stopAs = { status: finalStatus === "error" ? "error" : "stopped", reason: reason ?? null };
     const proc = bot.proc;
     if (proc && proc.exitCode === null) {
       try {
@@ -254,17 +262,24 @@ export class BotManager implements BotController {
       clearTimeout(timer);
     }
     // onExit (already run by now for a live process) closed the launch; close it here otherwise.
-    if (bot.launchId !== null) this.launches.close(bot.launchId, finalStatus === "error" ? "error" : "stopped", reason ?? null);
+    if (bot.launchId !== null) this.launches.close(bot.launchId, bot.stopAs.status, bot.stopAs.reason);
     bot.launchId = null;
     this.logs.flush();
     if (finalStatus) {
       this.bots.delete(tokenId);
-      if (finalStatus === "error") this.launches.setTokenStatus(tokenId, "error", "stopped");
-      else if (this.tokenExists(tokenId)) this.launches.setTokenStatus(tokenId, "stopped", "stopped");
+      if (finalStatus === "error") this.mark(tokenId, "error", "stopped");
+      else if (this.tokenExists(tokenId)) this.mark(tokenId, "stopped", "stopped");
     } else {
       bot.status = "stopped";
-      this.launches.setTokenStatus(tokenId, "stopped");
+      this.mark(tokenId, "stopped");
     }
+  }
+
+  /** Records a token's runtime status (and what the operator wants) in the database and in memory. */
+  private mark(tokenId: number, status: "running" | "stopped" | "error", desired?: "running" | "stopped") {
+    if (status === "error") this.errored.add(tokenId);
+    else this.errored.delete(tokenId);
+    this.launches.setTokenStatus(tokenId, status, desired);
   }
 
   private tokenExists(tokenId: number) {
@@ -275,7 +290,7 @@ export class BotManager implements BotController {
     if (bot.proc !== proc) return;
     this.logs.flush();
     if (bot.stopping) {
-      if (bot.launchId !== null) this.launches.close(bot.launchId, "stopped");
+      if (bot.launchId !== null) this.launches.close(bot.launchId, bot.stopAs.status, bot.stopAs.reason);
       bot.launchId = null;
       return;
     }
@@ -292,7 +307,7 @@ export class BotManager implements BotController {
       this.bots.delete(tokenId);
       const launchId = this.launches.open(bot.program.projectId, tokenId, null);
       this.launches.close(launchId, "error", `gave up after ${bot.crashes.length} crashes in ${Math.round(this.policy.crashWindowMs / 60000)} minutes; last: ${why}`.slice(0, 1000));
-      this.launches.setTokenStatus(tokenId, "error", "stopped");
+      this.mark(tokenId, "error", "stopped");
       this.deps.log.warn(`bot of token ${tokenId} crashed ${bot.crashes.length} times; giving up`);
       return;
     }
@@ -313,12 +328,12 @@ export class BotManager implements BotController {
       bot.program = buildBotProgram(this.deps.config, this.deps.db, tokenId);
       bot.stderrTail = [];
       await this.spawn(bot);
-      this.launches.setTokenStatus(tokenId, "running", "running");
+      this.mark(tokenId, "running", "running");
     } catch (e) {
       this.deps.log.warn(`restart of token ${tokenId} failed: ${e instanceof Error ? e.message : e}`);
       bot.status = "error";
       this.bots.delete(tokenId);
-      this.launches.setTokenStatus(tokenId, "error", "stopped");
+      this.mark(tokenId, "error", "stopped");
     }
   }
 

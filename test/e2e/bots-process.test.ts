@@ -88,7 +88,7 @@ describe("bots under the compiled binary", () => {
     const before = fake.calls(botToken, "getUpdates").length;
     expect(await s.stop("SIGTERM")).toBe(0);
     const s2 = await start();
-    await until(async () => (await (await fetch(`${s2.url}/api/bot/tokens/${tokenId}/status`, { headers: { cookie } })).json()).status === "running", "bot resumed");
+    await until(async () => (await (await fetch(`${s2.url}/api/bot/tokens/${tokenId}/status`, { headers: { cookie } })).json()).status === "running", "bot resumed").catch((e) => { console.error(s2.output()); throw e; });
     await until(() => fake.calls(botToken, "getUpdates").length > before, "polling again");
     fake.sendText(botToken, user, "дальше");
     expect((await fake.waitForSent(botToken, user.id, 1, 20_000))[0].params.text).toBe("Второй шаг");
