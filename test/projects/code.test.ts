@@ -24,6 +24,8 @@ function seedTokensAndMedia(s: Team, projectId: number) {
   db.insert(botTokens).values({ projectId, token: "22222:BBBBBBBBBBBBBBBBBBBBBBBBBBBBB", name: "second" }).run();
   db.insert(mediaFiles).values({ projectId, objectKey: "7/photo/a.jpg", kind: "photo", fileName: "a.jpg", mimeType: "image/jpeg", size: 1, messengerFileId: "CACHED_FILE_ID" }).run();
   db.insert(mediaFiles).values({ projectId, objectKey: "7/photo/b.jpg", kind: "photo", fileName: "b.jpg", mimeType: "image/jpeg", size: 1 }).run();
+  // An object-store file: its link is /uploads/s/<config>/<key>, so it must never be cached under /uploads/<key>.
+  db.insert(mediaFiles).values({ projectId, storageConfigId: "remote", objectKey: "7/photo/c.jpg", kind: "photo", fileName: "c.jpg", mimeType: "image/jpeg", size: 1, messengerFileId: "REMOTE_FILE_ID" }).run();
 }
 
 describe("generate and export (rule 6)", () => {
@@ -42,6 +44,7 @@ describe("generate and export (rule 6)", () => {
     for (const line of ["userDatabase: false", "logging: true", "catchAll: true", "protectContent: true", "contentCache: true"]) expect(r.body.code).toContain(line);
     expect(r.body.code).toContain('"/uploads/7/photo/a.jpg": "CACHED_FILE_ID"');
     expect(r.body.code).not.toContain("b.jpg");
+    expect(r.body.code).not.toContain("REMOTE_FILE_ID");
     expect(r.body.code).not.toContain("AAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
 
     // the body may override the user database switch; without a body the project's value is used

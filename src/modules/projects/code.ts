@@ -1,9 +1,10 @@
 // Program code of a project's bot (API.md projects rule 6). "generate" is what a start would run:
 // the first token's flags and the cached messenger file ids of uploaded media. "export" is the
 // plain program: neither, and the user database exactly when the project has it enabled.
-import { eq, isNotNull, and, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { mediaCacheOf } from "../../bots/program";
 import type { AppContext } from "../../context";
-import { botTokens, mediaFiles, projects } from "../../db/schema";
+import { botTokens, projects } from "../../db/schema";
 import { badRequest, notFound } from "../../http/errors";
 import { generateBot, ScenarioError } from "../../scenario";
 import { readStored } from "./document";
@@ -29,19 +30,13 @@ function prepare(ctx: AppContext) {
       .orderBy(botTokens.id)
       .limit(1)
       .prepare(),
-    media: ctx.db
-      .select({ objectKey: mediaFiles.objectKey, fileId: mediaFiles.messengerFileId })
-      .from(mediaFiles)
-      .where(and(eq(mediaFiles.projectId, pid), isNotNull(mediaFiles.messengerFileId)))
-      .orderBy(mediaFiles.id)
-      .prepare(),
   };
 }
 
 export class ProjectCode {
   private readonly q: ReturnType<typeof prepare>;
 
-  constructor(ctx: AppContext) {
+  constructor(private readonly ctx: AppContext) {
     this.q = prepare(ctx);
   }
 
@@ -61,8 +56,8 @@ export class ProjectCode {
   generate(projectId: number, opts: GenerateOptions = {}): { code: string; lines: number; generatedAt: number } {
     const p = this.project(projectId);
     const token = this.q.firstToken.get({ projectId });
-    const mediaCache: Record<string, string> = {};
-    for (const m of this.q.media.all({ projectId })) if (m.fileId) mediaCache[`/uploads/${m.objectKey}`] = m.fileId;
+    // The same cache a start bakes into the bot, so "generate" shows what would run.
+    const mediaCache = mediaCacheOf(this.ctx.db, projectId);
     const result = run(() =>
       generateBot(readStored(p.data), {
         projectName: p.name,
