@@ -16,12 +16,17 @@ export function freePort(): Promise<number> {
   });
 }
 
-let built: Promise<string> | null = null;
+const built = new Map<string, Promise<string>>();
 
-/** Builds dist/botloom once per test run (reused when newer than every source file it embeds is not checked: tests always rebuild once). */
-export function buildBinary(root: string): Promise<string> {
-  built ??= (async () => {
-    const outfile = join(root, "dist", "botloom-test");
+/**
+ * Builds dist/<name> once per test run (reused when newer than every source file it embeds is not checked: tests always rebuild once).
+ * Benchmarks pass their own name, so they never overwrite a binary that a concurrent test run is executing.
+ */
+export function buildBinary(root: string, name = "botloom-test"): Promise<string> {
+  let once = built.get(name);
+  if (once) return once;
+  once = (async () => {
+    const outfile = join(root, "dist", name);
     const p = Bun.spawn([process.execPath, join(root, "scripts/build.ts")], { cwd: root, env: { ...process.env, BUILD_OUTFILE: outfile }, stdout: "pipe", stderr: "pipe" });
     const code = await p.exited;
     if (code !== 0 || !existsSync(outfile) || statSync(outfile).size === 0) {
@@ -29,7 +34,8 @@ export function buildBinary(root: string): Promise<string> {
     }
     return outfile;
   })();
-  return built;
+  built.set(name, once);
+  return once;
 }
 
 export interface ProcessServer {

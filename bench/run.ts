@@ -1,0 +1,109 @@
+// `npm run bench`: runs every benchmark in bench/ one after another (each as its own `bun`
+// process, so none disturbs another), keeps the ONE JSON line each prints, writes
+// bench/results.json and prints a short table of the headline figures with their same-run
+// baselines. Extra arguments pick benchmarks by name: `bun bench/run.ts webhook bots`.
+import { readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const DIR = import.meta.dir;
+/** Helpers, not benchmarks. */
+const NOT_BENCHMARKS = new Set(["run", "lib", "loadgen", "scenarios"]);
+/** Quick ones first; the rest alphabetically. */
+const ORDER = ["codegen", "cold-start", "projects-list", "api-throughput", "webhook", "bots"];
+const PER_BENCH_LIMIT_MS = 10 * 60_000;
+
+const all = readdirSync(DIR)
+  .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))
+  .map((f) => f.slice(0, -3))
+  .filter((n) => !NOT_BENCHMARKS.has(n))
+  .sort((a, b) => (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99) || a.localeCompare(b));
+const picked = process.argv.slice(2);
+const names = picked.length ? all.filter((n) => picked.includes(n)) : all;
+
+type Figures = Record<string, any>;
+const results: Record<string, Figures | { error: string }> = {};
+const started = new Date();
+
+for (const name of names) {
+  process.stderr.write(`▶ ${name} … `);
+  const t0 = performance.now();
+  const proc = Bun.spawn([process.execPath, join(DIR, `${name}.ts`)], { cwd: join(DIR, ".."), stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  const timer = setTimeout(() => proc.kill("SIGTERM"), PER_BENCH_LIMIT_MS);
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  clearTimeout(timer);
+  const line = out.trim().split("\n").reverse().find((l) => l.startsWith("{"));
+  const secs = ((performance.now() - t0) / 1000).toFixed(0);
+  if (code === 0 && line) {
+    results[name] = JSON.parse(line);
+    process.stderr.write(`${secs} s\n`);
+  } else {
+    results[name] = { error: `exit ${code}: ${(err || out).trim().split("\n").slice(-5).join(" | ")}` };
+    process.stderr.write(`FAILED (${secs} s)\n${err}\n`);
+  }
+}
+
+writeFileSync(join(DIR, "results.json"), JSON.stringify({ ranAt: started.toISOString(), bun: Bun.version, cpus: navigator.hardwareConcurrency, results }, null, 2) + "\n");
+
+// --- the table -------------------------------------------------------------------------------
+
+type Row = [bench: string, figure: string, value: string, baseline: string, ratio: string];
+const rows: Row[] = [];
+const ms = (x: unknown) => (typeof x === "number" ? `${x.toFixed(x < 10 ? 2 : 1)} ms` : "—");
+const rps = (x: unknown) => (typeof x === "number" ? `${x} req/s` : "—");
+const num = (x: unknown) => (x === null || x === undefined ? "—" : String(x));
+
+function headline(name: string, r: Figures) {
+  switch (name) {
+    case "cold-start":
+      rows.push([name, "start → /api/health 200 (median)", ms(r.firstStartMs?.median), `bare Bun.serve ${ms(r.bareServeMs?.median)}`, num(r.firstVsBare)]);
+      rows.push([name, "restart on existing data (median)", ms(r.restartMs?.median), `bare Bun.serve ${ms(r.bareServeMs?.median)}`, num(r.restartVsBare)]);
+      rows.push([name, "binary size", `${r.binaryMB} MB`, `bare Bun binary ${r.bareBinaryMB} MB`, `+${r.ownMB} MB`]);
+      return;
+    case "api-throughput":
+      for (const k of ["projectsList", "botProjects"]) {
+        const f = r[k];
+        if (!f) continue;
+        rows.push([name, `${k} throughput (50 conn)`, rps(f.app?.rps), `bare ${rps(f.bare?.rps)}`, num(f.rpsVsBare)]);
+        rows.push([name, `${k} p50 / p99`, `${ms(f.app?.p50Ms)} / ${ms(f.app?.p99Ms)}`, `bare ${ms(f.bare?.p50Ms)} / ${ms(f.bare?.p99Ms)}`, num(f.p99VsBare)]);
+      }
+      return;
+    case "projects-list":
+      rows.push([name, `throughput (${r.concurrency} conn, in-process client)`, rps(r.app?.rps), `bare ${rps(r.bare?.rps)}`, num(r.appVsBare)]);
+      rows.push([name, "p50 / p99", `${ms(r.app?.p50Ms)} / ${ms(r.app?.p99Ms)}`, `bare ${ms(r.bare?.p50Ms)} / ${ms(r.bare?.p99Ms)}`, ""]);
+      return;
+    case "webhook":
+      rows.push([name, "intake throughput", rps(r.intake?.rps), `direct to bot ${rps(r.direct?.rps)}`, num(r.rpsVsDirect)]);
+      rows.push([name, "intake p50 / p99", `${ms(r.intake?.p50Ms)} / ${ms(r.intake?.p99Ms)}`, `direct ${ms(r.direct?.p50Ms)} / ${ms(r.direct?.p99Ms)}`, num(r.p99VsDirect)]);
+      return;
+    case "bots": {
+      rows.push([name, `bots polling within ${r.startWindowS} s (max ${r.maxBots})`, num(r.startedInWindow), `all ready in ${r.allReadyMs ?? "—"} ms`, `${r.perBotStartMs ?? "—"} ms/bot`]);
+      rows.push([name, "RSS per running bot", `${r.rss?.perBotMB} MB`, `idle bare bun ${r.rss?.bareBunMB} MB`, num(r.rss?.perBotVsBareBun)]);
+      const a = r.apiProjectsList ?? {};
+      for (const k of Object.keys(a).filter((k) => /^bots\d+$/.test(k) && k !== "bots0")) rows.push([name, `API p99 with ${k.slice(4)} bots`, ms(a[k].p99Ms), `0 bots ${ms(a.bots0?.p99Ms)}`, num(a[`p99At${k.slice(4)}VsAt0`] ?? 1)]);
+      const u = r.updateToReply ?? {};
+      rows.push([name, "update → reply, webhook p50 / p99", `${ms(u.webhook?.p50Ms)} / ${ms(u.webhook?.p99Ms)}`, `polling ${ms(u.polling?.p50Ms)} / ${ms(u.polling?.p99Ms)}`, num(u.webhookP50VsPolling)]);
+      return;
+    }
+    case "codegen":
+      for (const [k, v] of Object.entries(r)) {
+        if (v && typeof v === "object" && "medianMs" in v) rows.push([name, `generate ${k}`, ms(v.medianMs), `${v.lines} lines, ${v.kb} KB`, ""]);
+        else if (v && typeof v === "object" && "generateMs" in v) rows.push([name, `generate ${k}`, ms(v.generateMs), `JSON round trip ${ms(v.jsonRoundTripMs)}`, num(v.vsJsonRoundTrip)]);
+      }
+      return;
+    default:
+      for (const [k, v] of Object.entries(r)) if (typeof v === "number" && k !== "cpus") rows.push([name, k, String(v), "", ""]);
+  }
+}
+
+for (const [name, r] of Object.entries(results)) {
+  if ("error" in r && typeof r.error === "string") rows.push([name, "FAILED", r.error.slice(0, 80), "", ""]);
+  else headline(name, r as Figures);
+}
+const head: Row = ["bench", "figure", "value", "same-run baseline", "ratio"];
+const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+const fmt = (r: Row) => r.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd();
+console.log(fmt(head));
+console.log(widths.map((w) => "-".repeat(w)).join("  "));
+for (const r of rows) console.log(fmt(r));
+console.log(`\nbench/results.json written (${names.length} benchmarks, Bun ${Bun.version}, ${navigator.hardwareConcurrency} CPUs)`);
+process.exit(Object.values(results).some((r) => "error" in r) ? 1 : 0);
