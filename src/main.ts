@@ -72,7 +72,9 @@ async function main(argv: string[]) {
     }
     case "pat": {
       if (sub !== "create") fail(USAGE, 2);
-      const user = Number(values.user);
+      // strict: false turns a bare `--user` into `true`; only a plain decimal id counts.
+      const rawUser = typeof values.user === "string" && /^\d{1,16}$/.test(values.user) ? values.user : "";
+      const user = Number(rawUser);
       if (!Number.isSafeInteger(user) || user <= 0) fail("--user must be a positive messenger user id", 2);
       if (values.scope !== undefined && values.scope !== "bot_manager") fail("--scope may only be bot_manager", 2);
       const ctx = buildContext(loadConfig());

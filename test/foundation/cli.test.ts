@@ -38,12 +38,12 @@ describe("botloom CLI", () => {
   });
 
   test("pat create refuses bad arguments with a usage message and exit code 2", () => {
-    for (const args of [["pat", "create"], ["pat", "create", "--user", "x"], ["pat", "create", "--user", "1", "--scope", "root"], ["pat", "list"]]) {
+    for (const args of [["pat", "create"], ["pat", "create", "--user", "x"], ["pat", "create", "--user"], ["pat", "create", "--user", "1e3"], ["pat", "create", "--user", "0x10"], ["pat", "create", "--user", "1", "--scope", "root"], ["pat", "list"]]) {
       const r = cli(args);
       expect(r.code).toBe(2);
       expect(r.err).not.toContain("    at ");
     }
-  });
+  }, 30_000);
 
   test("backup writes a consistent copy", () => {
     const dataDir = join(mkdtempSync(join(tmpdir(), "botloom-cli-")), "data");
