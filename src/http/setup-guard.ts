@@ -6,8 +6,10 @@ import { pathOf } from "./path";
 
 export function setupGuard(ctx: AppContext) {
   return (request: Request): Response | undefined => {
-    const path = pathOf(request.url);
-    if (!path.startsWith("/api/") && path !== "/api") return;
+    const raw = pathOf(request.url);
+    if (!raw.startsWith("/api/") && raw !== "/api") return;
+    // The router ignores one trailing slash, so the exemptions must too.
+    const path = raw.length > 5 && raw.endsWith("/") ? raw.slice(0, -1) : raw;
     // Exempt paths are checked before the settings so health still answers when the database does not.
     if (path === "/api/health" && (request.method === "GET" || request.method === "HEAD")) return;
     if (path === "/api/auth/config" && request.method === "GET") return;

@@ -11,16 +11,24 @@ afterEach(() => t.cleanup());
 
 describe("setup guard", () => {
   test("before setup: /api/* is 503 NOT_SET_UP except health and auth config; admin is reachable", async () => {
-    for (const [method, path] of [["GET", "/api/projects"], ["POST", "/api/auth/dev-login"], ["GET", "/api/bot/projects"], ["POST", "/api/webhook/1/2"], ["GET", "/api/storage-configs"], ["HEAD", "/api/auth/config"], ["GET", "/api/nonexistent"]]) {
+    for (const [method, path] of [["GET", "/api/projects"], ["POST", "/api/auth/dev-login"], ["GET", "/api/bot/projects"], ["POST", "/api/webhook/1/2"], ["GET", "/api/storage-configs"], ["HEAD", "/api/auth/config"], ["GET", "/api/nonexistent"],
+      ["POST", "/api/storage-configs"], ["PATCH", "/api/storage-configs/x1"], ["DELETE", "/api/storage-configs/x1"], ["POST", "/api/storage-configs/x1/test"],
+      ["GET", "/api/projects/1/media"], ["POST", "/api/projects/1/media"], ["DELETE", "/api/projects/1/media/1"],
+      ["GET", "/api/templates"], ["GET", "/api/templates/1"], ["POST", "/api/templates/1/use"], ["GET", "/api/events"], ["GET", "/api/auth/pats"], ["POST", "/api/auth/logout"], ["GET", "/api/docs"]]) {
       const res = await t.call(method, path);
       expect(res.status).toBe(503);
       if (method !== "HEAD") expect(res.body.error).toBe("NOT_SET_UP");
     }
     expect((await t.call("GET", "/api/health")).status).toBe(200);
     expect((await t.call("HEAD", "/api/health")).status).toBe(204);
+    expect((await t.call("GET", "/api/health/")).status).toBe(200);
+    expect((await t.call("GET", "/api/auth/config/")).status).toBe(200);
     expect((await t.call("GET", "/api/auth/config")).body).toEqual({ setUp: false, loginMode: null, botUsername: null });
     expect((await t.call("GET", "/admin/login")).status).toBe(200);
     expect((await t.call("GET", "/admin/api/status")).status).toBe(200);
+    expect((await t.call("GET", "/admin")).status).toBe(302);
+    // Public media links are not API paths: a missing file is a 404, not NOT_SET_UP.
+    expect((await t.call("GET", "/uploads/1/photo/x.png")).status).toBe(404);
   });
 
   test("messenger_widget without a complete provider is refused; dev_login opens the API", async () => {
