@@ -24,8 +24,11 @@ const TARGET_FIELDS = [
   "continueButtonTarget",
 ] as const;
 
-/** Button actions whose `target` is a node id (`command` targets a command, `url` a link). */
-const NODE_TARGET_ACTIONS = new Set(["goto", "", undefined]);
+/**
+ * Button actions whose `target` is a node id (`command` targets a command, `url` a link): the
+ * compiler follows the target of contact/location/complete buttons too (compile-keyboard.ts).
+ */
+const NODE_TARGET_ACTIONS = new Set(["goto", "complete", "contact", "location", "", undefined]);
 
 function buttonRefs(owner: string, buttons: unknown, out: NodeRef[]) {
   if (!Array.isArray(buttons)) return;

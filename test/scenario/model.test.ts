@@ -122,6 +122,25 @@ describe("validateScenario", () => {
     ]);
     expect(validateScenario(d).warnings[0]).toEqual({ nodeId: "h", sheetId: "s1", message: expect.any(String) });
   });
+
+  test("contact, location and complete buttons lead to nodes: reachable, dangling targets reported", () => {
+    const d = doc(
+      node("t", "command_trigger", { command: "/start", autoTransitionTo: "m" }),
+      node("m", "message", {
+        messageText: "x",
+        keyboardType: "reply",
+        buttons: [
+          { id: "1", text: "Phone", action: "contact", target: "after-contact" },
+          { id: "2", text: "Where", action: "location", target: "after-location" },
+          { id: "3", text: "Done", action: "complete", target: "after-complete" },
+          { id: "4", text: "Share", action: "goto", requestContact: true, target: "after-flag" },
+          { id: "5", text: "Bye", action: "complete", target: "missing" },
+        ],
+      }),
+      ...["after-contact", "after-location", "after-complete", "after-flag"].map((id) => node(id, "message", { messageText: id })),
+    );
+    expect(warningsOf(d)).toEqual(['Node "m": button "Bye" points to node "missing", which does not exist.']);
+  });
 });
 
 describe("generateBot", () => {
