@@ -90,13 +90,19 @@ export function cleanupBotFolders(botsDir: string, projectExists: (id: number) =
   return { deleted, skipped, count: deleted.length, message };
 }
 
+/** `KEY=value` or `export KEY=value` → [key, raw value]; null for comments and other lines. */
+function envLine(line: string): [string, string] | null {
+  const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
+  return m ? [m[1], m[2]] : null;
+}
+
 /** Reads one variable from a bot folder's .env (values written by renderEnv or by hand). */
 export function readEnvValue(envFile: string, key: string): string | null {
   if (!existsSync(envFile)) return null;
   for (const line of readFileSync(envFile, "utf8").split("\n")) {
-    const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
-    if (!m || m[1] !== key) continue;
-    const raw = m[2].trim();
+    const kv = envLine(line);
+    if (!kv || kv[0] !== key) continue;
+    const raw = kv[1].trim();
     if (raw.startsWith('"')) {
       try {
         return JSON.parse(raw);
@@ -105,4 +111,26 @@ export function readEnvValue(envFile: string, key: string): string | null {
     return raw.replace(/^'(.*)'$/, "$1");
   }
   return null;
+}
+
+/**
+ * Sets one variable of a .env in the renderEnv format, keeping every other line as it is: the
+ * first line of the key is replaced (later duplicates dropped), or the line is appended. A new
+ * file is created 0600, like writeBotFolder's.
+ */
+export function setEnvValue(envFile: string, key: string, value: string) {
+  const line = `${key}=${JSON.stringify(value)}`;
+  const lines = existsSync(envFile) ? readFileSync(envFile, "utf8").split("\n") : [];
+  if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  let replaced = false;
+  const out: string[] = [];
+  for (const l of lines) {
+    if (envLine(l)?.[0] !== key) out.push(l);
+    else if (!replaced) {
+      out.push(line);
+      replaced = true;
+    }
+  }
+  if (!replaced) out.push(line);
+  writeFileSync(envFile, out.join("\n") + "\n", { mode: 0o600 });
 }

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cleanupBotFolders, folderName, parseFolderName, readEnvValue, renderEnv, slugify, writeBotFolder } from "../../src/bots/folders";
+import { cleanupBotFolders, folderName, parseFolderName, readEnvValue, renderEnv, setEnvValue, slugify, writeBotFolder } from "../../src/bots/folders";
 import { adminLogin, createTestApp, setUp, type TestApp } from "../support/app";
 
 describe("bot folder names", () => {
@@ -24,6 +24,23 @@ describe("bot folder names", () => {
     expect(renderEnv(vars).split("\n").filter(Boolean)).toHaveLength(3);
     for (const [k, v] of Object.entries(vars)) expect(readEnvValue(join(folder, ".env"), k)).toBe(v);
     expect(readEnvValue(join(folder, ".env"), "MISSING")).toBeNull();
+    rmSync(dir, { recursive: true });
+  });
+
+  test("setEnvValue writes the renderEnv format: replaces the key (dropping duplicates) or appends; keeps other lines; new files 0600", () => {
+    const dir = mkdtempSync(join(tmpdir(), "botloom-folders-"));
+    const env = join(dir, ".env");
+    writeFileSync(env, '# comment\nBOT_TOKEN="1:abc"\nexport ADMIN_IDS=1\nOTHER=x\nADMIN_IDS=stale\n');
+    setEnvValue(env, "ADMIN_IDS", 'a "b" # c');
+    expect(readFileSync(env, "utf8")).toBe('# comment\nBOT_TOKEN="1:abc"\nADMIN_IDS="a \\"b\\" # c"\nOTHER=x\n');
+    expect(readEnvValue(env, "ADMIN_IDS")).toBe('a "b" # c');
+    setEnvValue(env, "NEW_KEY", "");
+    expect(readFileSync(env, "utf8").endsWith('OTHER=x\nNEW_KEY=""\n')).toBe(true);
+    expect(readEnvValue(env, "NEW_KEY")).toBe("");
+    const fresh = join(dir, "fresh.env");
+    setEnvValue(fresh, "ADMIN_IDS", "1,2");
+    expect(readFileSync(fresh, "utf8")).toBe(renderEnv({ ADMIN_IDS: "1,2" }));
+    expect(statSync(fresh).mode & 0o777).toBe(0o600);
     rmSync(dir, { recursive: true });
   });
 });

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { folderName, readEnvValue, renderEnv, writeBotFolder } from "../../src/bots/folders";
 import { botTokens, projectCollaborators, projects } from "../../src/db/schema";
 import type { EventMap } from "../../src/events";
 import { addCollaborator, COLLAB, newProject, OWNER, scenario, STRANGER, team, type Team } from "./helpers";
@@ -69,25 +71,56 @@ describe("admin ids (rule 7)", () => {
     const dir2 = join(botsDir, `shop_bot_${id}_${t2}`);
     const foreign = join(botsDir, `x_${other}_${t1}`); // same token id, other project: untouched
     for (const d of [dir1, dir2, foreign]) mkdirSync(d, { recursive: true });
-    writeFileSync(join(dir1, ".env"), 'BOT_TOKEN=secret\nADMIN_IDS="10, 20"\nPORT=1\n');
+    writeFileSync(join(dir1, ".env"), 'BOT_TOKEN="secret"\nADMIN_IDS="10, 20"\nPORT=1\n');
     writeFileSync(join(foreign, ".env"), "ADMIN_IDS=1\n");
 
     expect((await s.t.call("GET", `/api/projects/${id}/admin-ids`, { cookie: s.owner })).body).toEqual({ adminIds: "10,20", items: [{ id: "10" }, { id: "20" }], count: 2 });
 
+    // written in the one .env format of src/bots/folders.ts (renderEnv: KEY="value")
     await s.t.call("PUT", `/api/projects/${id}/admin-ids`, { cookie: s.owner, json: { adminIds: "30,40" } });
-    expect(readFileSync(join(dir1, ".env"), "utf8")).toBe("BOT_TOKEN=secret\nADMIN_IDS=30,40\nPORT=1\n");
-    expect(readFileSync(join(dir2, ".env"), "utf8")).toBe("ADMIN_IDS=30,40\n");
+    expect(readFileSync(join(dir1, ".env"), "utf8")).toBe('BOT_TOKEN="secret"\nADMIN_IDS="30,40"\nPORT=1\n');
+    expect(readFileSync(join(dir2, ".env"), "utf8")).toBe('ADMIN_IDS="30,40"\n');
+    expect(statSync(join(dir2, ".env")).mode & 0o777).toBe(0o600);
     expect(readFileSync(join(foreign, ".env"), "utf8")).toBe("ADMIN_IDS=1\n");
 
-    // remove works on the .env fallback list too
+    // remove works on the .env fallback list too (a hand-written unquoted line, with `export`)
     s.t.ctx.db.update(projects).set({ adminIds: null }).run();
-    writeFileSync(join(dir1, ".env"), "ADMIN_IDS=7,8\n");
+    writeFileSync(join(dir1, ".env"), "export ADMIN_IDS=7,8\n");
     expect((await s.t.call("POST", `/api/projects/${id}/admin-ids/remove`, { cookie: s.owner, json: { adminId: "del_admin_7" } })).body).toEqual({ success: true, adminIds: "8" });
-    expect(readFileSync(join(dir1, ".env"), "utf8")).toBe("ADMIN_IDS=8\n");
+    expect(readFileSync(join(dir1, ".env"), "utf8")).toBe('ADMIN_IDS="8"\n');
     // PUT /api/projects/{id} with adminIds writes the folders as well
     await s.t.call("PUT", `/api/projects/${id}`, { cookie: s.owner, json: { adminIds: "1,2" } });
-    expect(readFileSync(join(dir2, ".env"), "utf8")).toBe("ADMIN_IDS=1,2\n");
+    expect(readFileSync(join(dir2, ".env"), "utf8")).toBe('ADMIN_IDS="1,2"\n');
     expect(existsSync(join(botsDir, `other_${id}_999`))).toBe(false);
+  });
+
+  test("a folder written by the bot runtime (writeBotFolder) round-trips: read, rewrite, the other values intact", async () => {
+    s = await team();
+    const id = await newProject(s.t, s.owner);
+    const tokenId = addToken(s, id);
+    const vars = { BOT_TOKEN: "1:abc", ADMIN_IDS: "5,6", GREETING: 'Hi "there" # not a comment' };
+    const dir = writeBotFolder(s.t.ctx.config.botsDir, folderName("Shop", id, tokenId), "// code", vars);
+    const env = join(dir, ".env");
+    expect((await s.t.call("GET", `/api/projects/${id}/admin-ids`, { cookie: s.owner })).body.adminIds).toBe("5,6");
+    await s.t.call("PUT", `/api/projects/${id}/admin-ids`, { cookie: s.owner, json: { adminIds: "7" } });
+    expect(readFileSync(env, "utf8")).toBe(renderEnv({ ...vars, ADMIN_IDS: "7" }));
+    for (const [k, v] of Object.entries({ ...vars, ADMIN_IDS: "7" })) expect(readEnvValue(env, k)).toBe(v);
+    // an emptied list is an empty value, and reading falls back to nothing
+    await s.t.call("PUT", `/api/projects/${id}/admin-ids`, { cookie: s.owner, json: { adminIds: "" } });
+    expect(readEnvValue(env, "ADMIN_IDS")).toBe("");
+    expect((await s.t.call("GET", `/api/projects/${id}/admin-ids`, { cookie: s.owner })).body).toEqual({ adminIds: "", items: [], count: 0 });
+  });
+
+  test("a symlinked bot folder is never written through", async () => {
+    s = await team();
+    const id = await newProject(s.t, s.owner);
+    const tokenId = addToken(s, id);
+    const outside = mkdtempSync(join(tmpdir(), "botloom-outside-"));
+    mkdirSync(s.t.ctx.config.botsDir, { recursive: true });
+    symlinkSync(outside, join(s.t.ctx.config.botsDir, `link_${id}_${tokenId}`));
+    expect((await s.t.call("PUT", `/api/projects/${id}/admin-ids`, { cookie: s.owner, json: { adminIds: "1" } })).status).toBe(200);
+    expect(existsSync(join(outside, ".env"))).toBe(false);
+    rmSync(outside, { recursive: true, force: true });
   });
 
   test("400 bad bodies, 403 stranger, 404 missing, 400 bad id", async () => {

@@ -1,10 +1,12 @@
 // Bot administrator ids (API.md projects rule 7). The database field wins; when it is empty the
 // ADMIN_IDS line of the bot folder's .env is read. Writes go to the database and to every existing
-// bot folder of the project (`<botsDir>/<slug>_<projectId>_<tokenId>/.env`), so a running bot
-// folder does not disagree with what the editor shows.
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+// bot folder of the project (`<botsDir>/<slug>_<projectId>_<tokenId>/.env`), so a bot folder does
+// not disagree with what the editor shows. The .env is read and written only through
+// src/bots/folders.ts, so it has one format (`KEY="json string"`) whoever writes it.
+import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
+import { foldersOfToken, readEnvValue, setEnvValue } from "../../bots/folders";
 import type { AppContext } from "../../context";
 import { botTokens, projects } from "../../db/schema";
 import { badRequest, notFound } from "../../http/errors";
@@ -30,62 +32,6 @@ export function parseAdminIdToRemove(raw: string | number): string {
 
 export const splitAdminIds = (list: string) => (list === "" ? [] : list.split(","));
 
-/** Bot folders of the project, in the order of `tokenIds` (first token first). */
-export function botFoldersOf(botsDir: string, projectId: number, tokenIds: number[]): string[] {
-  if (tokenIds.length === 0 || !existsSync(botsDir)) return [];
-  let names: string[];
-  try {
-    names = readdirSync(botsDir);
-  } catch {
-    return [];
-  }
-  const out: string[] = [];
-  for (const tokenId of tokenIds) {
-    const suffix = `_${projectId}_${tokenId}`;
-    for (const name of names) {
-      if (!name.endsWith(suffix) || name.length === suffix.length) continue;
-      const dir = join(botsDir, name);
-      try {
-        if (statSync(dir).isDirectory()) out.push(dir);
-      } catch {}
-    }
-  }
-  return out;
-}
-
-function unquote(v: string) {
-  const t = v.trim();
-  return /^(["']).*\1$/.test(t) ? t.slice(1, -1) : t;
-}
-
-/** ADMIN_IDS of the first folder whose .env has the line; null when none does. */
-export function readEnvAdminIds(folders: string[]): string | null {
-  for (const dir of folders) {
-    const file = join(dir, ".env");
-    if (!existsSync(file)) continue;
-    const line = readFileSync(file, "utf8")
-      .split(/\r?\n/)
-      .find((l) => /^\s*(export\s+)?ADMIN_IDS\s*=/.test(l));
-    if (line !== undefined) return unquote(line.slice(line.indexOf("=") + 1));
-  }
-  return null;
-}
-
-/** Replaces (or appends) the ADMIN_IDS line of each folder's .env. */
-export function writeEnvAdminIds(folders: string[], list: string) {
-  for (const dir of folders) {
-    const file = join(dir, ".env");
-    const lines = existsSync(file) ? readFileSync(file, "utf8").split("\n") : [];
-    const at = lines.findIndex((l) => /^\s*(export\s+)?ADMIN_IDS\s*=/.test(l));
-    if (at >= 0) lines[at] = `ADMIN_IDS=${list}`;
-    else {
-      if (lines.length && lines[lines.length - 1] === "") lines.pop();
-      lines.push(`ADMIN_IDS=${list}`, "");
-    }
-    writeFileSync(file, lines.join("\n"));
-  }
-}
-
 /** Rule 7 on top of the database and the bot folders. Access is checked by the caller. */
 export class AdminIds {
   private readonly q;
@@ -97,22 +43,32 @@ export class AdminIds {
     };
   }
 
-  private folders(projectId: number) {
-    const tokenIds = this.q.tokenIds.all({ projectId }).map((t) => t.id);
-    return botFoldersOf(this.ctx.config.botsDir, projectId, tokenIds);
+  /** Bot folders of the project, first token first; real directories only (a symlink is never written through). */
+  private folders(projectId: number): string[] {
+    const botsDir = this.ctx.config.botsDir;
+    const out: string[] = [];
+    for (const { id } of this.q.tokenIds.all({ projectId })) {
+      for (const name of foldersOfToken(botsDir, id, projectId)) {
+        const dir = join(botsDir, name);
+        if (lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) out.push(dir);
+      }
+    }
+    return out;
   }
 
   read(projectId: number): string {
     const row = this.q.stored.get({ projectId });
     if (!row) throw notFound("Project not found");
     if (row.adminIds && row.adminIds.trim() !== "") return row.adminIds;
-    const fromEnv = readEnvAdminIds(this.folders(projectId));
-    if (fromEnv === null) return "";
     try {
-      return normalizeAdminIds(fromEnv);
+      for (const dir of this.folders(projectId)) {
+        const fromEnv = readEnvValue(join(dir, ".env"), "ADMIN_IDS");
+        if (fromEnv !== null) return normalizeAdminIds(fromEnv);
+      }
     } catch {
-      return ""; // a hand-edited .env with junk must not break the endpoint
+      // an unreadable folder or a hand-edited .env with junk must not break the endpoint
     }
+    return "";
   }
 
   /** Replaces the list (already normalised) in the database and in the bot folders. */
@@ -127,7 +83,7 @@ export class AdminIds {
 
   writeFolders(projectId: number, list: string) {
     try {
-      writeEnvAdminIds(this.folders(projectId), list);
+      for (const dir of this.folders(projectId)) setEnvValue(join(dir, ".env"), "ADMIN_IDS", list);
     } catch (err) {
       this.ctx.log.warn(`project ${projectId}: could not write ADMIN_IDS to the bot folder:`, err);
     }
