@@ -50,6 +50,14 @@ describe("admin login", () => {
     const p = createTestApp({ env: { ADMIN_KEY: "", NODE_ENV: "production" } });
     for (const path of ["/admin", "/admin/login", "/admin/api/status"]) expect((await p.call("GET", path)).status).toBe(404);
     expect((await login(p, "x")).status).toBe(404);
+    // Every /admin route the area has elsewhere (settings, users, PATs, storage, templates, bot folders) is a plain 404 here.
+    const adminRoutes = t.app.routes.filter((r) => r.path.startsWith("/admin"));
+    expect(adminRoutes.length).toBeGreaterThan(20);
+    for (const r of adminRoutes) {
+      const path = r.path.replaceAll(/:[^/]+/g, "1").replace("/*", "/x");
+      const res = await p.call(r.method, path, { json: r.method === "GET" || r.method === "HEAD" ? undefined : {} });
+      expect([r.method, path, res.status, res.body?.error]).toEqual([r.method, path, 404, r.method === "HEAD" ? undefined : "NOT_FOUND"]);
+    }
     p.cleanup();
   });
 
