@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { sql } from "drizzle-orm";
 import type { BotController, BotInstanceState } from "../../src/bots/controller";
 import {
@@ -55,7 +57,16 @@ function seedEverything(s: Team, projectId: number) {
   db.insert(botLogs).values({ projectId, tokenId, level: "stdout", message: "hi" }).run();
   db.insert(projectArchives).values({ projectId, userId: COLLAB }).run();
   db.insert(projectOrder).values({ projectId, userId: COLLAB, sortOrder: 3 }).run();
+  // files outside the database: the media object (built-in folder) and the cached avatars
+  const up = s.t.ctx.config.uploadsDir;
+  for (const rel of [`${projectId}/photo/a.jpg`, `${projectId}/bot_photos/b.jpg`, `${projectId}/user_photos/u.jpg`]) {
+    mkdirSync(dirname(join(up, rel)), { recursive: true });
+    writeFileSync(join(up, rel), "bytes");
+  }
 }
+
+const filesOf = (s: Team, projectId: number) =>
+  ["photo/a.jpg", "bot_photos/b.jpg", "user_photos/u.jpg"].filter((rel) => existsSync(join(s.t.ctx.config.uploadsDir, String(projectId), rel)));
 
 const TABLES = { projects, botTokens, tokenEnvVars, botUsers, botState, mediaFiles, botLaunches, botLogs, projectArchives, projectOrder, projectVersions, projectCollaborators };
 function counts(s: Team) {
@@ -98,6 +109,8 @@ describe("delete (rule 3)", () => {
       // the kept project still has exactly its own rows; the deleted one has none
       expect([name, after[name]]).toEqual([name, before[name] / 2]);
     }
+    expect(filesOf(s, id)).toEqual([]);
+    expect(filesOf(s, keep)).toEqual(["photo/a.jpg", "bot_photos/b.jpg", "user_photos/u.jpg"]);
     expect((await s.t.call("GET", `/api/projects/${id}`, { cookie: s.owner })).status).toBe(404);
     expect((await s.t.call("GET", `/api/projects/${keep}`, { cookie: s.owner })).status).toBe(200);
   });
