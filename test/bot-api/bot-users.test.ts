@@ -100,7 +100,7 @@ describe("bot users list paging (DESIGN.md §4)", () => {
 });
 
 describe("bot user detail", () => {
-  test("plain id and user_<id>; registeredAt is DD.MM.YYYY HH:MM (UTC); no avatar → null", async () => {
+  test("plain id and user_<id>; registeredAt is DD.MM.YYYY HH:MM (UTC); no avatar → empty string", async () => {
     const r = await env.call("GET", `/api/bot/tokens/${tokenId}/users/user_1005`, { cookie: env.cookie });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
@@ -111,7 +111,7 @@ describe("bot user detail", () => {
       registeredAt: "01.03.2026 10:05",
       lastInteraction: "01.03.2026 11:45",
       interactionCount: 5,
-      photoUrl: null,
+      photoUrl: "",
     });
     const plain = await env.call("GET", `/api/bot/tokens/${tokenId}/users/1005?messenger_id=${OWNER}`, { bearer: env.managerPat });
     expect(plain.body.userId).toBe("1005");
@@ -137,7 +137,7 @@ describe("bot user detail", () => {
     env.t.ctx.db.update(botUsers).set({ photoUrl: leaky }).where(and(eq(botUsers.tokenId, tokenId), eq(botUsers.userId, "1009"))).run();
     const r = await env.call("GET", `/api/bot/tokens/${tokenId}/users/1009`, { cookie: env.cookie });
     expect(r.status).toBe(200);
-    expect(r.body.photoUrl).toBeNull();
+    expect(r.body.photoUrl).toBe("");
   });
 
   test("unknown user 404, malformed ids 400, other token's user 404, stranger 403", async () => {

@@ -26,7 +26,8 @@ export interface BotUserDetail {
   registeredAt: string;
   lastInteraction: string;
   interactionCount: number;
-  photoUrl: string | null;
+  /** `/uploads/...` path, "" without an avatar */
+  photoUrl: string;
 }
 
 /** DESIGN.md §4 paging: positions are 1-based, both 0 on an empty page. */

@@ -64,7 +64,9 @@ export class BotUsersService {
       registeredAt: formatDateTime(row.firstSeenAt),
       lastInteraction: formatDateTime(row.lastSeenAt),
       interactionCount: row.interactionCount,
-      photoUrl: await this.photoOf(token, row),
+      // API.md types the detail's photoUrl as a string path: "" without an avatar (the older
+      // platform's clients test `= ""`), unlike the bot photo endpoint's documented null.
+      photoUrl: (await this.photoOf(token, row)) ?? "",
     };
   }
 
