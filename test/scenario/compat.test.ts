@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { countNodes, generateBot, normalizeDocument, validateScenario } from "../../src/scenario";
-import { logicScenario, showcaseScenario } from "./fixtures";
+import { detailsScenario, logicScenario, showcaseScenario } from "./fixtures";
 import { COMPAT_FILES, HAS_COMPAT, removeDir, ROOT, tmpDir } from "./harness";
 
 const compatTest = HAS_COMPAT ? test : test.skip;
@@ -47,6 +47,7 @@ test("generated programs type-check against grammY (tsc --noEmit)", async () => 
     const programs: [string, unknown, Parameters<typeof generateBot>[1]][] = [
       ["showcase", showcaseScenario, { projectName: "Showcase", userDatabaseEnabled: false, flags: { catchAllHandlers: true, protectContent: true, contentCache: true }, mediaCache: { "x.jpg": "X" } }],
       ["logic", logicScenario, { projectName: "Logic", userDatabaseEnabled: true, enableLogging: true }],
+      ["details", detailsScenario, { projectName: "Details", userDatabaseEnabled: false }],
       ["empty", { sheets: [] }, { projectName: "Empty", userDatabaseEnabled: false }],
     ];
     if (HAS_COMPAT) {

@@ -214,3 +214,89 @@ export const logicScenario = doc(
   node("in-tags", "input", { inputVariable: "taglist", appendVariable: true, inputTargetNodeId: "tags-show" }),
   say("tags-show", "Tags: {taglist}"),
 );
+
+/** The remaining SCENARIO.md promises (bot-details.test.ts). */
+export const detailsScenario = doc(
+  // A legacy start node without `command` answers /start and collects the answer itself.
+  node("st", "start", {
+    messageText: "Start {last_name}|{username}|{user_name}",
+    formatMode: "none",
+    keyboardType: "reply",
+    collectUserInput: true,
+    inputVariable: "choice",
+    inputTargetNodeId: "typed",
+    buttons: [
+      { id: "go", text: "Go on", action: "goto", target: "went" },
+      { id: "fin", text: "Finish", action: "complete", target: "finished" },
+      { id: "loc", text: "Where am I", action: "location", target: "located" },
+      { id: "help", text: "Help me", action: "command", target: "/helpme" },
+    ],
+  }),
+  say("typed", "Typed {choice}"),
+  say("went", "Went on ({choice}) via {button_text}"),
+  say("finished", "Finished ({choice})"),
+  say("located", "At {choice}"),
+  command("helpme", "helpme-msg"),
+  say("helpme-msg", "Help here"),
+
+  node("tt-pic", "text_trigger", { textSynonyms: ["pic"], autoTransitionTo: "pic" }),
+  node("pic", "photo", {
+    imageUrl: "https://example.com/p.jpg",
+    mediaCaption: "Pic",
+    keyboardType: "inline",
+    buttons: [{ id: "more", text: "More", action: "goto", target: "went" }],
+  }),
+
+  contains("tt-cond", "cond ", "cond"),
+  node("cond", "condition", {
+    variable: "{message_text}",
+    branches: [
+      branch("contains", "stop", ""),
+      branch("matches", "^cond \\d{3}$", "three"),
+      branch("contains", "\\d{2}x", "two-x"),
+      branch("else", "", "cond-else"),
+    ],
+  }),
+  say("three", "= three"),
+  say("two-x", "= two-x"),
+  say("cond-else", "= else"),
+
+  node("tt-a", "text_trigger", { textSynonyms: ["set a"], autoTransitionTo: "set-a" }),
+  node("set-a", "set_variable", { assignments: [{ variable: "a", value: "1" }], autoTransitionTo: "cm" }),
+  node("tt-b", "text_trigger", { textSynonyms: ["set b"], autoTransitionTo: "set-b" }),
+  node("set-b", "set_variable", { assignments: [{ variable: "b", value: "1" }], autoTransitionTo: "cm" }),
+  node("tt-cm", "text_trigger", { textSynonyms: ["show"], autoTransitionTo: "cm" }),
+  say("cm", "none", {
+    enableConditionalMessages: true,
+    conditionalMessages: [
+      { id: "or", condition: "user_data_exists", variableNames: ["a", "b"], logicOperator: "OR", messageText: "one of them", priority: 1 },
+      { id: "and", condition: "user_data_exists", variableNames: ["a", "b"], logicOperator: "AND", messageText: "both", priority: 2 },
+    ],
+  }),
+
+  command("files", "ask-files"),
+  say("ask-files", "Send a document or a video", {
+    collectUserInput: true,
+    enableDocumentInput: true,
+    documentInputVariable: "doc",
+    enableVideoInput: true,
+    videoInputVariable: "clip",
+    inputTargetNodeId: "show-files",
+  }),
+  say("show-files", "doc={doc} clip={clip}"),
+
+  command("ask", "ask-q"),
+  say("ask-q", "Question?", {
+    keyboardType: "reply",
+    buttons: [{ id: "skip", text: "Skip it", action: "goto", target: "skipped" }],
+    enableAutoTransition: true,
+    autoTransitionTo: "in-q",
+  }),
+  node("in-q", "input", { inputVariable: "ans", inputType: "text", inputTargetNodeId: "ans-done" }),
+  say("ans-done", "Answer {ans}"),
+  say("skipped", "Skipped [{ans}]"),
+
+  command("snap", "in-photo"),
+  node("in-photo", "input", { inputVariable: "snap", inputType: "photo", inputTargetNodeId: "snap-done" }),
+  say("snap-done", "Snap {snap}"),
+);

@@ -109,14 +109,20 @@ function regex(pattern: string, flags = ""): RegExp | null {
 /** contains: a value with a backslash class such as \d or \w is a regular expression. */
 const BACKSLASH_CLASS = /\\[dDwWsSb]/;
 
+/** Variables in a regular expression: "{3}" stays a quantifier, only "{name}" is substituted. */
+function renderPattern(turn: Turn, pattern: string): string {
+  return pattern.replace(PLACEHOLDER, (whole, name: string) => (/^\d/.test(name) ? whole : toText(readVar(turn, name))));
+}
+
 function testBranch(turn: Turn, subject: unknown, branch: ConditionNode["branches"][number]): boolean {
   const text = toText(subject);
-  const value = render(turn, branch.value);
+  const isPattern = branch.op === "matches" || (branch.op === "contains" && BACKSLASH_CLASS.test(branch.value));
+  const value = isPattern ? renderPattern(turn, branch.value) : render(turn, branch.value);
   switch (branch.op) {
     case "equals": return text.trim() === value.trim();
     case "not_equals": return text.trim() !== value.trim();
     case "contains":
-      return BACKSLASH_CLASS.test(value)
+      return isPattern
         ? regex(value, "i")?.test(text) ?? false
         : text.toLowerCase().includes(value.toLowerCase());
     case "matches": return regex(value)?.test(text) ?? false;
