@@ -3,16 +3,11 @@
 // rules (validation, encryption, one active config, registry reload) are the storage module's own.
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
-import { badRequest } from "../../http/errors";
-import { createStorageSchema, STORAGE_ID_PATTERN, updateStorageSchema } from "../storage/model";
+import { parseStorageId } from "../storage";
+import { createStorageSchema, updateStorageSchema } from "../storage/model";
 import { storageRegistry } from "../storage/registry";
 import { StorageConfigService } from "../storage/service";
 import { adminGuard } from "./admin-auth";
-
-function storageId(raw: string | undefined): string {
-  if (raw === undefined || !STORAGE_ID_PATTERN.test(raw)) throw badRequest("id must be a storage config id (^[a-z0-9][a-z0-9-]{1,62}$)");
-  return raw;
-}
 
 export const adminStorageRoutes = (ctx: AppContext) => {
   const service = new StorageConfigService(ctx, storageRegistry(ctx));
@@ -28,6 +23,6 @@ export const adminStorageRoutes = (ctx: AppContext) => {
       },
       { admin: true, body: createStorageSchema },
     )
-    .patch("/api/storage-configs/:id", ({ params, body }) => service.update(storageId(params.id), body), { admin: true, body: updateStorageSchema })
-    .post("/api/storage-configs/:id/test", ({ params }) => service.test(storageId(params.id)), { admin: true });
+    .patch("/api/storage-configs/:id", ({ params, body }) => service.update(parseStorageId(params.id), body), { admin: true, body: updateStorageSchema })
+    .post("/api/storage-configs/:id/test", ({ params }) => service.test(parseStorageId(params.id)), { admin: true });
 };

@@ -8,7 +8,8 @@ import { createStorageSchema, STORAGE_ID_PATTERN, updateStorageSchema } from "./
 import { storageRegistry } from "./registry";
 import { StorageConfigService } from "./service";
 
-function parseStorageId(raw: string | undefined): string {
+/** A storage config id from the path (shared with the admin twins of these routes). */
+export function parseStorageId(raw: string | undefined): string {
   if (raw === undefined || !STORAGE_ID_PATTERN.test(raw)) throw badRequest("id must be a storage config id (^[a-z0-9][a-z0-9-]{1,62}$)");
   return raw;
 }

@@ -32,7 +32,7 @@ export interface UploadTarget {
   backend: StorageBackend;
 }
 
-/** Opens the sealed credential pair of a row. Shared with the service, which re-seals on PATCH. */
+/** Opens the sealed credential pair of a row (the service only ever seals; see sealCredentials). */
 export function openCredentials(encryptionKey: string | null, row: Pick<Row, "id" | "secrets">): Credentials | null {
   if (!row.secrets) return null;
   if (!encryptionKey) throw new UnreadableSecretError("STORAGE_ENCRYPTION_KEY is not set");
