@@ -25,7 +25,7 @@ export class ProjectsService {
   constructor(private readonly ctx: AppContext) {
     this.q = prepareProjectQueries(ctx.db);
     this.versions = new ProjectVersions(ctx.db);
-    this.team = new ProjectTeam(ctx.db, this.q);
+    this.team = new ProjectTeam(this.q);
     this.adminIds = new AdminIds(ctx);
   }
 

@@ -1,6 +1,5 @@
 // A project's team: the owner plus invited collaborators (API.md "Collaborator", read-only team
 // entry). Also the recipients of the team's live events.
-import type { Db } from "../../db/client";
 import type { TeamEntry } from "./model";
 import type { ProjectQueries } from "./queries";
 
@@ -14,10 +13,7 @@ function displayName(p: Person): string {
 }
 
 export class ProjectTeam {
-  constructor(
-    private readonly db: Db,
-    private readonly q: ProjectQueries,
-  ) {}
+  constructor(private readonly q: ProjectQueries) {}
 
   private people(projectId: number): Person[] {
     const owner = this.q.team.all({ projectId });
