@@ -76,6 +76,7 @@ describe("admin login", () => {
     expect(out.status).toBe(302);
     expect(out.headers.get("location")).toBe("/admin/login");
     expect(out.headers.getSetCookie()[0]).toContain("Max-Age=0");
+    expect(out.headers.getSetCookie()[0]).toContain("Path=/admin"); // the path it was set with, or the browser keeps it
   });
 
   test("cookie: signed, expiring, bound to the key", () => {
@@ -210,6 +211,8 @@ describe("admin PATs", () => {
     const list = await t.call("GET", "/admin/api/pats", { cookie });
     expect(list.body.count).toBe(1);
     expect(list.text).not.toContain(res.body.token);
+    expect(Object.keys(list.body.items[0]).sort()).toEqual(["createdAt", "id", "lastUsedAt", "name", "scopes", "userId"]);
+    expect(Object.keys(res.body).sort()).toEqual(["createdAt", "id", "name", "scopes", "token", "userId"]);
     expect((await t.call("GET", "/api/auth/me", { bearer: res.body.token })).body.user.id).toBe(555);
     expect((await t.call("DELETE", `/admin/api/pats/${res.body.id}`, { cookie })).body).toEqual({ success: true });
     expect((await t.call("DELETE", `/admin/api/pats/${res.body.id}`, { cookie })).status).toBe(404);
