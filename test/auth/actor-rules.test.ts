@@ -1,6 +1,7 @@
 // API.md "Actor rules for /api/bot/*", tested on a probe route that uses the same plugin as every
 // bot-manager endpoint.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
 import { Elysia } from "elysia";
 import { authPlugin } from "../../src/http/auth";
 import { errorHandler } from "../../src/http/errors";
@@ -78,4 +79,28 @@ describe("actor rules matrix", () => {
     const ok = await probe.handle(new Request("http://localhost/api/bot/whoami", { method: "POST", headers: { "content-type": "application/json", cookie: session }, body: '{"a":"not a number"}' }));
     expect(ok.status).toBe(400);
   });
+});
+
+test("a bot_manager request for a known user does not write: it succeeds while a bot process holds the write lock", async () => {
+  const f = createTestApp({ fileDb: true });
+  try {
+    await setUp(f);
+    const manager = patFor(f, 900, ["bot_manager"]);
+    const call = (id: number) => f.app.handle(new Request(`http://localhost/api/bot/projects?telegram_id=${id}`, { headers: { authorization: `Bearer ${manager}` } }));
+    expect((await call(4321)).status).toBe(200); // first sight: the user row is created
+    expect(f.ctx.auth.getUser(4321)).not.toBeNull();
+    expect((await call(4321)).status).toBe(200); // also refreshes the PAT's lastUsedAt while nobody holds the lock
+    f.ctx.db.$client.exec("PRAGMA busy_timeout = 0"); // a write would fail at once instead of waiting
+    const other = new Database(f.ctx.config.databasePath);
+    other.exec("BEGIN IMMEDIATE");
+    try {
+      const r = await call(4321);
+      expect(r.status).toBe(200);
+    } finally {
+      other.exec("ROLLBACK");
+      other.close();
+    }
+  } finally {
+    f.cleanup();
+  }
 });

@@ -49,6 +49,7 @@ export class AuthService {
         .where(eq(personalAccessTokens.tokenHash, sql.placeholder("hash")))
         .prepare(),
       user: db.select().from(users).where(eq(users.id, sql.placeholder("id"))).prepare(),
+      userExists: db.select({ id: users.id }).from(users).where(eq(users.id, sql.placeholder("id"))).prepare(),
     };
   }
 
@@ -66,6 +67,9 @@ export class AuthService {
 
   /** Creates the user row if unknown (collaborator invites, PATs for a messenger id). */
   ensureUser(id: number) {
+    // Every bot_manager request names its acting user: a prepared read keeps that from being a
+    // write (and a write lock beside the bot processes) on each call.
+    if (this.q.userExists.get({ id })) return;
     this.db.insert(users).values({ id }).onConflictDoNothing().run();
   }
 
