@@ -156,6 +156,21 @@ describe("app settings", () => {
     expect((await a.call("GET", "/api/auth/config")).body).toEqual({ setUp: true, loginMode: "messenger_widget", botUsername: "login_bot" });
   });
 
+  test("a new bot token without a usable botUsername takes the new bot's username", async () => {
+    const first = fake.addBot({ username: "first_bot" });
+    const second = fake.addBot({ username: "second_bot" });
+    const cookie = await adminLogin(a);
+    await a.call("PUT", "/admin/api/app-settings", { cookie, json: { messenger: { clientId: "1", botToken: first.token } } });
+    for (const botUsername of [undefined, "", "   "]) {
+      const bot = botUsername === "" ? first : second;
+      const res = await a.call("PUT", "/admin/api/app-settings", { cookie, json: { messenger: { clientId: "1", botToken: bot.token, botUsername } } });
+      expect(res.status).toBe(200);
+      expect(res.body.providers.messenger.botUsername).toBe(bot === first ? "first_bot" : "second_bot");
+    }
+    const explicit = await a.call("PUT", "/admin/api/app-settings", { cookie, json: { messenger: { clientId: "1", botToken: first.token, botUsername: "@chosen_bot" } } });
+    expect(explicit.body.providers.messenger.botUsername).toBe("chosen_bot");
+  });
+
   test("validation: bad mode, unknown fields, invalid token, incomplete widget provider", async () => {
     const cookie = await adminLogin(a);
     const bad = [

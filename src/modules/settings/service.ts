@@ -75,12 +75,13 @@ export class SettingsService {
       const m = input.messenger;
       if (m.clientId !== undefined) nextMessenger.clientId = m.clientId.trim();
       if (m.clientSecret) nextMessenger.clientSecret = m.clientSecret;
-      if (m.botUsername !== undefined && m.botUsername.trim() !== "") nextMessenger.botUsername = m.botUsername.trim().replace(/^@/, "");
+      const givenUsername = (m.botUsername ?? "").trim().replace(/^@/, "");
+      if (givenUsername !== "") nextMessenger.botUsername = givenUsername;
       if (m.botToken) {
         const token = m.botToken.trim();
         if (token !== current.messenger.botToken || !nextMessenger.botUsername) {
           const me = await this.resolveBot(token);
-          if (!m.botUsername) nextMessenger.botUsername = me.username;
+          if (givenUsername === "") nextMessenger.botUsername = me.username;
         }
         nextMessenger.botToken = token;
       }
