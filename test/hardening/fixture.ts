@@ -1,0 +1,303 @@
+// Shared set-up of the hardening suite: one app (in-memory database, fake messenger, a bot runtime
+// that only records), the four kinds of callers, a fixture that gives every kind of resource an id,
+// and the catalogue of every route of the product with its path template.
+import { expect } from "bun:test";
+import { join } from "node:path";
+import { botUsers } from "../../src/db/schema";
+import type { App } from "../../src/app";
+import { FakeBots } from "../bot-api/support";
+import { adminLogin, createTestApp, loginAs, patFor, setUp, type CallOptions, type CallResult, type TestApp } from "../support/app";
+import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
+
+export const OWNER = 701;
+export const COLLAB = 702;
+export const STRANGER = 703;
+export const MANAGER = 704; // holds the bot_manager PAT
+export const ENCRYPTION_KEY = "hardening-storage-key-0123456789abcdef";
+export const S3_KEY_ID = "AKIAHARDENINGKEYID01";
+export const S3_SECRET = "hardening-object-store-secret-key-9f8e7d";
+
+/** A real 1×1 PNG (media uploads sniff the content). */
+export const PNG = Uint8Array.from(
+  Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64"),
+);
+
+export interface Recorded {
+  method: string;
+  path: string;
+  status: number;
+  text: string;
+}
+
+export interface Hardening {
+  t: TestApp;
+  fake: FakeMessenger;
+  bots: FakeBots;
+  owner: string;
+  collab: string;
+  stranger: string;
+  admin: string;
+  ownerPat: string;
+  managerPat: string;
+  /** every response seen through `call` (secret scans read them) */
+  responses: Recorded[];
+  call(method: string, path: string, opts?: CallOptions): Promise<CallResult>;
+  close(): Promise<void>;
+}
+
+export async function hardening(opts: { env?: Record<string, string> } = {}): Promise<Hardening> {
+  const fake = await startFakeMessenger();
+  const bots = new FakeBots();
+  const t = createTestApp({ env: { MESSENGER_API_ROOT: fake.url, STORAGE_ENCRYPTION_KEY: ENCRYPTION_KEY, ...opts.env }, bots });
+  await setUp(t);
+  const responses: Recorded[] = [];
+  const h: Hardening = {
+    t,
+    fake,
+    bots,
+    owner: await loginAs(t, OWNER),
+    collab: await loginAs(t, COLLAB),
+    stranger: await loginAs(t, STRANGER),
+    admin: await adminLogin(t),
+    ownerPat: patFor(t, OWNER),
+    managerPat: patFor(t, MANAGER, ["bot_manager"]),
+    responses,
+    async call(method, path, o) {
+      const r = await t.call(method, path, o);
+      responses.push({ method, path, status: r.status, text: r.text });
+      return r;
+    },
+    async close() {
+      t.cleanup();
+      await fake.stop();
+    },
+  };
+  return h;
+}
+
+export interface Ids {
+  project: number;
+  token: number;
+  botToken: string;
+  env: number;
+  envSecret: string;
+  botUser: string;
+  collab: number;
+  media: number;
+  version: number;
+  template: number;
+  storage: string;
+  pat: number;
+  adminPat: number;
+  user: number;
+}
+
+let serial = 0;
+
+/** One of everything, owned by OWNER, with COLLAB invited. Made through the API where it matters. */
+export async function makeFixture(h: Hardening): Promise<Ids> {
+  const n = ++serial;
+  const { t } = h;
+  const project = t.ctx.projects.create(OWNER, { name: `Fixture ${n}`, data: { sheets: [{ id: "s", name: "S", nodes: [{ id: "start", type: "start", position: { x: 0, y: 0 }, data: { messageText: "hi" } }], edges: [] }] } }).id;
+  expect((await t.call("POST", `/api/bot/projects/${project}/collaborators`, { cookie: h.owner, json: { user_id: COLLAB } })).status).toBe(200);
+  const bot = h.fake.addBot({ firstName: `Fixture${n}` });
+  const token = await t.call("POST", `/api/bot/projects/${project}/tokens`, { cookie: h.owner, json: { token: bot.token } });
+  expect(token.status).toBe(200);
+  const envSecret = `fixture-secret-${n}-5a4b3c2d1e`;
+  const env = await t.call("POST", `/api/bot/tokens/${token.body.id}/env`, { cookie: h.owner, json: { key: "API_KEY", value: envSecret, isSecret: 1 } });
+  expect(env.status).toBe(201);
+  const botUser = String(880_000 + n);
+  t.ctx.db.insert(botUsers).values({ projectId: project, tokenId: token.body.id, userId: botUser, firstName: "Bot", username: "botuser", firstSeenAt: new Date().toISOString(), lastSeenAt: new Date().toISOString(), interactionCount: 1 }).run();
+  const fd = new FormData();
+  fd.append("file", new File([PNG], "pixel.png", { type: "image/png" }));
+  const media = await t.call("POST", `/api/projects/${project}/media`, { cookie: h.owner, body: fd });
+  expect(media.status).toBe(201);
+  expect((await t.call("PUT", `/api/projects/${project}`, { cookie: h.owner, json: { description: `v${n}` } })).status).toBe(200);
+  const versions = await t.call("GET", `/api/projects/${project}/versions`, { cookie: h.owner });
+  const template = await t.call("POST", "/api/templates", { cookie: h.owner, json: { name: `Tpl ${n}`, data: { sheets: [] }, isPublic: 0 } });
+  expect(template.status).toBe(201);
+  const storage = await t.call("POST", "/api/storage-configs", { cookie: h.owner, json: { name: `Store ${n}`, backend: "local", config: { rootPath: join(t.dir, `store-${n}`) } } });
+  expect(storage.status).toBe(201);
+  const pat = t.ctx.auth.createPat(OWNER, `fixture ${n}`, []);
+  const adminPat = t.ctx.auth.createPat(OWNER, `admin-made ${n}`, []);
+  return {
+    project,
+    token: token.body.id,
+    botToken: bot.token,
+    env: env.body.id,
+    envSecret,
+    botUser,
+    collab: COLLAB,
+    media: media.body.id,
+    version: versions.body[0].id,
+    template: template.body.id,
+    storage: storage.body.id,
+    pat: pat.id,
+    adminPat: adminPat.id,
+    user: OWNER,
+  };
+}
+
+/**
+ * Every route of the product: method, path template, and who may call it ("public", "user",
+ * "admin"). Placeholders name the fixture id they take. `coverage()` compares this list with the
+ * app's own routes, so a new route cannot slip past the suite.
+ */
+export const ROUTES: { method: string; path: string; level: "public" | "user" | "admin" }[] = [
+  // health and auth
+  { method: "GET", path: "/api/health", level: "public" },
+  { method: "HEAD", path: "/api/health", level: "public" },
+  { method: "GET", path: "/api/auth/config", level: "public" },
+  { method: "POST", path: "/api/auth/dev-login", level: "public" },
+  { method: "POST", path: "/api/auth/messenger-login", level: "public" },
+  { method: "GET", path: "/api/auth/me", level: "user" },
+  { method: "POST", path: "/api/auth/logout", level: "public" },
+  { method: "GET", path: "/api/auth/pats", level: "user" },
+  { method: "POST", path: "/api/auth/pats", level: "user" },
+  { method: "DELETE", path: "/api/auth/pats/{pat}", level: "user" },
+  // projects
+  { method: "GET", path: "/api/projects", level: "user" },
+  { method: "GET", path: "/api/projects/list", level: "user" },
+  { method: "POST", path: "/api/projects", level: "user" },
+  { method: "PUT", path: "/api/projects/reorder", level: "user" },
+  { method: "GET", path: "/api/projects/{project}", level: "user" },
+  { method: "PUT", path: "/api/projects/{project}", level: "user" },
+  { method: "DELETE", path: "/api/projects/{project}", level: "user" },
+  { method: "GET", path: "/api/projects/{project}/collaborators", level: "user" },
+  { method: "GET", path: "/api/projects/{project}/admin-ids", level: "user" },
+  { method: "PUT", path: "/api/projects/{project}/admin-ids", level: "user" },
+  { method: "POST", path: "/api/projects/{project}/admin-ids/remove", level: "user" },
+  { method: "POST", path: "/api/projects/{project}/archive", level: "user" },
+  { method: "POST", path: "/api/projects/{project}/unarchive", level: "user" },
+  { method: "POST", path: "/api/projects/{project}/duplicate", level: "user" },
+  { method: "POST", path: "/api/projects/{project}/export", level: "user" },
+  { method: "POST", path: "/api/projects/{project}/generate", level: "user" },
+  { method: "GET", path: "/api/projects/{project}/launches/all", level: "user" },
+  { method: "GET", path: "/api/projects/{project}/logs/all", level: "user" },
+  { method: "GET", path: "/api/projects/{project}/versions", level: "user" },
+  { method: "GET", path: "/api/projects/{project}/versions/{version}", level: "user" },
+  { method: "POST", path: "/api/projects/{project}/versions/{version}/restore", level: "user" },
+  { method: "POST", path: "/api/projects/{project}/bot/start", level: "user" },
+  { method: "POST", path: "/api/projects/{project}/bot/stop", level: "user" },
+  { method: "POST", path: "/api/projects/{project}/bot/restart", level: "user" },
+  // media and uploads
+  { method: "POST", path: "/api/projects/{project}/media", level: "user" },
+  { method: "GET", path: "/api/projects/{project}/media", level: "user" },
+  { method: "DELETE", path: "/api/projects/{project}/media/{media}", level: "user" },
+  { method: "GET", path: "/uploads/{upload}", level: "public" },
+  { method: "HEAD", path: "/uploads/{upload}", level: "public" },
+  // live events (WebSocket upgrade; a plain GET is a 400)
+  { method: "GET", path: "/api/events", level: "user" },
+  // bot API: projects and collaborators
+  { method: "GET", path: "/api/bot/projects", level: "user" },
+  { method: "POST", path: "/api/bot/projects", level: "user" },
+  { method: "POST", path: "/api/bot/projects/import", level: "user" },
+  { method: "GET", path: "/api/bot/projects/{project}", level: "user" },
+  { method: "PATCH", path: "/api/bot/projects/{project}", level: "user" },
+  { method: "DELETE", path: "/api/bot/projects/{project}", level: "user" },
+  { method: "PUT", path: "/api/bot/projects/{project}/data", level: "user" },
+  { method: "GET", path: "/api/bot/projects/{project}/export", level: "user" },
+  { method: "GET", path: "/api/bot/projects/{project}/collaborators", level: "user" },
+  { method: "POST", path: "/api/bot/projects/{project}/collaborators", level: "user" },
+  { method: "DELETE", path: "/api/bot/projects/{project}/collaborators/{collab}", level: "user" },
+  // bot API: tokens, lifecycle, env, bot users
+  { method: "GET", path: "/api/bot/projects/{project}/tokens", level: "user" },
+  { method: "POST", path: "/api/bot/projects/{project}/tokens", level: "user" },
+  { method: "PATCH", path: "/api/bot/tokens/{token}", level: "user" },
+  { method: "DELETE", path: "/api/bot/tokens/{token}", level: "user" },
+  { method: "GET", path: "/api/bot/tokens/{token}/photo", level: "user" },
+  { method: "GET", path: "/api/bot/tokens/{token}/stats", level: "user" },
+  { method: "GET", path: "/api/bot/tokens/{token}/status", level: "user" },
+  { method: "POST", path: "/api/bot/tokens/{token}/start", level: "user" },
+  { method: "POST", path: "/api/bot/tokens/{token}/stop", level: "user" },
+  { method: "POST", path: "/api/bot/tokens/{token}/restart", level: "user" },
+  { method: "GET", path: "/api/bot/tokens/{token}/env", level: "user" },
+  { method: "POST", path: "/api/bot/tokens/{token}/env", level: "user" },
+  { method: "PATCH", path: "/api/bot/env/{env}", level: "user" },
+  { method: "DELETE", path: "/api/bot/env/{env}", level: "user" },
+  { method: "GET", path: "/api/bot/env/{env}/reveal", level: "user" },
+  { method: "GET", path: "/api/bot/tokens/{token}/users", level: "user" },
+  { method: "GET", path: "/api/bot/tokens/{token}/users/{botUser}", level: "user" },
+  // webhook intake
+  { method: "POST", path: "/api/webhook/{project}/{token}", level: "public" },
+  // storage configs
+  { method: "GET", path: "/api/storage-configs", level: "user" },
+  { method: "POST", path: "/api/storage-configs", level: "user" },
+  { method: "PATCH", path: "/api/storage-configs/{storage}", level: "user" },
+  { method: "DELETE", path: "/api/storage-configs/{storage}", level: "user" },
+  { method: "POST", path: "/api/storage-configs/{storage}/test", level: "user" },
+  // templates
+  { method: "GET", path: "/api/templates", level: "user" },
+  { method: "GET", path: "/api/templates/{template}", level: "user" },
+  { method: "POST", path: "/api/templates", level: "user" },
+  { method: "PUT", path: "/api/templates/{template}", level: "user" },
+  { method: "DELETE", path: "/api/templates/{template}", level: "user" },
+  { method: "POST", path: "/api/templates/{template}/use", level: "user" },
+  { method: "POST", path: "/api/templates/{template}/rate", level: "user" },
+  // admin
+  { method: "POST", path: "/admin/api/login", level: "public" },
+  { method: "POST", path: "/admin/api/logout", level: "public" },
+  { method: "GET", path: "/admin/api/status", level: "public" },
+  { method: "GET", path: "/admin/api/app-settings", level: "admin" },
+  { method: "PUT", path: "/admin/api/app-settings", level: "admin" },
+  { method: "GET", path: "/admin/api/pats", level: "admin" },
+  { method: "POST", path: "/admin/api/pats", level: "admin" },
+  { method: "DELETE", path: "/admin/api/pats/{adminPat}", level: "admin" },
+  { method: "GET", path: "/admin/api/users", level: "admin" },
+  { method: "GET", path: "/admin/api/users/{user}", level: "admin" },
+  { method: "GET", path: "/admin/api/version", level: "admin" },
+  { method: "GET", path: "/admin/api/update-check", level: "admin" },
+  { method: "GET", path: "/admin/api/storage-configs", level: "admin" },
+  { method: "POST", path: "/admin/api/storage-configs", level: "admin" },
+  { method: "PATCH", path: "/admin/api/storage-configs/{storage}", level: "admin" },
+  { method: "POST", path: "/admin/api/storage-configs/{storage}/test", level: "admin" },
+  { method: "POST", path: "/admin/api/bot-folders/cleanup", level: "admin" },
+  { method: "GET", path: "/admin/api/templates", level: "admin" },
+  { method: "PATCH", path: "/admin/api/templates/{template}/featured", level: "admin" },
+  { method: "POST", path: "/admin/api/templates/refresh", level: "admin" },
+  { method: "POST", path: "/admin/api/templates/recreate", level: "admin" },
+];
+
+/** Routes of the app that the catalogue does not name (docs, the WebSocket itself and HTML pages are exempt). */
+export function uncovered(app: App): string[] {
+  const norm = (p: string) => p.replace(/\/$/, "").replace(/\{[^}]+\}|:[A-Za-z]+|\*/g, ":p") || "/";
+  const known = new Set(ROUTES.map((r) => `${r.method} ${norm(r.path)}`));
+  const exempt = (m: string, p: string) => m === "WS" || p.startsWith("/api/docs") || (p.startsWith("/admin") && !p.startsWith("/admin/api"));
+  return ((app as any).routes as { method: string; path: string }[])
+    .filter((r) => !exempt(r.method, r.path))
+    .map((r) => `${r.method} ${norm(r.path)}`)
+    .filter((k) => !known.has(k));
+}
+
+/** Fills a path template with fixture ids; `override` replaces one placeholder with a raw segment. */
+export function fill(path: string, ids: Ids, override?: { name: string; value: string }): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (override && override.name === name) return override.value;
+    if (name === "upload") return "1/media/none.png";
+    return encodeURIComponent(String((ids as unknown as Record<string, unknown>)[name]));
+  });
+}
+
+/** The credentials a route of this level needs for a call that should get past authentication. */
+export function credentialsFor(h: Hardening, level: "public" | "user" | "admin"): CallOptions {
+  if (level === "admin") return { cookie: h.admin };
+  if (level === "user") return { cookie: h.owner };
+  return {};
+}
+
+/** Signs of a stack trace, a source path or an SQL error in an error body. */
+const LEAKS = [/\bat (\S+ )?\(?\/[^\s)]+:\d+/, /\.ts:\d/, /\.js:\d/, /SQLITE/i, /node_modules/, /\w*Error: /];
+
+/** A 4xx in the one error shape, with nothing of the server's insides in it. */
+export function expectCleanError(r: { status: number; text: string; body: any }, where: string) {
+  if (r.status >= 500 || r.status < 400) throw new Error(`${where}: expected a 4xx, got ${r.status}: ${r.text.slice(0, 300)}`);
+  expectNoLeak(r.text, where);
+  if (r.status === 405 || r.text === "") return; // HEAD and method mismatches carry no body
+  if (typeof r.body !== "object" || r.body === null || typeof r.body.error !== "string" || typeof r.body.message !== "string") {
+    throw new Error(`${where}: ${r.status} without the {error, message} shape: ${r.text.slice(0, 300)}`);
+  }
+}
+
+export function expectNoLeak(text: string, where: string) {
+  for (const re of LEAKS) if (re.test(text)) throw new Error(`${where}: the body shows server internals (${re}): ${text.slice(0, 300)}`);
+}

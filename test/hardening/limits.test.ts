@@ -1,0 +1,129 @@
+// Requests that only a real listening server sees: huge declared bodies (answered 413 before the
+// body is read — the client sends a few bytes of a 60 MB body and gets its answer at once), bodies
+// streamed past the server's cap, CR/LF/NUL inside header values, overlong headers, a forged
+// Content-Length. The server stays healthy after each.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { createApp } from "../../src/app";
+import { SERVER_BODY_LIMIT } from "../../src/http/body-limit";
+import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
+
+let t: TestApp;
+let server: ReturnType<ReturnType<typeof createApp>["listen"]>;
+let port: number;
+let cookie: string;
+let projectId: number;
+
+beforeAll(async () => {
+  t = createTestApp();
+  await setUp(t);
+  cookie = await loginAs(t, 1);
+  projectId = t.ctx.projects.create(1, { name: "Limits" }).id;
+  // as startServer listens (src/server.ts)
+  server = createApp(t.ctx).listen({ port: 0, hostname: "127.0.0.1", maxRequestBodySize: SERVER_BODY_LIMIT });
+  port = server.server!.port!;
+});
+afterAll(() => {
+  server.stop(true);
+  t.cleanup();
+});
+
+/** Writes raw bytes on a fresh connection; resolves with what came back (bounded wait). */
+async function raw(lines: string[], body = "", waitMs = 3000): Promise<{ status: number; text: string; ms: number }> {
+  let out = "";
+  const t0 = performance.now();
+  const answered = Promise.withResolvers<void>();
+  const socket = await Bun.connect({
+    hostname: "127.0.0.1",
+    port,
+    socket: {
+      data(_s, d) {
+        out += d.toString();
+        const end = out.indexOf("\r\n\r\n");
+        const len = /content-length: (\d+)/i.exec(out);
+        if (end >= 0 && (!len || out.length >= end + 4 + Number(len[1]))) answered.resolve();
+      },
+      close: () => answered.resolve(),
+      error: () => answered.resolve(),
+    },
+  });
+  socket.write(lines.join("\r\n") + "\r\n\r\n" + body);
+  await Promise.race([answered.promise, Bun.sleep(waitMs)]);
+  socket.end();
+  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(out)?.[1] ?? 0);
+  return { status, text: out.slice(out.indexOf("\r\n\r\n") + 4), ms: performance.now() - t0 };
+}
+
+async function healthy() {
+  const r = await fetch(`http://127.0.0.1:${port}/api/health`);
+  expect(r.status).toBe(200);
+  expect((await r.json()).ready).toBe(true);
+}
+
+const host = () => `Host: 127.0.0.1:${port}`;
+
+test("a declared 60 MB JSON body is refused with 413 after a few bytes; the server stays healthy", async () => {
+  const r = await raw([`POST /api/projects HTTP/1.1`, host(), `Cookie: ${cookie}`, `Content-Type: application/json`, `Content-Length: ${60 * 1024 * 1024}`], '{"name":"x');
+  // Above the server's cap (51 MB) the HTTP layer itself refuses, before any handler runs.
+  expect(r.status).toBe(413);
+  expect(r.ms).toBeLessThan(2500); // answered without waiting for the 60 MB that never come
+  await healthy();
+});
+
+test("a declared 12 MB JSON body gets the 413 PAYLOAD_TOO_LARGE error body, unread", async () => {
+  const r = await raw([`POST /api/projects HTTP/1.1`, host(), `Cookie: ${cookie}`, `Content-Type: application/json`, `Content-Length: ${12 * 1024 * 1024}`], '{"name":"x');
+  expect(r.status).toBe(413);
+  expect(JSON.parse(r.text)).toEqual({ error: "PAYLOAD_TOO_LARGE", message: "Request body too large (limit 10 MB)" });
+  await healthy();
+});
+
+test("a declared 60 MB upload is 413, with or without credentials", async () => {
+  for (const c of [`Cookie: ${cookie}`, ""]) {
+    const r = await raw([`POST /api/projects/${projectId}/media HTTP/1.1`, host(), ...(c ? [c] : []), `Content-Type: multipart/form-data; boundary=x`, `Content-Length: ${60 * 1024 * 1024}`], "--x\r\n");
+    expect(r.status).toBe(413);
+  }
+  await healthy();
+});
+
+test("an upload streamed without Content-Length is cut off at the server's cap", async () => {
+  let sentMb = 0;
+  const chunk = new Uint8Array(1024 * 1024);
+  const res = await fetch(`http://127.0.0.1:${port}/api/projects/${projectId}/media`, {
+    method: "POST",
+    headers: { cookie, "content-type": "multipart/form-data; boundary=x" },
+    body: new ReadableStream({
+      pull(c) {
+        if (sentMb >= 60) return c.close();
+        sentMb++;
+        c.enqueue(chunk);
+      },
+    }),
+  });
+  expect(res.status).toBe(413);
+  await res.arrayBuffer();
+  await healthy();
+  expect(t.ctx.db.$client.query("select count(*) as n from media_files").get()).toEqual({ n: 0 });
+});
+
+test("CR, LF and NUL inside header values are 400 at the HTTP layer; nothing is injected", async () => {
+  for (const bad of ["X-A: a\rb", "X-A: a\nSet-Cookie: evil=1", "X-A: a\0b", `Cookie: connect.sid=a\rb`, "Bad Header: x"]) {
+    const r = await raw([`GET /api/health HTTP/1.1`, host(), bad]);
+    expect(r.status).toBe(400);
+    expect(r.text).not.toContain("evil");
+  }
+  await healthy();
+});
+
+test("overlong headers are 431; a forged or doubled Content-Length is 400", async () => {
+  expect((await raw([`GET /api/health HTTP/1.1`, host(), `X-Long: ${"a".repeat(100_000)}`])).status).toBe(431);
+  expect((await raw([`GET /api/projects/list HTTP/1.1`, host(), `Cookie: connect.sid=${"a".repeat(1_000_000)}`])).status).toBe(431);
+  expect((await raw([`POST /api/projects HTTP/1.1`, host(), `Content-Length: abc`])).status).toBe(400);
+  expect((await raw([`POST /api/projects HTTP/1.1`, host(), `Cookie: ${cookie}`, `Content-Type: application/json`, `Content-Length: 12`, `Content-Length: 99999999`], '{"name":"x"}')).status).toBe(400);
+  await healthy();
+});
+
+test("after all of it, ordinary requests still work", async () => {
+  const r = await fetch(`http://127.0.0.1:${port}/api/projects`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ name: "Still fine" }) });
+  expect(r.status).toBe(201);
+  const list = await fetch(`http://127.0.0.1:${port}/api/projects/list`, { headers: { cookie } });
+  expect((await list.json()).map((p: { name: string }) => p.name)).toEqual(["Limits", "Still fine"]);
+});
