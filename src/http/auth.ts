@@ -8,8 +8,12 @@ import { badRequest, forbidden, unauthorized } from "./errors";
 
 export type { Actor };
 
+/**
+ * The PAT of a `Bearer` header ("" when malformed, which is 401); null without one. Other schemes
+ * are not ours: a reverse proxy's `Basic` login reaches us on every browser request beside the cookie.
+ */
 function bearerOf(header: string | null | undefined): string | null {
-  if (!header) return null;
+  if (!header || !/^Bearer(\s|$)/i.test(header)) return null;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return m ? m[1] : "";
 }

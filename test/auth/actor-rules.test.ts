@@ -73,6 +73,16 @@ describe("actor rules matrix", () => {
     }
   });
 
+  test("an Authorization header of another scheme (a reverse proxy's Basic login) leaves the cookie in charge", async () => {
+    const basic = { authorization: "Basic dXNlcjpwYXNz" };
+    expect(await who("", { ...basic, cookie: session })).toEqual({ status: 200, body: { userId: 100, scopes: [] } });
+    expect((await who("", basic)).status).toBe(401);
+    // A Bearer header is a PAT attempt: malformed or unknown is 401 even beside a valid cookie.
+    for (const authorization of ["Bearer", "Bearer ", "Bearer mcp_nope", `Bearer ${pat} x`]) {
+      expect((await who("", { authorization, cookie: session })).status).toBe(401);
+    }
+  });
+
   test("invalid credentials are 401 even when the body is invalid too", async () => {
     const res = await probe.handle(new Request("http://localhost/api/bot/whoami", { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer mcp_nope" }, body: '{"a":"not a number"}' }));
     expect(res.status).toBe(401);
