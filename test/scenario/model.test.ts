@@ -182,6 +182,12 @@ describe("generateBot", () => {
     expect(out.code).toContain("  contentCache: true,\n");
     expect(out.code).toContain('const MEDIA_CACHE: Record<string, string> = {\n  "a.jpg": "A",\n  "b.jpg": "B",\n};');
     expect(out.code).toContain("//   http_request: h");
+    // The table shapes come from runtime/tables.ts as text: without its file comment and `export`s.
+    expect(out.code).toContain("// ─── Scenario table shapes ───");
+    expect(out.code).toContain("\ninterface MessageNode {\n");
+    expect(out.code).toContain("\ntype ScenarioNode = MessageNode | ConditionNode | SetNode | DelayNode | InputNode;\n");
+    expect(out.code).not.toContain("program.ts embeds it");
+    expect(out.code).not.toMatch(/^export /m);
     expect(out.warnings.map((w) => w.message)).toContain('Node "h" has type "http_request", which this version does not run yet; the bot skips it.');
   });
 

@@ -5,9 +5,19 @@ import { RUNTIME_LAUNCH } from "./runtime/launch";
 import { RUNTIME_MESSAGES } from "./runtime/messages";
 import { RUNTIME_ROUTER } from "./runtime/router";
 import { RUNTIME_STORAGE } from "./runtime/storage";
+// The table shapes are real source that table.ts imports types from; Bun embeds the file's text
+// (in the compiled binary too). tsc does not model text imports of .ts files, hence the directive.
+// @ts-expect-error TS1192: the default export of a text import is the file's text
+import tablesSource from "./runtime/tables.ts" with { type: "text" };
 import { RUNTIME_TYPES } from "./runtime/types";
 import { RUNTIME_VALUES } from "./runtime/values";
 import type { CompiledScenario, TableEntry } from "./table";
+
+/** runtime/tables.ts as the generated program shows it: from its first section line, no `export`. */
+const RUNTIME_TABLES = (() => {
+  const source: string = tablesSource;
+  return source.slice(source.search(/^\/\/ ─── /m)).replace(/^export /gm, "").trim();
+})();
 
 export interface ProgramSettings {
   projectName: string;
@@ -116,6 +126,7 @@ export function renderProgram(settings: ProgramSettings, compiled: CompiledScena
   const parts = [
     header(settings, compiled),
     IMPORTS,
+    RUNTIME_TABLES,
     restoreChars(RUNTIME_TYPES),
     settingsBlock(settings),
     tables(compiled),

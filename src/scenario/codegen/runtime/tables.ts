@@ -1,0 +1,159 @@
+// The scenario tables: the shapes the generator writes (table.ts re-exports them for compile*.ts)
+// and the generated bot reads. This file is also the text of that part of every generated program:
+// program.ts embeds it (a text import, kept in the compiled binary too) from the first line that
+// starts a "// ─── " section on, without the `export` keywords. So: declarations only, no imports,
+// every top-level declaration exported, and nothing from that line on that the bot should not see.
+
+// ─── Scenario table shapes ─────────────────────────────────────────────────────
+
+export type Format = "html" | "markdown" | "text";
+export type MediaKind = "photo" | "video" | "audio" | "document";
+
+export interface ButtonDef {
+  id: string;
+  text: string;
+  action: "goto" | "command" | "url" | "contact" | "location" | "complete";
+  /** node id (goto, complete, contact, location) or command name (command) */
+  target?: string;
+  url?: string;
+  /** skipDataCollection: pressing it does not store its text into the input variable */
+  skipInput?: true;
+  /** hideAfterClick: the inline keyboard disappears from the message after a press */
+  hide?: true;
+}
+
+export interface KeyboardDef {
+  kind: "reply" | "inline";
+  /** the keyboard node it comes from (keyboardNodeId), so contentCache can find its buttons */
+  from?: string;
+  buttons: ButtonDef[];
+  /** button indexes per row */
+  rows: number[][];
+  oneTime?: true;
+  resize?: true;
+}
+
+/** A URL, platform path or file id (may contain {variables}), or a variable holding a file id. */
+export interface MediaDef {
+  kind: MediaKind | "auto";
+  url?: string;
+  variable?: string;
+}
+
+export interface ValidationDef {
+  kind: "number" | "email" | "phone" | "regex" | "length";
+  pattern?: string;
+  min?: number;
+  max?: number;
+}
+
+export interface CollectDef {
+  /** where a text answer goes */
+  variable?: string;
+  /** node to run after a valid answer */
+  target?: string;
+  text: boolean;
+  media: { kind: MediaKind; variable: string }[];
+  /** inputType "any": text or any media goes into variable */
+  any?: true;
+  append?: true;
+  validate?: ValidationDef;
+  retry?: string;
+}
+
+/** A conditional message: when its check holds, it replaces the node's text and keyboard. */
+export interface VariantDef {
+  id: string;
+  check: "exists" | "not_exists" | "equals" | "contains";
+  vars: string[];
+  anyOf?: true;
+  value?: string;
+  /** absent: the node's own text stays */
+  text?: string;
+  format?: Format;
+  keyboard?: KeyboardDef;
+  collect?: CollectDef;
+}
+
+export interface MessageNode {
+  t: "message";
+  id: string;
+  text: string;
+  format: Format;
+  noPreview?: true;
+  media?: MediaDef[];
+  /** mediaCaption: the caption of the media; when the node also has text, that follows as its own message */
+  caption?: string;
+  keyboard?: KeyboardDef;
+  removeKeyboard?: true;
+  collect?: CollectDef;
+  variants?: VariantDef[];
+  next?: string;
+  adminOnly?: true;
+}
+
+export type Operator =
+  | "equals" | "not_equals" | "contains" | "matches" | "filled" | "empty"
+  | "greater_than" | "less_than" | "between" | "else";
+
+export interface ConditionNode {
+  t: "condition";
+  id: string;
+  /** a variable name (dotted paths allowed) ... */
+  variable?: string;
+  /** ... or a template such as "{message_text}" */
+  template?: string;
+  branches: { op: Operator; value: string; value2?: string; target: string }[];
+  fallback?: string;
+  adminOnly?: true;
+}
+
+export interface AssignmentDef {
+  variable: string;
+  mode: "set" | "append" | "increment" | "regex_extract";
+  value: string;
+  pattern?: string;
+  group?: number;
+  fallback?: string;
+}
+
+export interface SetNode {
+  t: "set";
+  id: string;
+  assignments: AssignmentDef[];
+  next?: string;
+  adminOnly?: true;
+}
+
+export interface DelayNode {
+  t: "delay";
+  id: string;
+  seconds: number;
+  next?: string;
+  adminOnly?: true;
+}
+
+export interface InputNode {
+  t: "input";
+  id: string;
+  collect: CollectDef;
+  adminOnly?: true;
+}
+
+export type ScenarioNode = MessageNode | ConditionNode | SetNode | DelayNode | InputNode;
+
+export interface CommandDef {
+  /** lower case, without slash */
+  command: string;
+  target: string;
+  description: string;
+  menu?: true;
+  adminOnly?: true;
+}
+
+export interface TextTriggerDef {
+  match: "exact" | "contains";
+  texts: string[];
+  target: string;
+  adminOnly?: true;
+}
