@@ -12,6 +12,7 @@ import { ProjectsService } from "./modules/projects/service";
 import { TokensService } from "./modules/tokens/service";
 import type { BotController } from "./bots/controller";
 import { BotManager, type SupervisionPolicy } from "./bots/manager";
+import { removeBotFolders } from "./bots/folders";
 
 export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots?: BotController; botPolicy?: SupervisionPolicy } = {}): AppContext {
   registerSecret(config.adminKey);
@@ -39,5 +40,7 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
   };
   ctx.projects = new ProjectsService(ctx);
   ctx.tokens = new TokensService(ctx);
+  // Bot folders keep the token in .env: they go with their project (its bots are stopped first).
+  ctx.projectDeleteHooks.push(async (projectId) => removeBotFolders(config.botsDir, { projectId }));
   return ctx;
 }

@@ -33,6 +33,21 @@ export function foldersOfToken(botsDir: string, tokenId: number, projectId?: num
   });
 }
 
+/**
+ * Removes the folders of a token's bot, or of every bot of a project: they hold the bot token in
+ * `.env`, so they go when the token or project goes (the bots are stopped first). Real folders
+ * only: a symlink is never followed.
+ */
+export function removeBotFolders(botsDir: string, of: { projectId: number; tokenId?: number }) {
+  if (!existsSync(botsDir)) return;
+  for (const name of readdirSync(botsDir)) {
+    const p = parseFolderName(name);
+    if (!p || p.projectId !== of.projectId || (of.tokenId !== undefined && p.tokenId !== of.tokenId)) continue;
+    const full = join(botsDir, name);
+    if (lstatSync(full).isDirectory()) rmSync(full, { recursive: true, force: true });
+  }
+}
+
 /** `.env` lines; values are quoted so spaces and `#` survive, newlines are refused upstream by key/value rules. */
 export function renderEnv(vars: Record<string, string>): string {
   return (

@@ -24,8 +24,21 @@ export const createProjectSchema = z.object({
   sortOrder: sortOrder.optional(),
 });
 
-/** PUT /api/projects/{id}: a partial update; anything not listed here is a 400. */
+/**
+ * PUT /api/projects/{id}: a partial update; anything not listed here is a 400. The record's own
+ * read-only fields are accepted and ignored, so an editor may send back the record it read.
+ */
+const readOnly = z.unknown().optional();
 export const updateProjectSchema = z.strictObject({
+  id: readOnly,
+  ownerId: readOnly,
+  botToken: readOnly,
+  sessionId: readOnly,
+  createdAt: readOnly,
+  updatedAt: readOnly,
+  isArchivedForMe: readOnly,
+  nodeCount: readOnly,
+  sheetsCount: readOnly,
   name: name.optional(),
   description: description.optional(),
   data: z.unknown().optional(),

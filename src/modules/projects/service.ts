@@ -135,7 +135,7 @@ export class ProjectsService {
    * Partial update. A real data change (the normalised JSON differs) is stored with its cached
    * counts, snapshotted as a version and published as `bot:table_updated`.
    */
-  update(projectId: number, userId: number, patch: ProjectPatch): ProjectFull {
+  update(projectId: number, userId: number, patch: ProjectPatch, opts: { alwaysVersion?: boolean } = {}): ProjectFull {
     this.ctx.access.require(projectId, userId);
     const doc = patch.data === undefined ? undefined : parseDocument(patch.data);
     const adminIds = patch.adminIds === undefined ? undefined : patch.adminIds === null ? null : normalizeAdminIds(patch.adminIds) || null;
@@ -163,7 +163,7 @@ export class ProjectsService {
         touched = true;
         this.setPosition(projectId, userId, patch.sortOrder);
       }
-      if (dataChanged) {
+      if (dataChanged || (doc && opts.alwaysVersion)) {
         const meta: VersionMeta = {
           commitMessage: patch.commitMessage,
           authorId: userId,
@@ -194,7 +194,8 @@ export class ProjectsService {
   restoreVersion(projectId: number, versionId: number, userId: number): ProjectFull {
     this.ctx.access.require(projectId, userId);
     const data = readJson(this.versions.rawData(projectId, versionId));
-    return this.update(projectId, userId, { data, commitMessage: `Restored version ${versionId}` });
+    // EXTENSIONS.md: the restore is itself a version, even when the data equals the current one.
+    return this.update(projectId, userId, { data, commitMessage: `Restored version ${versionId}` }, { alwaysVersion: true });
   }
 
   // --- delete --------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import { botTokens, botUsers } from "../../db/schema";
 import { AppError, badRequest } from "../../http/errors";
 import { MessengerError, type MessengerBot } from "../../messenger/client";
 import type { BotInstanceState, BotStatus } from "../../bots/controller";
+import { removeBotFolders } from "../../bots/folders";
 import { TokenAccess, type TokenRow } from "./access";
 import { fetchAvatar, PHOTO_RECHECK_MS, removeProjectAvatars, removeUpload, uploadExists, withDeadline } from "./photos";
 import type { TokenCreate, TokenListItem, TokenPatch, TokenStats } from "./model";
@@ -127,6 +128,7 @@ export class TokensService {
       .where(and(eq(botUsers.tokenId, tokenId), isNotNull(botUsers.photoUrl)))
       .all();
     this.ctx.db.delete(botTokens).where(eq(botTokens.id, tokenId)).run();
+    removeBotFolders(this.ctx.config.botsDir, { projectId: token.projectId, tokenId });
     removeUpload(this.ctx.config.uploadsDir, token.photoPath);
     for (const a of avatars) removeUpload(this.ctx.config.uploadsDir, a.url);
   }
