@@ -86,6 +86,10 @@ export interface Ids {
   media: number;
   version: number;
   template: number;
+  /** a public template of OWNER */
+  publicTemplate: number;
+  /** the media file's path under /uploads/ */
+  upload: string;
   storage: string;
   pat: number;
   adminPat: number;
@@ -116,6 +120,8 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
   const versions = await t.call("GET", `/api/projects/${project}/versions`, { cookie: h.owner });
   const template = await t.call("POST", "/api/templates", { cookie: h.owner, json: { name: `Tpl ${n}`, data: { sheets: [] }, isPublic: 0 } });
   expect(template.status).toBe(201);
+  const publicTemplate = await t.call("POST", "/api/templates", { cookie: h.owner, json: { name: `Public ${n}`, data: { sheets: [] }, isPublic: 1 } });
+  expect(publicTemplate.status).toBe(201);
   const storage = await t.call("POST", "/api/storage-configs", { cookie: h.owner, json: { name: `Store ${n}`, backend: "local", config: { rootPath: join(t.dir, `store-${n}`) } } });
   expect(storage.status).toBe(201);
   const pat = t.ctx.auth.createPat(OWNER, `fixture ${n}`, []);
@@ -131,6 +137,8 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
     media: media.body.id,
     version: versions.body[0].id,
     template: template.body.id,
+    publicTemplate: publicTemplate.body.id,
+    upload: String(media.body.url).replace(/^\/uploads\//, ""),
     storage: storage.body.id,
     pat: pat.id,
     adminPat: adminPat.id,
@@ -273,7 +281,7 @@ export function uncovered(app: App): string[] {
 export function fill(path: string, ids: Ids, override?: { name: string; value: string }): string {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => {
     if (override && override.name === name) return override.value;
-    if (name === "upload") return "1/media/none.png";
+    if (name === "upload") return ids.upload;
     return encodeURIComponent(String((ids as unknown as Record<string, unknown>)[name]));
   });
 }
