@@ -1,6 +1,6 @@
 // Document → compiled tables (nodes, commands, text triggers). Document order is kept everywhere:
 // it is what the author sees and it keeps the output deterministic.
-import { commandTriggerDataSchema, messageDataSchema, textTriggerDataSchema, type ScenarioDocument } from "../model";
+import { commandTriggerDataSchema, messageDataSchema, textTriggerDataSchema, type MessageData, type ScenarioDocument } from "../model";
 import { commandName } from "../refs";
 import { CompileContext, TABLE_TYPES, text, type RawNode } from "./compile-context";
 import { compileInputNode } from "./compile-input";
@@ -61,8 +61,7 @@ function commandDef(name: string, target: string, description: string | undefine
 }
 
 /** The command a legacy node answers itself, if any. */
-function legacyClaim(node: RawNode): CommandClaim | undefined {
-  const d = messageDataSchema.parse(node.data);
+function legacyClaim(node: RawNode, d: MessageData): CommandClaim | undefined {
   const raw = text(d.command) ?? text(node.data.commandName) ?? (node.type === "start" ? "/start" : undefined);
   if (!raw || !(node.type === "start" || node.type === "command" || node.type === "message")) return undefined;
   const name = commandName(raw);
@@ -97,9 +96,10 @@ export function compileScenario(doc: ScenarioDocument): { compiled: CompiledScen
   for (const node of raw) {
     if (TABLE_TYPES.has(node.type)) {
       nodes.push({ node: compileNode(node, ctx), sourceType: node.type, sheet: node.sheetName });
-      const claim = legacyClaim(node);
+      const legacy = messageDataSchema.parse(node.data);
+      const claim = legacyClaim(node, legacy);
       if (claim) claims.push(claim);
-      const synonyms = (messageDataSchema.parse(node.data).synonyms ?? []).filter((s) => s.trim() !== "");
+      const synonyms = (legacy.synonyms ?? []).filter((s) => s.trim() !== "");
       if (synonyms.length > 0 && node.type !== "input" && node.type !== "condition") {
         textTriggers.push({ match: "exact", texts: synonyms, target: node.id });
       }
