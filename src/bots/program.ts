@@ -11,6 +11,11 @@ export const WEBHOOK_PORT_BASE = 9000;
 
 /** Names the platform sets; a token env variable cannot override them. */
 const RESERVED = new Set(["BOT_TOKEN", "MESSENGER_API_ROOT", "ADMIN_IDS", "PROJECT_ID", "TOKEN_ID", "DATABASE_PATH", "LAUNCH_MODE", "PORT", "WEBHOOK_SECRET", "UPLOADS_DIR", "BOTLOOM_SUPERVISED", "BUN_BE_BUN", "PATH", "HOME", "NODE_OPTIONS"]);
+/** Variables that steer the runtime or the loader (e.g. `BUN_OPTIONS=--eval ...` runs other code). */
+const RUNTIME_PREFIX = /^(BUN_|NODE_|LD_|DYLD_|BOTLOOM_)/;
+
+/** A key a token env variable may not have: set by the platform, or read by Bun/the loader from the process environment. */
+export const isReservedEnvKey = (key: string) => RESERVED.has(key) || RUNTIME_PREFIX.test(key);
 
 /** DESIGN.md §4: the webhook secret_token is derived from the token's identity with the session secret. */
 export function webhookSecret(sessionSecret: string, projectId: number, tokenId: number): string {
@@ -68,7 +73,7 @@ export function buildBotProgram(config: Config, db: Db, tokenId: number): BotPro
   }
   const env: Record<string, string> = {};
   for (const v of db.select().from(tokenEnvVars).where(eq(tokenEnvVars.tokenId, tokenId)).orderBy(asc(tokenEnvVars.key)).all()) {
-    if (!RESERVED.has(v.key)) env[v.key] = v.value;
+    if (!isReservedEnvKey(v.key)) env[v.key] = v.value;
   }
   Object.assign(env, {
     BOT_TOKEN: token.token,

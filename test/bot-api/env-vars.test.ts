@@ -82,6 +82,16 @@ describe("env variables", () => {
     expect((await env.call("POST", `/api/bot/tokens/${tokenId}/env`, { cookie: env.cookie, body: "{", headers: { "content-type": "application/json" } })).status).toBe(400);
   });
 
+  test("keys the platform sets or the runtime reads (BUN_OPTIONS=--eval would run other code) are 400, on create and on rename", async () => {
+    for (const key of ["BUN_OPTIONS", "BUN_BE_BUN", "NODE_OPTIONS", "NODE_TLS_REJECT_UNAUTHORIZED", "LD_PRELOAD", "DYLD_INSERT_LIBRARIES", "BOTLOOM_SUPERVISED", "BOT_TOKEN", "ADMIN_IDS", "PATH", "HOME"]) {
+      const r = await env.call("POST", `/api/bot/tokens/${tokenId}/env`, { cookie: env.cookie, json: { key, value: "--eval process.exit(7)" } });
+      expect({ key, status: r.status, error: r.body.error }).toEqual({ key, status: 400, error: "VALIDATION_FAILED" });
+      expect(r.body.message).toContain("reserved");
+      expect((await env.call("PATCH", `/api/bot/env/${plainId}`, { cookie: env.cookie, json: { key } })).status).toBe(400);
+    }
+    expect((await env.call("POST", `/api/bot/tokens/${tokenId}/env`, { cookie: env.cookie, json: { key: "BUNNY", value: "ok" } })).status).toBe(201);
+  });
+
   test("PATCH: masked answer for secrets, 409 on a key taken by another variable, renaming to its own key is fine", async () => {
     const r = await env.call("PATCH", `/api/bot/env/${secretId}`, { cookie: env.cookie, json: { value: SECRET2 } });
     expect(r.status).toBe(200);

@@ -24,11 +24,13 @@ afterEach(() => t.cleanup());
 describe("bot program", () => {
   test("environment: token, ids, database, mode; user variables cannot override platform names", () => {
     addToken(1);
-    t.ctx.db.$client.exec(`insert into token_env_vars (token_id, key, value) values (1, 'API_KEY', 'k'), (1, 'BOT_TOKEN', 'hijack'), (1, 'PATH', '/evil')`);
+    t.ctx.db.$client.exec(`insert into token_env_vars (token_id, key, value) values (1, 'API_KEY', 'k'), (1, 'BOT_TOKEN', 'hijack'), (1, 'PATH', '/evil'), (1, 'BUN_OPTIONS', '--eval process.exit(7)'), (1, 'LD_PRELOAD', '/evil.so'), (1, 'NODE_EXTRA_CA_CERTS', '/evil.pem'), (1, 'BOTLOOM_X', 'x')`);
     const p = buildBotProgram(t.ctx.config, t.ctx.db, 1);
     expect(p.env).toMatchObject({ ADMIN_IDS: "11,12", PROJECT_ID: String(projectId), TOKEN_ID: "1", LAUNCH_MODE: "polling", DATABASE_PATH: t.ctx.config.databasePath, API_KEY: "k" });
     expect(p.env.BOT_TOKEN).not.toBe("hijack");
     expect(p.env.PATH).toBeUndefined();
+    // Read by Bun or the loader from the process environment: a user variable must never reach it.
+    for (const key of ["BUN_OPTIONS", "LD_PRELOAD", "NODE_EXTRA_CA_CERTS", "BOTLOOM_X"]) expect(p.env[key]).toBeUndefined();
     expect(p.env.PORT).toBeUndefined();
     expect(p.code).toContain('from "grammy"');
   });

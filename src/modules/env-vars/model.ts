@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isReservedEnvKey } from "../../bots/program";
 
 export const ENV_KEY_PATTERN = /^[A-Z][A-Z0-9_]*$/;
 export const ENV_KEY_MAX = 64;
@@ -9,7 +10,8 @@ export const SECRET_MASK = "\u2022".repeat(8);
 const key = z
   .string({ error: "key must be a string" })
   .max(ENV_KEY_MAX, `key must be at most ${ENV_KEY_MAX} characters`)
-  .regex(ENV_KEY_PATTERN, "key must start with A-Z and contain only A-Z, 0-9 and _");
+  .regex(ENV_KEY_PATTERN, "key must start with A-Z and contain only A-Z, 0-9 and _")
+  .refine((k) => !isReservedEnvKey(k), "key is reserved: the platform sets it, or it steers the bot runtime (BUN_*, NODE_*, LD_*, DYLD_*, BOTLOOM_*)");
 const value = z
   .string({ error: "value must be a string" })
   .max(ENV_VALUE_MAX, `value must be at most ${ENV_VALUE_MAX} characters`)
