@@ -27,6 +27,8 @@ export interface Recorded {
   path: string;
   status: number;
   text: string;
+  /** every response header but Set-Cookie (the one place a session id belongs) */
+  headers: string;
 }
 
 export interface Hardening {
@@ -64,7 +66,8 @@ export async function hardening(opts: { env?: Record<string, string> } = {}): Pr
     responses,
     async call(method, path, o) {
       const r = await t.call(method, path, o);
-      responses.push({ method, path, status: r.status, text: r.text });
+      const headers = [...r.headers].filter(([k]) => k !== "set-cookie").map(([k, v]) => `${k}: ${v}`).join("\n");
+      responses.push({ method, path, status: r.status, text: r.text, headers });
       return r;
     },
     async close() {
@@ -103,26 +106,26 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
   const n = ++serial;
   const { t } = h;
   const project = t.ctx.projects.create(OWNER, { name: `Fixture ${n}`, data: { sheets: [{ id: "s", name: "S", nodes: [{ id: "start", type: "start", position: { x: 0, y: 0 }, data: { messageText: "hi" } }], edges: [] }] } }).id;
-  expect((await t.call("POST", `/api/bot/projects/${project}/collaborators`, { cookie: h.owner, json: { user_id: COLLAB } })).status).toBe(200);
+  expect((await h.call("POST", `/api/bot/projects/${project}/collaborators`, { cookie: h.owner, json: { user_id: COLLAB } })).status).toBe(200);
   const bot = h.fake.addBot({ firstName: `Fixture${n}` });
-  const token = await t.call("POST", `/api/bot/projects/${project}/tokens`, { cookie: h.owner, json: { token: bot.token } });
+  const token = await h.call("POST", `/api/bot/projects/${project}/tokens`, { cookie: h.owner, json: { token: bot.token } });
   expect(token.status).toBe(200);
   const envSecret = `fixture-secret-${n}-5a4b3c2d1e`;
-  const env = await t.call("POST", `/api/bot/tokens/${token.body.id}/env`, { cookie: h.owner, json: { key: "API_KEY", value: envSecret, isSecret: 1 } });
+  const env = await h.call("POST", `/api/bot/tokens/${token.body.id}/env`, { cookie: h.owner, json: { key: "API_KEY", value: envSecret, isSecret: 1 } });
   expect(env.status).toBe(201);
   const botUser = String(880_000 + n);
   t.ctx.db.insert(botUsers).values({ projectId: project, tokenId: token.body.id, userId: botUser, firstName: "Bot", username: "botuser", firstSeenAt: new Date().toISOString(), lastSeenAt: new Date().toISOString(), interactionCount: 1 }).run();
   const fd = new FormData();
   fd.append("file", new File([PNG], "pixel.png", { type: "image/png" }));
-  const media = await t.call("POST", `/api/projects/${project}/media`, { cookie: h.owner, body: fd });
+  const media = await h.call("POST", `/api/projects/${project}/media`, { cookie: h.owner, body: fd });
   expect(media.status).toBe(201);
-  expect((await t.call("PUT", `/api/projects/${project}`, { cookie: h.owner, json: { description: `v${n}` } })).status).toBe(200);
-  const versions = await t.call("GET", `/api/projects/${project}/versions`, { cookie: h.owner });
-  const template = await t.call("POST", "/api/templates", { cookie: h.owner, json: { name: `Tpl ${n}`, data: { sheets: [] }, isPublic: 0 } });
+  expect((await h.call("PUT", `/api/projects/${project}`, { cookie: h.owner, json: { description: `v${n}` } })).status).toBe(200);
+  const versions = await h.call("GET", `/api/projects/${project}/versions`, { cookie: h.owner });
+  const template = await h.call("POST", "/api/templates", { cookie: h.owner, json: { name: `Tpl ${n}`, data: { sheets: [] }, isPublic: 0 } });
   expect(template.status).toBe(201);
-  const publicTemplate = await t.call("POST", "/api/templates", { cookie: h.owner, json: { name: `Public ${n}`, data: { sheets: [] }, isPublic: 1 } });
+  const publicTemplate = await h.call("POST", "/api/templates", { cookie: h.owner, json: { name: `Public ${n}`, data: { sheets: [] }, isPublic: 1 } });
   expect(publicTemplate.status).toBe(201);
-  const storage = await t.call("POST", "/api/storage-configs", { cookie: h.owner, json: { name: `Store ${n}`, backend: "local", config: { rootPath: join(t.dir, `store-${n}`) } } });
+  const storage = await h.call("POST", "/api/storage-configs", { cookie: h.owner, json: { name: `Store ${n}`, backend: "local", config: { rootPath: join(t.dir, `store-${n}`) } } });
   expect(storage.status).toBe(201);
   const pat = t.ctx.auth.createPat(OWNER, `fixture ${n}`, []);
   const adminPat = t.ctx.auth.createPat(OWNER, `admin-made ${n}`, []);

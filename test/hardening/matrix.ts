@@ -1,0 +1,208 @@
+// The authorization matrix's rows (API.md, EXTENSIONS.md): every endpoint, the body a valid call
+// sends, and the expected status per kind of caller. Used by the matrix test and the secret scan.
+import type { CallOptions } from "../support/app";
+import { loginAs } from "../support/app";
+import { COLLAB, fill, makeFixture, OWNER, STRANGER, type Hardening, type Ids } from "./fixture";
+
+export const CALLERS = ["none", "stranger", "collab", "owner", "managerForOwner", "managerForStranger", "admin"] as const;
+export type Caller = (typeof CALLERS)[number];
+export type Expect = [none: number, stranger: number, collab: number, owner: number, managerForOwner: number, managerForStranger: number, admin: number];
+
+/** One row: an endpoint, the body a valid call sends, and the status per caller. */
+export interface Row {
+  method: string;
+  path: string;
+  body?: (ids: Ids) => unknown;
+  expect: Expect;
+}
+
+// Column shorthands. A bot_manager PAT outside /api/bot/* is its holder's own identity (a user who
+// is in no project): messenger_id only means something under /api/bot/*. The admin cookie is no
+// user credential.
+const member = (ok: number): Expect => [401, 403, ok, ok, 403, 403, 401]; // /api/projects/{id}*: owner or collaborator
+const botMember = (ok: number): Expect => [401, 403, ok, ok, ok, 403, 401]; // /api/bot/*: actor rules apply
+const anyUser = (ok: number): Expect => [401, ok, ok, ok, ok, ok, 401];
+const adminOnly = (ok: number): Expect => [401, 401, 401, 401, 401, 401, ok];
+const everyone = (ok: number): Expect => [ok, ok, ok, ok, ok, ok, ok];
+
+const scenario = { sheets: [{ id: "s1", name: "S", nodes: [], edges: [] }] };
+
+export const MATRIX: Row[] = [
+  // public
+  { method: "GET", path: "/api/health", expect: everyone(200) },
+  { method: "HEAD", path: "/api/health", expect: everyone(204) },
+  { method: "GET", path: "/api/auth/config", expect: everyone(200) },
+  { method: "POST", path: "/api/auth/dev-login", body: () => ({ userId: 9999 }), expect: everyone(200) },
+  { method: "POST", path: "/api/auth/messenger-login", body: () => ({ id: 1, first_name: "x", auth_date: Math.floor(Date.now() / 1000), hash: "0".repeat(64) }), expect: everyone(403) }, // dev_login mode
+  { method: "POST", path: "/api/auth/logout", expect: everyone(200) },
+  { method: "POST", path: "/admin/api/login", expect: everyone(302) },
+  { method: "POST", path: "/admin/api/logout", expect: everyone(302) },
+  { method: "GET", path: "/admin/api/status", expect: everyone(200) },
+  { method: "GET", path: "/uploads/{upload}", expect: everyone(200) },
+  { method: "HEAD", path: "/uploads/{upload}", expect: everyone(200) },
+  // without the secret header the intake refuses everyone alike (DESIGN.md: deliberate hardening)
+  { method: "POST", path: "/api/webhook/{project}/{token}", body: () => ({ update_id: 1 }), expect: everyone(401) },
+  // auth (EXTENSIONS.md)
+  { method: "GET", path: "/api/auth/me", expect: anyUser(200) },
+  { method: "GET", path: "/api/auth/pats", expect: anyUser(200) },
+  { method: "POST", path: "/api/auth/pats", body: () => ({ name: "mine" }), expect: anyUser(201) },
+  // the owner's PAT: anybody else's delete is a 404 ("not the caller's")
+  { method: "DELETE", path: "/api/auth/pats/{pat}", expect: [401, 404, 404, 200, 404, 404, 401] },
+  // projects (API.md "Projects")
+  { method: "GET", path: "/api/projects", expect: anyUser(200) },
+  { method: "GET", path: "/api/projects/list", expect: anyUser(200) },
+  { method: "POST", path: "/api/projects", body: () => ({ name: "New" }), expect: anyUser(201) },
+  { method: "PUT", path: "/api/projects/reorder", body: (ids) => ({ projectIds: [ids.project] }), expect: member(200) },
+  { method: "GET", path: "/api/projects/{project}", expect: [401, 404, 200, 200, 404, 404, 401] }, // 404 for "no access"
+  { method: "PUT", path: "/api/projects/{project}", body: () => ({ name: "Renamed" }), expect: member(200) },
+  { method: "DELETE", path: "/api/projects/{project}", expect: [401, 403, 403, 200, 403, 403, 401] }, // the owner's decision
+  { method: "GET", path: "/api/projects/{project}/collaborators", expect: member(200) },
+  { method: "GET", path: "/api/projects/{project}/admin-ids", expect: member(200) },
+  { method: "PUT", path: "/api/projects/{project}/admin-ids", body: () => ({ adminIds: "1,2" }), expect: member(200) },
+  { method: "POST", path: "/api/projects/{project}/admin-ids/remove", body: () => ({ adminId: "1" }), expect: member(200) },
+  { method: "POST", path: "/api/projects/{project}/archive", expect: member(200) },
+  { method: "POST", path: "/api/projects/{project}/unarchive", expect: member(200) },
+  { method: "POST", path: "/api/projects/{project}/duplicate", body: () => ({}), expect: member(201) },
+  { method: "POST", path: "/api/projects/{project}/export", expect: member(200) },
+  { method: "POST", path: "/api/projects/{project}/generate", body: () => ({}), expect: member(200) },
+  { method: "GET", path: "/api/projects/{project}/launches/all", expect: member(200) },
+  { method: "GET", path: "/api/projects/{project}/logs/all", expect: member(200) },
+  { method: "GET", path: "/api/projects/{project}/versions", expect: member(200) },
+  { method: "GET", path: "/api/projects/{project}/versions/{version}", expect: member(200) },
+  { method: "POST", path: "/api/projects/{project}/versions/{version}/restore", expect: member(200) },
+  { method: "POST", path: "/api/projects/{project}/bot/start", body: () => ({}), expect: member(200) },
+  { method: "POST", path: "/api/projects/{project}/bot/stop", body: () => ({}), expect: member(200) },
+  { method: "POST", path: "/api/projects/{project}/bot/restart", body: () => ({}), expect: member(200) },
+  // media (EXTENSIONS.md): project access
+  { method: "POST", path: "/api/projects/{project}/media", expect: member(201) },
+  { method: "GET", path: "/api/projects/{project}/media", expect: member(200) },
+  { method: "DELETE", path: "/api/projects/{project}/media/{media}", expect: member(200) },
+  // live events: credentials first, then "this is a WebSocket" (400)
+  { method: "GET", path: "/api/events", expect: anyUser(400) },
+  // bot API: projects and collaborators
+  { method: "GET", path: "/api/bot/projects", expect: anyUser(200) },
+  { method: "POST", path: "/api/bot/projects", body: () => ({ name: "Via bot API" }), expect: anyUser(200) },
+  { method: "POST", path: "/api/bot/projects/import", body: () => scenario, expect: anyUser(200) },
+  { method: "GET", path: "/api/bot/projects/{project}", expect: botMember(200) },
+  { method: "PATCH", path: "/api/bot/projects/{project}", body: () => ({ name: "Renamed" }), expect: botMember(200) },
+  { method: "DELETE", path: "/api/bot/projects/{project}", expect: botMember(200) }, // "owner or collaborator"
+  { method: "PUT", path: "/api/bot/projects/{project}/data", body: () => scenario, expect: botMember(200) },
+  { method: "GET", path: "/api/bot/projects/{project}/export", expect: botMember(200) },
+  { method: "GET", path: "/api/bot/projects/{project}/collaborators", expect: botMember(200) },
+  { method: "POST", path: "/api/bot/projects/{project}/collaborators", body: () => ({ user_id: 4242 }), expect: botMember(200) },
+  { method: "DELETE", path: "/api/bot/projects/{project}/collaborators/{collab}", expect: botMember(200) },
+  // bot API: tokens, lifecycle, env variables, bot users
+  { method: "GET", path: "/api/bot/projects/{project}/tokens", expect: botMember(200) },
+  { method: "POST", path: "/api/bot/projects/{project}/tokens", body: (ids) => ({ token: ids.botToken }), expect: botMember(200) }, // a duplicate returns the existing one
+  { method: "PATCH", path: "/api/bot/tokens/{token}", body: () => ({ name: "T" }), expect: botMember(200) },
+  { method: "DELETE", path: "/api/bot/tokens/{token}", expect: botMember(200) },
+  { method: "GET", path: "/api/bot/tokens/{token}/photo", expect: botMember(200) },
+  { method: "GET", path: "/api/bot/tokens/{token}/stats", expect: botMember(200) },
+  { method: "GET", path: "/api/bot/tokens/{token}/status", expect: botMember(200) },
+  { method: "POST", path: "/api/bot/tokens/{token}/start", expect: botMember(200) },
+  { method: "POST", path: "/api/bot/tokens/{token}/stop", expect: botMember(200) },
+  { method: "POST", path: "/api/bot/tokens/{token}/restart", expect: botMember(200) },
+  { method: "GET", path: "/api/bot/tokens/{token}/env", expect: botMember(200) },
+  { method: "POST", path: "/api/bot/tokens/{token}/env", body: () => ({ key: "OTHER", value: "x" }), expect: botMember(201) },
+  { method: "PATCH", path: "/api/bot/env/{env}", body: () => ({ value: "y" }), expect: botMember(200) },
+  { method: "DELETE", path: "/api/bot/env/{env}", expect: botMember(200) },
+  // reveal "requires ownership of the variable": the project owner, not a collaborator
+  { method: "GET", path: "/api/bot/env/{env}/reveal", expect: [401, 403, 403, 200, 200, 403, 401] },
+  { method: "GET", path: "/api/bot/tokens/{token}/users", expect: botMember(200) },
+  { method: "GET", path: "/api/bot/tokens/{token}/users/{botUser}", expect: botMember(200) },
+  // storage configs: any signed-in user (API.md lists no 403 there)
+  { method: "GET", path: "/api/storage-configs", expect: anyUser(200) },
+  { method: "POST", path: "/api/storage-configs", body: () => ({ name: "Other store", backend: "local", config: { rootPath: "/tmp/botloom-authz-store" } }), expect: anyUser(201) },
+  { method: "PATCH", path: "/api/storage-configs/{storage}", body: () => ({ name: "Renamed" }), expect: anyUser(200) },
+  { method: "DELETE", path: "/api/storage-configs/{storage}", expect: anyUser(200) },
+  { method: "POST", path: "/api/storage-configs/{storage}/test", expect: anyUser(200) },
+  // templates: a private template is invisible (404) to all but its owner; a public one is
+  // readable and usable by all, and changed only by its owner (403)
+  { method: "GET", path: "/api/templates", expect: anyUser(200) },
+  { method: "POST", path: "/api/templates", body: () => ({ name: "Mine", data: scenario }), expect: anyUser(201) },
+  { method: "GET", path: "/api/templates/{template}", expect: [401, 404, 404, 200, 404, 404, 401] },
+  { method: "PUT", path: "/api/templates/{template}", body: () => ({ name: "Changed" }), expect: [401, 404, 404, 200, 404, 404, 401] },
+  { method: "DELETE", path: "/api/templates/{template}", expect: [401, 404, 404, 200, 404, 404, 401] },
+  { method: "POST", path: "/api/templates/{template}/use", body: () => ({}), expect: [401, 404, 404, 201, 404, 404, 401] },
+  { method: "POST", path: "/api/templates/{template}/rate", body: () => ({ rating: 4 }), expect: [401, 404, 404, 200, 404, 404, 401] },
+  { method: "GET", path: "/api/templates/{publicTemplate}", expect: anyUser(200) },
+  { method: "PUT", path: "/api/templates/{publicTemplate}", body: () => ({ name: "Changed" }), expect: [401, 403, 403, 200, 403, 403, 401] },
+  { method: "DELETE", path: "/api/templates/{publicTemplate}", expect: [401, 403, 403, 200, 403, 403, 401] },
+  { method: "POST", path: "/api/templates/{publicTemplate}/use", body: () => ({}), expect: anyUser(201) },
+  { method: "POST", path: "/api/templates/{publicTemplate}/rate", body: () => ({ rating: 4 }), expect: anyUser(200) },
+  // admin area: only the admin cookie; user sessions and PATs do not work there
+  { method: "GET", path: "/admin/api/app-settings", expect: adminOnly(200) },
+  { method: "PUT", path: "/admin/api/app-settings", body: () => ({ auth: { loginMode: "dev_login" } }), expect: adminOnly(200) },
+  { method: "GET", path: "/admin/api/pats", expect: adminOnly(200) },
+  { method: "POST", path: "/admin/api/pats", body: () => ({ name: "ops", userId: OWNER, scopes: [] }), expect: adminOnly(201) },
+  { method: "DELETE", path: "/admin/api/pats/{adminPat}", expect: adminOnly(200) },
+  { method: "GET", path: "/admin/api/users", expect: adminOnly(200) },
+  { method: "GET", path: "/admin/api/users/{user}", expect: adminOnly(200) },
+  { method: "GET", path: "/admin/api/version", expect: adminOnly(200) },
+  { method: "GET", path: "/admin/api/update-check", expect: adminOnly(200) },
+  { method: "GET", path: "/admin/api/storage-configs", expect: adminOnly(200) },
+  { method: "POST", path: "/admin/api/storage-configs", body: () => ({ name: "Admin store", backend: "local", config: { rootPath: "/tmp/botloom-authz-admin" } }), expect: adminOnly(201) },
+  { method: "PATCH", path: "/admin/api/storage-configs/{storage}", body: () => ({ name: "Renamed" }), expect: adminOnly(200) },
+  { method: "POST", path: "/admin/api/storage-configs/{storage}/test", expect: adminOnly(200) },
+  { method: "POST", path: "/admin/api/bot-folders/cleanup", expect: adminOnly(200) },
+  { method: "GET", path: "/admin/api/templates", expect: adminOnly(200) },
+  { method: "PATCH", path: "/admin/api/templates/{publicTemplate}/featured", body: () => ({ featured: 1 }), expect: adminOnly(200) },
+  { method: "POST", path: "/admin/api/templates/refresh", expect: adminOnly(200) },
+  { method: "POST", path: "/admin/api/templates/recreate", expect: adminOnly(200) },
+];
+
+/** Logout ends the session it is given: every caller logs out a session of its own. */
+export async function freshSessions(h: Hardening) {
+  h.owner = await loginAs(h.t, OWNER);
+  h.collab = await loginAs(h.t, COLLAB);
+  h.stranger = await loginAs(h.t, STRANGER);
+}
+
+function credentials(h: Hardening, caller: Caller, path: string): { opts: CallOptions; path: string } {
+  const withActor = (id: number) => `${path}${path.includes("?") ? "&" : "?"}messenger_id=${id}`;
+  switch (caller) {
+    case "none":
+      return { opts: {}, path };
+    case "stranger":
+      return { opts: { cookie: h.stranger }, path };
+    case "collab":
+      return { opts: { cookie: h.collab }, path };
+    case "owner":
+      return { opts: { cookie: h.owner }, path };
+    case "managerForOwner":
+      return { opts: { bearer: h.managerPat }, path: withActor(OWNER) };
+    case "managerForStranger":
+      return { opts: { bearer: h.managerPat }, path: withActor(STRANGER) };
+    case "admin":
+      return { opts: { cookie: h.admin }, path };
+  }
+}
+
+export const CODE: Record<number, string> = { 400: "VALIDATION_FAILED", 403: "FORBIDDEN", 404: "NOT_FOUND" };
+
+/** One call of a matrix row as `caller` on the fixture `ids`. */
+export async function callAs(h: Hardening, row: Row, caller: Caller, ids: Ids) {
+  const { opts, path } = credentials(h, caller, fill(row.path, ids));
+  if (row.path.endsWith("/media") && row.method === "POST") {
+    const fd = new FormData();
+    fd.append("file", new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4])], "a.png", { type: "image/png" }));
+    return { path, r: await h.call(row.method, path, { ...opts, body: fd }) };
+  }
+  if (row.path === "/api/auth/logout") await freshSessions(h);
+  if (row.path === "/admin/api/login") return { path, r: await h.call(row.method, path, { ...opts, body: new URLSearchParams({ key: "wrong" }) }) };
+  return { path, r: await h.call(row.method, path, { ...opts, ...(row.body ? { json: row.body(ids) } : {}) }) };
+}
+
+/** Runs a row for the given callers; a success on a changing call gets its own fixture. */
+export async function runRow(h: Hardening, row: Row, callers: readonly Caller[], shared: Ids) {
+  const mutating = row.method !== "GET" && row.method !== "HEAD";
+  const results: { caller: Caller; path: string; expected: number; r: Awaited<ReturnType<typeof callAs>>["r"] }[] = [];
+  for (const caller of callers) {
+    const expected = row.expect[CALLERS.indexOf(caller)];
+    const ids = mutating && expected < 400 ? await makeFixture(h) : shared;
+    const { path, r } = await callAs(h, row, caller, ids);
+    results.push({ caller, path, expected, r });
+  }
+  if (row.path === "/api/auth/logout") await freshSessions(h);
+  return results;
+}
