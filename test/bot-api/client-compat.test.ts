@@ -404,7 +404,7 @@ describe("the bot-manager client's requests, replayed", () => {
         // Documented deviation from the client: API.md requires credentials everywhere here.
         const withoutCredentials = REQUESTS.filter((r) => c.has(r.node) && (form === "legacy" || !r.bearer)).map((r) => r.node);
         expect([...c.unauthenticated].sort()).toEqual(withoutCredentials.sort());
-        expectNoSecrets(env, botTokens);
+        expectNoSecrets(env, [...botTokens, env.managerPat]);
       });
     });
   }
