@@ -100,7 +100,8 @@ export class BotManager implements BotController {
     const program = buildBotProgram(this.deps.config, this.deps.db, tokenId);
     for (const [id, other] of this.bots) {
       if (id !== tokenId && other.program.token === program.token && other.status !== "stopped" && other.status !== "error") {
-        throw conflict(`This bot token is already running in project ${other.program.projectId} (token ${id}); a token can have only one poller or webhook`);
+        // The other project may be someone else's: say what happened without naming it.
+        throw conflict("This bot is already running in another project; a bot token can have only one poller or webhook at a time");
       }
     }
     registerSecret(program.token);

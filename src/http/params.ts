@@ -14,6 +14,11 @@ export function parsePrefixedId(raw: string | undefined, prefix: string, name: s
   return parsePositiveId(s, name);
 }
 
+/** `{id}` of /api/bot/projects/…: `12` or `project_12`. */
+export const parseProjectId = (raw: string | undefined) => parsePrefixedId(raw, "project", "project id");
+/** `{tokenId}` of /api/bot/tokens/…: `12` or `token_12`. */
+export const parseTokenId = (raw: string | undefined) => parsePrefixedId(raw, "token", "tokenId");
+
 /** Optional integer query parameter with bounds; absent → default. */
 export function parseIntQuery(raw: string | undefined, name: string, opts: { default: number; min?: number; max?: number; clamp?: boolean }): number {
   if (raw === undefined || raw === "") return opts.default;

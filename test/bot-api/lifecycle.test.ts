@@ -79,6 +79,15 @@ describe("project-level spelling (POST /api/projects/{id}/bot/start|stop|restart
     expect((await env.call("POST", `/api/projects/project_${projectId}/bot/start`, { cookie: env.cookie, json: {} })).status).toBe(400);
     expect(env.bots.states.get(first)?.status ?? "stopped").toBe("stopped");
   });
+  test("the project-level spelling follows the bot API actor rules (bot_manager PAT + telegram_id)", async () => {
+    const r = await env.call("POST", `/api/projects/${projectId}/bot/start?telegram_id=${OWNER}`, { bearer: env.managerPat, json: { tokenId: first } });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ message: "Bot started", tokenId: first, status: "running" });
+    expect((await env.call("POST", `/api/projects/${projectId}/bot/stop`, { bearer: env.managerPat, json: { tokenId: first } })).status).toBe(400);
+    expect((await env.call("POST", `/api/projects/${projectId}/bot/stop?telegram_id=${STRANGER}`, { bearer: env.managerPat, json: { tokenId: first } })).status).toBe(403);
+    expect((await env.call("POST", `/api/projects/${projectId}/bot/stop?messenger_id=${STRANGER}`, { cookie: env.cookie, json: { tokenId: first } })).status).toBe(403);
+    expect((await env.call("POST", `/api/projects/${projectId}/bot/stop?messenger_id=${OWNER}`, { bearer: env.managerPat, json: { tokenId: first } })).body.status).toBe("stopped");
+  });
 });
 
 test("no response body and no log line carries a bot token", () => {

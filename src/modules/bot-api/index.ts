@@ -4,12 +4,11 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
-import { parsePositiveId, parsePrefixedId } from "../../http/params";
+import { parsePositiveId, parseProjectId } from "../../http/params";
 import { collaboratorAddSchema, renameSchema } from "./model";
 import { BotProjectsService } from "./service";
 import { CollaboratorsService } from "./collaborators";
 
-const projectIdParam = (raw: string | undefined) => parsePrefixedId(raw, "project", "project id");
 
 export const botApiRoutes = (ctx: AppContext) => {
   const projects = new BotProjectsService(ctx);
@@ -28,22 +27,22 @@ export const botApiRoutes = (ctx: AppContext) => {
       .post("/", ({ actor, body }) => projects.create(actor.userId, body), { botActor: true, parse: "text" })
       // Static segment: declared before `/:id` for readers; the router prefers it anyway.
       .post("/import", ({ actor, body }) => projects.import(actor.userId, body), { botActor: true, parse: "text" })
-      .get("/:id", ({ actor, params }) => projects.get(projectIdParam(params.id), actor.userId), { botActor: true })
-      .patch("/:id", ({ actor, params, body }) => projects.rename(projectIdParam(params.id), actor.userId, body.name), { botActor: true, body: renameSchema })
+      .get("/:id", ({ actor, params }) => projects.get(parseProjectId(params.id), actor.userId), { botActor: true })
+      .patch("/:id", ({ actor, params, body }) => projects.rename(parseProjectId(params.id), actor.userId, body.name), { botActor: true, body: renameSchema })
       .delete(
         "/:id",
         async ({ actor, params }) => {
-          await projects.remove(projectIdParam(params.id), actor.userId);
+          await projects.remove(parseProjectId(params.id), actor.userId);
           return { success: true };
         },
         { botActor: true },
       )
-      .put("/:id/data", ({ actor, params, body }) => projects.replaceData(projectIdParam(params.id), actor.userId, body), { botActor: true, parse: "text" })
-      .get("/:id/export", ({ actor, params }) => projects.export(projectIdParam(params.id), actor.userId), { botActor: true })
+      .put("/:id/data", ({ actor, params, body }) => projects.replaceData(parseProjectId(params.id), actor.userId, body), { botActor: true, parse: "text" })
+      .get("/:id/export", ({ actor, params }) => projects.export(parseProjectId(params.id), actor.userId), { botActor: true })
       .get(
         "/:id/collaborators",
         ({ actor, params }) => {
-          const items = team.list(projectIdParam(params.id), actor.userId);
+          const items = team.list(parseProjectId(params.id), actor.userId);
           return { items, count: items.length };
         },
         { botActor: true },
@@ -51,7 +50,7 @@ export const botApiRoutes = (ctx: AppContext) => {
       .post(
         "/:id/collaborators",
         ({ actor, params, body }) => {
-          team.add(projectIdParam(params.id), actor.userId, body.user_id);
+          team.add(parseProjectId(params.id), actor.userId, body.user_id);
           return { success: true };
         },
         { botActor: true, body: collaboratorAddSchema },
@@ -59,7 +58,7 @@ export const botApiRoutes = (ctx: AppContext) => {
       .delete(
         "/:id/collaborators/:userId",
         ({ actor, params }) => {
-          team.remove(projectIdParam(params.id), actor.userId, parsePositiveId(params.userId, "userId"));
+          team.remove(parseProjectId(params.id), actor.userId, parsePositiveId(params.userId, "userId"));
           return { success: true };
         },
         { botActor: true },

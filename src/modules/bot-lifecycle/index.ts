@@ -7,7 +7,7 @@ import type { AppContext } from "../../context";
 import { botTokens } from "../../db/schema";
 import { authPlugin } from "../../http/auth";
 import { AppError, badRequest, notFound } from "../../http/errors";
-import { parsePositiveId, parsePrefixedId } from "../../http/params";
+import { parsePositiveId, parseTokenId } from "../../http/params";
 
 type Action = "start" | "stop" | "restart";
 
@@ -20,7 +20,7 @@ export const botLifecycleRoutes = (ctx: AppContext) => {
   const run = (action: Action, tokenId: number) => (action === "start" ? ctx.bots.start(tokenId) : action === "stop" ? ctx.bots.stop(tokenId) : ctx.bots.restart(tokenId));
 
   const tokenAction = (action: Action) => async ({ actor, params }: { actor: { userId: number }; params: { tokenId: string } }) => {
-    const tokenId = parsePrefixedId(params.tokenId, "token", "tokenId");
+    const tokenId = parseTokenId(params.tokenId);
     tokens.access.require(tokenId, actor.userId);
     await run(action, tokenId);
     return tokens.status(tokenId, actor.userId);
@@ -33,7 +33,7 @@ export const botLifecycleRoutes = (ctx: AppContext) => {
       ctx.access.require(projectId, actor.userId);
       let tokenId: number;
       if (body?.tokenId !== undefined) {
-        tokenId = parsePrefixedId(String(body.tokenId), "token", "tokenId");
+        tokenId = parseTokenId(String(body.tokenId));
         const t = tokens.access.find(tokenId);
         if (!t || t.projectId !== projectId) throw notFound("This project has no such token");
       } else {
@@ -54,7 +54,8 @@ export const botLifecycleRoutes = (ctx: AppContext) => {
   const app = new Elysia().use(authPlugin(ctx));
   for (const action of ["start", "stop", "restart"] as const) {
     app.post(`/api/bot/tokens/:tokenId/${action}`, tokenAction(action), { botActor: true });
-    app.post(`/api/projects/:id/bot/${action}`, projectAction(action), { user: true, body: compatBody });
+    // These spellings come from bot-manager clients, so the bot API's actor rules apply (messenger_id / telegram_id).
+    app.post(`/api/projects/:id/bot/${action}`, projectAction(action), { botActor: true, body: compatBody });
   }
   return app;
 };

@@ -3,11 +3,10 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
 import { badRequest } from "../../http/errors";
-import { parseIntQuery, parsePrefixedId } from "../../http/params";
+import { parseIntQuery, parseTokenId } from "../../http/params";
 import { USERS_LIMIT_DEFAULT, USERS_LIMIT_MAX } from "./model";
 import { BotUsersService } from "./service";
 
-const tokenIdParam = (raw: string | undefined) => parsePrefixedId(raw, "token", "tokenId");
 
 /** A messenger user id, bare or as `user_<id>` (the callback form bot-manager clients send). */
 export function botUserIdParam(raw: string | undefined): string {
@@ -23,14 +22,14 @@ export const botUserRoutes = (ctx: AppContext) => {
     .get(
       "/tokens/:tokenId/users",
       ({ actor, params, query }) => {
-        const tokenId = tokenIdParam(params.tokenId);
+        const tokenId = parseTokenId(params.tokenId);
         const limit = parseIntQuery(query.limit, "limit", { default: USERS_LIMIT_DEFAULT, min: 1, max: USERS_LIMIT_MAX, clamp: true });
         const offset = parseIntQuery(query.offset, "offset", { default: 0, min: 0 });
         return service.list(tokenId, actor.userId, limit, offset);
       },
       { botActor: true },
     )
-    .get("/tokens/:tokenId/users/:userId", ({ actor, params }) => service.detail(tokenIdParam(params.tokenId), actor.userId, botUserIdParam(params.userId)), {
+    .get("/tokens/:tokenId/users/:userId", ({ actor, params }) => service.detail(parseTokenId(params.tokenId), actor.userId, botUserIdParam(params.userId)), {
       botActor: true,
     });
 };

@@ -5,7 +5,7 @@ import type { AppContext } from "../../context";
 import { botUsers } from "../../db/schema";
 import { notFound } from "../../http/errors";
 import { MessengerError } from "../../messenger/client";
-import { TokenAccess, type TokenRow } from "../tokens/access";
+import type { TokenAccess, TokenRow } from "../tokens/access";
 import { fetchAvatar, PHOTO_RECHECK_MS, uploadExists } from "../tokens/photos";
 import { formatDateTime, pageInfo, type BotUserDetail, type BotUserPage } from "./model";
 
@@ -23,7 +23,7 @@ export class BotUsersService {
   private readonly retryAt = new Map<string, number>();
 
   constructor(private readonly ctx: AppContext) {
-    this.tokens = new TokenAccess(ctx);
+    this.tokens = ctx.tokens.access;
     const db = ctx.db;
     const byToken = eq(botUsers.tokenId, sql.placeholder("tokenId"));
     this.q = {

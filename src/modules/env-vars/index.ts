@@ -2,11 +2,10 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
-import { parsePositiveId, parsePrefixedId } from "../../http/params";
+import { parsePositiveId, parseTokenId } from "../../http/params";
 import { envCreateSchema, envPatchSchema } from "./model";
 import { EnvVarsService } from "./service";
 
-const tokenIdParam = (raw: string | undefined) => parsePrefixedId(raw, "token", "tokenId");
 const envIdParam = (raw: string | undefined) => parsePositiveId(raw, "id");
 
 export const envVarRoutes = (ctx: AppContext) => {
@@ -16,7 +15,7 @@ export const envVarRoutes = (ctx: AppContext) => {
     .get(
       "/tokens/:tokenId/env",
       ({ actor, params }) => {
-        const items = service.list(tokenIdParam(params.tokenId), actor.userId);
+        const items = service.list(parseTokenId(params.tokenId), actor.userId);
         return { items, count: items.length };
       },
       { botActor: true },
@@ -24,7 +23,7 @@ export const envVarRoutes = (ctx: AppContext) => {
     .post(
       "/tokens/:tokenId/env",
       ({ actor, params, body, set }) => {
-        const created = service.create(tokenIdParam(params.tokenId), actor.userId, body);
+        const created = service.create(parseTokenId(params.tokenId), actor.userId, body);
         set.status = 201;
         return created;
       },

@@ -4,7 +4,7 @@ import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { AppContext } from "../../context";
 import { botTokens, tokenEnvVars } from "../../db/schema";
 import { conflict, notFound } from "../../http/errors";
-import { TokenAccess } from "../tokens/access";
+import type { TokenAccess } from "../tokens/access";
 import { SECRET_MASK, type EnvCreate, type EnvPatch, type EnvVar } from "./model";
 
 type EnvRow = typeof tokenEnvVars.$inferSelect;
@@ -24,7 +24,7 @@ export class EnvVarsService {
   private readonly q;
 
   constructor(private readonly ctx: AppContext) {
-    this.tokens = new TokenAccess(ctx);
+    this.tokens = ctx.tokens.access;
     const db = ctx.db;
     this.q = {
       list: db.select().from(tokenEnvVars).where(eq(tokenEnvVars.tokenId, sql.placeholder("tokenId"))).orderBy(asc(tokenEnvVars.key)).prepare(),

@@ -2,11 +2,9 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
-import { parsePrefixedId } from "../../http/params";
+import { parseProjectId, parseTokenId } from "../../http/params";
 import { tokenCreateSchema, tokenPatchSchema } from "./model";
 
-export const projectIdParam = (raw: string | undefined) => parsePrefixedId(raw, "project", "project id");
-export const tokenIdParam = (raw: string | undefined) => parsePrefixedId(raw, "token", "tokenId");
 
 export const tokenRoutes = (ctx: AppContext) => {
   const service = ctx.tokens;
@@ -15,28 +13,28 @@ export const tokenRoutes = (ctx: AppContext) => {
     .get(
       "/projects/:id/tokens",
       ({ actor, params }) => {
-        const items = service.list(projectIdParam(params.id), actor.userId);
+        const items = service.list(parseProjectId(params.id), actor.userId);
         return { items, count: items.length };
       },
       { botActor: true },
     )
-    .post("/projects/:id/tokens", ({ actor, params, body }) => service.add(projectIdParam(params.id), actor.userId, body), {
+    .post("/projects/:id/tokens", ({ actor, params, body }) => service.add(parseProjectId(params.id), actor.userId, body), {
       botActor: true,
       body: tokenCreateSchema,
     })
-    .patch("/tokens/:tokenId", ({ actor, params, body }) => service.update(tokenIdParam(params.tokenId), actor.userId, body), {
+    .patch("/tokens/:tokenId", ({ actor, params, body }) => service.update(parseTokenId(params.tokenId), actor.userId, body), {
       botActor: true,
       body: tokenPatchSchema,
     })
     .delete(
       "/tokens/:tokenId",
       async ({ actor, params }) => {
-        await service.remove(tokenIdParam(params.tokenId), actor.userId);
+        await service.remove(parseTokenId(params.tokenId), actor.userId);
         return { success: true };
       },
       { botActor: true },
     )
-    .get("/tokens/:tokenId/photo", ({ actor, params }) => service.photo(tokenIdParam(params.tokenId), actor.userId), { botActor: true })
-    .get("/tokens/:tokenId/stats", ({ actor, params }) => service.stats(tokenIdParam(params.tokenId), actor.userId), { botActor: true })
-    .get("/tokens/:tokenId/status", ({ actor, params }) => service.status(tokenIdParam(params.tokenId), actor.userId), { botActor: true });
+    .get("/tokens/:tokenId/photo", ({ actor, params }) => service.photo(parseTokenId(params.tokenId), actor.userId), { botActor: true })
+    .get("/tokens/:tokenId/stats", ({ actor, params }) => service.stats(parseTokenId(params.tokenId), actor.userId), { botActor: true })
+    .get("/tokens/:tokenId/status", ({ actor, params }) => service.status(parseTokenId(params.tokenId), actor.userId), { botActor: true });
 };
