@@ -46,6 +46,15 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/** DATA_DIR that is a file, lies under one, or sits on a read-only file system: one clear line. */
+function writeInDataDir(dataDir: string, write: () => void) {
+  try {
+    write();
+  } catch (e) {
+    throw new ConfigError(`DATA_DIR ${dataDir} is not a writable folder (${e instanceof Error ? e.message : String(e)})`);
+  }
+}
+
 function emptyToUndefined(env: Record<string, string | undefined>) {
   const out: Record<string, string | undefined> = {};
   for (const [k, v] of Object.entries(env)) out[k] = v === "" ? undefined : v;
@@ -76,9 +85,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const file = join(dataDir, "session.secret");
     sessionSecret = readSecretFile(file);
     if (!sessionSecret) {
-      mkdirSync(dataDir, { recursive: true });
       sessionSecret = randomBytes(32).toString("hex");
-      writeFileSync(file, sessionSecret + "\n", { mode: 0o600 });
+      writeInDataDir(dataDir, () => {
+        mkdirSync(dataDir, { recursive: true });
+        writeFileSync(file, sessionSecret + "\n", { mode: 0o600 });
+      });
     }
   }
   const childEnv: Record<string, string> = {};
@@ -104,10 +115,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 /** `serve --init`: create the folders and, when no key is configured, a random admin key in DATA_DIR. */
 export function initDataDir(config: Config): { createdKey: string | null } {
-  for (const d of [config.dataDir, config.botsDir, config.uploadsDir]) mkdirSync(d, { recursive: true });
+  writeInDataDir(config.dataDir, () => mkdirSync(config.dataDir, { recursive: true }));
+  for (const d of [config.botsDir, config.uploadsDir]) mkdirSync(d, { recursive: true });
   if (config.adminKey) return { createdKey: null };
   const key = randomBytes(24).toString("base64url");
-  writeFileSync(join(config.dataDir, "admin.key"), key + "\n", { mode: 0o600 });
+  writeInDataDir(config.dataDir, () => writeFileSync(join(config.dataDir, "admin.key"), key + "\n", { mode: 0o600 }));
   config.adminKey = key;
   return { createdKey: key };
 }

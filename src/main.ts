@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 // CLI entry (DESIGN.md §3): serve [--init] | pat create | backup <file> | version.
 import { parseArgs } from "node:util";
-import { ConfigError, initDataDir, loadConfig } from "./config";
+import { ConfigError, initDataDir, loadConfig, type Config } from "./config";
 import { buildContext } from "./bootstrap";
 import { backupDatabase, closeDatabase, openDatabase } from "./db/client";
 import { startServer } from "./server";
@@ -19,10 +19,21 @@ function fail(message: string, code = 1): never {
   process.exit(code);
 }
 
+/** The database lives in DATA_DIR: when it cannot be opened, say where and why in one line. */
+function openContext(config: Config) {
+  try {
+    return buildContext(config);
+  } catch (e) {
+    const reason = e instanceof Error ? e.message : String(e);
+    const hint = /unable to open|readonly|read-only|EROFS|EACCES|EPERM|ENOTDIR|EEXIST/i.test(reason) ? ` (DATA_DIR ${config.dataDir} must be a writable folder)` : "";
+    throw new ConfigError(`cannot open the database ${config.databasePath}: ${reason}${hint}`);
+  }
+}
+
 async function serve(init: boolean) {
   const config = loadConfig();
   const created = init ? initDataDir(config).createdKey : null;
-  const ctx = buildContext(config);
+  const ctx = openContext(config);
   const server = await startServer(ctx);
   const adminUrl = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}/admin/login`;
   ctx.log.info(`Botloom ${VERSION.version} listening on ${config.host}:${server.port}`);
@@ -89,6 +100,6 @@ async function main(argv: string[]) {
 }
 
 main(process.argv.slice(2)).catch((e) => {
-  if (e instanceof ConfigError) fail(e.message, 2);
+  if (e instanceof ConfigError) fail(`botloom: ${e.message}`, 2);
   fail(`botloom: ${e instanceof Error ? e.message : String(e)}`);
 });
