@@ -21,9 +21,7 @@ function say(id, text, kind = "") {
   el.className = `status${kind ? ` ${kind}` : ""}`;
 }
 
-const NOT_INSTALLED = "This feature is not installed on this server yet (the endpoint answered 404).";
-
-/** fetch + JSON. `missing` = the route itself does not exist (a feature not installed yet). */
+/** fetch + JSON; `message` is the API's own error message (or a fallback). */
 async function api(method, path, body) {
   const init = { method, headers: { accept: "application/json" }, credentials: "same-origin" };
   if (body !== undefined) {
@@ -34,7 +32,7 @@ async function api(method, path, body) {
   try {
     res = await fetch(path, init);
   } catch {
-    return { ok: false, status: 0, data: null, missing: false, message: "The server could not be reached. Check the connection and try again." };
+    return { ok: false, status: 0, data: null, message: "The server could not be reached. Check the connection and try again." };
   }
   let data = null;
   try {
@@ -43,9 +41,8 @@ async function api(method, path, body) {
   if (res.status === 401 && data && data.error === "ADMIN_UNAUTHORIZED" && path.startsWith("/admin/")) {
     location.assign("/admin/login");
   }
-  const missing = res.status === 404 && (!data || data.message === "No such route");
   const message = (data && typeof data.message === "string" && data.message) || `Request failed (HTTP ${res.status})`;
-  return { ok: res.ok, status: res.status, data, missing, message };
+  return { ok: res.ok, status: res.status, data, message };
 }
 
 const when = (iso) => {
@@ -148,21 +145,16 @@ async function openUser(id) {
 
 async function setFeatured(id, featured) {
   const r = await api("PATCH", `/admin/api/templates/${encodeURIComponent(id)}/featured`, { featured });
-  if (r.missing) return say("templates-status", NOT_INSTALLED, "error");
   if (!r.ok) return say("templates-status", r.message, "error");
   say("templates-status", `Template “${r.data.name}” (#${r.data.id}) is ${r.data.featured ? "now featured" : "no longer featured"}.`, "ok");
   loadTemplates();
 }
 
-/** The catalog list needs a read endpoint: an admin one if installed, else the user API (works when this browser is also logged in to the app). */
 async function loadTemplates() {
   const box = $("templates-list");
-  let r = await api("GET", "/admin/api/templates?perPage=100");
-  if (!r.ok) r = await api("GET", "/api/templates?perPage=100");
-  const items = r.ok ? (Array.isArray(r.data) ? r.data : r.data && r.data.items) : null;
-  if (!Array.isArray(items)) {
-    return box.replaceChildren(h("p", { class: "hint" }, "The template list is not available here (it needs the template catalog and a user login in this browser). Change a template by its id below."));
-  }
+  const r = await api("GET", "/admin/api/templates?perPage=100");
+  if (!r.ok) return box.replaceChildren(h("p", { class: "error" }, r.message));
+  const items = r.data.items;
   if (items.length === 0) return box.replaceChildren(h("p", { class: "hint" }, "The catalog is empty."));
   box.replaceChildren(
     h(
@@ -193,7 +185,6 @@ async function loadTemplates() {
 async function cleanupFolders() {
   say("folders-status", "Cleaning up…");
   const r = await api("POST", "/admin/api/bot-folders/cleanup");
-  if (r.missing) return say("folders-status", NOT_INSTALLED, "error");
   if (!r.ok) return say("folders-status", r.message, "error");
   const { deleted = [], skipped = [], message } = r.data;
   const list = (title, names) => (names.length ? [h("p", {}, `${title} (${names.length}):`), h("ul", {}, ...names.map((n) => h("li", {}, h("code", {}, n))))] : []);
@@ -266,11 +257,6 @@ async function revokePat(p) {
 async function loadStorage() {
   const r = await api("GET", "/admin/api/storage-configs");
   const table = $("storage-table");
-  if (r.missing) {
-    table.hidden = true;
-    $("storage-create-box").hidden = true;
-    return say("storage-status", "Storage settings are not available on this server yet.");
-  }
   if (!r.ok) return say("storage-status", r.message, "error");
   table.tBodies[0].replaceChildren(
     ...r.data.map((c) =>
@@ -297,13 +283,11 @@ async function loadStorage() {
 async function testStorage(c) {
   say("storage-status", `Testing “${c.name}”…`);
   const r = await api("POST", `/admin/api/storage-configs/${encodeURIComponent(c.id)}/test`);
-  if (r.missing) return say("storage-status", NOT_INSTALLED, "error");
   say("storage-status", `“${c.name}”: ${r.message}`, r.ok ? "ok" : "error");
 }
 
 async function activateStorage(c) {
   const r = await api("PATCH", `/admin/api/storage-configs/${encodeURIComponent(c.id)}`, { isActive: true });
-  if (r.missing) return say("storage-status", NOT_INSTALLED, "error");
   if (!r.ok) return say("storage-status", r.message, "error");
   await loadStorage();
   say("storage-status", `“${c.name}” is now the active storage: new uploads go there.`, "ok");
@@ -326,7 +310,6 @@ async function createStorage(ev) {
     }
   }
   const r = await api("POST", "/admin/api/storage-configs", body);
-  if (r.missing) return say("storage-status", NOT_INSTALLED, "error");
   if (!r.ok) return say("storage-status", r.message, "error");
   ev.target.reset();
   showBackendFields();
@@ -365,7 +348,6 @@ $("featured-form").addEventListener("submit", (ev) => {
 $("templates-refresh").addEventListener("click", async () => {
   say("templates-status", "Refreshing built-in templates…");
   const r = await api("POST", "/admin/api/templates/refresh");
-  if (r.missing) return say("templates-status", NOT_INSTALLED, "error");
   if (!r.ok) return say("templates-status", r.message, "error");
   say("templates-status", `${r.data.message} (${when(r.data.timestamp)})`, "ok");
   loadTemplates();

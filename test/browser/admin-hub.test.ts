@@ -8,26 +8,11 @@ import { eq } from "drizzle-orm";
 import type { BrowserContext, Page } from "playwright-core";
 import { projects, templates } from "../../src/db/schema";
 import { VERSION } from "../../src/version";
-import { ADMIN_KEY, adminLogin, createTestApp, type TestApp } from "../support/app";
+import { ADMIN_KEY, createTestApp, type TestApp } from "../support/app";
 
 const CHROMIUM = "/usr/bin/chromium";
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`[browser tests] SKIPPED: ${CHROMIUM} not found (apt-get install -y chromium)`);
-
-/** Whether an admin endpoint exists yet (other features land independently): "No such route" = not installed. */
-async function routeExists(method: string, path: string, json?: unknown): Promise<boolean> {
-  const probe = createTestApp();
-  try {
-    const r = await probe.call(method, path, { cookie: await adminLogin(probe), json });
-    return !(r.status === 404 && r.body?.message === "No such route");
-  } finally {
-    probe.cleanup();
-  }
-}
-const featuredInstalled = haveChromium && (await routeExists("PATCH", "/admin/api/templates/999999/featured", { featured: 1 }));
-const cleanupInstalled = haveChromium && (await routeExists("POST", "/admin/api/bot-folders/cleanup"));
-const storageInstalled = haveChromium && (await routeExists("GET", "/admin/api/storage-configs"));
-if (haveChromium && !featuredInstalled) console.warn("[browser tests] featured toggle step SKIPPED: PATCH /admin/api/templates/{id}/featured is not installed yet");
 
 describe.skipIf(!haveChromium)("admin pages in Chromium", () => {
   let t: TestApp;
@@ -143,7 +128,7 @@ describe.skipIf(!haveChromium)("admin pages in Chromium", () => {
     await page.locator("#pats-status.error").getByText("name is required").waitFor();
   }, 30_000);
 
-  test.skipIf(!featuredInstalled)("toggle a template's featured flag", async () => {
+  test("toggle a template's featured flag", async () => {
     const id = t.ctx.db.insert(templates).values({ name: "Shop starter", data: JSON.stringify({ sheets: [] }), isPublic: 1 }).returning({ id: templates.id }).get().id;
     await page.getByLabel("Template id").fill(String(id));
     await page.locator("#featured-form").getByLabel("Featured").selectOption("1");
@@ -151,40 +136,28 @@ describe.skipIf(!haveChromium)("admin pages in Chromium", () => {
     await page.getByText(`Template “Shop starter” (#${id}) is now featured.`).waitFor();
     const featured = () => t.ctx.db.select({ f: templates.featured }).from(templates).where(eq(templates.id, id)).get()!.f;
     expect(featured()).toBe(1);
-    // the catalog list (an admin read endpoint when installed) toggles too
+    // the catalog list toggles too
     const row = page.locator("#templates-list tr", { hasText: "Shop starter" });
-    if (await page.locator("#templates-list table").count()) {
-      await row.getByRole("button", { name: "Unfeature" }).click();
-      await page.getByText(`Template “Shop starter” (#${id}) is no longer featured.`).waitFor();
-      expect(featured()).toBe(0);
-    }
+    await row.getByRole("button", { name: "Unfeature" }).click();
+    await page.getByText(`Template “Shop starter” (#${id}) is no longer featured.`).waitFor();
+    expect(featured()).toBe(0);
     await page.getByRole("button", { name: "Refresh built-in templates" }).click();
     await page.locator("#templates-status.ok").waitFor();
   }, 30_000);
 
-  test("bot folder cleanup shows what was deleted and skipped; features not installed yet say so", async () => {
-    if (!featuredInstalled) {
-      await page.getByLabel("Template id").fill("1");
-      await page.getByRole("button", { name: "Save", exact: true }).click();
-      await page.locator("#templates-status").getByText("not installed on this server yet").waitFor();
-    }
+  test("bot folder cleanup shows what was deleted and skipped", async () => {
     mkdirSync(join(t.ctx.config.botsDir, "gone_999999_1"), { recursive: true });
     mkdirSync(join(t.ctx.config.botsDir, "not-a-bot-folder"), { recursive: true });
     await page.getByRole("button", { name: "Clean up bot folders" }).click();
-    if (cleanupInstalled) {
-      const status = page.locator("#folders-status.ok");
-      await status.getByText("Deleted (1):").waitFor();
-      await status.getByText("gone_999999_1").waitFor();
-      await status.getByText("not-a-bot-folder").waitFor();
-      expect(existsSync(join(t.ctx.config.botsDir, "gone_999999_1"))).toBe(false);
-      expect(existsSync(join(t.ctx.config.botsDir, "not-a-bot-folder"))).toBe(true);
-    } else {
-      await page.locator("#folders-status").getByText("not installed on this server yet").waitFor();
-    }
-    if (!storageInstalled) await page.getByText("Storage settings are not available on this server yet.").waitFor();
+    const status = page.locator("#folders-status.ok");
+    await status.getByText("Deleted (1):").waitFor();
+    await status.getByText("gone_999999_1").waitFor();
+    await status.getByText("not-a-bot-folder").waitFor();
+    expect(existsSync(join(t.ctx.config.botsDir, "gone_999999_1"))).toBe(false);
+    expect(existsSync(join(t.ctx.config.botsDir, "not-a-bot-folder"))).toBe(true);
   }, 30_000);
 
-  test.skipIf(!storageInstalled)("storage: create a local config, test it, activate it", async () => {
+  test("storage: create a local config, test it, activate it", async () => {
     const folder = join(t.dir, "media-store");
     mkdirSync(folder, { recursive: true });
     await page.getByText("Add a storage configuration").click();
