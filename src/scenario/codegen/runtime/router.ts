@@ -102,15 +102,20 @@ function labelOnMessage(query: CallbackQuery): string | undefined {
 async function onCallback(turn: Turn, query: CallbackQuery) {
   const data = query.data ?? "";
   turn.event.callback_data = data;
-  // Answer first, so the button stops spinning whatever happens next.
-  await turn.ctx.answerCallbackQuery().catch((err) => console.error("answerCallbackQuery failed:", err));
   const m = /^g:(\d+):(\d+):(\d+)$/.exec(data);
   const node = m ? NODES[Number(m[1])] : undefined;
   const variant = m ? Number(m[2]) : 0;
   const kb = node?.t === "message" ? (variant > 0 ? node.variants?.[variant - 1]?.keyboard : node.keyboard) : undefined;
   const button = m ? kb?.buttons[Number(m[3])] : undefined;
-  if (!node || !button) return log(turn, "button data " + JSON.stringify(data) + " is not from this scenario");
-  const label = labelOnMessage(query) ?? render(turn, button.text);
+  const shown = labelOnMessage(query);
+  // Button data is index-based: on a message sent before the scenario changed, the same data may
+  // now name another button. A fixed label that no longer matches means the message is outdated.
+  const outdated = !node || !button || (shown !== undefined && !button.text.includes("{") && shown !== button.text);
+  // Answer first, so the button stops spinning whatever happens next.
+  const notice = outdated ? (userLanguageIsRussian(turn) ? "Эта кнопка устарела. Отправьте /start." : "This button is outdated. Send /start.") : undefined;
+  await turn.ctx.answerCallbackQuery(notice ? { text: notice } : undefined).catch((err) => console.error("answerCallbackQuery failed:", err));
+  if (outdated || !node || !button) return log(turn, "button data " + JSON.stringify(data) + " is not from this version of the scenario");
+  const label = shown ?? render(turn, button.text);
   turn.event.message_text = label;
   if (button.hide && query.message) {
     await turn.ctx.editMessageReplyMarkup({ reply_markup: { inline_keyboard: [] } }).catch((err) => {
