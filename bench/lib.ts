@@ -225,6 +225,8 @@ async function devLogin(url: string, userId: number): Promise<string> {
 export interface BinaryPlatform {
   url: string;
   dir: string;
+  /** admin_auth cookie */
+  admin: string;
   server: ProcessServer;
   login(userId: number): Promise<string>;
   /** Starts the server again on the same folder (after `server.stop`). */
@@ -244,6 +246,7 @@ export async function startBinaryPlatform(opts: { env?: Record<string, string>; 
   const p: BinaryPlatform = {
     url,
     dir,
+    admin: "",
     server: await startProcessServer([binary, "serve"], { cwd: dir, env, port }),
     login: (userId) => devLogin(url, userId),
     async restart() {
@@ -252,7 +255,7 @@ export async function startBinaryPlatform(opts: { env?: Record<string, string>; 
   };
   onCleanup(() => p.server.stop("SIGTERM"));
   const login = await fetch(`${url}/admin/api/login`, { method: "POST", body: new URLSearchParams({ key: BENCH_ADMIN_KEY }), redirect: "manual" });
-  const admin = login.headers.getSetCookie()[0].split(";")[0];
+  const admin = (p.admin = login.headers.getSetCookie()[0].split(";")[0]);
   const put = await fetch(`${url}/admin/api/app-settings`, { method: "PUT", headers: { cookie: admin, "content-type": "application/json" }, body: JSON.stringify({ auth: { loginMode: "dev_login" } }) });
   if (put.status !== 200) throw new Error(`setup failed: ${put.status} ${await put.text()}`);
   return p;

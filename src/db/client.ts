@@ -34,6 +34,12 @@ export function openDatabase(path: string, opts: { migrateUpTo?: number } = {}):
   const sqlite = new Database(path, { create: true, strict: true });
   applyPragmas(sqlite);
   const db = drizzle({ client: sqlite, schema }) as Db;
+  // Every transaction of the product writes. A deferred one that reads first cannot take the write
+  // lock once another connection (a bot process) has committed meanwhile: SQLite answers
+  // SQLITE_BUSY at once, without waiting out busy_timeout (seen as 500s under load). BEGIN
+  // IMMEDIATE takes the write lock up front and waits like any single write.
+  const deferred = db.transaction.bind(db);
+  db.transaction = ((fn, config) => deferred(fn, { behavior: "immediate", ...config })) as Db["transaction"];
   // dialect.migrate is what drizzle's own migrate() calls after reading the folder; it is idempotent
   // (applied hashes are recorded in __drizzle_migrations) and runs in one transaction.
   (db as any).dialect.migrate(migrationList(opts.migrateUpTo), (db as any).session, { migrationsFolder: "" });
