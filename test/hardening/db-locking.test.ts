@@ -19,18 +19,18 @@ test("a read-then-write transaction survives a bot's commit in between", () => {
   const db = openDatabase(path);
   const bot = new Database(path);
   bot.exec("PRAGMA busy_timeout = 0"); // same thread: the bot cannot wait here; in its own process it would
-  let botWrote: boolean | null = null;
+  const seen = { botWrote: null as boolean | null };
   db.transaction((tx) => {
     tx.select().from(users).all();
     try {
       bot.run("INSERT INTO users (id) VALUES (1)");
-      botWrote = true;
+      seen.botWrote = true;
     } catch {
-      botWrote = false; // the server holds the write lock: the bot's busy_timeout makes it wait
+      seen.botWrote = false; // the server holds the write lock: the bot's busy_timeout makes it wait
     }
     tx.insert(users).values({ id: 2 }).run();
   });
-  expect(botWrote).toBe(false);
+  expect(seen.botWrote).toBe(false);
   bot.run("INSERT INTO users (id) VALUES (1)"); // once the transaction committed
   expect(db.select({ id: users.id }).from(users).all().map((u) => u.id).sort()).toEqual([1, 2]);
   bot.close();
