@@ -34,6 +34,16 @@ export class EnvVarsService {
         .innerJoin(botTokens, eq(botTokens.id, tokenEnvVars.tokenId))
         .where(eq(tokenEnvVars.id, sql.placeholder("id")))
         .prepare(),
+      keyTaken: db
+        .select({ id: tokenEnvVars.id })
+        .from(tokenEnvVars)
+        .where(and(eq(tokenEnvVars.tokenId, sql.placeholder("tokenId")), eq(tokenEnvVars.key, sql.placeholder("key")), ne(tokenEnvVars.id, sql.placeholder("exceptId"))))
+        .prepare(),
+      insert: db
+        .insert(tokenEnvVars)
+        .values({ tokenId: sql.placeholder("tokenId"), key: sql.placeholder("key"), value: sql.placeholder("value"), isSecret: sql.placeholder("isSecret") })
+        .returning()
+        .prepare(),
     };
   }
 
@@ -46,8 +56,8 @@ export class EnvVarsService {
   }
 
   private keyTaken(tokenId: number, key: string, exceptId?: number) {
-    const where = exceptId === undefined ? and(eq(tokenEnvVars.tokenId, tokenId), eq(tokenEnvVars.key, key)) : and(eq(tokenEnvVars.tokenId, tokenId), eq(tokenEnvVars.key, key), ne(tokenEnvVars.id, exceptId));
-    return this.ctx.db.select({ id: tokenEnvVars.id }).from(tokenEnvVars).where(where).get() !== undefined;
+    // ids start at 1: 0 excepts nothing
+    return this.q.keyTaken.get({ tokenId, key, exceptId: exceptId ?? 0 }) !== undefined;
   }
 
   list(tokenId: number, userId: number): EnvVar[] {
@@ -60,11 +70,7 @@ export class EnvVarsService {
     this.tokens.require(tokenId, userId);
     if (this.keyTaken(tokenId, input.key)) throw conflict(`Variable ${input.key} already exists for this token`);
     try {
-      const row = this.ctx.db
-        .insert(tokenEnvVars)
-        .values({ tokenId, key: input.key, value: input.value ?? "", isSecret: input.isSecret ?? 0 })
-        .returning()
-        .get();
+      const row = this.q.insert.get({ tokenId, key: input.key, value: input.value ?? "", isSecret: input.isSecret ?? 0 })!;
       return view(row, false);
     } catch (e) {
       if (isUniqueViolation(e)) throw conflict(`Variable ${input.key} already exists for this token`);

@@ -85,6 +85,21 @@ export function prepareProjectQueries(db: Db) {
       .leftJoin(projectOrder, ownOrder)
       .where(eq(projects.id, sql.placeholder("projectId")))
       .prepare(),
+    insert: db
+      .insert(projects)
+      .values({
+        ownerId: sql.placeholder("ownerId"),
+        name: sql.placeholder("name"),
+        description: sql.placeholder("description"),
+        data: sql.placeholder("data"),
+        nodeCount: sql.placeholder("nodeCount"),
+        sheetsCount: sql.placeholder("sheetsCount"),
+        userDatabaseEnabled: sql.placeholder("userDatabaseEnabled"),
+        sortOrder: sql.placeholder("sortOrder"),
+        adminIds: sql.placeholder("adminIds"),
+      })
+      .returning({ id: projects.id })
+      .prepare(),
     /** Last position in the user's list (new projects go to the end). */
     maxPosition: db
       .select({ max: sql<number | null>`max(${position})` })

@@ -108,21 +108,17 @@ export class ProjectsService {
   ): number {
     return this.ctx.db.transaction(() => {
       const sortOrder = p.sortOrder ?? (this.q.maxPosition.get({ userId: ownerId })?.max ?? -1) + 1;
-      const row = this.ctx.db
-        .insert(projects)
-        .values({
-          ownerId,
-          name: p.name,
-          description: p.description,
-          data: p.doc.json,
-          nodeCount: p.doc.nodeCount,
-          sheetsCount: p.doc.sheetsCount,
-          userDatabaseEnabled: p.userDatabaseEnabled ?? 1,
-          sortOrder,
-          adminIds: p.adminIds,
-        })
-        .returning({ id: projects.id })
-        .get();
+      const row = this.q.insert.get({
+        ownerId,
+        name: p.name,
+        description: p.description,
+        data: p.doc.json,
+        nodeCount: p.doc.nodeCount,
+        sheetsCount: p.doc.sheetsCount,
+        userDatabaseEnabled: p.userDatabaseEnabled ?? 1,
+        sortOrder,
+        adminIds: p.adminIds,
+      })!;
       // The first version is the starting point, so even the original data can be restored.
       this.versions.snapshot(row.id, p.doc.json, p.doc.nodeCount, { authorId: ownerId, commitMessage: p.commitMessage ?? "Project created" });
       return row.id;

@@ -60,6 +60,23 @@ function prepare(db: Db) {
       .limit(1)
       .offset(KEEP_VERSIONS - 1)
       .prepare(),
+    insert: db
+      .insert(projectVersions)
+      .values({
+        projectId: sql.placeholder("projectId"),
+        data: sql.placeholder("data"),
+        nodesCount: sql.placeholder("nodesCount"),
+        commitMessage: sql.placeholder("commitMessage"),
+        authorId: sql.placeholder("authorId"),
+        agentEdit: sql.placeholder("agentEdit"),
+        agentSessionId: sql.placeholder("agentSessionId"),
+        agentDisplayName: sql.placeholder("agentDisplayName"),
+      })
+      .prepare(),
+    prune: db
+      .delete(projectVersions)
+      .where(and(eq(projectVersions.projectId, sql.placeholder("projectId")), lt(projectVersions.id, sql.placeholder("keepFrom"))))
+      .prepare(),
   };
 }
 
@@ -72,21 +89,18 @@ export class ProjectVersions {
 
   /** Call inside the transaction that writes the project's data. */
   snapshot(projectId: number, dataJson: string, nodesCount: number, meta: VersionMeta) {
-    this.db
-      .insert(projectVersions)
-      .values({
-        projectId,
-        data: dataJson,
-        nodesCount,
-        commitMessage: meta.commitMessage ?? null,
-        authorId: meta.authorId ?? null,
-        agentEdit: meta.agentEdit ? 1 : 0,
-        agentSessionId: meta.agentSessionId ?? null,
-        agentDisplayName: meta.agentDisplayName ?? null,
-      })
-      .run();
+    this.q.insert.run({
+      projectId,
+      data: dataJson,
+      nodesCount,
+      commitMessage: meta.commitMessage ?? null,
+      authorId: meta.authorId ?? null,
+      agentEdit: meta.agentEdit ? 1 : 0,
+      agentSessionId: meta.agentSessionId ?? null,
+      agentDisplayName: meta.agentDisplayName ?? null,
+    });
     const keepFrom = this.q.keepFrom.get({ projectId });
-    if (keepFrom) this.db.delete(projectVersions).where(and(eq(projectVersions.projectId, projectId), lt(projectVersions.id, keepFrom.id))).run();
+    if (keepFrom) this.q.prune.run({ projectId, keepFrom: keepFrom.id });
   }
 
   list(projectId: number, limit: number): VersionItem[] {
