@@ -70,9 +70,10 @@ export const MATRIX: Row[] = [
   { method: "GET", path: "/api/projects/{project}/versions", expect: member(200) },
   { method: "GET", path: "/api/projects/{project}/versions/{version}", expect: member(200) },
   { method: "POST", path: "/api/projects/{project}/versions/{version}/restore", expect: member(200) },
-  { method: "POST", path: "/api/projects/{project}/bot/start", body: () => ({}), expect: member(200) },
-  { method: "POST", path: "/api/projects/{project}/bot/stop", body: () => ({}), expect: member(200) },
-  { method: "POST", path: "/api/projects/{project}/bot/restart", body: () => ({}), expect: member(200) },
+  // the older platform's lifecycle spelling, called by bot-manager clients: /api/bot actor rules
+  { method: "POST", path: "/api/projects/{project}/bot/start", body: () => ({}), expect: botMember(200) },
+  { method: "POST", path: "/api/projects/{project}/bot/stop", body: () => ({}), expect: botMember(200) },
+  { method: "POST", path: "/api/projects/{project}/bot/restart", body: () => ({}), expect: botMember(200) },
   // media (EXTENSIONS.md): project access
   { method: "POST", path: "/api/projects/{project}/media", expect: member(201) },
   { method: "GET", path: "/api/projects/{project}/media", expect: member(200) },
