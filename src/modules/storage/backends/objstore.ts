@@ -1,17 +1,14 @@
 // An S3-compatible bucket (DESIGN.md §1): path-style addressing for S3-compatible servers and
 // checksums only WHEN_REQUIRED, because the SDK's default checksum trailers corrupt uploads on many
 // of them. Bodies are sent as Buffers with an explicit ContentLength.
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  type S3ClientConfig,
-} from "@aws-sdk/client-s3";
+import type { S3Client, S3ClientConfig } from "@aws-sdk/client-s3";
 import type { Credentials, ObjstoreConfig, TestResult } from "../model";
 import { isSafeKey, type StorageBackend, type StoredObject } from "./types";
+
+type Sdk = typeof import("@aws-sdk/client-s3");
+let sdkLoad: Promise<Sdk> | null = null;
+/** The SDK is the largest module of the server (about a sixth of its start time): loaded on first use only. */
+const sdk = () => (sdkLoad ??= import("@aws-sdk/client-s3"));
 
 /** The test endpoint must answer quickly even when the endpoint swallows packets. */
 export const TEST_TIMEOUT_MS = 4000;
@@ -40,13 +37,15 @@ const isMissing = (e: any) => statusOf(e) === 404 || e?.name === "NoSuchKey" || 
 
 export class ObjectStoreBackend implements StorageBackend {
   readonly kind = "objstore" as const;
-  private readonly client: S3Client;
+  private client: Promise<{ s3: Sdk; client: S3Client }> | null = null;
 
   constructor(
     private readonly cfg: ObjstoreConfig,
     private readonly creds: Credentials | null,
-  ) {
-    this.client = new S3Client(clientConfig(cfg, creds, 3));
+  ) {}
+
+  private api() {
+    return (this.client ??= sdk().then((s3) => ({ s3, client: new s3.S3Client(clientConfig(this.cfg, this.creds, 3)) })));
   }
 
   private get host(): string {
@@ -56,13 +55,15 @@ export class ObjectStoreBackend implements StorageBackend {
   async put(key: string, data: Uint8Array, contentType: string): Promise<void> {
     if (!isSafeKey(key)) throw new Error("unsafe object key");
     const body = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-    await this.client.send(new PutObjectCommand({ Bucket: this.cfg.bucket, Key: key, Body: body, ContentLength: body.length, ContentType: contentType }));
+    const { s3, client } = await this.api();
+    await client.send(new s3.PutObjectCommand({ Bucket: this.cfg.bucket, Key: key, Body: body, ContentLength: body.length, ContentType: contentType }));
   }
 
   async read(key: string): Promise<StoredObject | null> {
     if (!isSafeKey(key)) return null;
     try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.cfg.bucket, Key: key }));
+      const { s3, client } = await this.api();
+      const out = await client.send(new s3.GetObjectCommand({ Bucket: this.cfg.bucket, Key: key }));
       if (!out.Body) return null;
       return { body: out.Body.transformToWebStream() as ReadableStream<Uint8Array>, size: out.ContentLength ?? null };
     } catch (e) {
@@ -74,7 +75,8 @@ export class ObjectStoreBackend implements StorageBackend {
   async remove(key: string): Promise<void> {
     if (!isSafeKey(key)) return;
     try {
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.cfg.bucket, Key: key }));
+      const { s3, client } = await this.api();
+      await client.send(new s3.DeleteObjectCommand({ Bucket: this.cfg.bucket, Key: key }));
     } catch (e) {
       if (!isMissing(e)) throw e;
     }
@@ -82,17 +84,18 @@ export class ObjectStoreBackend implements StorageBackend {
 
   /** API.md storage rule 6: HeadBucket, falling back to ListObjectsV2 (keys allowed to list but not to head). */
   async test(): Promise<TestResult> {
-    const probe = new S3Client(clientConfig(this.cfg, this.creds, 1));
+    const s3 = await sdk();
+    const probe = new s3.S3Client(clientConfig(this.cfg, this.creds, 1));
     const signal = AbortSignal.timeout(TEST_TIMEOUT_MS);
     try {
       try {
-        await probe.send(new HeadBucketCommand({ Bucket: this.cfg.bucket }), { abortSignal: signal });
+        await probe.send(new s3.HeadBucketCommand({ Bucket: this.cfg.bucket }), { abortSignal: signal });
         return { ok: true, message: `Bucket "${this.cfg.bucket}" is reachable at ${this.host}` };
       } catch (e) {
         if (signal.aborted || !statusOf(e)) return { ok: false, message: this.describe(e, signal.aborted) };
       }
       try {
-        await probe.send(new ListObjectsV2Command({ Bucket: this.cfg.bucket, MaxKeys: 1 }), { abortSignal: signal });
+        await probe.send(new s3.ListObjectsV2Command({ Bucket: this.cfg.bucket, MaxKeys: 1 }), { abortSignal: signal });
         return { ok: true, message: `Bucket "${this.cfg.bucket}" is reachable at ${this.host} (listing allowed)` };
       } catch (e) {
         return { ok: false, message: this.describe(e, signal.aborted) };
@@ -127,6 +130,6 @@ export class ObjectStoreBackend implements StorageBackend {
   }
 
   close() {
-    this.client.destroy();
+    void this.client?.then(({ client }) => client.destroy());
   }
 }
