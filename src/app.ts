@@ -5,7 +5,7 @@ import { openapi } from "@elysiajs/openapi";
 import { z } from "zod";
 import type { AppContext } from "./context";
 import { errorHandler } from "./http/errors";
-import { bodyLimit } from "./http/body-limit";
+import { bodyLimit, capUnsizedBody } from "./http/body-limit";
 import { setupGuard } from "./http/setup-guard";
 import { healthRoutes } from "./modules/health";
 import { authRoutes } from "./modules/auth";
@@ -28,7 +28,12 @@ export function createApp(ctx: AppContext) {
   const guard = setupGuard(ctx);
   const app = new Elysia()
     .use(errorHandler(ctx.log))
-    .onRequest(({ request }) => bodyLimit(request) ?? guard(request))
+    .onRequest((c) => {
+      const refused = bodyLimit(c.request) ?? guard(c.request);
+      if (refused) return refused;
+      const capped = capUnsizedBody(c.request);
+      if (capped) c.request = capped;
+    })
     .use(
       openapi({
         path: "/api/docs",

@@ -1,7 +1,7 @@
 // DESIGN.md §4 body limits: JSON up to 10 MB, media uploads up to 50 MB. Refused from the
 // Content-Length header before anything is read; Bun.serve's maxRequestBodySize backs this up for
 // bodies that do not announce their length.
-import { jsonError } from "./errors";
+import { AppError, jsonError } from "./errors";
 import { pathOf } from "./path";
 
 export const JSON_BODY_LIMIT = 10 * 1024 * 1024;
@@ -18,4 +18,28 @@ export function bodyLimit(request: Request): Response | undefined {
   if (!Number.isFinite(n) || n < 0) return jsonError(400, "VALIDATION_FAILED", "Invalid Content-Length");
   const limit = isUploadPath(pathOf(request.url)) ? SERVER_BODY_LIMIT : JSON_BODY_LIMIT;
   if (n > limit) return jsonError(413, "PAYLOAD_TOO_LARGE", `Request body too large (limit ${Math.round(limit / 1048576)} MB)`);
+}
+
+/**
+ * A body sent without Content-Length (chunked) cannot be refused up front. Such a request gets a
+ * body that counts bytes as they are read and fails past the limit, so JSON, text and form bodies
+ * stop at 10 MB (uploads at 51 MB) instead of Bun's server-wide cap. The parse error carries the
+ * 413 (errors.ts unwraps it).
+ */
+export function capUnsizedBody(request: Request): Request | undefined {
+  if (!request.body || request.headers.get("content-length") !== null) return;
+  const path = pathOf(request.url);
+  if (path.startsWith("/api/webhook/")) return;
+  const limit = isUploadPath(path) ? SERVER_BODY_LIMIT : JSON_BODY_LIMIT;
+  let size = 0;
+  const counted = request.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        size += chunk.byteLength;
+        if (size > limit) controller.error(new AppError(413, "PAYLOAD_TOO_LARGE", `Request body too large (limit ${Math.round(limit / 1048576)} MB)`));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  return new Request(request, { body: counted, duplex: "half" } as RequestInit);
 }

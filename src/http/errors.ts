@@ -63,6 +63,9 @@ function validationMessage(err: any): string {
 export const errorHandler = (log: Logger) =>
   new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, request }) => {
     if (error instanceof AppError) return jsonError(error.status, error.code, error.message, error.extra);
+    // A parse hook's own AppError (e.g. 413 for an unsized body over the limit) arrives wrapped.
+    const cause = (error as { cause?: unknown })?.cause;
+    if (code === "PARSE" && cause instanceof AppError) return jsonError(cause.status, cause.code, cause.message, cause.extra);
     switch (code) {
       case "VALIDATION":
         return jsonError(400, "VALIDATION_FAILED", validationMessage(error));
