@@ -7,7 +7,7 @@ import { createApp } from "../../src/app";
 import type { BotManager } from "../../src/bots/manager";
 import { startFakeMessenger, type FakeMessenger, type FakeUser } from "../support/fake-messenger";
 import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
-import { freePort } from "../support/process";
+import { freePort, until } from "../support/process";
 import { greeterScenario } from "./scenario-fixture";
 
 let fake: FakeMessenger;
@@ -17,15 +17,6 @@ let cookie: string;
 let baseUrl: string;
 const alice: FakeUser = { id: 5001, first_name: "Alice", username: "alice" };
 
-async function until<T>(fn: () => T | Promise<T>, what: string, timeoutMs = 10_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(50);
-  }
-}
 
 async function newProjectWithToken(name: string, launchMode: "polling" | "webhook" = "polling") {
   const project = await t.call("POST", "/api/projects", { cookie, json: { name, data: greeterScenario } });

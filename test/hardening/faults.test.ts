@@ -4,62 +4,20 @@
 // machine lets the test mount one): one readable line, a non-zero exit, the data untouched.
 // A bot that crashes in a loop ending in `error` after the backoff policy is covered by
 // test/bots/runtime.test.ts ("a killed bot is restarted; a bot that keeps crashing ends in error").
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { greeterScenario } from "../bots/scenario-fixture";
-import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
-import { buildBinary, freePort, startProcessServer, type ProcessServer } from "../support/process";
+import { useBinaryServer } from "../support/binary-server";
+import { freePort, isAlive, until } from "../support/process";
 
-const root = resolve(import.meta.dir, "../..");
 const ADMIN_KEY = "faults-admin-key-0123456789";
 const SESSION_SECRET = "faults-session-secret-0123456789";
-let fake: FakeMessenger;
-let binary: string;
-let dir: string;
-let port: number;
-const servers: ProcessServer[] = [];
-
-const env = () => ({ ADMIN_KEY, SESSION_SECRET, MESSENGER_API_ROOT: fake.url });
-async function start() {
-  const s = await startProcessServer([binary, "serve"], { cwd: dir, env: env(), port });
-  servers.push(s);
-  return s;
-}
-
-async function until<T>(fn: () => T | Promise<T>, what: string, ms = 15_000): Promise<NonNullable<T>> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() > end) throw new Error(`timed out: ${what}`);
-    await Bun.sleep(50);
-  }
-}
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-beforeAll(async () => {
-  fake = await startFakeMessenger();
-  binary = await buildBinary(root);
-  dir = mkdtempSync(join(tmpdir(), "botloom-faults-"));
-  port = await freePort();
-}, 120_000);
-
-afterAll(async () => {
-  for (const s of servers) await s.stop("SIGKILL");
-  await fake.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const h = useBinaryServer("botloom-faults-", { ADMIN_KEY, SESSION_SECRET });
+const start = () => h.start();
+const alive = isAlive;
 
 describe("kill -9 of the server", () => {
   test("with bots running and writes in flight: nothing acknowledged is lost, the bots come back", async () => {
@@ -75,7 +33,7 @@ describe("kill -9 of the server", () => {
 
     // two bots running
     const project = await (await post("/api/projects", { name: "Survivor", data: greeterScenario })).json();
-    const bots = [fake.addBot({ username: "survivor_a_bot" }), fake.addBot({ username: "survivor_b_bot" })];
+    const bots = [h.fake.addBot({ username: "survivor_a_bot" }), h.fake.addBot({ username: "survivor_b_bot" })];
     const tokenIds: number[] = [];
     for (const b of bots) {
       const token = await (await post(`/api/bot/projects/${project.id}/tokens`, { token: b.token })).json();
@@ -83,7 +41,7 @@ describe("kill -9 of the server", () => {
       const started = await fetch(`${url}/api/bot/tokens/${token.id}/start`, { method: "POST", headers: { cookie } });
       if (started.status !== 200) throw new Error(`start: ${started.status} ${await started.text()}\n${s.output()}`);
     }
-    for (const b of bots) await until(() => fake.calls(b.token, "getUpdates").length > 0, "the bots to poll");
+    for (const b of bots) await until(() => h.fake.calls(b.token, "getUpdates").length > 0, "the bots to poll");
     const botPids = (readFileSync(`/proc/${s.proc.pid}/task/${s.proc.pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number));
     expect(botPids.length).toBe(2);
 
@@ -138,10 +96,10 @@ describe("kill -9 of the server", () => {
       await until(async () => (await (await fetch(`${s2.url}/api/bot/tokens/${id}/status`, { headers: { cookie } })).json()).status === "running", `bot ${id} resumed`);
     }
     for (const b of bots) {
-      fake.sendText(b.token, { id: 31337, first_name: "Eve" }, "/start");
-      expect((await fake.waitForSent(b.token, 31337, 1, 15_000))[0].params.text).toBe("Привет, Eve!");
+      h.fake.sendText(b.token, { id: 31337, first_name: "Eve" }, "/start");
+      expect((await h.fake.waitForSent(b.token, 31337, 1, 15_000))[0].params.text).toBe("Привет, Eve!");
     }
-    const db = new Database(join(dir, "data", "botloom.db"), { readonly: true });
+    const db = new Database(join(h.dir, "data", "botloom.db"), { readonly: true });
     expect(db.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
     db.close();
     await s2.stop("SIGTERM");
@@ -150,7 +108,7 @@ describe("kill -9 of the server", () => {
 
 /** Runs `serve` with this DATA_DIR; bounded; returns exit code and all output. */
 async function serveWith(dataDir: string, cwd: string) {
-  const p = Bun.spawn([binary, "serve"], {
+  const p = Bun.spawn([h.binary, "serve"], {
     cwd,
     env: { PATH: process.env.PATH ?? "", HOME: cwd, HOST: "127.0.0.1", PORT: String(await freePort()), DATA_DIR: dataDir, ADMIN_KEY, LOG_LEVEL: "info" },
     stdout: "pipe",
@@ -208,7 +166,7 @@ describe("a data folder that cannot be written", () => {
       const data = join(mountDir, "data");
       mkdirSync(data);
       mkdirSync(join(mountDir, "empty"));
-      cpSync(join(dir, "data"), data, { recursive: true }); // the folder of the kill -9 test, stopped cleanly
+      cpSync(join(h.dir, "data"), data, { recursive: true }); // the folder of the kill -9 test, stopped cleanly
       writeFileSync(join(data, "session.secret"), SESSION_SECRET + "\n");
       expect(Bun.spawnSync(["mount", "-o", "remount,ro", mountDir]).exitCode).toBe(0);
       const hash = () => new Bun.CryptoHasher("sha256").update(readFileSync(join(data, "botloom.db"))).digest("hex");

@@ -92,3 +92,24 @@ export async function startProcessServer(cmd: string[], opts: { cwd: string; env
     },
   };
 }
+
+/** Polls `fn` until it returns something truthy (bounded); the error names what was awaited. */
+export async function until<T>(fn: () => T | Promise<T>, what: string, timeoutMs = 15_000): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(50);
+  }
+}
+
+/** Whether a process id is alive (signal 0 probes without signalling). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
