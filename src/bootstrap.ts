@@ -38,6 +38,8 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
     projectDeleteHooks: [],
     state: { templatesLoaded: false },
   };
+  // Accounts stored before the admin search column existed get it filled once.
+  ctx.auth.backfillSearchText();
   ctx.projects = new ProjectsService(ctx);
   ctx.tokens = new TokensService(ctx);
   // Bot folders keep the token in .env: they go with their project (its bots are stopped first).

@@ -16,6 +16,11 @@ export const users = sqliteTable("users", {
   photoUrl: text("photo_url"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
+  /**
+   * Lower-cased "first last username" for the admin search. SQLite folds case only for ASCII, so
+   * the folding is done in code (toLocaleLowerCase) whenever the names change.
+   */
+  searchText: text("search_text").notNull().default(""),
 });
 
 /** Server-side sessions behind the signed `connect.sid` cookie. `id` is SHA-256 of the cookie's opaque id. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
 import { projectCollaborators, projects, users } from "../../src/db/schema";
 import { adminLogin, createTestApp, loginAs, patFor, setUp, type TestApp } from "../support/app";
 
@@ -6,7 +7,8 @@ let t: TestApp;
 let admin: string;
 
 function seedUser(id: number, firstName: string, lastName: string | null, username: string | null, createdAt: string) {
-  t.ctx.db.insert(users).values({ id, firstName, lastName, username, createdAt, updatedAt: createdAt }).run();
+  t.ctx.auth.upsertUser({ id, firstName, lastName, username });
+  t.ctx.db.update(users).set({ createdAt, updatedAt: createdAt }).where(eq(users.id, id)).run();
 }
 
 function seedProject(ownerId: number, name: string) {
@@ -84,6 +86,24 @@ describe("GET /admin/api/users", () => {
     expect(await ids("ПЕТР")).toEqual([103]);
     expect(await ids("  alice  ")).toEqual([101]);
     expect(await ids("nobody-like-this")).toEqual([]);
+  });
+
+  test("search folds case in every alphabet, across first and last name", async () => {
+    seedUser(106, "Анна-Мария", "Ёлкина", null, "2026-01-07T00:00:00.000Z");
+    const ids = async (s: string) => (await list(`?search=${encodeURIComponent(s)}`)).body.items.map((u: any) => u.id);
+    expect(await ids("на-ма")).toEqual([106]);
+    expect(await ids("НА-мА")).toEqual([106]);
+    expect(await ids("мария ёлк")).toEqual([106]);
+    t.ctx.db.delete(users).where(eq(users.id, 106)).run();
+  });
+
+  test("accounts stored before the search column existed are found after the backfill", async () => {
+    t.ctx.db.insert(users).values({ id: 107, firstName: "Ölaf", lastName: "Legacy", createdAt: "2026-01-08T00:00:00.000Z" }).run();
+    const ids = async (s: string) => (await list(`?search=${encodeURIComponent(s)}`)).body.items.map((u: any) => u.id);
+    expect(await ids("ölaf")).toEqual([]);
+    t.ctx.auth.backfillSearchText();
+    expect(await ids("ÖLAF")).toEqual([107]);
+    t.ctx.db.delete(users).where(eq(users.id, 107)).run();
   });
 
   test("search: exact numeric id (and digits inside names still match as text)", async () => {

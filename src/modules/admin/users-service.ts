@@ -19,26 +19,13 @@ const col = (table: typeof projects | typeof projectCollaborators | typeof users
 const ownedCount = sql<number>`(select count(*) from ${projects} where ${col(projects, projects.ownerId.name)} = ${col(users, users.id.name)})`;
 const sharedCount = sql<number>`(select count(*) from ${projectCollaborators} where ${col(projectCollaborators, projectCollaborators.userId.name)} = ${col(users, users.id.name)})`;
 
-/**
- * Spellings of the search text to try with LIKE. SQLite folds case only for ASCII, so for other
- * alphabets (Cyrillic names are common) the lower-case, upper-case and capitalised forms are tried too.
- */
-function spellings(text: string): string[] {
-  const lower = text.toLocaleLowerCase();
-  const forms = new Set([text, lower, text.toLocaleUpperCase(), lower.charAt(0).toLocaleUpperCase() + lower.slice(1)]);
-  return [...forms];
-}
-
 /** The WHERE clause of the admin search (DESIGN.md "Admin users"), or undefined for "everyone". */
 function searchFilter(search: string): SQL | undefined {
   const text = search.trim();
   if (text === "") return undefined;
-  const conditions: SQL[] = [];
-  const userText = text.startsWith("@") ? text.slice(1) : text;
-  for (const s of spellings(text)) {
-    conditions.push(likeContains(users.firstName, s), likeContains(users.lastName, s));
-  }
-  if (userText !== "") for (const s of spellings(userText)) conditions.push(likeContains(users.username, s));
+  // Names are matched against the lower-cased search column, so case folds in every alphabet.
+  const conditions: SQL[] = [likeContains(users.searchText, text.toLocaleLowerCase())];
+  if (text.startsWith("@") && text.length > 1) conditions.push(likeContains(users.searchText, text.slice(1).toLocaleLowerCase()));
   if (/^\d{1,16}$/.test(text) && Number.isSafeInteger(Number(text))) conditions.push(eq(users.id, Number(text)));
   return or(...conditions);
 }

@@ -62,7 +62,15 @@ export class AuthService {
     if (p.username !== undefined) set.username = values.username;
     if (p.photoUrl !== undefined) set.photoUrl = values.photoUrl;
     this.db.insert(users).values(values).onConflictDoUpdate({ target: users.id, set }).run();
-    return this.getUser(p.id)!;
+    const user = this.getUser(p.id)!;
+    this.db.update(users).set({ searchText: userSearchText(user) }).where(eq(users.id, p.id)).run();
+    return user;
+  }
+
+  /** Fills `search_text` of rows written before the column existed (a no-op once done). */
+  backfillSearchText() {
+    const rows = this.db.select().from(users).where(and(eq(users.searchText, ""), sql`(${users.firstName} != '' OR ${users.lastName} IS NOT NULL OR ${users.username} IS NOT NULL)`)).all();
+    for (const u of rows) this.db.update(users).set({ searchText: userSearchText(u) }).where(eq(users.id, u.id)).run();
   }
 
   /** Creates the user row if unknown (collaborator invites, PATs for a messenger id). */
@@ -181,4 +189,9 @@ function parseScopes(s: string): string[] {
   } catch {
     return [];
   }
+}
+
+/** What the admin search matches names against (schema.ts `users.searchText`). */
+export function userSearchText(u: { firstName: string; lastName: string | null; username: string | null }): string {
+  return [u.firstName, u.lastName ?? "", u.username ?? ""].join(" ").toLocaleLowerCase();
 }

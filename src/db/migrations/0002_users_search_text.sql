@@ -1,0 +1,1 @@
+ALTER TABLE `users` ADD `search_text` text DEFAULT '' NOT NULL;
