@@ -176,6 +176,15 @@ describe("personal access tokens", () => {
     expect((await t.call("GET", "/api/auth/me", { headers: { authorization: "Bearer" } })).status).toBe(401);
   });
 
+  test("a PAT cannot create PATs (403); a session can", async () => {
+    const cookie = await loginAs(t, 4);
+    const token = (await t.call("POST", "/api/auth/pats", { cookie, json: { name: "first" } })).body.token;
+    const res = await t.call("POST", "/api/auth/pats", { bearer: token, json: { name: "second" } });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toBe("FORBIDDEN");
+    expect((await t.call("GET", "/api/auth/pats", { bearer: token })).body.count).toBe(1);
+  });
+
   test("PAT names are validated", async () => {
     const cookie = await loginAs(t, 3);
     expect((await t.call("POST", "/api/auth/pats", { cookie, json: { name: "" } })).status).toBe(400);

@@ -45,7 +45,8 @@ export const MATRIX: Row[] = [
   // auth (EXTENSIONS.md)
   { method: "GET", path: "/api/auth/me", expect: anyUser(200) },
   { method: "GET", path: "/api/auth/pats", expect: anyUser(200) },
-  { method: "POST", path: "/api/auth/pats", body: () => ({ name: "mine" }), expect: anyUser(201) },
+  // New PATs need a session: a PAT (the manager callers) cannot mint more of itself.
+  { method: "POST", path: "/api/auth/pats", body: () => ({ name: "mine" }), expect: [401, 201, 201, 201, 403, 403, 401] },
   // the owner's PAT: anybody else's delete is a 404 ("not the caller's")
   { method: "DELETE", path: "/api/auth/pats/{pat}", expect: [401, 404, 404, 200, 404, 404, 401] },
   // projects (API.md "Projects")

@@ -70,6 +70,8 @@ export const authRoutes = (ctx: AppContext) => {
     .post(
       "/pats",
       ({ actor, body, set }) => {
+        // A leaked token must not be able to mint more of itself: new tokens need a logged-in session.
+        if (actor.via !== "session") throw forbidden("Personal access tokens can only be created from a logged-in session");
         const { userId: _u, ...pat } = ctx.auth.createPat(actor.userId, body.name, []);
         set.status = 201;
         return pat;
