@@ -123,6 +123,13 @@ describe("with a key", () => {
       const up = await b.t.call("POST", `/api/projects/${project.body.id}/media`, { cookie: b.cookie, body: fd });
       expect(up.status).toBe(500);
       expect(up.body.message).toContain("cannot be decrypted");
+      // Activating it (again) is refused up front; sending the pair again seals it under the new key.
+      const again = await b.t.call("PATCH", `/api/storage-configs/${id}`, { cookie: b.cookie, json: { isActive: true } });
+      expect(again.status).toBe(400);
+      expect(again.body.message).toContain("cannot be decrypted");
+      const resealed = await b.t.call("PATCH", `/api/storage-configs/${id}`, { cookie: b.cookie, json: { isActive: true, objectAccessKeyId: KEY_ID, objectSecretAccessKey: SECRET } });
+      expect(resealed.status).toBe(200);
+      expect(resealed.body.isActive).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -16,7 +16,7 @@ import {
   type TestResult,
   type UpdateStorageInput,
 } from "./model";
-import { backendOf, type StorageRegistry } from "./registry";
+import { backendOf, openCredentials, type StorageRegistry } from "./registry";
 import { slugify, uniqueSlug } from "./slug";
 
 type Row = typeof storageConfigs.$inferSelect;
@@ -125,6 +125,15 @@ export class StorageConfigService {
     if (input.isActive !== undefined) set.isActive = input.isActive ? 1 : 0;
     const creds = credentialsOf(row.backend, input);
     if (creds) set.secrets = this.sealCredentials(id, creds);
+    else if (input.isActive === true) {
+      // An active config that cannot open its credentials would fail every upload: refuse it now.
+      try {
+        openCredentials(this.ctx.config.storageEncryptionKey, row);
+      } catch (e) {
+        if (!(e instanceof UnreadableSecretError)) throw e;
+        throw badRequest("The stored credentials cannot be decrypted (STORAGE_ENCRYPTION_KEY is missing or changed): send objectAccessKeyId and objectSecretAccessKey again to activate this config");
+      }
+    }
     this.ctx.db.transaction((tx) => {
       // At most one active config: activating this one deactivates every other in the same transaction.
       if (input.isActive === true) tx.update(storageConfigs).set({ isActive: 0 }).where(ne(storageConfigs.id, id)).run();
