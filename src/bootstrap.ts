@@ -22,13 +22,14 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
   const db = opts.db ?? openDatabase(config.databasePath);
   const messenger = new MessengerClient({ apiRoot: config.messengerApiRoot });
   const events = new EventBus();
+  const state = { templatesLoaded: false, localUrl: null as string | null };
   const ctx: AppContext = {
     config,
     db,
     log,
     events,
     messenger,
-    bots: opts.bots ?? new BotManager({ config, db, log, messenger, events }, opts.botPolicy),
+    bots: opts.bots ?? new BotManager({ config, db, log, messenger, events, platformUrl: () => state.localUrl }, opts.botPolicy),
     settings: new SettingsService(db, messenger),
     auth: new AuthService(db, config.sessionSecret),
     access: new ProjectAccess(db),
@@ -36,7 +37,7 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
     projects: undefined as unknown as ProjectsService,
     tokens: undefined as unknown as TokensService,
     projectDeleteHooks: [],
-    state: { templatesLoaded: false },
+    state,
   };
   // Accounts stored before the admin search column existed get it filled once.
   ctx.auth.backfillSearchText();

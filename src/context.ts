@@ -14,6 +14,8 @@ import type { TokensService } from "./modules/tokens/service";
 export interface AppState {
   /** System templates seeded into the catalog (health.templates). */
   templatesLoaded: boolean;
+  /** Where this server answers on loopback once it listens (bots fetch object-store media there). */
+  localUrl: string | null;
 }
 
 export interface AppContext {

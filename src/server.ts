@@ -14,9 +14,13 @@ export async function startServer(ctx: AppContext): Promise<RunningServer> {
   const app = createApp(ctx);
   app.listen({ port: ctx.config.port, hostname: ctx.config.host, maxRequestBodySize: SERVER_BODY_LIMIT });
   const server = app.server!;
+  // A wildcard listen is reachable on loopback; a specific address only on itself.
+  const host = ["0.0.0.0", "::", "[::]"].includes(ctx.config.host) ? "127.0.0.1" : ctx.config.host.includes(":") ? `[${ctx.config.host}]` : ctx.config.host;
+  const url = `http://${host}:${server.port}`;
+  ctx.state.localUrl = url;
   let stopped = false;
   return {
-    url: `http://${ctx.config.host === "0.0.0.0" ? "127.0.0.1" : ctx.config.host}:${server.port}`,
+    url,
     port: server.port!,
     async stop() {
       if (stopped) return;

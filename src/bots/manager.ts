@@ -49,6 +49,8 @@ export interface BotManagerDeps {
   log: Logger;
   messenger: MessengerClient;
   events: EventBus;
+  /** The platform's loopback URL once it listens (PLATFORM_URL of bots), or null. */
+  platformUrl?: () => string | null;
 }
 
 const STOPPED: BotInstanceState = { status: "stopped", startedAt: null, pid: null };
@@ -97,7 +99,7 @@ export class BotManager implements BotController {
     if (this.closed) throw new AppError(503, "INTERNAL", "The server is shutting down");
     const existing = this.bots.get(tokenId);
     if (existing && (existing.status === "running" || existing.status === "starting" || existing.restartTimer)) throw conflict("This bot is already running");
-    const program = buildBotProgram(this.deps.config, this.deps.db, tokenId);
+    const program = buildBotProgram(this.deps.config, this.deps.db, tokenId, this.deps.platformUrl?.() ?? null);
     for (const [id, other] of this.bots) {
       if (id !== tokenId && other.program.token === program.token && other.status !== "stopped" && other.status !== "error") {
         // The other project may be someone else's: say what happened without naming it.
@@ -326,7 +328,7 @@ export class BotManager implements BotController {
     const tokenId = bot.program.tokenId;
     try {
       // Rebuild from current data: the crash may have been fixed by an edit meanwhile.
-      bot.program = buildBotProgram(this.deps.config, this.deps.db, tokenId);
+      bot.program = buildBotProgram(this.deps.config, this.deps.db, tokenId, this.deps.platformUrl?.() ?? null);
       bot.stderrTail = [];
       await this.spawn(bot);
       this.mark(tokenId, "running", "running");

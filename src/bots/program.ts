@@ -10,7 +10,7 @@ import { generateBot, ScenarioError } from "../scenario";
 export const WEBHOOK_PORT_BASE = 9000;
 
 /** Names the platform sets; a token env variable cannot override them. */
-const RESERVED = new Set(["BOT_TOKEN", "MESSENGER_API_ROOT", "ADMIN_IDS", "PROJECT_ID", "TOKEN_ID", "DATABASE_PATH", "LAUNCH_MODE", "PORT", "WEBHOOK_SECRET", "UPLOADS_DIR", "BOTLOOM_SUPERVISED", "BUN_BE_BUN", "PATH", "HOME", "NODE_OPTIONS"]);
+const RESERVED = new Set(["BOT_TOKEN", "MESSENGER_API_ROOT", "ADMIN_IDS", "PROJECT_ID", "TOKEN_ID", "DATABASE_PATH", "LAUNCH_MODE", "PORT", "WEBHOOK_SECRET", "UPLOADS_DIR", "PLATFORM_URL", "BOTLOOM_SUPERVISED", "BUN_BE_BUN", "PATH", "HOME", "NODE_OPTIONS"]);
 /** Variables that steer the runtime or the loader (e.g. `BUN_OPTIONS=--eval ...` runs other code). */
 const RUNTIME_PREFIX = /^(BUN_|NODE_|LD_|DYLD_|BOTLOOM_)/;
 
@@ -36,16 +36,38 @@ export interface BotProgram {
   warnings: string[];
 }
 
-/** Media the bot already sent once: URL → messenger file id (API.md projects rule 6). */
-export function mediaCacheOf(db: Db, projectId: number): Record<string, string> {
+/**
+ * Media a token's bot already sent once: the record's public URL → the messenger file id the bot
+ * got back (API.md projects rule 6). File ids belong to one bot, so `media_files.messenger_file_id`
+ * holds a JSON object keyed `t<tokenId>`; the bot itself writes its entry after an upload.
+ */
+export function mediaCacheOf(db: Db, projectId: number, tokenId: number | undefined): Record<string, string> {
   const cache: Record<string, string> = {};
-  for (const m of db.select({ key: mediaFiles.objectKey, fileId: mediaFiles.messengerFileId, sc: mediaFiles.storageConfigId }).from(mediaFiles).where(eq(mediaFiles.projectId, projectId)).all()) {
-    if (m.fileId && m.sc === null) cache[`/uploads/${m.key}`] = m.fileId;
+  if (tokenId === undefined) return cache;
+  const rows = db
+    .select({ key: mediaFiles.objectKey, ids: mediaFiles.messengerFileId, configId: mediaFiles.storageConfigId })
+    .from(mediaFiles)
+    .where(eq(mediaFiles.projectId, projectId))
+    .orderBy(asc(mediaFiles.id))
+    .all();
+  for (const m of rows) {
+    if (!m.ids) continue;
+    let ids: Record<string, unknown>;
+    try {
+      ids = JSON.parse(m.ids);
+    } catch {
+      continue;
+    }
+    const fileId = ids?.[`t${tokenId}`];
+    if (typeof fileId === "string" && fileId) cache[mediaUrl(m.configId, m.key)] = fileId;
   }
   return cache;
 }
 
-export function buildBotProgram(config: Config, db: Db, tokenId: number): BotProgram {
+/** Public URL of a media record (the media module serves both forms). */
+export const mediaUrl = (configId: string | null, key: string) => (configId === null ? `/uploads/${key}` : `/uploads/s/${configId}/${key}`);
+
+export function buildBotProgram(config: Config, db: Db, tokenId: number, platformUrl: string | null = null): BotProgram {
   const token = db.select().from(botTokens).where(eq(botTokens.id, tokenId)).get();
   if (!token) throw notFound("Token not found");
   const project = db.select().from(projects).where(eq(projects.id, token.projectId)).get();
@@ -63,7 +85,7 @@ export function buildBotProgram(config: Config, db: Db, tokenId: number): BotPro
       projectName: project.name,
       userDatabaseEnabled: project.userDatabaseEnabled === 1,
       flags: { catchAllHandlers: token.catchAllHandlers === 1, protectContent: token.protectContent === 1, contentCache: token.contentCache === 1 },
-      mediaCache: mediaCacheOf(db, project.id),
+      mediaCache: mediaCacheOf(db, project.id, tokenId),
     });
     code = out.code;
     warnings = out.warnings.map((w) => (w.nodeId ? `${w.nodeId}: ${w.message}` : w.message));
@@ -85,6 +107,8 @@ export function buildBotProgram(config: Config, db: Db, tokenId: number): BotPro
     UPLOADS_DIR: config.uploadsDir,
     LAUNCH_MODE: token.launchMode,
   });
+  // Media kept in an object store is fetched through the platform's own /uploads route.
+  if (platformUrl) env.PLATFORM_URL = platformUrl;
   if (port !== null) {
     env.PORT = String(port);
     env.WEBHOOK_SECRET = webhookSecret(config.sessionSecret, project.id, tokenId);

@@ -20,12 +20,14 @@ const doc = {
 function seedTokensAndMedia(s: Team, projectId: number) {
   const db = s.t.ctx.db;
   // the FIRST token (lowest id) carries the flags; the second must not be read
-  db.insert(botTokens).values({ projectId, token: "11111:AAAAAAAAAAAAAAAAAAAAAAAAAAAAA", name: "first", catchAllHandlers: 1, protectContent: 1, contentCache: 1 }).run();
-  db.insert(botTokens).values({ projectId, token: "22222:BBBBBBBBBBBBBBBBBBBBBBBBBBBBB", name: "second" }).run();
-  db.insert(mediaFiles).values({ projectId, objectKey: "7/photo/a.jpg", kind: "photo", fileName: "a.jpg", mimeType: "image/jpeg", size: 1, messengerFileId: "CACHED_FILE_ID" }).run();
+  const first = db.insert(botTokens).values({ projectId, token: "11111:AAAAAAAAAAAAAAAAAAAAAAAAAAAAA", name: "first", catchAllHandlers: 1, protectContent: 1, contentCache: 1 }).returning().get().id;
+  const second = db.insert(botTokens).values({ projectId, token: "22222:BBBBBBBBBBBBBBBBBBBBBBBBBBBBB", name: "second" }).returning().get().id;
+  // File ids belong to one bot: each record keeps them per token ("t<tokenId>").
+  const ids = (own: string, other: string) => JSON.stringify({ [`t${first}`]: own, [`t${second}`]: other });
+  db.insert(mediaFiles).values({ projectId, objectKey: "7/photo/a.jpg", kind: "photo", fileName: "a.jpg", mimeType: "image/jpeg", size: 1, messengerFileId: ids("CACHED_FILE_ID", "SECOND_BOT_ID") }).run();
   db.insert(mediaFiles).values({ projectId, objectKey: "7/photo/b.jpg", kind: "photo", fileName: "b.jpg", mimeType: "image/jpeg", size: 1 }).run();
-  // An object-store file: its link is /uploads/s/<config>/<key>, so it must never be cached under /uploads/<key>.
-  db.insert(mediaFiles).values({ projectId, storageConfigId: "remote", objectKey: "7/photo/c.jpg", kind: "photo", fileName: "c.jpg", mimeType: "image/jpeg", size: 1, messengerFileId: "REMOTE_FILE_ID" }).run();
+  // An object-store file is cached under its own link, /uploads/s/<config>/<key>.
+  db.insert(mediaFiles).values({ projectId, storageConfigId: "remote", objectKey: "7/photo/c.jpg", kind: "photo", fileName: "c.jpg", mimeType: "image/jpeg", size: 1, messengerFileId: ids("REMOTE_FILE_ID", "SECOND_REMOTE") }).run();
 }
 
 describe("generate and export (rule 6)", () => {
@@ -43,8 +45,9 @@ describe("generate and export (rule 6)", () => {
     expect(Number.isInteger(r.body.generatedAt) && r.body.generatedAt >= before).toBe(true);
     for (const line of ["userDatabase: false", "logging: true", "catchAll: true", "protectContent: true", "contentCache: true"]) expect(r.body.code).toContain(line);
     expect(r.body.code).toContain('"/uploads/7/photo/a.jpg": "CACHED_FILE_ID"');
+    expect(r.body.code).toContain('"/uploads/s/remote/7/photo/c.jpg": "REMOTE_FILE_ID"');
     expect(r.body.code).not.toContain("b.jpg");
-    expect(r.body.code).not.toContain("REMOTE_FILE_ID");
+    expect(r.body.code).not.toContain("SECOND_BOT_ID");
     expect(r.body.code).not.toContain("AAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
 
     // the body may override the user database switch; without a body the project's value is used

@@ -24,7 +24,7 @@ function prepare(ctx: AppContext) {
       .where(eq(projects.id, pid))
       .prepare(),
     firstToken: ctx.db
-      .select({ catchAllHandlers: botTokens.catchAllHandlers, protectContent: botTokens.protectContent, contentCache: botTokens.contentCache })
+      .select({ id: botTokens.id, catchAllHandlers: botTokens.catchAllHandlers, protectContent: botTokens.protectContent, contentCache: botTokens.contentCache })
       .from(botTokens)
       .where(eq(botTokens.projectId, pid))
       .orderBy(botTokens.id)
@@ -57,7 +57,7 @@ export class ProjectCode {
     const p = this.project(projectId);
     const token = this.q.firstToken.get({ projectId });
     // The same cache a start bakes into the bot, so "generate" shows what would run.
-    const mediaCache = mediaCacheOf(this.ctx.db, projectId);
+    const mediaCache = mediaCacheOf(this.ctx.db, projectId, token?.id);
     const result = run(() =>
       generateBot(readStored(p.data), {
         projectName: p.name,

@@ -57,7 +57,7 @@ function header(s: ProgramSettings, c: CompiledScenario): string {
 const IMPORTS = [
   'import { Database } from "bun:sqlite";',
   'import { Bot, type Context, GrammyError, InlineKeyboard, InputFile, Keyboard, webhookCallback } from "grammy";',
-  'import { existsSync } from "node:fs";',
+  'import { existsSync, readFileSync } from "node:fs";',
 ].join("\n");
 
 function settingsBlock(s: ProgramSettings): string {

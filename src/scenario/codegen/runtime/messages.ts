@@ -38,8 +38,35 @@ function buildKeyboard(turn: Turn, index: number, variant: number, kb: KeyboardD
 
 // ─── Media ─────────────────────────────────────────────────────────────────────
 
-/** file ids the messenger returned for media sent by URL, reused for the next sends */
+/** file ids the messenger returned for media sent by URL or uploaded, reused for the next sends */
 const uploaded = new Map<string, string>();
+
+/**
+ * The platform's own media (/uploads/...) remembers this bot's file id in media_files, so the next
+ * start of this bot sends it by id (API.md projects rule 6). File ids belong to one bot: the value
+ * is a JSON object keyed "t<TOKEN_ID>". Standalone runs have no such table: nothing is written.
+ */
+const rememberMedia = (() => {
+  if (!db || !TOKEN_ID) return null;
+  try {
+    return db.query<unknown, [string, string, number, string | null, string]>(
+      "UPDATE media_files SET messenger_file_id = json_set(coalesce(messenger_file_id, '{}'), '$.t' || ?, ?) " +
+        "WHERE project_id = ? AND storage_config_id IS ? AND object_key = ?",
+    );
+  } catch {
+    return null;
+  }
+})();
+
+function persistFileId(key: string, fileId: string) {
+  const m = /^\/uploads\/(?:s\/([a-z0-9][a-z0-9-]*)\/)?(.+)$/.exec(key);
+  if (!m || !rememberMedia) return;
+  try {
+    rememberMedia.run(String(TOKEN_ID), fileId, PROJECT_ID, m[1] ?? null, m[2]);
+  } catch (err) {
+    console.error("could not remember the file id of " + key + ":", err);
+  }
+}
 
 function guessKind(hint: string): MediaKind {
   const s = hint.toLowerCase();
@@ -61,16 +88,21 @@ function localFile(value: string): string | undefined {
   return candidates.find((p) => existsSync(p));
 }
 
-function resolveMedia(turn: Turn, m: MediaDef): { kind: MediaKind; key: string; source: string | InputFile } | undefined {
+function resolveMedia(turn: Turn, m: MediaDef): { kind: MediaKind; key: string; source: string | InputFile; upload: boolean } | undefined {
   const value = m.variable !== undefined ? toText(readVar(turn, m.variable)).trim() : render(turn, m.url ?? "").trim();
   if (!value) return undefined; // e.g. a photo variable the user never filled
   let kind = m.kind;
   if (kind === "auto") kind = (m.variable && turn.state.mediaKinds?.[m.variable]) || guessKind(value + " " + (m.variable ?? ""));
   const cached = MEDIA_CACHE[value] ?? uploaded.get(value);
-  if (cached) return { kind, key: value, source: cached };
-  if (/^https?:\/\//i.test(value)) return { kind, key: value, source: value };
+  if (cached) return { kind, key: value, source: cached, upload: false };
+  if (/^https?:\/\//i.test(value)) return { kind, key: value, source: value, upload: true };
   const file = localFile(value);
-  return { kind, key: value, source: file ? new InputFile(file) : value }; // else: a file id
+  // Bytes, not a path: the grammY build inside the appliance (web) cannot open paths, and bytes
+  // stay reusable when a send is retried without formatting.
+  if (file) return { kind, key: value, source: new InputFile(new Uint8Array(readFileSync(file)), file.split("/").pop()), upload: true };
+  // Media in an object store: the platform serves it at the same /uploads path.
+  if (value.startsWith("/uploads/") && env.PLATFORM_URL) return { kind, key: value, source: new InputFile(new URL(env.PLATFORM_URL + value)), upload: true };
+  return { kind, key: value, source: value, upload: false }; // a file id
 }
 
 // ─── Sending ───────────────────────────────────────────────────────────────────
@@ -98,11 +130,12 @@ async function withPlainFallback<T>(format: Format, send: (format: Format) => Pr
 type Sent = { photo?: { file_id: string }[]; video?: { file_id: string }; audio?: { file_id: string }; document?: { file_id: string } };
 type MediaItem = NonNullable<ReturnType<typeof resolveMedia>>;
 
-function rememberUpload(key: string, sent: Sent) {
-  if (/^https?:\/\//i.test(key) && !uploaded.has(key)) {
-    const id = sent.photo?.[sent.photo.length - 1]?.file_id ?? sent.video?.file_id ?? sent.audio?.file_id ?? sent.document?.file_id;
-    if (id) uploaded.set(key, id);
-  }
+function rememberUpload(item: MediaItem, sent: Sent) {
+  if (!item.upload || uploaded.has(item.key)) return;
+  const id = sent.photo?.[sent.photo.length - 1]?.file_id ?? sent.video?.file_id ?? sent.audio?.file_id ?? sent.document?.file_id;
+  if (!id) return;
+  uploaded.set(item.key, id);
+  persistFileId(item.key, id);
 }
 
 async function sendMedia(turn: Turn, item: MediaItem, caption: string, format: Format, markup?: Markup) {
@@ -116,7 +149,7 @@ async function sendMedia(turn: Turn, item: MediaItem, caption: string, format: F
       case "document": return api.sendDocument(turn.chatId, item.source, options);
     }
   });
-  rememberUpload(item.key, sent);
+  rememberUpload(item, sent);
 }
 
 /**
@@ -140,7 +173,7 @@ async function sendAlbums(turn: Turn, items: MediaItem[], caption: string, forma
         await sendMedia(turn, chunk[0], first, format);
         continue;
       }
-      await withPlainFallback(format, (f) => {
+      const sent = await withPlainFallback(format, (f) => {
         const common = (j: number) => ({ caption: j === 0 && first ? first : undefined, parse_mode: PARSE_MODE[f] });
         const kind = chunk[0].kind;
         if (kind === "audio") {
@@ -155,6 +188,7 @@ async function sendAlbums(turn: Turn, items: MediaItem[], caption: string, forma
           protect,
         );
       });
+      chunk.forEach((m, j) => sent[j] && rememberUpload(m, sent[j] as Sent));
     }
   }
 }
