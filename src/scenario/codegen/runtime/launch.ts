@@ -140,11 +140,22 @@ async function exitWhenStdinCloses() {
   await shutdown("stdin closed");
 }
 
+/**
+ * The command menu. Admin-only commands are shown to ADMIN_IDS only: everyone gets the public
+ * menu, each admin's private chat gets the public menu plus the admin commands.
+ */
 async function registerMenu() {
-  const menu = COMMANDS.filter((c) => c.menu).map((c) => ({ command: c.command, description: c.description }));
-  if (menu.length === 0) return;
+  const entry = (c: CommandDef) => ({ command: c.command, description: c.description });
+  const shown = COMMANDS.filter((c) => c.menu);
+  const everyone = shown.filter((c) => !c.adminOnly).map(entry);
+  const admins = shown.filter((c) => c.adminOnly).map(entry);
   try {
-    await bot.api.setMyCommands(menu);
+    if (everyone.length > 0) await bot.api.setMyCommands(everyone);
+    if (admins.length === 0) return;
+    for (const id of ADMIN_IDS) {
+      if (!/^\d+$/.test(id)) continue;
+      await bot.api.setMyCommands([...everyone, ...admins], { scope: { type: "chat", chat_id: Number(id) } });
+    }
   } catch (err) {
     console.error("setMyCommands failed:", err);
   }
