@@ -264,6 +264,7 @@ export class BotManager implements BotController {
       await proc.exited;
       clearTimeout(timer);
     }
+    await this.releaseWebhook(bot);
     // onExit (already run by now for a live process) closed the launch; close it here otherwise.
     if (bot.launchId !== null) this.launches.close(bot.launchId, bot.stopAs.status, bot.stopAs.reason);
     bot.launchId = null;
@@ -276,6 +277,20 @@ export class BotManager implements BotController {
       bot.status = "stopped";
       this.mark(tokenId, "stopped");
     }
+  }
+
+  /**
+   * A webhook left registered while its bot is down would have the intake answer 200 to updates
+   * nobody handles (API.md forced-200 rule): they would be lost. Without a webhook the messenger
+   * keeps them until the bot is back (polling, or the webhook registered again on start).
+   */
+  private async releaseWebhook(bot: Bot) {
+    if (bot.program.launchMode !== "webhook") return;
+    const { token, tokenId } = bot.program;
+    await Promise.race([
+      this.deps.messenger.deleteWebhook(token).catch((e) => this.deps.log.warn(`deleteWebhook for token ${tokenId}: ${e.message}`)),
+      Bun.sleep(3000),
+    ]);
   }
 
   /** Records a token's runtime status (and what the operator wants) in the database and in memory. */
@@ -305,6 +320,7 @@ export class BotManager implements BotController {
     if (bot.launchId !== null) this.launches.close(bot.launchId, "error", why.slice(0, 1000));
     bot.launchId = null;
     bot.proc = null;
+    void this.releaseWebhook(bot);
     if (bot.crashes.length >= this.policy.crashLimit) {
       bot.status = "error";
       this.bots.delete(tokenId);

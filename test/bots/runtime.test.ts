@@ -140,7 +140,13 @@ describe("bot runtime", () => {
     expect((await fetch(`${baseUrl}/api/webhook/${projectId}/${tokenId}`, { method: "POST", body: update })).status).toBe(401);
     expect((await fetch(`${baseUrl}/api/webhook/${projectId}/${tokenId}`, { method: "POST", body: update, headers: { "x-telegram-bot-api-secret-token": "nope" } })).status).toBe(401);
     expect((await fetch(`${baseUrl}/api/webhook/x/${tokenId}`, { method: "POST", body: update })).status).toBe(400);
+    // A restart registers the webhook again; a stop removes it, so updates wait at the messenger.
+    expect((await t.call("POST", `/api/bot/tokens/${tokenId}/restart`, { cookie })).status).toBe(200);
+    expect(fake.webhookOf(bot.token)?.url).toBe(hook.url);
+    fake.sendText(bot.token, alice, "/start");
+    expect((await fake.waitForSent(bot.token, alice.id, 1, 15_000))[0].params.text).toBe("Привет, Alice!");
     await t.call("POST", `/api/bot/tokens/${tokenId}/stop`, { cookie });
+    expect(fake.webhookOf(bot.token)).toBeNull();
     // Forwarding to a stopped bot is answered 200 so the messenger does not redeliver.
     const res = await fetch(`${baseUrl}/api/webhook/${projectId}/${tokenId}`, { method: "POST", body: update, headers: { "x-telegram-bot-api-secret-token": hook.secretToken! } });
     expect(res.status).toBe(200);
