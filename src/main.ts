@@ -1,5 +1,6 @@
 #!/usr/bin/env bun
 // CLI entry (DESIGN.md §3): serve [--init] | pat create | backup <file> | version.
+import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ConfigError, initDataDir, loadConfig, type Config } from "./config";
 import { buildContext } from "./bootstrap";
@@ -76,6 +77,8 @@ async function main(argv: string[]) {
     case "backup": {
       if (!sub) fail(`backup needs a target file\n${USAGE}`, 2);
       const config = loadConfig();
+      // Opening a missing database would create an empty one and "back up" that instead.
+      if (!existsSync(config.databasePath)) fail(`botloom: no database at ${config.databasePath} (run where the server runs, or set DATA_DIR)`);
       const db = openDatabase(config.databasePath);
       backupDatabase(db, sub);
       closeDatabase(db);

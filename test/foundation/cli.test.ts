@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { VERSION } from "../../src/version";
@@ -55,6 +55,16 @@ describe("botloom CLI", () => {
     expect(copy.query("select count(*) as n from personal_access_tokens").get()).toEqual({ n: 1 });
     copy.close();
     expect(cli(["backup"], { DATA_DIR: dataDir }).code).toBe(2);
+  });
+
+  test("backup without a database fails instead of copying a new empty one", () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), "botloom-cli-")), "data");
+    const target = join(dataDir, "..", "b.db");
+    const r = cli(["backup", target], { DATA_DIR: dataDir });
+    expect(r.code).toBe(1);
+    expect(r.err).toContain("no database at");
+    expect(existsSync(join(dataDir, "botloom.db"))).toBe(false);
+    expect(existsSync(target)).toBe(false);
   });
 
   test("an unknown command or an invalid variable is a one-line error, no stack trace", () => {
