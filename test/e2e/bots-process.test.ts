@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { greeterScenario } from "../bots/scenario-fixture";
 import { useBinaryServer } from "../support/binary-server";
-import { isAlive, until } from "../support/process";
+import { childPids, isAlive, until } from "../support/process";
 
 const ADMIN_KEY = "e2e-admin-key-0123456789";
 const h = useBinaryServer("botloom-e2e-bots-", { ADMIN_KEY, SESSION_SECRET: "e2e-session-secret-0123456789" });
@@ -55,8 +55,7 @@ describe("bots under the compiled binary", () => {
 
   test("kill -9 of the server leaves no orphan bot", async () => {
     const s = h.servers.at(-1)!;
-    const out = Bun.spawnSync(["pgrep", "-f", `_${tokenId}/bot.ts|bot.ts`, "-P", String(s.proc.pid)]);
-    const pids = out.stdout.toString().trim().split("\n").filter(Boolean).map(Number);
+    const pids = childPids(s.proc.pid, "bot.ts");
     expect(pids.length).toBeGreaterThan(0);
     botPid = pids[0];
     expect(isAlive(botPid)).toBe(true);

@@ -1,6 +1,6 @@
 // Real processes for end-to-end tests: the compiled binary or `bun src/main.ts`, on loopback,
 // with a free port, bounded waits and guaranteed cleanup.
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 
@@ -112,4 +112,21 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Live children of `parentPid` whose command line contains `match`, read from /proc (no procps needed). */
+export function childPids(parentPid: number, match: string): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[1]) !== parentPid || fields[0] === "Z") continue;
+      if (readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0").join(" ").includes(match)) out.push(Number(name));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return out;
 }
