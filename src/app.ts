@@ -37,7 +37,9 @@ export function createApp(ctx: AppContext) {
     .use(
       openapi({
         path: "/api/docs",
-        mapJsonSchema: { zod: z.toJSONSchema },
+        // Transforms have no JSON Schema: "any" documents them as {} instead of zod throwing, which
+        // dropped those schemas and printed a stack trace per schema on the first /api/docs request.
+        mapJsonSchema: { zod: (schema: z.ZodType) => z.toJSONSchema(schema, { unrepresentable: "any" }) },
         documentation: { info: { title: "Botloom API", version: "1" } },
         exclude: { paths: [/^\/admin/] },
       }),
