@@ -4,7 +4,7 @@
 import { eq } from "drizzle-orm";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
-import { botTokens, projects } from "../db/schema";
+import { botTokens } from "../db/schema";
 import type { EventBus } from "../events";
 import { AppError, conflict } from "../http/errors";
 import { maskSecrets, registerSecret, type Logger } from "../log";
@@ -40,7 +40,10 @@ interface Bot {
   stopAs: { status: "stopped" | "error"; reason: string | null };
   crashes: number[];
   restartTimer: ReturnType<typeof setTimeout> | null;
+  /** The last stderr lines that can say why the bot died. */
   stderrTail: string[];
+  /** Settles once the current process exited, its output was read and onExit ran. */
+  exited: Promise<void> | null;
 }
 
 export interface BotManagerDeps {
@@ -53,12 +56,19 @@ export interface BotManagerDeps {
   platformUrl?: () => string | null;
 }
 
+/** stderr lines that never say why a bot died: indented (stack frames, fields), source excerpts, carets. */
+const REASONLESS = /^(\s|\d+ \||\^)/;
+
+const exitedAlready = (proc: ReturnType<typeof Bun.spawn>) => proc.exitCode !== null || proc.signalCode !== null;
+
 const STOPPED: BotInstanceState = { status: "stopped", startedAt: null, pid: null };
 
 export class BotManager implements BotController {
   private readonly bots = new Map<number, Bot>();
   /** Tokens whose bot gave up (status error) and has not been started or stopped since. */
   private readonly errored = new Set<number>();
+  /** The tail of each token's queue of operations (see serial). */
+  private readonly ops = new Map<number, Promise<void>>();
   private readonly launches: LaunchHistory;
   private readonly logs: LogWriter;
   private closed = false;
@@ -89,13 +99,50 @@ export class BotManager implements BotController {
       try {
         await this.start(id);
       } catch (e) {
+        if (this.closed) return;
         this.deps.log.warn(`could not resume bot of token ${id}: ${e instanceof Error ? e.message : e}`);
-        this.mark(id, "error");
+        if (!this.isRunning(id)) this.mark(id, "error");
       }
     }
   }
 
-  async start(tokenId: number): Promise<BotInstanceState> {
+  start(tokenId: number): Promise<BotInstanceState> {
+    return this.serial(tokenId, () => this.startNow(tokenId));
+  }
+
+  stop(tokenId: number): Promise<BotInstanceState> {
+    return this.serial(tokenId, async () => {
+      await this.halt(tokenId, "stopped");
+      return this.state(tokenId);
+    });
+  }
+
+  restart(tokenId: number): Promise<BotInstanceState> {
+    return this.serial(tokenId, async () => {
+      await this.halt(tokenId, "stopped");
+      return this.startNow(tokenId);
+    });
+  }
+
+  /**
+   * Operations on one token run one after another (start, stop, restart, crash restarts, shutdown):
+   * a stop during a start's awaits, or two restarts at once, would otherwise each act on a process
+   * the other one replaced and leave one running that nobody tracks.
+   */
+  private serial<T>(tokenId: number, op: () => Promise<T>): Promise<T> {
+    const run = (this.ops.get(tokenId) ?? Promise.resolve()).then(op);
+    const tail = run.then(
+      () => {},
+      () => {},
+    );
+    this.ops.set(tokenId, tail);
+    void tail.then(() => {
+      if (this.ops.get(tokenId) === tail) this.ops.delete(tokenId);
+    });
+    return run;
+  }
+
+  private async startNow(tokenId: number): Promise<BotInstanceState> {
     if (this.closed) throw new AppError(503, "INTERNAL", "The server is shutting down");
     const existing = this.bots.get(tokenId);
     if (existing && (existing.status === "running" || existing.status === "starting" || existing.restartTimer)) throw conflict("This bot is already running");
@@ -107,32 +154,22 @@ export class BotManager implements BotController {
       }
     }
     registerSecret(program.token);
-    const bot: Bot = { program, proc: null, launchId: null, status: "starting", startedAt: null, stopping: false, stopAs: { status: "stopped", reason: null }, crashes: existing?.crashes ?? [], restartTimer: null, stderrTail: [] };
+    const bot: Bot = { program, proc: null, launchId: null, status: "starting", startedAt: null, stopping: false, stopAs: { status: "stopped", reason: null }, crashes: existing?.crashes ?? [], restartTimer: null, stderrTail: [], exited: null };
     this.bots.set(tokenId, bot);
     try {
       await this.spawn(bot);
     } catch (e) {
-      bot.status = "error";
-      this.mark(tokenId, "error", "stopped");
+      // A failed start ends everything it began (process, launch, webhook): no restart behind the answer.
+      await this.haltBot(bot, "error", e instanceof Error ? e.message : String(e));
       throw e;
     }
     this.mark(tokenId, "running", "running");
     return this.state(tokenId);
   }
 
-  async stop(tokenId: number): Promise<BotInstanceState> {
-    await this.halt(tokenId, "stopped");
-    return this.state(tokenId);
-  }
-
-  async restart(tokenId: number): Promise<BotInstanceState> {
-    await this.halt(tokenId, "stopped");
-    return this.start(tokenId);
-  }
-
   async stopProject(projectId: number) {
     const ids = this.deps.db.select({ id: botTokens.id }).from(botTokens).where(eq(botTokens.projectId, projectId)).all();
-    await Promise.all(ids.map(({ id }) => this.halt(id, "stopped")));
+    await Promise.all(ids.map(({ id }) => this.stop(id)));
   }
 
   private async restartProject(projectId: number) {
@@ -150,7 +187,9 @@ export class BotManager implements BotController {
   /** Server shutdown: stop every bot but remember it as wanted, so the next start brings it back. */
   async shutdown() {
     this.closed = true;
-    await Promise.all([...this.bots.keys()].map((id) => this.halt(id, null)));
+    // Tokens with an operation under way too: a start in flight is stopped once it is done.
+    const ids = new Set([...this.bots.keys(), ...this.ops.keys()]);
+    await Promise.all([...ids].map((id) => this.serial(id, () => this.halt(id, null))));
     this.logs.flush();
   }
 
@@ -179,9 +218,13 @@ export class BotManager implements BotController {
     bot.stopAs = { status: "stopped", reason: null };
     bot.startedAt = Date.now();
     bot.launchId = this.launches.open(p.projectId, p.tokenId, proc.pid);
-    this.pipeLines(bot, proc.stdout as ReadableStream<Uint8Array>, "stdout");
-    this.pipeLines(bot, proc.stderr as ReadableStream<Uint8Array>, "stderr");
-    void proc.exited.then((code) => this.onExit(bot, proc, code));
+    const output = Promise.all([this.pipeLines(bot, proc.stdout as ReadableStream<Uint8Array>, "stdout"), this.pipeLines(bot, proc.stderr as ReadableStream<Uint8Array>, "stderr")]);
+    bot.exited = proc.exited.then(async (code) => {
+      const asked = bot.stopping;
+      // The last stderr lines say why a bot died: read them before the launch is closed (bounded).
+      await Promise.race([output, Bun.sleep(1000)]);
+      this.onExit(bot, proc, code, asked);
+    });
     if (p.launchMode === "webhook") {
       // DESIGN.md: register the webhook only once the bot listens, so no update meets the forced-200 rule.
       await this.waitForPort(proc, p.port!);
@@ -189,9 +232,10 @@ export class BotManager implements BotController {
       try {
         await messenger.setWebhook(p.token, url, p.env.WEBHOOK_SECRET);
       } catch (e) {
-        await this.halt(p.tokenId, "error", `setWebhook failed: ${e instanceof Error ? e.message : e}`);
         throw new AppError(502, "BAD_GATEWAY", `The messenger platform refused the webhook: ${e instanceof Error ? e.message : e}`);
       }
+      // onExit leaves a bot that dies while starting to this start: it must not be called running.
+      if (exitedAlready(proc)) throw new AppError(500, "INTERNAL", "The bot exited during start; see its logs");
     }
     bot.status = "running";
   }
@@ -199,7 +243,7 @@ export class BotManager implements BotController {
   private async waitForPort(proc: ReturnType<typeof Bun.spawn>, port: number) {
     const deadline = Date.now() + this.policy.listenTimeoutMs;
     while (Date.now() < deadline) {
-      if (proc.exitCode !== null) throw new AppError(500, "INTERNAL", "The bot exited during start; see its logs");
+      if (exitedAlready(proc)) throw new AppError(500, "INTERNAL", "The bot exited during start; see its logs");
       try {
         const socket = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {}, error() {} } });
         socket.end();
@@ -208,22 +252,24 @@ export class BotManager implements BotController {
         await Bun.sleep(50);
       }
     }
-    proc.kill("SIGKILL");
     throw new AppError(500, "INTERNAL", `The bot did not listen on port ${port} in time`);
   }
 
-  private pipeLines(bot: Bot, stream: ReadableStream<Uint8Array>, level: "stdout" | "stderr") {
+  /** Settles when the stream ended. */
+  private pipeLines(bot: Bot, stream: ReadableStream<Uint8Array>, level: "stdout" | "stderr"): Promise<void> {
     const { projectId, tokenId, token } = bot.program;
-    void (async () => {
+    return (async () => {
       const decoder = new TextDecoder();
       let rest = "";
       const emit = (line: string) => {
         if (!line.trim()) return;
         const safe = maskSecrets(line.split(token).join("***"));
         this.logs.push(projectId, tokenId, level, safe);
-        if (level === "stderr") {
+        // Error printouts end in stack frames, source excerpts and indented fields; the reason of a
+        // crash is in the unindented lines ("GrammyError: Call to 'getMe' failed! (401: ...)").
+        if (level === "stderr" && !REASONLESS.test(line)) {
           bot.stderrTail.push(safe);
-          if (bot.stderrTail.length > 20) bot.stderrTail.shift();
+          if (bot.stderrTail.length > 5) bot.stderrTail.shift();
         }
       };
       try {
@@ -243,25 +289,30 @@ export class BotManager implements BotController {
     })();
   }
 
-  /** Ends a bot's process. `finalStatus` null = server shutdown (keep it wanted). */
-  private async halt(tokenId: number, finalStatus: "stopped" | "error" | null, reason?: string) {
+  /** Ends a token's bot. `finalStatus` null = server shutdown (keep it wanted). */
+  private async halt(tokenId: number, finalStatus: "stopped" | null) {
     const bot = this.bots.get(tokenId);
-    if (!bot) {
-      if (finalStatus) this.mark(tokenId, "stopped", "stopped");
-      return;
-    }
+    if (bot) await this.haltBot(bot, finalStatus);
+    else if (finalStatus) this.mark(tokenId, "stopped", "stopped");
+  }
+
+  private async haltBot(bot: Bot, finalStatus: "stopped" | "error" | null, reason?: string) {
+    const tokenId = bot.program.tokenId;
     if (bot.restartTimer) clearTimeout(bot.restartTimer);
     bot.restartTimer = null;
     bot.stopping = true;
     bot.stopAs = { status: finalStatus === "error" ? "error" : "stopped", reason: reason ?? null };
     const proc = bot.proc;
-    if (proc && proc.exitCode === null) {
-      try {
-        (proc.stdin as import("bun").FileSink).end();
-      } catch {}
-      proc.kill("SIGTERM");
-      const timer = setTimeout(() => proc.kill("SIGKILL"), this.policy.stopGraceMs);
-      await proc.exited;
+    if (proc) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      if (!exitedAlready(proc)) {
+        try {
+          (proc.stdin as import("bun").FileSink).end();
+        } catch {}
+        proc.kill("SIGTERM");
+        timer = setTimeout(() => proc.kill("SIGKILL"), this.policy.stopGraceMs);
+      }
+      await bot.exited;
       clearTimeout(timer);
     }
     await this.releaseWebhook(bot);
@@ -270,7 +321,7 @@ export class BotManager implements BotController {
     bot.launchId = null;
     this.logs.flush();
     if (finalStatus) {
-      this.bots.delete(tokenId);
+      if (this.bots.get(tokenId) === bot) this.bots.delete(tokenId);
       if (finalStatus === "error") this.mark(tokenId, "error", "stopped");
       else if (this.tokenExists(tokenId)) this.mark(tokenId, "stopped", "stopped");
     } else {
@@ -304,26 +355,29 @@ export class BotManager implements BotController {
     return this.deps.db.select({ id: botTokens.id }).from(botTokens).where(eq(botTokens.id, tokenId)).get() !== undefined;
   }
 
-  private onExit(bot: Bot, proc: ReturnType<typeof Bun.spawn>, code: number | null) {
+  /** `asked`: the exit was requested (a stop was under way when the process ended). */
+  private onExit(bot: Bot, proc: ReturnType<typeof Bun.spawn>, code: number | null, asked: boolean) {
     if (bot.proc !== proc) return;
     this.logs.flush();
-    if (bot.stopping) {
+    if (asked) {
       if (bot.launchId !== null) this.launches.close(bot.launchId, bot.stopAs.status, bot.stopAs.reason);
       bot.launchId = null;
       return;
     }
+    const why = `exited with code ${code}${bot.stderrTail.length ? `: ${bot.stderrTail.slice(-3).join(" | ")}` : ""}`;
+    if (bot.launchId !== null) this.launches.close(bot.launchId, "error", why.slice(0, 1000));
+    bot.launchId = null;
+    // Died while starting: the start (or crash restart) under way sees it and fails; no restart from here.
+    if (bot.status !== "running" || bot.stopping) return;
     // A crash: every exit nobody asked for counts, whatever the code.
     const now = Date.now();
     bot.crashes = [...bot.crashes.filter((t) => now - t < this.policy.crashWindowMs), now];
-    const why = `exited with code ${code}${bot.stderrTail.length ? `: ${bot.stderrTail.slice(-3).join(" | ")}` : ""}`;
     const tokenId = bot.program.tokenId;
-    if (bot.launchId !== null) this.launches.close(bot.launchId, "error", why.slice(0, 1000));
-    bot.launchId = null;
     bot.proc = null;
     void this.releaseWebhook(bot);
     if (bot.crashes.length >= this.policy.crashLimit) {
       bot.status = "error";
-      this.bots.delete(tokenId);
+      if (this.bots.get(tokenId) === bot) this.bots.delete(tokenId);
       const launchId = this.launches.open(bot.program.projectId, tokenId, null);
       this.launches.close(launchId, "error", `gave up after ${bot.crashes.length} crashes in ${Math.round(this.policy.crashWindowMs / 60000)} minutes; last: ${why}`.slice(0, 1000));
       this.mark(tokenId, "error", "stopped");
@@ -335,13 +389,14 @@ export class BotManager implements BotController {
     this.deps.log.warn(`bot of token ${tokenId} ${why}; restarting in ${delay} ms`);
     bot.restartTimer = setTimeout(() => {
       bot.restartTimer = null;
-      if (this.closed) return;
-      void this.respawn(bot);
+      void this.serial(tokenId, () => this.respawn(bot));
     }, delay);
   }
 
   private async respawn(bot: Bot) {
     const tokenId = bot.program.tokenId;
+    // Stopped, restarted or shut down while this restart waited for its turn.
+    if (this.closed || bot.stopping || this.bots.get(tokenId) !== bot) return;
     try {
       // Rebuild from current data: the crash may have been fixed by an edit meanwhile.
       bot.program = buildBotProgram(this.deps.config, this.deps.db, tokenId, this.deps.platformUrl?.() ?? null);
@@ -349,19 +404,13 @@ export class BotManager implements BotController {
       await this.spawn(bot);
       this.mark(tokenId, "running", "running");
     } catch (e) {
-      this.deps.log.warn(`restart of token ${tokenId} failed: ${e instanceof Error ? e.message : e}`);
-      bot.status = "error";
-      this.bots.delete(tokenId);
-      this.mark(tokenId, "error", "stopped");
+      const message = e instanceof Error ? e.message : String(e);
+      this.deps.log.warn(`restart of token ${tokenId} failed: ${message}`);
+      await this.haltBot(bot, "error", `restart failed: ${message}`);
     }
   }
 
-  /** Names of projects, for folder cleanup decisions. */
-  projectExists(projectId: number) {
-    return this.deps.db.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId)).get() !== undefined;
-  }
-
-  isRunning(tokenId: number) {
+  private isRunning(tokenId: number) {
     const b = this.bots.get(tokenId);
     return b !== undefined && b.status !== "stopped" && b.status !== "error";
   }
