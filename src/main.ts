@@ -42,7 +42,11 @@ async function serve(init: boolean) {
     // Printed once, on the run that created it; the key stays in data/admin.key (0600).
     console.log(`\nAdmin login: ${adminUrl}\nAdmin key:   ${created}\n(stored in ${config.dataDir}/admin.key)\n`);
   } else if (!config.adminKey) {
-    ctx.log.warn("No admin key configured: the admin area is disabled. Run `serve --init` or set ADMIN_KEY.");
+    ctx.log.warn(
+      config.production
+        ? "No admin key configured: the admin area is not available. Run `serve --init` or set ADMIN_KEY."
+        : "No admin key configured: admin login answers 503 until one exists. Run `serve --init` or set ADMIN_KEY.",
+    );
   }
   // Bots that were running when the server last stopped come back (DESIGN.md §6).
   if (ctx.bots instanceof BotManager) void ctx.bots.resumeAll();
