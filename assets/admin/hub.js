@@ -45,11 +45,15 @@ async function api(method, path, body) {
   return { ok: res.ok, status: res.status, data, message };
 }
 
+const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 const when = (iso) => {
   if (!iso) return "—";
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? String(iso) : d.toLocaleString();
+  return Number.isNaN(d.getTime()) ? String(iso) : DATE.format(d);
 };
+/** A table cell that names its column: narrow screens show each row as a card labelled this way. */
+const cell = (label, ...children) => h("td", { "data-label": label }, ...children);
+const actions = (...buttons) => h("td", { class: "actions" }, h("div", { class: "buttons" }, ...buttons));
 const fullName = (u) => [u.firstName, u.lastName].filter((s) => s && String(s).trim()).join(" ") || "(no name)";
 
 // --- version and updates ---------------------------------------------------------------------------
@@ -94,13 +98,13 @@ async function loadUsers() {
       h(
         "tr",
         {},
-        h("td", {}, String(u.id)),
-        h("td", {}, fullName(u)),
-        h("td", {}, u.username ? `@${u.username}` : "—"),
-        h("td", {}, String(u.ownedCount)),
-        h("td", {}, String(u.sharedCount)),
-        h("td", {}, when(u.createdAt)),
-        h("td", {}, h("button", { type: "button", class: "secondary", "aria-label": `Open user ${u.id}`, onclick: () => openUser(u.id) }, "Open")),
+        cell("Id", String(u.id)),
+        cell("Name", fullName(u)),
+        cell("Username", u.username ? `@${u.username}` : "—"),
+        cell("Own projects", String(u.ownedCount)),
+        cell("Shared with them", String(u.sharedCount)),
+        cell("Joined", when(u.createdAt)),
+        actions(h("button", { type: "button", class: "secondary", "aria-label": `Open user ${u.id}`, onclick: (ev) => openUser(u.id, ev.currentTarget) }, "Open")),
       ),
     ),
   );
@@ -122,7 +126,7 @@ function projectList(items, shared) {
   );
 }
 
-async function openUser(id) {
+async function openUser(id, opener) {
   const card = $("user-card");
   card.hidden = false;
   card.replaceChildren(h("p", {}, "Loading…"));
@@ -136,9 +140,15 @@ async function openUser(id) {
     projectList(ownedProjects, false),
     h("h4", {}, `Shared with this user (${sharedProjects.length})`),
     projectList(sharedProjects, true),
-    h("button", { type: "button", class: "secondary", onclick: () => (card.hidden = true) }, "Close"),
+    h("button", { type: "button", class: "secondary", onclick: () => closeUser(opener) }, "Close"),
   );
   card.focus();
+}
+
+/** Hides the card and gives focus back to the button that opened it (if that row still exists). */
+function closeUser(opener) {
+  $("user-card").hidden = true;
+  if (opener && opener.isConnected) opener.focus();
 }
 
 // --- templates --------------------------------------------------------------------------------------
@@ -159,8 +169,12 @@ async function loadTemplates() {
   box.replaceChildren(
     h(
       "table",
-      {},
-      h("thead", {}, h("tr", {}, ...["Id", "Name", "Category", "Featured", ""].map((c) => h("th", { scope: "col" }, c)))),
+      { "aria-labelledby": "templates-h" },
+      h(
+        "thead",
+        {},
+        h("tr", {}, ...["Id", "Name", "Category", "Featured"].map((c) => h("th", { scope: "col" }, c)), h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, "Actions"))),
+      ),
       h(
         "tbody",
         {},
@@ -168,11 +182,17 @@ async function loadTemplates() {
           h(
             "tr",
             {},
-            h("td", {}, String(tpl.id)),
-            h("td", {}, tpl.name),
-            h("td", {}, tpl.category ?? ""),
-            h("td", {}, tpl.featured ? "yes" : "no"),
-            h("td", {}, h("button", { type: "button", class: "secondary", onclick: () => setFeatured(tpl.id, tpl.featured ? 0 : 1) }, tpl.featured ? "Unfeature" : "Feature")),
+            cell("Id", String(tpl.id)),
+            cell("Name", tpl.name),
+            cell("Category", tpl.category || "—"),
+            cell("Featured", tpl.featured ? "yes" : "no"),
+            actions(
+              h(
+                "button",
+                { type: "button", class: "secondary", "aria-label": `${tpl.featured ? "Unfeature" : "Feature"} template ${tpl.name} (#${tpl.id})`, onclick: () => setFeatured(tpl.id, tpl.featured ? 0 : 1) },
+                tpl.featured ? "Unfeature" : "Feature",
+              ),
+            ),
           ),
         ),
       ),
@@ -202,13 +222,13 @@ async function loadPats() {
       h(
         "tr",
         {},
-        h("td", {}, String(p.id)),
-        h("td", {}, p.name),
-        h("td", {}, String(p.userId)),
-        h("td", {}, p.scopes.length ? p.scopes.join(", ") : "—"),
-        h("td", {}, when(p.createdAt)),
-        h("td", {}, p.lastUsedAt ? when(p.lastUsedAt) : "never"),
-        h("td", {}, h("button", { type: "button", class: "danger", "aria-label": `Revoke token ${p.name} (#${p.id})`, onclick: () => revokePat(p) }, "Revoke")),
+        cell("Id", String(p.id)),
+        cell("Name", p.name),
+        cell("User", String(p.userId)),
+        cell("Scopes", p.scopes.length ? p.scopes.join(", ") : "—"),
+        cell("Created", when(p.createdAt)),
+        cell("Last used", p.lastUsedAt ? when(p.lastUsedAt) : "never"),
+        actions(h("button", { type: "button", class: "danger", "aria-label": `Revoke token ${p.name} (#${p.id})`, onclick: () => revokePat(p) }, "Revoke")),
       ),
     ),
   );
@@ -263,13 +283,11 @@ async function loadStorage() {
       h(
         "tr",
         {},
-        h("td", {}, h("code", {}, c.id)),
-        h("td", {}, c.name),
-        h("td", {}, c.backend === "objstore" ? `object store${c.config && c.config.bucket ? ` (${c.config.bucket})` : ""}` : `local${c.config && c.config.rootPath ? ` (${c.config.rootPath})` : ""}`),
-        h("td", {}, [c.isActive ? "active" : "inactive", c.readOnly ? "read-only" : "", c.hasSecrets ? "credentials stored" : ""].filter(Boolean).join(", ")),
-        h(
-          "td",
-          { class: "row" },
+        cell("Id", h("code", {}, c.id)),
+        cell("Name", c.name),
+        cell("Backend", c.backend === "objstore" ? `object store${c.config && c.config.bucket ? ` (${c.config.bucket})` : ""}` : `local${c.config && c.config.rootPath ? ` (${c.config.rootPath})` : ""}`),
+        cell("State", [c.isActive ? "active" : "inactive", c.readOnly ? "read-only" : "", c.hasSecrets ? "credentials stored" : ""].filter(Boolean).join(", ")),
+        actions(
           h("button", { type: "button", class: "secondary", "aria-label": `Test ${c.name}`, onclick: () => testStorage(c) }, "Test"),
           h("button", { type: "button", "aria-label": `Activate ${c.name}`, disabled: Boolean(c.isActive), onclick: () => activateStorage(c) }, "Activate"),
         ),

@@ -211,7 +211,7 @@ describe("app settings", () => {
     expect(a.ctx.settings.isSetUp()).toBe(true);
     const bad = await a.call("POST", "/admin/settings", { cookie, body: new URLSearchParams({ loginMode: "messenger_widget" }) });
     expect(bad.status).toBe(400);
-    expect(bad.text).toContain("clientId and botToken");
+    expect(bad.text).toContain("Client id and Bot token required");
   });
 });
 

@@ -72,6 +72,15 @@ describe.skipIf(!haveChromium)("admin pages in Chromium", () => {
     await page.getByRole("button", { name: "Log in" }).click();
     await page.waitForURL(`${base}/admin/settings`);
     await page.getByText("Welcome!").waitFor();
+    // a refused save keeps what was typed and marks the missing field next to the message
+    await page.getByLabel("Login mode").selectOption("messenger_widget");
+    await page.getByLabel(/^Client id/).fill("4242");
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await page.getByRole("alert").getByText("Not saved: Bot token required when Login mode is Messenger Login Widget").waitFor();
+    expect(await page.getByLabel("Login mode").inputValue()).toBe("messenger_widget");
+    expect(await page.getByLabel(/^Client id/).inputValue()).toBe("4242");
+    expect(await page.getByLabel(/^Bot token/).getAttribute("aria-invalid")).toBe("true");
+    expect(await page.getByLabel(/^Client id/).getAttribute("aria-invalid")).toBeNull();
     await page.getByLabel("Login mode").selectOption("dev_login");
     await page.getByRole("button", { name: "Save settings" }).click();
     await page.waitForURL(`${base}/admin`);
@@ -91,6 +100,10 @@ describe.skipIf(!haveChromium)("admin pages in Chromium", () => {
     await page.getByRole("button", { name: "Open user 5001" }).click();
     await page.locator("#user-card").getByText("Zelda's shop bot").waitFor();
     expect(await page.locator("#user-card h3").textContent()).toBe("Zelda Hyrule (5001)");
+    // closing the card gives focus back to the button that opened it
+    await page.locator("#user-card").getByRole("button", { name: "Close" }).click();
+    expect(await page.locator("#user-card").isHidden()).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Open user 5001");
     await page.getByLabel("Search").fill("no-such-person");
     await page.getByRole("button", { name: "Search", exact: true }).click();
     await page.getByText("No users match “no-such-person”.").waitFor();
@@ -171,6 +184,46 @@ describe.skipIf(!haveChromium)("admin pages in Chromium", () => {
     await page.getByRole("button", { name: "Activate Disk two" }).click();
     await page.getByText("“Disk two” is now the active storage").waitFor();
     expect(await page.getByRole("button", { name: "Activate Disk two" }).isDisabled()).toBe(true);
+  }, 30_000);
+
+  test("a phone-sized screen in dark mode: nothing wider than the screen, rows as labelled cards, readable messages", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.emulateMedia({ colorScheme: "dark" });
+    try {
+      const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      await page.goto(`${base}/admin/settings`);
+      expect(await overflow()).toBe(0);
+      await page.goto(`${base}/admin`);
+      await page.locator("#users-table tbody tr").first().waitFor();
+      await page.locator("#storage-table tbody tr").first().waitFor();
+      await page.locator("#templates-list tbody tr").first().waitFor();
+      expect(await overflow()).toBe(0);
+      // each cell shows its column name; the action cell shows only its buttons
+      const firstRow = page.locator("#users-table tbody tr").first();
+      const label = (sel: string) => firstRow.locator(sel).evaluate((td) => getComputedStyle(td, "::before").content);
+      expect(await label("td:first-child")).toBe('"Id"');
+      expect(await label("td.actions")).toBe("none");
+      // an error message keeps at least 4.5:1 against the dark page
+      await page.locator("#pats").getByLabel("Name").fill("x");
+      await page.locator("#pats").getByLabel("User id").fill("0");
+      await page.getByRole("button", { name: "Create token" }).click();
+      const ratio = await page.locator("#pats-status.error").evaluate((el) => {
+        const probe = document.body.appendChild(document.createElement("div"));
+        probe.style.backgroundColor = "Canvas";
+        const rgb = (c: string) => c.match(/\d+/g)!.slice(0, 3).map(Number);
+        const lum = (c: string) => {
+          const [r, g, b] = rgb(c).map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4));
+          return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        };
+        const [a, b] = [lum(getComputedStyle(el).color), lum(getComputedStyle(probe).backgroundColor)];
+        probe.remove();
+        return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+      });
+      expect(ratio).toBeGreaterThanOrEqual(4.5);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 720 });
+      await page.emulateMedia({ colorScheme: "light" });
+    }
   }, 30_000);
 
   test("log out; no script errors on the way", async () => {

@@ -77,10 +77,13 @@ export const adminRoutes = (ctx: AppContext) => {
       .get("/login", ({ query }) => loginPage({ error: query.error === "1", keyConfigured: ctx.config.adminKey !== null }))
       .get("", ({ cookie }) => (loggedIn(cookie) ? hubPage() : redirect("/admin/login")))
       .get("/", ({ cookie }) => (loggedIn(cookie) ? hubPage() : redirect("/admin/login")))
-      .get("/settings", ({ cookie }) => (loggedIn(cookie) ? settingsPage(ctx.settings.publicView()) : redirect("/admin/login")))
+      .get("/settings", ({ cookie, query }) =>
+        loggedIn(cookie) ? settingsPage(ctx.settings.publicView(), { saved: query.saved === "1" }) : redirect("/admin/login"),
+      )
       .post("/settings", async ({ cookie, body }) => {
         if (!loggedIn(cookie)) return redirect("/admin/login");
         const form = (body && typeof body === "object" ? body : {}) as Record<string, string>;
+        const wasSetUp = ctx.settings.isSetUp();
         const input = {
           auth: { loginMode: form.loginMode },
           messenger: { clientId: form.clientId ?? "", botToken: form.botToken ?? "", clientSecret: form.clientSecret ?? "", botUsername: form.botUsername ?? "" },
@@ -89,10 +92,20 @@ export const adminRoutes = (ctx: AppContext) => {
         try {
           if (!parsed.success) throw badRequest(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
           const view = await ctx.settings.update(parsed.data);
-          return view.configured ? redirect("/admin") : settingsPage(view, { saved: true });
+          // First run ends on the hub; a later change stays here and says it was saved.
+          return redirect(view.configured && !wasSetUp ? "/admin" : "/admin/settings?saved=1");
         } catch (e) {
           if (!(e instanceof AppError) || e.status >= 500 && e.status !== 502) throw e;
-          const res = settingsPage(ctx.settings.publicView(), { error: e.message });
+          const typed = (k: string) => (typeof form[k] === "string" ? form[k] : undefined);
+          const res = settingsPage(ctx.settings.publicView(), {
+            error: e.message,
+            form: {
+              loginMode: typed("loginMode"),
+              clientId: typed("clientId"),
+              botUsername: typed("botUsername"),
+              retype: (["botToken", "clientSecret"] as const).filter((k) => typed(k)),
+            },
+          });
           return new Response(res.body, { status: e.status, headers: res.headers });
         }
       })

@@ -22,8 +22,8 @@ const usersSection = `
     <button type="submit">Search</button>
   </form>
   ${status("users-status")}
-  <table id="users-table" hidden>
-    <thead><tr><th scope="col">Id</th><th scope="col">Name</th><th scope="col">Username</th><th scope="col">Projects owned</th><th scope="col">Shared with</th><th scope="col">Joined</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+  <table id="users-table" aria-labelledby="users-h" hidden>
+    <thead><tr><th scope="col">Id</th><th scope="col">Name</th><th scope="col">Username</th><th scope="col">Own projects</th><th scope="col">Shared with them</th><th scope="col">Joined</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
     <tbody></tbody>
   </table>
   <nav class="row" aria-label="Users pages">
@@ -74,7 +74,7 @@ const patsSection = `
     <p><code class="token" id="pat-token"></code></p>
     <button type="button" class="secondary" id="pat-copy">Copy to clipboard</button>
   </div>
-  <table id="pats-table" hidden>
+  <table id="pats-table" aria-labelledby="pats-h" hidden>
     <thead><tr><th scope="col">Id</th><th scope="col">Name</th><th scope="col">User</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
     <tbody></tbody>
   </table>
@@ -85,7 +85,7 @@ const storageSection = `
   <h2 id="storage-h">Storage</h2>
   <p class="hint">Where media uploads go. Without an active configuration they go to the built-in folder <code>uploads/</code>.</p>
   ${status("storage-status")}
-  <table id="storage-table" hidden>
+  <table id="storage-table" aria-labelledby="storage-h" hidden>
     <thead><tr><th scope="col">Id</th><th scope="col">Name</th><th scope="col">Backend</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
     <tbody></tbody>
   </table>
@@ -98,7 +98,7 @@ const storageSection = `
     </fieldset>
     <fieldset data-backend="objstore" hidden><legend>Object store</legend>
       <label>Bucket <input name="bucket"></label>
-      <label>Region <input name="region" placeholder="us-east-1"></label>
+      <label>Region <span class="hint">for example us-east-1</span><input name="region"></label>
       <label>Endpoint <span class="hint">URL of an S3-compatible server; empty for AWS</span><input name="endpoint" type="url"></label>
       <label class="check"><input type="checkbox" name="forcePathStyle"> Path-style addressing</label>
       <label>Public URL base <span class="hint">optional</span><input name="publicUrlBase" type="url"></label>
@@ -115,6 +115,6 @@ export function hubPage() {
     `<h2 class="visually-hidden">Admin hub</h2>
 <nav class="toc" aria-label="Sections"><a href="#version">Version</a><a href="#users">Users</a><a href="#templates">Templates</a><a href="#bot-folders">Bot folders</a><a href="#pats">Tokens</a><a href="#storage">Storage</a></nav>
 ${versionSection}${usersSection}${templatesSection}${foldersSection}${patsSection}${storageSection}`,
-    { nav: true, script: hubScript },
+    { nav: "hub", script: hubScript },
   );
 }

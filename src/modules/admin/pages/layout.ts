@@ -4,13 +4,14 @@ import css from "../../../../assets/admin/admin.css" with { type: "text" };
 const ESC: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 export const esc = (s: unknown) => String(s ?? "").replace(/[&<>"']/g, (c) => ESC[c]);
 
-export function page(title: string, body: string, opts: { nav?: boolean; script?: string } = {}): Response {
+export function page(title: string, body: string, opts: { nav?: "hub" | "settings"; script?: string } = {}): Response {
+  const link = (href: string, label: string, here: boolean) => `<a href="${href}"${here ? ` aria-current="page"` : ""}>${label}</a>`;
   const nav = opts.nav
-    ? `<nav><a href="/admin">Hub</a><a href="/admin/settings">Settings</a><form method="post" action="/admin/api/logout"><button class="secondary" type="submit">Log out</button></form></nav>`
+    ? `<nav aria-label="Admin">${link("/admin", "Hub", opts.nav === "hub")}${link("/admin/settings", "Settings", opts.nav === "settings")}<form method="post" action="/admin/api/logout"><button class="secondary" type="submit">Log out</button></form></nav>`
     : "";
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)} · Botloom admin</title><style>${css}</style></head>
+<title>${esc(title)} · Botloom admin</title><link rel="icon" href="data:,"><style>${css}</style></head>
 <body><header><h1>Botloom admin</h1>${nav}</header><main>${body}</main>${opts.script ? `<script type="module">${opts.script}</script>` : ""}</body></html>`;
   return new Response(html, {
     headers: {
