@@ -10,7 +10,8 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function startServer(ctx: AppContext): Promise<RunningServer> {
+/** `requestGraceMs`: how long a stopping server lets requests in flight finish before it closes every connection. */
+export async function startServer(ctx: AppContext, { requestGraceMs = 5000 } = {}): Promise<RunningServer> {
   const app = createApp(ctx);
   app.listen({ port: ctx.config.port, hostname: ctx.config.host, maxRequestBodySize: SERVER_BODY_LIMIT });
   const server = app.server!;
@@ -26,7 +27,9 @@ export async function startServer(ctx: AppContext): Promise<RunningServer> {
       if (stopped) return;
       stopped = true;
       // Stop accepting requests first, then the bots (they restart on the next start), then the database.
-      await server.stop(false);
+      // Requests in flight get a grace period; an open WebSocket (/api/events) would hold stop(false) forever.
+      await Promise.race([server.stop(false), Bun.sleep(requestGraceMs)]);
+      await server.stop(true);
       await ctx.bots.shutdown();
       closeDatabase(ctx.db);
     },
