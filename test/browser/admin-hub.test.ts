@@ -35,6 +35,7 @@ describe.skipIf(!haveChromium)("admin pages in Chromium", () => {
     base = `http://127.0.0.1:${t.app.server!.port}`;
     t.ctx.auth.upsertUser({ id: 5001, firstName: "Zelda", lastName: "Hyrule", username: "zelda_h" });
     t.ctx.auth.upsertUser({ id: 5002, firstName: "Link", username: "link" });
+    t.ctx.auth.upsertUser({ id: 987654321012, firstName: "Александра-Кристина", lastName: "Константинопольская", username: "a_very_long_username_for_layouts" });
     t.ctx.db.insert(projects).values({ ownerId: 5001, name: "Zelda's shop bot", data: JSON.stringify({ sheets: [] }) }).run();
     const { chromium } = await import("playwright-core");
     profile = mkdtempSync(join(tmpdir(), "botloom-chromium-"));
@@ -197,6 +198,12 @@ describe.skipIf(!haveChromium)("admin pages in Chromium", () => {
       await page.locator("#users-table tbody tr").first().waitFor();
       await page.locator("#storage-table tbody tr").first().waitFor();
       await page.locator("#templates-list tbody tr").first().waitFor();
+      expect(await overflow()).toBe(0);
+      // a long unbreakable @username wraps inside its cell and inside the user's card
+      await page.getByLabel("Search").fill("@a_very");
+      await page.getByRole("button", { name: "Search", exact: true }).click();
+      await page.getByRole("button", { name: "Open user 987654321012" }).click();
+      await page.locator("#user-card h3").waitFor();
       expect(await overflow()).toBe(0);
       // each cell shows its column name; the action cell shows only its buttons
       const firstRow = page.locator("#users-table tbody tr").first();
