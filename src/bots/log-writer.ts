@@ -56,7 +56,13 @@ export class LogWriter {
         for (const t of tokens) this.trim.run(t);
       });
     } catch {
-      // The project was deleted while its bot was still printing (FK): those lines have nowhere to go.
+      // A project deleted while its bot was still printing (FK) fails the whole batch: write line by
+      // line so only those lines, which have nowhere to go, are dropped.
+      for (const e of batch) {
+        try {
+          this.insert.run({ ...e });
+        } catch {}
+      }
     }
   }
 }

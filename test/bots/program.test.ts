@@ -78,6 +78,16 @@ describe("log writer", () => {
     expect(t.ctx.db.$client.query("select count(*) as n from bot_logs where token_id = 4").get()).toEqual({ n: 1 });
   });
 
+  test("lines of a deleted project are dropped alone: the other bots' lines in the same batch are kept", () => {
+    addToken(7);
+    const w = new LogWriter(t.ctx.db);
+    w.push(projectId, 7, "stdout", "before");
+    w.push(987_654, 8, "stdout", "of a deleted project");
+    w.push(projectId, 7, "stdout", "after");
+    w.flush();
+    expect(t.ctx.db.$client.query("select message from bot_logs where token_id = 7 order by id").all()).toEqual([{ message: "before" }, { message: "after" }]);
+  });
+
   test("very long lines are cut", () => {
     addToken(6);
     const w = new LogWriter(t.ctx.db);
