@@ -241,3 +241,18 @@ describe("admin PATs", () => {
     }
   });
 });
+
+describe("login page with a session", () => {
+  test("an admin who is already logged in is sent on instead of seeing the form again", async () => {
+    const t2 = createTestApp();
+    const cookie = await adminLogin(t2);
+    let res = await t2.call("GET", "/admin/login", { cookie });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/admin/settings");
+    await setUp(t2);
+    res = await t2.call("GET", "/admin/login", { cookie });
+    expect(res.headers.get("location")).toBe("/admin");
+    expect((await t2.call("GET", "/admin/login", { cookie: "admin_auth=forged.x" })).status).toBe(200);
+    t2.cleanup();
+  });
+});

@@ -74,7 +74,10 @@ export const adminRoutes = (ctx: AppContext) => {
         return { success: true };
       }, { admin: true })
       // --- pages ----------------------------------------------------------------------------------
-      .get("/login", ({ query }) => loginPage({ error: query.error === "1", keyConfigured: ctx.config.adminKey !== null }))
+      // Already logged in: the login form has nothing to offer, go where the login would lead.
+      .get("/login", ({ query, cookie }) =>
+        loggedIn(cookie) ? redirect(ctx.settings.isSetUp() ? "/admin" : "/admin/settings") : loginPage({ error: query.error === "1", keyConfigured: ctx.config.adminKey !== null }),
+      )
       .get("", ({ cookie }) => (loggedIn(cookie) ? hubPage() : redirect("/admin/login")))
       .get("/", ({ cookie }) => (loggedIn(cookie) ? hubPage() : redirect("/admin/login")))
       .get("/settings", ({ cookie, query }) =>
