@@ -289,7 +289,10 @@ async function loadStorage() {
         cell("State", [c.isActive ? "active" : "inactive", c.readOnly ? "read-only" : "", c.hasSecrets ? "credentials stored" : ""].filter(Boolean).join(", ")),
         actions(
           h("button", { type: "button", class: "secondary", "aria-label": `Test ${c.name}`, onclick: () => testStorage(c) }, "Test"),
-          h("button", { type: "button", "aria-label": `Activate ${c.name}`, disabled: Boolean(c.isActive), onclick: () => activateStorage(c) }, "Activate"),
+          c.isActive
+            ? h("button", { type: "button", class: "secondary", "aria-label": `Deactivate ${c.name}`, onclick: () => activateStorage(c, false) }, "Deactivate")
+            : h("button", { type: "button", "aria-label": `Activate ${c.name}`, onclick: () => activateStorage(c, true) }, "Activate"),
+          h("button", { type: "button", class: "danger", "aria-label": `Delete ${c.name}`, onclick: () => deleteStorage(c) }, "Delete"),
         ),
       ),
     ),
@@ -304,11 +307,19 @@ async function testStorage(c) {
   say("storage-status", `“${c.name}”: ${r.message}`, r.ok ? "ok" : "error");
 }
 
-async function activateStorage(c) {
-  const r = await api("PATCH", `/admin/api/storage-configs/${encodeURIComponent(c.id)}`, { isActive: true });
+async function activateStorage(c, active) {
+  const r = await api("PATCH", `/admin/api/storage-configs/${encodeURIComponent(c.id)}`, { isActive: active });
   if (!r.ok) return say("storage-status", r.message, "error");
   await loadStorage();
-  say("storage-status", `“${c.name}” is now the active storage: new uploads go there.`, "ok");
+  say("storage-status", active ? `“${c.name}” is now the active storage: new uploads go there.` : `“${c.name}” is no longer active: new uploads go to the built-in folder.`, "ok");
+}
+
+async function deleteStorage(c) {
+  if (!confirm(`Delete the storage configuration “${c.name}”? Stored files stay where they are.`)) return;
+  const r = await api("DELETE", `/admin/api/storage-configs/${encodeURIComponent(c.id)}`);
+  if (!r.ok) return say("storage-status", r.message, "error");
+  await loadStorage();
+  say("storage-status", `“${c.name}” deleted.`, "ok");
 }
 
 async function createStorage(ev) {

@@ -25,6 +25,7 @@ describe("/admin/api/storage-configs", () => {
       ["POST", "", { name: "x", backend: "local", config: { rootPath: "/tmp/x" } }],
       ["PATCH", "/disk", { isActive: true }],
       ["POST", "/disk/test", undefined],
+      ["DELETE", "/disk", undefined],
     ] as const) {
       for (const auth of [{}, { cookie: user }, { bearer: pat }]) {
         const r = await t.call(method, `/admin/api/storage-configs${path}`, { ...auth, json });
@@ -60,6 +61,12 @@ describe("/admin/api/storage-configs", () => {
 
     const userView = await t.call("GET", "/api/storage-configs", { cookie: await loginAs(t, 8) });
     expect(userView.body).toEqual(list);
+
+    // deactivate and delete (objects stay; 409 while media use it is the storage module's rule)
+    expect((await call("PATCH", "/disk-two", { isActive: false })).body.isActive).toBe(false);
+    expect((await call("DELETE", "/disk-two")).body).toEqual({ ok: true, id: "disk-two" });
+    expect((await call("DELETE", "/disk-two")).status).toBe(404);
+    expect((await call("GET", "")).body.map((c: { id: string }) => c.id)).toEqual(["disk-one"]);
   });
 
   test("object-store credentials are stored sealed and never returned", async () => {

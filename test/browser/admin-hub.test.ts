@@ -184,7 +184,19 @@ describe.skipIf(!haveChromium)("admin pages in Chromium", () => {
     await page.locator("#storage-status.ok").waitFor();
     await page.getByRole("button", { name: "Activate Disk two" }).click();
     await page.getByText("“Disk two” is now the active storage").waitFor();
-    expect(await page.getByRole("button", { name: "Activate Disk two" }).isDisabled()).toBe(true);
+    await page.getByRole("button", { name: "Deactivate Disk two" }).click();
+    await page.getByText("“Disk two” is no longer active").waitFor();
+    await page.getByRole("button", { name: "Activate Disk two" }).click();
+    await page.getByText("“Disk two” is now the active storage").waitFor();
+    // a second config, created and deleted again
+    await form.getByLabel("Name").fill("Scratch");
+    await form.getByRole("textbox", { name: /^Folder/ }).fill(join(t.dir, "scratch"));
+    await form.getByRole("button", { name: "Create" }).click();
+    await page.getByText(/Created “Scratch”/).waitFor();
+    page.once("dialog", (d) => void d.accept());
+    await page.getByRole("button", { name: "Delete Scratch" }).click();
+    await page.getByText("“Scratch” deleted.").waitFor();
+    expect(await page.getByRole("button", { name: "Delete Scratch" }).count()).toBe(0);
   }, 30_000);
 
   test("a phone-sized screen in dark mode: nothing wider than the screen, rows as labelled cards, readable messages", async () => {

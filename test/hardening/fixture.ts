@@ -261,6 +261,7 @@ export const ROUTES: { method: string; path: string; level: "public" | "user" | 
   { method: "GET", path: "/admin/api/storage-configs", level: "admin" },
   { method: "POST", path: "/admin/api/storage-configs", level: "admin" },
   { method: "PATCH", path: "/admin/api/storage-configs/{storage}", level: "admin" },
+  { method: "DELETE", path: "/admin/api/storage-configs/{storage}", level: "admin" },
   { method: "POST", path: "/admin/api/storage-configs/{storage}/test", level: "admin" },
   { method: "POST", path: "/admin/api/bot-folders/cleanup", level: "admin" },
   { method: "GET", path: "/admin/api/templates", level: "admin" },

@@ -146,6 +146,7 @@ export const MATRIX: Row[] = [
   { method: "POST", path: "/admin/api/storage-configs", body: () => ({ name: "Admin store", backend: "local", config: { rootPath: "/tmp/botloom-authz-admin" } }), expect: adminOnly(201) },
   { method: "PATCH", path: "/admin/api/storage-configs/{storage}", body: () => ({ name: "Renamed" }), expect: adminOnly(200) },
   { method: "POST", path: "/admin/api/storage-configs/{storage}/test", expect: adminOnly(200) },
+  { method: "DELETE", path: "/admin/api/storage-configs/{storage}", expect: adminOnly(200) },
   { method: "POST", path: "/admin/api/bot-folders/cleanup", expect: adminOnly(200) },
   { method: "GET", path: "/admin/api/templates", expect: adminOnly(200) },
   { method: "PATCH", path: "/admin/api/templates/{publicTemplate}/featured", body: () => ({ featured: 1 }), expect: adminOnly(200) },

@@ -24,5 +24,6 @@ export const adminStorageRoutes = (ctx: AppContext) => {
       { admin: true, body: createStorageSchema },
     )
     .patch("/api/storage-configs/:id", ({ params, body }) => service.update(parseStorageId(params.id), body), { admin: true, body: updateStorageSchema })
-    .post("/api/storage-configs/:id/test", ({ params }) => service.test(parseStorageId(params.id)), { admin: true });
+    .post("/api/storage-configs/:id/test", ({ params }) => service.test(parseStorageId(params.id)), { admin: true })
+    .delete("/api/storage-configs/:id", ({ params }) => service.remove(parseStorageId(params.id)), { admin: true });
 };
