@@ -14,6 +14,7 @@ import { foldersOfToken, folderName, writeBotFolder } from "./folders";
 import { ensureGrammyModule } from "./grammy-module";
 import { LaunchHistory } from "./launches";
 import { LogWriter } from "./log-writer";
+import { readLines } from "./lines";
 import { buildBotProgram, type BotProgram } from "./program";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
@@ -258,35 +259,16 @@ export class BotManager implements BotController {
   /** Settles when the stream ended. */
   private pipeLines(bot: Bot, stream: ReadableStream<Uint8Array>, level: "stdout" | "stderr"): Promise<void> {
     const { projectId, tokenId, token } = bot.program;
-    return (async () => {
-      const decoder = new TextDecoder();
-      let rest = "";
-      const emit = (line: string) => {
-        if (!line.trim()) return;
-        const safe = maskSecrets(line.split(token).join("***"));
-        this.logs.push(projectId, tokenId, level, safe);
-        // Error printouts end in stack frames, source excerpts and indented fields; the reason of a
-        // crash is in the unindented lines ("GrammyError: Call to 'getMe' failed! (401: ...)").
-        if (level === "stderr" && !REASONLESS.test(line)) {
-          bot.stderrTail.push(safe);
-          if (bot.stderrTail.length > 5) bot.stderrTail.shift();
-        }
-      };
-      try {
-        for await (const chunk of stream) {
-          rest += decoder.decode(chunk, { stream: true });
-          const lines = rest.split("\n");
-          rest = lines.pop() ?? "";
-          for (const l of lines) emit(l);
-          // A process printing without newlines must not grow this buffer without bound.
-          if (rest.length > 64 * 1024) {
-            emit(rest);
-            rest = "";
-          }
-        }
-      } catch {}
-      emit(rest);
-    })();
+    return readLines(stream, (line) => {
+      const safe = maskSecrets(line.split(token).join("***"));
+      this.logs.push(projectId, tokenId, level, safe);
+      // Error printouts end in stack frames, source excerpts and indented fields; the reason of a
+      // crash is in the unindented lines ("GrammyError: Call to 'getMe' failed! (401: ...)").
+      if (level === "stderr" && !REASONLESS.test(line)) {
+        bot.stderrTail.push(safe);
+        if (bot.stderrTail.length > 5) bot.stderrTail.shift();
+      }
+    });
   }
 
   /** Ends a token's bot. `finalStatus` null = server shutdown (keep it wanted). */

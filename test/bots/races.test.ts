@@ -191,13 +191,13 @@ describe("a bot that fails while starting", () => {
 
 describe("server shutdown", () => {
   test("while a crash restart is pending: nothing is spawned afterwards, the bot stays wanted, launches closed", async () => {
-    const { t, cookie, manager } = await newApp({ backoffBaseMs: 300 });
+    const { t, cookie, manager } = await newApp({ backoffBaseMs: 500 });
     const { tokenId, folder } = await newToken(t, cookie);
     await manager.start(tokenId);
     process.kill(manager.state(tokenId).pid!, "SIGKILL");
     await until(() => manager.state(tokenId).status === "starting", "the restart to be scheduled");
     await manager.shutdown();
-    await Bun.sleep(700);
+    await Bun.sleep(900);
     await expectProcesses(folder, []);
     expect(tokenRow(t, tokenId).desiredState).toBe("running");
     expect(launchesOf(t, tokenId).every((l) => l.stoppedAt !== null)).toBe(true);
@@ -221,13 +221,13 @@ describe("server shutdown", () => {
 
 describe("deletes while the bot runs or crashes", () => {
   test("the token deleted while a crash restart is pending: nothing comes back", async () => {
-    const { t, cookie, manager } = await newApp({ backoffBaseMs: 300 });
+    const { t, cookie, manager } = await newApp({ backoffBaseMs: 500 });
     const { tokenId, folder } = await newToken(t, cookie);
     await manager.start(tokenId);
     process.kill(manager.state(tokenId).pid!, "SIGKILL");
     await until(() => manager.state(tokenId).status === "starting", "the restart to be scheduled");
     expect((await t.call("DELETE", `/api/bot/tokens/${tokenId}`, { cookie })).status).toBe(200);
-    await Bun.sleep(700);
+    await Bun.sleep(900);
     await expectProcesses(folder, []);
     expect(manager.state(tokenId).status).toBe("stopped");
   }, 30_000);
