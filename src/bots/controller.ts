@@ -15,8 +15,11 @@ export interface BotController {
   start(tokenId: number): Promise<BotInstanceState>;
   stop(tokenId: number): Promise<BotInstanceState>;
   restart(tokenId: number): Promise<BotInstanceState>;
-  /** Stops every bot of a project (project delete). */
-  stopProject(projectId: number): Promise<void>;
+  /**
+   * Stops every bot of a project (project delete), then runs `whileStopped` (the delete itself)
+   * before any of them may start again: a start arriving meanwhile waits, then finds no project.
+   */
+  stopProject(projectId: number, whileStopped?: () => Promise<void>): Promise<void>;
   /** Stops every running bot (server shutdown); they are started again on the next start. */
   shutdown(): Promise<void>;
 }

@@ -168,9 +168,25 @@ export class BotManager implements BotController {
     return this.state(tokenId);
   }
 
-  async stopProject(projectId: number) {
+  async stopProject(projectId: number, whileStopped?: () => Promise<void>) {
     const ids = this.deps.db.select({ id: botTokens.id }).from(botTokens).where(eq(botTokens.projectId, projectId)).all();
-    await Promise.all(ids.map(({ id }) => this.stop(id)));
+    // Each token's queue is held after its stop until `whileStopped` is done.
+    const gate = Promise.withResolvers<void>();
+    const stopped = ids.map(
+      ({ id }) =>
+        new Promise<void>((resolve, reject) => {
+          void this.serial(id, async () => {
+            await this.halt(id, "stopped").then(resolve, reject);
+            await gate.promise;
+          });
+        }),
+    );
+    try {
+      await Promise.all(stopped);
+      await whileStopped?.();
+    } finally {
+      gate.resolve();
+    }
   }
 
   private async restartProject(projectId: number) {

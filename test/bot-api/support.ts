@@ -34,8 +34,9 @@ export class FakeBots implements BotController {
   async restart(tokenId: number) {
     return this.start(tokenId);
   }
-  async stopProject(projectId: number) {
+  async stopProject(projectId: number, whileStopped?: () => Promise<void>) {
     this.stoppedProjects.push(projectId);
+    await whileStopped?.();
   }
   async shutdown() {}
 }

@@ -242,3 +242,27 @@ describe("deletes while the bot runs or crashes", () => {
     expect(launchesOf(t, tokenId)).toHaveLength(0);
   }, 30_000);
 });
+
+describe("a start racing a delete", () => {
+  test("project delete with a start arriving meanwhile: no bot is left running for the deleted project", async () => {
+    const { t, cookie, manager } = await newApp();
+    const { projectId, tokenId, folder } = await newToken(t, cookie);
+    await manager.start(tokenId);
+    const [del, start] = await Promise.all([t.call("DELETE", `/api/projects/${projectId}`, { cookie }), t.call("POST", `/api/bot/tokens/${tokenId}/start`, { cookie })]);
+    expect(del.status).toBe(200);
+    expect([404, 409]).toContain(start.status);
+    await expectProcesses(folder, []);
+    expect(manager.state(tokenId).status).toBe("stopped");
+  }, 30_000);
+
+  test("token delete with a start arriving meanwhile: no bot is left running for the deleted token", async () => {
+    const { t, cookie, manager } = await newApp();
+    const { tokenId, folder } = await newToken(t, cookie);
+    await manager.start(tokenId);
+    const [del, start] = await Promise.all([t.call("DELETE", `/api/bot/tokens/${tokenId}`, { cookie }), t.call("POST", `/api/bot/tokens/${tokenId}/start`, { cookie })]);
+    expect(del.status).toBe(200);
+    expect([200, 404, 409]).toContain(start.status);
+    await expectProcesses(folder, []);
+    expect(manager.state(tokenId).status).toBe("stopped");
+  }, 30_000);
+});

@@ -40,8 +40,9 @@ class FakeBots implements BotController {
   async restart() {
     return STOPPED;
   }
-  async stopProject(projectId: number) {
+  async stopProject(projectId: number, whileStopped?: () => Promise<void>) {
     this.journal.push(`stop:${projectId}`);
+    await whileStopped?.();
   }
   async shutdown() {}
 }

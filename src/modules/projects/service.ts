@@ -204,16 +204,18 @@ export class ProjectsService {
   async delete(projectId: number, userId: number, opts: { allowCollaborator?: boolean } = {}): Promise<void> {
     this.ctx.access.require(projectId, userId, { ownerOnly: !opts.allowCollaborator });
     const recipients = this.team.memberIds(projectId);
-    await this.ctx.bots.stopProject(projectId);
-    for (const hook of this.ctx.projectDeleteHooks) {
-      try {
-        await hook(projectId);
-      } catch (err) {
-        // Leftover files can be cleaned later (bot folder cleanup); a stuck hook must not keep the project alive.
-        this.ctx.log.warn(`project ${projectId}: delete hook failed:`, err);
+    // No bot of the project may start again before the row is gone (a start meanwhile then finds no project).
+    await this.ctx.bots.stopProject(projectId, async () => {
+      for (const hook of this.ctx.projectDeleteHooks) {
+        try {
+          await hook(projectId);
+        } catch (err) {
+          // Leftover files can be cleaned later (bot folder cleanup); a stuck hook must not keep the project alive.
+          this.ctx.log.warn(`project ${projectId}: delete hook failed:`, err);
+        }
       }
-    }
-    this.ctx.db.delete(projects).where(eq(projects.id, projectId)).run();
+      this.ctx.db.delete(projects).where(eq(projects.id, projectId)).run();
+    });
     this.changed("deleted", projectId, recipients);
   }
 
