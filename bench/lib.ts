@@ -9,7 +9,7 @@ import { buildContext } from "../src/bootstrap";
 import { startServer } from "../src/server";
 import { createLogger } from "../src/log";
 import type { AppContext } from "../src/context";
-import type { SupervisionPolicy } from "../src/bots/manager";
+import type { SupervisionPolicy } from "../src/bots/policy";
 import { buildBinary, freePort, startProcessServer, type ProcessServer } from "../test/support/process";
 
 export const ROOT = resolve(import.meta.dir, "..");

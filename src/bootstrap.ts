@@ -11,7 +11,8 @@ import { ProjectAccess } from "./modules/projects/access";
 import { ProjectsService } from "./modules/projects/service";
 import { TokensService } from "./modules/tokens/service";
 import type { BotController } from "./bots/controller";
-import { BotManager, type SupervisionPolicy } from "./bots/manager";
+import { BotManager } from "./bots/manager";
+import type { SupervisionPolicy } from "./bots/policy";
 import { removeBotFolders } from "./bots/folders";
 
 export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots?: BotController; botPolicy?: SupervisionPolicy } = {}): AppContext {

@@ -15,20 +15,12 @@ import { ensureGrammyModule } from "./grammy-module";
 import { LaunchHistory } from "./launches";
 import { LogWriter } from "./log-writer";
 import { readLines } from "./lines";
+import { DEFAULT_POLICY, type SupervisionPolicy } from "./policy";
+import { releaseWebhook, waitForPort } from "./webhook-mode";
 import { buildBotProgram, type BotProgram } from "./program";
+import { exitedAlready } from "./webhook-mode";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-
-export interface SupervisionPolicy {
-  backoffBaseMs: number;
-  backoffCapMs: number;
-  crashLimit: number;
-  crashWindowMs: number;
-  stopGraceMs: number;
-  listenTimeoutMs: number;
-}
-
-export const DEFAULT_POLICY: SupervisionPolicy = { backoffBaseMs: 1000, backoffCapMs: 60_000, crashLimit: 5, crashWindowMs: 10 * 60_000, stopGraceMs: 5000, listenTimeoutMs: 15_000 };
 
 interface Bot {
   program: BotProgram;
@@ -60,14 +52,17 @@ export interface BotManagerDeps {
 /** stderr lines that never say why a bot died: indented (stack frames, fields), source excerpts, carets. */
 const REASONLESS = /^(\s|\d+ \||\^)/;
 
-const exitedAlready = (proc: ReturnType<typeof Bun.spawn>) => proc.exitCode !== null || proc.signalCode !== null;
 
 const STOPPED: BotInstanceState = { status: "stopped", startedAt: null, pid: null };
+/** Bots started at once when the server comes back (each start is mostly waiting). */
+const RESUME_CONCURRENCY = 4;
 
 export class BotManager implements BotController {
   private readonly bots = new Map<number, Bot>();
   /** Tokens whose bot gave up (status error) and has not been started or stopped since. */
   private readonly errored = new Set<number>();
+  /** Tokens to be started again after a server restart and not started yet (they count as starting). */
+  private readonly resuming = new Set<number>();
   /** The tail of each token's queue of operations (see serial). */
   private readonly ops = new Map<number, Promise<void>>();
   private readonly launches: LaunchHistory;
@@ -88,23 +83,42 @@ export class BotManager implements BotController {
 
   state(tokenId: number): BotInstanceState {
     const b = this.bots.get(tokenId);
+    if (!b && this.resuming.has(tokenId)) return { status: "starting", startedAt: null, pid: null };
     if (!b) return this.errored.has(tokenId) ? { status: "error", startedAt: null, pid: null } : STOPPED;
     return { status: b.status, startedAt: b.status === "running" ? b.startedAt : null, pid: b.proc?.pid ?? null };
   }
 
-  /** Starts every bot that was running when the server last stopped. */
+  /**
+   * Starts every bot that was running when the server last stopped: webhook bots first (the
+   * messenger is already posting to them; the intake holds those updates while they count as
+   * starting), a few at a time. A bot that fails to come back stays wanted, so the next server
+   * start tries again.
+   */
   async resumeAll() {
     this.launches.closeDangling();
-    const rows = this.deps.db.select({ id: botTokens.id }).from(botTokens).where(eq(botTokens.desiredState, "running")).all();
-    for (const { id } of rows) {
-      try {
-        await this.start(id);
-      } catch (e) {
-        if (this.closed) return;
-        this.deps.log.warn(`could not resume bot of token ${id}: ${e instanceof Error ? e.message : e}`);
-        if (!this.isRunning(id)) this.mark(id, "error");
+    const rows = this.deps.db
+      .select({ id: botTokens.id, mode: botTokens.launchMode })
+      .from(botTokens)
+      .where(eq(botTokens.desiredState, "running"))
+      .orderBy(botTokens.id)
+      .all();
+    rows.sort((a, b) => Number(b.mode === "webhook") - Number(a.mode === "webhook"));
+    for (const { id } of rows) this.resuming.add(id);
+    const queue = rows.map((r) => r.id);
+    const worker = async () => {
+      for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+        try {
+          if (!this.closed) await this.start(id);
+        } catch (e) {
+          if (this.closed) return;
+          this.deps.log.warn(`could not resume bot of token ${id}: ${e instanceof Error ? e.message : e}`);
+          if (!this.isRunning(id)) this.mark(id, "error", "running");
+        } finally {
+          this.resuming.delete(id);
+        }
       }
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(RESUME_CONCURRENCY, queue.length) }, worker));
   }
 
   start(tokenId: number): Promise<BotInstanceState> {
@@ -244,7 +258,7 @@ export class BotManager implements BotController {
     });
     if (p.launchMode === "webhook") {
       // DESIGN.md: register the webhook only once the bot listens, so no update meets the forced-200 rule.
-      await this.waitForPort(proc, p.port!);
+      await waitForPort(proc, p.port!, this.policy.listenTimeoutMs);
       const url = `${config.webhookBaseUrl}/api/webhook/${p.projectId}/${p.tokenId}`;
       try {
         await messenger.setWebhook(p.token, url, p.env.WEBHOOK_SECRET);
@@ -255,21 +269,6 @@ export class BotManager implements BotController {
       if (exitedAlready(proc)) throw new AppError(500, "INTERNAL", "The bot exited during start; see its logs");
     }
     bot.status = "running";
-  }
-
-  private async waitForPort(proc: ReturnType<typeof Bun.spawn>, port: number) {
-    const deadline = Date.now() + this.policy.listenTimeoutMs;
-    while (Date.now() < deadline) {
-      if (exitedAlready(proc)) throw new AppError(500, "INTERNAL", "The bot exited during start; see its logs");
-      try {
-        const socket = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {}, error() {} } });
-        socket.end();
-        return;
-      } catch {
-        await Bun.sleep(50);
-      }
-    }
-    throw new AppError(500, "INTERNAL", `The bot did not listen on port ${port} in time`);
   }
 
   /** Settles when the stream ended. */
@@ -313,7 +312,7 @@ export class BotManager implements BotController {
       await bot.exited;
       clearTimeout(timer);
     }
-    await this.releaseWebhook(bot);
+    await releaseWebhook(this.deps, bot.program);
     // onExit (already run by now for a live process) closed the launch; close it here otherwise.
     if (bot.launchId !== null) this.launches.close(bot.launchId, bot.stopAs.status, bot.stopAs.reason);
     bot.launchId = null;
@@ -326,20 +325,6 @@ export class BotManager implements BotController {
       bot.status = "stopped";
       this.mark(tokenId, "stopped");
     }
-  }
-
-  /**
-   * A webhook left registered while its bot is down would have the intake answer 200 to updates
-   * nobody handles (API.md forced-200 rule): they would be lost. Without a webhook the messenger
-   * keeps them until the bot is back (polling, or the webhook registered again on start).
-   */
-  private async releaseWebhook(bot: Bot) {
-    if (bot.program.launchMode !== "webhook") return;
-    const { token, tokenId } = bot.program;
-    await Promise.race([
-      this.deps.messenger.deleteWebhook(token).catch((e) => this.deps.log.warn(`deleteWebhook for token ${tokenId}: ${e.message}`)),
-      Bun.sleep(3000),
-    ]);
   }
 
   /** Records a token's runtime status (and what the operator wants) in the database and in memory. */
@@ -372,7 +357,7 @@ export class BotManager implements BotController {
     bot.crashes = [...bot.crashes.filter((t) => now - t < this.policy.crashWindowMs), now];
     const tokenId = bot.program.tokenId;
     bot.proc = null;
-    void this.releaseWebhook(bot);
+    void releaseWebhook(this.deps, bot.program);
     if (bot.crashes.length >= this.policy.crashLimit) {
       bot.status = "error";
       if (this.bots.get(tokenId) === bot) this.bots.delete(tokenId);

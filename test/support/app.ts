@@ -10,7 +10,7 @@ import { openDatabase } from "../../src/db/client";
 import type { AppContext } from "../../src/context";
 import type { BotController } from "../../src/bots/controller";
 import type { Logger } from "../../src/log";
-import type { SupervisionPolicy } from "../../src/bots/manager";
+import type { SupervisionPolicy } from "../../src/bots/policy";
 
 export const ADMIN_KEY = "test-admin-key-0123456789";
 

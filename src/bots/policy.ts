@@ -1,0 +1,11 @@
+// How the manager supervises bot processes (DESIGN.md §6); tests pass a faster policy.
+export interface SupervisionPolicy {
+  backoffBaseMs: number;
+  backoffCapMs: number;
+  crashLimit: number;
+  crashWindowMs: number;
+  stopGraceMs: number;
+  listenTimeoutMs: number;
+}
+
+export const DEFAULT_POLICY: SupervisionPolicy = { backoffBaseMs: 1000, backoffCapMs: 60_000, crashLimit: 5, crashWindowMs: 10 * 60_000, stopGraceMs: 5000, listenTimeoutMs: 15_000 };

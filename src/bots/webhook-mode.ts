@@ -1,0 +1,38 @@
+// Webhook mode around a bot process: wait until it listens before registering the webhook, and
+// remove the webhook whenever the bot stops.
+import { AppError } from "../http/errors";
+import type { Logger } from "../log";
+import type { MessengerClient } from "../messenger/client";
+import type { BotProgram } from "./program";
+
+export const exitedAlready = (proc: ReturnType<typeof Bun.spawn>) => proc.exitCode !== null || proc.signalCode !== null;
+
+/** Resolves once something accepts connections on 127.0.0.1:port; fails if the process exits or time runs out. */
+export async function waitForPort(proc: ReturnType<typeof Bun.spawn>, port: number, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (exitedAlready(proc)) throw new AppError(500, "INTERNAL", "The bot exited during start; see its logs");
+    try {
+      const socket = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {}, error() {} } });
+      socket.end();
+      return;
+    } catch {
+      await Bun.sleep(50);
+    }
+  }
+  throw new AppError(500, "INTERNAL", `The bot did not listen on port ${port} in time`);
+}
+
+/**
+ * A webhook left registered while its bot is down would have the intake answer 200 to updates
+ * nobody handles (API.md forced-200 rule): they would be lost. Without a webhook the messenger
+ * keeps them until the bot is back (polling, or the webhook registered again on start).
+ * Bounded: a messenger that does not answer must not hold up a stop.
+ */
+export async function releaseWebhook(deps: { messenger: MessengerClient; log: Logger }, program: BotProgram) {
+  if (program.launchMode !== "webhook") return;
+  await Promise.race([
+    deps.messenger.deleteWebhook(program.token).catch((e) => deps.log.warn(`deleteWebhook for token ${program.tokenId}: ${e.message}`)),
+    Bun.sleep(3000),
+  ]);
+}
