@@ -15,7 +15,7 @@ import { ensureGrammyModule } from "./grammy-module";
 import { LaunchHistory } from "./launches";
 import { LogWriter } from "./log-writer";
 import { readLines } from "./lines";
-import { DEFAULT_POLICY, type SupervisionPolicy } from "./policy";
+import { DEFAULT_POLICY, RESUME_CONCURRENCY, type SupervisionPolicy } from "./policy";
 import { releaseWebhook, waitForPort } from "./webhook-mode";
 import { buildBotProgram, type BotProgram } from "./program";
 import { exitedAlready } from "./webhook-mode";
@@ -35,6 +35,8 @@ interface Bot {
   restartTimer: ReturnType<typeof setTimeout> | null;
   /** The last stderr lines that can say why the bot died. */
   stderrTail: string[];
+  /** The webhook removal after a crash (awaited before the restart registers it again). */
+  webhookReleased?: Promise<void>;
   /** Settles once the current process exited, its output was read and onExit ran. */
   exited: Promise<void> | null;
 }
@@ -54,8 +56,6 @@ const REASONLESS = /^(\s|\d+ \||\^)/;
 
 
 const STOPPED: BotInstanceState = { status: "stopped", startedAt: null, pid: null };
-/** Bots started at once when the server comes back (each start is mostly waiting). */
-const RESUME_CONCURRENCY = 4;
 
 export class BotManager implements BotController {
   private readonly bots = new Map<number, Bot>();
@@ -112,7 +112,8 @@ export class BotManager implements BotController {
         } catch (e) {
           if (this.closed) return;
           this.deps.log.warn(`could not resume bot of token ${id}: ${e instanceof Error ? e.message : e}`);
-          if (!this.isRunning(id)) this.mark(id, "error", "running");
+          const st = this.bots.get(id)?.status;
+          if (st !== "running" && st !== "starting") this.mark(id, "error", "running");
         } finally {
           this.resuming.delete(id);
         }
@@ -357,7 +358,8 @@ export class BotManager implements BotController {
     bot.crashes = [...bot.crashes.filter((t) => now - t < this.policy.crashWindowMs), now];
     const tokenId = bot.program.tokenId;
     bot.proc = null;
-    void releaseWebhook(this.deps, bot.program);
+    // The restart's setWebhook must come after this delete, or a slow delete would undo it.
+    bot.webhookReleased = releaseWebhook(this.deps, bot.program);
     if (bot.crashes.length >= this.policy.crashLimit) {
       bot.status = "error";
       if (this.bots.get(tokenId) === bot) this.bots.delete(tokenId);
@@ -384,6 +386,7 @@ export class BotManager implements BotController {
       // Rebuild from current data: the crash may have been fixed by an edit meanwhile.
       bot.program = buildBotProgram(this.deps.config, this.deps.db, tokenId, this.deps.platformUrl?.() ?? null);
       bot.stderrTail = [];
+      await bot.webhookReleased;
       await this.spawn(bot);
       this.mark(tokenId, "running", "running");
     } catch (e) {
@@ -391,10 +394,5 @@ export class BotManager implements BotController {
       this.deps.log.warn(`restart of token ${tokenId} failed: ${message}`);
       await this.haltBot(bot, "error", `restart failed: ${message}`);
     }
-  }
-
-  private isRunning(tokenId: number) {
-    const b = this.bots.get(tokenId);
-    return b !== undefined && b.status !== "stopped" && b.status !== "error";
   }
 }
