@@ -6,9 +6,9 @@ import type { Config } from "../config";
 import type { Db } from "../db/client";
 import { botTokens } from "../db/schema";
 import type { EventBus } from "../events";
-import { AppError, conflict } from "../http/errors";
+import { AppError, badRequest, conflict } from "../http/errors";
 import { maskSecrets, registerSecret, type Logger } from "../log";
-import type { MessengerClient } from "../messenger/client";
+import { MessengerError, type MessengerClient } from "../messenger/client";
 import type { BotController, BotInstanceState } from "./controller";
 import { foldersOfToken, folderName, writeBotFolder } from "./folders";
 import { ensureGrammyModule } from "./grammy-module";
@@ -236,7 +236,11 @@ export class BotManager implements BotController {
     const dir = writeBotFolder(config.botsDir, name, p.code, p.env);
     if (p.launchMode === "polling") {
       // Exclusive ownership: a webhook left registered would make getUpdates fail with 409.
-      await messenger.deleteWebhook(p.token).catch((e) => log.warn(`deleteWebhook for token ${p.tokenId}: ${e.message}`));
+      // A revoked token is said up front instead of a bot that crashes until it gives up.
+      await messenger.deleteWebhook(p.token).catch((e) => {
+        if (e instanceof MessengerError && e.kind === "unauthorized") throw badRequest(`The messenger rejected this bot token (revoked or wrong): ${e.message}`);
+        log.warn(`deleteWebhook for token ${p.tokenId}: ${e.message}`);
+      });
     }
     const proc = Bun.spawn([process.execPath, "--no-install", "bot.ts"], {
       cwd: dir,

@@ -180,8 +180,9 @@ describe("bot runtime", () => {
     fake.sendText(bot.token, alice, "/start");
     expect((await fake.waitForSent(bot.token, alice.id, 1, 15_000))[0].params.text).toBe("Привет, Alice!");
 
-    // Now make every start crash: the token is revoked at the messenger, so grammY's getMe fails.
-    fake.removeBot(bot.token);
+    // Now make every start crash: the bot's own getMe is refused each time (queued failures), while
+    // the platform's checks still pass — a crash loop the manager must end.
+    for (let i = 0; i < 10; i++) fake.failNext(bot.token, "getMe", { error_code: 401, description: "Unauthorized" });
     process.kill(secondPid, "SIGKILL");
     await until(() => manager.state(tokenId).status === "error", "give-up", 20_000);
     const status = await t.call("GET", `/api/bot/tokens/${tokenId}/status`, { cookie });
@@ -191,6 +192,16 @@ describe("bot runtime", () => {
     expect(launches.body[0].errorMessage).toContain("gave up");
     expect(launches.body[0].errorMessage.length).toBeLessThanOrEqual(100);
   }, 60_000);
+
+  test("a revoked token is a clear 400 at start, not a crash loop", async () => {
+    const { tokenId, bot } = await newProjectWithToken("Revoked");
+    fake.removeBot(bot.token);
+    const res = await t.call("POST", `/api/bot/tokens/${tokenId}/start`, { cookie });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain("rejected this bot token");
+    expect(res.text).not.toContain(bot.token);
+    expect((t.ctx.bots as BotManager).state(tokenId).status).not.toBe("running");
+  });
 
   test("a data change with restartOnUpdate restarts the running bot with the new scenario", async () => {
     const { projectId, tokenId, bot } = await newProjectWithToken("Editable");
