@@ -6,9 +6,9 @@ import type { Config } from "../config";
 import type { Db } from "../db/client";
 import { botTokens } from "../db/schema";
 import type { EventBus } from "../events";
-import { AppError, badRequest, conflict } from "../http/errors";
+import { AppError, conflict } from "../http/errors";
 import { maskSecrets, registerSecret, type Logger } from "../log";
-import { MessengerError, type MessengerClient } from "../messenger/client";
+import type { MessengerClient } from "../messenger/client";
 import type { BotController, BotInstanceState } from "./controller";
 import { foldersOfToken, folderName, writeBotFolder } from "./folders";
 import { ensureGrammyModule } from "./grammy-module";
@@ -16,7 +16,7 @@ import { LaunchHistory } from "./launches";
 import { LogWriter } from "./log-writer";
 import { readLines } from "./lines";
 import { DEFAULT_POLICY, RESUME_CONCURRENCY, type SupervisionPolicy } from "./policy";
-import { releaseWebhook, waitForPort } from "./webhook-mode";
+import { clearWebhookForPolling, releaseWebhook, waitForPort } from "./webhook-mode";
 import { buildBotProgram, type BotProgram } from "./program";
 import { exitedAlready } from "./webhook-mode";
 import { rmSync } from "node:fs";
@@ -228,20 +228,13 @@ export class BotManager implements BotController {
   // --- internals ------------------------------------------------------------------------------
 
   private async spawn(bot: Bot) {
-    const { config, log, messenger } = this.deps;
+    const { config, messenger } = this.deps;
     const p = bot.program;
     ensureGrammyModule(config.botsDir);
     const name = folderName(p.projectName, p.projectId, p.tokenId);
     for (const stale of foldersOfToken(config.botsDir, p.tokenId, p.projectId)) if (stale !== name) rmSync(join(config.botsDir, stale), { recursive: true, force: true });
     const dir = writeBotFolder(config.botsDir, name, p.code, p.env);
-    if (p.launchMode === "polling") {
-      // Exclusive ownership: a webhook left registered would make getUpdates fail with 409.
-      // A revoked token is said up front instead of a bot that crashes until it gives up.
-      await messenger.deleteWebhook(p.token).catch((e) => {
-        if (e instanceof MessengerError && e.kind === "unauthorized") throw badRequest(`The messenger rejected this bot token (revoked or wrong): ${e.message}`);
-        log.warn(`deleteWebhook for token ${p.tokenId}: ${e.message}`);
-      });
-    }
+    if (p.launchMode === "polling") await clearWebhookForPolling(this.deps, p);
     const proc = Bun.spawn([process.execPath, "--no-install", "bot.ts"], {
       cwd: dir,
       env: { ...config.childEnv, ...p.env, BUN_BE_BUN: "1", BOTLOOM_SUPERVISED: "1" },

@@ -1,8 +1,8 @@
 // Webhook mode around a bot process: wait until it listens before registering the webhook, and
 // remove the webhook whenever the bot stops.
-import { AppError } from "../http/errors";
+import { AppError, badRequest } from "../http/errors";
 import type { Logger } from "../log";
-import type { MessengerClient } from "../messenger/client";
+import { MessengerError, type MessengerClient } from "../messenger/client";
 import type { BotProgram } from "./program";
 
 export const exitedAlready = (proc: ReturnType<typeof Bun.spawn>) => proc.exitCode !== null || proc.signalCode !== null;
@@ -35,4 +35,16 @@ export async function releaseWebhook(deps: { messenger: MessengerClient; log: Lo
     deps.messenger.deleteWebhook(program.token).catch((e) => deps.log.warn(`deleteWebhook for token ${program.tokenId}: ${e.message}`)),
     Bun.sleep(3000),
   ]);
+}
+
+/**
+ * Polling owns the token exclusively: a webhook left registered would make getUpdates fail with
+ * 409. A revoked token is said up front (400) instead of a bot that crashes until it gives up;
+ * an unreachable messenger only warns (the bot keeps trying on its own).
+ */
+export async function clearWebhookForPolling(deps: { messenger: MessengerClient; log: Logger }, program: BotProgram) {
+  await deps.messenger.deleteWebhook(program.token).catch((e) => {
+    if (e instanceof MessengerError && e.kind === "unauthorized") throw badRequest(`The messenger rejected this bot token (revoked or wrong): ${e.message}`);
+    deps.log.warn(`deleteWebhook for token ${program.tokenId}: ${e.message}`);
+  });
 }
