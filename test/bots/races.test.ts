@@ -3,7 +3,7 @@
 // shutdown while a crash restart is pending. After each, exactly the processes the manager
 // reports are alive, and every launch row is closed with the right status.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import type { BotManager } from "../../src/bots/manager";
@@ -12,7 +12,7 @@ import { folderName } from "../../src/bots/folders";
 import { botLaunches, botTokens } from "../../src/db/schema";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
 import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
-import { until } from "../support/process";
+import { childPids, until } from "../support/process";
 import { greeterScenario } from "./scenario-fixture";
 
 const POLICY: SupervisionPolicy = { backoffBaseMs: 100, backoffCapMs: 400, crashLimit: 3, crashWindowMs: 60_000, stopGraceMs: 3000, listenTimeoutMs: 15_000 };
@@ -51,21 +51,7 @@ async function newToken(t: TestApp, cookie: string, launchMode: "polling" | "web
 }
 
 /** Live child processes of this test process running in `folder` (a bot's cwd is its folder). */
-function botProcesses(folder: string): number[] {
-  const out: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[1]) !== process.pid || fields[0] === "Z") continue;
-      if (readlinkSync(`/proc/${name}/cwd`) === folder) out.push(Number(name));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return out;
-}
+const botProcesses = (folder: string) => childPids(process.pid, (pid) => readlinkSync(`/proc/${pid}/cwd`) === folder);
 
 const launchesOf = (t: TestApp, tokenId: number) => t.ctx.db.select().from(botLaunches).where(eq(botLaunches.tokenId, tokenId)).orderBy(botLaunches.id).all();
 const tokenRow = (t: TestApp, tokenId: number) => t.ctx.db.select().from(botTokens).where(eq(botTokens.id, tokenId)).get()!;

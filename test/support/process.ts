@@ -114,8 +114,12 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Live children of `parentPid` whose command line contains `match`, read from /proc (no procps needed). */
-export function childPids(parentPid: number, match: string): number[] {
+/**
+ * Live children of `parentPid` read from /proc (no procps needed): those whose command line
+ * contains `match`, or for which `match(pid)` holds.
+ */
+export function childPids(parentPid: number, match: string | ((pid: number) => boolean)): number[] {
+  const test = typeof match === "string" ? (pid: number) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").includes(match) : match;
   const out: number[] = [];
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
@@ -123,7 +127,7 @@ export function childPids(parentPid: number, match: string): number[] {
       const stat = readFileSync(`/proc/${name}/stat`, "utf8");
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       if (Number(fields[1]) !== parentPid || fields[0] === "Z") continue;
-      if (readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0").join(" ").includes(match)) out.push(Number(name));
+      if (test(Number(name))) out.push(Number(name));
     } catch {
       // the process ended while we looked
     }
