@@ -346,22 +346,23 @@ export class BotManager implements BotController {
       return;
     }
     const why = `exited with code ${code}${bot.stderrTail.length ? `: ${bot.stderrTail.slice(-3).join(" | ")}` : ""}`;
-    if (bot.launchId !== null) this.launches.close(bot.launchId, "error", why.slice(0, 1000));
-    bot.launchId = null;
-    // Died while starting: the start (or crash restart) under way sees it and fails; no restart from here.
-    if (bot.status !== "running" || bot.stopping) return;
-    // A crash: every exit nobody asked for counts, whatever the code.
+    // A crash: every exit nobody asked for counts, whatever the code. One that died while starting
+    // is the start's (or crash restart's) failure to report; no restart from here.
+    const crashed = bot.status === "running" && !bot.stopping;
     const now = Date.now();
-    bot.crashes = [...bot.crashes.filter((t) => now - t < this.policy.crashWindowMs), now];
+    if (crashed) bot.crashes = [...bot.crashes.filter((t) => now - t < this.policy.crashWindowMs), now];
+    const givesUp = crashed && bot.crashes.length >= this.policy.crashLimit;
+    const reason = givesUp ? `gave up after ${bot.crashes.length} crashes in ${Math.round(this.policy.crashWindowMs / 60000)} minutes; last: ${why}` : why;
+    if (bot.launchId !== null) this.launches.close(bot.launchId, "error", reason.slice(0, 1000));
+    bot.launchId = null;
+    if (!crashed) return;
     const tokenId = bot.program.tokenId;
     bot.proc = null;
     // The restart's setWebhook must come after this delete, or a slow delete would undo it.
     bot.webhookReleased = releaseWebhook(this.deps, bot.program);
-    if (bot.crashes.length >= this.policy.crashLimit) {
+    if (givesUp) {
       bot.status = "error";
       if (this.bots.get(tokenId) === bot) this.bots.delete(tokenId);
-      const launchId = this.launches.open(bot.program.projectId, tokenId, null);
-      this.launches.close(launchId, "error", `gave up after ${bot.crashes.length} crashes in ${Math.round(this.policy.crashWindowMs / 60000)} minutes; last: ${why}`.slice(0, 1000));
       this.mark(tokenId, "error", "stopped");
       this.deps.log.warn(`bot of token ${tokenId} crashed ${bot.crashes.length} times; giving up`);
       return;

@@ -191,6 +191,9 @@ describe("bot runtime", () => {
     expect(launches.body[0].status).toBe("error");
     expect(launches.body[0].errorMessage).toContain("gave up");
     expect(launches.body[0].errorMessage.length).toBeLessThanOrEqual(100);
+    // The reason goes into the last crashed launch itself: every row is a real process.
+    const rows = t.ctx.db.$client.query("select pid from bot_launches where token_id = ?").all(tokenId) as { pid: number | null }[];
+    expect(rows.every((r) => r.pid !== null)).toBe(true);
   }, 60_000);
 
   test("a revoked token is a clear 400 at start, not a crash loop", async () => {
