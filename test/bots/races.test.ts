@@ -51,6 +51,16 @@ async function newToken(t: TestApp, cookie: string, launchMode: "polling" | "web
 }
 
 /** Live child processes of this test process running in `folder` (a bot's cwd is its folder). */
+/** A running bot killed by hand, its crash restart scheduled 500 ms later (not yet run). */
+async function crashedWithRestartPending() {
+  const { t, cookie, manager } = await newApp({ backoffBaseMs: 500 });
+  const { tokenId, folder } = await newToken(t, cookie);
+  await manager.start(tokenId);
+  process.kill(manager.state(tokenId).pid!, "SIGKILL");
+  await until(() => manager.state(tokenId).status === "starting", "the restart to be scheduled");
+  return { t, cookie, manager, tokenId, folder };
+}
+
 const botProcesses = (folder: string) => childPids(process.pid, (pid) => readlinkSync(`/proc/${pid}/cwd`) === folder);
 
 const launchesOf = (t: TestApp, tokenId: number) => t.ctx.db.select().from(botLaunches).where(eq(botLaunches.tokenId, tokenId)).orderBy(botLaunches.id).all();
@@ -178,11 +188,7 @@ describe("a bot that fails while starting", () => {
 
 describe("server shutdown", () => {
   test("while a crash restart is pending: nothing is spawned afterwards, the bot stays wanted, launches closed", async () => {
-    const { t, cookie, manager } = await newApp({ backoffBaseMs: 500 });
-    const { tokenId, folder } = await newToken(t, cookie);
-    await manager.start(tokenId);
-    process.kill(manager.state(tokenId).pid!, "SIGKILL");
-    await until(() => manager.state(tokenId).status === "starting", "the restart to be scheduled");
+    const { t, cookie, manager, tokenId, folder } = await crashedWithRestartPending();
     await manager.shutdown();
     await Bun.sleep(900);
     await expectProcesses(folder, []);
@@ -208,11 +214,7 @@ describe("server shutdown", () => {
 
 describe("deletes while the bot runs or crashes", () => {
   test("the token deleted while a crash restart is pending: nothing comes back", async () => {
-    const { t, cookie, manager } = await newApp({ backoffBaseMs: 500 });
-    const { tokenId, folder } = await newToken(t, cookie);
-    await manager.start(tokenId);
-    process.kill(manager.state(tokenId).pid!, "SIGKILL");
-    await until(() => manager.state(tokenId).status === "starting", "the restart to be scheduled");
+    const { t, cookie, manager, tokenId, folder } = await crashedWithRestartPending();
     expect((await t.call("DELETE", `/api/bot/tokens/${tokenId}`, { cookie })).status).toBe(200);
     await Bun.sleep(900);
     await expectProcesses(folder, []);
