@@ -5,9 +5,8 @@ import { parseArgs } from "node:util";
 import { ConfigError, initDataDir, loadConfig, type Config } from "./config";
 import { buildContext } from "./bootstrap";
 import { backupDatabase, closeDatabase, openDatabase } from "./db/client";
-import { startServer } from "./server";
+import { reachableHost, startServer } from "./server";
 import { VERSION } from "./version";
-import { BotManager } from "./bots/manager";
 
 const USAGE = `Usage: botloom <command>
   serve [--init]                                   start the server (--init: create folders and an admin key on first run)
@@ -36,7 +35,7 @@ async function serve(init: boolean) {
   const created = init ? initDataDir(config).createdKey : null;
   const ctx = openContext(config);
   const server = await startServer(ctx);
-  const adminUrl = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}/admin/login`;
+  const adminUrl = `http://${reachableHost(config.host, "localhost")}:${server.port}/admin/login`;
   ctx.log.info(`Botloom ${VERSION.version} listening on ${config.host}:${server.port}`);
   if (created) {
     // Printed once, on the run that created it; the key stays in data/admin.key (0600).
@@ -49,7 +48,7 @@ async function serve(init: boolean) {
     );
   }
   // Bots that were running when the server last stopped come back (DESIGN.md §6).
-  if (ctx.bots instanceof BotManager) void ctx.bots.resumeAll();
+  void ctx.bots.resumeAll();
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;

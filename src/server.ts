@@ -11,13 +11,18 @@ export interface RunningServer {
 }
 
 /** `requestGraceMs`: how long a stopping server lets requests in flight finish before it closes every connection. */
+/** A host to reach a server listening on `host`: loopback for a wildcard listen, IPv6 in brackets. */
+export function reachableHost(host: string, loopbackName = "127.0.0.1"): string {
+  if (["0.0.0.0", "::", "[::]", ""].includes(host)) return loopbackName;
+  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+}
+
 export async function startServer(ctx: AppContext, { requestGraceMs = 5000 } = {}): Promise<RunningServer> {
   const app = createApp(ctx);
   app.listen({ port: ctx.config.port, hostname: ctx.config.host, maxRequestBodySize: SERVER_BODY_LIMIT });
   const server = app.server!;
   // A wildcard listen is reachable on loopback; a specific address only on itself.
-  const host = ["0.0.0.0", "::", "[::]"].includes(ctx.config.host) ? "127.0.0.1" : ctx.config.host.includes(":") ? `[${ctx.config.host}]` : ctx.config.host;
-  const url = `http://${host}:${server.port}`;
+  const url = `http://${reachableHost(ctx.config.host)}:${server.port}`;
   ctx.state.localUrl = url;
   let stopped = false;
   return {

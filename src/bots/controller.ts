@@ -22,4 +22,6 @@ export interface BotController {
   stopProject(projectId: number, whileStopped?: () => Promise<void>): Promise<void>;
   /** Stops every running bot (server shutdown); they are started again on the next start. */
   shutdown(): Promise<void>;
+  /** Starts again every bot that was running when the server last stopped. */
+  resumeAll(): Promise<void>;
 }

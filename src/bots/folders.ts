@@ -25,11 +25,11 @@ export function parseFolderName(name: string): { projectId: number; tokenId: num
 }
 
 /** Direct child folders of BOTS_DIR that belong to a token (a renamed project leaves the old slug behind). */
-export function foldersOfToken(botsDir: string, tokenId: number, projectId?: number): string[] {
+export function foldersOfToken(botsDir: string, tokenId: number, projectId: number): string[] {
   if (!existsSync(botsDir)) return [];
   return readdirSync(botsDir).filter((n) => {
     const p = parseFolderName(n);
-    return p !== null && p.tokenId === tokenId && (projectId === undefined || p.projectId === projectId);
+    return p !== null && p.tokenId === tokenId && p.projectId === projectId;
   });
 }
 

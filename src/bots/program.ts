@@ -6,6 +6,7 @@ import { botTokens, mediaFiles, projects, tokenEnvVars } from "../db/schema";
 import { badRequest, notFound } from "../http/errors";
 import { hmacHex } from "../lib/crypto";
 import { generateBot, ScenarioError } from "../scenario";
+import { urlOf } from "../modules/media/service";
 
 export const WEBHOOK_PORT_BASE = 9000;
 
@@ -59,13 +60,10 @@ export function mediaCacheOf(db: Db, projectId: number, tokenId: number | undefi
       continue;
     }
     const fileId = ids?.[`t${tokenId}`];
-    if (typeof fileId === "string" && fileId) cache[mediaUrl(m.configId, m.key)] = fileId;
+    if (typeof fileId === "string" && fileId) cache[urlOf(m.configId, m.key)] = fileId;
   }
   return cache;
 }
-
-/** Public URL of a media record (the media module serves both forms). */
-export const mediaUrl = (configId: string | null, key: string) => (configId === null ? `/uploads/${key}` : `/uploads/s/${configId}/${key}`);
 
 export function buildBotProgram(config: Config, db: Db, tokenId: number, platformUrl: string | null = null): BotProgram {
   const token = db.select().from(botTokens).where(eq(botTokens.id, tokenId)).get();

@@ -51,7 +51,7 @@ function validationMessage(err: any): string {
     const all = typeof err.all === "object" ? err.all : undefined;
     const first = Array.isArray(all) ? all : [];
     const parts = first.slice(0, 5).map((e: any) => {
-      const path = String(e.path ?? (Array.isArray(e.issues) ? "" : "")).replace(/^\//, "").replaceAll("/", ".");
+      const path = String(e.path ?? "").replace(/^\//, "").replaceAll("/", ".");
       const msg = e.summary ?? e.message ?? "is invalid";
       return path ? `${path}: ${msg}` : String(msg);
     });

@@ -39,6 +39,7 @@ export class FakeBots implements BotController {
     await whileStopped?.();
   }
   async shutdown() {}
+  async resumeAll() {}
 }
 
 export interface Recorded {

@@ -45,6 +45,7 @@ class FakeBots implements BotController {
     await whileStopped?.();
   }
   async shutdown() {}
+  async resumeAll() {}
 }
 
 function seedEverything(s: Team, projectId: number) {

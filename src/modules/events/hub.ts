@@ -22,10 +22,6 @@ export class SocketHub {
     if (set.size === 0) this.byUser.delete(userId);
   }
 
-  connections(userId: number): number {
-    return this.byUser.get(userId)?.size ?? 0;
-  }
-
   deliver(e: EventMap["projects-changed"]) {
     const message = JSON.stringify({ event: "projects-changed", kind: e.kind, projectId: e.projectId });
     for (const userId of new Set(e.recipients)) {

@@ -122,20 +122,11 @@ function tables(c: CompiledScenario): string {
 const restoreChars = (source: string) =>
   source.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))).trim();
 
+/** The constant runtime text, restored once at load (it is the same for every program). */
+const RUNTIME_HEAD = restoreChars(RUNTIME_TYPES);
+const RUNTIME_BODY = [RUNTIME_STORAGE, RUNTIME_VALUES, RUNTIME_MESSAGES, RUNTIME_FLOW, RUNTIME_ROUTER, RUNTIME_LAUNCH].map(restoreChars);
+
 export function renderProgram(settings: ProgramSettings, compiled: CompiledScenario): string {
-  const parts = [
-    header(settings, compiled),
-    IMPORTS,
-    RUNTIME_TABLES,
-    restoreChars(RUNTIME_TYPES),
-    settingsBlock(settings),
-    tables(compiled),
-    restoreChars(RUNTIME_STORAGE),
-    restoreChars(RUNTIME_VALUES),
-    restoreChars(RUNTIME_MESSAGES),
-    restoreChars(RUNTIME_FLOW),
-    restoreChars(RUNTIME_ROUTER),
-    restoreChars(RUNTIME_LAUNCH),
-  ];
+  const parts = [header(settings, compiled), IMPORTS, RUNTIME_TABLES, RUNTIME_HEAD, settingsBlock(settings), tables(compiled), ...RUNTIME_BODY];
   return parts.join("\n\n") + "\n";
 }
