@@ -3,10 +3,10 @@
 // bot folder of the project (`<botsDir>/<slug>_<projectId>_<tokenId>/.env`), so a bot folder does
 // not disagree with what the editor shows. The .env is read and written only through
 // src/bots/folders.ts, so it has one format (`KEY="json string"`) whoever writes it.
-import { lstatSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
-import { foldersOfToken, readEnvValue, setEnvValue } from "../../bots/folders";
+import { parseFolderName, readEnvValue, setEnvValue } from "../../bots/folders";
 import type { AppContext } from "../../context";
 import { botTokens, projects } from "../../db/schema";
 import { badRequest, notFound } from "../../http/errors";
@@ -43,17 +43,17 @@ export class AdminIds {
     };
   }
 
-  /** Bot folders of the project, first token first; real directories only (a symlink is never written through). */
+  /** Bot folders of the project's tokens, first token first (one read of BOTS_DIR); real directories only (a symlink is never written through). */
   private folders(projectId: number): string[] {
     const botsDir = this.ctx.config.botsDir;
-    const out: string[] = [];
-    for (const { id } of this.q.tokenIds.all({ projectId })) {
-      for (const name of foldersOfToken(botsDir, id, projectId)) {
-        const dir = join(botsDir, name);
-        if (lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) out.push(dir);
-      }
-    }
-    return out;
+    if (!existsSync(botsDir)) return [];
+    const order = new Map(this.q.tokenIds.all({ projectId }).map(({ id }, i) => [id, i]));
+    return readdirSync(botsDir)
+      .map((name) => ({ name, ids: parseFolderName(name) }))
+      .filter((f) => f.ids !== null && f.ids.projectId === projectId && order.has(f.ids.tokenId))
+      .sort((a, b) => order.get(a.ids!.tokenId)! - order.get(b.ids!.tokenId)! || a.name.localeCompare(b.name))
+      .map((f) => join(botsDir, f.name))
+      .filter((dir) => lstatSync(dir, { throwIfNoEntry: false })?.isDirectory());
   }
 
   read(projectId: number): string {
@@ -71,16 +71,6 @@ export class AdminIds {
     return "";
   }
 
-  /** Replaces the list (already normalised) in the database and in the bot folders. */
-  write(projectId: number, list: string) {
-    this.ctx.db
-      .update(projects)
-      .set({ adminIds: list === "" ? null : list, updatedAt: new Date().toISOString() })
-      .where(eq(projects.id, projectId))
-      .run();
-    this.writeFolders(projectId, list);
-  }
-
   writeFolders(projectId: number, list: string) {
     try {
       for (const dir of this.folders(projectId)) setEnvValue(join(dir, ".env"), "ADMIN_IDS", list);
@@ -89,11 +79,10 @@ export class AdminIds {
     }
   }
 
-  remove(projectId: number, id: string): string {
-    const list = splitAdminIds(this.read(projectId))
+  /** The list without `id` (writing it is ProjectsService.update's job, like every other change). */
+  without(projectId: number, id: string): string {
+    return splitAdminIds(this.read(projectId))
       .filter((x) => x !== id)
       .join(",");
-    this.write(projectId, list);
-    return list;
   }
 }

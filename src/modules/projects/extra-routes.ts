@@ -32,8 +32,9 @@ export const projectExtraRoutes = (ctx: AppContext) => {
       "/:id/admin-ids",
       ({ actor, params, body }) => {
         const projectId = member(params.id, actor.userId);
+        // One write path for admin ids: the row, the bot folders and the "updated" event.
         const list = normalizeAdminIds(body.adminIds);
-        projects.adminIds.write(projectId, list);
+        projects.update(projectId, actor.userId, { adminIds: list });
         return { success: true, adminIds: list };
       },
       { user: true, body: adminIdsSchema },
@@ -42,7 +43,9 @@ export const projectExtraRoutes = (ctx: AppContext) => {
       "/:id/admin-ids/remove",
       ({ actor, params, body }) => {
         const projectId = member(params.id, actor.userId);
-        return { success: true, adminIds: projects.adminIds.remove(projectId, parseAdminIdToRemove(body.adminId)) };
+        const list = projects.adminIds.without(projectId, parseAdminIdToRemove(body.adminId));
+        projects.update(projectId, actor.userId, { adminIds: list });
+        return { success: true, adminIds: list };
       },
       { user: true, body: adminIdRemoveSchema },
     )

@@ -137,6 +137,9 @@ export class ProjectsService {
     const adminIds = patch.adminIds === undefined ? undefined : patch.adminIds === null ? null : normalizeAdminIds(patch.adminIds) || null;
     const name = patch.name === undefined ? undefined : checkName(patch.name);
     let dataChanged = false;
+    // What bots see now (the row, or a bot folder's .env when the row is empty): the folders are
+    // rewritten only when the list really changes, since an editor sends the whole record back.
+    const adminIdsBefore = adminIds === undefined ? undefined : this.adminIds.read(projectId);
     let touched = false;
     this.ctx.db.transaction(() => {
       const current = this.q.stored.get({ projectId });
@@ -145,7 +148,7 @@ export class ProjectsService {
       if (name !== undefined) set.name = name;
       if (patch.description !== undefined) set.description = patch.description;
       if (patch.userDatabaseEnabled !== undefined) set.userDatabaseEnabled = toFlag(patch.userDatabaseEnabled);
-      if (adminIds !== undefined) set.adminIds = adminIds;
+      if (adminIds !== undefined && adminIds !== current.adminIds) set.adminIds = adminIds;
       if (doc && doc.json !== current.data) {
         dataChanged = true;
         Object.assign(set, { data: doc.json, nodeCount: doc.nodeCount, sheetsCount: doc.sheetsCount });
@@ -170,7 +173,7 @@ export class ProjectsService {
         this.versions.snapshot(projectId, doc!.json, doc!.nodeCount, meta);
       }
     });
-    if (adminIds !== undefined) this.adminIds.writeFolders(projectId, adminIds ?? "");
+    if (adminIds !== undefined && (adminIds ?? "") !== adminIdsBefore) this.adminIds.writeFolders(projectId, adminIds ?? "");
     if (dataChanged) this.ctx.events.emit("bot:table_updated", { projectId, restartOnUpdate: patch.restartOnUpdate === undefined ? false : toFlag(patch.restartOnUpdate) === 1 });
     if (touched) this.changed("updated", projectId, this.team.memberIds(projectId));
     return this.readFull(projectId, userId);
