@@ -1,21 +1,12 @@
 // Bot folders: <BOTS_DIR>/<slug>_<projectId>_<tokenId>/ holding bot.ts and .env (DESIGN.md §6).
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { slugOf } from "../lib/slug";
 
 const FOLDER_RE = /_(\d+)_(\d+)$/;
 
-/** Filesystem-safe slug of a project name (latin letters, digits, dashes; Cyrillic transliterated). */
-export function slugify(name: string): string {
-  const map: Record<string, string> = { а: "a", б: "b", в: "v", г: "g", д: "d", е: "e", ё: "e", ж: "zh", з: "z", и: "i", й: "y", к: "k", л: "l", м: "m", н: "n", о: "o", п: "p", р: "r", с: "s", т: "t", у: "u", ф: "f", х: "h", ц: "ts", ч: "ch", ш: "sh", щ: "sch", ы: "y", э: "e", ю: "yu", я: "ya" };
-  const s = [...name.toLowerCase()]
-    .map((c) => map[c] ?? c)
-    .join("")
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 40)
-    .replace(/-+$/, "");
-  return s || "bot";
-}
+/** Filesystem-safe slug of a project name. */
+export const slugify = (name: string) => slugOf(name, { max: 40, fallback: "bot" });
 
 export const folderName = (projectName: string, projectId: number, tokenId: number) => `${slugify(projectName)}_${projectId}_${tokenId}`;
 

@@ -7,6 +7,7 @@
 // only reject what makes a document unusable (see validate.ts). The codegen parses node data
 // through these schemas to get typed, sanitised fields.
 import { z } from "zod";
+import { isObject } from "../lib/values";
 
 /** An optional field that never fails parsing: a value of the wrong type reads as `undefined`. */
 const field = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
@@ -318,9 +319,6 @@ const level1 = new Set<string>(LEVEL1_TYPES);
 const level2 = new Set<string>(LEVEL2_TYPES);
 export const isLevel1Type = (type: string) => level1.has(type);
 export const isLevel2Type = (type: string) => level2.has(type);
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 function parseJsonString(v: unknown): unknown {
   if (typeof v !== "string") return v;

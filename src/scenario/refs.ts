@@ -2,6 +2,7 @@
 // so validation (dangling targets, reachability) reads them from here. Works on raw data of any
 // node type, Level 2 included, so that a Level 2 node in the middle of a flow does not make the
 // rest of the flow look unreachable.
+import { isObject } from "../lib/values";
 
 export type RefKind = "transition" | "keyboard" | "button";
 
@@ -11,9 +12,6 @@ export interface NodeRef {
   kind: RefKind;
   target: string;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Data fields that hold one target node id. */
 const TARGET_FIELDS = [

@@ -2,6 +2,7 @@
 // (they block storing); everything else is a warning that generate/start report and the bot skips.
 import { isLevel1Type, isLevel2Type } from "./model";
 import { buttonCommands, commandName, nodeRefs } from "./refs";
+import { isObject, kindOf } from "../lib/values";
 
 export interface Issue {
   nodeId?: string;
@@ -13,11 +14,6 @@ export interface ValidationResult {
   errors: Issue[];
   warnings: Issue[];
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-
-const kindOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "an array" : typeof v);
 
 /** Node types that start a flow on their own (a user action reaches them directly). */
 const TRIGGER_TYPES = new Set([

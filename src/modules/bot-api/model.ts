@@ -40,7 +40,6 @@ export interface ExportFile {
   fileName: string;
 }
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * Bodies of create, import and data replace are read as text (the bot-manager client posts the

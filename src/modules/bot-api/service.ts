@@ -8,12 +8,12 @@ import {
   DEFAULT_IMPORT_NAME,
   DEFAULT_PROJECT_NAME,
   DESCRIPTION_MAX,
-  isObject,
   nameFrom,
   parseTextBody,
   type ExportFile,
   type ProjectSummary,
 } from "./model";
+import { isObject } from "../../lib/values";
 
 const summary = (p: { id: number; name: string; description: string }): ProjectSummary => ({ id: p.id, name: p.name, description: p.description });
 

@@ -3,6 +3,7 @@
 // the cached columns. Everything else (unknown keys, `edges` vs `connections`) is kept as given.
 import { badRequest } from "../../http/errors";
 import { countNodes, normalizeDocument, ScenarioError, validateScenario } from "../../scenario";
+import { isObject, kindOf } from "../../lib/values";
 
 export const DEFAULT_DATA = () => ({ sheets: [{ id: "sheet-1", name: "Main", nodes: [], edges: [] }] });
 
@@ -14,8 +15,6 @@ export interface ScenarioDocument {
   sheetsCount: number;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const kindOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "an array" : typeof v);
 
 /**
  * Validates and normalises a scenario document with the scenario engine's own checks (the same
