@@ -10,6 +10,11 @@ import { AuthService } from "./modules/auth/service";
 import { ProjectAccess } from "./modules/projects/access";
 import { ProjectsService } from "./modules/projects/service";
 import { TokensService } from "./modules/tokens/service";
+import { removeProjectAvatars } from "./modules/tokens/photos";
+import { StorageRegistry } from "./modules/storage/registry";
+import { StorageConfigService } from "./modules/storage/service";
+import { MediaService } from "./modules/media/service";
+import { loadBuiltInTemplates } from "./modules/templates/seed";
 import type { BotController } from "./bots/controller";
 import { BotManager } from "./bots/manager";
 import type { SupervisionPolicy } from "./bots/policy";
@@ -37,6 +42,9 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
     // Services that need the context itself are set right below.
     projects: undefined as unknown as ProjectsService,
     tokens: undefined as unknown as TokensService,
+    storage: new StorageRegistry(db, config.storageEncryptionKey, config.uploadsDir, log),
+    storageConfigs: undefined as unknown as StorageConfigService,
+    media: undefined as unknown as MediaService,
     projectDeleteHooks: [],
     state,
   };
@@ -44,7 +52,13 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
   ctx.auth.backfillSearchText();
   ctx.projects = new ProjectsService(ctx);
   ctx.tokens = new TokensService(ctx);
-  // Bot folders keep the token in .env: they go with their project (its bots are stopped first).
+  ctx.storageConfigs = new StorageConfigService(ctx, ctx.storage);
+  ctx.media = new MediaService(ctx, ctx.storage);
+  // Files outside the database go with their project (rows go by FK cascade): media objects,
+  // downloaded avatars, and bot folders (they keep the token in .env; the bots are stopped first).
+  ctx.projectDeleteHooks.push((projectId) => ctx.media.deleteProjectObjects(projectId));
+  ctx.projectDeleteHooks.push(async (projectId) => removeProjectAvatars(config.uploadsDir, projectId));
   ctx.projectDeleteHooks.push(async (projectId) => removeBotFolders(config.botsDir, { projectId }));
+  loadBuiltInTemplates(ctx);
   return ctx;
 }

@@ -10,6 +10,9 @@ import type { AuthService } from "./modules/auth/service";
 import type { ProjectAccess } from "./modules/projects/access";
 import type { ProjectsService } from "./modules/projects/service";
 import type { TokensService } from "./modules/tokens/service";
+import type { StorageRegistry } from "./modules/storage/registry";
+import type { StorageConfigService } from "./modules/storage/service";
+import type { MediaService } from "./modules/media/service";
 
 export interface AppState {
   /** System templates seeded into the catalog (health.templates). */
@@ -31,6 +34,10 @@ export interface AppContext {
   /** Project operations for every module (bot API, templates): create, update, delete, ... */
   projects: ProjectsService;
   tokens: TokensService;
+  /** Storage backends loaded from the configs (reloaded after every change). */
+  storage: StorageRegistry;
+  storageConfigs: StorageConfigService;
+  media: MediaService;
   /**
    * Run before a project row is deleted (API.md projects rule 3): features that keep data outside
    * the database (media objects, bot folders) register here. Rows go with the project (FK cascade).

@@ -10,7 +10,7 @@ import { sha256Hex } from "../../src/lib/crypto";
 import { generateBot, validateScenario } from "../../src/scenario";
 import { isLevel1Type } from "../../src/scenario/model";
 import { templateFileSchema } from "../../src/modules/templates/model";
-import { loadBuiltInTemplates } from "../../src/modules/templates";
+import { loadBuiltInTemplates } from "../../src/modules/templates/seed";
 import { seedBuiltInTemplates } from "../../src/modules/templates/seed";
 import { createTestApp, type TestApp } from "../support/app";
 

@@ -5,12 +5,10 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { parseStorageId } from "../storage";
 import { createStorageSchema, updateStorageSchema } from "../storage/model";
-import { storageRegistry } from "../storage/registry";
-import { StorageConfigService } from "../storage/service";
 import { adminGuard } from "./admin-auth";
 
 export const adminStorageRoutes = (ctx: AppContext) => {
-  const service = new StorageConfigService(ctx, storageRegistry(ctx));
+  const service = ctx.storageConfigs;
   return new Elysia()
     .use(adminGuard(ctx))
     .get("/api/storage-configs", () => service.list(), { admin: true })

@@ -4,9 +4,7 @@ import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
 import { badRequest } from "../../http/errors";
 import { parsePositiveId } from "../../http/params";
-import { storageRegistry } from "../storage/registry";
 import { serveUpload } from "./serve";
-import { MediaService } from "./service";
 
 /** The `file` part of a multipart body; everything else a client can send wrong is a 400. */
 async function filePart(request: Request): Promise<File> {
@@ -24,16 +22,8 @@ async function filePart(request: Request): Promise<File> {
   return file;
 }
 
-const hooked = new WeakSet<AppContext>();
-
 export const mediaRoutes = (ctx: AppContext) => {
-  const registry = storageRegistry(ctx);
-  const media = new MediaService(ctx, registry);
-  // Once per context, even if the app is composed twice over the same context.
-  if (!hooked.has(ctx)) {
-    hooked.add(ctx);
-    ctx.projectDeleteHooks.push((projectId) => media.deleteProjectObjects(projectId));
-  }
+  const media = ctx.media;
 
   return new Elysia()
     .use(authPlugin(ctx))
@@ -69,6 +59,6 @@ export const mediaRoutes = (ctx: AppContext) => {
       },
       { user: true },
     )
-    .get("/uploads/*", ({ request }) => serveUpload(registry, media, ctx.log, request))
-    .head("/uploads/*", ({ request }) => serveUpload(registry, media, ctx.log, request, true));
+    .get("/uploads/*", ({ request }) => serveUpload(ctx.storage, media, ctx.log, request))
+    .head("/uploads/*", ({ request }) => serveUpload(ctx.storage, media, ctx.log, request, true));
 };

@@ -5,8 +5,6 @@ import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
 import { badRequest } from "../../http/errors";
 import { createStorageSchema, STORAGE_ID_PATTERN, updateStorageSchema } from "./model";
-import { storageRegistry } from "./registry";
-import { StorageConfigService } from "./service";
 
 /** A storage config id from the path (shared with the admin twins of these routes). */
 export function parseStorageId(raw: string | undefined): string {
@@ -15,7 +13,7 @@ export function parseStorageId(raw: string | undefined): string {
 }
 
 export const storageRoutes = (ctx: AppContext) => {
-  const service = new StorageConfigService(ctx, storageRegistry(ctx));
+  const service = ctx.storageConfigs;
 
   return new Elysia({ prefix: "/api/storage-configs" })
     .use(authPlugin(ctx))

@@ -116,15 +116,3 @@ export class StorageRegistry {
     this.entries.clear();
   }
 }
-
-const registries = new WeakMap<AppContext, StorageRegistry>();
-
-/** The registry of a context, created on first use (storage and media routes share it). */
-export function storageRegistry(ctx: AppContext): StorageRegistry {
-  let r = registries.get(ctx);
-  if (!r) {
-    r = new StorageRegistry(ctx.db, ctx.config.storageEncryptionKey, ctx.config.uploadsDir, ctx.log);
-    registries.set(ctx, r);
-  }
-  return r;
-}

@@ -1,13 +1,11 @@
-// EXTENSIONS.md "Templates (catalog)": /api/templates for signed-in users. Creating the routes
-// seeds the built-in templates (health.templates turns true once they are in the catalog).
+// EXTENSIONS.md "Templates (catalog)": /api/templates for signed-in users. The built-ins are
+// seeded when the context is built (seed.ts loadBuiltInTemplates).
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { badRequest } from "../../http/errors";
 import { authPlugin } from "../../http/auth";
 import { parseIntQuery, parsePositiveId } from "../../http/params";
-import { builtInTemplateFiles } from "../../../assets/templates";
 import { createTemplateSchema, PER_PAGE_DEFAULT, PER_PAGE_MAX, rateTemplateSchema, SEARCH_MAX, updateTemplateSchema, useTemplateSchema, type TemplateListQuery } from "./model";
-import { seedBuiltInTemplates } from "./seed";
 import { TemplatesService } from "./service";
 
 /** Far beyond any real catalog; keeps the offset an exact integer. */
@@ -39,19 +37,7 @@ export function parseListQuery(query: Record<string, unknown>): TemplateListQuer
   };
 }
 
-/** Seeds the built-ins once per context; a failure leaves health.templates false but the server up. */
-export function loadBuiltInTemplates(ctx: AppContext, files = builtInTemplateFiles) {
-  try {
-    const r = seedBuiltInTemplates(ctx.db, files, { log: ctx.log });
-    if (r.failed.length === 0) ctx.state.templatesLoaded = true;
-    if (r.inserted + r.updated + r.removed > 0) ctx.log.info(`Built-in templates: ${r.inserted} added, ${r.updated} updated, ${r.removed} removed`);
-  } catch (e) {
-    ctx.log.error("Loading the built-in templates failed:", e);
-  }
-}
-
 export const templateRoutes = (ctx: AppContext) => {
-  if (!ctx.state.templatesLoaded) loadBuiltInTemplates(ctx);
   const service = new TemplatesService(ctx);
   const id = (raw: string) => parsePositiveId(raw, "id");
   return new Elysia({ prefix: "/api/templates" })

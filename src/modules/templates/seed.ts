@@ -9,7 +9,8 @@ import { sha256Hex } from "../../lib/crypto";
 import type { Logger } from "../../log";
 import { parseDocument } from "../projects/document";
 import { templateFileSchema } from "./model";
-import type { BuiltInTemplateFile } from "../../../assets/templates";
+import { builtInTemplateFiles, type BuiltInTemplateFile } from "../../../assets/templates";
+import type { AppContext } from "../../context";
 
 export const SYSTEM_AUTHOR = "Botloom";
 
@@ -88,4 +89,15 @@ export function seedBuiltInTemplates(db: Db, files: BuiltInTemplateFile[], opts:
     result.removed = gone.length;
   });
   return result;
+}
+
+/** Seeds the built-ins (once per context, from buildContext); a failure leaves health.templates false but the server up. */
+export function loadBuiltInTemplates(ctx: AppContext, files = builtInTemplateFiles) {
+  try {
+    const r = seedBuiltInTemplates(ctx.db, files, { log: ctx.log });
+    if (r.failed.length === 0) ctx.state.templatesLoaded = true;
+    if (r.inserted + r.updated + r.removed > 0) ctx.log.info(`Built-in templates: ${r.inserted} added, ${r.updated} updated, ${r.removed} removed`);
+  } catch (e) {
+    ctx.log.error("Loading the built-in templates failed:", e);
+  }
 }

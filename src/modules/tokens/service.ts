@@ -8,7 +8,7 @@ import { MessengerError, type MessengerBot } from "../../messenger/client";
 import type { BotInstanceState, BotStatus } from "../../bots/controller";
 import { removeBotFolders } from "../../bots/folders";
 import { TokenAccess, type TokenRow } from "./access";
-import { fetchAvatar, PHOTO_RECHECK_MS, removeProjectAvatars, removeUpload, uploadExists, withDeadline } from "./photos";
+import { fetchAvatar, PHOTO_RECHECK_MS, removeUpload, uploadExists, withDeadline } from "./photos";
 import type { TokenCreate, TokenListItem, TokenPatch, TokenStats } from "./model";
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -68,8 +68,6 @@ export class TokensService {
         .where(eq(botUsers.tokenId, sql.placeholder("tokenId")))
         .prepare(),
     };
-    // Avatars live outside the database; rows go with the project through the FK cascade.
-    ctx.projectDeleteHooks.push(async (projectId) => removeProjectAvatars(ctx.config.uploadsDir, projectId));
   }
 
   private item(t: TokenRow): TokenListItem {
