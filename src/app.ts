@@ -13,6 +13,7 @@ import { adminRoutes } from "./modules/admin";
 import { storageRoutes } from "./modules/storage";
 import { mediaRoutes } from "./modules/media";
 import { botFolderRoutes } from "./modules/admin/bot-folders";
+import { adminBackupRoutes } from "./modules/admin/backups";
 import { webhookRoutes } from "./modules/webhook";
 import { botLifecycleRoutes } from "./modules/bot-lifecycle";
 import { projectsRoutes } from "./modules/projects";
@@ -41,7 +42,8 @@ export function createApp(ctx: AppContext) {
         // dropped those schemas and printed a stack trace per schema on the first /api/docs request.
         mapJsonSchema: { zod: (schema: z.ZodType) => z.toJSONSchema(schema, { unrepresentable: "any" }) },
         documentation: { info: { title: "Botloom API", version: "1" } },
-        exclude: { paths: [/^\/admin/] },
+        // The admin area is a browser UI of its own; only its backup API is meant for scripts too.
+        exclude: { paths: [/^\/admin(?!\/api\/backups)/] },
       }),
     )
     .use(healthRoutes(ctx))
@@ -58,7 +60,7 @@ export function createApp(ctx: AppContext) {
     .use(botUserRoutes(ctx))
     .use(templateRoutes(ctx));
   // Production without an admin key: the admin area does not exist (API.md "Admin").
-  const withAdmin = ctx.config.production && !ctx.config.adminKey ? app : app.use(adminRoutes(ctx)).use(botFolderRoutes(ctx)).use(templateAdminRoutes(ctx));
+  const withAdmin = ctx.config.production && !ctx.config.adminKey ? app : app.use(adminRoutes(ctx)).use(botFolderRoutes(ctx)).use(adminBackupRoutes(ctx)).use(templateAdminRoutes(ctx));
   return withAdmin;
 }
 

@@ -13,6 +13,7 @@ import type { TokensService } from "./modules/tokens/service";
 import type { StorageRegistry } from "./modules/storage/registry";
 import type { StorageConfigService } from "./modules/storage/service";
 import type { MediaService } from "./modules/media/service";
+import type { BackupService } from "./modules/backups/service";
 
 export interface AppState {
   /** System templates seeded into the catalog (health.templates). */
@@ -38,6 +39,8 @@ export interface AppContext {
   storage: StorageRegistry;
   storageConfigs: StorageConfigService;
   media: MediaService;
+  /** Backup archives in DATA_DIR/backups (the schedule itself runs only in `serve`). */
+  backups: BackupService;
   /**
    * Run before a project row is deleted (API.md projects rule 3): features that keep data outside
    * the database (media objects, bot folders) register here. Rows go with the project (FK cascade).
