@@ -50,7 +50,8 @@ export interface Hardening {
 export async function hardening(opts: { env?: Record<string, string> } = {}): Promise<Hardening> {
   const fake = await startFakeMessenger();
   const bots = new FakeBots();
-  const t = createTestApp({ env: { MESSENGER_API_ROOT: fake.url, STORAGE_ENCRYPTION_KEY: ENCRYPTION_KEY, ...opts.env }, bots });
+  // Every fixture makes a backup: none may be pruned while an older fixture still names it.
+  const t = createTestApp({ env: { MESSENGER_API_ROOT: fake.url, STORAGE_ENCRYPTION_KEY: ENCRYPTION_KEY, BACKUP_KEEP: "1000", ...opts.env }, bots });
   await setUp(t);
   const responses: Recorded[] = [];
   const h: Hardening = {
@@ -97,6 +98,8 @@ export interface Ids {
   pat: number;
   adminPat: number;
   user: number;
+  /** a backup archive's name in DATA_DIR/backups */
+  backup: string;
 }
 
 let serial = 0;
@@ -129,6 +132,7 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
   expect(storage.status).toBe(201);
   const pat = t.ctx.auth.createPat(OWNER, `fixture ${n}`, []);
   const adminPat = t.ctx.auth.createPat(OWNER, `admin-made ${n}`, []);
+  const backup = (await t.ctx.backups.create()).name;
   return {
     project,
     token: token.body.id,
@@ -146,6 +150,7 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
     pat: pat.id,
     adminPat: adminPat.id,
     user: OWNER,
+    backup,
   };
 }
 
@@ -268,6 +273,9 @@ export const ROUTES: { method: string; path: string; level: "public" | "user" | 
   { method: "PATCH", path: "/admin/api/templates/{template}/featured", level: "admin" },
   { method: "POST", path: "/admin/api/templates/refresh", level: "admin" },
   { method: "POST", path: "/admin/api/templates/recreate", level: "admin" },
+  { method: "GET", path: "/admin/api/backups", level: "admin" },
+  { method: "POST", path: "/admin/api/backups", level: "admin" },
+  { method: "GET", path: "/admin/api/backups/{backup}", level: "admin" },
 ];
 
 /** Routes of the app that the catalogue does not name (docs, the WebSocket itself and HTML pages are exempt). */

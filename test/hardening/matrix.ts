@@ -152,6 +152,9 @@ export const MATRIX: Row[] = [
   { method: "PATCH", path: "/admin/api/templates/{publicTemplate}/featured", body: () => ({ featured: 1 }), expect: adminOnly(200) },
   { method: "POST", path: "/admin/api/templates/refresh", expect: adminOnly(200) },
   { method: "POST", path: "/admin/api/templates/recreate", expect: adminOnly(200) },
+  { method: "GET", path: "/admin/api/backups", expect: adminOnly(200) },
+  { method: "POST", path: "/admin/api/backups", expect: adminOnly(201) },
+  { method: "GET", path: "/admin/api/backups/{backup}", expect: adminOnly(200) },
 ];
 
 /** Logout ends the session it is given: every caller logs out a session of its own. */

@@ -32,6 +32,8 @@ export const stampOf = (d: Date) => `${d.getFullYear()}${pad(d.getMonth() + 1)}$
 export class BackupService {
   /** One backup at a time: a scheduled run and a click in the hub queue instead of racing for a name. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** The last name given out: a suffix is never reused within a second, even after pruning. */
+  private last = { stamp: "", suffix: 0 };
 
   constructor(
     private readonly config: Pick<Config, "backupsDir" | "projectsDir" | "backupKeep" | "backupUpload">,
@@ -51,8 +53,12 @@ export class BackupService {
         if (st.isFile()) out.push({ name, size: st.size, createdAt: st.mtime.toISOString() });
       } catch {}
     }
-    // Names sort by time; the suffix orders backups made within the same second.
-    return out.sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
+    // Names carry the time; the suffix orders backups made within the same second.
+    const key = (n: string) => {
+      const m = /^botloom-(\d{8}-\d{6})(?:-(\d+))?\./.exec(n)!;
+      return `${m[1]}-${(m[2] ?? "1").padStart(4, "0")}`;
+    };
+    return out.sort((a, b) => (key(a.name) < key(b.name) ? 1 : key(a.name) > key(b.name) ? -1 : 0));
   }
 
   /** The archive's path for a download, or null for an unknown or malformed name. */
@@ -83,16 +89,19 @@ export class BackupService {
   }
 
   private async createNow(now: Date): Promise<CreatedBackup> {
-    const base = `botloom-${stampOf(now)}`;
-    let name = `${base}.tar.gz`;
-    for (let i = 2; existsSync(join(this.config.backupsDir, name)); i++) name = `${base}-${i}.tar.gz`;
+    const stamp = stampOf(now);
+    let suffix = this.last.stamp === stamp ? this.last.suffix + 1 : 1;
+    const nameOf = (n: number) => `botloom-${stamp}${n > 1 ? `-${n}` : ""}.tar.gz`;
+    while (existsSync(join(this.config.backupsDir, nameOf(suffix)))) suffix++;
+    this.last = { stamp, suffix };
+    const name = nameOf(suffix);
     const path = join(this.config.backupsDir, name);
     const manifest = await writeArchive(this.platform(), this.config.projectsDir, path, now);
-    const size = statSync(path).size;
+    const { size, mtime } = statSync(path);
     this.log.info(`backups: wrote ${name} (${size} bytes, ${manifest.projects.length} project database(s))`);
     const uploadedTo = this.config.backupUpload ? await this.upload(name, path) : null;
     this.prune();
-    return { name, size, createdAt: statSync(path).mtime.toISOString(), projects: manifest.projects.length, uploadedTo };
+    return { name, size, createdAt: mtime.toISOString(), projects: manifest.projects.length, uploadedTo };
   }
 
   /**
