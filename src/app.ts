@@ -1,12 +1,11 @@
 // Builds the Elysia application from the feature modules. Used by main.ts and by every HTTP test
 // (`app.handle(new Request(...))`), so nothing here may listen on a port or read the environment.
 import { Elysia } from "elysia";
-import { openapi } from "@elysiajs/openapi";
-import { z } from "zod";
 import type { AppContext } from "./context";
 import { errorHandler } from "./http/errors";
 import { bodyLimit, capUnsizedBody } from "./http/body-limit";
 import { setupGuard } from "./http/setup-guard";
+import { docsRoutes } from "./modules/docs";
 import { healthRoutes } from "./modules/health";
 import { authRoutes } from "./modules/auth";
 import { adminRoutes } from "./modules/admin";
@@ -35,17 +34,7 @@ export function createApp(ctx: AppContext) {
       const capped = capUnsizedBody(c.request);
       if (capped) c.request = capped;
     })
-    .use(
-      openapi({
-        path: "/api/docs",
-        // Transforms have no JSON Schema: "any" documents them as {} instead of zod throwing, which
-        // dropped those schemas and printed a stack trace per schema on the first /api/docs request.
-        mapJsonSchema: { zod: (schema: z.ZodType) => z.toJSONSchema(schema, { unrepresentable: "any" }) },
-        documentation: { info: { title: "Botloom API", version: "1" } },
-        // The admin area is a browser UI of its own; only its backup API is meant for scripts too.
-        exclude: { paths: [/^\/admin(?!\/api\/backups)/] },
-      }),
-    )
+    .use(docsRoutes())
     .use(healthRoutes(ctx))
     .use(authRoutes(ctx))
     .use(storageRoutes(ctx))
