@@ -274,7 +274,10 @@ export const ROUTES: { method: string; path: string; level: "public" | "user" | 
 export function uncovered(app: App): string[] {
   const norm = (p: string) => p.replace(/\/$/, "").replace(/\{[^}]+\}|:[A-Za-z]+|\*/g, ":p") || "/";
   const known = new Set(ROUTES.map((r) => `${r.method} ${norm(r.path)}`));
-  const exempt = (m: string, p: string) => m === "WS" || p.startsWith("/api/docs") || (p.startsWith("/admin") && !p.startsWith("/admin/api"));
+  // Pages and static files are not API routes: the admin pages, the API docs and the Studio app
+  // (test/studio/serving.test.ts covers its routes and headers).
+  const studio = (m: string, p: string) => m === "GET" && (p === "/" || /^\/(login|projects|templates|account|assets)(\/|$)/.test(p));
+  const exempt = (m: string, p: string) => m === "WS" || p.startsWith("/api/docs") || (p.startsWith("/admin") && !p.startsWith("/admin/api")) || studio(m, p);
   return ((app as any).routes as { method: string; path: string }[])
     .filter((r) => !exempt(r.method, r.path))
     .map((r) => `${r.method} ${norm(r.path)}`)
