@@ -82,9 +82,12 @@ describe("MCP endpoint", () => {
     expect(add.inputSchema.required).toEqual(expect.arrayContaining(["projectId", "type"]));
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri).sort()).toEqual(["botloom://docs/scenario", "botloom://nodes/catalogue"]);
-    const format = await client.readResource({ uri: "botloom://docs/scenario" });
-    expect(String(format.contents[0]!.text)).toContain("autoTransitionTo");
-    const catalogue = JSON.parse(String((await client.readResource({ uri: "botloom://nodes/catalogue" })).contents[0]!.text));
+    const textOf = async (uri: string) => {
+      const c = (await client.readResource({ uri })).contents[0]!;
+      return "text" in c ? c.text : "";
+    };
+    expect(await textOf("botloom://docs/scenario")).toContain("autoTransitionTo");
+    const catalogue = JSON.parse(await textOf("botloom://nodes/catalogue"));
     expect(catalogue.types.map((x: { type: string }) => x.type)).toEqual(expect.arrayContaining(["command_trigger", "message", "http_request"]));
   });
 
