@@ -50,7 +50,7 @@ export interface Hardening {
 export async function hardening(opts: { env?: Record<string, string> } = {}): Promise<Hardening> {
   const fake = await startFakeMessenger();
   const bots = new FakeBots();
-  // Every fixture makes a backup: none may be pruned while an older fixture still names it.
+  // Fixtures name one backup: it may not be pruned by the archives the matrix's POST calls make.
   const t = createTestApp({ env: { MESSENGER_API_ROOT: fake.url, STORAGE_ENCRYPTION_KEY: ENCRYPTION_KEY, BACKUP_KEEP: "1000", ...opts.env }, bots });
   await setUp(t);
   const responses: Recorded[] = [];
@@ -104,6 +104,17 @@ export interface Ids {
 
 let serial = 0;
 
+/** One backup per app serves every fixture: an archive per fixture made the corpus seconds slower. */
+const backups = new WeakMap<object, Promise<string>>();
+function sharedBackup(t: { ctx: { backups: { create(): Promise<{ name: string }> } } }): Promise<string> {
+  let b = backups.get(t);
+  if (!b) {
+    b = t.ctx.backups.create().then((x) => x.name);
+    backups.set(t, b);
+  }
+  return b;
+}
+
 /** One of everything, owned by OWNER, with COLLAB invited. Made through the API where it matters. */
 export async function makeFixture(h: Hardening): Promise<Ids> {
   const n = ++serial;
@@ -132,7 +143,7 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
   expect(storage.status).toBe(201);
   const pat = t.ctx.auth.createPat(OWNER, `fixture ${n}`, []);
   const adminPat = t.ctx.auth.createPat(OWNER, `admin-made ${n}`, []);
-  const backup = (await t.ctx.backups.create()).name;
+  const backup = await sharedBackup(t);
   return {
     project,
     token: token.body.id,
