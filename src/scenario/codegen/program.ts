@@ -1,4 +1,5 @@
 // Assembles the generated program: header, imports, the scenario tables, then the interpreter.
+import { PROJECT_DB_DDL } from "../../db/project-schema";
 import { commentText, literal, quote } from "./emit";
 import { RUNTIME_FLOW } from "./runtime/flow";
 import { RUNTIME_LAUNCH } from "./runtime/launch";
@@ -126,7 +127,14 @@ const restoreChars = (source: string) =>
 const RUNTIME_HEAD = restoreChars(RUNTIME_TYPES);
 const RUNTIME_BODY = [RUNTIME_STORAGE, RUNTIME_VALUES, RUNTIME_MESSAGES, RUNTIME_FLOW, RUNTIME_ROUTER, RUNTIME_LAUNCH].map(restoreChars);
 
+/** The tables of the project's database file, created by the bot too when it runs on its own. */
+const DDL_BLOCK = [
+  "// ─── Tables of the project's database (DATABASE_PATH) ─────────────────────────",
+  "",
+  `const PROJECT_DB_DDL: string[] = ${literal([...PROJECT_DB_DDL])};`,
+].join("\n");
+
 export function renderProgram(settings: ProgramSettings, compiled: CompiledScenario): string {
-  const parts = [header(settings, compiled), IMPORTS, RUNTIME_TABLES, RUNTIME_HEAD, settingsBlock(settings), tables(compiled), ...RUNTIME_BODY];
+  const parts = [header(settings, compiled), IMPORTS, RUNTIME_TABLES, RUNTIME_HEAD, settingsBlock(settings), tables(compiled), DDL_BLOCK, ...RUNTIME_BODY];
   return parts.join("\n\n") + "\n";
 }
