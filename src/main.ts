@@ -118,7 +118,7 @@ async function main(argv: string[]) {
       try {
         const r = await restoreBackup(config, sub);
         const aside = r.replacedDir ? `; the replaced databases are kept in ${r.replacedDir}` : "";
-        const kind = r.plainDatabase ? "a plain platform database (project databases left as they were)" : `the platform database and ${r.projects} project database(s)`;
+        const kind = r.plainDatabase ? "a plain platform database (no project databases in it)" : `the platform database and ${r.projects} project database(s)`;
         return console.log(`Restored ${kind} from ${sub}${aside}. Start the server again.`);
       } catch (e) {
         if (e instanceof RestoreError) fail(`botloom: ${e.message}`);

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { eq } from "drizzle-orm";
+import { createPrivateFile } from "../lib/file-modes";
 import { PROJECT_DB_DDL, projectBotState, projectBotUsers, projectContent, projectMediaFileIds, projectSchema } from "./project-schema";
 
 export type ProjectDb = BunSQLiteDatabase<typeof projectSchema> & { $client: Database };
@@ -41,6 +42,8 @@ export class ProjectDatabases {
       return cached;
     }
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    // Bot users and their data: 0600, and SQLite gives the WAL and SHM files the same mode.
+    createPrivateFile(this.pathOf(projectId));
     const sqlite = new Database(this.pathOf(projectId), { create: true, strict: true });
     sqlite.exec("PRAGMA busy_timeout = 5000");
     sqlite.exec("PRAGMA journal_mode = WAL");

@@ -10,6 +10,8 @@ import { ENCRYPTION_KEY } from "../media/helpers";
 import { loadConfig } from "../../src/config";
 import { nextScheduledRun, scheduleBackups } from "../../src/modules/backups/schedule";
 import { BACKUP_NAME, UPLOAD_PREFIX } from "../../src/modules/backups/service";
+import { restoreBackup } from "../../src/modules/backups/restore";
+import { projectBotUsers } from "../../src/db/project-schema";
 
 /** A project database as bots keep it: its own SQLite file in DATA_DIR/projects. */
 function projectDb(t: TestApp, name: string, rows: number) {
@@ -61,6 +63,29 @@ describe("backup archives", () => {
     const all = readdirSync(t.ctx.config.backupsDir);
     expect(all).toContain("before-upgrade-20260101-000000.db");
     expect(all).toContain("notes.txt");
+  });
+
+  test("cover the product's own project databases: a restore brings their bot users back", async () => {
+    const project = t.ctx.projects.create(4242, { name: "Backed up", data: { sheets: [] } }).id;
+    const now = new Date().toISOString();
+    const file = t.ctx.projectFiles.open(project);
+    for (const userId of ["1", "2", "3"]) file.insert(projectBotUsers).values({ tokenId: 1, userId, firstName: `U${userId}`, firstSeenAt: now, lastSeenAt: now }).run();
+    const b = await t.ctx.backups.create();
+    expect(b.projects).toBeGreaterThanOrEqual(1);
+    // After the backup: one user more, then the restore (offline: this app's files are closed first).
+    file.insert(projectBotUsers).values({ tokenId: 1, userId: "4", firstSeenAt: now, lastSeenAt: now }).run();
+    const config = t.ctx.config;
+    t.ctx.db.$client.close();
+    file.$client.close();
+    const r = await restoreBackup(config, join(config.backupsDir, b.name));
+    expect(r.plainDatabase).toBe(false);
+    const restored = new Database(join(config.projectsDir, `${project}.db`), { readonly: true });
+    expect(restored.query("select user_id from bot_users order by user_id").all()).toEqual([{ user_id: "1" }, { user_id: "2" }, { user_id: "3" }]);
+    restored.close();
+    expect(statSync(join(config.projectsDir, `${project}.db`)).mode & 0o777).toBe(0o600);
+    // The rest of this describe works on a fresh app.
+    t.cleanup();
+    t = createTestApp({ fileDb: true, env: { BACKUP_KEEP: "3" } });
   });
 
   test("concurrent requests queue instead of racing for a name", async () => {

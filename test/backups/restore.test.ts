@@ -100,8 +100,11 @@ describe("botloom backup / restore", () => {
     projectDb(dataDir, "4.db", 2);
     const r = cli(dataDir, ["restore", plain]);
     expect(r.code).toBe(0);
-    expect(r.out).toContain("project databases left as they were");
-    expect(count(join(dataDir, "projects", "4.db"), "select count(*) as n from bot_users")).toBe(2);
+    expect(r.out).toContain("a plain platform database");
+    // The state restored is the backup's: project databases made since are set aside, not mixed in.
+    expect(existsSync(join(dataDir, "projects", "4.db"))).toBe(false);
+    const [aside] = readdirSync(dataDir).filter((n) => n.startsWith("replaced-"));
+    expect(count(join(dataDir, aside, "projects", "4.db"), "select count(*) as n from bot_users")).toBe(2);
   }, 60_000);
 
   test("a backup taken while a bot writes is a consistent snapshot of every database", async () => {

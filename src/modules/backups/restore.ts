@@ -15,7 +15,7 @@ export interface RestoreResult {
   /** Where the databases that were replaced now lie (null when there were none). */
   replacedDir: string | null;
   projects: number;
-  /** A plain database file (older `botloom backup`, install.sh before 0.2) carries no project databases. */
+  /** A plain database file (an older `botloom backup` or install.sh's pre-upgrade copy) carries no project databases. */
   plainDatabase: boolean;
 }
 
@@ -57,8 +57,9 @@ export async function restoreBackup(config: RestoreConfig, file: string): Promis
       const p = config.databasePath + suffix;
       if (existsSync(p)) aside.push([p, join(replacedDir, PLATFORM_DB + suffix)]);
     }
-    // A plain database predates project databases: the current ones stay where they are.
-    if (!plainDatabase && existsSync(config.projectsDir)) aside.push([config.projectsDir, join(replacedDir, "projects")]);
+    // The restored state is the backup's: current project databases go aside too. (A plain database
+    // from before project databases existed carries their rows; the server moves them out on start.)
+    if (existsSync(config.projectsDir)) aside.push([config.projectsDir, join(replacedDir, "projects")]);
     if (aside.length) {
       mkdirSync(replacedDir, { mode: PRIVATE_DIR_MODE });
       for (const [from, to] of aside) renameSync(from, to);
