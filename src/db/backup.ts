@@ -18,6 +18,9 @@ export function vacuumInto(source: Database | string, target: string) {
   const db = new Database(source, { readwrite: true, create: false });
   try {
     db.exec("PRAGMA busy_timeout = 5000");
+    // The copy is a staging file that goes into an archive: syncing each one to disk (a fsync per
+    // project database) made a backup of 150 projects take 5 s instead of well under one.
+    db.exec("PRAGMA synchronous = OFF");
     db.prepare("VACUUM INTO ?").run(target);
   } finally {
     db.close();

@@ -213,6 +213,15 @@ describe("admin API /admin/api/backups", () => {
     expect(files.has("botloom.db")).toBe(true);
   });
 
+  test("making one takes no body: any body is refused before a backup starts", async () => {
+    const before = t.ctx.backups.list().length;
+    for (const body of ["{}", "null", "{\"x\":1}", "not json"]) {
+      const r = await t.call("POST", "/admin/api/backups", { cookie: admin, body, headers: { "content-type": "application/json" } });
+      expect([body, r.status, r.body?.error]).toEqual([body, 400, "VALIDATION_FAILED"]);
+    }
+    expect(t.ctx.backups.list().length).toBe(before);
+  });
+
   test("only archive names are served: traversal, other files and unknown names are refused", async () => {
     writeFileSync(join(t.ctx.config.dataDir, "secret.tar.gz"), "x");
     for (const name of ["..%2Fsecret.tar.gz", "..%2F..%2Fdata%2Fbotloom.db", "notes.txt", "botloom-1.tar.gz", "%2e%2e"]) {

@@ -1,7 +1,7 @@
 // The backup archive: one .tar.gz holding the platform database and every project database, each
 // an online VACUUM INTO copy, plus a manifest that says what the archive is.
 import { Database } from "bun:sqlite";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { vacuumInto } from "../../db/backup";
 import { makePrivate, PRIVATE_DIR_MODE } from "../../lib/file-modes";
@@ -59,6 +59,13 @@ export async function writeArchive(platform: Database, projectsDir: string, targ
     for (const name of projects) files[`projects/${name}`] = await read(join(staging, "projects", name));
     await Bun.Archive.write(partial, files, { compress: "gzip" });
     makePrivate(partial);
+    // On disk before it carries its final name: a crash right after must not leave a torn archive.
+    const fd = openSync(partial, "r");
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(partial, target);
     return manifest;
   } finally {
