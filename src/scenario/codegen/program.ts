@@ -38,7 +38,8 @@ function header(s: ProgramSettings, c: CompiledScenario): string {
     "//",
     "// Run: BOT_TOKEN=<token> bun bot.ts   (needs the \"grammy\" package)",
     "// Environment: BOT_TOKEN (required), MESSENGER_API_ROOT, ADMIN_IDS (comma-separated), PROJECT_ID,",
-    "//   TOKEN_ID, DATABASE_PATH (SQLite; without it everything stays in memory), LAUNCH_MODE",
+    "//   TOKEN_ID, DATABASE_PATH (SQLite; without it everything stays in memory), MEDIA_DIR (local media;",
+    "//   default ./media), PLATFORM_URL, LAUNCH_MODE",
     "//   (polling | webhook), PORT and WEBHOOK_SECRET (webhook), BOTLOOM_SUPERVISED=1 (exit when stdin closes).",
     "//",
     "// Layout: the scenario as data tables (NODES, COMMANDS, TEXT_TRIGGERS), then a small interpreter",
@@ -66,7 +67,8 @@ function header(s: ProgramSettings, c: CompiledScenario): string {
 const IMPORTS = [
   'import { Database } from "bun:sqlite";',
   'import { Bot, type Context, GrammyError, InlineKeyboard, InputFile, Keyboard, webhookCallback } from "grammy";',
-  'import { existsSync, readFileSync } from "node:fs";',
+  'import { closeSync, constants as fsConstants, lstatSync, openSync, readFileSync, realpathSync } from "node:fs";',
+  'import { resolve as resolvePath, sep as pathSep } from "node:path";',
 ].join("\n");
 
 function settingsBlock(s: ProgramSettings): string {
