@@ -79,7 +79,7 @@ function guessKind(hint: string): MediaKind {
 /** The project's media folder (the platform sets it; a bot run on its own uses ./media). */
 const MEDIA_DIR = env.MEDIA_DIR || "media";
 /** Bot API file ids: long, URL-safe base64. */
-const FILE_ID = /^[A-Za-z0-9_-]{20,}$/;
+const FILE_ID = /^[A-Za-z0-9_-]{8,}$/;
 
 /** A regular file inside MEDIA_DIR reached without any symlink, or undefined. */
 function projectFile(relative: string): string | undefined {
