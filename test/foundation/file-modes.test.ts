@@ -23,7 +23,7 @@ async function withServer(root: string, env: Record<string, string>, check: (out
   const server = await startProcessServer(["sh", "-c", `umask 022 && exec "${process.execPath}" "${main}" serve --init`], {
     cwd: root,
     port: await freePort(),
-    env: { LOG_LEVEL: "warn", SESSION_SECRET: "file-modes-session-secret-0123", BACKUP_SCHEDULE: "off", ...env },
+    env: { LOG_LEVEL: "warn", BACKUP_SCHEDULE: "off", ...env },
   });
   try {
     // A write makes the WAL and SHM files exist.
@@ -42,7 +42,7 @@ describe("file modes", () => {
       expect(mode(data)).toBe(0o700);
       expect(mode(join(root, "bots"))).toBe(0o700);
       const files = readdirSync(data).filter((f) => statSync(join(data, f)).isFile());
-      expect(files).toEqual(expect.arrayContaining(["botloom.db", "botloom.db-wal", "botloom.db-shm", "admin.key", "botloom.pid"]));
+      expect(files).toEqual(expect.arrayContaining(["botloom.db", "botloom.db-wal", "botloom.db-shm", "admin.key", "session.secret", "botloom.pid"]));
       for (const f of files) expect([f, mode(join(data, f))]).toEqual([f, 0o600]);
       expect(output).not.toContain("accessible to other accounts");
     });
