@@ -98,6 +98,8 @@ describe("a bot cannot reach outside its project", () => {
       ["foreign", foreign.body.url],
       ["traversal", `/uploads/${attacker.projectId}/../${foreign.body.url.slice("/uploads/".length).split("/").slice(1).join("/")}`],
       ["storedother", `/uploads/s/x/${other.projectId}/photo/a.png`],
+      ["storedencoded", `/uploads/s/x/${attacker.projectId}/%2e%2e/${other.projectId}/photo/a.png`],
+      ["storeddots", `/uploads/s/x/${attacker.projectId}/../${other.projectId}/photo/a.png`],
     ];
     expect(existsSync(platformDb)).toBe(true);
     const nodes: unknown[] = attacks.flatMap(([word, url]) => [trigger(word, word), documentNode(word, url)]);

@@ -122,7 +122,8 @@ function mediaOrigin(value: string): MediaOrigin | undefined {
   const stored = /^\/uploads\/s\/([a-z0-9][a-z0-9-]{0,62})\/(.+)$/.exec(value);
   if (stored) {
     const key = stored[2];
-    const safe = own !== undefined && key.startsWith(own) && !key.split("/").some((p) => p === ".." || p === "." || p === "");
+    // Keys the platform generates use these characters only; "%2e%2e" would become ".." in the URL.
+    const safe = own !== undefined && key.startsWith(own) && /^[A-Za-z0-9._\/-]+$/.test(key) && !key.split("/").some((p) => p === ".." || p === "." || p === "");
     return safe && env.PLATFORM_URL ? { platform: value } : undefined;
   }
   if (value.startsWith("/uploads/")) {
