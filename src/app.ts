@@ -7,6 +7,7 @@ import type { AppContext } from "./context";
 import { errorHandler } from "./http/errors";
 import { bodyLimit, capUnsizedBody } from "./http/body-limit";
 import { setupGuard } from "./http/setup-guard";
+import { BASELINE_HEADERS, withSecurityHeaders } from "./http/security-headers";
 import { healthRoutes } from "./modules/health";
 import { authRoutes } from "./modules/auth";
 import { adminRoutes } from "./modules/admin";
@@ -31,10 +32,14 @@ export function createApp(ctx: AppContext) {
   const app = new Elysia()
     .use(errorHandler(ctx.log))
     .onRequest((c) => {
+      Object.assign(c.set.headers, BASELINE_HEADERS);
       const refused = bodyLimit(c.request) ?? guard(c.request);
       if (refused) return refused;
       const capped = capUnsizedBody(c.request);
       if (capped) c.request = capped;
+    })
+    .onAfterHandle({ as: "global" }, ({ response }) => {
+      if (response instanceof Response) withSecurityHeaders(response.headers);
     })
     .use(
       openapi({
