@@ -1,7 +1,7 @@
 // The one place that reads the environment (DESIGN.md §3). Everything else receives a Config.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
 
 const LOG_LEVELS = ["silent", "error", "warn", "info", "debug", "trace"] as const;
@@ -13,6 +13,7 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default("./data"),
   BOTS_DIR: z.string().min(1).default("./bots"),
   UPLOADS_DIR: z.string().min(1).default("./uploads"),
+  STORAGE_LOCAL_BASE: z.string().min(1).optional(),
   ADMIN_KEY: z.string().min(1).optional(),
   SESSION_SECRET: z.string().min(16, "SESSION_SECRET must be at least 16 characters").optional(),
   STORAGE_ENCRYPTION_KEY: z.string().min(32, "STORAGE_ENCRYPTION_KEY must be at least 32 characters").optional(),
@@ -31,6 +32,8 @@ export interface Config {
   dataDir: string;
   botsDir: string;
   uploadsDir: string;
+  /** Folder every `local` storage config's rootPath must lie in (default: UPLOADS_DIR's parent). */
+  storageLocalBase: string;
   databasePath: string;
   /** The admin key, or null when none is configured (no admin area in production, 503 on login otherwise). */
   adminKey: string | null;
@@ -101,6 +104,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     botsDir: resolve(e.BOTS_DIR),
     uploadsDir: resolve(e.UPLOADS_DIR),
+    storageLocalBase: resolve(e.STORAGE_LOCAL_BASE ?? dirname(resolve(e.UPLOADS_DIR))),
     databasePath: join(dataDir, "botloom.db"),
     adminKey: e.ADMIN_KEY ?? readSecretFile(adminKeyFile),
     sessionSecret,
