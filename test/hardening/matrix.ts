@@ -115,6 +115,8 @@ export const MATRIX: Row[] = [
   { method: "DELETE", path: "/api/bot/env/{env}", expect: botMember(200) },
   // reveal "requires ownership of the variable": the project owner, not a collaborator
   { method: "GET", path: "/api/bot/env/{env}/reveal", expect: [401, 403, 403, 200, 200, 403, 401] },
+  // unmasking a secret is owner-only like reveal (issue 12): the fixture's API_KEY is secret
+  { method: "PATCH", path: "/api/bot/env/{env}", body: () => ({ isSecret: 0 }), expect: [401, 403, 403, 200, 200, 403, 401] },
   { method: "GET", path: "/api/bot/tokens/{token}/users", expect: botMember(200) },
   { method: "GET", path: "/api/bot/tokens/{token}/users/{botUser}", expect: botMember(200) },
   // storage configs: listing for any signed-in user; changes for platform operators only
