@@ -6,6 +6,9 @@ import { errorHandler } from "./http/errors";
 import { bodyLimit, capUnsizedBody } from "./http/body-limit";
 import { setupGuard } from "./http/setup-guard";
 import { docsRoutes } from "./modules/docs";
+import { BASELINE_HEADERS, withSecurityHeaders } from "./http/security-headers";
+import { depthMessage, tooDeep } from "./lib/json-limits";
+import { badRequest } from "./http/errors";
 import { healthRoutes } from "./modules/health";
 import { authRoutes } from "./modules/auth";
 import { adminRoutes } from "./modules/admin";
@@ -26,15 +29,30 @@ import { templateAdminRoutes } from "./modules/templates/admin";
 import { studioRoutes } from "./modules/studio";
 import { mcpRoutes } from "./modules/mcp";
 
+const PARSED_BODY = ["bo", "dy"].join("");
+
 export function createApp(ctx: AppContext) {
   const guard = setupGuard(ctx);
   const app = new Elysia()
     .use(errorHandler(ctx.log))
     .onRequest((c) => {
+      Object.assign(c.set.headers, BASELINE_HEADERS);
       const refused = bodyLimit(c.request) ?? guard(c.request);
       if (refused) return refused;
       const capped = capUnsizedBody(c.request);
       if (capped) c.request = capped;
+    })
+    // Every parsed body, before validation or a handler walks it: no JSON deeper than 64 levels
+    // (SCENARIO.md; a 40,000-level body overflowed the stack of recursive walks: a 500).
+    // The body is read by a computed key on purpose: Elysia infers from a hook's source whether
+    // routes must parse their body, and naming it here would make every route (MCP, the webhook
+    // intake, which read the raw request) parse it first. Routes that parse get it checked.
+    .onTransform({ as: "global" }, (c) => {
+      const deep = tooDeep((c as Record<string, unknown>)[PARSED_BODY]);
+      if (deep !== null) throw badRequest(depthMessage("The request body", deep));
+    })
+    .onAfterHandle({ as: "global" }, ({ response }) => {
+      if (response instanceof Response) withSecurityHeaders(response.headers);
     })
     .use(docsRoutes())
     .use(healthRoutes(ctx))

@@ -13,6 +13,7 @@ import { ProjectAccess } from "./modules/projects/access";
 import { ProjectsService } from "./modules/projects/service";
 import { TokensService } from "./modules/tokens/service";
 import { removeProjectAvatars } from "./modules/tokens/photos";
+import { localRootRules } from "./modules/storage/local-root";
 import { StorageRegistry } from "./modules/storage/registry";
 import { StorageConfigService } from "./modules/storage/service";
 import { MediaService } from "./modules/media/service";
@@ -50,7 +51,7 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
     // Services that need the context itself are set right below.
     projects: undefined as unknown as ProjectsService,
     tokens: undefined as unknown as TokensService,
-    storage: new StorageRegistry(db, config.storageEncryptionKey, config.uploadsDir, log),
+    storage: new StorageRegistry(db, config.storageEncryptionKey, config.uploadsDir, log, localRootRules(config)),
     storageConfigs: undefined as unknown as StorageConfigService,
     media: undefined as unknown as MediaService,
     backups: undefined as unknown as BackupService,

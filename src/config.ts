@@ -1,7 +1,7 @@
 // The one place that reads the environment (DESIGN.md §3). Everything else receives a Config.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import { Cron } from "croner";
 import { PRIVATE_DIR_MODE } from "./lib/file-modes";
@@ -15,6 +15,7 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default("./data"),
   BOTS_DIR: z.string().min(1).default("./bots"),
   UPLOADS_DIR: z.string().min(1).default("./uploads"),
+  STORAGE_LOCAL_BASE: z.string().min(1).optional(),
   ADMIN_KEY: z.string().min(1).optional(),
   SESSION_SECRET: z.string().min(16, "SESSION_SECRET must be at least 16 characters").optional(),
   STORAGE_ENCRYPTION_KEY: z.string().min(32, "STORAGE_ENCRYPTION_KEY must be at least 32 characters").optional(),
@@ -49,6 +50,8 @@ export interface Config {
   dataDir: string;
   botsDir: string;
   uploadsDir: string;
+  /** Folder every `local` storage config's rootPath must lie in (default: UPLOADS_DIR's parent). */
+  storageLocalBase: string;
   databasePath: string;
   /** Where backup archives are written: DATA_DIR/backups. */
   backupsDir: string;
@@ -129,6 +132,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     botsDir: resolve(e.BOTS_DIR),
     uploadsDir: resolve(e.UPLOADS_DIR),
+    storageLocalBase: resolve(e.STORAGE_LOCAL_BASE ?? dirname(resolve(e.UPLOADS_DIR))),
     databasePath: join(dataDir, "botloom.db"),
     backupsDir: join(dataDir, "backups"),
     projectsDir: join(dataDir, "projects"),

@@ -52,7 +52,9 @@ export async function hardening(opts: { env?: Record<string, string> } = {}): Pr
   const bots = new FakeBots();
   // Fixtures name one backup: it may not be pruned by the archives the matrix's POST calls make.
   const t = createTestApp({ env: { MESSENGER_API_ROOT: fake.url, STORAGE_ENCRYPTION_KEY: ENCRYPTION_KEY, BACKUP_KEEP: "1000", ...opts.env }, bots });
-  await setUp(t);
+  // The fixture's owner is also the platform operator (EXTENSIONS.md "Platform operators"):
+  // storage configs are managed by operators only, and the matrix's owner column stands for one.
+  await setUp(t, { operators: [OWNER] });
   const responses: Recorded[] = [];
   const h: Hardening = {
     t,
@@ -95,6 +97,8 @@ export interface Ids {
   /** the media file's path under /uploads/ */
   upload: string;
   storage: string;
+  /** the test app's folder (a storage root must lie inside it: STORAGE_LOCAL_BASE) */
+  dir: string;
   pat: number;
   adminPat: number;
   user: number;
@@ -158,6 +162,7 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
     publicTemplate: publicTemplate.body.id,
     upload: String(media.body.url).replace(/^\/uploads\//, ""),
     storage: storage.body.id,
+    dir: t.dir,
     pat: pat.id,
     adminPat: adminPat.id,
     user: OWNER,
@@ -170,7 +175,10 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
  * "admin"). Placeholders name the fixture id they take. `coverage()` compares this list with the
  * app's own routes, so a new route cannot slip past the suite.
  */
-export const ROUTES: { method: string; path: string; level: "public" | "user" | "admin" }[] = [
+/** "operator": a signed-in user the admin named in platform.operatorIds (the fixture's owner). */
+export type Level = "public" | "user" | "operator" | "admin";
+
+export const ROUTES: { method: string; path: string; level: Level }[] = [
   // health and auth
   { method: "GET", path: "/api/health", level: "public" },
   { method: "HEAD", path: "/api/health", level: "public" },
@@ -249,10 +257,10 @@ export const ROUTES: { method: string; path: string; level: "public" | "user" | 
   { method: "POST", path: "/api/webhook/{project}/{token}", level: "public" },
   // storage configs
   { method: "GET", path: "/api/storage-configs", level: "user" },
-  { method: "POST", path: "/api/storage-configs", level: "user" },
-  { method: "PATCH", path: "/api/storage-configs/{storage}", level: "user" },
-  { method: "DELETE", path: "/api/storage-configs/{storage}", level: "user" },
-  { method: "POST", path: "/api/storage-configs/{storage}/test", level: "user" },
+  { method: "POST", path: "/api/storage-configs", level: "operator" },
+  { method: "PATCH", path: "/api/storage-configs/{storage}", level: "operator" },
+  { method: "DELETE", path: "/api/storage-configs/{storage}", level: "operator" },
+  { method: "POST", path: "/api/storage-configs/{storage}/test", level: "operator" },
   // templates
   { method: "GET", path: "/api/templates", level: "user" },
   { method: "GET", path: "/api/templates/{template}", level: "user" },
@@ -318,9 +326,9 @@ export function fill(path: string, ids: Ids, override?: { name: string; value: s
 }
 
 /** The credentials a route of this level needs for a call that should get past authentication. */
-export function credentialsFor(h: Hardening, level: "public" | "user" | "admin"): CallOptions {
+export function credentialsFor(h: Hardening, level: Level): CallOptions {
   if (level === "admin") return { cookie: h.admin };
-  if (level === "user") return { cookie: h.owner };
+  if (level === "user" || level === "operator") return { cookie: h.owner };
   return {};
 }
 

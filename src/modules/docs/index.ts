@@ -7,6 +7,7 @@ import { z } from "zod";
 import bundlePath from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
 import cssPath from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
 import initPath from "../../../assets/api-docs/init.js" with { type: "file" };
+import { htmlSecurityHeaders } from "../../http/security-headers";
 
 export const OPENAPI_PATH = "/api/openapi.json";
 
@@ -19,9 +20,6 @@ const PAGE = `<!doctype html>
 <script src="/api/docs/swagger-ui-bundle.js"></script>
 <script src="/api/docs/init.js"></script>
 </body></html>`;
-
-// Swagger UI sets style attributes, so styles need 'unsafe-inline'; scripts never do.
-const PAGE_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 const asset = (path: string, type: string) => () =>
   new Response(Bun.file(path), {
@@ -50,7 +48,8 @@ export const docsRoutes = () =>
       "/api/docs",
       () =>
         new Response(PAGE, {
-          headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache", "content-security-policy": PAGE_CSP, "x-content-type-options": "nosniff" },
+          // Script files of this origin only (no inline script); Swagger UI sets style attributes.
+          headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache", ...htmlSecurityHeaders({ styleAttributes: true }) },
         }),
       hidden,
     )
