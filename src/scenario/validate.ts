@@ -1,6 +1,7 @@
 // Scenario validation (SCENARIO.md "Document"): errors only for what makes a document unusable
 // (they block storing); everything else is a warning that generate/start report and the bot skips.
 import { isLevel1Type, isLevel2Type } from "./model";
+import { OUT_OF_SCOPE, TRIGGER_NODE_TYPES } from "./types-messaging";
 import { buttonCommands, commandName, nodeRefs } from "./refs";
 import { isObject, kindOf } from "../lib/values";
 
@@ -23,7 +24,7 @@ const TRIGGER_TYPES = new Set([
   "text_trigger",
   "incoming_callback_trigger",
   "callback_trigger",
-  "incoming_message_trigger",
+  ...TRIGGER_NODE_TYPES,
 ]);
 
 interface Located {
@@ -93,7 +94,10 @@ function collectNodes(doc: unknown, errors: Issue[]): Located[] {
 function typeWarnings(all: Located[], warnings: Issue[]) {
   for (const { node, sheetId } of all) {
     if (isLevel1Type(node.type)) continue;
-    const message = isLevel2Type(node.type)
+    const reason = OUT_OF_SCOPE[node.type];
+    const message = reason
+      ? `Node "${node.id}" has type "${node.type}", which Botloom does not run: ${reason}; the bot skips it.`
+      : isLevel2Type(node.type)
       ? `Node "${node.id}" has type "${node.type}", which this version does not run yet; the bot skips it.`
       : `Node "${node.id}" has unknown type "${node.type}"; the bot skips it.`;
     warnings.push({ nodeId: node.id, sheetId, message });

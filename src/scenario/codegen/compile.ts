@@ -6,6 +6,7 @@ import { CompileContext, TABLE_TYPES, text, type RawNode } from "./compile-conte
 import { compileInputNode } from "./compile-input";
 import { compileCondition, compileDelay, compileSetVariable } from "./compile-logic";
 import { compileMessage } from "./compile-message";
+import { compileTrigger, type TriggerTables } from "./compile-triggers";
 import type { CommandDef, CompiledScenario, TableEntry, TableNode, TextTriggerDef } from "./table";
 
 /** Telegram accepts only these names in the command menu (setMyCommands). */
@@ -92,6 +93,7 @@ export function compileScenario(doc: ScenarioDocument): { compiled: CompiledScen
   const claims: CommandClaim[] = [];
   const textTriggers: TextTriggerDef[] = [];
   const skipped: CompiledScenario["skipped"] = [];
+  const triggers: TriggerTables = { callbackTriggers: [] };
 
   for (const node of raw) {
     if (TABLE_TYPES.has(node.type)) {
@@ -119,12 +121,14 @@ export function compileScenario(doc: ScenarioDocument): { compiled: CompiledScen
         const match = d.textMatchType === "contains" ? "contains" : "exact";
         textTriggers.push({ match, texts, target, adminOnly: d.adminOnly ? true : undefined });
       }
-    } else if (node.type !== "keyboard") {
+    } else if (compileTrigger(node, ctx, triggers)) {
+      // its own table (compile-triggers.ts)
+    } else if (node.type !== "keyboard" && node.type !== "comment") {
       skipped.push({ id: node.id, type: node.type });
     }
   }
   return {
-    compiled: { nodes, commands: resolveCommands(claims, ctx), textTriggers, skipped },
+    compiled: { nodes, commands: resolveCommands(claims, ctx), textTriggers, ...triggers, skipped },
     warnings: ctx.warnings,
   };
 }

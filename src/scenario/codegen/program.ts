@@ -1,5 +1,6 @@
 // Assembles the generated program: header, imports, the scenario tables, then the interpreter.
 import { commentText, literal, quote } from "./emit";
+import { RUNTIME_CALLBACKS } from "./runtime/callbacks";
 import { RUNTIME_FLOW } from "./runtime/flow";
 import { RUNTIME_LAUNCH } from "./runtime/launch";
 import { RUNTIME_MESSAGES } from "./runtime/messages";
@@ -40,7 +41,8 @@ function header(s: ProgramSettings, c: CompiledScenario): string {
     "//   (polling | webhook), PORT and WEBHOOK_SECRET (webhook), BOTLOOM_SUPERVISED=1 (exit when stdin closes).",
     "//",
     "// Layout: the scenario as data tables (NODES, COMMANDS, TEXT_TRIGGERS), then a small interpreter",
-    "// that walks them for every update. Inline buttons carry \"g:<node index>:<variant>:<button>\".",
+    "// that walks them for every update. Inline buttons carry \"g:<node index>:<variant>:<button>\"",
+    "// unless the scenario gives its own data (\"x:<n>\" keys a per-chat table when that is over 64 bytes).",
   ];
   if (c.skipped.length > 0) {
     lines.push("//", "// Left out (node types this version does not run yet):");
@@ -110,6 +112,9 @@ function tables(c: CompiledScenario): string {
     "",
     "/** Texts that start a flow: exact (case-insensitive) or contained in the message. */",
     list("TEXT_TRIGGERS", "TextTriggerDef", triggers),
+    "",
+    "/** Inline button data that starts a flow: exact, prefix or contained; \"any\" catches the rest. */",
+    list("CALLBACK_TRIGGERS", "CallbackTriggerDef", c.callbackTriggers.map((t) => `  ${literal(t, 2)},`)),
   ].join("\n");
 }
 
@@ -124,7 +129,7 @@ const restoreChars = (source: string) =>
 
 /** The constant runtime text, restored once at load (it is the same for every program). */
 const RUNTIME_HEAD = restoreChars(RUNTIME_TYPES);
-const RUNTIME_BODY = [RUNTIME_STORAGE, RUNTIME_VALUES, RUNTIME_MESSAGES, RUNTIME_FLOW, RUNTIME_ROUTER, RUNTIME_LAUNCH].map(restoreChars);
+const RUNTIME_BODY = [RUNTIME_STORAGE, RUNTIME_VALUES, RUNTIME_MESSAGES, RUNTIME_CALLBACKS, RUNTIME_FLOW, RUNTIME_ROUTER, RUNTIME_LAUNCH].map(restoreChars);
 
 export function renderProgram(settings: ProgramSettings, compiled: CompiledScenario): string {
   const parts = [header(settings, compiled), IMPORTS, RUNTIME_TABLES, RUNTIME_HEAD, settingsBlock(settings), tables(compiled), ...RUNTIME_BODY];

@@ -189,7 +189,7 @@ async function press(turn: Turn, owner: NodeRef, button: ButtonDef, label: strin
   turn.state.waiting = undefined;
   log(turn, "button " + JSON.stringify(label) + " (" + button.action + ")");
   if (button.action === "command") return runCommand(turn, button.target ?? "");
-  if (button.action === "url") return;
+  if (button.action === "url" || button.action === "selection") return;
   await go(turn, button.target ?? (stored ? collect!.target : undefined));
 }
 

@@ -12,14 +12,19 @@ const callbackData = (index: number, variant: number, button: number) =>
 function buildKeyboard(turn: Turn, index: number, variant: number, kb: KeyboardDef): { markup: Markup; texts: string[] } | undefined {
   const texts = kb.buttons.map((b) => render(turn, b.text));
   if (kb.kind === "inline") {
-    const rows = kb.rows
-      .map((row) => row.filter((i) => texts[i] !== "").map((i) => {
-        const b = kb.buttons[i];
-        const url = b.action === "url" && b.url ? render(turn, b.url) : "";
-        return url ? InlineKeyboard.url(texts[i], url) : InlineKeyboard.text(texts[i], callbackData(index, variant, i));
-      }))
-      .filter((row) => row.length > 0);
-    return rows.length > 0 ? { markup: new InlineKeyboard(rows), texts } : undefined;
+    const owner = { node: NODES[index].id, variant };
+    const rows = kb.rows.map((row) => row.filter((i) => texts[i] !== "").map((i) => {
+      const b = kb.buttons[i];
+      const url = b.action === "url" && b.url ? render(turn, b.url) : "";
+      if (url) return InlineKeyboard.url(texts[i], url);
+      const label = b.action === "selection" ? selectionLabel(turn, owner, kb, texts[i]) : texts[i];
+      const code = callbackData(index, variant, i);
+      const own = b.data !== undefined ? render(turn, b.data).trim() : "";
+      return InlineKeyboard.text(label, own ? callbackFor(turn, own, code) : code);
+    }));
+    if (kb.dynamic) rows.splice(kb.dynamic.at, 0, ...dynamicRows(turn, kb.dynamic));
+    const shown = rows.filter((row) => row.length > 0);
+    return shown.length > 0 ? { markup: new InlineKeyboard(shown), texts } : undefined;
   }
   const rows = kb.rows
     .map((row) => row.filter((i) => texts[i] !== "").map((i) => {

@@ -99,29 +99,54 @@ function labelOnMessage(query: CallbackQuery): string | undefined {
   return undefined;
 }
 
+/**
+ * A pressed inline button. Internal codes ("g:...") name their button. Other data is the
+ * scenario's own: a callback trigger that matches it runs; else the static button that carries it.
+ */
 async function onCallback(turn: Turn, query: CallbackQuery) {
-  const data = query.data ?? "";
+  const raw = query.data ?? "";
+  const data = dataOf(turn, raw);
   turn.event.callback_data = data;
-  const m = /^g:(\d+):(\d+):(\d+)$/.exec(data);
+  const shown = labelOnMessage(query);
+  turn.event.button_text = shown ?? "";
+  if (!INTERNAL_CODE.test(raw)) {
+    const code = codeOf(turn, data);
+    // A trigger for this data first; a button that leads somewhere next; the catch-all last.
+    const trigger = matchCallback(data) ?? (code && buttonActs(code) ? undefined : catchAllCallback());
+    if (trigger || !code) {
+      await turn.ctx.answerCallbackQuery().catch((err) => console.error("answerCallbackQuery failed:", err));
+      if (trigger) return runCallbackTrigger(turn, trigger, data);
+      return log(turn, "nothing handles button data " + JSON.stringify(data));
+    }
+    return pressCode(turn, query, code, shown);
+  }
+  return pressCode(turn, query, raw, shown);
+}
+
+async function pressCode(turn: Turn, query: CallbackQuery, code: string, shown: string | undefined) {
+  const m = /^g:(\d+):(\d+):(\d+)$/.exec(code);
   const node = m ? NODES[Number(m[1])] : undefined;
   const variant = m ? Number(m[2]) : 0;
   const kb = node?.t === "message" ? (variant > 0 ? node.variants?.[variant - 1]?.keyboard : node.keyboard) : undefined;
   const button = m ? kb?.buttons[Number(m[3])] : undefined;
-  const shown = labelOnMessage(query);
   // Button data is index-based: on a message sent before the scenario changed, the same data may
   // now name another button. A fixed label that no longer matches means the message is outdated.
-  const outdated = !node || !button || (shown !== undefined && !button.text.includes("{") && shown !== button.text);
+  const expected = button && kb && button.action === "selection" ? undefined : button?.text;
+  const outdated = !node || !button || (shown !== undefined && expected !== undefined && !expected.includes("{") && shown !== expected);
   // Answer first, so the button stops spinning whatever happens next.
   const notice = outdated ? (userLanguageIsRussian(turn) ? "Эта кнопка устарела. Отправьте /start." : "This button is outdated. Send /start.") : undefined;
   await turn.ctx.answerCallbackQuery(notice ? { text: notice } : undefined).catch((err) => console.error("answerCallbackQuery failed:", err));
-  if (outdated || !node || !button) return log(turn, "button data " + JSON.stringify(data) + " is not from this version of the scenario");
-  const label = shown ?? render(turn, button.text);
+  if (outdated || !node || !button || !kb) return log(turn, "button data " + JSON.stringify(code) + " is not from this version of the scenario");
+  const owner = { node: node.id, variant };
+  const label = button.action === "selection" ? render(turn, button.text) : shown ?? render(turn, button.text);
   turn.event.message_text = label;
+  if (button.action === "selection") return toggleSelection(turn, owner, kb, label);
+  if (kb.multi && (button.action === "continue" || button.action === "complete")) finishSelection(turn, owner, kb);
   if (button.hide && query.message) {
     await turn.ctx.editMessageReplyMarkup({ reply_markup: { inline_keyboard: [] } }).catch((err) => {
       console.error("could not hide the keyboard:", err);
     });
   }
-  await press(turn, { node: node.id, variant }, button, label);
+  await press(turn, owner, button, label);
 }
 `;

@@ -85,10 +85,13 @@ function loadState(chatId: number): ChatState {
     const row = sql.loadState.get(TOKEN_ID, String(chatId));
     if (row) {
       state.vars = parseJson<Vars>(row.variables, {});
-      const extra = parseJson<{ input?: NodeRef; keyboard?: ChatState["keyboard"]; mediaKinds?: ChatState["mediaKinds"] } | null>(row.waiting, null);
+      const extra = parseJson<({ input?: NodeRef } & Omit<ChatState, "vars" | "waiting">) | null>(row.waiting, null);
       state.waiting = extra?.input;
       state.keyboard = extra?.keyboard;
       state.mediaKinds = extra?.mediaKinds;
+      state.callbacks = extra?.callbacks;
+      state.nextCallback = extra?.nextCallback;
+      state.selections = extra?.selections;
     }
   }
   states.set(chatId, state);
@@ -99,8 +102,8 @@ function loadState(chatId: number): ChatState {
 function saveState(turn: Turn) {
   if (!sql) return;
   const s = turn.state;
-  const extra = s.waiting || s.keyboard || s.mediaKinds
-    ? JSON.stringify({ input: s.waiting, keyboard: s.keyboard, mediaKinds: s.mediaKinds })
+  const extra = s.waiting || s.keyboard || s.mediaKinds || s.callbacks || s.selections
+    ? JSON.stringify({ input: s.waiting, keyboard: s.keyboard, mediaKinds: s.mediaKinds, callbacks: s.callbacks, nextCallback: s.nextCallback, selections: s.selections })
     : null;
   const vars = JSON.stringify(s.vars);
   try {

@@ -12,7 +12,8 @@ export type MediaKind = "photo" | "video" | "audio" | "document";
 export interface ButtonDef {
   id: string;
   text: string;
-  action: "goto" | "command" | "url" | "contact" | "location" | "complete";
+  /** selection: toggles a checkmark (multi-select); continue: stores the selection and goes on */
+  action: "goto" | "command" | "url" | "contact" | "location" | "complete" | "selection" | "continue";
   /** node id (goto, complete, contact, location) or command name (command) */
   target?: string;
   url?: string;
@@ -20,6 +21,18 @@ export interface ButtonDef {
   skipInput?: true;
   /** hideAfterClick: the inline keyboard disappears from the message after a press */
   hide?: true;
+  /** customCallbackData: the scenario's own callback data ({variables} allowed) */
+  data?: string;
+}
+
+/** Buttons made from a list: one per item of the array at source (+ path). */
+export interface DynamicDef {
+  source: string;
+  path?: string;
+  /** templates over the item's fields ({name}; {value} for a plain item), then the user's variables */
+  text: string;
+  data: string;
+  columns: number;
 }
 
 export interface KeyboardDef {
@@ -29,6 +42,10 @@ export interface KeyboardDef {
   buttons: ButtonDef[];
   /** button indexes per row */
   rows: number[][];
+  /** inline keyboards: buttons from a list, inserted before rows[dynamicAt] (the __dynamic__ row) */
+  dynamic?: DynamicDef & { at: number };
+  /** multi-select: the chosen labels go into this variable (joined by ", ") when continued */
+  multi?: { variable: string; mark: string };
   oneTime?: true;
   resize?: true;
 }
@@ -148,6 +165,20 @@ export interface CommandDef {
   target: string;
   description: string;
   menu?: true;
+  adminOnly?: true;
+}
+
+/** A pressed inline button whose data matches starts the flow at target. */
+export interface CallbackTriggerDef {
+  /** any: every press nothing else handles */
+  match: "exact" | "prefix" | "contains" | "any";
+  data: string;
+  target: string;
+  /** variable that receives the data (callbackDataSaveAs), without strip when it starts with it */
+  saveAs?: string;
+  strip?: string;
+  /** callbackParseTemplate as a regular expression with named groups, and where each group goes */
+  parse?: { pattern: string; vars: { group: string; variable: string }[] };
   adminOnly?: true;
 }
 

@@ -22,6 +22,11 @@ interface ChatState {
   keyboard?: NodeRef & { texts: string[] };
   /** what kind of media an input stored in a variable (for attachedMedia) */
   mediaKinds?: Record<string, MediaKind>;
+  /** callback lookup: "x:<n>" → long scenario data; "=<data>" → internal code of its static button */
+  callbacks?: Record<string, string>;
+  nextCallback?: number;
+  /** multi-select choices in progress, by node id */
+  selections?: Record<string, string[]>;
 }
 
 type IncomingMessage = NonNullable<Context["message"]>;
