@@ -50,6 +50,9 @@ async function go(turn: Turn, id: string | undefined): Promise<void> {
       case "input":
         turn.state.waiting = { node: node.id, variant: 0 }; // waits silently for the next message
         return;
+      case "action":
+        next = await runAction(turn, index, node);
+        break;
     }
   }
 }

@@ -4,6 +4,8 @@
 // starts a "// ─── " section on, without the `export` keywords. So: declarations only, no imports,
 // every top-level declaration exported, and nothing from that line on that the bot should not see.
 
+import type { ActionNode } from "./action-tables";
+
 // ─── Scenario table shapes ─────────────────────────────────────────────────────
 
 export type Format = "html" | "markdown" | "text";
@@ -157,7 +159,7 @@ export interface InputNode {
   adminOnly?: true;
 }
 
-export type ScenarioNode = MessageNode | ConditionNode | SetNode | DelayNode | InputNode;
+export type ScenarioNode = MessageNode | ConditionNode | SetNode | DelayNode | InputNode | ActionNode;
 
 export interface CommandDef {
   /** lower case, without slash */

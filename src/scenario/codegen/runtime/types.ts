@@ -27,6 +27,8 @@ interface ChatState {
   nextCallback?: number;
   /** multi-select choices in progress, by node id */
   selections?: Record<string, string[]>;
+  /** id of the bot's latest message in this chat */
+  lastBot?: number;
 }
 
 type IncomingMessage = NonNullable<Context["message"]>;
@@ -42,5 +44,7 @@ interface Turn {
   /** message_text, callback_data, button_text of this update */
   event: Record<string, string>;
   steps: number;
+  /** the button press of this update has been answered (answerCallbackQuery may run once) */
+  answered?: boolean;
 }
 `;
