@@ -97,7 +97,7 @@ export function compileScenario(doc: ScenarioDocument): { compiled: CompiledScen
   const claims: CommandClaim[] = [];
   const textTriggers: TextTriggerDef[] = [];
   const skipped: CompiledScenario["skipped"] = [];
-  const triggers: TriggerTables = { callbackTriggers: [] };
+  const triggers: TriggerTables = { callbackTriggers: [], messageTriggers: [], schedules: [] };
 
   for (const node of raw) {
     if (TABLE_TYPES.has(node.type)) {

@@ -14,6 +14,7 @@ import { RUNTIME_STORAGE } from "./runtime/storage";
 import tablesSource from "./runtime/tables.ts" with { type: "text" };
 // @ts-expect-error TS1192: the default export of a text import is the file's text
 import actionTablesSource from "./runtime/action-tables.ts" with { type: "text" };
+import { RUNTIME_TRIGGERS } from "./runtime/triggers";
 import { RUNTIME_TYPES } from "./runtime/types";
 import { RUNTIME_VALUES } from "./runtime/values";
 import type { CompiledScenario, TableEntry } from "./table";
@@ -60,7 +61,8 @@ function header(s: ProgramSettings, c: CompiledScenario): string {
 
 const IMPORTS = [
   'import { Database } from "bun:sqlite";',
-  'import { Bot, type Context, GrammyError, InlineKeyboard, InputFile, Keyboard, webhookCallback } from "grammy";',
+  'import { Bot, Context, GrammyError, InlineKeyboard, InputFile, Keyboard, webhookCallback } from "grammy";',
+  'import { Cron } from "croner";',
   'import { existsSync, readFileSync } from "node:fs";',
 ].join("\n");
 
@@ -117,6 +119,12 @@ function tables(c: CompiledScenario): string {
     "",
     "/** Inline button data that starts a flow: exact, prefix or contained; \"any\" catches the rest. */",
     list("CALLBACK_TRIGGERS", "CallbackTriggerDef", c.callbackTriggers.map((t) => `  ${literal(t, 2)},`)),
+    "",
+    "/** Flows started by every incoming message, every message the bot sends, or a forum topic message. */",
+    list("MESSAGE_TRIGGERS", "MessageTriggerDef", c.messageTriggers.map((t) => `  ${literal(t, 2)},`)),
+    "",
+    "/** Flows started by the clock (croner patterns in their time zone, or intervals in seconds). */",
+    list("SCHEDULES", "ScheduleDef", c.schedules.map((t) => `  ${literal(t, 2)},`)),
   ].join("\n");
 }
 
@@ -131,7 +139,7 @@ const restoreChars = (source: string) =>
 
 /** The constant runtime text, restored once at load (it is the same for every program). */
 const RUNTIME_HEAD = restoreChars(RUNTIME_TYPES);
-const RUNTIME_BODY = [RUNTIME_STORAGE, RUNTIME_VALUES, RUNTIME_MESSAGES, RUNTIME_CALLBACKS, RUNTIME_FLOW, RUNTIME_ROUTER, RUNTIME_ACTIONS, RUNTIME_BROADCAST, RUNTIME_LAUNCH].map(restoreChars);
+const RUNTIME_BODY = [RUNTIME_STORAGE, RUNTIME_VALUES, RUNTIME_MESSAGES, RUNTIME_CALLBACKS, RUNTIME_FLOW, RUNTIME_ROUTER, RUNTIME_ACTIONS, RUNTIME_BROADCAST, RUNTIME_TRIGGERS, RUNTIME_LAUNCH].map(restoreChars);
 
 export function renderProgram(settings: ProgramSettings, compiled: CompiledScenario): string {
   const parts = [header(settings, compiled), IMPORTS, RUNTIME_TABLES, RUNTIME_HEAD, settingsBlock(settings), tables(compiled), ...RUNTIME_BODY];

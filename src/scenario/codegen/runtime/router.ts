@@ -50,6 +50,7 @@ async function onMessage(turn: Turn, msg: IncomingMessage) {
   const text = msg.text;
   turn.event.message_text = text ?? msg.caption ?? "";
   log(turn, "message " + JSON.stringify(text ?? "[" + Object.keys(msg).filter((k) => !/^(message_id|date|chat|from)$/.test(k)).join(",") + "]"));
+  if (await messageTriggers(turn, msg)) return;
   if (text !== undefined) {
     const command = commandIn(text);
     if (command !== undefined && (await runCommand(turn, command))) return;
