@@ -83,7 +83,7 @@ function resolveCommands(claims: CommandClaim[], ctx: CompileContext): CommandDe
     if (!current || (claim.trigger && !current.trigger)) {
       winners.set(name, claim);
     } else if (claim.trigger && current.trigger) {
-      ctx.warn(claim.node, `Node "${claim.node.id}": command /${name} is already handled by trigger "${current.node.id}"; this trigger is ignored.`);
+      ctx.warn(claim.node, `Node "${claim.node.id}": command /${name} is already handled by trigger "${current.node.id}"; this trigger is ignored.`, "COMMAND_CONFLICT");
     }
   }
   // Keep document order of the winners.
