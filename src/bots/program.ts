@@ -95,7 +95,10 @@ export function buildBotProgram(config: Config, db: Db, tokenId: number, platfor
   for (const v of db.select().from(tokenEnvVars).where(eq(tokenEnvVars.tokenId, tokenId)).orderBy(asc(tokenEnvVars.key)).all()) {
     if (!isReservedEnvKey(v.key)) env[v.key] = v.value;
   }
+  // The scenario reads these (and only these) environment variables as {KEY}.
+  const scenarioKeys = Object.keys(env);
   Object.assign(env, {
+    BOTLOOM_ENV_KEYS: scenarioKeys.join(","),
     BOT_TOKEN: token.token,
     MESSENGER_API_ROOT: config.messengerApiRoot,
     ADMIN_IDS: project.adminIds ?? "",

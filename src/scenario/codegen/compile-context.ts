@@ -1,6 +1,7 @@
 // What every node compiler needs: the raw nodes by id, target resolution and warning collection.
 import type { Issue } from "../validate";
 import { isLevel1Type } from "../model";
+import { LOGIC_TYPES } from "../types-logic";
 
 export interface RawNode {
   id: string;
@@ -23,6 +24,7 @@ export const TABLE_TYPES = new Set([
   "condition",
   "set_variable",
   "delay",
+  ...LOGIC_TYPES,
 ]);
 
 export class CompileContext {

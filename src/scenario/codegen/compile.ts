@@ -3,6 +3,8 @@
 import { commandTriggerDataSchema, messageDataSchema, textTriggerDataSchema, type MessageData, type ScenarioDocument } from "../model";
 import { commandName } from "../refs";
 import { CompileContext, TABLE_TYPES, text, type RawNode } from "./compile-context";
+import { compileConvertFile, compileLoop, compileParallel } from "./compile-control";
+import { compileHttp } from "./compile-http";
 import { compileInputNode } from "./compile-input";
 import { compileCondition, compileDelay, compileSetVariable } from "./compile-logic";
 import { compileMessage } from "./compile-message";
@@ -45,6 +47,14 @@ function compileNode(node: RawNode, ctx: CompileContext): TableNode {
       return compileSetVariable(node, ctx);
     case "delay":
       return compileDelay(node, ctx);
+    case "http_request":
+      return compileHttp(node, ctx);
+    case "loop":
+      return compileLoop(node, ctx);
+    case "parallel_split":
+      return compileParallel(node, ctx);
+    case "convert_file":
+      return compileConvertFile(node, ctx);
     default:
       return compileMessage(node, ctx); // start, command, message, photo, video, audio, document
   }

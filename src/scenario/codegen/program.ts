@@ -1,6 +1,11 @@
 // Assembles the generated program: header, imports, the scenario tables, then the interpreter.
 import { commentText, literal, quote } from "./emit";
+import { RUNTIME_ASSIGN } from "./runtime/assign";
 import { RUNTIME_CALLBACKS } from "./runtime/callbacks";
+import { RUNTIME_CONDITIONS } from "./runtime/conditions";
+import { RUNTIME_CONTROL } from "./runtime/control";
+import { RUNTIME_EXPR } from "./runtime/expr";
+import { RUNTIME_HTTP } from "./runtime/http";
 import { RUNTIME_FLOW } from "./runtime/flow";
 import { RUNTIME_LAUNCH } from "./runtime/launch";
 import { RUNTIME_MESSAGES } from "./runtime/messages";
@@ -60,6 +65,7 @@ const IMPORTS = [
   'import { Database } from "bun:sqlite";',
   'import { Bot, type Context, GrammyError, InlineKeyboard, InputFile, Keyboard, webhookCallback } from "grammy";',
   'import { existsSync, readFileSync } from "node:fs";',
+  'import jsep from "jsep";',
 ].join("\n");
 
 function settingsBlock(s: ProgramSettings): string {
@@ -129,7 +135,20 @@ const restoreChars = (source: string) =>
 
 /** The constant runtime text, restored once at load (it is the same for every program). */
 const RUNTIME_HEAD = restoreChars(RUNTIME_TYPES);
-const RUNTIME_BODY = [RUNTIME_STORAGE, RUNTIME_VALUES, RUNTIME_MESSAGES, RUNTIME_CALLBACKS, RUNTIME_FLOW, RUNTIME_ROUTER, RUNTIME_LAUNCH].map(restoreChars);
+const RUNTIME_BODY = [
+  RUNTIME_STORAGE,
+  RUNTIME_HTTP,
+  RUNTIME_VALUES,
+  RUNTIME_EXPR,
+  RUNTIME_CONDITIONS,
+  RUNTIME_ASSIGN,
+  RUNTIME_MESSAGES,
+  RUNTIME_CALLBACKS,
+  RUNTIME_CONTROL,
+  RUNTIME_FLOW,
+  RUNTIME_ROUTER,
+  RUNTIME_LAUNCH,
+].map(restoreChars);
 
 export function renderProgram(settings: ProgramSettings, compiled: CompiledScenario): string {
   const parts = [header(settings, compiled), IMPORTS, RUNTIME_TABLES, RUNTIME_HEAD, settingsBlock(settings), tables(compiled), ...RUNTIME_BODY];

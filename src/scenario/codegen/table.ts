@@ -3,6 +3,7 @@
 import type { CallbackTriggerDef, CommandDef, ScenarioNode, TextTriggerDef } from "./runtime/tables";
 
 export type {
+  AssignMode,
   AssignmentDef,
   ButtonDef,
   CallbackTriggerDef,

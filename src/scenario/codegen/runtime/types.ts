@@ -42,5 +42,7 @@ interface Turn {
   /** message_text, callback_data, button_text of this update */
   event: Record<string, string>;
   steps: number;
+  /** nesting of loop bodies and parallel branches (runtime/control.ts) */
+  depth?: number;
 }
 `;
