@@ -30,7 +30,10 @@ const EXPR_FUNCTIONS: Record<string, ExprFn> = {
   number: (v) => num(v),
   int: (v) => Math.trunc(num(v)),
   str: (v) => toText(v),
-  len: (v) => (Array.isArray(v) ? v.length : toText(v).length),
+  len: (v) => {
+    const s = structured(v);
+    return Array.isArray(s) ? s.length : toText(v).length;
+  },
   lower: (v) => toText(v).toLowerCase(),
   upper: (v) => toText(v).toUpperCase(),
   trim: (v) => toText(v).trim(),

@@ -6,8 +6,9 @@ export const RUNTIME_HTTP = String.raw`
 /** The token's own env variables (set in the platform) read like scenario variables: {NAME}. */
 const SCENARIO_ENV = new Set((env.BOTLOOM_ENV_KEYS ?? "").split(",").map((s) => s.trim()).filter(Boolean));
 
-/** The token and the token's env values (PATs, API keys) never appear in output; longest first. */
-const SECRETS = [BOT_TOKEN, ...[...SCENARIO_ENV].map((k) => env[k] ?? "")].filter((s) => s.length >= 8).sort((a, b) => b.length - a.length);
+/** The token and the token's secret env values (PATs, API keys) never appear in output; longest first. */
+const SECRET_ENV = (env.BOTLOOM_SECRET_KEYS ?? "").split(",").map((s) => s.trim()).filter((k) => SCENARIO_ENV.has(k));
+const SECRETS = [BOT_TOKEN, ...SECRET_ENV.map((k) => env[k] ?? "")].filter((s) => s.length >= 8).sort((a, b) => b.length - a.length);
 
 function maskSecrets(text: string): string {
   let out = text;
