@@ -9,7 +9,7 @@ import { detailsScenario, logicScenario, showcaseScenario } from "./fixtures";
 import { COMPAT_FILES, HAS_COMPAT, removeDir, ROOT, tmpDir } from "./harness";
 
 const compatTest = HAS_COMPAT ? test : test.skip;
-const LEVEL2_EXAMPLES: Record<string, string> = { "bot-manager": "http_request", "cleanup-chat": "delete_message", "vprogulke-admin-panel": "ban_user" };
+const LEVEL2_EXAMPLES: Record<string, string> = { "cleanup-chat": "delete_message", "vprogulke-admin-panel": "ban_user" };
 
 describe("compat scenario files", () => {
   for (const f of COMPAT_FILES) {

@@ -10,7 +10,7 @@ function listOf(value: unknown): unknown[] | undefined {
 }
 
 /** Walks "a.b.0.c" into a value (JSON texts are parsed on the way). */
-function atPath(value: unknown, path: string): unknown {
+function valueAt(value: unknown, path: string): unknown {
   let v = value;
   for (const part of path.split(".").filter(Boolean)) {
     if (v === undefined || v === null) return undefined;
@@ -122,7 +122,7 @@ function assignedValue(turn: Turn, a: AssignmentDef, current: unknown): unknown 
     }
     case "array_item": {
       const source = structured(evaluate(turn, a.value));
-      return toText(atPath(source, render(turn, a.max ?? "0")));
+      return toText(valueAt(source, render(turn, a.max ?? "0")));
     }
     case "timestamp": {
       const offset = a.value.trim() === "" ? 0 : Math.trunc(toNumber(text()) ?? 0);
@@ -145,7 +145,7 @@ function assignedValue(turn: Turn, a: AssignmentDef, current: unknown): unknown 
       return part === undefined ? "" : part.trim();
     }
     case "json_get": {
-      const found = atPath(structured(evaluate(turn, a.value)), render(turn, a.path ?? ""));
+      const found = valueAt(structured(evaluate(turn, a.value)), render(turn, a.path ?? ""));
       return found === undefined || found === null ? "" : found;
     }
     case "substring": {

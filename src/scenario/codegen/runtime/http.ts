@@ -121,7 +121,7 @@ async function runHttp(turn: Turn, node: HttpNode): Promise<string | undefined> 
     const answer = await readAnswer(res, node, url);
     if (node.statusVar) vars[node.statusVar] = res.status;
     if (node.responseVar) vars[node.responseVar] = answer;
-    if (node.extract) vars[node.extract.variable] = atPath(answer, render(turn, node.extract.path)) ?? "";
+    if (node.extract) vars[node.extract.variable] = valueAt(answer, render(turn, node.extract.path)) ?? "";
     if (res.ok) log(turn, "http " + node.method + " " + url + " → " + res.status);
     else nodeError(turn, node, node.method + " " + url + " answered " + res.status);
   } catch (err) {
