@@ -84,3 +84,121 @@ export const callbackScenario = doc(
   }),
   node("colors-done", "message", { messageText: "Colors: {colors}" }),
 );
+
+
+
+const cmd = (name: string, target: string) => node(`cmd-${name}`, "command_trigger", { command: `/${name}`, autoTransitionTo: target });
+const say = (id: string, text: string) => node(id, "message", { messageText: text });
+
+/** Messaging action nodes (bot-actions.test.ts). */
+export const actionsScenario = doc(
+  cmd("sticker", "a-sticker"),
+  node("a-sticker", "sticker", { stickerFileId: "CAACAgIAAxkBAAIBsticker" }),
+  cmd("voice", "a-voice"),
+  node("a-voice", "voice", { voiceUrl: "https://example.com/hello.ogg", mediaCaption: "Hi {first_name}" }),
+  cmd("gif", "a-gif"),
+  node("a-gif", "animation", { animationUrl: "https://example.com/cat.gif", autoTransitionTo: "after-gif" }),
+  say("after-gif", "after gif"),
+  cmd("where", "a-venue"),
+  node("a-venue", "location", { latitude: 55.75, longitude: 37.61, title: "Red Square", address: "Moscow" }),
+  cmd("point", "a-point"),
+  node("a-point", "location", { latitude: "59.93", longitude: "30.31" }),
+  cmd("card", "a-contact"),
+  node("a-contact", "contact", { phoneNumber: "+7 900 000-00-00", firstName: "Shop", lastName: "Desk" }),
+  cmd("album", "a-album"),
+  node("a-album", "media", {
+    messageText: "Three photos",
+    attachedMedia: ["https://example.com/1.jpg", "https://example.com/2.jpg", "https://example.com/3.jpg"],
+  }),
+  cmd("menu", "menu"),
+  node("menu", "message", {
+    messageText: "Menu",
+    keyboardType: "inline",
+    buttons: [
+      { id: "m-edit", text: "Edit me", action: "goto", target: "a-edit" },
+      { id: "m-alert", text: "Alert", action: "goto", target: "a-alert" },
+      { id: "m-strip", text: "Strip", action: "goto", target: "a-strip" },
+    ],
+  }),
+  node("a-edit", "edit_message", {
+    editMode: "both",
+    editMessageText: "Edited after {button_text}",
+    editKeyboardMode: "node",
+    editKeyboardNodeId: "kb-edit",
+  }),
+  node("kb-edit", "keyboard", { keyboardType: "inline", buttons: [{ id: "e-back", text: "Back", action: "goto", target: "menu" }] }),
+  node("a-alert", "answer_callback_query", { notificationText: "Careful, {first_name}!", showAlert: true, autoTransitionTo: "after-alert" }),
+  say("after-alert", "after alert"),
+  node("a-strip", "edit_message", { editMode: "markup", editKeyboardMode: "remove" }),
+  cmd("del", "a-del"),
+  node("a-del", "delete_message", { messageIdSource: "current_message", autoTransitionTo: "deleted" }),
+  say("deleted", "deleted"),
+  cmd("dellast", "a-dellast"),
+  node("a-dellast", "delete_message", { messageIdSource: "last_bot_message" }),
+  cmd("purge", "purge-n"),
+  node("purge-n", "set_variable", { assignments: [{ variable: "n", value: "3" }], autoTransitionTo: "a-purge" }),
+  node("a-purge", "delete_message", { messageIdSource: "last_n", lastNCount: "{n}" }),
+  cmd("bulk", "bulk-ids"),
+  node("bulk-ids", "set_variable", { assignments: [{ variable: "ids", value: JSON.stringify(Array.from({ length: 150 }, (_, i) => i + 1)) }], autoTransitionTo: "a-bulk" }),
+  node("a-bulk", "delete_message", { bulkDelete: true, bulkMessageIdsVariable: "ids" }),
+  cmd("delone", "one-id"),
+  node("one-id", "set_variable", { assignments: [{ variable: "target", value: "1" }], autoTransitionTo: "a-delone" }),
+  node("a-delone", "delete_message", { messageIdSource: "variable", variableName: "target" }),
+  cmd("fwd", "a-fwd"),
+  node("a-fwd", "forward_message", {
+    sourceMessageIdSource: "current_message",
+    targetChatTargets: [
+      { id: "t1", targetChatIdSource: "manual", targetChatId: "777001" },
+      { id: "t2", targetChatIdSource: "admin_ids" },
+    ],
+  }),
+  cmd("copy", "a-copy"),
+  node("a-copy", "forward_message", { hideAuthor: true, targetChatIdSource: "manual", targetChatId: "777002" }),
+  cmd("badchat", "a-badchat"),
+  node("a-badchat", "delete_message", { chatIdSource: "custom", chatIdManual: "{nothing}", autoTransitionTo: "still" }),
+  say("still", "still here"),
+);
+
+export const GROUP_ID = -1001234567890;
+
+/** Group moderation, pins and forum topics (bot-moderation.test.ts). Legacy nodes answer their own command. */
+export const moderationScenario = doc(
+  node("ban", "ban_user", { command: "/ban", messageText: "banned", userIdSource: "last_message" }),
+  node("unban", "unban_user", { command: "/unban", messageText: "unbanned", userIdSource: "last_message" }),
+  node("kick", "kick_user", { command: "/kick", messageText: "kicked", userIdSource: "reply_user" }),
+  node("mute", "mute_user", { command: "/mute", messageText: "muted", muteDuration: 3600 }),
+  node("unmute", "unmute_user", { command: "/unmute", messageText: "unmuted" }),
+  node("promote", "promote_user", { command: "/promote", messageText: "promoted", canDeleteMessages: true, canPinMessages: true }),
+  node("demote", "demote_user", { command: "/demote", messageText: "demoted" }),
+  node("rights", "admin_rights", { command: "/rights", messageText: "rights set", adminOnly: true, can_invite_users: true, can_manage_topics: true }),
+  node("ban-id", "ban_user", { command: "/banid", messageText: "banned by id", userIdSource: "manual", targetUserId: "{victim}" }),
+  node("pin", "pin_message", { command: "/pin", messageText: "pinned", messageIdSource: "reply_message", disableNotification: true }),
+  node("unpin", "unpin_message", { command: "/unpin", messageText: "unpinned", messageIdSource: "reply_message" }),
+  cmd("topic", "a-topic"),
+  node("a-topic", "create_forum_topic", { topicName: "Orders of {first_name}", topicIconColor: 16766590, saveThreadIdTo: "thread", autoTransitionTo: "topic-done" }),
+  say("topic-done", "topic {thread}"),
+);
+
+/** Broadcast with confirmation (bot-broadcast.test.ts). */
+export const broadcastScenario = doc(
+  cmd("start", "hello"),
+  say("hello", "hello"),
+  cmd("news", "a-news"),
+  node("a-news", "broadcast", {
+    broadcastTargetNode: "news-text",
+    enableConfirmation: true,
+    confirmationText: "Send the news to everyone?",
+    successMessage: "Sent {sent} of {total}",
+    errorMessage: "Sent {sent} of {total}, {failed} failed",
+    adminOnly: true,
+  }),
+  node("news-text", "message", { messageText: "News for {first_name}" }),
+);
+
+/** Every scenario of this file, for the type check of generated programs (compat.test.ts). */
+export const MESSAGING_FIXTURES: Record<string, unknown> = {
+  callbacks: callbackScenario,
+  actions: actionsScenario,
+  moderation: moderationScenario,
+  broadcast: broadcastScenario,
+};

@@ -185,7 +185,7 @@ describe("generateBot", () => {
     // The table shapes come from runtime/tables.ts as text: without its file comment and `export`s.
     expect(out.code).toContain("// ─── Scenario table shapes ───");
     expect(out.code).toContain("\ninterface MessageNode {\n");
-    expect(out.code).toContain("\ntype ScenarioNode = MessageNode | ConditionNode | SetNode | DelayNode | InputNode | LogicNode;\n");
+    expect(out.code).toContain("\ntype ScenarioNode = MessageNode | ConditionNode | SetNode | DelayNode | InputNode | LogicNode | ActionNode;\n");
     expect(out.code).not.toContain("program.ts embeds it");
     expect(out.code).not.toMatch(/^export /m);
     expect(out.warnings.map((w) => w.message)).toContain('Node "h" has type "psql_query", which this version does not run yet; the bot skips it.');

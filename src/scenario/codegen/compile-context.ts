@@ -2,6 +2,7 @@
 import type { Issue } from "../validate";
 import { isLevel1Type } from "../model";
 import { LOGIC_TYPES } from "../types-logic";
+import { ACTION_TYPES } from "../types-messaging";
 
 export interface RawNode {
   id: string;
@@ -25,6 +26,7 @@ export const TABLE_TYPES = new Set([
   "set_variable",
   "delay",
   ...LOGIC_TYPES,
+  ...ACTION_TYPES,
 ]);
 
 export class CompileContext {

@@ -5,6 +5,8 @@ import { commandName } from "../refs";
 import { CompileContext, TABLE_TYPES, text, type RawNode } from "./compile-context";
 import { compileConvertFile, compileLoop, compileParallel } from "./compile-control";
 import { compileHttp } from "./compile-http";
+import { ACTION_TYPES } from "../types-messaging";
+import { compileAction } from "./compile-actions";
 import { compileInputNode } from "./compile-input";
 import { compileCondition, compileDelay, compileSetVariable } from "./compile-logic";
 import { compileMessage } from "./compile-message";
@@ -13,6 +15,7 @@ import type { CommandDef, CompiledScenario, TableEntry, TableNode, TextTriggerDe
 
 /** Telegram accepts only these names in the command menu (setMyCommands). */
 const MENU_NAME = /^[a-z0-9_]{1,32}$/;
+const ACTIONS = new Set<string>(ACTION_TYPES);
 
 interface CommandClaim {
   def: CommandDef;
@@ -56,6 +59,7 @@ function compileNode(node: RawNode, ctx: CompileContext): TableNode {
     case "convert_file":
       return compileConvertFile(node, ctx);
     default:
+      if (ACTIONS.has(node.type)) return compileAction(node, ctx);
       return compileMessage(node, ctx); // start, command, message, photo, video, audio, document
   }
 }
@@ -74,7 +78,7 @@ function commandDef(name: string, target: string, description: string | undefine
 /** The command a legacy node answers itself, if any. */
 function legacyClaim(node: RawNode, d: MessageData): CommandClaim | undefined {
   const raw = text(d.command) ?? text(node.data.commandName) ?? (node.type === "start" ? "/start" : undefined);
-  if (!raw || !(node.type === "start" || node.type === "command" || node.type === "message")) return undefined;
+  if (!raw || !(node.type === "start" || node.type === "command" || node.type === "message" || ACTIONS.has(node.type))) return undefined;
   const name = commandName(raw);
   if (!name) return undefined;
   return { def: commandDef(name, node.id, d.description, d.showInMenu, d.adminOnly), trigger: false, node };

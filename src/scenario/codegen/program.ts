@@ -1,5 +1,7 @@
 // Assembles the generated program: header, imports, the scenario tables, then the interpreter.
 import { commentText, literal, quote } from "./emit";
+import { RUNTIME_ACTIONS } from "./runtime/actions";
+import { RUNTIME_BROADCAST } from "./runtime/broadcast";
 import { RUNTIME_ASSIGN } from "./runtime/assign";
 import { RUNTIME_CALLBACKS } from "./runtime/callbacks";
 import { RUNTIME_CONDITIONS } from "./runtime/conditions";
@@ -15,15 +17,15 @@ import { RUNTIME_STORAGE } from "./runtime/storage";
 // (in the compiled binary too). tsc does not model text imports of .ts files, hence the directive.
 // @ts-expect-error TS1192: the default export of a text import is the file's text
 import tablesSource from "./runtime/tables.ts" with { type: "text" };
+// @ts-expect-error TS1192: the default export of a text import is the file's text
+import actionTablesSource from "./runtime/action-tables.ts" with { type: "text" };
 import { RUNTIME_TYPES } from "./runtime/types";
 import { RUNTIME_VALUES } from "./runtime/values";
 import type { CompiledScenario, TableEntry } from "./table";
 
-/** runtime/tables.ts as the generated program shows it: from its first section line, no `export`. */
-const RUNTIME_TABLES = (() => {
-  const source: string = tablesSource;
-  return source.slice(source.search(/^\/\/ ─── /m)).replace(/^export /gm, "").trim();
-})();
+/** A table-shapes file as the generated program shows it: from its first section line, no `export`. */
+const shapes = (source: string) => source.slice(source.search(/^\/\/ ─── /m)).replace(/^export /gm, "").trim();
+const RUNTIME_TABLES = shapes(tablesSource) + "\n\n" + shapes(actionTablesSource);
 
 export interface ProgramSettings {
   projectName: string;
@@ -147,6 +149,8 @@ const RUNTIME_BODY = [
   RUNTIME_CONTROL,
   RUNTIME_FLOW,
   RUNTIME_ROUTER,
+  RUNTIME_ACTIONS,
+  RUNTIME_BROADCAST,
   RUNTIME_LAUNCH,
 ].map(restoreChars);
 

@@ -132,12 +132,25 @@ function matchCallback(data: string): CallbackTriggerDef | undefined {
 /** The catch-all trigger (incoming_callback_trigger without a pattern), if any. */
 const catchAllCallback = () => CALLBACK_TRIGGERS.find((t) => t.match === "any");
 
-/** Whether the static button behind an internal code leads anywhere by itself. */
-function buttonActs(code: string): boolean {
+/** The keyboard a node shows (variant k > 0: its k-th conditional message). */
+function keyboardOf(node: ScenarioNode | undefined, variant: number): KeyboardDef | undefined {
+  if (node?.t === "message") return variant > 0 ? node.variants?.[variant - 1]?.keyboard : node.keyboard;
+  if (node?.t === "action" && (node.do.kind === "send" || node.do.kind === "edit")) return node.do.keyboard;
+  return undefined;
+}
+
+/** The node, variant and button an internal code "g:<node>:<variant>:<button>" names. */
+function buttonAt(code: string): { node: ScenarioNode; variant: number; kb: KeyboardDef; button: ButtonDef } | undefined {
   const m = /^g:(\d+):(\d+):(\d+)$/.exec(code);
   const node = m ? NODES[Number(m[1])] : undefined;
-  const kb = node?.t === "message" ? (Number(m![2]) > 0 ? node.variants?.[Number(m![2]) - 1]?.keyboard : node.keyboard) : undefined;
-  const b = kb?.buttons[Number(m![3])];
+  const kb = keyboardOf(node, m ? Number(m[2]) : 0);
+  const button = m ? kb?.buttons[Number(m[3])] : undefined;
+  return node && kb && button ? { node, variant: Number(m![2]), kb, button } : undefined;
+}
+
+/** Whether the static button behind an internal code leads anywhere by itself. */
+function buttonActs(code: string): boolean {
+  const b = buttonAt(code)?.button;
   return !!b && (!!b.target || b.action === "selection" || b.action === "url");
 }
 

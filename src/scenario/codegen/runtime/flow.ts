@@ -56,6 +56,9 @@ async function go(turn: Turn, id: string | undefined): Promise<void> {
       case "convert":
         next = await runLogicNode(turn, node); // runtime/control.ts
         break;
+      case "action":
+        next = await runAction(turn, index, node);
+        break;
     }
   }
 }

@@ -105,38 +105,38 @@ function labelOnMessage(query: CallbackQuery): string | undefined {
  */
 async function onCallback(turn: Turn, query: CallbackQuery) {
   const raw = query.data ?? "";
+  if (await onBroadcastAnswer(turn, raw)) return;
   const data = dataOf(turn, raw);
   turn.event.callback_data = data;
   const shown = labelOnMessage(query);
   turn.event.button_text = shown ?? "";
-  if (!INTERNAL_CODE.test(raw)) {
-    const code = codeOf(turn, data);
-    // A trigger for this data first; a button that leads somewhere next; the catch-all last.
-    const trigger = matchCallback(data) ?? (code && buttonActs(code) ? undefined : catchAllCallback());
-    if (trigger || !code) {
-      await turn.ctx.answerCallbackQuery().catch((err) => console.error("answerCallbackQuery failed:", err));
-      if (trigger) return runCallbackTrigger(turn, trigger, data);
-      return log(turn, "nothing handles button data " + JSON.stringify(data));
-    }
-    return pressCode(turn, query, code, shown);
+  const code = INTERNAL_CODE.test(raw) ? raw : codeOf(turn, data);
+  // A trigger for the scenario's own data first; a button that leads somewhere next; the catch-all last.
+  const trigger = code === raw ? undefined : matchCallback(data) ?? (code && buttonActs(code) ? undefined : catchAllCallback());
+  if (trigger) {
+    if (!answersItself(trigger.target)) await ackPress(turn);
+    await runCallbackTrigger(turn, trigger, data);
+  } else if (code) {
+    await pressCode(turn, query, code, shown);
+  } else {
+    log(turn, "nothing handles button data " + JSON.stringify(data));
   }
-  return pressCode(turn, query, raw, shown);
+  await ackPress(turn); // unless the flow answered it (answer_callback_query)
 }
 
 async function pressCode(turn: Turn, query: CallbackQuery, code: string, shown: string | undefined) {
-  const m = /^g:(\d+):(\d+):(\d+)$/.exec(code);
-  const node = m ? NODES[Number(m[1])] : undefined;
-  const variant = m ? Number(m[2]) : 0;
-  const kb = node?.t === "message" ? (variant > 0 ? node.variants?.[variant - 1]?.keyboard : node.keyboard) : undefined;
-  const button = m ? kb?.buttons[Number(m[3])] : undefined;
+  const found = buttonAt(code);
   // Button data is index-based: on a message sent before the scenario changed, the same data may
   // now name another button. A fixed label that no longer matches means the message is outdated.
-  const expected = button && kb && button.action === "selection" ? undefined : button?.text;
-  const outdated = !node || !button || (shown !== undefined && expected !== undefined && !expected.includes("{") && shown !== expected);
-  // Answer first, so the button stops spinning whatever happens next.
-  const notice = outdated ? (userLanguageIsRussian(turn) ? "Эта кнопка устарела. Отправьте /start." : "This button is outdated. Send /start.") : undefined;
-  await turn.ctx.answerCallbackQuery(notice ? { text: notice } : undefined).catch((err) => console.error("answerCallbackQuery failed:", err));
-  if (outdated || !node || !button || !kb) return log(turn, "button data " + JSON.stringify(code) + " is not from this version of the scenario");
+  const expected = found && found.button.action !== "selection" ? found.button.text : undefined;
+  const outdated = !found || (shown !== undefined && expected !== undefined && !expected.includes("{") && shown !== expected);
+  if (outdated || !found) {
+    await ackPress(turn, userLanguageIsRussian(turn) ? "Эта кнопка устарела. Отправьте /start." : "This button is outdated. Send /start.");
+    return log(turn, "button data " + JSON.stringify(code) + " is not from this version of the scenario");
+  }
+  const { node, variant, kb, button } = found;
+  // Answer first, so the button stops spinning whatever happens next (unless the flow answers it).
+  if (!answersItself(button.target)) await ackPress(turn);
   const owner = { node: node.id, variant };
   const label = button.action === "selection" ? render(turn, button.text) : shown ?? render(turn, button.text);
   turn.event.message_text = label;

@@ -92,6 +92,7 @@ function loadState(chatId: number): ChatState {
       state.callbacks = extra?.callbacks;
       state.nextCallback = extra?.nextCallback;
       state.selections = extra?.selections;
+      state.lastBot = extra?.lastBot;
     }
   }
   states.set(chatId, state);
@@ -102,8 +103,8 @@ function loadState(chatId: number): ChatState {
 function saveState(turn: Turn) {
   if (!sql) return;
   const s = turn.state;
-  const extra = s.waiting || s.keyboard || s.mediaKinds || s.callbacks || s.selections
-    ? JSON.stringify({ input: s.waiting, keyboard: s.keyboard, mediaKinds: s.mediaKinds, callbacks: s.callbacks, nextCallback: s.nextCallback, selections: s.selections })
+  const extra = s.waiting || s.keyboard || s.mediaKinds || s.callbacks || s.selections || s.lastBot
+    ? JSON.stringify({ input: s.waiting, keyboard: s.keyboard, mediaKinds: s.mediaKinds, callbacks: s.callbacks, nextCallback: s.nextCallback, selections: s.selections, lastBot: s.lastBot })
     : null;
   const vars = JSON.stringify(s.vars);
   try {

@@ -4,6 +4,8 @@
 // starts a "// ─── " section on, without the `export` keywords. So: declarations only, no imports,
 // every top-level declaration exported, and nothing from that line on that the bot should not see.
 
+import type { ActionNode } from "./action-tables";
+
 // ─── Scenario table shapes ─────────────────────────────────────────────────────
 
 export type Format = "html" | "markdown" | "text";
@@ -252,7 +254,7 @@ export interface ConvertNode {
 
 export type LogicNode = HttpNode | LoopNode | ParallelNode | ConvertNode;
 
-export type ScenarioNode = MessageNode | ConditionNode | SetNode | DelayNode | InputNode | LogicNode;
+export type ScenarioNode = MessageNode | ConditionNode | SetNode | DelayNode | InputNode | LogicNode | ActionNode;
 
 export interface CommandDef {
   /** lower case, without slash */

@@ -27,6 +27,8 @@ interface ChatState {
   nextCallback?: number;
   /** multi-select choices in progress, by node id */
   selections?: Record<string, string[]>;
+  /** id of the bot's latest message in this chat */
+  lastBot?: number;
 }
 
 type IncomingMessage = NonNullable<Context["message"]>;
@@ -44,5 +46,7 @@ interface Turn {
   steps: number;
   /** nesting of loop bodies and parallel branches (runtime/control.ts) */
   depth?: number;
+  /** the button press of this update has been answered (answerCallbackQuery may run once) */
+  answered?: boolean;
 }
 `;
