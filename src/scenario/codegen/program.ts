@@ -1,4 +1,5 @@
 // Assembles the generated program: header, imports, the scenario tables, then the interpreter.
+import { PROJECT_DB_DDL } from "../../db/project-schema";
 import { commentText, literal, quote } from "./emit";
 import { RUNTIME_ACTIONS } from "./runtime/actions";
 import { RUNTIME_BROADCAST } from "./runtime/broadcast";
@@ -19,13 +20,16 @@ import { RUNTIME_STORAGE } from "./runtime/storage";
 import tablesSource from "./runtime/tables.ts" with { type: "text" };
 // @ts-expect-error TS1192: the default export of a text import is the file's text
 import actionTablesSource from "./runtime/action-tables.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above (the guard for scenario SQL, runtime/sql-guard.ts)
+import sqlGuardSource from "./runtime/sql-guard.ts" with { type: "text" };
 import { RUNTIME_TYPES } from "./runtime/types";
 import { RUNTIME_VALUES } from "./runtime/values";
 import type { CompiledScenario, TableEntry } from "./table";
 
-/** A table-shapes file as the generated program shows it: from its first section line, no `export`. */
-const shapes = (source: string) => source.slice(source.search(/^\/\/ ─── /m)).replace(/^export /gm, "").trim();
-const RUNTIME_TABLES = shapes(tablesSource) + "\n\n" + shapes(actionTablesSource);
+/** A runtime file as the generated program shows it: from its first section line, no `export`. */
+const embedded = (source: string) => source.slice(source.search(/^\/\/ ─── /m)).replace(/^export /gm, "").trim();
+const RUNTIME_TABLES = embedded(tablesSource) + "\n\n" + embedded(actionTablesSource);
+const RUNTIME_SQL_GUARD = embedded(sqlGuardSource);
 
 export interface ProgramSettings {
   projectName: string;
@@ -154,7 +158,14 @@ const RUNTIME_BODY = [
   RUNTIME_LAUNCH,
 ].map(restoreChars);
 
+/** The tables of the project's database file, created by the bot too when it runs on its own. */
+const DDL_BLOCK = [
+  "// ─── Tables of the project's database (DATABASE_PATH) ─────────────────────────",
+  "",
+  `const PROJECT_DB_DDL: string[] = ${literal([...PROJECT_DB_DDL])};`,
+].join("\n");
+
 export function renderProgram(settings: ProgramSettings, compiled: CompiledScenario): string {
-  const parts = [header(settings, compiled), IMPORTS, RUNTIME_TABLES, RUNTIME_HEAD, settingsBlock(settings), tables(compiled), ...RUNTIME_BODY];
+  const parts = [header(settings, compiled), IMPORTS, RUNTIME_TABLES, RUNTIME_HEAD, settingsBlock(settings), tables(compiled), DDL_BLOCK, RUNTIME_SQL_GUARD, ...RUNTIME_BODY];
   return parts.join("\n\n") + "\n";
 }

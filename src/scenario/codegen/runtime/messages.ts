@@ -47,27 +47,17 @@ function buildKeyboard(turn: Turn, index: number, variant: number, kb: KeyboardD
 const uploaded = new Map<string, string>();
 
 /**
- * The platform's own media (/uploads/...) remembers this bot's file id in media_files, so the next
- * start of this bot sends it by id (API.md projects rule 6). File ids belong to one bot: the value
- * is a JSON object keyed "t<TOKEN_ID>". Standalone runs have no such table: nothing is written.
+ * The platform's own media (/uploads/...) remembers this bot's file id in the project's database,
+ * so the next start of this bot sends it by id (API.md projects rule 6). File ids belong to one bot.
  */
-const rememberMedia = (() => {
-  if (!db || !TOKEN_ID) return null;
-  try {
-    return db.query<unknown, [string, string, number, string | null, string]>(
-      "UPDATE media_files SET messenger_file_id = json_set(coalesce(messenger_file_id, '{}'), '$.t' || ?, ?) " +
-        "WHERE project_id = ? AND storage_config_id IS ? AND object_key = ?",
-    );
-  } catch {
-    return null;
-  }
-})();
+const rememberMedia = db && TOKEN_ID
+  ? db.query<unknown, [number, string, string]>("INSERT OR REPLACE INTO media_file_ids (token_id, media_url, file_id) VALUES (?, ?, ?)")
+  : null;
 
 function persistFileId(key: string, fileId: string) {
-  const m = /^\/uploads\/(?:s\/([a-z0-9][a-z0-9-]*)\/)?(.+)$/.exec(key);
-  if (!m || !rememberMedia) return;
+  if (!key.startsWith("/uploads/") || !rememberMedia) return;
   try {
-    rememberMedia.run(String(TOKEN_ID), fileId, PROJECT_ID, m[1] ?? null, m[2]);
+    rememberMedia.run(TOKEN_ID, key, fileId);
   } catch (err) {
     console.error("could not remember the file id of " + key + ":", err);
   }
