@@ -8,6 +8,7 @@
 // through these schemas to get typed, sanitised fields.
 import { z } from "zod";
 import { isObject } from "../lib/values";
+import { LOGIC_TYPES } from "./types-logic";
 import { ACTION_TYPES, TRIGGER_NODE_TYPES } from "./types-messaging";
 
 /** An optional field that never fails parsing: a value of the wrong type reads as `undefined`. */
@@ -311,7 +312,8 @@ export const LEVEL1_TYPES = [
 
 /** Known types planned for Level 2: skipped with a "not yet" warning rather than "unknown". */
 export const LEVEL2_TYPES = [
-  "http_request",
+  "bot_table",
+  "psql_query",
   "incoming_callback_trigger",
   "edit_message",
   "delete_message",
@@ -337,7 +339,7 @@ export const LEVEL2_TYPES = [
   "admin_rights",
 ] as const;
 
-const level1 = new Set<string>([...LEVEL1_TYPES, ...ACTION_TYPES, ...TRIGGER_NODE_TYPES, "comment"]);
+const level1 = new Set<string>([...LEVEL1_TYPES, ...ACTION_TYPES, ...TRIGGER_NODE_TYPES, ...LOGIC_TYPES, "comment"]);
 const level2 = new Set<string>(LEVEL2_TYPES);
 export const isLevel1Type = (type: string) => level1.has(type);
 export const isLevel2Type = (type: string) => level2.has(type);

@@ -11,7 +11,7 @@ import { MESSAGING_FIXTURES } from "./fixtures-messaging";
 import { COMPAT_FILES, HAS_COMPAT, removeDir, ROOT, tmpDir } from "./harness";
 
 const compatTest = HAS_COMPAT ? test : test.skip;
-const LEVEL2_EXAMPLES: Record<string, string> = { "bot-manager": "http_request" };
+const LEVEL2_EXAMPLES: Record<string, string> = {};
 /** Node types of the messaging, trigger and moderation families: none may be skipped. */
 const RUN_TYPES: string[] = [...ACTION_TYPES, ...TRIGGER_NODE_TYPES];
 

@@ -1,6 +1,7 @@
 // What every node compiler needs: the raw nodes by id, target resolution and warning collection.
 import type { Issue, IssueCode } from "../validate";
 import { isLevel1Type } from "../model";
+import { LOGIC_TYPES } from "../types-logic";
 import { ACTION_TYPES } from "../types-messaging";
 
 export interface RawNode {
@@ -24,6 +25,7 @@ export const TABLE_TYPES = new Set([
   "condition",
   "set_variable",
   "delay",
+  ...LOGIC_TYPES,
   ...ACTION_TYPES,
 ]);
 

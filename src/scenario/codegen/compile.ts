@@ -3,6 +3,8 @@
 import { commandTriggerDataSchema, messageDataSchema, textTriggerDataSchema, type MessageData, type ScenarioDocument } from "../model";
 import { commandName } from "../refs";
 import { CompileContext, TABLE_TYPES, text, type RawNode } from "./compile-context";
+import { compileConvertFile, compileLoop, compileParallel } from "./compile-control";
+import { compileHttp } from "./compile-http";
 import { ACTION_TYPES } from "../types-messaging";
 import { compileAction } from "./compile-actions";
 import { compileInputNode } from "./compile-input";
@@ -48,6 +50,14 @@ function compileNode(node: RawNode, ctx: CompileContext): TableNode {
       return compileSetVariable(node, ctx);
     case "delay":
       return compileDelay(node, ctx);
+    case "http_request":
+      return compileHttp(node, ctx);
+    case "loop":
+      return compileLoop(node, ctx);
+    case "parallel_split":
+      return compileParallel(node, ctx);
+    case "convert_file":
+      return compileConvertFile(node, ctx);
     default:
       if (ACTIONS.has(node.type)) return compileAction(node, ctx);
       return compileMessage(node, ctx); // start, command, message, photo, video, audio, document

@@ -3,7 +3,12 @@ import { PROJECT_DB_DDL } from "../../db/project-schema";
 import { commentText, literal, quote } from "./emit";
 import { RUNTIME_ACTIONS } from "./runtime/actions";
 import { RUNTIME_BROADCAST } from "./runtime/broadcast";
+import { RUNTIME_ASSIGN } from "./runtime/assign";
 import { RUNTIME_CALLBACKS } from "./runtime/callbacks";
+import { RUNTIME_CONDITIONS } from "./runtime/conditions";
+import { RUNTIME_CONTROL } from "./runtime/control";
+import { RUNTIME_EXPR } from "./runtime/expr";
+import { RUNTIME_HTTP } from "./runtime/http";
 import { RUNTIME_FLOW } from "./runtime/flow";
 import { RUNTIME_LAUNCH } from "./runtime/launch";
 import { RUNTIME_MESSAGES } from "./runtime/messages";
@@ -68,6 +73,7 @@ const IMPORTS = [
   'import { Bot, Context, GrammyError, InlineKeyboard, InputFile, Keyboard, webhookCallback } from "grammy";',
   'import { Cron } from "croner";',
   'import { existsSync, readFileSync } from "node:fs";',
+  'import jsep from "jsep";',
 ].join("\n");
 
 function settingsBlock(s: ProgramSettings): string {
@@ -143,7 +149,23 @@ const restoreChars = (source: string) =>
 
 /** The constant runtime text, restored once at load (it is the same for every program). */
 const RUNTIME_HEAD = restoreChars(RUNTIME_TYPES);
-const RUNTIME_BODY = [RUNTIME_STORAGE, RUNTIME_VALUES, RUNTIME_MESSAGES, RUNTIME_CALLBACKS, RUNTIME_FLOW, RUNTIME_ROUTER, RUNTIME_ACTIONS, RUNTIME_BROADCAST, RUNTIME_TRIGGERS, RUNTIME_LAUNCH].map(restoreChars);
+const RUNTIME_BODY = [
+  RUNTIME_STORAGE,
+  RUNTIME_HTTP,
+  RUNTIME_VALUES,
+  RUNTIME_EXPR,
+  RUNTIME_CONDITIONS,
+  RUNTIME_ASSIGN,
+  RUNTIME_MESSAGES,
+  RUNTIME_CALLBACKS,
+  RUNTIME_CONTROL,
+  RUNTIME_FLOW,
+  RUNTIME_ROUTER,
+  RUNTIME_ACTIONS,
+  RUNTIME_BROADCAST,
+  RUNTIME_TRIGGERS,
+  RUNTIME_LAUNCH,
+].map(restoreChars);
 
 /** The tables of the project's database file, created by the bot too when it runs on its own. */
 const DDL_BLOCK = [

@@ -4,6 +4,7 @@ import type { MessageTriggerDef, ScheduleDef } from "./runtime/action-tables";
 import type { CallbackTriggerDef, CommandDef, ScenarioNode, TextTriggerDef } from "./runtime/tables";
 
 export type {
+  AssignMode,
   AssignmentDef,
   ButtonDef,
   CallbackTriggerDef,

@@ -5,7 +5,7 @@ import { UpdateQueue, type WebhookOptions } from "./updates";
 import { badRequest } from "./types";
 
 export function userObject(u: FakeUser): Record<string, any> {
-  return strip({ id: u.id, is_bot: false, first_name: u.first_name, last_name: u.last_name, username: u.username, language_code: u.language_code });
+  return strip({ id: u.id, is_bot: false, first_name: u.first_name, last_name: u.last_name, username: u.username, language_code: u.language_code, is_premium: u.is_premium });
 }
 
 export function botUserObject(b: FakeBot): Record<string, any> {

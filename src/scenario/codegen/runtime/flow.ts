@@ -38,10 +38,10 @@ async function go(turn: Turn, id: string | undefined): Promise<void> {
         next = node.next;
         break;
       case "condition":
-        next = chooseBranch(turn, node);
+        next = await chooseBranch(turn, node);
         break;
       case "set":
-        for (const a of node.assignments) assign(turn, a);
+        for (const a of node.assignments) assign(turn, a, node.id);
         next = node.next;
         break;
       case "delay":
@@ -50,6 +50,12 @@ async function go(turn: Turn, id: string | undefined): Promise<void> {
       case "input":
         turn.state.waiting = { node: node.id, variant: 0 }; // waits silently for the next message
         return;
+      case "http":
+      case "loop":
+      case "parallel":
+      case "convert":
+        next = await runLogicNode(turn, node); // runtime/control.ts
+        break;
       case "action":
         next = await runAction(turn, index, node);
         break;

@@ -84,6 +84,8 @@ function localFile(value: string): string | undefined {
 }
 
 function resolveMedia(turn: Turn, m: MediaDef): { kind: MediaKind; key: string; source: string | InputFile; upload: boolean } | undefined {
+  const generated = fileUpload(m.variable !== undefined ? readVar(turn, m.variable) : evaluate(turn, m.url ?? ""));
+  if (generated) return { kind: m.kind === "auto" ? "document" : m.kind, key: "", source: generated, upload: false };
   const value = m.variable !== undefined ? toText(readVar(turn, m.variable)).trim() : render(turn, m.url ?? "").trim();
   if (!value) return undefined; // e.g. a photo variable the user never filled
   let kind = m.kind;

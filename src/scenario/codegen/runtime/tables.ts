@@ -112,8 +112,19 @@ export interface MessageNode {
 }
 
 export type Operator =
-  | "equals" | "not_equals" | "contains" | "matches" | "filled" | "empty"
-  | "greater_than" | "less_than" | "between" | "else";
+  | "equals" | "not_equals" | "contains" | "not_contains" | "starts_with" | "ends_with" | "matches"
+  | "filled" | "empty" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal" | "between"
+  | "is_even" | "is_odd" | "divisible_by" | "is_private" | "is_group" | "is_channel" | "is_admin"
+  | "is_premium" | "is_bot" | "is_subscribed" | "is_not_subscribed" | "else";
+
+export interface BranchDef {
+  op: Operator;
+  value: string;
+  value2?: string;
+  target: string;
+  /** is_subscribed / is_not_subscribed over several channels: all (default) or any */
+  mode?: "any";
+}
 
 export interface ConditionNode {
   t: "condition";
@@ -122,18 +133,39 @@ export interface ConditionNode {
   variable?: string;
   /** ... or a template such as "{message_text}" */
   template?: string;
-  branches: { op: Operator; value: string; value2?: string; target: string }[];
+  branches: BranchDef[];
   fallback?: string;
   adminOnly?: true;
 }
 
+export type AssignMode =
+  | "set" | "append" | "increment" | "regex_extract" | "expression" | "lookup" | "str_replace"
+  | "json_push" | "json_format" | "random" | "random_item" | "array_item" | "timestamp"
+  | "format_duration" | "format_number" | "extract_number" | "split_get" | "json_get" | "substring"
+  | "conditional" | "lowercase" | "uppercase" | "trim" | "length" | "array_concat";
+
 export interface AssignmentDef {
+  /** may contain {variables} (the name is rendered first) */
   variable: string;
-  mode: "set" | "append" | "increment" | "regex_extract";
+  mode: AssignMode;
   value: string;
   pattern?: string;
   group?: number;
   fallback?: string;
+  /** mode-specific settings, as named in the reference's assignment schema */
+  table?: string;
+  field?: string;
+  where?: { field: string; value: string }[];
+  replaceWith?: string;
+  max?: string;
+  separator?: string;
+  path?: string;
+  start?: string;
+  end?: string;
+  cond?: { variable: string; op: string; value: string; yes: string; no: string };
+  concatWith?: string;
+  /** skipIfEmpty: the assignment is skipped while this variable is empty or 0 */
+  skipIf?: string;
 }
 
 export interface SetNode {
@@ -159,7 +191,70 @@ export interface InputNode {
   adminOnly?: true;
 }
 
-export type ScenarioNode = MessageNode | ConditionNode | SetNode | DelayNode | InputNode | ActionNode;
+/** http_request: every field may contain {variables}; headers and query are JSON objects. */
+export interface HttpNode {
+  t: "http";
+  id: string;
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  url: string;
+  headers?: string;
+  query?: string;
+  body?: string;
+  bodyFormat: "json" | "form" | "raw";
+  auth?: { type: "bearer" | "basic" | "header" | "query"; name?: string; value: string };
+  timeoutSeconds: number;
+  response: "auto" | "json" | "text" | "file";
+  responseVar?: string;
+  statusVar?: string;
+  /** responseJsonPath → responseExtractTo: one value out of the answer */
+  extract?: { path: string; variable: string };
+  next?: string;
+  adminOnly?: true;
+}
+
+/** loop: runs body once per item of the array in source, then after. */
+export interface LoopNode {
+  t: "loop";
+  id: string;
+  source: string;
+  item: string;
+  index: string;
+  /** 0: no limit */
+  limit: number;
+  delaySeconds: number;
+  body?: string;
+  after?: string;
+  adminOnly?: true;
+}
+
+/** parallel_split: its branches run side by side; the node ends when all of them did. */
+export interface ParallelNode {
+  t: "parallel";
+  id: string;
+  branches: { label: string; target: string; onError?: string }[];
+  /** 0: no limit */
+  maxConcurrent: number;
+  next?: string;
+  adminOnly?: true;
+}
+
+/** convert_file: a variable holding a list becomes a CSV or JSON file object in output. */
+export interface ConvertNode {
+  t: "convert";
+  id: string;
+  input: string;
+  format: "csv" | "json";
+  fileName: string;
+  delimiter: string;
+  header: boolean;
+  output: string;
+  next?: string;
+  adminOnly?: true;
+}
+
+export type LogicNode = HttpNode | LoopNode | ParallelNode | ConvertNode;
+
+export type ScenarioNode = MessageNode | ConditionNode | SetNode | DelayNode | InputNode | LogicNode | ActionNode;
 
 export interface CommandDef {
   /** lower case, without slash */

@@ -44,6 +44,8 @@ interface Turn {
   /** message_text, callback_data, button_text of this update */
   event: Record<string, string>;
   steps: number;
+  /** nesting of loop bodies and parallel branches (runtime/control.ts) */
+  depth?: number;
   /** the button press of this update has been answered (answerCallbackQuery may run once) */
   answered?: boolean;
 }
