@@ -249,6 +249,35 @@ export const scheduleScenario = doc(
   }),
 );
 
+/** delay units, location/contact/callback input (bot-inputs.test.ts). */
+export const inputsScenario = doc(
+  cmd("wait", "wait-set"),
+  node("wait-set", "set_variable", { assignments: [{ variable: "pause", value: "0.2" }], autoTransitionTo: "wait-msg" }),
+  node("wait-msg", "message", { messageText: "waiting", autoTransitionTo: "wait" }),
+  node("wait", "delay", { seconds: "{pause}", unit: "seconds", autoTransitionTo: "waited" }),
+  say("waited", "waited {pause} s"),
+  node("minutes", "delay", { seconds: 2, unit: "minutes", autoTransitionTo: "waited" }),
+  cmd("where", "ask-where"),
+  node("ask-where", "message", { messageText: "Where are you?", autoTransitionTo: "where-input" }),
+  node("where-input", "input", { inputType: "location", inputVariable: "place", inputTargetNodeId: "got-where", inputRetryMessage: "A location, please" }),
+  say("got-where", "You are at {place}"),
+  cmd("phone", "ask-phone"),
+  node("ask-phone", "message", { messageText: "Your phone?", autoTransitionTo: "phone-input" }),
+  node("phone-input", "input", { inputType: "contact", inputVariable: "phone", inputTargetNodeId: "got-phone" }),
+  say("got-phone", "Phone {phone}"),
+  cmd("pick", "pick-load"),
+  node("pick-load", "set_variable", { assignments: [{ variable: "fruits", value: '["apple","pear"]' }], autoTransitionTo: "pick-ask" }),
+  node("pick-ask", "message", {
+    messageText: "Pick a fruit",
+    keyboardType: "inline",
+    enableDynamicButtons: true,
+    dynamicButtons: { sourceVariable: "fruits", textTemplate: "🍏 {value}", callbackTemplate: "fruit_{value}", columns: 2 },
+    autoTransitionTo: "pick-input",
+  }),
+  node("pick-input", "input", { inputType: "text", inputVariable: "fruit", inputTargetNodeId: "picked" }),
+  say("picked", "Picked {fruit} ({callback_data})"),
+);
+
 /** Every scenario of this file, for the type check of generated programs (compat.test.ts). */
 export const MESSAGING_FIXTURES: Record<string, unknown> = {
   callbacks: callbackScenario,
@@ -257,5 +286,6 @@ export const MESSAGING_FIXTURES: Record<string, unknown> = {
   broadcast: broadcastScenario,
   triggers: triggersScenario,
   schedules: scheduleScenario,
+  inputs: inputsScenario,
 };
 
