@@ -7,6 +7,7 @@ import { RUNTIME_ASSIGN } from "./runtime/assign";
 import { RUNTIME_CALLBACKS } from "./runtime/callbacks";
 import { RUNTIME_CONDITIONS } from "./runtime/conditions";
 import { RUNTIME_CONTROL } from "./runtime/control";
+import { RUNTIME_DATA } from "./runtime/data";
 import { RUNTIME_EXPR } from "./runtime/expr";
 import { RUNTIME_HTTP } from "./runtime/http";
 import { RUNTIME_FLOW } from "./runtime/flow";
@@ -151,6 +152,7 @@ const RUNTIME_BODY = [
   RUNTIME_MESSAGES,
   RUNTIME_CALLBACKS,
   RUNTIME_CONTROL,
+  RUNTIME_DATA,
   RUNTIME_FLOW,
   RUNTIME_ROUTER,
   RUNTIME_ACTIONS,

@@ -54,6 +54,8 @@ async function go(turn: Turn, id: string | undefined): Promise<void> {
       case "loop":
       case "parallel":
       case "convert":
+      case "table":
+      case "sql":
         next = await runLogicNode(turn, node); // runtime/control.ts
         break;
       case "action":

@@ -252,7 +252,48 @@ export interface ConvertNode {
   adminOnly?: true;
 }
 
-export type LogicNode = HttpNode | LoopNode | ParallelNode | ConvertNode;
+/** bot_table: one operation on a table of the project's own database. */
+export interface TableOpNode {
+  t: "table";
+  id: string;
+  table: string;
+  op: "read" | "count" | "sum" | "avg" | "min" | "max" | "distinct" | "insert" | "upsert" | "update" | "delete" | "delete_all";
+  /** equals (default) | not_equals | greater_than | less_than | contains | is_empty | is_not_empty; all must hold */
+  where: { column: string; op: string; value: string }[];
+  /** update: set (default) | increment | decrement | min | max */
+  updates: { column: string; op: string; value: string }[];
+  /** insert / upsert: column → template */
+  row: Record<string, string>;
+  /** upsert: the column that finds the existing row */
+  key?: string;
+  onConflict: "ignore" | "update" | "merge";
+  saveTo?: string;
+  format: "first_row" | "all_rows" | "count" | "scalar" | "random_row";
+  columns: string[];
+  orderBy?: string;
+  desc: boolean;
+  limit: number;
+  offset: number;
+  aggregate?: string;
+  returnId?: true;
+  next?: string;
+  adminOnly?: true;
+}
+
+/** psql_query: one SQLite statement on the project's own database ({variables} are bound parameters). */
+export interface SqlNode {
+  t: "sql";
+  id: string;
+  query: string;
+  saveTo?: string;
+  format: "json" | "text" | "first_row" | "affected";
+  /** format text: one line per row, {column} of the row */
+  template?: string;
+  next?: string;
+  adminOnly?: true;
+}
+
+export type LogicNode = HttpNode | LoopNode | ParallelNode | ConvertNode | TableOpNode | SqlNode;
 
 export type ScenarioNode = MessageNode | ConditionNode | SetNode | DelayNode | InputNode | LogicNode | ActionNode;
 
