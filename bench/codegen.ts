@@ -55,7 +55,9 @@ function logicBlock(i: number, next: string) {
   ];
 }
 
-function synthetic(nodes: number, make = block) {
+type Block = (i: number, next: string) => { id: string; type: string; data: Record<string, unknown> }[];
+
+function synthetic(nodes: number, make: Block = block) {
   const blocks = Math.ceil(nodes / 10);
   const all = [];
   for (let i = 0; i < blocks; i++) all.push(...make(i, i + 1 < blocks ? `menu-${i + 1}` : "menu-0"));

@@ -27,10 +27,10 @@ beforeAll(async () => {
   const db = new Database(pdb.path);
   const now = new Date().toISOString();
   const insert = db.query(
-    "INSERT INTO bot_users (project_id, token_id, user_id, first_name, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?)",
+    "INSERT INTO bot_users (token_id, user_id, first_name, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?)",
   );
   db.transaction(() => {
-    for (let i = 0; i < USERS; i++) insert.run(pdb.projectId, pdb.tokenId, String(FIRST_USER + i), `U${i}`, now, now);
+    for (let i = 0; i < USERS; i++) insert.run(pdb.tokenId, String(FIRST_USER + i), `U${i}`, now, now);
   })();
   db.close();
   for (const id of BLOCKED) fake.setBlocked(id, true);

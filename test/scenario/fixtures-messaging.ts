@@ -195,10 +195,97 @@ export const broadcastScenario = doc(
   node("news-text", "message", { messageText: "News for {first_name}" }),
 );
 
+
+export const TOPIC_GROUP = -1005550001111;
+
+/** Message triggers (bot-triggers.test.ts). */
+export const triggersScenario = doc(
+  node("on-in", "incoming_message_trigger", { autoTransitionTo: "count-in" }),
+  node("count-in", "set_variable", { assignments: [{ variable: "seen", mode: "increment", value: "1" }] }),
+  cmd("count", "show-count"),
+  say("show-count", "seen {seen}"),
+  node("on-out", "outgoing_message_trigger", { autoTransitionTo: "keep-out" }),
+  node("keep-out", "set_variable", { assignments: [{ variable: "last_out", value: "{message_text}" }] }),
+  cmd("last", "show-last"),
+  say("show-last", "last: {last_out}"),
+  cmd("settopic", "set-topic"),
+  node("set-topic", "set_variable", { assignments: [{ variable: "topic", value: "77" }], autoTransitionTo: "topic-set" }),
+  say("topic-set", "topic set"),
+  node("on-topic", "group_message_trigger", {
+    groupChatIdSource: "manual",
+    groupChatId: "5550001111",
+    threadIdVariable: "topic",
+    resolvedUserIdVariable: "uid",
+    autoTransitionTo: "to-user",
+  }),
+  say("to-user", "Operator: {message_text} (for {uid})"),
+);
+
+export const SCHEDULE_GROUP = -1005550002222;
+
+/** Schedules (bot-triggers.test.ts): every second into a group, every 2 seconds for every user. */
+export const scheduleScenario = doc(
+  cmd("start", "hello"),
+  say("hello", "hello"),
+  node("tick", "schedule_trigger", {
+    rules: [{ mode: "cron", cronExpression: "* * * * * *" }],
+    timezone: "Asia/Tokyo",
+    targetChatId: String(SCHEDULE_GROUP),
+    autoTransitionTo: "tick-text",
+  }),
+  say("tick-text", "tick"),
+  node("remind", "schedule_trigger", { rules: [{ mode: "cron", cronExpression: "*/2 * * * * *" }], timezone: "UTC", autoTransitionTo: "remind-text" }),
+  say("remind-text", "reminder"),
+  node("office", "schedule_trigger", {
+    rules: [
+      { mode: "weekday", days: ["mon", "fri"], hour: 9, minute: 30 },
+      { mode: "daily", hour: 18, minute: 0 },
+      { mode: "monthday", monthDays: [1, 15], hour: 8 },
+      { mode: "interval", intervalMinutes: 90 },
+      { mode: "cron", cronExpression: "not a cron" },
+    ],
+    timezone: "Europe/Berlin",
+    autoTransitionTo: "remind-text",
+  }),
+);
+
+/** delay units, location/contact/callback input (bot-inputs.test.ts). */
+export const inputsScenario = doc(
+  cmd("wait", "wait-set"),
+  node("wait-set", "set_variable", { assignments: [{ variable: "pause", value: "0.2" }], autoTransitionTo: "wait-msg" }),
+  node("wait-msg", "message", { messageText: "waiting", autoTransitionTo: "wait" }),
+  node("wait", "delay", { seconds: "{pause}", unit: "seconds", autoTransitionTo: "waited" }),
+  say("waited", "waited {pause} s"),
+  node("minutes", "delay", { seconds: 2, unit: "minutes", autoTransitionTo: "waited" }),
+  cmd("where", "ask-where"),
+  node("ask-where", "message", { messageText: "Where are you?", autoTransitionTo: "where-input" }),
+  node("where-input", "input", { inputType: "location", inputVariable: "place", inputTargetNodeId: "got-where", inputRetryMessage: "A location, please" }),
+  say("got-where", "You are at {place}"),
+  cmd("phone", "ask-phone"),
+  node("ask-phone", "message", { messageText: "Your phone?", autoTransitionTo: "phone-input" }),
+  node("phone-input", "input", { inputType: "contact", inputVariable: "phone", inputTargetNodeId: "got-phone" }),
+  say("got-phone", "Phone {phone}"),
+  cmd("pick", "pick-load"),
+  node("pick-load", "set_variable", { assignments: [{ variable: "fruits", value: '["apple","pear"]' }], autoTransitionTo: "pick-ask" }),
+  node("pick-ask", "message", {
+    messageText: "Pick a fruit",
+    keyboardType: "inline",
+    enableDynamicButtons: true,
+    dynamicButtons: { sourceVariable: "fruits", textTemplate: "🍏 {value}", callbackTemplate: "fruit_{value}", columns: 2 },
+    autoTransitionTo: "pick-input",
+  }),
+  node("pick-input", "input", { inputType: "text", inputVariable: "fruit", inputTargetNodeId: "picked" }),
+  say("picked", "Picked {fruit} ({callback_data})"),
+);
+
 /** Every scenario of this file, for the type check of generated programs (compat.test.ts). */
 export const MESSAGING_FIXTURES: Record<string, unknown> = {
   callbacks: callbackScenario,
   actions: actionsScenario,
   moderation: moderationScenario,
   broadcast: broadcastScenario,
+  triggers: triggersScenario,
+  schedules: scheduleScenario,
+  inputs: inputsScenario,
 };
+

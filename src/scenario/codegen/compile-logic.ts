@@ -100,15 +100,22 @@ export function compileSetVariable(node: RawNode, ctx: CompileContext): SetNode 
   };
 }
 
+const DELAY_UNITS: Record<string, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86400, weeks: 604800 };
+
 export function compileDelay(node: RawNode, ctx: CompileContext): DelayNode {
   const d = delayDataSchema.parse(node.data);
   const ms = num(d.delayMs);
-  const seconds = num(d.delaySeconds) ?? num(d.seconds) ?? num(d.delay) ?? num(d.duration) ?? (ms !== undefined ? ms / 1000 : undefined);
-  if (seconds === undefined) ctx.warn(node, `Node "${node.id}": delay without a number of seconds waits 0 seconds.`);
+  // `unit` (seconds by default) scales the reference's `seconds` field, which may hold a {variable}.
+  const unit = DELAY_UNITS[String(node.data.unit ?? "seconds")] ?? 1;
+  const template = typeof node.data.seconds === "string" && node.data.seconds.includes("{") ? node.data.seconds : undefined;
+  const count = num(d.delaySeconds) ?? num(d.seconds) ?? num(d.delay) ?? num(d.duration);
+  const seconds = count !== undefined ? count * unit : ms !== undefined ? ms / 1000 : undefined;
+  if (seconds === undefined && !template) ctx.warn(node, `Node "${node.id}": delay without a number of seconds waits 0 seconds.`);
   return {
     t: "delay",
     id: node.id,
-    seconds: Math.max(0, seconds ?? 0),
+    seconds: template ? unit : Math.max(0, seconds ?? 0),
+    template,
     next: ctx.target(node, d.autoTransitionTo, "autoTransitionTo"),
     adminOnly: d.adminOnly ? true : undefined,
   };

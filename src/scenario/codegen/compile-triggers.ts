@@ -1,11 +1,15 @@
 // Trigger nodes beyond commands and texts (docs/nodes/triggers.md): callback triggers, message
 // triggers and schedules. Each becomes a row of its own table; the flow starts at its target.
-import { CompileContext, text, type RawNode } from "./compile-context";
+import { Cron } from "croner";
+import { CompileContext, num, text, type RawNode } from "./compile-context";
+import type { MessageTriggerDef, ScheduleDef } from "./runtime/action-tables";
 import type { CallbackTriggerDef } from "./table";
 
 /** Tables the trigger nodes fill (see CompiledScenario). */
 export interface TriggerTables {
   callbackTriggers: CallbackTriggerDef[];
+  messageTriggers: MessageTriggerDef[];
+  schedules: ScheduleDef[];
 }
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -67,6 +71,91 @@ function callbackTrigger(node: RawNode, ctx: CompileContext): CallbackTriggerDef
   };
 }
 
+function messageTrigger(node: RawNode, ctx: CompileContext): MessageTriggerDef | undefined {
+  const d = node.data;
+  const target = ctx.target(node, text(d.autoTransitionTo), "autoTransitionTo");
+  if (!target) return undefined;
+  if (node.type === "incoming_message_trigger") return { on: "incoming", target };
+  if (node.type === "outgoing_message_trigger") return { on: "outgoing", target };
+  const variable = text(d.groupChatVariableName)?.trim();
+  const group = d.groupChatIdSource === "variable" && variable ? `{${variable}}` : text(d.groupChatId)?.trim();
+  const threadVariable = text(d.threadIdVariable)?.trim();
+  if (!group || !threadVariable) {
+    ctx.warn(node, `Node "${node.id}": group_message_trigger needs groupChatId and threadIdVariable; it is ignored.`);
+    return undefined;
+  }
+  return { on: "group", target, group, threadVariable, userVariable: text(d.resolvedUserIdVariable)?.trim() };
+}
+
+const DAYS: Record<string, string> = { mon: "MON", tue: "TUE", wed: "WED", thu: "THU", fri: "FRI", sat: "SAT", sun: "SUN" };
+
+/** One schedule rule as a croner pattern or an interval; undefined when it cannot run. */
+function scheduleRule(rule: Record<string, unknown>, node: RawNode, ctx: CompileContext): { cron?: string; every?: number } | undefined {
+  const hour = Math.floor(num(rule.hour) ?? 0);
+  const minute = Math.floor(num(rule.minute) ?? 0);
+  const at = `${Math.min(59, Math.max(0, minute))} ${Math.min(23, Math.max(0, hour))}`;
+  switch (String(rule.mode ?? "interval")) {
+    case "interval": {
+      const seconds = num(rule.intervalSeconds) ?? (num(rule.intervalMinutes) ?? 5) * 60;
+      if (seconds >= 1) return { every: Math.floor(seconds) };
+      break;
+    }
+    case "daily":
+      return { cron: `${at} * * *` };
+    case "weekday":
+    case "weekly": {
+      const days = (Array.isArray(rule.days) ? rule.days : []).map((d) => DAYS[String(d).toLowerCase().slice(0, 3)]).filter(Boolean);
+      if (days.length > 0) return { cron: `${at} * * ${days.join(",")}` };
+      break;
+    }
+    case "monthday": {
+      const days = (Array.isArray(rule.monthDays) ? rule.monthDays : []).map((d) => num(d)).filter((d): d is number => d !== undefined && d >= 1 && d <= 31);
+      if (days.length > 0) return { cron: `${at} ${days.join(",")} * *` };
+      break;
+    }
+    case "cron": {
+      const expr = text(rule.cronExpression)?.trim();
+      if (expr) {
+        try {
+          new Cron(expr, { paused: true }).stop(); // checks the pattern, schedules nothing
+          return { cron: expr };
+        } catch (err) {
+          ctx.warn(node, `Node "${node.id}": cron expression "${expr}" is invalid (${(err as Error).message}); that rule is ignored.`);
+          return undefined;
+        }
+      }
+      break;
+    }
+  }
+  ctx.warn(node, `Node "${node.id}": a schedule rule (${String(rule.mode ?? "interval")}) is incomplete; it is ignored.`);
+  return undefined;
+}
+
+function schedule(node: RawNode, ctx: CompileContext): ScheduleDef | undefined {
+  const d = node.data;
+  if (d.enabled === false) return undefined;
+  const target = ctx.target(node, text(d.autoTransitionTo), "autoTransitionTo");
+  if (!target) return undefined;
+  const rules = Array.isArray(d.rules) && d.rules.length > 0 ? d.rules : [{ mode: "interval", intervalMinutes: 5 }];
+  const cron: string[] = [];
+  const every: number[] = [];
+  for (const r of rules) {
+    const rule = scheduleRule(r && typeof r === "object" ? (r as Record<string, unknown>) : {}, node, ctx);
+    if (rule?.cron) cron.push(rule.cron);
+    if (rule?.every) every.push(rule.every);
+  }
+  const timezone = text(d.timezone)?.trim() ?? "Europe/Moscow";
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: timezone });
+  } catch {
+    ctx.warn(node, `Node "${node.id}": unknown time zone "${timezone}"; the schedule is ignored.`);
+    return undefined;
+  }
+  if (cron.length === 0 && every.length === 0) return undefined;
+  const chat = text(d.targetChatId)?.trim() ?? text(d.scheduleChatId)?.trim();
+  return { id: node.id, target, cron, every, timezone, chat, runOnStart: d.runOnStart === true ? true : undefined };
+}
+
 /** Compiles a trigger node into its table; false when the type is not a trigger of this family. */
 export function compileTrigger(node: RawNode, ctx: CompileContext, out: TriggerTables): boolean {
   switch (node.type) {
@@ -74,6 +163,18 @@ export function compileTrigger(node: RawNode, ctx: CompileContext, out: TriggerT
     case "incoming_callback_trigger": {
       const def = callbackTrigger(node, ctx);
       if (def) out.callbackTriggers.push(def);
+      return true;
+    }
+    case "incoming_message_trigger":
+    case "outgoing_message_trigger":
+    case "group_message_trigger": {
+      const def = messageTrigger(node, ctx);
+      if (def) out.messageTriggers.push(def);
+      return true;
+    }
+    case "schedule_trigger": {
+      const def = schedule(node, ctx);
+      if (def) out.schedules.push(def);
       return true;
     }
     default:

@@ -98,7 +98,7 @@ function resolveCommands(claims: CommandClaim[], ctx: CompileContext): CommandDe
     if (!current || (claim.trigger && !current.trigger)) {
       winners.set(name, claim);
     } else if (claim.trigger && current.trigger) {
-      ctx.warn(claim.node, `Node "${claim.node.id}": command /${name} is already handled by trigger "${current.node.id}"; this trigger is ignored.`);
+      ctx.warn(claim.node, `Node "${claim.node.id}": command /${name} is already handled by trigger "${current.node.id}"; this trigger is ignored.`, "COMMAND_CONFLICT");
     }
   }
   // Keep document order of the winners.
@@ -112,7 +112,7 @@ export function compileScenario(doc: ScenarioDocument): { compiled: CompiledScen
   const claims: CommandClaim[] = [];
   const textTriggers: TextTriggerDef[] = [];
   const skipped: CompiledScenario["skipped"] = [];
-  const triggers: TriggerTables = { callbackTriggers: [] };
+  const triggers: TriggerTables = { callbackTriggers: [], messageTriggers: [], schedules: [] };
 
   for (const node of raw) {
     if (TABLE_TYPES.has(node.type)) {

@@ -23,6 +23,7 @@ import tablesSource from "./runtime/tables.ts" with { type: "text" };
 import actionTablesSource from "./runtime/action-tables.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above (the guard for scenario SQL, runtime/sql-guard.ts)
 import sqlGuardSource from "./runtime/sql-guard.ts" with { type: "text" };
+import { RUNTIME_TRIGGERS } from "./runtime/triggers";
 import { RUNTIME_TYPES } from "./runtime/types";
 import { RUNTIME_VALUES } from "./runtime/values";
 import type { CompiledScenario, TableEntry } from "./table";
@@ -70,7 +71,8 @@ function header(s: ProgramSettings, c: CompiledScenario): string {
 
 const IMPORTS = [
   'import { Database } from "bun:sqlite";',
-  'import { Bot, type Context, GrammyError, InlineKeyboard, InputFile, Keyboard, webhookCallback } from "grammy";',
+  'import { Bot, Context, GrammyError, InlineKeyboard, InputFile, Keyboard, webhookCallback } from "grammy";',
+  'import { Cron } from "croner";',
   'import { existsSync, readFileSync } from "node:fs";',
   'import jsep from "jsep";',
 ].join("\n");
@@ -128,6 +130,12 @@ function tables(c: CompiledScenario): string {
     "",
     "/** Inline button data that starts a flow: exact, prefix or contained; \"any\" catches the rest. */",
     list("CALLBACK_TRIGGERS", "CallbackTriggerDef", c.callbackTriggers.map((t) => `  ${literal(t, 2)},`)),
+    "",
+    "/** Flows started by every incoming message, every message the bot sends, or a forum topic message. */",
+    list("MESSAGE_TRIGGERS", "MessageTriggerDef", c.messageTriggers.map((t) => `  ${literal(t, 2)},`)),
+    "",
+    "/** Flows started by the clock (croner patterns in their time zone, or intervals in seconds). */",
+    list("SCHEDULES", "ScheduleDef", c.schedules.map((t) => `  ${literal(t, 2)},`)),
   ].join("\n");
 }
 
@@ -157,6 +165,7 @@ const RUNTIME_BODY = [
   RUNTIME_ROUTER,
   RUNTIME_ACTIONS,
   RUNTIME_BROADCAST,
+  RUNTIME_TRIGGERS,
   RUNTIME_LAUNCH,
 ].map(restoreChars);
 

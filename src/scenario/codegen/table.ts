@@ -1,5 +1,6 @@
 // The compiled scenario: what the generator writes into the bot as data tables. The row shapes are
 // declared once, in runtime/tables.ts, whose text is also the type part of every generated program.
+import type { MessageTriggerDef, ScheduleDef } from "./runtime/action-tables";
 import type { CallbackTriggerDef, CommandDef, ScenarioNode, TextTriggerDef } from "./runtime/tables";
 
 export type {
@@ -40,6 +41,8 @@ export interface CompiledScenario {
   commands: CommandDef[];
   textTriggers: TextTriggerDef[];
   callbackTriggers: CallbackTriggerDef[];
+  messageTriggers: MessageTriggerDef[];
+  schedules: ScheduleDef[];
   /** Level 2 / unknown nodes left out, for the header comment */
   skipped: { id: string; type: string }[];
 }

@@ -138,3 +138,33 @@ export interface ActionNode {
   next?: string;
   adminOnly?: true;
 }
+
+// ─── Message and schedule triggers ─────────────────────────────────────────────
+
+/**
+ * incoming: every message a user sends starts the flow too (before the usual handling);
+ * outgoing: every message the bot sends; group: a message in a forum topic of the group,
+ * run in the chat of the user whose variable `threadVariable` holds that topic's id.
+ */
+export interface MessageTriggerDef {
+  on: "incoming" | "outgoing" | "group";
+  target: string;
+  /** group: the group's chat id (template; "-100" is added to a bare id) */
+  group?: string;
+  threadVariable?: string;
+  /** group: receives the user id found */
+  userVariable?: string;
+}
+
+export interface ScheduleDef {
+  id: string;
+  target: string;
+  /** croner patterns (5 or 6 fields), evaluated in `timezone` */
+  cron: string[];
+  /** interval rules, in seconds */
+  every: number[];
+  timezone: string;
+  /** a chat to run in; absent: every recorded bot user */
+  chat?: string;
+  runOnStart?: true;
+}

@@ -154,6 +154,21 @@ function buttonActs(code: string): boolean {
   return !!b && (!!b.target || b.action === "selection" || b.action === "url");
 }
 
+/** A question waits for its answer (input node or collecting message). */
+function waitsForPress(turn: Turn): boolean {
+  const ref = turn.state.waiting;
+  return !!ref && !!collectOf(ref)?.variable;
+}
+
+/** Callback input: the pressed button's text (its data when not found) answers the waiting question. */
+async function answerByPress(turn: Turn, value: string) {
+  const collect = collectOf(turn.state.waiting!)!;
+  store(turn, collect.variable!, value, collect.append);
+  turn.state.waiting = undefined;
+  log(turn, "button answer stored in " + collect.variable);
+  await go(turn, collect.target);
+}
+
 async function runCallbackTrigger(turn: Turn, t: CallbackTriggerDef, data: string) {
   if (t.adminOnly && !turn.isAdmin) return log(turn, "callback trigger for admins only");
   if (t.saveAs) turn.state.vars[t.saveAs] = t.strip && data.startsWith(t.strip) ? data.slice(t.strip.length) : data;

@@ -45,7 +45,7 @@ async function go(turn: Turn, id: string | undefined): Promise<void> {
         next = node.next;
         break;
       case "delay":
-        if (node.next) later(turn, node.next, node.seconds);
+        if (node.next) later(turn, node.next, delaySeconds(turn, node));
         return;
       case "input":
         turn.state.waiting = { node: node.id, variant: 0 }; // waits silently for the next message
@@ -67,15 +67,30 @@ async function go(turn: Turn, id: string | undefined): Promise<void> {
 
 /** Continues the flow after a delay without holding up anyone else's updates. */
 function later(turn: Turn, id: string, seconds: number) {
+  // setTimeout holds at most 2^31-1 ms (about 24.8 days): longer waits go in steps.
+  const ms = Math.max(0, seconds * 1000);
+  const step = Math.min(ms, 2147483647);
   const timer = setTimeout(() => {
     timers.delete(timer);
+    if (ms > step) return later(turn, id, (ms - step) / 1000);
     void inChat(turn.chatId, async () => {
       const resumed: Turn = { ...turn, state: loadState(turn.chatId), steps: 0 };
       await go(resumed, id);
       saveState(resumed);
     });
-  }, seconds * 1000);
+  }, step);
   timers.add(timer);
+}
+
+/** A delay's length: fixed, or a {variable} template times its unit. */
+function delaySeconds(turn: Turn, node: DelayNode): number {
+  if (node.template === undefined) return node.seconds;
+  const value = toNumber(render(turn, node.template));
+  if (value === undefined || value < 0) {
+    console.error("chat " + turn.chatId + ": node " + node.id + " (delay): " + JSON.stringify(render(turn, node.template)) + " is not a number of " + "units; no wait");
+    return 0;
+  }
+  return value * node.seconds;
 }
 
 /** Updates of one chat run one after another (delays and webhook requests may overlap). */
@@ -180,9 +195,9 @@ async function collectAnswer(turn: Turn, msg: IncomingMessage): Promise<boolean>
     const slot = collect.media.find((m) => m.kind === media.kind);
     if (slot) [variable, value, kind] = [slot.variable, media.file, media.kind];
     else if (collect.any) [variable, value, kind] = [collect.variable, media.file, media.kind];
-  } else if (collect.any && msg.contact) {
+  } else if ((collect.any || collect.contact) && msg.contact) {
     [variable, value] = [collect.variable, msg.contact.phone_number];
-  } else if (collect.any && msg.location) {
+  } else if ((collect.any || collect.location) && msg.location) {
     [variable, value] = [collect.variable, msg.location.latitude + "," + msg.location.longitude];
   }
   if (value === undefined) {

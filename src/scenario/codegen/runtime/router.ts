@@ -50,6 +50,7 @@ async function onMessage(turn: Turn, msg: IncomingMessage) {
   const text = msg.text;
   turn.event.message_text = text ?? msg.caption ?? "";
   log(turn, "message " + JSON.stringify(text ?? "[" + Object.keys(msg).filter((k) => !/^(message_id|date|chat|from)$/.test(k)).join(",") + "]"));
+  if (await messageTriggers(turn, msg)) return;
   if (text !== undefined) {
     const command = commandIn(text);
     if (command !== undefined && (await runCommand(turn, command))) return;
@@ -111,13 +112,19 @@ async function onCallback(turn: Turn, query: CallbackQuery) {
   const shown = labelOnMessage(query);
   turn.event.button_text = shown ?? "";
   const code = INTERNAL_CODE.test(raw) ? raw : codeOf(turn, data);
-  // A trigger for the scenario's own data first; a button that leads somewhere next; the catch-all last.
-  const trigger = code === raw ? undefined : matchCallback(data) ?? (code && buttonActs(code) ? undefined : catchAllCallback());
+  // A trigger for the scenario's own data first; a button that leads somewhere next; then the
+  // answer to a waiting question (callback input); the catch-all last.
+  const own = code === raw ? undefined : matchCallback(data);
+  const acts = !!code && buttonActs(code);
+  const trigger = own ?? (acts || waitsForPress(turn) ? undefined : catchAllCallback());
   if (trigger) {
     if (!answersItself(trigger.target)) await ackPress(turn);
     await runCallbackTrigger(turn, trigger, data);
-  } else if (code) {
+  } else if (code && (acts || !waitsForPress(turn))) {
     await pressCode(turn, query, code, shown);
+  } else if (waitsForPress(turn)) {
+    await ackPress(turn);
+    await answerByPress(turn, shown ?? data);
   } else {
     log(turn, "nothing handles button data " + JSON.stringify(data));
   }

@@ -67,8 +67,11 @@ export interface ValidationDef {
 }
 
 export interface CollectDef {
-  /** where a text answer goes */
+  /** where a text answer goes (a shared contact's phone number, a location's "lat,lon" too) */
   variable?: string;
+  /** inputType contact / location: that kind of message is the answer */
+  contact?: true;
+  location?: true;
   /** node to run after a valid answer */
   target?: string;
   text: boolean;
@@ -179,7 +182,9 @@ export interface SetNode {
 export interface DelayNode {
   t: "delay";
   id: string;
+  /** the wait; with template: the length of one unit, multiplied by the template's number */
   seconds: number;
+  template?: string;
   next?: string;
   adminOnly?: true;
 }
