@@ -120,7 +120,7 @@ describe("validateScenario", () => {
       'Node "w" (wizard) cannot be reached from any command or trigger.',
       'Node "lonely" (message) cannot be reached from any command or trigger.',
     ]);
-    expect(validateScenario(d).warnings[0]).toEqual({ nodeId: "h", sheetId: "s1", code: "NODE_TYPE_UNSUPPORTED", message: expect.any(String) });
+    expect(validateScenario(d).warnings[0]).toEqual({ nodeId: "h", sheetId: "s1", code: "NODE_TYPE_OUT_OF_SCOPE", message: expect.any(String) });
   });
 
   test("contact, location and complete buttons lead to nodes: reachable, dangling targets reported", () => {
