@@ -4,6 +4,7 @@
 // fake-messenger conversation. Real processes: the platform's HTTP server on loopback, the bot it
 // starts, the fake messenger. The scenario file is read in place (skipped when absent).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startServer } from "../../src/server";
@@ -27,6 +28,7 @@ let server: Awaited<ReturnType<typeof startServer>>;
 let ownerCookie: string;
 let managerBot: FakeBot;
 let chat: Chat;
+let pat: string;
 const ids: Record<string, number> = {};
 
 const api = async (method: string, path: string, json?: unknown) => {
@@ -61,7 +63,7 @@ beforeAll(async () => {
   expect(manager.status).toBe(201);
   managerBot = fake.addBot({ username: "studio_manager_bot" });
   const token = await host("POST", `/api/bot/projects/${manager.body.id}/tokens`, { token: managerBot.token });
-  const env = await host("POST", `/api/bot/tokens/${token.body.id}/env`, { key: "STUDIO_BOT_MANAGER_TOKEN", value: patFor(t, OWNER, ["bot_manager"]), isSecret: 1 });
+  const env = await host("POST", `/api/bot/tokens/${token.body.id}/env`, { key: "STUDIO_BOT_MANAGER_TOKEN", value: (pat = patFor(t, OWNER, ["bot_manager"])), isSecret: 1 });
   expect(env.status).toBe(201);
   expect((await host("POST", `/api/bot/tokens/${token.body.id}/start`)).status).toBe(200);
   chat = new Chat({ bot: managerBot, fake } as unknown as BotProcess, { id: OWNER, first_name: "Olga", language_code: "ru" });
@@ -151,4 +153,13 @@ capstone("bot-manager.json manages Botloom", () => {
     expect(names.length).toBe(3);
     expect(done.params.text).toContain(names.find((n) => !["Alpha Prime", "Gamma"].includes(n))!);
   }, 30_000);
+
+  test("the bot's log lines never show its token or the PAT", async () => {
+    await Bun.sleep(400); // the platform writes bot output in batches
+    const db = new Database(t.ctx.config.databasePath, { readonly: true });
+    const lines = db.query<{ message: string }, []>("SELECT message FROM bot_logs").all().map((r) => r.message);
+    db.close();
+    expect(lines.some((l) => l.includes("bot started @studio_manager_bot"))).toBe(true);
+    expect(lines.filter((l) => l.includes(pat) || l.includes(managerBot.token))).toEqual([]);
+  });
 });
