@@ -4,7 +4,7 @@
 import { ScenarioSqlError, guardScenarioSql } from "./runtime/sql-guard";
 import { CompileContext, num, text, type RawNode } from "./compile-context";
 import { varName } from "./compile-control";
-import type { SqlNode, TableOpNode } from "./runtime/tables";
+import type { SqlNode, TableOpNode } from "./runtime/logic-tables";
 
 const OPS = new Set<TableOpNode["op"]>(["read", "count", "sum", "avg", "min", "max", "distinct", "insert", "upsert", "update", "delete", "delete_all"]);
 const FORMATS = new Set<TableOpNode["format"]>(["first_row", "all_rows", "count", "scalar", "random_row"]);

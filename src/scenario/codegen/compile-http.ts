@@ -1,7 +1,7 @@
 // `http_request` nodes (field names of the reference editor: httpRequest*).
 import { CompileContext, num, text, type RawNode } from "./compile-context";
 import { varName } from "./compile-control";
-import type { HttpNode } from "./runtime/tables";
+import type { HttpNode } from "./runtime/logic-tables";
 
 const METHODS = new Set<HttpNode["method"]>(["GET", "POST", "PUT", "PATCH", "DELETE"]);
 
