@@ -21,12 +21,12 @@ describe("logic and data nodes at generation", () => {
     expect(w.filter((m) => m.includes("JSON"))).toEqual([]);
   });
 
-  test("psql_query: refused SQL and external connections; bot_table: bad names and operations", () => {
+  test("psql_query: no query, external connections; bot_table: bad names and operations", () => {
     const w = messages(
-      node("q", "psql_query", { query: "ATTACH DATABASE 'x.db' AS x", connectionSource: "env", autoTransitionTo: "bt" }),
+      node("q", "psql_query", { query: " ", connectionSource: "env", autoTransitionTo: "bt" }),
       node("bt", "bot_table", { tableName: "bad name", operation: "explode" }),
     );
-    expect(w).toContain('Node "q": psql_query is refused (refused: ATTACH opens another database file); it fails when it runs.');
+    expect(w).toContain('Node "q": psql_query without a query fails when it runs.');
     expect(w).toContain('Node "q": psql_query runs on the project\'s own SQLite database; external connections (env) are not used.');
     expect(w).toContain('Node "bt": bot_table operation "explode" is unknown; it reads.');
     expect(w).toContain('Node "bt": bot_table needs a tableName of letters, digits and _; the node fails when it runs.');
