@@ -172,6 +172,15 @@ describe("loop, parallel_split, convert_file", () => {
 });
 
 describe("bad scenario data", () => {
+  test("variables named __proto__ or constructor stay plain data", async () => {
+    const chat = new Chat(b, { first_name: "Vic" });
+    await chat.say("/proto", 0);
+    await Bun.sleep(100);
+    expect((await chat.say("polluted"))[0].params.text).toBe("got polluted [] Vic");
+    expect(b.output()).toContain("node pr-set: assignment to an invalid variable name \"constructor\"");
+    expect((await new Chat(b).say("/loop", 3)).length).toBe(3);
+  });
+
   test("unreachable host, malformed headers, a timeout and a loop over a non-list: one error line each, the flow goes on", async () => {
     const chat = new Chat(b);
     const t = texts(await chat.say("/bad", 4, ));

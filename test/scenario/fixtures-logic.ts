@@ -191,6 +191,12 @@ export const logicDataScenario = doc(
   node("json", "convert_file", { convertFileInputVariable: "people", convertFileFormat: "json", convertFileFileName: "people.json", convertFileOutputVariable: "export2", autoTransitionTo: "json-send" }),
   node("json-send", "document", { documentUrl: "{export2}" }),
 
+  // ── hostile variable names ──
+  command("proto", "pr-ask"),
+  node("pr-ask", "input", { inputVariable: "__proto__", inputType: "text", inputTargetNodeId: "pr-set" }),
+  set("pr-set", "pr-show", { variable: "constructor", value: "x" }, { variable: "safe", value: "{=__proto__}" }),
+  say("pr-show", "got {__proto__} [{safe}] {first_name}"),
+
   // ── bad scenario data: logged, the bot keeps serving ──
   command("bad", "bad1"),
   http("bad1", "bad1-show", { httpRequestUrl: "http://127.0.0.1:1/nothing", httpRequestStatusVariable: "bs", httpRequestResponseVariable: "br" }),

@@ -7,6 +7,7 @@ import { RUNTIME_ASSIGN } from "./runtime/assign";
 import { RUNTIME_CALLBACKS } from "./runtime/callbacks";
 import { RUNTIME_CONDITIONS } from "./runtime/conditions";
 import { RUNTIME_CONTROL } from "./runtime/control";
+import { RUNTIME_DATA } from "./runtime/data";
 import { RUNTIME_EXPR } from "./runtime/expr";
 import { RUNTIME_HTTP } from "./runtime/http";
 import { RUNTIME_FLOW } from "./runtime/flow";
@@ -20,6 +21,8 @@ import { RUNTIME_STORAGE } from "./runtime/storage";
 import tablesSource from "./runtime/tables.ts" with { type: "text" };
 // @ts-expect-error TS1192: the default export of a text import is the file's text
 import actionTablesSource from "./runtime/action-tables.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above (the logic and data node shapes)
+import logicTablesSource from "./runtime/logic-tables.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above (the guard for scenario SQL, runtime/sql-guard.ts)
 import sqlGuardSource from "./runtime/sql-guard.ts" with { type: "text" };
 import { RUNTIME_TRIGGERS } from "./runtime/triggers";
@@ -29,7 +32,7 @@ import type { CompiledScenario, TableEntry } from "./table";
 
 /** A runtime file as the generated program shows it: from its first section line, no `export`. */
 const embedded = (source: string) => source.slice(source.search(/^\/\/ ─── /m)).replace(/^export /gm, "").trim();
-const RUNTIME_TABLES = embedded(tablesSource) + "\n\n" + embedded(actionTablesSource);
+const RUNTIME_TABLES = [tablesSource, logicTablesSource, actionTablesSource].map(embedded).join("\n\n");
 const RUNTIME_SQL_GUARD = embedded(sqlGuardSource);
 
 export interface ProgramSettings {
@@ -171,6 +174,7 @@ const RUNTIME_BODY = [
   RUNTIME_MESSAGES,
   RUNTIME_CALLBACKS,
   RUNTIME_CONTROL,
+  RUNTIME_DATA,
   RUNTIME_FLOW,
   RUNTIME_ROUTER,
   RUNTIME_ACTIONS,
