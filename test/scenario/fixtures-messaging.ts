@@ -128,6 +128,7 @@ export const actionsScenario = doc(
   cmd("menu", "menu"),
   node("menu", "message", {
     messageText: "Menu",
+    saveMessageIdTo: "menu_id",
     keyboardType: "inline",
     buttons: [
       { id: "m-edit", text: "Edit me", action: "goto", target: "a-edit" },
@@ -145,9 +146,8 @@ export const actionsScenario = doc(
   node("a-alert", "answer_callback_query", { notificationText: "Careful, {first_name}!", showAlert: true, autoTransitionTo: "after-alert" }),
   say("after-alert", "after alert"),
   node("a-strip", "edit_message", { editMode: "markup", editKeyboardMode: "remove" }),
-  cmd("editstored", "stored-id"),
-  node("stored-id", "set_variable", { assignments: [{ variable: "mid", value: "2" }], autoTransitionTo: "a-edit-stored" }),
-  node("a-edit-stored", "edit_message", { editMode: "text", editMessageText: "Rewritten", editMessageIdSource: "custom", editMessageIdManual: "{mid}" }),
+  cmd("editstored", "a-edit-stored"),
+  node("a-edit-stored", "edit_message", { editMode: "text", editMessageText: "Rewritten", editMessageIdSource: "custom", editMessageIdManual: "{menu_id}" }),
   cmd("del", "a-del"),
   node("a-del", "delete_message", { messageIdSource: "current_message", autoTransitionTo: "deleted" }),
   say("deleted", "deleted"),

@@ -310,5 +310,6 @@ async function showMessage(turn: Turn, index: number, node: MessageNode) {
   if (built && kb?.kind === "reply") turn.state.keyboard = { node: node.id, variant, texts: built.texts };
   else if (node.removeKeyboard) turn.state.keyboard = undefined;
   if ((v?.collect ?? node.collect) !== undefined) turn.state.waiting = { node: node.id, variant };
+  if (node.saveIdTo && turn.state.lastBot !== undefined) turn.state.vars[node.saveIdTo] = turn.state.lastBot;
 }
 `;
