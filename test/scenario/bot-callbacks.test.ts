@@ -75,6 +75,20 @@ describe("dynamic buttons and the scenario's own callback data", () => {
   });
 });
 
+describe("hostile lists", () => {
+  test("a list longer than a keyboard holds is cut to the messenger's 100 buttons (logged); a non-list gives none", async () => {
+    const chat = new Chat(b);
+    const [many, few] = await chat.say("/many", 2);
+    const count = (call: typeof many) => inlineRows(call).reduce((n, row) => n + row.length, 0);
+    expect(many.params.text).toBe("Many");
+    expect(count(many)).toBe(100);
+    expect(inlineRows(many)[0]).toEqual(["#0", "#1", "#2", "#3", "#4"]);
+    expect(few.params.text).toBe("Few");
+    expect(inlineRows(few)).toEqual([["Top"]]);
+    await b.waitForOutput(/dynamic buttons from many: 150 items, only 99 fit in one keyboard/, 3000);
+  });
+});
+
 describe("keyboard nodes in a flow", () => {
   test("a condition leading to a keyboard node puts that keyboard on the message just sent", async () => {
     const chat = new Chat(b);

@@ -98,6 +98,30 @@ export const callbackScenario = doc(
   node("kb-none", "keyboard", { keyboardType: "inline", buttons: [] }),
   node("on-page", "incoming_callback_trigger", { callbackPattern: "pg_", callbackDataSaveAs: "p", callbackDataStripPrefix: "pg_", autoTransitionTo: "page-n" }),
   node("page-n", "message", { messageText: "page {p}" }),
+  // Hostile lists: too many items for one keyboard, and a "list" that is not one.
+  node("cmd-many", "command_trigger", { command: "/many", autoTransitionTo: "many-set" }),
+  node("many-set", "set_variable", {
+    assignments: [
+      { variable: "many", value: JSON.stringify(Array.from({ length: 150 }, (_, i) => ({ n: i }))) },
+      { variable: "notlist", value: "oops" },
+    ],
+    autoTransitionTo: "many",
+  }),
+  node("many", "message", {
+    messageText: "Many",
+    keyboardType: "inline",
+    buttons: [{ id: "m-top", text: "Top", action: "goto", target: "new" }],
+    enableDynamicButtons: true,
+    dynamicButtons: { sourceVariable: "many", textTemplate: "#{n}", callbackTemplate: "n_{n}", columns: 5 },
+    autoTransitionTo: "few",
+  }),
+  node("few", "message", {
+    messageText: "Few",
+    keyboardType: "inline",
+    buttons: [{ id: "f-top", text: "Top", action: "goto", target: "new" }],
+    enableDynamicButtons: true,
+    dynamicButtons: { sourceVariable: "notlist", textTemplate: "{value}", callbackTemplate: "v_{value}" },
+  }),
 );
 
 

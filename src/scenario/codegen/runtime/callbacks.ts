@@ -63,8 +63,14 @@ function renderItem(turn: Turn, template: string, item: unknown): string {
   });
 }
 
-/** Rows of inline buttons, one per item of the list (items without text or data are left out). */
-function dynamicRows(turn: Turn, d: DynamicDef): ReturnType<typeof InlineKeyboard.text>[][] {
+/** The messenger refuses keyboards of more than this many buttons. */
+const KEYBOARD_LIMIT = 100;
+
+/**
+ * Rows of inline buttons, one per item of the list (items without text or data are left out), at
+ * most "room" of them: the rest would make the messenger refuse the whole message.
+ */
+function dynamicRows(turn: Turn, d: DynamicDef, room: number): ReturnType<typeof InlineKeyboard.text>[][] {
   const list = atPath(readVar(turn, d.source), d.path);
   if (!Array.isArray(list)) {
     if (list !== undefined && list !== "") log(turn, "dynamic buttons: " + d.source + (d.path ? "." + d.path : "") + " is not a list");
@@ -72,6 +78,10 @@ function dynamicRows(turn: Turn, d: DynamicDef): ReturnType<typeof InlineKeyboar
   }
   const buttons = [];
   for (const item of list) {
+    if (buttons.length >= room) {
+      console.error("chat " + turn.chatId + ": dynamic buttons from " + d.source + ": " + list.length + " items, only " + room + " fit in one keyboard");
+      break;
+    }
     const label = renderItem(turn, d.text, item).trim();
     const data = renderItem(turn, d.data, item).trim();
     if (label && data) buttons.push(InlineKeyboard.text(label, callbackFor(turn, data)));

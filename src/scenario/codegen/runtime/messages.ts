@@ -22,7 +22,8 @@ function buildKeyboard(turn: Turn, index: number, variant: number, kb: KeyboardD
       const own = b.data !== undefined ? render(turn, b.data).trim() : "";
       return InlineKeyboard.text(label, own ? callbackFor(turn, own, code) : code);
     }));
-    if (kb.dynamic) rows.splice(kb.dynamic.at, 0, ...dynamicRows(turn, kb.dynamic));
+    const fixed = rows.reduce((n, row) => n + row.length, 0);
+    if (kb.dynamic) rows.splice(kb.dynamic.at, 0, ...dynamicRows(turn, kb.dynamic, Math.max(0, KEYBOARD_LIMIT - fixed)));
     const shown = rows.filter((row) => row.length > 0);
     return shown.length > 0 ? { markup: new InlineKeyboard(shown), texts } : undefined;
   }
