@@ -83,6 +83,19 @@ export const callbackScenario = doc(
     continueButtonTarget: "colors-done",
   }),
   node("colors-done", "message", { messageText: "Colors: {colors}" }),
+  node("cmd-sizes", "command_trigger", { command: "/sizes", autoTransitionTo: "sizes" }),
+  node("sizes", "message", {
+    messageText: "Pick sizes",
+    keyboardType: "reply",
+    buttons: [
+      { id: "s", text: "S", action: "selection" },
+      { id: "m", text: "M", action: "selection" },
+    ],
+    multiSelectVariable: "sizes",
+    continueButtonText: "Done",
+    continueButtonTarget: "sizes-done",
+  }),
+  node("sizes-done", "message", { messageText: "Sizes: {sizes}", removeKeyboard: true }),
   // A keyboard node reached by a transition puts its keyboard on the message just sent.
   node("cmd-page", "command_trigger", { command: "/page", autoTransitionTo: "page-vars" }),
   node("page-vars", "set_variable", { assignments: [{ variable: "page", value: '{"next":2}' }], autoTransitionTo: "page" }),

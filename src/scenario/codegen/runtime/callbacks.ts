@@ -130,6 +130,33 @@ function finishSelection(turn: Turn, owner: NodeRef, kb: KeyboardDef) {
   delete turn.state.selections![owner.node];
 }
 
+/**
+ * Multi-select on a reply keyboard: a selection button toggles (the bot says what changed and shows
+ * the keyboard again, checkmarks updated); continue/complete store the choice. True: handled here.
+ */
+async function replySelection(turn: Turn, owner: NodeRef, button: ButtonDef): Promise<boolean> {
+  const node = nodeAt(owner);
+  const kb = keyboardOf(node, owner.variant);
+  if (!kb?.multi || kb.kind !== "reply") return false;
+  if (button.action === "continue" || button.action === "complete") {
+    finishSelection(turn, owner, kb);
+    return false; // the button's own target follows
+  }
+  if (button.action !== "selection") return false;
+  const label = render(turn, button.text);
+  const chosen = selection(turn, owner.node, kb);
+  const at = chosen.indexOf(label);
+  if (at >= 0) chosen.splice(at, 1);
+  else chosen.push(label);
+  const ru = userLanguageIsRussian(turn);
+  const said = at >= 0 ? (ru ? "❌ Убрано: " : "❌ Removed: ") + label : (ru ? "✅ Выбрано: " : "✅ Selected: ") + label;
+  const built = buildKeyboard(turn, INDEX.get(owner.node)!, owner.variant, kb);
+  await sendText(turn, said, "text", built?.markup);
+  if (built) turn.state.keyboard = { ...owner, texts: built.texts };
+  log(turn, "selection " + JSON.stringify(chosen));
+  return true;
+}
+
 // ─── Callback triggers ─────────────────────────────────────────────────────────
 
 /** Exact triggers first, then prefix/contains ones in scenario order. */
