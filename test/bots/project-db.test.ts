@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { closeDatabase, openDatabase } from "../../src/db/client";
 import { ProjectDatabases } from "../../src/db/project-db";
 import { moveBotRowsToProjectFiles } from "../../src/db/project-migrate";
-import { projectBotState, projectBotUsers, projectMediaFileIds } from "../../src/db/project-schema";
+import { projectBotState, projectBotUsers, projectContent, projectMediaFileIds } from "../../src/db/project-schema";
 import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
 
 const OWNER = 501;
@@ -110,6 +110,22 @@ describe("moving an older install's bot rows into project files", () => {
     expect(files.existing(a.project)!.select().from(projectBotUsers).all().length).toBe(3);
     files.closeAll();
     closeDatabase(db);
+  });
+
+  test("a saved scenario is mirrored into the project's file for contentCache bots (once the file exists)", async () => {
+    t = createTestApp();
+    await setUp(t);
+    const cookie = await loginAs(t, OWNER);
+    const id = (await t.call("POST", "/api/projects", { cookie, json: { name: "Mirror" } })).body.id as number;
+    const data = (text: string) => ({ sheets: [{ id: "s", name: "S", nodes: [{ id: "a", type: "start", data: { messageText: text } }] }] });
+    expect((await t.call("PUT", `/api/projects/${id}`, { cookie, json: { data: data("v1") } })).status).toBe(200);
+    // No bot ever ran: no file is created just for the mirror.
+    expect(existsSync(t.ctx.projectFiles.pathOf(id))).toBe(false);
+    t.ctx.projectFiles.open(id);
+    expect((await t.call("PUT", `/api/projects/${id}`, { cookie, json: { data: data("v2") } })).status).toBe(200);
+    const [row] = t.ctx.projectFiles.existing(id)!.select().from(projectContent).all();
+    expect(JSON.parse(row!.data).sheets[0].nodes[0].data.messageText).toBe("v2");
+    expect(row!.updatedAt).toBe(t.ctx.projects.contentOf(id)!.updatedAt);
   });
 
   test("project ids are checked before they become file names", () => {
