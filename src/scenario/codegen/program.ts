@@ -83,7 +83,7 @@ const IMPORTS = [
   'import { Database } from "bun:sqlite";',
   'import { Bot, Context, GrammyError, InlineKeyboard, InputFile, Keyboard, webhookCallback } from "grammy";',
   'import { Cron } from "croner";',
-  'import { closeSync, constants as fsConstants, lstatSync, openSync, readFileSync, realpathSync } from "node:fs";',
+  'import { closeSync, constants as fsConstants, existsSync, lstatSync, openSync, readFileSync, realpathSync } from "node:fs";',
   'import { resolve as resolvePath, sep as pathSep } from "node:path";',
   'import jsep from "jsep";',
 ].join("\n");
