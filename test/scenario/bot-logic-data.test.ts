@@ -115,6 +115,13 @@ describe("condition operators", () => {
     }
   });
 
+  test("is_group in a group chat", async () => {
+    const member = { id: 5_900_001, first_name: "Gus" };
+    fake.sendGroupMessage(b.bot.token, -1_000_777, member, "/who");
+    const [reply] = await fake.waitForSent(b.bot.token, -1_000_777, 1, 4000);
+    expect(reply.params.text).toBe("who: group");
+  });
+
   test("is_premium, is_admin, is_subscribed (getChatMember for each channel)", async () => {
     expect((await new Chat(b, { is_premium: true }).say("/who"))[0].params.text).toBe("who: premium");
     expect((await new Chat(b, { id: ADMIN_ID }).say("/who"))[0].params.text).toBe("who: admin");
