@@ -35,8 +35,10 @@ const jsonInner = (value: unknown) => JSON.stringify(toText(value)).slice(1, -1)
 
 /** Renders a JSON template: "{x}" alone keeps x's value; elsewhere values are escaped for a JSON string. */
 function renderJson(turn: Turn, template: string): string {
-  const whole = evaluate(turn, template.trim());
-  if (/^\{=?[^{}]+\}$/.test(template.trim())) return typeof whole === "string" ? whole : JSON.stringify(whole ?? null);
+  if (/^\{=?[^{}]+\}$/.test(template.trim())) {
+    const whole = evaluate(turn, template.trim());
+    return typeof whole === "string" ? whole : JSON.stringify(whole ?? null);
+  }
   return template.replace(PLACEHOLDER_OR_EXPR, (_, expr: string | undefined, name: string | undefined) =>
     jsonInner(expr !== undefined ? evalExpr(turn, expr) : readVar(turn, name!)),
   );
