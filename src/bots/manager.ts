@@ -12,7 +12,7 @@ import { maskSecrets, registerSecret, type Logger } from "../log";
 import type { MessengerClient } from "../messenger/client";
 import type { BotController, BotInstanceState } from "./controller";
 import { foldersOfToken, folderName, writeBotFolder } from "./folders";
-import { ensureGrammyModule } from "./grammy-module";
+import { ensureBotModules } from "./bot-modules";
 import { LaunchHistory } from "./launches";
 import { LogWriter } from "./log-writer";
 import { readLines } from "./lines";
@@ -233,7 +233,7 @@ export class BotManager implements BotController {
   private async spawn(bot: Bot) {
     const { config, messenger } = this.deps;
     const p = bot.program;
-    ensureGrammyModule(config.botsDir);
+    ensureBotModules(config.botsDir);
     const name = folderName(p.projectName, p.projectId, p.tokenId);
     for (const stale of foldersOfToken(config.botsDir, p.tokenId, p.projectId)) if (stale !== name) rmSync(join(config.botsDir, stale), { recursive: true, force: true });
     const dir = writeBotFolder(config.botsDir, name, p.code, p.env);

@@ -103,10 +103,18 @@ export function buildBotProgram(config: Config, db: Db, files: ProjectDatabases,
   // The file exists with its tables before the bot opens it, holding the content contentCache reads.
   files.writeContent(project.id, project.data, project.updatedAt, true);
   const env: Record<string, string> = {};
+  const secretKeys: string[] = [];
   for (const v of db.select().from(tokenEnvVars).where(eq(tokenEnvVars.tokenId, tokenId)).orderBy(asc(tokenEnvVars.key)).all()) {
-    if (!isReservedEnvKey(v.key)) env[v.key] = v.value;
+    if (isReservedEnvKey(v.key)) continue;
+    env[v.key] = v.value;
+    if (v.isSecret === 1) secretKeys.push(v.key);
   }
+  // The scenario reads these (and only these) environment variables as {KEY}.
+  const scenarioKeys = Object.keys(env);
   Object.assign(env, {
+    BOTLOOM_ENV_KEYS: scenarioKeys.join(","),
+    // Their values are masked in everything the bot prints, like the bot token.
+    BOTLOOM_SECRET_KEYS: secretKeys.join(","),
     BOT_TOKEN: token.token,
     MESSENGER_API_ROOT: config.messengerApiRoot,
     ADMIN_IDS: project.adminIds ?? "",

@@ -117,6 +117,7 @@ async function shutdown(reason: string, code = 0) {
   setTimeout(() => process.exit(code), 3000).unref(); // never hang on the way out
   for (const timer of timers) clearTimeout(timer);
   if (contentTimer) clearInterval(contentTimer);
+  stopSchedules();
   try {
     if (server) server.stop(true);
     if (bot.isRunning()) await bot.stop();
@@ -173,6 +174,7 @@ async function main() {
   }
   await registerMenu();
   watchContent();
+  startSchedules();
   if (LAUNCH_MODE === "webhook") {
     if (!PORT) {
       console.error("LAUNCH_MODE=webhook needs PORT");

@@ -69,15 +69,20 @@ const states = new Map<number, ChatState>();
 function loadState(chatId: number): ChatState {
   let state = states.get(chatId);
   if (state) return state;
-  state = { vars: {} };
+  // No prototype: a variable named "__proto__" (scenario data or a stored answer) stays a plain key.
+  state = { vars: Object.create(null) as Vars };
   if (sql) {
     const row = sql.loadState.get(TOKEN_ID, String(chatId));
     if (row) {
-      state.vars = parseJson<Vars>(row.variables, {});
-      const extra = parseJson<{ input?: NodeRef; keyboard?: ChatState["keyboard"]; mediaKinds?: ChatState["mediaKinds"] } | null>(row.waiting, null);
+      state.vars = Object.assign(Object.create(null) as Vars, parseJson<Vars>(row.variables, {}));
+      const extra = parseJson<({ input?: NodeRef } & Omit<ChatState, "vars" | "waiting">) | null>(row.waiting, null);
       state.waiting = extra?.input;
       state.keyboard = extra?.keyboard;
       state.mediaKinds = extra?.mediaKinds;
+      state.callbacks = extra?.callbacks;
+      state.nextCallback = extra?.nextCallback;
+      state.selections = extra?.selections;
+      state.lastBot = extra?.lastBot;
     }
   }
   states.set(chatId, state);
@@ -88,8 +93,8 @@ function loadState(chatId: number): ChatState {
 function saveState(turn: Turn) {
   if (!sql) return;
   const s = turn.state;
-  const extra = s.waiting || s.keyboard || s.mediaKinds
-    ? JSON.stringify({ input: s.waiting, keyboard: s.keyboard, mediaKinds: s.mediaKinds })
+  const extra = s.waiting || s.keyboard || s.mediaKinds || s.callbacks || s.selections || s.lastBot
+    ? JSON.stringify({ input: s.waiting, keyboard: s.keyboard, mediaKinds: s.mediaKinds, callbacks: s.callbacks, nextCallback: s.nextCallback, selections: s.selections, lastBot: s.lastBot })
     : null;
   const vars = JSON.stringify(s.vars);
   try {
