@@ -2,11 +2,11 @@
 // into DATA_DIR/projects/<id>.db at start; the endpoints read them there; a second start moves
 // nothing; deleting a token or a project removes its rows or its file.
 import { afterEach, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { readEnvValue } from "../../src/bots/folders";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Database } from "bun:sqlite";
+import { readEnvValue } from "../../src/bots/folders";
 import { closeDatabase, openDatabase } from "../../src/db/client";
 import { ProjectDatabases } from "../../src/db/project-db";
 import { moveBotRowsToProjectFiles } from "../../src/db/project-migrate";
