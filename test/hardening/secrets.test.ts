@@ -115,7 +115,7 @@ test("a session that exercises everything", async () => {
   await h.call("GET", `/api/projects/${shared.project}`, { cookie: h.owner });
   await h.call("GET", "/api/projects", { cookie: h.owner });
   expect(h.responses.length).toBeGreaterThan(700);
-  // ~100 fixtures, each with its own project database file: 4-7 s on a shared, loaded machine.
+  // ~100 fixtures, each with its own project database file: 5-16 s measured on a shared, loaded machine.
 }, 30_000);
 
 /** Where a secret may appear by contract. */
