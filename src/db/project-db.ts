@@ -2,7 +2,7 @@
 // for the bot-users and stats endpoints, writes the content mirror for contentCache bots, and
 // removes a file with its project. Connections are kept open for a few recently used projects.
 import { Database } from "bun:sqlite";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { eq } from "drizzle-orm";
@@ -64,12 +64,17 @@ export class ProjectDatabases {
     const path = this.pathOf(projectId);
     // A new file is written whole from an image that already has the tables and WAL mode: setting
     // them up in place costs two journal switches and their syncs (measured 10 ms per file on a
-    // busy disk). "wx": a bot that created the file first keeps its own.
+    // busy disk). Written aside and linked into place, so no reader ever sees half a file; a file
+    // that appeared meanwhile (a bot made it) is kept.
     if (!existsSync(path)) {
+      const aside = `${path}.${process.pid}.new`;
+      writeFileSync(aside, emptyImage(), { mode: 0o600 });
       try {
-        writeFileSync(path, emptyImage(), { flag: "wx", mode: 0o600 });
+        linkSync(aside, path);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      } finally {
+        rmSync(aside, { force: true });
       }
     }
     const sqlite = new Database(path, { create: true, strict: true });
