@@ -2,6 +2,7 @@
 // under their canonical spelling so tests can filter by "sendMessage".
 import { botUserObject, strip } from "./chats";
 import { Described, type CallContext, type Handler } from "./context";
+import { CHAT_ADMIN_METHODS } from "./chat-admin";
 import { EDIT_METHODS } from "./edit";
 import { SEND_METHODS } from "./send";
 import { ApiError, badRequest } from "./types";
@@ -151,7 +152,7 @@ const HANDLERS: Record<string, Handler> = {
   getMe, getUpdates, setWebhook, deleteWebhook, getWebhookInfo,
   setMyCommands, getMyCommands, deleteMyCommands,
   answerCallbackQuery, getUserProfilePhotos, getFile, getChat, getChatMember, sendChatAction,
-  ...SEND_METHODS, ...EDIT_METHODS,
+  ...SEND_METHODS, ...EDIT_METHODS, ...CHAT_ADMIN_METHODS,
   // accepted without effect: bots call these at start-up and should not crash on the fake
   setMyDescription: accept, setMyShortDescription: accept, setMyName: accept, setChatMenuButton: accept,
   setMessageReaction: accept, logOut: accept, close: accept,
