@@ -23,6 +23,7 @@ import { envVarRoutes } from "./modules/env-vars";
 import { botUserRoutes } from "./modules/bot-users";
 import { templateRoutes } from "./modules/templates";
 import { templateAdminRoutes } from "./modules/templates/admin";
+import { previewRoutes } from "./modules/preview";
 
 export function createApp(ctx: AppContext) {
   const guard = setupGuard(ctx);
@@ -56,7 +57,8 @@ export function createApp(ctx: AppContext) {
     .use(tokenRoutes(ctx))
     .use(envVarRoutes(ctx))
     .use(botUserRoutes(ctx))
-    .use(templateRoutes(ctx));
+    .use(templateRoutes(ctx))
+    .use(previewRoutes(ctx));
   // Production without an admin key: the admin area does not exist (API.md "Admin").
   const withAdmin = ctx.config.production && !ctx.config.adminKey ? app : app.use(adminRoutes(ctx)).use(botFolderRoutes(ctx)).use(templateAdminRoutes(ctx));
   return withAdmin;

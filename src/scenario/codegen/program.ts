@@ -3,6 +3,7 @@ import { commentText, literal, quote } from "./emit";
 import { RUNTIME_FLOW } from "./runtime/flow";
 import { RUNTIME_LAUNCH } from "./runtime/launch";
 import { RUNTIME_MESSAGES } from "./runtime/messages";
+import { RUNTIME_PREVIEW } from "./runtime/preview";
 import { RUNTIME_ROUTER } from "./runtime/router";
 import { RUNTIME_STORAGE } from "./runtime/storage";
 // The table shapes are real source that table.ts imports types from; Bun embeds the file's text
@@ -27,6 +28,8 @@ export interface ProgramSettings {
   protectContent: boolean;
   contentCache: boolean;
   mediaCache: Record<string, string>;
+  /** built for the Studio's preview chat: calls name their node, the public Bot API host is the emulator */
+  preview?: boolean;
 }
 
 function header(s: ProgramSettings, c: CompiledScenario): string {
@@ -56,6 +59,7 @@ function header(s: ProgramSettings, c: CompiledScenario): string {
 
 const IMPORTS = [
   'import { Database } from "bun:sqlite";',
+  'import { AsyncLocalStorage } from "node:async_hooks";',
   'import { Bot, type Context, GrammyError, InlineKeyboard, InputFile, Keyboard, webhookCallback } from "grammy";',
   'import { existsSync, readFileSync } from "node:fs";',
 ].join("\n");
@@ -125,8 +129,11 @@ const restoreChars = (source: string) =>
 /** The constant runtime text, restored once at load (it is the same for every program). */
 const RUNTIME_HEAD = restoreChars(RUNTIME_TYPES);
 const RUNTIME_BODY = [RUNTIME_STORAGE, RUNTIME_VALUES, RUNTIME_MESSAGES, RUNTIME_FLOW, RUNTIME_ROUTER, RUNTIME_LAUNCH].map(restoreChars);
+const PREVIEW_PART = restoreChars(RUNTIME_PREVIEW);
 
 export function renderProgram(settings: ProgramSettings, compiled: CompiledScenario): string {
-  const parts = [header(settings, compiled), IMPORTS, RUNTIME_TABLES, RUNTIME_HEAD, settingsBlock(settings), tables(compiled), ...RUNTIME_BODY];
+  // the preview hooks go after the router (they need the bot) and before the launch
+  const body = settings.preview ? [...RUNTIME_BODY.slice(0, -1), PREVIEW_PART, RUNTIME_BODY[RUNTIME_BODY.length - 1]!] : RUNTIME_BODY;
+  const parts = [header(settings, compiled), IMPORTS, RUNTIME_TABLES, RUNTIME_HEAD, settingsBlock(settings), tables(compiled), ...body];
   return parts.join("\n\n") + "\n";
 }
