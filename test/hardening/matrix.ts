@@ -24,6 +24,7 @@ const botMember = (ok: number): Expect => [401, 403, ok, ok, ok, 403, 401]; // /
 const anyUser = (ok: number): Expect => [401, ok, ok, ok, ok, ok, 401];
 const adminOnly = (ok: number): Expect => [401, 401, 401, 401, 401, 401, ok];
 const everyone = (ok: number): Expect => [ok, ok, ok, ok, ok, ok, ok];
+const previewOwner = (ok: number): Expect => [401, 404, 404, ok, 404, 404, 401]; // a preview is its starter's alone
 
 const scenario = { sheets: [{ id: "s1", name: "S", nodes: [], edges: [] }] };
 
@@ -152,6 +153,18 @@ export const MATRIX: Row[] = [
   { method: "PATCH", path: "/admin/api/templates/{publicTemplate}/featured", body: () => ({ featured: 1 }), expect: adminOnly(200) },
   { method: "POST", path: "/admin/api/templates/refresh", expect: adminOnly(200) },
   { method: "POST", path: "/admin/api/templates/recreate", expect: adminOnly(200) },
+  // preview sessions: starting one needs project access (404 for no access, like GET /api/projects/{id})
+  { method: "POST", path: "/api/projects/{project}/preview", body: () => ({}), expect: [401, 404, 201, 201, 404, 404, 401] },
+  { method: "GET", path: "/api/preview/{preview}", expect: previewOwner(200) },
+  { method: "GET", path: "/api/preview/{preview}/transcript", expect: previewOwner(200) },
+  { method: "POST", path: "/api/preview/{preview}/actions", body: () => ({ type: "text", text: "/start" }), expect: previewOwner(200) },
+  { method: "PUT", path: "/api/preview/{preview}/actor", body: () => ({ user: "user", chat: "private" }), expect: previewOwner(200) },
+  { method: "PUT", path: "/api/preview/{preview}/document", body: () => ({ document: { sheets: [{ id: "s", name: "S", nodes: [{ id: "start", type: "start", position: { x: 0, y: 0 }, data: { messageText: "edited" } }], edges: [] }] } }), expect: previewOwner(200) },
+  { method: "GET", path: "/api/preview/{preview}/variables", expect: previewOwner(200) },
+  { method: "PUT", path: "/api/preview/{preview}/variables", body: () => ({ variables: { answer: "42" } }), expect: previewOwner(200) },
+  { method: "GET", path: "/api/preview/{preview}/log", expect: previewOwner(200) },
+  { method: "GET", path: "/api/preview/{preview}/files/{previewFile}", expect: previewOwner(200) },
+  { method: "DELETE", path: "/api/preview/{preview}", expect: previewOwner(200) },
 ];
 
 /** Logout ends the session it is given: every caller logs out a session of its own. */
