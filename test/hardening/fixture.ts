@@ -303,13 +303,21 @@ export const ROUTES: { method: string; path: string; level: "public" | "user" | 
   { method: "PUT", path: "/api/preview/{preview}/variables", level: "user" },
   { method: "GET", path: "/api/preview/{preview}/log", level: "user" },
   { method: "GET", path: "/api/preview/{preview}/files/{previewFile}", level: "user" },
+  // MCP: PAT-only; the corpus's cookie calls meet the 401, test/hardening/mcp.test.ts sends the bad
+  // bodies and queries with a PAT.
+  { method: "POST", path: "/mcp", level: "user" },
+  { method: "GET", path: "/mcp", level: "user" },
+  { method: "DELETE", path: "/mcp", level: "user" },
 ];
 
 /** Routes of the app that the catalogue does not name (docs, the WebSocket itself and HTML pages are exempt). */
 export function uncovered(app: App): string[] {
   const norm = (p: string) => p.replace(/\/$/, "").replace(/\{[^}]+\}|:[A-Za-z]+|\*/g, ":p") || "/";
   const known = new Set(ROUTES.map((r) => `${r.method} ${norm(r.path)}`));
-  const exempt = (m: string, p: string) => m === "WS" || p.startsWith("/api/docs") || (p.startsWith("/admin") && !p.startsWith("/admin/api"));
+  // Pages and static files are not API routes: the admin pages, the API docs and the Studio app
+  // (test/studio/serving.test.ts covers its routes and headers).
+  const studio = (m: string, p: string) => m === "GET" && (p === "/" || /^\/(login|projects|templates|account|assets)(\/|$)/.test(p));
+  const exempt = (m: string, p: string) => m === "WS" || p.startsWith("/api/docs") || (p.startsWith("/admin") && !p.startsWith("/admin/api")) || studio(m, p);
   return ((app as any).routes as { method: string; path: string }[])
     .filter((r) => !exempt(r.method, r.path))
     .map((r) => `${r.method} ${norm(r.path)}`)

@@ -1,0 +1,41 @@
+// The Studio web app (web/): its built files are embedded in the executable (web/dist/bundle.ts,
+// written by scripts/build-web.ts) and served here. App routes answer index.html so the client
+// router takes over (the same prefixes as web/src/routes.tsx); /api, /admin and /uploads never
+// fall back to it. Built assets have hashed names: a file never changes under its URL.
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context";
+import { WEB_FILES } from "../../../web/dist/bundle";
+import { studioHeaders } from "./headers";
+
+function serveFile(request: Request, url: string, cache: string, extra: Record<string, string> = {}): Response | undefined {
+  const entry = WEB_FILES[url];
+  if (!entry) return undefined;
+  const gzip = entry.gzip && /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
+  const file = Bun.file(gzip ? entry.gzip! : entry.path);
+  const headers: Record<string, string> = {
+    "content-type": Bun.file(entry.path).type,
+    "cache-control": cache,
+    "x-content-type-options": "nosniff",
+    vary: "accept-encoding",
+    ...extra,
+  };
+  if (gzip) headers["content-encoding"] = "gzip";
+  return new Response(request.method === "HEAD" ? null : file, { headers });
+}
+
+export function studioRoutes(ctx: AppContext) {
+  const index = (request: Request) =>
+    serveFile(request, "/index.html", "no-cache", studioHeaders(ctx.settings.loginMode() === "messenger_widget")) ??
+    new Response("The web app is not built: run `npm run build:web`", { status: 503 });
+  const page = ({ request }: { request: Request }) => index(request);
+  const hide = { detail: { hide: true } };
+  return new Elysia({ name: "studio" })
+    .get("/assets/*", ({ request, params }) => serveFile(request, `/assets/${params["*"]}`, "public, max-age=31536000, immutable") ?? new Response("Not found", { status: 404 }), hide)
+    .get("/", page, hide)
+    .get("/login", page, hide)
+    .get("/projects", page, hide)
+    .get("/projects/*", page, hide)
+    .get("/templates", page, hide)
+    .get("/templates/*", page, hide)
+    .get("/account", page, hide);
+}

@@ -1,0 +1,47 @@
+// The Studio shell in Chromium: dev login, the projects page, creating a project, its page.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createTestApp, setUp, type TestApp } from "../support/app";
+import { haveChromium, launchBrowser, warnIfNoChromium, type Browser } from "../support/browser";
+
+warnIfNoChromium("studio shell");
+
+describe.skipIf(!haveChromium)("studio shell in Chromium", () => {
+  let t: TestApp;
+  let base: string;
+  let b: Browser;
+
+  beforeAll(async () => {
+    t = createTestApp();
+    await setUp(t);
+    t.app.listen({ port: 0, hostname: "127.0.0.1" });
+    base = `http://127.0.0.1:${t.app.server!.port}`;
+    b = await launchBrowser();
+  }, 60_000);
+
+  afterAll(async () => {
+    await b?.close();
+    await t?.app.server?.stop(true);
+    t?.cleanup();
+  });
+
+  test("a guest is sent to the login page, logs in with dev login and lands on the projects", async () => {
+    const { page } = b;
+    await page.goto(`${base}/projects`);
+    await page.waitForURL(/\/login\?next=/);
+    await page.getByLabel("User id").fill("4242");
+    await page.getByLabel("First name").fill("Ada");
+    await page.getByRole("button", { name: "Log in" }).click();
+    await page.waitForURL(`${base}/projects`);
+    await expect(page.getByTestId("user-name").textContent()).resolves.toBe("Ada");
+  }, 30_000);
+
+  test("create a project and open its page", async () => {
+    const { page } = b;
+    await page.getByPlaceholder("Project name").fill("Pizza bot");
+    await page.getByRole("button", { name: "New project" }).click();
+    await page.waitForURL(/\/projects\/\d+$/);
+    await page.getByRole("heading", { name: "Pizza bot" }).waitFor();
+    expect(b.errors).toEqual([]);
+    expect(b.requests.filter((u) => !u.startsWith(base) && !u.startsWith("data:"))).toEqual([]);
+  }, 30_000);
+});

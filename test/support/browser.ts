@@ -1,0 +1,59 @@
+// Chromium for browser tests: Debian's /usr/bin/chromium driven by playwright-core, with the flags
+// this closed network needs. Tests skip (with a message) only when Chromium is absent.
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { BrowserContext, Page } from "playwright-core";
+
+export const CHROMIUM = "/usr/bin/chromium";
+export const haveChromium = existsSync(CHROMIUM);
+
+export function warnIfNoChromium(suite: string) {
+  if (!haveChromium) console.warn(`[${suite}] SKIPPED: ${CHROMIUM} not found (apt-get install -y chromium)`);
+}
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  /** Uncaught page errors and console errors, for "no console errors" checks. */
+  errors: string[];
+  /** Every request URL the pages made (for "same origin only" checks). */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+export async function launchBrowser(opts: { viewport?: { width: number; height: number }; colorScheme?: "light" | "dark"; locale?: string } = {}): Promise<Browser> {
+  const { chromium } = await import("playwright-core");
+  const profile = mkdtempSync(join(tmpdir(), "botloom-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: opts.viewport ?? { width: 1280, height: 800 },
+    colorScheme: opts.colorScheme ?? "light",
+    locale: opts.locale ?? "en-US",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  context.setDefaultTimeout(10_000);
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors: string[] = [];
+  const requests: string[] = [];
+  context.on("request", (r) => void requests.push(r.url()));
+  page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
+  page.on("console", (m) => {
+    if (m.type() !== "error") return;
+    // The app asks "who am I" first; for a guest that is the 401 API.md fixes, which Chromium
+    // reports as a failed resource. Every other failed request counts.
+    if (m.text().includes("status of 401") && new URL(m.location().url || "http://x/").pathname === "/api/auth/me") return;
+    errors.push(`console: ${m.text()} (${m.location().url})`);
+  });
+  return {
+    context,
+    page,
+    errors,
+    requests,
+    async close() {
+      await context.close().catch(() => undefined);
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}

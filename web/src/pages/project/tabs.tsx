@@ -1,0 +1,17 @@
+// The tabs of a project page, in order. Each tab is one component that receives the project id;
+// features add their tab here (the editor adds "scenario", the preview adds "preview").
+import type { ComponentType } from "react";
+import { lazy } from "react";
+
+export interface ProjectTab {
+  id: string;
+  /** i18n key of the tab's label */
+  label: string;
+  component: ComponentType<{ projectId: number }>;
+}
+
+const BotsTab = lazy(() => import("./BotsTab").then((m) => ({ default: m.BotsTab })));
+
+export const PROJECT_TABS: ProjectTab[] = [
+  { id: "bots", label: "project.tabs.bots", component: BotsTab },
+];
