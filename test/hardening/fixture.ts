@@ -158,6 +158,11 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
 
 const previews = new WeakMap<Hardening, { preview: string; previewFile: string }>();
 
+/** `ids` with a running preview: logging out (a matrix row) ends the owner's previews. */
+export async function withLivePreview(h: Hardening, ids: Ids): Promise<Ids> {
+  return { ...ids, ...(await sharedPreview(h, ids.project)) };
+}
+
 /** Preview sessions run a bot process each: the suite shares one and starts it again when a test stopped it. */
 async function sharedPreview(h: Hardening, project: number) {
   const known = previews.get(h);

@@ -2,7 +2,7 @@
 // sends, and the expected status per kind of caller. Used by the matrix test and the secret scan.
 import type { CallOptions } from "../support/app";
 import { loginAs } from "../support/app";
-import { COLLAB, fill, makeFixture, OWNER, STRANGER, type Hardening, type Ids } from "./fixture";
+import { COLLAB, fill, makeFixture, OWNER, STRANGER, withLivePreview, type Hardening, type Ids } from "./fixture";
 
 export const CALLERS = ["none", "stranger", "collab", "owner", "managerForOwner", "managerForStranger", "admin"] as const;
 export type Caller = (typeof CALLERS)[number];
@@ -223,7 +223,8 @@ export async function runRow(h: Hardening, row: Row, callers: readonly Caller[],
   const results: { caller: Caller; path: string; expected: number; r: Awaited<ReturnType<typeof callAs>>["r"] }[] = [];
   for (const caller of callers) {
     const expected = row.expect[CALLERS.indexOf(caller)];
-    const ids = mutating && expected < 400 ? await makeFixture(h) : shared;
+    const base = mutating && expected < 400 ? await makeFixture(h) : shared;
+    const ids = row.path.includes("{preview}") ? await withLivePreview(h, base) : base;
     const { path, r } = await callAs(h, row, caller, ids);
     results.push({ caller, path, expected, r });
   }
