@@ -74,6 +74,8 @@ export class EmulatorSession {
     this.transcript.close();
     const s = this.server;
     this.server = null;
+    // held long polls were just answered (401): let those answers leave before connections close
+    if (s) await Promise.race([s.stop(false), Bun.sleep(200)]);
     if (s) await s.stop(true);
   }
 

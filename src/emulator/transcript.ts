@@ -44,7 +44,8 @@ function mediaOf(m: Message, sentAs: Record<string, any> | undefined): MediaRef 
     const v = m[kind];
     if (!v) continue;
     const file = Array.isArray(v) ? v[v.length - 1] : v;
-    const named = sentAs?.[kind];
+    // sendPhoto names it under its kind; a media group item as {type, media}
+    const named = sentAs?.[kind] ?? (sentAs?.type === kind ? sentAs.media : undefined);
     return {
       kind,
       fileId: String(file.file_id),

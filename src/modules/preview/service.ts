@@ -30,7 +30,8 @@ const MAX_WAIT_MS = 25_000;
 
 export class PreviewService {
   private sessions = new Map<string, PreviewSession>();
-  private sweeper: ReturnType<typeof setInterval> | null = null;
+  private sweeper: ReturnType<typeof setTimeout> | null = null;
+  private sweepAt = 0;
   readonly options: PreviewOptions;
 
   constructor(
@@ -170,7 +171,7 @@ export class PreviewService {
   }
 
   async stopAll() {
-    if (this.sweeper) clearInterval(this.sweeper);
+    if (this.sweeper) clearTimeout(this.sweeper);
     this.sweeper = null;
     await Promise.all([...this.sessions.values()].map((s) => this.end(s)));
   }
@@ -188,17 +189,19 @@ export class PreviewService {
     }
   }
 
-  /** Ends idle sessions; runs while any session exists. */
+  /** Ends idle sessions; runs while any session exists (each round reads the current idle limit). */
   private sweep() {
-    if (this.sweeper) return;
-    this.sweeper = setInterval(() => {
+    const delay = Math.min(30_000, Math.max(50, this.options.idleMs / 4));
+    if (this.sweeper && this.sweepAt <= Date.now() + delay) return;
+    if (this.sweeper) clearTimeout(this.sweeper);
+    const round = () => {
       const now = Date.now();
       for (const s of this.sessions.values()) if (now - s.lastActive > this.options.idleMs) void this.end(s);
-      if (this.sessions.size === 0 && this.sweeper) {
-        clearInterval(this.sweeper);
-        this.sweeper = null;
-      }
-    }, Math.min(30_000, Math.max(50, this.options.idleMs / 4)));
+      this.sweeper = null;
+      if (this.sessions.size > 0) this.sweep();
+    };
+    this.sweepAt = Date.now() + delay;
+    this.sweeper = setTimeout(round, delay);
     this.sweeper.unref?.();
   }
 }

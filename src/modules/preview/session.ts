@@ -5,8 +5,8 @@ import { PreviewBot, type PreviewLimits } from "../../bots/preview-process";
 import { readChatVariables, writeChatVariables } from "../../db/preview-state";
 import { EmulatorSession, type EmulatorLimits } from "../../emulator/session";
 import { Upload } from "../../emulator/bot-api/params";
-import type { FakeUser } from "../../emulator/bot-api/types";
-import { badRequest } from "../../http/errors";
+import { ApiError, type FakeUser } from "../../emulator/bot-api/types";
+import { AppError, badRequest } from "../../http/errors";
 import { randomBase62 } from "../../lib/crypto";
 import { generateBot, ScenarioError } from "../../scenario";
 import type { PreviewAction, PreviewActor, PreviewUserKey } from "./model";
@@ -151,7 +151,18 @@ export class PreviewSession {
     return this.actor.chat === "group" ? PREVIEW_GROUP_ID : this.person.id;
   }
 
+  /** The emulator answers like Telegram (ApiError); the preview API speaks the product's errors. */
   act(action: PreviewAction) {
+    try {
+      return this.actOnEmulator(action);
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      if (e.code === 413) throw new AppError(413, "PAYLOAD_TOO_LARGE", "The preview keeps no more files: stop it and start a new one");
+      throw badRequest(e.description.replace(/^Bad Request: /, ""));
+    }
+  }
+
+  private actOnEmulator(action: PreviewAction) {
     const e = this.emulator;
     const from = this.person;
     const chat = this.chatId;
