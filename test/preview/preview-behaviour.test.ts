@@ -194,6 +194,13 @@ test("a preview bot over its memory limit is ended and the preview says why", as
   }
 }, 30_000);
 
+test("the preview API is documented in OpenAPI", async () => {
+  const paths = Object.keys((await t.call("GET", "/api/docs/json")).body.paths);
+  for (const p of ["/api/projects/{id}/preview", "/api/preview/{sid}", "/api/preview/{sid}/transcript", "/api/preview/{sid}/actions", "/api/preview/{sid}/actor", "/api/preview/{sid}/document", "/api/preview/{sid}/variables", "/api/preview/{sid}/files/{fileId}"]) {
+    expect(paths).toContain(p);
+  }
+});
+
 function alive(pid: number) {
   try {
     process.kill(pid, 0);
