@@ -37,6 +37,7 @@ export async function startServer(ctx: AppContext, { requestGraceMs = 5000 } = {
       await server.stop(true);
       await ctx.preview.stopAll();
       await ctx.bots.shutdown();
+      ctx.projectFiles.closeAll();
       closeDatabase(ctx.db);
     },
   };

@@ -3,7 +3,7 @@
 // watchdog reads /proc and ends a bot that uses too much memory or CPU time.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ensureGrammyModule } from "./grammy-module";
+import { ensureBotModules } from "./bot-modules";
 import { readLines } from "./lines";
 import { exitedAlready } from "./webhook-mode";
 
@@ -15,7 +15,7 @@ export interface PreviewLimits {
 }
 
 export interface PreviewBotSpec {
-  /** folder under BOTS_DIR (so `import "grammy"` resolves from BOTS_DIR/node_modules) */
+  /** folder under BOTS_DIR (so the program's imports resolve from BOTS_DIR/node_modules) */
   botsDir: string;
   name: string;
   code: string;
@@ -67,7 +67,7 @@ export class PreviewBot {
 
   start() {
     const { spec } = this;
-    ensureGrammyModule(spec.botsDir);
+    ensureBotModules(spec.botsDir);
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     writeFileSync(join(this.dir, "bot.ts"), spec.code);
     this.stopping = false;

@@ -9,7 +9,6 @@ import { FileStore } from "./bot-api/files";
 import { findMethod, notFound } from "./bot-api/methods";
 import { readParams, Upload } from "./bot-api/params";
 import { ApiError, badRequest, nowSeconds, type FakeUser, type Message } from "./bot-api/types";
-import { pinnedIn } from "./bot-api/chat-admin";
 import { Transcript } from "./transcript";
 
 /** Parameter the preview runtime adds to a call: the node that made it (Telegram ignores it). */
@@ -157,8 +156,11 @@ export class EmulatorSession {
       t.deleted(Number(this.dir.chat(p.chat_id).id), Number(p.message_id));
     } else if (method === "deleteMessages" && Array.isArray(p.message_ids)) {
       for (const id of p.message_ids) t.deleted(Number(this.dir.chat(p.chat_id).id), Number(id));
-    } else if (method === "pinChatMessage" || method === "unpinChatMessage") {
-      t.pinned(Number(this.dir.chat(p.chat_id).id), Number(ctx.messageId), method === "pinChatMessage");
+    } else if (method === "pinChatMessage") {
+      t.pinned(Number(this.dir.chat(p.chat_id).id), Number(ctx.messageId), true);
+    } else if (method === "unpinChatMessage") {
+      const chatId = Number(this.dir.chat(p.chat_id).id);
+      for (const e of t.list(chatId)) if (e.pinned && !this.dir.pinned(chatId).includes(e.messageId!)) t.pinned(chatId, e.messageId!, false);
     } else if (method === "unpinAllChatMessages") {
       for (const e of t.list(Number(this.dir.chat(p.chat_id).id))) if (e.pinned) t.pinned(e.chatId, e.messageId!, false);
     } else if (method === "sendChatAction") {
@@ -237,7 +239,7 @@ export class EmulatorSession {
   }
 
   pinnedIn(chatId: number) {
-    return pinnedIn(this.state, chatId);
+    return this.dir.pinned(chatId);
   }
 
   fileById(fileId: string) {

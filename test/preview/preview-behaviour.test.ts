@@ -2,7 +2,7 @@
 // group), editable variables, limits (count, idle, memory), isolation from the project's data, and
 // deliberately bad input.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { botUsers } from "../../src/db/schema";
+import { existsSync } from "node:fs";
 import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
 import { PreviewDriver } from "./support";
 
@@ -94,8 +94,8 @@ test("an unsaved document runs; buttons, variables, preview users, group chat an
   const saved = await t.call("GET", `/api/projects/${projectId}`, { cookie: owner });
   expect(JSON.stringify(saved.body.data)).not.toContain("Hello");
 
-  // nothing reached the project's bot users
-  expect(t.ctx.db.select().from(botUsers).all()).toEqual([]);
+  // nothing reached the project's own database (its bot users, stats, tables)
+  expect(existsSync(t.ctx.projectFiles.pathOf(projectId))).toBe(false);
   expect((await stop(d)).status).toBe(200);
 }, 60_000);
 

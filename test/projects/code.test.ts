@@ -39,7 +39,8 @@ describe("generate and export (rule 6)", () => {
     const before = Date.now();
     const r = await s.t.call("POST", `/api/projects/${id}/generate`, { cookie: s.collab, json: { enableLogging: true, ignored: "x" } });
     expect(r.status).toBe(200);
-    expect(Object.keys(r.body).sort()).toEqual(["code", "generatedAt", "lines"]);
+    expect(Object.keys(r.body).sort()).toEqual(["code", "generatedAt", "lines", "warnings"]);
+    expect(r.body.warnings).toEqual([]);
     expect(r.body.code).toContain('from "grammy"');
     expect(r.body.lines).toBe((r.body.code.match(/\n/g) ?? []).length); // the generator counts newline-terminated lines
     expect(Number.isInteger(r.body.generatedAt) && r.body.generatedAt >= before).toBe(true);
@@ -57,6 +58,48 @@ describe("generate and export (rule 6)", () => {
     expect(noBody.status).toBe(200);
     expect(noBody.body.code).toContain("userDatabase: false");
     expect(noBody.body.code).toContain("logging: false");
+  });
+
+  test("generate answers warnings with node, sheet and a stable code; the OpenAPI document describes them", async () => {
+    s = await team();
+    const node = (id: string, type: string, data: Record<string, unknown> = {}) => ({ id, type, position: { x: 0, y: 0 }, data });
+    const withProblems = {
+      sheets: [
+        {
+          id: "s1",
+          name: "Main",
+          nodes: [
+            node("cmd", "command_trigger", { command: "/start", autoTransitionTo: "hello" }),
+            node("hello", "message", { messageText: "Hi", autoTransitionTo: "gone" }),
+            node("lonely", "message", { messageText: "nobody comes here" }),
+            node("ub", "userbot_message", {}),
+            node("future", "teleport_user", {}),
+            node("note", "comment", { text: "a remark" }),
+          ],
+          edges: [],
+        },
+      ],
+    };
+    const id = await newProject(s.t, s.owner, { name: "Warn", data: withProblems });
+    const r = await s.t.call("POST", `/api/projects/${id}/generate`, { cookie: s.owner });
+    expect(r.status).toBe(200);
+    const byCode = (code: string) => r.body.warnings.filter((w: { code: string }) => w.code === code).map((w: { nodeId: string }) => w.nodeId);
+    expect(byCode("DANGLING_TARGET")).toEqual(["hello"]);
+    expect(byCode("UNREACHABLE")).toEqual(expect.arrayContaining(["lonely", "ub", "future"]));
+    expect(byCode("NODE_TYPE_OUT_OF_SCOPE")).toEqual(["ub"]);
+    expect(byCode("NODE_TYPE_UNKNOWN")).toEqual(["future"]);
+    expect(byCode("NODE_TYPE_UNSUPPORTED")).toEqual([]);
+    // a comment is ignored silently
+    expect(r.body.warnings.filter((w: { nodeId: string }) => w.nodeId === "note")).toEqual([]);
+    for (const w of r.body.warnings) {
+      expect(Object.keys(w).sort()).toEqual(["code", "message", "nodeId", "sheetId"]);
+      expect(w.sheetId).toBe("s1");
+    }
+    expect(r.body.warnings.find((w: { nodeId: string }) => w.nodeId === "ub").message).toContain("user account session");
+    const docs = await s.t.call("GET", "/api/docs/json");
+    const op = docs.body.paths["/api/projects/{id}/generate"].post;
+    const schema = op.responses["200"].content["application/json"].schema;
+    expect(Object.keys(schema.properties.warnings.items.properties).sort()).toEqual(["code", "message", "nodeId", "sheetId"]);
   });
 
   test("export passes no flags and no media ids; userDatabaseEnabled exactly when the project has 1", async () => {

@@ -24,6 +24,16 @@ export function userMessage(w: World, state: BotState, from: FakeUser, fields: R
   return state.updates.push({ message });
 }
 
+/** A user's message in a group chat (chatId < 0); `fields` as for userMessage. */
+export function groupMessage(w: World, state: BotState, chatId: number, from: FakeUser, fields: Record<string, any>): Update {
+  w.dir.remember(from);
+  const chat = w.dir.chat(chatId);
+  if (chat.type === "private") throw new Error(`groupMessage needs a group chat id (< 0), got ${chatId}`);
+  const message = { message_id: state.nextMessageId(chat.id), from: userObject(from), chat, date: nowSeconds(), ...fields };
+  state.store(message);
+  return state.updates.push({ message });
+}
+
 export function textFields(text: string): Record<string, any> {
   const command = /^\/[A-Za-z0-9_]{1,32}(@[A-Za-z0-9_]+)?/.exec(text);
   return command ? { text, entities: [{ type: "bot_command", offset: 0, length: command[0].length }] } : { text };

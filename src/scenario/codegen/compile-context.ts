@@ -1,6 +1,8 @@
 // What every node compiler needs: the raw nodes by id, target resolution and warning collection.
-import type { Issue } from "../validate";
+import type { Issue, IssueCode } from "../validate";
 import { isLevel1Type } from "../model";
+import { LOGIC_TYPES } from "../types-logic";
+import { ACTION_TYPES } from "../types-messaging";
 
 export interface RawNode {
   id: string;
@@ -23,6 +25,8 @@ export const TABLE_TYPES = new Set([
   "condition",
   "set_variable",
   "delay",
+  ...LOGIC_TYPES,
+  ...ACTION_TYPES,
 ]);
 
 export class CompileContext {
@@ -31,11 +35,11 @@ export class CompileContext {
 
   constructor(readonly byId: Map<string, RawNode>) {}
 
-  warn(node: RawNode | undefined, message: string) {
+  warn(node: RawNode | undefined, message: string, code: IssueCode = "INVALID_DATA") {
     const key = `${node?.id ?? ""}\u0000${message}`;
     if (this.seen.has(key)) return; // one warning per node and problem
     this.seen.add(key);
-    this.warnings.push({ nodeId: node?.id, sheetId: node?.sheetId, message });
+    this.warnings.push({ nodeId: node?.id, sheetId: node?.sheetId, code, message });
   }
 
   /**
@@ -49,11 +53,11 @@ export class CompileContext {
     if (!node) return undefined;
     if (TABLE_TYPES.has(node.type)) return t;
     if (node.type === "keyboard") {
-      this.warn(from, `Node "${from.id}": ${what} points to keyboard node "${t}", which sends nothing by itself.`);
+      this.warn(from, `Node "${from.id}": ${what} points to keyboard node "${t}", which sends nothing by itself.`, "TARGET_NOT_RUNNABLE");
     } else if (!isLevel1Type(node.type)) {
-      this.warn(from, `Node "${from.id}": ${what} leads to "${t}" (${node.type}), which is skipped; the flow stops there.`);
+      this.warn(from, `Node "${from.id}": ${what} leads to "${t}" (${node.type}), which is skipped; the flow stops there.`, "TARGET_NOT_RUNNABLE");
     } else {
-      this.warn(from, `Node "${from.id}": ${what} points to trigger "${t}"; the flow stops there.`);
+      this.warn(from, `Node "${from.id}": ${what} points to trigger "${t}"; the flow stops there.`, "TARGET_NOT_RUNNABLE");
     }
     return undefined;
   }

@@ -42,33 +42,57 @@ async function go(turn: Turn, id: string | undefined): Promise<void> {
         next = node.next;
         break;
       case "condition":
-        next = chooseBranch(turn, node);
+        next = await chooseBranch(turn, node);
         break;
       case "set":
-        for (const a of node.assignments) assign(turn, a);
+        for (const a of node.assignments) assign(turn, a, node.id);
         next = node.next;
         break;
       case "delay":
-        if (node.next) later(turn, node.next, node.seconds);
+        if (node.next) later(turn, node.next, delaySeconds(turn, node));
         return;
       case "input":
         turn.state.waiting = { node: node.id, variant: 0 }; // waits silently for the next message
         return;
+      case "http":
+      case "loop":
+      case "parallel":
+      case "convert":
+        next = await runLogicNode(turn, node); // runtime/control.ts
+        break;
+      case "action":
+        next = await runAction(turn, index, node);
+        break;
     }
   }
 }
 
 /** Continues the flow after a delay without holding up anyone else's updates. */
 function later(turn: Turn, id: string, seconds: number) {
+  // setTimeout holds at most 2^31-1 ms (about 24.8 days): longer waits go in steps.
+  const ms = Math.max(0, seconds * 1000);
+  const step = Math.min(ms, 2147483647);
   const timer = setTimeout(() => {
     timers.delete(timer);
+    if (ms > step) return later(turn, id, (ms - step) / 1000);
     void inChat(turn.chatId, async () => {
       const resumed: Turn = { ...turn, state: loadState(turn.chatId), steps: 0 };
       await go(resumed, id);
       saveState(resumed);
     });
-  }, seconds * 1000);
+  }, step);
   timers.add(timer);
+}
+
+/** A delay's length: fixed, or a {variable} template times its unit. */
+function delaySeconds(turn: Turn, node: DelayNode): number {
+  if (node.template === undefined) return node.seconds;
+  const value = toNumber(render(turn, node.template));
+  if (value === undefined || value < 0) {
+    console.error("chat " + turn.chatId + ": node " + node.id + " (delay): " + JSON.stringify(render(turn, node.template)) + " is not a number of " + "units; no wait");
+    return 0;
+  }
+  return value * node.seconds;
 }
 
 /** Updates of one chat run one after another (delays and webhook requests may overlap). */
@@ -160,9 +184,9 @@ async function collectAnswer(turn: Turn, msg: IncomingMessage): Promise<boolean>
     const slot = collect.media.find((m) => m.kind === media.kind);
     if (slot) [variable, value, kind] = [slot.variable, media.fileId, media.kind];
     else if (collect.any) [variable, value, kind] = [collect.variable, media.fileId, media.kind];
-  } else if (collect.any && msg.contact) {
+  } else if ((collect.any || collect.contact) && msg.contact) {
     [variable, value] = [collect.variable, msg.contact.phone_number];
-  } else if (collect.any && msg.location) {
+  } else if ((collect.any || collect.location) && msg.location) {
     [variable, value] = [collect.variable, msg.location.latitude + "," + msg.location.longitude];
   }
   if (value === undefined) {
@@ -194,7 +218,7 @@ async function press(turn: Turn, owner: NodeRef, button: ButtonDef, label: strin
   turn.state.waiting = undefined;
   log(turn, "button " + JSON.stringify(label) + " (" + button.action + ")");
   if (button.action === "command") return runCommand(turn, button.target ?? "");
-  if (button.action === "url") return;
+  if (button.action === "url" || button.action === "selection") return;
   await go(turn, button.target ?? (stored ? collect!.target : undefined));
 }
 

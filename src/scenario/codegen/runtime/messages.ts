@@ -12,14 +12,19 @@ const callbackData = (index: number, variant: number, button: number) =>
 function buildKeyboard(turn: Turn, index: number, variant: number, kb: KeyboardDef): { markup: Markup; texts: string[] } | undefined {
   const texts = kb.buttons.map((b) => render(turn, b.text));
   if (kb.kind === "inline") {
-    const rows = kb.rows
-      .map((row) => row.filter((i) => texts[i] !== "").map((i) => {
-        const b = kb.buttons[i];
-        const url = b.action === "url" && b.url ? render(turn, b.url) : "";
-        return url ? InlineKeyboard.url(texts[i], url) : InlineKeyboard.text(texts[i], callbackData(index, variant, i));
-      }))
-      .filter((row) => row.length > 0);
-    return rows.length > 0 ? { markup: new InlineKeyboard(rows), texts } : undefined;
+    const owner = { node: NODES[index].id, variant };
+    const rows = kb.rows.map((row) => row.filter((i) => texts[i] !== "").map((i) => {
+      const b = kb.buttons[i];
+      const url = b.action === "url" && b.url ? render(turn, b.url) : "";
+      if (url) return InlineKeyboard.url(texts[i], url);
+      const label = b.action === "selection" ? selectionLabel(turn, owner, kb, texts[i]) : texts[i];
+      const code = callbackData(index, variant, i);
+      const own = b.data !== undefined ? render(turn, b.data).trim() : "";
+      return InlineKeyboard.text(label, own ? callbackFor(turn, own, code) : code);
+    }));
+    if (kb.dynamic) rows.splice(kb.dynamic.at, 0, ...dynamicRows(turn, kb.dynamic));
+    const shown = rows.filter((row) => row.length > 0);
+    return shown.length > 0 ? { markup: new InlineKeyboard(shown), texts } : undefined;
   }
   const rows = kb.rows
     .map((row) => row.filter((i) => texts[i] !== "").map((i) => {
@@ -42,27 +47,17 @@ function buildKeyboard(turn: Turn, index: number, variant: number, kb: KeyboardD
 const uploaded = new Map<string, string>();
 
 /**
- * The platform's own media (/uploads/...) remembers this bot's file id in media_files, so the next
- * start of this bot sends it by id (API.md projects rule 6). File ids belong to one bot: the value
- * is a JSON object keyed "t<TOKEN_ID>". Standalone runs have no such table: nothing is written.
+ * The platform's own media (/uploads/...) remembers this bot's file id in the project's database,
+ * so the next start of this bot sends it by id (API.md projects rule 6). File ids belong to one bot.
  */
-const rememberMedia = (() => {
-  if (!db || !TOKEN_ID) return null;
-  try {
-    return db.query<unknown, [string, string, number, string | null, string]>(
-      "UPDATE media_files SET messenger_file_id = json_set(coalesce(messenger_file_id, '{}'), '$.t' || ?, ?) " +
-        "WHERE project_id = ? AND storage_config_id IS ? AND object_key = ?",
-    );
-  } catch {
-    return null;
-  }
-})();
+const rememberMedia = db && TOKEN_ID
+  ? db.query<unknown, [number, string, string]>("INSERT OR REPLACE INTO media_file_ids (token_id, media_url, file_id) VALUES (?, ?, ?)")
+  : null;
 
 function persistFileId(key: string, fileId: string) {
-  const m = /^\/uploads\/(?:s\/([a-z0-9][a-z0-9-]*)\/)?(.+)$/.exec(key);
-  if (!m || !rememberMedia) return;
+  if (!key.startsWith("/uploads/") || !rememberMedia) return;
   try {
-    rememberMedia.run(String(TOKEN_ID), fileId, PROJECT_ID, m[1] ?? null, m[2]);
+    rememberMedia.run(TOKEN_ID, key, fileId);
   } catch (err) {
     console.error("could not remember the file id of " + key + ":", err);
   }
@@ -89,6 +84,8 @@ function localFile(value: string): string | undefined {
 }
 
 function resolveMedia(turn: Turn, m: MediaDef): { kind: MediaKind; key: string; source: string | InputFile; upload: boolean } | undefined {
+  const generated = fileUpload(m.variable !== undefined ? readVar(turn, m.variable) : evaluate(turn, m.url ?? ""));
+  if (generated) return { kind: m.kind === "auto" ? "document" : m.kind, key: "", source: generated, upload: false };
   const value = m.variable !== undefined ? toText(readVar(turn, m.variable)).trim() : render(turn, m.url ?? "").trim();
   if (!value) return undefined; // e.g. a photo variable the user never filled
   let kind = m.kind;
