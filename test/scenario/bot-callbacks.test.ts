@@ -75,6 +75,19 @@ describe("dynamic buttons and the scenario's own callback data", () => {
   });
 });
 
+describe("keyboard nodes in a flow", () => {
+  test("a condition leading to a keyboard node puts that keyboard on the message just sent", async () => {
+    const chat = new Chat(b);
+    const [page, kb] = await chat.say("/page", 2);
+    expect(page.params.text).toBe("Page 1");
+    expect(kb.method).toBe("editMessageReplyMarkup");
+    expect(kb.params.message_id).toBe(page.messageId);
+    expect(inlineRows(kb)).toEqual([["Next"]]);
+    expect(inlineData(kb, "Next")).toBe("pg_2");
+    expect((await chat.tap("Next"))[0].params.text).toBe("page 2");
+  });
+});
+
 describe("multi-select", () => {
   test("selection buttons toggle checkmarks by editing the message; continue stores the choice", async () => {
     const chat = new Chat(b);

@@ -83,6 +83,21 @@ export const callbackScenario = doc(
     continueButtonTarget: "colors-done",
   }),
   node("colors-done", "message", { messageText: "Colors: {colors}" }),
+  // A keyboard node reached by a transition puts its keyboard on the message just sent.
+  node("cmd-page", "command_trigger", { command: "/page", autoTransitionTo: "page-vars" }),
+  node("page-vars", "set_variable", { assignments: [{ variable: "page", value: '{"next":2}' }], autoTransitionTo: "page" }),
+  node("page", "message", { messageText: "Page 1", autoTransitionTo: "has-next" }),
+  node("has-next", "condition", {
+    variable: "page.next",
+    branches: [
+      { id: "y", operator: "filled", value: "", target: "kb-nav" },
+      { id: "n", operator: "else", value: "", target: "kb-none" },
+    ],
+  }),
+  node("kb-nav", "keyboard", { keyboardType: "inline", buttons: [{ id: "nx", text: "Next", action: "goto", target: "new", customCallbackData: "pg_{page.next}" }] }),
+  node("kb-none", "keyboard", { keyboardType: "inline", buttons: [] }),
+  node("on-page", "incoming_callback_trigger", { callbackPattern: "pg_", callbackDataSaveAs: "p", callbackDataStripPrefix: "pg_", autoTransitionTo: "page-n" }),
+  node("page-n", "message", { messageText: "page {p}" }),
 );
 
 

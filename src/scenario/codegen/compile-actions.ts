@@ -224,6 +224,24 @@ function broadcastMessage(ctx: CompileContext): string | undefined {
   return undefined;
 }
 
+/**
+ * A keyboard node reached by a transition: as in the older platform, its keyboard replaces the
+ * inline keyboard of the message on screen (the bot's latest); without buttons it removes it.
+ */
+export function compileKeyboardRow(node: RawNode, ctx: CompileContext): ActionNode {
+  const keyboard = compileKeyboard(node, { ...node.data, keyboardNodeId: undefined }, ctx);
+  if (keyboard && keyboard.kind !== "inline") {
+    ctx.warn(node, `Node "${node.id}": only an inline keyboard can be put on a sent message; this reply keyboard is not shown.`);
+  }
+  const inline = keyboard?.kind === "inline" ? keyboard : undefined;
+  return {
+    t: "action",
+    id: node.id,
+    do: { kind: "edit", message: "last_bot", format: "text", keyboardMode: inline ? "set" : "remove", keyboard: inline },
+    next: ctx.target(node, text(node.data.autoTransitionTo), "autoTransitionTo"),
+  };
+}
+
 export function compileAction(node: RawNode, ctx: CompileContext): TableNode {
   if (node.type === "media") return compileMessage(node, ctx); // a message whose content is attachedMedia
   const d = node.data;

@@ -32,6 +32,8 @@ export const TABLE_TYPES = new Set([
 export class CompileContext {
   readonly warnings: Issue[] = [];
   private readonly seen = new Set<string>();
+  /** keyboard nodes a transition leads to: they become rows that put their keyboard on a message */
+  readonly keyboardTargets = new Set<string>();
 
   constructor(readonly byId: Map<string, RawNode>) {}
 
@@ -53,7 +55,13 @@ export class CompileContext {
     if (!node) return undefined;
     if (TABLE_TYPES.has(node.type)) return t;
     if (node.type === "keyboard") {
-      this.warn(from, `Node "${from.id}": ${what} points to keyboard node "${t}", which sends nothing by itself.`, "TARGET_NOT_RUNNABLE");
+      this.keyboardTargets.add(t);
+      return t;
+    } else if ((node.type === "callback_trigger" || node.type === "incoming_callback_trigger") && from.type !== node.type) {
+      // A button wired to a callback trigger (the older editor's way): the press goes where the
+      // trigger leads; with matching data the trigger itself runs first (callbacks runtime).
+      const next = typeof node.data.autoTransitionTo === "string" ? node.data.autoTransitionTo : undefined;
+      return next && next !== from.id ? this.target(node, next, "autoTransitionTo") : undefined;
     } else if (!isLevel1Type(node.type)) {
       this.warn(from, `Node "${from.id}": ${what} leads to "${t}" (${node.type}), which is skipped; the flow stops there.`, "TARGET_NOT_RUNNABLE");
     } else {

@@ -1,6 +1,8 @@
 // Trigger nodes beyond commands and texts (docs/nodes/triggers.md): callback triggers, message
 // triggers and schedules. Each becomes a row of its own table; the flow starts at its target.
-import { Cron } from "croner";
+// croner's CommonJS build: its ES module file is embedded as text for the bots (bot-modules.ts), and
+// the bundler of the single executable cannot load one file both as text and as code.
+import { Cron } from "../../../node_modules/croner/dist/croner.cjs";
 import { CompileContext, num, text, type RawNode } from "./compile-context";
 import type { MessageTriggerDef, ScheduleDef } from "./runtime/action-tables";
 import type { CallbackTriggerDef } from "./table";

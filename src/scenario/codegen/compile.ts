@@ -6,7 +6,7 @@ import { CompileContext, TABLE_TYPES, text, type RawNode } from "./compile-conte
 import { compileConvertFile, compileLoop, compileParallel } from "./compile-control";
 import { compileHttp } from "./compile-http";
 import { ACTION_TYPES } from "../types-messaging";
-import { compileAction } from "./compile-actions";
+import { compileAction, compileKeyboardRow } from "./compile-actions";
 import { compileInputNode } from "./compile-input";
 import { compileCondition, compileDelay, compileSetVariable } from "./compile-logic";
 import { compileMessage } from "./compile-message";
@@ -139,6 +139,18 @@ export function compileScenario(doc: ScenarioDocument): { compiled: CompiledScen
       // its own table (compile-triggers.ts)
     } else if (node.type !== "keyboard" && node.type !== "comment") {
       skipped.push({ id: node.id, type: node.type });
+    }
+  }
+  // Keyboard nodes reached by a transition (compiling one may reach another).
+  const done = new Set<string>();
+  for (let more = true; more; ) {
+    more = false;
+    for (const id of [...ctx.keyboardTargets]) {
+      if (done.has(id)) continue;
+      done.add(id);
+      more = true;
+      const node = ctx.byId.get(id)!;
+      nodes.push({ node: compileKeyboardRow(node, ctx), sourceType: node.type, sheet: node.sheetName });
     }
   }
   return {
