@@ -208,10 +208,13 @@ export class PreviewService {
 
 /** The reply keyboard the user sees: set by the bot's latest message that sent or removed one. */
 function replyKeyboardOf(entries: TranscriptEntry[]) {
+  let answered = false; // a one-time keyboard hides once the user has written after it
   for (let i = entries.length - 1; i >= 0; i--) {
-    const m = entries[i]!.from === "bot" ? entries[i]!.replyMarkup : undefined;
+    const e = entries[i]!;
+    if (e.from === "user") answered = true;
+    const m = e.from === "bot" ? e.replyMarkup : undefined;
     if (!m) continue;
-    if (Array.isArray(m.keyboard)) return { rows: m.keyboard, oneTime: m.one_time_keyboard === true, resize: m.resize_keyboard === true };
+    if (Array.isArray(m.keyboard)) return m.one_time_keyboard === true && answered ? null : { rows: m.keyboard, oneTime: m.one_time_keyboard === true, resize: m.resize_keyboard === true };
     if (m.remove_keyboard) return null;
   }
   return null;
