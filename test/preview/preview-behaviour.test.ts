@@ -194,6 +194,22 @@ test("a preview bot over its memory limit is ended and the preview says why", as
   }
 }, 30_000);
 
+test("group moderation: the admin bans the second user by id in the preview group", async () => {
+  const d = await start({
+    sheets: [{ id: "s", name: "S", nodes: [node("ban-id", "ban_user", { command: "/banid", messageText: "banned by id", userIdSource: "manual", targetUserId: "{victim}" })], edges: [] }],
+  });
+  const view = (await t.call("PUT", `/api/preview/${d.id}/actor`, { cookie: owner, json: { user: "admin", chat: "group" } })).body;
+  const second = view.users.find((u: any) => u.key === "second").id;
+  expect((await t.call("PUT", `/api/preview/${d.id}/variables`, { cookie: owner, json: { variables: { victim: String(second) } } })).status).toBe(200);
+  await d.act({ type: "text", text: "/banid" });
+  const [reply] = await d.botSays((m) => m.includes("banned by id"));
+  expect(reply!.node).toBe("ban-id");
+  // the emulator's record of the group (internal: no route exposes members)
+  const emulator = (t.ctx.preview as any).sessions.get(d.id).emulator;
+  expect(emulator.dir.member(view.groupChatId, second).status).toBe("kicked");
+  await stop(d);
+}, 60_000);
+
 test("the preview API is documented in OpenAPI", async () => {
   const paths = Object.keys((await t.call("GET", "/api/docs/json")).body.paths);
   for (const p of ["/api/projects/{id}/preview", "/api/preview/{sid}", "/api/preview/{sid}/transcript", "/api/preview/{sid}/actions", "/api/preview/{sid}/actor", "/api/preview/{sid}/document", "/api/preview/{sid}/variables", "/api/preview/{sid}/files/{fileId}"]) {

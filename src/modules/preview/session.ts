@@ -17,7 +17,8 @@ export const PREVIEW_PEOPLE: Record<PreviewUserKey, FakeUser> = {
   admin: { id: 7_000_000_102, first_name: "Preview", last_name: "Admin", username: "preview_admin", language_code: "en" },
   second: { id: 7_000_000_103, first_name: "Second", last_name: "User", username: "second_user", language_code: "en" },
 };
-export const PREVIEW_GROUP_ID = -7_000_000_200;
+/** A supergroup (Telegram ids below -10^12), so restrict/mute scenarios work in it too. */
+export const PREVIEW_GROUP_ID = -1_007_000_000_200;
 
 export interface ScenarioSource {
   projectName: string;
