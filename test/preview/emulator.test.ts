@@ -40,7 +40,10 @@ test("messages, edits, deletions, pins, typing and notices reach the transcript;
   expect(entries.map((x) => [x.from, x.text])).toEqual([["user", "/start"], ["bot", "Hi Ann"]]);
   expect(entries[1]).toMatchObject({ node: "n1", source: { text: "<b>Hi</b> Ann", parseMode: "HTML" }, edits: 0, deleted: false });
 
+  const before = e.transcript.version;
   expect((await call(e, "editMessageText", { chat_id: USER.id, message_id: id, text: "Bye", botloom_node: "n2" })).status).toBe(200);
+  // readers that keep the chat ask for what changed since a version: the edited entry only
+  expect(e.transcript.list(USER.id, before).map((x) => x.text)).toEqual(["Bye"]);
   expect((await call(e, "pinChatMessage", { chat_id: USER.id, message_id: id })).status).toBe(200);
   expect((await call(e, "sendChatAction", { chat_id: USER.id, action: "typing" })).status).toBe(200);
   expect(e.transcript.isTyping(USER.id)).toBe(true);
