@@ -35,7 +35,7 @@ export class PreviewService {
   readonly options: PreviewOptions;
 
   constructor(
-    private readonly ctx: Pick<AppContext, "config" | "projects" | "access" | "log">,
+    private readonly ctx: Pick<AppContext, "config" | "projects" | "access" | "log" | "state">,
     options: Partial<PreviewOptions> = {},
   ) {
     this.options = { ...DEFAULT_PREVIEW_OPTIONS, ...options };
@@ -50,7 +50,7 @@ export class PreviewService {
       userId,
       projectId,
       { projectName: project.name, userDatabaseEnabled: project.userDatabaseEnabled === 1, document: document ?? project.data },
-      { config: this.ctx.config, limits: this.options.bot, emulatorLimits: this.options.emulator },
+      { config: this.ctx.config, limits: this.options.bot, emulatorLimits: this.options.emulator, platformUrl: () => this.ctx.state.localUrl },
     );
     this.sessions.set(session.id, session);
     try {
