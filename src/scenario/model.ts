@@ -312,8 +312,6 @@ export const LEVEL1_TYPES = [
 
 /** Known types planned for Level 2: skipped with a "not yet" warning rather than "unknown". */
 export const LEVEL2_TYPES = [
-  "bot_table",
-  "psql_query",
   "incoming_callback_trigger",
   "edit_message",
   "delete_message",

@@ -2,13 +2,14 @@
 // into DATA_DIR/projects/<id>.db at start; the endpoints read them there; a second start moves
 // nothing; deleting a token or a project removes its rows or its file.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readEnvValue } from "../../src/bots/folders";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { closeDatabase, openDatabase } from "../../src/db/client";
 import { ProjectDatabases } from "../../src/db/project-db";
 import { moveBotRowsToProjectFiles } from "../../src/db/project-migrate";
-import { projectBotState, projectBotUsers, projectMediaFileIds } from "../../src/db/project-schema";
+import { projectBotState, projectBotUsers, projectContent, projectMediaFileIds } from "../../src/db/project-schema";
 import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
 
 const OWNER = 501;
@@ -110,6 +111,45 @@ describe("moving an older install's bot rows into project files", () => {
     expect(files.existing(a.project)!.select().from(projectBotUsers).all().length).toBe(3);
     files.closeAll();
     closeDatabase(db);
+  });
+
+  test("a saved scenario is mirrored into the project's file for contentCache bots (once the file exists)", async () => {
+    t = createTestApp();
+    await setUp(t);
+    const cookie = await loginAs(t, OWNER);
+    const id = (await t.call("POST", "/api/projects", { cookie, json: { name: "Mirror" } })).body.id as number;
+    const data = (text: string) => ({ sheets: [{ id: "s", name: "S", nodes: [{ id: "a", type: "start", data: { messageText: text } }] }] });
+    expect((await t.call("PUT", `/api/projects/${id}`, { cookie, json: { data: data("v1") } })).status).toBe(200);
+    // No bot ever ran: no file is created just for the mirror.
+    expect(existsSync(t.ctx.projectFiles.pathOf(id))).toBe(false);
+    t.ctx.projectFiles.open(id);
+    expect((await t.call("PUT", `/api/projects/${id}`, { cookie, json: { data: data("v2") } })).status).toBe(200);
+    const [row] = t.ctx.projectFiles.existing(id)!.select().from(projectContent).all();
+    expect(JSON.parse(row!.data).sheets[0].nodes[0].data.messageText).toBe("v2");
+    expect(row!.updatedAt).toBe(t.ctx.projects.contentOf(id)!.updatedAt);
+  });
+
+  test("bot folders of an older version are repointed at start: their project's file and media folder, never the platform database", () => {
+    dir = mkdtempSync(join(tmpdir(), "botloom-move-"));
+    const dataDir = join(dir, "data");
+    const botsDir = join(dir, "bots");
+    const old = join(botsDir, "shop_7_3");
+    mkdirSync(old, { recursive: true });
+    writeFileSync(join(old, ".env"), `BOT_TOKEN="7:AAA"\nDATABASE_PATH=${JSON.stringify(join(dataDir, "botloom.db"))}\nUPLOADS_DIR="/srv/uploads"\nAPI_KEY="k"\n`, { mode: 0o600 });
+    const current = join(botsDir, "other_8_4");
+    mkdirSync(current, { recursive: true });
+    const currentEnv = `BOT_TOKEN="8:BBB"\nDATABASE_PATH=${JSON.stringify(join(dataDir, "projects", "8.db"))}\n`;
+    writeFileSync(join(current, ".env"), currentEnv, { mode: 0o600 });
+    t = createTestApp({ env: { DATA_DIR: dataDir, BOTS_DIR: botsDir } });
+    const env = readFileSync(join(old, ".env"), "utf8");
+    expect(env).not.toContain("botloom.db");
+    expect(env).not.toContain("UPLOADS_DIR");
+    expect(readEnvValue(join(old, ".env"), "DATABASE_PATH")).toBe(join(dataDir, "projects", "7.db"));
+    expect(readEnvValue(join(old, ".env"), "MEDIA_DIR")).toBe(join(t.ctx.config.uploadsDir, "7"));
+    expect(readEnvValue(join(old, ".env"), "API_KEY")).toBe("k");
+    expect(statSync(join(old, ".env")).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(current, ".env"), "utf8")).toBe(currentEnv);
+    expect(t.logs.some((l) => l.includes("Bot folders of an older version"))).toBe(true);
   });
 
   test("project ids are checked before they become file names", () => {

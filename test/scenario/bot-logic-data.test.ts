@@ -28,6 +28,12 @@ beforeAll(async () => {
         if (req.headers.get("authorization") !== `Bearer ${SECRET}`) return Response.json({ error: "no" }, { status: 401 });
         return Response.json({ items: [{ name: url.searchParams.get("q") }, { name: "second" }] });
       }
+      if (url.pathname === "/pages") {
+        const limit = Number(url.searchParams.get("limit") ?? 10);
+        const offset = Number(url.searchParams.get("offset") ?? 0);
+        const all = Array.from({ length: 25 }, (_, i) => `row${i}`);
+        return Response.json({ items: all.slice(offset, offset + limit), count: all.length });
+      }
       if (url.pathname === "/picture.png") return new Response(PNG, { headers: { "content-type": "image/png" } });
       if (url.pathname === "/slow") {
         await Bun.sleep(3000);
@@ -109,6 +115,13 @@ describe("condition operators", () => {
     }
   });
 
+  test("is_group in a group chat", async () => {
+    const member = { id: 5_900_001, first_name: "Gus" };
+    fake.sendGroupMessage(b.bot.token, -1_000_777, member, "/who");
+    const [reply] = await fake.waitForSent(b.bot.token, -1_000_777, 1, 4000);
+    expect(reply.params.text).toBe("who: group");
+  });
+
   test("is_premium, is_admin, is_subscribed (getChatMember for each channel)", async () => {
     expect((await new Chat(b, { is_premium: true }).say("/who"))[0].params.text).toBe("who: premium");
     expect((await new Chat(b, { id: ADMIN_ID }).say("/who"))[0].params.text).toBe("who: admin");
@@ -151,6 +164,15 @@ describe("http_request", () => {
   });
 });
 
+describe("http_request paging", () => {
+  test("interactive: the offset starts at 0, the answer says where the user is; fetch_all joins every page", async () => {
+    const t = texts(await new Chat(b).say("/pages", 3));
+    expect(t[0]).toBe("row0 next=10 prev= page=1/3");
+    expect(t[1]).toBe("row20 next=[] prev=10 page=3/3");
+    expect(t[2]).toBe("all=25 items=25 last=row24");
+  });
+});
+
 describe("loop, parallel_split, convert_file", () => {
   test("loop runs its body per item up to maxIterations, then afterLoopTo", async () => {
     expect(texts(await new Chat(b).say("/loop", 3))).toEqual(["item 0: a", "item 1: b", "done after 1"]);
@@ -172,6 +194,15 @@ describe("loop, parallel_split, convert_file", () => {
 });
 
 describe("bad scenario data", () => {
+  test("variables named __proto__ or constructor stay plain data", async () => {
+    const chat = new Chat(b, { first_name: "Vic" });
+    await chat.say("/proto", 0);
+    await Bun.sleep(100);
+    expect((await chat.say("polluted"))[0].params.text).toBe("got polluted [] Vic");
+    expect(b.output()).toContain("node pr-set: assignment to an invalid variable name \"constructor\"");
+    expect((await new Chat(b).say("/loop", 3)).length).toBe(3);
+  });
+
   test("unreachable host, malformed headers, a timeout and a loop over a non-list: one error line each, the flow goes on", async () => {
     const chat = new Chat(b);
     const t = texts(await chat.say("/bad", 4, ));

@@ -105,14 +105,14 @@ describe("validateScenario", () => {
         enableAutoTransition: true,
         autoTransitionTo: "h",
       }),
-      node("h", "psql_query", { autoTransitionTo: "after-http" }),
+      node("h", "client_auth", { autoTransitionTo: "after-http" }),
       node("after-http", "message", { messageText: "reached through a Level 2 node" }),
       node("w", "wizard", {}),
       node("lonely", "message", { messageText: "no way here" }),
     );
     expect(validateScenario(d).errors).toEqual([]);
     expect(warningsOf(d)).toEqual([
-      'Node "h" has type "psql_query", which this version does not run yet; the bot skips it.',
+      'Node "h" has type "client_auth", which Botloom does not run: it logs in a Telegram user account, which Botloom does not hold; the bot skips it.',
       'Node "w" has unknown type "wizard"; the bot skips it.',
       'Node "m": button "Nowhere" has no target.',
       'Node "m": button "Link" has no URL.',
@@ -120,7 +120,7 @@ describe("validateScenario", () => {
       'Node "w" (wizard) cannot be reached from any command or trigger.',
       'Node "lonely" (message) cannot be reached from any command or trigger.',
     ]);
-    expect(validateScenario(d).warnings[0]).toEqual({ nodeId: "h", sheetId: "s1", code: "NODE_TYPE_UNSUPPORTED", message: expect.any(String) });
+    expect(validateScenario(d).warnings[0]).toEqual({ nodeId: "h", sheetId: "s1", code: "NODE_TYPE_OUT_OF_SCOPE", message: expect.any(String) });
   });
 
   test("contact, location and complete buttons lead to nodes: reachable, dangling targets reported", () => {
@@ -147,7 +147,7 @@ describe("generateBot", () => {
   const simple = doc(
     node("t", "command_trigger", { command: "/start", autoTransitionTo: "m" }),
     node("m", "message", { messageText: "Hi" }),
-    node("h", "psql_query", {}),
+    node("h", "client_auth", {}),
   );
 
   test("invalid documents throw ScenarioError with the issues", () => {
@@ -182,14 +182,14 @@ describe("generateBot", () => {
     expect(out.code).toContain("  protectContent: false,\n");
     expect(out.code).toContain("  contentCache: true,\n");
     expect(out.code).toContain('const MEDIA_CACHE: Record<string, string> = {\n  "a.jpg": "A",\n  "b.jpg": "B",\n};');
-    expect(out.code).toContain("//   psql_query: h");
+    expect(out.code).toContain("//   client_auth: h");
     // The table shapes come from runtime/tables.ts as text: without its file comment and `export`s.
     expect(out.code).toContain("// ─── Scenario table shapes ───");
     expect(out.code).toContain("\ninterface MessageNode {\n");
     expect(out.code).toContain("\ntype ScenarioNode = MessageNode | ConditionNode | SetNode | DelayNode | InputNode | LogicNode | ActionNode;\n");
     expect(out.code).not.toContain("program.ts embeds it");
     expect(out.code).not.toMatch(/^export /m);
-    expect(out.warnings.map((w) => w.message)).toContain('Node "h" has type "psql_query", which this version does not run yet; the bot skips it.');
+    expect(out.warnings.map((w) => w.message)).toContain('Node "h" has type "client_auth", which Botloom does not run: it logs in a Telegram user account, which Botloom does not hold; the bot skips it.');
   });
 
   test("deterministic: same input and flags, same bytes (map order does not matter)", () => {

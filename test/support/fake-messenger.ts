@@ -24,7 +24,8 @@ export interface FakeMessenger {
   setUserPhoto(userId: number, hasPhoto: boolean): void;
   sendText(token: string, from: FakeUser, text: string): Update;
   sendPhoto(token: string, from: FakeUser, opts?: { caption?: string }): Update;
-  sendDocument(token: string, from: FakeUser, opts?: { fileName?: string; mimeType?: string }): Update;
+  /** bytes: the file's content (getFile + download return it); default a small PNG */
+  sendDocument(token: string, from: FakeUser, opts?: { fileName?: string; mimeType?: string; bytes?: Uint8Array }): Update;
   sendContact(token: string, from: FakeUser, phone: string): Update;
   /** any other message kind: `fields` are merged into the Message (e.g. {location:{...}}) */
   sendUserMessage(token: string, from: FakeUser, fields: Record<string, any>): Update;
@@ -217,8 +218,8 @@ class Fake implements FakeMessenger {
     return userMessage(this, this.state(token), from, photoFields(this, opts.caption));
   }
 
-  sendDocument(token: string, from: FakeUser, opts: { fileName?: string; mimeType?: string } = {}) {
-    return userMessage(this, this.state(token), from, documentFields(this, opts.fileName, opts.mimeType));
+  sendDocument(token: string, from: FakeUser, opts: { fileName?: string; mimeType?: string; bytes?: Uint8Array } = {}) {
+    return userMessage(this, this.state(token), from, documentFields(this, opts.fileName, opts.mimeType, opts.bytes));
   }
 
   sendGroupMessage(token: string, chatId: number, from: FakeUser, content: string | Record<string, any>) {

@@ -1,3 +1,4 @@
+import { Upload } from "./params";
 // The test acting as a user: each action stores the user's message in the bot's chat (so bots can
 // reply to, copy or forward it) and queues the Update Telegram would produce.
 import { botUserObject, userObject, type BotState, type Directory } from "./chats";
@@ -43,8 +44,8 @@ export function photoFields(w: World, caption?: string): Record<string, any> {
   return caption ? { photo: w.files.photoSizes(), caption } : { photo: w.files.photoSizes() };
 }
 
-export function documentFields(w: World, fileName = "document.pdf", mimeType?: string): Record<string, any> {
-  const f = w.files.create("document", undefined, fileName);
+export function documentFields(w: World, fileName = "document.pdf", mimeType?: string, bytes?: Uint8Array): Record<string, any> {
+  const f = w.files.create("document", bytes ? new Upload(fileName, mimeType ?? "application/octet-stream", bytes) : undefined, fileName);
   if (mimeType) f.mime_type = mimeType;
   return {
     document: { file_name: fileName, mime_type: f.mime_type, file_id: f.file_id, file_unique_id: f.file_unique_id, file_size: f.file_size },

@@ -1,6 +1,6 @@
 // `loop`, `parallel_split` and `convert_file` nodes (field names of the reference editor).
 import { CompileContext, num, text, type RawNode } from "./compile-context";
-import type { ConvertNode, LoopNode, ParallelNode } from "./runtime/tables";
+import type { ConvertNode, LoopNode, ParallelNode } from "./runtime/logic-tables";
 
 const adminOnly = (node: RawNode) => (node.data.adminOnly === true ? (true as const) : undefined);
 

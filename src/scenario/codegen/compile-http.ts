@@ -1,14 +1,15 @@
 // `http_request` nodes (field names of the reference editor: httpRequest*).
 import { CompileContext, num, text, type RawNode } from "./compile-context";
 import { varName } from "./compile-control";
-import type { HttpNode } from "./runtime/tables";
+import type { HttpNode } from "./runtime/logic-tables";
 
 const METHODS = new Set<HttpNode["method"]>(["GET", "POST", "PUT", "PATCH", "DELETE"]);
 
 /** A JSON-object template with {variables}: checked with placeholders standing in for values. */
 function jsonTemplateProblem(template: string | undefined): boolean {
   if (!template || template.trim() === "") return false;
-  const probe = template.replace(/\{=?[^{}"]+\}/g, (m, offset: number, all: string) => (all[offset - 1] === '"' ? "x" : '"x"'));
+  // 0 reads as a number outside JSON strings and as text inside them.
+  const probe = template.replace(/\{=?[^{}"]+\}/g, "0");
   try {
     const v = JSON.parse(probe);
     return v === null || typeof v !== "object" || Array.isArray(v);
@@ -56,6 +57,16 @@ export function compileHttp(node: RawNode, ctx: CompileContext): HttpNode {
     responseVar: varName(d.httpRequestResponseVariable) ?? (d.httpRequestResponseVariable === undefined ? "response" : undefined),
     statusVar: varName(d.httpRequestStatusVariable),
     extract: path && extractTo ? { path, variable: extractTo } : undefined,
+    pages: d.httpRequestEnablePagination === true
+      ? {
+          mode: d.httpRequestPaginationMode === "fetch_all" ? "fetch_all" : "interactive",
+          offsetVar: varName(d.httpRequestPaginationOffsetVar),
+          totalField: text(d.httpRequestPaginationTotalField) ?? "count",
+          itemsField: text(d.httpRequestPaginationItemsField) ?? "items",
+          limit: Math.min(Math.max(Math.trunc(num(d.httpRequestPaginationLimit) ?? 10), 1), 1000),
+          maxPages: Math.min(Math.max(Math.trunc(num(d.httpRequestPaginationMaxPages) ?? 20), 1), 100),
+        }
+      : undefined,
     next: ctx.target(node, text(d.autoTransitionTo), "autoTransitionTo"),
     adminOnly: d.adminOnly === true ? true : undefined,
   };

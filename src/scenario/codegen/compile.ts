@@ -4,6 +4,7 @@ import { commandTriggerDataSchema, messageDataSchema, textTriggerDataSchema, typ
 import { commandName } from "../refs";
 import { CompileContext, TABLE_TYPES, text, type RawNode } from "./compile-context";
 import { compileConvertFile, compileLoop, compileParallel } from "./compile-control";
+import { compileBotTable, compilePsqlQuery } from "./compile-data";
 import { compileHttp } from "./compile-http";
 import { ACTION_TYPES } from "../types-messaging";
 import { compileAction, compileKeyboardRow } from "./compile-actions";
@@ -58,6 +59,10 @@ function compileNode(node: RawNode, ctx: CompileContext): TableNode {
       return compileParallel(node, ctx);
     case "convert_file":
       return compileConvertFile(node, ctx);
+    case "bot_table":
+      return compileBotTable(node, ctx);
+    case "psql_query":
+      return compilePsqlQuery(node, ctx);
     default:
       if (ACTIONS.has(node.type)) return compileAction(node, ctx);
       return compileMessage(node, ctx); // start, command, message, photo, video, audio, document

@@ -17,6 +17,8 @@ async function runLogicNode(turn: Turn, node: LogicNode): Promise<string | undef
     case "loop": return runLoop(turn, node);
     case "parallel": return runParallel(turn, node);
     case "convert": return runConvert(turn, node);
+    case "table": return runTable(turn, node);
+    case "sql": return runSql(turn, node);
   }
 }
 

@@ -69,11 +69,12 @@ const states = new Map<number, ChatState>();
 function loadState(chatId: number): ChatState {
   let state = states.get(chatId);
   if (state) return state;
-  state = { vars: {} };
+  // No prototype: a variable named "__proto__" (scenario data or a stored answer) stays a plain key.
+  state = { vars: Object.create(null) as Vars };
   if (sql) {
     const row = sql.loadState.get(TOKEN_ID, String(chatId));
     if (row) {
-      state.vars = parseJson<Vars>(row.variables, {});
+      state.vars = Object.assign(Object.create(null) as Vars, parseJson<Vars>(row.variables, {}));
       const extra = parseJson<({ input?: NodeRef } & Omit<ChatState, "vars" | "waiting">) | null>(row.waiting, null);
       state.waiting = extra?.input;
       state.keyboard = extra?.keyboard;

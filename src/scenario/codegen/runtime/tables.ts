@@ -5,6 +5,7 @@
 // every top-level declaration exported, and nothing from that line on that the bot should not see.
 
 import type { ActionNode } from "./action-tables";
+import type { LogicNode } from "./logic-tables";
 
 // ─── Scenario table shapes ─────────────────────────────────────────────────────
 
@@ -111,6 +112,8 @@ export interface MessageNode {
   collect?: CollectDef;
   variants?: VariantDef[];
   next?: string;
+  /** saveMessageIdTo: the variable that receives the id of the message sent last */
+  saveIdTo?: string;
   adminOnly?: true;
 }
 
@@ -196,68 +199,6 @@ export interface InputNode {
   adminOnly?: true;
 }
 
-/** http_request: every field may contain {variables}; headers and query are JSON objects. */
-export interface HttpNode {
-  t: "http";
-  id: string;
-  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-  url: string;
-  headers?: string;
-  query?: string;
-  body?: string;
-  bodyFormat: "json" | "form" | "raw";
-  auth?: { type: "bearer" | "basic" | "header" | "query"; name?: string; value: string };
-  timeoutSeconds: number;
-  response: "auto" | "json" | "text" | "file";
-  responseVar?: string;
-  statusVar?: string;
-  /** responseJsonPath → responseExtractTo: one value out of the answer */
-  extract?: { path: string; variable: string };
-  next?: string;
-  adminOnly?: true;
-}
-
-/** loop: runs body once per item of the array in source, then after. */
-export interface LoopNode {
-  t: "loop";
-  id: string;
-  source: string;
-  item: string;
-  index: string;
-  /** 0: no limit */
-  limit: number;
-  delaySeconds: number;
-  body?: string;
-  after?: string;
-  adminOnly?: true;
-}
-
-/** parallel_split: its branches run side by side; the node ends when all of them did. */
-export interface ParallelNode {
-  t: "parallel";
-  id: string;
-  branches: { label: string; target: string; onError?: string }[];
-  /** 0: no limit */
-  maxConcurrent: number;
-  next?: string;
-  adminOnly?: true;
-}
-
-/** convert_file: a variable holding a list becomes a CSV or JSON file object in output. */
-export interface ConvertNode {
-  t: "convert";
-  id: string;
-  input: string;
-  format: "csv" | "json";
-  fileName: string;
-  delimiter: string;
-  header: boolean;
-  output: string;
-  next?: string;
-  adminOnly?: true;
-}
-
-export type LogicNode = HttpNode | LoopNode | ParallelNode | ConvertNode;
 
 export type ScenarioNode = MessageNode | ConditionNode | SetNode | DelayNode | InputNode | LogicNode | ActionNode;
 

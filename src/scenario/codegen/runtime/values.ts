@@ -23,7 +23,10 @@ function builtin(turn: Turn, name: string): unknown {
     case "callback_data":
     case "button_text":
       return turn.event[name] ?? "";
-    default: return SCENARIO_ENV.has(name) ? env[name] : undefined;
+    default:
+      if (SCENARIO_ENV.has(name)) return env[name];
+      // {table.orders}: the rows of a table of the project's database (runtime/data.ts)
+      return name.startsWith("table.") ? tableRows(name.slice("table.".length)) : undefined;
   }
 }
 
