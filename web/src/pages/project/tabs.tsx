@@ -11,7 +11,9 @@ export interface ProjectTab {
 }
 
 const BotsTab = lazy(() => import("./BotsTab").then((m) => ({ default: m.BotsTab })));
+const PreviewTab = lazy(() => import("../../preview").then((m) => ({ default: m.PreviewTab })));
 
 export const PROJECT_TABS: ProjectTab[] = [
   { id: "bots", label: "project.tabs.bots", component: BotsTab },
+  { id: "preview", label: "preview.tab", component: PreviewTab },
 ];
