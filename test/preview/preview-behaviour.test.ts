@@ -237,7 +237,7 @@ test("project media reach the preview: the bot sends an uploaded picture and the
 }, 60_000);
 
 test("the preview API is documented in OpenAPI", async () => {
-  const paths = Object.keys((await t.call("GET", "/api/docs/json")).body.paths);
+  const paths = Object.keys((await t.call("GET", "/api/openapi.json")).body.paths);
   for (const p of ["/api/projects/{id}/preview", "/api/preview/{sid}", "/api/preview/{sid}/transcript", "/api/preview/{sid}/actions", "/api/preview/{sid}/actor", "/api/preview/{sid}/document", "/api/preview/{sid}/variables", "/api/preview/{sid}/files/{fileId}"]) {
     expect(paths).toContain(p);
   }
