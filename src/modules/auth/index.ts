@@ -83,7 +83,7 @@ export const authRoutes = (ctx: AppContext) => {
         if (!paging) return { items, count: items.length };
         return { items, count: items.length, total: ctx.auth.countPats(actor.userId), page: paging.page, perPage: paging.perPage };
       },
-      { user: true },
+      { user: true, detail: { description: "The caller's PATs, newest first: { items, count }. Optional paging page (from 1) and perPage (1-200, default 50) adds total, page and perPage." } },
     )
     .post(
       "/pats",
@@ -99,7 +99,11 @@ export const authRoutes = (ctx: AppContext) => {
         set.status = 201;
         return pat;
       },
-      { user: true, body: patCreateSchema },
+      {
+        user: true,
+        body: patCreateSchema,
+        detail: { description: "From a session only. 429 RATE_LIMITED (Retry-After) past PAT_CREATIONS_PER_HOUR; 409 when the caller holds MAX_PATS_PER_USER tokens." },
+      },
     )
     .delete(
       "/pats/:id",

@@ -29,7 +29,13 @@ const projectRecordRoutes = (ctx: AppContext) => {
           if (!paging) return projects.listFull(actor.userId, archived);
           return { items: projects.listFull(actor.userId, archived, paging), total: projects.listItems(actor.userId, archived).length, page: paging.page, perPage: paging.perPage };
         },
-        { user: true },
+        {
+          user: true,
+          detail: {
+            description:
+              "Full project records. Query: archived (true/false); optional paging page (from 1) and perPage (1-200, default 50): without them the answer is the array of API.md, with them { items, total, page, perPage }.",
+          },
+        },
       )
       .get(
         "/list",
