@@ -1,12 +1,11 @@
 // Builds the Elysia application from the feature modules. Used by main.ts and by every HTTP test
 // (`app.handle(new Request(...))`), so nothing here may listen on a port or read the environment.
 import { Elysia } from "elysia";
-import { openapi } from "@elysiajs/openapi";
-import { z } from "zod";
 import type { AppContext } from "./context";
 import { errorHandler } from "./http/errors";
 import { bodyLimit, capUnsizedBody } from "./http/body-limit";
 import { setupGuard } from "./http/setup-guard";
+import { docsRoutes } from "./modules/docs";
 import { BASELINE_HEADERS, withSecurityHeaders } from "./http/security-headers";
 import { depthMessage, tooDeep } from "./lib/json-limits";
 import { badRequest } from "./http/errors";
@@ -16,6 +15,7 @@ import { adminRoutes } from "./modules/admin";
 import { storageRoutes } from "./modules/storage";
 import { mediaRoutes } from "./modules/media";
 import { botFolderRoutes } from "./modules/admin/bot-folders";
+import { adminBackupRoutes } from "./modules/admin/backups";
 import { webhookRoutes } from "./modules/webhook";
 import { botLifecycleRoutes } from "./modules/bot-lifecycle";
 import { projectsRoutes } from "./modules/projects";
@@ -54,16 +54,7 @@ export function createApp(ctx: AppContext) {
     .onAfterHandle({ as: "global" }, ({ response }) => {
       if (response instanceof Response) withSecurityHeaders(response.headers);
     })
-    .use(
-      openapi({
-        path: "/api/docs",
-        // Transforms have no JSON Schema: "any" documents them as {} instead of zod throwing, which
-        // dropped those schemas and printed a stack trace per schema on the first /api/docs request.
-        mapJsonSchema: { zod: (schema: z.ZodType) => z.toJSONSchema(schema, { unrepresentable: "any" }) },
-        documentation: { info: { title: "Botloom API", version: "1" } },
-        exclude: { paths: [/^\/admin/] },
-      }),
-    )
+    .use(docsRoutes())
     .use(healthRoutes(ctx))
     .use(authRoutes(ctx))
     .use(storageRoutes(ctx))
@@ -80,7 +71,7 @@ export function createApp(ctx: AppContext) {
     .use(mcpRoutes(ctx))
     .use(studioRoutes(ctx));
   // Production without an admin key: the admin area does not exist (API.md "Admin").
-  const withAdmin = ctx.config.production && !ctx.config.adminKey ? app : app.use(adminRoutes(ctx)).use(botFolderRoutes(ctx)).use(templateAdminRoutes(ctx));
+  const withAdmin = ctx.config.production && !ctx.config.adminKey ? app : app.use(adminRoutes(ctx)).use(botFolderRoutes(ctx)).use(adminBackupRoutes(ctx)).use(templateAdminRoutes(ctx));
   return withAdmin;
 }
 

@@ -3,6 +3,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
+import { Cron } from "croner";
+import { PRIVATE_DIR_MODE } from "./lib/file-modes";
 
 const LOG_LEVELS = ["silent", "error", "warn", "info", "debug", "trace"] as const;
 
@@ -27,7 +29,23 @@ const envSchema = z.object({
   PAT_CREATIONS_PER_HOUR: z.coerce.number().int().min(1).default(20),
   MAX_PATS_PER_USER: z.coerce.number().int().min(1).default(50),
   MAX_PROJECTS_PER_USER: z.coerce.number().int().min(1).default(1000),
+  // Daily at 03:00 server time; `off` disables scheduled backups (the hub and the CLI still make them).
+  BACKUP_SCHEDULE: z
+    .string()
+    .default("0 3 * * *")
+    .refine((v) => v === "off" || isCronPattern(v), "BACKUP_SCHEDULE must be a cron expression such as \"0 3 * * *\", or off"),
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
+  BACKUP_UPLOAD: z.enum(["on", "off"]).default("off"),
 });
+
+function isCronPattern(v: string): boolean {
+  try {
+    new Cron(v, { paused: true }).stop();
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Abuse limits; see README "Security model". */
 export interface Limits {
@@ -55,6 +73,16 @@ export interface Config {
   /** Folder every `local` storage config's rootPath must lie in (default: UPLOADS_DIR's parent). */
   storageLocalBase: string;
   databasePath: string;
+  /** Where backup archives are written: DATA_DIR/backups. */
+  backupsDir: string;
+  /** Per-project SQLite files (bot users, variables, stats): DATA_DIR/projects. */
+  projectsDir: string;
+  /** Cron expression of scheduled backups, or null when BACKUP_SCHEDULE=off. */
+  backupSchedule: string | null;
+  /** How many backup archives to keep (older ones are deleted after each new one). */
+  backupKeep: number;
+  /** Copy each new backup to the active object-store config. */
+  backupUpload: boolean;
   /** The admin key, or null when none is configured (no admin area in production, 503 on login otherwise). */
   adminKey: string | null;
   sessionSecret: string;
@@ -117,7 +145,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (!sessionSecret) {
       sessionSecret = randomBytes(32).toString("hex");
       writeInDataDir(dataDir, () => {
-        mkdirSync(dataDir, { recursive: true });
+        mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
         writeFileSync(file, sessionSecret + "\n", { mode: 0o600 });
       });
     }
@@ -133,6 +161,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     uploadsDir: resolve(e.UPLOADS_DIR),
     storageLocalBase: resolve(e.STORAGE_LOCAL_BASE ?? dirname(resolve(e.UPLOADS_DIR))),
     databasePath: join(dataDir, "botloom.db"),
+    backupsDir: join(dataDir, "backups"),
+    projectsDir: join(dataDir, "projects"),
+    backupSchedule: e.BACKUP_SCHEDULE === "off" ? null : e.BACKUP_SCHEDULE,
+    backupKeep: e.BACKUP_KEEP,
+    backupUpload: e.BACKUP_UPLOAD === "on",
     adminKey: e.ADMIN_KEY ?? readAdminKeyFile(adminKeyFile),
     sessionSecret,
     storageEncryptionKey: e.STORAGE_ENCRYPTION_KEY ?? null,
@@ -153,8 +186,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 /** `serve --init`: create the folders and, when no key is configured, a random admin key in DATA_DIR. */
 export function initDataDir(config: Config): { createdKey: string | null } {
-  writeInDataDir(config.dataDir, () => mkdirSync(config.dataDir, { recursive: true }));
-  for (const d of [config.botsDir, config.uploadsDir]) mkdirSync(d, { recursive: true });
+  // The database and bot folders hold bot tokens: only the server's account may enter them.
+  writeInDataDir(config.dataDir, () => mkdirSync(config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE }));
+  mkdirSync(config.botsDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  mkdirSync(config.uploadsDir, { recursive: true });
   if (config.adminKey) return { createdKey: null };
   const key = randomBytes(24).toString("base64url");
   writeInDataDir(config.dataDir, () => writeFileSync(join(config.dataDir, "admin.key"), key + "\n", { mode: 0o600 }));

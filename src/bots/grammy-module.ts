@@ -4,6 +4,7 @@
 // only when the content changed, and replaced atomically so a bot starting meanwhile never reads
 // half a file.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { PRIVATE_DIR_MODE } from "../lib/file-modes";
 import { join } from "node:path";
 import grammyBundle from "../../node_modules/grammy/out/web.mjs" with { type: "text" };
 
@@ -21,6 +22,7 @@ export function ensureGrammyModule(botsDir: string) {
   const index = join(dir, "index.js");
   // The module can only go missing by hand; checking its presence is cheap, re-reading it is not.
   if (ensured.has(dir) && existsSync(index)) return;
+  mkdirSync(botsDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   mkdirSync(dir, { recursive: true });
   writeIfChanged(join(dir, "package.json"), PACKAGE_JSON);
   writeIfChanged(index, grammyBundle as unknown as string);

@@ -160,6 +160,9 @@ export const MATRIX: Row[] = [
   { method: "PATCH", path: "/admin/api/templates/{publicTemplate}/featured", body: () => ({ featured: 1 }), expect: adminOnly(200) },
   { method: "POST", path: "/admin/api/templates/refresh", expect: adminOnly(200) },
   { method: "POST", path: "/admin/api/templates/recreate", expect: adminOnly(200) },
+  { method: "GET", path: "/admin/api/backups", expect: adminOnly(200) },
+  { method: "POST", path: "/admin/api/backups", expect: adminOnly(201) },
+  { method: "GET", path: "/admin/api/backups/{backup}", expect: adminOnly(200) },
   // MCP (docs/mcp.md): a bearer PAT only — session cookies and the admin cookie are refused; a
   // bot_manager PAT acts for the messenger_id it names. Without a session id only POST initialize works.
   { method: "POST", path: "/mcp", body: () => MCP_INITIALIZE, headers: MCP_ACCEPT, expect: [401, 401, 401, 401, 200, 200, 401] },

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
+import { projectMediaFileIds } from "../../src/db/project-schema";
 import { botTokens, mediaFiles, projects } from "../../src/db/schema";
 import { addCollaborator, COLLAB, newProject, team, type Team } from "./helpers";
 
@@ -22,12 +23,21 @@ function seedTokensAndMedia(s: Team, projectId: number) {
   // the FIRST token (lowest id) carries the flags; the second must not be read
   const first = db.insert(botTokens).values({ projectId, token: "11111:AAAAAAAAAAAAAAAAAAAAAAAAAAAAA", name: "first", catchAllHandlers: 1, protectContent: 1, contentCache: 1 }).returning().get().id;
   const second = db.insert(botTokens).values({ projectId, token: "22222:BBBBBBBBBBBBBBBBBBBBBBBBBBBBB", name: "second" }).returning().get().id;
-  // File ids belong to one bot: each record keeps them per token ("t<tokenId>").
-  const ids = (own: string, other: string) => JSON.stringify({ [`t${first}`]: own, [`t${second}`]: other });
-  db.insert(mediaFiles).values({ projectId, objectKey: "7/photo/a.jpg", kind: "photo", fileName: "a.jpg", mimeType: "image/jpeg", size: 1, messengerFileId: ids("CACHED_FILE_ID", "SECOND_BOT_ID") }).run();
+  // File ids belong to one bot: the bot records them per token in its project's database file.
+  db.insert(mediaFiles).values({ projectId, objectKey: "7/photo/a.jpg", kind: "photo", fileName: "a.jpg", mimeType: "image/jpeg", size: 1 }).run();
   db.insert(mediaFiles).values({ projectId, objectKey: "7/photo/b.jpg", kind: "photo", fileName: "b.jpg", mimeType: "image/jpeg", size: 1 }).run();
   // An object-store file is cached under its own link, /uploads/s/<config>/<key>.
-  db.insert(mediaFiles).values({ projectId, storageConfigId: "remote", objectKey: "7/photo/c.jpg", kind: "photo", fileName: "c.jpg", mimeType: "image/jpeg", size: 1, messengerFileId: ids("REMOTE_FILE_ID", "SECOND_REMOTE") }).run();
+  db.insert(mediaFiles).values({ projectId, storageConfigId: "remote", objectKey: "7/photo/c.jpg", kind: "photo", fileName: "c.jpg", mimeType: "image/jpeg", size: 1 }).run();
+  const ids = [
+    [first, "/uploads/7/photo/a.jpg", "CACHED_FILE_ID"],
+    [second, "/uploads/7/photo/a.jpg", "SECOND_BOT_ID"],
+    [first, "/uploads/s/remote/7/photo/c.jpg", "REMOTE_FILE_ID"],
+    [second, "/uploads/s/remote/7/photo/c.jpg", "SECOND_REMOTE"],
+    // media the project no longer has is never offered
+    [first, "/uploads/7/photo/deleted.jpg", "GONE_FILE_ID"],
+  ] as const;
+  const own = s.t.ctx.projectFiles.open(projectId);
+  for (const [tokenId, mediaUrl, fileId] of ids) own.insert(projectMediaFileIds).values({ tokenId, mediaUrl, fileId }).run();
 }
 
 describe("generate and export (rule 6)", () => {
@@ -48,6 +58,7 @@ describe("generate and export (rule 6)", () => {
     expect(r.body.code).toContain('"/uploads/s/remote/7/photo/c.jpg": "REMOTE_FILE_ID"');
     expect(r.body.code).not.toContain("b.jpg");
     expect(r.body.code).not.toContain("SECOND_BOT_ID");
+    expect(r.body.code).not.toContain("GONE_FILE_ID");
     expect(r.body.code).not.toContain("AAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
 
     // the body may override the user database switch; without a body the project's value is used

@@ -57,7 +57,7 @@ export class ProjectCode {
     const p = this.project(projectId);
     const token = this.q.firstToken.get({ projectId });
     // The same cache a start bakes into the bot, so "generate" shows what would run.
-    const mediaCache = mediaCacheOf(this.ctx.db, projectId, token?.id);
+    const mediaCache = mediaCacheOf(this.ctx.db, this.ctx.projectFiles, projectId, token?.id);
     const result = run(() =>
       generateBot(readStoredScenario(p.data), {
         projectName: p.name,

@@ -69,3 +69,11 @@ export function num(v: unknown): number | undefined {
   if (typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v))) return Number(v);
   return undefined;
 }
+
+/**
+ * `map[key]` for a key that comes from the scenario: own entries only, so "constructor" or
+ * "__proto__" never reach Object.prototype (its functions would otherwise land in the program).
+ */
+export function ownValue<M extends object>(map: M, key: unknown): M[keyof M] | undefined {
+  return typeof key === "string" && Object.hasOwn(map, key) ? map[key as keyof M] : undefined;
+}

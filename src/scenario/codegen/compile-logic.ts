@@ -1,6 +1,6 @@
 // `condition`, `set_variable` and `delay` nodes.
 import { conditionDataSchema, delayDataSchema, setVariableDataSchema } from "../model";
-import { CompileContext, num, text, type RawNode } from "./compile-context";
+import { CompileContext, num, ownValue, text, type RawNode } from "./compile-context";
 import type { AssignmentDef, ConditionNode, DelayNode, Operator, SetNode } from "./table";
 
 const OPERATORS = new Set<Operator>([
@@ -40,7 +40,7 @@ export function compileCondition(node: RawNode, ctx: CompileContext): ConditionN
   const branches: ConditionNode["branches"] = [];
   for (const br of d.branches ?? []) {
     const raw = (br.operator ?? "equals").trim();
-    const op = OPERATORS.has(raw as Operator) ? (raw as Operator) : ALIASES[raw];
+    const op = OPERATORS.has(raw as Operator) ? (raw as Operator) : ownValue(ALIASES, raw);
     if (!op) {
       ctx.warn(node, `Node "${node.id}": branch "${br.label ?? br.id ?? ""}" has unknown operator "${raw}"; it never matches.`);
       continue;

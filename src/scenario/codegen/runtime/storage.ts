@@ -19,6 +19,7 @@ if (!BOT_TOKEN) {
 }
 
 // ─── Database (optional: without DATABASE_PATH everything stays in memory) ────
+// DATABASE_PATH is the project's own file: this bot's users, chat state and media file ids.
 
 const db = openDatabase(env.DATABASE_PATH);
 
@@ -27,19 +28,7 @@ function openDatabase(path: string | undefined): Database | null {
   const d = new Database(path, { create: true });
   d.exec("PRAGMA busy_timeout = 5000");
   d.exec("PRAGMA journal_mode = WAL");
-  // The platform's migrations own these tables; a standalone run gets the same columns here.
-  d.exec(
-    "CREATE TABLE IF NOT EXISTS bot_state (token_id INTEGER NOT NULL, chat_id TEXT NOT NULL, " +
-      "variables TEXT NOT NULL DEFAULT '{}', waiting TEXT, updated_at TEXT NOT NULL, " +
-      "PRIMARY KEY (token_id, chat_id))",
-  );
-  d.exec(
-    "CREATE TABLE IF NOT EXISTS bot_users (id INTEGER PRIMARY KEY AUTOINCREMENT, " +
-      "project_id INTEGER NOT NULL, token_id INTEGER NOT NULL, user_id TEXT NOT NULL, first_name TEXT, " +
-      "last_name TEXT, username TEXT, language_code TEXT, photo_url TEXT, first_seen_at TEXT NOT NULL, " +
-      "last_seen_at TEXT NOT NULL, interaction_count INTEGER NOT NULL DEFAULT 0, " +
-      "variables TEXT NOT NULL DEFAULT '{}', UNIQUE (token_id, user_id))",
-  );
+  for (const ddl of PROJECT_DB_DDL) d.exec(ddl);
   return d;
 }
 
@@ -52,9 +41,9 @@ const sql = db && {
       "ON CONFLICT (token_id, chat_id) DO UPDATE SET variables = excluded.variables, " +
       "waiting = excluded.waiting, updated_at = excluded.updated_at",
   ),
-  touchUser: db.query<unknown, [number, number, string, string, string | null, string | null, string | null, string, string, string]>(
-    "INSERT INTO bot_users (project_id, token_id, user_id, first_name, last_name, username, language_code, " +
-      "first_seen_at, last_seen_at, interaction_count, variables) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?) " +
+  touchUser: db.query<unknown, [number, string, string, string | null, string | null, string | null, string, string, string]>(
+    "INSERT INTO bot_users (token_id, user_id, first_name, last_name, username, language_code, " +
+      "first_seen_at, last_seen_at, interaction_count, variables) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?) " +
       "ON CONFLICT (token_id, user_id) DO UPDATE SET first_name = excluded.first_name, " +
       "last_name = excluded.last_name, username = excluded.username, language_code = excluded.language_code, " +
       "last_seen_at = excluded.last_seen_at, interaction_count = bot_users.interaction_count + 1",
@@ -120,7 +109,7 @@ function touchUser(from: Sender | undefined, state: ChatState) {
   const now = new Date().toISOString();
   try {
     sql.touchUser.run(
-      PROJECT_ID, TOKEN_ID, String(from.id), from.first_name, from.last_name ?? null,
+      TOKEN_ID, String(from.id), from.first_name, from.last_name ?? null,
       from.username ?? null, from.language_code ?? null, now, now, JSON.stringify(state.vars),
     );
   } catch (err) {
