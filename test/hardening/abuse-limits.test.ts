@@ -23,7 +23,9 @@ async function app(env: Record<string, string> = {}) {
   return t;
 }
 
-const adminLoginWith = (t: TestApp, key: string) => t.call("POST", "/admin/api/login", { body: new URLSearchParams({ key }) });
+/** A script's login (JSON); the browser form posts the same key as a form. */
+const adminLoginWith = (t: TestApp, key: string) => t.call("POST", "/admin/api/login", { json: { key } });
+const adminFormLogin = (t: TestApp, key: string) => t.call("POST", "/admin/api/login", { body: new URLSearchParams({ key }) });
 
 describe("the admin key", () => {
   test("ADMIN_KEY shorter than 16 characters refuses to start, naming the variable; so does a short admin.key file", () => {
@@ -62,6 +64,13 @@ describe("admin login", () => {
     const right = await adminLoginWith(t, ADMIN_KEY);
     expect(right.status).toBe(429);
     expect(right.body).toMatchObject({ error: "RATE_LIMITED" });
+    // the browser's form is sent back to the login page, which says how long to wait
+    const form = await adminFormLogin(t, ADMIN_KEY);
+    expect(form.status).toBe(302);
+    const location = form.headers.get("location")!;
+    expect(location).toMatch(/^\/admin\/login\?wait=\d+$/);
+    expect((await t.call("GET", location)).text).toContain("Too many wrong keys from your address");
+    expect((await t.call("GET", "/admin/login?wait=<script>")).text).not.toContain("Too many");
     const lines = t.logs.filter((l) => l.includes("admin login"));
     expect(lines.length).toBe(tried);
     expect(lines.join("\n")).not.toContain("wrong-key-");

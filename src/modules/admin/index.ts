@@ -16,6 +16,10 @@ import { adminStorageRoutes } from "./storage-proxy";
 import { adminUsersRoutes } from "./users";
 import { adminVersionRoutes } from "./version";
 
+const isFormPost = (request: Request) => /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(request.headers.get("content-type") ?? "");
+/** `?wait=` of the login page: whole seconds, at most the lock's length; anything else shows nothing. */
+const waitOf = (raw: string | undefined) => (raw && /^\d{1,4}$/.test(raw) && Number(raw) > 0 && Number(raw) <= LOCK_MS / 1000 ? Number(raw) : undefined);
+
 export const adminRoutes = (ctx: AppContext) => {
   const ladder = new FailureLadder(ctx.config.limits.adminLoginFreeFailures);
   const loggedIn = (cookie: Record<string, { value?: unknown }>) => verifyAdminCookie(ctx.config.adminKey, cookie[ADMIN_COOKIE]?.value);
@@ -32,6 +36,8 @@ export const adminRoutes = (ctx: AppContext) => {
         const from = clientAddress(server, request);
         const wait = ladder.waitFor(from);
         if (wait > 0) {
+          // The login form gets its page back with the wait; scripts get 429. Either way no key is checked.
+          if (isFormPost(request)) return redirect(`/admin/login?wait=${wait}`);
           set.headers["retry-after"] = String(wait);
           throw rateLimited(wait, "wrong admin keys from your address");
         }
@@ -92,7 +98,7 @@ export const adminRoutes = (ctx: AppContext) => {
       // --- pages ----------------------------------------------------------------------------------
       // Already logged in: the login form has nothing to offer, go where the login would lead.
       .get("/login", ({ query, cookie }) =>
-        loggedIn(cookie) ? redirect(ctx.settings.isSetUp() ? "/admin" : "/admin/settings") : loginPage({ error: query.error === "1", keyConfigured: ctx.config.adminKey !== null }),
+        loggedIn(cookie) ? redirect(ctx.settings.isSetUp() ? "/admin" : "/admin/settings") : loginPage({ error: query.error === "1", keyConfigured: ctx.config.adminKey !== null, waitSeconds: waitOf(query.wait) }),
       )
       .get("", ({ cookie }) => (loggedIn(cookie) ? hubPage() : redirect("/admin/login")))
       .get("/", ({ cookie }) => (loggedIn(cookie) ? hubPage() : redirect("/admin/login")))
