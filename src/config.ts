@@ -16,13 +16,19 @@ const envSchema = z.object({
   BOTS_DIR: z.string().min(1).default("./bots"),
   UPLOADS_DIR: z.string().min(1).default("./uploads"),
   STORAGE_LOCAL_BASE: z.string().min(1).optional(),
-  ADMIN_KEY: z.string().min(1).optional(),
+  ADMIN_KEY: z.string().min(16, "ADMIN_KEY must be at least 16 characters (a short key can be guessed)").optional(),
   SESSION_SECRET: z.string().min(16, "SESSION_SECRET must be at least 16 characters").optional(),
   STORAGE_ENCRYPTION_KEY: z.string().min(32, "STORAGE_ENCRYPTION_KEY must be at least 32 characters").optional(),
   MESSENGER_API_ROOT: z.url().default("https://api.telegram.org"),
   WEBHOOK_BASE_URL: z.url().optional(),
   UPDATE_CHECK_URL: z.url().default("https://raw.githubusercontent.com/botloom/botloom/main/assets/version.json"),
   LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
+  // Abuse limits (README "Security model"); every one is per user or per client address.
+  LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  ADMIN_LOGIN_FREE_FAILURES: z.coerce.number().int().min(1).default(5),
+  PAT_CREATIONS_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  MAX_PATS_PER_USER: z.coerce.number().int().min(1).default(50),
+  MAX_PROJECTS_PER_USER: z.coerce.number().int().min(1).default(1000),
   // Daily at 03:00 server time; `off` disables scheduled backups (the hub and the CLI still make them).
   BACKUP_SCHEDULE: z
     .string()
@@ -39,6 +45,20 @@ function isCronPattern(v: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Abuse limits; see README "Security model". */
+export interface Limits {
+  /** dev-login and messenger-login attempts per client address and minute */
+  loginAttemptsPerMinute: number;
+  /** wrong admin keys per client address before each further attempt waits (1 s, 2 s, 4 s, ...); 4× this many locks the address for 15 minutes */
+  adminLoginFreeFailures: number;
+  /** personal access tokens a user may create per hour */
+  patCreationsPerHour: number;
+  /** personal access tokens a user may hold */
+  maxPatsPerUser: number;
+  /** projects a user may own */
+  maxProjectsPerUser: number;
 }
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -71,6 +91,7 @@ export interface Config {
   webhookBaseUrl: string | null;
   updateCheckUrl: string;
   logLevel: LogLevel;
+  limits: Limits;
   /** Environment handed to child processes (bots): PATH and locale only, never our secrets. */
   childEnv: Record<string, string>;
 }
@@ -96,6 +117,12 @@ function readSecretFile(path: string): string | null {
   if (!existsSync(path)) return null;
   const v = readFileSync(path, "utf8").trim();
   return v.length > 0 ? v : null;
+}
+
+function readAdminKeyFile(path: string): string | null {
+  const key = readSecretFile(path);
+  if (key !== null && key.length < 16) throw new ConfigError(`invalid configuration: ADMIN_KEY from ${path} must be at least 16 characters (a short key can be guessed)`);
+  return key;
 }
 
 /**
@@ -139,13 +166,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     backupSchedule: e.BACKUP_SCHEDULE === "off" ? null : e.BACKUP_SCHEDULE,
     backupKeep: e.BACKUP_KEEP,
     backupUpload: e.BACKUP_UPLOAD === "on",
-    adminKey: e.ADMIN_KEY ?? readSecretFile(adminKeyFile),
+    adminKey: e.ADMIN_KEY ?? readAdminKeyFile(adminKeyFile),
     sessionSecret,
     storageEncryptionKey: e.STORAGE_ENCRYPTION_KEY ?? null,
     messengerApiRoot: e.MESSENGER_API_ROOT.replace(/\/+$/, ""),
     webhookBaseUrl: e.WEBHOOK_BASE_URL ? e.WEBHOOK_BASE_URL.replace(/\/+$/, "") : null,
     updateCheckUrl: e.UPDATE_CHECK_URL,
     logLevel: e.LOG_LEVEL,
+    limits: {
+      loginAttemptsPerMinute: e.LOGIN_ATTEMPTS_PER_MINUTE,
+      adminLoginFreeFailures: e.ADMIN_LOGIN_FREE_FAILURES,
+      patCreationsPerHour: e.PAT_CREATIONS_PER_HOUR,
+      maxPatsPerUser: e.MAX_PATS_PER_USER,
+      maxProjectsPerUser: e.MAX_PROJECTS_PER_USER,
+    },
     childEnv,
   };
 }

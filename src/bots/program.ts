@@ -10,6 +10,7 @@ import { hmacHex } from "../lib/crypto";
 import { mediaUrlOf } from "../lib/media-url";
 import { generateBot, ScenarioError } from "../scenario";
 import { BotError } from "./errors";
+import { scenarioLimitProblem } from "../lib/json-limits";
 
 export const WEBHOOK_PORT_BASE = 9000;
 
@@ -88,7 +89,11 @@ export function buildBotProgram(config: Config, db: Db, files: ProjectDatabases,
   let code: string;
   let warnings: string[] = [];
   try {
-    const out = generateBot(JSON.parse(project.data), {
+    const doc = JSON.parse(project.data);
+    // A row stored before the scenario limits must not overflow the generator's walks.
+    const tooBig = scenarioLimitProblem(doc, "The stored scenario");
+    if (tooBig) throw new BotError("INVALID", `The scenario cannot run: ${tooBig} (save a smaller document)`);
+    const out = generateBot(doc, {
       projectName: project.name,
       userDatabaseEnabled: project.userDatabaseEnabled === 1,
       flags: { catchAllHandlers: token.catchAllHandlers === 1, protectContent: token.protectContent === 1, contentCache: token.contentCache === 1 },

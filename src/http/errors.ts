@@ -13,6 +13,7 @@ export type ErrorCode =
   | "NOT_SET_UP"
   | "PAYLOAD_TOO_LARGE"
   | "UNSUPPORTED_MEDIA_TYPE"
+  | "RATE_LIMITED"
   | "BAD_GATEWAY"
   | "INTERNAL";
 

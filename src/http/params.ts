@@ -39,3 +39,18 @@ export function parseBoolQuery(raw: string | undefined, name: string, def = fals
   if (raw === "false" || raw === "0") return false;
   throw badRequest(`${name} must be true or false`);
 }
+
+export const PER_PAGE_DEFAULT = 50;
+export const PER_PAGE_MAX = 200;
+
+/**
+ * Opt-in paging (`page`, `perPage`) of a list whose unpaged answer API.md fixes: null when the
+ * client sent neither, so the old answer stays. perPage above the maximum is clamped.
+ */
+export function parsePaging(query: Record<string, string | undefined>): { page: number; perPage: number } | null {
+  if ((query.page === undefined || query.page === "") && (query.perPage === undefined || query.perPage === "")) return null;
+  return {
+    page: parseIntQuery(query.page, "page", { default: 1, min: 1, max: 1_000_000 }),
+    perPage: parseIntQuery(query.perPage, "perPage", { default: PER_PAGE_DEFAULT, min: 1, max: PER_PAGE_MAX, clamp: true }),
+  };
+}

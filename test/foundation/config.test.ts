@@ -54,6 +54,6 @@ describe("config", () => {
     const again = loadConfig({ DATA_DIR: dir, BOTS_DIR: join(dir, "b"), UPLOADS_DIR: join(dir, "u") });
     expect(again.adminKey).toBe(createdKey);
     expect(initDataDir(again).createdKey).toBeNull();
-    expect(loadConfig({ DATA_DIR: dir, ADMIN_KEY: "from-env" }).adminKey).toBe("from-env");
+    expect(loadConfig({ DATA_DIR: dir, ADMIN_KEY: "from-env-0123456789" }).adminKey).toBe("from-env-0123456789");
   });
 });

@@ -153,6 +153,9 @@ const BODIES: { name: string; body: string; type?: string }[] = [
   { name: "unicode and emoji", body: JSON.stringify(UNICODE) },
   { name: "huge numbers", body: JSON.stringify(HUGE_NUMBERS).replace("1e+308", "1e308").replace('"user_id":100000000000000000000', '"user_id":99999999999999999999') },
   { name: "deep nesting", body: `{"name":"x","data":${"[".repeat(5000)}${"]".repeat(5000)}}` },
+  // issue 12: 40,000 levels overflowed recursive walks (a 500); 65 is the first depth refused
+  { name: "40,000-level nesting", body: `{"name":"x","data":${"[".repeat(40_000)}${"]".repeat(40_000)}}` },
+  { name: "65-level nesting", body: `{"name":"x","value":"v","data":${"[".repeat(64)}${"]".repeat(64)}}` },
   { name: "prototype keys", body: '{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}, "name": "x"}' },
   { name: "JSON sent as text/plain", body: JSON.stringify({ name: "x" }), type: "text/plain" },
   { name: "JSON as octet-stream", body: JSON.stringify({ name: "x" }), type: "application/octet-stream" },

@@ -88,3 +88,21 @@ test("inside a session: unknown methods and tools, and wrong arguments of every 
   const list = JSON.parse((await callTool("list_projects", {})).text);
   expect(list.result.structuredContent.items).toEqual([]);
 });
+
+test("scenario limits hold through MCP too: 40,000 levels and 20,001 nodes are tool errors in words, nothing stored", async () => {
+  const sid = await session();
+  const h = { "mcp-session-id": sid, "mcp-protocol-version": "2025-06-18" };
+  const raw = (name: string, args: string) => post(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`, h);
+  const deep = `{"sheets":[{"id":"s","name":"S","nodes":[{"id":"n","type":"message","data":{"x":${"[".repeat(40_000)}${"]".repeat(40_000)}}}]}]}`;
+  const many = `{"sheets":[{"id":"s","name":"S","nodes":[${Array.from({ length: 20_001 }, (_, i) => `{"id":"n${i}","type":"message"}`).join(",")}]}]}`;
+  const before = t.ctx.projects.listItems(9301, false).length;
+  for (const [data, says] of [[deep, "64 levels"], [many, "at most 20,000"]] as const) {
+    const r = await raw("create_project", `{"name":"x","data":${data}}`);
+    expect(r.status).toBeLessThan(500);
+    expectNoLeak(r.text, "create_project over the limits");
+    const msg = JSON.parse(r.text);
+    expect(msg.result?.isError === true || msg.error !== undefined).toBe(true);
+    expect(r.text).toContain(says);
+  }
+  expect(t.ctx.projects.listItems(9301, false).length).toBe(before);
+}, 30_000);

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { createApp } from "../../src/app";
-import { projects, projectVersions } from "../../src/db/schema";
+import { botTokens, projects, projectVersions } from "../../src/db/schema";
 import { SERVER_BODY_LIMIT } from "../../src/http/body-limit";
 import { MAX_JSON_DEPTH, MAX_SCENARIO_NODES, tooDeep } from "../../src/lib/json-limits";
 import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
@@ -89,16 +89,18 @@ describe("node count", () => {
 });
 
 describe("rows stored before the limits", () => {
-  test("generate, export, bot API export and restoring a version answer 400, never 500 or a gigabyte", async () => {
+  test("generate, export, bot API export, restoring a version and starting a bot answer 400, never 500 or a gigabyte", async () => {
     const deep = scenario(1, nested(20_000));
     const id = t.ctx.projects.create(1301, { name: "Legacy" }).id;
     t.ctx.db.update(projects).set({ data: deep }).where(eq(projects.id, id)).run();
     const version = t.ctx.db.insert(projectVersions).values({ projectId: id, data: deep, nodesCount: 1 }).returning().get();
+    const token = t.ctx.db.insert(botTokens).values({ projectId: id, token: "123456:legacy-token-for-limits", name: "Legacy" }).returning().get();
     for (const [method, path] of [
       ["POST", `/api/projects/${id}/generate`],
       ["POST", `/api/projects/${id}/export`],
       ["GET", `/api/bot/projects/${id}/export`],
       ["POST", `/api/projects/${id}/versions/${version.id}/restore`],
+      ["POST", `/api/bot/tokens/${token.id}/start`],
     ] as const) {
       const r = await t.call(method, path, { cookie, json: method === "POST" ? {} : undefined });
       expect([path, r.status]).toEqual([path, 400]);

@@ -42,6 +42,13 @@ describe("HTML pages", () => {
     expect(new Set(nonces).size).toBe(nonces.length);
   });
 
+  test("the API viewer: strict CSP, only script files", async () => {
+    const r = await t.call("GET", "/api/docs");
+    expect(r.status).toBe(200);
+    expectStrictPage(r.headers);
+    for (const m of r.text.matchAll(/<script\b([^>]*)>/g)) expect(m[1]).toMatch(/\bsrc="\/api\/docs\//);
+  });
+
   test("the Studio's index.html", async () => {
     const r = await t.call("GET", "/");
     if (r.status === 503) return console.warn("web app not built: skipped");

@@ -130,6 +130,17 @@ describe("a local root", () => {
     expect(moved.status).toBe(400);
   });
 
+  test("activation proves the server may write there: a file in the way is 400 and the config stays inactive", async () => {
+    writeFileSync(root("a-file"), "x");
+    const c = await t.call("POST", "/api/storage-configs", { cookie: operator, json: { id: "blocked", name: "Blocked", backend: "local", config: { rootPath: join(root("a-file"), "sub") } } });
+    expect(c.status).toBe(201);
+    const on = await t.call("PATCH", "/api/storage-configs/blocked", { cookie: operator, json: { isActive: true } });
+    expect(on.status).toBe(400);
+    expect(on.body.message).toContain("Cannot activate");
+    expect(t.ctx.db.select().from(storageConfigs).all().find((r) => r.id === "blocked")?.isActive).toBe(0);
+    expect((await t.call("DELETE", "/api/storage-configs/blocked", { cookie: operator })).status).toBe(200);
+  });
+
   test("a row from before the rule is never created by the test, and is not used", async () => {
     const outside = join(tmpdir(), `botloom-old-${process.pid}-${Date.now()}`);
     t.ctx.db.insert(storageConfigs).values({ id: "old-row", name: "Old", backend: "local", config: JSON.stringify({ rootPath: outside }), isActive: 0, readOnly: 0 }).run();

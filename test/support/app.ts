@@ -57,6 +57,13 @@ export function createTestApp(opts: { env?: Record<string, string>; bots?: BotCo
     ADMIN_KEY,
     SESSION_SECRET: "test-session-secret-0123456789",
     LOG_LEVEL: "silent",
+    // Feature tests log in and create tokens far faster than a person; the abuse limits have their
+    // own tests (test/hardening/abuse-limits.test.ts), which set the production defaults back.
+    LOGIN_ATTEMPTS_PER_MINUTE: "1000000",
+    ADMIN_LOGIN_FREE_FAILURES: "1000000",
+    PAT_CREATIONS_PER_HOUR: "1000000",
+    MAX_PATS_PER_USER: "1000000",
+    MAX_PROJECTS_PER_USER: "1000000",
     ...opts.env,
   });
   const logs: string[] = [];

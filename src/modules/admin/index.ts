@@ -7,6 +7,7 @@ import { parsePositiveId } from "../../http/params";
 import { settingsPutSchema } from "../settings/model";
 import { ADMIN_COOKIE, adminCookieOptions, adminGuard, adminKeyMatches, issueAdminCookie, verifyAdminCookie } from "./admin-auth";
 import { adminPatCreateSchema } from "./model";
+import { clientAddress, FailureLadder, LOCK_MS, rateLimited } from "../../http/rate-limit";
 import { hubPage } from "./pages/hub";
 import { redirect } from "./pages/layout";
 import { loginPage } from "./pages/login";
@@ -15,7 +16,12 @@ import { adminStorageRoutes } from "./storage-proxy";
 import { adminUsersRoutes } from "./users";
 import { adminVersionRoutes } from "./version";
 
+const isFormPost = (request: Request) => /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(request.headers.get("content-type") ?? "");
+/** `?wait=` of the login page: whole seconds, at most the lock's length; anything else shows nothing. */
+const waitOf = (raw: string | undefined) => (raw && /^\d{1,4}$/.test(raw) && Number(raw) > 0 && Number(raw) <= LOCK_MS / 1000 ? Number(raw) : undefined);
+
 export const adminRoutes = (ctx: AppContext) => {
+  const ladder = new FailureLadder(ctx.config.limits.adminLoginFreeFailures);
   const loggedIn = (cookie: Record<string, { value?: unknown }>) => verifyAdminCookie(ctx.config.adminKey, cookie[ADMIN_COOKIE]?.value);
 
   return (
@@ -25,10 +31,25 @@ export const adminRoutes = (ctx: AppContext) => {
       .use(adminVersionRoutes(ctx))
       .use(adminStorageRoutes(ctx))
       // --- public ---------------------------------------------------------------------------
-      .post("/api/login", ({ body, cookie }) => {
+      .post("/api/login", ({ body, cookie, server, request, set }) => {
         if (!ctx.config.adminKey) throw new AppError(503, "NOT_SET_UP", "No admin key is configured: start with `serve --init` or set ADMIN_KEY");
+        const from = clientAddress(server, request);
+        const wait = ladder.waitFor(from);
+        if (wait > 0) {
+          // The login form gets its page back with the wait; scripts get 429. Either way no key is checked.
+          if (isFormPost(request)) return redirect(`/admin/login?wait=${wait}`);
+          set.headers["retry-after"] = String(wait);
+          throw rateLimited(wait, "wrong admin keys from your address");
+        }
         const key = body && typeof body === "object" ? (body as Record<string, unknown>).key : undefined;
-        if (!adminKeyMatches(ctx.config.adminKey, key)) return redirect("/admin/login?error=1");
+        if (!adminKeyMatches(ctx.config.adminKey, key)) {
+          const { count, locked } = ladder.fail(from);
+          // the address and the count only: never what was typed
+          if (locked) ctx.log.warn(`admin login: ${from} locked for ${LOCK_MS / 60_000} minutes after ${count} wrong keys`);
+          else ctx.log.warn(`admin login: wrong key from ${from} (${count} in a row)`);
+          return redirect("/admin/login?error=1");
+        }
+        ladder.succeed(from);
         cookie[ADMIN_COOKIE].set({ value: issueAdminCookie(ctx.config.adminKey), ...adminCookieOptions(ctx) });
         return redirect(ctx.settings.isSetUp() ? "/admin" : "/admin/settings");
       })
@@ -77,7 +98,7 @@ export const adminRoutes = (ctx: AppContext) => {
       // --- pages ----------------------------------------------------------------------------------
       // Already logged in: the login form has nothing to offer, go where the login would lead.
       .get("/login", ({ query, cookie }) =>
-        loggedIn(cookie) ? redirect(ctx.settings.isSetUp() ? "/admin" : "/admin/settings") : loginPage({ error: query.error === "1", keyConfigured: ctx.config.adminKey !== null }),
+        loggedIn(cookie) ? redirect(ctx.settings.isSetUp() ? "/admin" : "/admin/settings") : loginPage({ error: query.error === "1", keyConfigured: ctx.config.adminKey !== null, waitSeconds: waitOf(query.wait) }),
       )
       .get("", ({ cookie }) => (loggedIn(cookie) ? hubPage() : redirect("/admin/login")))
       .get("/", ({ cookie }) => (loggedIn(cookie) ? hubPage() : redirect("/admin/login")))

@@ -3,7 +3,8 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
 import { badRequest, forbidden } from "../../http/errors";
-import { parsePositiveId } from "../../http/params";
+import { parsePaging, parsePositiveId } from "../../http/params";
+import { clientAddress, rateLimited, WindowLimiter } from "../../http/rate-limit";
 import { devLoginSchema, patCreateSchema, widgetLoginSchema } from "./model";
 import { SESSION_COOKIE, SESSION_TTL_MS } from "./service";
 
@@ -16,6 +17,18 @@ export const authRoutes = (ctx: AppContext) => {
     maxAge: Math.floor(SESSION_TTL_MS / 1000),
   });
 
+  // Per client address (dev-login would otherwise mint sessions for any id as fast as one asks)
+  // and per user for PATs; the window limiters live as long as this app.
+  const logins = new WindowLimiter(ctx.config.limits.loginAttemptsPerMinute, 60_000);
+  const patCreations = new WindowLimiter(ctx.config.limits.patCreationsPerHour, 3_600_000);
+  const limitLogins = (from: string, set: { headers: Record<string, string | number> }) => {
+    const { wait, firstRefusal } = logins.attempt(from);
+    if (wait === 0) return;
+    set.headers["retry-after"] = String(wait);
+    if (firstRefusal) ctx.log.warn(`login attempts from ${from} over ${ctx.config.limits.loginAttemptsPerMinute} a minute: refused for ${wait} s`);
+    throw rateLimited(wait, "login attempts from your address");
+  };
+
   return new Elysia({ prefix: "/api/auth" })
     .use(authPlugin(ctx))
     .get("/config", () => {
@@ -25,7 +38,8 @@ export const authRoutes = (ctx: AppContext) => {
     })
     .post(
       "/dev-login",
-      ({ body, cookie }) => {
+      ({ body, cookie, server, request, set }) => {
+        limitLogins(clientAddress(server, request), set);
         if (ctx.settings.loginMode() !== "dev_login") throw forbidden("Developer login is disabled on this server");
         const user = ctx.auth.upsertUser({ id: body.userId, firstName: body.firstName, lastName: body.lastName, username: body.username });
         cookie[SESSION_COOKIE].set({ value: ctx.auth.createSession(user.id), ...cookieOptions() });
@@ -35,7 +49,8 @@ export const authRoutes = (ctx: AppContext) => {
     )
     .post(
       "/messenger-login",
-      ({ body, cookie }) => {
+      ({ body, cookie, server, request, set }) => {
+        limitLogins(clientAddress(server, request), set);
         if (ctx.settings.loginMode() !== "messenger_widget") throw forbidden("Messenger login is disabled on this server");
         ctx.auth.verifyWidget(body, ctx.settings.messengerBotToken());
         const id = Number(body.id);
@@ -64,22 +79,34 @@ export const authRoutes = (ctx: AppContext) => {
     })
     .get(
       "/pats",
-      ({ actor }) => {
-        const items = ctx.auth.listPats(actor.userId).map(({ userId: _u, ...p }) => p);
-        return { items, count: items.length };
+      ({ actor, query }) => {
+        // Unpaged: every token, as before (bounded by the per-user cap); paged on request.
+        const paging = parsePaging(query);
+        const items = ctx.auth.listPats(actor.userId, paging ?? undefined).map(({ userId: _u, ...p }) => p);
+        if (!paging) return { items, count: items.length };
+        return { items, count: items.length, total: ctx.auth.countPats(actor.userId), page: paging.page, perPage: paging.perPage };
       },
-      { user: true },
+      { user: true, detail: { description: "The caller's PATs, newest first: { items, count }. Optional paging page (from 1) and perPage (1-200, default 50) adds total, page and perPage." } },
     )
     .post(
       "/pats",
       ({ actor, body, set }) => {
         // A leaked token must not be able to mint more of itself: new tokens need a logged-in session.
         if (actor.via !== "session") throw forbidden("Personal access tokens can only be created from a logged-in session");
-        const { userId: _u, ...pat } = ctx.auth.createPat(actor.userId, body.name, []);
+        const wait = patCreations.take(String(actor.userId));
+        if (wait > 0) {
+          set.headers["retry-after"] = String(wait);
+          throw rateLimited(wait, "new personal access tokens");
+        }
+        const { userId: _u, ...pat } = ctx.auth.createOwnPat(actor.userId, body.name, ctx.config.limits.maxPatsPerUser);
         set.status = 201;
         return pat;
       },
-      { user: true, body: patCreateSchema },
+      {
+        user: true,
+        body: patCreateSchema,
+        detail: { description: "From a session only. 429 RATE_LIMITED (Retry-After) past PAT_CREATIONS_PER_HOUR; 409 when the caller holds MAX_PATS_PER_USER tokens." },
+      },
     )
     .delete(
       "/pats/:id",

@@ -1,10 +1,10 @@
 // Users, sessions and personal access tokens. Secrets (session ids, PATs) are stored only as
 // SHA-256; the cookie carries an opaque id plus an HMAC so forged cookies never reach the database.
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { personalAccessTokens, sessions, users } from "../../db/schema";
 import { hmacHex, randomBase62, safeEqual, sha256Hex } from "../../lib/crypto";
-import { notFound, unauthorized } from "../../http/errors";
+import { conflict, notFound, unauthorized } from "../../http/errors";
 import type { PublicUser, WidgetLogin } from "./model";
 
 export const SESSION_COOKIE = "connect.sid";
@@ -150,9 +150,21 @@ export class AuthService {
     return { userId: row.userId, via: "pat", scopes: parseScopes(row.scopes) };
   }
 
-  listPats(userId?: number) {
-    const q = this.db.select().from(personalAccessTokens).orderBy(desc(personalAccessTokens.id));
-    const rows = userId === undefined ? q.all() : q.where(eq(personalAccessTokens.userId, userId)).all();
+  /** A user's own PAT: the per-user cap applies (the admin's and the CLI's are not capped). */
+  createOwnPat(userId: number, name: string, maxPerUser: number) {
+    const held = this.countPats(userId);
+    if (held >= maxPerUser) throw conflict(`You already hold ${held} personal access tokens (at most ${maxPerUser}); delete one first`);
+    return this.createPat(userId, name, []);
+  }
+
+  countPats(userId: number): number {
+    return this.db.select({ n: count() }).from(personalAccessTokens).where(eq(personalAccessTokens.userId, userId)).get()?.n ?? 0;
+  }
+
+  listPats(userId?: number, page?: { page: number; perPage: number }) {
+    const base = this.db.select().from(personalAccessTokens).orderBy(desc(personalAccessTokens.id));
+    const q = userId === undefined ? base : base.where(eq(personalAccessTokens.userId, userId));
+    const rows = page ? q.limit(page.perPage).offset((page.page - 1) * page.perPage).all() : q.all();
     return rows.map((r) => ({ id: r.id, name: r.name, userId: r.userId, scopes: parseScopes(r.scopes), createdAt: r.createdAt, lastUsedAt: r.lastUsedAt }));
   }
 

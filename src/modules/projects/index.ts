@@ -3,7 +3,7 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
-import { parseBoolQuery, parsePositiveId } from "../../http/params";
+import { parseBoolQuery, parsePaging, parsePositiveId } from "../../http/params";
 import { JsonCache } from "../../http/json-cache";
 import { changeStamp } from "../../db/change-stamp";
 import { createProjectSchema, reorderSchema, updateProjectSchema } from "./model";
@@ -20,7 +20,23 @@ const projectRecordRoutes = (ctx: AppContext) => {
   return (
     new Elysia({ prefix: "/api/projects" })
       .use(authPlugin(ctx))
-      .get("/", ({ actor, query }) => projects.listFull(actor.userId, parseBoolQuery(query.archived, "archived")), { user: true })
+      // API.md fixes an array here: paging is opt-in (page/perPage) and then answers { items, total, page, perPage }.
+      .get(
+        "/",
+        ({ actor, query }) => {
+          const archived = parseBoolQuery(query.archived, "archived");
+          const paging = parsePaging(query);
+          if (!paging) return projects.listFull(actor.userId, archived);
+          return { items: projects.listFull(actor.userId, archived, paging), total: projects.listItems(actor.userId, archived).length, page: paging.page, perPage: paging.perPage };
+        },
+        {
+          user: true,
+          detail: {
+            description:
+              "Full project records. Query: archived (true/false); optional paging page (from 1) and perPage (1-200, default 50): without them the answer is the array of API.md, with them { items, total, page, perPage }.",
+          },
+        },
+      )
       .get(
         "/list",
         ({ actor, query }) => {

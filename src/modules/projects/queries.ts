@@ -1,6 +1,6 @@
 // Prepared statements of the projects module. Every read is "as seen by a user": the per-user
 // position (project_order, falling back to projects.sort_order) and the per-user archive flag.
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, count, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { aliased, prepareRows } from "../../db/rows";
 import { projectArchives, projectCollaborators, projectOrder, projects, users } from "../../db/schema";
@@ -73,6 +73,13 @@ export function prepareProjectQueries(db: Db) {
   return {
     listItems: prepareRows<ListRow>(db, userList(db, itemColumns)),
     listFull: prepareRows<Record<string, unknown> & { data: unknown; isArchivedForMe: number | boolean }>(db, userList(db, fullRecordColumns)),
+    /** One page of listFull (opt-in paging of GET /api/projects). */
+    listFullPage: prepareRows<Record<string, unknown> & { data: unknown; isArchivedForMe: number | boolean }>(
+      db,
+      userList(db, fullRecordColumns).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")),
+    ),
+    /** Projects a user owns (the per-user cap). */
+    ownedCount: db.select({ n: count() }).from(projects).where(eq(projects.ownerId, sql.placeholder("ownerId"))).prepare(),
     full: db
       .select(fullColumns)
       .from(projects)

@@ -4,7 +4,7 @@
 import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context";
 import { projectArchives, projectOrder, projects } from "../../db/schema";
-import { badRequest, forbidden, notFound } from "../../http/errors";
+import { badRequest, conflict, forbidden, notFound } from "../../http/errors";
 import { DEFAULT_DATA, parseDocument, readStored as readJson, type ScenarioDocument } from "./document";
 import { NAME_MAX, toFlag, type CreateProjectInput, type Flag, type ProjectFull, type ProjectListItem, type ProjectPatch } from "./model";
 import { prepareProjectQueries, type ProjectQueries } from "./queries";
@@ -42,8 +42,9 @@ export class ProjectsService {
     return rows as ProjectListItem[];
   }
 
-  listFull(userId: number, archived: boolean): ProjectFull[] {
-    const rows = this.q.listFull({ userId, archived: archived ? 1 : 0 });
+  listFull(userId: number, archived: boolean, page?: { page: number; perPage: number }): ProjectFull[] {
+    const values = { userId, archived: archived ? 1 : 0 };
+    const rows = page ? this.q.listFullPage({ ...values, limit: page.perPage, offset: (page.page - 1) * page.perPage }) : this.q.listFull(values);
     for (const r of rows) {
       r.data = readJson(r.data as string);
       r.isArchivedForMe = r.isArchivedForMe === 1;
@@ -111,6 +112,10 @@ export class ProjectsService {
     p: { name: string; description: string; doc: ScenarioDocument; userDatabaseEnabled?: number; sortOrder?: number; adminIds: string | null; commitMessage?: string },
   ): number {
     return this.ctx.db.transaction(() => {
+      // Per-user cap (config.limits): checked in the transaction that inserts, so parallel creates cannot pass it together.
+      const owned = this.q.ownedCount.get({ ownerId })?.n ?? 0;
+      const cap = this.ctx.config.limits.maxProjectsPerUser;
+      if (owned >= cap) throw conflict(`You already own ${owned} projects (at most ${cap} per user); delete one first`);
       const sortOrder = p.sortOrder ?? (this.q.maxPosition.get({ userId: ownerId })?.max ?? -1) + 1;
       const row = this.q.insert.get({
         ownerId,

@@ -14,6 +14,8 @@ export function parseStorageId(raw: string | undefined): string {
   return raw;
 }
 
+const OPERATORS = { description: "Platform operators only (platform.operatorIds in the admin settings): 403 FORBIDDEN for every other user." };
+
 export const storageRoutes = (ctx: AppContext) => {
   const service = ctx.storageConfigs;
 
@@ -27,9 +29,9 @@ export const storageRoutes = (ctx: AppContext) => {
         set.status = 201;
         return view;
       },
-      { operator: true, body: createStorageSchema },
+      { operator: true, body: createStorageSchema, detail: OPERATORS },
     )
-    .patch("/:id", ({ params, body }) => service.update(parseStorageId(params.id), body), { operator: true, body: updateStorageSchema })
-    .delete("/:id", ({ params }) => service.remove(parseStorageId(params.id)), { operator: true })
-    .post("/:id/test", ({ params }) => service.test(parseStorageId(params.id)), { operator: true });
+    .patch("/:id", ({ params, body }) => service.update(parseStorageId(params.id), body), { operator: true, body: updateStorageSchema, detail: OPERATORS })
+    .delete("/:id", ({ params }) => service.remove(parseStorageId(params.id)), { operator: true, detail: OPERATORS })
+    .post("/:id/test", ({ params }) => service.test(parseStorageId(params.id)), { operator: true, detail: OPERATORS });
 };

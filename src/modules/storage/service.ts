@@ -18,6 +18,7 @@ import {
 } from "./model";
 import { backendOf, LocalRootError, openCredentials, type StorageRegistry } from "./registry";
 import { localRootProblem, localRootRules } from "./local-root";
+import { LocalBackend } from "./backends/local";
 import { GENERIC_TEST_FAILURE, isLoopbackEndpoint, padToTestTimeout } from "./test-answer";
 import { slugify, uniqueSlug } from "./slug";
 
@@ -128,8 +129,17 @@ export class StorageConfigService {
     return toView(this.row(id));
   }
 
-  update(id: string, input: UpdateStorageInput): StorageConfigView {
+  async update(id: string, input: UpdateStorageInput): Promise<StorageConfigView> {
     const row = this.row(id);
+    if (input.isActive === true && row.backend === "local") {
+      // A local folder takes everyone's uploads only once the server has proven it may write there
+      // (the probe of the test endpoint, inside the allowed base).
+      const rootPath = String(input.config !== undefined ? this.validConfig("local", input.config).rootPath : JSON.parse(row.config).rootPath);
+      const problem = localRootProblem(rootPath, localRootRules(this.ctx.config));
+      if (problem) throw badRequest(problem);
+      const probe = await new LocalBackend(rootPath).test();
+      if (!probe.ok) throw badRequest(`Cannot activate: ${probe.message}`);
+    }
     const set: Partial<typeof storageConfigs.$inferInsert> = { updatedAt: new Date().toISOString() };
     if (input.name !== undefined) set.name = input.name;
     if (input.config !== undefined) set.config = JSON.stringify(this.validConfig(row.backend, input.config));
