@@ -6,12 +6,14 @@ import { projectTools } from "./tools/projects";
 import { nodeTools } from "./tools/nodes";
 import { botTools } from "./tools/bots";
 import { templateTools } from "./tools/templates";
+import { previewTools } from "./tools/preview";
 import { registerResources } from "./resources";
 
 const INSTRUCTIONS = [
   "Botloom builds and runs Telegram bots from scenario documents.",
   "Read botloom://docs/scenario first. Typical flow: create_project, add_node (command_trigger /start, message, ...),",
-  "connect_nodes, validate_project, then start_bot once the project has a token, and read_logs.",
+  "connect_nodes, validate_project, try it with preview_start / preview_send / preview_transcript (no token needed),",
+  "then start_bot once the project has a token, and read_logs.",
   "Every change you make is stored as a project version marked as an agent edit.",
 ].join(" ");
 
@@ -21,6 +23,7 @@ export function createMcpServer(tc: ToolContext): McpServer {
   nodeTools(server, tc);
   botTools(server, tc);
   templateTools(server, tc);
+  previewTools(server, tc);
   registerResources(server);
   return server;
 }

@@ -71,7 +71,7 @@ describe("MCP endpoint", () => {
     const { client } = await connect(patFor(t, OWNER));
     const { tools } = await client.listTools();
     const names = tools.map((x) => x.name);
-    for (const n of ["list_projects", "get_project", "create_project", "update_project_data", "add_node", "update_node", "delete_node", "connect_nodes", "validate_project", "generate_code", "list_templates", "use_template", "list_tokens", "start_bot", "stop_bot", "bot_status", "read_logs", "list_bot_users", "bot_stats"]) {
+    for (const n of ["list_projects", "get_project", "create_project", "update_project_data", "add_node", "update_node", "delete_node", "connect_nodes", "validate_project", "generate_code", "list_templates", "use_template", "list_tokens", "start_bot", "stop_bot", "bot_status", "read_logs", "list_bot_users", "bot_stats", "preview_start", "preview_send", "preview_transcript"]) {
       expect(names).toContain(n);
     }
     for (const tool of tools) {
@@ -127,10 +127,33 @@ describe("MCP endpoint", () => {
     const code = await ok(client, "generate_code", { projectId });
     expect(code.code).toContain('from "grammy"');
 
+    // Tried without a token: a preview bot on the built-in emulator.
+    const preview = await ok(client, "preview_start", { projectId });
+    await ok(client, "preview_send", { previewId: preview.id, action: { type: "text", text: "/start" } });
+    const botTexts = async (want: number) => {
+      let after = 0;
+      for (let i = 0; i < 20; i++) {
+        const chat = await ok(client, "preview_transcript", { previewId: preview.id, after, waitMs: 1000 });
+        after = chat.version;
+        const bot = chat.entries.filter((e: { from: string }) => e.from === "bot");
+        if (bot.length >= want) return bot;
+      }
+      throw new Error("the preview bot did not answer");
+    };
+    const [greeting] = await botTexts(1);
+    expect(greeting.text).toStartWith("Hello ");
+    expect(greeting.node).toBe("hello");
+    const aboutButton = greeting.replyMarkup.inline_keyboard.flat().find((b: { text: string }) => b.text === "About");
+    await ok(client, "preview_send", { previewId: preview.id, action: { type: "button", messageId: greeting.messageId, data: aboutButton.callback_data } });
+    const replies = await botTexts(2);
+    expect(replies[1].text).toStartWith("Made by an agent, for ");
+    expect((await ok(client, "preview_stop", { previewId: preview.id })).stopped).toBe(true);
+    expect(errorText(await call(client, "preview_transcript", { previewId: preview.id }))).toMatch(/not found/i);
+
     // Every change is a version marked as the agent's, and reached /api/events listeners.
     const versions = await t.call("GET", `/api/projects/${projectId}/versions`, { cookie });
     const agentVersions = versions.body.filter((v: { agentEdit: unknown }) => v.agentEdit === true || v.agentEdit === 1);
-    expect(agentVersions.length).toBe(10);
+    expect(agentVersions.length).toBe(10); // a preview is no change of the project
     expect(agentVersions[0].agentDisplayName).toBe("Claude Test");
     const row = t.ctx.db.$client.query("SELECT agent_session_id AS s FROM project_versions WHERE project_id = ? AND agent_edit = 1 LIMIT 1").get(projectId) as { s: string };
     expect(row.s).toBe(transport.sessionId!);
@@ -186,6 +209,7 @@ describe("MCP endpoint", () => {
       ["list_tokens", {}],
       ["start_bot", {}],
       ["read_logs", {}],
+      ["preview_start", {}],
     ] as const) {
       const text = errorText(await call(stranger.client, tool, { projectId: mine.id, ...extra }));
       expect(text).toMatch(/not found|no access|forbidden|access/i);
