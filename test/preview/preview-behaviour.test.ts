@@ -251,3 +251,15 @@ function alive(pid: number) {
     return false;
   }
 }
+
+test("an unsaved document over the scenario limits is refused before anything runs", async () => {
+  const huge = { sheets: [{ id: "s", name: "S", nodes: Array.from({ length: 20_001 }, (_, i) => ({ id: `n${i}`, type: "message", data: {} })), edges: [] }] };
+  const deep: Record<string, unknown> = {};
+  let at = deep;
+  for (let i = 0; i < 70; i++) at = (at.x = {}) as Record<string, unknown>;
+  for (const [document, words] of [[huge, "at most 20,000"], [{ sheets: [], extra: deep }, "deeper than 64"]] as const) {
+    const r = await t.call("POST", `/api/projects/${projectId}/preview`, { cookie: owner, json: { document } });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toContain(words);
+  }
+});

@@ -5,7 +5,8 @@ import type { AppContext } from "../../context";
 import type { PreviewLimits } from "../../bots/preview-process";
 import type { EmulatorLimits } from "../../emulator/session";
 import type { TranscriptEntry } from "../../emulator/transcript";
-import { AppError, notFound } from "../../http/errors";
+import { AppError, badRequest, notFound } from "../../http/errors";
+import { scenarioLimitProblem } from "../../lib/json-limits";
 import { PREVIEW_GROUP_ID, PREVIEW_PEOPLE, PreviewSession } from "./session";
 import type { PreviewAction, PreviewActor } from "./model";
 
@@ -43,6 +44,7 @@ export class PreviewService {
 
   async create(userId: number, projectId: number, document?: unknown) {
     const project = this.ctx.projects.getFull(projectId, userId);
+    if (document !== undefined) checkLimits(document);
     const mine = [...this.sessions.values()].filter((s) => s.userId === userId).sort((a, b) => a.createdAt - b.createdAt);
     while (mine.length >= this.options.perUser) await this.end(mine.shift()!);
     if (this.sessions.size >= this.options.total) throw new AppError(503, "INTERNAL", "Too many previews are running on this server; try again in a few minutes");
@@ -134,6 +136,7 @@ export class PreviewService {
 
   async replaceDocument(userId: number, id: string, document: unknown) {
     const s = this.session(userId, id);
+    checkLimits(document);
     await s.replaceDocument(document);
     return this.view(s);
   }
@@ -220,4 +223,10 @@ function replyKeyboardOf(entries: TranscriptEntry[]) {
     if (m.remove_keyboard) return null;
   }
   return null;
+}
+
+/** An unsaved document meets the limits a saved one does (SCENARIO.md: 64 levels, 20,000 nodes). */
+function checkLimits(document: unknown) {
+  const problem = scenarioLimitProblem(document, "document");
+  if (problem) throw badRequest(problem);
 }
