@@ -178,6 +178,12 @@ describe("loop, parallel_split, convert_file", () => {
     expect(texts(await new Chat(b).say("/loop", 3))).toEqual(["item 0: a", "item 1: b", "done after 1"]);
   });
 
+  test("a loop with a delay between items and no limit runs every item in order; the list survives in the chat's variables", async () => {
+    const chat = new Chat(b);
+    await chat.say("/loop", 3);
+    expect(texts(await chat.say("/slowloop", 4))).toEqual(["item 0: a", "item 1: b", "item 2: c", "done after 2"]);
+  });
+
   test("parallel_split runs every branch", async () => {
     expect(texts(await new Chat(b).say("/par", 2)).sort()).toEqual(["branch A", "branch B"]);
   });
