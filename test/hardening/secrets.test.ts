@@ -115,7 +115,8 @@ test("a session that exercises everything", async () => {
   await h.call("GET", `/api/projects/${shared.project}`, { cookie: h.owner });
   await h.call("GET", "/api/projects", { cookie: h.owner });
   expect(h.responses.length).toBeGreaterThan(700);
-});
+  // ~100 fixtures, each with its own project database file: 5-16 s measured on a shared, loaded machine.
+}, 30_000);
 
 /** Where a secret may appear by contract. */
 const envAllowed = (r: Recorded) => (r.method === "POST" && /\/api\/bot\/tokens\/[^/]+\/env(\?|$)/.test(r.path) && r.status === 201) || (/\/reveal(\?|$)/.test(r.path) && r.status === 200);
