@@ -1,13 +1,13 @@
 // Users of a bot, as recorded by the bot process in bot_users. Newest first (first_seen_at, then
 // row id, both descending) so that a bot-manager client shows recent sign-ups on its first page.
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, gte, or, sql } from "drizzle-orm";
 import type { AppContext } from "../../context";
 import { botUsers } from "../../db/schema";
 import { notFound } from "../../http/errors";
 import { MessengerError } from "../../messenger/client";
 import type { TokenAccess, TokenRow } from "../tokens/access";
 import { fetchAvatar, PHOTO_RECHECK_MS, uploadExists } from "../tokens/photos";
-import { formatDateTime, pageInfo, type BotUserDetail, type BotUserPage } from "./model";
+import { formatDateTime, pageInfo, parseVariables, type BotUserDetail, type BotUserPage, type DailyNewUsers } from "./model";
 
 type BotUserRow = typeof botUsers.$inferSelect;
 
@@ -26,6 +26,9 @@ export class BotUsersService {
     this.tokens = ctx.tokens.access;
     const db = ctx.db;
     const byToken = eq(botUsers.tokenId, sql.placeholder("tokenId"));
+    // Substring of a name or @username (LIKE with the wildcards of the search escaped), or the exact id.
+    const like = (c: typeof botUsers.firstName) => sql`${c} like ${sql.placeholder("pattern")} escape '\\'`;
+    const matches = or(like(botUsers.firstName), like(botUsers.lastName), like(botUsers.username), eq(botUsers.userId, sql.placeholder("exact")));
     this.q = {
       count: db.select({ n: sql<number>`count(*)` }).from(botUsers).where(byToken).prepare(),
       page: db
@@ -36,6 +39,21 @@ export class BotUsersService {
         .limit(sql.placeholder("limit"))
         .offset(sql.placeholder("offset"))
         .prepare(),
+      countSearch: db.select({ n: sql<number>`count(*)` }).from(botUsers).where(and(byToken, matches)).prepare(),
+      pageSearch: db
+        .select({ userId: botUsers.userId, firstName: botUsers.firstName, username: botUsers.username })
+        .from(botUsers)
+        .where(and(byToken, matches))
+        .orderBy(desc(botUsers.firstSeenAt), desc(botUsers.id))
+        .limit(sql.placeholder("limit"))
+        .offset(sql.placeholder("offset"))
+        .prepare(),
+      daily: db
+        .select({ day: sql<string>`substr(${botUsers.firstSeenAt}, 1, 10)`, n: sql<number>`count(*)` })
+        .from(botUsers)
+        .where(and(byToken, gte(botUsers.firstSeenAt, sql.placeholder("since"))))
+        .groupBy(sql`1`)
+        .prepare(),
       one: db
         .select()
         .from(botUsers)
@@ -44,10 +62,12 @@ export class BotUsersService {
     };
   }
 
-  list(tokenId: number, actorId: number, limit: number, offset: number): BotUserPage {
+  list(tokenId: number, actorId: number, limit: number, offset: number, search = ""): BotUserPage {
     this.tokens.require(tokenId, actorId);
-    const count = this.q.count.get({ tokenId })?.n ?? 0;
-    const rows = this.q.page.all({ tokenId, limit, offset });
+    const term = search.trim().replace(/^@/, "");
+    const filter = { pattern: `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, exact: term };
+    const count = (term ? this.q.countSearch.get({ tokenId, ...filter }) : this.q.count.get({ tokenId }))?.n ?? 0;
+    const rows = term ? this.q.pageSearch.all({ tokenId, limit, offset, ...filter }) : this.q.page.all({ tokenId, limit, offset });
     const items = rows.map((r) => ({ userId: r.userId, firstName: r.firstName ?? "", userName: r.username ?? "" }));
     return { items, ...pageInfo(count, offset, limit, items.length) };
   }
@@ -64,10 +84,25 @@ export class BotUsersService {
       registeredAt: formatDateTime(row.firstSeenAt),
       lastInteraction: formatDateTime(row.lastSeenAt),
       interactionCount: row.interactionCount,
+      variables: parseVariables(row.variables),
       // API.md types the detail's photoUrl as a string path: "" without an avatar (the older
       // platform's clients test `= ""`), unlike the bot photo endpoint's documented null.
       photoUrl: (await this.photoOf(token, row)) ?? "",
     };
+  }
+
+  /** New users per UTC day over the last `days` days, oldest first, days without users included. */
+  daily(tokenId: number, actorId: number, days: number, now = Date.now()): DailyNewUsers {
+    this.tokens.require(tokenId, actorId);
+    const first = new Date(now);
+    first.setUTCHours(0, 0, 0, 0);
+    first.setUTCDate(first.getUTCDate() - (days - 1));
+    const counts = new Map(this.q.daily.all({ tokenId, since: first.toISOString() }).map((r) => [r.day, r.n]));
+    const items = Array.from({ length: days }, (_, i) => {
+      const date = new Date(first.getTime() + i * 86_400_000).toISOString().slice(0, 10);
+      return { date, newUsers: counts.get(date) ?? 0 };
+    });
+    return { items, count: items.length };
   }
 
   /**
