@@ -1,6 +1,6 @@
 // Users of a bot, as recorded by the bot process in bot_users. Newest first (first_seen_at, then
 // row id, both descending) so that a bot-manager client shows recent sign-ups on its first page.
-import { and, desc, eq, gte, or, sql } from "drizzle-orm";
+import { and, desc, eq, gte, or, sql, type AnyColumn } from "drizzle-orm";
 import type { AppContext } from "../../context";
 import { botUsers } from "../../db/schema";
 import { notFound } from "../../http/errors";
@@ -27,7 +27,7 @@ export class BotUsersService {
     const db = ctx.db;
     const byToken = eq(botUsers.tokenId, sql.placeholder("tokenId"));
     // Substring of a name or @username (LIKE with the wildcards of the search escaped), or the exact id.
-    const like = (c: typeof botUsers.firstName) => sql`${c} like ${sql.placeholder("pattern")} escape '\\'`;
+    const like = (c: AnyColumn) => sql`${c} like ${sql.placeholder("pattern")} escape '\\'`;
     const matches = or(like(botUsers.firstName), like(botUsers.lastName), like(botUsers.username), eq(botUsers.userId, sql.placeholder("exact")));
     this.q = {
       count: db.select({ n: sql<number>`count(*)` }).from(botUsers).where(byToken).prepare(),
