@@ -42,7 +42,12 @@ export function Layout({ children }: { children: ReactNode }) {
               <option value="dark">{t("nav.dark")}</option>
             </select>
           </label>
-          {me && <span className="user-name" data-testid="user-name">{displayName(me)}</span>}
+          {me && (
+            <Link href="/account" className="user-link" aria-current={path === "/account" ? "page" : undefined}>
+              {me.photoUrl && <img src={me.photoUrl} alt="" width={24} height={24} className="avatar" />}
+              <span className="user-name" data-testid="user-name">{displayName(me)}</span>
+            </Link>
+          )}
           <button type="button" className="btn ghost" onClick={() => void logout()}>{t("nav.logout")}</button>
         </div>
       </header>

@@ -22,6 +22,8 @@ export function LoginPage() {
   const qc = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Back from the widget with a signed payload: no need to load the widget's script again.
+  const [fromWidget, setFromWidget] = useState(() => new URLSearchParams(location.search).has("hash"));
 
   const finish = async (path: string, body: unknown) => {
     setBusy(true);
@@ -33,6 +35,7 @@ export function LoginPage() {
     } catch (e) {
       setError(errorText(e));
       setBusy(false);
+      setFromWidget(false);
     }
   };
 
@@ -78,7 +81,8 @@ export function LoginPage() {
             <button className="btn primary" type="submit" disabled={busy}>{t("login.submit")}</button>
           </form>
         )}
-        {c?.setUp && c.loginMode === "messenger_widget" && c.botUsername && <TelegramWidget botUsername={c.botUsername} hint={t("login.widgetHint")} />}
+        {c?.setUp && c.loginMode === "messenger_widget" && c.botUsername && fromWidget && <p role="status">{t("login.checking")}</p>}
+        {c?.setUp && c.loginMode === "messenger_widget" && c.botUsername && !fromWidget && <TelegramWidget botUsername={c.botUsername} hint={t("login.widgetHint")} />}
         {c?.setUp && !c.loginMode && <p>{t("login.noMode")}</p>}
         {error && <p className="error" role="alert">{error}</p>}
       </section>
