@@ -9,7 +9,7 @@ const DIR = import.meta.dir;
 /** Helpers, not benchmarks. */
 const NOT_BENCHMARKS = new Set(["run", "lib", "loadgen", "scenarios"]);
 /** Quick ones first; the rest alphabetically. */
-const ORDER = ["codegen", "cold-start", "projects-list", "api-throughput", "webhook", "bots"];
+const ORDER = ["codegen", "cold-start", "projects-list", "studio", "api-throughput", "webhook", "bots"];
 const PER_BENCH_LIMIT_MS = 10 * 60_000;
 
 const all = readdirSync(DIR)
@@ -84,6 +84,11 @@ function headline(name: string, r: Figures) {
       rows.push([name, "update → reply, webhook p50 / p99", `${ms(u.webhook?.p50Ms)} / ${ms(u.webhook?.p99Ms)}`, `polling ${ms(u.polling?.p50Ms)} / ${ms(u.polling?.p99Ms)}`, num(u.webhookP50VsPolling)]);
       return;
     }
+    case "studio":
+      rows.push([name, "projects page first contentful paint (cold, median)", ms(r.projectsPage?.fcpMs), `static HTML ${ms(r.staticHtml?.fcpMs)}`, num(r.fcpVsStatic)]);
+      rows.push([name, "projects page list on screen (cold, median)", ms(r.projectsPage?.listReadyMs), `static HTML ${ms(r.staticHtml?.readyMs)}`, ""]);
+      rows.push([name, "shell shipped, gzip (JS + CSS)", `${r.shellGzipKB} KB`, `budget ${r.budgets?.shellGzipKB} KB`, ""]);
+      return;
     case "codegen":
       for (const [k, v] of Object.entries(r)) {
         if (v && typeof v === "object" && "medianMs" in v) rows.push([name, `generate ${k}`, ms(v.medianMs), `${v.lines} lines, ${v.kb} KB`, ""]);
