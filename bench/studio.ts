@@ -6,6 +6,7 @@
 //   bun bench/studio.ts [--runs 7]
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { botLogs } from "../src/db/schema";
 import { arg, bareServer, latency, ratio, ROOT, round, runBench, startPlatform } from "./lib";
 
 const RUNS = arg("runs", 7);
@@ -30,6 +31,7 @@ await runBench("studio", async () => {
   for (let i = 0; i < 20; i++) {
     await fetch(`${p.url}/api/projects`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ name: `Project ${i}` }) });
   }
+  const logs = await logsPollCost(p, cookie);
   const bare = bareServer(STATIC_PAGE, "text/html; charset=utf-8");
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"] });
   const [name, value] = cookie.split("=");
@@ -89,6 +91,32 @@ await runBench("studio", async () => {
     fcpVsStatic: ratio(fcp.p50Ms, fcpBase.p50Ms),
     shipped: { scripts: js.length, jsKB: round(jsBytes / 1024, 1), jsGzipKB: round(jsGzipBytes / 1024, 1), cssGzipKB: round(cssGzipBytes / 1024, 1) },
     shellGzipKB: shellKB,
+    logsPoll: logs,
     budgets: { shellGzipKB: SHELL_BUDGET_KB, fcpMs: FCP_BUDGET_MS, shellWithin: shellKB <= SHELL_BUDGET_KB, fcpWithin: fcp.p50Ms <= FCP_BUDGET_MS },
   };
 });
+
+/**
+ * What one poll of the Logs tab costs: GET /api/projects/{id}/logs/all?limit=200 on a project with
+ * 5,000 log lines of 150+ characters (the tab's request), median latency over 50 polls and bytes
+ * per poll; the baseline is GET /api/auth/me, the smallest authenticated request.
+ */
+async function logsPollCost(p: Awaited<ReturnType<typeof startPlatform>>, cookie: string) {
+  const project = await (await fetch(`${p.url}/api/projects`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ name: "Logs" }) })).json();
+  const rows = Array.from({ length: 5000 }, (_, i) => ({ projectId: project.id as number, tokenId: 1, level: i % 10 ? "stdout" : "stderr", message: `[chat ${100000 + i}] node message_${i} (message) ${"x".repeat(140)}` }));
+  for (let i = 0; i < rows.length; i += 500) p.ctx.db.insert(botLogs).values(rows.slice(i, i + 500)).run();
+  const time = async (path: string) => {
+    const samples: number[] = [];
+    let bytes = 0;
+    for (let i = 0; i < 50; i++) {
+      const t0 = performance.now();
+      const r = await fetch(`${p.url}${path}`, { headers: { cookie, "accept-encoding": "identity" } });
+      bytes = (await r.arrayBuffer()).byteLength;
+      samples.push(performance.now() - t0);
+    }
+    return { p50Ms: round(latency(samples).p50Ms, 2), kb: round(bytes / 1024, 1) };
+  };
+  const poll = await time(`/api/projects/${project.id}/logs/all?limit=200`);
+  const me = await time("/api/auth/me");
+  return { poll, authMe: me, pollVsAuthMe: ratio(poll.p50Ms, me.p50Ms), intervalMs: 2000 };
+}

@@ -1,6 +1,7 @@
 // Live tail of the project's bot logs. Polling GET /api/projects/{id}/logs/all every 2 s (the
-// newest LIMIT lines, newest first): one small request that the server answers from an index, and
-// nothing to reconnect. Pause stops the polling; filters work on the lines already fetched.
+// newest LIMIT lines, newest first): one request the server answers from an index (measured in
+// bench/studio.ts: ~1 ms, 43 KB), nothing to reconnect, and TanStack stops it in a hidden tab.
+// Pause stops the polling; filters work on the lines already fetched.
 import { useMemo, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
@@ -15,7 +16,7 @@ interface LogEntry {
 }
 
 export const LOG_POLL_MS = 2000;
-const LIMIT = 500;
+const LIMIT = 200;
 
 export function LogsTab({ projectId }: { projectId: number }) {
   const { t } = useTranslation();
