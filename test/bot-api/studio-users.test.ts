@@ -81,3 +81,13 @@ describe("new users per day", () => {
     expect((await env.call("GET", `/api/bot/tokens/${tokenId}/stats/daily`)).status).toBe(401);
   });
 });
+
+describe("OpenAPI", () => {
+  test("the search and days parameters are documented", async () => {
+    const r = await env.call("GET", "/api/docs/json");
+    const users = r.body.paths["/api/bot/tokens/{tokenId}/users"].get.parameters.map((p: any) => p.name);
+    expect(users).toContain("search");
+    const daily = r.body.paths["/api/bot/tokens/{tokenId}/stats/daily"].get;
+    expect(daily.parameters.map((p: any) => p.name)).toContain("days");
+  });
+});
