@@ -178,6 +178,20 @@ describe.skipIf(!haveChromium)("the Studio path in Chromium", () => {
     expect((await server()).includes("Help desk")).toBe(false);
   }, 60_000);
 
+  test("live: a project created or deleted elsewhere appears and goes without a reload", async () => {
+    const { page } = b;
+    await page.goto(`${base}/projects`);
+    const list = page.getByTestId("project-list");
+    await list.locator("li").first().waitFor();
+    const cookie = await sessionCookie();
+    const made = await t.call("POST", "/api/projects", { cookie, json: { name: "Made by an agent" } });
+    await list.getByText("Made by an agent").waitFor({ timeout: 10_000 });
+    await t.call("PUT", `/api/projects/${made.body.id}`, { cookie, json: { name: "Renamed by an agent" } });
+    await list.getByText("Renamed by an agent").waitFor({ timeout: 10_000 });
+    await t.call("DELETE", `/api/projects/${made.body.id}`, { cookie });
+    await list.getByText("Renamed by an agent").waitFor({ state: "detached", timeout: 10_000 });
+  }, 40_000);
+
   test("no console errors; every request went to the server's origin", () => {
     // The one failed request the test provoked on purpose: the bad token, answered 400 in words.
     const provoked = (e: string) => e.includes("status of 400") && e.includes(`/api/bot/projects/${projectId}/tokens`);
