@@ -55,6 +55,9 @@ describe.skipIf(!haveChromium)("the Studio path in Chromium", () => {
     const { page } = b;
     await page.goto(`${base}/`);
     await page.waitForURL(/\/login\?next=/);
+    await page.getByLabel("Language").selectOption("ru");
+    await page.getByRole("heading", { name: "Вход в Botloom" }).waitFor();
+    await page.getByLabel("Язык").selectOption("en");
     await page.getByLabel("User id").fill("4242");
     await page.getByLabel("First name").fill("Ada");
     await page.getByRole("button", { name: "Log in" }).click();

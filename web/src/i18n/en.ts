@@ -78,7 +78,7 @@ export const en = {
   templates: {
     title: "Templates", search: "Search templates", category: "Category", allCategories: "All categories", language: "Language", allLanguages: "All languages",
     featuredOnly: "Featured only", featured: "Featured", none: "No templates match.", uses: "Used: {{count}}", page: "Page {{page}} of {{pages}}",
-    rating: "Rating {{rating}} of 5, votes: {{count}}", rateN: "Rate {{n}} of 5", thanks: "Thanks for your vote",
+    rating: "Rating {{rating}} of 5, votes: {{count}}", rateLabel: "Your rating:", rateN: "Rate {{n}} of 5", thanks: "Thanks for your vote",
     sheets: "Sheets", nodeCount: "Nodes", commands: "Commands", kinds: "Node kinds", tags: "Tags", projectName: "Name of the new project", use: "Use this template",
     categories: { business: "Business", support: "Support", entertainment: "Entertainment", community: "Community", ecommerce: "Shop", marketing: "Marketing", education: "Education", custom: "Custom", utility: "Utility" },
     difficulty: { easy: "easy", medium: "medium", hard: "hard" },

@@ -79,7 +79,7 @@ export const ru: Strings = {
   templates: {
     title: "Шаблоны", search: "Поиск шаблонов", category: "Категория", allCategories: "Все категории", language: "Язык", allLanguages: "Все языки",
     featuredOnly: "Только рекомендуемые", featured: "Рекомендуем", none: "Подходящих шаблонов нет.", uses: "Использован: {{count}}", page: "Страница {{page}} из {{pages}}",
-    rating: "Оценка {{rating}} из 5, голосов: {{count}}", rateN: "Оценить на {{n}} из 5", thanks: "Спасибо за оценку",
+    rating: "Оценка {{rating}} из 5, голосов: {{count}}", rateLabel: "Ваша оценка:", rateN: "Оценить на {{n}} из 5", thanks: "Спасибо за оценку",
     sheets: "Листы", nodeCount: "Узлов", commands: "Команды", kinds: "Виды узлов", tags: "Теги", projectName: "Название нового проекта", use: "Создать проект по шаблону",
     categories: { business: "Бизнес", support: "Поддержка", entertainment: "Развлечения", community: "Сообщество", ecommerce: "Магазин", marketing: "Маркетинг", education: "Обучение", custom: "Свои", utility: "Утилиты" },
     difficulty: { easy: "просто", medium: "средне", hard: "сложно" },

@@ -7,6 +7,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { errorText, post } from "../api/client";
 import { meKey, useAuthConfig } from "../auth";
+import { Preferences } from "../components/Preferences";
 
 const WIDGET_FIELDS = ["id", "first_name", "last_name", "username", "photo_url", "auth_date", "hash"];
 
@@ -85,6 +86,9 @@ export function LoginPage() {
         {c?.setUp && c.loginMode === "messenger_widget" && c.botUsername && !fromWidget && <TelegramWidget botUsername={c.botUsername} hint={t("login.widgetHint")} />}
         {c?.setUp && !c.loginMode && <p>{t("login.noMode")}</p>}
         {error && <p className="error" role="alert">{error}</p>}
+        <div className="row end prefs">
+          <Preferences />
+        </div>
       </section>
     </main>
   );

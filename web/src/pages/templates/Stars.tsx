@@ -8,6 +8,7 @@ export function Stars({ rating, count, onRate, busy }: { rating: number; count: 
   if (!onRate) return <span className="stars" aria-label={label} title={label}>{"★".repeat(full)}{"☆".repeat(5 - full)} <span className="muted small">{count > 0 ? rating.toFixed(1) : ""} ({count})</span></span>;
   return (
     <span className="stars" role="group" aria-label={label}>
+      <span className="small muted">{t("templates.rateLabel")} </span>
       {[1, 2, 3, 4, 5].map((n) => (
         <button key={n} type="button" className="star-btn" disabled={busy} onClick={() => onRate(n)} aria-label={t("templates.rateN", { n })}>{n <= full ? "★" : "☆"}</button>
       ))}
