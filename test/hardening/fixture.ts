@@ -269,6 +269,11 @@ export const ROUTES: { method: string; path: string; level: "public" | "user" | 
   { method: "PATCH", path: "/admin/api/templates/{template}/featured", level: "admin" },
   { method: "POST", path: "/admin/api/templates/refresh", level: "admin" },
   { method: "POST", path: "/admin/api/templates/recreate", level: "admin" },
+  // MCP: PAT-only; the corpus's cookie calls meet the 401, test/hardening/mcp.test.ts sends the bad
+  // bodies and queries with a PAT.
+  { method: "POST", path: "/mcp", level: "user" },
+  { method: "GET", path: "/mcp", level: "user" },
+  { method: "DELETE", path: "/mcp", level: "user" },
 ];
 
 /** Routes of the app that the catalogue does not name (docs, the WebSocket itself and HTML pages are exempt). */

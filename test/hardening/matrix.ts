@@ -13,6 +13,7 @@ export interface Row {
   method: string;
   path: string;
   body?: (ids: Ids) => unknown;
+  headers?: Record<string, string>;
   expect: Expect;
 }
 
@@ -26,6 +27,8 @@ const adminOnly = (ok: number): Expect => [401, 401, 401, 401, 401, 401, ok];
 const everyone = (ok: number): Expect => [ok, ok, ok, ok, ok, ok, ok];
 
 const scenario = { sheets: [{ id: "s1", name: "S", nodes: [], edges: [] }] };
+const MCP_INITIALIZE = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "matrix", version: "1" } } };
+const MCP_ACCEPT = { accept: "application/json, text/event-stream" };
 
 export const MATRIX: Row[] = [
   // public
@@ -153,6 +156,11 @@ export const MATRIX: Row[] = [
   { method: "PATCH", path: "/admin/api/templates/{publicTemplate}/featured", body: () => ({ featured: 1 }), expect: adminOnly(200) },
   { method: "POST", path: "/admin/api/templates/refresh", expect: adminOnly(200) },
   { method: "POST", path: "/admin/api/templates/recreate", expect: adminOnly(200) },
+  // MCP (docs/mcp.md): a bearer PAT only — session cookies and the admin cookie are refused; a
+  // bot_manager PAT acts for the messenger_id it names. Without a session id only POST initialize works.
+  { method: "POST", path: "/mcp", body: () => MCP_INITIALIZE, headers: MCP_ACCEPT, expect: [401, 401, 401, 401, 200, 200, 401] },
+  { method: "GET", path: "/mcp", headers: MCP_ACCEPT, expect: [401, 401, 401, 401, 400, 400, 401] },
+  { method: "DELETE", path: "/mcp", headers: MCP_ACCEPT, expect: [401, 401, 401, 401, 400, 400, 401] },
 ];
 
 /** Logout ends the session it is given: every caller logs out a session of its own. */
@@ -194,7 +202,7 @@ export async function callAs(h: Hardening, row: Row, caller: Caller, ids: Ids) {
   }
   if (row.path === "/api/auth/logout") await freshSessions(h);
   if (row.path === "/admin/api/login") return { path, r: await h.call(row.method, path, { ...opts, body: new URLSearchParams({ key: "wrong" }) }) };
-  return { path, r: await h.call(row.method, path, { ...opts, ...(row.body ? { json: row.body(ids) } : {}) }) };
+  return { path, r: await h.call(row.method, path, { ...opts, ...(row.body ? { json: row.body(ids) } : {}), ...(row.headers ? { headers: row.headers } : {}) }) };
 }
 
 /** Runs a row for the given callers; a success on a changing call gets its own fixture. */
