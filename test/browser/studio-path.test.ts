@@ -106,6 +106,9 @@ describe.skipIf(!haveChromium)("the Studio path in Chromium", () => {
     expect(String(reply.params.text ?? reply.params.caption).length).toBeGreaterThan(0);
     await tab("Logs");
     await page.getByTestId("log-lines").getByText(`[chat ${visitor.id}]`).first().waitFor({ timeout: 15_000 });
+    // The reply itself, as the bot logged it when sending (messages are cut to 150 characters).
+    const firstLine = String(reply.params.text).split("\n")[0]!.slice(0, 40);
+    await page.getByTestId("log-lines").getByText(firstLine).first().waitFor({ timeout: 15_000 });
     await page.getByLabel("Search").fill("bot started");
     await page.getByTestId("log-lines").getByText("bot started @helpdesk_test_bot").waitFor();
     expect(await page.getByTestId("log-lines").getByText(`[chat ${visitor.id}]`).count()).toBe(0);
