@@ -108,6 +108,7 @@ describe.skipIf(!haveChromium)("Studio tabs in Chromium", () => {
     await page.locator('input[type="file"]').setInputFiles({ name: "run.sh", mimeType: "application/x-sh", buffer: Buffer.from("#!/bin/sh\necho hi\n") });
     await page.getByText(/“run\.sh” was not uploaded: /).waitFor();
     await list.getByRole("button", { name: "Delete pixel.png" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
     await list.getByText("pixel.png").waitFor({ state: "detached" });
     expect((await t.call("GET", `/api/projects/${projectId}/media`, { cookie })).body).toEqual([]);
   }, 30_000);
@@ -171,6 +172,26 @@ describe.skipIf(!haveChromium)("Studio tabs in Chromium", () => {
     await page.getByRole("dialog").getByRole("button", { name: "Revoke" }).click();
     await page.getByTestId("pat-list").waitFor({ state: "detached" });
     expect((await fetch(`${base}/api/auth/me`, { headers: { authorization: `Bearer ${shown}` } })).status).toBe(401);
+  }, 30_000);
+
+  test("rename and duplicate a project; save it as a template", async () => {
+    const { page } = b;
+    await page.goto(`${base}/projects`);
+    const card = page.getByTestId(`project-${projectId}`);
+    await card.getByRole("button", { name: "Rename" }).click();
+    await card.getByLabel("Project name").fill("Tabs renamed");
+    await card.getByRole("button", { name: "Save" }).click();
+    await card.getByRole("link", { name: "Tabs renamed" }).waitFor();
+    await card.getByRole("button", { name: "Duplicate" }).click();
+    await page.getByTestId("project-list").getByText("Tabs renamed (копия)").waitFor();
+    await card.getByRole("link", { name: "Tabs renamed" }).click();
+    await page.getByRole("button", { name: "Save as template" }).click();
+    await page.getByLabel("Template name").fill("My tabs template");
+    await page.getByLabel("What the bot does").fill("Greets and says two things.");
+    await page.getByRole("button", { name: "Save template" }).click();
+    await page.getByRole("link", { name: "Open it" }).click();
+    await page.getByTestId("template-preview").getByRole("heading", { name: "My tabs template" }).waitFor();
+    expect(await page.getByTestId("tpl-nodes").textContent()).toBe("1");
   }, 30_000);
 
   test("Russian and dark: the switch is remembered across a reload", async () => {

@@ -59,7 +59,7 @@ export const en = {
   },
   media: {
     upload: "Upload files", hint: "Images, video, audio, PDF and documents up to 50 MB.", uploading: "Uploading {{name}}…", progress: "Upload progress",
-    failed: "“{{name}}” was not uploaded: {{reason}}", none: "No media yet.", copyUrl: "Copy URL", open: "Open", deleteName: "Delete {{name}}",
+    failed: "“{{name}}” was not uploaded: {{reason}}", none: "No media yet.", copyUrl: "Copy URL", open: "Open", deleteTitle: "Delete “{{name}}”?", deleteText: "The file is removed from storage; bots and messages that use its URL lose it.", deleteName: "Delete {{name}}",
   },
   versions: {
     none: "No versions yet: every save of the scenario is kept here.", noMessage: "Saved", agent: "by agent {{name}}", author: "by user {{id}}", view: "View", hide: "Hide",

@@ -60,7 +60,7 @@ export const ru: Strings = {
   },
   media: {
     upload: "Загрузить файлы", hint: "Изображения, видео, аудио, PDF и документы до 50 МБ.", uploading: "Загрузка {{name}}…", progress: "Ход загрузки",
-    failed: "«{{name}}» не загружен: {{reason}}", none: "Медиафайлов пока нет.", copyUrl: "Копировать URL", open: "Открыть", deleteName: "Удалить {{name}}",
+    failed: "«{{name}}» не загружен: {{reason}}", none: "Медиафайлов пока нет.", copyUrl: "Копировать URL", open: "Открыть", deleteTitle: "Удалить «{{name}}»?", deleteText: "Файл удалится из хранилища; боты и сообщения, которые используют его URL, его потеряют.", deleteName: "Удалить {{name}}",
   },
   versions: {
     none: "Версий пока нет: здесь сохраняется каждое сохранение сценария.", noMessage: "Сохранение", agent: "агент {{name}}", author: "пользователь {{id}}", view: "Посмотреть", hide: "Скрыть",

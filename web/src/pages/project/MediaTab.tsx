@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { del, errorText, get, upload } from "../../api/client";
 import type { MediaItem } from "../../api/types";
-import { CopyButton, ErrorLine, formatSize, useDates } from "../../components/ui";
+import { ConfirmDialog, CopyButton, ErrorLine, formatSize, useDates } from "../../components/ui";
 
 export function MediaTab({ projectId }: { projectId: number }) {
   const { t } = useTranslation();
@@ -13,9 +13,14 @@ export function MediaTab({ projectId }: { projectId: number }) {
   const input = useRef<HTMLInputElement>(null);
   const [progress, setProgress] = useState<{ name: string; fraction: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<MediaItem | null>(null);
   const key = ["media", projectId];
   const list = useQuery({ queryKey: key, queryFn: () => get<MediaItem[]>(`/api/projects/${projectId}/media`) });
-  const remove = useMutation({ mutationFn: (id: number) => del(`/api/projects/${projectId}/media/${id}`), onSuccess: () => void qc.invalidateQueries({ queryKey: key }) });
+  const remove = useMutation({
+    mutationFn: (id: number) => del(`/api/projects/${projectId}/media/${id}`),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: key }),
+    onSettled: () => setDeleting(null),
+  });
 
   const send = async (files: FileList | null) => {
     setError(null);
@@ -65,12 +70,15 @@ export function MediaTab({ projectId }: { projectId: number }) {
               <div className="actions">
                 <CopyButton text={url} label={t("media.copyUrl")} />
                 <a className="btn small-btn" href={m.url} target="_blank" rel="noreferrer">{t("media.open")}</a>
-                <button type="button" className="btn small-btn danger" onClick={() => remove.mutate(m.id)} aria-label={t("media.deleteName", { name: m.fileName })}>{t("common.delete")}</button>
+                <button type="button" className="btn small-btn danger" onClick={() => setDeleting(m)} aria-label={t("media.deleteName", { name: m.fileName })}>{t("common.delete")}</button>
               </div>
             </li>
           );
         })}
       </ul>
+      <ConfirmDialog open={deleting !== null} title={t("media.deleteTitle", { name: deleting?.fileName ?? "" })} confirmLabel={t("common.delete")} danger busy={remove.isPending} onConfirm={() => deleting && remove.mutate(deleting.id)} onCancel={() => setDeleting(null)}>
+        <p>{t("media.deleteText")}</p>
+      </ConfirmDialog>
     </div>
   );
 }
