@@ -29,9 +29,10 @@ export function DailyChart({ tokenId }: { tokenId: number }) {
         height: 180,
         legend: { show: false },
         cursor: { drag: { x: false, y: false } },
-        scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, max)] } },
+        // Half a day of room on each side so the first and last bars are whole.
+        scales: { x: { time: true, range: (_u, min, max) => [min - 43_200, max + 43_200] }, y: { range: (_u, _min, max) => [0, Math.max(4, max)] } },
         axes: [axis, { ...axis, size: 40 }],
-        series: [{}, { label: t("users.newPerDay"), stroke: css("--accent"), fill: `${css("--accent")}33`, width: 2, paths: uPlot.paths.bars!({ size: [0.7, 24] }) }],
+        series: [{}, { label: t("users.newPerDay"), stroke: css("--accent"), fill: `${css("--accent")}33`, width: 2, points: { show: false }, paths: uPlot.paths.bars!({ size: [0.7, 24] }) }],
       },
       [xs, ys],
       el,
