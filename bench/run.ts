@@ -88,6 +88,7 @@ function headline(name: string, r: Figures) {
       rows.push([name, "projects page first contentful paint (cold, median)", ms(r.projectsPage?.fcpMs), `static HTML ${ms(r.staticHtml?.fcpMs)}`, num(r.fcpVsStatic)]);
       rows.push([name, "projects page list on screen (cold, median)", ms(r.projectsPage?.listReadyMs), `static HTML ${ms(r.staticHtml?.readyMs)}`, ""]);
       rows.push([name, "shell shipped, gzip (JS + CSS)", `${r.shellGzipKB} KB`, `budget ${r.budgets?.shellGzipKB} KB`, ""]);
+      rows.push([name, "Logs tab poll (200 newest lines, p50)", `${ms(r.logsPoll?.poll?.p50Ms)}, ${r.logsPoll?.poll?.kb} KB`, `GET /api/auth/me ${ms(r.logsPoll?.authMe?.p50Ms)}`, num(r.logsPoll?.pollVsAuthMe)]);
       return;
     case "codegen":
       for (const [k, v] of Object.entries(r)) {
