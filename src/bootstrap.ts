@@ -2,6 +2,8 @@
 import type { Config } from "./config";
 import type { AppContext } from "./context";
 import { openDatabase, type Db } from "./db/client";
+import { ProjectDatabases } from "./db/project-db";
+import { moveBotRowsToProjectFiles } from "./db/project-migrate";
 import { createLogger, registerSecret, type Logger } from "./log";
 import { EventBus } from "./events";
 import { MessengerClient } from "./messenger/client";
@@ -11,14 +13,17 @@ import { ProjectAccess } from "./modules/projects/access";
 import { ProjectsService } from "./modules/projects/service";
 import { TokensService } from "./modules/tokens/service";
 import { removeProjectAvatars } from "./modules/tokens/photos";
+import { localRootRules } from "./modules/storage/local-root";
 import { StorageRegistry } from "./modules/storage/registry";
 import { StorageConfigService } from "./modules/storage/service";
 import { MediaService } from "./modules/media/service";
+import { BackupService } from "./modules/backups/service";
 import { loadBuiltInTemplates } from "./modules/templates/seed";
 import type { BotController } from "./bots/controller";
 import { BotManager } from "./bots/manager";
 import type { SupervisionPolicy } from "./bots/policy";
-import { removeBotFolders } from "./bots/folders";
+import { removeBotFolders, repointLegacyEnvFiles } from "./bots/folders";
+import { projectMediaDir } from "./bots/program";
 
 export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots?: BotController; botPolicy?: SupervisionPolicy } = {}): AppContext {
   registerSecret(config.adminKey);
@@ -26,25 +31,33 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
   registerSecret(config.storageEncryptionKey);
   const log = opts.log ?? createLogger(config.logLevel);
   const db = opts.db ?? openDatabase(config.databasePath);
+  const projectFiles = new ProjectDatabases(config.dataDir);
+  // Older installs kept bot users and chat state in the platform database: move them once.
+  const moved = moveBotRowsToProjectFiles(db, projectFiles);
+  const repointed = repointLegacyEnvFiles(config.botsDir, config.databasePath, (id) => ({ database: projectFiles.pathOf(id), media: projectMediaDir(config.uploadsDir, id) }));
+  if (repointed.length > 0) log.info(`Bot folders of an older version now name their project's database, not the platform's: ${repointed.length}`);
+  if (moved.projects > 0) log.info(`Moved the bot data of ${moved.projects} project(s) into their own database files (${moved.users} users, ${moved.states} chats, ${moved.fileIds} media file ids)`);
   const messenger = new MessengerClient({ apiRoot: config.messengerApiRoot });
   const events = new EventBus();
   const state = { templatesLoaded: false, localUrl: null as string | null };
   const ctx: AppContext = {
     config,
     db,
+    projectFiles,
     log,
     events,
     messenger,
-    bots: opts.bots ?? new BotManager({ config, db, log, messenger, events, platformUrl: () => state.localUrl }, opts.botPolicy),
+    bots: opts.bots ?? new BotManager({ config, db, log, messenger, events, projectFiles, platformUrl: () => state.localUrl }, opts.botPolicy),
     settings: new SettingsService(db, messenger),
     auth: new AuthService(db, config.sessionSecret),
     access: new ProjectAccess(db),
     // Services that need the context itself are set right below.
     projects: undefined as unknown as ProjectsService,
     tokens: undefined as unknown as TokensService,
-    storage: new StorageRegistry(db, config.storageEncryptionKey, config.uploadsDir, log),
+    storage: new StorageRegistry(db, config.storageEncryptionKey, config.uploadsDir, log, localRootRules(config)),
     storageConfigs: undefined as unknown as StorageConfigService,
     media: undefined as unknown as MediaService,
+    backups: undefined as unknown as BackupService,
     projectDeleteHooks: [],
     state,
   };
@@ -54,11 +67,19 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
   ctx.tokens = new TokensService(ctx);
   ctx.storageConfigs = new StorageConfigService(ctx, ctx.storage);
   ctx.media = new MediaService(ctx, ctx.storage);
+  ctx.backups = new BackupService(config, () => db.$client, log, ctx.storage);
   // Files outside the database go with their project (rows go by FK cascade): media objects,
   // downloaded avatars, and bot folders (they keep the token in .env; the bots are stopped first).
   ctx.projectDeleteHooks.push((projectId) => ctx.media.deleteProjectObjects(projectId));
   ctx.projectDeleteHooks.push(async (projectId) => removeProjectAvatars(config.uploadsDir, projectId));
   ctx.projectDeleteHooks.push(async (projectId) => removeBotFolders(config.botsDir, { projectId }));
+  // The project file goes last: its bots are stopped by then.
+  ctx.projectDeleteHooks.push(async (projectId) => projectFiles.remove(projectId));
+  // contentCache bots read the scenario from their project's file, so each saved change is mirrored there.
+  events.on("bot:table_updated", ({ projectId }) => {
+    const row = ctx.projects.contentOf(projectId);
+    if (row) projectFiles.writeContent(projectId, row.data, row.updatedAt);
+  });
   loadBuiltInTemplates(ctx);
   return ctx;
 }

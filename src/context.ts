@@ -1,6 +1,7 @@
 // Everything a module needs, built once by main.ts (or by a test) and handed to createApp.
 import type { Config } from "./config";
 import type { Db } from "./db/client";
+import type { ProjectDatabases } from "./db/project-db";
 import type { Logger } from "./log";
 import type { EventBus } from "./events";
 import type { MessengerClient } from "./messenger/client";
@@ -13,6 +14,7 @@ import type { TokensService } from "./modules/tokens/service";
 import type { StorageRegistry } from "./modules/storage/registry";
 import type { StorageConfigService } from "./modules/storage/service";
 import type { MediaService } from "./modules/media/service";
+import type { BackupService } from "./modules/backups/service";
 
 export interface AppState {
   /** System templates seeded into the catalog (health.templates). */
@@ -24,6 +26,8 @@ export interface AppState {
 export interface AppContext {
   config: Config;
   db: Db;
+  /** Each project's own database file (bot users, chat state, media file ids, content mirror). */
+  projectFiles: ProjectDatabases;
   log: Logger;
   events: EventBus;
   messenger: MessengerClient;
@@ -38,6 +42,8 @@ export interface AppContext {
   storage: StorageRegistry;
   storageConfigs: StorageConfigService;
   media: MediaService;
+  /** Backup archives in DATA_DIR/backups (the schedule itself runs only in `serve`). */
+  backups: BackupService;
   /**
    * Run before a project row is deleted (API.md projects rule 3): features that keep data outside
    * the database (media objects, bot folders) register here. Rows go with the project (FK cascade).

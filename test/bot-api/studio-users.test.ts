@@ -2,25 +2,26 @@
 // variables in the card, and new users per day for the chart.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
-import { botUsers } from "../../src/db/schema";
+import { projectBotUsers as botUsers } from "../../src/db/project-schema";
 import { addToken, botApiEnv, createProject, seedBotUser, STRANGER, type BotApiEnv } from "./support";
 import { loginAs } from "../support/app";
 
 let env: BotApiEnv;
 let tokenId: number;
+let projectId: number;
 const DAY = 86_400_000;
 const daysAgo = (n: number) => new Date(Date.now() - n * DAY).toISOString();
 
 beforeAll(async () => {
   env = await botApiEnv();
-  const projectId = createProject(env);
+  projectId = createProject(env);
   tokenId = (await addToken(env, projectId)).tokenId;
   seedBotUser(env, projectId, tokenId, { userId: "501", firstName: "Anna", username: "anna_k", firstSeenAt: daysAgo(0) });
   seedBotUser(env, projectId, tokenId, { userId: "502", firstName: "Boris", username: "bb", firstSeenAt: daysAgo(0) });
   seedBotUser(env, projectId, tokenId, { userId: "503", firstName: "100%_sure", username: "pct", firstSeenAt: daysAgo(2) });
   seedBotUser(env, projectId, tokenId, { userId: "504", firstName: "Old", username: "old", firstSeenAt: daysAgo(40) });
-  env.t.ctx.db.update(botUsers).set({ variables: JSON.stringify({ city: "Kazan", age: 30 }) }).where(and(eq(botUsers.tokenId, tokenId), eq(botUsers.userId, "501"))).run();
-  env.t.ctx.db.update(botUsers).set({ variables: "not json" }).where(and(eq(botUsers.tokenId, tokenId), eq(botUsers.userId, "502"))).run();
+  env.t.ctx.projectFiles.open(projectId).update(botUsers).set({ variables: JSON.stringify({ city: "Kazan", age: 30 }) }).where(and(eq(botUsers.tokenId, tokenId), eq(botUsers.userId, "501"))).run();
+  env.t.ctx.projectFiles.open(projectId).update(botUsers).set({ variables: "not json" }).where(and(eq(botUsers.tokenId, tokenId), eq(botUsers.userId, "502"))).run();
 });
 afterAll(() => env.close());
 

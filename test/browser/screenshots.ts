@@ -4,7 +4,8 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "../../src/app";
-import { botLogs, botUsers } from "../../src/db/schema";
+import { botLogs } from "../../src/db/schema";
+import { projectBotUsers as botUsers } from "../../src/db/project-schema";
 import { createTestApp, loginAs, setUp } from "../support/app";
 import { launchBrowser } from "../support/browser";
 import { startFakeMessenger } from "../support/fake-messenger";
@@ -29,7 +30,7 @@ await t.call("POST", `/api/bot/tokens/${tk.id}/env`, { cookie, json: { key: "API
 await t.call("POST", `/api/bot/tokens/${tk.id}/env`, { cookie, json: { key: "SHOP_URL", value: "https://shop.example" } });
 for (let i = 0; i < 12; i++) {
   const when = new Date(Date.now() - (i % 9) * 86_400_000).toISOString();
-  t.ctx.db.insert(botUsers).values({ projectId: p.id, tokenId: tk.id, userId: String(5000 + i), firstName: `User${i}`, username: `user_${i}`, firstSeenAt: when, lastSeenAt: when, interactionCount: i + 1, variables: JSON.stringify({ city: "Kazan", score: i }) }).run();
+  t.ctx.projectFiles.open(p.id).insert(botUsers).values({ tokenId: tk.id, userId: String(5000 + i), firstName: `User${i}`, username: `user_${i}`, firstSeenAt: when, lastSeenAt: when, interactionCount: i + 1, variables: JSON.stringify({ city: "Kazan", score: i }) }).run();
 }
 const lines = ["bot started @helpdesk_bot", "[chat 5001] command /start", "[chat 5001] node start (command_trigger)", '[chat 5001] sent "Hi! Pick a topic: shipping, payment, returns or contacts."', "polling stopped: GrammyError: Call to 'getUpdates' failed! (409: Conflict: terminated by other getUpdates request)"];
 t.ctx.db.insert(botLogs).values(lines.map((message, i) => ({ projectId: p.id, tokenId: tk.id, level: i === 4 ? "stderr" : "stdout", message }))).run();

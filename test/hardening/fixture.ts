@@ -3,7 +3,7 @@
 // and the catalogue of every route of the product with its path template.
 import { expect } from "bun:test";
 import { join } from "node:path";
-import { botUsers } from "../../src/db/schema";
+import { projectBotUsers as botUsers } from "../../src/db/project-schema";
 import type { App } from "../../src/app";
 import { FakeBots } from "../bot-api/support";
 import { adminLogin, createTestApp, loginAs, patFor, setUp, type CallOptions, type CallResult, type TestApp } from "../support/app";
@@ -50,8 +50,11 @@ export interface Hardening {
 export async function hardening(opts: { env?: Record<string, string> } = {}): Promise<Hardening> {
   const fake = await startFakeMessenger();
   const bots = new FakeBots();
-  const t = createTestApp({ env: { MESSENGER_API_ROOT: fake.url, STORAGE_ENCRYPTION_KEY: ENCRYPTION_KEY, ...opts.env }, bots });
-  await setUp(t);
+  // Fixtures name one backup: it may not be pruned by the archives the matrix's POST calls make.
+  const t = createTestApp({ env: { MESSENGER_API_ROOT: fake.url, STORAGE_ENCRYPTION_KEY: ENCRYPTION_KEY, BACKUP_KEEP: "1000", ...opts.env }, bots });
+  // The fixture's owner is also the platform operator (EXTENSIONS.md "Platform operators"):
+  // storage configs are managed by operators only, and the matrix's owner column stands for one.
+  await setUp(t, { operators: [OWNER] });
   const responses: Recorded[] = [];
   const h: Hardening = {
     t,
@@ -94,12 +97,27 @@ export interface Ids {
   /** the media file's path under /uploads/ */
   upload: string;
   storage: string;
+  /** the test app's folder (a storage root must lie inside it: STORAGE_LOCAL_BASE) */
+  dir: string;
   pat: number;
   adminPat: number;
   user: number;
+  /** a backup archive's name in DATA_DIR/backups */
+  backup: string;
 }
 
 let serial = 0;
+
+/** One backup per app serves every fixture: an archive per fixture made the corpus seconds slower. */
+const backups = new WeakMap<object, Promise<string>>();
+function sharedBackup(t: { ctx: { backups: { create(): Promise<{ name: string }> } } }): Promise<string> {
+  let b = backups.get(t);
+  if (!b) {
+    b = t.ctx.backups.create().then((x) => x.name);
+    backups.set(t, b);
+  }
+  return b;
+}
 
 /** One of everything, owned by OWNER, with COLLAB invited. Made through the API where it matters. */
 export async function makeFixture(h: Hardening): Promise<Ids> {
@@ -114,7 +132,7 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
   const env = await h.call("POST", `/api/bot/tokens/${token.body.id}/env`, { cookie: h.owner, json: { key: "API_KEY", value: envSecret, isSecret: 1 } });
   expect(env.status).toBe(201);
   const botUser = String(880_000 + n);
-  t.ctx.db.insert(botUsers).values({ projectId: project, tokenId: token.body.id, userId: botUser, firstName: "Bot", username: "botuser", firstSeenAt: new Date().toISOString(), lastSeenAt: new Date().toISOString(), interactionCount: 1 }).run();
+  t.ctx.projectFiles.open(project).insert(botUsers).values({ tokenId: token.body.id, userId: botUser, firstName: "Bot", username: "botuser", firstSeenAt: new Date().toISOString(), lastSeenAt: new Date().toISOString(), interactionCount: 1 }).run();
   const fd = new FormData();
   fd.append("file", new File([PNG], "pixel.png", { type: "image/png" }));
   const media = await h.call("POST", `/api/projects/${project}/media`, { cookie: h.owner, body: fd });
@@ -129,6 +147,7 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
   expect(storage.status).toBe(201);
   const pat = t.ctx.auth.createPat(OWNER, `fixture ${n}`, []);
   const adminPat = t.ctx.auth.createPat(OWNER, `admin-made ${n}`, []);
+  const backup = await sharedBackup(t);
   return {
     project,
     token: token.body.id,
@@ -143,9 +162,11 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
     publicTemplate: publicTemplate.body.id,
     upload: String(media.body.url).replace(/^\/uploads\//, ""),
     storage: storage.body.id,
+    dir: t.dir,
     pat: pat.id,
     adminPat: adminPat.id,
     user: OWNER,
+    backup,
   };
 }
 
@@ -154,7 +175,10 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
  * "admin"). Placeholders name the fixture id they take. `coverage()` compares this list with the
  * app's own routes, so a new route cannot slip past the suite.
  */
-export const ROUTES: { method: string; path: string; level: "public" | "user" | "admin" }[] = [
+/** "operator": a signed-in user the admin named in platform.operatorIds (the fixture's owner). */
+export type Level = "public" | "user" | "operator" | "admin";
+
+export const ROUTES: { method: string; path: string; level: Level }[] = [
   // health and auth
   { method: "GET", path: "/api/health", level: "public" },
   { method: "HEAD", path: "/api/health", level: "public" },
@@ -234,10 +258,10 @@ export const ROUTES: { method: string; path: string; level: "public" | "user" | 
   { method: "POST", path: "/api/webhook/{project}/{token}", level: "public" },
   // storage configs
   { method: "GET", path: "/api/storage-configs", level: "user" },
-  { method: "POST", path: "/api/storage-configs", level: "user" },
-  { method: "PATCH", path: "/api/storage-configs/{storage}", level: "user" },
-  { method: "DELETE", path: "/api/storage-configs/{storage}", level: "user" },
-  { method: "POST", path: "/api/storage-configs/{storage}/test", level: "user" },
+  { method: "POST", path: "/api/storage-configs", level: "operator" },
+  { method: "PATCH", path: "/api/storage-configs/{storage}", level: "operator" },
+  { method: "DELETE", path: "/api/storage-configs/{storage}", level: "operator" },
+  { method: "POST", path: "/api/storage-configs/{storage}/test", level: "operator" },
   // templates
   { method: "GET", path: "/api/templates", level: "user" },
   { method: "GET", path: "/api/templates/{template}", level: "user" },
@@ -269,6 +293,9 @@ export const ROUTES: { method: string; path: string; level: "public" | "user" | 
   { method: "PATCH", path: "/admin/api/templates/{template}/featured", level: "admin" },
   { method: "POST", path: "/admin/api/templates/refresh", level: "admin" },
   { method: "POST", path: "/admin/api/templates/recreate", level: "admin" },
+  { method: "GET", path: "/admin/api/backups", level: "admin" },
+  { method: "POST", path: "/admin/api/backups", level: "admin" },
+  { method: "GET", path: "/admin/api/backups/{backup}", level: "admin" },
   // MCP: PAT-only; the corpus's cookie calls meet the 401, test/hardening/mcp.test.ts sends the bad
   // bodies and queries with a PAT.
   { method: "POST", path: "/mcp", level: "user" },
@@ -283,7 +310,7 @@ export function uncovered(app: App): string[] {
   // Pages and static files are not API routes: the admin pages, the API docs and the Studio app
   // (test/studio/serving.test.ts covers its routes and headers).
   const studio = (m: string, p: string) => m === "GET" && (p === "/" || /^\/(login|projects|templates|account|assets)(\/|$)/.test(p));
-  const exempt = (m: string, p: string) => m === "WS" || p.startsWith("/api/docs") || (p.startsWith("/admin") && !p.startsWith("/admin/api")) || studio(m, p);
+  const exempt = (m: string, p: string) => m === "WS" || p.startsWith("/api/docs") || p === "/api/openapi.json" || (p.startsWith("/admin") && !p.startsWith("/admin/api")) || studio(m, p);
   return ((app as any).routes as { method: string; path: string }[])
     .filter((r) => !exempt(r.method, r.path))
     .map((r) => `${r.method} ${norm(r.path)}`)
@@ -300,9 +327,9 @@ export function fill(path: string, ids: Ids, override?: { name: string; value: s
 }
 
 /** The credentials a route of this level needs for a call that should get past authentication. */
-export function credentialsFor(h: Hardening, level: "public" | "user" | "admin"): CallOptions {
+export function credentialsFor(h: Hardening, level: Level): CallOptions {
   if (level === "admin") return { cookie: h.admin };
-  if (level === "user") return { cookie: h.owner };
+  if (level === "user" || level === "operator") return { cookie: h.owner };
   return {};
 }
 

@@ -1,8 +1,10 @@
-// Users of a bot, as recorded by the bot process in bot_users. Newest first (first_seen_at, then
+// Users of a bot, as recorded by the bot process in its project's database file (bot_users).
+// Newest first (first_seen_at, then
 // row id, both descending) so that a bot-manager client shows recent sign-ups on its first page.
 import { and, desc, eq, gte, or, sql, type AnyColumn } from "drizzle-orm";
 import type { AppContext } from "../../context";
-import { botUsers } from "../../db/schema";
+import type { ProjectDb } from "../../db/project-db";
+import { projectBotUsers as botUsers } from "../../db/project-schema";
 import { notFound } from "../../http/errors";
 import { MessengerError } from "../../messenger/client";
 import type { TokenAccess, TokenRow } from "../tokens/access";
@@ -16,66 +18,112 @@ const NO_PHOTO_CACHE_MAX = 10_000;
 /** After a platform failure, the next attempt for that user waits this long (keeps the card fast). */
 const FAILURE_RETRY_MS = 5 * 60 * 1000;
 
+function prepareQueries(db: ProjectDb) {
+  const byToken = eq(botUsers.tokenId, sql.placeholder("tokenId"));
+  return {
+    count: db.select({ n: sql<number>`count(*)` }).from(botUsers).where(byToken).prepare(),
+    page: db
+      .select({ userId: botUsers.userId, firstName: botUsers.firstName, username: botUsers.username })
+      .from(botUsers)
+      .where(byToken)
+      .orderBy(desc(botUsers.firstSeenAt), desc(botUsers.id))
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset"))
+      .prepare(),
+    one: db
+      .select()
+      .from(botUsers)
+      .where(and(byToken, eq(botUsers.userId, sql.placeholder("userId"))))
+      .prepare(),
+  };
+}
+
+/** Prepared once per open project file (the unprepared builder costs several times more per call). */
+const preparedQueries = new WeakMap<ProjectDb, ReturnType<typeof prepareQueries>>();
+
+function queriesOf(db: ProjectDb) {
+  let q = preparedQueries.get(db);
+  if (!q) preparedQueries.set(db, (q = prepareQueries(db)));
+  return q;
+}
+
+/** A name or @username substring (LIKE wildcards in the term taken literally), or the exact id. */
+function matching(term: string) {
+  const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const like = (c: AnyColumn) => sql`${c} like ${pattern} escape '\\'`;
+  return or(like(botUsers.firstName), like(botUsers.lastName), like(botUsers.username), eq(botUsers.userId, term));
+}
+
 export class BotUsersService {
   private readonly tokens: TokenAccess;
-  private readonly q;
   /** `${tokenId}:${userId}` → when to ask the platform again after "no avatar" or a failure (no column for it). */
   private readonly retryAt = new Map<string, number>();
 
   constructor(private readonly ctx: AppContext) {
     this.tokens = ctx.tokens.access;
-    const db = ctx.db;
-    const byToken = eq(botUsers.tokenId, sql.placeholder("tokenId"));
-    // Substring of a name or @username (LIKE with the wildcards of the search escaped), or the exact id.
-    const like = (c: AnyColumn) => sql`${c} like ${sql.placeholder("pattern")} escape '\\'`;
-    const matches = or(like(botUsers.firstName), like(botUsers.lastName), like(botUsers.username), eq(botUsers.userId, sql.placeholder("exact")));
-    this.q = {
-      count: db.select({ n: sql<number>`count(*)` }).from(botUsers).where(byToken).prepare(),
-      page: db
-        .select({ userId: botUsers.userId, firstName: botUsers.firstName, username: botUsers.username })
-        .from(botUsers)
-        .where(byToken)
-        .orderBy(desc(botUsers.firstSeenAt), desc(botUsers.id))
-        .limit(sql.placeholder("limit"))
-        .offset(sql.placeholder("offset"))
-        .prepare(),
-      countSearch: db.select({ n: sql<number>`count(*)` }).from(botUsers).where(and(byToken, matches)).prepare(),
-      pageSearch: db
-        .select({ userId: botUsers.userId, firstName: botUsers.firstName, username: botUsers.username })
-        .from(botUsers)
-        .where(and(byToken, matches))
-        .orderBy(desc(botUsers.firstSeenAt), desc(botUsers.id))
-        .limit(sql.placeholder("limit"))
-        .offset(sql.placeholder("offset"))
-        .prepare(),
-      daily: db
-        .select({ day: sql<string>`substr(${botUsers.firstSeenAt}, 1, 10)`, n: sql<number>`count(*)` })
-        .from(botUsers)
-        .where(and(byToken, gte(botUsers.firstSeenAt, sql.placeholder("since"))))
-        .groupBy(sql`1`)
-        .prepare(),
-      one: db
-        .select()
-        .from(botUsers)
-        .where(and(byToken, eq(botUsers.userId, sql.placeholder("userId"))))
-        .prepare(),
-    };
+  }
+
+  /** The project's file; a project whose bots never ran has none, hence no users. */
+  private fileOf(projectId: number): ProjectDb | null {
+    return this.ctx.projectFiles.existing(projectId);
   }
 
   list(tokenId: number, actorId: number, limit: number, offset: number, search = ""): BotUserPage {
-    this.tokens.require(tokenId, actorId);
+    const { token } = this.tokens.require(tokenId, actorId);
+    const db = this.fileOf(token.projectId);
     const term = search.trim().replace(/^@/, "");
-    const filter = { pattern: `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, exact: term };
-    const count = (term ? this.q.countSearch.get({ tokenId, ...filter }) : this.q.count.get({ tokenId }))?.n ?? 0;
-    const rows = term ? this.q.pageSearch.all({ tokenId, limit, offset, ...filter }) : this.q.page.all({ tokenId, limit, offset });
+    if (db && term) return this.search(db, tokenId, limit, offset, term);
+    const q = db ? queriesOf(db) : undefined;
+    const count = q?.count.get({ tokenId })?.n ?? 0;
+    const rows = q?.page.all({ tokenId, limit, offset }) ?? [];
     const items = rows.map((r) => ({ userId: r.userId, firstName: r.firstName ?? "", userName: r.username ?? "" }));
     return { items, ...pageInfo(count, offset, limit, items.length) };
   }
 
+  /** The Studio's search: rarer than paging, so not prepared. */
+  private search(db: ProjectDb, tokenId: number, limit: number, offset: number, term: string): BotUserPage {
+    const where = and(eq(botUsers.tokenId, tokenId), matching(term));
+    const count = db.select({ n: sql<number>`count(*)` }).from(botUsers).where(where).get()?.n ?? 0;
+    const rows = db
+      .select({ userId: botUsers.userId, firstName: botUsers.firstName, username: botUsers.username })
+      .from(botUsers)
+      .where(where)
+      .orderBy(desc(botUsers.firstSeenAt), desc(botUsers.id))
+      .limit(limit)
+      .offset(offset)
+      .all();
+    const items = rows.map((r) => ({ userId: r.userId, firstName: r.firstName ?? "", userName: r.username ?? "" }));
+    return { items, ...pageInfo(count, offset, limit, items.length) };
+  }
+
+  /** New users per UTC day over the last `days` days, oldest first, days without users included. */
+  daily(tokenId: number, actorId: number, days: number, now = Date.now()): DailyNewUsers {
+    const { token } = this.tokens.require(tokenId, actorId);
+    const first = new Date(now);
+    first.setUTCHours(0, 0, 0, 0);
+    first.setUTCDate(first.getUTCDate() - (days - 1));
+    const db = this.fileOf(token.projectId);
+    const rows = db
+      ? db
+          .select({ day: sql<string>`substr(${botUsers.firstSeenAt}, 1, 10)`, n: sql<number>`count(*)` })
+          .from(botUsers)
+          .where(and(eq(botUsers.tokenId, tokenId), gte(botUsers.firstSeenAt, first.toISOString())))
+          .groupBy(sql`1`)
+          .all()
+      : [];
+    const counts = new Map(rows.map((r) => [r.day, r.n]));
+    const items = Array.from({ length: days }, (_, i) => {
+      const date = new Date(first.getTime() + i * 86_400_000).toISOString().slice(0, 10);
+      return { date, newUsers: counts.get(date) ?? 0 };
+    });
+    return { items, count: items.length };
+  }
+
   async detail(tokenId: number, actorId: number, botUserId: string): Promise<BotUserDetail> {
     const { token } = this.tokens.require(tokenId, actorId);
-    const row = this.q.one.get({ tokenId, userId: botUserId });
-    if (!row) throw notFound("Bot user not found");
+    const db = this.fileOf(token.projectId);
+    const row = db ? queriesOf(db).one.get({ tokenId, userId: botUserId }) : undefined;
+    if (!db || !row) throw notFound("Bot user not found");
     return {
       userId: row.userId,
       firstName: row.firstName ?? "",
@@ -87,22 +135,8 @@ export class BotUsersService {
       variables: parseVariables(row.variables),
       // API.md types the detail's photoUrl as a string path: "" without an avatar (the older
       // platform's clients test `= ""`), unlike the bot photo endpoint's documented null.
-      photoUrl: (await this.photoOf(token, row)) ?? "",
+      photoUrl: (await this.photoOf(db, token, row)) ?? "",
     };
-  }
-
-  /** New users per UTC day over the last `days` days, oldest first, days without users included. */
-  daily(tokenId: number, actorId: number, days: number, now = Date.now()): DailyNewUsers {
-    this.tokens.require(tokenId, actorId);
-    const first = new Date(now);
-    first.setUTCHours(0, 0, 0, 0);
-    first.setUTCDate(first.getUTCDate() - (days - 1));
-    const counts = new Map(this.q.daily.all({ tokenId, since: first.toISOString() }).map((r) => [r.day, r.n]));
-    const items = Array.from({ length: days }, (_, i) => {
-      const date = new Date(first.getTime() + i * 86_400_000).toISOString().slice(0, 10);
-      return { date, newUsers: counts.get(date) ?? 0 };
-    });
-    return { items, count: items.length };
   }
 
   /**
@@ -110,7 +144,7 @@ export class BotUsersService {
    * bot_users.photo_url. Only our own upload paths are ever answered: a value of another form
    * (say, a platform URL) could carry the bot token.
    */
-  private async photoOf(token: TokenRow, row: BotUserRow): Promise<string | null> {
+  private async photoOf(db: ProjectDb, token: TokenRow, row: BotUserRow): Promise<string | null> {
     const dir = this.ctx.config.uploadsDir;
     if (uploadExists(dir, row.photoUrl)) return row.photoUrl;
     const cacheKey = `${token.id}:${row.userId}`;
@@ -131,7 +165,7 @@ export class BotUsersService {
       if (this.retryAt.size >= NO_PHOTO_CACHE_MAX) this.retryAt.clear();
       this.retryAt.set(cacheKey, Date.now() + retryIn);
     }
-    if (photoUrl !== row.photoUrl) this.ctx.db.update(botUsers).set({ photoUrl }).where(eq(botUsers.id, row.id)).run();
+    if (photoUrl !== row.photoUrl) db.update(botUsers).set({ photoUrl }).where(eq(botUsers.id, row.id)).run();
     return photoUrl;
   }
 }

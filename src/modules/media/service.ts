@@ -1,5 +1,6 @@
 // Media files of a project (EXTENSIONS.md "Media"): checked, stored under a generated name on the
 // active writable backend (or the built-in UPLOADS_DIR), recorded in media_files.
+import { mediaUrlOf } from "../../lib/media-url";
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../context";
@@ -33,9 +34,7 @@ export function sanitizeFileName(raw: string): string {
   return name || "file";
 }
 
-export function urlOf(configId: string | null, objectKey: string): string {
-  return configId === null ? `/uploads/${objectKey}` : `/uploads/s/${configId}/${objectKey}`;
-}
+export const urlOf = mediaUrlOf;
 
 export function toView(row: Row): MediaView {
   return {
@@ -101,13 +100,13 @@ export class MediaService {
         .prepare(),
       // The /uploads server's lookups (hot path).
       byKey: db
-        .select({ fileName: mediaFiles.fileName, mimeType: mediaFiles.mimeType })
+        .select({ fileName: mediaFiles.fileName, mimeType: mediaFiles.mimeType, size: mediaFiles.size })
         .from(mediaFiles)
         .where(and(eq(mediaFiles.storageConfigId, sql.placeholder("configId")), eq(mediaFiles.objectKey, sql.placeholder("key"))))
         .limit(1)
         .prepare(),
       byBuiltinKey: db
-        .select({ fileName: mediaFiles.fileName, mimeType: mediaFiles.mimeType })
+        .select({ fileName: mediaFiles.fileName, mimeType: mediaFiles.mimeType, size: mediaFiles.size })
         .from(mediaFiles)
         .where(and(isNull(mediaFiles.storageConfigId), eq(mediaFiles.objectKey, sql.placeholder("key"))))
         .limit(1)
@@ -203,7 +202,7 @@ export class MediaService {
   }
 
   /** Record behind a served object (null config = built-in folder). */
-  findByKey(configId: string | null, key: string): { fileName: string; mimeType: string } | undefined {
+  findByKey(configId: string | null, key: string): { fileName: string; mimeType: string; size: number } | undefined {
     return configId === null ? this.q.byBuiltinKey.get({ key }) : this.q.byKey.get({ configId, key });
   }
 }

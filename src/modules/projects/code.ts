@@ -7,8 +7,16 @@ import type { AppContext } from "../../context";
 import { botTokens, projects } from "../../db/schema";
 import { badRequest, notFound } from "../../http/errors";
 import { generateBot, ScenarioError } from "../../scenario";
-import { readStored } from "./document";
+import { readStoredScenario } from "./document";
 import { toFlag, type Flag } from "./model";
+
+/** What generate reports besides the code: one entry per problem the bot works around. */
+export interface GenerateWarning {
+  nodeId: string | null;
+  sheetId: string | null;
+  code: string;
+  message: string;
+}
 
 export interface GenerateOptions {
   userDatabaseEnabled?: Flag;
@@ -49,17 +57,17 @@ export class ProjectCode {
   /** Access is checked by the caller. */
   export(projectId: number): { code: string } {
     const p = this.project(projectId);
-    const { code } = run(() => generateBot(readStored(p.data), { projectName: p.name, userDatabaseEnabled: p.userDatabaseEnabled === 1 }));
+    const { code } = run(() => generateBot(readStoredScenario(p.data), { projectName: p.name, userDatabaseEnabled: p.userDatabaseEnabled === 1 }));
     return { code };
   }
 
-  generate(projectId: number, opts: GenerateOptions = {}): { code: string; lines: number; generatedAt: number } {
+  generate(projectId: number, opts: GenerateOptions = {}): { code: string; lines: number; generatedAt: number; warnings: GenerateWarning[] } {
     const p = this.project(projectId);
     const token = this.q.firstToken.get({ projectId });
     // The same cache a start bakes into the bot, so "generate" shows what would run.
-    const mediaCache = mediaCacheOf(this.ctx.db, projectId, token?.id);
+    const mediaCache = mediaCacheOf(this.ctx.db, this.ctx.projectFiles, projectId, token?.id);
     const result = run(() =>
-      generateBot(readStored(p.data), {
+      generateBot(readStoredScenario(p.data), {
         projectName: p.name,
         userDatabaseEnabled: (opts.userDatabaseEnabled === undefined ? p.userDatabaseEnabled : toFlag(opts.userDatabaseEnabled)) === 1,
         enableLogging: opts.enableLogging === undefined ? undefined : toFlag(opts.enableLogging) === 1,
@@ -69,7 +77,13 @@ export class ProjectCode {
         mediaCache,
       }),
     );
-    return { code: result.code, lines: result.lines, generatedAt: Date.now() };
+    const warnings = result.warnings.map((w) => ({
+      nodeId: w.nodeId ?? null,
+      sheetId: w.sheetId ?? null,
+      code: w.code ?? "INVALID_DATA",
+      message: w.message,
+    }));
+    return { code: result.code, lines: result.lines, generatedAt: Date.now(), warnings };
   }
 }
 
