@@ -85,7 +85,7 @@ describe("new users per day", () => {
 
 describe("OpenAPI", () => {
   test("the search and days parameters are documented", async () => {
-    const r = await env.call("GET", "/api/docs/json");
+    const r = await env.call("GET", "/api/openapi.json");
     const users = r.body.paths["/api/bot/tokens/{tokenId}/users"].get.parameters.map((p: any) => p.name);
     expect(users).toContain("search");
     const daily = r.body.paths["/api/bot/tokens/{tokenId}/stats/daily"].get;
