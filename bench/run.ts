@@ -90,6 +90,10 @@ function headline(name: string, r: Figures) {
       rows.push([name, "shell shipped, gzip (JS + CSS)", `${r.shellGzipKB} KB`, `budget ${r.budgets?.shellGzipKB} KB`, ""]);
       rows.push([name, "Logs tab poll (200 newest lines, p50)", `${ms(r.logsPoll?.poll?.p50Ms)}, ${r.logsPoll?.poll?.kb} KB`, `GET /api/auth/me ${ms(r.logsPoll?.authMe?.p50Ms)}`, num(r.logsPoll?.pollVsAuthMe)]);
       return;
+    case "preview":
+      rows.push([name, "message → reply in the transcript, p50 / p99", `${ms(r.preview?.p50Ms)} / ${ms(r.preview?.p99Ms)}`, `production via fake messenger ${ms(r.production?.p50Ms)} / ${ms(r.production?.p99Ms)}`, num(r.p50VsProduction)]);
+      rows.push([name, "preview start (bot polling)", ms(r.previewStartMs), "", ""]);
+      return;
     case "codegen":
       for (const [k, v] of Object.entries(r)) {
         if (v && typeof v === "object" && "medianMs" in v) rows.push([name, `generate ${k}`, ms(v.medianMs), `${v.lines} lines, ${v.kb} KB`, ""]);

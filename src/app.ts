@@ -26,6 +26,7 @@ import { envVarRoutes } from "./modules/env-vars";
 import { botUserRoutes } from "./modules/bot-users";
 import { templateRoutes } from "./modules/templates";
 import { templateAdminRoutes } from "./modules/templates/admin";
+import { previewRoutes } from "./modules/preview";
 import { studioRoutes } from "./modules/studio";
 import { mcpRoutes } from "./modules/mcp";
 
@@ -68,6 +69,7 @@ export function createApp(ctx: AppContext) {
     .use(envVarRoutes(ctx))
     .use(botUserRoutes(ctx))
     .use(templateRoutes(ctx))
+    .use(previewRoutes(ctx))
     .use(mcpRoutes(ctx))
     .use(studioRoutes(ctx));
   // Production without an admin key: the admin area does not exist (API.md "Admin").

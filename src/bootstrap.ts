@@ -18,6 +18,7 @@ import { StorageRegistry } from "./modules/storage/registry";
 import { StorageConfigService } from "./modules/storage/service";
 import { MediaService } from "./modules/media/service";
 import { BackupService } from "./modules/backups/service";
+import { PreviewService } from "./modules/preview/service";
 import { loadBuiltInTemplates } from "./modules/templates/seed";
 import type { BotController } from "./bots/controller";
 import { BotManager } from "./bots/manager";
@@ -58,6 +59,7 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
     storageConfigs: undefined as unknown as StorageConfigService,
     media: undefined as unknown as MediaService,
     backups: undefined as unknown as BackupService,
+    preview: undefined as unknown as PreviewService,
     projectDeleteHooks: [],
     state,
   };
@@ -68,6 +70,7 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
   ctx.storageConfigs = new StorageConfigService(ctx, ctx.storage);
   ctx.media = new MediaService(ctx, ctx.storage);
   ctx.backups = new BackupService(config, () => db.$client, log, ctx.storage);
+  ctx.preview = new PreviewService(ctx);
   // Files outside the database go with their project (rows go by FK cascade): media objects,
   // downloaded avatars, and bot folders (they keep the token in .env; the bots are stopped first).
   ctx.projectDeleteHooks.push((projectId) => ctx.media.deleteProjectObjects(projectId));

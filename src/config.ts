@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
-import { Cron } from "croner";
+import { Cron } from "./lib/cron";
 import { PRIVATE_DIR_MODE } from "./lib/file-modes";
 
 const LOG_LEVELS = ["silent", "error", "warn", "info", "debug", "trace"] as const;

@@ -15,6 +15,7 @@ import type { StorageRegistry } from "./modules/storage/registry";
 import type { StorageConfigService } from "./modules/storage/service";
 import type { MediaService } from "./modules/media/service";
 import type { BackupService } from "./modules/backups/service";
+import type { PreviewService } from "./modules/preview/service";
 
 export interface AppState {
   /** System templates seeded into the catalog (health.templates). */
@@ -44,6 +45,8 @@ export interface AppContext {
   media: MediaService;
   /** Backup archives in DATA_DIR/backups (the schedule itself runs only in `serve`). */
   backups: BackupService;
+  /** Preview sessions of the Studio (a throwaway bot against the in-product emulator). */
+  preview: PreviewService;
   /**
    * Run before a project row is deleted (API.md projects rule 3): features that keep data outside
    * the database (media objects, bot folders) register here. Rows go with the project (FK cascade).

@@ -2,7 +2,7 @@
 // sends, and the expected status per kind of caller. Used by the matrix test and the secret scan.
 import type { CallOptions } from "../support/app";
 import { loginAs } from "../support/app";
-import { COLLAB, fill, makeFixture, OWNER, STRANGER, type Hardening, type Ids } from "./fixture";
+import { COLLAB, fill, makeFixture, OWNER, STRANGER, withLivePreview, type Hardening, type Ids } from "./fixture";
 
 export const CALLERS = ["none", "stranger", "collab", "owner", "managerForOwner", "managerForStranger", "admin"] as const;
 export type Caller = (typeof CALLERS)[number];
@@ -27,6 +27,7 @@ const anyUser = (ok: number): Expect => [401, ok, ok, ok, ok, ok, 401];
 const operatorOnly = (ok: number): Expect => [401, 403, 403, ok, 403, 403, 401];
 const adminOnly = (ok: number): Expect => [401, 401, 401, 401, 401, 401, ok];
 const everyone = (ok: number): Expect => [ok, ok, ok, ok, ok, ok, ok];
+const previewOwner = (ok: number): Expect => [401, 404, 404, ok, 404, 404, 401]; // a preview is its starter's alone
 
 const scenario = { sheets: [{ id: "s1", name: "S", nodes: [], edges: [] }] };
 const MCP_INITIALIZE = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "matrix", version: "1" } } };
@@ -164,6 +165,18 @@ export const MATRIX: Row[] = [
   { method: "GET", path: "/admin/api/backups", expect: adminOnly(200) },
   { method: "POST", path: "/admin/api/backups", expect: adminOnly(201) },
   { method: "GET", path: "/admin/api/backups/{backup}", expect: adminOnly(200) },
+  // preview sessions: starting one needs project access (404 for no access, like GET /api/projects/{id})
+  { method: "POST", path: "/api/projects/{project}/preview", body: () => ({}), expect: [401, 404, 201, 201, 404, 404, 401] },
+  { method: "GET", path: "/api/preview/{preview}", expect: previewOwner(200) },
+  { method: "GET", path: "/api/preview/{preview}/transcript", expect: previewOwner(200) },
+  { method: "POST", path: "/api/preview/{preview}/actions", body: () => ({ type: "text", text: "/start" }), expect: previewOwner(200) },
+  { method: "PUT", path: "/api/preview/{preview}/actor", body: () => ({ user: "user", chat: "private" }), expect: previewOwner(200) },
+  { method: "PUT", path: "/api/preview/{preview}/document", body: () => ({ document: { sheets: [{ id: "s", name: "S", nodes: [{ id: "start", type: "start", position: { x: 0, y: 0 }, data: { messageText: "edited" } }], edges: [] }] } }), expect: previewOwner(200) },
+  { method: "GET", path: "/api/preview/{preview}/variables", expect: previewOwner(200) },
+  { method: "PUT", path: "/api/preview/{preview}/variables", body: () => ({ variables: { answer: "42" } }), expect: previewOwner(200) },
+  { method: "GET", path: "/api/preview/{preview}/log", expect: previewOwner(200) },
+  { method: "GET", path: "/api/preview/{preview}/files/{previewFile}", expect: previewOwner(200) },
+  { method: "DELETE", path: "/api/preview/{preview}", expect: previewOwner(200) },
   // MCP (docs/mcp.md): a bearer PAT only — session cookies and the admin cookie are refused; a
   // bot_manager PAT acts for the messenger_id it names. Without a session id only POST initialize works.
   { method: "POST", path: "/mcp", body: () => MCP_INITIALIZE, headers: MCP_ACCEPT, expect: [401, 401, 401, 401, 200, 200, 401] },
@@ -219,7 +232,8 @@ export async function runRow(h: Hardening, row: Row, callers: readonly Caller[],
   const results: { caller: Caller; path: string; expected: number; r: Awaited<ReturnType<typeof callAs>>["r"] }[] = [];
   for (const caller of callers) {
     const expected = row.expect[CALLERS.indexOf(caller)];
-    const ids = mutating && expected < 400 ? await makeFixture(h) : shared;
+    const base = mutating && expected < 400 ? await makeFixture(h) : shared;
+    const ids = row.path.includes("{preview}") ? await withLivePreview(h, base) : base;
     const { path, r } = await callAs(h, row, caller, ids);
     results.push({ caller, path, expected, r });
   }

@@ -1,5 +1,5 @@
 // Scheduled backups (BACKUP_SCHEDULE, a cron expression in the server's local time).
-import { Cron } from "croner";
+import { Cron } from "../../lib/cron";
 import type { Logger } from "../../log";
 import type { BackupService } from "./service";
 

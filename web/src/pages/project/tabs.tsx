@@ -18,9 +18,11 @@ const MediaTab = lazy(() => import("./MediaTab").then((m) => ({ default: m.Media
 const VersionsTab = lazy(() => import("./VersionsTab").then((m) => ({ default: m.VersionsTab })));
 const TeamTab = lazy(() => import("./TeamTab").then((m) => ({ default: m.TeamTab })));
 const ExportTab = lazy(() => import("./ExportTab").then((m) => ({ default: m.ExportTab })));
+const PreviewTab = lazy(() => import("../../preview").then((m) => ({ default: m.PreviewTab })));
 
 export const PROJECT_TABS: ProjectTab[] = [
   { id: "bots", label: "project.tabs.bots", component: BotsTab },
+  { id: "preview", label: "preview.tab", component: PreviewTab },
   { id: "logs", label: "project.tabs.logs", component: LogsTab },
   { id: "users", label: "project.tabs.users", component: UsersTab },
   { id: "media", label: "project.tabs.media", component: MediaTab },
