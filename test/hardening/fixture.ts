@@ -270,6 +270,7 @@ export const ROUTES: { method: string; path: string; level: Level }[] = [
   { method: "DELETE", path: "/api/bot/tokens/{token}", level: "user" },
   { method: "GET", path: "/api/bot/tokens/{token}/photo", level: "user" },
   { method: "GET", path: "/api/bot/tokens/{token}/stats", level: "user" },
+  { method: "GET", path: "/api/bot/tokens/{token}/stats/daily", level: "user" },
   { method: "GET", path: "/api/bot/tokens/{token}/status", level: "user" },
   { method: "POST", path: "/api/bot/tokens/{token}/start", level: "user" },
   { method: "POST", path: "/api/bot/tokens/{token}/stop", level: "user" },

@@ -106,6 +106,7 @@ export const MATRIX: Row[] = [
   { method: "DELETE", path: "/api/bot/tokens/{token}", expect: botMember(200) },
   { method: "GET", path: "/api/bot/tokens/{token}/photo", expect: botMember(200) },
   { method: "GET", path: "/api/bot/tokens/{token}/stats", expect: botMember(200) },
+  { method: "GET", path: "/api/bot/tokens/{token}/stats/daily", expect: botMember(200) },
   { method: "GET", path: "/api/bot/tokens/{token}/status", expect: botMember(200) },
   { method: "POST", path: "/api/bot/tokens/{token}/start", expect: botMember(200) },
   { method: "POST", path: "/api/bot/tokens/{token}/stop", expect: botMember(200) },
