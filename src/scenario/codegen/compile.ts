@@ -1,6 +1,7 @@
 // Document → compiled tables (nodes, commands, text triggers). Document order is kept everywhere:
 // it is what the author sees and it keeps the output deterministic.
-import { commandTriggerDataSchema, messageDataSchema, textTriggerDataSchema, type MessageData, type ScenarioDocument } from "../model";
+import type { z } from "zod";
+import { commandTriggerDataSchema, messageDataSchema, textTriggerDataSchema, type ScenarioDocument } from "../model";
 import { commandName } from "../refs";
 import { CompileContext, TABLE_TYPES, text, type RawNode } from "./compile-context";
 import { compileConvertFile, compileLoop, compileParallel } from "./compile-control";
@@ -17,6 +18,12 @@ import type { CommandDef, CompiledScenario, TableEntry, TableNode, TextTriggerDe
 /** Telegram accepts only these names in the command menu (setMyCommands). */
 const MENU_NAME = /^[a-z0-9_]{1,32}$/;
 const ACTIONS = new Set<string>(ACTION_TYPES);
+/**
+ * The message fields every table node is read for (a legacy command or synonyms), with their
+ * message schemas: parsing the whole message schema for every node cost more than compiling it.
+ */
+const legacyFieldsSchema = messageDataSchema.pick({ command: true, description: true, showInMenu: true, adminOnly: true, synonyms: true }).strip();
+type LegacyFields = z.infer<typeof legacyFieldsSchema>;
 
 interface CommandClaim {
   def: CommandDef;
@@ -81,7 +88,7 @@ function commandDef(name: string, target: string, description: string | undefine
 }
 
 /** The command a legacy node answers itself, if any. */
-function legacyClaim(node: RawNode, d: MessageData): CommandClaim | undefined {
+function legacyClaim(node: RawNode, d: LegacyFields): CommandClaim | undefined {
   const raw = text(d.command) ?? text(node.data.commandName) ?? (node.type === "start" ? "/start" : undefined);
   if (!raw || !(node.type === "start" || node.type === "command" || node.type === "message" || ACTIONS.has(node.type))) return undefined;
   const name = commandName(raw);
@@ -117,7 +124,7 @@ export function compileScenario(doc: ScenarioDocument): { compiled: CompiledScen
   for (const node of raw) {
     if (TABLE_TYPES.has(node.type)) {
       nodes.push({ node: compileNode(node, ctx), sourceType: node.type, sheet: node.sheetName });
-      const legacy = messageDataSchema.parse(node.data);
+      const legacy = legacyFieldsSchema.parse(node.data);
       const claim = legacyClaim(node, legacy);
       if (claim) claims.push(claim);
       const synonyms = (legacy.synonyms ?? []).filter((s) => s.trim() !== "");
