@@ -78,6 +78,7 @@ describe("bot_table and psql_query", () => {
   test("missing tables, ATTACH, a second statement, the bot's own tables and bad names: one line each, the bot goes on", async () => {
     const chat = new Chat(b);
     expect((await chat.say("/bad"))[0].params.text).toBe("still serving");
+    await b.waitForOutput(/node b5: bot_table read/); // stderr may arrive after the reply
     const out = b.output();
     expect(out).toContain("node b1: psql_query failed: no such table: nowhere");
     expect(out).toContain('node b1b: psql_query failed: near "SELEC": syntax error');

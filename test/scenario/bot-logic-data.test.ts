@@ -90,6 +90,7 @@ describe("set_variable and expressions", () => {
     expect(reply.params.text).toBe(
       "sum=14 cond=adult f=3.33 len=2 m=b obj=Zed p=0.3 s=ZED! h1=[] h2=[] h3=[] h4=[] h5=[] h6=[] bad=[]",
     );
+    await b.waitForOutput(/expression "1 \+" failed/);
     expect(b.output()).toMatch(/expression "items\.constructor" failed: property constructor is not available/);
     expect(b.output()).toMatch(/expression "eval\('1'\)" failed: function eval is not available/);
   });
@@ -178,6 +179,12 @@ describe("loop, parallel_split, convert_file", () => {
     expect(texts(await new Chat(b).say("/loop", 3))).toEqual(["item 0: a", "item 1: b", "done after 1"]);
   });
 
+  test("a loop with a delay between items and no limit runs every item in order; the list survives in the chat's variables", async () => {
+    const chat = new Chat(b);
+    await chat.say("/loop", 3);
+    expect(texts(await chat.say("/slowloop", 4))).toEqual(["item 0: a", "item 1: b", "item 2: c", "done after 2"]);
+  });
+
   test("parallel_split runs every branch", async () => {
     expect(texts(await new Chat(b).say("/par", 2)).sort()).toEqual(["branch A", "branch B"]);
   });
@@ -199,6 +206,7 @@ describe("bad scenario data", () => {
     await chat.say("/proto", 0);
     await Bun.sleep(100);
     expect((await chat.say("polluted"))[0].params.text).toBe("got polluted [] Vic");
+    await b.waitForOutput(/node pr-set: assignment/);
     expect(b.output()).toContain("node pr-set: assignment to an invalid variable name \"constructor\"");
     expect((await new Chat(b).say("/loop", 3)).length).toBe(3);
   });
@@ -210,6 +218,7 @@ describe("bad scenario data", () => {
     expect(t[1]).toBe("headers: 0");
     expect(t[2]).toBe("slow: 0 no answer within 1 s");
     expect(t[3]).toBe("still here");
+    await b.waitForOutput(/node bad5: loop over notalist/); // stderr may arrive after the reply
     const out = b.output();
     const id = chat.user.id;
     expect(out).toContain(`[chat ${id}] node bad1: http_request GET http://127.0.0.1:1/nothing failed:`);

@@ -196,6 +196,8 @@ export const logicDataScenario = doc(
   node("lp", "loop", { sourceVariable: "rows", itemVariable: "it", indexVariable: "i", maxIterations: 2, autoTransitionTo: "lp-body", afterLoopTo: "lp-done" }),
   say("lp-body", "item {i}: {it.n}"),
   say("lp-done", "done after {i}"),
+  command("slowloop", "slp"),
+  node("slp", "loop", { sourceVariable: "rows", itemVariable: "it", indexVariable: "i", delaySeconds: 0.05, autoTransitionTo: "lp-body", afterLoopTo: "lp-done" }),
   command("par", "par"),
   node("par", "parallel_split", {
     parallelBranches: [
