@@ -7,7 +7,8 @@
 //   bun bench/codegen.ts [--runs 7]
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { documentSchema, generateBot, normalizeDocument, validateScenario } from "../src/scenario";
+import { generateBot, normalizeDocument, validateScenario } from "../src/scenario";
+import { documentNodesSchema } from "../src/scenario/model";
 import { compileScenario } from "../src/scenario/codegen/compile";
 import { renderProgram, type ProgramSettings } from "../src/scenario/codegen/program";
 import { logicBlock, synthetic } from "./codegen-scenarios";
@@ -36,7 +37,7 @@ function phases(doc: unknown): Record<string, number> {
   t.push(performance.now());
   validateScenario(normalized);
   t.push(performance.now());
-  const parsed = documentSchema.parse(normalized);
+  const parsed = documentNodesSchema.parse(normalized);
   t.push(performance.now());
   const { compiled } = compileScenario(parsed);
   t.push(performance.now());

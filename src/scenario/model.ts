@@ -292,6 +292,21 @@ export const documentSchema = z
   .loose();
 export type ScenarioDocument = z.infer<typeof documentSchema>;
 
+/**
+ * The parts of a document the generator reads (sheet id and name; node id, type and data), with
+ * the same rules as documentSchema, so it accepts and rejects exactly the same documents. Positions,
+ * edges and view state are left unparsed: they were a third of a generation's parsing time.
+ */
+export const documentNodesSchema = z.object({
+  sheets: z.array(
+    sheetSchema
+      .pick({ id: true, name: true })
+      .extend({ nodes: z.array(nodeSchema.pick({ id: true, type: true, data: true }).strip()) })
+      .strip(),
+  ),
+});
+export type DocumentNodes = z.infer<typeof documentNodesSchema>;
+
 /** Node types the generated bot runs (SCENARIO.md Level 1). */
 export const LEVEL1_TYPES = [
   "start",

@@ -1,7 +1,7 @@
 // Document → compiled tables (nodes, commands, text triggers). Document order is kept everywhere:
 // it is what the author sees and it keeps the output deterministic.
 import type { z } from "zod";
-import { commandTriggerDataSchema, messageDataSchema, textTriggerDataSchema, type ScenarioDocument } from "../model";
+import { commandTriggerDataSchema, messageDataSchema, textTriggerDataSchema, type DocumentNodes } from "../model";
 import { commandName } from "../refs";
 import { CompileContext, TABLE_TYPES, text, type RawNode } from "./compile-context";
 import { compileConvertFile, compileLoop, compileParallel } from "./compile-control";
@@ -32,7 +32,7 @@ interface CommandClaim {
   node: RawNode;
 }
 
-function flatten(doc: ScenarioDocument): RawNode[] {
+function flatten(doc: DocumentNodes): RawNode[] {
   const out: RawNode[] = [];
   doc.sheets.forEach((sheet, i) => {
     for (const n of sheet.nodes) {
@@ -112,7 +112,7 @@ function resolveCommands(claims: CommandClaim[], ctx: CompileContext): CommandDe
   return claims.filter((c) => winners.get(c.def.command) === c).map((c) => c.def);
 }
 
-export function compileScenario(doc: ScenarioDocument): { compiled: CompiledScenario; warnings: CompileContext["warnings"] } {
+export function compileScenario(doc: DocumentNodes): { compiled: CompiledScenario; warnings: CompileContext["warnings"] } {
   const raw = flatten(doc);
   const ctx = new CompileContext(new Map(raw.map((n) => [n.id, n])));
   const nodes: TableEntry[] = [];

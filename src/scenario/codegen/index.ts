@@ -1,6 +1,6 @@
 // Scenario → one runnable TypeScript program (grammY + bun:sqlite). See SCENARIO.md for what the
 // bot does and DESIGN.md §6 for how the platform runs it.
-import { documentSchema, normalizeDocument } from "../model";
+import { documentNodesSchema, normalizeDocument } from "../model";
 import { ScenarioError, validateScenario, type Issue } from "../validate";
 import { compileScenario } from "./compile";
 import { renderProgram } from "./program";
@@ -32,7 +32,7 @@ export function generateBot(doc: unknown, opts: GenerateOptions): GeneratedBot {
   const normalized = normalizeDocument(doc);
   const { errors, warnings } = validateScenario(normalized);
   if (errors.length > 0) throw new ScenarioError(errors);
-  const { compiled, warnings: compileWarnings } = compileScenario(documentSchema.parse(normalized));
+  const { compiled, warnings: compileWarnings } = compileScenario(documentNodesSchema.parse(normalized));
   const code = renderProgram(
     {
       projectName: opts.projectName,
