@@ -24,56 +24,62 @@ function scalar(value: unknown): string {
 }
 
 /**
- * A value with its one-line form. The one-line form of every part is built once, bottom up, and
- * reused by the multi-line layout: printing each level again from scratch made deep tables cost
- * the square of their depth.
+ * A value with its one-line form: a string for a scalar, else the form with its parts. The one-line
+ * form of every part is built once, bottom up, and reused by the multi-line layout: printing each
+ * level again from scratch made deep tables cost the square of their depth.
  */
-interface Piece {
+type Piece = string | Composite;
+interface Composite {
   flat: string;
-  /** array items or object fields; absent for scalars */
-  parts?: Piece[];
+  /** array items or object fields */
+  parts: Piece[];
   /** object field heads (`key: `), parallel to parts; absent for arrays */
   heads?: string[];
 }
 
+const flatOf = (p: Piece) => (typeof p === "string" ? p : p.flat);
+
 function piece(value: unknown): Piece {
-  if (value === null || typeof value !== "object") return { flat: scalar(value) };
+  if (value === null || typeof value !== "object") return scalar(value);
   if (Array.isArray(value)) {
-    const parts = value.map(piece);
-    return { flat: `[${parts.map((p) => p.flat).join(", ")}]`, parts };
+    const parts: Piece[] = [];
+    let flat = "[";
+    for (let i = 0; i < value.length; i++) {
+      const p = piece(value[i]);
+      parts.push(p);
+      flat += i === 0 ? flatOf(p) : `, ${flatOf(p)}`;
+    }
+    return { flat: flat + "]", parts };
   }
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) throw new TypeError("not plain data: an object of a class");
   const parts: Piece[] = [];
   const heads: string[] = [];
-  const flats: string[] = [];
+  let flat = "";
   for (const k of Object.keys(value)) {
     const v = (value as Record<string, unknown>)[k];
     if (v === undefined) continue;
     const p = piece(v);
     const head = `${key(k)}: `;
+    flat += parts.length === 0 ? head + flatOf(p) : `, ${head}${flatOf(p)}`;
     parts.push(p);
     heads.push(head);
-    flats.push(head + p.flat);
   }
-  return { flat: flats.length === 0 ? "{}" : `{ ${flats.join(", ")} }`, parts, heads };
+  return { flat: parts.length === 0 ? "{}" : `{ ${flat} }`, parts, heads };
 }
 
 function layout(p: Piece, indent: number, column: number): string {
-  if (!p.parts || column + p.flat.length <= MAX_LINE) return p.flat;
+  if (typeof p === "string") return p;
+  if (column + p.flat.length <= MAX_LINE) return p.flat;
   if (p.parts.length === 0) return p.heads ? "{}" : "[]";
   const pad = " ".repeat(indent + 2);
   const end = " ".repeat(indent);
-  const lines: string[] = [];
-  if (!p.heads) {
-    for (const part of p.parts) lines.push(pad + layout(part, indent + 2, indent + 2));
-    return `[\n${lines.join(",\n")},\n${end}]`;
-  }
+  let out = p.heads ? "{\n" : "[\n";
   for (let i = 0; i < p.parts.length; i++) {
-    const head = p.heads[i]!;
-    lines.push(pad + head + layout(p.parts[i]!, indent + 2, indent + 2 + head.length));
+    const head = p.heads ? p.heads[i]! : "";
+    out += `${pad}${head}${layout(p.parts[i]!, indent + 2, indent + 2 + head.length)},\n`;
   }
-  return `{\n${lines.join(",\n")},\n${end}}`;
+  return out + end + (p.heads ? "}" : "]");
 }
 
 /**
