@@ -307,6 +307,35 @@ export const documentNodesSchema = z.object({
 });
 export type DocumentNodes = z.infer<typeof documentNodesSchema>;
 
+/**
+ * `schema.parse(data)` for node data, made cheaper: zod runs every field of a schema, present or
+ * not (sixty for a message), while a node sets a handful. When every field is optional (absent ones
+ * add nothing and never fail), the schema narrowed to the fields present gives the same object, in
+ * the same key order, at a third of the cost. Narrowed schemas are kept per set of present fields,
+ * at most NARROWED_MAX per schema: past that (a document made to defeat it) the full parse runs.
+ */
+const NARROWED_MAX = 64;
+const narrowed = new WeakMap<z.ZodObject, Map<string, z.ZodObject> | null>();
+
+export function parseNodeData<T extends z.ZodObject>(schema: T, data: Record<string, unknown>): z.output<T> {
+  let cache = narrowed.get(schema);
+  if (cache === undefined) {
+    const allOptional = Object.values(schema.shape).every((f) => f._zod.optin === "optional" && f._zod.optout === "optional");
+    cache = allOptional ? new Map() : null;
+    narrowed.set(schema, cache);
+  }
+  if (cache === null) return schema.parse(data);
+  const keys = Object.keys(schema.shape).filter((k) => k in data);
+  const signature = keys.join("\u0000");
+  let part = cache.get(signature);
+  if (!part) {
+    if (cache.size >= NARROWED_MAX) return schema.parse(data);
+    part = schema.pick(Object.fromEntries(keys.map((k) => [k, true])) as never) as z.ZodObject;
+    cache.set(signature, part);
+  }
+  return part.parse(data) as z.output<T>;
+}
+
 /** Node types the generated bot runs (SCENARIO.md Level 1). */
 export const LEVEL1_TYPES = [
   "start",

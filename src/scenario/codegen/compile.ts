@@ -1,7 +1,7 @@
 // Document → compiled tables (nodes, commands, text triggers). Document order is kept everywhere:
 // it is what the author sees and it keeps the output deterministic.
 import type { z } from "zod";
-import { commandTriggerDataSchema, messageDataSchema, textTriggerDataSchema, type DocumentNodes } from "../model";
+import { commandTriggerDataSchema, messageDataSchema, textTriggerDataSchema, type DocumentNodes, parseNodeData } from "../model";
 import { commandName } from "../refs";
 import { CompileContext, TABLE_TYPES, text, type RawNode } from "./compile-context";
 import { compileConvertFile, compileLoop, compileParallel } from "./compile-control";
@@ -124,7 +124,7 @@ export function compileScenario(doc: DocumentNodes): { compiled: CompiledScenari
   for (const node of raw) {
     if (TABLE_TYPES.has(node.type)) {
       nodes.push({ node: compileNode(node, ctx), sourceType: node.type, sheet: node.sheetName });
-      const legacy = legacyFieldsSchema.parse(node.data);
+      const legacy = parseNodeData(legacyFieldsSchema, node.data);
       const claim = legacyClaim(node, legacy);
       if (claim) claims.push(claim);
       const synonyms = (legacy.synonyms ?? []).filter((s) => s.trim() !== "");
@@ -132,14 +132,14 @@ export function compileScenario(doc: DocumentNodes): { compiled: CompiledScenari
         textTriggers.push({ match: "exact", texts: synonyms, target: node.id });
       }
     } else if (node.type === "command_trigger") {
-      const d = commandTriggerDataSchema.parse(node.data);
+      const d = parseNodeData(commandTriggerDataSchema, node.data);
       const name = commandName(d.command ?? "");
       const target = ctx.target(node, d.autoTransitionTo, "autoTransitionTo");
       if (!name) ctx.warn(node, `Node "${node.id}": command trigger without a command is ignored.`);
       else if (!target) ctx.warn(node, `Node "${node.id}": command /${name} leads nowhere; it answers nothing.`);
       else claims.push({ def: commandDef(name, target, d.description, d.showInMenu, d.adminOnly), trigger: true, node });
     } else if (node.type === "text_trigger") {
-      const d = textTriggerDataSchema.parse(node.data);
+      const d = parseNodeData(textTriggerDataSchema, node.data);
       const texts = (d.textSynonyms ?? []).filter((s) => s.trim() !== "");
       const target = ctx.target(node, d.autoTransitionTo, "autoTransitionTo");
       if (texts.length === 0) ctx.warn(node, `Node "${node.id}": text trigger without texts is ignored.`);
