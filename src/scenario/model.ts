@@ -315,23 +315,34 @@ export type DocumentNodes = z.infer<typeof documentNodesSchema>;
  * at most NARROWED_MAX per schema: past that (a document made to defeat it) the full parse runs.
  */
 const NARROWED_MAX = 64;
-const narrowed = new WeakMap<z.ZodObject, Map<string, z.ZodObject> | null>();
+interface Narrowing {
+  /** field name → its place in the schema (the parsed object keeps the schema's order) */
+  order: Map<string, number>;
+  parts: Map<string, z.ZodObject>;
+}
+const narrowings = new WeakMap<z.ZodObject, Narrowing | null>();
 
 export function parseNodeData<T extends z.ZodObject>(schema: T, data: Record<string, unknown>): z.output<T> {
-  let cache = narrowed.get(schema);
-  if (cache === undefined) {
-    const allOptional = Object.values(schema.shape).every((f) => f._zod.optin === "optional" && f._zod.optout === "optional");
-    cache = allOptional ? new Map() : null;
-    narrowed.set(schema, cache);
+  let n = narrowings.get(schema);
+  if (n === undefined) {
+    const fields = Object.entries(schema.shape);
+    const allOptional = fields.every(([, f]) => f._zod.optin === "optional" && f._zod.optout === "optional");
+    // zod tells present from absent with `in`; no field is named like an Object.prototype member,
+    // so the data's own keys are the present fields.
+    const inherited = fields.some(([k]) => k in Object.prototype);
+    n = allOptional && !inherited ? { order: new Map(fields.map(([k], i) => [k, i])), parts: new Map() } : null;
+    narrowings.set(schema, n);
   }
-  if (cache === null) return schema.parse(data);
-  const keys = Object.keys(schema.shape).filter((k) => k in data);
+  if (n === null || Object.getPrototypeOf(data) !== Object.prototype) return schema.parse(data);
+  const order = n.order;
+  const keys = Object.keys(data).filter((k) => order.has(k));
+  keys.sort((a, b) => order.get(a)! - order.get(b)!);
   const signature = keys.join("\u0000");
-  let part = cache.get(signature);
+  let part = n.parts.get(signature);
   if (!part) {
-    if (cache.size >= NARROWED_MAX) return schema.parse(data);
+    if (n.parts.size >= NARROWED_MAX) return schema.parse(data);
     part = schema.pick(Object.fromEntries(keys.map((k) => [k, true])) as never) as z.ZodObject;
-    cache.set(signature, part);
+    n.parts.set(signature, part);
   }
   return part.parse(data) as z.output<T>;
 }

@@ -39,6 +39,7 @@ const HOSTILE: Record<string, unknown>[] = [
   { buttons: [{ id: 1, text: "a", action: {} }, null, "b"], conditionalMessages: [{ messageText: 3 }, 7] },
   { assignments: [{ variable: "v", value: true, mode: 1 }], branches: [{ operator: "else", value: {} }], delaySeconds: "15" },
   JSON.parse('{"__proto__": {"messageText": "p"}, "constructor": "c", "toString": 1, "messageText": "ok"}'),
+  Object.assign(Object.create(null), { messageText: "no prototype", buttons: [] }),
   Object.fromEntries(Object.keys(messageDataSchema.shape).map((k, i) => [k, i % 3 === 0 ? "s" : i % 3 === 1 ? true : [i]])),
 ];
 
