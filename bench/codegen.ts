@@ -1,11 +1,17 @@
 // Generation time of the bot program (normalize + validate + compile + render) for synthetic
-// scenarios of 100 / 1,000 / 5,000 nodes and for the real 216-node vprogulke scenario. Median of
-// several runs after a warm-up. Prints ONE JSON line of figures.
+// scenarios of 100 / 1,000 / 5,000 nodes and for the real 216-node vprogulke scenario: median and
+// minimum of several runs after a warm-up, then the same phases timed one by one (median ms) to
+// show where the time goes. The machine is shared, so compare figures of the same run only.
+// Prints ONE JSON line of figures.
 //
 //   bun bench/codegen.ts [--runs 7]
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { generateBot } from "../src/scenario";
+import { generateBot, normalizeDocument, validateScenario } from "../src/scenario";
+import { documentNodesSchema } from "../src/scenario/model";
+import { compileScenario } from "../src/scenario/codegen/compile";
+import { renderProgram, type ProgramSettings } from "../src/scenario/codegen/program";
+import { logicBlock, synthetic } from "./codegen-scenarios";
 
 function arg(name: string, def: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -15,75 +21,43 @@ function arg(name: string, def: number): number {
 }
 const RUNS = arg("runs", 7);
 
-/** A block of ten nodes using every Level 1 type, chained so that everything is reachable. */
-function block(i: number, next: string) {
-  const id = (s: string) => `${s}-${i}`;
-  const buttons = [
-    { id: id("b1"), text: `Yes ${i}`, action: "goto", target: id("ask") },
-    { id: id("b2"), text: `No ${i}`, action: "goto", target: next },
-    { id: id("b3"), text: "Help", action: "command", target: "/help" },
-  ];
-  return [
-    { id: id("cmd"), type: "command_trigger", data: { command: `/step${i}`, description: `Step ${i}`, showInMenu: i < 50, autoTransitionTo: id("menu") } },
-    { id: id("menu"), type: "message", data: { messageText: `<b>Step ${i}</b> for {first_name}`, formatMode: "html", keyboardType: "inline", buttons, keyboardLayout: { rows: [{ buttonIds: [id("b1"), id("b2")] }, { buttonIds: [id("b3")] }], columns: 2 } } },
-    { id: id("ask"), type: "message", data: { messageText: "Your answer?", keyboardNodeId: id("kb"), enableAutoTransition: true, autoTransitionTo: id("in") } },
-    { id: id("kb"), type: "keyboard", data: { keyboardType: "reply", buttons: [{ id: id("skip"), text: "Skip", action: "goto", target: id("check"), skipDataCollection: true }], resizeKeyboard: true } },
-    { id: id("in"), type: "input", data: { inputVariable: `answer${i}`, inputType: "text", inputTargetNodeId: id("set") } },
-    { id: id("set"), type: "set_variable", data: { assignments: [{ variable: "count", value: "", mode: "increment" }, { variable: "n", value: "{message_text}", mode: "regex_extract", pattern: "(\\d+)", regexGroup: 1 }], autoTransitionTo: id("check") } },
-    { id: id("check"), type: "condition", data: { variable: "n", branches: [{ id: "a", operator: "greater_than", value: "10", target: id("wait") }, { id: "b", operator: "else", value: "", target: next }] } },
-    { id: id("wait"), type: "delay", data: { delaySeconds: 1, autoTransitionTo: id("photo") } },
-    { id: id("photo"), type: "photo", data: { imageUrl: `https://example.com/${i}.jpg`, mediaCaption: `Picture {n}`, enableConditionalMessages: true, conditionalMessages: [{ id: "c", condition: "user_data_exists", variableName: "n", messageText: "Again {n}" }] } },
-    { id: id("trigger"), type: "text_trigger", data: { textSynonyms: [`go ${i}`, `step ${i}`], textMatchType: "exact", autoTransitionTo: id("menu") } },
-  ];
-}
-
-/** Ten nodes of the logic and data family (http_request, loop, bot_table, psql_query, ...), chained. */
-function logicBlock(i: number, next: string) {
-  const id = (s: string) => `${s}-${i}`;
-  const modes = ["text", "expression", "json_get", "format_number", "split_get", "conditional", "lookup", "random", "length", "array_concat"];
-  return [
-    { id: id("cmd"), type: "command_trigger", data: { command: `/logic${i}`, autoTransitionTo: id("menu") } },
-    { id: id("menu"), type: "http_request", data: { httpRequestUrl: `https://api.example.com/items/${i}?u={user_id}`, httpRequestMethod: "POST", httpRequestHeaders: '{"X-N": "{n}"}', httpRequestBody: '{"q": "{message_text}", "n": {=n + 1}}', httpRequestAuthType: "bearer", httpRequestAuthBearerToken: "{API_KEY}", httpRequestResponseVariable: "resp", httpRequestStatusVariable: "st", autoTransitionTo: id("check") } },
-    { id: id("check"), type: "condition", data: { variable: "st", branches: [{ id: "a", operator: "divisible_by", value: "100", target: id("set") }, { id: "b", operator: "starts_with", value: "4", target: id("sql") }, { id: "c", operator: "else", value: "", target: next }] } },
-    { id: id("set"), type: "set_variable", data: { assignments: modes.map((mode, k) => ({ id: `a${k}`, variable: `v${k}`, value: "{resp.items}", mode, jsonPath: "0.name", maxValue: "9", separator: ",", conditionVariable: "{st}", conditionValue: "200", trueValue: "ok", falseValue: "no", lookupTable: "orders", lookupField: "qty", concatWith: "{v0}" })), autoTransitionTo: id("loop") } },
-    { id: id("loop"), type: "loop", data: { sourceVariable: "resp.items", itemVariable: "it", maxIterations: 5, autoTransitionTo: id("body"), afterLoopTo: id("table") } },
-    { id: id("body"), type: "message", data: { messageText: "Item {it.name}: {=round(it.price * 1.2, 2)} ({=len(resp.items)})" } },
-    { id: id("table"), type: "bot_table", data: { tableName: "orders", operation: "upsert", key: "item", row: { item: "{it.name}", qty: "{v7}" }, autoTransitionTo: id("sql") } },
-    { id: id("sql"), type: "psql_query", data: { query: "SELECT item, qty FROM orders WHERE qty > {n} ORDER BY qty DESC LIMIT 10", resultFormat: "text", textTemplate: "{item}: {qty}", saveResultTo: "report", autoTransitionTo: id("file") } },
-    { id: id("file"), type: "convert_file", data: { convertFileInputVariable: "resp.items", convertFileFormat: "csv", convertFileOutputVariable: "csv", autoTransitionTo: id("split") } },
-    { id: id("split"), type: "parallel_split", data: { parallelBranches: [{ id: "p1", label: "body", target: id("body") }, { id: "p2", label: "next", target: next }] } },
-  ];
-}
-
-type Block = (i: number, next: string) => { id: string; type: string; data: Record<string, unknown> }[];
-
-function synthetic(nodes: number, make: Block = block) {
-  const blocks = Math.ceil(nodes / 10);
-  const all = [];
-  for (let i = 0; i < blocks; i++) all.push(...make(i, i + 1 < blocks ? `menu-${i + 1}` : "menu-0"));
-  const list = all.slice(0, nodes).map((n, k) => ({ ...n, position: { x: (k % 20) * 300, y: Math.floor(k / 20) * 200 } }));
-  // Several sheets, as real projects have.
-  const perSheet = 200;
-  const sheets = [];
-  for (let s = 0; s * perSheet < list.length; s++) sheets.push({ id: `sheet-${s}`, name: `Sheet ${s}`, nodes: list.slice(s * perSheet, (s + 1) * perSheet), edges: [] });
-  return { version: 2, sheets };
-}
-
 function median(values: number[]) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
 }
 
+const ms = (v: number) => Number(v.toFixed(2));
+const OPTS = { projectName: "Bench", userDatabaseEnabled: true, flags: { catchAllHandlers: true, protectContent: true, contentCache: true } };
+const SETTINGS: ProgramSettings = { projectName: "Bench", userDatabase: true, logging: false, catchAll: true, protectContent: true, contentCache: true, mediaCache: {} };
+
+/** The steps of generateBot, timed one by one (its warning merge and line count are left out). */
+function phases(doc: unknown): Record<string, number> {
+  const t: number[] = [performance.now()];
+  const normalized = normalizeDocument(doc);
+  t.push(performance.now());
+  validateScenario(normalized);
+  t.push(performance.now());
+  const parsed = documentNodesSchema.parse(normalized);
+  t.push(performance.now());
+  const { compiled } = compileScenario(parsed);
+  t.push(performance.now());
+  renderProgram(SETTINGS, compiled);
+  t.push(performance.now());
+  return { normalize: t[1]! - t[0]!, validate: t[2]! - t[1]!, parse: t[3]! - t[2]!, compile: t[4]! - t[3]!, render: t[5]! - t[4]! };
+}
+
 function measure(doc: unknown) {
-  const opts = { projectName: "Bench", userDatabaseEnabled: true, flags: { catchAllHandlers: true, protectContent: true, contentCache: true } };
-  const first = generateBot(doc, opts); // warm-up (and the size figures)
+  const first = generateBot(doc, OPTS); // warm-up (and the size figures)
   const times: number[] = [];
   for (let r = 0; r < RUNS; r++) {
     const t0 = performance.now();
-    generateBot(doc, opts);
+    generateBot(doc, OPTS);
     times.push(performance.now() - t0);
   }
-  return { medianMs: Number(median(times).toFixed(2)), lines: first.lines, kb: Math.round(first.code.length / 1024) };
+  const split: Record<string, number[]> = {};
+  for (let r = 0; r < RUNS; r++) for (const [k, v] of Object.entries(phases(doc))) (split[k] ??= []).push(v);
+  const phaseMs = Object.fromEntries(Object.entries(split).map(([k, v]) => [k, ms(median(v)!)]));
+  return { medianMs: ms(median(times)!), minMs: ms(Math.min(...times)), phaseMs, lines: first.lines, kb: Math.round(first.code.length / 1024) };
 }
 
 const figures: Record<string, unknown> = { bench: "codegen", runs: RUNS };

@@ -62,10 +62,11 @@ export class ProjectDatabases {
     }
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const path = this.pathOf(projectId);
-    // A new file is written whole from an image that already has the tables and WAL mode: setting
-    // them up in place costs two journal switches and their syncs (measured 10 ms per file on a
-    // busy disk). Written aside and linked into place, so no reader ever sees half a file; a file
-    // that appeared meanwhile (a bot made it) is kept.
+    // Bot users and their data: 0600 (the image is written so; SQLite gives the WAL and SHM files
+    // the same mode). A new file is written whole from an image that already has the tables and WAL
+    // mode: setting them up in place costs two journal switches and their syncs (measured 10 ms per
+    // file on a busy disk). Written aside and linked into place, so no reader ever sees half a file;
+    // a file that appeared meanwhile (a bot made it) is kept.
     if (!existsSync(path)) {
       const aside = `${path}.${process.pid}.new`;
       // 0600, and SQLite gives the WAL and SHM files the same mode.

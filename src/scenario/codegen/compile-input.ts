@@ -1,5 +1,5 @@
 // Input collection: `input` nodes and collectUserInput on message-like nodes (SCENARIO.md "User input").
-import { inputDataSchema, type CollectFields } from "../model";
+import { inputDataSchema, type CollectFields, parseNodeData } from "../model";
 import { CompileContext, num, text, type RawNode } from "./compile-context";
 import type { CollectDef, InputNode, MediaKind, ValidationDef } from "./table";
 
@@ -79,7 +79,7 @@ export function compileCollect(
 }
 
 export function compileInputNode(node: RawNode, ctx: CompileContext): InputNode {
-  const d = inputDataSchema.parse(node.data);
+  const d = parseNodeData(inputDataSchema, node.data);
   const collect = compileCollect(node, d, ctx, d.inputType ?? "text");
   if (!collect.variable && collect.media.length === 0) {
     ctx.warn(node, `Node "${node.id}": input node without inputVariable; answers are not stored.`);

@@ -1,6 +1,6 @@
 // Buttons and keyboards: a message's own buttons, or those of the `keyboard` node it names with
 // keyboardNodeId (today's form), laid out by keyboardLayout.
-import { keyboardDataSchema, type Button, type KeyboardData } from "../model";
+import { keyboardDataSchema, type Button, type KeyboardData, parseNodeData } from "../model";
 import { commandName } from "../refs";
 import { CompileContext, num, text, type RawNode } from "./compile-context";
 import type { ButtonDef, DynamicDef, KeyboardDef } from "./table";
@@ -171,7 +171,7 @@ export function compileKeyboard(
   if (ref) {
     const kbNode = ctx.byId.get(ref);
     if (kbNode?.type === "keyboard") {
-      const kb = compileKeyboardFields(owner, keyboardDataSchema.parse(kbNode.data), ctx);
+      const kb = compileKeyboardFields(owner, parseNodeData(keyboardDataSchema, kbNode.data), ctx);
       return kb && { ...kb, from: ref };
     }
     if (kbNode) ctx.warn(owner, `Node "${owner.id}": keyboardNodeId "${ref}" is a ${kbNode.type} node, not a keyboard.`);

@@ -1,5 +1,5 @@
 // `condition`, `set_variable` and `delay` nodes.
-import { conditionDataSchema, delayDataSchema, setVariableDataSchema } from "../model";
+import { conditionDataSchema, delayDataSchema, setVariableDataSchema, parseNodeData } from "../model";
 import { CompileContext, num, ownValue, text, type RawNode } from "./compile-context";
 import { compileAssignment } from "./compile-assign";
 import type { AssignmentDef, ConditionNode, DelayNode, Operator, SetNode } from "./table";
@@ -38,7 +38,7 @@ const ALIASES: Record<string, Operator> = {
 const SYSTEM_OPERATORS = new Set<Operator>(["is_private", "is_group", "is_channel", "is_admin", "is_premium", "is_bot", "is_subscribed", "is_not_subscribed", "else"]);
 
 export function compileCondition(node: RawNode, ctx: CompileContext): ConditionNode {
-  const d = conditionDataSchema.parse(node.data);
+  const d = parseNodeData(conditionDataSchema, node.data);
   const subject = (d.variable ?? "").trim();
   const branches: ConditionNode["branches"] = [];
   for (const br of d.branches ?? []) {
@@ -84,7 +84,7 @@ export function compileCondition(node: RawNode, ctx: CompileContext): ConditionN
 }
 
 export function compileSetVariable(node: RawNode, ctx: CompileContext): SetNode {
-  const d = setVariableDataSchema.parse(node.data);
+  const d = parseNodeData(setVariableDataSchema, node.data);
   const list = d.assignments?.length ? d.assignments : d.variable ? [{ variable: d.variable, value: d.value, mode: d.mode }] : [];
   const assignments: AssignmentDef[] = [];
   for (const a of list) {
@@ -103,7 +103,7 @@ export function compileSetVariable(node: RawNode, ctx: CompileContext): SetNode 
 const DELAY_UNITS: Record<string, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86400, weeks: 604800 };
 
 export function compileDelay(node: RawNode, ctx: CompileContext): DelayNode {
-  const d = delayDataSchema.parse(node.data);
+  const d = parseNodeData(delayDataSchema, node.data);
   const ms = num(d.delayMs);
   // `unit` (seconds by default) scales the reference's `seconds` field, which may hold a {variable}.
   const unit = DELAY_UNITS[String(node.data.unit ?? "seconds")] ?? 1;

@@ -1,5 +1,5 @@
 // `message`, legacy `start`/`command`, and the media nodes `photo`/`video`/`audio`/`document`.
-import { messageDataSchema, type ConditionalMessage, type MessageData } from "../model";
+import { messageDataSchema, type ConditionalMessage, type MessageData, parseNodeData } from "../model";
 import { CompileContext, num, text, type RawNode } from "./compile-context";
 import { compileCollect } from "./compile-input";
 import { compileKeyboard } from "./compile-keyboard";
@@ -108,7 +108,7 @@ function compileVariants(node: RawNode, d: MessageData, format: Format, base: Co
 }
 
 export function compileMessage(node: RawNode, ctx: CompileContext): MessageNode {
-  const d = messageDataSchema.parse(node.data);
+  const d = parseNodeData(messageDataSchema, node.data);
   const format = formatOf(d.formatMode, d.markdown);
   const media = compileMedia(node, d);
   // text ← messageText and caption ← mediaCaption, one to one, so that contentCache can reload them.

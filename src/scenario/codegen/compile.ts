@@ -1,6 +1,7 @@
 // Document → compiled tables (nodes, commands, text triggers). Document order is kept everywhere:
 // it is what the author sees and it keeps the output deterministic.
-import { commandTriggerDataSchema, messageDataSchema, textTriggerDataSchema, type MessageData, type ScenarioDocument } from "../model";
+import type { z } from "zod";
+import { commandTriggerDataSchema, messageDataSchema, textTriggerDataSchema, type DocumentNodes, parseNodeData } from "../model";
 import { commandName } from "../refs";
 import { CompileContext, TABLE_TYPES, text, type RawNode } from "./compile-context";
 import { compileConvertFile, compileLoop, compileParallel } from "./compile-control";
@@ -17,6 +18,12 @@ import type { CommandDef, CompiledScenario, TableEntry, TableNode, TextTriggerDe
 /** Telegram accepts only these names in the command menu (setMyCommands). */
 const MENU_NAME = /^[a-z0-9_]{1,32}$/;
 const ACTIONS = new Set<string>(ACTION_TYPES);
+/**
+ * The message fields every table node is read for (a legacy command or synonyms), with their
+ * message schemas: parsing the whole message schema for every node cost more than compiling it.
+ */
+const legacyFieldsSchema = messageDataSchema.pick({ command: true, description: true, showInMenu: true, adminOnly: true, synonyms: true }).strip();
+type LegacyFields = z.infer<typeof legacyFieldsSchema>;
 
 interface CommandClaim {
   def: CommandDef;
@@ -25,7 +32,7 @@ interface CommandClaim {
   node: RawNode;
 }
 
-function flatten(doc: ScenarioDocument): RawNode[] {
+function flatten(doc: DocumentNodes): RawNode[] {
   const out: RawNode[] = [];
   doc.sheets.forEach((sheet, i) => {
     for (const n of sheet.nodes) {
@@ -81,7 +88,7 @@ function commandDef(name: string, target: string, description: string | undefine
 }
 
 /** The command a legacy node answers itself, if any. */
-function legacyClaim(node: RawNode, d: MessageData): CommandClaim | undefined {
+function legacyClaim(node: RawNode, d: LegacyFields): CommandClaim | undefined {
   const raw = text(d.command) ?? text(node.data.commandName) ?? (node.type === "start" ? "/start" : undefined);
   if (!raw || !(node.type === "start" || node.type === "command" || node.type === "message" || ACTIONS.has(node.type))) return undefined;
   const name = commandName(raw);
@@ -105,7 +112,7 @@ function resolveCommands(claims: CommandClaim[], ctx: CompileContext): CommandDe
   return claims.filter((c) => winners.get(c.def.command) === c).map((c) => c.def);
 }
 
-export function compileScenario(doc: ScenarioDocument): { compiled: CompiledScenario; warnings: CompileContext["warnings"] } {
+export function compileScenario(doc: DocumentNodes): { compiled: CompiledScenario; warnings: CompileContext["warnings"] } {
   const raw = flatten(doc);
   const ctx = new CompileContext(new Map(raw.map((n) => [n.id, n])));
   const nodes: TableEntry[] = [];
@@ -117,7 +124,7 @@ export function compileScenario(doc: ScenarioDocument): { compiled: CompiledScen
   for (const node of raw) {
     if (TABLE_TYPES.has(node.type)) {
       nodes.push({ node: compileNode(node, ctx), sourceType: node.type, sheet: node.sheetName });
-      const legacy = messageDataSchema.parse(node.data);
+      const legacy = parseNodeData(legacyFieldsSchema, node.data);
       const claim = legacyClaim(node, legacy);
       if (claim) claims.push(claim);
       const synonyms = (legacy.synonyms ?? []).filter((s) => s.trim() !== "");
@@ -125,14 +132,14 @@ export function compileScenario(doc: ScenarioDocument): { compiled: CompiledScen
         textTriggers.push({ match: "exact", texts: synonyms, target: node.id });
       }
     } else if (node.type === "command_trigger") {
-      const d = commandTriggerDataSchema.parse(node.data);
+      const d = parseNodeData(commandTriggerDataSchema, node.data);
       const name = commandName(d.command ?? "");
       const target = ctx.target(node, d.autoTransitionTo, "autoTransitionTo");
       if (!name) ctx.warn(node, `Node "${node.id}": command trigger without a command is ignored.`);
       else if (!target) ctx.warn(node, `Node "${node.id}": command /${name} leads nowhere; it answers nothing.`);
       else claims.push({ def: commandDef(name, target, d.description, d.showInMenu, d.adminOnly), trigger: true, node });
     } else if (node.type === "text_trigger") {
-      const d = textTriggerDataSchema.parse(node.data);
+      const d = parseNodeData(textTriggerDataSchema, node.data);
       const texts = (d.textSynonyms ?? []).filter((s) => s.trim() !== "");
       const target = ctx.target(node, d.autoTransitionTo, "autoTransitionTo");
       if (texts.length === 0) ctx.warn(node, `Node "${node.id}": text trigger without texts is ignored.`);

@@ -19,18 +19,67 @@ function scalar(value: unknown): string {
   if (typeof value === "string") return quote(value);
   if (typeof value === "number") return Number.isFinite(value) ? String(value) : "null";
   if (typeof value === "boolean" || value === null) return String(value);
+  if (value === undefined) return "undefined";
   throw new TypeError(`not plain data: ${typeof value}`);
 }
 
-function inline(value: unknown): string {
-  if (value === undefined) return "undefined";
+/**
+ * A value with its one-line form: a string for a scalar, else the form with its parts. The one-line
+ * form of every part is built once, bottom up, and reused by the multi-line layout: printing each
+ * level again from scratch made deep tables cost the square of their depth.
+ */
+type Piece = string | Composite;
+interface Composite {
+  flat: string;
+  /** array items or object fields */
+  parts: Piece[];
+  /** object field heads (`key: `), parallel to parts; absent for arrays */
+  heads?: string[];
+}
+
+const flatOf = (p: Piece) => (typeof p === "string" ? p : p.flat);
+
+function piece(value: unknown): Piece {
   if (value === null || typeof value !== "object") return scalar(value);
-  if (Array.isArray(value)) return `[${value.map(inline).join(", ")}]`;
-  if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) throw new TypeError("not plain data: an object of a class");
-  const parts = Object.entries(value)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${key(k)}: ${inline(v)}`);
-  return parts.length === 0 ? "{}" : `{ ${parts.join(", ")} }`;
+  if (Array.isArray(value)) {
+    const parts: Piece[] = [];
+    let flat = "[";
+    for (let i = 0; i < value.length; i++) {
+      const p = piece(value[i]);
+      parts.push(p);
+      flat += i === 0 ? flatOf(p) : `, ${flatOf(p)}`;
+    }
+    return { flat: flat + "]", parts };
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) throw new TypeError("not plain data: an object of a class");
+  const parts: Piece[] = [];
+  const heads: string[] = [];
+  let flat = "";
+  for (const k of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[k];
+    if (v === undefined) continue;
+    const p = piece(v);
+    const head = `${key(k)}: `;
+    flat += parts.length === 0 ? head + flatOf(p) : `, ${head}${flatOf(p)}`;
+    parts.push(p);
+    heads.push(head);
+  }
+  return { flat: parts.length === 0 ? "{}" : `{ ${flat} }`, parts, heads };
+}
+
+function layout(p: Piece, indent: number, column: number): string {
+  if (typeof p === "string") return p;
+  if (column + p.flat.length <= MAX_LINE) return p.flat;
+  if (p.parts.length === 0) return p.heads ? "{}" : "[]";
+  const pad = " ".repeat(indent + 2);
+  const end = " ".repeat(indent);
+  let out = p.heads ? "{\n" : "[\n";
+  for (let i = 0; i < p.parts.length; i++) {
+    const head = p.heads ? p.heads[i]! : "";
+    out += `${pad}${head}${layout(p.parts[i]!, indent + 2, indent + 2 + head.length)},\n`;
+  }
+  return out + end + (p.heads ? "}" : "]");
 }
 
 /**
@@ -38,21 +87,7 @@ function inline(value: unknown): string {
  * it starts on its first line (for the line-length decision). `undefined` object fields are dropped.
  */
 export function literal(value: unknown, indent = 0, column = indent): string {
-  const flat = inline(value);
-  if (value === null || typeof value !== "object" || column + flat.length <= MAX_LINE) return flat;
-  const pad = " ".repeat(indent + 2);
-  const end = " ".repeat(indent);
-  if (Array.isArray(value)) {
-    if (value.length === 0) return "[]";
-    return `[\n${value.map((v) => pad + literal(v, indent + 2)).join(",\n")},\n${end}]`;
-  }
-  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-  if (entries.length === 0) return "{}";
-  const lines = entries.map(([k, v]) => {
-    const head = `${key(k)}: `;
-    return pad + head + literal(v, indent + 2, indent + 2 + head.length);
-  });
-  return `{\n${lines.join(",\n")},\n${end}}`;
+  return layout(piece(value), indent, column);
 }
 
 // Scenario strings reach the program only as JSON string literals (quote/literal above). Comments

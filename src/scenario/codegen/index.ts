@@ -1,6 +1,6 @@
 // Scenario → one runnable TypeScript program (grammY + bun:sqlite). See SCENARIO.md for what the
 // bot does and DESIGN.md §6 for how the platform runs it.
-import { documentSchema, normalizeDocument } from "../model";
+import { documentNodesSchema, normalizeDocument } from "../model";
 import { ScenarioError, validateScenario, type Issue } from "../validate";
 import { compileScenario } from "./compile";
 import { renderProgram } from "./program";
@@ -34,7 +34,7 @@ export function generateBot(doc: unknown, opts: GenerateOptions): GeneratedBot {
   const normalized = normalizeDocument(doc);
   const { errors, warnings } = validateScenario(normalized);
   if (errors.length > 0) throw new ScenarioError(errors);
-  const { compiled, warnings: compileWarnings } = compileScenario(documentSchema.parse(normalized));
+  const { compiled, warnings: compileWarnings } = compileScenario(documentNodesSchema.parse(normalized));
   const code = renderProgram(
     {
       projectName: opts.projectName,
@@ -50,5 +50,7 @@ export function generateBot(doc: unknown, opts: GenerateOptions): GeneratedBot {
   );
   const seen = new Set(warnings.map((w) => w.message));
   const extra = compileWarnings.filter((w) => !seen.has(w.message));
-  return { code, lines: code.split("\n").length - 1, warnings: [...warnings, ...extra] };
+  let lines = 0; // counted in place: splitting a 1 MB program only to count it cost a copy of it
+  for (let i = code.indexOf("\n"); i !== -1; i = code.indexOf("\n", i + 1)) lines++;
+  return { code, lines, warnings: [...warnings, ...extra] };
 }
