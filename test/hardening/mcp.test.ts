@@ -88,3 +88,25 @@ test("inside a session: unknown methods and tools, and wrong arguments of every 
   const list = JSON.parse((await callTool("list_projects", {})).text);
   expect(list.result.structuredContent.items).toEqual([]);
 });
+
+test("node data nested 200,000 levels deep is refused with the reason, not an internal error", async () => {
+  const sid = await session();
+  const h = { "mcp-session-id": sid, "mcp-protocol-version": "2025-06-18" };
+  const call = (name: string, args: string) => post(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`, h);
+  const created = JSON.parse((await call("create_project", '{"name":"Deep"}')).text).result.structuredContent.id as number;
+  expect((await call("add_node", `{"projectId":${created},"type":"message","id":"m1","data":{"messageText":"hi"}}`)).status).toBe(200);
+  // Built as text: the value is too deep for JSON.stringify itself.
+  const deep = '{"a":'.repeat(200_000) + "{}" + "}".repeat(200_000);
+  for (const [tool, args] of [
+    ["update_node", `{"projectId":${created},"nodeId":"m1","data":{"x":${deep}}}`],
+    ["add_node", `{"projectId":${created},"type":"message","data":{"x":${deep}}}`],
+  ] as const) {
+    const r = await call(tool, args);
+    expect(r.status).toBeLessThan(500);
+    const result = JSON.parse(r.text).result;
+    expect(result.isError).toBe(true);
+    expect(result.content[0].text).toMatch(/nested deeper than 64 levels/);
+  }
+  const project = JSON.parse((await call("get_project", `{"projectId":${created}}`)).text).result.structuredContent;
+  expect(project.data.sheets[0].nodes).toEqual([expect.objectContaining({ id: "m1", data: { messageText: "hi" } })]);
+});
