@@ -99,6 +99,10 @@ describe("guardScenarioSql", () => {
     expect(platformSide.$client.query("SELECT n FROM bot_stats").get()).toEqual({ n: 1000 });
     bot.close();
     files.closeAll();
+    // Those a scenario made before the guard refused them go when the platform opens the file.
+    const reopened = new ProjectDatabases(join(dir, "platform"));
+    expect(reopened.open(7).$client.query("SELECT type, name FROM sqlite_master WHERE type IN ('view', 'trigger')").all()).toEqual([]);
+    reopened.closeAll();
 
     // (A trigger's body needs a ";", so the one-statement rule already stopped these.)
     refuse(trigger, /triggers|one SQL statement/);
