@@ -210,6 +210,8 @@ describe("bad scenario data", () => {
     expect(t[1]).toBe("headers: 0");
     expect(t[2]).toBe("slow: 0 no answer within 1 s");
     expect(t[3]).toBe("still here");
+    // The bot's stdout may reach us after its last message does.
+    await b.waitForOutput(/node bad5: loop over notalist/);
     const out = b.output();
     const id = chat.user.id;
     expect(out).toContain(`[chat ${id}] node bad1: http_request GET http://127.0.0.1:1/nothing failed:`);
