@@ -7,7 +7,8 @@ const LEVELS: Record<LogLevel, number> = { silent: -999, error: 0, warn: 1, info
 
 /** Bot API tokens (`123456:ABC…`), PATs (`mcp_…`) and `bot<token>` URL segments. */
 // No `\b` before the bot id: in `bot<token>` URL segments the id follows a letter.
-const SECRET_PATTERNS: RegExp[] = [/(?<![0-9])\d{5,}:[A-Za-z0-9_-]{20,}/g, /\bmcp_[A-Za-z0-9]{16,}\b/g];
+// The ":" may be percent-encoded (a token in a URL's query).
+const SECRET_PATTERNS: RegExp[] = [/(?<![0-9])\d{5,}(?::|%3[Aa])[A-Za-z0-9_-]{20,}/g, /\bmcp_[A-Za-z0-9]{16,}\b/g];
 const extraSecrets = new Set<string>();
 
 /** Registers a literal secret (admin key, storage keys) to be masked wherever it shows up. */
@@ -15,9 +16,15 @@ export function registerSecret(secret: string | null | undefined) {
   if (secret && secret.length >= 6) extraSecrets.add(secret);
 }
 
+/** A secret as it may be printed: as is, percent-encoded (URLs, forms) and base64 (basic auth). */
+export function secretForms(secret: string): string[] {
+  const forms = [secret, encodeURIComponent(secret), encodeURI(secret), new URLSearchParams({ v: secret }).toString().slice(2), Buffer.from(secret).toString("base64"), Buffer.from(secret).toString("base64url")];
+  return [...new Set(forms)].sort((a, b) => b.length - a.length);
+}
+
 export function maskSecrets(text: string): string {
   let out = text;
-  for (const re of SECRET_PATTERNS) out = out.replace(re, (m) => (m.startsWith("mcp_") ? "mcp_***" : m.split(":")[0] + ":***"));
+  for (const re of SECRET_PATTERNS) out = out.replace(re, (m) => (m.startsWith("mcp_") ? "mcp_***" : /^\d+/.exec(m)![0] + ":***"));
   for (const s of extraSecrets) if (out.includes(s)) out = out.split(s).join("***");
   return out;
 }

@@ -8,7 +8,7 @@ import type { ProjectDatabases } from "../db/project-db";
 import { botTokens } from "../db/schema";
 import type { EventBus } from "../events";
 import { BotError } from "./errors";
-import { maskSecrets, registerSecret, type Logger } from "../log";
+import { maskSecrets, registerSecret, secretForms, type Logger } from "../log";
 import type { MessengerClient } from "../messenger/client";
 import type { BotController, BotInstanceState } from "./controller";
 import { foldersOfToken, folderName, writeBotFolder } from "./folders";
@@ -274,9 +274,14 @@ export class BotManager implements BotController {
 
   /** Settles when the stream ended. */
   private pipeLines(bot: Bot, stream: ReadableStream<Uint8Array>, level: "stdout" | "stderr"): Promise<void> {
-    const { projectId, tokenId, token } = bot.program;
+    const { projectId, tokenId, token, env } = bot.program;
+    // The bot masks these itself; a line it printed some other way must not carry them either.
+    const secretValues = (env.BOTLOOM_SECRET_KEYS ?? "").split(",").filter(Boolean).map((k) => env[k] ?? "");
+    const hidden = [...new Set([token, env.WEBHOOK_SECRET ?? "", ...secretValues].filter((s) => s.length >= 8).flatMap(secretForms))].sort((a, b) => b.length - a.length);
     return readLines(stream, (line) => {
-      const safe = maskSecrets(line.split(token).join("***"));
+      let text = line;
+      for (const s of hidden) if (text.includes(s)) text = text.split(s).join("***");
+      const safe = maskSecrets(text);
       this.logs.push(projectId, tokenId, level, safe);
       // Error printouts end in stack frames, source excerpts and indented fields; the reason of a
       // crash is in the unindented lines ("GrammyError: Call to 'getMe' failed! (401: ...)").

@@ -86,6 +86,10 @@ export class ProjectDatabases {
     // No-ops on a file made here; they complete a file an older version or a bot left behind.
     sqlite.transaction(() => {
       for (const ddl of PROJECT_DB_DDL) sqlite.exec(ddl);
+      // Botloom's schema has no views or triggers: any here came from scenario SQL (before the guard
+      // refused them) or a crafted file, and would run that SQL inside this process's reads and writes.
+      const foreign = sqlite.query<{ type: string; name: string }, []>("SELECT type, name FROM sqlite_master WHERE type IN ('view', 'trigger')").all();
+      for (const f of foreign) sqlite.exec(`DROP ${f.type === "view" ? "VIEW" : "TRIGGER"} IF EXISTS "${f.name.replaceAll('"', '""')}"`);
     })();
     const db = drizzle({ client: sqlite, schema: projectSchema }) as ProjectDb;
     this.open_.set(projectId, db);

@@ -1,8 +1,10 @@
 // MCP sessions over Streamable HTTP: one transport and one server per session, bound to the user
 // who opened it. A request naming another user's session is answered like an unknown session.
 // Refusals of our own use the platform's error shape; the SDK's transport answers protocol errors.
-// Sessions are bounded: idle ones close after IDLE_MS, and a user's oldest goes when he opens more
-// than PER_USER, so an agent that never says goodbye cannot fill the memory.
+// Sessions are bounded: idle ones close after IDLE_MS, a user's oldest goes when he opens more
+// than PER_USER, and the least recently used of all goes beyond MAX_SESSIONS, so an agent that never
+// says goodbye cannot fill the memory. The last bound matters for bot_manager PATs, which open
+// sessions for any messenger_id (~370 KB each: 1,000 took 373 MB of RSS, measured).
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -12,6 +14,7 @@ import { createMcpServer } from "./server";
 
 const IDLE_MS = 30 * 60_000;
 const PER_USER = 10;
+const MAX_SESSIONS = 256;
 /** The JSON body limit of the API (DESIGN.md §4): a whole scenario may travel in one call. */
 const MAX_BODY = 10 * 1024 * 1024;
 
@@ -27,7 +30,7 @@ export class McpSessions {
   private readonly sessions = new Map<string, Session>();
   private readonly sweeper: ReturnType<typeof setInterval>;
 
-  constructor(private readonly ctx: AppContext, private readonly idleMs = IDLE_MS) {
+  constructor(private readonly ctx: AppContext, private readonly idleMs = IDLE_MS, private readonly maxSessions = MAX_SESSIONS) {
     this.sweeper = setInterval(() => this.sweep(), Math.min(60_000, idleMs));
     this.sweeper.unref?.();
   }
@@ -59,6 +62,7 @@ export class McpSessions {
         session.id = id;
         this.sessions.set(id, session);
         this.limitUser(userId);
+        this.limitAll();
       },
       onsessionclosed: (id) => void this.close(id),
     });
@@ -79,6 +83,12 @@ export class McpSessions {
   private limitUser(userId: number) {
     const mine = [...this.sessions.values()].filter((s) => s.userId === userId).sort((a, b) => a.lastSeen - b.lastSeen);
     for (const s of mine.slice(0, Math.max(0, mine.length - PER_USER))) void this.close(s.id);
+  }
+
+  private limitAll() {
+    if (this.sessions.size <= this.maxSessions) return;
+    const all = [...this.sessions.values()].sort((a, b) => a.lastSeen - b.lastSeen);
+    for (const s of all.slice(0, this.sessions.size - this.maxSessions)) void this.close(s.id);
   }
 
   private sweep() {

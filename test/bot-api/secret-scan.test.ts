@@ -116,3 +116,12 @@ test("the log mask also covers the `bot<token>` URL form", async () => {
   expect(maskSecrets(`POST https://api.example/bot${t}/getMe`)).toBe("POST https://api.example/bot7100000001:***/getMe");
   expect(maskSecrets(`token ${t}.`)).toBe("token 7100000001:***.");
 });
+
+test("the log mask covers a token whose ':' is percent-encoded, and secretForms gives every printed form", async () => {
+  const { maskSecrets, secretForms } = await import("../../src/log");
+  const t = "7100000001:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+  expect(maskSecrets(`GET http://x/echo?t=${encodeURIComponent(t)}&a=1`)).toBe("GET http://x/echo?t=7100000001:***&a=1");
+  expect(maskSecrets(`GET http://x/echo?t=7100000001%3aAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`)).toBe("GET http://x/echo?t=7100000001:***");
+  const s = "k/ey+with=odd chars";
+  expect(secretForms(s)).toEqual(expect.arrayContaining([s, encodeURIComponent(s), "k%2Fey%2Bwith%3Dodd+chars", btoa(s), Buffer.from(s).toString("base64url")]));
+});

@@ -106,3 +106,47 @@ test("scenario limits hold through MCP too: 40,000 levels and 20,001 nodes are t
   }
   expect(t.ctx.projects.listItems(9301, false).length).toBe(before);
 }, 30_000);
+
+test("node data nested 200,000 levels deep is refused with the reason, not an internal error", async () => {
+  const sid = await session();
+  const h = { "mcp-session-id": sid, "mcp-protocol-version": "2025-06-18" };
+  const call = (name: string, args: string) => post(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`, h);
+  const created = JSON.parse((await call("create_project", '{"name":"Deep"}')).text).result.structuredContent.id as number;
+  expect((await call("add_node", `{"projectId":${created},"type":"message","id":"m1","data":{"messageText":"hi"}}`)).status).toBe(200);
+  // Built as text: the value is too deep for JSON.stringify itself.
+  const deep = '{"a":'.repeat(200_000) + "{}" + "}".repeat(200_000);
+  for (const [tool, args] of [
+    ["update_node", `{"projectId":${created},"nodeId":"m1","data":{"x":${deep}}}`],
+    ["add_node", `{"projectId":${created},"type":"message","data":{"x":${deep}}}`],
+  ] as const) {
+    const r = await call(tool, args);
+    expect(r.status).toBeLessThan(500);
+    const result = JSON.parse(r.text).result;
+    expect(result.isError).toBe(true);
+    expect(result.content[0].text).toMatch(/nested deeper than 64 levels/);
+  }
+  const project = JSON.parse((await call("get_project", `{"projectId":${created}}`)).text).result.structuredContent;
+  expect(project.data.sheets[0].nodes).toEqual([expect.objectContaining({ id: "m1", data: { messageText: "hi" } })]);
+});
+
+test("sessions are bounded over all users too: the least recently used goes beyond the cap", async () => {
+  // A bot_manager PAT opens sessions for any messenger_id; each costs ~370 KB.
+  const { McpSessions } = await import("../../src/mcp/sessions");
+  const sessions = new McpSessions(t.ctx, 60_000, 5);
+  const open = async (userId: number) => {
+    const res = await sessions.handle(new Request("http://localhost/mcp", { method: "POST", headers: HEADERS, body: initialize() }), userId);
+    expect(res.status).toBe(200);
+    return res.headers.get("mcp-session-id")!;
+  };
+  const ids: string[] = [];
+  for (let i = 0; i < 8; i++) {
+    ids.push(await open(880_000 + i));
+    await Bun.sleep(2); // distinct last-use times
+  }
+  expect(sessions.size).toBe(5);
+  const list = (id: string, userId: number) =>
+    sessions.handle(new Request("http://localhost/mcp", { method: "POST", headers: { ...HEADERS, "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" }, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }) }), userId);
+  expect((await list(ids[0]!, 880_000)).status).toBe(404);
+  expect((await list(ids[7]!, 880_007)).status).toBe(200);
+  await sessions.closeAll();
+});

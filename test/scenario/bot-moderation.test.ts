@@ -112,4 +112,25 @@ describe("group moderation", () => {
     await chat.quiet(200);
     expect((await replyWith("/ban")).reply.params.text).toBe("banned");
   });
+  test("a member who is no administrator cannot use the moderation commands; a chat administrator can", async () => {
+    const mallory: FakeUser = { id: 4_200_009, first_name: "Mal" };
+    const gina: FakeUser = { id: 4_200_010, first_name: "Gina" };
+    const command = (from: FakeUser, text: string, reply: unknown) =>
+      fake.sendGroupMessage(b.bot.token, GROUP_ID, from, { text, entities: [{ type: "bot_command", offset: 0, length: text.length }], reply_to_message: reply as never });
+    expect((await replyWith("/unban")).reply.params.text).toBe("unbanned"); // the test before banned Vic
+    // Before: any member promoted himself and banned the others with the bot's rights.
+    command(mallory, "/promote", fake.sendGroupMessage(b.bot.token, GROUP_ID, mallory, "me").message);
+    await b.waitForOutput(/\/promote refused: user 4200009 is no administrator/);
+    command(mallory, "/ban", fake.sendGroupMessage(b.bot.token, GROUP_ID, victim, "hi").message);
+    await b.waitForOutput(/\/ban refused: user 4200009 is no administrator/);
+    expect(fake.member(GROUP_ID, mallory.id).status).toBe("member");
+    expect(fake.member(GROUP_ID, victim.id).status).not.toBe("kicked");
+    // The bot's admin makes Gina an administrator of the group; then her /ban works.
+    command(admin, "/promote", fake.sendGroupMessage(b.bot.token, GROUP_ID, gina, "hello").message);
+    expect((await fake.waitForSent(b.bot.token, GROUP_ID, 1, 4000))[0].params.text).toBe("promoted");
+    command(gina, "/ban", fake.sendGroupMessage(b.bot.token, GROUP_ID, victim, "hi again").message);
+    expect((await fake.waitForSent(b.bot.token, GROUP_ID, 1, 4000))[0].params.text).toBe("banned");
+    expect(fake.member(GROUP_ID, victim.id).status).toBe("kicked");
+    expect((await replyWith("/unban")).reply.params.text).toBe("unbanned");
+  });
 });

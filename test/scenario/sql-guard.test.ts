@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { guardScenarioSql, ScenarioSqlError } from "../../src/scenario/codegen/runtime/sql-guard";
 import { generateBot } from "../../src/scenario";
+import { ProjectDatabases } from "../../src/db/project-db";
 
 const dir = mkdtempSync(join(tmpdir(), "sql-guard-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -79,6 +80,37 @@ describe("guardScenarioSql", () => {
     refuse("SELECT readfile('/etc/passwd')", /readfile/);
     refuse("SELECT writefile('/tmp/x', 'y')", /writefile/);
     refuse("SELECT fts3_tokenizer('simple', x'00')", /fts3_tokenizer/);
+  });
+
+  test("triggers and views are refused: the platform's own reads and writes of the file would run them", () => {
+    // Without the guard: a trigger a scenario creates runs inside the platform's write of the file
+    // (in the server's process, which a long recursive query would stall for every user), and a
+    // view put in place of a bot table answers the platform's reads with whatever it computes.
+    const files = new ProjectDatabases(join(dir, "platform"));
+    const platformSide = files.open(7);
+    const bot = new Database(files.pathOf(7));
+    bot.exec("CREATE TABLE loot (x TEXT)");
+    const trigger = "CREATE TRIGGER spy AFTER INSERT ON project_content BEGIN INSERT INTO loot (x) VALUES ('ran in the platform'); END";
+    bot.exec(trigger);
+    files.writeContent(7, "{}", "2026-01-01T00:00:00Z");
+    expect(bot.query("SELECT x FROM loot").all()).toEqual([{ x: "ran in the platform" }]);
+    const view = "CREATE VIEW bot_stats AS WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c LIMIT 1000) SELECT count(*) AS n FROM c";
+    bot.exec(view);
+    expect(platformSide.$client.query("SELECT n FROM bot_stats").get()).toEqual({ n: 1000 });
+    bot.close();
+    files.closeAll();
+    // Those a scenario made before the guard refused them go when the platform opens the file.
+    const reopened = new ProjectDatabases(join(dir, "platform"));
+    expect(reopened.open(7).$client.query("SELECT type, name FROM sqlite_master WHERE type IN ('view', 'trigger')").all()).toEqual([]);
+    reopened.closeAll();
+
+    // (A trigger's body needs a ";", so the one-statement rule already stopped these.)
+    refuse(trigger, /triggers|one SQL statement/);
+    refuse("create temp trigger t before delete on bot_users begin select 1; end", /triggers|one SQL statement/);
+    refuse(view, /views/);
+    refuse("CREATE TEMPORARY VIEW IF NOT EXISTS v AS SELECT 1", /views/);
+    // A column may still be named so when quoted.
+    expect(guardScenarioSql('SELECT 1 AS "view", 2 AS [trigger]')).toBe('SELECT 1 AS "view", 2 AS [trigger]');
   });
 
   test("one statement only; NUL, empty and unterminated text are refused", () => {

@@ -3,6 +3,8 @@
 // path as PUT /api/projects/{id}: validation, a version marked as an agent edit, the live event.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { badRequest } from "../../http/errors";
+import { depthMessage, tooDeep } from "../../lib/json-limits";
 import { addNode, connectNodes, deleteNode, updateNode, type Doc } from "../../scenario/edit";
 import { args, defineTool, type ToolContext } from "../tool";
 import { agentMeta } from "./agent";
@@ -12,7 +14,11 @@ const nodeData = z.record(z.string(), z.unknown());
 
 export function nodeTools(server: McpServer, tc: ToolContext) {
   const { ctx } = tc;
-  const edit = <R extends { doc: Doc }>(projectId: number, change: (doc: Doc) => R, commitMessage: string) => {
+  const edit = <R extends { doc: Doc }>(projectId: number, change: (doc: Doc) => R, commitMessage: string, data?: unknown) => {
+    // The edit copies and merges `data` recursively before the project's own limits are checked:
+    // nesting deep enough overflowed the stack there (an internal error instead of the reason).
+    const deep = tooDeep(data);
+    if (deep !== null) throw badRequest(depthMessage("data", deep));
     const project = ctx.projects.getFull(projectId, tc.userId);
     const result = change(project.data as unknown as Doc);
     ctx.projects.update(projectId, tc.userId, { data: result.doc, ...agentMeta(tc, commitMessage) });
@@ -34,7 +40,7 @@ export function nodeTools(server: McpServer, tc: ToolContext) {
       commitMessage: args.commitMessage,
     },
   }, ({ projectId, type, data, id, sheetId, position, commitMessage }) =>
-    edit(projectId, (doc) => addNode(doc, { type, data, id, sheetId, position }), commitMessage ?? `Agent added node ${id ?? type}`));
+    edit(projectId, (doc) => addNode(doc, { type, data, id, sheetId, position }), commitMessage ?? `Agent added node ${id ?? type}`, data));
 
   defineTool(server, tc, "update_node", {
     title: "Change a node",
@@ -48,7 +54,7 @@ export function nodeTools(server: McpServer, tc: ToolContext) {
       position: position.optional(),
       commitMessage: args.commitMessage,
     },
-  }, ({ projectId, nodeId, commitMessage, ...patch }) => edit(projectId, (doc) => updateNode(doc, nodeId, patch), commitMessage ?? `Agent changed node ${nodeId}`));
+  }, ({ projectId, nodeId, commitMessage, ...patch }) => edit(projectId, (doc) => updateNode(doc, nodeId, patch), commitMessage ?? `Agent changed node ${nodeId}`, patch.data));
 
   defineTool(server, tc, "delete_node", {
     title: "Delete a node",

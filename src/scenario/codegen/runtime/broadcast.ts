@@ -9,6 +9,21 @@ export const RUNTIME_BROADCAST = String.raw`
 const BROADCAST_PER_SECOND = 25;
 const BROADCAST_PROGRESS_EVERY = 100;
 let broadcasting = false;
+/** When the next send to a recorded user may start (see paceMassSend). */
+let nextMassSend = 0;
+
+/**
+ * Waits for this bot's next slot for a send to a recorded user. Broadcasts and schedules "for every
+ * user" share the slots, so several of them running at once still stay within BROADCAST_PER_SECOND
+ * in all. Starts are at least 1000 / BROADCAST_PER_SECOND ms apart (plus 2 ms of slack for network
+ * jitter); a slot is taken before the wait, so concurrent callers queue in order.
+ */
+async function paceMassSend(): Promise<void> {
+  const now = Date.now();
+  const at = Math.max(now, nextMassSend);
+  nextMassSend = at + 1000 / BROADCAST_PER_SECOND + 2;
+  if (at > now) await Bun.sleep(at - now);
+}
 
 /** Every recorded bot user (bot_users), else the private chats this run has seen. */
 function broadcastRecipients(): { id: number; first_name?: string; username?: string }[] {
@@ -92,17 +107,11 @@ async function deliver(turn: Turn, node: ActionNode, a: BroadcastAction) {
   const message = index === undefined ? undefined : NODES[index];
   if (!message || message.t !== "message") throw new Error("node " + a.message + " is not a message");
   const recipients = broadcastRecipients();
-  // Starts at least this far apart (plus 2 ms of slack for network jitter), so no second ever
-  // holds more than BROADCAST_PER_SECOND sends, even when a slow answer is followed by quick ones.
-  const gap = 1000 / BROADCAST_PER_SECOND + 2;
-  let last = 0;
   let sent = 0;
   let failed = 0;
   console.log("broadcast " + node.id + ": " + recipients.length + " recipients, at most " + BROADCAST_PER_SECOND + " per second");
   for (let i = 0; i < recipients.length; i++) {
-    const wait = last + gap - Date.now();
-    if (wait > 0) await Bun.sleep(wait);
-    last = Date.now();
+    await paceMassSend();
     const user = recipients[i];
     const ok = await sendOne(turn, user, index!, message);
     if (ok) sent++;

@@ -247,9 +247,31 @@ async function runCommand(turn: Turn, name: string): Promise<boolean> {
     log(turn, "/" + name + " is for admins only");
     return true;
   }
+  if (!(await mayModerate(turn, command.target))) {
+    console.log("chat " + turn.chatId + ": /" + name + " refused: user " + (turn.from?.id ?? "?") + " is no administrator of the chat it acts on");
+    return true;
+  }
   log(turn, "command /" + name);
   await go(turn, command.target);
   return true;
+}
+
+/**
+ * A moderation node answering its own command (/ban, /promote, ...) acts with the bot's rights, so
+ * only the bot's admins and the administrators of the chat it acts on may send it; else any member
+ * could ban the others or promote himself. Flows that reach such a node otherwise are the author's.
+ */
+async function mayModerate(turn: Turn, target: string): Promise<boolean> {
+  const index = INDEX.get(target);
+  const node = index === undefined ? undefined : NODES[index];
+  if (node?.t !== "action" || node.do.kind !== "moderate" || turn.isAdmin) return true;
+  if (!turn.from) return false;
+  try {
+    const member = await turn.ctx.api.getChatMember(chatOf(turn, node.do.chat), turn.from.id);
+    return member.status === "creator" || member.status === "administrator";
+  } catch {
+    return false;
+  }
 }
 
 /** Exact matches (case-insensitive) first, then "contains", each in scenario order. */

@@ -6,9 +6,14 @@ export const RUNTIME_HTTP = String.raw`
 /** The token's own env variables (set in the platform) read like scenario variables: {NAME}. */
 const SCENARIO_ENV = new Set((env.BOTLOOM_ENV_KEYS ?? "").split(",").map((s) => s.trim()).filter(Boolean));
 
-/** The token and the token's secret env values (PATs, API keys) never appear in output; longest first. */
+/**
+ * The token and the token's secret env values (PATs, API keys) never appear in output, in any form
+ * the bot itself gives them: http_request logs URLs whose query values are percent-encoded (the
+ * token's ":" is "%3A"), and basic auth is base64. Longest first.
+ */
 const SECRET_ENV = (env.BOTLOOM_SECRET_KEYS ?? "").split(",").map((s) => s.trim()).filter((k) => SCENARIO_ENV.has(k));
-const SECRETS = [BOT_TOKEN, ...SECRET_ENV.map((k) => env[k] ?? "")].filter((s) => s.length >= 8).sort((a, b) => b.length - a.length);
+const secretForms = (s: string) => [s, encodeURIComponent(s), encodeURI(s), new URLSearchParams({ v: s }).toString().slice(2), Buffer.from(s).toString("base64"), Buffer.from(s).toString("base64url")];
+const SECRETS = [...new Set([BOT_TOKEN, ...SECRET_ENV.map((k) => env[k] ?? "")].filter((s) => s.length >= 8).flatMap(secretForms))].sort((a, b) => b.length - a.length);
 
 function maskSecrets(text: string): string {
   let out = text;

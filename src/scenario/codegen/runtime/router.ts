@@ -106,6 +106,15 @@ function labelOnMessage(query: CallbackQuery): string | undefined {
  */
 async function onCallback(turn: Turn, query: CallbackQuery) {
   const raw = query.data ?? "";
+  // Custom clients can send any callback_data for a message in their chat: only the data of a
+  // button the pressed message really shows counts, else a user reaches any button's target (an
+  // admin panel's behind an admin-only command included). An inline-mode message comes without
+  // the message and cannot be checked.
+  if (query.message && labelOnMessage(query) === undefined) {
+    console.log("chat " + turn.chatId + ": press refused: the message shows no button with data " + JSON.stringify(raw));
+    await ackPress(turn);
+    return;
+  }
   if (await onBroadcastAnswer(turn, raw)) return;
   const data = dataOf(turn, raw);
   turn.event.callback_data = data;

@@ -7,9 +7,11 @@
 // Refused: more than one statement; ATTACH / DETACH (other files); VACUUM (INTO writes a copy
 // anywhere); PRAGMA statements (journal_mode, writable_schema, ... change the file; the
 // side-effect-free pragma_* table functions stay usable inside SELECT); load_extension and the
-// shell's file functions; a NUL character (SQLite would stop reading there).
+// shell's file functions; CREATE TRIGGER / VIEW (the platform reads and writes this file in its
+// own process: a trigger or a view would run the scenario's SQL there, a slow one stalling the
+// server for everyone); a NUL character (SQLite would stop reading there).
 // The check is lexical: words inside string literals, quoted identifiers and comments are not
-// keywords, so `SELECT 'ATTACH'` passes while a column named vacuum must be quoted ("vacuum").
+// keywords, so `SELECT 'ATTACH'` passes while a column named vacuum or view must be quoted ("vacuum").
 
 // ─── Scenario SQL guard ────────────────────────────────────────────────────────
 
@@ -24,6 +26,8 @@ const SQL_FORBIDDEN_WORDS: Record<string, string> = {
   READFILE: "readfile reads files of the server",
   WRITEFILE: "writefile writes files of the server",
   FTS3_TOKENIZER: "fts3_tokenizer takes native pointers",
+  TRIGGER: "triggers would run inside the platform's own writes of the file",
+  VIEW: "views would answer the platform's own reads of the file",
 };
 
 /** The bare words of a statement (upper-cased) and whether a second statement follows a ";". */

@@ -21,6 +21,14 @@ if (!BOT_TOKEN) {
 // ─── Database (optional: without DATABASE_PATH everything stays in memory) ────
 // DATABASE_PATH is the project's own file: this bot's users, chat state and media file ids.
 
+/**
+ * The largest the project's file may grow through this bot (BOTLOOM_DB_MAX_MB, 1 GiB by default; a
+ * token env variable cannot set BOTLOOM_* names). The disk is shared with every other project and
+ * the platform, and one psql_query INSERT of a recursive query writes as much as it asks for. The
+ * cap is this connection's max_page_count: scenario SQL may not run PRAGMA, so it cannot lift it.
+ */
+const DB_MAX_MB = Number(env.BOTLOOM_DB_MAX_MB) > 0 ? Number(env.BOTLOOM_DB_MAX_MB) : 1024;
+
 const db = openDatabase(env.DATABASE_PATH);
 
 function openDatabase(path: string | undefined): Database | null {
@@ -28,6 +36,8 @@ function openDatabase(path: string | undefined): Database | null {
   const d = new Database(path, { create: true });
   d.exec("PRAGMA busy_timeout = 5000");
   d.exec("PRAGMA journal_mode = WAL");
+  const pageSize = d.query<{ page_size: number }, []>("PRAGMA page_size").get()?.page_size ?? 4096;
+  d.exec("PRAGMA max_page_count = " + Math.max(1, Math.floor((DB_MAX_MB * 1024 * 1024) / pageSize)));
   for (const ddl of PROJECT_DB_DDL) d.exec(ddl);
   return d;
 }

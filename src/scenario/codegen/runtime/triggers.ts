@@ -113,11 +113,8 @@ async function runSchedule(s: ScheduleDef) {
       return;
     }
     const users = broadcastRecipients();
-    let last = 0;
     for (const user of users) {
-      const wait = last + 1000 / BROADCAST_PER_SECOND + 2 - Date.now();
-      if (wait > 0) await Bun.sleep(wait);
-      last = Date.now();
+      await paceMassSend();
       await runIn(user.id, s.target);
     }
     log(systemTurn(0), "schedule " + s.id + ": ran for " + users.length + " users");

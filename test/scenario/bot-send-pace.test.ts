@@ -1,0 +1,69 @@
+// A scenario cannot make its bot spam every recorded user faster than the documented pace: each
+// schedule_trigger "for every user" and each broadcast kept 25 sends per second on its own, so a
+// scenario with several schedules firing every second sent several times that (the messenger
+// allows a bot about 30 per second and then answers 429 or restricts it). All of a bot's sends to
+// every recorded user now share one pace. A real bot process on the fake messenger.
+import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { startFakeMessenger, type FakeMessenger, type RecordedCall } from "../support/fake-messenger";
+import { doc, node, removeDir, startBot, tmpDir, type BotProcess } from "./harness";
+import { createPlatformDb, dbEnv, type PlatformDb } from "./platform-db";
+
+const USERS = 60;
+const FIRST_USER = 6_500_001;
+const PER_SECOND = 25;
+const SCHEDULES = 4;
+
+let fake: FakeMessenger;
+let b: BotProcess;
+let pdb: PlatformDb;
+
+const scenario = doc(
+  ...Array.from({ length: SCHEDULES }, (_, i) =>
+    node(`every${i}`, "schedule_trigger", { rules: [{ mode: "interval", intervalSeconds: 1 }], runOnStart: true, autoTransitionTo: `say${i}` }),
+  ),
+  ...Array.from({ length: SCHEDULES }, (_, i) => node(`say${i}`, "message", { messageText: `spam ${i}` })),
+);
+
+/** The largest number of calls inside any one-second window. */
+function busiestSecond(calls: RecordedCall[]): number {
+  const times = calls.map((c) => c.at).sort((x, y) => x - y);
+  let most = 0;
+  for (let i = 0, j = 0; i < times.length; i++) {
+    while (times[i]! - times[j]! >= 1000) j++;
+    most = Math.max(most, i - j + 1);
+  }
+  return most;
+}
+
+beforeAll(async () => {
+  fake = await startFakeMessenger();
+  const dir = tmpDir("scenario-pace-");
+  pdb = createPlatformDb(dir);
+  const db = new Database(pdb.path);
+  const now = new Date().toISOString();
+  const insert = db.query("INSERT INTO bot_users (token_id, user_id, first_name, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?)");
+  db.transaction(() => {
+    for (let i = 0; i < USERS; i++) insert.run(pdb.tokenId, String(FIRST_USER + i), `U${i}`, now, now);
+  })();
+  db.close();
+  b = await startBot(fake, scenario, { dir, generate: { userDatabaseEnabled: true }, env: dbEnv(pdb) });
+});
+
+afterAll(async () => {
+  await b?.stop();
+  pdb?.close();
+  if (b) removeDir(b.dir);
+  await fake?.stop();
+});
+
+test("several schedules for every user share one pace of 25 sends per second", async () => {
+  // Enough sends for the pace to show: 3 s at 25 per second.
+  const deadline = Date.now() + 20_000;
+  while (fake.calls(b.bot.token, "sendMessage").length < 3 * PER_SECOND && Date.now() < deadline) await Bun.sleep(100);
+  const sends = fake.calls(b.bot.token, "sendMessage").filter((c) => /^spam /.test(c.params.text));
+  expect(sends.length).toBeGreaterThanOrEqual(3 * PER_SECOND);
+  // Every schedule got its turn (the pace is shared, not taken by one).
+  for (let i = 0; i < SCHEDULES; i++) expect(sends.some((c) => c.params.text === `spam ${i}`)).toBe(true);
+  expect(busiestSecond(sends)).toBeLessThanOrEqual(PER_SECOND);
+}, 30_000);
