@@ -2,6 +2,7 @@
 // rename, delete by any member, data replace, export and import. Records are written through
 // ctx.projects so that versions, events and bot stopping happen in one place.
 import { scenarioLimitProblem } from "../../lib/json-limits";
+import { base64JsonStream, prettyJsonPieces } from "../../lib/json-stream";
 import type { AppContext } from "../../context";
 import { badRequest } from "../../http/errors";
 import { countNodes, normalizeDocument } from "../../scenario";
@@ -96,14 +97,21 @@ export class BotProjectsService {
   }
 
   /** project.json is the scenario document itself, pretty-printed; importing it gives an equal document. */
-  export(projectId: number, userId: number): ExportFile {
+  /**
+   * API.md's export file, `{ type: "file", data: <base64 of the pretty-printed project.json>, ... }`,
+   * streamed: the document is printed and encoded a piece at a time instead of holding the text,
+   * its base64 and the JSON answer around it in memory together (issue 12).
+   */
+  export(projectId: number, userId: number): Response {
     this.ctx.access.require(projectId, userId);
     const p = this.ctx.projects.getFull(projectId, userId);
     // Pretty-printing indents every level: a row stored before the limits could balloon (issue 12).
     const problem = scenarioLimitProblem(p.data, "The stored scenario");
     if (problem) throw badRequest(`${problem} (it was saved before this limit existed: save a smaller document)`);
-    const json = JSON.stringify(p.data, null, 2);
-    return { type: "file", data: Buffer.from(json, "utf8").toString("base64"), mimeType: "application/json", fileName: exportFileName(p.id, p.name) };
+    const meta: Omit<ExportFile, "data" | "type"> = { mimeType: "application/json", fileName: exportFileName(p.id, p.name) };
+    const tail = JSON.stringify(meta).slice(1);
+    const body = base64JsonStream('{"type":"file","data":"', prettyJsonPieces(p.data), `",${tail}`);
+    return new Response(body, { headers: { "content-type": "application/json;charset=utf-8" } });
   }
 
   /** A new project owned by the caller; no tokens come along (a record's `botToken` is ignored). */
