@@ -4,7 +4,7 @@
 import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context";
 import { projectArchives, projectOrder, projects } from "../../db/schema";
-import { badRequest, forbidden, notFound } from "../../http/errors";
+import { badRequest, conflict, forbidden, notFound } from "../../http/errors";
 import { DEFAULT_DATA, parseDocument, readStored as readJson, type ScenarioDocument } from "./document";
 import { NAME_MAX, toFlag, type CreateProjectInput, type Flag, type ProjectFull, type ProjectListItem, type ProjectPatch } from "./model";
 import { prepareProjectQueries, type ProjectQueries } from "./queries";
@@ -144,6 +144,9 @@ export class ProjectsService {
     this.ctx.db.transaction(() => {
       const current = this.q.stored.get({ projectId });
       if (!current) throw notFound("Project not found");
+      if (patch.baseUpdatedAt !== undefined && patch.baseUpdatedAt !== current.updatedAt) {
+        throw conflict("The project was saved by someone else since you loaded it", { current: this.readFull(projectId, userId) });
+      }
       const set: Partial<typeof projects.$inferInsert> = {};
       if (name !== undefined) set.name = name;
       if (patch.description !== undefined) set.description = patch.description;
