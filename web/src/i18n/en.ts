@@ -14,7 +14,7 @@ export const en = {
     noMode: "No login mode is configured.",
   },
   projects: { title: "Projects", empty: "No projects yet. Create one or start from a template.", newName: "Project name", create: "New project", nodes: "{{count}} nodes", sheets: "{{count}} sheets", updated: "Updated {{date}}" },
-  project: { tabs: { bots: "Bots", logs: "Logs", users: "Users", media: "Media", versions: "Versions", team: "Team", export: "Export" } },
+  project: { tabs: { scenario: "Scenario", bots: "Bots", logs: "Logs", users: "Users", media: "Media", versions: "Versions", team: "Team", export: "Export" } },
 };
 
 export type Strings = typeof en;

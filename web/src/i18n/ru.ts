@@ -16,5 +16,5 @@ export const ru: Strings = {
     noMode: "Способ входа не настроен.",
   },
   projects: { title: "Проекты", empty: "Проектов пока нет. Создайте новый или начните с шаблона.", newName: "Название проекта", create: "Новый проект", nodes: "Узлов: {{count}}", sheets: "Листов: {{count}}", updated: "Изменён {{date}}" },
-  project: { tabs: { bots: "Боты", logs: "Логи", users: "Пользователи", media: "Медиа", versions: "Версии", team: "Команда", export: "Экспорт" } },
+  project: { tabs: { scenario: "Сценарий", bots: "Боты", logs: "Логи", users: "Пользователи", media: "Медиа", versions: "Версии", team: "Команда", export: "Экспорт" } },
 };
