@@ -103,7 +103,7 @@ describe.skipIf(!haveChromium)("editor: draw a bot and run it", () => {
     expect(m!.params.text).toBe("Hello from the canvas, Tess!");
     const rows = m!.params.reply_markup.inline_keyboard as { text: string; callback_data: string }[][];
     expect(rows.flat().map((b) => b.text)).toEqual(["Menu", "About"]);
-    env.fake.pressButton(bot.token, user, rows.flat()[1]!.callback_data, m!.result?.message_id);
+    env.fake.pressButton(bot.token, user, rows.flat()[1]!.callback_data, m!.messageId);
     const [next] = await env.fake.waitForSent(bot.token, user.id, 1, 10_000);
     expect(next!.params.text).toBe("About this bot");
     await env.t.call("POST", `/api/bot/tokens/${token.body.id}/stop`, { cookie: env.cookie });
