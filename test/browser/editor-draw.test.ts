@@ -80,7 +80,7 @@ describe.skipIf(!haveChromium)("editor: draw a bot and run it", () => {
     const { page } = env.b;
     await page.getByLabel("Commit message").fill("first drawing");
     await page.getByRole("button", { name: "Save", exact: true }).click();
-    await page.getByTestId("save-status").filter({ hasText: "Saved" }).waitFor();
+    await page.getByTestId("save-status").filter({ hasText: /^Saved$/ }).waitFor();
     const p = (await env.t.call("GET", `/api/projects/${projectId}`, { cookie: env.cookie })).body;
     const nodes = new Map<string, any>(p.data.sheets[0].nodes.map((n: any) => [n.id, n]));
     expect(nodes.get(ids.trigger!).data).toMatchObject({ command: "/start", autoTransitionTo: ids.message });
