@@ -168,7 +168,7 @@ describe("what is saved", () => {
       expect(strip(toSaved(doc, normalizeDoc(raw), doc.sheets[0]!.id))).toEqual(strip(raw));
       for (const s of doc.sheets) expect(needsLayout(s)).toBe(false);
     }
-  });
+  }, 60_000);
 
   test("needsLayout: missing positions or piled-up nodes", () => {
     expect(needsLayout({ id: "s", nodes: [{ id: "a", type: "message" }] })).toBe(true);

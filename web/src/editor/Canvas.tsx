@@ -160,10 +160,24 @@ export function Canvas({ store, warnings, onQuickAdd, onDropType }: Props) {
     }
   }, [focus, flow, store]);
 
+  // Opening a sheet: the view the file remembers (viewState), else everything if it stays
+  // readable, else the first nodes in document order (where a scenario starts).
   useEffect(() => {
-    const id = requestAnimationFrame(() => void flow.fitView({ maxZoom: 1.2, duration: 0 }));
+    const id = requestAnimationFrame(() => {
+      // both spellings occur: { pan, zoom: percent } and the older { position, zoom: factor }
+      const vs = store.sheet.viewState as { pan?: { x?: unknown; y?: unknown }; position?: { x?: unknown; y?: unknown }; zoom?: unknown } | undefined;
+      const at = vs?.pan ?? vs?.position;
+      const zoom = typeof vs?.zoom === "number" ? (vs.zoom > 3 ? vs.zoom / 100 : vs.zoom) : NaN;
+      if (typeof at?.x === "number" && typeof at.y === "number" && zoom >= 0.2 && zoom <= 2.5) {
+        void flow.setViewport({ x: at.x, y: at.y, zoom });
+        return;
+      }
+      void flow.fitView({ maxZoom: 1.2, duration: 0 }).then(() => {
+        if (flow.getZoom() < 0.45) void flow.fitView({ maxZoom: 1, nodes: store.sheet.nodes.slice(0, 8).map((n) => ({ id: n.id })), duration: 0 });
+      });
+    });
     return () => cancelAnimationFrame(id);
-  }, [sheetId, flow]);
+  }, [sheetId, flow, store]);
 
   return (
     <div

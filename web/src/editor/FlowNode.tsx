@@ -88,7 +88,10 @@ function Body({ node }: { node: SNode }) {
 function FlowNodeView({ data, selected }: NodeProps) {
   const { t } = useTranslation();
   const { node, warnings, onQuickAdd } = data as FlowNodeData;
-  const slots = slotsOf(node);
+  const all = slotsOf(node);
+  // the keyboard link leaves from the bottom edge: it is an attachment, not a step of the flow
+  const keyboard = all.find((s) => s.kind === "keyboard");
+  const slots = all.filter((s) => s !== keyboard);
   return (
     <div className={`ed-node ed-type-${node.type}${selected ? " selected" : ""}${warnings?.length ? " has-warning" : ""}`} data-node-id={node.id} data-testid={`node-${node.id}`}>
       <Handle type="target" position={Position.Left} id="in" className="ed-handle ed-in" />
@@ -105,6 +108,7 @@ function FlowNodeView({ data, selected }: NodeProps) {
           </SlotRow>
         ))}
       </div>
+      {keyboard && <Handle type="source" position={Position.Bottom} id="keyboard" className="ed-handle ed-handle-keyboard" title={t("editor.slots.keyboard")} />}
     </div>
   );
 }

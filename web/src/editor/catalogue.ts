@@ -41,12 +41,12 @@ export const NODE_KINDS: NodeKind[] = [
   { type: "sticker", group: "messages", icon: "☺", defaults: () => ({ messageText: "Sticker", stickerUrl: "", stickerFileId: "", ...keyboardBits() }) },
   { type: "voice", group: "messages", icon: "♪", defaults: () => ({ messageText: "Voice message", voiceUrl: "", duration: 0, ...keyboardBits() }) },
   { type: "animation", group: "messages", icon: "◈", defaults: () => ({ messageText: "", animationUrl: "", mediaCaption: "", ...keyboardBits() }) },
-  { type: "location", group: "messages", icon: "⌖", defaults: () => ({ messageText: "Location", latitude: 55.7558, longitude: 37.6176, title: "", address: "", ...keyboardBits() }) },
+  { type: "location", group: "messages", icon: "⊕", defaults: () => ({ messageText: "Location", latitude: 55.7558, longitude: 37.6176, title: "", address: "", ...keyboardBits() }) },
   { type: "contact", group: "messages", icon: "☎", defaults: () => ({ messageText: "Contact", phoneNumber: "", firstName: "", lastName: "", vcard: "", ...keyboardBits() }) },
 
-  { type: "condition", group: "logic", icon: "⑂", defaults: () => ({ variable: "", branches: [{ id: "branch_filled", label: "Filled", operator: "filled", value: "" }, { id: "else", label: "Else", operator: "else", value: "" }] }) },
+  { type: "condition", group: "logic", icon: "◇", defaults: () => ({ variable: "", branches: [{ id: "branch_filled", label: "Filled", operator: "filled", value: "" }, { id: "else", label: "Else", operator: "else", value: "" }] }) },
   { type: "set_variable", group: "logic", icon: "=", defaults: () => ({ assignments: [{ id: "assign_1", variable: "", value: "", mode: "text" }], autoTransitionTo: "", enableAutoTransition: false }) },
-  { type: "delay", group: "logic", icon: "⌛", defaults: () => ({ seconds: "3", unit: "seconds", mode: "blocking", autoTransitionTo: "", enableAutoTransition: false }) },
+  { type: "delay", group: "logic", icon: "◷", defaults: () => ({ seconds: "3", unit: "seconds", mode: "blocking", autoTransitionTo: "", enableAutoTransition: false }) },
 
   {
     type: "http_request",
@@ -74,7 +74,7 @@ export const NODE_KINDS: NodeKind[] = [
   { type: "delete_message", group: "content", icon: "✖", defaults: () => ({ messageIdSource: "current_message", messageIdManual: "", chatIdSource: "current_chat", ignoreErrors: true, bulkDelete: false }) },
   { type: "forward_message", group: "content", icon: "↪", defaults: () => ({ sourceMessageIdSource: "current_message", targetChatId: "", targetChatIdSource: "manual", disableNotification: false, hideAuthor: false }) },
   { type: "pin_message", group: "content", icon: "⊤", defaults: () => ({ command: "/pin_message", targetMessageId: "", messageIdSource: "last_message", variableName: "", disableNotification: false }) },
-  { type: "unpin_message", group: "content", icon: "⌖", defaults: () => ({ command: "/unpin_message", targetMessageId: "", messageIdSource: "last_message", variableName: "" }) },
+  { type: "unpin_message", group: "content", icon: "⊥", defaults: () => ({ command: "/unpin_message", targetMessageId: "", messageIdSource: "last_message", variableName: "" }) },
 
   { type: "ban_user", group: "users", icon: "⊘", defaults: moderation("/ban_user", { reason: "", untilDate: 0 }) },
   { type: "unban_user", group: "users", icon: "✓", defaults: moderation("/unban_user") },

@@ -28,18 +28,25 @@ export async function layoutSheet(doc: Doc, sheetId: string, sizes: Map<string, 
   return { ...doc, sheets: doc.sheets.map((s) => (s.id === sheetId ? { ...s, nodes } : s)) };
 }
 
-/** True when the sheet's drawing is unusable: nodes without a position, or several on one spot. */
+/**
+ * True when the sheet's drawing is unusable: nodes without a position, or more than a tenth of the
+ * nodes overlapping another (node cards are about 240×90). A sweep over x keeps it near-linear.
+ */
 export function needsLayout(sheet: Sheet): boolean {
-  if (sheet.nodes.length < 2) return sheet.nodes.some((n) => !validPos(n.position));
-  const seen = new Set<string>();
-  let piled = 0;
-  for (const n of sheet.nodes) {
-    if (!validPos(n.position)) return true;
-    const key = `${Math.round(n.position!.x / 40)}:${Math.round(n.position!.y / 40)}`;
-    if (seen.has(key)) piled++;
-    seen.add(key);
+  if (sheet.nodes.some((n) => !validPos(n.position))) return true;
+  const pts = sheet.nodes.map((n) => n.position!).sort((a, b) => a.x - b.x);
+  let overlapping = 0;
+  for (let i = 0; i < pts.length; i++) {
+    for (let j = i + 1; j < pts.length && pts[j]!.x - pts[i]!.x < CARD_W; j++) {
+      if (Math.abs(pts[j]!.y - pts[i]!.y) < CARD_H) {
+        overlapping++;
+        break;
+      }
+    }
   }
-  return piled > sheet.nodes.length / 4;
+  return overlapping > Math.max(0, sheet.nodes.length / 10);
 }
 
+const CARD_W = 240;
+const CARD_H = 90;
 const validPos = (p: unknown): boolean => !!p && typeof (p as any).x === "number" && typeof (p as any).y === "number" && Number.isFinite((p as any).x) && Number.isFinite((p as any).y);
