@@ -1,6 +1,6 @@
 // One sheet on the React Flow canvas. Nodes and edges are views of the document: connecting,
 // reconnecting or deleting an edge writes the node data (document.ts), and the edges follow.
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef } from "react";
 import {
   Background,
   BackgroundVariant,
@@ -37,9 +37,10 @@ export function Canvas({ store, warnings, onQuickAdd, onDropType }: Props) {
   const selected = useEditor(store, (s) => s.selected);
   const focus = useEditor(store, (s) => s.focus);
   const flow = useReactFlow();
-  // React Flow measures nodes once; rebuilt node objects carry the measurement along.
+  // React Flow keeps the measurement of a node object it knows; node objects rebuilt later carry
+  // it along from here. No re-render on a measurement: on a big sheet, nodes scrolled into view
+  // are measured every frame while panning, and a re-render there would re-adopt every node.
   const measured = useRef(new Map<string, Measured>());
-  const [, remeasured] = useState(0);
   const cache = useRef(new Map<string, { src: SNode; sel: boolean; warn?: string[]; m?: Measured; rf: Node }>());
 
   const sheet = doc.sheets.find((s) => s.id === sheetId) ?? doc.sheets[0]!;
@@ -90,7 +91,6 @@ export function Canvas({ store, warnings, onQuickAdd, onDropType }: Props) {
       const moves = new Map<string, { x: number; y: number }>();
       let dragging = false;
       let sel: Set<string> | null = null;
-      let dims = false;
       for (const c of changes) {
         if (c.type === "position" && c.position && !c.id.startsWith("portal:")) {
           moves.set(c.id, c.position);
@@ -103,12 +103,10 @@ export function Canvas({ store, warnings, onQuickAdd, onDropType }: Props) {
           else sel.delete(c.id);
         } else if (c.type === "dimensions" && c.dimensions) {
           measured.current.set(c.id, { width: c.dimensions.width, height: c.dimensions.height });
-          dims = true;
         }
       }
       if (moves.size) store.movePositions(moves, dragging);
       if (sel) store.select([...sel].filter((id) => !id.startsWith("portal:")));
-      if (dims) remeasured((x) => x + 1);
     },
     [store],
   );
@@ -210,7 +208,7 @@ export function Canvas({ store, warnings, onQuickAdd, onDropType }: Props) {
         snapGrid={[GRID, GRID]}
         minZoom={0.05}
         maxZoom={2.5}
-        onlyRenderVisibleElements
+        onlyRenderVisibleElements={sheet.nodes.length > 300}
         deleteKeyCode={["Delete", "Backspace"]}
         multiSelectionKeyCode={["Meta", "Control", "Shift"]}
         selectionKeyCode="Shift"

@@ -1,6 +1,6 @@
 // The scenario editor of one project: toolbar, sheet tabs, palette, canvas, properties, and the
 // code view; saving, conflicts and live reload come from useSave.
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { useTranslation } from "react-i18next";
 import { errorText, post } from "../api/client";
@@ -195,26 +195,24 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
   );
 }
 
-/** Loads the sheets once; sheets without a usable drawing are laid out on the way in. */
+/** Makes the store once per opened project. */
 export function Editor({ project }: { project: ProjectRecord }) {
-  const [store, setStore] = useState<EditorStore | null>(null);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const store = useMemo(() => new EditorStore(normalizeDoc(project.data)), [project.id]);
+  const sheetId = useEditor(store, (s) => s.sheetId);
+  const laidOut = useRef(new Set<string>());
+  // A sheet without a usable drawing (no positions, piled-up nodes) is laid out once, when it is
+  // first opened: opening a big imported file does not wait for the sheets nobody looks at.
   useEffect(() => {
-    let live = true;
-    void (async () => {
-      const loaded = normalizeDoc(project.data);
-      let doc = loaded;
-      for (const sheet of loaded.sheets) if (needsLayout(sheet)) doc = await layoutSheet(doc, sheet.id);
-      const st = new EditorStore(loaded);
-      if (doc !== loaded) st.commit(doc);
-      if (live) setStore(st);
-    })();
-    return () => {
-      live = false;
-    };
-    // the store is made once per opened project; later records arrive through useSave
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [project.id]);
-  if (!store) return null;
+    const sheet = store.sheet;
+    if (laidOut.current.has(sheet.id)) return;
+    laidOut.current.add(sheet.id);
+    if (!needsLayout(sheet)) return;
+    const before = store.state.doc;
+    void layoutSheet(before, sheet.id).then((next) => {
+      if (store.state.doc === before) store.replaceDoc(next);
+    });
+  }, [store, sheetId]);
   return (
     <ReactFlowProvider>
       <EditorBody store={store} project={project} />

@@ -1,9 +1,11 @@
 // Auto-layout of a sheet with elkjs (layered, left to right, following the transitions), and the
 // check that decides whether an imported sheet needs it (no positions, or nodes piled up).
-import ELK from "elkjs/lib/elk.bundled.js";
+import type { ELK as Elk } from "elkjs/lib/elk-api";
 import { deriveEdges, sheetIndex, type Doc, type Sheet } from "./document";
 
-const elk = new ELK();
+// elkjs is a large bundle: loaded on the first layout, not with the editor.
+let elk: Promise<Elk> | null = null;
+const loadElk = () => (elk ??= import("elkjs/lib/elk.bundled.js").then((m) => new m.default()));
 const W = 260;
 const H = 120;
 
@@ -11,7 +13,7 @@ export async function layoutSheet(doc: Doc, sheetId: string, sizes: Map<string, 
   const sheet = doc.sheets.find((s) => s.id === sheetId);
   if (!sheet || sheet.nodes.length === 0) return doc;
   const { local } = deriveEdges(sheet, sheetIndex(doc));
-  const graph = await elk.layout({
+  const graph = await (await loadElk()).layout({
     id: "root",
     layoutOptions: {
       "elk.algorithm": "layered",

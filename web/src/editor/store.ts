@@ -101,6 +101,11 @@ export class EditorStore {
     this.set({ doc, saved: doc, past: [], future: [], sheetId, selected: [] });
   }
 
+  /** A change that is not an edit of the user (the layout of an imported sheet): no undo step, but unsaved. */
+  replaceDoc(doc: Doc) {
+    this.set({ doc });
+  }
+
   markSaved(doc: Doc) {
     this.set({ saved: doc });
   }
