@@ -37,10 +37,30 @@ function block(i: number, next: string) {
   ];
 }
 
-function synthetic(nodes: number) {
+/** Ten nodes of the logic and data family (http_request, loop, bot_table, psql_query, ...), chained. */
+function logicBlock(i: number, next: string) {
+  const id = (s: string) => `${s}-${i}`;
+  const modes = ["text", "expression", "json_get", "format_number", "split_get", "conditional", "lookup", "random", "length", "array_concat"];
+  return [
+    { id: id("cmd"), type: "command_trigger", data: { command: `/logic${i}`, autoTransitionTo: id("menu") } },
+    { id: id("menu"), type: "http_request", data: { httpRequestUrl: `https://api.example.com/items/${i}?u={user_id}`, httpRequestMethod: "POST", httpRequestHeaders: '{"X-N": "{n}"}', httpRequestBody: '{"q": "{message_text}", "n": {=n + 1}}', httpRequestAuthType: "bearer", httpRequestAuthBearerToken: "{API_KEY}", httpRequestResponseVariable: "resp", httpRequestStatusVariable: "st", autoTransitionTo: id("check") } },
+    { id: id("check"), type: "condition", data: { variable: "st", branches: [{ id: "a", operator: "divisible_by", value: "100", target: id("set") }, { id: "b", operator: "starts_with", value: "4", target: id("sql") }, { id: "c", operator: "else", value: "", target: next }] } },
+    { id: id("set"), type: "set_variable", data: { assignments: modes.map((mode, k) => ({ id: `a${k}`, variable: `v${k}`, value: "{resp.items}", mode, jsonPath: "0.name", maxValue: "9", separator: ",", conditionVariable: "{st}", conditionValue: "200", trueValue: "ok", falseValue: "no", lookupTable: "orders", lookupField: "qty", concatWith: "{v0}" })), autoTransitionTo: id("loop") } },
+    { id: id("loop"), type: "loop", data: { sourceVariable: "resp.items", itemVariable: "it", maxIterations: 5, autoTransitionTo: id("body"), afterLoopTo: id("table") } },
+    { id: id("body"), type: "message", data: { messageText: "Item {it.name}: {=round(it.price * 1.2, 2)} ({=len(resp.items)})" } },
+    { id: id("table"), type: "bot_table", data: { tableName: "orders", operation: "upsert", key: "item", row: { item: "{it.name}", qty: "{v7}" }, autoTransitionTo: id("sql") } },
+    { id: id("sql"), type: "psql_query", data: { query: "SELECT item, qty FROM orders WHERE qty > {n} ORDER BY qty DESC LIMIT 10", resultFormat: "text", textTemplate: "{item}: {qty}", saveResultTo: "report", autoTransitionTo: id("file") } },
+    { id: id("file"), type: "convert_file", data: { convertFileInputVariable: "resp.items", convertFileFormat: "csv", convertFileOutputVariable: "csv", autoTransitionTo: id("split") } },
+    { id: id("split"), type: "parallel_split", data: { parallelBranches: [{ id: "p1", label: "body", target: id("body") }, { id: "p2", label: "next", target: next }] } },
+  ];
+}
+
+type Block = (i: number, next: string) => { id: string; type: string; data: Record<string, unknown> }[];
+
+function synthetic(nodes: number, make: Block = block) {
   const blocks = Math.ceil(nodes / 10);
   const all = [];
-  for (let i = 0; i < blocks; i++) all.push(...block(i, i + 1 < blocks ? `menu-${i + 1}` : "menu-0"));
+  for (let i = 0; i < blocks; i++) all.push(...make(i, i + 1 < blocks ? `menu-${i + 1}` : "menu-0"));
   const list = all.slice(0, nodes).map((n, k) => ({ ...n, position: { x: (k % 20) * 300, y: Math.floor(k / 20) * 200 } }));
   // Several sheets, as real projects have.
   const perSheet = 200;
@@ -68,6 +88,8 @@ function measure(doc: unknown) {
 
 const figures: Record<string, unknown> = { bench: "codegen", runs: RUNS };
 for (const n of [100, 1000, 5000]) figures[`nodes${n}`] = measure(synthetic(n));
+// 1,000 logic and data nodes; nodes1000 (the Level 1 mix) above is its same-run baseline.
+figures.logic1000 = measure(synthetic(1000, logicBlock));
 const vprogulke = join(import.meta.dir, "..", "..", "shared", "compat", "current", "vprogulke-admin-panel.json");
 figures.vprogulke216 = existsSync(vprogulke) ? measure(JSON.parse(readFileSync(vprogulke, "utf8"))) : "compat file not found";
 console.log(JSON.stringify(figures));

@@ -2,6 +2,8 @@
 import type { Config } from "./config";
 import type { AppContext } from "./context";
 import { openDatabase, type Db } from "./db/client";
+import { ProjectDatabases } from "./db/project-db";
+import { moveBotRowsToProjectFiles } from "./db/project-migrate";
 import { createLogger, registerSecret, type Logger } from "./log";
 import { EventBus } from "./events";
 import { MessengerClient } from "./messenger/client";
@@ -26,16 +28,21 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
   registerSecret(config.storageEncryptionKey);
   const log = opts.log ?? createLogger(config.logLevel);
   const db = opts.db ?? openDatabase(config.databasePath);
+  const projectFiles = new ProjectDatabases(config.dataDir);
+  // Older installs kept bot users and chat state in the platform database: move them once.
+  const moved = moveBotRowsToProjectFiles(db, projectFiles);
+  if (moved.projects > 0) log.info(`Moved the bot data of ${moved.projects} project(s) into their own database files (${moved.users} users, ${moved.states} chats, ${moved.fileIds} media file ids)`);
   const messenger = new MessengerClient({ apiRoot: config.messengerApiRoot });
   const events = new EventBus();
   const state = { templatesLoaded: false, localUrl: null as string | null };
   const ctx: AppContext = {
     config,
     db,
+    projectFiles,
     log,
     events,
     messenger,
-    bots: opts.bots ?? new BotManager({ config, db, log, messenger, events, platformUrl: () => state.localUrl }, opts.botPolicy),
+    bots: opts.bots ?? new BotManager({ config, db, log, messenger, events, projectFiles, platformUrl: () => state.localUrl }, opts.botPolicy),
     settings: new SettingsService(db, messenger),
     auth: new AuthService(db, config.sessionSecret),
     access: new ProjectAccess(db),
@@ -59,6 +66,13 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
   ctx.projectDeleteHooks.push((projectId) => ctx.media.deleteProjectObjects(projectId));
   ctx.projectDeleteHooks.push(async (projectId) => removeProjectAvatars(config.uploadsDir, projectId));
   ctx.projectDeleteHooks.push(async (projectId) => removeBotFolders(config.botsDir, { projectId }));
+  // The project file goes last: its bots are stopped by then.
+  ctx.projectDeleteHooks.push(async (projectId) => projectFiles.remove(projectId));
+  // contentCache bots read the scenario from their project's file, so each saved change is mirrored there.
+  events.on("bot:table_updated", ({ projectId }) => {
+    const row = ctx.projects.contentOf(projectId);
+    if (row) projectFiles.writeContent(projectId, row.data, row.updatedAt);
+  });
   loadBuiltInTemplates(ctx);
   return ctx;
 }

@@ -1,6 +1,7 @@
 // Everything a module needs, built once by main.ts (or by a test) and handed to createApp.
 import type { Config } from "./config";
 import type { Db } from "./db/client";
+import type { ProjectDatabases } from "./db/project-db";
 import type { Logger } from "./log";
 import type { EventBus } from "./events";
 import type { MessengerClient } from "./messenger/client";
@@ -24,6 +25,8 @@ export interface AppState {
 export interface AppContext {
   config: Config;
   db: Db;
+  /** Each project's own database file (bot users, chat state, media file ids, content mirror). */
+  projectFiles: ProjectDatabases;
   log: Logger;
   events: EventBus;
   messenger: MessengerClient;

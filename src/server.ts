@@ -36,6 +36,7 @@ export async function startServer(ctx: AppContext, { requestGraceMs = 5000 } = {
       await Promise.race([server.stop(false), Bun.sleep(requestGraceMs)]);
       await server.stop(true);
       await ctx.bots.shutdown();
+      ctx.projectFiles.closeAll();
       closeDatabase(ctx.db);
     },
   };

@@ -4,14 +4,15 @@
 import { eq } from "drizzle-orm";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
+import type { ProjectDatabases } from "../db/project-db";
 import { botTokens } from "../db/schema";
 import type { EventBus } from "../events";
-import { AppError, conflict } from "../http/errors";
+import { BotError } from "./errors";
 import { maskSecrets, registerSecret, type Logger } from "../log";
 import type { MessengerClient } from "../messenger/client";
 import type { BotController, BotInstanceState } from "./controller";
 import { foldersOfToken, folderName, writeBotFolder } from "./folders";
-import { ensureGrammyModule } from "./grammy-module";
+import { ensureBotModules } from "./bot-modules";
 import { LaunchHistory } from "./launches";
 import { LogWriter } from "./log-writer";
 import { readLines } from "./lines";
@@ -47,6 +48,8 @@ export interface BotManagerDeps {
   log: Logger;
   messenger: MessengerClient;
   events: EventBus;
+  /** The per-project database files: a bot gets the path of its project's file, never the platform's database. */
+  projectFiles: ProjectDatabases;
   /** The platform's loopback URL once it listens (PLATFORM_URL of bots), or null. */
   platformUrl?: () => string | null;
 }
@@ -159,14 +162,14 @@ export class BotManager implements BotController {
   }
 
   private async startNow(tokenId: number): Promise<BotInstanceState> {
-    if (this.closed) throw new AppError(503, "INTERNAL", "The server is shutting down");
+    if (this.closed) throw new BotError("FAILED", "The server is shutting down");
     const existing = this.bots.get(tokenId);
-    if (existing && (existing.status === "running" || existing.status === "starting" || existing.restartTimer)) throw conflict("This bot is already running");
-    const program = buildBotProgram(this.deps.config, this.deps.db, tokenId, this.deps.platformUrl?.() ?? null);
+    if (existing && (existing.status === "running" || existing.status === "starting" || existing.restartTimer)) throw new BotError("CONFLICT", "This bot is already running");
+    const program = buildBotProgram(this.deps.config, this.deps.db, this.deps.projectFiles, tokenId, this.deps.platformUrl?.() ?? null);
     for (const [id, other] of this.bots) {
       if (id !== tokenId && other.program.token === program.token && other.status !== "stopped" && other.status !== "error") {
         // The other project may be someone else's: say what happened without naming it.
-        throw conflict("This bot is already running in another project; a bot token can have only one poller or webhook at a time");
+        throw new BotError("CONFLICT", "This bot is already running in another project; a bot token can have only one poller or webhook at a time");
       }
     }
     registerSecret(program.token);
@@ -230,7 +233,7 @@ export class BotManager implements BotController {
   private async spawn(bot: Bot) {
     const { config, messenger } = this.deps;
     const p = bot.program;
-    ensureGrammyModule(config.botsDir);
+    ensureBotModules(config.botsDir);
     const name = folderName(p.projectName, p.projectId, p.tokenId);
     for (const stale of foldersOfToken(config.botsDir, p.tokenId, p.projectId)) if (stale !== name) rmSync(join(config.botsDir, stale), { recursive: true, force: true });
     const dir = writeBotFolder(config.botsDir, name, p.code, p.env);
@@ -261,10 +264,10 @@ export class BotManager implements BotController {
       try {
         await messenger.setWebhook(p.token, url, p.env.WEBHOOK_SECRET);
       } catch (e) {
-        throw new AppError(502, "BAD_GATEWAY", `The messenger platform refused the webhook: ${e instanceof Error ? e.message : e}`);
+        throw new BotError("MESSENGER", `The messenger platform refused the webhook: ${e instanceof Error ? e.message : e}`);
       }
       // onExit leaves a bot that dies while starting to this start: it must not be called running.
-      if (exitedAlready(proc)) throw new AppError(500, "INTERNAL", "The bot exited during start; see its logs");
+      if (exitedAlready(proc)) throw new BotError("FAILED", "The bot exited during start; see its logs");
     }
     bot.status = "running";
   }
@@ -382,7 +385,7 @@ export class BotManager implements BotController {
     if (this.closed || bot.stopping || this.bots.get(tokenId) !== bot) return;
     try {
       // Rebuild from current data: the crash may have been fixed by an edit meanwhile.
-      bot.program = buildBotProgram(this.deps.config, this.deps.db, tokenId, this.deps.platformUrl?.() ?? null);
+      bot.program = buildBotProgram(this.deps.config, this.deps.db, this.deps.projectFiles, tokenId, this.deps.platformUrl?.() ?? null);
       bot.stderrTail = [];
       await bot.webhookReleased;
       await this.spawn(bot);

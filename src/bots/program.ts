@@ -1,17 +1,20 @@
 // What a bot process is made of: the generated program and its environment (DESIGN.md §6).
+import { join } from "node:path";
 import { asc, eq } from "drizzle-orm";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
+import type { ProjectDatabases } from "../db/project-db";
+import { projectMediaFileIds } from "../db/project-schema";
 import { botTokens, mediaFiles, projects, tokenEnvVars } from "../db/schema";
-import { badRequest, notFound } from "../http/errors";
 import { hmacHex } from "../lib/crypto";
+import { mediaUrlOf } from "../lib/media-url";
 import { generateBot, ScenarioError } from "../scenario";
-import { urlOf } from "../modules/media/service";
+import { BotError } from "./errors";
 
 export const WEBHOOK_PORT_BASE = 9000;
 
 /** Names the platform sets; a token env variable cannot override them. */
-const RESERVED = new Set(["BOT_TOKEN", "MESSENGER_API_ROOT", "ADMIN_IDS", "PROJECT_ID", "TOKEN_ID", "DATABASE_PATH", "LAUNCH_MODE", "PORT", "WEBHOOK_SECRET", "UPLOADS_DIR", "PLATFORM_URL", "BOTLOOM_SUPERVISED", "BUN_BE_BUN", "PATH", "HOME", "NODE_OPTIONS"]);
+const RESERVED = new Set(["BOT_TOKEN", "MESSENGER_API_ROOT", "ADMIN_IDS", "PROJECT_ID", "TOKEN_ID", "DATABASE_PATH", "LAUNCH_MODE", "PORT", "WEBHOOK_SECRET", "UPLOADS_DIR", "MEDIA_DIR", "PLATFORM_URL", "BOTLOOM_SUPERVISED", "BUN_BE_BUN", "PATH", "HOME", "NODE_OPTIONS"]);
 /** Variables that steer the runtime or the loader (e.g. `BUN_OPTIONS=--eval ...` runs other code). */
 const RUNTIME_PREFIX = /^(BUN_|NODE_|LD_|DYLD_|BOTLOOM_)/;
 
@@ -22,6 +25,9 @@ export const isReservedEnvKey = (key: string) => RESERVED.has(key) || RUNTIME_PR
 export function webhookSecret(sessionSecret: string, projectId: number, tokenId: number): string {
   return hmacHex(sessionSecret, `webhook:${projectId}:${tokenId}`);
 }
+
+/** The project's own media folder: its uploads live under `<UPLOADS_DIR>/<projectId>/`. */
+export const projectMediaDir = (uploadsDir: string, projectId: number) => join(uploadsDir, String(projectId));
 
 export const webhookPort = (tokenId: number) => WEBHOOK_PORT_BASE + tokenId;
 
@@ -38,43 +44,46 @@ export interface BotProgram {
 }
 
 /**
- * Media a token's bot already sent once: the record's public URL → the messenger file id the bot
- * got back (API.md projects rule 6). File ids belong to one bot, so `media_files.messenger_file_id`
- * holds a JSON object keyed `t<tokenId>`; the bot itself writes its entry after an upload.
+ * Media a token's bot already sent once: the media's public URL → the messenger file id the bot
+ * got back (API.md projects rule 6). File ids belong to one bot; the bot records them in its
+ * project's database (media_file_ids), and only media the project still has are offered.
  */
-export function mediaCacheOf(db: Db, projectId: number, tokenId: number | undefined): Record<string, string> {
+export function mediaCacheOf(db: Db, files: ProjectDatabases, projectId: number, tokenId: number | undefined): Record<string, string> {
   const cache: Record<string, string> = {};
   if (tokenId === undefined) return cache;
+  const own = files.existing(projectId);
+  if (!own) return cache;
+  const ids = new Map(own.select().from(projectMediaFileIds).where(eq(projectMediaFileIds.tokenId, tokenId)).all().map((r) => [r.mediaUrl, r.fileId]));
+  if (ids.size === 0) return cache;
   const rows = db
-    .select({ key: mediaFiles.objectKey, ids: mediaFiles.messengerFileId, configId: mediaFiles.storageConfigId })
+    .select({ key: mediaFiles.objectKey, configId: mediaFiles.storageConfigId })
     .from(mediaFiles)
     .where(eq(mediaFiles.projectId, projectId))
     .orderBy(asc(mediaFiles.id))
     .all();
   for (const m of rows) {
-    if (!m.ids) continue;
-    let ids: Record<string, unknown>;
-    try {
-      ids = JSON.parse(m.ids);
-    } catch {
-      continue;
-    }
-    const fileId = ids?.[`t${tokenId}`];
-    if (typeof fileId === "string" && fileId) cache[urlOf(m.configId, m.key)] = fileId;
+    const url = mediaUrlOf(m.configId, m.key);
+    const fileId = ids.get(url);
+    if (fileId) cache[url] = fileId;
   }
   return cache;
 }
 
-export function buildBotProgram(config: Config, db: Db, tokenId: number, platformUrl: string | null = null): BotProgram {
+/**
+ * The program and environment of a token's bot. The environment names the project's own database
+ * file and media folder, never the platform's database: a bot sees its own token, its own variables
+ * and its own project's files.
+ */
+export function buildBotProgram(config: Config, db: Db, files: ProjectDatabases, tokenId: number, platformUrl: string | null = null): BotProgram {
   const token = db.select().from(botTokens).where(eq(botTokens.id, tokenId)).get();
-  if (!token) throw notFound("Token not found");
+  if (!token) throw new BotError("NOT_FOUND", "Token not found");
   const project = db.select().from(projects).where(eq(projects.id, token.projectId)).get();
-  if (!project) throw notFound("Project not found");
+  if (!project) throw new BotError("NOT_FOUND", "Project not found");
   let port: number | null = null;
   if (token.launchMode === "webhook") {
-    if (!config.webhookBaseUrl) throw badRequest("Webhook mode needs WEBHOOK_BASE_URL (the server's public https URL); set it or switch the token to polling");
+    if (!config.webhookBaseUrl) throw new BotError("INVALID", "Webhook mode needs WEBHOOK_BASE_URL (the server's public https URL); set it or switch the token to polling");
     port = webhookPort(tokenId);
-    if (port > 65535) throw badRequest(`Webhook mode is unavailable for token ${tokenId}: its port ${port} would exceed 65535; use polling`);
+    if (port > 65535) throw new BotError("INVALID", `Webhook mode is unavailable for token ${tokenId}: its port ${port} would exceed 65535; use polling`);
   }
   let code: string;
   let warnings: string[] = [];
@@ -83,26 +92,36 @@ export function buildBotProgram(config: Config, db: Db, tokenId: number, platfor
       projectName: project.name,
       userDatabaseEnabled: project.userDatabaseEnabled === 1,
       flags: { catchAllHandlers: token.catchAllHandlers === 1, protectContent: token.protectContent === 1, contentCache: token.contentCache === 1 },
-      mediaCache: mediaCacheOf(db, project.id, tokenId),
+      mediaCache: mediaCacheOf(db, files, project.id, tokenId),
     });
     code = out.code;
     warnings = out.warnings.map((w) => (w.nodeId ? `${w.nodeId}: ${w.message}` : w.message));
   } catch (e) {
-    if (e instanceof ScenarioError) throw badRequest(`The scenario cannot run: ${e.message}`, { issues: e.issues });
+    if (e instanceof ScenarioError) throw new BotError("INVALID", `The scenario cannot run: ${e.message}`, { issues: e.issues });
     throw e;
   }
+  // The file exists with its tables before the bot opens it, holding the content contentCache reads.
+  files.writeContent(project.id, project.data, project.updatedAt, true);
   const env: Record<string, string> = {};
+  const secretKeys: string[] = [];
   for (const v of db.select().from(tokenEnvVars).where(eq(tokenEnvVars.tokenId, tokenId)).orderBy(asc(tokenEnvVars.key)).all()) {
-    if (!isReservedEnvKey(v.key)) env[v.key] = v.value;
+    if (isReservedEnvKey(v.key)) continue;
+    env[v.key] = v.value;
+    if (v.isSecret === 1) secretKeys.push(v.key);
   }
+  // The scenario reads these (and only these) environment variables as {KEY}.
+  const scenarioKeys = Object.keys(env);
   Object.assign(env, {
+    BOTLOOM_ENV_KEYS: scenarioKeys.join(","),
+    // Their values are masked in everything the bot prints, like the bot token.
+    BOTLOOM_SECRET_KEYS: secretKeys.join(","),
     BOT_TOKEN: token.token,
     MESSENGER_API_ROOT: config.messengerApiRoot,
     ADMIN_IDS: project.adminIds ?? "",
     PROJECT_ID: String(project.id),
     TOKEN_ID: String(tokenId),
-    DATABASE_PATH: config.databasePath,
-    UPLOADS_DIR: config.uploadsDir,
+    DATABASE_PATH: files.pathOf(project.id),
+    MEDIA_DIR: projectMediaDir(config.uploadsDir, project.id),
     LAUNCH_MODE: token.launchMode,
   });
   // Media kept in an object store is fetched through the platform's own /uploads route.

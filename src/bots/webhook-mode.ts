@@ -1,6 +1,6 @@
 // Webhook mode around a bot process: wait until it listens before registering the webhook, and
 // remove the webhook whenever the bot stops.
-import { AppError, badRequest } from "../http/errors";
+import { BotError } from "./errors";
 import type { Logger } from "../log";
 import { MessengerError, type MessengerClient } from "../messenger/client";
 import type { BotProgram } from "./program";
@@ -11,7 +11,7 @@ export const exitedAlready = (proc: ReturnType<typeof Bun.spawn>) => proc.exitCo
 export async function waitForPort(proc: ReturnType<typeof Bun.spawn>, port: number, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (exitedAlready(proc)) throw new AppError(500, "INTERNAL", "The bot exited during start; see its logs");
+    if (exitedAlready(proc)) throw new BotError("FAILED", "The bot exited during start; see its logs");
     try {
       const socket = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {}, error() {} } });
       socket.end();
@@ -20,7 +20,7 @@ export async function waitForPort(proc: ReturnType<typeof Bun.spawn>, port: numb
       await Bun.sleep(50);
     }
   }
-  throw new AppError(500, "INTERNAL", `The bot did not listen on port ${port} in time`);
+  throw new BotError("FAILED", `The bot did not listen on port ${port} in time`);
 }
 
 /**
@@ -44,7 +44,7 @@ export async function releaseWebhook(deps: { messenger: MessengerClient; log: Lo
  */
 export async function clearWebhookForPolling(deps: { messenger: MessengerClient; log: Logger }, program: BotProgram) {
   await deps.messenger.deleteWebhook(program.token).catch((e) => {
-    if (e instanceof MessengerError && e.kind === "unauthorized") throw badRequest(`The messenger rejected this bot token (revoked or wrong): ${e.message}`);
+    if (e instanceof MessengerError && e.kind === "unauthorized") throw new BotError("INVALID", `The messenger rejected this bot token (revoked or wrong): ${e.message}`);
     deps.log.warn(`deleteWebhook for token ${program.tokenId}: ${e.message}`);
   });
 }

@@ -173,11 +173,11 @@ export const tokenEnvVars = sqliteTable(
 );
 
 /**
- * Users of a bot, written by the generated bot process itself (through DATABASE_PATH) when the
- * project has userDatabaseEnabled = 1. This is the project's "content table": one shared table
- * keyed by project and token, never a table per project.
+ * Where older versions kept the users of every bot. Bots now write to their project's own file
+ * (project-schema.ts); rows found here at start are moved there (project-migrate.ts), so this table
+ * stays empty and only exists for that move.
  */
-export const botUsers = sqliteTable(
+export const legacyBotUsers = sqliteTable(
   "bot_users",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
@@ -200,8 +200,8 @@ export const botUsers = sqliteTable(
   ],
 );
 
-/** Scenario state of a chat (variables, awaited input), written by the bot process. Kept even when userDatabaseEnabled = 0. */
-export const botState = sqliteTable(
+/** Where older versions kept chat state; moved into the project files at start like legacyBotUsers. */
+export const legacyBotState = sqliteTable(
   "bot_state",
   {
     tokenId: integer("token_id").notNull().references(() => botTokens.id, { onDelete: "cascade" }),
@@ -307,7 +307,7 @@ export const mediaFiles = sqliteTable(
     fileName: text("file_name").notNull(),
     mimeType: text("mime_type").notNull(),
     size: integer("size").notNull(),
-    /** Messenger file id cached after the first send, used by "generate" (API.md rule 6). */
+    /** Older versions' file-id cache; moved at start into the project file's media_file_ids. */
     messengerFileId: text("messenger_file_id"),
     createdAt: createdAt(),
   },

@@ -8,6 +8,8 @@
 // through these schemas to get typed, sanitised fields.
 import { z } from "zod";
 import { isObject } from "../lib/values";
+import { LOGIC_TYPES } from "./types-logic";
+import { ACTION_TYPES, TRIGGER_NODE_TYPES } from "./types-messaging";
 
 /** An optional field that never fails parsing: a value of the wrong type reads as `undefined`. */
 const field = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
@@ -30,6 +32,8 @@ export const buttonSchema = z
     requestLocation: bool(),
     skipDataCollection: bool(),
     hideAfterClick: bool(),
+    /** the scenario's own callback_data (inline buttons); without it the bot uses an internal code */
+    customCallbackData: str(),
   })
   .loose();
 export type Button = z.infer<typeof buttonSchema>;
@@ -43,6 +47,18 @@ export const keyboardLayoutSchema = z
   .loose();
 export type KeyboardLayout = z.infer<typeof keyboardLayoutSchema>;
 
+/** Inline buttons made from a list in a variable (one button per item). */
+export const dynamicButtonsSchema = z
+  .object({
+    sourceVariable: str(),
+    arrayPath: str(),
+    textTemplate: str(),
+    callbackTemplate: str(),
+    columns: numeric(),
+  })
+  .loose();
+export type DynamicButtons = z.infer<typeof dynamicButtonsSchema>;
+
 /** Keyboard fields shared by `message`-like nodes, `keyboard` nodes and conditional messages. */
 const keyboardFields = {
   keyboardType: str(),
@@ -51,6 +67,13 @@ const keyboardFields = {
   oneTimeKeyboard: bool(),
   resizeKeyboard: bool(),
   removeKeyboard: bool(),
+  enableDynamicButtons: bool(),
+  dynamicButtons: field(dynamicButtonsSchema),
+  /** multi-select: `action: "selection"` buttons toggle a checkmark and collect into this variable */
+  multiSelectVariable: str(),
+  continueButtonText: str(),
+  continueButtonTarget: str(),
+  multiSelectCheckmark: str(),
 };
 
 /** Input collection fields of `message`-like nodes (and of conditional messages). */
@@ -289,7 +312,6 @@ export const LEVEL1_TYPES = [
 
 /** Known types planned for Level 2: skipped with a "not yet" warning rather than "unknown". */
 export const LEVEL2_TYPES = [
-  "http_request",
   "incoming_callback_trigger",
   "edit_message",
   "delete_message",
@@ -315,7 +337,7 @@ export const LEVEL2_TYPES = [
   "admin_rights",
 ] as const;
 
-const level1 = new Set<string>(LEVEL1_TYPES);
+const level1 = new Set<string>([...LEVEL1_TYPES, ...ACTION_TYPES, ...TRIGGER_NODE_TYPES, ...LOGIC_TYPES, "comment"]);
 const level2 = new Set<string>(LEVEL2_TYPES);
 export const isLevel1Type = (type: string) => level1.has(type);
 export const isLevel2Type = (type: string) => level2.has(type);

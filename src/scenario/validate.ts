@@ -1,12 +1,33 @@
 // Scenario validation (SCENARIO.md "Document"): errors only for what makes a document unusable
 // (they block storing); everything else is a warning that generate/start report and the bot skips.
 import { isLevel1Type, isLevel2Type } from "./model";
+import { OUT_OF_SCOPE, TRIGGER_NODE_TYPES } from "./types-messaging";
 import { buttonCommands, commandName, nodeRefs } from "./refs";
 import { isObject, kindOf } from "../lib/values";
+
+/**
+ * Stable words for what a warning is about (API.md generate): NODE_TYPE_UNSUPPORTED (a type this
+ * version does not run), NODE_TYPE_OUT_OF_SCOPE (a type Botloom leaves out on purpose),
+ * NODE_TYPE_UNKNOWN, DANGLING_TARGET, UNREACHABLE, BUTTON_INCOMPLETE, TARGET_NOT_RUNNABLE (a
+ * transition to a node that does not run by itself), COMMAND_CONFLICT, INVALID_DATA (a field the
+ * bot cannot use as given).
+ */
+export type IssueCode =
+  | "NODE_TYPE_UNSUPPORTED"
+  | "NODE_TYPE_OUT_OF_SCOPE"
+  | "NODE_TYPE_UNKNOWN"
+  | "DANGLING_TARGET"
+  | "UNREACHABLE"
+  | "BUTTON_INCOMPLETE"
+  | "TARGET_NOT_RUNNABLE"
+  | "COMMAND_CONFLICT"
+  | "INVALID_DATA";
 
 export interface Issue {
   nodeId?: string;
   sheetId?: string;
+  /** warnings always have one; errors (which block storing) do not */
+  code?: IssueCode;
   message: string;
 }
 
@@ -23,7 +44,7 @@ const TRIGGER_TYPES = new Set([
   "text_trigger",
   "incoming_callback_trigger",
   "callback_trigger",
-  "incoming_message_trigger",
+  ...TRIGGER_NODE_TYPES,
 ]);
 
 interface Located {
@@ -93,10 +114,14 @@ function collectNodes(doc: unknown, errors: Issue[]): Located[] {
 function typeWarnings(all: Located[], warnings: Issue[]) {
   for (const { node, sheetId } of all) {
     if (isLevel1Type(node.type)) continue;
-    const message = isLevel2Type(node.type)
+    const reason = OUT_OF_SCOPE[node.type];
+    const code: IssueCode = reason ? "NODE_TYPE_OUT_OF_SCOPE" : isLevel2Type(node.type) ? "NODE_TYPE_UNSUPPORTED" : "NODE_TYPE_UNKNOWN";
+    const message = reason
+      ? `Node "${node.id}" has type "${node.type}", which Botloom does not run: ${reason}; the bot skips it.`
+      : isLevel2Type(node.type)
       ? `Node "${node.id}" has type "${node.type}", which this version does not run yet; the bot skips it.`
       : `Node "${node.id}" has unknown type "${node.type}"; the bot skips it.`;
-    warnings.push({ nodeId: node.id, sheetId, message });
+    warnings.push({ nodeId: node.id, sheetId, code, message });
   }
 }
 
@@ -118,7 +143,7 @@ function buttonWarnings(located: Located, warnings: Issue[]) {
       let problem: string | undefined;
       if ((action === "goto" || action === "command") && target === "") problem = "has no target";
       if (action === "url" && url === "" && !/^https?:\/\//.test(target)) problem = "has no URL";
-      if (problem) warnings.push({ nodeId: node.id, sheetId, message: `Node "${node.id}": ${label} ${problem}.` });
+      if (problem) warnings.push({ nodeId: node.id, sheetId, code: "BUTTON_INCOMPLETE", message: `Node "${node.id}": ${label} ${problem}.` });
     }
   }
 }
@@ -146,6 +171,7 @@ function graphWarnings(all: Located[], warnings: Issue[]) {
         warnings.push({
           nodeId: node.id,
           sheetId,
+          code: "DANGLING_TARGET",
           message: `Node "${node.id}": ${ref.label} points to node "${ref.target}", which does not exist.`,
         });
       }
@@ -163,10 +189,11 @@ function graphWarnings(all: Located[], warnings: Issue[]) {
     for (const cmd of buttonCommands(located.node)) queue.push(...(byCommand.get(cmd) ?? []));
   }
   for (const { node, sheetId } of all) {
-    if (reached.has(node.id)) continue;
+    if (reached.has(node.id) || node.type === "comment") continue; // a comment is a note on the canvas
     warnings.push({
       nodeId: node.id,
       sheetId,
+      code: "UNREACHABLE",
       message: `Node "${node.id}" (${node.type}) cannot be reached from any command or trigger.`,
     });
   }

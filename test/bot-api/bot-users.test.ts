@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { and, eq } from "drizzle-orm";
-import { botUsers } from "../../src/db/schema";
+import { projectBotUsers as botUsers } from "../../src/db/project-schema";
 import { formatDateTime, pageInfo } from "../../src/modules/bot-users/model";
 import { patFor } from "../support/app";
 import { addToken, botApiEnv, createProject, expectNoSecrets, OWNER, seedBotUser, STRANGER, type BotApiEnv } from "./support";
@@ -123,7 +123,7 @@ describe("bot user detail", () => {
     expect(r.status).toBe(200);
     expect(r.body.photoUrl).toMatch(new RegExp(`^/uploads/${projectId}/user_photos/[A-Za-z0-9_-]+\\.[a-z0-9]+$`));
     expect(existsSync(join(env.t.ctx.config.uploadsDir, r.body.photoUrl.slice("/uploads/".length)))).toBe(true);
-    const row = env.t.ctx.db.select().from(botUsers).where(and(eq(botUsers.tokenId, tokenId), eq(botUsers.userId, "1007"))).get()!;
+    const row = env.t.ctx.projectFiles.open(projectId).select().from(botUsers).where(and(eq(botUsers.tokenId, tokenId), eq(botUsers.userId, "1007"))).get()!;
     expect(row.photoUrl).toBe(r.body.photoUrl);
     const token = botTokensSeen[0];
     const before = env.fake.calls(token, "getUserProfilePhotos").length;
@@ -134,7 +134,7 @@ describe("bot user detail", () => {
 
   test("a stored photo_url that is not one of our upload paths is never answered", async () => {
     const leaky = `https://api.example/file/bot${botTokensSeen[0]}/photos/x.jpg`;
-    env.t.ctx.db.update(botUsers).set({ photoUrl: leaky }).where(and(eq(botUsers.tokenId, tokenId), eq(botUsers.userId, "1009"))).run();
+    env.t.ctx.projectFiles.open(projectId).update(botUsers).set({ photoUrl: leaky }).where(and(eq(botUsers.tokenId, tokenId), eq(botUsers.userId, "1009"))).run();
     const r = await env.call("GET", `/api/bot/tokens/${tokenId}/users/1009`, { cookie: env.cookie });
     expect(r.status).toBe(200);
     expect(r.body.photoUrl).toBe("");

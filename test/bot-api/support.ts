@@ -2,7 +2,7 @@
 // runtime, an owner with a session and PATs, and a recorder of every response body so that each
 // file can scan them (and the logs) for secrets at the end.
 import { expect } from "bun:test";
-import { botUsers } from "../../src/db/schema";
+import { projectBotUsers as botUsers } from "../../src/db/project-schema";
 import type { BotController, BotInstanceState } from "../../src/bots/controller";
 import { createTestApp, loginAs, patFor, setUp, type CallOptions, type CallResult, type TestApp } from "../support/app";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
@@ -103,10 +103,10 @@ export async function addToken(env: BotApiEnv, projectId: number, opts: { hasPho
 }
 
 export function seedBotUser(env: BotApiEnv, projectId: number, tokenId: number, u: { userId: string; firstName?: string; username?: string; firstSeenAt?: string; lastSeenAt?: string; interactionCount?: number }) {
-  env.t.ctx.db
+  env.t.ctx.projectFiles
+    .open(projectId)
     .insert(botUsers)
     .values({
-      projectId,
       tokenId,
       userId: u.userId,
       firstName: u.firstName ?? `First${u.userId}`,

@@ -4,6 +4,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import { projectMediaFileIds } from "../../src/db/project-schema";
 import { createApp } from "../../src/app";
 import { startFakeMessenger, type FakeMessenger, type FakeUser } from "../support/fake-messenger";
 import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
@@ -60,15 +62,16 @@ async function botWithPhoto(name: string, useStorageConfig: boolean) {
   return { projectId, tokenId: token.body.id as number, bot, media };
 }
 
-function storedIds(mediaId: number): Record<string, string> {
-  const row = t.ctx.db.$client.query("select messenger_file_id as ids from media_files where id = ?").get(mediaId) as { ids: string | null };
-  return row.ids ? JSON.parse(row.ids) : {};
+/** The file ids the bots recorded for a media URL in the project's own database, keyed "t<tokenId>". */
+function storedIds(projectId: number, url: string): Record<string, string> {
+  const rows = t.ctx.projectFiles.existing(projectId)?.select().from(projectMediaFileIds).where(eq(projectMediaFileIds.mediaUrl, url)).all() ?? [];
+  return Object.fromEntries(rows.map((r) => [`t${r.tokenId}`, r.fileId]));
 }
 
 describe("media in bots", () => {
   for (const [label, useStorageConfig] of [["built-in folder (read from disk)", false], ["a storage config (fetched through /uploads/s/…)", true]] as const) {
     test(`${label}: uploaded once, then sent by the remembered file id`, async () => {
-      const { tokenId, bot, media } = await botWithPhoto(useStorageConfig ? "Remote" : "Local", useStorageConfig);
+      const { projectId, tokenId, bot, media } = await botWithPhoto(useStorageConfig ? "Remote" : "Local", useStorageConfig);
       expect(media.url.startsWith(useStorageConfig ? "/uploads/s/" : "/uploads/")).toBe(true);
       expect((await t.call("POST", `/api/bot/tokens/${tokenId}/start`, { cookie })).status).toBe(200);
       fake.sendText(bot.token, user, "/start");
@@ -78,7 +81,7 @@ describe("media in bots", () => {
       expect(first.params.photo).toMatchObject({ size: PNG.length }); // a multipart upload
       const fileId = await (async () => {
         for (let i = 0; i < 100; i++) {
-          const id = storedIds(media.id)[`t${tokenId}`];
+          const id = storedIds(projectId, media.url)[`t${tokenId}`];
           if (id) return id;
           await Bun.sleep(50);
         }

@@ -1,5 +1,7 @@
 // What a bot process is made of: environment, webhook rules, reserved names, log retention.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { BotError } from "../../src/bots/errors";
 import { buildBotProgram, webhookSecret } from "../../src/bots/program";
 import { LogWriter, LOG_RETAIN_PER_TOKEN } from "../../src/bots/log-writer";
 import { createTestApp, setUp, type TestApp } from "../support/app";
@@ -25,8 +27,13 @@ describe("bot program", () => {
   test("environment: token, ids, database, mode; user variables cannot override platform names", () => {
     addToken(1);
     t.ctx.db.$client.exec(`insert into token_env_vars (token_id, key, value) values (1, 'API_KEY', 'k'), (1, 'BOT_TOKEN', 'hijack'), (1, 'PATH', '/evil'), (1, 'BUN_OPTIONS', '--eval process.exit(7)'), (1, 'LD_PRELOAD', '/evil.so'), (1, 'NODE_EXTRA_CA_CERTS', '/evil.pem'), (1, 'BOTLOOM_X', 'x')`);
-    const p = buildBotProgram(t.ctx.config, t.ctx.db, 1);
-    expect(p.env).toMatchObject({ ADMIN_IDS: "11,12", PROJECT_ID: String(projectId), TOKEN_ID: "1", LAUNCH_MODE: "polling", DATABASE_PATH: t.ctx.config.databasePath, API_KEY: "k" });
+    const p = buildBotProgram(t.ctx.config, t.ctx.db, t.ctx.projectFiles, 1);
+    expect(p.env).toMatchObject({ ADMIN_IDS: "11,12", PROJECT_ID: String(projectId), TOKEN_ID: "1", LAUNCH_MODE: "polling", DATABASE_PATH: t.ctx.projectFiles.pathOf(projectId), API_KEY: "k" });
+    // Least privilege: the project's own file, never the platform database or anything naming it.
+    expect(p.env.DATABASE_PATH).toBe(join(t.ctx.config.dataDir, "projects", `${projectId}.db`));
+    for (const value of Object.values(p.env)) expect(value).not.toContain(t.ctx.config.databasePath);
+    expect(p.env.UPLOADS_DIR).toBeUndefined();
+    expect(p.env.MEDIA_DIR).toBe(join(t.ctx.config.uploadsDir, String(projectId)));
     expect(p.env.BOT_TOKEN).not.toBe("hijack");
     expect(p.env.PATH).toBeUndefined();
     // Read by Bun or the loader from the process environment: a user variable must never reach it.
@@ -37,29 +44,30 @@ describe("bot program", () => {
 
   test("webhook mode: port 9000 + tokenId and a derived secret; refused beyond 65535 or without WEBHOOK_BASE_URL", () => {
     addToken(5, "webhook");
-    const p = buildBotProgram(t.ctx.config, t.ctx.db, 5);
+    const p = buildBotProgram(t.ctx.config, t.ctx.db, t.ctx.projectFiles, 5);
     expect(p.env.PORT).toBe("9005");
     expect(p.env.WEBHOOK_SECRET).toBe(webhookSecret(t.ctx.config.sessionSecret, projectId, 5));
     addToken(56536, "webhook");
-    expect(() => buildBotProgram(t.ctx.config, t.ctx.db, 56536)).toThrow(/65535/);
+    expect(() => buildBotProgram(t.ctx.config, t.ctx.db, t.ctx.projectFiles, 56536)).toThrow(/65535/);
     const noBase = { ...t.ctx.config, webhookBaseUrl: null };
-    expect(() => buildBotProgram(noBase, t.ctx.db, 5)).toThrow(/WEBHOOK_BASE_URL/);
+    expect(() => buildBotProgram(noBase, t.ctx.db, t.ctx.projectFiles, 5)).toThrow(/WEBHOOK_BASE_URL/);
   });
 
-  test("an unusable scenario is a 400 with the generator's issues", () => {
+  test("an unusable scenario is refused (INVALID, answered 400) with the generator's issues", () => {
     addToken(2);
     t.ctx.db.$client.prepare(`update projects set data = '{"sheets":[{"id":"s","nodes":[{"id":"a"}]}]}' where id = ?`).run(projectId);
     try {
-      buildBotProgram(t.ctx.config, t.ctx.db, 2);
+      buildBotProgram(t.ctx.config, t.ctx.db, t.ctx.projectFiles, 2);
       throw new Error("expected a failure");
     } catch (e: any) {
-      expect(e.status).toBe(400);
+      expect(e).toBeInstanceOf(BotError);
+      expect(e.kind).toBe("INVALID");
       expect(e.extra.issues.length).toBeGreaterThan(0);
     }
   });
 
-  test("unknown token → 404", () => {
-    expect(() => buildBotProgram(t.ctx.config, t.ctx.db, 999)).toThrow(/not found/i);
+  test("unknown token → NOT_FOUND", () => {
+    expect(() => buildBotProgram(t.ctx.config, t.ctx.db, t.ctx.projectFiles, 999)).toThrow(/not found/i);
   });
 });
 

@@ -118,12 +118,12 @@ describe("the same token, concurrently", () => {
     expect(launchesOf(t, tokenId).every((l) => l.stoppedAt !== null && l.status === "stopped")).toBe(true);
   }, 30_000);
 
-  test("start and start at once: one wins, the other is 409, one process", async () => {
+  test("start and start at once: one wins, the other is refused (CONFLICT, answered 409), one process", async () => {
     const { t, cookie, manager } = await newApp();
     const { tokenId, folder } = await newToken(t, cookie);
     const results = await Promise.all([settled(manager.start(tokenId)), settled(manager.start(tokenId))]);
     expect(results.filter((r) => r.ok)).toHaveLength(1);
-    expect(results.filter((r) => !r.ok).map((r) => (r as { e: { status: number } }).e.status)).toEqual([409]);
+    expect(results.filter((r) => !r.ok).map((r) => (r as { e: { kind: string } }).e.kind)).toEqual(["CONFLICT"]);
     await expectProcesses(folder, [manager.state(tokenId).pid]);
     await manager.stop(tokenId);
     await expectProcesses(folder, []);

@@ -3,7 +3,7 @@
 // and the catalogue of every route of the product with its path template.
 import { expect } from "bun:test";
 import { join } from "node:path";
-import { botUsers } from "../../src/db/schema";
+import { projectBotUsers as botUsers } from "../../src/db/project-schema";
 import type { App } from "../../src/app";
 import { FakeBots } from "../bot-api/support";
 import { adminLogin, createTestApp, loginAs, patFor, setUp, type CallOptions, type CallResult, type TestApp } from "../support/app";
@@ -114,7 +114,7 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
   const env = await h.call("POST", `/api/bot/tokens/${token.body.id}/env`, { cookie: h.owner, json: { key: "API_KEY", value: envSecret, isSecret: 1 } });
   expect(env.status).toBe(201);
   const botUser = String(880_000 + n);
-  t.ctx.db.insert(botUsers).values({ projectId: project, tokenId: token.body.id, userId: botUser, firstName: "Bot", username: "botuser", firstSeenAt: new Date().toISOString(), lastSeenAt: new Date().toISOString(), interactionCount: 1 }).run();
+  t.ctx.projectFiles.open(project).insert(botUsers).values({ tokenId: token.body.id, userId: botUser, firstName: "Bot", username: "botuser", firstSeenAt: new Date().toISOString(), lastSeenAt: new Date().toISOString(), interactionCount: 1 }).run();
   const fd = new FormData();
   fd.append("file", new File([PNG], "pixel.png", { type: "image/png" }));
   const media = await h.call("POST", `/api/projects/${project}/media`, { cookie: h.owner, body: fd });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
+import { projectMediaFileIds } from "../../src/db/project-schema";
 import { botTokens, mediaFiles, projects } from "../../src/db/schema";
 import { addCollaborator, COLLAB, newProject, team, type Team } from "./helpers";
 
@@ -22,12 +23,21 @@ function seedTokensAndMedia(s: Team, projectId: number) {
   // the FIRST token (lowest id) carries the flags; the second must not be read
   const first = db.insert(botTokens).values({ projectId, token: "11111:AAAAAAAAAAAAAAAAAAAAAAAAAAAAA", name: "first", catchAllHandlers: 1, protectContent: 1, contentCache: 1 }).returning().get().id;
   const second = db.insert(botTokens).values({ projectId, token: "22222:BBBBBBBBBBBBBBBBBBBBBBBBBBBBB", name: "second" }).returning().get().id;
-  // File ids belong to one bot: each record keeps them per token ("t<tokenId>").
-  const ids = (own: string, other: string) => JSON.stringify({ [`t${first}`]: own, [`t${second}`]: other });
-  db.insert(mediaFiles).values({ projectId, objectKey: "7/photo/a.jpg", kind: "photo", fileName: "a.jpg", mimeType: "image/jpeg", size: 1, messengerFileId: ids("CACHED_FILE_ID", "SECOND_BOT_ID") }).run();
+  // File ids belong to one bot: the bot records them per token in its project's database file.
+  db.insert(mediaFiles).values({ projectId, objectKey: "7/photo/a.jpg", kind: "photo", fileName: "a.jpg", mimeType: "image/jpeg", size: 1 }).run();
   db.insert(mediaFiles).values({ projectId, objectKey: "7/photo/b.jpg", kind: "photo", fileName: "b.jpg", mimeType: "image/jpeg", size: 1 }).run();
   // An object-store file is cached under its own link, /uploads/s/<config>/<key>.
-  db.insert(mediaFiles).values({ projectId, storageConfigId: "remote", objectKey: "7/photo/c.jpg", kind: "photo", fileName: "c.jpg", mimeType: "image/jpeg", size: 1, messengerFileId: ids("REMOTE_FILE_ID", "SECOND_REMOTE") }).run();
+  db.insert(mediaFiles).values({ projectId, storageConfigId: "remote", objectKey: "7/photo/c.jpg", kind: "photo", fileName: "c.jpg", mimeType: "image/jpeg", size: 1 }).run();
+  const ids = [
+    [first, "/uploads/7/photo/a.jpg", "CACHED_FILE_ID"],
+    [second, "/uploads/7/photo/a.jpg", "SECOND_BOT_ID"],
+    [first, "/uploads/s/remote/7/photo/c.jpg", "REMOTE_FILE_ID"],
+    [second, "/uploads/s/remote/7/photo/c.jpg", "SECOND_REMOTE"],
+    // media the project no longer has is never offered
+    [first, "/uploads/7/photo/deleted.jpg", "GONE_FILE_ID"],
+  ] as const;
+  const own = s.t.ctx.projectFiles.open(projectId);
+  for (const [tokenId, mediaUrl, fileId] of ids) own.insert(projectMediaFileIds).values({ tokenId, mediaUrl, fileId }).run();
 }
 
 describe("generate and export (rule 6)", () => {
@@ -39,7 +49,8 @@ describe("generate and export (rule 6)", () => {
     const before = Date.now();
     const r = await s.t.call("POST", `/api/projects/${id}/generate`, { cookie: s.collab, json: { enableLogging: true, ignored: "x" } });
     expect(r.status).toBe(200);
-    expect(Object.keys(r.body).sort()).toEqual(["code", "generatedAt", "lines"]);
+    expect(Object.keys(r.body).sort()).toEqual(["code", "generatedAt", "lines", "warnings"]);
+    expect(r.body.warnings).toEqual([]);
     expect(r.body.code).toContain('from "grammy"');
     expect(r.body.lines).toBe((r.body.code.match(/\n/g) ?? []).length); // the generator counts newline-terminated lines
     expect(Number.isInteger(r.body.generatedAt) && r.body.generatedAt >= before).toBe(true);
@@ -48,6 +59,7 @@ describe("generate and export (rule 6)", () => {
     expect(r.body.code).toContain('"/uploads/s/remote/7/photo/c.jpg": "REMOTE_FILE_ID"');
     expect(r.body.code).not.toContain("b.jpg");
     expect(r.body.code).not.toContain("SECOND_BOT_ID");
+    expect(r.body.code).not.toContain("GONE_FILE_ID");
     expect(r.body.code).not.toContain("AAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
 
     // the body may override the user database switch; without a body the project's value is used
@@ -57,6 +69,48 @@ describe("generate and export (rule 6)", () => {
     expect(noBody.status).toBe(200);
     expect(noBody.body.code).toContain("userDatabase: false");
     expect(noBody.body.code).toContain("logging: false");
+  });
+
+  test("generate answers warnings with node, sheet and a stable code; the OpenAPI document describes them", async () => {
+    s = await team();
+    const node = (id: string, type: string, data: Record<string, unknown> = {}) => ({ id, type, position: { x: 0, y: 0 }, data });
+    const withProblems = {
+      sheets: [
+        {
+          id: "s1",
+          name: "Main",
+          nodes: [
+            node("cmd", "command_trigger", { command: "/start", autoTransitionTo: "hello" }),
+            node("hello", "message", { messageText: "Hi", autoTransitionTo: "gone" }),
+            node("lonely", "message", { messageText: "nobody comes here" }),
+            node("ub", "userbot_message", {}),
+            node("future", "teleport_user", {}),
+            node("note", "comment", { text: "a remark" }),
+          ],
+          edges: [],
+        },
+      ],
+    };
+    const id = await newProject(s.t, s.owner, { name: "Warn", data: withProblems });
+    const r = await s.t.call("POST", `/api/projects/${id}/generate`, { cookie: s.owner });
+    expect(r.status).toBe(200);
+    const byCode = (code: string) => r.body.warnings.filter((w: { code: string }) => w.code === code).map((w: { nodeId: string }) => w.nodeId);
+    expect(byCode("DANGLING_TARGET")).toEqual(["hello"]);
+    expect(byCode("UNREACHABLE")).toEqual(expect.arrayContaining(["lonely", "ub", "future"]));
+    expect(byCode("NODE_TYPE_OUT_OF_SCOPE")).toEqual(["ub"]);
+    expect(byCode("NODE_TYPE_UNKNOWN")).toEqual(["future"]);
+    expect(byCode("NODE_TYPE_UNSUPPORTED")).toEqual([]);
+    // a comment is ignored silently
+    expect(r.body.warnings.filter((w: { nodeId: string }) => w.nodeId === "note")).toEqual([]);
+    for (const w of r.body.warnings) {
+      expect(Object.keys(w).sort()).toEqual(["code", "message", "nodeId", "sheetId"]);
+      expect(w.sheetId).toBe("s1");
+    }
+    expect(r.body.warnings.find((w: { nodeId: string }) => w.nodeId === "ub").message).toContain("user account session");
+    const docs = await s.t.call("GET", "/api/docs/json");
+    const op = docs.body.paths["/api/projects/{id}/generate"].post;
+    const schema = op.responses["200"].content["application/json"].schema;
+    expect(Object.keys(schema.properties.warnings.items.properties).sort()).toEqual(["code", "message", "nodeId", "sheetId"]);
   });
 
   test("export passes no flags and no media ids; userDatabaseEnabled exactly when the project has 1", async () => {

@@ -6,9 +6,7 @@ import type { BotController, BotInstanceState } from "../../src/bots/controller"
 import {
   botLaunches,
   botLogs,
-  botState,
   botTokens,
-  botUsers,
   mediaFiles,
   projectArchives,
   projectCollaborators,
@@ -18,6 +16,7 @@ import {
   tokenEnvVars,
 } from "../../src/db/schema";
 import type { EventMap } from "../../src/events";
+import { projectBotState, projectBotUsers } from "../../src/db/project-schema";
 import { addCollaborator, COLLAB, newProject, OWNER, STRANGER, team, type Team } from "./helpers";
 
 let s: Team;
@@ -52,8 +51,10 @@ function seedEverything(s: Team, projectId: number) {
   const db = s.t.ctx.db;
   const tokenId = db.insert(botTokens).values({ projectId, token: "12345:ABCDEFGHIJKLMNOPQRSTUVWXYZ", name: "b" }).returning({ id: botTokens.id }).get().id;
   db.insert(tokenEnvVars).values({ tokenId, key: "API_KEY", value: "v" }).run();
-  db.insert(botUsers).values({ projectId, tokenId, userId: "77" }).run();
-  db.insert(botState).values({ tokenId, chatId: "77" }).run();
+  // the project's own database file: bot users and chat state
+  const own = s.t.ctx.projectFiles.open(projectId);
+  own.insert(projectBotUsers).values({ tokenId, userId: "77", firstSeenAt: "2026-01-01", lastSeenAt: "2026-01-01" }).run();
+  own.insert(projectBotState).values({ tokenId, chatId: "77", updatedAt: "2026-01-01" }).run();
   db.insert(mediaFiles).values({ projectId, objectKey: `${projectId}/photo/a.jpg`, kind: "photo", fileName: "a.jpg", mimeType: "image/jpeg", size: 1 }).run();
   db.insert(botLaunches).values({ projectId, tokenId, status: "stopped" }).run();
   db.insert(botLogs).values({ projectId, tokenId, level: "stdout", message: "hi" }).run();
@@ -70,7 +71,7 @@ function seedEverything(s: Team, projectId: number) {
 const filesOf = (s: Team, projectId: number) =>
   ["photo/a.jpg", "bot_photos/b.jpg", "user_photos/u.jpg"].filter((rel) => existsSync(join(s.t.ctx.config.uploadsDir, String(projectId), rel)));
 
-const TABLES = { projects, botTokens, tokenEnvVars, botUsers, botState, mediaFiles, botLaunches, botLogs, projectArchives, projectOrder, projectVersions, projectCollaborators };
+const TABLES = { projects, botTokens, tokenEnvVars, mediaFiles, botLaunches, botLogs, projectArchives, projectOrder, projectVersions, projectCollaborators };
 function counts(s: Team) {
   const out: Record<string, number> = {};
   for (const [name, table] of Object.entries(TABLES)) out[name] = s.t.ctx.db.select({ n: sql<number>`count(*)` }).from(table).get()!.n;
@@ -112,6 +113,9 @@ describe("delete (rule 3)", () => {
       expect([name, after[name]]).toEqual([name, before[name] / 2]);
     }
     expect(filesOf(s, id)).toEqual([]);
+    // the deleted project's database file goes with it; the kept one still has its rows
+    expect(existsSync(s.t.ctx.projectFiles.pathOf(id))).toBe(false);
+    expect(s.t.ctx.projectFiles.existing(keep)!.select().from(projectBotUsers).all().map((u) => u.userId)).toEqual(["77"]);
     expect(filesOf(s, keep)).toEqual(["photo/a.jpg", "bot_photos/b.jpg", "user_photos/u.jpg"]);
     expect((await s.t.call("GET", `/api/projects/${id}`, { cookie: s.owner })).status).toBe(404);
     expect((await s.t.call("GET", `/api/projects/${keep}`, { cookie: s.owner })).status).toBe(200);

@@ -201,7 +201,7 @@ describe("database", () => {
       expect(JSON.parse(r.variables)).toEqual({ nick: "Evie" });
       return r;
     });
-    expect(row).toMatchObject({ project_id: pdb.projectId, token_id: pdb.tokenId, first_name: "Eve", last_name: "Stone", username: "eve", language_code: "de", interaction_count: 2 });
+    expect(row).toMatchObject({ token_id: pdb.tokenId, first_name: "Eve", last_name: "Stone", username: "eve", language_code: "de", interaction_count: 2 });
     expect(row.first_seen_at).toMatch(/^\d{4}-\d\d-\d\dT/);
     const [state] = pdb.query<{ variables: string; waiting: string | null }>("SELECT variables, waiting FROM bot_state WHERE token_id = ? AND chat_id = ?", pdb.tokenId, String(chat.user.id));
     expect(JSON.parse(state.variables)).toEqual({ nick: "Evie" });

@@ -2,7 +2,7 @@
 // message formats, keyboards (own, keyboard nodes, layouts), inline presses, media, auto
 // transitions, variables, and the token flags catchAllHandlers + protectContent.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
 import { showcaseScenario as scenario } from "./fixtures";
@@ -15,7 +15,9 @@ let b: BotProcess;
 beforeAll(async () => {
   fake = await startFakeMessenger();
   const dir = tmpDir("scenario-messages-");
-  writeFileSync(join(dir, "hello.txt"), "hello from the bot folder\n");
+  // A bot run on its own reads local media from ./media (the platform sets MEDIA_DIR to the project's folder).
+  mkdirSync(join(dir, "media"));
+  writeFileSync(join(dir, "media", "hello.txt"), "hello from the media folder\n");
   b = await startBot(fake, scenario, {
     dir,
     generate: {
@@ -149,7 +151,7 @@ describe("triggers and flow", () => {
     expect(fake.calls(b.bot.token, "sendMessage").some((c) => c.error?.includes("can't parse entities"))).toBe(true);
   });
 
-  test("a media path on this machine is uploaded", async () => {
+  test("a relative media path inside the media folder is uploaded", async () => {
     const chat = new Chat(b);
     const [m] = await chat.say("local file");
     expect(m.method).toBe("sendDocument");

@@ -1,7 +1,6 @@
 // The runtime contract of generated bots: webhook mode behind the platform (port, path, secret
 // header), exit when the supervising platform's stdin pipe closes, graceful SIGTERM, contentCache
 // reloading texts from projects.data, and user env variables that do not disturb anything.
-import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { freePort } from "../support/process";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
@@ -99,7 +98,7 @@ describe("process lifecycle", () => {
 });
 
 describe("contentCache", () => {
-  test("texts follow projects.data when updated_at changes, without a restart", async () => {
+  test("texts follow the project's content mirror when it changes, without a restart", async () => {
     const dir = tmpDir("scenario-cache-");
     const pdb = createPlatformDb(dir, scenario);
     try {
@@ -112,12 +111,8 @@ describe("contentCache", () => {
       hello.messageText = "Hello v2";
       hello.buttons[0].text = "Button v2";
       hello.conditionalMessages[0].messageText = "Again v2";
-      const writer = new Database(pdb.path);
-      writer.exec("PRAGMA busy_timeout = 5000");
-      writer
-        .query("UPDATE projects SET data = ?, updated_at = ? WHERE id = ?")
-        .run(JSON.stringify({ json_data: changed }), "2099-01-01T00:00:00.000Z", pdb.projectId);
-      writer.close();
+      // What the platform does on every save of the project's data.
+      pdb.files.writeContent(pdb.projectId, JSON.stringify({ json_data: changed }), "2099-01-01T00:00:00.000Z");
       await b.waitForOutput(/contentCache: \d+ texts reloaded/, 5000);
 
       const [m] = await chat.say("/start");

@@ -3,7 +3,7 @@
 // node_modules exactly as a bot folder of the appliance resolves it from bots/node_modules.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ensureGrammyModule } from "../../src/bots/grammy-module";
+import { ensureBotModules } from "../../src/bots/bot-modules";
 import { generateBot, type GenerateOptions } from "../../src/scenario";
 import type { FakeBot, FakeMessenger, FakeUser, RecordedCall } from "../support/fake-messenger";
 
@@ -30,7 +30,7 @@ export function tmpDir(prefix: string): string {
   mkdirSync(base, { recursive: true });
   // Bots here resolve "grammy" from .tmp/node_modules: the same embedded build the appliance
   // writes into BOTS_DIR (the web build), not the Node build in the repo's node_modules.
-  ensureGrammyModule(base);
+  ensureBotModules(base);
   return mkdtempSync(join(base, prefix));
 }
 

@@ -87,6 +87,7 @@ export function createTestApp(opts: { env?: Record<string, string>; bots?: BotCo
     call,
     cleanup() {
       try {
+        ctx.projectFiles.closeAll();
         ctx.db.$client.close();
       } catch {}
       rmSync(dir, { recursive: true, force: true });

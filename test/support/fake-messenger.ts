@@ -12,7 +12,7 @@ import { FileStore } from "./fake-messenger/files";
 import { findMethod, notFound } from "./fake-messenger/methods";
 import { forRecord, readParams } from "./fake-messenger/params";
 import { ApiError, type FakeBot, type FakeUser, type RecordedCall, type Update } from "./fake-messenger/types";
-import { contactFields, documentFields, photoFields, press, textFields, userMessage } from "./fake-messenger/user-actions";
+import { contactFields, documentFields, groupMessage, photoFields, press, textFields, userMessage } from "./fake-messenger/user-actions";
 
 export type { FakeBot, FakeUser, RecordedCall, Update } from "./fake-messenger/types";
 
@@ -24,11 +24,22 @@ export interface FakeMessenger {
   setUserPhoto(userId: number, hasPhoto: boolean): void;
   sendText(token: string, from: FakeUser, text: string): Update;
   sendPhoto(token: string, from: FakeUser, opts?: { caption?: string }): Update;
-  sendDocument(token: string, from: FakeUser, opts?: { fileName?: string; mimeType?: string }): Update;
+  /** bytes: the file's content (getFile + download return it); default a small PNG */
+  sendDocument(token: string, from: FakeUser, opts?: { fileName?: string; mimeType?: string; bytes?: Uint8Array }): Update;
   sendContact(token: string, from: FakeUser, phone: string): Update;
   /** any other message kind: `fields` are merged into the Message (e.g. {location:{...}}) */
   sendUserMessage(token: string, from: FakeUser, fields: Record<string, any>): Update;
   pressButton(token: string, from: FakeUser, data: string, messageId?: number): Update;
+  /** a message by `from` in group chat `chatId` (< 0); a text, or other `fields` of the Message */
+  sendGroupMessage(token: string, chatId: number, from: FakeUser, content: string | Record<string, any>): Update;
+  /** the user blocks (or unblocks) every bot: sends to them fail with 403 */
+  setBlocked(userId: number, blocked: boolean): void;
+  /** makes a supergroup a forum (createForumTopic then works there) */
+  setForum(chatId: number): void;
+  /** a user's status in a group as moderation methods left it */
+  member(chatId: number, userId: number): Record<string, any>;
+  /** ids of the pinned messages of a chat, oldest first */
+  pinned(chatId: number): number[];
   pushUpdate(token: string, update: any): void;
   /** every call the bot made (getUpdates included), oldest first */
   calls(token: string, method?: string): RecordedCall[];
@@ -207,8 +218,29 @@ class Fake implements FakeMessenger {
     return userMessage(this, this.state(token), from, photoFields(this, opts.caption));
   }
 
-  sendDocument(token: string, from: FakeUser, opts: { fileName?: string; mimeType?: string } = {}) {
-    return userMessage(this, this.state(token), from, documentFields(this, opts.fileName, opts.mimeType));
+  sendDocument(token: string, from: FakeUser, opts: { fileName?: string; mimeType?: string; bytes?: Uint8Array } = {}) {
+    return userMessage(this, this.state(token), from, documentFields(this, opts.fileName, opts.mimeType, opts.bytes));
+  }
+
+  sendGroupMessage(token: string, chatId: number, from: FakeUser, content: string | Record<string, any>) {
+    return groupMessage(this, this.state(token), chatId, from, typeof content === "string" ? textFields(content) : content);
+  }
+
+  setBlocked(userId: number, blocked: boolean) {
+    if (blocked) this.dir.blocked.add(userId);
+    else this.dir.blocked.delete(userId);
+  }
+
+  setForum(chatId: number) {
+    this.dir.forums.add(chatId);
+  }
+
+  member(chatId: number, userId: number) {
+    return this.dir.member(chatId, userId);
+  }
+
+  pinned(chatId: number) {
+    return this.dir.pinned(chatId);
   }
 
   sendContact(token: string, from: FakeUser, phone: string) {

@@ -8,6 +8,7 @@ import { botTokens } from "../../db/schema";
 import { authPlugin } from "../../http/auth";
 import { AppError, badRequest, notFound } from "../../http/errors";
 import { parsePositiveId, parseTokenId } from "../../http/params";
+import { asHttp } from "./errors";
 
 type Action = "start" | "stop" | "restart";
 
@@ -17,7 +18,8 @@ const MESSAGES: Record<Action, string> = { start: "Bot started", stop: "Bot stop
 
 export const botLifecycleRoutes = (ctx: AppContext) => {
   const tokens = ctx.tokens;
-  const run = (action: Action, tokenId: number) => (action === "start" ? ctx.bots.start(tokenId) : action === "stop" ? ctx.bots.stop(tokenId) : ctx.bots.restart(tokenId));
+  const run = (action: Action, tokenId: number) =>
+    asHttp(() => (action === "start" ? ctx.bots.start(tokenId) : action === "stop" ? ctx.bots.stop(tokenId) : ctx.bots.restart(tokenId)));
 
   const tokenAction = (action: Action) => async ({ actor, params }: { actor: { userId: number }; params: { tokenId: string } }) => {
     const tokenId = parseTokenId(params.tokenId);

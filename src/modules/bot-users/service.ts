@@ -1,8 +1,10 @@
-// Users of a bot, as recorded by the bot process in bot_users. Newest first (first_seen_at, then
+// Users of a bot, as recorded by the bot process in its project's database file (bot_users).
+// Newest first (first_seen_at, then
 // row id, both descending) so that a bot-manager client shows recent sign-ups on its first page.
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../context";
-import { botUsers } from "../../db/schema";
+import type { ProjectDb } from "../../db/project-db";
+import { projectBotUsers as botUsers } from "../../db/project-schema";
 import { notFound } from "../../http/errors";
 import { MessengerError } from "../../messenger/client";
 import type { TokenAccess, TokenRow } from "../tokens/access";
@@ -18,44 +20,42 @@ const FAILURE_RETRY_MS = 5 * 60 * 1000;
 
 export class BotUsersService {
   private readonly tokens: TokenAccess;
-  private readonly q;
   /** `${tokenId}:${userId}` → when to ask the platform again after "no avatar" or a failure (no column for it). */
   private readonly retryAt = new Map<string, number>();
 
   constructor(private readonly ctx: AppContext) {
     this.tokens = ctx.tokens.access;
-    const db = ctx.db;
-    const byToken = eq(botUsers.tokenId, sql.placeholder("tokenId"));
-    this.q = {
-      count: db.select({ n: sql<number>`count(*)` }).from(botUsers).where(byToken).prepare(),
-      page: db
-        .select({ userId: botUsers.userId, firstName: botUsers.firstName, username: botUsers.username })
-        .from(botUsers)
-        .where(byToken)
-        .orderBy(desc(botUsers.firstSeenAt), desc(botUsers.id))
-        .limit(sql.placeholder("limit"))
-        .offset(sql.placeholder("offset"))
-        .prepare(),
-      one: db
-        .select()
-        .from(botUsers)
-        .where(and(byToken, eq(botUsers.userId, sql.placeholder("userId"))))
-        .prepare(),
-    };
+  }
+
+  /** The project's file; a project whose bots never ran has none, hence no users. */
+  private fileOf(projectId: number): ProjectDb | null {
+    return this.ctx.projectFiles.existing(projectId);
   }
 
   list(tokenId: number, actorId: number, limit: number, offset: number): BotUserPage {
-    this.tokens.require(tokenId, actorId);
-    const count = this.q.count.get({ tokenId })?.n ?? 0;
-    const rows = this.q.page.all({ tokenId, limit, offset });
+    const { token } = this.tokens.require(tokenId, actorId);
+    const db = this.fileOf(token.projectId);
+    const byToken = eq(botUsers.tokenId, tokenId);
+    const count = db?.select({ n: sql<number>`count(*)` }).from(botUsers).where(byToken).get()?.n ?? 0;
+    const rows = db
+      ? db
+          .select({ userId: botUsers.userId, firstName: botUsers.firstName, username: botUsers.username })
+          .from(botUsers)
+          .where(byToken)
+          .orderBy(desc(botUsers.firstSeenAt), desc(botUsers.id))
+          .limit(limit)
+          .offset(offset)
+          .all()
+      : [];
     const items = rows.map((r) => ({ userId: r.userId, firstName: r.firstName ?? "", userName: r.username ?? "" }));
     return { items, ...pageInfo(count, offset, limit, items.length) };
   }
 
   async detail(tokenId: number, actorId: number, botUserId: string): Promise<BotUserDetail> {
     const { token } = this.tokens.require(tokenId, actorId);
-    const row = this.q.one.get({ tokenId, userId: botUserId });
-    if (!row) throw notFound("Bot user not found");
+    const db = this.fileOf(token.projectId);
+    const row = db?.select().from(botUsers).where(and(eq(botUsers.tokenId, tokenId), eq(botUsers.userId, botUserId))).get();
+    if (!db || !row) throw notFound("Bot user not found");
     return {
       userId: row.userId,
       firstName: row.firstName ?? "",
@@ -66,7 +66,7 @@ export class BotUsersService {
       interactionCount: row.interactionCount,
       // API.md types the detail's photoUrl as a string path: "" without an avatar (the older
       // platform's clients test `= ""`), unlike the bot photo endpoint's documented null.
-      photoUrl: (await this.photoOf(token, row)) ?? "",
+      photoUrl: (await this.photoOf(db, token, row)) ?? "",
     };
   }
 
@@ -75,7 +75,7 @@ export class BotUsersService {
    * bot_users.photo_url. Only our own upload paths are ever answered: a value of another form
    * (say, a platform URL) could carry the bot token.
    */
-  private async photoOf(token: TokenRow, row: BotUserRow): Promise<string | null> {
+  private async photoOf(db: ProjectDb, token: TokenRow, row: BotUserRow): Promise<string | null> {
     const dir = this.ctx.config.uploadsDir;
     if (uploadExists(dir, row.photoUrl)) return row.photoUrl;
     const cacheKey = `${token.id}:${row.userId}`;
@@ -96,7 +96,7 @@ export class BotUsersService {
       if (this.retryAt.size >= NO_PHOTO_CACHE_MAX) this.retryAt.clear();
       this.retryAt.set(cacheKey, Date.now() + retryIn);
     }
-    if (photoUrl !== row.photoUrl) this.ctx.db.update(botUsers).set({ photoUrl }).where(eq(botUsers.id, row.id)).run();
+    if (photoUrl !== row.photoUrl) db.update(botUsers).set({ photoUrl }).where(eq(botUsers.id, row.id)).run();
     return photoUrl;
   }
 }

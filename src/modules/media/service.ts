@@ -1,5 +1,6 @@
 // Media files of a project (EXTENSIONS.md "Media"): checked, stored under a generated name on the
 // active writable backend (or the built-in UPLOADS_DIR), recorded in media_files.
+import { mediaUrlOf } from "../../lib/media-url";
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../context";
@@ -33,9 +34,7 @@ export function sanitizeFileName(raw: string): string {
   return name || "file";
 }
 
-export function urlOf(configId: string | null, objectKey: string): string {
-  return configId === null ? `/uploads/${objectKey}` : `/uploads/s/${configId}/${objectKey}`;
-}
+export const urlOf = mediaUrlOf;
 
 export function toView(row: Row): MediaView {
   return {

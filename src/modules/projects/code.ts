@@ -10,6 +10,14 @@ import { generateBot, ScenarioError } from "../../scenario";
 import { readStored } from "./document";
 import { toFlag, type Flag } from "./model";
 
+/** What generate reports besides the code: one entry per problem the bot works around. */
+export interface GenerateWarning {
+  nodeId: string | null;
+  sheetId: string | null;
+  code: string;
+  message: string;
+}
+
 export interface GenerateOptions {
   userDatabaseEnabled?: Flag;
   enableLogging?: Flag;
@@ -53,11 +61,11 @@ export class ProjectCode {
     return { code };
   }
 
-  generate(projectId: number, opts: GenerateOptions = {}): { code: string; lines: number; generatedAt: number } {
+  generate(projectId: number, opts: GenerateOptions = {}): { code: string; lines: number; generatedAt: number; warnings: GenerateWarning[] } {
     const p = this.project(projectId);
     const token = this.q.firstToken.get({ projectId });
     // The same cache a start bakes into the bot, so "generate" shows what would run.
-    const mediaCache = mediaCacheOf(this.ctx.db, projectId, token?.id);
+    const mediaCache = mediaCacheOf(this.ctx.db, this.ctx.projectFiles, projectId, token?.id);
     const result = run(() =>
       generateBot(readStored(p.data), {
         projectName: p.name,
@@ -69,7 +77,13 @@ export class ProjectCode {
         mediaCache,
       }),
     );
-    return { code: result.code, lines: result.lines, generatedAt: Date.now() };
+    const warnings = result.warnings.map((w) => ({
+      nodeId: w.nodeId ?? null,
+      sheetId: w.sheetId ?? null,
+      code: w.code ?? "INVALID_DATA",
+      message: w.message,
+    }));
+    return { code: result.code, lines: result.lines, generatedAt: Date.now(), warnings };
   }
 }
 

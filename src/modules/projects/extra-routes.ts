@@ -4,7 +4,7 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
 import { parsePositiveId } from "../../http/params";
-import { adminIdRemoveSchema, adminIdsSchema, duplicateSchema, generateSchema } from "./model";
+import { adminIdRemoveSchema, adminIdsSchema, duplicateSchema, generateResponseSchema, generateSchema } from "./model";
 import { ProjectCode } from "./code";
 import { normalizeAdminIds, parseAdminIdToRemove, splitAdminIds } from "./admin-ids";
 
@@ -78,5 +78,10 @@ export const projectExtraRoutes = (ctx: AppContext) => {
     .post("/:id/generate", ({ actor, params, body }) => code.generate(member(params.id, actor.userId), body ?? {}), {
       user: true,
       body: generateSchema,
+      response: { 200: generateResponseSchema },
+      detail: {
+        summary: "Generate the bot program",
+        description: "The program a start would run, with the warnings of validation and generation (node, sheet, code, message).",
+      },
     });
 };

@@ -62,6 +62,28 @@ export const adminIdRemoveSchema = z.strictObject({ adminId: z.union([z.string()
 export const duplicateSchema = z.object({ name: name.optional() }).optional();
 /** Only these two are read; anything else in the body is ignored (API.md). */
 export const generateSchema = z.object({ userDatabaseEnabled: bool.optional(), enableLogging: bool.optional() }).optional();
+
+/** The answer of POST /api/projects/{id}/generate (documented in OpenAPI). */
+export const generateResponseSchema = z.object({
+  code: z.string(),
+  lines: z.number().int(),
+  generatedAt: z.number().int().describe("epoch milliseconds"),
+  warnings: z
+    .array(
+      z.object({
+        nodeId: z.string().nullable(),
+        sheetId: z.string().nullable(),
+        code: z
+          .string()
+          .describe(
+            "a stable word: NODE_TYPE_UNSUPPORTED, NODE_TYPE_OUT_OF_SCOPE, NODE_TYPE_UNKNOWN, DANGLING_TARGET, UNREACHABLE, " +
+              "BUTTON_INCOMPLETE, TARGET_NOT_RUNNABLE, COMMAND_CONFLICT, INVALID_DATA",
+          ),
+        message: z.string(),
+      }),
+    )
+    .describe("what the generated bot skips or works around, per node"),
+});
 export const reorderSchema = z.strictObject({
   projectIds: z.array(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)).min(1, "projectIds must not be empty").max(10_000),
 });

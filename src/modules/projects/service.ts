@@ -207,6 +207,11 @@ export class ProjectsService {
    * (files outside the database), then the row; dependent rows go by FK cascade. Team members are
    * computed before the delete, since the collaborator rows go with it.
    */
+  /** The stored scenario and its time, for the copy in the project's own database file. */
+  contentOf(projectId: number): { data: string; updatedAt: string } | undefined {
+    return this.ctx.db.select({ data: projects.data, updatedAt: projects.updatedAt }).from(projects).where(eq(projects.id, projectId)).get();
+  }
+
   async delete(projectId: number, userId: number, opts: { allowCollaborator?: boolean } = {}): Promise<void> {
     this.ctx.access.require(projectId, userId, { ownerOnly: !opts.allowCollaborator });
     const recipients = this.team.memberIds(projectId);

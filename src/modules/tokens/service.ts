@@ -2,7 +2,8 @@
 // only in the database and handed to the bot runtime; no response or log line ever carries it.
 import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../context";
-import { botTokens, botUsers } from "../../db/schema";
+import { projectBotUsers as botUsers } from "../../db/project-schema";
+import { botTokens } from "../../db/schema";
 import { AppError, badRequest } from "../../http/errors";
 import { MessengerError, type MessengerBot } from "../../messenger/client";
 import type { BotInstanceState, BotStatus } from "../../bots/controller";
@@ -55,17 +56,6 @@ export class TokensService {
         .select()
         .from(botTokens)
         .where(and(eq(botTokens.projectId, sql.placeholder("projectId")), eq(botTokens.token, sql.placeholder("token"))))
-        .prepare(),
-      // ISO 8601 UTC strings compare in time order, so the windows are plain string comparisons.
-      stats: db
-        .select({
-          total: sql<number>`count(*)`,
-          active24h: sql<number>`coalesce(sum(${botUsers.lastSeenAt} >= ${sql.placeholder("since24h")}), 0)`,
-          active7d: sql<number>`coalesce(sum(${botUsers.lastSeenAt} >= ${sql.placeholder("since7d")}), 0)`,
-          newToday: sql<number>`coalesce(sum(${botUsers.firstSeenAt} >= ${sql.placeholder("today")}), 0)`,
-        })
-        .from(botUsers)
-        .where(eq(botUsers.tokenId, sql.placeholder("tokenId")))
         .prepare(),
     };
   }
@@ -120,12 +110,15 @@ export class TokensService {
   async remove(tokenId: number, userId: number) {
     const { token } = this.access.require(tokenId, userId);
     await this.ctx.bots.stop(tokenId);
-    const avatars = this.ctx.db
-      .select({ url: botUsers.photoUrl })
-      .from(botUsers)
-      .where(and(eq(botUsers.tokenId, tokenId), isNotNull(botUsers.photoUrl)))
-      .all();
+    const avatars =
+      this.ctx.projectFiles
+        .existing(token.projectId)
+        ?.select({ url: botUsers.photoUrl })
+        .from(botUsers)
+        .where(and(eq(botUsers.tokenId, tokenId), isNotNull(botUsers.photoUrl)))
+        .all() ?? [];
     this.ctx.db.delete(botTokens).where(eq(botTokens.id, tokenId)).run();
+    this.ctx.projectFiles.forgetToken(token.projectId, tokenId);
     removeBotFolders(this.ctx.config.botsDir, { projectId: token.projectId, tokenId });
     removeUpload(this.ctx.config.uploadsDir, token.photoPath);
     for (const a of avatars) removeUpload(this.ctx.config.uploadsDir, a.url);
@@ -187,28 +180,37 @@ export class TokensService {
     }
   }
 
-  statsOf(tokenId: number, now = Date.now()): TokenStats {
+  /** Counts from the project's own database file (none yet: zeros). */
+  statsOf(projectId: number, tokenId: number, now = Date.now()): TokenStats {
     const today = new Date(now);
     today.setUTCHours(0, 0, 0, 0);
-    const r = this.q.stats.get({
-      tokenId,
-      since24h: new Date(now - DAY_MS).toISOString(),
-      since7d: new Date(now - 7 * DAY_MS).toISOString(),
-      today: today.toISOString(),
-    });
+    const since24h = new Date(now - DAY_MS).toISOString();
+    const since7d = new Date(now - 7 * DAY_MS).toISOString();
+    // ISO 8601 UTC strings compare in time order, so the windows are plain string comparisons.
+    const r = this.ctx.projectFiles
+      .existing(projectId)
+      ?.select({
+        total: sql<number>`count(*)`,
+        active24h: sql<number>`coalesce(sum(${botUsers.lastSeenAt} >= ${since24h}), 0)`,
+        active7d: sql<number>`coalesce(sum(${botUsers.lastSeenAt} >= ${since7d}), 0)`,
+        newToday: sql<number>`coalesce(sum(${botUsers.firstSeenAt} >= ${today.toISOString()}), 0)`,
+      })
+      .from(botUsers)
+      .where(eq(botUsers.tokenId, tokenId))
+      .get();
     return { total_users: r?.total ?? 0, active_24h: r?.active24h ?? 0, active_7d: r?.active7d ?? 0, new_today: r?.newToday ?? 0 };
   }
 
   stats(tokenId: number, userId: number): TokenStats {
-    this.access.require(tokenId, userId);
-    return this.statsOf(tokenId);
+    const { token } = this.access.require(tokenId, userId);
+    return this.statsOf(token.projectId, tokenId);
   }
 
   /** API.md bot instance status plus DESIGN.md's `userStats`. */
   status(tokenId: number, userId: number) {
     const { token } = this.access.require(tokenId, userId);
     const state = this.ctx.bots.state(tokenId);
-    const s = this.statsOf(tokenId);
+    const s = this.statsOf(token.projectId, tokenId);
     return {
       status: state.status,
       instance: {

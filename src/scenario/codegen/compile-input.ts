@@ -55,6 +55,10 @@ export function compileCollect(
   let validate = compileValidation(owner, d.inputValidation, ctx);
   if (flagged.length === 0 && d.enableTextInput !== true && inputType) {
     if (inputType === "any") any = true;
+    else if (inputType === "contact" || inputType === "location") {
+      const target = ctx.target(owner, d.inputTargetNodeId, "inputTargetNodeId");
+      return { variable, target, text: false, media, [inputType]: true, append: d.appendVariable ? true : undefined, retry: text(d.inputRetryMessage) };
+    }
     else if ((MEDIA_KINDS as string[]).includes(inputType)) {
       textInput = false;
       if (variable) media.push({ kind: inputType as MediaKind, variable });

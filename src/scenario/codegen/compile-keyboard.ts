@@ -3,7 +3,7 @@
 import { keyboardDataSchema, type Button, type KeyboardData } from "../model";
 import { commandName } from "../refs";
 import { CompileContext, num, text, type RawNode } from "./compile-context";
-import type { ButtonDef, KeyboardDef } from "./table";
+import type { ButtonDef, DynamicDef, KeyboardDef } from "./table";
 
 function compileButton(owner: RawNode, b: Button, inline: boolean, ctx: CompileContext): ButtonDef | undefined {
   const label = b.text ?? "";
@@ -11,10 +11,11 @@ function compileButton(owner: RawNode, b: Button, inline: boolean, ctx: CompileC
     ctx.warn(owner, `Node "${owner.id}": a button without text is left out (the messenger rejects it).`);
     return undefined;
   }
-  const base: Pick<ButtonDef, "id" | "text" | "skipInput"> = {
+  const base: Pick<ButtonDef, "id" | "text" | "skipInput" | "data"> = {
     id: b.id ?? "",
     text: label,
     skipInput: b.skipDataCollection ? true : undefined,
+    data: inline ? text(b.customCallbackData) : undefined,
   };
   const hide: true | undefined = b.hideAfterClick && inline ? true : undefined;
   const action = b.action && b.action !== "" ? b.action : "goto";
@@ -32,6 +33,8 @@ function compileButton(owner: RawNode, b: Button, inline: boolean, ctx: CompileC
       const target = b.target ? commandName(b.target) : "";
       return { ...base, action: "command", target: target || undefined, hide };
     }
+    case "selection":
+      return { ...base, action: "selection" };
     case "url": {
       const url = text(b.url) ?? (/^https?:\/\//.test(b.target ?? "") ? b.target : undefined);
       return { ...base, action: "url", url };
@@ -43,8 +46,29 @@ function compileButton(owner: RawNode, b: Button, inline: boolean, ctx: CompileC
   }
 }
 
-/** Rows of button indexes: the saved layout, else `columns` per row (autoLayout), else one per row. */
-function layoutRows(buttons: { id: string }[], layout: KeyboardData["keyboardLayout"]): number[][] {
+const DYNAMIC_ROW = "__dynamic__";
+
+/**
+ * Rows of button indexes: the saved layout, else `columns` per row (autoLayout), else one per row.
+ * `dynamicAt` is the row the `__dynamic__` placeholder stands in (0 when the layout has none).
+ */
+function layoutRows(buttons: { id: string }[], layout: KeyboardData["keyboardLayout"]): { rows: number[][]; dynamicAt: number } {
+  const rows = placeRows(buttons, layout);
+  let dynamicAt = 0;
+  if (layout && !layout.autoLayout) {
+    // Rows before the placeholder that place at least one button.
+    const index = new Set(buttons.map((b) => b.id));
+    for (const row of layout.rows ?? []) {
+      const ids = row.buttonIds ?? [];
+      if (ids.includes(DYNAMIC_ROW)) break;
+      if (ids.some((id) => index.has(id))) dynamicAt++;
+    }
+    if (!(layout.rows ?? []).some((r) => (r.buttonIds ?? []).includes(DYNAMIC_ROW))) dynamicAt = 0;
+  }
+  return { rows, dynamicAt: Math.min(dynamicAt, rows.length) };
+}
+
+function placeRows(buttons: { id: string }[], layout: KeyboardData["keyboardLayout"]): number[][] {
   const all = buttons.map((_, i) => i);
   const columns = Math.max(1, Math.floor(num(layout?.columns) ?? 1));
   const chunk = (list: number[], size: number) => {
@@ -60,7 +84,7 @@ function layoutRows(buttons: { id: string }[], layout: KeyboardData["keyboardLay
   const placed = new Set<number>();
   const rows: number[][] = [];
   for (const row of layout.rows) {
-    // "__dynamic__" marks where Level 2 dynamic buttons go: nothing to place yet.
+    // "__dynamic__" marks where dynamic buttons go (layoutRows); it places no button of its own.
     const ids = (row.buttonIds ?? []).map((id) => index.get(id)).filter((i) => i !== undefined && !placed.has(i));
     for (const i of ids) placed.add(i!);
     if (ids.length > 0) rows.push(ids as number[]);
@@ -73,24 +97,68 @@ function layoutRows(buttons: { id: string }[], layout: KeyboardData["keyboardLay
 /** A keyboard from keyboard fields (a node's own, a keyboard node's, or a conditional message's). */
 export function compileKeyboardFields(owner: RawNode, d: KeyboardData, ctx: CompileContext): KeyboardDef | undefined {
   const kind = d.keyboardType === "reply" || d.keyboardType === "inline" ? d.keyboardType : undefined;
-  if (!kind || !d.buttons?.length) return undefined;
+  const dynamic = kind === "inline" && d.enableDynamicButtons ? compileDynamic(owner, d.dynamicButtons, ctx) : undefined;
+  if (d.enableDynamicButtons && kind === "reply") {
+    ctx.warn(owner, `Node "${owner.id}": dynamic buttons need an inline keyboard; they are left out.`);
+  }
+  if (!kind || (!d.buttons?.length && !dynamic)) return undefined;
   const compiled: ButtonDef[] = [];
   const ids: { id: string }[] = [];
-  for (const b of d.buttons) {
+  for (const b of d.buttons ?? []) {
     const def = compileButton(owner, b, kind === "inline", ctx);
     if (def) {
       compiled.push(def);
       ids.push({ id: b.id ?? "" });
     }
   }
-  if (compiled.length === 0) return undefined;
+  const multi = compileMulti(owner, d, compiled, ids, ctx);
+  if (compiled.length === 0 && !dynamic) return undefined;
+  const { rows, dynamicAt } = layoutRows(ids, d.keyboardLayout);
   return {
     kind,
     buttons: compiled,
-    rows: layoutRows(ids, d.keyboardLayout),
+    rows,
+    dynamic: dynamic && { ...dynamic, at: dynamicAt },
+    multi,
     oneTime: kind === "reply" && d.oneTimeKeyboard ? true : undefined,
     resize: kind === "reply" && d.resizeKeyboard !== false ? true : undefined,
   };
+}
+
+function compileDynamic(owner: RawNode, d: KeyboardData["dynamicButtons"], ctx: CompileContext): DynamicDef | undefined {
+  const source = text(d?.sourceVariable)?.trim();
+  const label = text(d?.textTemplate);
+  if (!source || !label) {
+    ctx.warn(owner, `Node "${owner.id}": dynamic buttons need sourceVariable and textTemplate; they are left out.`);
+    return undefined;
+  }
+  return {
+    source,
+    path: text(d?.arrayPath)?.trim(),
+    text: label,
+    data: text(d?.callbackTemplate) ?? label,
+    columns: Math.min(8, Math.max(1, Math.floor(num(d?.columns) ?? 2))),
+  };
+}
+
+/**
+ * Multi-select: with multiSelectVariable set, `selection` buttons toggle and a continue button
+ * (continueButtonText → continueButtonTarget) stores the choice; `complete` buttons do the same.
+ */
+function compileMulti(owner: RawNode, d: KeyboardData, buttons: ButtonDef[], ids: { id: string }[], ctx: CompileContext): KeyboardDef["multi"] {
+  const hasSelection = buttons.some((b) => b.action === "selection");
+  const variable = text(d.multiSelectVariable)?.trim();
+  if (!hasSelection) return undefined;
+  if (!variable) {
+    ctx.warn(owner, `Node "${owner.id}": selection buttons without multiSelectVariable toggle but store nothing.`);
+  }
+  const target = ctx.target(owner, d.continueButtonTarget, "continueButtonTarget");
+  const hasDone = buttons.some((b) => b.action === "complete");
+  if (target || !hasDone) {
+    buttons.push({ id: "__continue__", text: text(d.continueButtonText) ?? "Готово", action: "continue", target });
+    ids.push({ id: "__continue__" });
+  }
+  return { variable: variable ?? "", mark: text(d.multiSelectCheckmark) ?? "✅" };
 }
 
 /** The keyboard a message shows: the keyboard node named by keyboardNodeId wins over own buttons. */
@@ -104,7 +172,7 @@ export function compileKeyboard(
     const kbNode = ctx.byId.get(ref);
     if (kbNode?.type === "keyboard") {
       const kb = compileKeyboardFields(owner, keyboardDataSchema.parse(kbNode.data), ctx);
-      return kb && { kind: kb.kind, from: ref, buttons: kb.buttons, rows: kb.rows, oneTime: kb.oneTime, resize: kb.resize };
+      return kb && { ...kb, from: ref };
     }
     if (kbNode) ctx.warn(owner, `Node "${owner.id}": keyboardNodeId "${ref}" is a ${kbNode.type} node, not a keyboard.`);
   }

@@ -1,19 +1,14 @@
 // `condition`, `set_variable` and `delay` nodes.
 import { conditionDataSchema, delayDataSchema, setVariableDataSchema } from "../model";
-import { CompileContext, num, text, type RawNode } from "./compile-context";
+import { CompileContext, num, ownValue, text, type RawNode } from "./compile-context";
+import { compileAssignment } from "./compile-assign";
 import type { AssignmentDef, ConditionNode, DelayNode, Operator, SetNode } from "./table";
 
 const OPERATORS = new Set<Operator>([
-  "equals",
-  "not_equals",
-  "contains",
-  "matches",
-  "filled",
-  "empty",
-  "greater_than",
-  "less_than",
-  "between",
-  "else",
+  "equals", "not_equals", "contains", "not_contains", "starts_with", "ends_with", "matches",
+  "filled", "empty", "greater_than", "less_than", "greater_or_equal", "less_or_equal", "between",
+  "is_even", "is_odd", "divisible_by", "is_private", "is_group", "is_channel", "is_admin",
+  "is_premium", "is_bot", "is_subscribed", "is_not_subscribed", "else",
 ]);
 
 /** Spellings the older editors wrote for the same operators. */
@@ -23,6 +18,11 @@ const ALIASES: Record<string, Operator> = {
   neq: "not_equals",
   "!=": "not_equals",
   regex: "matches",
+  matches_regex: "matches",
+  gte: "greater_or_equal",
+  ">=": "greater_or_equal",
+  lte: "less_or_equal",
+  "<=": "less_or_equal",
   gt: "greater_than",
   ">": "greater_than",
   lt: "less_than",
@@ -34,18 +34,23 @@ const ALIASES: Record<string, Operator> = {
   default: "else",
 };
 
+/** Operators that look at the chat or the user, not at the node's variable. */
+const SYSTEM_OPERATORS = new Set<Operator>(["is_private", "is_group", "is_channel", "is_admin", "is_premium", "is_bot", "is_subscribed", "is_not_subscribed", "else"]);
+
 export function compileCondition(node: RawNode, ctx: CompileContext): ConditionNode {
   const d = conditionDataSchema.parse(node.data);
   const subject = (d.variable ?? "").trim();
   const branches: ConditionNode["branches"] = [];
   for (const br of d.branches ?? []) {
     const raw = (br.operator ?? "equals").trim();
-    const op = OPERATORS.has(raw as Operator) ? (raw as Operator) : ALIASES[raw];
+    const op = OPERATORS.has(raw as Operator) ? (raw as Operator) : ownValue(ALIASES, raw);
     if (!op) {
       ctx.warn(node, `Node "${node.id}": branch "${br.label ?? br.id ?? ""}" has unknown operator "${raw}"; it never matches.`);
       continue;
     }
-    const value = br.value === undefined ? "" : String(br.value);
+    const own = br as { valueRegex?: unknown; subscriptionMode?: unknown };
+    // matches_regex keeps its pattern in valueRegex when the editor wrote one there.
+    const value = op === "matches" && typeof own.valueRegex === "string" && own.valueRegex !== "" ? own.valueRegex : br.value === undefined ? "" : String(br.value);
     if (op === "matches" || (op === "contains" && /\\[dDwWsSb]/.test(value))) {
       try {
         new RegExp(value);
@@ -59,9 +64,13 @@ export function compileCondition(node: RawNode, ctx: CompileContext): ConditionN
       value2: br.value2 === undefined ? undefined : String(br.value2),
       // "" means stop: kept as "" so the branch still wins over later ones and the default.
       target: ctx.target(node, br.target, `branch "${br.label ?? br.id ?? ""}"`) ?? "",
+      mode: own.subscriptionMode === "any" ? "any" : undefined,
     });
   }
-  if (subject === "") ctx.warn(node, `Node "${node.id}": condition without a variable compares an empty value.`);
+  // "else" is the fallback wherever the editor placed it, as in the reference.
+  branches.sort((x, y) => Number(x.op === "else") - Number(y.op === "else"));
+  const needsSubject = branches.some((b) => !SYSTEM_OPERATORS.has(b.op));
+  if (subject === "" && needsSubject) ctx.warn(node, `Node "${node.id}": condition without a variable compares an empty value.`);
   return {
     t: "condition",
     id: node.id,
@@ -74,43 +83,13 @@ export function compileCondition(node: RawNode, ctx: CompileContext): ConditionN
   };
 }
 
-const MODES = new Set(["set", "append", "increment", "regex_extract"]);
-
 export function compileSetVariable(node: RawNode, ctx: CompileContext): SetNode {
   const d = setVariableDataSchema.parse(node.data);
   const list = d.assignments?.length ? d.assignments : d.variable ? [{ variable: d.variable, value: d.value, mode: d.mode }] : [];
   const assignments: AssignmentDef[] = [];
   for (const a of list) {
-    const variable = text(a.variable)?.trim();
-    if (!variable) {
-      ctx.warn(node, `Node "${node.id}": an assignment without a variable name is skipped.`);
-      continue;
-    }
-    const mode = (a.mode ?? "set") || "set";
-    if (!MODES.has(mode)) {
-      ctx.warn(node, `Node "${node.id}": assignment to "${variable}" has unknown mode "${mode}"; it is skipped.`);
-      continue;
-    }
-    const def: AssignmentDef = { variable, mode: mode as AssignmentDef["mode"], value: a.value === undefined ? "" : String(a.value) };
-    if (mode === "regex_extract") {
-      // Per assignment first, then the legacy node-level regexPattern / regexGroup / regexDefault.
-      const own = a as { pattern?: string; regexGroup?: unknown; regexDefault?: unknown };
-      const pattern = text(own.pattern) ?? text(d.regexPattern);
-      const group = num(own.regexGroup) ?? num(d.regexGroup) ?? 1;
-      const fallback = own.regexDefault ?? d.regexDefault;
-      if (!pattern) ctx.warn(node, `Node "${node.id}": regex_extract into "${variable}" has no pattern; the default is stored.`);
-      else {
-        try {
-          new RegExp(pattern);
-        } catch {
-          ctx.warn(node, `Node "${node.id}": regex_extract pattern "${pattern}" is invalid; the default is stored.`);
-        }
-      }
-      def.pattern = pattern;
-      def.group = group;
-      def.fallback = fallback === undefined ? undefined : String(fallback);
-    }
-    assignments.push(def);
+    const def = compileAssignment(node, ctx, a, d);
+    if (def) assignments.push(def);
   }
   return {
     t: "set",
@@ -121,15 +100,22 @@ export function compileSetVariable(node: RawNode, ctx: CompileContext): SetNode 
   };
 }
 
+const DELAY_UNITS: Record<string, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86400, weeks: 604800 };
+
 export function compileDelay(node: RawNode, ctx: CompileContext): DelayNode {
   const d = delayDataSchema.parse(node.data);
   const ms = num(d.delayMs);
-  const seconds = num(d.delaySeconds) ?? num(d.seconds) ?? num(d.delay) ?? num(d.duration) ?? (ms !== undefined ? ms / 1000 : undefined);
-  if (seconds === undefined) ctx.warn(node, `Node "${node.id}": delay without a number of seconds waits 0 seconds.`);
+  // `unit` (seconds by default) scales the reference's `seconds` field, which may hold a {variable}.
+  const unit = DELAY_UNITS[String(node.data.unit ?? "seconds")] ?? 1;
+  const template = typeof node.data.seconds === "string" && node.data.seconds.includes("{") ? node.data.seconds : undefined;
+  const count = num(d.delaySeconds) ?? num(d.seconds) ?? num(d.delay) ?? num(d.duration);
+  const seconds = count !== undefined ? count * unit : ms !== undefined ? ms / 1000 : undefined;
+  if (seconds === undefined && !template) ctx.warn(node, `Node "${node.id}": delay without a number of seconds waits 0 seconds.`);
   return {
     t: "delay",
     id: node.id,
-    seconds: Math.max(0, seconds ?? 0),
+    seconds: template ? unit : Math.max(0, seconds ?? 0),
+    template,
     next: ctx.target(node, d.autoTransitionTo, "autoTransitionTo"),
     adminOnly: d.adminOnly ? true : undefined,
   };

@@ -3,6 +3,7 @@ import { messageDataSchema, type ConditionalMessage, type MessageData } from "..
 import { CompileContext, num, text, type RawNode } from "./compile-context";
 import { compileCollect } from "./compile-input";
 import { compileKeyboard } from "./compile-keyboard";
+import { ownValue } from "./compile-context";
 import type { CollectDef, Format, MediaDef, MediaKind, MessageNode, VariantDef } from "./table";
 
 export const MEDIA_NODE_TYPES: Record<string, MediaKind> = {
@@ -31,7 +32,7 @@ function compileMedia(node: RawNode, d: MessageData): MediaDef[] {
     ["audio", d.audioUrl],
     ["document", d.documentUrl],
   ];
-  const own = MEDIA_NODE_TYPES[node.type];
+  const own = ownValue(MEDIA_NODE_TYPES, node.type);
   if (own) urls.unshift([own, raw.mediaUrl]);
   for (const [kind, url] of urls) {
     const u = text(url);
@@ -80,7 +81,7 @@ function compileVariants(node: RawNode, d: MessageData, format: Format, base: Co
     .sort((a, b) => b.priority - a.priority || a.i - b.i); // highest priority first, then as written
   const out: VariantDef[] = [];
   for (const { cm, i } of ordered) {
-    const check = CHECKS[cm.condition as keyof typeof CHECKS];
+    const check = ownValue(CHECKS, cm.condition);
     if (!check) {
       ctx.warn(node, `Node "${node.id}": conditional message #${i + 1} has unsupported condition "${cm.condition}"; it is skipped.`);
       continue;

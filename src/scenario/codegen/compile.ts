@@ -3,13 +3,20 @@
 import { commandTriggerDataSchema, messageDataSchema, textTriggerDataSchema, type MessageData, type ScenarioDocument } from "../model";
 import { commandName } from "../refs";
 import { CompileContext, TABLE_TYPES, text, type RawNode } from "./compile-context";
+import { compileConvertFile, compileLoop, compileParallel } from "./compile-control";
+import { compileBotTable, compilePsqlQuery } from "./compile-data";
+import { compileHttp } from "./compile-http";
+import { ACTION_TYPES } from "../types-messaging";
+import { compileAction, compileKeyboardRow } from "./compile-actions";
 import { compileInputNode } from "./compile-input";
 import { compileCondition, compileDelay, compileSetVariable } from "./compile-logic";
 import { compileMessage } from "./compile-message";
+import { compileTrigger, type TriggerTables } from "./compile-triggers";
 import type { CommandDef, CompiledScenario, TableEntry, TableNode, TextTriggerDef } from "./table";
 
 /** Telegram accepts only these names in the command menu (setMyCommands). */
 const MENU_NAME = /^[a-z0-9_]{1,32}$/;
+const ACTIONS = new Set<string>(ACTION_TYPES);
 
 interface CommandClaim {
   def: CommandDef;
@@ -44,7 +51,20 @@ function compileNode(node: RawNode, ctx: CompileContext): TableNode {
       return compileSetVariable(node, ctx);
     case "delay":
       return compileDelay(node, ctx);
+    case "http_request":
+      return compileHttp(node, ctx);
+    case "loop":
+      return compileLoop(node, ctx);
+    case "parallel_split":
+      return compileParallel(node, ctx);
+    case "convert_file":
+      return compileConvertFile(node, ctx);
+    case "bot_table":
+      return compileBotTable(node, ctx);
+    case "psql_query":
+      return compilePsqlQuery(node, ctx);
     default:
+      if (ACTIONS.has(node.type)) return compileAction(node, ctx);
       return compileMessage(node, ctx); // start, command, message, photo, video, audio, document
   }
 }
@@ -63,7 +83,7 @@ function commandDef(name: string, target: string, description: string | undefine
 /** The command a legacy node answers itself, if any. */
 function legacyClaim(node: RawNode, d: MessageData): CommandClaim | undefined {
   const raw = text(d.command) ?? text(node.data.commandName) ?? (node.type === "start" ? "/start" : undefined);
-  if (!raw || !(node.type === "start" || node.type === "command" || node.type === "message")) return undefined;
+  if (!raw || !(node.type === "start" || node.type === "command" || node.type === "message" || ACTIONS.has(node.type))) return undefined;
   const name = commandName(raw);
   if (!name) return undefined;
   return { def: commandDef(name, node.id, d.description, d.showInMenu, d.adminOnly), trigger: false, node };
@@ -78,7 +98,7 @@ function resolveCommands(claims: CommandClaim[], ctx: CompileContext): CommandDe
     if (!current || (claim.trigger && !current.trigger)) {
       winners.set(name, claim);
     } else if (claim.trigger && current.trigger) {
-      ctx.warn(claim.node, `Node "${claim.node.id}": command /${name} is already handled by trigger "${current.node.id}"; this trigger is ignored.`);
+      ctx.warn(claim.node, `Node "${claim.node.id}": command /${name} is already handled by trigger "${current.node.id}"; this trigger is ignored.`, "COMMAND_CONFLICT");
     }
   }
   // Keep document order of the winners.
@@ -92,6 +112,7 @@ export function compileScenario(doc: ScenarioDocument): { compiled: CompiledScen
   const claims: CommandClaim[] = [];
   const textTriggers: TextTriggerDef[] = [];
   const skipped: CompiledScenario["skipped"] = [];
+  const triggers: TriggerTables = { callbackTriggers: [], messageTriggers: [], schedules: [] };
 
   for (const node of raw) {
     if (TABLE_TYPES.has(node.type)) {
@@ -119,12 +140,26 @@ export function compileScenario(doc: ScenarioDocument): { compiled: CompiledScen
         const match = d.textMatchType === "contains" ? "contains" : "exact";
         textTriggers.push({ match, texts, target, adminOnly: d.adminOnly ? true : undefined });
       }
-    } else if (node.type !== "keyboard") {
+    } else if (compileTrigger(node, ctx, triggers)) {
+      // its own table (compile-triggers.ts)
+    } else if (node.type !== "keyboard" && node.type !== "comment") {
       skipped.push({ id: node.id, type: node.type });
     }
   }
+  // Keyboard nodes reached by a transition (compiling one may reach another).
+  const done = new Set<string>();
+  for (let more = true; more; ) {
+    more = false;
+    for (const id of [...ctx.keyboardTargets]) {
+      if (done.has(id)) continue;
+      done.add(id);
+      more = true;
+      const node = ctx.byId.get(id)!;
+      nodes.push({ node: compileKeyboardRow(node, ctx), sourceType: node.type, sheet: node.sheetName });
+    }
+  }
   return {
-    compiled: { nodes, commands: resolveCommands(claims, ctx), textTriggers, skipped },
+    compiled: { nodes, commands: resolveCommands(claims, ctx), textTriggers, ...triggers, skipped },
     warnings: ctx.warnings,
   };
 }

@@ -1,14 +1,18 @@
 // The compiled scenario: what the generator writes into the bot as data tables. The row shapes are
 // declared once, in runtime/tables.ts, whose text is also the type part of every generated program.
-import type { CommandDef, ScenarioNode, TextTriggerDef } from "./runtime/tables";
+import type { MessageTriggerDef, ScheduleDef } from "./runtime/action-tables";
+import type { CallbackTriggerDef, CommandDef, ScenarioNode, TextTriggerDef } from "./runtime/tables";
 
 export type {
+  AssignMode,
   AssignmentDef,
   ButtonDef,
+  CallbackTriggerDef,
   CollectDef,
   CommandDef,
   ConditionNode,
   DelayNode,
+  DynamicDef,
   Format,
   InputNode,
   KeyboardDef,
@@ -36,6 +40,9 @@ export interface CompiledScenario {
   nodes: TableEntry[];
   commands: CommandDef[];
   textTriggers: TextTriggerDef[];
+  callbackTriggers: CallbackTriggerDef[];
+  messageTriggers: MessageTriggerDef[];
+  schedules: ScheduleDef[];
   /** Level 2 / unknown nodes left out, for the header comment */
   skipped: { id: string; type: string }[];
 }

@@ -5,7 +5,7 @@ import { UpdateQueue, type WebhookOptions } from "./updates";
 import { badRequest } from "./types";
 
 export function userObject(u: FakeUser): Record<string, any> {
-  return strip({ id: u.id, is_bot: false, first_name: u.first_name, last_name: u.last_name, username: u.username, language_code: u.language_code });
+  return strip({ id: u.id, is_bot: false, first_name: u.first_name, last_name: u.last_name, username: u.username, language_code: u.language_code, is_premium: u.is_premium });
 }
 
 export function botUserObject(b: FakeBot): Record<string, any> {
@@ -22,6 +22,30 @@ export class Directory {
   readonly photos = new Map<number, boolean>();
   /** photo sizes per user/bot id, created on first request so file ids stay stable */
   readonly avatars = new Map<number, Record<string, any>[]>();
+  /** group chats that are forums (createForumTopic works there) */
+  readonly forums = new Set<number>();
+  /** users who blocked the bots: sending to them fails with 403 as on Telegram */
+  readonly blocked = new Set<number>();
+  private members = new Map<string, Record<string, any>>();
+  private pins = new Map<number, number[]>();
+
+  /** A member's status in a group ("member" until a moderation method changes it). */
+  member(chatId: number, userId: number): Record<string, any> {
+    return this.members.get(`${chatId}:${userId}`) ?? { status: "member" };
+  }
+
+  setMember(chatId: number, userId: number, status: Record<string, any>) {
+    this.members.set(`${chatId}:${userId}`, status);
+  }
+
+  /** Pinned message ids of a chat, oldest first. */
+  pinned(chatId: number): number[] {
+    return this.pins.get(chatId) ?? [];
+  }
+
+  setPinned(chatId: number, ids: number[]) {
+    this.pins.set(chatId, ids);
+  }
 
   remember(u: FakeUser) {
     if (typeof u?.id !== "number" || typeof u.first_name !== "string") throw new Error(`a FakeUser needs a numeric id and a first_name, got ${JSON.stringify(u)}`);

@@ -3,6 +3,7 @@
 import { botUserObject, strip } from "./chats";
 import { Described, type CallContext, type Handler } from "./context";
 import { EDIT_METHODS } from "./edit";
+import { MODERATION_METHODS } from "./moderation";
 import { SEND_METHODS } from "./send";
 import { ApiError, badRequest } from "./types";
 
@@ -127,11 +128,11 @@ const getChat: Handler = (c) => {
 };
 
 const getChatMember: Handler = (c) => {
-  c.dir.chat(c.params.chat_id);
+  const chat = c.dir.chat(c.params.chat_id);
   const userId = Number(c.params.user_id);
   if (!Number.isSafeInteger(userId) || userId <= 0) throw badRequest("invalid user_id specified");
   const user = userId === c.state.bot.id ? botUserObject(c.state.bot) : c.dir.user(userId);
-  return { status: "member", user };
+  return { ...c.dir.member(chat.id, userId), user };
 };
 
 const CHAT_ACTIONS = new Set([
@@ -151,7 +152,7 @@ const HANDLERS: Record<string, Handler> = {
   getMe, getUpdates, setWebhook, deleteWebhook, getWebhookInfo,
   setMyCommands, getMyCommands, deleteMyCommands,
   answerCallbackQuery, getUserProfilePhotos, getFile, getChat, getChatMember, sendChatAction,
-  ...SEND_METHODS, ...EDIT_METHODS,
+  ...SEND_METHODS, ...EDIT_METHODS, ...MODERATION_METHODS,
   // accepted without effect: bots call these at start-up and should not crash on the fake
   setMyDescription: accept, setMyShortDescription: accept, setMyName: accept, setChatMenuButton: accept,
   setMessageReaction: accept, logOut: accept, close: accept,

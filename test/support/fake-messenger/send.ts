@@ -6,9 +6,10 @@ import type { StoredFile } from "./files";
 import { assertLength, renderFormatted } from "./format";
 import { checkReplyMarkup, echoedMarkup } from "./markup";
 import { Upload } from "./params";
-import { badRequest, nowSeconds, type Message } from "./types";
+import { ApiError, badRequest, nowSeconds, type Message } from "./types";
 
 export function newMessage(c: CallContext, chat: Record<string, any>): Message {
+  if (chat.type === "private" && c.dir.blocked.has(chat.id)) throw new ApiError(403, "Forbidden: bot was blocked by the user");
   const m: Message = { message_id: c.state.nextMessageId(chat.id), from: botUserObject(c.state.bot), chat, date: nowSeconds() };
   const p = c.params;
   const replyTo = p.reply_parameters?.message_id ?? p.reply_to_message_id;
@@ -166,6 +167,18 @@ const sendLocation: Handler = (c) => {
   return finish(c, m, markup);
 };
 
+const sendVenue: Handler = (c) => {
+  const p = c.params;
+  const chat = c.dir.chat(p.chat_id);
+  if (typeof p.latitude !== "number" || typeof p.longitude !== "number") throw badRequest("wrong latitude or longitude");
+  if (!p.title || !p.address) throw badRequest("venue title and address must be non-empty");
+  const markup = markupOf(c);
+  const m = newMessage(c, chat);
+  m.location = { latitude: p.latitude, longitude: p.longitude };
+  m.venue = { location: m.location, title: String(p.title), address: String(p.address) };
+  return finish(c, m, markup);
+};
+
 const sendContact: Handler = (c) => {
   const p = c.params;
   const chat = c.dir.chat(p.chat_id);
@@ -214,5 +227,5 @@ const forwardMessage: Handler = (c) => {
 
 export const SEND_METHODS: Record<string, Handler> = {
   sendMessage, sendPhoto, sendVideo, sendAudio, sendDocument, sendAnimation, sendVoice, sendVideoNote, sendSticker,
-  sendMediaGroup, sendLocation, sendContact, copyMessage, forwardMessage,
+  sendMediaGroup, sendLocation, sendVenue, sendContact, copyMessage, forwardMessage,
 };

@@ -7,6 +7,7 @@ export interface FakeUser {
   last_name?: string;
   username?: string;
   language_code?: string;
+  is_premium?: true;
 }
 
 export interface RecordedCall {

@@ -1,3 +1,4 @@
+import { Upload } from "./params";
 // The test acting as a user: each action stores the user's message in the bot's chat (so bots can
 // reply to, copy or forward it) and queues the Update Telegram would produce.
 import { botUserObject, userObject, type BotState, type Directory } from "./chats";
@@ -24,6 +25,16 @@ export function userMessage(w: World, state: BotState, from: FakeUser, fields: R
   return state.updates.push({ message });
 }
 
+/** A user's message in a group chat (chatId < 0); `fields` as for userMessage. */
+export function groupMessage(w: World, state: BotState, chatId: number, from: FakeUser, fields: Record<string, any>): Update {
+  w.dir.remember(from);
+  const chat = w.dir.chat(chatId);
+  if (chat.type === "private") throw new Error(`groupMessage needs a group chat id (< 0), got ${chatId}`);
+  const message = { message_id: state.nextMessageId(chat.id), from: userObject(from), chat, date: nowSeconds(), ...fields };
+  state.store(message);
+  return state.updates.push({ message });
+}
+
 export function textFields(text: string): Record<string, any> {
   const command = /^\/[A-Za-z0-9_]{1,32}(@[A-Za-z0-9_]+)?/.exec(text);
   return command ? { text, entities: [{ type: "bot_command", offset: 0, length: command[0].length }] } : { text };
@@ -33,8 +44,8 @@ export function photoFields(w: World, caption?: string): Record<string, any> {
   return caption ? { photo: w.files.photoSizes(), caption } : { photo: w.files.photoSizes() };
 }
 
-export function documentFields(w: World, fileName = "document.pdf", mimeType?: string): Record<string, any> {
-  const f = w.files.create("document", undefined, fileName);
+export function documentFields(w: World, fileName = "document.pdf", mimeType?: string, bytes?: Uint8Array): Record<string, any> {
+  const f = w.files.create("document", bytes ? new Upload(fileName, mimeType ?? "application/octet-stream", bytes) : undefined, fileName);
   if (mimeType) f.mime_type = mimeType;
   return {
     document: { file_name: fileName, mime_type: f.mime_type, file_id: f.file_id, file_unique_id: f.file_unique_id, file_size: f.file_size },

@@ -38,33 +38,59 @@ async function go(turn: Turn, id: string | undefined): Promise<void> {
         next = node.next;
         break;
       case "condition":
-        next = chooseBranch(turn, node);
+        next = await chooseBranch(turn, node);
         break;
       case "set":
-        for (const a of node.assignments) assign(turn, a);
+        for (const a of node.assignments) assign(turn, a, node.id);
         next = node.next;
         break;
       case "delay":
-        if (node.next) later(turn, node.next, node.seconds);
+        if (node.next) later(turn, node.next, delaySeconds(turn, node));
         return;
       case "input":
         turn.state.waiting = { node: node.id, variant: 0 }; // waits silently for the next message
         return;
+      case "http":
+      case "loop":
+      case "parallel":
+      case "convert":
+      case "table":
+      case "sql":
+        next = await runLogicNode(turn, node); // runtime/control.ts
+        break;
+      case "action":
+        next = await runAction(turn, index, node);
+        break;
     }
   }
 }
 
 /** Continues the flow after a delay without holding up anyone else's updates. */
 function later(turn: Turn, id: string, seconds: number) {
+  // setTimeout holds at most 2^31-1 ms (about 24.8 days): longer waits go in steps.
+  const ms = Math.max(0, seconds * 1000);
+  const step = Math.min(ms, 2147483647);
   const timer = setTimeout(() => {
     timers.delete(timer);
+    if (ms > step) return later(turn, id, (ms - step) / 1000);
     void inChat(turn.chatId, async () => {
       const resumed: Turn = { ...turn, state: loadState(turn.chatId), steps: 0 };
       await go(resumed, id);
       saveState(resumed);
     });
-  }, seconds * 1000);
+  }, step);
   timers.add(timer);
+}
+
+/** A delay's length: fixed, or a {variable} template times its unit. */
+function delaySeconds(turn: Turn, node: DelayNode): number {
+  if (node.template === undefined) return node.seconds;
+  const value = toNumber(render(turn, node.template));
+  if (value === undefined || value < 0) {
+    console.error("chat " + turn.chatId + ": node " + node.id + " (delay): " + JSON.stringify(render(turn, node.template)) + " is not a number of " + "units; no wait");
+    return 0;
+  }
+  return value * node.seconds;
 }
 
 /** Updates of one chat run one after another (delays and webhook requests may overlap). */
@@ -95,16 +121,30 @@ function collectOf(ref: NodeRef): CollectDef | undefined {
   return (ref.variant > 0 ? node.variants?.[ref.variant - 1]?.collect : undefined) ?? node.collect;
 }
 
-/** The media in a message, as the kind of input that accepts it, with its file id. */
-function mediaIn(msg: IncomingMessage): { kind: MediaKind; fileId: string } | undefined {
-  if (msg.photo?.length) return { kind: "photo", fileId: msg.photo[msg.photo.length - 1].file_id };
-  if (msg.video) return { kind: "video", fileId: msg.video.file_id };
-  if (msg.video_note) return { kind: "video", fileId: msg.video_note.file_id };
-  if (msg.animation) return { kind: "video", fileId: msg.animation.file_id };
-  if (msg.audio) return { kind: "audio", fileId: msg.audio.file_id };
-  if (msg.voice) return { kind: "audio", fileId: msg.voice.file_id };
-  if (msg.document) return { kind: "document", fileId: msg.document.file_id };
-  return undefined;
+/**
+ * The media in a message, as the kind of input that accepts it. It is stored as the reference
+ * stores it: an object whose value is the file id, with the file's metadata ({var} renders the id,
+ * {var.value} too, {var.file_name} the name).
+ */
+function mediaIn(msg: IncomingMessage): { kind: MediaKind; file: FileRef } | undefined {
+  const found: [MediaKind, string, { file_id: string; file_unique_id?: string; file_size?: number; file_name?: string; mime_type?: string }] | undefined =
+    msg.photo?.length ? ["photo", "photo", msg.photo[msg.photo.length - 1]]
+    : msg.video ? ["video", "video", msg.video]
+    : msg.video_note ? ["video", "video_note", msg.video_note]
+    : msg.animation ? ["video", "animation", msg.animation]
+    : msg.audio ? ["audio", "audio", msg.audio]
+    : msg.voice ? ["audio", "voice", msg.voice]
+    : msg.document ? ["document", "document", msg.document]
+    : undefined;
+  if (!found) return undefined;
+  const [kind, type, f] = found;
+  const file: FileRef = { value: f.file_id, file_id: f.file_id, type };
+  const meta = file as unknown as Record<string, unknown>;
+  if (f.file_unique_id) meta.file_unique_id = f.file_unique_id;
+  if (f.file_name) meta.file_name = f.file_name;
+  if (f.mime_type) meta.mime_type = f.mime_type;
+  if (f.file_size !== undefined) meta.file_size = f.file_size;
+  return { kind, file };
 }
 
 function isValid(text: string, v: ValidationDef | undefined): boolean {
@@ -142,7 +182,7 @@ async function collectAnswer(turn: Turn, msg: IncomingMessage): Promise<boolean>
     return false;
   }
   let variable: string | undefined;
-  let value: string | undefined;
+  let value: unknown;
   let kind: MediaKind | undefined;
   const media = mediaIn(msg);
   if (msg.text !== undefined && (collect.text || collect.any)) {
@@ -153,11 +193,11 @@ async function collectAnswer(turn: Turn, msg: IncomingMessage): Promise<boolean>
     [variable, value] = [collect.variable, msg.text];
   } else if (media) {
     const slot = collect.media.find((m) => m.kind === media.kind);
-    if (slot) [variable, value, kind] = [slot.variable, media.fileId, media.kind];
-    else if (collect.any) [variable, value, kind] = [collect.variable, media.fileId, media.kind];
-  } else if (collect.any && msg.contact) {
+    if (slot) [variable, value, kind] = [slot.variable, media.file, media.kind];
+    else if (collect.any) [variable, value, kind] = [collect.variable, media.file, media.kind];
+  } else if ((collect.any || collect.contact) && msg.contact) {
     [variable, value] = [collect.variable, msg.contact.phone_number];
-  } else if (collect.any && msg.location) {
+  } else if ((collect.any || collect.location) && msg.location) {
     [variable, value] = [collect.variable, msg.location.latitude + "," + msg.location.longitude];
   }
   if (value === undefined) {
@@ -189,7 +229,7 @@ async function press(turn: Turn, owner: NodeRef, button: ButtonDef, label: strin
   turn.state.waiting = undefined;
   log(turn, "button " + JSON.stringify(label) + " (" + button.action + ")");
   if (button.action === "command") return runCommand(turn, button.target ?? "");
-  if (button.action === "url") return;
+  if (button.action === "url" || button.action === "selection") return;
   await go(turn, button.target ?? (stored ? collect!.target : undefined));
 }
 

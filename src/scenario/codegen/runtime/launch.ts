@@ -81,21 +81,21 @@ function reloadTexts(json: string) {
 
 let contentTimer: ReturnType<typeof setInterval> | undefined;
 
-/** Polls projects.updated_at (cheap) every 2 s and reloads texts when it changes. */
+/** Polls the project's content mirror (written by the platform on every save) every 2 s and reloads texts when it changes. */
 function watchContent() {
   if (!OPTIONS.contentCache) return;
-  if (!db || !PROJECT_ID) {
-    console.log("contentCache needs DATABASE_PATH and PROJECT_ID; texts stay as generated");
+  if (!db) {
+    console.log("contentCache needs DATABASE_PATH; texts stay as generated");
     return;
   }
   const database = db;
   let stamp: string | undefined;
   const check = () => {
     try {
-      const row = database.query<{ updated_at: string }, [number]>("SELECT updated_at FROM projects WHERE id = ?").get(PROJECT_ID);
+      const row = database.query<{ updated_at: string }, [number]>("SELECT updated_at FROM project_content WHERE id = ?").get(1);
       if (!row || row.updated_at === stamp) return;
       stamp = row.updated_at;
-      const project = database.query<{ data: string }, [number]>("SELECT data FROM projects WHERE id = ?").get(PROJECT_ID);
+      const project = database.query<{ data: string }, [number]>("SELECT data FROM project_content WHERE id = ?").get(1);
       if (project) reloadTexts(project.data);
     } catch (err) {
       console.error("contentCache: cannot read the project:", err);
@@ -117,6 +117,7 @@ async function shutdown(reason: string, code = 0) {
   setTimeout(() => process.exit(code), 3000).unref(); // never hang on the way out
   for (const timer of timers) clearTimeout(timer);
   if (contentTimer) clearInterval(contentTimer);
+  stopSchedules();
   try {
     if (server) server.stop(true);
     if (bot.isRunning()) await bot.stop();
@@ -173,6 +174,7 @@ async function main() {
   }
   await registerMenu();
   watchContent();
+  startSchedules();
   if (LAUNCH_MODE === "webhook") {
     if (!PORT) {
       console.error("LAUNCH_MODE=webhook needs PORT");

@@ -12,14 +12,19 @@ const callbackData = (index: number, variant: number, button: number) =>
 function buildKeyboard(turn: Turn, index: number, variant: number, kb: KeyboardDef): { markup: Markup; texts: string[] } | undefined {
   const texts = kb.buttons.map((b) => render(turn, b.text));
   if (kb.kind === "inline") {
-    const rows = kb.rows
-      .map((row) => row.filter((i) => texts[i] !== "").map((i) => {
-        const b = kb.buttons[i];
-        const url = b.action === "url" && b.url ? render(turn, b.url) : "";
-        return url ? InlineKeyboard.url(texts[i], url) : InlineKeyboard.text(texts[i], callbackData(index, variant, i));
-      }))
-      .filter((row) => row.length > 0);
-    return rows.length > 0 ? { markup: new InlineKeyboard(rows), texts } : undefined;
+    const owner = { node: NODES[index].id, variant };
+    const rows = kb.rows.map((row) => row.filter((i) => texts[i] !== "").map((i) => {
+      const b = kb.buttons[i];
+      const url = b.action === "url" && b.url ? render(turn, b.url) : "";
+      if (url) return InlineKeyboard.url(texts[i], url);
+      const label = b.action === "selection" ? selectionLabel(turn, owner, kb, texts[i]) : texts[i];
+      const code = callbackData(index, variant, i);
+      const own = b.data !== undefined ? render(turn, b.data).trim() : "";
+      return InlineKeyboard.text(label, own ? callbackFor(turn, own, code) : code);
+    }));
+    if (kb.dynamic) rows.splice(kb.dynamic.at, 0, ...dynamicRows(turn, kb.dynamic));
+    const shown = rows.filter((row) => row.length > 0);
+    return shown.length > 0 ? { markup: new InlineKeyboard(shown), texts } : undefined;
   }
   const rows = kb.rows
     .map((row) => row.filter((i) => texts[i] !== "").map((i) => {
@@ -42,27 +47,17 @@ function buildKeyboard(turn: Turn, index: number, variant: number, kb: KeyboardD
 const uploaded = new Map<string, string>();
 
 /**
- * The platform's own media (/uploads/...) remembers this bot's file id in media_files, so the next
- * start of this bot sends it by id (API.md projects rule 6). File ids belong to one bot: the value
- * is a JSON object keyed "t<TOKEN_ID>". Standalone runs have no such table: nothing is written.
+ * The platform's own media (/uploads/...) remembers this bot's file id in the project's database,
+ * so the next start of this bot sends it by id (API.md projects rule 6). File ids belong to one bot.
  */
-const rememberMedia = (() => {
-  if (!db || !TOKEN_ID) return null;
-  try {
-    return db.query<unknown, [string, string, number, string | null, string]>(
-      "UPDATE media_files SET messenger_file_id = json_set(coalesce(messenger_file_id, '{}'), '$.t' || ?, ?) " +
-        "WHERE project_id = ? AND storage_config_id IS ? AND object_key = ?",
-    );
-  } catch {
-    return null;
-  }
-})();
+const rememberMedia = db && TOKEN_ID
+  ? db.query<unknown, [number, string, string]>("INSERT OR REPLACE INTO media_file_ids (token_id, media_url, file_id) VALUES (?, ?, ?)")
+  : null;
 
 function persistFileId(key: string, fileId: string) {
-  const m = /^\/uploads\/(?:s\/([a-z0-9][a-z0-9-]*)\/)?(.+)$/.exec(key);
-  if (!m || !rememberMedia) return;
+  if (!key.startsWith("/uploads/") || !rememberMedia) return;
   try {
-    rememberMedia.run(String(TOKEN_ID), fileId, PROJECT_ID, m[1] ?? null, m[2]);
+    rememberMedia.run(TOKEN_ID, key, fileId);
   } catch (err) {
     console.error("could not remember the file id of " + key + ":", err);
   }
@@ -80,29 +75,100 @@ function guessKind(hint: string): MediaKind {
   return "photo";
 }
 
-/** A file on this machine (uploads of the platform), or undefined. */
-function localFile(value: string): string | undefined {
-  if (!/^\.{0,2}\//.test(value)) return undefined;
-  const candidates = [value];
-  if (value.startsWith("/uploads/") && env.UPLOADS_DIR) candidates.push(env.UPLOADS_DIR + value.slice("/uploads".length));
-  return candidates.find((p) => existsSync(p));
+// Where media may come from (the same rule for a URL typed in the scenario and for a variable
+// that expands into one, say {message_text}): an http(s) URL, a Bot API file id, the project's own
+// media at /uploads/<PROJECT_ID>/... (read from MEDIA_DIR, or fetched from the platform when it is
+// kept in a storage config), or a relative path inside MEDIA_DIR. Anything else - /etc/passwd,
+// ../../data/botloom.db, another project's uploads, a symlink out of the folder - is refused.
+
+/** The project's media folder (the platform sets it; a bot run on its own uses ./media). */
+const MEDIA_DIR = env.MEDIA_DIR || "media";
+/** Bot API file ids: long, URL-safe base64. */
+const FILE_ID = /^[A-Za-z0-9_-]{8,}$/;
+
+/** A regular file inside MEDIA_DIR reached without any symlink, or undefined. */
+function projectFile(relative: string): string | undefined {
+  let root: string;
+  try {
+    root = realpathSync(MEDIA_DIR);
+  } catch {
+    return undefined; // no media folder: nothing local to send
+  }
+  const full = resolvePath(root, relative);
+  if (!full.startsWith(root + pathSep)) return undefined;
+  let at = root;
+  try {
+    for (const part of full.slice(root.length + 1).split(pathSep)) {
+      at = at + pathSep + part;
+      if (lstatSync(at).isSymbolicLink()) return undefined;
+    }
+    return lstatSync(full).isFile() ? full : undefined;
+  } catch {
+    return undefined; // missing
+  }
+}
+
+/** Reads a checked file; O_NOFOLLOW refuses a symlink put in its place since the check. */
+function readProjectFile(file: string): Uint8Array {
+  const fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
+  try {
+    return new Uint8Array(readFileSync(fd));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+type MediaOrigin = { file: string } | { platform: string } | { url: string } | { fileId: string };
+
+/** Where a media value may be taken from, or undefined when the rule above refuses it. */
+function mediaOrigin(value: string): MediaOrigin | undefined {
+  if (/^https?:\/\/[^\s]+$/i.test(value)) return { url: value };
+  const own = PROJECT_ID > 0 ? String(PROJECT_ID) + "/" : undefined;
+  const stored = /^\/uploads\/s\/([a-z0-9][a-z0-9-]{0,62})\/(.+)$/.exec(value);
+  if (stored) {
+    const key = stored[2];
+    // Keys the platform generates use these characters only; "%2e%2e" would become ".." in the URL.
+    const safe = own !== undefined && key.startsWith(own) && /^[A-Za-z0-9._\/-]+$/.test(key) && !key.split("/").some((p) => p === ".." || p === "." || p === "");
+    return safe && env.PLATFORM_URL ? { platform: value } : undefined;
+  }
+  if (value.startsWith("/uploads/")) {
+    const key = value.slice("/uploads/".length);
+    if (own === undefined || !key.startsWith(own)) return undefined;
+    const file = projectFile(key.slice(own.length));
+    return file ? { file } : undefined;
+  }
+  if (value.startsWith("/") || value.includes("\\") || value.includes(String.fromCharCode(0))) return undefined;
+  if (value.startsWith("./") || value.startsWith("../") || value.includes("/")) {
+    const file = projectFile(value);
+    return file ? { file } : undefined;
+  }
+  return FILE_ID.test(value) ? { fileId: value } : undefined;
 }
 
 function resolveMedia(turn: Turn, m: MediaDef): { kind: MediaKind; key: string; source: string | InputFile; upload: boolean } | undefined {
+  const generated = fileUpload(m.variable !== undefined ? readVar(turn, m.variable) : evaluate(turn, m.url ?? ""));
+  if (generated) return { kind: m.kind === "auto" ? "document" : m.kind, key: "", source: generated, upload: false };
   const value = m.variable !== undefined ? toText(readVar(turn, m.variable)).trim() : render(turn, m.url ?? "").trim();
   if (!value) return undefined; // e.g. a photo variable the user never filled
   let kind = m.kind;
-  if (kind === "auto") kind = (m.variable && turn.state.mediaKinds?.[m.variable]) || guessKind(value + " " + (m.variable ?? ""));
-  const cached = MEDIA_CACHE[value] ?? uploaded.get(value);
+  if (kind === "auto") {
+    const seen = m.variable && turn.state.mediaKinds && Object.hasOwn(turn.state.mediaKinds, m.variable) ? turn.state.mediaKinds[m.variable] : undefined;
+    kind = seen || guessKind(value + " " + (m.variable ?? ""));
+  }
+  const cached = (Object.hasOwn(MEDIA_CACHE, value) ? MEDIA_CACHE[value] : undefined) ?? uploaded.get(value);
   if (cached) return { kind, key: value, source: cached, upload: false };
-  if (/^https?:\/\//i.test(value)) return { kind, key: value, source: value, upload: true };
-  const file = localFile(value);
+  const origin = mediaOrigin(value);
+  if (!origin) {
+    console.error("media refused (not an http(s) URL, a file id or a file of this project): " + JSON.stringify(value.slice(0, 80)));
+    return undefined;
+  }
+  if ("url" in origin) return { kind, key: value, source: origin.url, upload: true };
   // Bytes, not a path: the grammY build inside the appliance (web) cannot open paths, and bytes
   // stay reusable when a send is retried without formatting.
-  if (file) return { kind, key: value, source: new InputFile(new Uint8Array(readFileSync(file)), file.split("/").pop()), upload: true };
+  if ("file" in origin) return { kind, key: value, source: new InputFile(readProjectFile(origin.file), origin.file.split(pathSep).pop()), upload: true };
   // Media in an object store: the platform serves it at the same /uploads path.
-  if (value.startsWith("/uploads/") && env.PLATFORM_URL) return { kind, key: value, source: new InputFile(new URL(env.PLATFORM_URL + value)), upload: true };
-  return { kind, key: value, source: value, upload: false }; // a file id
+  if ("platform" in origin) return { kind, key: value, source: new InputFile(new URL(env.PLATFORM_URL + origin.platform)), upload: true };
+  return { kind, key: value, source: origin.fileId, upload: false };
 }
 
 // ─── Sending ───────────────────────────────────────────────────────────────────

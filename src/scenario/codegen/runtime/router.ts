@@ -50,6 +50,7 @@ async function onMessage(turn: Turn, msg: IncomingMessage) {
   const text = msg.text;
   turn.event.message_text = text ?? msg.caption ?? "";
   log(turn, "message " + JSON.stringify(text ?? "[" + Object.keys(msg).filter((k) => !/^(message_id|date|chat|from)$/.test(k)).join(",") + "]"));
+  if (await messageTriggers(turn, msg)) return;
   if (text !== undefined) {
     const command = commandIn(text);
     if (command !== undefined && (await runCommand(turn, command))) return;
@@ -99,29 +100,60 @@ function labelOnMessage(query: CallbackQuery): string | undefined {
   return undefined;
 }
 
+/**
+ * A pressed inline button. Internal codes ("g:...") name their button. Other data is the
+ * scenario's own: a callback trigger that matches it runs; else the static button that carries it.
+ */
 async function onCallback(turn: Turn, query: CallbackQuery) {
-  const data = query.data ?? "";
+  const raw = query.data ?? "";
+  if (await onBroadcastAnswer(turn, raw)) return;
+  const data = dataOf(turn, raw);
   turn.event.callback_data = data;
-  const m = /^g:(\d+):(\d+):(\d+)$/.exec(data);
-  const node = m ? NODES[Number(m[1])] : undefined;
-  const variant = m ? Number(m[2]) : 0;
-  const kb = node?.t === "message" ? (variant > 0 ? node.variants?.[variant - 1]?.keyboard : node.keyboard) : undefined;
-  const button = m ? kb?.buttons[Number(m[3])] : undefined;
   const shown = labelOnMessage(query);
+  turn.event.button_text = shown ?? "";
+  const code = INTERNAL_CODE.test(raw) ? raw : codeOf(turn, data);
+  // A trigger for the scenario's own data first; a button that leads somewhere next; then the
+  // answer to a waiting question (callback input); the catch-all last.
+  const own = code === raw ? undefined : matchCallback(data);
+  const acts = !!code && buttonActs(code);
+  const trigger = own ?? (acts || waitsForPress(turn) ? undefined : catchAllCallback());
+  if (trigger) {
+    if (!answersItself(trigger.target)) await ackPress(turn);
+    await runCallbackTrigger(turn, trigger, data);
+  } else if (code && (acts || !waitsForPress(turn))) {
+    await pressCode(turn, query, code, shown);
+  } else if (waitsForPress(turn)) {
+    await ackPress(turn);
+    await answerByPress(turn, shown ?? data);
+  } else {
+    log(turn, "nothing handles button data " + JSON.stringify(data));
+  }
+  await ackPress(turn); // unless the flow answered it (answer_callback_query)
+}
+
+async function pressCode(turn: Turn, query: CallbackQuery, code: string, shown: string | undefined) {
+  const found = buttonAt(code);
   // Button data is index-based: on a message sent before the scenario changed, the same data may
   // now name another button. A fixed label that no longer matches means the message is outdated.
-  const outdated = !node || !button || (shown !== undefined && !button.text.includes("{") && shown !== button.text);
-  // Answer first, so the button stops spinning whatever happens next.
-  const notice = outdated ? (userLanguageIsRussian(turn) ? "Эта кнопка устарела. Отправьте /start." : "This button is outdated. Send /start.") : undefined;
-  await turn.ctx.answerCallbackQuery(notice ? { text: notice } : undefined).catch((err) => console.error("answerCallbackQuery failed:", err));
-  if (outdated || !node || !button) return log(turn, "button data " + JSON.stringify(data) + " is not from this version of the scenario");
-  const label = shown ?? render(turn, button.text);
+  const expected = found && found.button.action !== "selection" ? found.button.text : undefined;
+  const outdated = !found || (shown !== undefined && expected !== undefined && !expected.includes("{") && shown !== expected);
+  if (outdated || !found) {
+    await ackPress(turn, userLanguageIsRussian(turn) ? "Эта кнопка устарела. Отправьте /start." : "This button is outdated. Send /start.");
+    return log(turn, "button data " + JSON.stringify(code) + " is not from this version of the scenario");
+  }
+  const { node, variant, kb, button } = found;
+  // Answer first, so the button stops spinning whatever happens next (unless the flow answers it).
+  if (!answersItself(button.target)) await ackPress(turn);
+  const owner = { node: node.id, variant };
+  const label = button.action === "selection" ? render(turn, button.text) : shown ?? render(turn, button.text);
   turn.event.message_text = label;
+  if (button.action === "selection") return toggleSelection(turn, owner, kb, label);
+  if (kb.multi && (button.action === "continue" || button.action === "complete")) finishSelection(turn, owner, kb);
   if (button.hide && query.message) {
     await turn.ctx.editMessageReplyMarkup({ reply_markup: { inline_keyboard: [] } }).catch((err) => {
       console.error("could not hide the keyboard:", err);
     });
   }
-  await press(turn, { node: node.id, variant }, button, label);
+  await press(turn, owner, button, label);
 }
 `;

@@ -19,6 +19,7 @@ if (!BOT_TOKEN) {
 }
 
 // ─── Database (optional: without DATABASE_PATH everything stays in memory) ────
+// DATABASE_PATH is the project's own file: this bot's users, chat state and media file ids.
 
 const db = openDatabase(env.DATABASE_PATH);
 
@@ -27,19 +28,7 @@ function openDatabase(path: string | undefined): Database | null {
   const d = new Database(path, { create: true });
   d.exec("PRAGMA busy_timeout = 5000");
   d.exec("PRAGMA journal_mode = WAL");
-  // The platform's migrations own these tables; a standalone run gets the same columns here.
-  d.exec(
-    "CREATE TABLE IF NOT EXISTS bot_state (token_id INTEGER NOT NULL, chat_id TEXT NOT NULL, " +
-      "variables TEXT NOT NULL DEFAULT '{}', waiting TEXT, updated_at TEXT NOT NULL, " +
-      "PRIMARY KEY (token_id, chat_id))",
-  );
-  d.exec(
-    "CREATE TABLE IF NOT EXISTS bot_users (id INTEGER PRIMARY KEY AUTOINCREMENT, " +
-      "project_id INTEGER NOT NULL, token_id INTEGER NOT NULL, user_id TEXT NOT NULL, first_name TEXT, " +
-      "last_name TEXT, username TEXT, language_code TEXT, photo_url TEXT, first_seen_at TEXT NOT NULL, " +
-      "last_seen_at TEXT NOT NULL, interaction_count INTEGER NOT NULL DEFAULT 0, " +
-      "variables TEXT NOT NULL DEFAULT '{}', UNIQUE (token_id, user_id))",
-  );
+  for (const ddl of PROJECT_DB_DDL) d.exec(ddl);
   return d;
 }
 
@@ -52,9 +41,9 @@ const sql = db && {
       "ON CONFLICT (token_id, chat_id) DO UPDATE SET variables = excluded.variables, " +
       "waiting = excluded.waiting, updated_at = excluded.updated_at",
   ),
-  touchUser: db.query<unknown, [number, number, string, string, string | null, string | null, string | null, string, string, string]>(
-    "INSERT INTO bot_users (project_id, token_id, user_id, first_name, last_name, username, language_code, " +
-      "first_seen_at, last_seen_at, interaction_count, variables) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?) " +
+  touchUser: db.query<unknown, [number, string, string, string | null, string | null, string | null, string, string, string]>(
+    "INSERT INTO bot_users (token_id, user_id, first_name, last_name, username, language_code, " +
+      "first_seen_at, last_seen_at, interaction_count, variables) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?) " +
       "ON CONFLICT (token_id, user_id) DO UPDATE SET first_name = excluded.first_name, " +
       "last_name = excluded.last_name, username = excluded.username, language_code = excluded.language_code, " +
       "last_seen_at = excluded.last_seen_at, interaction_count = bot_users.interaction_count + 1",
@@ -80,15 +69,20 @@ const states = new Map<number, ChatState>();
 function loadState(chatId: number): ChatState {
   let state = states.get(chatId);
   if (state) return state;
-  state = { vars: {} };
+  // No prototype: a variable named "__proto__" (scenario data or a stored answer) stays a plain key.
+  state = { vars: Object.create(null) as Vars };
   if (sql) {
     const row = sql.loadState.get(TOKEN_ID, String(chatId));
     if (row) {
-      state.vars = parseJson<Vars>(row.variables, {});
-      const extra = parseJson<{ input?: NodeRef; keyboard?: ChatState["keyboard"]; mediaKinds?: ChatState["mediaKinds"] } | null>(row.waiting, null);
+      state.vars = Object.assign(Object.create(null) as Vars, parseJson<Vars>(row.variables, {}));
+      const extra = parseJson<({ input?: NodeRef } & Omit<ChatState, "vars" | "waiting">) | null>(row.waiting, null);
       state.waiting = extra?.input;
       state.keyboard = extra?.keyboard;
       state.mediaKinds = extra?.mediaKinds;
+      state.callbacks = extra?.callbacks;
+      state.nextCallback = extra?.nextCallback;
+      state.selections = extra?.selections;
+      state.lastBot = extra?.lastBot;
     }
   }
   states.set(chatId, state);
@@ -99,8 +93,8 @@ function loadState(chatId: number): ChatState {
 function saveState(turn: Turn) {
   if (!sql) return;
   const s = turn.state;
-  const extra = s.waiting || s.keyboard || s.mediaKinds
-    ? JSON.stringify({ input: s.waiting, keyboard: s.keyboard, mediaKinds: s.mediaKinds })
+  const extra = s.waiting || s.keyboard || s.mediaKinds || s.callbacks || s.selections || s.lastBot
+    ? JSON.stringify({ input: s.waiting, keyboard: s.keyboard, mediaKinds: s.mediaKinds, callbacks: s.callbacks, nextCallback: s.nextCallback, selections: s.selections, lastBot: s.lastBot })
     : null;
   const vars = JSON.stringify(s.vars);
   try {
@@ -120,7 +114,7 @@ function touchUser(from: Sender | undefined, state: ChatState) {
   const now = new Date().toISOString();
   try {
     sql.touchUser.run(
-      PROJECT_ID, TOKEN_ID, String(from.id), from.first_name, from.last_name ?? null,
+      TOKEN_ID, String(from.id), from.first_name, from.last_name ?? null,
       from.username ?? null, from.language_code ?? null, now, now, JSON.stringify(state.vars),
     );
   } catch (err) {

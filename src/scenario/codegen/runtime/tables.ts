@@ -4,6 +4,9 @@
 // starts a "// ─── " section on, without the `export` keywords. So: declarations only, no imports,
 // every top-level declaration exported, and nothing from that line on that the bot should not see.
 
+import type { ActionNode } from "./action-tables";
+import type { LogicNode } from "./logic-tables";
+
 // ─── Scenario table shapes ─────────────────────────────────────────────────────
 
 export type Format = "html" | "markdown" | "text";
@@ -12,7 +15,8 @@ export type MediaKind = "photo" | "video" | "audio" | "document";
 export interface ButtonDef {
   id: string;
   text: string;
-  action: "goto" | "command" | "url" | "contact" | "location" | "complete";
+  /** selection: toggles a checkmark (multi-select); continue: stores the selection and goes on */
+  action: "goto" | "command" | "url" | "contact" | "location" | "complete" | "selection" | "continue";
   /** node id (goto, complete, contact, location) or command name (command) */
   target?: string;
   url?: string;
@@ -20,6 +24,18 @@ export interface ButtonDef {
   skipInput?: true;
   /** hideAfterClick: the inline keyboard disappears from the message after a press */
   hide?: true;
+  /** customCallbackData: the scenario's own callback data ({variables} allowed) */
+  data?: string;
+}
+
+/** Buttons made from a list: one per item of the array at source (+ path). */
+export interface DynamicDef {
+  source: string;
+  path?: string;
+  /** templates over the item's fields ({name}; {value} for a plain item), then the user's variables */
+  text: string;
+  data: string;
+  columns: number;
 }
 
 export interface KeyboardDef {
@@ -29,6 +45,10 @@ export interface KeyboardDef {
   buttons: ButtonDef[];
   /** button indexes per row */
   rows: number[][];
+  /** inline keyboards: buttons from a list, inserted before rows[dynamicAt] (the __dynamic__ row) */
+  dynamic?: DynamicDef & { at: number };
+  /** multi-select: the chosen labels go into this variable (joined by ", ") when continued */
+  multi?: { variable: string; mark: string };
   oneTime?: true;
   resize?: true;
 }
@@ -48,8 +68,11 @@ export interface ValidationDef {
 }
 
 export interface CollectDef {
-  /** where a text answer goes */
+  /** where a text answer goes (a shared contact's phone number, a location's "lat,lon" too) */
   variable?: string;
+  /** inputType contact / location: that kind of message is the answer */
+  contact?: true;
+  location?: true;
   /** node to run after a valid answer */
   target?: string;
   text: boolean;
@@ -93,8 +116,19 @@ export interface MessageNode {
 }
 
 export type Operator =
-  | "equals" | "not_equals" | "contains" | "matches" | "filled" | "empty"
-  | "greater_than" | "less_than" | "between" | "else";
+  | "equals" | "not_equals" | "contains" | "not_contains" | "starts_with" | "ends_with" | "matches"
+  | "filled" | "empty" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal" | "between"
+  | "is_even" | "is_odd" | "divisible_by" | "is_private" | "is_group" | "is_channel" | "is_admin"
+  | "is_premium" | "is_bot" | "is_subscribed" | "is_not_subscribed" | "else";
+
+export interface BranchDef {
+  op: Operator;
+  value: string;
+  value2?: string;
+  target: string;
+  /** is_subscribed / is_not_subscribed over several channels: all (default) or any */
+  mode?: "any";
+}
 
 export interface ConditionNode {
   t: "condition";
@@ -103,18 +137,39 @@ export interface ConditionNode {
   variable?: string;
   /** ... or a template such as "{message_text}" */
   template?: string;
-  branches: { op: Operator; value: string; value2?: string; target: string }[];
+  branches: BranchDef[];
   fallback?: string;
   adminOnly?: true;
 }
 
+export type AssignMode =
+  | "set" | "append" | "increment" | "regex_extract" | "expression" | "lookup" | "str_replace"
+  | "json_push" | "json_format" | "random" | "random_item" | "array_item" | "timestamp"
+  | "format_duration" | "format_number" | "extract_number" | "split_get" | "json_get" | "substring"
+  | "conditional" | "lowercase" | "uppercase" | "trim" | "length" | "array_concat";
+
 export interface AssignmentDef {
+  /** may contain {variables} (the name is rendered first) */
   variable: string;
-  mode: "set" | "append" | "increment" | "regex_extract";
+  mode: AssignMode;
   value: string;
   pattern?: string;
   group?: number;
   fallback?: string;
+  /** mode-specific settings, as named in the reference's assignment schema */
+  table?: string;
+  field?: string;
+  where?: { field: string; value: string }[];
+  replaceWith?: string;
+  max?: string;
+  separator?: string;
+  path?: string;
+  start?: string;
+  end?: string;
+  cond?: { variable: string; op: string; value: string; yes: string; no: string };
+  concatWith?: string;
+  /** skipIfEmpty: the assignment is skipped while this variable is empty or 0 */
+  skipIf?: string;
 }
 
 export interface SetNode {
@@ -128,7 +183,9 @@ export interface SetNode {
 export interface DelayNode {
   t: "delay";
   id: string;
+  /** the wait; with template: the length of one unit, multiplied by the template's number */
   seconds: number;
+  template?: string;
   next?: string;
   adminOnly?: true;
 }
@@ -140,7 +197,8 @@ export interface InputNode {
   adminOnly?: true;
 }
 
-export type ScenarioNode = MessageNode | ConditionNode | SetNode | DelayNode | InputNode;
+
+export type ScenarioNode = MessageNode | ConditionNode | SetNode | DelayNode | InputNode | LogicNode | ActionNode;
 
 export interface CommandDef {
   /** lower case, without slash */
@@ -148,6 +206,20 @@ export interface CommandDef {
   target: string;
   description: string;
   menu?: true;
+  adminOnly?: true;
+}
+
+/** A pressed inline button whose data matches starts the flow at target. */
+export interface CallbackTriggerDef {
+  /** any: every press nothing else handles */
+  match: "exact" | "prefix" | "contains" | "any";
+  data: string;
+  target: string;
+  /** variable that receives the data (callbackDataSaveAs), without strip when it starts with it */
+  saveAs?: string;
+  strip?: string;
+  /** callbackParseTemplate as a regular expression with named groups, and where each group goes */
+  parse?: { pattern: string; vars: { group: string; variable: string }[] };
   adminOnly?: true;
 }
 

@@ -22,6 +22,13 @@ interface ChatState {
   keyboard?: NodeRef & { texts: string[] };
   /** what kind of media an input stored in a variable (for attachedMedia) */
   mediaKinds?: Record<string, MediaKind>;
+  /** callback lookup: "x:<n>" → long scenario data; "=<data>" → internal code of its static button */
+  callbacks?: Record<string, string>;
+  nextCallback?: number;
+  /** multi-select choices in progress, by node id */
+  selections?: Record<string, string[]>;
+  /** id of the bot's latest message in this chat */
+  lastBot?: number;
 }
 
 type IncomingMessage = NonNullable<Context["message"]>;
@@ -37,5 +44,9 @@ interface Turn {
   /** message_text, callback_data, button_text of this update */
   event: Record<string, string>;
   steps: number;
+  /** nesting of loop bodies and parallel branches (runtime/control.ts) */
+  depth?: number;
+  /** the button press of this update has been answered (answerCallbackQuery may run once) */
+  answered?: boolean;
 }
 `;

@@ -17,11 +17,16 @@ function builtin(turn: Turn, name: string): unknown {
     case "user_name": return from ? from.first_name || from.username || "" : "";
     case "date": return pad2(now.getDate()) + "." + pad2(now.getMonth() + 1) + "." + now.getFullYear();
     case "time": return pad2(now.getHours()) + ":" + pad2(now.getMinutes());
+    // The bot's own token, for Bot API file URLs in http_request (console output masks it).
+    case "bot_token": return BOT_TOKEN;
     case "message_text":
     case "callback_data":
     case "button_text":
       return turn.event[name] ?? "";
-    default: return undefined;
+    default:
+      if (SCENARIO_ENV.has(name)) return env[name];
+      // {table.orders}: the rows of a table of the project's database (runtime/data.ts)
+      return name.startsWith("table.") ? tableRows(name.slice("table.".length)) : undefined;
   }
 }
 
@@ -49,6 +54,7 @@ function toText(value: unknown): string {
   if (value === undefined || value === null) return "";
   if (typeof value === "string") return value;
   if (Array.isArray(value)) return value.map(toText).join(", ");
+  if (isFileRef(value)) return value.value;
   if (typeof value === "object") return JSON.stringify(value);
   return String(value);
 }
@@ -60,17 +66,41 @@ function escapeFor(format: Format, text: string): string {
 }
 
 const PLACEHOLDER = /\{([\p{L}\p{N}_][\p{L}\p{N}_.\-]*)\}/gu;
+/** {name} or an inline expression {=expr}, in one pass: a value is never substituted twice. */
+const PLACEHOLDER_OR_EXPR = /\{=([^{}]+)\}|\{([\p{L}\p{N}_][\p{L}\p{N}_.\-]*)\}/gu;
 
-/** Substitutes {name} placeholders; values are escaped for the text's format (missing → ""). */
+/** Substitutes {name} and {=expr}; values are escaped for the text's format (missing → ""). */
 function render(turn: Turn, template: string, format: Format = "text"): string {
-  return template.replace(PLACEHOLDER, (_, name: string) => escapeFor(format, toText(readVar(turn, name))));
+  if (!template.includes("{")) return template;
+  return template.replace(PLACEHOLDER_OR_EXPR, (_, expr: string | undefined, name: string | undefined) =>
+    escapeFor(format, expr !== undefined ? exprText(evalExpr(turn, expr)) : toText(readVar(turn, name!))),
+  );
 }
 
-/** "{name}" alone keeps the raw value (a list stays a list); anything else renders to text. */
+/** "{name}" or "{=expr}" alone keeps the raw value (a list stays a list); anything else renders to text. */
 function evaluate(turn: Turn, template: string): unknown {
-  const whole = /^\{([\p{L}\p{N}_][\p{L}\p{N}_.\-]*)\}$/u.exec(template.trim());
+  const t = template.trim();
+  const whole = /^\{([\p{L}\p{N}_][\p{L}\p{N}_.\-]*)\}$/u.exec(t);
   if (whole) return readVar(turn, whole[1]) ?? "";
+  const expr = /^\{=([^{}]+)\}$/.exec(t);
+  if (expr) return evalExpr(turn, expr[1]);
   return render(turn, template);
+}
+
+/** A stored file: a media answer ({ value: file id, ... }) or a generated file (convert_file). */
+interface FileRef {
+  value: string;
+  file_id?: string;
+  type?: string;
+  fileName?: string;
+  mimeType?: string;
+  data?: string;
+}
+
+function isFileRef(v: unknown): v is FileRef {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
+  const o = v as Record<string, unknown>;
+  return typeof o.value === "string" && (o.file_id === o.value || (o.type === "file" && typeof o.data === "string"));
 }
 
 function isFilled(value: unknown): boolean {
@@ -104,57 +134,6 @@ function regex(pattern: string, flags = ""): RegExp | null {
   return regexCache.get(key)!;
 }
 
-// ─── Conditions ────────────────────────────────────────────────────────────────
-
-/** contains: a value with a backslash class such as \d or \w is a regular expression. */
-const BACKSLASH_CLASS = /\\[dDwWsSb]/;
-
-/** Variables in a regular expression: "{3}" stays a quantifier, only "{name}" is substituted. */
-function renderPattern(turn: Turn, pattern: string): string {
-  return pattern.replace(PLACEHOLDER, (whole, name: string) => (/^\d/.test(name) ? whole : toText(readVar(turn, name))));
-}
-
-function testBranch(turn: Turn, subject: unknown, branch: ConditionNode["branches"][number]): boolean {
-  const text = toText(subject);
-  const isPattern = branch.op === "matches" || (branch.op === "contains" && BACKSLASH_CLASS.test(branch.value));
-  const value = isPattern ? renderPattern(turn, branch.value) : render(turn, branch.value);
-  switch (branch.op) {
-    case "equals": return text.trim() === value.trim();
-    case "not_equals": return text.trim() !== value.trim();
-    case "contains":
-      return isPattern
-        ? regex(value, "i")?.test(text) ?? false
-        : text.toLowerCase().includes(value.toLowerCase());
-    case "matches": return regex(value)?.test(text) ?? false;
-    case "filled": return isFilled(subject);
-    case "empty": return !isFilled(subject);
-    case "greater_than":
-    case "less_than": {
-      const a = toNumber(subject);
-      const b = toNumber(value);
-      if (a === undefined || b === undefined) return false;
-      return branch.op === "greater_than" ? a > b : a < b;
-    }
-    case "between": {
-      const a = toNumber(subject);
-      const low = toNumber(value);
-      const high = toNumber(render(turn, branch.value2 ?? ""));
-      if (a === undefined || low === undefined || high === undefined) return false;
-      return a >= low && a <= high;
-    }
-    case "else": return true;
-  }
-}
-
-/** The target of the first matching branch ("" stops), else the default. */
-function chooseBranch(turn: Turn, node: ConditionNode): string | undefined {
-  const subject = node.template !== undefined ? render(turn, node.template) : readVar(turn, node.variable ?? "");
-  for (const branch of node.branches) {
-    if (testBranch(turn, subject, branch)) return branch.target || undefined;
-  }
-  return node.fallback;
-}
-
 function variantHolds(turn: Turn, v: VariantDef): boolean {
   const results = v.vars.map((name) => {
     const value = readVar(turn, name);
@@ -168,35 +147,10 @@ function variantHolds(turn: Turn, v: VariantDef): boolean {
   return v.anyOf ? results.some(Boolean) : results.every(Boolean);
 }
 
-// ─── Assignments ───────────────────────────────────────────────────────────────
-
 /** append keeps a list: [] + a → [a]; x + a → [x, a]. */
 function appended(current: unknown, value: unknown): unknown[] {
   if (Array.isArray(current)) return [...current, value];
   return isFilled(current) ? [current, value] : [value];
-}
-
-function assign(turn: Turn, a: AssignmentDef) {
-  const vars = turn.state.vars;
-  switch (a.mode) {
-    case "set":
-      vars[a.variable] = evaluate(turn, a.value);
-      break;
-    case "append":
-      vars[a.variable] = appended(vars[a.variable], evaluate(turn, a.value));
-      break;
-    case "increment": {
-      const step = a.value.trim() === "" ? 1 : toNumber(render(turn, a.value)) ?? 0;
-      vars[a.variable] = (toNumber(vars[a.variable]) ?? 0) + step;
-      break;
-    }
-    case "regex_extract": {
-      const source = render(turn, a.value);
-      const found = a.pattern ? regex(a.pattern)?.exec(source) : null;
-      vars[a.variable] = found?.[a.group ?? 1] ?? a.fallback ?? "";
-      break;
-    }
-  }
 }
 
 /** Stores an answer (a text or a file id), appending when the node asks for a list. */

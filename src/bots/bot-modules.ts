@@ -1,0 +1,44 @@
+// Bots import "grammy", "croner" and "jsep" like any Bun program would. Inside the appliance those
+// imports resolve from <BOTS_DIR>/node_modules/<name>, written here from self-contained ES module
+// builds embedded in the executable as text (DESIGN.md §6); an exported bot gets the same packages
+// with `bun add grammy croner jsep`. Checked once per folder and process, written only when the
+// content changed, and replaced atomically so a bot starting meanwhile never reads half a file.
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+// tsc does not model text imports of .js files (it sees the modules' own types), hence the directives.
+// @ts-expect-error TS1192: the default export of a text import is the file's text
+import cronerBundle from "../../node_modules/croner/dist/croner.js" with { type: "text" };
+import grammyBundle from "../../node_modules/grammy/out/web.mjs" with { type: "text" };
+// @ts-expect-error TS7016: a text import has no declaration file
+import jsepBundle from "../../node_modules/jsep/dist/jsep.js" with { type: "text" };
+
+/** Package name → its whole ES module text (each build imports nothing). */
+export const BOT_MODULES: Record<string, string> = {
+  grammy: grammyBundle as unknown as string,
+  croner: cronerBundle as unknown as string,
+  jsep: jsepBundle as unknown as string,
+};
+
+const packageJson = (name: string) =>
+  JSON.stringify({ name, type: "module", main: "index.js", exports: { ".": "./index.js" } }, null, 2);
+const ensured = new Set<string>();
+
+function writeIfChanged(file: string, content: string) {
+  if (existsSync(file) && readFileSync(file, "utf8") === content) return;
+  writeFileSync(`${file}.tmp`, content);
+  renameSync(`${file}.tmp`, file);
+}
+
+/** Writes every package bots may import into <botsDir>/node_modules. */
+export function ensureBotModules(botsDir: string) {
+  for (const [name, source] of Object.entries(BOT_MODULES)) {
+    const dir = join(botsDir, "node_modules", name);
+    const index = join(dir, "index.js");
+    // A module can only go missing by hand; checking its presence is cheap, re-reading it is not.
+    if (ensured.has(dir) && existsSync(index)) continue;
+    mkdirSync(dir, { recursive: true });
+    writeIfChanged(join(dir, "package.json"), packageJson(name));
+    writeIfChanged(index, source);
+    ensured.add(dir);
+  }
+}

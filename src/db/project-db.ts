@@ -1,0 +1,98 @@
+// Opens the per-project database files (DATA_DIR/projects/<projectId>.db). The platform reads them
+// for the bot-users and stats endpoints, writes the content mirror for contentCache bots, and
+// removes a file with its project. Connections are kept open for a few recently used projects.
+import { Database } from "bun:sqlite";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { eq } from "drizzle-orm";
+import { PROJECT_DB_DDL, projectBotState, projectBotUsers, projectContent, projectMediaFileIds, projectSchema } from "./project-schema";
+
+export type ProjectDb = BunSQLiteDatabase<typeof projectSchema> & { $client: Database };
+
+/** Open connections kept (each is a file descriptor and a page cache). */
+const MAX_OPEN = 32;
+
+function validId(projectId: number): number {
+  if (!Number.isSafeInteger(projectId) || projectId <= 0) throw new Error(`not a project id: ${projectId}`);
+  return projectId;
+}
+
+export class ProjectDatabases {
+  readonly dir: string;
+  private readonly open_ = new Map<number, ProjectDb>();
+
+  constructor(dataDir: string) {
+    this.dir = join(dataDir, "projects");
+  }
+
+  /** The file a project's bots get as DATABASE_PATH. */
+  pathOf(projectId: number): string {
+    return join(this.dir, `${validId(projectId)}.db`);
+  }
+
+  /** The project's database, created with its tables when missing. */
+  open(projectId: number): ProjectDb {
+    const cached = this.open_.get(projectId);
+    if (cached) {
+      // Most recently used last, so eviction drops the oldest.
+      this.open_.delete(projectId);
+      this.open_.set(projectId, cached);
+      return cached;
+    }
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const sqlite = new Database(this.pathOf(projectId), { create: true, strict: true });
+    sqlite.exec("PRAGMA busy_timeout = 5000");
+    sqlite.exec("PRAGMA journal_mode = WAL");
+    sqlite.exec("PRAGMA synchronous = NORMAL");
+    for (const ddl of PROJECT_DB_DDL) sqlite.exec(ddl);
+    const db = drizzle({ client: sqlite, schema: projectSchema }) as ProjectDb;
+    this.open_.set(projectId, db);
+    while (this.open_.size > MAX_OPEN) {
+      const [oldest, conn] = this.open_.entries().next().value!;
+      this.open_.delete(oldest);
+      conn.$client.close();
+    }
+    return db;
+  }
+
+  /** The project's database when its file exists (a project whose bots never ran has none). */
+  existing(projectId: number): ProjectDb | null {
+    if (this.open_.has(projectId)) return this.open(projectId);
+    return existsSync(this.pathOf(projectId)) ? this.open(projectId) : null;
+  }
+
+  /** Deletes the project's file (its bots are stopped first). */
+  remove(projectId: number) {
+    const path = this.pathOf(projectId);
+    this.open_.get(projectId)?.$client.close();
+    this.open_.delete(projectId);
+    for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(path + suffix, { force: true });
+  }
+
+  /** Rows of a deleted token: its users, chat state and media file ids. */
+  forgetToken(projectId: number, tokenId: number) {
+    const db = this.existing(projectId);
+    if (!db) return;
+    db.transaction((tx) => {
+      tx.delete(projectBotUsers).where(eq(projectBotUsers.tokenId, tokenId)).run();
+      tx.delete(projectBotState).where(eq(projectBotState.tokenId, tokenId)).run();
+      tx.delete(projectMediaFileIds).where(eq(projectMediaFileIds.tokenId, tokenId)).run();
+    });
+  }
+
+  /** Mirrors the project's scenario for contentCache bots (they read no other database). */
+  writeContent(projectId: number, data: string, updatedAt: string, create = false) {
+    const db = create ? this.open(projectId) : this.existing(projectId);
+    if (!db) return;
+    db.insert(projectContent)
+      .values({ id: 1, data, updatedAt })
+      .onConflictDoUpdate({ target: projectContent.id, set: { data, updatedAt } })
+      .run();
+  }
+
+  closeAll() {
+    for (const db of this.open_.values()) db.$client.close();
+    this.open_.clear();
+  }
+}

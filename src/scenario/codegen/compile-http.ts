@@ -1,0 +1,63 @@
+// `http_request` nodes (field names of the reference editor: httpRequest*).
+import { CompileContext, num, text, type RawNode } from "./compile-context";
+import { varName } from "./compile-control";
+import type { HttpNode } from "./runtime/logic-tables";
+
+const METHODS = new Set<HttpNode["method"]>(["GET", "POST", "PUT", "PATCH", "DELETE"]);
+
+/** A JSON-object template with {variables}: checked with placeholders standing in for values. */
+function jsonTemplateProblem(template: string | undefined): boolean {
+  if (!template || template.trim() === "") return false;
+  // 0 reads as a number outside JSON strings and as text inside them.
+  const probe = template.replace(/\{=?[^{}"]+\}/g, "0");
+  try {
+    const v = JSON.parse(probe);
+    return v === null || typeof v !== "object" || Array.isArray(v);
+  } catch {
+    return true;
+  }
+}
+
+function auth(d: Record<string, unknown>): HttpNode["auth"] {
+  switch (d.httpRequestAuthType) {
+    case "bearer": return { type: "bearer", value: text(d.httpRequestAuthBearerToken) ?? "" };
+    case "basic": return { type: "basic", name: text(d.httpRequestAuthBasicUsername) ?? "", value: text(d.httpRequestAuthBasicPassword) ?? "" };
+    case "header": return { type: "header", name: text(d.httpRequestAuthHeaderName), value: text(d.httpRequestAuthHeaderValue) ?? "" };
+    case "query": return { type: "query", name: text(d.httpRequestAuthQueryName), value: text(d.httpRequestAuthQueryValue) ?? "" };
+    default: return undefined;
+  }
+}
+
+export function compileHttp(node: RawNode, ctx: CompileContext): HttpNode {
+  const d = node.data;
+  const method = (text(d.httpRequestMethod) ?? "GET").toUpperCase() as HttpNode["method"];
+  const url = text(d.httpRequestUrl)?.trim() ?? "";
+  if (!url) ctx.warn(node, `Node "${node.id}": http_request without a URL fails when it runs.`);
+  if (!METHODS.has(method)) ctx.warn(node, `Node "${node.id}": http_request method "${method}" is unknown; GET is used.`);
+  const headers = text(d.httpRequestHeaders);
+  const query = text(d.httpRequestQueryParams);
+  if (jsonTemplateProblem(headers)) ctx.warn(node, `Node "${node.id}": httpRequestHeaders is not a JSON object; the request fails when it runs.`);
+  if (jsonTemplateProblem(query)) ctx.warn(node, `Node "${node.id}": httpRequestQueryParams is not a JSON object; the request fails when it runs.`);
+  const format = d.httpRequestBodyFormat;
+  const response = d.httpRequestResponseFormat;
+  const path = text(d.httpRequestResponseJsonPath);
+  const extractTo = varName(d.httpRequestResponseExtractTo);
+  return {
+    t: "http",
+    id: node.id,
+    method: METHODS.has(method) ? method : "GET",
+    url,
+    headers: headers?.trim() === "{}" ? undefined : headers,
+    query: query?.trim() === "{}" ? undefined : query,
+    body: text(d.httpRequestBody),
+    bodyFormat: format === "raw" ? "raw" : format === "form-urlencoded" || format === "form" ? "form" : "json",
+    auth: auth(d),
+    timeoutSeconds: Math.min(Math.max(num(d.httpRequestTimeout) ?? 30, 1), 300),
+    response: response === "json" || response === "text" || response === "file" ? response : "auto",
+    responseVar: varName(d.httpRequestResponseVariable) ?? (d.httpRequestResponseVariable === undefined ? "response" : undefined),
+    statusVar: varName(d.httpRequestStatusVariable),
+    extract: path && extractTo ? { path, variable: extractTo } : undefined,
+    next: ctx.target(node, text(d.autoTransitionTo), "autoTransitionTo"),
+    adminOnly: d.adminOnly === true ? true : undefined,
+  };
+}

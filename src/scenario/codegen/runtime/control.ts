@@ -1,0 +1,119 @@
+// Runtime source: loop, parallel_split and convert_file, and the dispatch of the logic and data
+// nodes (http_request lives in http.ts). (Text copied into generated bots; see types.ts.)
+export const RUNTIME_CONTROL = String.raw`
+// ─── Logic and data nodes ──────────────────────────────────────────────────────
+
+/** Loops and parallel branches may not run longer than this many body runs per update. */
+const MAX_ITERATIONS = 1000;
+
+function nodeError(turn: Turn, node: { id: string }, what: string) {
+  console.error("[chat " + turn.chatId + "] node " + node.id + ": " + what);
+}
+
+/** Runs a logic or data node; returns the node that follows. */
+async function runLogicNode(turn: Turn, node: LogicNode): Promise<string | undefined> {
+  switch (node.t) {
+    case "http": return runHttp(turn, node);
+    case "loop": return runLoop(turn, node);
+    case "parallel": return runParallel(turn, node);
+    case "convert": return runConvert(turn, node);
+    case "table": return runTable(turn, node);
+    case "sql": return runSql(turn, node);
+  }
+}
+
+/** A branch of the flow with its own step budget (a loop body, a parallel branch). */
+async function subFlow(turn: Turn, target: string): Promise<void> {
+  const depth = (turn.depth ?? 0) + 1;
+  if (depth > 5) return console.error("[chat " + turn.chatId + "] loops and parallel branches nest deeper than 5 levels at " + target + "; stopped");
+  const branch: Turn = { ...turn, steps: 0, depth };
+  await go(branch, target);
+}
+
+async function runLoop(turn: Turn, node: LoopNode): Promise<string | undefined> {
+  const raw = readVar(turn, node.source);
+  const items = listOf(raw);
+  if (!items) {
+    nodeError(turn, node, "loop over " + node.source + ", which holds " + (raw === undefined ? "nothing" : "no list") + "; the loop is skipped");
+    return node.after;
+  }
+  const limit = Math.min(node.limit > 0 ? node.limit : MAX_ITERATIONS, MAX_ITERATIONS);
+  if (items.length > limit) log(turn, "loop " + node.id + ": " + items.length + " items, the first " + limit + " run");
+  const vars = turn.state.vars;
+  for (let i = 0; i < Math.min(items.length, limit); i++) {
+    if (stopping) break;
+    if (i > 0 && node.delaySeconds > 0) await Bun.sleep(node.delaySeconds * 1000);
+    vars[node.item] = items[i];
+    if (node.index) vars[node.index] = i;
+    if (node.body) await subFlow(turn, node.body);
+  }
+  return node.after;
+}
+
+async function runParallel(turn: Turn, node: ParallelNode): Promise<string | undefined> {
+  const queue = [...node.branches];
+  const width = node.maxConcurrent > 0 ? node.maxConcurrent : queue.length;
+  const worker = async () => {
+    for (let b = queue.shift(); b; b = queue.shift()) {
+      try {
+        await subFlow(turn, b.target);
+      } catch (err) {
+        nodeError(turn, node, "branch " + JSON.stringify(b.label) + " failed: " + (err instanceof Error ? err.message : String(err)));
+        if (b.onError) await subFlow(turn, b.onError);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, queue.length) }, worker));
+  return node.next;
+}
+
+/** One CSV field: quoted when it holds the delimiter, a quote or a line break. */
+function csvField(value: unknown, delimiter: string): string {
+  const s = value !== null && typeof value === "object" ? JSON.stringify(value) : toText(value);
+  return s.includes(delimiter) || /["\r\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
+}
+
+function runConvert(turn: Turn, node: ConvertNode): string | undefined {
+  const raw = structured(readVar(turn, node.input));
+  const rows = Array.isArray(raw) ? raw : isFilled(raw) ? [raw] : [];
+  let body: string;
+  if (node.format === "json") {
+    body = JSON.stringify(rows, null, 2);
+  } else {
+    const columns: string[] = [];
+    for (const row of rows) {
+      if (row === null || typeof row !== "object" || Array.isArray(row)) continue;
+      for (const key of Object.keys(row)) if (!columns.includes(key)) columns.push(key);
+    }
+    const lines = node.header && columns.length > 0 ? [columns.map((c) => csvField(c, node.delimiter)).join(node.delimiter)] : [];
+    for (const row of rows) {
+      if (row !== null && typeof row === "object" && !Array.isArray(row)) {
+        const r = row as Record<string, unknown>;
+        lines.push(columns.map((c) => csvField(r[c], node.delimiter)).join(node.delimiter));
+      } else {
+        lines.push(csvField(row, node.delimiter));
+      }
+    }
+    body = lines.join("\r\n");
+  }
+  const now = new Date();
+  const stamp = now.getFullYear() + pad2(now.getMonth() + 1) + pad2(now.getDate());
+  const fileName = render(turn, node.fileName.replace(/\{date\}/g, stamp)).replace(/[\\/]/g, "_") || "export." + node.format;
+  const file: FileRef = {
+    type: "file",
+    value: fileName,
+    fileName,
+    mimeType: node.format === "csv" ? "text/csv" : "application/json",
+    data: Buffer.from(body, "utf8").toString("base64"),
+  };
+  turn.state.vars[node.output] = file;
+  log(turn, "convert_file " + node.id + ": " + fileName + " (" + rows.length + " rows)");
+  return node.next;
+}
+
+/** A generated or downloaded file (convert_file, http_request file answers) as an upload. */
+function fileUpload(value: unknown): InputFile | undefined {
+  if (!isFileRef(value) || value.type !== "file" || !value.data) return undefined;
+  return new InputFile(new Uint8Array(Buffer.from(value.data, "base64")), value.fileName || "file");
+}
+`;

@@ -1,0 +1,135 @@
+// Runtime source: http_request, the token's env variables as scenario variables, and the masking
+// of the bot token in everything the bot prints. (Text copied into generated bots; see types.ts.)
+export const RUNTIME_HTTP = String.raw`
+// ─── Secrets never printed; env variables of the token ─────────────────────────
+
+/** The token's own env variables (set in the platform) read like scenario variables: {NAME}. */
+const SCENARIO_ENV = new Set((env.BOTLOOM_ENV_KEYS ?? "").split(",").map((s) => s.trim()).filter(Boolean));
+
+/** The token and the token's secret env values (PATs, API keys) never appear in output; longest first. */
+const SECRET_ENV = (env.BOTLOOM_SECRET_KEYS ?? "").split(",").map((s) => s.trim()).filter((k) => SCENARIO_ENV.has(k));
+const SECRETS = [BOT_TOKEN, ...SECRET_ENV.map((k) => env[k] ?? "")].filter((s) => s.length >= 8).sort((a, b) => b.length - a.length);
+
+function maskSecrets(text: string): string {
+  let out = text;
+  for (const s of SECRETS) out = out.split(s).join("***");
+  return out;
+}
+
+// Every line the bot prints goes through the mask: the token appears in Bot API file URLs that
+// http_request nodes build with {bot_token}, and in errors that quote them.
+for (const level of ["log", "info", "warn", "error"] as const) {
+  const print = console[level].bind(console);
+  console[level] = (...args: unknown[]) =>
+    print(...args.map((a) => (typeof a === "string" ? maskSecrets(a) : a !== null && typeof a === "object" ? maskSecrets(Bun.inspect(a)) : a)));
+}
+
+// ─── http_request ──────────────────────────────────────────────────────────────
+
+/** Answers larger than this are refused rather than kept in a chat's variables. */
+const HTTP_MAX_BYTES = 20 * 1024 * 1024;
+const PUBLIC_API = "https://api.telegram.org";
+
+/** A value placed inside a JSON string literal of a template. */
+const jsonInner = (value: unknown) => JSON.stringify(toText(value)).slice(1, -1);
+
+/** Renders a JSON template: "{x}" alone keeps x's value; elsewhere values are escaped for a JSON string. */
+function renderJson(turn: Turn, template: string): string {
+  const whole = evaluate(turn, template.trim());
+  if (/^\{=?[^{}]+\}$/.test(template.trim())) return typeof whole === "string" ? whole : JSON.stringify(whole ?? null);
+  return template.replace(PLACEHOLDER_OR_EXPR, (_, expr: string | undefined, name: string | undefined) =>
+    jsonInner(expr !== undefined ? evalExpr(turn, expr) : readVar(turn, name!)),
+  );
+}
+
+/** A JSON object of strings out of a template ("" → {}); throws with a clear message otherwise. */
+function jsonObject(turn: Turn, template: string | undefined, what: string): Record<string, string> {
+  if (!template || template.trim() === "") return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(renderJson(turn, template));
+  } catch {
+    throw new Error(what + " are not valid JSON: " + JSON.stringify(template.slice(0, 80)));
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error(what + " must be a JSON object");
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(parsed)) out[k] = toText(v);
+  return out;
+}
+
+/** Bot API calls go to the configured messenger root, so local Bot API servers and tests work. */
+function apiUrl(url: string): string {
+  return url.startsWith(PUBLIC_API) && API_ROOT !== PUBLIC_API ? API_ROOT.replace(/\/+$/, "") + url.slice(PUBLIC_API.length) : url;
+}
+
+function requestBody(turn: Turn, node: HttpNode, headers: Headers): string | undefined {
+  if (node.method === "GET" || node.body === undefined || node.body.trim() === "") return undefined;
+  if (node.bodyFormat === "raw") return render(turn, node.body);
+  if (node.bodyFormat === "form") {
+    if (!headers.has("content-type")) headers.set("content-type", "application/x-www-form-urlencoded");
+    const trimmed = node.body.trim();
+    if (trimmed.startsWith("{")) return new URLSearchParams(jsonObject(turn, trimmed, "form fields")).toString();
+    return trimmed.replace(PLACEHOLDER_OR_EXPR, (_, expr: string | undefined, name: string | undefined) =>
+      encodeURIComponent(toText(expr !== undefined ? evalExpr(turn, expr) : readVar(turn, name!))),
+    );
+  }
+  if (!headers.has("content-type")) headers.set("content-type", "application/json");
+  return renderJson(turn, node.body);
+}
+
+function fileNameOf(res: Response, url: string): string {
+  const disposition = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(res.headers.get("content-disposition") ?? "");
+  const fromUrl = new URL(url).pathname.split("/").pop() ?? "";
+  return decodeURIComponent(disposition?.[1] ?? fromUrl) || "file";
+}
+
+/** Reads the answer as the node asks: JSON, text, or a file object ({ type: "file", data: base64 }). */
+async function readAnswer(res: Response, node: HttpNode, url: string): Promise<unknown> {
+  const declared = Number(res.headers.get("content-length") ?? "0");
+  if (declared > HTTP_MAX_BYTES) throw new Error("the answer is larger than " + HTTP_MAX_BYTES + " bytes");
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  if (bytes.length > HTTP_MAX_BYTES) throw new Error("the answer is larger than " + HTTP_MAX_BYTES + " bytes");
+  const type = (res.headers.get("content-type") ?? "").toLowerCase();
+  const isText = /json|text|xml|javascript|x-www-form-urlencoded/.test(type) || type === "";
+  const mode = node.response === "auto" ? (type.includes("json") ? "json" : isText ? "text" : "file") : node.response;
+  if (mode === "file") {
+    const fileName = fileNameOf(res, url);
+    return { type: "file", value: fileName, fileName, mimeType: type.split(";")[0] || "application/octet-stream", data: Buffer.from(bytes).toString("base64") };
+  }
+  const text = new TextDecoder().decode(bytes);
+  if (mode === "json" || (node.response === "auto" && /^\s*[[{]/.test(text))) return parseJson<unknown>(text, text);
+  return text;
+}
+
+async function runHttp(turn: Turn, node: HttpNode): Promise<string | undefined> {
+  const vars = turn.state.vars;
+  let url = "";
+  try {
+    url = apiUrl(render(turn, node.url).trim());
+    if (!/^https?:\/\//i.test(url)) throw new Error("the URL " + JSON.stringify(url) + " is not an http(s) address");
+    const target = new URL(url);
+    for (const [k, v] of Object.entries(jsonObject(turn, node.query, "query parameters"))) target.searchParams.set(k, v);
+    const headers = new Headers(jsonObject(turn, node.headers, "headers"));
+    const auth = node.auth;
+    if (auth?.type === "bearer") headers.set("authorization", "Bearer " + render(turn, auth.value));
+    else if (auth?.type === "basic") headers.set("authorization", "Basic " + Buffer.from(render(turn, auth.name ?? "") + ":" + render(turn, auth.value)).toString("base64"));
+    else if (auth?.type === "header" && auth.name) headers.set(render(turn, auth.name), render(turn, auth.value));
+    else if (auth?.type === "query" && auth.name) target.searchParams.set(render(turn, auth.name), render(turn, auth.value));
+    const body = requestBody(turn, node, headers);
+    url = target.toString();
+    const res = await fetch(target, { method: node.method, headers, body, signal: AbortSignal.timeout(node.timeoutSeconds * 1000), redirect: "follow" });
+    const answer = await readAnswer(res, node, url);
+    if (node.statusVar) vars[node.statusVar] = res.status;
+    if (node.responseVar) vars[node.responseVar] = answer;
+    if (node.extract) vars[node.extract.variable] = valueAt(answer, render(turn, node.extract.path)) ?? "";
+    if (res.ok) log(turn, "http " + node.method + " " + url + " → " + res.status);
+    else nodeError(turn, node, node.method + " " + url + " answered " + res.status);
+  } catch (err) {
+    const reason = err instanceof Error ? (err.name === "TimeoutError" ? "no answer within " + node.timeoutSeconds + " s" : err.message) : String(err);
+    nodeError(turn, node, "http_request " + node.method + " " + (url || node.url) + " failed: " + reason);
+    if (node.statusVar) vars[node.statusVar] = 0;
+    if (node.responseVar) vars[node.responseVar] = { error: reason };
+  }
+  return node.next;
+}
+`;

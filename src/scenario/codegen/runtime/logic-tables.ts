@@ -1,0 +1,110 @@
+// The table shapes of the logic and data nodes (docs/nodes/logic.md, data.md). Like tables.ts,
+// this file is also the text of that part of every generated program (program.ts embeds it from
+// its first "// ─── " line on, without `export`): declarations only, every top-level declaration
+// exported.
+
+// ─── Logic and data node shapes ────────────────────────────────────────────────
+
+/** http_request: every field may contain {variables}; headers and query are JSON objects. */
+export interface HttpNode {
+  t: "http";
+  id: string;
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  url: string;
+  headers?: string;
+  query?: string;
+  body?: string;
+  bodyFormat: "json" | "form" | "raw";
+  auth?: { type: "bearer" | "basic" | "header" | "query"; name?: string; value: string };
+  timeoutSeconds: number;
+  response: "auto" | "json" | "text" | "file";
+  responseVar?: string;
+  statusVar?: string;
+  /** responseJsonPath → responseExtractTo: one value out of the answer */
+  extract?: { path: string; variable: string };
+  next?: string;
+  adminOnly?: true;
+}
+
+/** loop: runs body once per item of the array in source, then after. */
+export interface LoopNode {
+  t: "loop";
+  id: string;
+  source: string;
+  item: string;
+  index: string;
+  /** 0: no limit */
+  limit: number;
+  delaySeconds: number;
+  body?: string;
+  after?: string;
+  adminOnly?: true;
+}
+
+/** parallel_split: its branches run side by side; the node ends when all of them did. */
+export interface ParallelNode {
+  t: "parallel";
+  id: string;
+  branches: { label: string; target: string; onError?: string }[];
+  /** 0: no limit */
+  maxConcurrent: number;
+  next?: string;
+  adminOnly?: true;
+}
+
+/** convert_file: a variable holding a list becomes a CSV or JSON file object in output. */
+export interface ConvertNode {
+  t: "convert";
+  id: string;
+  input: string;
+  format: "csv" | "json";
+  fileName: string;
+  delimiter: string;
+  header: boolean;
+  output: string;
+  next?: string;
+  adminOnly?: true;
+}
+
+/** bot_table: one operation on a table of the project's own database. */
+export interface TableOpNode {
+  t: "table";
+  id: string;
+  table: string;
+  op: "read" | "count" | "sum" | "avg" | "min" | "max" | "distinct" | "insert" | "upsert" | "update" | "delete" | "delete_all";
+  /** equals (default) | not_equals | greater_than | less_than | contains | is_empty | is_not_empty; all must hold */
+  where: { column: string; op: string; value: string }[];
+  /** update: set (default) | increment | decrement | min | max */
+  updates: { column: string; op: string; value: string }[];
+  /** insert / upsert: column → template */
+  row: Record<string, string>;
+  /** upsert: the column that finds the existing row */
+  key?: string;
+  onConflict: "ignore" | "update" | "merge";
+  saveTo?: string;
+  format: "first_row" | "all_rows" | "count" | "scalar" | "random_row";
+  columns: string[];
+  orderBy?: string;
+  desc: boolean;
+  limit: number;
+  offset: number;
+  aggregate?: string;
+  returnId?: true;
+  next?: string;
+  adminOnly?: true;
+}
+
+/** psql_query: one SQLite statement on the project's own database ({variables} are bound parameters). */
+export interface SqlNode {
+  t: "sql";
+  id: string;
+  query: string;
+  saveTo?: string;
+  format: "json" | "text" | "first_row" | "affected";
+  /** format text: one line per row, {column} of the row */
+  template?: string;
+  next?: string;
+  adminOnly?: true;
+}
+
+export type LogicNode = HttpNode | LoopNode | ParallelNode | ConvertNode | TableOpNode | SqlNode;

@@ -1,0 +1,146 @@
+// Runtime source: message triggers (incoming, outgoing, forum topic) and schedules.
+// (Text copied into generated bots; see types.ts for the rules.)
+export const RUNTIME_TRIGGERS = String.raw`
+// ─── Message triggers ──────────────────────────────────────────────────────────
+
+/** A turn for work no update started (schedules, outgoing triggers, topic messages): sends go to chatId. */
+function systemTurn(chatId: number, from?: Sender): Turn {
+  const ctx = new Context({ update_id: 0 }, bot.api, bot.botInfo);
+  return { ctx, chatId, state: loadState(chatId), from, isAdmin: !!from && ADMIN_IDS.has(String(from.id)), event: {}, steps: 0 };
+}
+
+/** Runs a flow in another chat's queue and saves that chat's state. */
+function runIn(chatId: number, target: string, prepare: (turn: Turn) => void = () => undefined): Promise<void> {
+  return inChat(chatId, async () => {
+    const turn = systemTurn(chatId);
+    prepare(turn);
+    try {
+      await go(turn, target);
+    } finally {
+      saveState(turn);
+    }
+  });
+}
+
+/**
+ * Before the usual handling of a message: a topic message in a watched forum group goes to the
+ * user the topic belongs to (true: handled); incoming triggers run for every message (false).
+ */
+async function messageTriggers(turn: Turn, msg: IncomingMessage): Promise<boolean> {
+  const chatType = turn.ctx.chat?.type;
+  if ((chatType === "group" || chatType === "supergroup") && msg.message_thread_id && !msg.from?.is_bot) {
+    for (const t of MESSAGE_TRIGGERS) {
+      if (t.on !== "group" || !sameChat(render(turn, t.group ?? ""), turn.chatId)) continue;
+      const user = userByThread(t.threadVariable ?? "", msg.message_thread_id);
+      if (user === undefined) {
+        log(turn, "topic " + msg.message_thread_id + ": no user has " + t.threadVariable + " = " + msg.message_thread_id);
+        continue;
+      }
+      log(turn, "topic " + msg.message_thread_id + " → user " + user);
+      void runIn(user, t.target, (u) => {
+        if (t.userVariable) u.state.vars[t.userVariable] = String(user);
+        u.event.message_text = msg.text ?? msg.caption ?? "";
+      });
+      return true;
+    }
+  }
+  for (const t of MESSAGE_TRIGGERS) if (t.on === "incoming") await go(turn, t.target);
+  return false;
+}
+
+/** A group id as the author wrote it ("1234567890" stands for -1001234567890). */
+function sameChat(written: string, chatId: number): boolean {
+  const id = written.trim();
+  return id !== "" && (id === String(chatId) || "-100" + id === String(chatId));
+}
+
+/** The private chat whose variable holds this topic id: chats in memory first, then the database. */
+function userByThread(variable: string, thread: number): number | undefined {
+  for (const [chatId, state] of states) if (chatId > 0 && toText(state.vars[variable]) === String(thread)) return chatId;
+  if (!db) return undefined;
+  try {
+    const row = db
+      .query<{ chat_id: string }, [number, string, string]>(
+        "SELECT chat_id FROM bot_state WHERE token_id = ? AND CAST(json_extract(variables, ?) AS TEXT) = ? LIMIT 1",
+      )
+      .get(TOKEN_ID, "$." + JSON.stringify(variable), String(thread));
+    return row ? Number(row.chat_id) : undefined;
+  } catch (err) {
+    console.error("group_message_trigger: cannot search the users:", err);
+    return undefined;
+  }
+}
+
+/** Chats whose outgoing-trigger flow is running: its own messages do not trigger it again. */
+const outgoingBusy = new Set<number>();
+
+bot.api.config.use(async (prev, method, payload, signal) => {
+  const res = await prev(method, payload, signal);
+  if (!res.ok || !/^send/.test(method) || method === "sendChatAction") return res;
+  const chat = Number((payload as { chat_id?: unknown }).chat_id);
+  const text = (payload as { text?: unknown; caption?: unknown }).text ?? (payload as { caption?: unknown }).caption;
+  for (const t of MESSAGE_TRIGGERS) {
+    if (t.on !== "outgoing" || !Number.isSafeInteger(chat) || outgoingBusy.has(chat)) continue;
+    void inChat(chat, async () => {
+      outgoingBusy.add(chat);
+      const turn = systemTurn(chat);
+      turn.event.message_text = typeof text === "string" ? text : "";
+      try {
+        await go(turn, t.target);
+      } finally {
+        outgoingBusy.delete(chat);
+        saveState(turn);
+      }
+    });
+  }
+  return res;
+});
+
+// ─── Schedules ─────────────────────────────────────────────────────────────────
+
+const scheduleJobs: { stop(): void }[] = [];
+const scheduleRunning = new Set<string>();
+
+/** One run of a schedule: in its chat, or for every recorded user at the broadcast pace. */
+async function runSchedule(s: ScheduleDef) {
+  if (scheduleRunning.has(s.id)) return console.log("schedule " + s.id + ": the previous run is still going; skipped");
+  scheduleRunning.add(s.id);
+  try {
+    if (s.chat) {
+      const chat = chatOf(systemTurn(0), s.chat);
+      if (typeof chat !== "number") throw new Error("schedules run in chats given by number, not " + chat);
+      await runIn(chat, s.target);
+      return;
+    }
+    const users = broadcastRecipients();
+    let last = 0;
+    for (const user of users) {
+      const wait = last + 1000 / BROADCAST_PER_SECOND + 2 - Date.now();
+      if (wait > 0) await Bun.sleep(wait);
+      last = Date.now();
+      await runIn(user.id, s.target);
+    }
+    log(systemTurn(0), "schedule " + s.id + ": ran for " + users.length + " users");
+  } catch (err) {
+    console.error("schedule " + s.id + " failed: " + describe(err));
+  } finally {
+    scheduleRunning.delete(s.id);
+  }
+}
+
+function startSchedules() {
+  for (const s of SCHEDULES) {
+    for (const pattern of s.cron) scheduleJobs.push(new Cron(pattern, { timezone: s.timezone, protect: true }, () => runSchedule(s)));
+    for (const seconds of s.every) {
+      const timer = setInterval(() => void runSchedule(s), seconds * 1000);
+      scheduleJobs.push({ stop: () => clearInterval(timer) });
+    }
+    if (s.runOnStart) void runSchedule(s);
+  }
+  if (SCHEDULES.length > 0) console.log("schedules: " + SCHEDULES.map((s) => s.id).join(", "));
+}
+
+function stopSchedules() {
+  for (const job of scheduleJobs.splice(0)) job.stop();
+}
+`;

@@ -1,0 +1,26 @@
+// DESIGN.md §2 / issue 12: the engine (src/scenario) and the bot runtime (src/bots) never import a
+// feature module nor the HTTP layer; features translate the runtime's errors into the error shape.
+import { expect, test } from "bun:test";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+const SRC = join(import.meta.dir, "..", "..", "src");
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name);
+    return statSync(full).isDirectory() ? sources(full) : name.endsWith(".ts") ? [full] : [];
+  });
+}
+
+test("src/bots and src/scenario import neither src/modules nor src/http", () => {
+  const files = [...sources(join(SRC, "bots")), ...sources(join(SRC, "scenario"))];
+  expect(files.length).toBeGreaterThan(20);
+  const offending: string[] = [];
+  for (const file of files) {
+    for (const m of readFileSync(file, "utf8").matchAll(/^\s*(?:import|export)\b[^;]*?from\s+"([^"]+)"/gm)) {
+      if (/(^|\/)(modules|http)\//.test(m[1]!)) offending.push(`${file.slice(SRC.length + 1)} → ${m[1]}`);
+    }
+  }
+  expect(offending).toEqual([]);
+});
