@@ -37,7 +37,7 @@ const str = (v: unknown) => (typeof v === "string" ? v : "");
 
 /** Types that send a message (they carry buttons and the message's own auto transition). */
 export const MESSAGE_LIKE = new Set(["message", "start", "command", "photo", "video", "audio", "document", "sticker", "voice", "animation", "location", "contact"]);
-const NO_AUTO = new Set(["condition", "keyboard", "input"]);
+const NO_AUTO = new Set(["condition", "keyboard", "input", "comment", "parallel_split"]);
 
 /** Loads whatever the server holds: the document, the legacy flat form, or json_data. */
 export function normalizeDoc(raw: unknown): Doc {
@@ -65,6 +65,9 @@ export function slotsOf(n: SNode): Slot[] {
     out.push({ handle: "default", label: "default", target: str(d.defaultTargetId), kind: "default" });
     return out;
   }
+  if (n.type === "parallel_split" && Array.isArray(d.parallelBranches))
+    d.parallelBranches.forEach((b: unknown, i: number) => isObj(b) && out.push({ handle: `pbranch:${b.id ?? i}`, label: str(b.label), target: str(b.target), kind: "branch" }));
+  if (n.type === "loop") out.push({ handle: "afterLoop", label: "after loop", target: str(d.afterLoopTo), kind: "default" });
   buttonsOf(n).forEach((b, i) => {
     const action = str(b.action) || "goto";
     if (action === "goto" || action === "selection" || action === "complete" || action === "") out.push({ handle: `btn:${b.id ?? i}`, label: str(b.text), target: str(b.target), kind: "button" });
@@ -89,6 +92,10 @@ export function withTarget(n: SNode, handle: string, target: string): SNode {
   else if (handle.startsWith("btn:")) {
     const key = handle.slice(4);
     d.buttons = buttonsOf(n).map((b, i) => (String(b.id ?? i) === key ? { ...b, target, action: b.action === "selection" || b.action === "complete" ? b.action : "goto" } : b));
+  } else if (handle === "afterLoop") d.afterLoopTo = target;
+  else if (handle.startsWith("pbranch:")) {
+    const key = handle.slice(8);
+    d.parallelBranches = (Array.isArray(d.parallelBranches) ? d.parallelBranches : []).map((b: Data, i: number) => (isObj(b) && String(b.id ?? i) === key ? { ...b, target } : b));
   } else if (handle.startsWith("branch:")) {
     const key = handle.slice(7);
     d.branches = branchesOf(n).map((b, i) => (String(b.id ?? i) === key ? { ...b, target } : b));

@@ -11,6 +11,8 @@ const types = {
     delete_message: "Delete message", forward_message: "Forward message", pin_message: "Pin message", unpin_message: "Unpin message",
     ban_user: "Ban user", unban_user: "Unban user", mute_user: "Mute user", unmute_user: "Unmute user", kick_user: "Kick user", promote_user: "Promote user", demote_user: "Demote user", admin_rights: "Admin rights",
     start: "Start (legacy)", command: "Command (legacy)",
+    outgoing_message_trigger: "Outgoing message", group_message_trigger: "Group message", schedule_trigger: "Schedule", media: "Media", loop: "Loop", parallel_split: "Parallel split",
+    bot_table: "Bot table", psql_query: "SQL query", convert_file: "Convert file", create_forum_topic: "Create forum topic", comment: "Comment",
   },
   ru: {
     command_trigger: "Команда", text_trigger: "Текстовый триггер", incoming_message_trigger: "Любое сообщение", callback_trigger: "Триггер кнопки", incoming_callback_trigger: "Любое нажатие кнопки",
@@ -20,6 +22,8 @@ const types = {
     delete_message: "Удалить сообщение", forward_message: "Переслать сообщение", pin_message: "Закрепить сообщение", unpin_message: "Открепить сообщение",
     ban_user: "Забанить", unban_user: "Разбанить", mute_user: "Заглушить", unmute_user: "Снять заглушение", kick_user: "Исключить", promote_user: "Повысить", demote_user: "Понизить", admin_rights: "Права админа",
     start: "Старт (старый)", command: "Команда (старая)",
+    outgoing_message_trigger: "Исходящее сообщение", group_message_trigger: "Сообщение в группе", schedule_trigger: "Расписание", media: "Медиафайл", loop: "Цикл", parallel_split: "Параллельные ветки",
+    bot_table: "Таблица бота", psql_query: "SQL-запрос", convert_file: "Конвертация файла", create_forum_topic: "Создать тему форума", comment: "Комментарий",
   },
 };
 
@@ -27,7 +31,7 @@ const en = {
   toolbar: "Editor tools", canvas: "Canvas", undo: "Undo", redo: "Redo", copy: "Copy", paste: "Paste", duplicate: "Duplicate", delete: "Delete", layout: "Auto-layout",
   palette: "Node palette", paletteFilter: "Filter nodes",
   types: types.en,
-  groups: { triggers: "Triggers", messages: "Messages", logic: "Logic", http: "HTTP", actions: "Actions", content: "Content", users: "User management", legacy: "Legacy" },
+  groups: { triggers: "Triggers", messages: "Messages", logic: "Logic", http: "HTTP", data: "Data", actions: "Actions", content: "Content", users: "User management", utility: "Utility", legacy: "Legacy" },
   slots: { auto: "next", button: "button", branch: "branch", default: "otherwise", input: "after answer", keyboard: "keyboard" },
   actions: { goto: "Go to node", command: "Run command", url: "Open URL", contact: "Ask contact", location: "Ask location", complete: "Complete", selection: "Select (multi)" },
   sheets: { title: "Sheets", add: "Add sheet", rename: "Rename", duplicate: "Duplicate", delete: "Delete sheet", left: "Move left", right: "Move right", newName: "Sheet {{n}}", confirmDelete: "Delete sheet “{{name}}” and its nodes?" },
@@ -57,7 +61,7 @@ const ru: Shape<typeof en> = {
   toolbar: "Инструменты редактора", canvas: "Холст", undo: "Отменить", redo: "Повторить", copy: "Копировать", paste: "Вставить", duplicate: "Дублировать", delete: "Удалить", layout: "Авторасстановка",
   palette: "Палитра узлов", paletteFilter: "Найти узел",
   types: types.ru,
-  groups: { triggers: "Триггеры", messages: "Сообщения", logic: "Логика", http: "HTTP", actions: "Действия", content: "Управление контентом", users: "Пользователи", legacy: "Старые" },
+  groups: { triggers: "Триггеры", messages: "Сообщения", logic: "Логика", http: "HTTP", data: "Данные", actions: "Действия", content: "Управление контентом", users: "Пользователи", utility: "Утилиты", legacy: "Старые" },
   slots: { auto: "далее", button: "кнопка", branch: "ветка", default: "иначе", input: "после ответа", keyboard: "клавиатура" },
   actions: { goto: "Перейти к узлу", command: "Выполнить команду", url: "Открыть ссылку", contact: "Запросить контакт", location: "Запросить геопозицию", complete: "Завершить", selection: "Выбор (несколько)" },
   sheets: { title: "Листы", add: "Добавить лист", rename: "Переименовать", duplicate: "Дублировать", delete: "Удалить лист", left: "Левее", right: "Правее", newName: "Лист {{n}}", confirmDelete: "Удалить лист «{{name}}» вместе с узлами?" },
