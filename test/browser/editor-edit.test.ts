@@ -183,4 +183,27 @@ describe.skipIf(!haveChromium)("editor: editing", () => {
     expect(p.data.sheets[0].nodes.find((n: any) => n.id === "start").data.description).toBe("autosaved text");
     await page.getByLabel("Autosave").uncheck();
   }, 30_000);
+
+  test("warnings of generate show on their node and in a list that jumps to it", async () => {
+    const { page } = env.b;
+    const id = await newProject(env, "Warned", {
+      sheets: [
+        { id: "a", name: "A", nodes: [node("go", "command_trigger", 0, 0, { command: "/start", autoTransitionTo: "hi" }), node("hi", "message", 320, 0, { messageText: "Hi" })], edges: [] },
+        { id: "b", name: "B", nodes: [node("lonely", "message", 0, 0, { messageText: "Nobody reaches me" })], edges: [] },
+      ],
+    });
+    const gen = await env.t.call("POST", `/api/projects/${id}/generate`, { cookie: env.cookie, json: {} });
+    const warned = (gen.body.warnings ?? []).filter((w: any) => w.nodeId === "lonely");
+    expect(warned.length).toBeGreaterThan(0);
+    await openEditor(page, env.base, id);
+    await page.locator(".ed-warnbox summary").click();
+    await page.locator(".ed-warnings button").filter({ hasText: warned[0].message }).first().click();
+    await page.getByRole("tab", { name: /^B/ }).and(page.locator("[aria-selected=true]")).waitFor();
+    await nodeEl(page, "lonely").and(page.locator(".has-warning.selected")).waitFor();
+    await page.getByRole("button", { name: "Code", exact: true }).click();
+    await expect(page.getByTestId("generated-code").textContent()).resolves.toContain("Nobody reaches me");
+    await page.getByRole("button", { name: "project.json" }).click();
+    expect(JSON.parse((await page.getByTestId("project-json").textContent())!).sheets[1].nodes[0].id).toBe("lonely");
+    await page.getByRole("button", { name: "Canvas", exact: true }).click();
+  }, 30_000);
 });
