@@ -23,7 +23,9 @@ import { envVarRoutes } from "./modules/env-vars";
 import { botUserRoutes } from "./modules/bot-users";
 import { templateRoutes } from "./modules/templates";
 import { templateAdminRoutes } from "./modules/templates/admin";
+import { previewRoutes } from "./modules/preview";
 import { studioRoutes } from "./modules/studio";
+import { mcpRoutes } from "./modules/mcp";
 
 export function createApp(ctx: AppContext) {
   const guard = setupGuard(ctx);
@@ -58,6 +60,8 @@ export function createApp(ctx: AppContext) {
     .use(envVarRoutes(ctx))
     .use(botUserRoutes(ctx))
     .use(templateRoutes(ctx))
+    .use(previewRoutes(ctx))
+    .use(mcpRoutes(ctx))
     .use(studioRoutes(ctx));
   // Production without an admin key: the admin area does not exist (API.md "Admin").
   const withAdmin = ctx.config.production && !ctx.config.adminKey ? app : app.use(adminRoutes(ctx)).use(botFolderRoutes(ctx)).use(templateAdminRoutes(ctx));

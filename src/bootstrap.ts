@@ -16,6 +16,7 @@ import { removeProjectAvatars } from "./modules/tokens/photos";
 import { StorageRegistry } from "./modules/storage/registry";
 import { StorageConfigService } from "./modules/storage/service";
 import { MediaService } from "./modules/media/service";
+import { PreviewService } from "./modules/preview/service";
 import { loadBuiltInTemplates } from "./modules/templates/seed";
 import type { BotController } from "./bots/controller";
 import { BotManager } from "./bots/manager";
@@ -52,6 +53,7 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
     storage: new StorageRegistry(db, config.storageEncryptionKey, config.uploadsDir, log),
     storageConfigs: undefined as unknown as StorageConfigService,
     media: undefined as unknown as MediaService,
+    preview: undefined as unknown as PreviewService,
     projectDeleteHooks: [],
     state,
   };
@@ -61,6 +63,7 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
   ctx.tokens = new TokensService(ctx);
   ctx.storageConfigs = new StorageConfigService(ctx, ctx.storage);
   ctx.media = new MediaService(ctx, ctx.storage);
+  ctx.preview = new PreviewService(ctx);
   // Files outside the database go with their project (rows go by FK cascade): media objects,
   // downloaded avatars, and bot folders (they keep the token in .env; the bots are stopped first).
   ctx.projectDeleteHooks.push((projectId) => ctx.media.deleteProjectObjects(projectId));

@@ -14,6 +14,7 @@ import type { TokensService } from "./modules/tokens/service";
 import type { StorageRegistry } from "./modules/storage/registry";
 import type { StorageConfigService } from "./modules/storage/service";
 import type { MediaService } from "./modules/media/service";
+import type { PreviewService } from "./modules/preview/service";
 
 export interface AppState {
   /** System templates seeded into the catalog (health.templates). */
@@ -41,6 +42,8 @@ export interface AppContext {
   storage: StorageRegistry;
   storageConfigs: StorageConfigService;
   media: MediaService;
+  /** Preview sessions of the Studio (a throwaway bot against the in-product emulator). */
+  preview: PreviewService;
   /**
    * Run before a project row is deleted (API.md projects rule 3): features that keep data outside
    * the database (media objects, bot folders) register here. Rows go with the project (FK cascade).

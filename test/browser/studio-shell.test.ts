@@ -42,6 +42,7 @@ describe.skipIf(!haveChromium)("studio shell in Chromium", () => {
     await page.waitForURL(/\/projects\/\d+$/);
     await page.getByRole("heading", { name: "Pizza bot" }).waitFor();
     expect(b.errors).toEqual([]);
+    expect(b.requests.filter((u) => u.startsWith(`${base}/api/`)).length).toBeGreaterThan(2);
     expect(b.requests.filter((u) => !u.startsWith(base) && !u.startsWith("data:"))).toEqual([]);
   }, 30_000);
 });

@@ -71,6 +71,7 @@ export async function hardening(opts: { env?: Record<string, string> } = {}): Pr
       return r;
     },
     async close() {
+      await t.ctx.preview.stopAll();
       t.cleanup();
       await fake.stop();
     },
@@ -97,6 +98,10 @@ export interface Ids {
   pat: number;
   adminPat: number;
   user: number;
+  /** OWNER's preview session of a fixture project (one per suite, started again after a stop) */
+  preview: string;
+  /** a file the preview user sent in that session */
+  previewFile: string;
 }
 
 let serial = 0;
@@ -127,6 +132,7 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
   expect(publicTemplate.status).toBe(201);
   const storage = await h.call("POST", "/api/storage-configs", { cookie: h.owner, json: { name: `Store ${n}`, backend: "local", config: { rootPath: join(t.dir, `store-${n}`) } } });
   expect(storage.status).toBe(201);
+  const preview = await sharedPreview(h, project);
   const pat = t.ctx.auth.createPat(OWNER, `fixture ${n}`, []);
   const adminPat = t.ctx.auth.createPat(OWNER, `admin-made ${n}`, []);
   return {
@@ -146,7 +152,29 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
     pat: pat.id,
     adminPat: adminPat.id,
     user: OWNER,
+    ...preview,
   };
+}
+
+const previews = new WeakMap<Hardening, { preview: string; previewFile: string }>();
+
+/** `ids` with a running preview: logging out (a matrix row) ends the owner's previews. */
+export async function withLivePreview(h: Hardening, ids: Ids): Promise<Ids> {
+  return { ...ids, ...(await sharedPreview(h, ids.project)) };
+}
+
+/** Preview sessions run a bot process each: the suite shares one and starts it again when a test stopped it. */
+async function sharedPreview(h: Hardening, project: number) {
+  const known = previews.get(h);
+  if (known && h.t.ctx.preview.resourcesOf(known.preview)) return known;
+  h.t.ctx.preview.options.perUser = 1000; // the matrix starts previews of its own beside the shared one
+  const created = await h.call("POST", `/api/projects/${project}/preview`, { cookie: h.owner, json: {} });
+  expect(created.status).toBe(201);
+  const sent = await h.call("POST", `/api/preview/${created.body.id}/actions`, { cookie: h.owner, json: { type: "photo" } });
+  expect(sent.status).toBe(200);
+  const ids = { preview: String(created.body.id), previewFile: String(sent.body.entry.media.fileId) };
+  previews.set(h, ids);
+  return ids;
 }
 
 /**
@@ -268,6 +296,23 @@ export const ROUTES: { method: string; path: string; level: "public" | "user" | 
   { method: "PATCH", path: "/admin/api/templates/{template}/featured", level: "admin" },
   { method: "POST", path: "/admin/api/templates/refresh", level: "admin" },
   { method: "POST", path: "/admin/api/templates/recreate", level: "admin" },
+  // preview sessions (docs/preview.md): a session is its starter's alone
+  { method: "POST", path: "/api/projects/{project}/preview", level: "user" },
+  { method: "GET", path: "/api/preview/{preview}", level: "user" },
+  { method: "DELETE", path: "/api/preview/{preview}", level: "user" },
+  { method: "GET", path: "/api/preview/{preview}/transcript", level: "user" },
+  { method: "POST", path: "/api/preview/{preview}/actions", level: "user" },
+  { method: "PUT", path: "/api/preview/{preview}/actor", level: "user" },
+  { method: "PUT", path: "/api/preview/{preview}/document", level: "user" },
+  { method: "GET", path: "/api/preview/{preview}/variables", level: "user" },
+  { method: "PUT", path: "/api/preview/{preview}/variables", level: "user" },
+  { method: "GET", path: "/api/preview/{preview}/log", level: "user" },
+  { method: "GET", path: "/api/preview/{preview}/files/{previewFile}", level: "user" },
+  // MCP: PAT-only; the corpus's cookie calls meet the 401, test/hardening/mcp.test.ts sends the bad
+  // bodies and queries with a PAT.
+  { method: "POST", path: "/mcp", level: "user" },
+  { method: "GET", path: "/mcp", level: "user" },
+  { method: "DELETE", path: "/mcp", level: "user" },
 ];
 
 /** Routes of the app that the catalogue does not name (docs, the WebSocket itself and HTML pages are exempt). */

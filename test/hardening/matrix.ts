@@ -2,7 +2,7 @@
 // sends, and the expected status per kind of caller. Used by the matrix test and the secret scan.
 import type { CallOptions } from "../support/app";
 import { loginAs } from "../support/app";
-import { COLLAB, fill, makeFixture, OWNER, STRANGER, type Hardening, type Ids } from "./fixture";
+import { COLLAB, fill, makeFixture, OWNER, STRANGER, withLivePreview, type Hardening, type Ids } from "./fixture";
 
 export const CALLERS = ["none", "stranger", "collab", "owner", "managerForOwner", "managerForStranger", "admin"] as const;
 export type Caller = (typeof CALLERS)[number];
@@ -13,6 +13,7 @@ export interface Row {
   method: string;
   path: string;
   body?: (ids: Ids) => unknown;
+  headers?: Record<string, string>;
   expect: Expect;
 }
 
@@ -24,8 +25,11 @@ const botMember = (ok: number): Expect => [401, 403, ok, ok, ok, 403, 401]; // /
 const anyUser = (ok: number): Expect => [401, ok, ok, ok, ok, ok, 401];
 const adminOnly = (ok: number): Expect => [401, 401, 401, 401, 401, 401, ok];
 const everyone = (ok: number): Expect => [ok, ok, ok, ok, ok, ok, ok];
+const previewOwner = (ok: number): Expect => [401, 404, 404, ok, 404, 404, 401]; // a preview is its starter's alone
 
 const scenario = { sheets: [{ id: "s1", name: "S", nodes: [], edges: [] }] };
+const MCP_INITIALIZE = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "matrix", version: "1" } } };
+const MCP_ACCEPT = { accept: "application/json, text/event-stream" };
 
 export const MATRIX: Row[] = [
   // public
@@ -152,6 +156,23 @@ export const MATRIX: Row[] = [
   { method: "PATCH", path: "/admin/api/templates/{publicTemplate}/featured", body: () => ({ featured: 1 }), expect: adminOnly(200) },
   { method: "POST", path: "/admin/api/templates/refresh", expect: adminOnly(200) },
   { method: "POST", path: "/admin/api/templates/recreate", expect: adminOnly(200) },
+  // preview sessions: starting one needs project access (404 for no access, like GET /api/projects/{id})
+  { method: "POST", path: "/api/projects/{project}/preview", body: () => ({}), expect: [401, 404, 201, 201, 404, 404, 401] },
+  { method: "GET", path: "/api/preview/{preview}", expect: previewOwner(200) },
+  { method: "GET", path: "/api/preview/{preview}/transcript", expect: previewOwner(200) },
+  { method: "POST", path: "/api/preview/{preview}/actions", body: () => ({ type: "text", text: "/start" }), expect: previewOwner(200) },
+  { method: "PUT", path: "/api/preview/{preview}/actor", body: () => ({ user: "user", chat: "private" }), expect: previewOwner(200) },
+  { method: "PUT", path: "/api/preview/{preview}/document", body: () => ({ document: { sheets: [{ id: "s", name: "S", nodes: [{ id: "start", type: "start", position: { x: 0, y: 0 }, data: { messageText: "edited" } }], edges: [] }] } }), expect: previewOwner(200) },
+  { method: "GET", path: "/api/preview/{preview}/variables", expect: previewOwner(200) },
+  { method: "PUT", path: "/api/preview/{preview}/variables", body: () => ({ variables: { answer: "42" } }), expect: previewOwner(200) },
+  { method: "GET", path: "/api/preview/{preview}/log", expect: previewOwner(200) },
+  { method: "GET", path: "/api/preview/{preview}/files/{previewFile}", expect: previewOwner(200) },
+  { method: "DELETE", path: "/api/preview/{preview}", expect: previewOwner(200) },
+  // MCP (docs/mcp.md): a bearer PAT only — session cookies and the admin cookie are refused; a
+  // bot_manager PAT acts for the messenger_id it names. Without a session id only POST initialize works.
+  { method: "POST", path: "/mcp", body: () => MCP_INITIALIZE, headers: MCP_ACCEPT, expect: [401, 401, 401, 401, 200, 200, 401] },
+  { method: "GET", path: "/mcp", headers: MCP_ACCEPT, expect: [401, 401, 401, 401, 400, 400, 401] },
+  { method: "DELETE", path: "/mcp", headers: MCP_ACCEPT, expect: [401, 401, 401, 401, 400, 400, 401] },
 ];
 
 /** Logout ends the session it is given: every caller logs out a session of its own. */
@@ -193,7 +214,7 @@ export async function callAs(h: Hardening, row: Row, caller: Caller, ids: Ids) {
   }
   if (row.path === "/api/auth/logout") await freshSessions(h);
   if (row.path === "/admin/api/login") return { path, r: await h.call(row.method, path, { ...opts, body: new URLSearchParams({ key: "wrong" }) }) };
-  return { path, r: await h.call(row.method, path, { ...opts, ...(row.body ? { json: row.body(ids) } : {}) }) };
+  return { path, r: await h.call(row.method, path, { ...opts, ...(row.body ? { json: row.body(ids) } : {}), ...(row.headers ? { headers: row.headers } : {}) }) };
 }
 
 /** Runs a row for the given callers; a success on a changing call gets its own fixture. */
@@ -202,7 +223,8 @@ export async function runRow(h: Hardening, row: Row, callers: readonly Caller[],
   const results: { caller: Caller; path: string; expected: number; r: Awaited<ReturnType<typeof callAs>>["r"] }[] = [];
   for (const caller of callers) {
     const expected = row.expect[CALLERS.indexOf(caller)];
-    const ids = mutating && expected < 400 ? await makeFixture(h) : shared;
+    const base = mutating && expected < 400 ? await makeFixture(h) : shared;
+    const ids = row.path.includes("{preview}") ? await withLivePreview(h, base) : base;
     const { path, r } = await callAs(h, row, caller, ids);
     results.push({ caller, path, expected, r });
   }

@@ -115,7 +115,7 @@ test("a session that exercises everything", async () => {
   await h.call("GET", `/api/projects/${shared.project}`, { cookie: h.owner });
   await h.call("GET", "/api/projects", { cookie: h.owner });
   expect(h.responses.length).toBeGreaterThan(700);
-});
+}, 60_000); // every matrix row, preview sessions (a bot process each) among them
 
 /** Where a secret may appear by contract. */
 const envAllowed = (r: Recorded) => (r.method === "POST" && /\/api\/bot\/tokens\/[^/]+\/env(\?|$)/.test(r.path) && r.status === 201) || (/\/reveal(\?|$)/.test(r.path) && r.status === 200);

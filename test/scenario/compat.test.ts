@@ -55,6 +55,7 @@ test("generated programs type-check against grammY (tsc --noEmit)", async () => 
       ["logic", logicScenario, { projectName: "Logic", userDatabaseEnabled: true, enableLogging: true }],
       ["details", detailsScenario, { projectName: "Details", userDatabaseEnabled: false }],
       ["empty", { sheets: [] }, { projectName: "Empty", userDatabaseEnabled: false }],
+      ["preview", logicScenario, { projectName: "Preview", userDatabaseEnabled: true, enableLogging: true, preview: true }],
       ...Object.entries(MESSAGING_FIXTURES).map(([name, d]): [string, unknown, Parameters<typeof generateBot>[1]] => [name, d, { projectName: name, userDatabaseEnabled: true, enableLogging: true }]),
     ];
     if (HAS_COMPAT) {

@@ -17,7 +17,7 @@ export interface Browser {
   page: Page;
   /** Uncaught page errors and console errors, for "no console errors" checks. */
   errors: string[];
-  /** Every request URL the pages made (for "same origin only" checks). */
+  /** Every request URL the first page made (for "same origin only" checks). */
   requests: string[];
   close(): Promise<void>;
 }
@@ -31,13 +31,27 @@ export async function launchBrowser(opts: { viewport?: { width: number; height: 
     viewport: opts.viewport ?? { width: 1280, height: 800 },
     colorScheme: opts.colorScheme ?? "light",
     locale: opts.locale ?? "en-US",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      // Another host can never answer: a request to one fails and shows as a console error.
+      "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
+    ],
   });
   context.setDefaultTimeout(10_000);
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];
   const requests: string[] = [];
-  context.on("request", (r) => void requests.push(r.url()));
+  // Request URLs from the DevTools protocol: playwright's own request events race its object
+  // bookkeeping when a page navigates under load ("Cannot find parent object request@…").
+  const cdp = await context.newCDPSession(page);
+  cdp.on("Network.requestWillBeSent", (e) => void requests.push(e.request.url));
+  await cdp.send("Network.enable");
   page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
   page.on("console", (m) => {
     if (m.type() !== "error") return;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Bot, InlineKeyboard, InputFile, webhookCallback } from "grammy";
 import { startFakeMessenger, type FakeMessenger, type FakeUser } from "./fake-messenger";
-import { PNG_BYTES } from "./fake-messenger/files";
+import { PNG_BYTES } from "../../src/emulator/bot-api/files";
 
 let fake: FakeMessenger;
 const alice: FakeUser = { id: 111, first_name: "Alice", username: "alice", language_code: "en" };

@@ -4,17 +4,17 @@
 // recorded. Run standalone with `bun test/support/fake-messenger.ts [--port N]`; tests in another
 // process then drive it through /__control (see fake-messenger/control.ts).
 import type { Server } from "bun";
-import { BotState, Directory } from "./fake-messenger/chats";
-import type { CallContext } from "./fake-messenger/context";
-import { Described } from "./fake-messenger/context";
+import { BotState, Directory } from "../../src/emulator/bot-api/chats";
+import type { CallContext } from "../../src/emulator/bot-api/context";
+import { Described } from "../../src/emulator/bot-api/context";
 import { handleControl } from "./fake-messenger/control";
-import { FileStore } from "./fake-messenger/files";
-import { findMethod, notFound } from "./fake-messenger/methods";
-import { forRecord, readParams } from "./fake-messenger/params";
-import { ApiError, type FakeBot, type FakeUser, type RecordedCall, type Update } from "./fake-messenger/types";
-import { contactFields, documentFields, groupMessage, photoFields, press, textFields, userMessage } from "./fake-messenger/user-actions";
+import { FileStore } from "../../src/emulator/bot-api/files";
+import { findMethod, notFound } from "../../src/emulator/bot-api/methods";
+import { forRecord, readParams } from "../../src/emulator/bot-api/params";
+import { ApiError, type FakeBot, type FakeUser, type RecordedCall, type Update } from "../../src/emulator/bot-api/types";
+import { contactFields, documentFields, groupMessage, photoFields, press, textFields, userMessage } from "../../src/emulator/bot-api/user-actions";
 
-export type { FakeBot, FakeUser, RecordedCall, Update } from "./fake-messenger/types";
+export type { FakeBot, FakeUser, RecordedCall, Update } from "../../src/emulator/bot-api/types";
 
 export interface FakeMessenger {
   /** e.g. "http://127.0.0.1:43123"; use as MESSENGER_API_ROOT / grammY `client.apiRoot` */

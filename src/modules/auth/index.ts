@@ -54,7 +54,10 @@ export const authRoutes = (ctx: AppContext) => {
       },
       { user: true },
     )
-    .post("/logout", ({ cookie }) => {
+    .post("/logout", async ({ cookie }) => {
+      // Previews end with the session that started them (they would otherwise idle for 30 minutes).
+      const userId = ctx.auth.resolveSession(cookie[SESSION_COOKIE]?.value);
+      if (userId !== null) await ctx.preview.stopAllOf(userId);
       ctx.auth.deleteSession(cookie[SESSION_COOKIE]?.value);
       cookie[SESSION_COOKIE].set({ value: "", ...cookieOptions(), maxAge: 0 });
       return { success: true };

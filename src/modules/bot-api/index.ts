@@ -4,6 +4,8 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
+import { JsonCache } from "../../http/json-cache";
+import { changeStamp } from "../../db/change-stamp";
 import { parsePositiveId, parseProjectId } from "../../http/params";
 import { collaboratorAddSchema, renameSchema } from "./model";
 import { BotProjectsService } from "./service";
@@ -13,15 +15,17 @@ import { CollaboratorsService } from "./collaborators";
 export const botApiRoutes = (ctx: AppContext) => {
   const projects = new BotProjectsService(ctx);
   const team = new CollaboratorsService(ctx);
+  const lists = new JsonCache(changeStamp(ctx.db));
   return (
     new Elysia({ prefix: "/api/bot/projects" })
       .use(authPlugin(ctx))
       .get(
         "/",
-        ({ actor }) => {
-          const items = projects.list(actor.userId);
-          return { items, count: items.length };
-        },
+        ({ actor }) =>
+          lists.respond(String(actor.userId), () => {
+            const items = projects.list(actor.userId);
+            return { items, count: items.length };
+          }),
         { botActor: true },
       )
       .post("/", ({ actor, body }) => projects.create(actor.userId, body), { botActor: true, parse: "text" })

@@ -4,6 +4,8 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
 import { parseBoolQuery, parsePositiveId } from "../../http/params";
+import { JsonCache } from "../../http/json-cache";
+import { changeStamp } from "../../db/change-stamp";
 import { createProjectSchema, reorderSchema, updateProjectSchema } from "./model";
 import { projectExtraRoutes } from "./extra-routes";
 import { projectHistoryRoutes } from "./history-routes";
@@ -20,11 +22,20 @@ function withIfMatch<B extends { baseUpdatedAt?: string }>(body: B, ifMatch: str
 
 const projectRecordRoutes = (ctx: AppContext) => {
   const projects = ctx.projects;
+  // The editor's list is read far more often than anything changes (bench/projects-list.ts).
+  const lists = new JsonCache(changeStamp(ctx.db));
   return (
     new Elysia({ prefix: "/api/projects" })
       .use(authPlugin(ctx))
       .get("/", ({ actor, query }) => projects.listFull(actor.userId, parseBoolQuery(query.archived, "archived")), { user: true })
-      .get("/list", ({ actor, query }) => projects.listItems(actor.userId, parseBoolQuery(query.archived, "archived")), { user: true })
+      .get(
+        "/list",
+        ({ actor, query }) => {
+          const archived = parseBoolQuery(query.archived, "archived");
+          return lists.respond(`${actor.userId}:${archived}`, () => projects.listItems(actor.userId, archived));
+        },
+        { user: true },
+      )
       .post(
         "/",
         ({ actor, body, set }) => {

@@ -13,7 +13,12 @@ function displayName(p: Person): string {
 }
 
 export class ProjectTeam {
-  constructor(private readonly q: ProjectQueries) {}
+  /** The queries come from ProjectsService, which prepares them on first use. */
+  constructor(private readonly queries: () => ProjectQueries) {}
+
+  private get q() {
+    return this.queries();
+  }
 
   private people(projectId: number): Person[] {
     const owner = this.q.team.all({ projectId });

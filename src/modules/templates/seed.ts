@@ -54,8 +54,21 @@ function rowOf(file: BuiltInTemplateFile) {
  */
 export function seedBuiltInTemplates(db: Db, files: BuiltInTemplateFile[], opts: { force?: boolean; log?: Logger } = {}): SeedResult {
   const result: SeedResult = { inserted: 0, updated: 0, unchanged: 0, removed: 0, failed: [] };
+  // Hashes first: a restart on existing data parses no file whose row is current (cold start).
+  const storedHash = new Map(
+    db
+      .select({ systemKey: templates.systemKey, contentHash: templates.contentHash })
+      .from(templates)
+      .where(isNotNull(templates.systemKey))
+      .all()
+      .map((r) => [r.systemKey!, r.contentHash]),
+  );
   const rows: { file: string; row: ReturnType<typeof rowOf> }[] = [];
   for (const file of files) {
+    if (!opts.force && storedHash.get(file.file) === sha256Hex(file.text)) {
+      result.unchanged++;
+      continue;
+    }
     try {
       rows.push({ file: file.file, row: rowOf(file) });
     } catch (e) {

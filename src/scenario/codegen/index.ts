@@ -15,6 +15,8 @@ export interface GenerateOptions {
   flags?: { catchAllHandlers?: boolean; protectContent?: boolean; contentCache?: boolean };
   /** media URL/path → cached messenger file_id ("generate" only) */
   mediaCache?: Record<string, string>;
+  /** the Studio's preview build (see runtime/preview.ts) */
+  preview?: boolean;
 }
 
 export interface GeneratedBot {
@@ -42,6 +44,7 @@ export function generateBot(doc: unknown, opts: GenerateOptions): GeneratedBot {
       protectContent: opts.flags?.protectContent ?? false,
       contentCache: opts.flags?.contentCache ?? false,
       mediaCache: opts.mediaCache ?? {},
+      preview: opts.preview ?? false,
     },
     compiled,
   );

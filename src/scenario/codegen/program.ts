@@ -13,6 +13,7 @@ import { RUNTIME_HTTP } from "./runtime/http";
 import { RUNTIME_FLOW } from "./runtime/flow";
 import { RUNTIME_LAUNCH } from "./runtime/launch";
 import { RUNTIME_MESSAGES } from "./runtime/messages";
+import { RUNTIME_PREVIEW } from "./runtime/preview";
 import { RUNTIME_ROUTER } from "./runtime/router";
 import { RUNTIME_STORAGE } from "./runtime/storage";
 // The table shapes are real source that table.ts imports types from; Bun embeds the file's text
@@ -43,6 +44,8 @@ export interface ProgramSettings {
   protectContent: boolean;
   contentCache: boolean;
   mediaCache: Record<string, string>;
+  /** built for the Studio's preview chat: calls name their node, the public Bot API host is the emulator */
+  preview?: boolean;
 }
 
 function header(s: ProgramSettings, c: CompiledScenario): string {
@@ -81,6 +84,7 @@ function header(s: ProgramSettings, c: CompiledScenario): string {
 
 const IMPORTS = [
   'import { Database } from "bun:sqlite";',
+  'import { AsyncLocalStorage } from "node:async_hooks";',
   'import { Bot, Context, GrammyError, InlineKeyboard, InputFile, Keyboard, webhookCallback } from "grammy";',
   'import { Cron } from "croner";',
   'import { closeSync, constants as fsConstants, existsSync, lstatSync, openSync, readFileSync, realpathSync } from "node:fs";',
@@ -182,6 +186,7 @@ const RUNTIME_BODY = [
   RUNTIME_TRIGGERS,
   RUNTIME_LAUNCH,
 ].map(restoreChars);
+const PREVIEW_PART = restoreChars(RUNTIME_PREVIEW);
 
 /** The tables of the project's database file, created by the bot too when it runs on its own. */
 const DDL_BLOCK = [
@@ -191,6 +196,8 @@ const DDL_BLOCK = [
 ].join("\n");
 
 export function renderProgram(settings: ProgramSettings, compiled: CompiledScenario): string {
-  const parts = [header(settings, compiled), IMPORTS, RUNTIME_TABLES, RUNTIME_HEAD, settingsBlock(settings), tables(compiled), DDL_BLOCK, RUNTIME_SQL_GUARD, ...RUNTIME_BODY];
+  // the preview hooks go after the router (they need the bot) and before the launch
+  const body = settings.preview ? [...RUNTIME_BODY.slice(0, -1), PREVIEW_PART, RUNTIME_BODY[RUNTIME_BODY.length - 1]!] : RUNTIME_BODY;
+  const parts = [header(settings, compiled), IMPORTS, RUNTIME_TABLES, RUNTIME_HEAD, settingsBlock(settings), tables(compiled), DDL_BLOCK, RUNTIME_SQL_GUARD, ...body];
   return parts.join("\n\n") + "\n";
 }

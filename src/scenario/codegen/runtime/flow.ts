@@ -13,6 +13,9 @@ function log(turn: Turn, line: string) {
   if (OPTIONS.logging) console.log("[chat " + turn.chatId + "] " + line);
 }
 
+/** The node running now, per update; the preview build names it in the calls it makes. */
+const NODE_SCOPE = new AsyncLocalStorage<string>();
+
 /** Runs node "id" and whatever follows it automatically, until input is needed or the flow ends. */
 async function go(turn: Turn, id: string | undefined): Promise<void> {
   let next = id;
@@ -32,6 +35,7 @@ async function go(turn: Turn, id: string | undefined): Promise<void> {
       return;
     }
     log(turn, "node " + node.id + " (" + node.t + ")");
+    NODE_SCOPE.enterWith(node.id);
     switch (node.t) {
       case "message":
         await showMessage(turn, index, node);
@@ -97,7 +101,8 @@ function delaySeconds(turn: Turn, node: DelayNode): number {
 const chatQueues = new Map<number, Promise<void>>();
 
 function inChat(chatId: number, job: () => Promise<void>): Promise<void> {
-  const run = (chatQueues.get(chatId) ?? Promise.resolve()).then(job).catch((err) => {
+  // each job starts outside any node, so a node's id never leaks into the next update's calls
+  const run = (chatQueues.get(chatId) ?? Promise.resolve()).then(() => NODE_SCOPE.run("", job)).catch((err) => {
     console.error("chat " + chatId + ": update failed:", err);
   });
   chatQueues.set(chatId, run);

@@ -13,8 +13,10 @@ export interface ProjectTab {
 // The editor chunk carries React Flow and elkjs; the shell loads it only when the tab opens.
 const ScenarioTab = lazy(() => import("../../editor/ScenarioTab").then((m) => ({ default: m.ScenarioTab })));
 const BotsTab = lazy(() => import("./BotsTab").then((m) => ({ default: m.BotsTab })));
+const PreviewTab = lazy(() => import("../../preview").then((m) => ({ default: m.PreviewTab })));
 
 export const PROJECT_TABS: ProjectTab[] = [
   { id: "scenario", label: "project.tabs.scenario", component: ScenarioTab },
   { id: "bots", label: "project.tabs.bots", component: BotsTab },
+  { id: "preview", label: "preview.tab", component: PreviewTab },
 ];

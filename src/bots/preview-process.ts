@@ -1,0 +1,129 @@
+// A preview bot: the generated program run like a production bot (same executable, BUN_BE_BUN=1,
+// supervised through stdin), but in a throwaway folder with its own database and limits: a
+// watchdog reads /proc and ends a bot that uses too much memory or CPU time.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ensureBotModules } from "./bot-modules";
+import { readLines } from "./lines";
+import { exitedAlready } from "./webhook-mode";
+
+export interface PreviewLimits {
+  /** resident memory a preview bot may use */
+  maxRssBytes: number;
+  /** CPU time (user + system) a preview bot may use in all */
+  maxCpuMs: number;
+}
+
+export interface PreviewBotSpec {
+  /** folder under BOTS_DIR (so the program's imports resolve from BOTS_DIR/node_modules) */
+  botsDir: string;
+  name: string;
+  code: string;
+  env: Record<string, string>;
+  limits: PreviewLimits;
+  /** a line the bot printed (the token already masked) */
+  onLine: (level: "stdout" | "stderr", line: string) => void;
+  /** the process ended without being asked to */
+  onExit: (reason: string) => void;
+}
+
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+const PAGE = 4096;
+
+/** [rss bytes, cpu ms] of a process from /proc; null when it is gone or /proc is absent. */
+function usage(pid: number): [number, number] | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const cpuMs = ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    const rss = Number(readFileSync(`/proc/${pid}/statm`, "utf8").split(" ")[1]) * PAGE;
+    return [rss, cpuMs];
+  } catch {
+    return null;
+  }
+}
+
+export class PreviewBot {
+  readonly dir: string;
+  private proc: ReturnType<typeof Bun.spawn> | null = null;
+  private exited: Promise<void> = Promise.resolve();
+  private watchdog: ReturnType<typeof setInterval> | null = null;
+  private stopping = false;
+  private endedResolve: () => void = () => {};
+  /** settles when the current process has ended (for whatever reason) */
+  ended: Promise<void> = new Promise((r) => (this.endedResolve = r));
+
+  constructor(private readonly spec: PreviewBotSpec) {
+    this.dir = join(spec.botsDir, ".preview", spec.name);
+  }
+
+  get pid(): number | null {
+    return this.proc && !exitedAlready(this.proc) ? this.proc.pid : null;
+  }
+
+  get databasePath() {
+    return join(this.dir, "preview.db");
+  }
+
+  start() {
+    const { spec } = this;
+    ensureBotModules(spec.botsDir);
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    writeFileSync(join(this.dir, "bot.ts"), spec.code);
+    this.stopping = false;
+    this.ended = new Promise((r) => (this.endedResolve = r));
+    const proc = Bun.spawn([process.execPath, "--no-install", "bot.ts"], {
+      cwd: this.dir,
+      // the token lives only in the process environment: a preview folder holds no secret
+      env: { ...spec.env, DATABASE_PATH: this.databasePath, BUN_BE_BUN: "1", BOTLOOM_SUPERVISED: "1" },
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    this.proc = proc;
+    const token = spec.env.BOT_TOKEN ?? "";
+    const mask = (l: string) => (token ? l.split(token).join("***") : l);
+    const output = Promise.all([
+      readLines(proc.stdout as ReadableStream<Uint8Array>, (l) => spec.onLine("stdout", mask(l))),
+      readLines(proc.stderr as ReadableStream<Uint8Array>, (l) => spec.onLine("stderr", mask(l))),
+    ]);
+    let killedFor: string | null = null;
+    this.watchdog = setInterval(() => {
+      const u = usage(proc.pid);
+      if (!u) return;
+      if (u[0] > spec.limits.maxRssBytes) killedFor = `the preview bot used more than ${Math.round(spec.limits.maxRssBytes / 1048576)} MB of memory`;
+      else if (u[1] > spec.limits.maxCpuMs) killedFor = `the preview bot used more than ${spec.limits.maxCpuMs / 1000} s of CPU time`;
+      if (killedFor) proc.kill("SIGKILL");
+    }, 1000);
+    this.exited = proc.exited.then(async (code) => {
+      if (this.watchdog) clearInterval(this.watchdog);
+      this.watchdog = null;
+      await Promise.race([output, Bun.sleep(500)]);
+      if (!this.stopping) spec.onExit(killedFor ?? `the preview bot exited (code ${code})`);
+      this.endedResolve();
+    });
+  }
+
+  /** Ends the process (stdin closes, then SIGTERM, SIGKILL after `graceMs`). */
+  async stop(graceMs = 2000) {
+    this.stopping = true;
+    const proc = this.proc;
+    if (!proc) return;
+    if (!exitedAlready(proc)) {
+      try {
+        (proc.stdin as import("bun").FileSink).end();
+      } catch {}
+      proc.kill("SIGTERM");
+      const timer = setTimeout(() => proc.kill("SIGKILL"), graceMs);
+      await this.exited;
+      clearTimeout(timer);
+    } else await this.exited;
+    this.proc = null;
+  }
+
+  /** Stops the process and removes its folder (program, database and its WAL files). */
+  async dispose() {
+    await this.stop();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}

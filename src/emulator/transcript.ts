@@ -1,0 +1,187 @@
+// What the preview chat shows: every message either side put into a chat, kept in order with its
+// later edits, deletions and pins, plus the bot's short notices (answerCallbackQuery texts). Bounded:
+// the oldest entries go first, and the emulator forgets them too (onDrop).
+import type { Message } from "./bot-api/types";
+
+export interface MediaRef {
+  kind: string;
+  fileId: string;
+  fileName?: string;
+  mimeType?: string;
+  /** the URL the bot named, when it sent media by URL (the emulator never fetches it) */
+  url?: string;
+}
+
+export interface TranscriptEntry {
+  seq: number;
+  kind: "message" | "notice";
+  chatId: number;
+  messageId?: number;
+  from: "bot" | "user";
+  userId?: number;
+  /** visible text or caption, markup removed */
+  text?: string;
+  /** the text as the bot sent it, with its parse_mode, so the chat can show the formatting */
+  source?: { text: string; parseMode: string };
+  media?: MediaRef;
+  mediaGroupId?: string;
+  location?: { latitude: number; longitude: number };
+  contact?: { phone_number: string; first_name: string };
+  replyMarkup?: Record<string, any>;
+  /** the scenario node that produced the message, when the preview runtime named it */
+  node?: string;
+  forwarded?: boolean;
+  edits: number;
+  deleted: boolean;
+  pinned: boolean;
+  at: number;
+}
+
+const MEDIA_KINDS = ["photo", "video", "audio", "document", "animation", "voice", "video_note", "sticker"];
+
+function mediaOf(m: Message, sentAs: Record<string, any> | undefined): MediaRef | undefined {
+  for (const kind of MEDIA_KINDS) {
+    const v = m[kind];
+    if (!v) continue;
+    const file = Array.isArray(v) ? v[v.length - 1] : v;
+    // sendPhoto names it under its kind; a media group item as {type, media}
+    const named = sentAs?.[kind] ?? (sentAs?.type === kind ? sentAs.media : undefined);
+    return {
+      kind,
+      fileId: String(file.file_id),
+      ...(file.file_name ? { fileName: String(file.file_name) } : {}),
+      ...(file.mime_type ? { mimeType: String(file.mime_type) } : {}),
+      ...(typeof named === "string" && /^https?:\/\//i.test(named) ? { url: named } : {}),
+    };
+  }
+  return undefined;
+}
+
+export class Transcript {
+  private entries: TranscriptEntry[] = [];
+  private seq = 0;
+  /** bumped on every change, so a reader can wait for "anything after version N" */
+  version = 0;
+  private typingUntil = new Map<number, number>();
+  private waiters = new Set<() => void>();
+
+  constructor(
+    private readonly maxEntries: number,
+    private readonly onDrop: (e: TranscriptEntry) => void,
+  ) {}
+
+  /** A message as the emulator stored it; `params` are what the bot sent (for URLs and parse_mode). */
+  addMessage(m: Message, from: "bot" | "user", params?: Record<string, any>, node?: string) {
+    const text = m.text ?? m.caption;
+    const raw = params?.text ?? params?.caption;
+    const parseMode = typeof params?.parse_mode === "string" ? params.parse_mode : undefined;
+    const entry: TranscriptEntry = {
+      seq: ++this.seq,
+      kind: "message",
+      chatId: Number(m.chat.id),
+      messageId: m.message_id,
+      from,
+      ...(from === "user" && m.from ? { userId: Number(m.from.id) } : {}),
+      ...(text !== undefined ? { text: String(text) } : {}),
+      ...(parseMode && typeof raw === "string" ? { source: { text: raw, parseMode } } : {}),
+      ...(m.media_group_id ? { mediaGroupId: String(m.media_group_id) } : {}),
+      ...(m.location ? { location: { latitude: m.location.latitude, longitude: m.location.longitude } } : {}),
+      ...(m.contact ? { contact: { phone_number: m.contact.phone_number, first_name: m.contact.first_name } } : {}),
+      ...(m.reply_markup ? { replyMarkup: m.reply_markup } : params?.reply_markup && from === "bot" ? { replyMarkup: params.reply_markup } : {}),
+      ...(node ? { node } : {}),
+      ...(m.forward_origin ? { forwarded: true } : {}),
+      edits: 0,
+      deleted: false,
+      pinned: false,
+      at: Date.now(),
+    };
+    const media = mediaOf(m, params);
+    if (media) entry.media = media;
+    if (from === "bot") this.typingUntil.delete(entry.chatId);
+    this.entries.push(entry);
+    while (this.entries.length > this.maxEntries) this.onDrop(this.entries.shift()!);
+    this.changed();
+    return entry;
+  }
+
+  /** An edit: the stored message after the change. */
+  edited(m: Message, params: Record<string, any>, node?: string) {
+    const e = this.find(Number(m.chat.id), m.message_id);
+    if (!e) return;
+    const text = m.text ?? m.caption;
+    if (text !== undefined) e.text = String(text);
+    const raw = params.text ?? params.caption;
+    if (typeof params.parse_mode === "string" && typeof raw === "string") e.source = { text: raw, parseMode: params.parse_mode };
+    else if (raw !== undefined) delete e.source;
+    if (m.reply_markup) e.replyMarkup = m.reply_markup;
+    else delete e.replyMarkup;
+    if (node) e.node = node;
+    e.edits++;
+    this.changed();
+  }
+
+  deleted(chatId: number, messageId: number) {
+    const e = this.find(chatId, messageId);
+    if (!e || e.deleted) return;
+    e.deleted = true;
+    this.changed();
+  }
+
+  pinned(chatId: number, messageId: number, on: boolean) {
+    const e = this.find(chatId, messageId);
+    if (!e) return;
+    e.pinned = on;
+    this.changed();
+  }
+
+  notice(chatId: number, text: string, node?: string) {
+    this.entries.push({ seq: ++this.seq, kind: "notice", chatId, from: "bot", text, edits: 0, deleted: false, pinned: false, at: Date.now(), ...(node ? { node } : {}) });
+    while (this.entries.length > this.maxEntries) this.onDrop(this.entries.shift()!);
+    this.changed();
+  }
+
+  typing(chatId: number) {
+    this.typingUntil.set(chatId, Date.now() + 5000); // Telegram shows a chat action for 5 s
+    this.changed();
+  }
+
+  isTyping(chatId: number) {
+    return (this.typingUntil.get(chatId) ?? 0) > Date.now();
+  }
+
+  list(chatId?: number): TranscriptEntry[] {
+    return chatId === undefined ? this.entries.map((e) => ({ ...e })) : this.entries.filter((e) => e.chatId === chatId).map((e) => ({ ...e }));
+  }
+
+  find(chatId: number, messageId: number): TranscriptEntry | undefined {
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const e = this.entries[i]!;
+      if (e.chatId === chatId && e.messageId === messageId && e.kind === "message") return e;
+    }
+    return undefined;
+  }
+
+  /** Resolves once the version passes `after` (at once if it already has), or after `ms`. */
+  waitForChange(after: number, ms: number): Promise<void> {
+    if (this.version > after || ms <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.waiters.add(done);
+    });
+  }
+
+  /** Wakes every waiter (the session is ending). */
+  close() {
+    for (const w of [...this.waiters]) w();
+  }
+
+  private changed() {
+    this.version++;
+    for (const w of [...this.waiters]) w();
+  }
+}

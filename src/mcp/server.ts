@@ -1,0 +1,26 @@
+// One MCP server per MCP session: the tools and resources, bound to the session's user.
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { VERSION } from "../version";
+import type { ToolContext } from "./tool";
+import { projectTools } from "./tools/projects";
+import { nodeTools } from "./tools/nodes";
+import { botTools } from "./tools/bots";
+import { templateTools } from "./tools/templates";
+import { registerResources } from "./resources";
+
+const INSTRUCTIONS = [
+  "Botloom builds and runs Telegram bots from scenario documents.",
+  "Read botloom://docs/scenario first. Typical flow: create_project, add_node (command_trigger /start, message, ...),",
+  "connect_nodes, validate_project, then start_bot once the project has a token, and read_logs.",
+  "Every change you make is stored as a project version marked as an agent edit.",
+].join(" ");
+
+export function createMcpServer(tc: ToolContext): McpServer {
+  const server = new McpServer({ name: "botloom", version: VERSION.version }, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} } });
+  projectTools(server, tc);
+  nodeTools(server, tc);
+  botTools(server, tc);
+  templateTools(server, tc);
+  registerResources(server);
+  return server;
+}

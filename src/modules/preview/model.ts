@@ -1,0 +1,36 @@
+// Shapes of the preview API (docs/preview.md): what a preview user can do in the chat.
+import { z } from "zod";
+
+/** An unsaved scenario document travels as JSON; the generator validates it like a saved one. */
+const document = z.unknown().refine((v) => v !== null && typeof v === "object" && !Array.isArray(v), { error: "document must be a scenario object" });
+
+export const createPreviewSchema = z.object({ document: document.optional() });
+export const documentSchema = z.object({ document });
+
+const caption = z.string().max(1024).optional();
+/** Base64 of the file; 5 MB of bytes at most (the emulator keeps files in memory). */
+const base64 = z.string().max(7_000_000).regex(/^[A-Za-z0-9+/=\s]*$/, { error: "data must be base64" });
+const fileName = z.string().min(1).max(128).regex(/^[^/\\\0]+$/, { error: "fileName must be a plain file name" });
+
+export const actionSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("text"), text: z.string().min(1).max(4096) }),
+  z.object({ type: z.literal("button"), messageId: z.number().int().positive(), data: z.string().min(1).max(64) }),
+  z.object({ type: z.literal("photo"), caption, fileName: fileName.optional(), data: base64.optional() }),
+  z.object({ type: z.literal("document"), caption, fileName, mimeType: z.string().max(100).optional(), data: base64 }),
+  z.object({ type: z.literal("location"), latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) }),
+  z.object({ type: z.literal("contact"), phone: z.string().min(3).max(32).regex(/^\+?[0-9 ()-]+$/, { error: "phone must be digits" }) }),
+]);
+
+export const PREVIEW_USERS = ["user", "admin", "second"] as const;
+export type PreviewUserKey = (typeof PREVIEW_USERS)[number];
+
+export const actorSchema = z.object({ user: z.enum(PREVIEW_USERS), chat: z.enum(["private", "group"]) });
+
+export const variablesSchema = z.object({
+  variables: z.record(z.string().min(1).max(128), z.unknown()).refine((v) => Object.keys(v).length <= 500, {
+    error: "at most 500 variables",
+  }),
+});
+
+export type PreviewAction = z.infer<typeof actionSchema>;
+export type PreviewActor = z.infer<typeof actorSchema>;

@@ -1,0 +1,219 @@
+// One preview: an emulator (the bot's messenger), the preview bot process built from the scenario
+// with the preview hooks, and who the preview user currently is. No HTTP here.
+import type { Config } from "../../config";
+import { PreviewBot, type PreviewLimits } from "../../bots/preview-process";
+import { readChatVariables, writeChatVariables } from "../../db/preview-state";
+import { EmulatorSession, type EmulatorLimits } from "../../emulator/session";
+import { Upload } from "../../emulator/bot-api/params";
+import { ApiError, type FakeUser } from "../../emulator/bot-api/types";
+import { AppError, badRequest } from "../../http/errors";
+import { randomBase62 } from "../../lib/crypto";
+import { generateBot, ScenarioError } from "../../scenario";
+import type { PreviewAction, PreviewActor, PreviewUserKey } from "./model";
+
+/** The throwaway people of a preview; "admin" is the only id in the preview bot's ADMIN_IDS. */
+export const PREVIEW_PEOPLE: Record<PreviewUserKey, FakeUser> = {
+  user: { id: 7_000_000_101, first_name: "Preview", last_name: "User", username: "preview_user", language_code: "en" },
+  admin: { id: 7_000_000_102, first_name: "Preview", last_name: "Admin", username: "preview_admin", language_code: "en" },
+  second: { id: 7_000_000_103, first_name: "Second", last_name: "User", username: "second_user", language_code: "en" },
+};
+export const PREVIEW_GROUP_ID = -7_000_000_200;
+
+export interface ScenarioSource {
+  projectName: string;
+  userDatabaseEnabled: boolean;
+  document: unknown;
+}
+
+const READY_TIMEOUT_MS = 15_000;
+const MAX_LOG_LINES = 200;
+let nextBotId = 8_100_000_001;
+
+export class PreviewSession {
+  readonly id = randomBase62(16);
+  readonly createdAt = Date.now();
+  lastActive = Date.now();
+  status: "starting" | "running" | "error" | "stopped" = "starting";
+  error: string | null = null;
+  actor: PreviewActor = { user: "user", chat: "private" };
+  readonly log: { level: string; line: string }[] = [];
+  warnings: string[] = [];
+  readonly emulator: EmulatorSession;
+  private bot: PreviewBot | null = null;
+  private source: ScenarioSource;
+  /** serialises restarts (new document, edited variables) */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly userId: number,
+    readonly projectId: number,
+    source: ScenarioSource,
+    private readonly deps: { config: Config; limits: PreviewLimits; emulatorLimits?: EmulatorLimits },
+  ) {
+    this.source = source;
+    const botId = nextBotId++;
+    const token = `${botId}:${randomBase62(26)}`;
+    this.emulator = new EmulatorSession({ token, id: botId, username: `preview_${botId}_bot`, firstName: source.projectName || "Preview bot" }, deps.emulatorLimits);
+  }
+
+  /** Generates the program (a 400 for an unusable scenario before anything runs). */
+  private program(): string {
+    try {
+      const out = generateBot(this.source.document, {
+        projectName: this.source.projectName,
+        userDatabaseEnabled: this.source.userDatabaseEnabled,
+        enableLogging: true,
+        preview: true,
+      });
+      this.warnings = out.warnings.map((w) => (w.nodeId ? `${w.nodeId}: ${w.message}` : w.message));
+      return out.code;
+    } catch (e) {
+      if (e instanceof ScenarioError) throw badRequest(`The scenario cannot run: ${e.message}`, { issues: e.issues });
+      throw e;
+    }
+  }
+
+  async start() {
+    const code = this.program();
+    this.emulator.start();
+    await this.launch(code);
+  }
+
+  private async launch(code: string) {
+    const { config, limits } = this.deps;
+    this.status = "starting";
+    this.error = null;
+    const polled = this.emulator.nextPoll();
+    const bot = new PreviewBot({
+      botsDir: config.botsDir,
+      name: this.id,
+      code,
+      limits,
+      env: {
+        ...config.childEnv,
+        BOT_TOKEN: this.emulator.bot.token,
+        MESSENGER_API_ROOT: this.emulator.url,
+        ADMIN_IDS: String(PREVIEW_PEOPLE.admin.id),
+        PROJECT_ID: String(this.projectId),
+        TOKEN_ID: "0",
+        LAUNCH_MODE: "polling",
+      },
+      onLine: (level, line) => {
+        this.log.push({ level, line: line.slice(0, 2000) });
+        if (this.log.length > MAX_LOG_LINES) this.log.shift();
+      },
+      onExit: (reason) => {
+        this.status = "error";
+        const tail = this.log.filter((l) => l.level === "stderr").slice(-3).map((l) => l.line);
+        this.error = [reason, ...tail].join("\n");
+      },
+    });
+    this.bot = bot;
+    bot.start();
+    const started = await Promise.race([polled.then(() => true), Bun.sleep(READY_TIMEOUT_MS).then(() => false), bot.ended.then(() => false)]);
+    if (started && this.status === "starting") this.status = "running";
+    else if (this.status === "starting") {
+      this.status = "error";
+      this.error ??= "the preview bot did not start in time";
+    }
+  }
+
+  /** Runs `job` with the bot stopped and starts it again (with the newest program). */
+  private restart(job: () => void, code?: string) {
+    const run = this.queue.then(async () => {
+      await this.bot?.stop();
+      job();
+      await this.launch(code ?? this.program());
+    });
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  /** A new (unsaved) document: same chats, same variables, the next reply comes from the new program. */
+  async replaceDocument(document: unknown) {
+    const previous = this.source;
+    this.source = { ...previous, document };
+    let code: string;
+    try {
+      code = this.program();
+    } catch (e) {
+      this.source = previous;
+      throw e;
+    }
+    await this.restart(() => {}, code);
+  }
+
+  get person(): FakeUser {
+    return PREVIEW_PEOPLE[this.actor.user];
+  }
+
+  get chatId(): number {
+    return this.actor.chat === "group" ? PREVIEW_GROUP_ID : this.person.id;
+  }
+
+  /** The emulator answers like Telegram (ApiError); the preview API speaks the product's errors. */
+  act(action: PreviewAction) {
+    try {
+      return this.actOnEmulator(action);
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      if (e.code === 413) throw new AppError(413, "PAYLOAD_TOO_LARGE", "The preview keeps no more files: stop it and start a new one");
+      throw badRequest(e.description.replace(/^Bad Request: /, ""));
+    }
+  }
+
+  private actOnEmulator(action: PreviewAction) {
+    const e = this.emulator;
+    const from = this.person;
+    const chat = this.chatId;
+    switch (action.type) {
+      case "text":
+        return e.text(from, chat, action.text);
+      case "button":
+        e.press(from, chat, action.messageId, action.data);
+        return null;
+      case "photo":
+        return e.photo(from, chat, action.data ? new Upload(action.fileName ?? "photo.jpg", "image/jpeg", decode(action.data)) : undefined, action.caption);
+      case "document":
+        return e.document(from, chat, new Upload(action.fileName, action.mimeType ?? "application/octet-stream", decode(action.data)), action.caption);
+      case "location":
+        return e.userMessage(from, chat, { location: { latitude: action.latitude, longitude: action.longitude } });
+      case "contact": {
+        const contact: Record<string, unknown> = { phone_number: action.phone, first_name: from.first_name, user_id: from.id };
+        if (from.last_name) contact.last_name = from.last_name;
+        return e.userMessage(from, chat, { contact });
+      }
+    }
+  }
+
+  variables(): Record<string, unknown> {
+    return this.bot ? readChatVariables(this.bot.databasePath, this.chatId) : {};
+  }
+
+  /** The bot keeps chat state in memory, so it is stopped while its database is written. */
+  async setVariables(vars: Record<string, unknown>) {
+    let written = false;
+    await this.restart(() => {
+      written = this.bot !== null && writeChatVariables(this.bot.databasePath, this.chatId, vars);
+    });
+    if (!written) throw badRequest("The preview bot has no variables yet: send it a message first");
+  }
+
+  /** Where the process and its files are, for tests and the resource check of stop. */
+  get resources() {
+    return { pid: this.bot?.pid ?? null, port: this.emulator.port, dir: this.bot?.dir ?? null };
+  }
+
+  async stop() {
+    this.status = "stopped";
+    await this.queue;
+    await this.bot?.dispose();
+    await this.emulator.stop();
+  }
+}
+
+function decode(b64: string): Uint8Array {
+  const bytes = new Uint8Array(Buffer.from(b64, "base64"));
+  if (bytes.length > 5 * 1024 * 1024) throw badRequest("files sent in a preview may be 5 MB at most");
+  return bytes;
+}

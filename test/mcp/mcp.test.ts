@@ -1,0 +1,237 @@
+// The MCP server through the SDK's own client over real HTTP: an agent builds a 5-node bot with
+// node-level tools, validates it, starts it on the fake messenger and a fake user gets its reply;
+// versions record the agent; another user's project is invisible; bad arguments are tool errors.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { startFakeMessenger, type FakeMessenger, type FakeUser } from "../support/fake-messenger";
+import { createTestApp, loginAs, patFor, setUp, type TestApp } from "../support/app";
+
+let t: TestApp;
+let fake: FakeMessenger;
+let base: string;
+let cookie: string;
+const OWNER = 7101;
+const STRANGER = 7102;
+const alice: FakeUser = { id: 8101, first_name: "Alice" };
+const clients: Client[] = [];
+
+async function connect(pat: string, name = "test-agent", query = ""): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp${query}`), { requestInit: { headers: { authorization: `Bearer ${pat}` } } });
+  const client = new Client({ name, version: "1.0.0" });
+  await client.connect(transport);
+  clients.push(client);
+  return { client, transport };
+}
+
+type Result = { isError?: boolean; structuredContent?: any; content: { type: string; text?: string }[] };
+const call = async (client: Client, name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as Result;
+const ok = async (client: Client, name: string, args: Record<string, unknown>) => {
+  const r = await call(client, name, args);
+  if (r.isError) throw new Error(`${name} failed: ${r.content[0]?.text}`);
+  return r.structuredContent;
+};
+const errorText = (r: Result) => {
+  expect(r.isError).toBe(true);
+  return r.content.map((c) => c.text ?? "").join("\n");
+};
+
+beforeAll(async () => {
+  fake = await startFakeMessenger();
+  t = createTestApp({ fileDb: true, env: { MESSENGER_API_ROOT: fake.url } });
+  await setUp(t);
+  t.app.listen({ port: 0, hostname: "127.0.0.1" });
+  base = `http://127.0.0.1:${t.app.server!.port}`;
+  cookie = await loginAs(t, OWNER);
+  await loginAs(t, STRANGER);
+});
+
+afterAll(async () => {
+  for (const c of clients) await c.close().catch(() => undefined);
+  await t.ctx.bots.shutdown();
+  await t.app.server?.stop(true);
+  await fake.stop();
+  t.cleanup();
+});
+
+describe("MCP endpoint", () => {
+  test("401 without a bearer PAT (a session cookie is not enough), 401 for a wrong one", async () => {
+    const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } };
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const none = await fetch(`${base}/mcp`, { method: "POST", headers, body: JSON.stringify(init) });
+    expect(none.status).toBe(401);
+    expect((await none.json()).error).toBe("UNAUTHORIZED");
+    const withCookie = await fetch(`${base}/mcp`, { method: "POST", headers: { ...headers, cookie }, body: JSON.stringify(init) });
+    expect(withCookie.status).toBe(401);
+    const wrong = await fetch(`${base}/mcp`, { method: "POST", headers: { ...headers, authorization: "Bearer mcp_nope" }, body: JSON.stringify(init) });
+    expect(wrong.status).toBe(401);
+  });
+
+  test("lists every tool with a description and an input schema, and the resources", async () => {
+    const { client } = await connect(patFor(t, OWNER));
+    const { tools } = await client.listTools();
+    const names = tools.map((x) => x.name);
+    for (const n of ["list_projects", "get_project", "create_project", "update_project_data", "add_node", "update_node", "delete_node", "connect_nodes", "validate_project", "generate_code", "list_templates", "use_template", "list_tokens", "start_bot", "stop_bot", "bot_status", "read_logs", "list_bot_users", "bot_stats"]) {
+      expect(names).toContain(n);
+    }
+    for (const tool of tools) {
+      expect(tool.description!.length).toBeGreaterThan(20);
+      expect(tool.inputSchema.type).toBe("object");
+    }
+    const add = tools.find((x) => x.name === "add_node")!;
+    expect(add.inputSchema.required).toEqual(expect.arrayContaining(["projectId", "type"]));
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri).sort()).toEqual(["botloom://docs/scenario", "botloom://nodes/catalogue"]);
+    const textOf = async (uri: string) => {
+      const c = (await client.readResource({ uri })).contents[0]!;
+      return "text" in c ? c.text : "";
+    };
+    expect(await textOf("botloom://docs/scenario")).toContain("autoTransitionTo");
+    const catalogue = JSON.parse(await textOf("botloom://nodes/catalogue"));
+    expect(catalogue.types.map((x: { type: string }) => x.type)).toEqual(expect.arrayContaining(["command_trigger", "message", "http_request"]));
+  });
+
+  test("an agent builds a 5-node bot node by node, validates it, starts it, and a user gets the replies", async () => {
+    const { client, transport } = await connect(patFor(t, OWNER), "Claude Test");
+    const events: number[] = [];
+    const off = t.ctx.events.on("projects-changed", (e) => e.kind === "updated" && events.push(e.projectId));
+    const project = await ok(client, "create_project", { name: "Agent bot" });
+    const projectId = project.id as number;
+    await ok(client, "add_node", { projectId, id: "start", type: "command_trigger", data: { command: "/start", description: "Start", showInMenu: true } });
+    await ok(client, "add_node", {
+      projectId,
+      id: "hello",
+      type: "message",
+      data: { messageText: "Hello {first_name}!", keyboardType: "inline", buttons: [{ id: "b_about", text: "About", action: "goto", target: "" }, { id: "b_help", text: "Help", action: "goto", target: "" }] },
+    });
+    await ok(client, "add_node", { projectId, id: "about", type: "message", data: { messageText: "Made by an agent." } });
+    await ok(client, "add_node", { projectId, id: "help", type: "message", data: { messageText: "Press a button." } });
+    const added = await ok(client, "add_node", { projectId, type: "command_trigger", data: { command: "/help", description: "Help", showInMenu: true } });
+    expect(added.node.id).toBe("command_trigger_1");
+    await ok(client, "connect_nodes", { projectId, sourceId: "start", targetId: "hello" });
+    await ok(client, "connect_nodes", { projectId, sourceId: "hello", targetId: "about", via: "button", button: "About" });
+    await ok(client, "connect_nodes", { projectId, sourceId: "hello", targetId: "help", via: "button", button: "b_help" });
+    await ok(client, "connect_nodes", { projectId, sourceId: "command_trigger_1", targetId: "help" });
+    await ok(client, "update_node", { projectId, nodeId: "about", data: { messageText: "Made by an agent, for {first_name}." } });
+
+    const validation = await ok(client, "validate_project", { projectId });
+    expect(validation.ok).toBe(true);
+    expect(validation.errors).toEqual([]);
+    expect(validation.warnings).toEqual([]);
+    const stored = await ok(client, "get_project", { projectId });
+    expect(stored.data.sheets[0].nodes).toHaveLength(5);
+    expect(stored.data.sheets[0].nodes[1].data.buttons.map((b: { target: string }) => b.target)).toEqual(["about", "help"]);
+    expect(stored).not.toHaveProperty("botToken");
+    const code = await ok(client, "generate_code", { projectId });
+    expect(code.code).toContain('from "grammy"');
+
+    // Every change is a version marked as the agent's, and reached /api/events listeners.
+    const versions = await t.call("GET", `/api/projects/${projectId}/versions`, { cookie });
+    const agentVersions = versions.body.filter((v: { agentEdit: unknown }) => v.agentEdit === true || v.agentEdit === 1);
+    expect(agentVersions.length).toBe(10);
+    expect(agentVersions[0].agentDisplayName).toBe("Claude Test");
+    const row = t.ctx.db.$client.query("SELECT agent_session_id AS s FROM project_versions WHERE project_id = ? AND agent_edit = 1 LIMIT 1").get(projectId) as { s: string };
+    expect(row.s).toBe(transport.sessionId!);
+    expect(events.filter((id) => id === projectId).length).toBe(10);
+    off();
+
+    // A person adds the token; the agent starts the bot and a user talks to it.
+    const bot = fake.addBot({ username: "agent_made_bot", firstName: "Agent" });
+    const token = await t.call("POST", `/api/bot/projects/${projectId}/tokens`, { cookie, json: { token: bot.token } });
+    expect(token.status).toBe(200);
+    const tokens = await ok(client, "list_tokens", { projectId });
+    expect(tokens.items[0].id).toBe(token.body.id);
+    expect(JSON.stringify(tokens)).not.toContain(bot.token);
+    const started = await ok(client, "start_bot", { projectId });
+    expect(started.status).toBe("running");
+    fake.sendText(bot.token, alice, "/start");
+    const [hello] = await fake.waitForSent(bot.token, alice.id, 1, 15_000);
+    expect(hello.params.text).toBe("Hello Alice!");
+    const row0 = hello.params.reply_markup.inline_keyboard.flat();
+    expect(row0.map((b: { text: string }) => b.text)).toEqual(["About", "Help"]);
+    fake.pressButton(bot.token, alice, row0[0].callback_data);
+    const [about] = await fake.waitForSent(bot.token, alice.id, 1, 10_000);
+    expect(about.params.text).toBe("Made by an agent, for Alice.");
+    const status = await ok(client, "bot_status", { projectId });
+    expect(status.status).toBe("running");
+    const stats = await ok(client, "bot_stats", { projectId });
+    expect(stats.total_users).toBeGreaterThanOrEqual(1);
+    const users = await ok(client, "list_bot_users", { projectId });
+    expect(users.items.map((u: { userId: string }) => String(u.userId))).toContain(String(alice.id));
+    const logs = await ok(client, "read_logs", { projectId, limit: 50 });
+    expect(Array.isArray(logs.items)).toBe(true);
+    const stopped = await ok(client, "stop_bot", { projectId });
+    expect(stopped.status).toBe("stopped");
+
+    // delete_node clears what pointed at it.
+    const deleted = await ok(client, "delete_node", { projectId, nodeId: "help" });
+    expect(deleted.clearedReferences.sort()).toEqual(["command_trigger_1.autoTransitionTo", "hello.buttons[b_help]"]);
+  }, 60_000);
+
+  test("another user's project is invisible and untouchable; sessions are bound to their user", async () => {
+    const owner = await connect(patFor(t, OWNER));
+    const mine = await ok(owner.client, "create_project", { name: "Private" });
+    const stranger = await connect(patFor(t, STRANGER));
+    const list = await ok(stranger.client, "list_projects", {});
+    expect(list.items.map((p: { id: number }) => p.id)).not.toContain(mine.id);
+    for (const [tool, extra] of [
+      ["get_project", {}],
+      ["update_project_data", { data: { sheets: [] } }],
+      ["add_node", { type: "message" }],
+      ["delete_node", { nodeId: "x" }],
+      ["validate_project", {}],
+      ["generate_code", {}],
+      ["list_tokens", {}],
+      ["start_bot", {}],
+      ["read_logs", {}],
+    ] as const) {
+      const text = errorText(await call(stranger.client, tool, { projectId: mine.id, ...extra }));
+      expect(text).toMatch(/not found|no access|forbidden|access/i);
+    }
+    const after = await ok(owner.client, "get_project", { projectId: mine.id });
+    expect(after.data.sheets[0].nodes).toEqual([]);
+    // The owner's session id with the stranger's PAT: like an unknown session.
+    const hijack = await fetch(`${base}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${patFor(t, STRANGER)}`, "mcp-session-id": owner.transport.sessionId!, "mcp-protocol-version": "2025-06-18" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/list" }),
+    });
+    expect(hijack.status).toBe(404);
+  });
+
+  test("bad arguments and bad edits are tool errors in words, never stack traces", async () => {
+    const { client } = await connect(patFor(t, OWNER));
+    const p = await ok(client, "create_project", { name: "Errors" });
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ["get_project", { projectId: "abc" }, /projectId/],
+      ["add_node", { projectId: p.id }, /type/],
+      ["connect_nodes", { projectId: p.id, sourceId: "nope", targetId: "also-nope" }, /No node with id "nope"/],
+      ["connect_nodes", { projectId: p.id, sourceId: "a", targetId: "a", via: "sideways" }, /via/],
+      ["update_project_data", { projectId: p.id, data: { sheets: "no" } }, /sheets/],
+      ["update_node", { projectId: p.id, nodeId: "ghost", data: {} }, /No node with id "ghost"/],
+      ["start_bot", { projectId: p.id }, /no bot token/],
+      ["use_template", { templateId: 999999 }, /not found/i],
+    ];
+    for (const [tool, a, pattern] of cases) {
+      const text = errorText(await call(client, tool, a));
+      expect(text).toMatch(pattern);
+      expect(text).not.toMatch(/\bat .*\.ts:\d+|Error:\s+at /);
+    }
+    await ok(client, "add_node", { projectId: p.id, id: "dup", type: "message" });
+    expect(errorText(await call(client, "add_node", { projectId: p.id, id: "dup", type: "message" }))).toContain('A node with id "dup" already exists');
+    expect(errorText(await call(client, "connect_nodes", { projectId: p.id, sourceId: "dup", targetId: "dup", via: "button", button: "Go" }))).toContain('has no button "Go"');
+  });
+
+  test("a bot_manager PAT acts for the messenger_id its client names", async () => {
+    const manager = patFor(t, 7199, ["bot_manager"]);
+    const { client } = await connect(manager, "manager", `?messenger_id=${OWNER}`);
+    const created = await ok(client, "create_project", { name: "For the owner" });
+    expect(t.ctx.projects.getFull(created.id, OWNER).ownerId).toBe(OWNER);
+    const plain = await fetch(`${base}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${manager}` },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } }),
+    });
+    expect(plain.status).toBe(400);
+  });
+});

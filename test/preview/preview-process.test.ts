@@ -1,0 +1,56 @@
+// The preview bot's watchdog: a program that burns CPU is ended once it has used its CPU time, and
+// the reason is reported; its folder goes with dispose().
+import { expect, test } from "bun:test";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PreviewBot } from "../../src/bots/preview-process";
+
+test("a preview bot over its CPU time is ended with the reason; dispose removes its folder", async () => {
+  const botsDir = mkdtempSync(join(tmpdir(), "botloom-preview-proc-"));
+  try {
+    let reason = "";
+    const lines: string[] = [];
+    const bot = new PreviewBot({
+      botsDir,
+      name: "cpu",
+      code: "let x = 0; for (;;) x++;\n",
+      env: { PATH: process.env.PATH ?? "", BOT_TOKEN: "1:secret-token" },
+      limits: { maxRssBytes: 1024 * 1024 * 1024, maxCpuMs: 300 },
+      onLine: (_level, line) => lines.push(line),
+      onExit: (r) => (reason = r),
+    });
+    bot.start();
+    expect(existsSync(join(bot.dir, "bot.ts"))).toBe(true);
+    await Promise.race([bot.ended, Bun.sleep(15_000)]);
+    expect(reason).toContain("CPU time");
+    expect(bot.pid).toBeNull();
+    await bot.dispose();
+    expect(existsSync(bot.dir)).toBe(false);
+  } finally {
+    rmSync(botsDir, { recursive: true, force: true });
+  }
+}, 30_000);
+
+test("a bot's output never shows its token", async () => {
+  const botsDir = mkdtempSync(join(tmpdir(), "botloom-preview-proc-"));
+  try {
+    const lines: string[] = [];
+    const bot = new PreviewBot({
+      botsDir,
+      name: "echo",
+      code: 'console.log("token is " + process.env.BOT_TOKEN); console.error(process.env.BOT_TOKEN);\n',
+      env: { PATH: process.env.PATH ?? "", BOT_TOKEN: "8100:abcdefSECRET" },
+      limits: { maxRssBytes: 1024 * 1024 * 1024, maxCpuMs: 60_000 },
+      onLine: (_level, line) => lines.push(line),
+      onExit: () => {},
+    });
+    bot.start();
+    await Promise.race([bot.ended, Bun.sleep(15_000)]);
+    expect(lines).toContain("token is ***");
+    expect(lines.join("\n")).not.toContain("abcdefSECRET");
+    await bot.dispose();
+  } finally {
+    rmSync(botsDir, { recursive: true, force: true });
+  }
+}, 30_000);

@@ -1,0 +1,64 @@
+// Helpers of the preview tests: a project made from a compat file and a chat driver over the API.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { TestApp } from "../support/app";
+
+export const COMPAT_DIR = join(import.meta.dir, "../../../shared/compat/current");
+export const KOTIK = join(COMPAT_DIR, "kotik-simple-anketa.json");
+
+/** The compat file's scenario, or null (with the reason printed) when the file is absent. */
+export function kotikDocument(): unknown | null {
+  if (!existsSync(KOTIK)) {
+    console.warn(`skipped: ${KOTIK} is absent (the compat files live beside the repository, in ../shared/compat/)`);
+    return null;
+  }
+  return JSON.parse(readFileSync(KOTIK, "utf8")).data;
+}
+
+export interface Entry {
+  seq: number;
+  kind: string;
+  from: "bot" | "user";
+  text?: string;
+  node?: string;
+  messageId?: number;
+  replyMarkup?: any;
+  deleted: boolean;
+  edits: number;
+}
+
+export class PreviewDriver {
+  version = 0;
+  seen = 0;
+  constructor(
+    private readonly t: TestApp,
+    private readonly cookie: string,
+    readonly id: string,
+  ) {}
+
+  async act(action: Record<string, unknown>) {
+    const r = await this.t.call("POST", `/api/preview/${this.id}/actions`, { cookie: this.cookie, json: action });
+    if (r.status !== 200) throw new Error(`action ${JSON.stringify(action)}: ${r.status} ${r.text}`);
+    return r.body;
+  }
+
+  /** Bot entries after the last ones returned, waiting until `until` holds for them (bounded). */
+  async botSays(until: (texts: string[]) => boolean, timeoutMs = 10_000): Promise<Entry[]> {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const r = await this.t.call("GET", `/api/preview/${this.id}/transcript?after=${this.version}&wait=1000`, { cookie: this.cookie });
+      if (r.status !== 200) throw new Error(`transcript: ${r.status} ${r.text}`);
+      this.version = r.body.version;
+      const fresh: Entry[] = r.body.entries.filter((e: Entry) => e.seq > this.seen && e.from === "bot");
+      if (until(fresh.map((e) => e.text ?? ""))) {
+        this.seen = Math.max(this.seen, ...r.body.entries.map((e: Entry) => e.seq));
+        return fresh;
+      }
+      if (Date.now() > end) throw new Error(`the bot did not answer as expected; new bot messages: ${JSON.stringify(fresh.map((e) => e.text))}; status ${r.body.status} ${r.body.error ?? ""}`);
+    }
+  }
+
+  async transcript() {
+    return (await this.t.call("GET", `/api/preview/${this.id}/transcript`, { cookie: this.cookie })).body;
+  }
+}

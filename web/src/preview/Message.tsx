@@ -1,0 +1,65 @@
+// One entry of the preview chat: a message of either side (text, media, location, contact,
+// inline keyboard) or a short notice of the bot; edits and deletions show as they happen.
+import { useTranslation } from "react-i18next";
+import { previewApi, type PreviewEntry } from "./api";
+import { Formatted } from "./formatted";
+
+interface Props {
+  entry: PreviewEntry;
+  sessionId: string;
+  highlighted: boolean;
+  onPress: (messageId: number, data: string) => void;
+  onSelectNode?: (nodeId: string) => void;
+}
+
+function Media({ entry, sessionId }: { entry: PreviewEntry; sessionId: string }) {
+  const { t } = useTranslation();
+  const m = entry.media!;
+  // media named by URL stays a link: the chat loads nothing from other hosts
+  if (m.url) return <a className="pv-media-link" href={m.url} target="_blank" rel="noopener noreferrer nofollow">{t(`preview.media.${m.kind}`, { defaultValue: m.kind })}: {m.url}</a>;
+  const src = previewApi.fileUrl(sessionId, m.fileId);
+  if (m.kind === "photo" || m.kind === "sticker" || (m.mimeType ?? "").startsWith("image/")) return <img className="pv-photo" src={src} alt={t("preview.media.photo")} />;
+  return <a className="pv-media-link" href={src} target="_blank" rel="noopener">📎 {m.fileName ?? t(`preview.media.${m.kind}`, { defaultValue: m.kind })}</a>;
+}
+
+export function Message({ entry, sessionId, highlighted, onPress, onSelectNode }: Props) {
+  const { t } = useTranslation();
+  if (entry.kind === "notice") return <li className="pv-notice" role="status">{entry.text}</li>;
+  const mine = entry.from === "user";
+  const classes = ["pv-msg", mine ? "pv-user" : "pv-bot", entry.deleted ? "pv-deleted" : "", highlighted ? "pv-highlight" : "", entry.node && onSelectNode ? "pv-clickable" : ""];
+  const select = () => entry.node && onSelectNode?.(entry.node);
+  return (
+    <li className={classes.filter(Boolean).join(" ")} data-testid="pv-message" data-from={entry.from} data-node={entry.node ?? ""}>
+      <div className="pv-bubble" onClick={select} title={entry.node ? t("preview.fromNode", { node: entry.node }) : undefined}>
+        {entry.forwarded && <div className="pv-meta">{t("preview.forwarded")}</div>}
+        {entry.media && <Media entry={entry} sessionId={sessionId} />}
+        {entry.location && <div>📍 {entry.location.latitude.toFixed(5)}, {entry.location.longitude.toFixed(5)}</div>}
+        {entry.contact && <div>👤 {entry.contact.first_name} {entry.contact.phone_number}</div>}
+        {entry.text !== undefined && <div className="pv-text" data-testid="pv-text"><Formatted text={entry.text} source={entry.source} /></div>}
+        <div className="pv-meta">
+          {entry.pinned && <span>📌 </span>}
+          {entry.edits > 0 && <span>{t("preview.edited")} </span>}
+          {entry.deleted && <span>{t("preview.deleted")} </span>}
+          {entry.node && <span className="pv-node">{entry.node}</span>}
+        </div>
+      </div>
+      {!entry.deleted && entry.replyMarkup?.inline_keyboard && (
+        <div className="pv-inline">
+          {entry.replyMarkup.inline_keyboard.map((row, i) => (
+            <div className="pv-row" key={i}>
+              {row.map((b, j) =>
+                b.url ? (
+                  <a key={j} className="btn pv-key" href={b.url} target="_blank" rel="noopener noreferrer nofollow">{b.text} ↗</a>
+                ) : (
+                  <button key={j} type="button" className="btn pv-key" disabled={b.callback_data === undefined} onClick={() => b.callback_data !== undefined && onPress(entry.messageId!, b.callback_data)}>
+                    {b.text}
+                  </button>
+                ),
+              )}
+            </div>
+          ))}
+        </div>
+      )}
+    </li>
+  );
+}

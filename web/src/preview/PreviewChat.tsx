@@ -1,0 +1,100 @@
+// The preview chat (docs/preview.md): the project's current scenario as a throwaway bot in the
+// in-product emulator. Self-contained: the "Preview" tab shows it alone, the editor embeds it as a
+// side panel, passing its unsaved document and listening for the node behind each bot message.
+import { useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
+import type { PreviewEntry } from "./api";
+import { Composer } from "./Composer";
+import { Message } from "./Message";
+import { usePreview } from "./use-preview";
+import { Variables } from "./Variables";
+
+export interface PreviewChatProps {
+  projectId: number;
+  /** the editor's current, possibly unsaved document; absent = the saved scenario */
+  document?: unknown;
+  /** a new bot message arrived that node `nodeId` produced (the editor highlights the node) */
+  onNodeMessage?: (nodeId: string, entry: PreviewEntry) => void;
+  /** the user clicked a bot message: select its node */
+  onSelectNode?: (nodeId: string) => void;
+  /** the node the editor has selected: its messages are highlighted */
+  highlightNode?: string | null;
+  /** narrow layout for a side panel */
+  compact?: boolean;
+}
+
+export function PreviewChat({ projectId, document, onNodeMessage, onSelectNode, highlightNode, compact }: PreviewChatProps) {
+  const { t } = useTranslation();
+  const { view, transcript, error, act, switchActor, restart } = usePreview(projectId, document);
+  const listRef = useRef<HTMLOListElement>(null);
+  const reported = useRef(0);
+
+  const entries = transcript?.entries ?? [];
+  useEffect(() => {
+    listRef.current?.scrollTo?.({ top: listRef.current.scrollHeight });
+    for (const e of entries) {
+      if (e.seq <= reported.current) continue;
+      reported.current = e.seq;
+      if (e.from === "bot" && e.node) onNodeMessage?.(e.node, e);
+    }
+  }, [transcript?.version]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const status = transcript?.status ?? view?.status ?? "starting";
+  const down = status === "error" || status === "stopped";
+  const sessionId = view?.id;
+
+  return (
+    <section className={compact ? "pv pv-compact" : "pv"} aria-label={t("preview.title")} data-testid="preview-chat" data-status={status}>
+      <header className="pv-head">
+        <div>
+          <strong>{view?.bot.firstName ?? t("preview.title")}</strong> <span className="badge" data-testid="pv-status">{t(`preview.status.${status}`)}</span>
+        </div>
+        <div className="pv-switch">
+          <label>
+            <span className="sr-only">{t("preview.user")}</span>
+            <select value={view?.actor.user ?? "user"} disabled={!view} onChange={(e) => void switchActor(e.target.value, view!.actor.chat)} aria-label={t("preview.user")}>
+              {(view?.users ?? []).map((u) => (
+                <option key={u.key} value={u.key}>{t(`preview.users.${u.key}`)}</option>
+              ))}
+            </select>
+          </label>
+          <label>
+            <span className="sr-only">{t("preview.chat")}</span>
+            <select value={view?.actor.chat ?? "private"} disabled={!view} onChange={(e) => void switchActor(view!.actor.user, e.target.value)} aria-label={t("preview.chat")}>
+              <option value="private">{t("preview.chats.private")}</option>
+              <option value="group">{t("preview.chats.group")}</option>
+            </select>
+          </label>
+          <button type="button" className="btn small" onClick={restart}>{t("preview.restart")}</button>
+        </div>
+      </header>
+      <p className="pv-note small muted">{t("preview.httpNote")}</p>
+      {(error || transcript?.error || view?.error) && <p className="error small" role="alert">{error ?? transcript?.error ?? view?.error}</p>}
+      <div className="pv-body">
+        <div className="pv-chat">
+          <ol className="pv-messages" ref={listRef} aria-live="polite">
+            {entries.length === 0 && <li className="pv-empty muted">{view ? t("preview.empty") : t("preview.starting")}</li>}
+            {sessionId &&
+              entries.map((e) => (
+                <Message key={e.seq} entry={e} sessionId={sessionId} highlighted={!!highlightNode && e.node === highlightNode} onPress={(messageId, data) => void act({ type: "button", messageId, data })} onSelectNode={onSelectNode} />
+              ))}
+          </ol>
+          {transcript?.typing && <p className="pv-typing muted small">{t("preview.typing")}</p>}
+          <Composer commands={view?.commands ?? []} keyboard={transcript?.replyKeyboard ?? null} disabled={!view || down} send={act} />
+        </div>
+        {sessionId && !compact && <Variables sessionId={sessionId} version={transcript?.version ?? 0} chatId={transcript?.chatId ?? 0} />}
+      </div>
+      {sessionId && compact && (
+        <details className="pv-vars-details">
+          <summary>{t("preview.variables")}</summary>
+          <Variables sessionId={sessionId} version={transcript?.version ?? 0} chatId={transcript?.chatId ?? 0} />
+        </details>
+      )}
+    </section>
+  );
+}
+
+/** The project's "Preview" tab: the chat on the saved scenario. */
+export function PreviewTab({ projectId }: { projectId: number }) {
+  return <PreviewChat projectId={projectId} />;
+}

@@ -1,0 +1,92 @@
+// The preview API (docs/preview.md) as the chat uses it: shapes and calls.
+import { del, get, post, put } from "../api/client";
+
+export interface PreviewEntry {
+  seq: number;
+  kind: "message" | "notice";
+  chatId: number;
+  messageId?: number;
+  from: "bot" | "user";
+  userId?: number;
+  text?: string;
+  source?: { text: string; parseMode: string };
+  media?: { kind: string; fileId: string; fileName?: string; mimeType?: string; url?: string };
+  location?: { latitude: number; longitude: number };
+  contact?: { phone_number: string; first_name: string };
+  replyMarkup?: { inline_keyboard?: InlineButton[][] } & Record<string, unknown>;
+  node?: string;
+  forwarded?: boolean;
+  edits: number;
+  deleted: boolean;
+  pinned: boolean;
+}
+
+export interface InlineButton {
+  text: string;
+  callback_data?: string;
+  url?: string;
+}
+
+export interface ReplyButton {
+  text: string;
+  request_contact?: boolean;
+  request_location?: boolean;
+}
+
+export interface PreviewView {
+  id: string;
+  projectId: number;
+  status: "starting" | "running" | "error" | "stopped";
+  error: string | null;
+  warnings: string[];
+  bot: { id: number; username: string; firstName: string };
+  actor: { user: "user" | "admin" | "second"; chat: "private" | "group"; userId: number; chatId: number };
+  users: { key: "user" | "admin" | "second"; id: number; firstName: string; lastName: string | null; admin: boolean }[];
+  commands: { command: string; description: string }[];
+  idleTimeoutSeconds: number;
+}
+
+export interface PreviewTranscript {
+  version: number;
+  status: PreviewView["status"];
+  error: string | null;
+  chatId: number;
+  typing: boolean;
+  replyKeyboard: { rows: (ReplyButton | string)[][]; oneTime: boolean; resize: boolean } | null;
+  pinned: number[];
+  entries: PreviewEntry[];
+}
+
+export type PreviewAction =
+  | { type: "text"; text: string }
+  | { type: "button"; messageId: number; data: string }
+  | { type: "photo"; caption?: string; fileName?: string; data?: string }
+  | { type: "document"; fileName: string; mimeType?: string; data: string; caption?: string }
+  | { type: "location"; latitude: number; longitude: number }
+  | { type: "contact"; phone: string };
+
+const base = (id: string) => `/api/preview/${encodeURIComponent(id)}`;
+
+export const previewApi = {
+  create: (projectId: number, document?: unknown) => post<PreviewView>(`/api/projects/${projectId}/preview`, document === undefined ? {} : { document }),
+  view: (id: string) => get<PreviewView>(base(id)),
+  transcript: (id: string, after: number, waitMs: number, signal?: AbortSignal) =>
+    get<PreviewTranscript>(`${base(id)}/transcript`, { query: { after, wait: waitMs }, signal }),
+  act: (id: string, action: PreviewAction) => post<{ version: number }>(`${base(id)}/actions`, action),
+  setActor: (id: string, actor: { user: string; chat: string }) => put<PreviewView>(`${base(id)}/actor`, actor),
+  setDocument: (id: string, document: unknown) => put<PreviewView>(`${base(id)}/document`, { document }),
+  variables: (id: string) => get<{ chatId: number; variables: Record<string, unknown> }>(`${base(id)}/variables`),
+  setVariables: (id: string, variables: Record<string, unknown>) => put<{ chatId: number; variables: Record<string, unknown> }>(`${base(id)}/variables`, { variables }),
+  stop: (id: string) => del<{ success: boolean }>(base(id)),
+  /** Stops a preview even while the page unloads (keepalive outlives the document). */
+  stopOnLeave: (id: string) => void fetch(base(id), { method: "DELETE", credentials: "same-origin", keepalive: true }).catch(() => undefined),
+  fileUrl: (id: string, fileId: string) => `${base(id)}/files/${encodeURIComponent(fileId)}`,
+};
+
+/** A file picked by the user as base64 (the API takes JSON). */
+export async function fileToBase64(file: File): Promise<string> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}

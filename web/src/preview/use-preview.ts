@@ -1,0 +1,110 @@
+// A preview session's life in the browser: started on mount (with the unsaved document when one
+// is given), the transcript long-polled, the document sent again when it changes, stopped on unmount.
+import { useCallback, useEffect, useRef, useState } from "react";
+import { errorText } from "../api/client";
+import { previewApi, type PreviewAction, type PreviewTranscript, type PreviewView } from "./api";
+
+const WAIT_MS = 20_000;
+const DOCUMENT_DEBOUNCE_MS = 600;
+
+export function usePreview(projectId: number, document: unknown | undefined) {
+  const [view, setView] = useState<PreviewView | null>(null);
+  const [transcript, setTranscript] = useState<PreviewTranscript | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [generation, setGeneration] = useState(0);
+  const docRef = useRef(document);
+  docRef.current = document;
+  const idRef = useRef<string | null>(null);
+
+  // start (and restart on demand); stop on unmount
+  useEffect(() => {
+    let cancelled = false;
+    const aborter = new AbortController();
+    setView(null);
+    setTranscript(null);
+    setError(null);
+    previewApi
+      .create(projectId, docRef.current)
+      .then(async (v) => {
+        if (cancelled) return void previewApi.stop(v.id).catch(() => undefined);
+        idRef.current = v.id;
+        setView(v);
+        let after = 0;
+        let first = true;
+        while (!cancelled) {
+          try {
+            const t = await previewApi.transcript(v.id, after, first ? 0 : WAIT_MS, aborter.signal);
+            first = false;
+            if (cancelled) return;
+            after = t.version;
+            setTranscript(t);
+          } catch (e) {
+            if (cancelled) return;
+            setError(errorText(e));
+            return;
+          }
+        }
+      })
+      .catch((e) => !cancelled && setError(errorText(e)));
+    const leave = () => {
+      const id = idRef.current;
+      idRef.current = null;
+      if (id) previewApi.stopOnLeave(id);
+    };
+    window.addEventListener("pagehide", leave);
+    return () => {
+      cancelled = true;
+      aborter.abort();
+      window.removeEventListener("pagehide", leave);
+      leave();
+    };
+  }, [projectId, generation]);
+
+  // an edited, unsaved document runs in the same session (chats and variables stay)
+  const firstDoc = useRef(true);
+  useEffect(() => {
+    if (firstDoc.current) {
+      firstDoc.current = false;
+      return;
+    }
+    if (document === undefined) return;
+    const timer = setTimeout(() => {
+      const id = idRef.current;
+      if (!id) return;
+      previewApi.setDocument(id, document).then(setView, (e) => setError(errorText(e)));
+    }, DOCUMENT_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [document]);
+
+  const act = useCallback(async (action: PreviewAction) => {
+    const id = idRef.current;
+    if (!id) return;
+    try {
+      await previewApi.act(id, action);
+      setError(null);
+    } catch (e) {
+      setError(errorText(e));
+    }
+  }, []);
+
+  const switchActor = useCallback(async (user: string, chat: string) => {
+    const id = idRef.current;
+    if (!id) return;
+    try {
+      setView(await previewApi.setActor(id, { user, chat }));
+      // the transcript follows the current chat: ask again at once
+      setTranscript(await previewApi.transcript(id, 0, 0));
+    } catch (e) {
+      setError(errorText(e));
+    }
+  }, []);
+
+  const refreshView = useCallback(async () => {
+    const id = idRef.current;
+    if (id) setView(await previewApi.view(id));
+  }, []);
+
+  const restart = useCallback(() => setGeneration((g) => g + 1), []);
+
+  return { view, transcript, error, act, switchActor, refreshView, restart, sessionId: view?.id ?? null };
+}
