@@ -108,4 +108,27 @@ describe.skipIf(!haveChromium)("editor: draw a bot and run it", () => {
     expect(next!.params.text).toBe("About this bot");
     await env.t.call("POST", `/api/bot/tokens/${token.body.id}/stop`, { cookie: env.cookie });
   }, 60_000);
+
+  test("preview side panel: runs the unsaved document, flashes the sending node, a click on a message selects its node", async () => {
+    const { page } = env.b;
+    await page.locator(".react-flow__pane").click({ position: { x: 5, y: 5 } });
+    await pick(page, ids.about!);
+    await page.getByRole("complementary", { name: "Properties" }).getByLabel("Text", { exact: true }).fill("About (not saved yet)");
+    await page.getByRole("button", { name: "Preview", exact: true }).click();
+    const chat = page.getByTestId("editor-preview");
+    await chat.getByTestId("preview-chat").and(page.locator("[data-status=running]")).waitFor({ timeout: 30_000 });
+    await chat.getByLabel("Message", { exact: true }).fill("/start");
+    await chat.getByRole("button", { name: "Send" }).click();
+    const first = chat.locator('[data-testid=pv-message][data-from=bot]').first();
+    await first.waitFor({ timeout: 20_000 });
+    expect(await first.getAttribute("data-node")).toBe(ids.message!);
+    await nodeEl(page, ids.message!).and(page.locator(".flash")).waitFor({ timeout: 5_000 });
+    await chat.getByRole("button", { name: "About" }).click();
+    const second = chat.locator('[data-testid=pv-message][data-from=bot]').nth(1);
+    await second.waitFor({ timeout: 20_000 });
+    await expect(second.getByTestId("pv-text").textContent()).resolves.toBe("About (not saved yet)");
+    await first.locator(".pv-bubble").click();
+    await nodeEl(page, ids.message!).and(page.locator(".selected")).waitFor();
+    expect(env.b.errors).toEqual([]);
+  }, 90_000);
 });

@@ -25,13 +25,15 @@ export const GRID = 16;
 interface Props {
   store: EditorStore;
   warnings: Map<string, string[]>;
+  /** a node to highlight for a moment (the preview's bot message came from it) */
+  flash?: string | null;
   onQuickAdd: (source: string | null, handle: string | null, screen: { x: number; y: number }) => void;
   onDropType: (type: string, screen: { x: number; y: number }) => void;
 }
 
 type Measured = { width?: number; height?: number };
 
-export function Canvas({ store, warnings, onQuickAdd, onDropType }: Props) {
+export function Canvas({ store, warnings, flash, onQuickAdd, onDropType }: Props) {
   const doc = useEditor(store, (s) => s.doc);
   const sheetId = useEditor(store, (s) => s.sheetId);
   const selected = useEditor(store, (s) => s.selected);
@@ -41,7 +43,7 @@ export function Canvas({ store, warnings, onQuickAdd, onDropType }: Props) {
   // it along from here. No re-render on a measurement: on a big sheet, nodes scrolled into view
   // are measured every frame while panning, and a re-render there would re-adopt every node.
   const measured = useRef(new Map<string, Measured>());
-  const cache = useRef(new Map<string, { src: SNode; sel: boolean; warn?: string[]; m?: Measured; rf: Node }>());
+  const cache = useRef(new Map<string, { src: SNode; sel: boolean; warn?: string[]; m?: Measured; fl: boolean; rf: Node }>());
 
   const sheet = doc.sheets.find((s) => s.id === sheetId) ?? doc.sheets[0]!;
   const index = useMemo(() => sheetIndex(doc), [doc]);
@@ -52,19 +54,20 @@ export function Canvas({ store, warnings, onQuickAdd, onDropType }: Props) {
   const { nodes, edges } = useMemo(() => {
     const sel = new Set(selected);
     const nodes: Node[] = [];
-    const next = new Map<string, { src: SNode; sel: boolean; warn?: string[]; m?: Measured; rf: Node }>();
+    const next = new Map<string, { src: SNode; sel: boolean; warn?: string[]; m?: Measured; fl: boolean; rf: Node }>();
     for (const n of sheet.nodes) {
       const isSel = sel.has(n.id);
       const warn = warnings.get(n.id);
       const m = measured.current.get(n.id);
+      const fl = flash === n.id;
       const hit = cache.current.get(n.id);
       let rf: Node;
-      if (hit && hit.src === n && hit.sel === isSel && hit.warn === warn && hit.m === m) rf = hit.rf;
+      if (hit && hit.src === n && hit.sel === isSel && hit.warn === warn && hit.m === m && hit.fl === fl) rf = hit.rf;
       else {
-        const data: FlowNodeData = { node: n, warnings: warn, onQuickAdd: quickAdd };
+        const data: FlowNodeData = { node: n, warnings: warn, onQuickAdd: quickAdd, flash: fl };
         rf = { id: n.id, type: "scenario", position: n.position ?? { x: 0, y: 0 }, data, selected: isSel, ...(m ? { measured: m } : {}) };
       }
-      next.set(n.id, { src: n, sel: isSel, warn, m, rf });
+      next.set(n.id, { src: n, sel: isSel, warn, m, fl, rf });
       nodes.push(rf);
     }
     cache.current = next;
@@ -84,7 +87,7 @@ export function Canvas({ store, warnings, onQuickAdd, onDropType }: Props) {
       edges.push({ id: `${p.id}|portal`, source: p.source, sourceHandle: p.sourceHandle, target: id, targetHandle: "in", className: "ed-edge ed-edge-portal", deletable: true, reconnectable: "target" });
     }
     return { nodes, edges };
-  }, [sheet, selected, warnings, index, names, doc.sheets, quickAdd, openNode]);
+  }, [sheet, selected, warnings, flash, index, names, doc.sheets, quickAdd, openNode]);
 
   const onNodesChange = useCallback(
     (changes: NodeChange[]) => {

@@ -13,6 +13,7 @@ import { normalizeDoc } from "./document";
 import { addNode, makeNode } from "./ops";
 import { Palette, QuickAdd } from "./Palette";
 import { Properties } from "./Properties";
+import { PreviewPanel } from "./PreviewPanel";
 import { Search } from "./Search";
 import { SheetTabs } from "./SheetTabs";
 import { useEditor, EditorStore } from "./store";
@@ -36,6 +37,8 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
   const [generated, setGenerated] = useState<Generated | null>(null);
   const [genError, setGenError] = useState("");
   const [genBusy, setGenBusy] = useState(false);
+  const [preview, setPreview] = useState(false);
+  const [flash, setFlash] = useState<string | null>(null);
 
   const generate = useCallback(async () => {
     setGenBusy(true);
@@ -149,6 +152,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
         <button type="button" onClick={() => void autoLayout(store)}>{t("editor.layout")}</button>
         <button type="button" onClick={() => setSearching(true)} title="Ctrl+F">{t("editor.search.title")}</button>
         <button type="button" onClick={() => setHelp(true)} aria-label={t("editor.keys.title")}>?</button>
+        <button type="button" className={preview ? "active" : ""} aria-pressed={preview} onClick={() => setPreview((p) => !p)}>{t("editor.preview")}</button>
         <span className="ed-sep" />
         <input className="ed-commit" aria-label={t("editor.save.message")} placeholder={t("editor.save.message")} value={message} onChange={(e) => setMessage(e.target.value)} />
         <button type="button" className="primary" onClick={() => { void s.save(message); setMessage(""); }} disabled={s.status === "saving"}>{t("editor.save.save")}</button>
@@ -160,12 +164,12 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
       {s.remote && <RemoteBanner dirty={s.dirty} onReload={() => s.adopt(s.remote!)} onDismiss={s.dismissRemote} />}
       {s.conflict && <ConflictDialog mine={doc} theirs={s.conflict} onKeepMine={s.keepMine} onLoadTheirs={() => s.adopt(s.conflict!)} />}
       <SheetTabs store={store} />
-      <div className="ed-main">
+      <div className={preview && view === "canvas" ? "ed-main with-preview" : "ed-main"}>
         {view === "canvas" ? (
           <>
-            <Palette onAdd={(type) => addAt(type, null)} />
+            {!preview && <Palette onAdd={(type) => addAt(type, null)} />}
             <div className="ed-center">
-              <Canvas store={store} warnings={warnings} onQuickAdd={(source, handle, at) => setQuick({ source, handle, at })} onDropType={(type, at) => addAt(type, at)} />
+              <Canvas store={store} warnings={warnings} flash={flash} onQuickAdd={(source, handle, at) => setQuick({ source, handle, at })} onDropType={(type, at) => addAt(type, at)} />
               {warnings.size > 0 && (
                 <details className="ed-warnbox">
                   <summary>⚠ {t("editor.code.warnings")} ({generated?.warnings?.length})</summary>
@@ -174,6 +178,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
               )}
             </div>
             <Properties store={store} projectId={project.id} />
+            {preview && <PreviewPanel store={store} projectId={project.id} onFlash={setFlash} />}
           </>
         ) : (
           <CodeView generated={generated} error={genError} doc={doc} busy={genBusy} onRefresh={() => void generate()} onPick={openNode} />

@@ -28,7 +28,7 @@ const types = {
 };
 
 const en = {
-  toolbar: "Editor tools", canvas: "Canvas", undo: "Undo", redo: "Redo", copy: "Copy", paste: "Paste", duplicate: "Duplicate", delete: "Delete", layout: "Auto-layout",
+  toolbar: "Editor tools", canvas: "Canvas", preview: "Preview", undo: "Undo", redo: "Redo", copy: "Copy", paste: "Paste", duplicate: "Duplicate", delete: "Delete", layout: "Auto-layout",
   palette: "Node palette", paletteFilter: "Filter nodes",
   types: types.en,
   groups: { triggers: "Triggers", messages: "Messages", logic: "Logic", http: "HTTP", data: "Data", actions: "Actions", content: "Content", users: "User management", utility: "Utility", legacy: "Legacy" },
@@ -58,7 +58,7 @@ const en = {
 type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };
 
 const ru: Shape<typeof en> = {
-  toolbar: "Инструменты редактора", canvas: "Холст", undo: "Отменить", redo: "Повторить", copy: "Копировать", paste: "Вставить", duplicate: "Дублировать", delete: "Удалить", layout: "Авторасстановка",
+  toolbar: "Инструменты редактора", canvas: "Холст", preview: "Превью", undo: "Отменить", redo: "Повторить", copy: "Копировать", paste: "Вставить", duplicate: "Дублировать", delete: "Удалить", layout: "Авторасстановка",
   palette: "Палитра узлов", paletteFilter: "Найти узел",
   types: types.ru,
   groups: { triggers: "Триггеры", messages: "Сообщения", logic: "Логика", http: "HTTP", data: "Данные", actions: "Действия", content: "Управление контентом", users: "Пользователи", utility: "Утилиты", legacy: "Старые" },
