@@ -46,7 +46,7 @@ const QUICK = ["message", "keyboard", "input", "condition", "set_variable", "del
 export function QuickAdd({ at, onPick, onClose }: { at: { x: number; y: number }; onPick: (type: string) => void; onClose: () => void }) {
   const { t } = useTranslation();
   return (
-    <div className="ed-quickmenu" role="menu" style={{ left: at.x, top: at.y }} onKeyDown={(e) => e.key === "Escape" && onClose()}>
+    <div className="ed-quickmenu" role="menu" style={{ left: Math.max(0, Math.min(at.x, window.innerWidth - 220)), top: Math.max(0, Math.min(at.y, window.innerHeight - 360)) }} onKeyDown={(e) => e.key === "Escape" && onClose()}>
       {QUICK.map((type, i) => (
         <button key={type} type="button" role="menuitem" autoFocus={i === 0} onClick={() => onPick(type)}>
           {t(`editor.types.${type}`)}
