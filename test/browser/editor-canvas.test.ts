@@ -116,4 +116,24 @@ describe.skipIf(!haveChromium)("editor: canvas gestures", () => {
     await help.waitFor({ state: "detached" });
     expect(env.b.errors).toEqual([]);
   }, 30_000);
+
+  test("http_request: the form's fields and 'send test request' answered through the server", async () => {
+    const { page } = env.b;
+    const echo = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: async (req) => Response.json({ got: req.method, auth: req.headers.get("authorization"), body: await req.text() }, { status: 201 }) });
+    try {
+      await page.locator('.ed-palette-item[data-type="http_request"]').click();
+      const props = page.getByRole("complementary", { name: "Properties" });
+      await props.getByLabel("Method").selectOption("POST");
+      await props.getByLabel("URL", { exact: true }).fill(`http://127.0.0.1:${echo.port}/hook`);
+      await props.getByLabel("Body").fill('{"hello":"{first_name}"}');
+      await props.getByLabel("Authorization").selectOption("bearer");
+      await props.getByLabel("Bearer token").fill("secret-1");
+      await props.getByRole("button", { name: "Send test request" }).click();
+      await expect(props.getByTestId("http-status").textContent()).resolves.toContain("201");
+      const shown = JSON.parse((await props.locator(".ed-http-answer pre").textContent())!);
+      expect(shown).toEqual({ got: "POST", auth: "Bearer secret-1", body: '{"hello":"{first_name}"}' });
+    } finally {
+      echo.stop(true);
+    }
+  }, 30_000);
 });

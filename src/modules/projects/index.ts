@@ -9,9 +9,10 @@ import { changeStamp } from "../../db/change-stamp";
 import { createProjectSchema, reorderSchema, updateProjectSchema } from "./model";
 import { projectExtraRoutes } from "./extra-routes";
 import { projectHistoryRoutes } from "./history-routes";
+import { projectHttpTestRoutes } from "./http-test";
 
 export const projectsRoutes = (ctx: AppContext) =>
-  new Elysia().use(projectRecordRoutes(ctx)).use(projectExtraRoutes(ctx)).use(projectHistoryRoutes(ctx));
+  new Elysia().use(projectRecordRoutes(ctx)).use(projectExtraRoutes(ctx)).use(projectHistoryRoutes(ctx)).use(projectHttpTestRoutes(ctx));
 
 /** `If-Match: "<updatedAt>"` (quotes optional, `*` means any) as the body's baseUpdatedAt; the body field wins. */
 function withIfMatch<B extends { baseUpdatedAt?: string }>(body: B, ifMatch: string | undefined): B {

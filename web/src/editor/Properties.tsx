@@ -5,6 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { get } from "../api/client";
 import { AssignmentsEditor, BranchesEditor, ButtonsEditor, Check, Choice, LayoutEditor, Num, Target, Text, type FieldCtx } from "./fields";
+import { HttpTest } from "./HttpTest";
 import { MESSAGE_LIKE, variablesOf, type Data, type SNode } from "./document";
 import { updateNode, useEditor, type EditorStore } from "./store";
 
@@ -142,6 +143,7 @@ function TypeFields({ ctx, node, projectId }: { ctx: FieldCtx; node: SNode; proj
           <Text ctx={ctx} k="httpRequestResponseVariable" label={t("editor.props.responseVar")} vars />
           <Text ctx={ctx} k="httpRequestStatusVariable" label={t("editor.props.statusVar")} vars />
           <Target ctx={ctx} k="autoTransitionTo" label={t("editor.props.next")} />
+          <HttpTest projectId={projectId} data={ctx.data} />
         </>
       );
     default:

@@ -39,6 +39,7 @@ const en = {
   save: { save: "Save", message: "Commit message", autosave: "Autosave", restart: "Restart bots on save", saving: "Saving…", saved: "Saved", unsaved: "Unsaved changes", failed: "Save failed" },
   conflict: { title: "Someone else saved this project", text: "Another copy was saved at {{at}} while you were editing.", counts: "Yours: {{mine}} nodes · theirs: {{theirs}} nodes", onlyMine: "Only in yours", onlyTheirs: "Only in theirs", changed: "Different in both", keepMine: "Keep mine (overwrite)", loadTheirs: "Load theirs (drop mine)" },
   remote: { text: "This project was changed elsewhere.", dirty: "Reloading drops your unsaved changes.", reload: "Reload", dismiss: "Ignore" },
+  http: { send: "Send test request", sending: "Sending…", note: "Sent by the server as written: {variables} are not filled in.", truncated: "cut at 64 KB" },
   code: { title: "Code", program: "Program", refresh: "Regenerate", download: "Download", warnings: "Warnings", noWarnings: "No warnings." },
   keys: { title: "Keyboard shortcuts", save: "Save", undo: "Undo", redo: "Redo", copyPaste: "Copy / paste nodes (also between tabs and projects)", duplicate: "Duplicate selection", selectAll: "Select all nodes of the sheet", delete: "Delete selection or edge", search: "Search nodes on every sheet", layout: "Auto-layout the sheet", marquee: "Select with a rectangle", multi: "Add to selection", help: "This help", close: "Close" },
   props: {
@@ -69,6 +70,7 @@ const ru: Shape<typeof en> = {
   save: { save: "Сохранить", message: "Описание изменений", autosave: "Автосохранение", restart: "Перезапускать ботов при сохранении", saving: "Сохранение…", saved: "Сохранено", unsaved: "Есть несохранённые изменения", failed: "Не удалось сохранить" },
   conflict: { title: "Проект сохранил кто-то другой", text: "Пока вы редактировали, в {{at}} была сохранена другая копия.", counts: "У вас: {{mine}} узлов · у них: {{theirs}} узлов", onlyMine: "Только у вас", onlyTheirs: "Только у них", changed: "Отличаются", keepMine: "Оставить моё (перезаписать)", loadTheirs: "Загрузить их (моё удалить)" },
   remote: { text: "Проект изменён в другом месте.", dirty: "Перезагрузка сбросит ваши несохранённые изменения.", reload: "Перезагрузить", dismiss: "Не сейчас" },
+  http: { send: "Отправить тестовый запрос", sending: "Отправка…", note: "Запрос отправляет сервер как есть: {переменные} не подставляются.", truncated: "обрезано до 64 КБ" },
   code: { title: "Код", program: "Программа", refresh: "Сгенерировать", download: "Скачать", warnings: "Предупреждения", noWarnings: "Предупреждений нет." },
   keys: { title: "Горячие клавиши", save: "Сохранить", undo: "Отменить", redo: "Повторить", copyPaste: "Копировать / вставить узлы (и между вкладками и проектами)", duplicate: "Дублировать выделенное", selectAll: "Выделить все узлы листа", delete: "Удалить выделенное или связь", search: "Поиск узлов на всех листах", layout: "Авторасстановка листа", marquee: "Выделить рамкой", multi: "Добавить к выделению", help: "Эта справка", close: "Закрыть" },
   props: {
