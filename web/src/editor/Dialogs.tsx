@@ -3,8 +3,7 @@
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { SHORTCUTS } from "./commands";
-import { normalizeDoc, type Doc } from "./document";
-import { labelOf } from "./Properties";
+import { labelOf, normalizeDoc, type Doc } from "./document";
 import type { ProjectRecord } from "./useSave";
 
 /** Nodes only in mine, only in theirs, and in both with different content. */

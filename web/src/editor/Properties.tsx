@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import { get } from "../api/client";
 import { AssignmentsEditor, BranchesEditor, ButtonsEditor, Check, Choice, LayoutEditor, Num, Target, Text, type FieldCtx } from "./fields";
 import { HttpTest } from "./HttpTest";
-import { MESSAGE_LIKE, variablesOf, type Data, type SNode } from "./document";
+import { labelOf, MESSAGE_LIKE, variablesOf, type Data, type SNode } from "./document";
 import { updateNode, useEditor, type EditorStore } from "./store";
 
 interface MediaItem {
@@ -211,11 +211,4 @@ export function Properties({ store, projectId }: { store: EditorStore; projectId
       {raw ? <RawJson node={node} onApply={(data) => store.commit(updateNode(store.state.doc, node.id, (n) => ({ ...n, data })))} /> : <TypeFields ctx={ctx} node={node} projectId={projectId} />}
     </aside>
   );
-}
-
-export function labelOf(n: SNode): string {
-  const d = n.data ?? {};
-  const s = d.command ?? d.messageText ?? (Array.isArray(d.textSynonyms) ? d.textSynonyms[0] : undefined) ?? d.variable ?? d.httpRequestUrl ?? d.inputVariable;
-  const text = typeof s === "string" && s.trim() ? s.trim().replace(/\s+/g, " ").slice(0, 40) : n.id;
-  return `${n.type}: ${text}`;
 }

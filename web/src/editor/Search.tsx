@@ -2,8 +2,7 @@
 // opens the node's sheet and centres it.
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { labelOf } from "./Properties";
-import type { Doc } from "./document";
+import { labelOf, type Doc } from "./document";
 
 export function Search({ doc, onPick, onClose }: { doc: Doc; onPick: (id: string) => void; onClose: () => void }) {
   const { t } = useTranslation();

@@ -171,5 +171,13 @@ export function variablesOf(doc: Doc): string[] {
   return [...names];
 }
 
+/** A short name of a node for lists and pickers: its type and first meaningful text. */
+export function labelOf(n: SNode): string {
+  const d = n.data ?? {};
+  const s = d.command ?? d.messageText ?? (Array.isArray(d.textSynonyms) ? d.textSynonyms[0] : undefined) ?? d.variable ?? d.httpRequestUrl ?? d.inputVariable;
+  const text = typeof s === "string" && s.trim() ? s.trim().replace(/\s+/g, " ").slice(0, 40) : n.id;
+  return `${n.type}: ${text}`;
+}
+
 let seq = 0;
 export const newId = (prefix: string) => `${prefix}_${Date.now().toString(36)}${(seq++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
