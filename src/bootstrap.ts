@@ -21,7 +21,8 @@ import { loadBuiltInTemplates } from "./modules/templates/seed";
 import type { BotController } from "./bots/controller";
 import { BotManager } from "./bots/manager";
 import type { SupervisionPolicy } from "./bots/policy";
-import { removeBotFolders } from "./bots/folders";
+import { removeBotFolders, repointLegacyEnvFiles } from "./bots/folders";
+import { projectMediaDir } from "./bots/program";
 
 export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots?: BotController; botPolicy?: SupervisionPolicy } = {}): AppContext {
   registerSecret(config.adminKey);
@@ -32,6 +33,8 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
   const projectFiles = new ProjectDatabases(config.dataDir);
   // Older installs kept bot users and chat state in the platform database: move them once.
   const moved = moveBotRowsToProjectFiles(db, projectFiles);
+  const repointed = repointLegacyEnvFiles(config.botsDir, config.databasePath, (id) => ({ database: projectFiles.pathOf(id), media: projectMediaDir(config.uploadsDir, id) }));
+  if (repointed.length > 0) log.info(`Bot folders of an older version now name their project's database, not the platform's: ${repointed.length}`);
   if (moved.projects > 0) log.info(`Moved the bot data of ${moved.projects} project(s) into their own database files (${moved.users} users, ${moved.states} chats, ${moved.fileIds} media file ids)`);
   const messenger = new MessengerClient({ apiRoot: config.messengerApiRoot });
   const events = new EventBus();

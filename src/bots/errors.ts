@@ -9,8 +9,10 @@ export type BotErrorKind =
   | "CONFLICT"
   /** the messenger refused or did not answer */
   | "MESSENGER"
-  /** the bot process did not come up, or the server is shutting down */
-  | "FAILED";
+  /** the bot process did not come up */
+  | "FAILED"
+  /** the server is shutting down */
+  | "UNAVAILABLE";
 
 export class BotError extends Error {
   constructor(

@@ -140,3 +140,28 @@ export function setEnvValue(envFile: string, key: string, value: string) {
   if (!replaced) out.push(line);
   writeFileSync(envFile, out.join("\n") + "\n", { mode: 0o600 });
 }
+
+/**
+ * Bot folders written by older versions name the platform database in `.env` (DATABASE_PATH) and
+ * the whole uploads folder (UPLOADS_DIR). Until such a bot is started again (which rewrites its
+ * folder), its .env is repointed in place: DATABASE_PATH to its project's own file, MEDIA_DIR to
+ * its project's media folder, UPLOADS_DIR removed. Returns the folders changed.
+ */
+export function repointLegacyEnvFiles(botsDir: string, platformDb: string, own: (projectId: number) => { database: string; media: string }): string[] {
+  const changed: string[] = [];
+  if (!existsSync(botsDir)) return changed;
+  for (const name of readdirSync(botsDir)) {
+    const parsed = parseFolderName(name);
+    const dir = join(botsDir, name);
+    const envFile = join(dir, ".env");
+    if (!parsed || !lstatSync(dir).isDirectory() || !existsSync(envFile) || lstatSync(envFile).isSymbolicLink()) continue;
+    if (readEnvValue(envFile, "DATABASE_PATH") !== platformDb && readEnvValue(envFile, "UPLOADS_DIR") === null) continue;
+    const paths = own(parsed.projectId);
+    const kept = readFileSync(envFile, "utf8").split("\n").filter((l) => envLine(l)?.[0] !== "UPLOADS_DIR");
+    writeFileSync(envFile, kept.join("\n"), { mode: 0o600 });
+    setEnvValue(envFile, "DATABASE_PATH", paths.database);
+    setEnvValue(envFile, "MEDIA_DIR", paths.media);
+    changed.push(name);
+  }
+  return changed;
+}

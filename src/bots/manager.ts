@@ -162,7 +162,7 @@ export class BotManager implements BotController {
   }
 
   private async startNow(tokenId: number): Promise<BotInstanceState> {
-    if (this.closed) throw new BotError("FAILED", "The server is shutting down");
+    if (this.closed) throw new BotError("UNAVAILABLE", "The server is shutting down");
     const existing = this.bots.get(tokenId);
     if (existing && (existing.status === "running" || existing.status === "starting" || existing.restartTimer)) throw new BotError("CONFLICT", "This bot is already running");
     const program = buildBotProgram(this.deps.config, this.deps.db, this.deps.projectFiles, tokenId, this.deps.platformUrl?.() ?? null);

@@ -24,3 +24,23 @@ test("src/bots and src/scenario import neither src/modules nor src/http", () => 
   }
   expect(offending).toEqual([]);
 });
+
+test("the lifecycle feature answers every runtime refusal in the one error shape", async () => {
+  const { BotError } = await import("../../src/bots/errors");
+  const { botHttpError } = await import("../../src/modules/bot-lifecycle/errors");
+  const { AppError } = await import("../../src/http/errors");
+  const cases = [
+    ["NOT_FOUND", 404, "NOT_FOUND"],
+    ["INVALID", 400, "VALIDATION_FAILED"],
+    ["CONFLICT", 409, "CONFLICT"],
+    ["MESSENGER", 502, "BAD_GATEWAY"],
+    ["FAILED", 500, "INTERNAL"],
+    ["UNAVAILABLE", 503, "INTERNAL"],
+  ] as const;
+  for (const [kind, status, code] of cases) {
+    const e = botHttpError(new BotError(kind, `why ${kind}`, { issues: [1] })) as InstanceType<typeof AppError>;
+    expect([kind, e instanceof AppError, e.status, e.code, e.message]).toEqual([kind, true, status, code, `why ${kind}`]);
+  }
+  const other = new Error("not the runtime's");
+  expect(botHttpError(other)).toBe(other);
+});

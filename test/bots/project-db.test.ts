@@ -2,7 +2,8 @@
 // into DATA_DIR/projects/<id>.db at start; the endpoints read them there; a second start moves
 // nothing; deleting a token or a project removes its rows or its file.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readEnvValue } from "../../src/bots/folders";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { closeDatabase, openDatabase } from "../../src/db/client";
@@ -126,6 +127,29 @@ describe("moving an older install's bot rows into project files", () => {
     const [row] = t.ctx.projectFiles.existing(id)!.select().from(projectContent).all();
     expect(JSON.parse(row!.data).sheets[0].nodes[0].data.messageText).toBe("v2");
     expect(row!.updatedAt).toBe(t.ctx.projects.contentOf(id)!.updatedAt);
+  });
+
+  test("bot folders of an older version are repointed at start: their project's file and media folder, never the platform database", () => {
+    dir = mkdtempSync(join(tmpdir(), "botloom-move-"));
+    const dataDir = join(dir, "data");
+    const botsDir = join(dir, "bots");
+    const old = join(botsDir, "shop_7_3");
+    mkdirSync(old, { recursive: true });
+    writeFileSync(join(old, ".env"), `BOT_TOKEN="7:AAA"\nDATABASE_PATH=${JSON.stringify(join(dataDir, "botloom.db"))}\nUPLOADS_DIR="/srv/uploads"\nAPI_KEY="k"\n`, { mode: 0o600 });
+    const current = join(botsDir, "other_8_4");
+    mkdirSync(current, { recursive: true });
+    const currentEnv = `BOT_TOKEN="8:BBB"\nDATABASE_PATH=${JSON.stringify(join(dataDir, "projects", "8.db"))}\n`;
+    writeFileSync(join(current, ".env"), currentEnv, { mode: 0o600 });
+    t = createTestApp({ env: { DATA_DIR: dataDir, BOTS_DIR: botsDir } });
+    const env = readFileSync(join(old, ".env"), "utf8");
+    expect(env).not.toContain("botloom.db");
+    expect(env).not.toContain("UPLOADS_DIR");
+    expect(readEnvValue(join(old, ".env"), "DATABASE_PATH")).toBe(join(dataDir, "projects", "7.db"));
+    expect(readEnvValue(join(old, ".env"), "MEDIA_DIR")).toBe(join(t.ctx.config.uploadsDir, "7"));
+    expect(readEnvValue(join(old, ".env"), "API_KEY")).toBe("k");
+    expect(statSync(join(old, ".env")).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(current, ".env"), "utf8")).toBe(currentEnv);
+    expect(t.logs.some((l) => l.includes("Bot folders of an older version"))).toBe(true);
   });
 
   test("project ids are checked before they become file names", () => {

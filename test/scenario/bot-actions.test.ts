@@ -81,6 +81,21 @@ describe("editing and answering presses", () => {
     expect(strip.params.reply_markup).toEqual({ inline_keyboard: [] });
   });
 
+  test("edit_message rewrites a message by the id saveMessageIdTo stored; a second identical edit is not an error", async () => {
+    const chat = new Chat(b);
+    const [menu] = await chat.say("/menu");
+    await chat.say("/sticker"); // the bot's latest message is now another one
+    const [edit] = await chat.say("/editstored");
+    expect(edit.method).toBe("editMessageText");
+    expect(edit.params).toMatchObject({ message_id: menu.messageId, text: "Rewritten" });
+    const before = fake.calls(b.bot.token, "editMessageText").length;
+    await chat.say("/editstored", 0);
+    const again = await fake.waitForCall(b.bot.token, (c) => c.method === "editMessageText" && fake.calls(b.bot.token, "editMessageText").indexOf(c) >= before);
+    expect(again.error).toMatch(/message is not modified/);
+    await chat.quiet(200);
+    expect(b.output()).not.toMatch(/node a-edit-stored \(edit\) failed/);
+  });
+
   test("answer_callback_query answers the press itself (text, alert) exactly once", async () => {
     const chat = new Chat(b, { first_name: "Eve" });
     await chat.say("/menu");
@@ -125,7 +140,7 @@ describe("delete_message", () => {
   test("bad data (an empty chat id) logs one line for this user and the flow goes on", async () => {
     const chat = new Chat(b);
     expect((await chat.say("/badchat"))[0].params.text).toBe("still here");
-    expect(b.output()).toMatch(/chat \d+: node a-badchat \(delete\) failed: the chat id "\{nothing\}" is empty/);
+    await b.waitForOutput(/chat \d+: node a-badchat \(delete\) failed: the chat id "\{nothing\}" is empty/, 3000);
     const other = new Chat(b);
     expect((await other.say("/gif", 2))[1].params.text).toBe("after gif");
   });

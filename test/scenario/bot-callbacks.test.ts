@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
 import { callbackScenario as scenario, LONG_ID } from "./fixtures-messaging";
-import { Chat, inlineData, inlineRows, removeDir, startBot, type BotProcess } from "./harness";
+import { Chat, inlineData, inlineRows, removeDir, replyRows, startBot, type BotProcess } from "./harness";
 
 let fake: FakeMessenger;
 let b: BotProcess;
@@ -72,6 +72,37 @@ describe("dynamic buttons and the scenario's own callback data", () => {
     const chat = new Chat(b);
     await chat.say("/shop");
     expect((await chat.tap("Other"))[0].params.text).toBe("Caught: misc_1");
+  });
+});
+
+describe("multi-select on a reply keyboard", () => {
+  test("a selection button toggles: the bot says what changed and shows the keyboard with checkmarks; Done stores", async () => {
+    const chat = new Chat(b);
+    const [ask] = await chat.say("/sizes");
+    expect(replyRows(ask)).toEqual([["S"], ["M"], ["Done"]]);
+    const [picked] = await chat.say("M");
+    expect(picked.params.text).toBe("✅ Selected: M");
+    expect(replyRows(picked)).toEqual([["S"], ["✅ M"], ["Done"]]);
+    const [both] = await chat.say("S");
+    expect(replyRows(both)).toEqual([["✅ S"], ["✅ M"], ["Done"]]);
+    const [removed] = await chat.say("✅ M");
+    expect(removed.params.text).toBe("❌ Removed: M");
+    expect(replyRows(removed)).toEqual([["✅ S"], ["M"], ["Done"]]);
+    expect((await chat.say("Done"))[0].params.text).toBe("Sizes: S");
+  });
+});
+
+describe("hostile lists", () => {
+  test("a list longer than a keyboard holds is cut to the messenger's 100 buttons (logged); a non-list gives none", async () => {
+    const chat = new Chat(b);
+    const [many, few] = await chat.say("/many", 2);
+    const count = (call: typeof many) => inlineRows(call).reduce((n, row) => n + row.length, 0);
+    expect(many.params.text).toBe("Many");
+    expect(count(many)).toBe(100);
+    expect(inlineRows(many)[0]).toEqual(["#0", "#1", "#2", "#3", "#4"]);
+    expect(few.params.text).toBe("Few");
+    expect(inlineRows(few)).toEqual([["Top"]]);
+    await b.waitForOutput(/dynamic buttons from many: 150 items, only 99 fit in one keyboard/, 3000);
   });
 });
 

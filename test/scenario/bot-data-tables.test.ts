@@ -37,7 +37,8 @@ const scenario = doc(
   say("show2", "gone={gone} left={left.c}"),
 
   cmd("bad", "b1"),
-  sql("b1", "b2", "SELECT * FROM nowhere"),
+  sql("b1", "b1b", "SELECT * FROM nowhere"),
+  sql("b1b", "b2", "SELEC item FROM orders"),
   sql("b2", "b3", "ATTACH DATABASE '/tmp/other.db' AS other"),
   sql("b3", "b4", "SELECT 1; DROP TABLE orders"),
   table("b4", "b5", { tableName: "bot_users", operation: "delete_all" }),
@@ -79,6 +80,7 @@ describe("bot_table and psql_query", () => {
     expect((await chat.say("/bad"))[0].params.text).toBe("still serving");
     const out = b.output();
     expect(out).toContain("node b1: psql_query failed: no such table: nowhere");
+    expect(out).toContain('node b1b: psql_query failed: near "SELEC": syntax error');
     expect(out).toContain("node b2: psql_query failed: refused: ATTACH opens another database file");
     expect(out).toContain("node b3: psql_query failed: only one SQL statement may run at a time");
     expect(out).toContain("node b4: bot_table delete_all on \"bot_users\" failed: table bot_users belongs to the bot");

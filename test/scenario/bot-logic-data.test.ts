@@ -28,6 +28,12 @@ beforeAll(async () => {
         if (req.headers.get("authorization") !== `Bearer ${SECRET}`) return Response.json({ error: "no" }, { status: 401 });
         return Response.json({ items: [{ name: url.searchParams.get("q") }, { name: "second" }] });
       }
+      if (url.pathname === "/pages") {
+        const limit = Number(url.searchParams.get("limit") ?? 10);
+        const offset = Number(url.searchParams.get("offset") ?? 0);
+        const all = Array.from({ length: 25 }, (_, i) => `row${i}`);
+        return Response.json({ items: all.slice(offset, offset + limit), count: all.length });
+      }
       if (url.pathname === "/picture.png") return new Response(PNG, { headers: { "content-type": "image/png" } });
       if (url.pathname === "/slow") {
         await Bun.sleep(3000);
@@ -109,6 +115,13 @@ describe("condition operators", () => {
     }
   });
 
+  test("is_group in a group chat", async () => {
+    const member = { id: 5_900_001, first_name: "Gus" };
+    fake.sendGroupMessage(b.bot.token, -1_000_777, member, "/who");
+    const [reply] = await fake.waitForSent(b.bot.token, -1_000_777, 1, 4000);
+    expect(reply.params.text).toBe("who: group");
+  });
+
   test("is_premium, is_admin, is_subscribed (getChatMember for each channel)", async () => {
     expect((await new Chat(b, { is_premium: true }).say("/who"))[0].params.text).toBe("who: premium");
     expect((await new Chat(b, { id: ADMIN_ID }).say("/who"))[0].params.text).toBe("who: admin");
@@ -148,6 +161,15 @@ describe("http_request", () => {
     expect(b.output()).toMatch(/http GET http:\/\/127\.0\.0\.1:\d+\/bot\*\*\*\/getMe → 200/);
     expect(b.output()).not.toContain(b.bot.token);
     expect(b.output()).not.toContain(SECRET);
+  });
+});
+
+describe("http_request paging", () => {
+  test("interactive: the offset starts at 0, the answer says where the user is; fetch_all joins every page", async () => {
+    const t = texts(await new Chat(b).say("/pages", 3));
+    expect(t[0]).toBe("row0 next=10 prev= page=1/3");
+    expect(t[1]).toBe("row20 next=[] prev=10 page=3/3");
+    expect(t[2]).toBe("all=25 items=25 last=row24");
   });
 });
 

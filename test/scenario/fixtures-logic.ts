@@ -161,6 +161,35 @@ export const logicDataScenario = doc(
   http("h7", "h7-show", { httpRequestUrl: "https://api.telegram.org/bot{bot_token}/getMe", httpRequestResponseVariable: "me" }),
   say("h7-show", "me={me.result.username} ok={me.ok}"),
 
+  // ── http_request paging ──
+  command("pages", "pg1"),
+  http("pg1", "pg1-show", {
+    httpRequestUrl: "{API_BASE}/pages?limit=10&offset={pg_offset}",
+    httpRequestEnablePagination: true,
+    httpRequestPaginationMode: "interactive",
+    httpRequestPaginationOffsetVar: "pg_offset",
+    httpRequestPaginationLimit: 10,
+    httpRequestResponseVariable: "pg",
+  }),
+  say("pg1-show", "{pg.items.0} next={pg.nextOffset} prev={pg.prevOffset} page={pg.currentPage}/{pg.totalPages}", "pg2"),
+  set("pg2", "pg3", { variable: "pg_offset", value: "20" }),
+  http("pg3", "pg3-show", {
+    httpRequestUrl: "{API_BASE}/pages?limit=10&offset={pg_offset}",
+    httpRequestEnablePagination: true,
+    httpRequestPaginationOffsetVar: "pg_offset",
+    httpRequestPaginationLimit: 10,
+    httpRequestResponseVariable: "pg",
+  }),
+  say("pg3-show", "{pg.items.0} next=[{pg.nextOffset}] prev={pg.prevOffset} page={pg.currentPage}/{pg.totalPages}", "pg4"),
+  http("pg4", "pg4-show", {
+    httpRequestUrl: "{API_BASE}/pages",
+    httpRequestEnablePagination: true,
+    httpRequestPaginationMode: "fetch_all",
+    httpRequestPaginationLimit: 10,
+    httpRequestResponseVariable: "all",
+  }),
+  say("pg4-show", "all={all.count} items={all.items.length} last={all.items.24}"),
+
   // ── loop, parallel_split, convert_file ──
   command("loop", "lp-set"),
   set("lp-set", "lp", { variable: "rows", value: '[{"n":"a"},{"n":"b"},{"n":"c"}]' }),

@@ -83,6 +83,19 @@ export const callbackScenario = doc(
     continueButtonTarget: "colors-done",
   }),
   node("colors-done", "message", { messageText: "Colors: {colors}" }),
+  node("cmd-sizes", "command_trigger", { command: "/sizes", autoTransitionTo: "sizes" }),
+  node("sizes", "message", {
+    messageText: "Pick sizes",
+    keyboardType: "reply",
+    buttons: [
+      { id: "s", text: "S", action: "selection" },
+      { id: "m", text: "M", action: "selection" },
+    ],
+    multiSelectVariable: "sizes",
+    continueButtonText: "Done",
+    continueButtonTarget: "sizes-done",
+  }),
+  node("sizes-done", "message", { messageText: "Sizes: {sizes}", removeKeyboard: true }),
   // A keyboard node reached by a transition puts its keyboard on the message just sent.
   node("cmd-page", "command_trigger", { command: "/page", autoTransitionTo: "page-vars" }),
   node("page-vars", "set_variable", { assignments: [{ variable: "page", value: '{"next":2}' }], autoTransitionTo: "page" }),
@@ -98,6 +111,30 @@ export const callbackScenario = doc(
   node("kb-none", "keyboard", { keyboardType: "inline", buttons: [] }),
   node("on-page", "incoming_callback_trigger", { callbackPattern: "pg_", callbackDataSaveAs: "p", callbackDataStripPrefix: "pg_", autoTransitionTo: "page-n" }),
   node("page-n", "message", { messageText: "page {p}" }),
+  // Hostile lists: too many items for one keyboard, and a "list" that is not one.
+  node("cmd-many", "command_trigger", { command: "/many", autoTransitionTo: "many-set" }),
+  node("many-set", "set_variable", {
+    assignments: [
+      { variable: "many", value: JSON.stringify(Array.from({ length: 150 }, (_, i) => ({ n: i }))) },
+      { variable: "notlist", value: "oops" },
+    ],
+    autoTransitionTo: "many",
+  }),
+  node("many", "message", {
+    messageText: "Many",
+    keyboardType: "inline",
+    buttons: [{ id: "m-top", text: "Top", action: "goto", target: "new" }],
+    enableDynamicButtons: true,
+    dynamicButtons: { sourceVariable: "many", textTemplate: "#{n}", callbackTemplate: "n_{n}", columns: 5 },
+    autoTransitionTo: "few",
+  }),
+  node("few", "message", {
+    messageText: "Few",
+    keyboardType: "inline",
+    buttons: [{ id: "f-top", text: "Top", action: "goto", target: "new" }],
+    enableDynamicButtons: true,
+    dynamicButtons: { sourceVariable: "notlist", textTemplate: "{value}", callbackTemplate: "v_{value}" },
+  }),
 );
 
 
@@ -128,6 +165,7 @@ export const actionsScenario = doc(
   cmd("menu", "menu"),
   node("menu", "message", {
     messageText: "Menu",
+    saveMessageIdTo: "menu_id",
     keyboardType: "inline",
     buttons: [
       { id: "m-edit", text: "Edit me", action: "goto", target: "a-edit" },
@@ -145,6 +183,8 @@ export const actionsScenario = doc(
   node("a-alert", "answer_callback_query", { notificationText: "Careful, {first_name}!", showAlert: true, autoTransitionTo: "after-alert" }),
   say("after-alert", "after alert"),
   node("a-strip", "edit_message", { editMode: "markup", editKeyboardMode: "remove" }),
+  cmd("editstored", "a-edit-stored"),
+  node("a-edit-stored", "edit_message", { editMode: "text", editMessageText: "Rewritten", editMessageIdSource: "custom", editMessageIdManual: "{menu_id}" }),
   cmd("del", "a-del"),
   node("a-del", "delete_message", { messageIdSource: "current_message", autoTransitionTo: "deleted" }),
   say("deleted", "deleted"),

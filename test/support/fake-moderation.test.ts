@@ -91,4 +91,12 @@ describe("pins, topics, venues, blocked users", () => {
     fake.setBlocked(ann.id, false);
     expect((await call("sendMessage", { chat_id: ann.id, text: "hi" })).status).toBe(200);
   });
+
+  test("a keyboard of more than 100 buttons is refused as a whole (BUTTONS_TOO_MUCH)", async () => {
+    const row = (n: number) => Array.from({ length: n }, (_, i) => ({ text: String(i), callback_data: "d" + i }));
+    const ok = await call("sendMessage", { chat_id: ann.id, text: "k", reply_markup: { inline_keyboard: Array.from({ length: 20 }, () => row(5)) } });
+    expect(ok.status).toBe(200);
+    const tooMany = await call("sendMessage", { chat_id: ann.id, text: "k", reply_markup: { inline_keyboard: [...Array.from({ length: 20 }, () => row(5)), row(1)] } });
+    expect(tooMany.body.description).toBe("Bad Request: BUTTONS_TOO_MUCH");
+  });
 });

@@ -26,6 +26,8 @@ function checkRows(rows: unknown, field: string, type: string, check: (b: unknow
     throw badRequest(`field "${field}" of the ${type} must be an Array of Arrays`);
   }
   for (const row of rows as unknown[][]) for (const b of row) check(b);
+  // Telegram refuses keyboards of more than 100 buttons in all.
+  if ((rows as unknown[][]).reduce((n, r) => n + r.length, 0) > 100) throw badRequest("BUTTONS_TOO_MUCH");
 }
 
 function checkInlineButton(b: unknown) {

@@ -15,6 +15,8 @@ export function botHttpError(e: unknown): unknown {
       return new AppError(502, "BAD_GATEWAY", e.message);
     case "FAILED":
       return new AppError(500, "INTERNAL", e.message);
+    case "UNAVAILABLE":
+      return new AppError(503, "INTERNAL", e.message);
   }
 }
 

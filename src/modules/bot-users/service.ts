@@ -18,6 +18,35 @@ const NO_PHOTO_CACHE_MAX = 10_000;
 /** After a platform failure, the next attempt for that user waits this long (keeps the card fast). */
 const FAILURE_RETRY_MS = 5 * 60 * 1000;
 
+function prepareQueries(db: ProjectDb) {
+  const byToken = eq(botUsers.tokenId, sql.placeholder("tokenId"));
+  return {
+    count: db.select({ n: sql<number>`count(*)` }).from(botUsers).where(byToken).prepare(),
+    page: db
+      .select({ userId: botUsers.userId, firstName: botUsers.firstName, username: botUsers.username })
+      .from(botUsers)
+      .where(byToken)
+      .orderBy(desc(botUsers.firstSeenAt), desc(botUsers.id))
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset"))
+      .prepare(),
+    one: db
+      .select()
+      .from(botUsers)
+      .where(and(byToken, eq(botUsers.userId, sql.placeholder("userId"))))
+      .prepare(),
+  };
+}
+
+/** Prepared once per open project file (the unprepared builder costs several times more per call). */
+const preparedQueries = new WeakMap<ProjectDb, ReturnType<typeof prepareQueries>>();
+
+function queriesOf(db: ProjectDb) {
+  let q = preparedQueries.get(db);
+  if (!q) preparedQueries.set(db, (q = prepareQueries(db)));
+  return q;
+}
+
 export class BotUsersService {
   private readonly tokens: TokenAccess;
   /** `${tokenId}:${userId}` → when to ask the platform again after "no avatar" or a failure (no column for it). */
@@ -35,18 +64,9 @@ export class BotUsersService {
   list(tokenId: number, actorId: number, limit: number, offset: number): BotUserPage {
     const { token } = this.tokens.require(tokenId, actorId);
     const db = this.fileOf(token.projectId);
-    const byToken = eq(botUsers.tokenId, tokenId);
-    const count = db?.select({ n: sql<number>`count(*)` }).from(botUsers).where(byToken).get()?.n ?? 0;
-    const rows = db
-      ? db
-          .select({ userId: botUsers.userId, firstName: botUsers.firstName, username: botUsers.username })
-          .from(botUsers)
-          .where(byToken)
-          .orderBy(desc(botUsers.firstSeenAt), desc(botUsers.id))
-          .limit(limit)
-          .offset(offset)
-          .all()
-      : [];
+    const q = db ? queriesOf(db) : undefined;
+    const count = q?.count.get({ tokenId })?.n ?? 0;
+    const rows = q?.page.all({ tokenId, limit, offset }) ?? [];
     const items = rows.map((r) => ({ userId: r.userId, firstName: r.firstName ?? "", userName: r.username ?? "" }));
     return { items, ...pageInfo(count, offset, limit, items.length) };
   }
@@ -54,7 +74,7 @@ export class BotUsersService {
   async detail(tokenId: number, actorId: number, botUserId: string): Promise<BotUserDetail> {
     const { token } = this.tokens.require(tokenId, actorId);
     const db = this.fileOf(token.projectId);
-    const row = db?.select().from(botUsers).where(and(eq(botUsers.tokenId, tokenId), eq(botUsers.userId, botUserId))).get();
+    const row = db ? queriesOf(db).one.get({ tokenId, userId: botUserId }) : undefined;
     if (!db || !row) throw notFound("Bot user not found");
     return {
       userId: row.userId,

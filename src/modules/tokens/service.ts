@@ -2,6 +2,7 @@
 // only in the database and handed to the bot runtime; no response or log line ever carries it.
 import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../context";
+import type { ProjectDb } from "../../db/project-db";
 import { projectBotUsers as botUsers } from "../../db/project-schema";
 import { botTokens } from "../../db/schema";
 import { AppError, badRequest } from "../../http/errors";
@@ -41,6 +42,29 @@ export function messengerHttpError(e: unknown): unknown {
   if (!(e instanceof MessengerError)) return e;
   if (e.kind === "unauthorized") return badRequest(e.message);
   return new AppError(502, "BAD_GATEWAY", e.message);
+}
+
+/** Prepared once per open project file (the unprepared builder costs several times more per call). */
+const statsQueries = new WeakMap<ProjectDb, ReturnType<typeof prepareStats>>();
+
+function prepareStats(db: ProjectDb) {
+  // ISO 8601 UTC strings compare in time order, so the windows are plain string comparisons.
+  return db
+    .select({
+      total: sql<number>`count(*)`,
+      active24h: sql<number>`coalesce(sum(${botUsers.lastSeenAt} >= ${sql.placeholder("since24h")}), 0)`,
+      active7d: sql<number>`coalesce(sum(${botUsers.lastSeenAt} >= ${sql.placeholder("since7d")}), 0)`,
+      newToday: sql<number>`coalesce(sum(${botUsers.firstSeenAt} >= ${sql.placeholder("today")}), 0)`,
+    })
+    .from(botUsers)
+    .where(eq(botUsers.tokenId, sql.placeholder("tokenId")))
+    .prepare();
+}
+
+function statsQuery(db: ProjectDb) {
+  let q = statsQueries.get(db);
+  if (!q) statsQueries.set(db, (q = prepareStats(db)));
+  return q;
 }
 
 export class TokensService {
@@ -186,18 +210,8 @@ export class TokensService {
     today.setUTCHours(0, 0, 0, 0);
     const since24h = new Date(now - DAY_MS).toISOString();
     const since7d = new Date(now - 7 * DAY_MS).toISOString();
-    // ISO 8601 UTC strings compare in time order, so the windows are plain string comparisons.
-    const r = this.ctx.projectFiles
-      .existing(projectId)
-      ?.select({
-        total: sql<number>`count(*)`,
-        active24h: sql<number>`coalesce(sum(${botUsers.lastSeenAt} >= ${since24h}), 0)`,
-        active7d: sql<number>`coalesce(sum(${botUsers.lastSeenAt} >= ${since7d}), 0)`,
-        newToday: sql<number>`coalesce(sum(${botUsers.firstSeenAt} >= ${today.toISOString()}), 0)`,
-      })
-      .from(botUsers)
-      .where(eq(botUsers.tokenId, tokenId))
-      .get();
+    const own = this.ctx.projectFiles.existing(projectId);
+    const r = own ? statsQuery(own).get({ tokenId, since24h, since7d, today: today.toISOString() }) : undefined;
     return { total_users: r?.total ?? 0, active_24h: r?.active24h ?? 0, active_7d: r?.active7d ?? 0, new_today: r?.newToday ?? 0 };
   }
 

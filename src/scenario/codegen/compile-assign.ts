@@ -1,7 +1,7 @@
 // One set_variable assignment → AssignmentDef. Field names are those of the reference editor's
 // assignment schema (docs/nodes/logic.md lists every mode).
 import type { SetVariableData } from "../model";
-import { CompileContext, num, text, type RawNode } from "./compile-context";
+import { CompileContext, num, ownValue, text, type RawNode } from "./compile-context";
 import type { AssignMode, AssignmentDef } from "./table";
 
 const MODES = new Set<AssignMode>([
@@ -31,7 +31,7 @@ export function compileAssignment(node: RawNode, ctx: CompileContext, a: Record<
     return undefined;
   }
   const raw = (text(a.mode) ?? "text").trim();
-  const mode = MODES.has(raw as AssignMode) ? (raw as AssignMode) : MODE_ALIASES[raw];
+  const mode = MODES.has(raw as AssignMode) ? (raw as AssignMode) : ownValue(MODE_ALIASES, raw);
   if (!mode) {
     ctx.warn(node, `Node "${node.id}": assignment to "${variable}" has unknown mode "${raw}"; it is skipped.`);
     return undefined;

@@ -57,6 +57,16 @@ export function compileHttp(node: RawNode, ctx: CompileContext): HttpNode {
     responseVar: varName(d.httpRequestResponseVariable) ?? (d.httpRequestResponseVariable === undefined ? "response" : undefined),
     statusVar: varName(d.httpRequestStatusVariable),
     extract: path && extractTo ? { path, variable: extractTo } : undefined,
+    pages: d.httpRequestEnablePagination === true
+      ? {
+          mode: d.httpRequestPaginationMode === "fetch_all" ? "fetch_all" : "interactive",
+          offsetVar: varName(d.httpRequestPaginationOffsetVar),
+          totalField: text(d.httpRequestPaginationTotalField) ?? "count",
+          itemsField: text(d.httpRequestPaginationItemsField) ?? "items",
+          limit: Math.min(Math.max(Math.trunc(num(d.httpRequestPaginationLimit) ?? 10), 1), 1000),
+          maxPages: Math.min(Math.max(Math.trunc(num(d.httpRequestPaginationMaxPages) ?? 20), 1), 100),
+        }
+      : undefined,
     next: ctx.target(node, text(d.autoTransitionTo), "autoTransitionTo"),
     adminOnly: d.adminOnly === true ? true : undefined,
   };

@@ -132,6 +132,7 @@ export function compileMessage(node: RawNode, ctx: CompileContext): MessageNode 
     collect,
     variants: compileVariants(node, d, format, collect, ctx),
     next,
+    saveIdTo: text(node.data.saveMessageIdTo)?.trim(),
     adminOnly: d.adminOnly ? true : undefined,
   };
 }

@@ -58,6 +58,8 @@ function header(s: ProgramSettings, c: CompiledScenario): string {
     "//   TOKEN_ID, DATABASE_PATH (SQLite; without it everything stays in memory), MEDIA_DIR (local media;",
     "//   default ./media), PLATFORM_URL, LAUNCH_MODE",
     "//   (polling | webhook), PORT and WEBHOOK_SECRET (webhook), BOTLOOM_SUPERVISED=1 (exit when stdin closes).",
+    "//   BOTLOOM_ENV_KEYS: names of env variables the scenario reads as {NAME} (comma-separated);",
+    "//   BOTLOOM_SECRET_KEYS: those of them whose values never appear in the bot's output.",
     "//",
     "// Layout: the scenario as data tables (NODES, COMMANDS, TEXT_TRIGGERS), then a small interpreter",
     "// that walks them for every update. Inline buttons carry \"g:<node index>:<variant>:<button>\"",

@@ -63,8 +63,14 @@ function renderItem(turn: Turn, template: string, item: unknown): string {
   });
 }
 
-/** Rows of inline buttons, one per item of the list (items without text or data are left out). */
-function dynamicRows(turn: Turn, d: DynamicDef): ReturnType<typeof InlineKeyboard.text>[][] {
+/** The messenger refuses keyboards of more than this many buttons. */
+const KEYBOARD_LIMIT = 100;
+
+/**
+ * Rows of inline buttons, one per item of the list (items without text or data are left out), at
+ * most "room" of them: the rest would make the messenger refuse the whole message.
+ */
+function dynamicRows(turn: Turn, d: DynamicDef, room: number): ReturnType<typeof InlineKeyboard.text>[][] {
   const list = atPath(readVar(turn, d.source), d.path);
   if (!Array.isArray(list)) {
     if (list !== undefined && list !== "") log(turn, "dynamic buttons: " + d.source + (d.path ? "." + d.path : "") + " is not a list");
@@ -72,6 +78,10 @@ function dynamicRows(turn: Turn, d: DynamicDef): ReturnType<typeof InlineKeyboar
   }
   const buttons = [];
   for (const item of list) {
+    if (buttons.length >= room) {
+      console.error("chat " + turn.chatId + ": dynamic buttons from " + d.source + ": " + list.length + " items, only " + room + " fit in one keyboard");
+      break;
+    }
     const label = renderItem(turn, d.text, item).trim();
     const data = renderItem(turn, d.data, item).trim();
     if (label && data) buttons.push(InlineKeyboard.text(label, callbackFor(turn, data)));
@@ -118,6 +128,33 @@ function finishSelection(turn: Turn, owner: NodeRef, kb: KeyboardDef) {
   const chosen = selection(turn, owner.node, kb);
   if (kb.multi?.variable) turn.state.vars[kb.multi.variable] = chosen.join(", ");
   delete turn.state.selections![owner.node];
+}
+
+/**
+ * Multi-select on a reply keyboard: a selection button toggles (the bot says what changed and shows
+ * the keyboard again, checkmarks updated); continue/complete store the choice. True: handled here.
+ */
+async function replySelection(turn: Turn, owner: NodeRef, button: ButtonDef): Promise<boolean> {
+  const node = nodeAt(owner);
+  const kb = keyboardOf(node, owner.variant);
+  if (!kb?.multi || kb.kind !== "reply") return false;
+  if (button.action === "continue" || button.action === "complete") {
+    finishSelection(turn, owner, kb);
+    return false; // the button's own target follows
+  }
+  if (button.action !== "selection") return false;
+  const label = render(turn, button.text);
+  const chosen = selection(turn, owner.node, kb);
+  const at = chosen.indexOf(label);
+  if (at >= 0) chosen.splice(at, 1);
+  else chosen.push(label);
+  const ru = userLanguageIsRussian(turn);
+  const said = at >= 0 ? (ru ? "❌ Убрано: " : "❌ Removed: ") + label : (ru ? "✅ Выбрано: " : "✅ Selected: ") + label;
+  const built = buildKeyboard(turn, INDEX.get(owner.node)!, owner.variant, kb);
+  await sendText(turn, said, "text", built?.markup);
+  if (built) turn.state.keyboard = { ...owner, texts: built.texts };
+  log(turn, "selection " + JSON.stringify(chosen));
+  return true;
 }
 
 // ─── Callback triggers ─────────────────────────────────────────────────────────

@@ -227,6 +227,7 @@ async function collectAnswer(turn: Turn, msg: IncomingMessage): Promise<boolean>
  * text is the answer (unless skipDataCollection); then the button's own action runs.
  */
 async function press(turn: Turn, owner: NodeRef, button: ButtonDef, label: string, answer = label) {
+  if (await replySelection(turn, owner, button)) return;
   turn.event.button_text = label;
   const collect = collectOf(owner);
   const stored = !!collect?.variable && !button.skipInput;

@@ -35,8 +35,10 @@ const jsonInner = (value: unknown) => JSON.stringify(toText(value)).slice(1, -1)
 
 /** Renders a JSON template: "{x}" alone keeps x's value; elsewhere values are escaped for a JSON string. */
 function renderJson(turn: Turn, template: string): string {
-  const whole = evaluate(turn, template.trim());
-  if (/^\{=?[^{}]+\}$/.test(template.trim())) return typeof whole === "string" ? whole : JSON.stringify(whole ?? null);
+  if (/^\{=?[^{}]+\}$/.test(template.trim())) {
+    const whole = evaluate(turn, template.trim());
+    return typeof whole === "string" ? whole : JSON.stringify(whole ?? null);
+  }
   return template.replace(PLACEHOLDER_OR_EXPR, (_, expr: string | undefined, name: string | undefined) =>
     jsonInner(expr !== undefined ? evalExpr(turn, expr) : readVar(turn, name!)),
   );
@@ -101,9 +103,50 @@ async function readAnswer(res: Response, node: HttpNode, url: string): Promise<u
   return text;
 }
 
+/** Interactive paging: where the user is in the list, stored on the answer itself. */
+function pageFields(answer: unknown, pages: NonNullable<HttpNode["pages"]>, offset: number) {
+  if (answer === null || typeof answer !== "object" || Array.isArray(answer)) return;
+  const a = answer as Record<string, unknown>;
+  const total = Math.max(0, Math.trunc(toNumber(a[pages.totalField]) ?? 0));
+  const next = offset + pages.limit < total ? offset + pages.limit : undefined;
+  const prev = offset > 0 ? Math.max(0, offset - pages.limit) : undefined;
+  a.nextOffset = next === undefined ? "" : String(next);
+  a.prevOffset = prev === undefined ? "" : String(prev);
+  a.currentPage = String(Math.floor(offset / pages.limit) + 1);
+  a.totalPages = String(Math.ceil(total / pages.limit));
+}
+
+/** fetch_all: the next pages (limit/offset in the query), their items joined to the first answer's. */
+async function fetchAllPages(turn: Turn, node: HttpNode, first: unknown, url: string, headers: Headers) {
+  const pages = node.pages!;
+  if (first === null || typeof first !== "object" || Array.isArray(first)) return;
+  const a = first as Record<string, unknown>;
+  const items = Array.isArray(a[pages.itemsField]) ? [...(a[pages.itemsField] as unknown[])] : [];
+  const total = Math.trunc(toNumber(a[pages.totalField]) ?? 0);
+  for (let page = 1, offset = pages.limit; offset < total && page < pages.maxPages; page++, offset += pages.limit) {
+    const next = new URL(url);
+    next.searchParams.set("limit", String(pages.limit));
+    next.searchParams.set("offset", String(offset));
+    const res = await fetch(next, { headers, signal: AbortSignal.timeout(node.timeoutSeconds * 1000) });
+    const data = await readAnswer(res, { ...node, response: "json" }, next.toString());
+    const more = data !== null && typeof data === "object" ? (data as Record<string, unknown>)[pages.itemsField] : undefined;
+    if (!Array.isArray(more) || more.length === 0) break;
+    items.push(...more);
+  }
+  a[pages.itemsField] = items;
+  a[pages.totalField] = items.length;
+}
+
 async function runHttp(turn: Turn, node: HttpNode): Promise<string | undefined> {
   const vars = turn.state.vars;
   let url = "";
+  const pages = node.pages;
+  let offset = 0;
+  if (pages?.mode === "interactive" && pages.offsetVar) {
+    const current = toText(readVar(turn, pages.offsetVar)).trim();
+    if (!/^-?\d+$/.test(current)) vars[pages.offsetVar] = "0";
+    offset = Math.max(0, Number(/^-?\d+$/.test(current) ? current : "0"));
+  }
   try {
     url = apiUrl(render(turn, node.url).trim());
     if (!/^https?:\/\//i.test(url)) throw new Error("the URL " + JSON.stringify(url) + " is not an http(s) address");
@@ -119,6 +162,8 @@ async function runHttp(turn: Turn, node: HttpNode): Promise<string | undefined> 
     url = target.toString();
     const res = await fetch(target, { method: node.method, headers, body, signal: AbortSignal.timeout(node.timeoutSeconds * 1000), redirect: "follow" });
     const answer = await readAnswer(res, node, url);
+    if (pages?.mode === "interactive") pageFields(answer, pages, offset);
+    else if (pages?.mode === "fetch_all" && res.ok) await fetchAllPages(turn, node, answer, url, headers);
     if (node.statusVar) vars[node.statusVar] = res.status;
     if (node.responseVar) vars[node.responseVar] = answer;
     if (node.extract) vars[node.extract.variable] = valueAt(answer, render(turn, node.extract.path)) ?? "";

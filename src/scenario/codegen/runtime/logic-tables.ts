@@ -22,6 +22,11 @@ export interface HttpNode {
   statusVar?: string;
   /** responseJsonPath → responseExtractTo: one value out of the answer */
   extract?: { path: string; variable: string };
+  /**
+   * interactive: offsetVar starts at 0 and the answer gains nextOffset, prevOffset ("" at the
+   * ends), currentPage, totalPages; fetch_all: further pages (limit/offset query) join its items
+   */
+  pages?: { mode: "interactive" | "fetch_all"; offsetVar?: string; totalField: string; itemsField: string; limit: number; maxPages: number };
   next?: string;
   adminOnly?: true;
 }

@@ -22,23 +22,27 @@ function buildKeyboard(turn: Turn, index: number, variant: number, kb: KeyboardD
       const own = b.data !== undefined ? render(turn, b.data).trim() : "";
       return InlineKeyboard.text(label, own ? callbackFor(turn, own, code) : code);
     }));
-    if (kb.dynamic) rows.splice(kb.dynamic.at, 0, ...dynamicRows(turn, kb.dynamic));
+    const fixed = rows.reduce((n, row) => n + row.length, 0);
+    if (kb.dynamic) rows.splice(kb.dynamic.at, 0, ...dynamicRows(turn, kb.dynamic, Math.max(0, KEYBOARD_LIMIT - fixed)));
     const shown = rows.filter((row) => row.length > 0);
     return shown.length > 0 ? { markup: new InlineKeyboard(shown), texts } : undefined;
   }
+  // Reply buttons are matched by the text on screen: selection buttons show their checkmark there.
+  const owner = { node: NODES[index].id, variant };
+  const shownTexts = kb.buttons.map((b, i) => (b.action === "selection" && texts[i] !== "" ? selectionLabel(turn, owner, kb, texts[i]) : texts[i]));
   const rows = kb.rows
     .map((row) => row.filter((i) => texts[i] !== "").map((i) => {
       const b = kb.buttons[i];
       if (b.action === "contact") return Keyboard.requestContact(texts[i]);
       if (b.action === "location") return Keyboard.requestLocation(texts[i]);
-      return Keyboard.text(texts[i]);
+      return Keyboard.text(shownTexts[i]);
     }))
     .filter((row) => row.length > 0);
   if (rows.length === 0) return undefined;
   const markup = new Keyboard(rows);
   if (kb.oneTime) markup.oneTime();
   if (kb.resize) markup.resized();
-  return { markup, texts };
+  return { markup, texts: shownTexts };
 }
 
 // ─── Media ─────────────────────────────────────────────────────────────────────
@@ -310,5 +314,6 @@ async function showMessage(turn: Turn, index: number, node: MessageNode) {
   if (built && kb?.kind === "reply") turn.state.keyboard = { node: node.id, variant, texts: built.texts };
   else if (node.removeKeyboard) turn.state.keyboard = undefined;
   if ((v?.collect ?? node.collect) !== undefined) turn.state.waiting = { node: node.id, variant };
+  if (node.saveIdTo && turn.state.lastBot !== undefined) turn.state.vars[node.saveIdTo] = turn.state.lastBot;
 }
 `;

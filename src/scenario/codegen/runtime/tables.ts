@@ -112,6 +112,8 @@ export interface MessageNode {
   collect?: CollectDef;
   variants?: VariantDef[];
   next?: string;
+  /** saveMessageIdTo: the variable that receives the id of the message sent last */
+  saveIdTo?: string;
   adminOnly?: true;
 }
 
