@@ -44,7 +44,8 @@ await runBench("preview", async () => {
     const sent = await api(p.url, "POST", `/api/preview/${session.id}/actions`, { cookie, json: { type: "text", text: "/start" } });
     let version = sent.version;
     for (;;) {
-      const t = await api(p.url, "GET", `/api/preview/${session.id}/transcript?after=${version}&wait=10000`, { cookie });
+      // as the chat does: long-poll for what changed after the version it has
+      const t = await api(p.url, "GET", `/api/preview/${session.id}/transcript?after=${version}&wait=10000&changes=1`, { cookie });
       version = t.version;
       if (t.entries.some((e: any) => e.from === "bot" && e.seq > sent.entry.seq)) break;
     }

@@ -176,10 +176,9 @@ export class EmulatorSession {
   private callbackChats = new Map<string, number>();
   private callbackSeq = 4_300_000_000_000_000_000n;
 
-  /** Chat object for a private chat (the user's id) or a group (a negative id). */
+  /** Chat object for a private chat (the user's id) or a group (a negative id), as the bot's calls see it. */
   private chatFor(from: FakeUser, chatId: number) {
-    if (chatId < 0) return { id: chatId, type: "group", title: "Preview group", all_members_are_administrators: false };
-    return this.dir.chat(from.id);
+    return this.dir.chat(chatId < 0 ? chatId : from.id);
   }
 
   /** A message the user writes; `fields` are merged into the Message (text, photo, location, ...). */

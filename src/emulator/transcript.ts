@@ -35,6 +35,8 @@ export interface TranscriptEntry {
   deleted: boolean;
   pinned: boolean;
   at: number;
+  /** the transcript version of this entry's latest change (readers ask for changes after a version) */
+  v: number;
 }
 
 const MEDIA_KINDS = ["photo", "video", "audio", "document", "animation", "voice", "video_note", "sticker"];
@@ -94,13 +96,14 @@ export class Transcript {
       deleted: false,
       pinned: false,
       at: Date.now(),
+      v: 0,
     };
     const media = mediaOf(m, params);
     if (media) entry.media = media;
     if (from === "bot") this.typingUntil.delete(entry.chatId);
     this.entries.push(entry);
     while (this.entries.length > this.maxEntries) this.onDrop(this.entries.shift()!);
-    this.changed();
+    this.changed(entry);
     return entry;
   }
 
@@ -117,27 +120,28 @@ export class Transcript {
     else delete e.replyMarkup;
     if (node) e.node = node;
     e.edits++;
-    this.changed();
+    this.changed(e);
   }
 
   deleted(chatId: number, messageId: number) {
     const e = this.find(chatId, messageId);
     if (!e || e.deleted) return;
     e.deleted = true;
-    this.changed();
+    this.changed(e);
   }
 
   pinned(chatId: number, messageId: number, on: boolean) {
     const e = this.find(chatId, messageId);
     if (!e) return;
     e.pinned = on;
-    this.changed();
+    this.changed(e);
   }
 
   notice(chatId: number, text: string, node?: string) {
-    this.entries.push({ seq: ++this.seq, kind: "notice", chatId, from: "bot", text, edits: 0, deleted: false, pinned: false, at: Date.now(), ...(node ? { node } : {}) });
+    const entry: TranscriptEntry = { seq: ++this.seq, kind: "notice", chatId, from: "bot", text, edits: 0, deleted: false, pinned: false, at: Date.now(), v: 0, ...(node ? { node } : {}) };
+    this.entries.push(entry);
     while (this.entries.length > this.maxEntries) this.onDrop(this.entries.shift()!);
-    this.changed();
+    this.changed(entry);
   }
 
   typing(chatId: number) {
@@ -149,8 +153,9 @@ export class Transcript {
     return (this.typingUntil.get(chatId) ?? 0) > Date.now();
   }
 
-  list(chatId?: number): TranscriptEntry[] {
-    return chatId === undefined ? this.entries.map((e) => ({ ...e })) : this.entries.filter((e) => e.chatId === chatId).map((e) => ({ ...e }));
+  /** Entries of a chat (or all), optionally only those changed after version `since`. */
+  list(chatId?: number, since = 0): TranscriptEntry[] {
+    return this.entries.filter((e) => (chatId === undefined || e.chatId === chatId) && e.v > since).map((e) => ({ ...e }));
   }
 
   find(chatId: number, messageId: number): TranscriptEntry | undefined {
@@ -180,8 +185,9 @@ export class Transcript {
     for (const w of [...this.waiters]) w();
   }
 
-  private changed() {
+  private changed(entry?: TranscriptEntry) {
     this.version++;
+    if (entry) entry.v = this.version;
     for (const w of [...this.waiters]) w();
   }
 }

@@ -2,6 +2,7 @@
 // preview chat's transcript makes of them (edits, deletions, pins, typing, notices, media groups),
 // Telegram's error shapes, and the bounds.
 import { afterEach, expect, test } from "bun:test";
+import { Upload } from "../../src/emulator/bot-api/params";
 import { EmulatorSession } from "../../src/emulator/session";
 
 const USER = { id: 42, first_name: "Ann" };
@@ -39,7 +40,10 @@ test("messages, edits, deletions, pins, typing and notices reach the transcript;
   expect(entries.map((x) => [x.from, x.text])).toEqual([["user", "/start"], ["bot", "Hi Ann"]]);
   expect(entries[1]).toMatchObject({ node: "n1", source: { text: "<b>Hi</b> Ann", parseMode: "HTML" }, edits: 0, deleted: false });
 
+  const before = e.transcript.version;
   expect((await call(e, "editMessageText", { chat_id: USER.id, message_id: id, text: "Bye", botloom_node: "n2" })).status).toBe(200);
+  // readers that keep the chat ask for what changed since a version: the edited entry only
+  expect(e.transcript.list(USER.id, before).map((x) => x.text)).toEqual(["Bye"]);
   expect((await call(e, "pinChatMessage", { chat_id: USER.id, message_id: id })).status).toBe(200);
   expect((await call(e, "sendChatAction", { chat_id: USER.id, action: "typing" })).status).toBe(200);
   expect(e.transcript.isTyping(USER.id)).toBe(true);
@@ -107,4 +111,19 @@ test("a long poll is answered as soon as the user writes, and ends when the sess
   await e.stop();
   expect((await held).status).toBe(401);
   open = [];
+});
+
+test("a photo the user sends can be fetched by the bot: getFile, then the file download", async () => {
+  const e = emulator();
+  const bytes = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 1, 2, 3]);
+  e.photo(USER, USER.id, new Upload("cat.png", "image/png", bytes), "my cat");
+  const update = (await call(e, "getUpdates", { timeout: 0 })).body.result[0];
+  const largest = update.message.photo.at(-1);
+  expect(update.message.caption).toBe("my cat");
+  const file = await call(e, "getFile", { file_id: largest.file_id });
+  expect(file.body.result.file_size).toBe(bytes.length);
+  const download = await fetch(`${e.url}/file/bot${e.bot.token}/${file.body.result.file_path}`);
+  expect(new Uint8Array(await download.arrayBuffer())).toEqual(bytes);
+  expect((await fetch(`${e.url}/file/bot1:other/${file.body.result.file_path}`)).status).toBe(404);
+  expect((await call(e, "getFile", { file_id: "nope" })).body.description).toBe("Bad Request: invalid file_id");
 });

@@ -62,6 +62,12 @@ describe.skipIf(doc === null)("kotik questionnaire in a preview", () => {
     const card = await chat.botSays((m) => m.includes("Все верно?"));
     expect(card.map((e) => e.text?.trim())).toContain("Барсик, 27, Тверь - Люблю рыбу и сон");
 
+    // a client that keeps the chat asks only for what changed after its version
+    const whole = await chat.transcript();
+    const changes = await t.call("GET", `/api/preview/${chat.id}/transcript?after=${whole.version - 1}&changes=1`, { cookie });
+    expect(changes.body.entries).toEqual([whole.entries.at(-1)]);
+    expect((await t.call("GET", `/api/preview/${chat.id}/transcript?after=${whole.version}&changes=1`, { cookie })).body.entries).toEqual([]);
+
     const vars = await t.call("GET", `/api/preview/${chat.id}/variables`, { cookie });
     expect(vars.body.variables).toMatchObject({ age: "27", city: "Тверь", name: "Барсик", info: "Люблю рыбу и сон" });
 

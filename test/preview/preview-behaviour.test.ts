@@ -194,6 +194,48 @@ test("a preview bot over its memory limit is ended and the preview says why", as
   }
 }, 30_000);
 
+test("group moderation: the admin bans the second user by id in the preview group", async () => {
+  const d = await start({
+    sheets: [{ id: "s", name: "S", nodes: [node("ban-id", "ban_user", { command: "/banid", messageText: "banned by id", userIdSource: "manual", targetUserId: "{victim}" })], edges: [] }],
+  });
+  const view = (await t.call("PUT", `/api/preview/${d.id}/actor`, { cookie: owner, json: { user: "admin", chat: "group" } })).body;
+  const second = view.users.find((u: any) => u.key === "second").id;
+  expect((await t.call("PUT", `/api/preview/${d.id}/variables`, { cookie: owner, json: { variables: { victim: String(second) } } })).status).toBe(200);
+  await d.act({ type: "text", text: "/banid" });
+  const [reply] = await d.botSays((m) => m.includes("banned by id"));
+  expect(reply!.node).toBe("ban-id");
+  // the emulator's record of the group (internal: no route exposes members)
+  const emulator = (t.ctx.preview as any).sessions.get(d.id).emulator;
+  expect(emulator.dir.member(view.groupChatId, second).status).toBe("kicked");
+  await stop(d);
+}, 60_000);
+
+test("project media reach the preview: the bot sends an uploaded picture and the chat serves its bytes", async () => {
+  const png = Uint8Array.from(Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64"));
+  const form = new FormData();
+  form.append("file", new File([png], "pixel.png", { type: "image/png" }));
+  const media = await t.call("POST", `/api/projects/${projectId}/media`, { cookie: owner, body: form });
+  expect(media.status).toBe(201);
+  // a listening server, as in production: bots fetch platform media through PLATFORM_URL
+  t.app.listen({ port: 0, hostname: "127.0.0.1" });
+  t.ctx.state.localUrl = `http://127.0.0.1:${t.app.server!.port}`;
+  const d = await start({
+    sheets: [{ id: "s", name: "S", nodes: [node("start", "start", { command: "/start", messageText: "", imageUrl: media.body.url, mediaCaption: "a pixel" })], edges: [] }],
+  });
+  await d.act({ type: "text", text: "/start" });
+  const [photo] = await d.botSays((m) => m.includes("a pixel"));
+  expect(photo).toMatchObject({ node: "start", media: { kind: "photo" } });
+  const file = await t.call("GET", `/api/preview/${d.id}/files/${(photo as any).media.fileId}`, { cookie: owner });
+  expect(file.status).toBe(200);
+  expect(file.headers.get("content-disposition")).toBe("inline");
+  expect(file.headers.get("content-type")).toBe("image/png");
+  const raw = await t.app.handle(new Request(`http://localhost/api/preview/${d.id}/files/${(photo as any).media.fileId}`, { headers: { cookie: owner } }));
+  expect(new Uint8Array(await raw.arrayBuffer())).toEqual(png);
+  await stop(d);
+  await t.app.server!.stop(true);
+  t.ctx.state.localUrl = null;
+}, 60_000);
+
 test("the preview API is documented in OpenAPI", async () => {
   const paths = Object.keys((await t.call("GET", "/api/docs/json")).body.paths);
   for (const p of ["/api/projects/{id}/preview", "/api/preview/{sid}", "/api/preview/{sid}/transcript", "/api/preview/{sid}/actions", "/api/preview/{sid}/actor", "/api/preview/{sid}/document", "/api/preview/{sid}/variables", "/api/preview/{sid}/files/{fileId}"]) {

@@ -47,8 +47,9 @@ export const previewRoutes = (ctx: AppContext) => {
           after: query.after === undefined ? undefined : parseIntQuery(query.after, "after", { default: 0, min: 0 }),
           waitMs: parseIntQuery(query.wait, "wait", { default: 0, min: 0, max: 25_000 }),
           all: query.all === "1" || query.all === "true",
+          changes: query.changes === "1" || query.changes === "true",
         }),
-      { user: true, detail: { summary: "The chat of the current preview user; ?after=<version>&wait=<ms> waits for a change" } },
+      { user: true, detail: { summary: "The chat of the current preview user; ?after=<version>&wait=<ms> waits for a change, &changes=1 answers only what changed after it" } },
     )
     .post("/api/preview/:sid/actions", ({ actor, params, body }) => previews.act(actor.userId, sessionId(params.sid), body), {
       user: true,

@@ -35,7 +35,7 @@ export class PreviewService {
   readonly options: PreviewOptions;
 
   constructor(
-    private readonly ctx: Pick<AppContext, "config" | "projects" | "access" | "log">,
+    private readonly ctx: Pick<AppContext, "config" | "projects" | "access" | "log" | "state">,
     options: Partial<PreviewOptions> = {},
   ) {
     this.options = { ...DEFAULT_PREVIEW_OPTIONS, ...options };
@@ -50,7 +50,7 @@ export class PreviewService {
       userId,
       projectId,
       { projectName: project.name, userDatabaseEnabled: project.userDatabaseEnabled === 1, document: document ?? project.data },
-      { config: this.ctx.config, limits: this.options.bot, emulatorLimits: this.options.emulator },
+      { config: this.ctx.config, limits: this.options.bot, emulatorLimits: this.options.emulator, platformUrl: () => this.ctx.state.localUrl },
     );
     this.sessions.set(session.id, session);
     try {
@@ -100,19 +100,21 @@ export class PreviewService {
    * The chat of the current preview user (or every chat), waiting up to `waitMs` for a change
    * after `after` (the version of an earlier answer) so a client can long-poll.
    */
-  async transcript(userId: number, id: string, opts: { after?: number; waitMs?: number; all?: boolean } = {}) {
+  async transcript(userId: number, id: string, opts: { after?: number; waitMs?: number; all?: boolean; changes?: boolean } = {}) {
     const s = this.session(userId, id);
     if (opts.after !== undefined) await s.emulator.transcript.waitForChange(opts.after, Math.min(opts.waitMs ?? 0, MAX_WAIT_MS));
     const t = s.emulator.transcript;
     const chatId = s.chatId;
-    const entries = t.list(opts.all ? undefined : chatId);
+    const all = t.list(opts.all ? undefined : chatId);
+    // changes: only entries added or changed after `after` (a client that keeps the chat merges them)
+    const entries = opts.changes && opts.after !== undefined ? all.filter((e) => e.v > opts.after!) : all;
     return {
       version: t.version,
       status: s.status,
       error: s.error,
       chatId,
       typing: t.isTyping(chatId),
-      replyKeyboard: replyKeyboardOf(entries),
+      replyKeyboard: replyKeyboardOf(all),
       pinned: s.emulator.pinnedIn(chatId),
       entries,
     };

@@ -2,6 +2,7 @@
 // with the preview hooks, and who the preview user currently is. No HTTP here.
 import type { Config } from "../../config";
 import { PreviewBot, type PreviewLimits } from "../../bots/preview-process";
+import { projectMediaDir } from "../../bots/program";
 import { readChatVariables, writeChatVariables } from "../../db/preview-state";
 import { EmulatorSession, type EmulatorLimits } from "../../emulator/session";
 import { Upload } from "../../emulator/bot-api/params";
@@ -17,7 +18,8 @@ export const PREVIEW_PEOPLE: Record<PreviewUserKey, FakeUser> = {
   admin: { id: 7_000_000_102, first_name: "Preview", last_name: "Admin", username: "preview_admin", language_code: "en" },
   second: { id: 7_000_000_103, first_name: "Second", last_name: "User", username: "second_user", language_code: "en" },
 };
-export const PREVIEW_GROUP_ID = -7_000_000_200;
+/** A supergroup (Telegram ids below -10^12), so restrict/mute scenarios work in it too. */
+export const PREVIEW_GROUP_ID = -1_007_000_000_200;
 
 export interface ScenarioSource {
   projectName: string;
@@ -48,7 +50,7 @@ export class PreviewSession {
     readonly userId: number,
     readonly projectId: number,
     source: ScenarioSource,
-    private readonly deps: { config: Config; limits: PreviewLimits; emulatorLimits?: EmulatorLimits },
+    private readonly deps: { config: Config; limits: PreviewLimits; emulatorLimits?: EmulatorLimits; platformUrl: () => string | null },
   ) {
     this.source = source;
     const botId = nextBotId++;
@@ -97,6 +99,9 @@ export class PreviewSession {
         PROJECT_ID: String(this.projectId),
         TOKEN_ID: "0",
         LAUNCH_MODE: "polling",
+        // the project's media, as its production bots see them (read-only for the bot)
+        MEDIA_DIR: projectMediaDir(config.uploadsDir, this.projectId),
+        ...(this.deps.platformUrl() ? { PLATFORM_URL: this.deps.platformUrl()! } : {}),
       },
       onLine: (level, line) => {
         this.log.push({ level, line: line.slice(0, 2000) });

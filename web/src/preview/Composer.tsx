@@ -76,10 +76,10 @@ export function Composer({ commands, keyboard, disabled, send }: Props) {
         <button type="submit" className="btn primary" disabled={disabled || !text.trim()}>{t("preview.send")}</button>
       </form>
       <div className="pv-attach">
-        <button type="button" className="btn ghost small" disabled={disabled} onClick={() => photoInput.current?.click()}>🖼 {t("preview.sendPhoto")}</button>
-        <button type="button" className="btn ghost small" disabled={disabled} onClick={() => docInput.current?.click()}>📎 {t("preview.sendDocument")}</button>
-        <button type="button" className="btn ghost small" disabled={disabled} onClick={() => void send({ type: "location", ...DEMO_LOCATION })}>📍 {t("preview.sendLocation")}</button>
-        <button type="button" className="btn ghost small" disabled={disabled} onClick={() => void send({ type: "contact", phone: DEMO_PHONE })}>👤 {t("preview.sendContact")}</button>
+        <button type="button" className="btn ghost small" disabled={disabled} onClick={() => photoInput.current?.click()}>{t("preview.sendPhoto")}</button>
+        <button type="button" className="btn ghost small" disabled={disabled} onClick={() => docInput.current?.click()}>{t("preview.sendDocument")}</button>
+        <button type="button" className="btn ghost small" disabled={disabled} onClick={() => void send({ type: "location", ...DEMO_LOCATION })}>{t("preview.sendLocation")}</button>
+        <button type="button" className="btn ghost small" disabled={disabled} onClick={() => void send({ type: "contact", phone: DEMO_PHONE })}>{t("preview.sendContact")}</button>
         <input ref={photoInput} type="file" accept="image/*" hidden onChange={(e) => void pick(e.currentTarget, "photo")} />
         <input ref={docInput} type="file" hidden onChange={(e) => void pick(e.currentTarget, "document")} />
       </div>

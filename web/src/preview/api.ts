@@ -19,6 +19,8 @@ export interface PreviewEntry {
   edits: number;
   deleted: boolean;
   pinned: boolean;
+  /** transcript version of the entry's latest change */
+  v: number;
 }
 
 export interface InlineButton {
@@ -57,6 +59,16 @@ export interface PreviewTranscript {
   entries: PreviewEntry[];
 }
 
+const KEEP = 400;
+
+/** The chat so far with the entries that changed since: replaced by seq, new ones appended in order. */
+export function mergeTranscript(prev: PreviewTranscript, changes: PreviewTranscript): PreviewTranscript {
+  const bySeq = new Map(prev.entries.map((e) => [e.seq, e] as const));
+  for (const e of changes.entries) bySeq.set(e.seq, e);
+  const entries = [...bySeq.values()].sort((a, b) => a.seq - b.seq).slice(-KEEP);
+  return { ...changes, entries };
+}
+
 export type PreviewAction =
   | { type: "text"; text: string }
   | { type: "button"; messageId: number; data: string }
@@ -70,8 +82,9 @@ const base = (id: string) => `/api/preview/${encodeURIComponent(id)}`;
 export const previewApi = {
   create: (projectId: number, document?: unknown) => post<PreviewView>(`/api/projects/${projectId}/preview`, document === undefined ? {} : { document }),
   view: (id: string) => get<PreviewView>(base(id)),
-  transcript: (id: string, after: number, waitMs: number, signal?: AbortSignal) =>
-    get<PreviewTranscript>(`${base(id)}/transcript`, { query: { after, wait: waitMs }, signal }),
+  /** `changes`: only entries added or changed after `after` (merge them with mergeTranscript) */
+  transcript: (id: string, after: number, waitMs: number, signal?: AbortSignal, changes = false) =>
+    get<PreviewTranscript>(`${base(id)}/transcript`, { query: { after, wait: waitMs, changes: changes ? 1 : undefined }, signal }),
   act: (id: string, action: PreviewAction) => post<{ version: number }>(`${base(id)}/actions`, action),
   setActor: (id: string, actor: { user: string; chat: string }) => put<PreviewView>(`${base(id)}/actor`, actor),
   setDocument: (id: string, document: unknown) => put<PreviewView>(`${base(id)}/document`, { document }),

@@ -2,7 +2,7 @@
 // is given), the transcript long-polled, the document sent again when it changes, stopped on unmount.
 import { useCallback, useEffect, useRef, useState } from "react";
 import { errorText } from "../api/client";
-import { previewApi, type PreviewAction, type PreviewTranscript, type PreviewView } from "./api";
+import { mergeTranscript, previewApi, type PreviewAction, type PreviewTranscript, type PreviewView } from "./api";
 
 const WAIT_MS = 20_000;
 const DOCUMENT_DEBOUNCE_MS = 600;
@@ -15,6 +15,7 @@ export function usePreview(projectId: number, document: unknown | undefined) {
   const docRef = useRef(document);
   docRef.current = document;
   const idRef = useRef<string | null>(null);
+  const transcriptRef = useRef<PreviewTranscript | null>(null);
 
   // start (and restart on demand); stop on unmount
   useEffect(() => {
@@ -22,6 +23,7 @@ export function usePreview(projectId: number, document: unknown | undefined) {
     const aborter = new AbortController();
     setView(null);
     setTranscript(null);
+    transcriptRef.current = null;
     setError(null);
     previewApi
       .create(projectId, docRef.current)
@@ -29,15 +31,24 @@ export function usePreview(projectId: number, document: unknown | undefined) {
         if (cancelled) return void previewApi.stop(v.id).catch(() => undefined);
         idRef.current = v.id;
         setView(v);
+        // the first answer is the whole chat; later ones only what changed (merged here)
         let after = 0;
-        let first = true;
+        let whole = true;
         while (!cancelled) {
           try {
-            const t = await previewApi.transcript(v.id, after, first ? 0 : WAIT_MS, aborter.signal);
-            first = false;
+            const t = await previewApi.transcript(v.id, after, whole ? 0 : WAIT_MS, aborter.signal, !whole);
             if (cancelled) return;
             after = t.version;
-            setTranscript(t);
+            const current = transcriptRef.current;
+            if (!whole && (!current || current.chatId !== t.chatId)) {
+              whole = true; // the preview user switched chats meanwhile: read the new chat whole
+              after = 0;
+              continue;
+            }
+            const next = whole || !current ? t : mergeTranscript(current, t);
+            whole = false;
+            transcriptRef.current = next;
+            setTranscript(next);
           } catch (e) {
             if (cancelled) return;
             setError(errorText(e));
@@ -93,7 +104,9 @@ export function usePreview(projectId: number, document: unknown | undefined) {
     try {
       setView(await previewApi.setActor(id, { user, chat }));
       // the transcript follows the current chat: ask again at once
-      setTranscript(await previewApi.transcript(id, 0, 0));
+      const whole = await previewApi.transcript(id, 0, 0);
+      transcriptRef.current = whole;
+      setTranscript(whole);
     } catch (e) {
       setError(errorText(e));
     }
