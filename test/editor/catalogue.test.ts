@@ -25,3 +25,16 @@ describe("editor node catalogue", () => {
     }
   });
 });
+
+describe("properties forms offer what the engine evaluates", () => {
+  test("every condition operator and assignment mode of the generated runtime is in the pickers", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { ASSIGN_MODES, OPERATORS } = await import("../../web/src/editor/fields");
+    const cases = (file: string) => new Set([...readFileSync(join(import.meta.dir, "..", "..", "src", "scenario", "codegen", "runtime", file), "utf8").matchAll(/case "([a-z_]+)"/g)].map((m) => m[1]!));
+    for (const op of cases("conditions.ts")) expect(OPERATORS).toContain(op);
+    const assign = readFileSync(join(import.meta.dir, "..", "..", "src", "scenario", "codegen", "runtime", "assign.ts"), "utf8");
+    const modes = new Set([...assign.slice(assign.indexOf('case "set"') - 200).matchAll(/case "([a-z_]+)"/g)].map((m) => m[1]!));
+    for (const mode of modes) expect(ASSIGN_MODES).toContain(mode);
+  });
+});

@@ -164,7 +164,10 @@ export function LayoutEditor({ ctx }: { ctx: FieldCtx }) {
   );
 }
 
-export const OPERATORS = ["equals", "not_equals", "contains", "matches", "filled", "empty", "greater_than", "less_than", "between", "else"];
+/** The engine's condition operators (src/scenario/codegen/runtime/conditions.ts) and the else branch. */
+export const OPERATORS = ["equals", "not_equals", "contains", "not_contains", "starts_with", "ends_with", "matches", "filled", "empty", "greater_than", "greater_or_equal", "less_than", "less_or_equal", "between", "is_even", "is_odd", "divisible_by", "is_private", "is_group", "is_channel", "is_admin", "is_premium", "is_bot", "is_subscribed", "is_not_subscribed", "else"];
+/** Operators that compare nothing: no value field. */
+const NO_VALUE = new Set(["filled", "empty", "else", "is_even", "is_odd", "is_private", "is_group", "is_channel", "is_admin", "is_premium", "is_bot"]);
 
 export function BranchesEditor({ ctx }: { ctx: FieldCtx }) {
   const { t } = useTranslation();
@@ -182,7 +185,7 @@ export function BranchesEditor({ ctx }: { ctx: FieldCtx }) {
             <select aria-label={t("editor.props.operator")} value={String(b.operator ?? "equals")} onChange={(e) => set({ operator: e.target.value })}>
               {OPERATORS.map((o) => <option key={o} value={o}>{o}</option>)}
             </select>
-            {!["filled", "empty", "else"].includes(String(b.operator)) && <input aria-label={t("editor.props.value")} placeholder={t("editor.props.value")} value={String(b.value ?? "")} onChange={(e) => set({ value: e.target.value })} />}
+            {!NO_VALUE.has(String(b.operator)) && <input aria-label={t("editor.props.value")} placeholder={t("editor.props.value")} value={String(b.value ?? "")} onChange={(e) => set({ value: e.target.value })} />}
             {b.operator === "between" && <input aria-label={t("editor.props.value2")} value={String(b.value2 ?? "")} onChange={(e) => set({ value2: e.target.value })} />}
             <TargetSelect label={t("editor.props.buttonTarget")} value={String(b.target ?? "")} targets={ctx.targets} onChange={(v) => set({ target: v })} />
           </div>
@@ -192,7 +195,8 @@ export function BranchesEditor({ ctx }: { ctx: FieldCtx }) {
   );
 }
 
-export const ASSIGN_MODES = ["text", "set", "append", "increment", "regex_extract"];
+/** The engine's assignment modes (src/scenario/codegen/runtime/assign.ts); `text` is the reference default. */
+export const ASSIGN_MODES = ["text", "set", "append", "increment", "expression", "regex_extract", "extract_number", "json_get", "json_push", "json_format", "array_item", "array_concat", "random_item", "random", "length", "lowercase", "uppercase", "trim", "substring", "split_get", "str_replace", "format_number", "format_duration", "timestamp", "lookup", "conditional"];
 
 export function AssignmentsEditor({ ctx }: { ctx: FieldCtx }) {
   const { t } = useTranslation();
