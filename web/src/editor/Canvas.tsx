@@ -1,6 +1,6 @@
 // One sheet on the React Flow canvas. Nodes and edges are views of the document: connecting,
 // reconnecting or deleting an edge writes the node data (document.ts), and the edges follow.
-import { useCallback, useEffect, useMemo, useRef } from "react";
+import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from "react";
 import {
   Background,
   BackgroundVariant,
@@ -33,12 +33,25 @@ interface Props {
 
 type Measured = { width?: number; height?: number };
 
+/** The app's theme (data-theme on <html>), followed live when the user switches it. */
+function useDarkTheme(): boolean {
+  return useSyncExternalStore(
+    (notify) => {
+      const o = new MutationObserver(notify);
+      o.observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
+      return () => o.disconnect();
+    },
+    () => document.documentElement.dataset.theme === "dark",
+  );
+}
+
 export function Canvas({ store, warnings, flash, onQuickAdd, onDropType }: Props) {
   const doc = useEditor(store, (s) => s.doc);
   const sheetId = useEditor(store, (s) => s.sheetId);
   const selected = useEditor(store, (s) => s.selected);
   const focus = useEditor(store, (s) => s.focus);
   const flow = useReactFlow();
+  const dark = useDarkTheme();
   // React Flow keeps the measurement of a node object it knows; node objects rebuilt later carry
   // it along from here. No re-render on a measurement: on a big sheet, nodes scrolled into view
   // are measured every frame while panning, and a re-render there would re-adopt every node.
@@ -216,7 +229,7 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType }: Props
         multiSelectionKeyCode={["Meta", "Control", "Shift"]}
         selectionKeyCode="Shift"
         proOptions={{ hideAttribution: true }}
-        colorMode={document.documentElement.dataset.theme === "dark" ? "dark" : "light"}
+        colorMode={dark ? "dark" : "light"}
       >
         <Background variant={BackgroundVariant.Dots} gap={GRID} />
         <Controls showInteractive={false} />
