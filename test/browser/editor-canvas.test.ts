@@ -136,4 +136,39 @@ describe.skipIf(!haveChromium)("editor: canvas gestures", () => {
       echo.stop(true);
     }
   }, 30_000);
+
+  test("hostile scenario data opens without a page error: odd shapes, markup in texts and types, a huge text", async () => {
+    const { page } = env.b;
+    const hostile = {
+      sheets: [
+        {
+          id: "h",
+          name: "<b>sheet</b>",
+          nodes: [
+            { id: "x1", type: "<img src=x onerror=alert(1)>", position: { x: 0, y: 0 }, data: { messageText: "<script>window.__pwned=1</script>" } },
+            { id: "x2", type: "message", position: { x: "a", y: null }, data: { messageText: "{".repeat(500) + "y".repeat(100_000), buttons: "nope", keyboardLayout: 5 } },
+            { id: "x3", type: "condition", data: { branches: [null, 7, { id: { no: 1 }, target: 5 }], defaultTargetId: ["x1"] } },
+            { id: "x4", type: "message", position: { x: 0, y: 0 }, data: { buttons: [{ id: "__proto__", text: { t: 1 }, target: "x1" }], autoTransitionTo: "missing" } },
+            { id: "x5", type: "set_variable", position: { x: 0, y: 0 }, data: { assignments: "all" } },
+          ],
+          edges: "not a list",
+        },
+      ],
+    };
+    const id = await newProject(env, "Hostile", hostile);
+    const before = (await env.t.call("GET", `/api/projects/${id}`, { cookie: env.cookie })).body.data;
+    await openEditor(page, env.base, id);
+    await page.waitForFunction(() => document.querySelectorAll(".ed-node").length === 5, undefined, { timeout: 15_000 });
+    expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
+    expect(await page.locator("img[src=x]").count()).toBe(0);
+    await pick(page, "x2");
+    await page.getByRole("complementary", { name: "Properties" }).getByRole("checkbox", { name: "JSON" }).check();
+    await page.getByRole("complementary", { name: "Properties" }).getByRole("checkbox", { name: "JSON" }).uncheck();
+    await page.keyboard.press("Control+s");
+    await page.getByTestId("save-status").filter({ hasText: /^Saved$/ }).waitFor({ timeout: 15_000 });
+    const after = (await env.t.call("GET", `/api/projects/${id}`, { cookie: env.cookie })).body.data;
+    const data = (d: any) => d.sheets[0].nodes.map((n: any) => [n.id, n.type, n.data]);
+    expect(data(after)).toEqual(data(before));
+    expect(env.b.errors).toEqual([]);
+  }, 60_000);
 });

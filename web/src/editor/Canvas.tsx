@@ -33,6 +33,12 @@ interface Props {
 
 type Measured = { width?: number; height?: number };
 
+/** A file may hold anything as a position; the canvas gets finite numbers (until the layout places it). */
+const safePosition = (p: unknown): { x: number; y: number } => {
+  const q = p as { x?: unknown; y?: unknown } | null | undefined;
+  return typeof q?.x === "number" && Number.isFinite(q.x) && typeof q.y === "number" && Number.isFinite(q.y) ? { x: q.x, y: q.y } : { x: 0, y: 0 };
+};
+
 /** The app's theme (data-theme on <html>), followed live when the user switches it. */
 function useDarkTheme(): boolean {
   return useSyncExternalStore(
@@ -78,7 +84,7 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType }: Props
       if (hit && hit.src === n && hit.sel === isSel && hit.warn === warn && hit.m === m && hit.fl === fl) rf = hit.rf;
       else {
         const data: FlowNodeData = { node: n, warnings: warn, onQuickAdd: quickAdd, flash: fl };
-        rf = { id: n.id, type: "scenario", position: n.position ?? { x: 0, y: 0 }, data, selected: isSel, ...(m ? { measured: m } : {}) };
+        rf = { id: n.id, type: "scenario", position: safePosition(n.position), data, selected: isSel, ...(m ? { measured: m } : {}) };
       }
       next.set(n.id, { src: n, sel: isSel, warn, m, fl, rf });
       nodes.push(rf);
@@ -91,7 +97,7 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType }: Props
       const src = sheet.nodes.find((n) => n.id === p.source);
       const k = bySource.get(p.source) ?? 0;
       bySource.set(p.source, k + 1);
-      const pos = src?.position ?? { x: 0, y: 0 };
+      const pos = safePosition(src?.position);
       const targetNode = doc.sheets.flatMap((s) => s.nodes).find((n) => n.id === p.target);
       const label = String(targetNode?.data?.messageText ?? targetNode?.data?.command ?? p.target).slice(0, 28);
       const data: PortalData = { target: p.target, sheetName: names.get(index.get(p.target)!) ?? "", label, onOpen: openNode };
@@ -168,9 +174,10 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType }: Props
   useEffect(() => {
     if (!focus) return;
     const n = store.sheet.nodes.find((x) => x.id === focus.nodeId);
-    if (n?.position) {
+    if (n) {
       const m = measured.current.get(n.id);
-      void flow.setCenter(n.position.x + (m?.width ?? 200) / 2, n.position.y + (m?.height ?? 80) / 2, { zoom: Math.max(flow.getZoom(), 1), duration: 0 });
+      const p = safePosition(n.position);
+      void flow.setCenter(p.x + (m?.width ?? 200) / 2, p.y + (m?.height ?? 80) / 2, { zoom: Math.max(flow.getZoom(), 1), duration: 0 });
     }
   }, [focus, flow, store]);
 
