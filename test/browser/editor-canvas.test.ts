@@ -105,6 +105,20 @@ describe.skipIf(!haveChromium)("editor: canvas gestures", () => {
     expect(one.imageUrl).toBe(media.body.url);
   }, 30_000);
 
+  test("a palette item dragged onto the canvas lands where it is dropped", async () => {
+    const { page } = env.b;
+    const before = await nodeIds(page);
+    const pane = (await page.locator(".react-flow__pane").boundingBox())!;
+    await page.locator('.ed-palette-item[data-type="keyboard"]').dragTo(page.locator(".react-flow__pane"), { targetPosition: { x: pane.width / 2 - 100, y: pane.height - 50 } });
+    await page.waitForFunction((n) => document.querySelectorAll(".ed-node").length === n + 1, before.length);
+    const added = (await nodeIds(page)).find((id) => !before.includes(id))!;
+    await expect(nodeEl(page, added).locator(".ed-type").textContent()).resolves.toBe("Keyboard");
+    const box = (await nodeEl(page, added).boundingBox())!;
+    // snapped to the grid near the drop point (the card's corner is where the pointer was let go)
+    expect(Math.abs(box.x - (pane.x + pane.width / 2 - 100))).toBeLessThan(40);
+    expect(Math.abs(box.y - (pane.y + pane.height - 50))).toBeLessThan(40);
+  }, 30_000);
+
   test("the shortcut help opens with ? and closes with Escape", async () => {
     const { page } = env.b;
     await page.locator(".react-flow__pane").click({ position: { x: 5, y: 5 } });
