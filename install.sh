@@ -151,10 +151,14 @@ fi
 
 mkdir -p "$INSTALL_DIR" "$CONF_DIR" "$(dirname "$UNIT_FILE")" "$(dirname "$WRAPPER")"
 chmod 0755 "$INSTALL_DIR"
-for d in data bots uploads backups; do
+# data/ (database, keys), bots/ (each bot's token in .env) and backups/ are the service's alone;
+# the server warns at start about a DATA_DIR or BOTS_DIR that other accounts can enter.
+for d in data bots backups; do
   mkdir -p "$INSTALL_DIR/$d"
-  chmod 0750 "$INSTALL_DIR/$d"
+  chmod 0700 "$INSTALL_DIR/$d"
 done
+mkdir -p "$INSTALL_DIR/uploads"
+chmod 0750 "$INSTALL_DIR/uploads"
 # The service writes only these folders; the executable stays root's, so the service cannot replace it.
 [ "$SYSTEM" -eq 0 ] || chown -R "$SERVICE_USER:$SERVICE_USER" "$INSTALL_DIR/data" "$INSTALL_DIR/bots" "$INSTALL_DIR/uploads" "$INSTALL_DIR/backups"
 
@@ -201,10 +205,15 @@ chmod 0600 "$ENV_FILE"
 cat >"$WRAPPER" <<EOF
 #!/bin/sh
 # Botloom CLI with the installed configuration (written by install.sh), for example:
-#   sudo botloom backup $INSTALL_DIR/backups/botloom-\$(date +%F).db
+#   sudo botloom backup                     (an archive in $INSTALL_DIR/data/backups/)
+#   PORT=47020 botloom serve                (a variable set by the caller wins over the file)
+# The caller's exported variables are saved before the file is read and put back after it.
+__botloom_caller_env="\$(export -p)"
 set -a
 . "$ENV_FILE"
 set +a
+eval "\$__botloom_caller_env"
+unset __botloom_caller_env
 cd "$INSTALL_DIR" || exit 1
 if [ "\$(id -u)" = 0 ] && id $SERVICE_USER >/dev/null 2>&1; then
   exec runuser -u $SERVICE_USER -- "$INSTALL_DIR/botloom" "\$@"
@@ -215,7 +224,7 @@ chmod 0755 "$WRAPPER"
 
 # Before an upgrade: a consistent copy of the database, made by the running version.
 if [ "$UPGRADE" -eq 1 ] && [ -f "$INSTALL_DIR/data/botloom.db" ]; then
-  BACKUP="$INSTALL_DIR/backups/before-upgrade-$(date +%Y%m%d-%H%M%S).db"
+  BACKUP="$INSTALL_DIR/backups/before-upgrade-$(date +%Y%m%d-%H%M%S).backup"
   if "$WRAPPER" backup "$BACKUP" >/dev/null 2>&1; then
     echo "Database backed up to $BACKUP"
   else

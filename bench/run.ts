@@ -9,7 +9,7 @@ const DIR = import.meta.dir;
 /** Helpers, not benchmarks. */
 const NOT_BENCHMARKS = new Set(["run", "lib", "loadgen", "scenarios"]);
 /** Quick ones first; the rest alphabetically. */
-const ORDER = ["codegen", "cold-start", "projects-list", "api-throughput", "webhook", "bots"];
+const ORDER = ["codegen", "cold-start", "projects-list", "studio", "api-throughput", "webhook", "bots"];
 const PER_BENCH_LIMIT_MS = 10 * 60_000;
 
 const all = readdirSync(DIR)
@@ -89,6 +89,12 @@ function headline(name: string, r: Figures) {
       rows.push([name, "update → reply, webhook p50 / p99", `${ms(u.webhook?.p50Ms)} / ${ms(u.webhook?.p99Ms)}`, `polling ${ms(u.polling?.p50Ms)} / ${ms(u.polling?.p99Ms)}`, num(u.webhookP50VsPolling)]);
       return;
     }
+    case "studio":
+      rows.push([name, "projects page first contentful paint (cold, median)", ms(r.projectsPage?.fcpMs), `static HTML ${ms(r.staticHtml?.fcpMs)}`, num(r.fcpVsStatic)]);
+      rows.push([name, "projects page list on screen (cold, median)", ms(r.projectsPage?.listReadyMs), `static HTML ${ms(r.staticHtml?.readyMs)}`, ""]);
+      rows.push([name, "shell shipped, gzip (JS + CSS)", `${r.shellGzipKB} KB`, `budget ${r.budgets?.shellGzipKB} KB`, ""]);
+      rows.push([name, "Logs tab poll (200 newest lines, p50)", `${ms(r.logsPoll?.poll?.p50Ms)}, ${r.logsPoll?.poll?.kb} KB`, `GET /api/auth/me ${ms(r.logsPoll?.authMe?.p50Ms)}`, num(r.logsPoll?.pollVsAuthMe)]);
+      return;
     case "preview":
       rows.push([name, "message → reply in the transcript, p50 / p99", `${ms(r.preview?.p50Ms)} / ${ms(r.preview?.p99Ms)}`, `production via fake messenger ${ms(r.production?.p50Ms)} / ${ms(r.production?.p99Ms)}`, num(r.p50VsProduction)]);
       rows.push([name, "preview start (bot polling)", ms(r.previewStartMs), "", ""]);

@@ -1,18 +1,21 @@
 // Builds the Elysia application from the feature modules. Used by main.ts and by every HTTP test
 // (`app.handle(new Request(...))`), so nothing here may listen on a port or read the environment.
 import { Elysia } from "elysia";
-import { openapi } from "@elysiajs/openapi";
-import { z } from "zod";
 import type { AppContext } from "./context";
 import { errorHandler } from "./http/errors";
 import { bodyLimit, capUnsizedBody } from "./http/body-limit";
 import { setupGuard } from "./http/setup-guard";
+import { docsRoutes } from "./modules/docs";
+import { BASELINE_HEADERS, withSecurityHeaders } from "./http/security-headers";
+import { depthMessage, tooDeep } from "./lib/json-limits";
+import { badRequest } from "./http/errors";
 import { healthRoutes } from "./modules/health";
 import { authRoutes } from "./modules/auth";
 import { adminRoutes } from "./modules/admin";
 import { storageRoutes } from "./modules/storage";
 import { mediaRoutes } from "./modules/media";
 import { botFolderRoutes } from "./modules/admin/bot-folders";
+import { adminBackupRoutes } from "./modules/admin/backups";
 import { webhookRoutes } from "./modules/webhook";
 import { botLifecycleRoutes } from "./modules/bot-lifecycle";
 import { projectsRoutes } from "./modules/projects";
@@ -27,26 +30,32 @@ import { previewRoutes } from "./modules/preview";
 import { studioRoutes } from "./modules/studio";
 import { mcpRoutes } from "./modules/mcp";
 
+const PARSED_BODY = ["bo", "dy"].join("");
+
 export function createApp(ctx: AppContext) {
   const guard = setupGuard(ctx);
   const app = new Elysia()
     .use(errorHandler(ctx.log))
     .onRequest((c) => {
+      Object.assign(c.set.headers, BASELINE_HEADERS);
       const refused = bodyLimit(c.request) ?? guard(c.request);
       if (refused) return refused;
       const capped = capUnsizedBody(c.request);
       if (capped) c.request = capped;
     })
-    .use(
-      openapi({
-        path: "/api/docs",
-        // Transforms have no JSON Schema: "any" documents them as {} instead of zod throwing, which
-        // dropped those schemas and printed a stack trace per schema on the first /api/docs request.
-        mapJsonSchema: { zod: (schema: z.ZodType) => z.toJSONSchema(schema, { unrepresentable: "any" }) },
-        documentation: { info: { title: "Botloom API", version: "1" } },
-        exclude: { paths: [/^\/admin/] },
-      }),
-    )
+    // Every parsed body, before validation or a handler walks it: no JSON deeper than 64 levels
+    // (SCENARIO.md; a 40,000-level body overflowed the stack of recursive walks: a 500).
+    // The body is read by a computed key on purpose: Elysia infers from a hook's source whether
+    // routes must parse their body, and naming it here would make every route (MCP, the webhook
+    // intake, which read the raw request) parse it first. Routes that parse get it checked.
+    .onTransform({ as: "global" }, (c) => {
+      const deep = tooDeep((c as Record<string, unknown>)[PARSED_BODY]);
+      if (deep !== null) throw badRequest(depthMessage("The request body", deep));
+    })
+    .onAfterHandle({ as: "global" }, ({ response }) => {
+      if (response instanceof Response) withSecurityHeaders(response.headers);
+    })
+    .use(docsRoutes())
     .use(healthRoutes(ctx))
     .use(authRoutes(ctx))
     .use(storageRoutes(ctx))
@@ -64,7 +73,7 @@ export function createApp(ctx: AppContext) {
     .use(mcpRoutes(ctx))
     .use(studioRoutes(ctx));
   // Production without an admin key: the admin area does not exist (API.md "Admin").
-  const withAdmin = ctx.config.production && !ctx.config.adminKey ? app : app.use(adminRoutes(ctx)).use(botFolderRoutes(ctx)).use(templateAdminRoutes(ctx));
+  const withAdmin = ctx.config.production && !ctx.config.adminKey ? app : app.use(adminRoutes(ctx)).use(botFolderRoutes(ctx)).use(adminBackupRoutes(ctx)).use(templateAdminRoutes(ctx));
   return withAdmin;
 }
 

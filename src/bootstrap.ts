@@ -13,9 +13,11 @@ import { ProjectAccess } from "./modules/projects/access";
 import { ProjectsService } from "./modules/projects/service";
 import { TokensService } from "./modules/tokens/service";
 import { removeProjectAvatars } from "./modules/tokens/photos";
+import { localRootRules } from "./modules/storage/local-root";
 import { StorageRegistry } from "./modules/storage/registry";
 import { StorageConfigService } from "./modules/storage/service";
 import { MediaService } from "./modules/media/service";
+import { BackupService } from "./modules/backups/service";
 import { PreviewService } from "./modules/preview/service";
 import { loadBuiltInTemplates } from "./modules/templates/seed";
 import type { BotController } from "./bots/controller";
@@ -53,9 +55,10 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
     // Services that need the context itself are set right below.
     projects: undefined as unknown as ProjectsService,
     tokens: undefined as unknown as TokensService,
-    storage: new StorageRegistry(db, config.storageEncryptionKey, config.uploadsDir, log),
+    storage: new StorageRegistry(db, config.storageEncryptionKey, config.uploadsDir, log, localRootRules(config)),
     storageConfigs: undefined as unknown as StorageConfigService,
     media: undefined as unknown as MediaService,
+    backups: undefined as unknown as BackupService,
     preview: undefined as unknown as PreviewService,
     projectDeleteHooks: [],
     state,
@@ -66,6 +69,7 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
   ctx.tokens = new TokensService(ctx);
   ctx.storageConfigs = new StorageConfigService(ctx, ctx.storage);
   ctx.media = new MediaService(ctx, ctx.storage);
+  ctx.backups = new BackupService(config, () => db.$client, log, ctx.storage);
   ctx.preview = new PreviewService(ctx);
   // Files outside the database go with their project (rows go by FK cascade): media objects,
   // downloaded avatars, and bot folders (they keep the token in .env; the bots are stopped first).

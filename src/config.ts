@@ -1,8 +1,10 @@
 // The one place that reads the environment (DESIGN.md §3). Everything else receives a Config.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
+import { Cron } from "./lib/cron";
+import { PRIVATE_DIR_MODE } from "./lib/file-modes";
 
 const LOG_LEVELS = ["silent", "error", "warn", "info", "debug", "trace"] as const;
 
@@ -13,6 +15,7 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default("./data"),
   BOTS_DIR: z.string().min(1).default("./bots"),
   UPLOADS_DIR: z.string().min(1).default("./uploads"),
+  STORAGE_LOCAL_BASE: z.string().min(1).optional(),
   ADMIN_KEY: z.string().min(1).optional(),
   SESSION_SECRET: z.string().min(16, "SESSION_SECRET must be at least 16 characters").optional(),
   STORAGE_ENCRYPTION_KEY: z.string().min(32, "STORAGE_ENCRYPTION_KEY must be at least 32 characters").optional(),
@@ -20,7 +23,23 @@ const envSchema = z.object({
   WEBHOOK_BASE_URL: z.url().optional(),
   UPDATE_CHECK_URL: z.url().default("https://raw.githubusercontent.com/botloom/botloom/main/assets/version.json"),
   LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
+  // Daily at 03:00 server time; `off` disables scheduled backups (the hub and the CLI still make them).
+  BACKUP_SCHEDULE: z
+    .string()
+    .default("0 3 * * *")
+    .refine((v) => v === "off" || isCronPattern(v), "BACKUP_SCHEDULE must be a cron expression such as \"0 3 * * *\", or off"),
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
+  BACKUP_UPLOAD: z.enum(["on", "off"]).default("off"),
 });
+
+function isCronPattern(v: string): boolean {
+  try {
+    new Cron(v, { paused: true }).stop();
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -31,7 +50,19 @@ export interface Config {
   dataDir: string;
   botsDir: string;
   uploadsDir: string;
+  /** Folder every `local` storage config's rootPath must lie in (default: UPLOADS_DIR's parent). */
+  storageLocalBase: string;
   databasePath: string;
+  /** Where backup archives are written: DATA_DIR/backups. */
+  backupsDir: string;
+  /** Per-project SQLite files (bot users, variables, stats): DATA_DIR/projects. */
+  projectsDir: string;
+  /** Cron expression of scheduled backups, or null when BACKUP_SCHEDULE=off. */
+  backupSchedule: string | null;
+  /** How many backup archives to keep (older ones are deleted after each new one). */
+  backupKeep: number;
+  /** Copy each new backup to the active object-store config. */
+  backupUpload: boolean;
   /** The admin key, or null when none is configured (no admin area in production, 503 on login otherwise). */
   adminKey: string | null;
   sessionSecret: string;
@@ -87,7 +118,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (!sessionSecret) {
       sessionSecret = randomBytes(32).toString("hex");
       writeInDataDir(dataDir, () => {
-        mkdirSync(dataDir, { recursive: true });
+        mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
         writeFileSync(file, sessionSecret + "\n", { mode: 0o600 });
       });
     }
@@ -101,7 +132,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     botsDir: resolve(e.BOTS_DIR),
     uploadsDir: resolve(e.UPLOADS_DIR),
+    storageLocalBase: resolve(e.STORAGE_LOCAL_BASE ?? dirname(resolve(e.UPLOADS_DIR))),
     databasePath: join(dataDir, "botloom.db"),
+    backupsDir: join(dataDir, "backups"),
+    projectsDir: join(dataDir, "projects"),
+    backupSchedule: e.BACKUP_SCHEDULE === "off" ? null : e.BACKUP_SCHEDULE,
+    backupKeep: e.BACKUP_KEEP,
+    backupUpload: e.BACKUP_UPLOAD === "on",
     adminKey: e.ADMIN_KEY ?? readSecretFile(adminKeyFile),
     sessionSecret,
     storageEncryptionKey: e.STORAGE_ENCRYPTION_KEY ?? null,
@@ -115,8 +152,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 /** `serve --init`: create the folders and, when no key is configured, a random admin key in DATA_DIR. */
 export function initDataDir(config: Config): { createdKey: string | null } {
-  writeInDataDir(config.dataDir, () => mkdirSync(config.dataDir, { recursive: true }));
-  for (const d of [config.botsDir, config.uploadsDir]) mkdirSync(d, { recursive: true });
+  // The database and bot folders hold bot tokens: only the server's account may enter them.
+  writeInDataDir(config.dataDir, () => mkdirSync(config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE }));
+  mkdirSync(config.botsDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  mkdirSync(config.uploadsDir, { recursive: true });
   if (config.adminKey) return { createdKey: null };
   const key = randomBytes(24).toString("base64url");
   writeInDataDir(config.dataDir, () => writeFileSync(join(config.dataDir, "admin.key"), key + "\n", { mode: 0o600 }));

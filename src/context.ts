@@ -14,6 +14,7 @@ import type { TokensService } from "./modules/tokens/service";
 import type { StorageRegistry } from "./modules/storage/registry";
 import type { StorageConfigService } from "./modules/storage/service";
 import type { MediaService } from "./modules/media/service";
+import type { BackupService } from "./modules/backups/service";
 import type { PreviewService } from "./modules/preview/service";
 
 export interface AppState {
@@ -42,6 +43,8 @@ export interface AppContext {
   storage: StorageRegistry;
   storageConfigs: StorageConfigService;
   media: MediaService;
+  /** Backup archives in DATA_DIR/backups (the schedule itself runs only in `serve`). */
+  backups: BackupService;
   /** Preview sessions of the Studio (a throwaway bot against the in-product emulator). */
   preview: PreviewService;
   /**

@@ -1,17 +1,24 @@
 #!/usr/bin/env bun
-// CLI entry (DESIGN.md §3): serve [--init] | pat create | backup <file> | version.
+// CLI entry (DESIGN.md §3, docs/cli.md): serve [--init] | pat create | backup [file] | restore <file> | version.
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ConfigError, initDataDir, loadConfig, type Config } from "./config";
 import { buildContext } from "./bootstrap";
-import { backupDatabase, closeDatabase, openDatabase } from "./db/client";
+import { closeDatabase, openDatabase } from "./db/client";
+import { looseModeWarnings } from "./lib/file-modes";
+import { removePidFile, writePidFile } from "./lib/pid-file";
+import { scheduleBackups } from "./modules/backups/schedule";
+import { BackupService } from "./modules/backups/service";
+import { restoreBackup, RestoreError } from "./modules/backups/restore";
+import { createLogger } from "./log";
 import { reachableHost, startServer } from "./server";
 import { VERSION } from "./version";
 
 const USAGE = `Usage: botloom <command>
   serve [--init]                                   start the server (--init: create folders and an admin key on first run)
   pat create --user <messengerId> [--scope bot_manager] [--name N]   print a new personal access token once
-  backup <file>                                    consistent copy of the database
+  backup [file]                                    back up the platform and project databases (default: DATA_DIR/backups/)
+  restore <file>                                   replace the databases with a backup (server stopped; the old ones are kept aside)
   version                                          print the installed version`;
 
 function fail(message: string, code = 1): never {
@@ -34,7 +41,15 @@ async function serve(init: boolean) {
   const config = loadConfig();
   const created = init ? initDataDir(config).createdKey : null;
   const ctx = openContext(config);
+  for (const line of looseModeWarnings([
+    { label: "DATA_DIR", path: config.dataDir },
+    { label: "BOTS_DIR", path: config.botsDir },
+    { label: "database", path: config.databasePath },
+    { label: "backups folder", path: config.backupsDir },
+  ])) ctx.log.warn(line);
   const server = await startServer(ctx);
+  writePidFile(config.dataDir);
+  const schedule = scheduleBackups(config.backupSchedule, ctx.backups, ctx.log);
   const adminUrl = `http://${reachableHost(config.host, "localhost")}:${server.port}/admin/login`;
   ctx.log.info(`Botloom ${VERSION.version} listening on ${config.host}:${server.port}`);
   if (created) {
@@ -54,7 +69,9 @@ async function serve(init: boolean) {
     if (stopping) return;
     stopping = true;
     ctx.log.info(`${signal} received, shutting down`);
+    schedule.stop();
     await server.stop();
+    removePidFile(config.dataDir);
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
@@ -78,14 +95,35 @@ async function main(argv: string[]) {
     case "version":
       return console.log(VERSION.version);
     case "backup": {
-      if (!sub) fail(`backup needs a target file\n${USAGE}`, 2);
       const config = loadConfig();
       // Opening a missing database would create an empty one and "back up" that instead.
       if (!existsSync(config.databasePath)) fail(`botloom: no database at ${config.databasePath} (run where the server runs, or set DATA_DIR)`);
+      if (sub && existsSync(sub)) fail(`botloom: ${sub} already exists`);
       const db = openDatabase(config.databasePath);
-      backupDatabase(db, sub);
-      closeDatabase(db);
-      return console.log(`Database copied to ${sub}`);
+      try {
+        const backups = new BackupService(config, () => db.$client, createLogger(config.logLevel));
+        if (sub) {
+          const m = await backups.writeTo(sub);
+          return console.log(`Backup written to ${sub} (platform database and ${m.projects.length} project database(s))`);
+        }
+        const b = await backups.create();
+        return console.log(`Backup written to ${config.backupsDir}/${b.name} (${b.size} bytes, ${b.projects} project database(s))`);
+      } finally {
+        closeDatabase(db);
+      }
+    }
+    case "restore": {
+      if (!sub) fail(`restore needs a backup file\n${USAGE}`, 2);
+      const config = loadConfig();
+      try {
+        const r = await restoreBackup(config, sub);
+        const aside = r.replacedDir ? `; the replaced databases are kept in ${r.replacedDir}` : "";
+        const kind = r.plainDatabase ? "a plain platform database (no project databases in it)" : `the platform database and ${r.projects} project database(s)`;
+        return console.log(`Restored ${kind} from ${sub}${aside}. Start the server again.`);
+      } catch (e) {
+        if (e instanceof RestoreError) fail(`botloom: ${e.message}`);
+        throw e;
+      }
     }
     case "pat": {
       if (sub !== "create") fail(USAGE, 2);

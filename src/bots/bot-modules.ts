@@ -4,6 +4,7 @@
 // with `bun add grammy croner jsep`. Checked once per folder and process, written only when the
 // content changed, and replaced atomically so a bot starting meanwhile never reads half a file.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { PRIVATE_DIR_MODE } from "../lib/file-modes";
 import { join } from "node:path";
 // tsc does not model text imports of .js files (it sees the modules' own types), hence the directives.
 // @ts-expect-error TS1192: the default export of a text import is the file's text
@@ -36,6 +37,7 @@ export function ensureBotModules(botsDir: string) {
     const index = join(dir, "index.js");
     // A module can only go missing by hand; checking its presence is cheap, re-reading it is not.
     if (ensured.has(dir) && existsSync(index)) continue;
+    mkdirSync(botsDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     mkdirSync(dir, { recursive: true });
     writeIfChanged(join(dir, "package.json"), packageJson(name));
     writeIfChanged(index, source);

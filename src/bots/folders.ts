@@ -1,6 +1,7 @@
 // Bot folders: <BOTS_DIR>/<slug>_<projectId>_<tokenId>/ holding bot.ts and .env (DESIGN.md §6).
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { PRIVATE_DIR_MODE } from "../lib/file-modes";
 import { slugOf } from "../lib/slug";
 
 const FOLDER_RE = /_(\d+)_(\d+)$/;
@@ -50,6 +51,8 @@ export function renderEnv(vars: Record<string, string>): string {
 
 export function writeBotFolder(botsDir: string, name: string, code: string, env: Record<string, string>): string {
   const dir = join(botsDir, name);
+  // BOTS_DIR holds every bot's token (.env): private to the server's account when we create it.
+  mkdirSync(botsDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "bot.ts"), code);
   const envFile = join(dir, ".env");

@@ -93,6 +93,9 @@ export function buildBotProgram(config: Config, db: Db, files: ProjectDatabases,
       userDatabaseEnabled: project.userDatabaseEnabled === 1,
       flags: { catchAllHandlers: token.catchAllHandlers === 1, protectContent: token.protectContent === 1, contentCache: token.contentCache === 1 },
       mediaCache: mediaCacheOf(db, files, project.id, tokenId),
+      // A running bot reports each step it takes ("[chat N] node …") and what it sends: the
+      // Studio's Logs tab is where its owner watches what it does.
+      enableLogging: true,
     });
     code = out.code;
     warnings = out.warnings.map((w) => (w.nodeId ? `${w.nodeId}: ${w.message}` : w.message));

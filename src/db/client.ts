@@ -5,6 +5,7 @@ import { dirname } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import * as schema from "./schema";
 import { embeddedMigrations } from "./migrations";
+import { createPrivateFile, PRIVATE_DIR_MODE } from "../lib/file-modes";
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
 
@@ -30,7 +31,11 @@ export function applyPragmas(sqlite: Database) {
  * @param migrateUpTo only for tests of the upgrade path: apply the first N migrations.
  */
 export function openDatabase(path: string, opts: { migrateUpTo?: number } = {}): Db {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  if (path !== ":memory:") {
+    mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
+    // The database holds bot tokens; its WAL and SHM files take this mode from it.
+    createPrivateFile(path);
+  }
   const sqlite = new Database(path, { create: true, strict: true });
   applyPragmas(sqlite);
   const db = drizzle({ client: sqlite, schema }) as Db;
@@ -51,10 +56,4 @@ export function closeDatabase(db: Db) {
     db.$client.exec("PRAGMA optimize");
   } catch {}
   db.$client.close();
-}
-
-/** Consistent online copy (`botloom backup`). */
-export function backupDatabase(db: Db, file: string) {
-  mkdirSync(dirname(file), { recursive: true });
-  db.$client.prepare("VACUUM INTO ?").run(file);
 }

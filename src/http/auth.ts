@@ -70,6 +70,19 @@ export const authPlugin = (ctx: AppContext) =>
       },
       resolve: (c) => ({ actor: (c as any)[EARLY] as Actor }),
     },
+    // EXTENSIONS.md "Platform operators": a signed-in user the admin named in platform.operatorIds.
+    // Checked before the body, like the credentials: a non-operator learns nothing from validation.
+    operator: {
+      transform(c) {
+        const actor = resolveActor(ctx, c.headers.authorization, c.cookie[SESSION_COOKIE]?.value);
+        if (!actor) throw unauthorized();
+        if (!ctx.settings.isOperator(actor.userId)) {
+          throw forbidden("Only platform operators may manage storage configs; the admin names them in the platform settings");
+        }
+        (c as any)[EARLY] = actor;
+      },
+      resolve: (c) => ({ actor: (c as any)[EARLY] as Actor }),
+    },
     botActor: {
       transform(c) {
         const actor = resolveActor(ctx, c.headers.authorization, c.cookie[SESSION_COOKIE]?.value);

@@ -133,6 +133,7 @@ describe("app settings", () => {
     expect(res.body).toEqual({
       auth: { loginMode: null, devLoginEnabled: false },
       providers: { messenger: { clientId: "", botUsername: null, clientSecretConfigured: false, botTokenConfigured: false, configured: false } },
+      platform: { operatorIds: "" },
     });
   });
 
@@ -144,7 +145,7 @@ describe("app settings", () => {
       json: { auth: { loginMode: "messenger_widget" }, messenger: { clientId: String(bot.id), clientSecret: "s3cr3t-value", botToken: bot.token } },
     });
     expect(put.status).toBe(200);
-    expect(put.body).toEqual({ success: true, configured: true, auth: { loginMode: "messenger_widget", devLoginEnabled: false }, providers: { messenger: { configured: true, botUsername: "login_bot" } } });
+    expect(put.body).toEqual({ success: true, configured: true, auth: { loginMode: "messenger_widget", devLoginEnabled: false }, providers: { messenger: { configured: true, botUsername: "login_bot" } }, platform: { operatorIds: "" } });
     expect(put.text).not.toContain(bot.token);
     const again = await a.call("PUT", "/admin/api/app-settings", { cookie, json: { messenger: { clientId: String(bot.id), clientSecret: "", botToken: "" } } });
     expect(again.status).toBe(200);

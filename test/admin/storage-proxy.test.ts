@@ -92,7 +92,7 @@ describe("/admin/api/storage-configs", () => {
     expect(noRoot.body.message).toContain("rootPath");
     const malformed = await t.call("POST", "/admin/api/storage-configs", { cookie: admin, body: "{nope", headers: { "content-type": "application/json" } });
     expect(malformed.status).toBe(400);
-    const dup = await call("POST", "", { id: "disk-one", name: "Again", backend: "local", config: { rootPath: "/tmp/x" } });
+    const dup = await call("POST", "", { id: "disk-one", name: "Again", backend: "local", config: { rootPath: join(t.dir, "x") } });
     expect([dup.status, dup.body.error]).toEqual([409, "CONFLICT"]);
     for (const [method, path, json] of [["PATCH", "/missing-one", { isActive: true }], ["POST", "/missing-one/test", undefined]] as const) {
       const r = await call(method, path, json);

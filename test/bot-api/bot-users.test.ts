@@ -108,6 +108,7 @@ describe("bot user detail", () => {
       firstName: "U5",
       lastName: "",
       userName: "u5",
+      variables: {},
       registeredAt: "01.03.2026 10:05",
       lastInteraction: "01.03.2026 11:45",
       interactionCount: 5,

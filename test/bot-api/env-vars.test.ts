@@ -132,6 +132,29 @@ describe("env variables", () => {
     expect((await env.call("GET", `/api/bot/env/${secretId}/reveal`)).status).toBe(401);
   });
 
+  test("issue 12: a collaborator cannot unmask a secret with PATCH isSecret 0 (owner-only, like reveal)", async () => {
+    const collab = await loginAs(env.t, COLLAB);
+    for (const [opts, q] of [[{ cookie: collab }, ""], [{ bearer: env.managerPat }, `?messenger_id=${COLLAB}`]] as const) {
+      for (const body of [{ isSecret: 0 }, { isSecret: 0, key: "API_KEY" }]) {
+        const r = await env.call("PATCH", `/api/bot/env/${secretId}${q}`, { ...opts, json: body });
+        expect(r.status).toBe(403);
+        expect(r.body.error).toBe("FORBIDDEN");
+        expect(r.text).not.toContain(SECRET2);
+      }
+    }
+    const list = await env.call("GET", `/api/bot/tokens/${tokenId}/env`, { cookie: collab });
+    expect(list.body.items.find((i: any) => i.key === "API_KEY")).toMatchObject({ value: MASK, isSecret: 1 });
+    // a collaborator may still change a secret's value and keep it secret, or make a plain one secret
+    const kept = await env.call("PATCH", `/api/bot/env/${secretId}`, { cookie: collab, json: { isSecret: 1 } });
+    expect(kept.status).toBe(200);
+    expect(kept.body.value).toBe(MASK);
+    // the owner may unmask (and gets the value, as a plain variable's answer carries it)
+    const owner = await env.call("PATCH", `/api/bot/env/${secretId}`, { cookie: env.cookie, json: { isSecret: 0 } });
+    expect(owner.status).toBe(200);
+    expect(owner.body).toMatchObject({ value: SECRET2, isSecret: 0 });
+    expect((await env.call("PATCH", `/api/bot/env/${secretId}`, { cookie: env.cookie, json: { isSecret: 1 } })).status).toBe(200);
+  });
+
   test("a collaborator lists (masked), creates and deletes", async () => {
     const collab = await loginAs(env.t, COLLAB);
     const list = await env.call("GET", `/api/bot/tokens/${tokenId}/env`, { cookie: collab });
@@ -164,7 +187,9 @@ describe("env variables", () => {
 });
 
 test("secret values appear only in the create and reveal answers; never in logs; the bot token nowhere", () => {
-  const allowed = (r: { method: string; path: string }) => (r.method === "POST" && /\/env(\?|$)/.test(r.path)) || /\/reveal(\?|$)/.test(r.path);
+  // the owner's unmasking PATCH answers the now ordinary value
+  const allowed = (r: { method: string; path: string; text?: string; status?: number }) =>
+    (r.method === "POST" && /\/env(\?|$)/.test(r.path)) || /\/reveal(\?|$)/.test(r.path) || (r.method === "PATCH" && r.status === 200 && /"isSecret":0/.test(r.text ?? ""));
   expectNoSecrets(env, [SECRET, SECRET2], allowed);
   expectNoSecrets(env, [botToken]);
 });

@@ -23,7 +23,7 @@ beforeAll(async () => {
   fake = await startFakeMessenger();
   const port = await freePort();
   t = createTestApp({ fileDb: true, env: { MESSENGER_API_ROOT: fake.url } });
-  await setUp(t);
+  await setUp(t, { operators: [91] });
   const app = createApp(t.ctx).listen({ port, hostname: "127.0.0.1" });
   t.ctx.state.localUrl = `http://127.0.0.1:${port}`;
   stopServer = () => app.server?.stop(true);

@@ -2,10 +2,11 @@
 // into DATA_DIR/projects/<id>.db at start; the endpoints read them there; a second start moves
 // nothing; deleting a token or a project removes its rows or its file.
 import { afterEach, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { readEnvValue } from "../../src/bots/folders";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { readEnvValue } from "../../src/bots/folders";
 import { closeDatabase, openDatabase } from "../../src/db/client";
 import { ProjectDatabases } from "../../src/db/project-db";
 import { moveBotRowsToProjectFiles } from "../../src/db/project-migrate";
@@ -150,6 +151,28 @@ describe("moving an older install's bot rows into project files", () => {
     expect(statSync(join(old, ".env")).mode & 0o777).toBe(0o600);
     expect(readFileSync(join(current, ".env"), "utf8")).toBe(currentEnv);
     expect(t.logs.some((l) => l.includes("Bot folders of an older version"))).toBe(true);
+  });
+
+  test("a new file comes ready (tables, WAL); a file a bot made first is kept and completed", () => {
+    dir = mkdtempSync(join(tmpdir(), "botloom-files-"));
+    const files = new ProjectDatabases(dir);
+    files.open(1);
+    const fresh = new Database(files.pathOf(1), { readonly: true });
+    expect(fresh.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
+    expect(fresh.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
+    expect(fresh.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((r: any) => r.name)).toEqual(["bot_state", "bot_users", "media_file_ids", "project_content", "sqlite_sequence"]);
+    fresh.close();
+    // A bot started first (or an older one) created its file with only some of the tables.
+    mkdirSync(join(dir, "projects"), { recursive: true });
+    const bot = new Database(files.pathOf(2), { create: true });
+    bot.exec("PRAGMA journal_mode = WAL");
+    bot.exec("CREATE TABLE bot_state (token_id INTEGER NOT NULL, chat_id TEXT NOT NULL, variables TEXT NOT NULL DEFAULT '{}', waiting TEXT, updated_at TEXT NOT NULL, PRIMARY KEY (token_id, chat_id))");
+    bot.exec("INSERT INTO bot_state VALUES (1, '42', '{}', NULL, 'x')");
+    const own = files.open(2);
+    expect(own.select().from(projectBotState).all().map((r) => r.chatId)).toEqual(["42"]);
+    expect(own.select().from(projectBotUsers).all()).toEqual([]);
+    bot.close();
+    files.closeAll();
   });
 
   test("project ids are checked before they become file names", () => {

@@ -51,6 +51,31 @@ describe("compiled binary in an empty folder", () => {
     expect(wrong.headers.get("location")).toBe("/admin/login?error=1");
   });
 
+  test("the API viewer's files come from inside the executable, byte for byte", async () => {
+    const key = /Admin key:\s+(\S+)/.exec(server.output())![1];
+    const login = await fetch(`${server.url}/admin/api/login`, { method: "POST", body: new URLSearchParams({ key }), redirect: "manual" });
+    const cookie = login.headers.getSetCookie()[0].split(";")[0];
+    const setup = await fetch(`${server.url}/admin/api/app-settings`, { method: "PUT", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ auth: { loginMode: "dev_login" } }) });
+    expect(setup.status).toBe(200);
+    expect((await fetch(`${server.url}/api/docs`)).status).toBe(200);
+    for (const [path, file] of [["/api/docs/swagger-ui-bundle.js", "node_modules/swagger-ui-dist/swagger-ui-bundle.js"], ["/api/docs/swagger-ui.css", "node_modules/swagger-ui-dist/swagger-ui.css"], ["/api/docs/init.js", "assets/api-docs/init.js"]]) {
+      const served = await (await fetch(server.url + path)).text();
+      expect([path, served === (await Bun.file(join(root, file)).text())]).toEqual([path, true]);
+    }
+    expect((await (await fetch(`${server.url}/api/openapi.json`)).json()).paths["/api/health"]).toBeDefined();
+  });
+
+  test("backup while it runs; restore refuses while it runs", () => {
+    const env = { PATH: process.env.PATH ?? "", LOG_LEVEL: "silent" };
+    const backup = Bun.spawnSync([binary, "backup"], { cwd: dir, env });
+    expect(backup.exitCode).toBe(0);
+    const archive = /Backup written to (\S+\.tar\.gz)/.exec(backup.stdout.toString())![1];
+    expect(existsSync(archive)).toBe(true);
+    const restore = Bun.spawnSync([binary, "restore", archive], { cwd: dir, env });
+    expect(restore.exitCode).toBe(1);
+    expect(restore.stderr.toString()).toContain("is running");
+  });
+
   test("version command", async () => {
     const p = Bun.spawnSync([binary, "version"], { cwd: dir });
     expect(p.stdout.toString().trim()).toMatch(/^\d+\.\d+\.\d+\.\d+$/);

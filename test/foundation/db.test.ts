@@ -1,8 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { backupDatabase, openDatabase } from "../../src/db/client";
+import { openDatabase } from "../../src/db/client";
+import { vacuumInto } from "../../src/db/backup";
 import { embeddedMigrations } from "../../src/db/migrations";
 import { Database } from "bun:sqlite";
 
@@ -57,7 +58,8 @@ describe("database", () => {
     const dir = mkdtempSync(join(tmpdir(), "botloom-db-"));
     const db = openDatabase(join(dir, "a.db"));
     db.$client.exec("insert into users (id, first_name) values (3, 'B')");
-    backupDatabase(db, join(dir, "backup", "b.db"));
+    mkdirSync(join(dir, "backup"));
+    vacuumInto(db.$client, join(dir, "backup", "b.db"));
     const copy = new Database(join(dir, "backup", "b.db"));
     expect(copy.query("select first_name from users").all()).toEqual([{ first_name: "B" }]);
   });

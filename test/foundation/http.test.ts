@@ -92,12 +92,12 @@ describe("HTTP core", () => {
     expect(lines.join()).toContain("SQLITE_ERROR");
   });
 
-  test("OpenAPI document is served at /api/docs/json", async () => {
+  test("OpenAPI document is served at /api/openapi.json", async () => {
     await setUp(t);
     const warnings: unknown[] = [];
     const warn = spyOn(console, "warn").mockImplementation((...args: unknown[]) => void warnings.push(args));
     try {
-      const res = await t.call("GET", "/api/docs/json");
+      const res = await t.call("GET", "/api/openapi.json");
       expect(res.status).toBe(200);
       expect(res.body.openapi).toStartWith("3.");
       expect(Object.keys(res.body.paths)).toContain("/api/health");

@@ -201,6 +201,10 @@ const BAD_QUERIES = [
   "telegram_id=abc",
   "archived=true&archived=false",
   "limit=5&limit=6",
+  "days=-1",
+  "days=1e3",
+  "days=99999999999999999999",
+  "search=a&search=b",
 ];
 
 describe("bad query parameters on every GET route", () => {

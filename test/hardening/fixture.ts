@@ -50,8 +50,11 @@ export interface Hardening {
 export async function hardening(opts: { env?: Record<string, string> } = {}): Promise<Hardening> {
   const fake = await startFakeMessenger();
   const bots = new FakeBots();
-  const t = createTestApp({ env: { MESSENGER_API_ROOT: fake.url, STORAGE_ENCRYPTION_KEY: ENCRYPTION_KEY, ...opts.env }, bots });
-  await setUp(t);
+  // Fixtures name one backup: it may not be pruned by the archives the matrix's POST calls make.
+  const t = createTestApp({ env: { MESSENGER_API_ROOT: fake.url, STORAGE_ENCRYPTION_KEY: ENCRYPTION_KEY, BACKUP_KEEP: "1000", ...opts.env }, bots });
+  // The fixture's owner is also the platform operator (EXTENSIONS.md "Platform operators"):
+  // storage configs are managed by operators only, and the matrix's owner column stands for one.
+  await setUp(t, { operators: [OWNER] });
   const responses: Recorded[] = [];
   const h: Hardening = {
     t,
@@ -95,9 +98,13 @@ export interface Ids {
   /** the media file's path under /uploads/ */
   upload: string;
   storage: string;
+  /** the test app's folder (a storage root must lie inside it: STORAGE_LOCAL_BASE) */
+  dir: string;
   pat: number;
   adminPat: number;
   user: number;
+  /** a backup archive's name in DATA_DIR/backups */
+  backup: string;
   /** OWNER's preview session of a fixture project (one per suite, started again after a stop) */
   preview: string;
   /** a file the preview user sent in that session */
@@ -105,6 +112,17 @@ export interface Ids {
 }
 
 let serial = 0;
+
+/** One backup per app serves every fixture: an archive per fixture made the corpus seconds slower. */
+const backups = new WeakMap<object, Promise<string>>();
+function sharedBackup(t: { ctx: { backups: { create(): Promise<{ name: string }> } } }): Promise<string> {
+  let b = backups.get(t);
+  if (!b) {
+    b = t.ctx.backups.create().then((x) => x.name);
+    backups.set(t, b);
+  }
+  return b;
+}
 
 /** One of everything, owned by OWNER, with COLLAB invited. Made through the API where it matters. */
 export async function makeFixture(h: Hardening): Promise<Ids> {
@@ -135,6 +153,7 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
   const preview = await sharedPreview(h, project);
   const pat = t.ctx.auth.createPat(OWNER, `fixture ${n}`, []);
   const adminPat = t.ctx.auth.createPat(OWNER, `admin-made ${n}`, []);
+  const backup = await sharedBackup(t);
   return {
     project,
     token: token.body.id,
@@ -149,9 +168,11 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
     publicTemplate: publicTemplate.body.id,
     upload: String(media.body.url).replace(/^\/uploads\//, ""),
     storage: storage.body.id,
+    dir: t.dir,
     pat: pat.id,
     adminPat: adminPat.id,
     user: OWNER,
+    backup,
     ...preview,
   };
 }
@@ -182,7 +203,10 @@ async function sharedPreview(h: Hardening, project: number) {
  * "admin"). Placeholders name the fixture id they take. `coverage()` compares this list with the
  * app's own routes, so a new route cannot slip past the suite.
  */
-export const ROUTES: { method: string; path: string; level: "public" | "user" | "admin" }[] = [
+/** "operator": a signed-in user the admin named in platform.operatorIds (the fixture's owner). */
+export type Level = "public" | "user" | "operator" | "admin";
+
+export const ROUTES: { method: string; path: string; level: Level }[] = [
   // health and auth
   { method: "GET", path: "/api/health", level: "public" },
   { method: "HEAD", path: "/api/health", level: "public" },
@@ -247,6 +271,7 @@ export const ROUTES: { method: string; path: string; level: "public" | "user" | 
   { method: "DELETE", path: "/api/bot/tokens/{token}", level: "user" },
   { method: "GET", path: "/api/bot/tokens/{token}/photo", level: "user" },
   { method: "GET", path: "/api/bot/tokens/{token}/stats", level: "user" },
+  { method: "GET", path: "/api/bot/tokens/{token}/stats/daily", level: "user" },
   { method: "GET", path: "/api/bot/tokens/{token}/status", level: "user" },
   { method: "POST", path: "/api/bot/tokens/{token}/start", level: "user" },
   { method: "POST", path: "/api/bot/tokens/{token}/stop", level: "user" },
@@ -262,10 +287,10 @@ export const ROUTES: { method: string; path: string; level: "public" | "user" | 
   { method: "POST", path: "/api/webhook/{project}/{token}", level: "public" },
   // storage configs
   { method: "GET", path: "/api/storage-configs", level: "user" },
-  { method: "POST", path: "/api/storage-configs", level: "user" },
-  { method: "PATCH", path: "/api/storage-configs/{storage}", level: "user" },
-  { method: "DELETE", path: "/api/storage-configs/{storage}", level: "user" },
-  { method: "POST", path: "/api/storage-configs/{storage}/test", level: "user" },
+  { method: "POST", path: "/api/storage-configs", level: "operator" },
+  { method: "PATCH", path: "/api/storage-configs/{storage}", level: "operator" },
+  { method: "DELETE", path: "/api/storage-configs/{storage}", level: "operator" },
+  { method: "POST", path: "/api/storage-configs/{storage}/test", level: "operator" },
   // templates
   { method: "GET", path: "/api/templates", level: "user" },
   { method: "GET", path: "/api/templates/{template}", level: "user" },
@@ -297,6 +322,9 @@ export const ROUTES: { method: string; path: string; level: "public" | "user" | 
   { method: "PATCH", path: "/admin/api/templates/{template}/featured", level: "admin" },
   { method: "POST", path: "/admin/api/templates/refresh", level: "admin" },
   { method: "POST", path: "/admin/api/templates/recreate", level: "admin" },
+  { method: "GET", path: "/admin/api/backups", level: "admin" },
+  { method: "POST", path: "/admin/api/backups", level: "admin" },
+  { method: "GET", path: "/admin/api/backups/{backup}", level: "admin" },
   // preview sessions (docs/preview.md): a session is its starter's alone
   { method: "POST", path: "/api/projects/{project}/preview", level: "user" },
   { method: "GET", path: "/api/preview/{preview}", level: "user" },
@@ -323,7 +351,7 @@ export function uncovered(app: App): string[] {
   // Pages and static files are not API routes: the admin pages, the API docs and the Studio app
   // (test/studio/serving.test.ts covers its routes and headers).
   const studio = (m: string, p: string) => m === "GET" && (p === "/" || /^\/(login|projects|templates|account|assets)(\/|$)/.test(p));
-  const exempt = (m: string, p: string) => m === "WS" || p.startsWith("/api/docs") || (p.startsWith("/admin") && !p.startsWith("/admin/api")) || studio(m, p);
+  const exempt = (m: string, p: string) => m === "WS" || p.startsWith("/api/docs") || p === "/api/openapi.json" || (p.startsWith("/admin") && !p.startsWith("/admin/api")) || studio(m, p);
   return ((app as any).routes as { method: string; path: string }[])
     .filter((r) => !exempt(r.method, r.path))
     .map((r) => `${r.method} ${norm(r.path)}`)
@@ -340,9 +368,9 @@ export function fill(path: string, ids: Ids, override?: { name: string; value: s
 }
 
 /** The credentials a route of this level needs for a call that should get past authentication. */
-export function credentialsFor(h: Hardening, level: "public" | "user" | "admin"): CallOptions {
+export function credentialsFor(h: Hardening, level: Level): CallOptions {
   if (level === "admin") return { cookie: h.admin };
-  if (level === "user") return { cookie: h.owner };
+  if (level === "user" || level === "operator") return { cookie: h.owner };
   return {};
 }
 

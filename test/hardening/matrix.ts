@@ -23,6 +23,8 @@ export interface Row {
 const member = (ok: number): Expect => [401, 403, ok, ok, 403, 403, 401]; // /api/projects/{id}*: owner or collaborator
 const botMember = (ok: number): Expect => [401, 403, ok, ok, ok, 403, 401]; // /api/bot/*: actor rules apply
 const anyUser = (ok: number): Expect => [401, ok, ok, ok, ok, ok, 401];
+// Platform operators (EXTENSIONS.md): the fixture's owner is one; every other user is refused.
+const operatorOnly = (ok: number): Expect => [401, 403, 403, ok, 403, 403, 401];
 const adminOnly = (ok: number): Expect => [401, 401, 401, 401, 401, 401, ok];
 const everyone = (ok: number): Expect => [ok, ok, ok, ok, ok, ok, ok];
 const previewOwner = (ok: number): Expect => [401, 404, 404, ok, 404, 404, 401]; // a preview is its starter's alone
@@ -106,6 +108,7 @@ export const MATRIX: Row[] = [
   { method: "DELETE", path: "/api/bot/tokens/{token}", expect: botMember(200) },
   { method: "GET", path: "/api/bot/tokens/{token}/photo", expect: botMember(200) },
   { method: "GET", path: "/api/bot/tokens/{token}/stats", expect: botMember(200) },
+  { method: "GET", path: "/api/bot/tokens/{token}/stats/daily", expect: botMember(200) },
   { method: "GET", path: "/api/bot/tokens/{token}/status", expect: botMember(200) },
   { method: "POST", path: "/api/bot/tokens/{token}/start", expect: botMember(200) },
   { method: "POST", path: "/api/bot/tokens/{token}/stop", expect: botMember(200) },
@@ -116,14 +119,17 @@ export const MATRIX: Row[] = [
   { method: "DELETE", path: "/api/bot/env/{env}", expect: botMember(200) },
   // reveal "requires ownership of the variable": the project owner, not a collaborator
   { method: "GET", path: "/api/bot/env/{env}/reveal", expect: [401, 403, 403, 200, 200, 403, 401] },
+  // unmasking a secret is owner-only like reveal (issue 12): the fixture's API_KEY is secret
+  { method: "PATCH", path: "/api/bot/env/{env}", body: () => ({ isSecret: 0 }), expect: [401, 403, 403, 200, 200, 403, 401] },
   { method: "GET", path: "/api/bot/tokens/{token}/users", expect: botMember(200) },
   { method: "GET", path: "/api/bot/tokens/{token}/users/{botUser}", expect: botMember(200) },
-  // storage configs: any signed-in user (API.md lists no 403 there)
+  // storage configs: listing for any signed-in user; changes for platform operators only
+  // (issue 12: a deliberate hardening beyond API.md, documented in EXTENSIONS.md)
   { method: "GET", path: "/api/storage-configs", expect: anyUser(200) },
-  { method: "POST", path: "/api/storage-configs", body: () => ({ name: "Other store", backend: "local", config: { rootPath: "/tmp/botloom-authz-store" } }), expect: anyUser(201) },
-  { method: "PATCH", path: "/api/storage-configs/{storage}", body: () => ({ name: "Renamed" }), expect: anyUser(200) },
-  { method: "DELETE", path: "/api/storage-configs/{storage}", expect: anyUser(200) },
-  { method: "POST", path: "/api/storage-configs/{storage}/test", expect: anyUser(200) },
+  { method: "POST", path: "/api/storage-configs", body: (ids) => ({ name: "Other store", backend: "local", config: { rootPath: `${ids.dir}/authz-store` } }), expect: operatorOnly(201) },
+  { method: "PATCH", path: "/api/storage-configs/{storage}", body: () => ({ name: "Renamed" }), expect: operatorOnly(200) },
+  { method: "DELETE", path: "/api/storage-configs/{storage}", expect: operatorOnly(200) },
+  { method: "POST", path: "/api/storage-configs/{storage}/test", expect: operatorOnly(200) },
   // templates: a private template is invisible (404) to all but its owner; a public one is
   // readable and usable by all, and changed only by its owner (403)
   { method: "GET", path: "/api/templates", expect: anyUser(200) },
@@ -149,7 +155,7 @@ export const MATRIX: Row[] = [
   { method: "GET", path: "/admin/api/version", expect: adminOnly(200) },
   { method: "GET", path: "/admin/api/update-check", expect: adminOnly(200) },
   { method: "GET", path: "/admin/api/storage-configs", expect: adminOnly(200) },
-  { method: "POST", path: "/admin/api/storage-configs", body: () => ({ name: "Admin store", backend: "local", config: { rootPath: "/tmp/botloom-authz-admin" } }), expect: adminOnly(201) },
+  { method: "POST", path: "/admin/api/storage-configs", body: (ids) => ({ name: "Admin store", backend: "local", config: { rootPath: `${ids.dir}/authz-admin` } }), expect: adminOnly(201) },
   { method: "PATCH", path: "/admin/api/storage-configs/{storage}", body: () => ({ name: "Renamed" }), expect: adminOnly(200) },
   { method: "POST", path: "/admin/api/storage-configs/{storage}/test", expect: adminOnly(200) },
   { method: "DELETE", path: "/admin/api/storage-configs/{storage}", expect: adminOnly(200) },
@@ -158,6 +164,9 @@ export const MATRIX: Row[] = [
   { method: "PATCH", path: "/admin/api/templates/{publicTemplate}/featured", body: () => ({ featured: 1 }), expect: adminOnly(200) },
   { method: "POST", path: "/admin/api/templates/refresh", expect: adminOnly(200) },
   { method: "POST", path: "/admin/api/templates/recreate", expect: adminOnly(200) },
+  { method: "GET", path: "/admin/api/backups", expect: adminOnly(200) },
+  { method: "POST", path: "/admin/api/backups", expect: adminOnly(201) },
+  { method: "GET", path: "/admin/api/backups/{backup}", expect: adminOnly(200) },
   // preview sessions: starting one needs project access (404 for no access, like GET /api/projects/{id})
   { method: "POST", path: "/api/projects/{project}/preview", body: () => ({}), expect: [401, 404, 201, 201, 404, 404, 401] },
   { method: "GET", path: "/api/preview/{preview}", expect: previewOwner(200) },

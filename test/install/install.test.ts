@@ -21,6 +21,7 @@ case "$1" in
   version) echo "${version}" ;;
   backup) echo "copy of $DATA_DIR/botloom.db" > "$2" ;;
   printenv) echo "NODE_ENV=$NODE_ENV PORT=$PORT ADMIN_KEY=$ADMIN_KEY DATA_DIR=$DATA_DIR PWD=$(pwd)" ;;
+  printvars) printf '%s|%s|%s|%s\n' "$PORT" "$HOST" "$LOG_LEVEL" "$ADMIN_KEY" ;;
   *) echo "stub $*" ;;
 esac
 `,
@@ -68,6 +69,8 @@ describe("install.sh", () => {
     const p = paths();
     expect(statSync(p.binary).mode & 0o777).toBe(0o755);
     for (const d of ["data", "bots", "uploads", "backups"]) expect(statSync(join(prefix, "opt/botloom", d)).isDirectory()).toBe(true);
+    // What holds tokens and keys is the service's alone (the server warns about anything looser).
+    for (const d of ["data", "bots", "backups"]) expect([d, statSync(join(prefix, "opt/botloom", d)).mode & 0o777]).toEqual([d, 0o700]);
     expect(statSync(p.env).mode & 0o777).toBe(0o600);
     const env = envOf(p.env);
     expect(env.NODE_ENV).toBe("production");
@@ -100,6 +103,10 @@ describe("install.sh", () => {
     expect(r.out).toMatch(/Admin login: http:\/\/\S+:5123\/admin\/login/);
     expect(r.out).toContain(`Admin key:   ${env.ADMIN_KEY}`);
     expect(r.out).toContain("No system user or systemd unit was set up");
+    // The start command it prints is the one README gives for its example prefix.
+    const printed = r.out.split("\n").find((l) => l.includes("usr/local/bin/botloom serve"))!.trim();
+    expect(printed).toBe(`${p.wrapper} serve --init`);
+    expect(readFileSync(join(root, "README.md"), "utf8")).toContain(printed.replace(prefix, "/tmp/trial"));
   });
 
   test("the botloom command runs the executable with the installed configuration", () => {
@@ -107,6 +114,21 @@ describe("install.sh", () => {
     const r = Bun.spawnSync([p.wrapper, "printenv"], { cwd: work, env: { PATH: process.env.PATH ?? "" } });
     const env = envOf(p.env);
     expect(r.stdout.toString().trim()).toBe(`NODE_ENV=production PORT=5123 ADMIN_KEY=${env.ADMIN_KEY} DATA_DIR=${p.data} PWD=${join(prefix, "opt/botloom")}`);
+  });
+
+  test("variables the caller sets win over the configuration file; the others come from it", () => {
+    const p = paths();
+    const env = envOf(p.env);
+    const call = (vars: Record<string, string>) =>
+      Bun.spawnSync([p.wrapper, "printvars"], { cwd: work, env: { PATH: process.env.PATH ?? "", ...vars } }).stdout.toString().trim();
+    expect(call({})).toBe(`5123|0.0.0.0|info|${env.ADMIN_KEY}`);
+    expect(call({ PORT: "47020" })).toBe(`47020|0.0.0.0|info|${env.ADMIN_KEY}`);
+    expect(call({ PORT: "47020", HOST: "127.0.0.1", LOG_LEVEL: "debug" })).toBe(`47020|127.0.0.1|debug|${env.ADMIN_KEY}`);
+    // Values that need quoting survive the round trip through the shell unchanged.
+    expect(call({ LOG_LEVEL: "it's a $HOME `x` \"q\"" })).toBe(`5123|0.0.0.0|it's a $HOME \`x\` "q"|${env.ADMIN_KEY}`);
+    // The same through `sh -c` with assignments on the command line, as a person types it.
+    const typed = Bun.spawnSync(["sh", "-c", `PORT=47021 LOG_LEVEL=warn ${p.wrapper} printvars`], { cwd: work, env: { PATH: process.env.PATH ?? "" } });
+    expect(typed.stdout.toString().trim()).toBe(`47021|0.0.0.0|warn|${env.ADMIN_KEY}`);
   });
 
   test("re-running keeps the configuration and keys exactly; an explicit --port changes only the port", () => {
@@ -147,7 +169,7 @@ describe("install.sh", () => {
     if (serviceUserExists) {
       console.warn("[install test] a real `botloom` user exists here: the pre-upgrade backup runs as that user and is not checked");
     } else {
-      const backups = readdirSync(p.backups).filter((f) => /^before-upgrade-\d{8}-\d{6}\.db$/.test(f));
+      const backups = readdirSync(p.backups).filter((f) => /^before-upgrade-\d{8}-\d{6}\.backup$/.test(f));
       expect(backups).toHaveLength(1);
       expect(readFileSync(join(p.backups, backups[0]), "utf8")).toContain(`copy of ${p.data}/botloom.db`);
     }
@@ -218,8 +240,19 @@ describe("install.sh", () => {
       // the keys came from the configuration file: nothing was generated into the data folder
       expect(existsSync(join(real, "opt/botloom/data/admin.key"))).toBe(false);
       expect(existsSync(join(real, "opt/botloom/data/session.secret"))).toBe(false);
+      expect(server.output()).not.toContain("accessible to other accounts");
     } finally {
       await server.stop();
+    }
+    // `PORT=… botloom serve`: the caller's port wins over the one in the configuration file.
+    const other = await freePort();
+    const moved = await startProcessServer([join(real, "usr/local/bin/botloom"), "serve"], { cwd: work, port: other });
+    try {
+      expect(other).not.toBe(port);
+      expect((await fetch(`${moved.url}/api/health`)).status).toBe(200);
+      expect(await fetch(`http://127.0.0.1:${port}/api/health`).then(() => "answered", () => "closed")).toBe("closed");
+    } finally {
+      await moved.stop();
     }
   }, 180_000);
 

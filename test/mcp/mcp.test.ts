@@ -88,7 +88,9 @@ describe("MCP endpoint", () => {
     };
     expect(await textOf("botloom://docs/scenario")).toContain("autoTransitionTo");
     const catalogue = JSON.parse(await textOf("botloom://nodes/catalogue"));
-    expect(catalogue.types.map((x: { type: string }) => x.type)).toEqual(expect.arrayContaining(["command_trigger", "message", "http_request"]));
+    expect(catalogue.types.map((x: { type: string }) => x.type)).toEqual(expect.arrayContaining(["command_trigger", "message", "http_request", "broadcast", "ban_user"]));
+    expect(catalogue.types.find((x: { type: string }) => x.type === "message").runs).toBe(true);
+    expect(catalogue.types.find((x: { type: string }) => x.type === "client_auth")).toMatchObject({ runs: false });
   });
 
   test("an agent builds a 5-node bot node by node, validates it, starts it, and a user gets the replies", async () => {

@@ -17,7 +17,7 @@ let projectId: number;
 
 beforeAll(async () => {
   t = createTestApp({ env: { STORAGE_ENCRYPTION_KEY: ENCRYPTION_KEY } });
-  await setUp(t);
+  await setUp(t, { operators: [701] });
   owner = await loginAs(t, 701);
   collab = await loginAs(t, 702);
   stranger = await loginAs(t, 703);

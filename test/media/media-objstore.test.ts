@@ -26,7 +26,7 @@ beforeAll(async () => {
     credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
   });
   t = createTestApp({ env: { STORAGE_ENCRYPTION_KEY: ENCRYPTION_KEY } });
-  await setUp(t);
+  await setUp(t, { operators: [901] });
   cookie = await loginAs(t, 901);
   projectId = await newProject(t, cookie);
   const c = await call("POST", "/api/storage-configs", {

@@ -13,7 +13,7 @@ let cookie: string;
 
 beforeAll(async () => {
   t = createTestApp();
-  await setUp(t);
+  await setUp(t, { operators: [1101] });
   cookie = await loginAs(t, 1101);
   const up = t.ctx.config.uploadsDir;
   mkdirSync(join(up, "7", "bot_photos"), { recursive: true });

@@ -107,7 +107,7 @@ describe("generate and export (rule 6)", () => {
       expect(w.sheetId).toBe("s1");
     }
     expect(r.body.warnings.find((w: { nodeId: string }) => w.nodeId === "ub").message).toContain("user account session");
-    const docs = await s.t.call("GET", "/api/docs/json");
+    const docs = await s.t.call("GET", "/api/openapi.json");
     const op = docs.body.paths["/api/projects/{id}/generate"].post;
     const schema = op.responses["200"].content["application/json"].schema;
     expect(Object.keys(schema.properties.warnings.items.properties).sort()).toEqual(["code", "message", "nodeId", "sheetId"]);

@@ -228,7 +228,7 @@ describe("read", () => {
 describe("API docs", () => {
   test("the projects request schemas are representable in the OpenAPI document", async () => {
     s = await team();
-    const r = await s.t.call("GET", "/api/docs/json");
+    const r = await s.t.call("GET", "/api/openapi.json");
     expect(r.status).toBe(200);
     expect(r.body.paths["/api/projects/{id}"].put.requestBody.content["application/json"].schema.properties).toHaveProperty("restartOnUpdate");
     expect(r.body.paths["/api/projects/reorder"].put.requestBody).toBeDefined();

@@ -11,7 +11,7 @@ let cookie: string;
 
 beforeAll(async () => {
   t = createTestApp({ env: { STORAGE_ENCRYPTION_KEY: ENCRYPTION_KEY } });
-  await setUp(t);
+  await setUp(t, { operators: [501] });
   cookie = await loginAs(t, 501);
 });
 afterAll(() => t.cleanup());

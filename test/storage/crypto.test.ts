@@ -25,7 +25,7 @@ afterAll(() => apps.forEach((a) => a.cleanup()));
 async function app(env: Record<string, string> = {}, dbPath?: string) {
   const t = createTestApp({ env, dbPath });
   apps.push(t);
-  await setUp(t);
+  await setUp(t, { operators: [601] });
   return { t, cookie: await loginAs(t, 601) };
 }
 

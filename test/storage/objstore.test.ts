@@ -14,7 +14,7 @@ const bodies: string[] = [];
 beforeAll(async () => {
   s3 = await startS3Server({ buckets: ["botloom-media"] });
   t = createTestApp({ env: { STORAGE_ENCRYPTION_KEY: ENCRYPTION_KEY } });
-  await setUp(t);
+  await setUp(t, { operators: [801] });
   cookie = await loginAs(t, 801);
 });
 afterAll(async () => {

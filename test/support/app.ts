@@ -95,9 +95,9 @@ export function createTestApp(opts: { env?: Record<string, string>; bots?: BotCo
   };
 }
 
-/** Finishes first-run setup with dev login (the usual state for feature tests). */
-export async function setUp(t: TestApp) {
-  await t.ctx.settings.update({ auth: { loginMode: "dev_login" } });
+/** Finishes first-run setup with dev login (the usual state for feature tests); `operators` may manage storage configs. */
+export async function setUp(t: TestApp, opts: { operators?: number[] } = {}) {
+  await t.ctx.settings.update({ auth: { loginMode: "dev_login" }, ...(opts.operators ? { platform: { operatorIds: opts.operators.join(",") } } : {}) });
 }
 
 /** Logs a user in through dev-login and returns the `cookie` header value. */

@@ -6,6 +6,8 @@ import { ApiError } from "./api/client";
 import { initI18n } from "./i18n";
 import { applyTheme, storedTheme } from "./theme";
 import { AppRoutes } from "./routes";
+// uPlot's small stylesheet rides with the shell: a lazily loaded chunk's CSS is not linked by itself.
+import "uplot/dist/uPlot.min.css";
 
 applyTheme(storedTheme());
 initI18n();

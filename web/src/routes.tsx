@@ -6,6 +6,17 @@ import { LoginPage } from "./pages/LoginPage";
 import { ProjectsPage } from "./pages/ProjectsPage";
 import { ProjectPage } from "./pages/project/ProjectPage";
 import { NotFoundPage } from "./pages/NotFoundPage";
+import { lazy, Suspense } from "react";
+import { useTranslation } from "react-i18next";
+
+// Pages off the first screen load on demand: the shell stays small.
+const TemplatesPage = lazy(() => import("./pages/TemplatesPage").then((m) => ({ default: m.TemplatesPage })));
+const AccountPage = lazy(() => import("./pages/AccountPage").then((m) => ({ default: m.AccountPage })));
+
+function Loading() {
+  const { t } = useTranslation();
+  return <p className="page-status">{t("common.loading")}</p>;
+}
 
 export function AppRoutes() {
   return (
@@ -14,13 +25,18 @@ export function AppRoutes() {
       <Route>
         <RequireAuth>
           <Layout>
+            <Suspense fallback={<Loading />}>
             <Switch>
               <Route path="/" component={ProjectsPage} />
               <Route path="/projects" component={ProjectsPage} />
               <Route path="/projects/:id/:tab?">{(p) => <ProjectPage id={Number(p.id)} tab={p.tab} />}</Route>
               <Route path="/projects/:id/:tab/*">{(p) => <ProjectPage id={Number(p.id)} tab={p.tab} />}</Route>
+              <Route path="/templates">{() => <TemplatesPage />}</Route>
+              <Route path="/templates/:id">{(p) => <TemplatesPage id={Number(p.id)} />}</Route>
+              <Route path="/account" component={AccountPage} />
               <Route component={NotFoundPage} />
             </Switch>
+            </Suspense>
           </Layout>
         </RequireAuth>
       </Route>

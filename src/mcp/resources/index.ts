@@ -1,16 +1,16 @@
 // Resources an agent reads before building: the scenario format and the node catalogue.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { LEVEL1_TYPES, LEVEL2_TYPES } from "../../scenario/model";
+import { isLevel1Type, LEVEL1_TYPES, LEVEL2_TYPES } from "../../scenario/model";
+import { ACTION_TYPES, OUT_OF_SCOPE, TRIGGER_NODE_TYPES } from "../../scenario/types-messaging";
+import { LOGIC_TYPES } from "../../scenario/types-logic";
 // @ts-expect-error TS1192: the default export of a text import is the file's text
 import scenarioText from "./scenario.md" with { type: "text" };
 
-/** Every node type the engine knows, each with whether the bot runs it in this version. */
+/** Every node type the engine knows: whether the bot runs it, or why it is left out. */
 export function nodeCatalogue() {
+  const known = [...new Set<string>([...LEVEL1_TYPES, ...TRIGGER_NODE_TYPES, ...ACTION_TYPES, ...LOGIC_TYPES, "comment", ...LEVEL2_TYPES, ...Object.keys(OUT_OF_SCOPE)])];
   return {
-    types: [
-      ...LEVEL1_TYPES.map((type) => ({ type, level: 1 })),
-      ...LEVEL2_TYPES.map((type) => ({ type, level: 2 })),
-    ],
+    types: known.map((type) => (isLevel1Type(type) ? { type, runs: true } : { type, runs: false, reason: OUT_OF_SCOPE[type] ?? "not run by this version" })),
   };
 }
 

@@ -51,6 +51,7 @@ export const adminRoutes = (ctx: AppContext) => {
             configured: view.configured,
             auth: view.auth,
             providers: { messenger: { configured: view.providers.messenger.configured, botUsername: view.providers.messenger.botUsername } },
+            platform: view.platform,
           };
         },
         { admin: true, body: settingsPutSchema },
@@ -90,6 +91,8 @@ export const adminRoutes = (ctx: AppContext) => {
         const input = {
           auth: { loginMode: form.loginMode },
           messenger: { clientId: form.clientId ?? "", botToken: form.botToken ?? "", clientSecret: form.clientSecret ?? "", botUsername: form.botUsername ?? "" },
+          // Older forms (and scripts posting them) have no operators field: absent keeps the list.
+          ...(typeof form.operatorIds === "string" ? { platform: { operatorIds: form.operatorIds } } : {}),
         };
         const parsed = settingsPutSchema.safeParse(input);
         try {
@@ -106,6 +109,7 @@ export const adminRoutes = (ctx: AppContext) => {
               loginMode: typed("loginMode"),
               clientId: typed("clientId"),
               botUsername: typed("botUsername"),
+              operatorIds: typed("operatorIds"),
               retype: (["botToken", "clientSecret"] as const).filter((k) => typed(k)),
             },
           });

@@ -1,6 +1,7 @@
 // Projects as the bot API shows them (API.md "Bot API: projects"): summaries without data, create,
 // rename, delete by any member, data replace, export and import. Records are written through
 // ctx.projects so that versions, events and bot stopping happen in one place.
+import { scenarioLimitProblem } from "../../lib/json-limits";
 import type { AppContext } from "../../context";
 import { badRequest } from "../../http/errors";
 import { countNodes, normalizeDocument } from "../../scenario";
@@ -98,6 +99,9 @@ export class BotProjectsService {
   export(projectId: number, userId: number): ExportFile {
     this.ctx.access.require(projectId, userId);
     const p = this.ctx.projects.getFull(projectId, userId);
+    // Pretty-printing indents every level: a row stored before the limits could balloon (issue 12).
+    const problem = scenarioLimitProblem(p.data, "The stored scenario");
+    if (problem) throw badRequest(`${problem} (it was saved before this limit existed: save a smaller document)`);
     const json = JSON.stringify(p.data, null, 2);
     return { type: "file", data: Buffer.from(json, "utf8").toString("base64"), mimeType: "application/json", fileName: exportFileName(p.id, p.name) };
   }

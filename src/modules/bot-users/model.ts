@@ -28,6 +28,26 @@ export interface BotUserDetail {
   interactionCount: number;
   /** `/uploads/...` path, "" without an avatar */
   photoUrl: string;
+  /** What the bot stored about the user (scenario variables); {} when none or unreadable. */
+  variables: Record<string, unknown>;
+}
+
+export const DAILY_DAYS_DEFAULT = 14;
+export const DAILY_DAYS_MAX = 90;
+
+/** GET /api/bot/tokens/{tokenId}/stats/daily: new users per UTC day (`date` is YYYY-MM-DD). */
+export interface DailyNewUsers {
+  items: { date: string; newUsers: number }[];
+  count: number;
+}
+
+export function parseVariables(raw: string | null): Record<string, unknown> {
+  try {
+    const v = JSON.parse(raw ?? "{}");
+    return v && typeof v === "object" && !Array.isArray(v) ? v : {};
+  } catch {
+    return {};
+  }
 }
 
 /** DESIGN.md §4 paging: positions are 1-based, both 0 on an empty page. */

@@ -1,7 +1,7 @@
 // Users of a bot, as recorded by the bot process in its project's database file (bot_users).
 // Newest first (first_seen_at, then
 // row id, both descending) so that a bot-manager client shows recent sign-ups on its first page.
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, gte, or, sql, type AnyColumn } from "drizzle-orm";
 import type { AppContext } from "../../context";
 import type { ProjectDb } from "../../db/project-db";
 import { projectBotUsers as botUsers } from "../../db/project-schema";
@@ -9,7 +9,7 @@ import { notFound } from "../../http/errors";
 import { MessengerError } from "../../messenger/client";
 import type { TokenAccess, TokenRow } from "../tokens/access";
 import { fetchAvatar, PHOTO_RECHECK_MS, uploadExists } from "../tokens/photos";
-import { formatDateTime, pageInfo, type BotUserDetail, type BotUserPage } from "./model";
+import { formatDateTime, pageInfo, parseVariables, type BotUserDetail, type BotUserPage, type DailyNewUsers } from "./model";
 
 type BotUserRow = typeof botUsers.$inferSelect;
 
@@ -47,6 +47,13 @@ function queriesOf(db: ProjectDb) {
   return q;
 }
 
+/** A name or @username substring (LIKE wildcards in the term taken literally), or the exact id. */
+function matching(term: string) {
+  const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const like = (c: AnyColumn) => sql`${c} like ${pattern} escape '\\'`;
+  return or(like(botUsers.firstName), like(botUsers.lastName), like(botUsers.username), eq(botUsers.userId, term));
+}
+
 export class BotUsersService {
   private readonly tokens: TokenAccess;
   /** `${tokenId}:${userId}` → when to ask the platform again after "no avatar" or a failure (no column for it). */
@@ -61,14 +68,55 @@ export class BotUsersService {
     return this.ctx.projectFiles.existing(projectId);
   }
 
-  list(tokenId: number, actorId: number, limit: number, offset: number): BotUserPage {
+  list(tokenId: number, actorId: number, limit: number, offset: number, search = ""): BotUserPage {
     const { token } = this.tokens.require(tokenId, actorId);
     const db = this.fileOf(token.projectId);
+    const term = search.trim().replace(/^@/, "");
+    if (db && term) return this.search(db, tokenId, limit, offset, term);
     const q = db ? queriesOf(db) : undefined;
     const count = q?.count.get({ tokenId })?.n ?? 0;
     const rows = q?.page.all({ tokenId, limit, offset }) ?? [];
     const items = rows.map((r) => ({ userId: r.userId, firstName: r.firstName ?? "", userName: r.username ?? "" }));
     return { items, ...pageInfo(count, offset, limit, items.length) };
+  }
+
+  /** The Studio's search: rarer than paging, so not prepared. */
+  private search(db: ProjectDb, tokenId: number, limit: number, offset: number, term: string): BotUserPage {
+    const where = and(eq(botUsers.tokenId, tokenId), matching(term));
+    const count = db.select({ n: sql<number>`count(*)` }).from(botUsers).where(where).get()?.n ?? 0;
+    const rows = db
+      .select({ userId: botUsers.userId, firstName: botUsers.firstName, username: botUsers.username })
+      .from(botUsers)
+      .where(where)
+      .orderBy(desc(botUsers.firstSeenAt), desc(botUsers.id))
+      .limit(limit)
+      .offset(offset)
+      .all();
+    const items = rows.map((r) => ({ userId: r.userId, firstName: r.firstName ?? "", userName: r.username ?? "" }));
+    return { items, ...pageInfo(count, offset, limit, items.length) };
+  }
+
+  /** New users per UTC day over the last `days` days, oldest first, days without users included. */
+  daily(tokenId: number, actorId: number, days: number, now = Date.now()): DailyNewUsers {
+    const { token } = this.tokens.require(tokenId, actorId);
+    const first = new Date(now);
+    first.setUTCHours(0, 0, 0, 0);
+    first.setUTCDate(first.getUTCDate() - (days - 1));
+    const db = this.fileOf(token.projectId);
+    const rows = db
+      ? db
+          .select({ day: sql<string>`substr(${botUsers.firstSeenAt}, 1, 10)`, n: sql<number>`count(*)` })
+          .from(botUsers)
+          .where(and(eq(botUsers.tokenId, tokenId), gte(botUsers.firstSeenAt, first.toISOString())))
+          .groupBy(sql`1`)
+          .all()
+      : [];
+    const counts = new Map(rows.map((r) => [r.day, r.n]));
+    const items = Array.from({ length: days }, (_, i) => {
+      const date = new Date(first.getTime() + i * 86_400_000).toISOString().slice(0, 10);
+      return { date, newUsers: counts.get(date) ?? 0 };
+    });
+    return { items, count: items.length };
   }
 
   async detail(tokenId: number, actorId: number, botUserId: string): Promise<BotUserDetail> {
@@ -84,6 +132,7 @@ export class BotUsersService {
       registeredAt: formatDateTime(row.firstSeenAt),
       lastInteraction: formatDateTime(row.lastSeenAt),
       interactionCount: row.interactionCount,
+      variables: parseVariables(row.variables),
       // API.md types the detail's photoUrl as a string path: "" without an avatar (the older
       // platform's clients test `= ""`), unlike the bot photo endpoint's documented null.
       photoUrl: (await this.photoOf(db, token, row)) ?? "",

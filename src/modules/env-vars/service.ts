@@ -79,7 +79,10 @@ export class EnvVarsService {
   }
 
   update(id: number, userId: number, patch: EnvPatch): EnvVar {
+    // Unmasking a secret shows its value in every later list: owner-only, like reveal (issue 12).
+    const unmasks = patch.isSecret === 0;
     const current = this.requireVar(id, userId);
+    if (unmasks && current.isSecret) this.requireVar(id, userId, { ownerOnly: true });
     if (patch.key !== undefined && patch.key !== current.key && this.keyTaken(current.tokenId, patch.key, id)) {
       throw conflict(`Variable ${patch.key} already exists for this token`);
     }

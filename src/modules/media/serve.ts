@@ -5,6 +5,10 @@
 //                                names it, so a config's root never becomes a browsable folder.
 // Object-store files are streamed through the server (private buckets work), or redirected with
 // 302 to `publicUrlBase` when the config has one.
+// Not an open proxy (issue 12): a storage config's object is served only when a media record names
+// its key (records are written by our own uploads only), under the type and name of the record,
+// with nosniff and a sandbox CSP, and only when the backend's answer has the recorded size (an
+// answer of unknown length is cut at it). Endpoints and public bases are set by operators only.
 import { jsonError } from "../../http/errors";
 import { pathOf } from "../../http/path";
 import type { Logger } from "../../log";
@@ -61,6 +65,25 @@ function headersFor(key: string, record: { fileName: string; mimeType: string } 
   return h;
 }
 
+/** The stream cut after `limit` bytes (the rest is cancelled upstream). */
+function capped(body: ReadableStream<Uint8Array>, limit: number): ReadableStream<Uint8Array> {
+  let seen = 0;
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(c) {
+      const { done, value } = await reader.read();
+      if (done) return c.close();
+      const room = limit - seen;
+      seen += value.byteLength;
+      if (value.byteLength < room) return c.enqueue(value);
+      if (room > 0) c.enqueue(value.subarray(0, room));
+      c.close();
+      await reader.cancel().catch(() => {});
+    },
+    cancel: (r) => reader.cancel(r),
+  });
+}
+
 export async function serveUpload(registry: StorageRegistry, media: MediaService, log: Logger, request: Request, head = false): Promise<Response> {
   const parsed = parseUploadPath(pathOf(request.url));
   if (!parsed) return jsonError(400, "VALIDATION_FAILED", "Invalid upload path");
@@ -80,6 +103,14 @@ export async function serveUpload(registry: StorageRegistry, media: MediaService
     } catch (e) {
       log.warn(`serving ${configId}/${key} failed: ${errorSummary(e)}`);
       return jsonError(502, "BAD_GATEWAY", "The storage backend is not reachable");
+    }
+    if (obj && record) {
+      if (obj.size !== null && obj.size !== record.size) {
+        if (obj.body instanceof ReadableStream) await obj.body.cancel().catch(() => {});
+        log.warn(`serving ${configId}/${key} refused: the backend answered ${obj.size} bytes, ${record.size} were uploaded`);
+        return jsonError(502, "BAD_GATEWAY", "The storage backend answered another file than the one uploaded");
+      }
+      if (obj.size === null && obj.body instanceof ReadableStream) obj = { body: capped(obj.body, record.size), size: record.size };
     }
   }
   if (!obj) return missing();

@@ -100,13 +100,13 @@ export class MediaService {
         .prepare(),
       // The /uploads server's lookups (hot path).
       byKey: db
-        .select({ fileName: mediaFiles.fileName, mimeType: mediaFiles.mimeType })
+        .select({ fileName: mediaFiles.fileName, mimeType: mediaFiles.mimeType, size: mediaFiles.size })
         .from(mediaFiles)
         .where(and(eq(mediaFiles.storageConfigId, sql.placeholder("configId")), eq(mediaFiles.objectKey, sql.placeholder("key"))))
         .limit(1)
         .prepare(),
       byBuiltinKey: db
-        .select({ fileName: mediaFiles.fileName, mimeType: mediaFiles.mimeType })
+        .select({ fileName: mediaFiles.fileName, mimeType: mediaFiles.mimeType, size: mediaFiles.size })
         .from(mediaFiles)
         .where(and(isNull(mediaFiles.storageConfigId), eq(mediaFiles.objectKey, sql.placeholder("key"))))
         .limit(1)
@@ -202,7 +202,7 @@ export class MediaService {
   }
 
   /** Record behind a served object (null config = built-in folder). */
-  findByKey(configId: string | null, key: string): { fileName: string; mimeType: string } | undefined {
+  findByKey(configId: string | null, key: string): { fileName: string; mimeType: string; size: number } | undefined {
     return configId === null ? this.q.byBuiltinKey.get({ key }) : this.q.byKey.get({ configId, key });
   }
 }

@@ -7,7 +7,7 @@ import type { AppContext } from "../../context";
 import { botTokens, projects } from "../../db/schema";
 import { badRequest, notFound } from "../../http/errors";
 import { generateBot, ScenarioError } from "../../scenario";
-import { readStored } from "./document";
+import { readStoredScenario } from "./document";
 import { toFlag, type Flag } from "./model";
 
 /** What generate reports besides the code: one entry per problem the bot works around. */
@@ -57,7 +57,7 @@ export class ProjectCode {
   /** Access is checked by the caller. */
   export(projectId: number): { code: string } {
     const p = this.project(projectId);
-    const { code } = run(() => generateBot(readStored(p.data), { projectName: p.name, userDatabaseEnabled: p.userDatabaseEnabled === 1 }));
+    const { code } = run(() => generateBot(readStoredScenario(p.data), { projectName: p.name, userDatabaseEnabled: p.userDatabaseEnabled === 1 }));
     return { code };
   }
 
@@ -67,7 +67,7 @@ export class ProjectCode {
     // The same cache a start bakes into the bot, so "generate" shows what would run.
     const mediaCache = mediaCacheOf(this.ctx.db, this.ctx.projectFiles, projectId, token?.id);
     const result = run(() =>
-      generateBot(readStored(p.data), {
+      generateBot(readStoredScenario(p.data), {
         projectName: p.name,
         userDatabaseEnabled: (opts.userDatabaseEnabled === undefined ? p.userDatabaseEnabled : toFlag(opts.userDatabaseEnabled)) === 1,
         enableLogging: opts.enableLogging === undefined ? undefined : toFlag(opts.enableLogging) === 1,

@@ -4,6 +4,7 @@
 import { badRequest } from "../../http/errors";
 import { countNodes, normalizeDocument, ScenarioError, validateScenario } from "../../scenario";
 import { isObject, kindOf } from "../../lib/values";
+import { scenarioLimitProblem } from "../../lib/json-limits";
 
 export const DEFAULT_DATA = () => ({ sheets: [{ id: "sheet-1", name: "Main", nodes: [], edges: [] }] });
 
@@ -23,7 +24,13 @@ export interface ScenarioDocument {
 export function parseDocument(raw: unknown): ScenarioDocument {
   // Only objects here: a JSON string inside `data` is a client mistake, not a document.
   if (!isObject(raw)) throw badRequest(`data must be a JSON object, got ${kindOf(raw)}`);
+  // Limits first (before anything recursive walks it), on the input and on what a JSON string in
+  // it (json_data, a template record's data) turned into.
+  const rawProblem = scenarioLimitProblem(raw);
+  if (rawProblem) throw badRequest(rawProblem);
   const doc = normalizeDocument(raw);
+  const problem = doc === raw ? null : scenarioLimitProblem(doc);
+  if (problem) throw badRequest(problem);
   const { errors } = validateScenario(doc);
   if (errors.length > 0 || !isObject(doc) || !Array.isArray(doc.sheets)) {
     const err = new ScenarioError(errors.length ? errors : [{ message: '"sheets" must be an array of sheets.' }]);
@@ -31,6 +38,17 @@ export function parseDocument(raw: unknown): ScenarioDocument {
   }
   const { nodesCount, sheetsCount } = countNodes(doc);
   return { doc: doc as ScenarioDocument["doc"], json: JSON.stringify(doc), nodeCount: nodesCount, sheetsCount };
+}
+
+/**
+ * A stored scenario about to be walked (generate, export): rows stored before the limits existed
+ * may break them, and are then a 400 naming the limit instead of a walk that overflows or balloons.
+ */
+export function readStoredScenario(json: string): unknown {
+  const doc = readStored(json);
+  const problem = scenarioLimitProblem(doc, "The stored scenario");
+  if (problem) throw badRequest(`${problem} (it was saved before this limit existed: save a smaller document)`);
+  return doc;
 }
 
 /** Parses stored JSON text (never fails on our own rows; a corrupt row reads as an empty document). */

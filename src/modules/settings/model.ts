@@ -14,8 +14,19 @@ export const messengerSectionSchema = z
   })
   .strict();
 
+/** Comma-separated messenger user ids ("" clears the list); stored normalised: "12,34". */
+export const operatorIdsSchema = z
+  .string()
+  .max(2000)
+  .refine((s) => s.split(",").every((p) => p.trim() === "" || (/^\s*[1-9]\d{0,15}\s*$/.test(p) && Number.isSafeInteger(Number(p.trim())))), {
+    message: "operatorIds must be comma-separated positive user ids",
+  })
+  .transform((s) => [...new Set(s.split(",").map((p) => p.trim()).filter(Boolean))].join(","));
+
+export const platformSectionSchema = z.object({ operatorIds: operatorIdsSchema }).strict();
+
 export const settingsPutSchema = z
-  .object({ auth: authSectionSchema.optional(), messenger: messengerSectionSchema.optional() })
+  .object({ auth: authSectionSchema.optional(), messenger: messengerSectionSchema.optional(), platform: platformSectionSchema.optional() })
   .strict();
 
 export type SettingsPut = z.infer<typeof settingsPutSchema>;
@@ -29,4 +40,7 @@ export interface StoredMessenger {
   botUsername: string;
   clientSecret: string;
   botToken: string;
+}
+export interface StoredPlatform {
+  operatorIds: string;
 }

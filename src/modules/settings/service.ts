@@ -5,12 +5,12 @@ import type { Db } from "../../db/client";
 import { appSettings } from "../../db/schema";
 import { AppError, badRequest } from "../../http/errors";
 import { MessengerError, type MessengerClient } from "../../messenger/client";
-import type { LoginMode, SettingsPut, StoredAuth, StoredMessenger } from "./model";
+import type { LoginMode, SettingsPut, StoredAuth, StoredMessenger, StoredPlatform } from "./model";
 
 const EMPTY_MESSENGER: StoredMessenger = { clientId: "", botUsername: "", clientSecret: "", botToken: "" };
 
 export class SettingsService {
-  private cache: { auth: StoredAuth | null; messenger: StoredMessenger } | null = null;
+  private cache: { auth: StoredAuth | null; messenger: StoredMessenger; platform: StoredPlatform; operators: Set<number> } | null = null;
 
   constructor(
     private readonly db: Db,
@@ -24,12 +24,19 @@ export class SettingsService {
       const r = rows.find((x) => x.key === k);
       return r ? JSON.parse(r.value) : null;
     };
-    this.cache = { auth: get("auth"), messenger: { ...EMPTY_MESSENGER, ...(get("messenger") ?? {}) } };
+    const platform: StoredPlatform = { operatorIds: "", ...(get("platform") ?? {}) };
+    const operators = new Set(platform.operatorIds.split(",").filter(Boolean).map(Number));
+    this.cache = { auth: get("auth"), messenger: { ...EMPTY_MESSENGER, ...(get("messenger") ?? {}) }, platform, operators };
     return this.cache;
   }
 
   loginMode(): LoginMode | null {
     return this.load().auth?.loginMode ?? null;
+  }
+
+  /** EXTENSIONS.md "Platform operators": users the admin named may manage storage configs. */
+  isOperator(userId: number): boolean {
+    return this.load().operators.has(userId);
   }
 
   /** Bot token of the messenger login provider (verifies Login Widget hashes). */
@@ -50,7 +57,7 @@ export class SettingsService {
   }
 
   publicView() {
-    const { auth, messenger } = this.load();
+    const { auth, messenger, platform } = this.load();
     return {
       auth: { loginMode: auth?.loginMode ?? null, devLoginEnabled: auth?.loginMode === "dev_login" },
       providers: {
@@ -62,6 +69,7 @@ export class SettingsService {
           configured: this.messengerConfigured(),
         },
       },
+      platform: { operatorIds: platform.operatorIds },
       configured: this.isSetUp(),
     };
   }
@@ -99,6 +107,7 @@ export class SettingsService {
           .run();
       if (input.auth && nextAuth) put("auth", nextAuth);
       if (input.messenger) put("messenger", nextMessenger);
+      if (input.platform) put("platform", { operatorIds: input.platform.operatorIds } satisfies StoredPlatform);
     });
     this.cache = null;
     return this.publicView();

@@ -1,5 +1,7 @@
-// API.md "Storage configs". A platform-wide setting: any authenticated user may manage it
-// (API.md gives these endpoints the ordinary user level, not the admin level).
+// API.md "Storage configs". A platform-wide setting: where every user's uploads go. Any signed-in
+// user may list them (no secrets); managing them is for platform operators only (EXTENSIONS.md
+// "Platform operators", a hardening beyond API.md: an ordinary user could otherwise point the active
+// store at his own server and receive everyone's uploads). The admin has twins under /admin/api.
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
@@ -25,9 +27,9 @@ export const storageRoutes = (ctx: AppContext) => {
         set.status = 201;
         return view;
       },
-      { user: true, body: createStorageSchema },
+      { operator: true, body: createStorageSchema },
     )
-    .patch("/:id", ({ params, body }) => service.update(parseStorageId(params.id), body), { user: true, body: updateStorageSchema })
-    .delete("/:id", ({ params }) => service.remove(parseStorageId(params.id)), { user: true })
-    .post("/:id/test", ({ params }) => service.test(parseStorageId(params.id)), { user: true });
+    .patch("/:id", ({ params, body }) => service.update(parseStorageId(params.id), body), { operator: true, body: updateStorageSchema })
+    .delete("/:id", ({ params }) => service.remove(parseStorageId(params.id)), { operator: true })
+    .post("/:id/test", ({ params }) => service.test(parseStorageId(params.id)), { operator: true });
 };

@@ -8,6 +8,7 @@ import { AppError } from "../../http/errors";
 import { registerSecret, type Logger } from "../../log";
 import { open, UnreadableSecretError } from "./crypto";
 import { LocalBackend } from "./backends/local";
+import { localRootProblem, type LocalRootRules } from "./local-root";
 import { ObjectStoreBackend } from "./backends/objstore";
 import type { StorageBackend } from "./backends/types";
 import { localConfigSchema, objstoreConfigSchema, type Credentials } from "./model";
@@ -42,9 +43,17 @@ export function openCredentials(encryptionKey: string | null, row: Pick<Row, "id
   return parsed;
 }
 
-export function backendOf(row: Row, encryptionKey: string | null): StorageBackend {
+/** A local config whose folder breaks the rules of local-root.ts: never opened, never created. */
+export class LocalRootError extends Error {}
+
+export function backendOf(row: Row, encryptionKey: string | null, rules: LocalRootRules): StorageBackend {
   const raw = JSON.parse(row.config);
-  if (row.backend === "local") return new LocalBackend(localConfigSchema.parse(raw).rootPath);
+  if (row.backend === "local") {
+    const { rootPath } = localConfigSchema.parse(raw);
+    const problem = localRootProblem(rootPath, rules);
+    if (problem) throw new LocalRootError(problem);
+    return new LocalBackend(rootPath);
+  }
   return new ObjectStoreBackend(objstoreConfigSchema.parse(raw), openCredentials(encryptionKey, row));
 }
 
@@ -57,6 +66,7 @@ export class StorageRegistry {
     private readonly encryptionKey: string | null,
     uploadsDir: string,
     private readonly log: Logger,
+    private readonly localRules: LocalRootRules,
   ) {
     this.builtin = new LocalBackend(uploadsDir);
     this.reload();
@@ -68,12 +78,14 @@ export class StorageRegistry {
       let backend: StorageBackend | null = null;
       let problem: string | null = null;
       try {
-        backend = backendOf(row, this.encryptionKey);
+        backend = backendOf(row, this.encryptionKey, this.localRules);
       } catch (e) {
         problem =
           e instanceof UnreadableSecretError
             ? "its credentials cannot be decrypted (STORAGE_ENCRYPTION_KEY is missing or changed); save the credentials again"
-            : "its stored parameters are invalid";
+            : e instanceof LocalRootError
+              ? e.message
+              : "its stored parameters are invalid";
         this.log.warn(`storage config "${row.id}" is unusable: ${problem}`);
       }
       next.set(row.id, { id: row.id, backendName: row.backend, isActive: row.isActive === 1, readOnly: row.readOnly === 1, backend, problem });

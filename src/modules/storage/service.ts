@@ -16,7 +16,9 @@ import {
   type TestResult,
   type UpdateStorageInput,
 } from "./model";
-import { backendOf, openCredentials, type StorageRegistry } from "./registry";
+import { backendOf, LocalRootError, openCredentials, type StorageRegistry } from "./registry";
+import { localRootProblem, localRootRules } from "./local-root";
+import { GENERIC_TEST_FAILURE, isLoopbackEndpoint, padToTestTimeout } from "./test-answer";
 import { slugify, uniqueSlug } from "./slug";
 
 type Row = typeof storageConfigs.$inferSelect;
@@ -61,6 +63,16 @@ export class StorageConfigService {
     private readonly registry: StorageRegistry,
   ) {}
 
+  /** parseConfig plus the folder rule of a local root (400 naming the rule, never whether the path exists). */
+  private validConfig(backend: BackendName, config: Record<string, unknown>): Record<string, unknown> {
+    const parsed = parseConfig(backend, config);
+    if (backend === "local") {
+      const problem = localRootProblem(String(parsed.rootPath), localRootRules(this.ctx.config));
+      if (problem) throw badRequest(problem);
+    }
+    return parsed;
+  }
+
   private row(id: string): Row {
     const row = this.ctx.db.select().from(storageConfigs).where(eq(storageConfigs.id, id)).get();
     if (!row) throw notFound("Storage config not found");
@@ -82,7 +94,7 @@ export class StorageConfigService {
   }
 
   create(input: CreateStorageInput): StorageConfigView {
-    const config = parseConfig(input.backend, input.config);
+    const config = this.validConfig(input.backend, input.config);
     const creds = credentialsOf(input.backend, input);
     if (creds && !this.ctx.config.storageEncryptionKey) this.sealCredentials("", creds); // the clear 400
     const exists = (id: string) => this.ctx.db.select({ id: storageConfigs.id }).from(storageConfigs).where(eq(storageConfigs.id, id)).get() !== undefined;
@@ -120,7 +132,7 @@ export class StorageConfigService {
     const row = this.row(id);
     const set: Partial<typeof storageConfigs.$inferInsert> = { updatedAt: new Date().toISOString() };
     if (input.name !== undefined) set.name = input.name;
-    if (input.config !== undefined) set.config = JSON.stringify(parseConfig(row.backend, input.config));
+    if (input.config !== undefined) set.config = JSON.stringify(this.validConfig(row.backend, input.config));
     if (input.readOnly !== undefined) set.readOnly = input.readOnly ? 1 : 0;
     if (input.isActive !== undefined) set.isActive = input.isActive ? 1 : 0;
     const creds = credentialsOf(row.backend, input);
@@ -160,19 +172,25 @@ export class StorageConfigService {
   /** Rule 6: checks the stored parameters as they are; never activates. */
   async test(id: string): Promise<TestResult> {
     const row = this.row(id);
+    const startedAt = performance.now();
     let result: TestResult;
     try {
-      const backend = backendOf(row, this.ctx.config.storageEncryptionKey);
+      const backend = backendOf(row, this.ctx.config.storageEncryptionKey, localRootRules(this.ctx.config));
       try {
         result = await backend.test();
       } finally {
         backend.close();
       }
     } catch (e) {
-      if (!(e instanceof UnreadableSecretError)) throw e;
-      result = { ok: false, message: "The stored credentials cannot be decrypted (STORAGE_ENCRYPTION_KEY is missing or changed); save them again" };
+      if (e instanceof LocalRootError) result = { ok: false, message: e.message };
+      else if (e instanceof UnreadableSecretError) result = { ok: false, message: "The stored credentials cannot be decrypted (STORAGE_ENCRYPTION_KEY is missing or changed); save them again" };
+      else throw e;
     }
     this.ctx.log.info(`storage config "${id}" test: ${result.ok ? "ok" : "failed"}: ${result.message}`);
+    if (!result.ok && row.backend === "objstore" && !isLoopbackEndpoint(JSON.parse(row.config).endpoint)) {
+      await padToTestTimeout(startedAt);
+      result = { ok: false, message: GENERIC_TEST_FAILURE };
+    }
     if (!result.ok) throw new AppError(400, "VALIDATION_FAILED", result.message, { ok: false });
     return result;
   }

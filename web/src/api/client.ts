@@ -41,7 +41,11 @@ async function errorOf(res: Response): Promise<ApiError> {
 export async function api<T = unknown>(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
   const init: RequestInit = { method, credentials: "same-origin", signal: opts.signal, headers: { ...opts.headers } };
   if (body instanceof FormData) init.body = body;
-  else if (body !== undefined) {
+  else if (typeof body === "string") {
+    // A JSON document as the user gave it (an imported project.json): sent without re-encoding.
+    init.body = body;
+    (init.headers as Record<string, string>)["content-type"] = "application/json";
+  } else if (body !== undefined) {
     init.body = JSON.stringify(body);
     (init.headers as Record<string, string>)["content-type"] = "application/json";
   }
@@ -63,4 +67,29 @@ export function errorText(error: unknown): string {
   if (error instanceof ApiError) return error.message;
   if (error instanceof Error) return error.message;
   return String(error);
+}
+
+/** A multipart upload with progress (fetch cannot report upload progress; XMLHttpRequest can). */
+export function upload<T>(path: string, form: FormData, onProgress: (fraction: number) => void): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", path);
+    xhr.withCredentials = true;
+    xhr.responseType = "text";
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) onProgress(e.loaded / e.total);
+    };
+    xhr.onerror = () => reject(new ApiError(0, "NETWORK", "The upload did not reach the server"));
+    xhr.onload = () => {
+      let body: any = null;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        /* not JSON */
+      }
+      if (xhr.status >= 200 && xhr.status < 300) return resolve(body as T);
+      reject(new ApiError(xhr.status, typeof body?.error === "string" ? body.error : `HTTP_${xhr.status}`, typeof body?.message === "string" ? body.message : `HTTP ${xhr.status}`, body));
+    };
+    xhr.send(form);
+  });
 }

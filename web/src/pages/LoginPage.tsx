@@ -7,6 +7,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { errorText, post } from "../api/client";
 import { meKey, useAuthConfig } from "../auth";
+import { Preferences } from "../components/Preferences";
 
 const WIDGET_FIELDS = ["id", "first_name", "last_name", "username", "photo_url", "auth_date", "hash"];
 
@@ -22,6 +23,8 @@ export function LoginPage() {
   const qc = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Back from the widget with a signed payload: no need to load the widget's script again.
+  const [fromWidget, setFromWidget] = useState(() => new URLSearchParams(location.search).has("hash"));
 
   const finish = async (path: string, body: unknown) => {
     setBusy(true);
@@ -33,6 +36,7 @@ export function LoginPage() {
     } catch (e) {
       setError(errorText(e));
       setBusy(false);
+      setFromWidget(false);
     }
   };
 
@@ -78,9 +82,13 @@ export function LoginPage() {
             <button className="btn primary" type="submit" disabled={busy}>{t("login.submit")}</button>
           </form>
         )}
-        {c?.setUp && c.loginMode === "messenger_widget" && c.botUsername && <TelegramWidget botUsername={c.botUsername} hint={t("login.widgetHint")} />}
+        {c?.setUp && c.loginMode === "messenger_widget" && c.botUsername && fromWidget && <p role="status">{t("login.checking")}</p>}
+        {c?.setUp && c.loginMode === "messenger_widget" && c.botUsername && !fromWidget && <TelegramWidget botUsername={c.botUsername} hint={t("login.widgetHint")} />}
         {c?.setUp && !c.loginMode && <p>{t("login.noMode")}</p>}
         {error && <p className="error" role="alert">{error}</p>}
+        <div className="row end prefs">
+          <Preferences />
+        </div>
       </section>
     </main>
   );

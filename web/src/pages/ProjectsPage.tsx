@@ -1,19 +1,28 @@
-// The signed-in user's projects (GET /api/projects/list) and a quick create.
+// The signed-in user's projects (GET /api/projects/list): create, import, the archived view, drag
+// (or move buttons) to reorder. The list refreshes itself from the live events socket.
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useLocation } from "wouter";
 import { useTranslation } from "react-i18next";
-import { errorText, get, post } from "../api/client";
+import { get, post, put } from "../api/client";
+import { useLiveProjects } from "../api/events";
 import type { ProjectListItem } from "../api/types";
+import { ErrorLine } from "../components/ui";
+import { ImportProject } from "./projects/ImportProject";
+import { ProjectCard } from "./projects/ProjectCard";
 
 export const projectsKey = ["projects", "list"] as const;
 
 export function ProjectsPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const qc = useQueryClient();
   const [, navigate] = useLocation();
   const [name, setName] = useState("");
-  const list = useQuery({ queryKey: projectsKey, queryFn: () => get<ProjectListItem[]>("/api/projects/list") });
+  const [archived, setArchived] = useState(false);
+  const [dragId, setDragId] = useState<number | null>(null);
+  useLiveProjects();
+  const key = [...projectsKey, archived ? "archived" : "active"];
+  const list = useQuery({ queryKey: key, queryFn: () => get<ProjectListItem[]>("/api/projects/list", { query: { archived } }) });
   const create = useMutation({
     mutationFn: (n: string) => post<{ id: number }>("/api/projects", { name: n }),
     onSuccess: (p) => {
@@ -21,14 +30,31 @@ export function ProjectsPage() {
       navigate(`/projects/${p.id}`);
     },
   });
+  const reorder = useMutation({
+    mutationFn: (ids: number[]) => put("/api/projects/reorder", { projectIds: ids }),
+    onMutate: (ids) => {
+      // Show the new order at once; the answer (or the live event) confirms it.
+      const old = qc.getQueryData<ProjectListItem[]>(key);
+      if (old) qc.setQueryData(key, ids.map((id) => old.find((p) => p.id === id)!).filter(Boolean));
+    },
+    onSettled: () => void qc.invalidateQueries({ queryKey: projectsKey }),
+  });
   const onCreate = (e: FormEvent) => {
     e.preventDefault();
     if (name.trim()) create.mutate(name.trim());
   };
-  const date = (iso: string) => new Date(iso).toLocaleDateString(i18n.language);
+  const items = list.data ?? [];
+  const move = (id: number, to: number) => {
+    const ids = items.map((p) => p.id).filter((x) => x !== id);
+    ids.splice(Math.max(0, Math.min(to, ids.length)), 0, id);
+    if (ids.join() !== items.map((p) => p.id).join()) reorder.mutate(ids);
+  };
   return (
     <section className="page">
-      <h1>{t("projects.title")}</h1>
+      <div className="row between">
+        <h1>{t("projects.title")}</h1>
+        <Link href="/templates" className="btn">{t("projects.fromTemplate")}</Link>
+      </div>
       <form className="row" onSubmit={onCreate}>
         <label className="grow">
           <span className="sr-only">{t("projects.newName")}</span>
@@ -36,18 +62,34 @@ export function ProjectsPage() {
         </label>
         <button className="btn primary" type="submit" disabled={create.isPending}>{t("projects.create")}</button>
       </form>
-      {create.isError && <p className="error" role="alert">{errorText(create.error)}</p>}
+      <ErrorLine error={create.error} />
+      <ImportProject onImported={(id) => navigate(`/projects/${id}`)} />
+      <div className="segmented" role="tablist" aria-label={t("projects.view")}>
+        <button type="button" role="tab" aria-selected={!archived} className={archived ? "seg" : "seg active"} onClick={() => setArchived(false)}>{t("projects.active")}</button>
+        <button type="button" role="tab" aria-selected={archived} className={archived ? "seg active" : "seg"} onClick={() => setArchived(true)}>{t("projects.archived")}</button>
+      </div>
       {list.isPending && <p>{t("common.loading")}</p>}
-      {list.isError && <p className="error" role="alert">{errorText(list.error)}</p>}
-      {list.data?.length === 0 && <p className="muted">{t("projects.empty")}</p>}
-      <ul className="cards">
-        {list.data?.map((p) => (
-          <li key={p.id} className="card project-card">
-            <Link href={`/projects/${p.id}`} className="card-title">{p.name}</Link>
-            <p className="muted small">
-              {t("projects.nodes", { count: p.nodeCount })} · {t("projects.sheets", { count: p.sheetsCount })} · {t("projects.updated", { date: date(p.updatedAt) })}
-            </p>
-          </li>
+      <ErrorLine error={list.error} />
+      <ErrorLine error={reorder.error} />
+      {list.data?.length === 0 && <p className="muted">{archived ? t("projects.noArchived") : t("projects.empty")}</p>}
+      {!archived && items.length > 1 && <p className="muted small">{t("projects.reorderHint")}</p>}
+      <ul className="cards" data-testid="project-list">
+        {items.map((p, i) => (
+          <ProjectCard
+            key={p.id}
+            project={p}
+            archived={archived}
+            dragging={dragId === p.id}
+            canMoveUp={!archived && i > 0}
+            canMoveDown={!archived && i < items.length - 1}
+            onMove={(delta) => move(p.id, i + delta)}
+            onDragStart={() => setDragId(p.id)}
+            onDragEnd={() => setDragId(null)}
+            onDropHere={() => {
+              if (dragId !== null && dragId !== p.id) move(dragId, i);
+              setDragId(null);
+            }}
+          />
         ))}
       </ul>
     </section>

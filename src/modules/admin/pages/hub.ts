@@ -1,6 +1,7 @@
 // The admin hub (EXTENSIONS.md "Admin additions"): static HTML here, behaviour in assets/admin/hub.js,
 // which talks to /admin/api/* with fetch. Both are embedded in the binary.
 import hubScript from "../../../../assets/admin/hub.js" with { type: "text" };
+import backupsScript from "../../../../assets/admin/backups.js" with { type: "text" };
 import { page } from "./layout";
 
 const status = (id: string) => `<div class="status" id="${id}" role="status" aria-live="polite"></div>`;
@@ -109,12 +110,25 @@ const storageSection = `
   </form></details>
 </section>`;
 
+const backupsSection = `
+<section id="backups" aria-labelledby="backups-h">
+  <h2 id="backups-h">Backups</h2>
+  <p class="hint">A backup is one <code>.tar.gz</code> archive holding the platform database and every project database, kept in <code>DATA_DIR/backups</code>. It contains bot tokens: store downloads safely. Restore with <code>botloom restore FILE</code> while the server is stopped.</p>
+  <p id="backups-schedule">Loading…</p>
+  <button type="button" id="backups-create">Back up now</button>
+  ${status("backups-status")}
+  <table id="backups-table" aria-labelledby="backups-h" hidden>
+    <thead><tr><th scope="col">Backup</th><th scope="col">Size</th><th scope="col">Made</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+    <tbody></tbody>
+  </table>
+</section>`;
+
 export function hubPage() {
   return page(
     "Hub",
     `<h2 class="visually-hidden">Admin hub</h2>
-<nav class="toc" aria-label="Sections"><a href="#version">Version</a><a href="#users">Users</a><a href="#templates">Templates</a><a href="#bot-folders">Bot folders</a><a href="#pats">Tokens</a><a href="#storage">Storage</a></nav>
-${versionSection}${usersSection}${templatesSection}${foldersSection}${patsSection}${storageSection}`,
-    { nav: "hub", script: hubScript },
+<nav class="toc" aria-label="Sections"><a href="#version">Version</a><a href="#users">Users</a><a href="#templates">Templates</a><a href="#bot-folders">Bot folders</a><a href="#pats">Tokens</a><a href="#storage">Storage</a><a href="#backups">Backups</a></nav>
+${versionSection}${usersSection}${templatesSection}${foldersSection}${patsSection}${storageSection}${backupsSection}`,
+    { nav: "hub", script: `${hubScript}\n${backupsScript}` },
   );
 }

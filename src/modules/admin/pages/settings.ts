@@ -8,14 +8,15 @@ export interface SettingsForm {
   loginMode?: string;
   clientId?: string;
   botUsername?: string;
+  operatorIds?: string;
   /** secrets that were typed but not saved: they must be entered again */
   retype?: ("botToken" | "clientSecret")[];
 }
 
-const FIELDS = { loginMode: "Login mode", clientId: "Client id", botToken: "Bot token", clientSecret: "Client secret", botUsername: "Bot username" } as const;
+const FIELDS = { loginMode: "Login mode", clientId: "Client id", botToken: "Bot token", clientSecret: "Client secret", botUsername: "Bot username", operatorIds: "Platform operators" } as const;
 type Field = keyof typeof FIELDS;
 
-const FIELD_NAME = /\b(?:messenger\.|auth\.)?(loginMode|clientId|botToken|clientSecret|botUsername)\b/g;
+const FIELD_NAME = /\b(?:messenger\.|auth\.|platform\.)?(loginMode|clientId|botToken|clientSecret|botUsername|operatorIds)\b/g;
 
 /**
  * The service speaks in API field names; the page names the fields as their labels do and marks
@@ -65,6 +66,10 @@ ${opts.saved ? `<p class="ok" role="status">Saved.</p>` : ""}
       <input name="clientSecret" type="password" autocomplete="off"${attrs("clientSecret")}></label>
     <label>Bot username <span class="hint">optional; read from the messenger when a token is saved</span>
       <input name="botUsername" value="${esc(form.botUsername ?? m.botUsername ?? "")}" autocomplete="off"${attrs("botUsername")}></label>
+  </fieldset>
+  <fieldset><legend>Platform operators</legend>
+    <label>Operator user ids <span class="hint">comma-separated messenger user ids; operators may manage storage configs (where uploads are stored). Leave empty for none</span>
+      <input name="operatorIds" value="${esc(form.operatorIds ?? view.platform.operatorIds)}" autocomplete="off"${attrs("operatorIds")}></label>
   </fieldset>
   <button type="submit">Save settings</button>
 </form>`,

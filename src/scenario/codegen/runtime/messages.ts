@@ -264,6 +264,7 @@ async function sendAlbums(turn: Turn, items: MediaItem[], caption: string, forma
 }
 
 async function sendText(turn: Turn, text: string, format: Format, markup?: Markup, noPreview?: true) {
+  log(turn, "sent " + JSON.stringify(text));
   await withPlainFallback(format, (f) =>
     turn.ctx.api.sendMessage(turn.chatId, text, {
       ...sendOptions(f),

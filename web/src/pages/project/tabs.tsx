@@ -1,5 +1,6 @@
 // The tabs of a project page, in order. Each tab is one component that receives the project id;
-// features add their tab here (the editor adds "scenario", the preview adds "preview").
+// features add their tab here (the editor inserts "scenario" first, the preview adds "preview").
+// Every tab is its own lazy chunk, so the shell ships none of them.
 import type { ComponentType } from "react";
 import { lazy } from "react";
 
@@ -13,10 +14,22 @@ export interface ProjectTab {
 // The editor chunk carries React Flow and elkjs; the shell loads it only when the tab opens.
 const ScenarioTab = lazy(() => import("../../editor/ScenarioTab").then((m) => ({ default: m.ScenarioTab })));
 const BotsTab = lazy(() => import("./BotsTab").then((m) => ({ default: m.BotsTab })));
+const LogsTab = lazy(() => import("./LogsTab").then((m) => ({ default: m.LogsTab })));
+const UsersTab = lazy(() => import("./UsersTab").then((m) => ({ default: m.UsersTab })));
+const MediaTab = lazy(() => import("./MediaTab").then((m) => ({ default: m.MediaTab })));
+const VersionsTab = lazy(() => import("./VersionsTab").then((m) => ({ default: m.VersionsTab })));
+const TeamTab = lazy(() => import("./TeamTab").then((m) => ({ default: m.TeamTab })));
+const ExportTab = lazy(() => import("./ExportTab").then((m) => ({ default: m.ExportTab })));
 const PreviewTab = lazy(() => import("../../preview").then((m) => ({ default: m.PreviewTab })));
 
 export const PROJECT_TABS: ProjectTab[] = [
   { id: "scenario", label: "project.tabs.scenario", component: ScenarioTab },
   { id: "bots", label: "project.tabs.bots", component: BotsTab },
   { id: "preview", label: "preview.tab", component: PreviewTab },
+  { id: "logs", label: "project.tabs.logs", component: LogsTab },
+  { id: "users", label: "project.tabs.users", component: UsersTab },
+  { id: "media", label: "project.tabs.media", component: MediaTab },
+  { id: "versions", label: "project.tabs.versions", component: VersionsTab },
+  { id: "team", label: "project.tabs.team", component: TeamTab },
+  { id: "export", label: "project.tabs.export", component: ExportTab },
 ];

@@ -1,0 +1,35 @@
+// DATA_DIR/botloom.pid: written by a running server so that offline commands (restore) can refuse
+// to replace a database under it. A file left by a killed server names a dead process and is ignored.
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { PRIVATE_FILE_MODE } from "./file-modes";
+
+const file = (dataDir: string) => join(dataDir, "botloom.pid");
+
+export function writePidFile(dataDir: string) {
+  writeFileSync(file(dataDir), `${process.pid}\n`, { mode: PRIVATE_FILE_MODE });
+}
+
+export function removePidFile(dataDir: string) {
+  try {
+    if (readFileSync(file(dataDir), "utf8").trim() === String(process.pid)) rmSync(file(dataDir), { force: true });
+  } catch {}
+}
+
+/** The pid of a server running on this DATA_DIR, or null. */
+export function runningServerPid(dataDir: string): number | null {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(file(dataDir), "utf8").trim());
+  } catch {
+    return null;
+  }
+  if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return null;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch (e) {
+    // EPERM: the process exists but belongs to another account — still a running server.
+    return (e as NodeJS.ErrnoException).code === "EPERM" ? pid : null;
+  }
+}

@@ -1,0 +1,75 @@
+// `botloom restore FILE`: puts a backup in place of the current databases while the server is
+// stopped. Everything is checked in a staging folder first; the replaced files are kept aside.
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Config } from "../../config";
+import { checkPlatformDatabase, checkProjectDatabase, isSqliteFile } from "../../db/backup";
+import { makePrivate, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../lib/file-modes";
+import { runningServerPid } from "../../lib/pid-file";
+import { PLATFORM_DB, readArchive } from "./archive";
+import { stampOf } from "./service";
+
+export class RestoreError extends Error {}
+
+export interface RestoreResult {
+  /** Where the databases that were replaced now lie (null when there were none). */
+  replacedDir: string | null;
+  projects: number;
+  /** A plain database file (an older `botloom backup` or install.sh's pre-upgrade copy) carries no project databases. */
+  plainDatabase: boolean;
+}
+
+type RestoreConfig = Pick<Config, "dataDir" | "databasePath" | "projectsDir">;
+
+export async function restoreBackup(config: RestoreConfig, file: string): Promise<RestoreResult> {
+  const pid = runningServerPid(config.dataDir);
+  if (pid !== null) throw new RestoreError(`a Botloom server (pid ${pid}) is running on ${config.dataDir}: stop it first (for example: sudo systemctl stop botloom)`);
+  if (!existsSync(file)) throw new RestoreError(`no such file: ${file}`);
+
+  mkdirSync(config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  const staging = mkdtempSync(join(config.dataDir, ".restore-"));
+  try {
+    const plainDatabase = isSqliteFile(file);
+    const stagedProjects = join(staging, "projects");
+    let projects: string[] = [];
+    if (plainDatabase) {
+      writeFileSync(join(staging, PLATFORM_DB), new Uint8Array(await Bun.file(file).arrayBuffer()), { mode: PRIVATE_FILE_MODE });
+    } else {
+      const contents = await readArchive(new Uint8Array(await Bun.file(file).arrayBuffer()));
+      if (typeof contents === "string") throw new RestoreError(`${file} cannot be restored: ${contents}`);
+      writeFileSync(join(staging, PLATFORM_DB), contents.platform, { mode: PRIVATE_FILE_MODE });
+      mkdirSync(stagedProjects, { mode: PRIVATE_DIR_MODE });
+      for (const [name, bytes] of contents.projects) writeFileSync(join(stagedProjects, name), bytes, { mode: PRIVATE_FILE_MODE });
+      projects = [...contents.projects.keys()];
+    }
+    const platform = checkPlatformDatabase(join(staging, PLATFORM_DB));
+    if (!platform.ok) throw new RestoreError(`${file} cannot be restored: ${platform.reason}`);
+    for (const name of projects) {
+      const check = checkProjectDatabase(join(stagedProjects, name));
+      if (!check.ok) throw new RestoreError(`${file} cannot be restored: projects/${name}: ${check.reason}`);
+    }
+
+    // Set the current databases aside (the WAL and SHM go with their database, so the pair stays whole).
+    let replacedDir = join(config.dataDir, `replaced-${stampOf(new Date())}`);
+    for (let i = 2; existsSync(replacedDir); i++) replacedDir = join(config.dataDir, `replaced-${stampOf(new Date())}-${i}`);
+    const aside: [string, string][] = [];
+    for (const suffix of ["", "-wal", "-shm"]) {
+      const p = config.databasePath + suffix;
+      if (existsSync(p)) aside.push([p, join(replacedDir, PLATFORM_DB + suffix)]);
+    }
+    // The restored state is the backup's: current project databases go aside too. (A plain database
+    // from before project databases existed carries their rows; the server moves them out on start.)
+    if (existsSync(config.projectsDir)) aside.push([config.projectsDir, join(replacedDir, "projects")]);
+    if (aside.length) {
+      mkdirSync(replacedDir, { mode: PRIVATE_DIR_MODE });
+      for (const [from, to] of aside) renameSync(from, to);
+    }
+    renameSync(join(staging, PLATFORM_DB), config.databasePath);
+    makePrivate(config.databasePath);
+    if (!plainDatabase) renameSync(stagedProjects, config.projectsDir);
+    return { replacedDir: aside.length ? replacedDir : null, projects: projects.length, plainDatabase };
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+

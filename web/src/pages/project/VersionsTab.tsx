@@ -1,0 +1,83 @@
+// Versions of the project's scenario: who saved (a person or an agent), node counts, a look at one
+// version's sheets and its document, and restore (stored as a new version by the server).
+import { useState } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { get, post } from "../../api/client";
+import type { ScenarioDoc } from "../../api/types";
+import { ConfirmDialog, ErrorLine, useDates } from "../../components/ui";
+
+interface Version {
+  id: number;
+  createdAt: string;
+  commitMessage: string | null;
+  authorId: number | null;
+  agentEdit: number | boolean;
+  agentDisplayName: string | null;
+  nodesCount: number;
+}
+
+export function VersionsTab({ projectId }: { projectId: number }) {
+  const { t } = useTranslation();
+  const { dateTime } = useDates();
+  const qc = useQueryClient();
+  const [viewing, setViewing] = useState<number | null>(null);
+  const [restoring, setRestoring] = useState<Version | null>(null);
+  const list = useQuery({ queryKey: ["versions", projectId], queryFn: () => get<Version[]>(`/api/projects/${projectId}/versions`, { query: { limit: 100 } }) });
+  const restore = useMutation({
+    mutationFn: (id: number) => post(`/api/projects/${projectId}/versions/${id}/restore`),
+    onSuccess: () => {
+      setRestoring(null);
+      void qc.invalidateQueries({ queryKey: ["versions", projectId] });
+      void qc.invalidateQueries({ queryKey: ["projects"] });
+    },
+  });
+  return (
+    <div className="stack">
+      <ErrorLine error={list.error} />
+      {list.data?.length === 0 && <p className="muted">{t("versions.none")}</p>}
+      <ul className="plain version-list" data-testid="version-list">
+        {list.data?.map((v) => (
+          <li key={v.id} className="card stack">
+            <div className="row between">
+              <div>
+                <strong>{v.commitMessage || t("versions.noMessage")}</strong>
+                <div className="muted small">
+                  {dateTime(v.createdAt)} · {v.agentEdit ? t("versions.agent", { name: v.agentDisplayName ?? "—" }) : t("versions.author", { id: v.authorId ?? "—" })} · {t("projects.nodes", { count: v.nodesCount })}
+                </div>
+              </div>
+              <div className="actions">
+                <button type="button" className="btn small-btn" aria-expanded={viewing === v.id} onClick={() => setViewing(viewing === v.id ? null : v.id)}>{viewing === v.id ? t("versions.hide") : t("versions.view")}</button>
+                <button type="button" className="btn small-btn" onClick={() => setRestoring(v)}>{t("versions.restore")}</button>
+              </div>
+            </div>
+            {viewing === v.id && <VersionView projectId={projectId} versionId={v.id} />}
+          </li>
+        ))}
+      </ul>
+      <ConfirmDialog open={restoring !== null} title={t("versions.restoreTitle")} confirmLabel={t("versions.restore")} busy={restore.isPending} onConfirm={() => restoring && restore.mutate(restoring.id)} onCancel={() => setRestoring(null)}>
+        <p>{t("versions.restoreText", { date: restoring ? dateTime(restoring.createdAt) : "" })}</p>
+        <ErrorLine error={restore.error} />
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+function VersionView({ projectId, versionId }: { projectId: number; versionId: number }) {
+  const { t } = useTranslation();
+  const v = useQuery({ queryKey: ["version", projectId, versionId], queryFn: () => get<{ data: ScenarioDoc }>(`/api/projects/${projectId}/versions/${versionId}`) });
+  if (v.isPending) return <p>{t("common.loading")}</p>;
+  if (v.isError) return <ErrorLine error={v.error} />;
+  const sheets = v.data.data?.sheets ?? [];
+  return (
+    <div className="stack">
+      <ul className="small">
+        {sheets.map((s) => <li key={s.id}>{s.name}: {t("projects.nodes", { count: s.nodes?.length ?? 0 })}</li>)}
+      </ul>
+      <details>
+        <summary>{t("versions.document")}</summary>
+        <pre className="code small">{JSON.stringify(v.data.data, null, 2)}</pre>
+      </details>
+    </div>
+  );
+}
