@@ -101,9 +101,13 @@ export class EditorStore {
     this.set({ doc, saved: doc, past: [], future: [], sheetId, selected: [] });
   }
 
-  /** A change that is not an edit of the user (the layout of an imported sheet): no undo step, but unsaved. */
+  /**
+   * A change that is not an edit of the user (the layout of an imported sheet): no undo step, and
+   * not "unsaved" — opening a project never writes it; the next save carries the new positions.
+   */
   replaceDoc(doc: Doc) {
-    this.set({ doc });
+    const clean = this.state.doc === this.state.saved;
+    this.set({ doc, ...(clean ? { saved: doc } : {}) });
   }
 
   markSaved(doc: Doc) {
