@@ -71,6 +71,11 @@ function headline(name: string, r: Figures) {
       rows.push([name, `throughput (${r.concurrency} conn, in-process client)`, rps(r.app?.rps), `bare ${rps(r.bare?.rps)}`, num(r.appVsBare)]);
       rows.push([name, "p50 / p99", `${ms(r.app?.p50Ms)} / ${ms(r.app?.p99Ms)}`, `bare ${ms(r.bare?.p50Ms)} / ${ms(r.bare?.p99Ms)}`, ""]);
       return;
+    case "editor":
+      if (r.skipped) return;
+      rows.push([name, `open ${r.open?.file ?? "compat file"} → interactive (median)`, ms(r.open?.medianMs), `empty project ${ms(r.open?.emptyProjectMedianMs)}`, r.open?.withinBudget === undefined ? "" : r.open.withinBudget ? "≤ 1 s" : "> 1 s"]);
+      rows.push([name, "1,000-node pan/zoom (rAF)", `${num(r.panZoom?.fps)} fps, p95 ${ms(r.panZoom?.p95FrameMs)}`, `empty canvas ${num(r.panZoom?.emptyCanvasFps)} fps`, r.panZoom?.meetsTarget ? "≥ 50 fps" : "< 50 fps"]);
+      return;
     case "webhook":
       rows.push([name, "intake throughput", rps(r.intake?.rps), `direct to bot ${rps(r.direct?.rps)}`, num(r.rpsVsDirect)]);
       rows.push([name, "intake p50 / p99", `${ms(r.intake?.p50Ms)} / ${ms(r.intake?.p99Ms)}`, `direct ${ms(r.direct?.p50Ms)} / ${ms(r.direct?.p99Ms)}`, num(r.p99VsDirect)]);

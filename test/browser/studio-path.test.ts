@@ -87,6 +87,7 @@ describe.skipIf(!haveChromium)("the Studio path in Chromium", () => {
     const { page } = b;
     const bot = fake.addBot({ username: "helpdesk_test_bot", firstName: "Help Desk" });
     botToken = bot.token;
+    await tab("Bots"); // the project opens on its Scenario tab (the editor)
     await page.getByLabel("Bot token").fill("not-a-token");
     await page.getByRole("button", { name: "Add bot" }).click();
     await page.getByRole("alert").first().waitFor();

@@ -235,6 +235,7 @@ export const ROUTES: { method: string; path: string; level: Level }[] = [
   { method: "POST", path: "/api/projects/{project}/duplicate", level: "user" },
   { method: "POST", path: "/api/projects/{project}/export", level: "user" },
   { method: "POST", path: "/api/projects/{project}/generate", level: "user" },
+  { method: "POST", path: "/api/projects/{project}/http-test", level: "user" },
   { method: "GET", path: "/api/projects/{project}/launches/all", level: "user" },
   { method: "GET", path: "/api/projects/{project}/logs/all", level: "user" },
   { method: "GET", path: "/api/projects/{project}/versions", level: "user" },

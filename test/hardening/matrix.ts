@@ -72,6 +72,8 @@ export const MATRIX: Row[] = [
   { method: "POST", path: "/api/projects/{project}/duplicate", body: () => ({}), expect: member(201) },
   { method: "POST", path: "/api/projects/{project}/export", expect: member(200) },
   { method: "POST", path: "/api/projects/{project}/generate", body: () => ({}), expect: member(200) },
+  // access is checked before the URL: members learn the scheme is refused, strangers only 403 (nothing is sent)
+  { method: "POST", path: "/api/projects/{project}/http-test", body: () => ({ url: "ftp://example.invalid/" }), expect: member(400) },
   { method: "GET", path: "/api/projects/{project}/launches/all", expect: member(200) },
   { method: "GET", path: "/api/projects/{project}/logs/all", expect: member(200) },
   { method: "GET", path: "/api/projects/{project}/versions", expect: member(200) },

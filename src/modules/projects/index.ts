@@ -9,9 +9,17 @@ import { changeStamp } from "../../db/change-stamp";
 import { createProjectSchema, reorderSchema, updateProjectSchema } from "./model";
 import { projectExtraRoutes } from "./extra-routes";
 import { projectHistoryRoutes } from "./history-routes";
+import { projectHttpTestRoutes } from "./http-test";
 
 export const projectsRoutes = (ctx: AppContext) =>
-  new Elysia().use(projectRecordRoutes(ctx)).use(projectExtraRoutes(ctx)).use(projectHistoryRoutes(ctx));
+  new Elysia().use(projectRecordRoutes(ctx)).use(projectExtraRoutes(ctx)).use(projectHistoryRoutes(ctx)).use(projectHttpTestRoutes(ctx));
+
+/** `If-Match: "<updatedAt>"` (quotes optional, `*` means any) as the body's baseUpdatedAt; the body field wins. */
+function withIfMatch<B extends { baseUpdatedAt?: string }>(body: B, ifMatch: string | undefined): B {
+  if (body.baseUpdatedAt !== undefined || !ifMatch) return body;
+  const tag = ifMatch.trim().replace(/^W\//, "").replace(/^"(.*)"$/, "$1");
+  return tag === "" || tag === "*" ? body : { ...body, baseUpdatedAt: tag };
+}
 
 const projectRecordRoutes = (ctx: AppContext) => {
   const projects = ctx.projects;
@@ -64,9 +72,14 @@ const projectRecordRoutes = (ctx: AppContext) => {
         { user: true, body: reorderSchema },
       )
       .get("/:id", ({ actor, params }) => projects.getFull(parsePositiveId(params.id, "id"), actor.userId), { user: true })
-      .put("/:id", ({ actor, params, body }) => projects.update(parsePositiveId(params.id, "id"), actor.userId, body), {
+      .put("/:id", ({ actor, params, body, headers }) => projects.update(parsePositiveId(params.id, "id"), actor.userId, withIfMatch(body, headers["if-match"])), {
         user: true,
         body: updateProjectSchema,
+        detail: {
+          description:
+            "Partial update. Optimistic concurrency: send `baseUpdatedAt` (or the header `If-Match: \"<updatedAt>\"`) with the `updatedAt` you read; " +
+            "when the project was saved since, the answer is 409 `{ error: \"CONFLICT\", message, current }` with the current record. Without either, the last write wins.",
+        },
       })
       .delete(
         "/:id",

@@ -50,6 +50,11 @@ export const updateProjectSchema = z.strictObject({
   agentSessionId: z.string().max(200).nullable().optional(),
   agentDisplayName: z.string().max(200).nullable().optional(),
   restartOnUpdate: bool.optional(),
+  /**
+   * Optimistic concurrency: the `updatedAt` the editor's copy was read at. When the stored record
+   * changed since, the update is refused with 409 and the current record. Absent: last write wins.
+   */
+  baseUpdatedAt: z.string().max(100).optional(),
 });
 
 export const adminIdsSchema = z.strictObject({ adminIds: z.string().max(10_000) });

@@ -115,7 +115,7 @@ export function prepareProjectQueries(db: Db) {
       .where(memberOf)
       .prepare(),
     stored: db
-      .select({ id: projects.id, ownerId: projects.ownerId, name: projects.name, data: projects.data, adminIds: projects.adminIds })
+      .select({ id: projects.id, ownerId: projects.ownerId, name: projects.name, data: projects.data, adminIds: projects.adminIds, updatedAt: projects.updatedAt })
       .from(projects)
       .where(eq(projects.id, sql.placeholder("projectId")))
       .prepare(),

@@ -153,6 +153,9 @@ export class ProjectsService {
     this.ctx.db.transaction(() => {
       const current = this.q.stored.get({ projectId });
       if (!current) throw notFound("Project not found");
+      if (patch.baseUpdatedAt !== undefined && patch.baseUpdatedAt !== current.updatedAt) {
+        throw conflict("The project was saved by someone else since you loaded it", { current: this.readFull(projectId, userId) });
+      }
       const set: Partial<typeof projects.$inferInsert> = {};
       if (name !== undefined) set.name = name;
       if (patch.description !== undefined) set.description = patch.description;

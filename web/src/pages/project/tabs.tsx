@@ -11,6 +11,8 @@ export interface ProjectTab {
   component: ComponentType<{ projectId: number }>;
 }
 
+// The editor chunk carries React Flow and elkjs; the shell loads it only when the tab opens.
+const ScenarioTab = lazy(() => import("../../editor/ScenarioTab").then((m) => ({ default: m.ScenarioTab })));
 const BotsTab = lazy(() => import("./BotsTab").then((m) => ({ default: m.BotsTab })));
 const LogsTab = lazy(() => import("./LogsTab").then((m) => ({ default: m.LogsTab })));
 const UsersTab = lazy(() => import("./UsersTab").then((m) => ({ default: m.UsersTab })));
@@ -21,6 +23,7 @@ const ExportTab = lazy(() => import("./ExportTab").then((m) => ({ default: m.Exp
 const PreviewTab = lazy(() => import("../../preview").then((m) => ({ default: m.PreviewTab })));
 
 export const PROJECT_TABS: ProjectTab[] = [
+  { id: "scenario", label: "project.tabs.scenario", component: ScenarioTab },
   { id: "bots", label: "project.tabs.bots", component: BotsTab },
   { id: "preview", label: "preview.tab", component: PreviewTab },
   { id: "logs", label: "project.tabs.logs", component: LogsTab },

@@ -1,0 +1,86 @@
+// Shared setup of the editor's Chromium tests: a platform listening on loopback (bots against the
+// fake messenger), a logged-in page, and helpers to find nodes, handles and edges on the canvas.
+import type { Page } from "playwright-core";
+import { createApp } from "../../src/app";
+import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
+import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
+import { launchBrowser, type Browser } from "../support/browser";
+import { freePort } from "../support/process";
+
+export interface EditorEnv {
+  t: TestApp;
+  fake: FakeMessenger;
+  base: string;
+  b: Browser;
+  cookie: string;
+  userId: number;
+  close(): Promise<void>;
+}
+
+export async function editorEnv(opts: { viewport?: { width: number; height: number }; colorScheme?: "light" | "dark" } = {}): Promise<EditorEnv> {
+  const fake = await startFakeMessenger();
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const t = createTestApp({ fileDb: true, env: { MESSENGER_API_ROOT: fake.url } });
+  await setUp(t);
+  const app = createApp(t.ctx).listen({ port, hostname: "127.0.0.1" });
+  const userId = 4242;
+  const cookie = await loginAs(t, userId, { firstName: "Ada" });
+  const b = await launchBrowser(opts);
+  // the browser logs in as the same user through dev login
+  await b.page.goto(`${base}/login`);
+  await b.page.getByLabel("User id").fill(String(userId));
+  await b.page.getByLabel("First name").fill("Ada");
+  await b.page.getByRole("button", { name: "Log in" }).click();
+  await b.page.waitForURL(/\/projects$/);
+  await b.page.evaluate(() => localStorage.setItem("botloom.editor.autosave", "0"));
+  return {
+    t,
+    fake,
+    base,
+    b,
+    cookie,
+    userId,
+    async close() {
+      await b.close();
+      await t.ctx.bots.shutdown();
+      app.server?.stop(true);
+      await fake.stop();
+      t.cleanup();
+    },
+  };
+}
+
+export async function newProject(env: EditorEnv, name: string, data?: unknown): Promise<number> {
+  const r = await env.t.call("POST", "/api/projects", { cookie: env.cookie, json: { name, ...(data ? { data } : {}) } });
+  if (r.status !== 201) throw new Error(`create failed: ${r.status} ${r.text}`);
+  return r.body.id;
+}
+
+export async function openEditor(page: Page, base: string, projectId: number) {
+  await page.goto(`${base}/projects/${projectId}/scenario`);
+  await page.getByTestId("editor").waitFor();
+  await page.locator(".react-flow__renderer").waitFor();
+}
+
+export const nodeIds = (page: Page) => page.locator(".react-flow__node-scenario .ed-node").evaluateAll((els) => els.map((e) => e.getAttribute("data-node-id")!));
+export const nodeEl = (page: Page, id: string) => page.locator(`.ed-node[data-node-id="${id}"]`);
+export const handle = (page: Page, id: string, handleId: string) => page.locator(`.react-flow__node[data-id="${id}"] .react-flow__handle[data-handleid="${handleId}"]`);
+export const edgeCount = (page: Page) => page.locator(".react-flow__edge").count();
+
+/** Drags a connection from one handle to another with real pointer moves (React Flow listens to those). */
+export async function connect(page: Page, from: { id: string; handle: string }, toId: string) {
+  const a = await handle(page, from.id, from.handle).boundingBox();
+  const b = await handle(page, toId, "in").boundingBox();
+  if (!a || !b) throw new Error("handle not visible");
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 5 });
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 5 });
+  await page.mouse.up();
+}
+
+/** Selects the node by clicking its header. */
+export async function pick(page: Page, id: string) {
+  await nodeEl(page, id).locator(".ed-head").click();
+}

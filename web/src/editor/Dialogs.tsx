@@ -1,0 +1,83 @@
+// The conflict dialog (someone saved since this copy was loaded: both shown, keep mine or load
+// theirs), the "changed elsewhere" banner, and the keyboard shortcut help.
+import { useMemo } from "react";
+import { useTranslation } from "react-i18next";
+import { SHORTCUTS } from "./commands";
+import { labelOf, normalizeDoc, type Doc } from "./document";
+import type { ProjectRecord } from "./useSave";
+
+/** Nodes only in mine, only in theirs, and in both with different content. */
+export function diffDocs(mine: Doc, theirs: Doc) {
+  const a = new Map(mine.sheets.flatMap((s) => s.nodes).map((n) => [n.id, n]));
+  const b = new Map(theirs.sheets.flatMap((s) => s.nodes).map((n) => [n.id, n]));
+  const onlyMine = [...a.values()].filter((n) => !b.has(n.id)).map(labelOf);
+  const onlyTheirs = [...b.values()].filter((n) => !a.has(n.id)).map(labelOf);
+  const changed = [...a.values()].filter((n) => b.has(n.id) && JSON.stringify({ ...n, position: 0 }) !== JSON.stringify({ ...b.get(n.id)!, position: 0 })).map(labelOf);
+  return { onlyMine, onlyTheirs, changed, mineCount: a.size, theirsCount: b.size };
+}
+
+function List({ title, items }: { title: string; items: string[] }) {
+  if (!items.length) return null;
+  return (
+    <div>
+      <h4>{title} ({items.length})</h4>
+      <ul className="small">{items.slice(0, 12).map((x, i) => <li key={i}>{x}</li>)}</ul>
+    </div>
+  );
+}
+
+export function ConflictDialog({ mine, theirs, onKeepMine, onLoadTheirs }: { mine: Doc; theirs: ProjectRecord; onKeepMine: () => void; onLoadTheirs: () => void }) {
+  const { t } = useTranslation();
+  const d = useMemo(() => diffDocs(mine, normalizeDoc(theirs.data)), [mine, theirs]);
+  return (
+    <div className="ed-modal" role="alertdialog" aria-labelledby="ed-conflict-title">
+      <div className="ed-modal-box">
+        <h3 id="ed-conflict-title">{t("editor.conflict.title")}</h3>
+        <p>{t("editor.conflict.text", { at: new Date(theirs.updatedAt).toLocaleString() })}</p>
+        <div className="ed-diff">
+          <p className="small">{t("editor.conflict.counts", { mine: d.mineCount, theirs: d.theirsCount })}</p>
+          <List title={t("editor.conflict.onlyMine")} items={d.onlyMine} />
+          <List title={t("editor.conflict.onlyTheirs")} items={d.onlyTheirs} />
+          <List title={t("editor.conflict.changed")} items={d.changed} />
+        </div>
+        <div className="ed-modal-actions">
+          <button type="button" className="primary" onClick={onKeepMine}>{t("editor.conflict.keepMine")}</button>
+          <button type="button" onClick={onLoadTheirs}>{t("editor.conflict.loadTheirs")}</button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export function RemoteBanner({ dirty, onReload, onDismiss }: { dirty: boolean; onReload: () => void; onDismiss: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="notice ed-remote" role="status" data-testid="remote-change">
+      {t("editor.remote.text")} {dirty && <strong>{t("editor.remote.dirty")}</strong>}{" "}
+      <button type="button" onClick={onReload}>{t("editor.remote.reload")}</button>{" "}
+      <button type="button" className="ghost" onClick={onDismiss}>{t("editor.remote.dismiss")}</button>
+    </div>
+  );
+}
+
+export function ShortcutsHelp({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="ed-modal" role="dialog" aria-labelledby="ed-keys-title" onClick={onClose}>
+      <div className="ed-modal-box" onClick={(e) => e.stopPropagation()}>
+        <h3 id="ed-keys-title">{t("editor.keys.title")}</h3>
+        <table className="ed-keys">
+          <tbody>
+            {SHORTCUTS.map((s) => (
+              <tr key={s.keys}>
+                <td><kbd>{s.keys}</kbd></td>
+                <td>{t(s.label)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <button type="button" onClick={onClose}>{t("editor.keys.close")}</button>
+      </div>
+    </div>
+  );
+}

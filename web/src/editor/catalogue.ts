@@ -1,0 +1,107 @@
+// Every node type the scenario engine runs, grouped as the older platform's palette groups them,
+// with the default data its editor gave a new node (facts of the format, so imported files and new
+// nodes look alike). test/editor/catalogue.test.ts keeps this list equal to the engine's.
+
+export type GroupId = "triggers" | "messages" | "actions" | "content" | "logic" | "http" | "data" | "users" | "utility" | "legacy";
+
+export interface NodeKind {
+  type: string;
+  group: GroupId;
+  /** short symbol shown on the node and in the palette */
+  icon: string;
+  defaults: () => Record<string, unknown>;
+}
+
+export const GROUPS: GroupId[] = ["triggers", "messages", "logic", "http", "data", "actions", "content", "users", "utility", "legacy"];
+
+const keyboardBits = () => ({ markdown: false, oneTimeKeyboard: false, resizeKeyboard: true });
+const moderation = (command: string, extra: Record<string, unknown> = {}) => () => ({
+  command,
+  targetUserId: "",
+  userIdSource: "last_message",
+  userVariableName: "",
+  ...extra,
+});
+const media = (field: string, text: string) => () => ({ messageText: text, [field]: "", mediaCaption: "", keyboardType: "none", buttons: [], ...keyboardBits() });
+
+export const NODE_KINDS: NodeKind[] = [
+  { type: "command_trigger", group: "triggers", icon: "⚡", defaults: () => ({ command: "/start", description: "Start the bot", showInMenu: true }) },
+  { type: "text_trigger", group: "triggers", icon: "❝", defaults: () => ({ textSynonyms: ["hello"], textMatchType: "exact" }) },
+  { type: "incoming_message_trigger", group: "triggers", icon: "✉", defaults: () => ({}) },
+  { type: "callback_trigger", group: "triggers", icon: "◉", defaults: () => ({ callbackData: "my_callback", matchType: "exact" }) },
+  { type: "incoming_callback_trigger", group: "triggers", icon: "↩", defaults: () => ({ autoTransitionTo: "" }) },
+  { type: "outgoing_message_trigger", group: "triggers", icon: "↗", defaults: () => ({ autoTransitionTo: "" }) },
+  { type: "group_message_trigger", group: "triggers", icon: "☷", defaults: () => ({ groupChatId: "", groupChatIdSource: "manual", groupChatVariableName: "", threadIdVariable: "support_thread_id", resolvedUserIdVariable: "resolved_user_id" }) },
+  { type: "schedule_trigger", group: "triggers", icon: "◴", defaults: () => ({ rules: [{ mode: "interval", intervalMinutes: 5 }], timezone: "Europe/Moscow", autoTransitionTo: "", runOnStart: false, enabled: true, maxConcurrent: 1 }) },
+
+  { type: "message", group: "messages", icon: "✉", defaults: () => ({ messageText: "New message", markdown: false }) },
+  { type: "keyboard", group: "messages", icon: "⌨", defaults: () => ({ keyboardType: "inline", buttons: [], ...keyboardBits() }) },
+  { type: "input", group: "messages", icon: "✎", defaults: () => ({ inputType: "any", inputVariable: "", inputTargetNodeId: "", appendVariable: false, saveToDatabase: false, inputPrompt: "Type your answer", inputRequired: true }) },
+  { type: "media", group: "messages", icon: "▦", defaults: () => ({ attachedMedia: [], enableAutoTransition: false, autoTransitionTo: "" }) },
+  { type: "photo", group: "messages", icon: "▣", defaults: media("imageUrl", "") },
+  { type: "video", group: "messages", icon: "▶", defaults: media("videoUrl", "") },
+  { type: "audio", group: "messages", icon: "♫", defaults: media("audioUrl", "") },
+  { type: "document", group: "messages", icon: "▤", defaults: media("documentUrl", "") },
+  { type: "sticker", group: "messages", icon: "☺", defaults: () => ({ messageText: "Sticker", stickerUrl: "", stickerFileId: "", ...keyboardBits() }) },
+  { type: "voice", group: "messages", icon: "♪", defaults: () => ({ messageText: "Voice message", voiceUrl: "", duration: 0, ...keyboardBits() }) },
+  { type: "animation", group: "messages", icon: "◈", defaults: () => ({ messageText: "", animationUrl: "", mediaCaption: "", ...keyboardBits() }) },
+  { type: "location", group: "messages", icon: "⊕", defaults: () => ({ messageText: "Location", latitude: 55.7558, longitude: 37.6176, title: "", address: "", ...keyboardBits() }) },
+  { type: "contact", group: "messages", icon: "☎", defaults: () => ({ messageText: "Contact", phoneNumber: "", firstName: "", lastName: "", vcard: "", ...keyboardBits() }) },
+
+  { type: "condition", group: "logic", icon: "◇", defaults: () => ({ variable: "", branches: [{ id: "branch_filled", label: "Filled", operator: "filled", value: "" }, { id: "else", label: "Else", operator: "else", value: "" }] }) },
+  { type: "set_variable", group: "logic", icon: "=", defaults: () => ({ assignments: [{ id: "assign_1", variable: "", value: "", mode: "text" }], autoTransitionTo: "", enableAutoTransition: false }) },
+  { type: "loop", group: "logic", icon: "↻", defaults: () => ({ sourceVariable: "", itemVariable: "item", indexVariable: "index", parallel: false, delaySeconds: 0, maxIterations: 0, autoTransitionTo: "", afterLoopTo: "", enableAutoTransition: true, buttons: [], keyboardType: "none", messageText: "" }) },
+  { type: "parallel_split", group: "logic", icon: "⫴", defaults: () => ({ parallelBranches: [{ id: "pbranch_1", label: "Branch 1", target: "" }, { id: "pbranch_2", label: "Branch 2", target: "" }], maxConcurrent: 5, awaitAll: false, skipIfRunning: true }) },
+  { type: "delay", group: "logic", icon: "◷", defaults: () => ({ seconds: "3", unit: "seconds", mode: "blocking", autoTransitionTo: "", enableAutoTransition: false }) },
+
+  {
+    type: "http_request",
+    group: "http",
+    icon: "⇄",
+    defaults: () => ({
+      httpRequestUrl: "",
+      httpRequestMethod: "GET",
+      httpRequestHeaders: "",
+      httpRequestBody: "",
+      httpRequestTimeout: 30,
+      httpRequestResponseVariable: "response",
+      httpRequestStatusVariable: "",
+      httpRequestBodyFormat: "json",
+      httpRequestAuthType: "none",
+      keyboardType: "none",
+      buttons: [],
+    }),
+  },
+
+  { type: "bot_table", group: "data", icon: "▥", defaults: () => ({ tableName: "", operation: "read", where: [], updates: [], row: {}, key: "", onConflict: "ignore", saveResultTo: "", resultFormat: "first_row", returnColumns: [], orderBy: "", orderDirection: "desc", limit: 0, autoTransitionTo: "", enableAutoTransition: false }) },
+  { type: "psql_query", group: "data", icon: "⛁", defaults: () => ({ query: "", saveResultTo: "", resultFormat: "first_row", textTemplate: "", enableAutoTransition: false, autoTransitionTo: "", connectionSource: "builtin", connectionEnvVar: "", connectionString: "" }) },
+  { type: "convert_file", group: "data", icon: "⇆", defaults: () => ({ convertFileMode: "toFile", convertFileInputVariable: "", convertFileFormat: "csv", convertFileFileName: "export_{date}.csv", convertFileCsvDelimiter: ",", convertFileIncludeHeaderRow: true, convertFileOutputVariable: "", enableAutoTransition: false, autoTransitionTo: "" }) },
+
+  { type: "edit_message", group: "actions", icon: "✏", defaults: () => ({ editMode: "text", editMessageText: "", editFormatMode: "none", editMessageIdSource: "current_message", editChatIdSource: "current_chat", editRemoveKeyboard: false, editButtons: [], editKeyboardType: "inline" }) },
+  { type: "answer_callback_query", group: "actions", icon: "!", defaults: () => ({ callbackNotificationText: "", callbackShowAlert: false, callbackCacheTime: 0 }) },
+  { type: "broadcast", group: "actions", icon: "»", defaults: () => ({ messageText: "", broadcastTarget: "all" }) },
+
+  { type: "delete_message", group: "content", icon: "✖", defaults: () => ({ messageIdSource: "current_message", messageIdManual: "", chatIdSource: "current_chat", ignoreErrors: true, bulkDelete: false }) },
+  { type: "forward_message", group: "content", icon: "↪", defaults: () => ({ sourceMessageIdSource: "current_message", targetChatId: "", targetChatIdSource: "manual", disableNotification: false, hideAuthor: false }) },
+  { type: "pin_message", group: "content", icon: "⊤", defaults: () => ({ command: "/pin_message", targetMessageId: "", messageIdSource: "last_message", variableName: "", disableNotification: false }) },
+  { type: "create_forum_topic", group: "content", icon: "#", defaults: () => ({ forumChatId: "", forumChatIdSource: "manual", forumChatVariableName: "", topicName: "", topicIconColor: "7322096", saveThreadIdTo: "", skipIfExists: false }) },
+  { type: "unpin_message", group: "content", icon: "⊥", defaults: () => ({ command: "/unpin_message", targetMessageId: "", messageIdSource: "last_message", variableName: "" }) },
+
+  { type: "ban_user", group: "users", icon: "⊘", defaults: moderation("/ban_user", { reason: "", untilDate: 0 }) },
+  { type: "unban_user", group: "users", icon: "✓", defaults: moderation("/unban_user") },
+  { type: "mute_user", group: "users", icon: "∅", defaults: moderation("/mute_user", { duration: 3600, reason: "" }) },
+  { type: "unmute_user", group: "users", icon: "♬", defaults: moderation("/unmute_user") },
+  { type: "kick_user", group: "users", icon: "⏏", defaults: moderation("/kick_user", { reason: "" }) },
+  { type: "promote_user", group: "users", icon: "⬆", defaults: moderation("/promote_user") },
+  { type: "demote_user", group: "users", icon: "⬇", defaults: moderation("/demote_user") },
+  { type: "admin_rights", group: "users", icon: "♛", defaults: () => ({ command: "/admin_rights", adminUserIdSource: "last_message", adminChatIdSource: "current_chat" }) },
+
+  { type: "comment", group: "utility", icon: "✎", defaults: () => ({ messageText: "", commentColor: "yellow" }) },
+
+  { type: "start", group: "legacy", icon: "▶", defaults: () => ({ command: "/start", messageText: "Hello!", keyboardType: "none", buttons: [] }) },
+  { type: "command", group: "legacy", icon: "/", defaults: () => ({ command: "/help", description: "", showInMenu: true, messageText: "", keyboardType: "none", buttons: [] }) },
+];
+
+const byType = new Map(NODE_KINDS.map((k) => [k.type, k]));
+export const kindOf = (type: string): NodeKind | undefined => byType.get(type);
+export const iconOf = (type: string) => byType.get(type)?.icon ?? "?";

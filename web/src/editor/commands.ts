@@ -1,0 +1,82 @@
+// The editor's commands, shared by the toolbar, the keyboard shortcuts and the clipboard events.
+import { type Doc, type SNode } from "./document";
+import { layoutSheet } from "./layout";
+import { clipboardText, deleteNodes, nodesFromClipboard, pasteNodes } from "./ops";
+import type { EditorStore } from "./store";
+
+/** Kept for browsers that refuse clipboard access: copy and paste still work inside this tab. */
+let internalClipboard = "";
+
+export function selectedNodes(store: EditorStore): SNode[] {
+  const sel = new Set(store.state.selected);
+  return store.state.doc.sheets.flatMap((s) => s.nodes).filter((n) => sel.has(n.id));
+}
+
+export function copyText(store: EditorStore): string | null {
+  const nodes = selectedNodes(store);
+  if (!nodes.length) return null;
+  internalClipboard = clipboardText(nodes);
+  return internalClipboard;
+}
+
+export async function copyToClipboard(store: EditorStore) {
+  const text = copyText(store);
+  if (text) await navigator.clipboard?.writeText(text).catch(() => undefined);
+}
+
+export function pasteText(store: EditorStore, text: string | null | undefined): boolean {
+  const nodes = nodesFromClipboard(text || internalClipboard);
+  if (!nodes) return false;
+  const r = pasteNodes(store.state.doc, store.state.sheetId, nodes, { x: 48, y: 48 });
+  store.commit(r.doc, { selected: r.ids });
+  return true;
+}
+
+export async function pasteFromClipboard(store: EditorStore) {
+  const text = await navigator.clipboard?.readText().catch(() => "");
+  pasteText(store, text);
+}
+
+export function duplicate(store: EditorStore) {
+  const nodes = selectedNodes(store);
+  if (!nodes.length) return;
+  const r = pasteNodes(store.state.doc, store.state.sheetId, nodes, { x: 48, y: 48 });
+  store.commit(r.doc, { selected: r.ids });
+}
+
+export function removeSelected(store: EditorStore) {
+  store.commit(deleteNodes(store.state.doc, new Set(store.state.selected)), { selected: [] });
+}
+
+export function selectAll(store: EditorStore) {
+  store.select(store.sheet.nodes.map((n) => n.id));
+}
+
+export async function autoLayout(store: EditorStore) {
+  const before: Doc = store.state.doc;
+  const next = await layoutSheet(before, store.state.sheetId);
+  // an edit during the layout wins over the layout
+  if (store.state.doc === before) store.commit(next);
+}
+
+export interface Shortcut {
+  keys: string;
+  label: string;
+}
+
+/** i18n keys of the help panel, in the order shown. */
+export const SHORTCUTS: Shortcut[] = [
+  { keys: "Ctrl+S", label: "editor.keys.save" },
+  { keys: "Ctrl+Z", label: "editor.keys.undo" },
+  { keys: "Ctrl+Shift+Z / Ctrl+Y", label: "editor.keys.redo" },
+  { keys: "Ctrl+C / Ctrl+V", label: "editor.keys.copyPaste" },
+  { keys: "Ctrl+D", label: "editor.keys.duplicate" },
+  { keys: "Ctrl+A", label: "editor.keys.selectAll" },
+  { keys: "Delete / Backspace", label: "editor.keys.delete" },
+  { keys: "Ctrl+F", label: "editor.keys.search" },
+  { keys: "Alt+L", label: "editor.keys.layout" },
+  { keys: "Shift+drag", label: "editor.keys.marquee" },
+  { keys: "Ctrl/Shift+click", label: "editor.keys.multi" },
+  { keys: "?", label: "editor.keys.help" },
+  { keys: "Esc", label: "editor.keys.close" },
+];

@@ -1,0 +1,183 @@
+// The scenario document as the editor holds it, and the one rule of the format the canvas rests
+// on: transitions live in node data; edges are derived from it. Every function here is pure and
+// returns new objects only along the changed path, so unknown fields everywhere survive untouched.
+
+export type Data = Record<string, any>;
+export interface SNode {
+  id: string;
+  type: string;
+  position?: { x: number; y: number };
+  data?: Data;
+  [k: string]: unknown;
+}
+export interface Sheet {
+  id: string;
+  name?: string;
+  nodes: SNode[];
+  edges?: unknown[];
+  connections?: unknown[];
+  [k: string]: unknown;
+}
+export interface Doc {
+  sheets: Sheet[];
+  activeSheetId?: string;
+  [k: string]: unknown;
+}
+
+/** A transition slot of a node: which field holds the target, as a handle id of the canvas. */
+export interface Slot {
+  handle: string;
+  label: string;
+  target: string;
+  kind: "auto" | "button" | "branch" | "default" | "input" | "keyboard";
+}
+
+const isObj = (v: unknown): v is Data => typeof v === "object" && v !== null && !Array.isArray(v);
+const str = (v: unknown) => (typeof v === "string" ? v : "");
+
+/** Types that send a message (they carry buttons and the message's own auto transition). */
+export const MESSAGE_LIKE = new Set(["message", "start", "command", "photo", "video", "audio", "document", "sticker", "voice", "animation", "location", "contact"]);
+const NO_AUTO = new Set(["condition", "keyboard", "input", "comment", "parallel_split"]);
+
+/** Loads whatever the server holds: the document, the legacy flat form, or json_data. */
+export function normalizeDoc(raw: unknown): Doc {
+  let v: unknown = raw;
+  if (isObj(v) && "json_data" in v) v = typeof v.json_data === "string" ? JSON.parse(v.json_data) : v.json_data;
+  if (!isObj(v)) return { sheets: [{ id: "sheet-1", name: "Main", nodes: [], edges: [] }] };
+  if (Array.isArray(v.sheets)) {
+    const sheets = (v.sheets as Sheet[]).map((s) => (Array.isArray(s.nodes) ? s : { ...s, nodes: [] }));
+    return sheets.length ? ({ ...v, sheets } as Doc) : { ...v, sheets: [{ id: "sheet-1", name: "Main", nodes: [], edges: [] }] };
+  }
+  const { nodes, connections, edges, ...rest } = v as Data;
+  return { ...rest, sheets: [{ id: "sheet-1", name: "Main", nodes: Array.isArray(nodes) ? nodes : [], edges: Array.isArray(edges) ? edges : Array.isArray(connections) ? connections : [] }] };
+}
+
+/** The buttons a node shows: its own. */
+export const buttonsOf = (n: SNode): Data[] => (Array.isArray(n.data?.buttons) ? n.data!.buttons.filter(isObj) : []);
+export const branchesOf = (n: SNode): Data[] => (Array.isArray(n.data?.branches) ? n.data!.branches.filter(isObj) : []);
+
+/** Every transition slot of a node, in the order the node draws its handles. */
+export function slotsOf(n: SNode): Slot[] {
+  const d = n.data ?? {};
+  const out: Slot[] = [];
+  if (n.type === "condition") {
+    branchesOf(n).forEach((b, i) => out.push({ handle: `branch:${b.id ?? i}`, label: str(b.label) || str(b.operator), target: str(b.target), kind: "branch" }));
+    out.push({ handle: "default", label: "default", target: str(d.defaultTargetId), kind: "default" });
+    return out;
+  }
+  if (n.type === "parallel_split" && Array.isArray(d.parallelBranches))
+    d.parallelBranches.forEach((b: unknown, i: number) => isObj(b) && out.push({ handle: `pbranch:${b.id ?? i}`, label: str(b.label), target: str(b.target), kind: "branch" }));
+  if (n.type === "loop") out.push({ handle: "afterLoop", label: "after loop", target: str(d.afterLoopTo), kind: "default" });
+  buttonsOf(n).forEach((b, i) => {
+    const action = str(b.action) || "goto";
+    if (action === "goto" || action === "selection" || action === "complete" || action === "") out.push({ handle: `btn:${b.id ?? i}`, label: str(b.text), target: str(b.target), kind: "button" });
+  });
+  if (n.type === "input" || d.collectUserInput === true || str(d.inputTargetNodeId)) out.push({ handle: "input", label: "input", target: str(d.inputTargetNodeId), kind: "input" });
+  if (MESSAGE_LIKE.has(n.type)) out.push({ handle: "keyboard", label: "keyboard", target: str(d.keyboardNodeId), kind: "keyboard" });
+  if (!NO_AUTO.has(n.type)) out.push({ handle: "auto", label: "next", target: str(d.autoTransitionTo), kind: "auto" });
+  return out;
+}
+
+/** Writes one transition into node data (an empty target clears it). */
+export function withTarget(n: SNode, handle: string, target: string): SNode {
+  const d: Data = { ...(n.data ?? {}) };
+  if (handle === "auto") {
+    d.autoTransitionTo = target;
+    if (MESSAGE_LIKE.has(n.type) || "enableAutoTransition" in d) d.enableAutoTransition = target !== "";
+  } else if (handle === "default") d.defaultTargetId = target;
+  else if (handle === "input") {
+    d.inputTargetNodeId = target;
+    if (n.type !== "input" && target) d.collectUserInput = true;
+  } else if (handle === "keyboard") d.keyboardNodeId = target;
+  else if (handle.startsWith("btn:")) {
+    const key = handle.slice(4);
+    d.buttons = buttonsOf(n).map((b, i) => (String(b.id ?? i) === key ? { ...b, target, action: b.action === "selection" || b.action === "complete" ? b.action : "goto" } : b));
+  } else if (handle === "afterLoop") d.afterLoopTo = target;
+  else if (handle.startsWith("pbranch:")) {
+    const key = handle.slice(8);
+    d.parallelBranches = (Array.isArray(d.parallelBranches) ? d.parallelBranches : []).map((b: Data, i: number) => (isObj(b) && String(b.id ?? i) === key ? { ...b, target } : b));
+  } else if (handle.startsWith("branch:")) {
+    const key = handle.slice(7);
+    d.branches = branchesOf(n).map((b, i) => (String(b.id ?? i) === key ? { ...b, target } : b));
+  } else return n;
+  return { ...n, data: d };
+}
+
+export interface DerivedEdge {
+  id: string;
+  source: string;
+  sourceHandle: string;
+  target: string;
+  kind: Slot["kind"];
+}
+
+/** The edges of a sheet, from node data. Targets on other sheets are returned separately (portals). */
+export function deriveEdges(sheet: Sheet, sheetOf: Map<string, string>): { local: DerivedEdge[]; portals: DerivedEdge[] } {
+  const local: DerivedEdge[] = [];
+  const portals: DerivedEdge[] = [];
+  for (const n of sheet.nodes) {
+    for (const s of slotsOf(n)) {
+      if (!s.target) continue;
+      const e = { id: `${n.id}|${s.handle}`, source: n.id, sourceHandle: s.handle, target: s.target, kind: s.kind };
+      const where = sheetOf.get(s.target);
+      if (where === sheet.id) local.push(e);
+      else if (where) portals.push(e);
+    }
+  }
+  return { local, portals };
+}
+
+/** node id → sheet id over the whole document */
+export function sheetIndex(doc: Doc): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const s of doc.sheets) for (const n of s.nodes) m.set(n.id, s.id);
+  return m;
+}
+
+/** The drawing-only `edges` as stored, rebuilt from node data (under the key the sheet already uses). */
+export function storedEdges(sheet: Sheet, sheetOf: Map<string, string>): Sheet {
+  const { local } = deriveEdges(sheet, sheetOf);
+  const edges = local.map((e) => ({ id: `e-${e.source}-${e.sourceHandle}`, source: e.source, target: e.target, sourceHandle: e.sourceHandle }));
+  return "connections" in sheet && !("edges" in sheet) ? { ...sheet, connections: edges } : { ...sheet, edges };
+}
+
+/** Clears every transition that points at one of `ids` (nodes being deleted). */
+export function dropTargets(n: SNode, ids: Set<string>): SNode {
+  let out = n;
+  for (const s of slotsOf(n)) if (s.target && ids.has(s.target)) out = withTarget(out, s.handle, "");
+  return out;
+}
+
+/** Rewrites targets through `map` (old id → new id) for pasted copies; targets outside the copy are kept. */
+export function remapTargets(n: SNode, map: Map<string, string>): SNode {
+  let out = n;
+  for (const s of slotsOf(n)) {
+    const to = map.get(s.target);
+    if (to) out = withTarget(out, s.handle, to);
+  }
+  return out;
+}
+
+/** Variables the scenario sets, for the variable picker. */
+export function variablesOf(doc: Doc): string[] {
+  const names = new Set(["user_id", "first_name", "last_name", "username", "user_name", "message_text", "callback_data", "button_text", "date", "time"]);
+  const add = (v: unknown) => typeof v === "string" && v.trim() && names.add(v.trim());
+  for (const s of doc.sheets)
+    for (const n of s.nodes) {
+      const d = n.data ?? {};
+      for (const k of ["inputVariable", "photoInputVariable", "videoInputVariable", "audioInputVariable", "documentInputVariable", "httpRequestResponseVariable", "httpRequestStatusVariable", "callbackDataSaveAs", "multiSelectVariable"]) add(d[k]);
+      if (Array.isArray(d.assignments)) for (const a of d.assignments) if (isObj(a)) add(a.variable);
+    }
+  return [...names];
+}
+
+/** A short name of a node for lists and pickers: its type and first meaningful text. */
+export function labelOf(n: SNode): string {
+  const d = n.data ?? {};
+  const s = d.command ?? d.messageText ?? (Array.isArray(d.textSynonyms) ? d.textSynonyms[0] : undefined) ?? d.variable ?? d.httpRequestUrl ?? d.inputVariable;
+  const text = typeof s === "string" && s.trim() ? s.trim().replace(/\s+/g, " ").slice(0, 40) : n.id;
+  return `${n.type}: ${text}`;
+}
+
+let seq = 0;
+export const newId = (prefix: string) => `${prefix}_${Date.now().toString(36)}${(seq++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;

@@ -1,0 +1,173 @@
+// The editor's one store (React Flow's "controlled state in one store"): the document, the open
+// sheet, the selection and the undo history. Components read slices with useEditor(selector).
+import { useSyncExternalStore } from "react";
+import { deriveEdges, sheetIndex, storedEdges, type Doc, type SNode, type Sheet } from "./document";
+
+export const HISTORY_LIMIT = 100;
+
+export interface EditorState {
+  doc: Doc;
+  sheetId: string;
+  selected: string[];
+  past: Doc[];
+  future: Doc[];
+  /** the document as last loaded or saved (dirty = doc !== saved) */
+  saved: Doc;
+  /** a request to centre the view on a node (search, warnings, preview) */
+  focus: { nodeId: string; at: number } | null;
+}
+
+type Listener = () => void;
+
+export class EditorStore {
+  state: EditorState;
+  private listeners = new Set<Listener>();
+  private dragBase: Doc | null = null;
+
+  constructor(doc: Doc) {
+    this.state = { doc, sheetId: doc.activeSheetId && doc.sheets.some((s) => s.id === doc.activeSheetId) ? doc.activeSheetId : doc.sheets[0]!.id, selected: [], past: [], future: [], saved: doc, focus: null };
+  }
+
+  subscribe = (l: Listener) => {
+    this.listeners.add(l);
+    return () => void this.listeners.delete(l);
+  };
+
+  private set(patch: Partial<EditorState>) {
+    this.state = { ...this.state, ...patch };
+    for (const l of this.listeners) l();
+  }
+
+  get sheet(): Sheet {
+    return this.state.doc.sheets.find((s) => s.id === this.state.sheetId) ?? this.state.doc.sheets[0]!;
+  }
+
+  /** One undoable step. */
+  commit(next: Doc, extra: Partial<EditorState> = {}) {
+    if (next === this.state.doc) return;
+    const past = [...this.state.past, this.state.doc].slice(-HISTORY_LIMIT);
+    const sheetId = next.sheets.some((s) => s.id === (extra.sheetId ?? this.state.sheetId)) ? (extra.sheetId ?? this.state.sheetId) : next.sheets[0]!.id;
+    this.set({ ...extra, doc: next, past, future: [], sheetId });
+  }
+
+  undo = () => {
+    const prev = this.state.past.at(-1);
+    if (!prev) return;
+    this.restore(prev, this.state.past.slice(0, -1), [this.state.doc, ...this.state.future]);
+  };
+
+  redo = () => {
+    const next = this.state.future[0];
+    if (!next) return;
+    this.restore(next, [...this.state.past, this.state.doc], this.state.future.slice(1));
+  };
+
+  private restore(doc: Doc, past: Doc[], future: Doc[]) {
+    const sheetId = doc.sheets.some((s) => s.id === this.state.sheetId) ? this.state.sheetId : doc.sheets[0]!.id;
+    const alive = new Set(doc.sheets.flatMap((s) => s.nodes.map((n) => n.id)));
+    this.set({ doc, past, future, sheetId, selected: this.state.selected.filter((id) => alive.has(id)) });
+  }
+
+  /** Dragging moves nodes many times; the whole drag is one undo step. */
+  movePositions(moves: Map<string, { x: number; y: number }>, dragging: boolean) {
+    if (dragging && !this.dragBase) this.dragBase = this.state.doc;
+    const doc = mapNodes(this.state.doc, (n) => (moves.has(n.id) ? { ...n, position: moves.get(n.id)! } : n));
+    if (!dragging && this.dragBase) {
+      const base = this.dragBase;
+      this.dragBase = null;
+      this.set({ doc, past: [...this.state.past, base].slice(-HISTORY_LIMIT), future: [] });
+    } else if (!dragging) this.commit(doc);
+    else this.set({ doc });
+  }
+
+  select(ids: string[]) {
+    const same = ids.length === this.state.selected.length && ids.every((id, i) => id === this.state.selected[i]);
+    if (!same) this.set({ selected: ids });
+  }
+
+  openSheet(sheetId: string) {
+    if (sheetId !== this.state.sheetId) this.set({ sheetId, selected: [] });
+  }
+
+  focusNode(nodeId: string) {
+    const sheet = this.state.doc.sheets.find((s) => s.nodes.some((n) => n.id === nodeId));
+    if (!sheet) return;
+    this.set({ sheetId: sheet.id, selected: [nodeId], focus: { nodeId, at: Date.now() } });
+  }
+
+  /** Replaces the document without history (load, reload after a conflict). */
+  load(doc: Doc) {
+    const sheetId = doc.sheets.some((s) => s.id === this.state.sheetId) ? this.state.sheetId : doc.sheets[0]!.id;
+    this.set({ doc, saved: doc, past: [], future: [], sheetId, selected: [] });
+  }
+
+  /**
+   * A change that is not an edit of the user (the layout of an imported sheet): no undo step, and
+   * not "unsaved" — opening a project never writes it; the next save carries the new positions.
+   */
+  replaceDoc(doc: Doc) {
+    const clean = this.state.doc === this.state.saved;
+    this.set({ doc, ...(clean ? { saved: doc } : {}) });
+  }
+
+  markSaved(doc: Doc) {
+    this.set({ saved: doc });
+  }
+
+  get dirty() {
+    return this.state.doc !== this.state.saved;
+  }
+}
+
+export function mapNodes(doc: Doc, fn: (n: SNode) => SNode): Doc {
+  let changed = false;
+  const sheets = doc.sheets.map((s) => {
+    let touched = false;
+    const nodes = s.nodes.map((n) => {
+      const m = fn(n);
+      if (m !== n) touched = true;
+      return m;
+    });
+    if (!touched) return s;
+    changed = true;
+    return { ...s, nodes };
+  });
+  return changed ? { ...doc, sheets } : doc;
+}
+
+export function updateNode(doc: Doc, id: string, fn: (n: SNode) => SNode): Doc {
+  return mapNodes(doc, (n) => (n.id === id ? fn(n) : n));
+}
+
+/**
+ * What is sent to the server: the document with `activeSheetId`, and for each sheet whose
+ * transitions changed since load, the drawing-only edges rebuilt from node data. A sheet whose
+ * transitions did not change keeps its stored edges byte for byte.
+ */
+export function toSaved(doc: Doc, loaded: Doc, activeSheetId: string): Doc {
+  const idxNow = sheetIndex(doc);
+  const idxThen = sheetIndex(loaded);
+  const sig = (s: Sheet, idx: Map<string, string>) => {
+    const { local, portals } = deriveEdges(s, idx);
+    return [...local, ...portals].map((e) => `${e.id}>${e.target}`).sort().join("\n");
+  };
+  const sheets = doc.sheets.map((s) => {
+    const before = loaded.sheets.find((x) => x.id === s.id);
+    if (!before || sig(before, idxThen) !== sig(s, idxNow)) return storedEdges(s, idxNow);
+    // the transitions did not change: the drawing as last stored stays as it was
+    if (s.edges === before.edges && s.connections === before.connections) return s;
+    const out: Sheet = { ...s };
+    for (const k of ["edges", "connections"] as const) {
+      if (k in before) out[k] = before[k];
+      else delete out[k];
+    }
+    return out;
+  });
+  const out: Doc = { ...doc, sheets };
+  if ("activeSheetId" in doc) out.activeSheetId = activeSheetId;
+  return out;
+}
+
+export function useEditor<T>(store: EditorStore, selector: (s: EditorState) => T): T {
+  return useSyncExternalStore(store.subscribe, () => selector(store.state));
+}

@@ -1,0 +1,120 @@
+// Saving: explicit save with a commit message, debounced autosave, optimistic concurrency (409 →
+// the user keeps theirs or loads the other copy) and the live event that someone else saved.
+import { useCallback, useEffect, useRef, useState } from "react";
+import { ApiError, errorText, get, put } from "../api/client";
+import { useProjectEvents } from "../api/events";
+import { normalizeDoc, type Doc } from "./document";
+import { toSaved, useEditor, type EditorStore } from "./store";
+
+export interface ProjectRecord {
+  id: number;
+  name: string;
+  data: unknown;
+  updatedAt: string;
+}
+
+export type SaveStatus = "idle" | "saving" | "saved" | "error";
+
+export const AUTOSAVE_MS = 2000;
+
+const pref = (k: string, dflt: boolean) => {
+  const v = localStorage.getItem(`botloom.editor.${k}`);
+  return v === null ? dflt : v === "1";
+};
+
+export function useSave(store: EditorStore, projectId: number, initial: ProjectRecord, onSaved: () => void) {
+  const base = useRef(initial.updatedAt);
+  /** the document as the server holds it (for "did the transitions of this sheet change") */
+  const stored = useRef<Doc>(store.state.saved);
+  const saving = useRef(false);
+  const doc = useEditor(store, (s) => s.doc);
+  const saved = useEditor(store, (s) => s.saved);
+  const [status, setStatus] = useState<SaveStatus>("idle");
+  const [error, setError] = useState("");
+  const [conflict, setConflict] = useState<ProjectRecord | null>(null);
+  const [remote, setRemote] = useState<ProjectRecord | null>(null);
+  const [autosave, setAutosaveState] = useState(() => pref("autosave", true));
+  const [restart, setRestartState] = useState(() => pref("restart", false));
+  const dirty = doc !== saved;
+
+  const setAutosave = (v: boolean) => {
+    localStorage.setItem("botloom.editor.autosave", v ? "1" : "0");
+    setAutosaveState(v);
+  };
+  const setRestart = (v: boolean) => {
+    localStorage.setItem("botloom.editor.restart", v ? "1" : "0");
+    setRestartState(v);
+  };
+
+  const save = useCallback(
+    async (commitMessage?: string, overrideBase?: string) => {
+      if (saving.current) return;
+      saving.current = true;
+      setStatus("saving");
+      const sent = store.state.doc;
+      const data = toSaved(sent, stored.current, store.state.sheetId);
+      try {
+        const r = await put<ProjectRecord>(`/api/projects/${projectId}`, {
+          data,
+          commitMessage: commitMessage?.trim() || undefined,
+          baseUpdatedAt: overrideBase ?? base.current,
+          restartOnUpdate: restart,
+        });
+        base.current = r.updatedAt;
+        stored.current = data;
+        store.markSaved(sent);
+        setConflict(null);
+        setRemote(null);
+        setStatus("saved");
+        setError("");
+        onSaved();
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 409 && (e.body as any)?.current) {
+          setConflict((e.body as any).current as ProjectRecord);
+          setStatus("idle");
+        } else {
+          setStatus("error");
+          setError(errorText(e));
+        }
+      } finally {
+        saving.current = false;
+      }
+    },
+    [projectId, restart, store, onSaved],
+  );
+
+  /** Loads another copy (theirs) as the document; the history starts anew. */
+  const adopt = useCallback(
+    (rec: ProjectRecord) => {
+      const next = normalizeDoc(rec.data);
+      base.current = rec.updatedAt;
+      stored.current = next;
+      store.load(next);
+      setConflict(null);
+      setRemote(null);
+      setStatus("idle");
+    },
+    [store],
+  );
+
+  const keepMine = useCallback(() => {
+    if (conflict) void save("", conflict.updatedAt);
+  }, [conflict, save]);
+
+  useEffect(() => {
+    if (!autosave || !dirty || conflict || status === "saving") return;
+    const timer = setTimeout(() => void save(), AUTOSAVE_MS);
+    return () => clearTimeout(timer);
+  }, [autosave, dirty, conflict, doc, save, status]);
+
+  useProjectEvents((e) => {
+    if (e.projectId !== projectId || e.kind !== "updated" || saving.current) return;
+    void get<ProjectRecord>(`/api/projects/${projectId}`)
+      .then((rec) => {
+        if (rec.updatedAt !== base.current && !saving.current) setRemote(rec);
+      })
+      .catch(() => undefined);
+  });
+
+  return { status, error, dirty, conflict, remote, autosave, restart, setAutosave, setRestart, save, adopt, keepMine, dismissRemote: () => setRemote(null) };
+}
