@@ -8,8 +8,6 @@
 // through these schemas to get typed, sanitised fields.
 import { z } from "zod";
 import { isObject } from "../lib/values";
-import { LOGIC_TYPES } from "./types-logic";
-import { ACTION_TYPES, TRIGGER_NODE_TYPES } from "./types-messaging";
 
 /** An optional field that never fails parsing: a value of the wrong type reads as `undefined`. */
 const field = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
@@ -307,95 +305,8 @@ export const documentNodesSchema = z.object({
 });
 export type DocumentNodes = z.infer<typeof documentNodesSchema>;
 
-/**
- * `schema.parse(data)` for node data, made cheaper: zod runs every field of a schema, present or
- * not (sixty for a message), while a node sets a handful. When every field is optional (absent ones
- * add nothing and never fail), the schema narrowed to the fields present gives the same object, in
- * the same key order, at a third of the cost. Narrowed schemas are kept per set of present fields,
- * at most NARROWED_MAX per schema: past that (a document made to defeat it) the full parse runs.
- */
-const NARROWED_MAX = 64;
-interface Narrowing {
-  /** field name → its place in the schema (the parsed object keeps the schema's order) */
-  order: Map<string, number>;
-  parts: Map<string, z.ZodObject>;
-}
-const narrowings = new WeakMap<z.ZodObject, Narrowing | null>();
-
-export function parseNodeData<T extends z.ZodObject>(schema: T, data: Record<string, unknown>): z.output<T> {
-  let n = narrowings.get(schema);
-  if (n === undefined) {
-    const fields = Object.entries(schema.shape);
-    const allOptional = fields.every(([, f]) => f._zod.optin === "optional" && f._zod.optout === "optional");
-    // zod tells present from absent with `in`; no field is named like an Object.prototype member,
-    // so the data's own keys are the present fields.
-    const inherited = fields.some(([k]) => k in Object.prototype);
-    n = allOptional && !inherited ? { order: new Map(fields.map(([k], i) => [k, i])), parts: new Map() } : null;
-    narrowings.set(schema, n);
-  }
-  if (n === null || Object.getPrototypeOf(data) !== Object.prototype) return schema.parse(data);
-  const order = n.order;
-  const keys = Object.keys(data).filter((k) => order.has(k));
-  keys.sort((a, b) => order.get(a)! - order.get(b)!);
-  const signature = keys.join("\u0000");
-  let part = n.parts.get(signature);
-  if (!part) {
-    if (n.parts.size >= NARROWED_MAX) return schema.parse(data);
-    part = schema.pick(Object.fromEntries(keys.map((k) => [k, true])) as never) as z.ZodObject;
-    n.parts.set(signature, part);
-  }
-  return part.parse(data) as z.output<T>;
-}
-
-/** Node types the generated bot runs (SCENARIO.md Level 1). */
-export const LEVEL1_TYPES = [
-  "start",
-  "command",
-  "command_trigger",
-  "text_trigger",
-  "message",
-  "photo",
-  "video",
-  "audio",
-  "document",
-  "keyboard",
-  "input",
-  "condition",
-  "set_variable",
-  "delay",
-] as const;
-
-/** Known types planned for Level 2: skipped with a "not yet" warning rather than "unknown". */
-export const LEVEL2_TYPES = [
-  "incoming_callback_trigger",
-  "edit_message",
-  "delete_message",
-  "answer_callback_query",
-  "forward_message",
-  "sticker",
-  "voice",
-  "animation",
-  "location",
-  "contact",
-  "incoming_message_trigger",
-  "callback_trigger",
-  "broadcast",
-  "pin_message",
-  "unpin_message",
-  "ban_user",
-  "unban_user",
-  "mute_user",
-  "unmute_user",
-  "kick_user",
-  "promote_user",
-  "demote_user",
-  "admin_rights",
-] as const;
-
-const level1 = new Set<string>([...LEVEL1_TYPES, ...ACTION_TYPES, ...TRIGGER_NODE_TYPES, ...LOGIC_TYPES, "comment"]);
-const level2 = new Set<string>(LEVEL2_TYPES);
-export const isLevel1Type = (type: string) => level1.has(type);
-export const isLevel2Type = (type: string) => level2.has(type);
+export { parseNodeData } from "./node-data-parse";
+export { isLevel1Type, isLevel2Type, LEVEL1_TYPES, LEVEL2_TYPES } from "./node-types";
 
 function parseJsonString(v: unknown): unknown {
   if (typeof v !== "string") return v;
