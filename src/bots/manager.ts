@@ -17,30 +17,11 @@ import { LaunchHistory } from "./launches";
 import { LogWriter } from "./log-writer";
 import { readLines } from "./lines";
 import { DEFAULT_POLICY, RESUME_CONCURRENCY, type SupervisionPolicy } from "./policy";
-import { clearWebhookForPolling, releaseWebhook, waitForPort } from "./webhook-mode";
-import { buildBotProgram, type BotProgram } from "./program";
-import { exitedAlready } from "./webhook-mode";
+import { clearWebhookForPolling, exitedAlready, releaseWebhook, waitForPort } from "./webhook-mode";
+import { buildBotProgram } from "./program";
+import type { SupervisedBot as Bot } from "./supervised";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-
-interface Bot {
-  program: BotProgram;
-  proc: ReturnType<typeof Bun.spawn> | null;
-  launchId: number | null;
-  status: BotInstanceState["status"];
-  startedAt: number | null;
-  stopping: boolean;
-  /** How the launch of a process we are stopping is closed (onExit writes it). */
-  stopAs: { status: "stopped" | "error"; reason: string | null };
-  crashes: number[];
-  restartTimer: ReturnType<typeof setTimeout> | null;
-  /** The last stderr lines that can say why the bot died. */
-  stderrTail: string[];
-  /** The webhook removal after a crash (awaited before the restart registers it again). */
-  webhookReleased?: Promise<void>;
-  /** Settles once the current process exited, its output was read and onExit ran. */
-  exited: Promise<void> | null;
-}
 
 export interface BotManagerDeps {
   config: Config;
@@ -56,7 +37,6 @@ export interface BotManagerDeps {
 
 /** stderr lines that never say why a bot died: indented (stack frames, fields), source excerpts, carets. */
 const REASONLESS = /^(\s|\d+ \||\^)/;
-
 
 const STOPPED: BotInstanceState = { status: "stopped", startedAt: null, pid: null };
 
