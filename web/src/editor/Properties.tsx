@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { get } from "../api/client";
 import { AssignmentsEditor, BranchesEditor, ButtonsEditor, Check, Choice, LayoutEditor, Num, Target, Text, type FieldCtx } from "./fields";
 import { HttpTest } from "./HttpTest";
+import { GenericFields } from "./GenericFields";
 import { labelOf, MESSAGE_LIKE, variablesOf, type Data, type SNode } from "./document";
 import { updateNode, useEditor, type EditorStore } from "./store";
 
@@ -148,7 +149,7 @@ function TypeFields({ ctx, node, projectId }: { ctx: FieldCtx; node: SNode; proj
       );
     default:
       if (MESSAGE_LIKE.has(node.type)) return <MessageFields ctx={ctx} node={node} projectId={projectId} />;
-      return <p className="muted small">{t("editor.props.rawOnly")}</p>;
+      return <GenericFields ctx={ctx} type={node.type} />;
   }
 }
 

@@ -43,7 +43,7 @@ const en = {
   code: { title: "Code", program: "Program", refresh: "Regenerate", download: "Download", warnings: "Warnings", noWarnings: "No warnings." },
   keys: { title: "Keyboard shortcuts", save: "Save", undo: "Undo", redo: "Redo", copyPaste: "Copy / paste nodes (also between tabs and projects)", duplicate: "Duplicate selection", selectAll: "Select all nodes of the sheet", delete: "Delete selection or edge", search: "Search nodes on every sheet", layout: "Auto-layout the sheet", marquee: "Select with a rectangle", multi: "Add to selection", help: "This help", close: "Close" },
   props: {
-    title: "Properties", none: "Select a node to edit it.", many: "{{count}} nodes selected.", rawOnly: "Edit this node's fields in JSON mode.", rawJson: "Node data (JSON)", rawObject: "Node data must be a JSON object", applyJson: "Apply JSON",
+    title: "Properties", none: "Select a node to edit it.", many: "{{count}} nodes selected.", rawOnly: "Edit this node's fields in JSON mode.", structuredInJson: "Lists and objects ({{fields}}) are edited in JSON mode.", rawJson: "Node data (JSON)", rawObject: "Node data must be a JSON object", applyJson: "Apply JSON",
     command: "Command", description: "Description", showInMenu: "Show in the bot menu", next: "Then go to", synonyms: "Texts (one per line)", matchType: "Match",
     messageText: "Text", format: "Formatting", noPreview: "No link preview", mediaUrl: "Media URL", pickMedia: "Pick from project media…", caption: "Caption",
     keyboardType: "Keyboard", buttons: "Buttons", addButton: "Add button", newButton: "Button", buttonText: "Button text", buttonAction: "Action", buttonTarget: "Target node", skipCollect: "don't save as answer",
@@ -74,7 +74,7 @@ const ru: Shape<typeof en> = {
   code: { title: "Код", program: "Программа", refresh: "Сгенерировать", download: "Скачать", warnings: "Предупреждения", noWarnings: "Предупреждений нет." },
   keys: { title: "Горячие клавиши", save: "Сохранить", undo: "Отменить", redo: "Повторить", copyPaste: "Копировать / вставить узлы (и между вкладками и проектами)", duplicate: "Дублировать выделенное", selectAll: "Выделить все узлы листа", delete: "Удалить выделенное или связь", search: "Поиск узлов на всех листах", layout: "Авторасстановка листа", marquee: "Выделить рамкой", multi: "Добавить к выделению", help: "Эта справка", close: "Закрыть" },
   props: {
-    title: "Свойства", none: "Выберите узел, чтобы его изменить.", many: "Выбрано узлов: {{count}}.", rawOnly: "Поля этого узла меняются в режиме JSON.", rawJson: "Данные узла (JSON)", rawObject: "Данные узла должны быть JSON-объектом", applyJson: "Применить JSON",
+    title: "Свойства", none: "Выберите узел, чтобы его изменить.", many: "Выбрано узлов: {{count}}.", rawOnly: "Поля этого узла меняются в режиме JSON.", structuredInJson: "Списки и объекты ({{fields}}) меняются в режиме JSON.", rawJson: "Данные узла (JSON)", rawObject: "Данные узла должны быть JSON-объектом", applyJson: "Применить JSON",
     command: "Команда", description: "Описание", showInMenu: "Показывать в меню бота", next: "Затем перейти к", synonyms: "Тексты (по одному в строке)", matchType: "Совпадение",
     messageText: "Текст", format: "Форматирование", noPreview: "Без превью ссылок", mediaUrl: "Ссылка на медиа", pickMedia: "Выбрать из медиа проекта…", caption: "Подпись",
     keyboardType: "Клавиатура", buttons: "Кнопки", addButton: "Добавить кнопку", newButton: "Кнопка", buttonText: "Текст кнопки", buttonAction: "Действие", buttonTarget: "Узел назначения", skipCollect: "не сохранять как ответ",
