@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { haveChromium, warnIfNoChromium } from "../support/browser";
 import { kotikDocument } from "../preview/support";
+import { kotikChat } from "./kotik-chat";
 import { editorEnv, newProject, openEditor, pick, type EditorEnv } from "./editor-support";
 
 warnIfNoChromium("editor preview walk");
@@ -30,21 +31,9 @@ describe.skipIf(!haveChromium || doc === null)("kotik in the editor's preview pa
     await page.getByRole("button", { name: "Preview", exact: true }).click();
     const chat = page.getByTestId("editor-preview");
     await chat.getByTestId("preview-chat").and(page.locator("[data-status=running]")).waitFor({ timeout: 30_000 });
-    const input = chat.getByLabel("Message", { exact: true });
-    const say = async (text: string) => {
-      await input.fill(text);
-      await chat.getByRole("button", { name: "Send" }).click();
-    };
-    const botSaid = (text: string) => chat.locator('[data-from="bot"] [data-testid="pv-text"]', { hasText: text }).last().waitFor({ timeout: 20_000 });
-
+    const { say, botSaid, toCity } = kotikChat(chat);
     await say("/start");
-    await botSaid("Сколько тебе лет?");
-    await say("31");
-    await botSaid("Теперь определимся с полом");
-    await chat.getByRole("button", { name: "Я девушка" }).click();
-    await botSaid("Кто тебе интересен?");
-    await chat.getByRole("button", { name: "Парни" }).click();
-    await botSaid("Из какого ты города?");
+    await toCity();
 
     // Edit the next question on the canvas, without saving.
     for (const id of NAME_QUESTIONS) {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
 import { haveChromium, launchBrowser, warnIfNoChromium, type Browser } from "../support/browser";
 import { kotikDocument } from "../preview/support";
+import { kotikChat } from "./kotik-chat";
 
 warnIfNoChromium("preview chat");
 const doc = kotikDocument();
@@ -41,23 +42,12 @@ describe.skipIf(!haveChromium || doc === null)("preview chat in Chromium", () =>
     await chat.getByTestId("pv-status").getByText("running").waitFor({ timeout: 20_000 });
     await chat.getByText("HTTP request nodes really call their URLs").waitFor();
 
-    const input = chat.getByLabel("Message", { exact: true });
-    const say = async (text: string) => {
-      await input.fill(text);
-      await chat.getByRole("button", { name: "Send" }).click();
-    };
-    const botSaid = (text: string) => chat.locator('[data-from="bot"] [data-testid="pv-text"]', { hasText: text }).last().waitFor();
+    const { say, botSaid, toCity } = kotikChat(chat);
 
     // the /commands menu offers /start
     await chat.getByRole("button", { name: "Commands" }).click();
     await chat.getByRole("menuitem", { name: /\/start/ }).click();
-    await botSaid("Сколько тебе лет?");
-    await say("31");
-    await botSaid("Теперь определимся с полом");
-    await chat.getByRole("button", { name: "Я девушка" }).click();
-    await botSaid("Кто тебе интересен?");
-    await chat.getByRole("button", { name: "Парни" }).click();
-    await botSaid("Из какого ты города?");
+    await toCity();
     await say("Казань");
     await botSaid("Как мне тебя называть?");
     await say("Мурка");
