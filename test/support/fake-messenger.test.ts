@@ -186,6 +186,32 @@ describe("basics", () => {
     await expect(fake.waitForCall(token, (c) => c.method === "getChat", 30)).rejects.toThrow("no matching call");
   });
 
+  test("a call wakes only its own token's waiters; sends are kept per chat and forgotten by clear", async () => {
+    const a = fake.addBot();
+    const b = fake.addBot();
+    await call(a.token, "getMyCommands"); // a recorded call the predicate below must look at and refuse
+    let probes = 0;
+    const waiting = fake.waitForCall(a.token, (c) => (probes++, c.method === "getMe"), 5000);
+    const queued = fake.waitForSent(a.token, alice.id, 1, 5000);
+    const before = probes;
+    for (let i = 0; i < 20; i++) await call(b.token, "sendMessage", { chat_id: alice.id, text: `b${i}` });
+    expect(probes).toBe(before); // another bot's calls never run this bot's predicates
+    await call(a.token, "sendMessage", { chat_id: bob.id, text: "to bob" });
+    await call(a.token, "sendMessage", { chat_id: alice.id, text: "to alice" });
+    expect((await queued).map((c) => c.params.text)).toEqual(["to alice"]);
+    await call(a.token, "getMe");
+    expect((await waiting).method).toBe("getMe");
+    expect(fake.sent(a.token).map((c) => c.params.text)).toEqual(["to bob", "to alice"]);
+    expect(fake.sent(b.token, alice.id)).toHaveLength(20);
+
+    fake.clear(a.token);
+    expect(fake.sent(a.token)).toEqual([]);
+    expect(fake.calls(a.token)).toEqual([]);
+    expect(fake.sent(b.token, alice.id)).toHaveLength(20);
+    await call(a.token, "sendMessage", { chat_id: alice.id, text: "after clear" });
+    expect((await fake.waitForSent(a.token, alice.id, 1, 1000)).map((c) => c.params.text)).toEqual(["after clear"]);
+  });
+
   test("failNext injects an error once", async () => {
     const { token } = fake.addBot();
     fake.failNext(token, "sendMessage", { error_code: 429, description: "Too Many Requests: retry after 1", retry_after: 1 });

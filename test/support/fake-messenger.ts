@@ -7,6 +7,7 @@ import type { Server } from "bun";
 import { BotState, Directory } from "../../src/emulator/bot-api/chats";
 import type { CallContext } from "../../src/emulator/bot-api/context";
 import { Described } from "../../src/emulator/bot-api/context";
+import { CallLog } from "./fake-messenger/call-log";
 import { handleControl } from "./fake-messenger/control";
 import { FileStore } from "../../src/emulator/bot-api/files";
 import { findMethod, notFound } from "../../src/emulator/bot-api/methods";
@@ -66,7 +67,6 @@ export interface FakeMessengerOptions {
   port?: number;
 }
 
-const SENT = /^(send(?!ChatAction$)|copyMessage|forwardMessage|editMessage|deleteMessage)/;
 const TOKEN_TAIL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-";
 let nextBotId = 7_100_000_001;
 
@@ -84,9 +84,9 @@ class Fake implements FakeMessenger {
   readonly dir = new Directory();
   readonly files = new FileStore();
   private bots = new Map<string, BotState>();
-  private log = new Map<string, RecordedCall[]>();
-  private cursors = new Map<string, number>();
-  private waiters = new Map<() => boolean, (e: Error) => void>();
+  private readonly log = new CallLog((token) =>
+    this.bots.has(token) ? null : `(no bot with this token; known: ${[...this.bots.values()].map((s) => s.bot.username).join(", ")})`,
+  );
   private failures = new Map<string, ApiError[]>();
 
   constructor(private readonly opts: FakeMessengerOptions) {}
@@ -162,10 +162,7 @@ class Fake implements FakeMessenger {
   }
 
   private record(call: RecordedCall) {
-    let list = this.log.get(call.token);
-    if (!list) this.log.set(call.token, (list = []));
-    list.push(call);
-    for (const check of [...this.waiters.keys()]) check();
+    this.log.record(call);
   }
 
   // ---- bots and users ---------------------------------------------------------------------
@@ -262,79 +259,19 @@ class Fake implements FakeMessenger {
   // ---- what the bot did -------------------------------------------------------------------
 
   calls(token: string, method?: string): RecordedCall[] {
-    const list = this.log.get(token) ?? [];
-    return method ? list.filter((c) => c.method === method) : [...list];
+    return this.log.calls(token, method);
   }
 
   sent(token: string, chatId?: number): RecordedCall[] {
-    return (this.log.get(token) ?? []).filter(
-      (c) => !c.error && SENT.test(c.method) && (chatId === undefined || String(c.params.chat_id) === String(chatId)),
-    );
+    return this.log.sent(token, chatId);
   }
 
   waitForCall(token: string, pred: (c: RecordedCall) => boolean, timeoutMs = 5000): Promise<RecordedCall> {
-    return this.waitFor(timeoutMs, () => {
-      const hit = this.calls(token).find((c) => {
-        try {
-          return pred(c);
-        } catch {
-          return false;
-        }
-      });
-      return hit;
-    }, () => `waitForCall: no matching call within ${timeoutMs} ms.\n${this.describeRecent(token)}`);
+    return this.log.waitForCall(token, pred, timeoutMs);
   }
 
   waitForSent(token: string, chatId: number, count = 1, timeoutMs = 5000): Promise<RecordedCall[]> {
-    const key = `${token}|${chatId}`;
-    return this.waitFor(timeoutMs, () => {
-      const all = this.sent(token, chatId);
-      const from = this.cursors.get(key) ?? 0;
-      if (all.length - from < count) return undefined;
-      this.cursors.set(key, from + count);
-      return all.slice(from, from + count);
-    }, () => {
-      const got = this.sent(token, chatId).length - (this.cursors.get(key) ?? 0);
-      return `waitForSent: expected ${count} new send-call(s) to chat ${chatId} within ${timeoutMs} ms, got ${got}.\n${this.describeRecent(token)}`;
-    });
-  }
-
-  private waitFor<T>(timeoutMs: number, probe: () => T | undefined, explain: () => string): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const first = probe();
-      if (first !== undefined) return resolve(first);
-      const done = () => {
-        clearTimeout(timer);
-        this.waiters.delete(check);
-      };
-      const check = () => {
-        const hit = probe();
-        if (hit === undefined) return false;
-        done();
-        resolve(hit);
-        return true;
-      };
-      const timer = setTimeout(() => {
-        done();
-        reject(new Error(explain()));
-      }, timeoutMs);
-      this.waiters.set(check, (e) => {
-        done();
-        reject(e);
-      });
-    });
-  }
-
-  private describeRecent(token: string): string {
-    const now = Date.now();
-    const recent = this.calls(token).filter((c) => c.method !== "getUpdates").slice(-15);
-    if (!this.bots.has(token)) return `(no bot with this token; known: ${[...this.bots.values()].map((s) => s.bot.username).join(", ")})`;
-    if (!recent.length) return "The bot made no calls besides getUpdates.";
-    const lines = recent.map((c) => {
-      const params = JSON.stringify(c.params);
-      return `  ${now - c.at} ms ago  ${c.method} ${params.length > 300 ? `${params.slice(0, 300)}…` : params}${c.error ? `  -> ${c.error}` : ""}`;
-    });
-    return `Recent calls (newest last):\n${lines.join("\n")}`;
+    return this.log.waitForSent(token, chatId, count, timeoutMs);
   }
 
   failNext(token: string, method: string, error: { error_code: number; description: string; retry_after?: number }) {
@@ -346,8 +283,7 @@ class Fake implements FakeMessenger {
   }
 
   clear(token?: string) {
-    for (const t of token ? [token] : [...this.log.keys()]) this.log.delete(t);
-    for (const key of [...this.cursors.keys()]) if (!token || key.startsWith(`${token}|`)) this.cursors.delete(key);
+    this.log.clear(token);
   }
 
   webhookOf(token: string) {
@@ -357,7 +293,7 @@ class Fake implements FakeMessenger {
 
   async stop() {
     for (const s of this.bots.values()) s.updates.close();
-    for (const fail of [...this.waiters.values()]) fail(new Error("fake messenger stopped"));
+    this.log.failAll(new Error("fake messenger stopped"));
     await this.server.stop(true);
   }
 }
