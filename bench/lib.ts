@@ -297,6 +297,40 @@ export function childrenOf(pid: number): number[] {
   }
 }
 
+/** `pid` and every process below it (children, their children, ...), read from /proc. */
+export function treeOf(pid: number): number[] {
+  const out = [pid];
+  for (let i = 0; i < out.length; i++) out.push(...childrenOf(out[i]));
+  return out;
+}
+
+/** Summed RSS of a process tree in MB and how many processes it holds (the root included). */
+export function treeRssMb(pid: number): { totalMB: number; processes: number } {
+  const rss = treeOf(pid).map(rssMb).filter((x): x is number => x !== null);
+  return { totalMB: round(rss.reduce((a, b) => a + b, 0), 1), processes: rss.length };
+}
+
+/** CPU time (user + system) a process has used so far, in ms; null when it is gone. */
+export function cpuMs(pid: number): number | null {
+  try {
+    // fields after the parenthesised command name; utime and stime are the 14th and 15th of the line
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/** USER_HZ, the unit of /proc/<pid>/stat times (100 on mainstream Linux when getconf is missing). */
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString().trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
 // --- processes ------------------------------------------------------------------------------
 
 /** Resident set size of a process in MB (VmRSS of /proc/<pid>/status), null when it is gone. */

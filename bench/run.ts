@@ -9,7 +9,7 @@ const DIR = import.meta.dir;
 /** Helpers, not benchmarks. */
 const NOT_BENCHMARKS = new Set(["run", "lib", "loadgen", "scenarios"]);
 /** Quick ones first; the rest alphabetically. */
-const ORDER = ["codegen", "cold-start", "projects-list", "studio", "api-throughput", "webhook", "bots"];
+const ORDER = ["codegen", "cold-start", "projects-list", "studio", "api-throughput", "webhook", "bots", "fleet"];
 const PER_BENCH_LIMIT_MS = 10 * 60_000;
 
 const all = readdirSync(DIR)
@@ -50,6 +50,7 @@ type Row = [bench: string, figure: string, value: string, baseline: string, rati
 const rows: Row[] = [];
 const ms = (x: unknown) => (typeof x === "number" ? `${x.toFixed(x < 10 ? 2 : 1)} ms` : "—");
 const rps = (x: unknown) => (typeof x === "number" ? `${x} req/s` : "—");
+const ratio = (a: unknown, b: unknown) => (typeof a === "number" && typeof b === "number" && b ? Number((a / b).toFixed(3)) : null);
 const num = (x: unknown) => (x === null || x === undefined ? "—" : String(x));
 
 function headline(name: string, r: Figures) {
@@ -87,6 +88,21 @@ function headline(name: string, r: Figures) {
       for (const k of Object.keys(a).filter((k) => /^bots\d+$/.test(k) && k !== "bots0")) rows.push([name, `API p99 with ${k.slice(4)} bots`, ms(a[k].p99Ms), `0 bots ${ms(a.bots0?.p99Ms)}`, num(a[`p99At${k.slice(4)}VsAt0`] ?? 1)]);
       const u = r.updateToReply ?? {};
       rows.push([name, "update → reply, webhook p50 / p99", `${ms(u.webhook?.p50Ms)} / ${ms(u.webhook?.p99Ms)}`, `polling ${ms(u.polling?.p50Ms)} / ${ms(u.polling?.p99Ms)}`, num(u.webhookP50VsPolling)]);
+      return;
+    }
+    case "fleet": {
+      const n = r.bots;
+      const a = r.active;
+      const mb = (x: unknown) => (typeof x === "number" ? `${x} MB` : "—");
+      const s = r.start ?? {};
+      rows.push([name, `${n} bots polling (first start → last first poll)`, ms(s[`bots${n}`]?.allPollingMs), `${a} bots ${ms(s[`bots${a}`]?.allPollingMs)}`, num(s.allPollingVsActive)]);
+      const m = r.rss ?? {};
+      rows.push([name, `RSS, platform + all processes, ${n} bots (${m.processes?.[`bots${n}`]} processes)`, mb(m[`bots${n}MB`]), `no bot running ${mb(m.idleMB)}`, ""]);
+      rows.push([name, "RSS per bot beyond the idle platform", mb(m.perBotMB), `idle bare bun ${mb(m.bareBunMB)}`, num(ratio(m.perBotMB, m.bareBunMB))]);
+      const u = r.updateToReply ?? {};
+      rows.push([name, `update → reply p50 / p99, ${a} chats, ${n} bots`, `${ms(u[`bots${n}`]?.p50Ms)} / ${ms(u[`bots${n}`]?.p99Ms)}`, `${a} bots only ${ms(u[`bots${a}Only`]?.p50Ms)} / ${ms(u[`bots${a}Only`]?.p99Ms)}`, num(u.p99VsActiveOnly)]);
+      const l = r.apiProjectsList ?? {};
+      rows.push([name, `API p99 (projects/list) with ${n} bots`, ms(l[`bots${n}`]?.p99Ms), `0 bots ${ms(l.bots0?.p99Ms)}`, num(l.p99VsBots0)]);
       return;
     }
     case "studio":
