@@ -9,7 +9,7 @@ const DIR = import.meta.dir;
 /** Helpers, not benchmarks. */
 const NOT_BENCHMARKS = new Set(["run", "lib", "loadgen", "scenarios", "proc"]);
 /** Quick ones first; the rest alphabetically. */
-const ORDER = ["codegen", "cold-start", "projects-list", "studio", "api-throughput", "webhook", "bots", "fleet"];
+const ORDER = ["codegen", "cold-start", "projects-list", "studio", "api-throughput", "webhook", "bots", "fake-messenger", "fleet"];
 const PER_BENCH_LIMIT_MS = 10 * 60_000;
 
 const all = readdirSync(DIR)
@@ -88,6 +88,12 @@ function headline(name: string, r: Figures) {
       for (const k of Object.keys(a).filter((k) => /^bots\d+$/.test(k) && k !== "bots0")) rows.push([name, `API p99 with ${k.slice(4)} bots`, ms(a[k].p99Ms), `0 bots ${ms(a.bots0?.p99Ms)}`, num(a[`p99At${k.slice(4)}VsAt0`] ?? 1)]);
       const u = r.updateToReply ?? {};
       rows.push([name, "update → reply, webhook p50 / p99", `${ms(u.webhook?.p50Ms)} / ${ms(u.webhook?.p99Ms)}`, `polling ${ms(u.polling?.p50Ms)} / ${ms(u.polling?.p99Ms)}`, num(u.webhookP50VsPolling)]);
+      return;
+    }
+    case "fake-messenger": {
+      const u = r.updateToReply ?? {};
+      rows.push([name, `${r.bots} long polls held (${r.clientProcesses} client processes): CPU of the fake`, `${num(r.idleCpu?.fakePct)} %`, `clients ${num(r.idleCpu?.clientsPct)} %`, ""]);
+      rows.push([name, `update → reply p50 / p99, ${r.active} chats, minimal bots`, `${ms(u.paced?.p50Ms)} / ${ms(u.paced?.p99Ms)}`, `back to back: ${num(u.backToBack?.perS)}/s, p99 ${ms(u.backToBack?.p99Ms)}`, ""]);
       return;
     }
     case "fleet": {
