@@ -23,11 +23,12 @@
 //
 //   bun bench/fleet.ts [--bots 1000] [--active 50] [--per-project 20] [--concurrency 16]
 //                      [--window 120] [--seconds 5] [--rate 4]
-import { readFileSync, readlinkSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { greeterScenario } from "../test/bots/scenario-fixture";
 import { startFakeMessenger, type FakeBot, type RecordedCall } from "../test/support/fake-messenger";
-import { BUN, api, arg, brief, cpuMs, latency, onCleanup, raiseTokenIds, ratio, round, rssMb, runBench, runLoad, startBinaryPlatform, treeOf, treeRssMb } from "./lib";
+import { BUN, api, arg, brief, latency, onCleanup, raiseTokenIds, ratio, round, rssMb, runBench, runLoad, startBinaryPlatform } from "./lib";
+import { cpuMs, startedAt, treeOf, treeRssMb } from "./proc";
 
 const N = arg("bots", 1000);
 const ACTIVE = Math.min(arg("active", 50), N);
@@ -56,19 +57,14 @@ async function pool<T>(items: T[], width: number, fn: (item: T) => Promise<unkno
 }
 
 /**
- * After the server stopped: bot processes it started must be gone (they exit when its pipe closes).
- * Any still alive after a grace period that works in this run's folder is killed and reported.
+ * After the server stopped: the processes it started must be gone (bots and runners exit when its
+ * pipe closes). Any still alive after a grace period is killed and reported; a pid is only taken
+ * for the same process when its start time matches, so a reused pid is left alone.
  */
-async function sweep(pids: Set<number>, dir: string) {
-  const mine = (pid: number) => {
-    try {
-      return readlinkSync(`/proc/${pid}/cwd`).startsWith(dir);
-    } catch {
-      return false;
-    }
-  };
+async function sweep(seen: Map<number, number | null>) {
+  const mine = (pid: number) => seen.get(pid) !== null && startedAt(pid) === seen.get(pid);
   const deadline = Date.now() + 5000;
-  let left = [...pids].filter(mine);
+  let left = [...seen.keys()].filter(mine);
   while (left.length && Date.now() < deadline) {
     await Bun.sleep(100);
     left = left.filter(mine);
@@ -88,14 +84,12 @@ await runBench(
     if (N < 1) throw new Error("--bots must be at least 1");
     const fake = await startFakeMessenger();
     onCleanup(() => fake.stop());
-    const seen = new Set<number>(); // every platform descendant observed, for the sweep after stop
-    let dir = "";
-    onCleanup(() => dir && sweep(seen, dir));
+    const seen = new Map<number, number | null>(); // every platform descendant observed → its start time
+    onCleanup(() => sweep(seen));
     const p = await startBinaryPlatform({ env: { MESSENGER_API_ROOT: fake.url, ...(ISOLATION ? { BOT_ISOLATION: ISOLATION } : {}) } });
-    dir = p.dir;
     const root = p.server.proc.pid;
     const observe = () => {
-      for (const pid of treeOf(root)) if (pid !== root) seen.add(pid);
+      for (const pid of treeOf(root)) if (pid !== root && !seen.has(pid)) seen.set(pid, startedAt(pid));
       return treeRssMb(root);
     };
     raiseTokenIds(join(p.dir, "data", "botloom.db"), N + 2);

@@ -24,16 +24,26 @@ export function treeRssMb(pid: number): { totalMB: number; processes: number } {
   return { totalMB: Number(rss.reduce((a, b) => a + b, 0).toFixed(1)), processes: rss.length };
 }
 
-/** CPU time (user + system) a process has used so far, in ms; null when it is gone. */
-export function cpuMs(pid: number): number | null {
+/** Fields of /proc/<pid>/stat after the parenthesised command name (so f[0] is field 3, the state). */
+function statFields(pid: number): string[] | null {
   try {
-    // fields after the parenthesised command name; utime and stime are the 14th and 15th of the line
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS;
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   } catch {
     return null;
   }
+}
+
+/** CPU time (user + system, fields 14 and 15) a process has used so far, in ms; null when it is gone. */
+export function cpuMs(pid: number): number | null {
+  const f = statFields(pid);
+  return f ? ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS : null;
+}
+
+/** When a process started (field 22, clock ticks since boot): with the pid, it names one process even after pid reuse. */
+export function startedAt(pid: number): number | null {
+  const f = statFields(pid);
+  return f ? Number(f[19]) : null;
 }
 
 /** USER_HZ, the unit of /proc/<pid>/stat times (100 on mainstream Linux when getconf is missing). */

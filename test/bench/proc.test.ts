@@ -1,7 +1,7 @@
 // The /proc readings bench/fleet.ts adds up: a process tree with its grandchildren, its summed RSS,
 // CPU time that grows while a process works, and nulls for a process that is gone.
 import { afterAll, expect, test } from "bun:test";
-import { cpuMs, rssMb, treeOf, treeRssMb } from "../../bench/proc";
+import { cpuMs, rssMb, startedAt, treeOf, treeRssMb } from "../../bench/proc";
 
 const started: number[] = [];
 afterAll(() => {
@@ -48,15 +48,20 @@ test("a tree holds the grandchildren; its RSS is the sum of its processes", asyn
   await until(() => treeRssMb(child.pid).processes === 1, "a tree of one");
 });
 
-test("CPU time grows while a process works; a process that is gone reads as null", async () => {
+test("CPU time grows while a process works; the start time stays; a process that is gone reads as null", async () => {
   const busy = Bun.spawn([process.execPath, "-e", "for (;;) {}"], { stdout: "ignore", stderr: "ignore", stdin: "ignore" });
   started.push(busy.pid);
   const first = cpuMs(busy.pid);
   expect(first).not.toBeNull();
+  const born = startedAt(busy.pid);
+  expect(born).toBeGreaterThan(0);
+  expect(born).toBeGreaterThanOrEqual(startedAt(process.pid)!); // started after this test process
   await until(() => (cpuMs(busy.pid) ?? 0) >= (first ?? 0) + 50, "50 ms of CPU time");
+  expect(startedAt(busy.pid)).toBe(born);
   busy.kill("SIGKILL");
   await busy.exited;
   expect(cpuMs(busy.pid)).toBeNull();
+  expect(startedAt(busy.pid)).toBeNull();
   expect(rssMb(busy.pid)).toBeNull();
   expect(treeRssMb(busy.pid)).toEqual({ totalMB: 0, processes: 0 });
 });
