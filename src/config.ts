@@ -36,6 +36,12 @@ const envSchema = z.object({
     .refine((v) => v === "off" || isCronPattern(v), "BACKUP_SCHEDULE must be a cron expression such as \"0 3 * * *\", or off"),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
   BACKUP_UPLOAD: z.enum(["on", "off"]).default("off"),
+  // How bots run (README "How bots run"): shared runner processes, or one process per bot.
+  BOT_ISOLATION: z.enum(["runner", "process"]).default("runner"),
+  BOT_RUNNERS: z.coerce.number().int().min(1).max(256).optional(),
+  BOT_RUNNER_CAPACITY: z.coerce.number().int().min(1).default(100),
+  BOT_RUNNER_BLOCK_SECONDS: z.coerce.number().min(0.5).max(600).default(5),
+  BOT_RUNNER_MEMORY_MB: z.coerce.number().int().min(64).default(1024),
 });
 
 function isCronPattern(v: string): boolean {
@@ -62,6 +68,20 @@ export interface Limits {
 }
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** How bots run; see README "How bots run". */
+export interface BotRuntimeConfig {
+  /** "runner": many bots of one owner share a runner process; "process": one process per bot */
+  isolation: "runner" | "process";
+  /** runner processes an owner's bots may spread over (default: the number of CPU cores) */
+  runnersPerOwner: number;
+  /** bots a runner takes before the owner's next runner is started (up to runnersPerOwner) */
+  runnerCapacity: number;
+  /** a runner whose event loop is blocked this long is killed and its bots started elsewhere */
+  runnerBlockMs: number;
+  /** a runner using more memory than this (RSS) is recycled the same way */
+  runnerMemoryMb: number;
+}
 
 export interface Config {
   port: number;
@@ -92,6 +112,7 @@ export interface Config {
   updateCheckUrl: string;
   logLevel: LogLevel;
   limits: Limits;
+  bots: BotRuntimeConfig;
   /** Environment handed to child processes (bots): PATH and locale only, never our secrets. */
   childEnv: Record<string, string>;
 }
@@ -179,6 +200,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       patCreationsPerHour: e.PAT_CREATIONS_PER_HOUR,
       maxPatsPerUser: e.MAX_PATS_PER_USER,
       maxProjectsPerUser: e.MAX_PROJECTS_PER_USER,
+    },
+    bots: {
+      isolation: e.BOT_ISOLATION,
+      runnersPerOwner: e.BOT_RUNNERS ?? Math.max(1, navigator.hardwareConcurrency || 1),
+      runnerCapacity: e.BOT_RUNNER_CAPACITY,
+      runnerBlockMs: Math.round(e.BOT_RUNNER_BLOCK_SECONDS * 1000),
+      runnerMemoryMb: e.BOT_RUNNER_MEMORY_MB,
     },
     childEnv,
   };

@@ -1,4 +1,4 @@
-// Runs each token's bot as its own process (the same executable, BUN_BE_BUN=1) and supervises it:
+// Runs each token's bot (in a shared runner, or as its own process: see BotHost) and supervises it:
 // exclusive ownership of a token, crash restarts with exponential backoff, give-up after repeated
 // crashes, logs and launch history, and bots brought back after a server restart (DESIGN.md §6).
 import { eq } from "drizzle-orm";
@@ -11,17 +11,15 @@ import { BotError } from "./errors";
 import { maskSecrets, registerSecret, secretForms, type Logger } from "../log";
 import type { MessengerClient } from "../messenger/client";
 import type { BotController, BotInstanceState } from "./controller";
-import { foldersOfToken, folderName, writeBotFolder } from "./folders";
-import { ensureBotModules } from "./bot-modules";
+import type { BotEnd, BotHost, BotInstance } from "./instance";
+import { ProcessHost } from "./process-host";
+import { RunnerPool } from "./runner-pool";
 import { LaunchHistory } from "./launches";
 import { LogWriter } from "./log-writer";
-import { readLines } from "./lines";
 import { DEFAULT_POLICY, RESUME_CONCURRENCY, type SupervisionPolicy } from "./policy";
-import { clearWebhookForPolling, exitedAlready, releaseWebhook, waitForPort } from "./webhook-mode";
+import { clearWebhookForPolling, releaseWebhook, waitForPort } from "./webhook-mode";
 import { buildBotProgram } from "./program";
 import type { SupervisedBot as Bot } from "./supervised";
-import { rmSync } from "node:fs";
-import { join } from "node:path";
 
 export interface BotManagerDeps {
   config: Config;
@@ -50,6 +48,8 @@ export class BotManager implements BotController {
   private readonly ops = new Map<number, Promise<void>>();
   private readonly launches: LaunchHistory;
   private readonly logs: LogWriter;
+  /** where bots run: shared runners, or a process each (BOT_ISOLATION) */
+  readonly host: BotHost;
   private closed = false;
 
   constructor(
@@ -58,6 +58,7 @@ export class BotManager implements BotController {
   ) {
     this.launches = new LaunchHistory(deps.db);
     this.logs = new LogWriter(deps.db);
+    this.host = deps.config.bots.isolation === "process" ? new ProcessHost(deps.config) : new RunnerPool(deps.config, deps.log);
     for (const { id } of deps.db.select({ id: botTokens.id }).from(botTokens).where(eq(botTokens.status, "error")).all()) this.errored.add(id);
     deps.events.on("bot:table_updated", ({ projectId, restartOnUpdate }) => {
       if (restartOnUpdate) void this.restartProject(projectId);
@@ -68,7 +69,7 @@ export class BotManager implements BotController {
     const b = this.bots.get(tokenId);
     if (!b && this.resuming.has(tokenId)) return { status: "starting", startedAt: null, pid: null };
     if (!b) return this.errored.has(tokenId) ? { status: "error", startedAt: null, pid: null } : STOPPED;
-    return { status: b.status, startedAt: b.status === "running" ? b.startedAt : null, pid: b.proc?.pid ?? null };
+    return { status: b.status, startedAt: b.status === "running" ? b.startedAt : null, pid: b.instance?.pid ?? null };
   }
 
   /**
@@ -153,7 +154,7 @@ export class BotManager implements BotController {
       }
     }
     registerSecret(program.token);
-    const bot: Bot = { program, proc: null, launchId: null, status: "starting", startedAt: null, stopping: false, stopAs: { status: "stopped", reason: null }, crashes: existing?.crashes ?? [], restartTimer: null, stderrTail: [], exited: null };
+    const bot: Bot = { program, instance: null, launchId: null, status: "starting", startedAt: null, stopping: false, stopAs: { status: "stopped", reason: null }, crashes: existing?.crashes ?? [], restartTimer: null, stderrTail: [], exited: null };
     this.bots.set(tokenId, bot);
     try {
       await this.spawn(bot);
@@ -205,6 +206,7 @@ export class BotManager implements BotController {
     // Tokens with an operation under way too: a start in flight is stopped once it is done.
     const ids = new Set([...this.bots.keys(), ...this.ops.keys()]);
     await Promise.all([...ids].map((id) => this.serial(id, () => this.halt(id, null))));
+    await this.host.close();
     this.logs.flush();
   }
 
@@ -213,33 +215,17 @@ export class BotManager implements BotController {
   private async spawn(bot: Bot) {
     const { config, messenger } = this.deps;
     const p = bot.program;
-    ensureBotModules(config.botsDir);
-    const name = folderName(p.projectName, p.projectId, p.tokenId);
-    for (const stale of foldersOfToken(config.botsDir, p.tokenId, p.projectId)) if (stale !== name) rmSync(join(config.botsDir, stale), { recursive: true, force: true });
-    const dir = writeBotFolder(config.botsDir, name, p.code, p.env);
     if (p.launchMode === "polling") await clearWebhookForPolling(this.deps, p);
-    const proc = Bun.spawn([process.execPath, "--no-install", "bot.ts"], {
-      cwd: dir,
-      env: { ...config.childEnv, ...p.env, BUN_BE_BUN: "1", BOTLOOM_SUPERVISED: "1" },
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    bot.proc = proc;
+    const instance = this.host.launch(p, this.lineSink(bot));
+    bot.instance = instance;
     bot.stopping = false;
     bot.stopAs = { status: "stopped", reason: null };
     bot.startedAt = Date.now();
-    bot.launchId = this.launches.open(p.projectId, p.tokenId, proc.pid);
-    const output = Promise.all([this.pipeLines(bot, proc.stdout as ReadableStream<Uint8Array>, "stdout"), this.pipeLines(bot, proc.stderr as ReadableStream<Uint8Array>, "stderr")]);
-    bot.exited = proc.exited.then(async (code) => {
-      const asked = bot.stopping;
-      // The last stderr lines say why a bot died: read them before the launch is closed (bounded).
-      await Promise.race([output, Bun.sleep(1000)]);
-      this.onExit(bot, proc, code, asked);
-    });
+    bot.launchId = this.launches.open(p.projectId, p.tokenId, instance.pid);
+    bot.exited = instance.ended.then((end) => this.onExit(bot, instance, end, bot.stopping));
     if (p.launchMode === "webhook") {
       // DESIGN.md: register the webhook only once the bot listens, so no update meets the forced-200 rule.
-      await waitForPort(proc, p.port!, this.policy.listenTimeoutMs);
+      await waitForPort(instance, p.port!, this.policy.listenTimeoutMs);
       const url = `${config.webhookBaseUrl}/api/webhook/${p.projectId}/${p.tokenId}`;
       try {
         await messenger.setWebhook(p.token, url, p.env.WEBHOOK_SECRET);
@@ -247,18 +233,19 @@ export class BotManager implements BotController {
         throw new BotError("MESSENGER", `The messenger platform refused the webhook: ${e instanceof Error ? e.message : e}`);
       }
       // onExit leaves a bot that dies while starting to this start: it must not be called running.
-      if (exitedAlready(proc)) throw new BotError("FAILED", "The bot exited during start; see its logs");
+      if (instance.hasEnded()) throw new BotError("FAILED", "The bot exited during start; see its logs");
     }
     bot.status = "running";
   }
 
-  /** Settles when the stream ended. */
-  private pipeLines(bot: Bot, stream: ReadableStream<Uint8Array>, level: "stdout" | "stderr"): Promise<void> {
+  /** Where a bot's output lines go: its log, with every form of its secrets masked. */
+  private lineSink(bot: Bot) {
     const { projectId, tokenId, token, env } = bot.program;
     // The bot masks these itself; a line it printed some other way must not carry them either.
     const secretValues = (env.BOTLOOM_SECRET_KEYS ?? "").split(",").filter(Boolean).map((k) => env[k] ?? "");
     const hidden = [...new Set([token, env.WEBHOOK_SECRET ?? "", ...secretValues].filter((s) => s.length >= 8).flatMap(secretForms))].sort((a, b) => b.length - a.length);
-    return readLines(stream, (line) => {
+    return (level: "stdout" | "stderr", line: string) => {
+      if (!line.trim()) return;
       let text = line;
       for (const s of hidden) if (text.includes(s)) text = text.split(s).join("***");
       const safe = maskSecrets(text);
@@ -269,7 +256,7 @@ export class BotManager implements BotController {
         bot.stderrTail.push(safe);
         if (bot.stderrTail.length > 5) bot.stderrTail.shift();
       }
-    });
+    };
   }
 
   /** Ends a token's bot. `finalStatus` null = server shutdown (keep it wanted). */
@@ -285,15 +272,12 @@ export class BotManager implements BotController {
     bot.restartTimer = null;
     bot.stopping = true;
     bot.stopAs = { status: finalStatus === "error" ? "error" : "stopped", reason: reason ?? null };
-    const proc = bot.proc;
-    if (proc) {
+    const instance = bot.instance;
+    if (instance) {
       let timer: ReturnType<typeof setTimeout> | undefined;
-      if (!exitedAlready(proc)) {
-        try {
-          (proc.stdin as import("bun").FileSink).end();
-        } catch {}
-        proc.kill("SIGTERM");
-        timer = setTimeout(() => proc.kill("SIGKILL"), this.policy.stopGraceMs);
+      if (!instance.hasEnded()) {
+        instance.stop();
+        timer = setTimeout(() => instance.kill(), this.policy.stopGraceMs);
       }
       await bot.exited;
       clearTimeout(timer);
@@ -324,16 +308,27 @@ export class BotManager implements BotController {
     return this.deps.db.select({ id: botTokens.id }).from(botTokens).where(eq(botTokens.id, tokenId)).get() !== undefined;
   }
 
-  /** `asked`: the exit was requested (a stop was under way when the process ended). */
-  private onExit(bot: Bot, proc: ReturnType<typeof Bun.spawn>, code: number | null, asked: boolean) {
-    if (bot.proc !== proc) return;
+  /** `asked`: the exit was requested (a stop was under way when the bot ended). */
+  private onExit(bot: Bot, instance: BotInstance, end: BotEnd, asked: boolean) {
+    if (bot.instance !== instance) return;
     this.logs.flush();
     if (asked) {
       if (bot.launchId !== null) this.launches.close(bot.launchId, bot.stopAs.status, bot.stopAs.reason);
       bot.launchId = null;
       return;
     }
-    const why = `exited with code ${code}${bot.stderrTail.length ? `: ${bot.stderrTail.slice(-3).join(" | ")}` : ""}`;
+    const tokenId = bot.program.tokenId;
+    if (end.moved && bot.status === "running" && !bot.stopping) {
+      // Not this bot's fault: started again right away, no crash counted.
+      this.logs.push(bot.program.projectId, tokenId, "stdout", end.moved);
+      if (bot.launchId !== null) this.launches.close(bot.launchId, "stopped", end.moved.slice(0, 1000));
+      bot.launchId = null;
+      bot.instance = null;
+      bot.status = "starting";
+      void this.serial(tokenId, () => this.respawn(bot));
+      return;
+    }
+    const why = end.reason ?? `exited with code ${end.code}${bot.stderrTail.length ? `: ${bot.stderrTail.slice(-3).join(" | ")}` : ""}`;
     // A crash: every exit nobody asked for counts, whatever the code. One that died while starting
     // is the start's (or crash restart's) failure to report; no restart from here.
     const crashed = bot.status === "running" && !bot.stopping;
@@ -344,8 +339,7 @@ export class BotManager implements BotController {
     if (bot.launchId !== null) this.launches.close(bot.launchId, "error", reason.slice(0, 1000));
     bot.launchId = null;
     if (!crashed) return;
-    const tokenId = bot.program.tokenId;
-    bot.proc = null;
+    bot.instance = null;
     // The restart's setWebhook must come after this delete, or a slow delete would undo it.
     bot.webhookReleased = releaseWebhook(this.deps, bot.program);
     if (givesUp) {

@@ -5,7 +5,8 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBotModules } from "./bot-modules";
 import { readLines } from "./lines";
-import { exitedAlready } from "./webhook-mode";
+
+const exitedAlready = (proc: ReturnType<typeof Bun.spawn>) => proc.exitCode !== null || proc.signalCode !== null;
 
 export interface PreviewLimits {
   /** resident memory a preview bot may use */

@@ -8,7 +8,7 @@ import { projectMediaFileIds } from "../db/project-schema";
 import { botTokens, mediaFiles, projects, tokenEnvVars } from "../db/schema";
 import { hmacHex } from "../lib/crypto";
 import { mediaUrlOf } from "../lib/media-url";
-import { generateBot, ScenarioError } from "../scenario";
+import { compileBotTables, generateBot, ScenarioError, type BotTables, type GenerateOptions } from "../scenario";
 import { BotError } from "./errors";
 import { scenarioLimitProblem } from "../lib/json-limits";
 
@@ -36,10 +36,13 @@ export interface BotProgram {
   tokenId: number;
   projectId: number;
   projectName: string;
+  /** the project's owner: a shared runner hosts the bots of one owner only */
+  ownerId: number;
   token: string;
   launchMode: "polling" | "webhook";
   port: number | null;
-  code: string;
+  /** what runs: a generated program (its own process) or the bot as data for a shared runner */
+  run: { code: string } | { tables: BotTables };
   env: Record<string, string>;
   warnings: string[];
 }
@@ -86,14 +89,14 @@ export function buildBotProgram(config: Config, db: Db, files: ProjectDatabases,
     port = webhookPort(tokenId);
     if (port > 65535) throw new BotError("INVALID", `Webhook mode is unavailable for token ${tokenId}: its port ${port} would exceed 65535; use polling`);
   }
-  let code: string;
+  let run: BotProgram["run"];
   let warnings: string[] = [];
   try {
     const doc = JSON.parse(project.data);
     // A row stored before the scenario limits must not overflow the generator's walks.
     const tooBig = scenarioLimitProblem(doc, "The stored scenario");
     if (tooBig) throw new BotError("INVALID", `The scenario cannot run: ${tooBig} (save a smaller document)`);
-    const out = generateBot(doc, {
+    const opts: GenerateOptions = {
       projectName: project.name,
       userDatabaseEnabled: project.userDatabaseEnabled === 1,
       flags: { catchAllHandlers: token.catchAllHandlers === 1, protectContent: token.protectContent === 1, contentCache: token.contentCache === 1 },
@@ -101,8 +104,9 @@ export function buildBotProgram(config: Config, db: Db, files: ProjectDatabases,
       // A running bot reports each step it takes ("[chat N] node …") and what it sends: the
       // Studio's Logs tab is where its owner watches what it does.
       enableLogging: true,
-    });
-    code = out.code;
+    };
+    const out = config.bots.isolation === "process" ? generateBot(doc, opts) : compileBotTables(doc, opts);
+    run = "code" in out ? { code: out.code } : { tables: out.tables };
     warnings = out.warnings.map((w) => (w.nodeId ? `${w.nodeId}: ${w.message}` : w.message));
   } catch (e) {
     if (e instanceof ScenarioError) throw new BotError("INVALID", `The scenario cannot run: ${e.message}`, { issues: e.issues });
@@ -138,5 +142,5 @@ export function buildBotProgram(config: Config, db: Db, files: ProjectDatabases,
     env.PORT = String(port);
     env.WEBHOOK_SECRET = webhookSecret(config.sessionSecret, project.id, tokenId);
   }
-  return { tokenId, projectId: project.id, projectName: project.name, token: token.token, launchMode: token.launchMode, port, code, env, warnings };
+  return { tokenId, projectId: project.id, projectName: project.name, ownerId: project.ownerId, token: token.token, launchMode: token.launchMode, port, run, env, warnings };
 }

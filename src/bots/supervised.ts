@@ -1,10 +1,11 @@
 // What the bot manager keeps about each token's bot while it supervises it.
 import type { BotInstanceState } from "./controller";
+import type { BotInstance } from "./instance";
 import type { BotProgram } from "./program";
 
 export interface SupervisedBot {
   program: BotProgram;
-  proc: ReturnType<typeof Bun.spawn> | null;
+  instance: BotInstance | null;
   launchId: number | null;
   status: BotInstanceState["status"];
   startedAt: number | null;

@@ -3,15 +3,14 @@
 import { BotError } from "./errors";
 import type { Logger } from "../log";
 import { MessengerError, type MessengerClient } from "../messenger/client";
+import type { BotInstance } from "./instance";
 import type { BotProgram } from "./program";
 
-export const exitedAlready = (proc: ReturnType<typeof Bun.spawn>) => proc.exitCode !== null || proc.signalCode !== null;
-
-/** Resolves once something accepts connections on 127.0.0.1:port; fails if the process exits or time runs out. */
-export async function waitForPort(proc: ReturnType<typeof Bun.spawn>, port: number, timeoutMs: number) {
+/** Resolves once something accepts connections on 127.0.0.1:port; fails if the bot ends or time runs out. */
+export async function waitForPort(bot: BotInstance, port: number, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (exitedAlready(proc)) throw new BotError("FAILED", "The bot exited during start; see its logs");
+    if (bot.hasEnded()) throw new BotError("FAILED", "The bot exited during start; see its logs");
     try {
       const socket = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {}, error() {} } });
       socket.end();

@@ -42,7 +42,7 @@ async function answer(bot: FakeBot, user: FakeUser, text: string) {
 beforeAll(async () => {
   fake = await startFakeMessenger();
   const port = await freePort();
-  t = createTestApp({ fileDb: true, env: { MESSENGER_API_ROOT: fake.url } });
+  t = createTestApp({ fileDb: true, env: { MESSENGER_API_ROOT: fake.url, BOT_ISOLATION: "process" } });
   await setUp(t);
   const app = createApp(t.ctx).listen({ port, hostname: "127.0.0.1" });
   t.ctx.state.localUrl = `http://127.0.0.1:${port}`;

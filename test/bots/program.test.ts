@@ -39,7 +39,10 @@ describe("bot program", () => {
     // Read by Bun or the loader from the process environment: a user variable must never reach it.
     for (const key of ["BUN_OPTIONS", "LD_PRELOAD", "NODE_EXTRA_CA_CERTS", "BOTLOOM_X"]) expect(p.env[key]).toBeUndefined();
     expect(p.env.PORT).toBeUndefined();
-    expect(p.code).toContain('from "grammy"');
+    // The default (shared runners): the bot as tables, no program text; BOT_ISOLATION=process gets the program.
+    expect("tables" in p.run && p.run.tables.nodes.length).toBeGreaterThan(0);
+    const own = buildBotProgram({ ...t.ctx.config, bots: { ...t.ctx.config.bots, isolation: "process" } }, t.ctx.db, t.ctx.projectFiles, p.tokenId);
+    expect("code" in own.run && own.run.code).toContain('from "grammy"');
   });
 
   test("webhook mode: port 9000 + tokenId and a derived secret; refused beyond 65535 or without WEBHOOK_BASE_URL", () => {

@@ -33,7 +33,7 @@ afterAll(async () => {
 });
 
 async function newApp(policy: Partial<SupervisionPolicy> = {}, env: Record<string, string> = {}) {
-  const t = createTestApp({ fileDb: true, env: { MESSENGER_API_ROOT: fake.url, WEBHOOK_BASE_URL: "http://127.0.0.1:9", ...env }, botPolicy: { ...POLICY, ...policy } });
+  const t = createTestApp({ fileDb: true, env: { MESSENGER_API_ROOT: fake.url, WEBHOOK_BASE_URL: "http://127.0.0.1:9", BOT_ISOLATION: "process", ...env }, botPolicy: { ...POLICY, ...policy } });
   apps.push(t);
   await setUp(t);
   const cookie = await loginAs(t, 31);

@@ -37,7 +37,7 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${port}`;
   t = createTestApp({
     fileDb: true,
-    env: { MESSENGER_API_ROOT: fake.url, WEBHOOK_BASE_URL: baseUrl },
+    env: { MESSENGER_API_ROOT: fake.url, WEBHOOK_BASE_URL: baseUrl, BOT_ISOLATION: "process" },
     botPolicy: { backoffBaseMs: 100, backoffCapMs: 400, crashLimit: 3, crashWindowMs: 60_000, stopGraceMs: 3000, listenTimeoutMs: 15_000 },
   });
   await setUp(t);

@@ -17,7 +17,7 @@ afterAll(async () => {
 test("server stop with an open /api/events WebSocket: finishes, the bot stops and stays wanted", async () => {
   const fake = await startFakeMessenger();
   cleanups.push(() => fake.stop());
-  const t = createTestApp({ fileDb: true, env: { MESSENGER_API_ROOT: fake.url, PORT: "0", HOST: "127.0.0.1" } });
+  const t = createTestApp({ fileDb: true, env: { MESSENGER_API_ROOT: fake.url, PORT: "0", HOST: "127.0.0.1", BOT_ISOLATION: "process" } });
   cleanups.push(() => t.cleanup());
   await setUp(t);
   const cookie = await loginAs(t, 5);

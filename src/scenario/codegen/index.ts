@@ -3,7 +3,8 @@
 import { documentNodesSchema, normalizeDocument } from "../model";
 import { ScenarioError, validateScenario, type Issue } from "../validate";
 import { compileScenario } from "./compile";
-import { renderProgram } from "./program";
+import { renderProgram, tablesOf, type BotTables, type ProgramSettings } from "./program";
+export { renderInterpreter, type BotTables } from "./program";
 
 export interface GenerateOptions {
   projectName: string;
@@ -26,31 +27,40 @@ export interface GeneratedBot {
   warnings: Issue[];
 }
 
+function compileFor(doc: unknown, opts: GenerateOptions) {
+  const normalized = normalizeDocument(doc);
+  const { errors, warnings } = validateScenario(normalized);
+  if (errors.length > 0) throw new ScenarioError(errors);
+  const { compiled, warnings: compileWarnings } = compileScenario(documentNodesSchema.parse(normalized));
+  const settings: ProgramSettings = {
+    projectName: opts.projectName,
+    userDatabase: opts.userDatabaseEnabled,
+    logging: opts.enableLogging ?? false,
+    catchAll: opts.flags?.catchAllHandlers ?? false,
+    protectContent: opts.flags?.protectContent ?? false,
+    contentCache: opts.flags?.contentCache ?? false,
+    mediaCache: opts.mediaCache ?? {},
+    preview: opts.preview ?? false,
+  };
+  const seen = new Set(warnings.map((w) => w.message));
+  const extra = compileWarnings.filter((w) => !seen.has(w.message));
+  return { compiled, settings, warnings: [...warnings, ...extra] };
+}
+
 /**
  * Generates the bot program. Accepts every input form normalizeDocument accepts; throws
  * ScenarioError when the document is unusable. Deterministic: same input, same bytes.
  */
 export function generateBot(doc: unknown, opts: GenerateOptions): GeneratedBot {
-  const normalized = normalizeDocument(doc);
-  const { errors, warnings } = validateScenario(normalized);
-  if (errors.length > 0) throw new ScenarioError(errors);
-  const { compiled, warnings: compileWarnings } = compileScenario(documentNodesSchema.parse(normalized));
-  const code = renderProgram(
-    {
-      projectName: opts.projectName,
-      userDatabase: opts.userDatabaseEnabled,
-      logging: opts.enableLogging ?? false,
-      catchAll: opts.flags?.catchAllHandlers ?? false,
-      protectContent: opts.flags?.protectContent ?? false,
-      contentCache: opts.flags?.contentCache ?? false,
-      mediaCache: opts.mediaCache ?? {},
-      preview: opts.preview ?? false,
-    },
-    compiled,
-  );
-  const seen = new Set(warnings.map((w) => w.message));
-  const extra = compileWarnings.filter((w) => !seen.has(w.message));
+  const { compiled, settings, warnings } = compileFor(doc, opts);
+  const code = renderProgram(settings, compiled);
   let lines = 0; // counted in place: splitting a 1 MB program only to count it cost a copy of it
   for (let i = code.indexOf("\n"); i !== -1; i = code.indexOf("\n", i + 1)) lines++;
-  return { code, lines, warnings: [...warnings, ...extra] };
+  return { code, lines, warnings };
+}
+
+/** The same bot as data for a shared runner's interpreter (renderInterpreter); same checks, same warnings. */
+export function compileBotTables(doc: unknown, opts: GenerateOptions): { tables: BotTables; warnings: Issue[] } {
+  const { compiled, settings, warnings } = compileFor(doc, opts);
+  return { tables: tablesOf(settings, compiled), warnings };
 }

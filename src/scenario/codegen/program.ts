@@ -9,9 +9,10 @@ import { RUNTIME_CONDITIONS } from "./runtime/conditions";
 import { RUNTIME_CONTROL } from "./runtime/control";
 import { RUNTIME_DATA } from "./runtime/data";
 import { RUNTIME_EXPR } from "./runtime/expr";
+import { RUNTIME_HOSTED } from "./runtime/hosted";
 import { RUNTIME_HTTP } from "./runtime/http";
 import { RUNTIME_FLOW } from "./runtime/flow";
-import { RUNTIME_LAUNCH } from "./runtime/launch";
+import { RUNTIME_CONTENT, RUNTIME_LAUNCH } from "./runtime/launch";
 import { RUNTIME_MESSAGES } from "./runtime/messages";
 import { RUNTIME_PREVIEW } from "./runtime/preview";
 import { RUNTIME_ROUTER } from "./runtime/router";
@@ -93,6 +94,11 @@ const IMPORTS = [
   'import { resolve as resolvePath, sep as pathSep } from "node:path";',
   'import jsep from "jsep";',
 ].join("\n");
+
+/** OPTIONS of a generated program: the settings a bot reads while it runs. */
+function optionsOf(s: ProgramSettings) {
+  return { projectName: s.projectName, userDatabase: s.userDatabase, logging: s.logging, catchAll: s.catchAll, protectContent: s.protectContent, contentCache: s.contentCache };
+}
 
 function settingsBlock(s: ProgramSettings): string {
   const cache = Object.keys(s.mediaCache)
@@ -186,6 +192,7 @@ const RUNTIME_BODY = [
   RUNTIME_ACTIONS,
   RUNTIME_BROADCAST,
   RUNTIME_TRIGGERS,
+  RUNTIME_CONTENT,
   RUNTIME_LAUNCH,
 ].map(restoreChars);
 const PREVIEW_PART = restoreChars(RUNTIME_PREVIEW);
@@ -202,4 +209,103 @@ export function renderProgram(settings: ProgramSettings, compiled: CompiledScena
   const body = settings.preview ? [...RUNTIME_BODY.slice(0, -1), PREVIEW_PART, RUNTIME_BODY[RUNTIME_BODY.length - 1]!] : RUNTIME_BODY;
   const parts = [header(settings, compiled), IMPORTS, RUNTIME_TABLES, RUNTIME_HEAD, settingsBlock(settings), tables(compiled), DDL_BLOCK, RUNTIME_SQL_GUARD, ...body];
   return parts.join("\n\n") + "\n";
+}
+
+/**
+ * A bot as data for a shared runner (src/bots/runner/): the same tables and settings a generated
+ * program holds, as plain JSON. The runner's one interpreter (renderInterpreter) runs them: no code
+ * is generated per bot.
+ */
+export interface BotTables {
+  options: ReturnType<typeof optionsOf>;
+  mediaCache: Record<string, string>;
+  nodes: TableEntry["node"][];
+  commands: CompiledScenario["commands"];
+  textTriggers: CompiledScenario["textTriggers"];
+  callbackTriggers: CompiledScenario["callbackTriggers"];
+  messageTriggers: CompiledScenario["messageTriggers"];
+  schedules: CompiledScenario["schedules"];
+}
+
+export function tablesOf(settings: ProgramSettings, c: CompiledScenario): BotTables {
+  return {
+    options: optionsOf(settings),
+    mediaCache: settings.mediaCache,
+    nodes: c.nodes.map((e) => e.node),
+    commands: c.commands,
+    textTriggers: c.textTriggers,
+    callbackTriggers: c.callbackTriggers,
+    messageTriggers: c.messageTriggers,
+    schedules: c.schedules,
+  };
+}
+
+const HOSTED_TYPES = `// ─── What a runner gives each bot it hosts ─────────────────────────────────────
+
+/** The tables of one bot (see BotTables in the platform's codegen/program.ts). */
+export interface BotTables {
+  options: { projectName: string; userDatabase: boolean; logging: boolean; catchAll: boolean; protectContent: boolean; contentCache: boolean };
+  mediaCache: Record<string, string>;
+  nodes: ScenarioNode[];
+  commands: CommandDef[];
+  textTriggers: TextTriggerDef[];
+  callbackTriggers: CallbackTriggerDef[];
+  messageTriggers: MessageTriggerDef[];
+  schedules: ScheduleDef[];
+}
+
+type Print = (...args: unknown[]) => void;
+
+/**
+ * The process as one hosted bot sees it: its own environment (the token, its env variables, its
+ * project's database path), its own console (lines go to its log) and an exit that ends only this
+ * bot (it throws, so nothing after it runs). AsyncLocalStorage tells the runner which bot runs.
+ */
+export interface BotHost {
+  process: { env: Record<string, string | undefined>; exit(code?: number): never };
+  console: { log: Print; info: Print; warn: Print; error: Print };
+  AsyncLocalStorage: typeof AsyncLocalStorage;
+}
+
+export interface HostedBot {
+  start(): Promise<void>;
+  stop(reason: string): Promise<void>;
+}`;
+
+const HOSTED_PRELUDE = `export function createBot(S: BotTables, host: BotHost): HostedBot {
+  const process = host.process;
+  const console = host.console;
+  const AsyncLocalStorage = host.AsyncLocalStorage;
+  const OPTIONS = S.options;
+  const MEDIA_CACHE = S.mediaCache;
+  const NODES = S.nodes;
+  const COMMANDS = S.commands;
+  const TEXT_TRIGGERS = S.textTriggers;
+  const CALLBACK_TRIGGERS = S.callbackTriggers;
+  const MESSAGE_TRIGGERS = S.messageTriggers;
+  const SCHEDULES = S.schedules;`;
+
+let interpreter: string | undefined;
+
+/**
+ * The interpreter module of the shared runners: the runtime of generated programs wrapped in
+ * createBot(tables, host), so one copy of it (and of grammY) serves every bot of a runner, each with
+ * its own closure: tables, chat state, database connection, timers. The same for every bot.
+ */
+export function renderInterpreter(): string {
+  interpreter ??= [
+    [
+      "// The interpreter of Botloom's shared bot runners, written by the platform: every bot a runner",
+      "// hosts is one createBot(tables, host) closure over the runtime that generated programs carry.",
+      "// Exported bots stay standalone programs (see the generator).",
+    ].join("\n"),
+    IMPORTS,
+    RUNTIME_TABLES,
+    RUNTIME_HEAD,
+    HOSTED_TYPES,
+    DDL_BLOCK,
+    RUNTIME_SQL_GUARD,
+    [HOSTED_PRELUDE, ...RUNTIME_BODY.slice(0, -1), restoreChars(RUNTIME_HOSTED)].join("\n\n") + "\n}",
+  ].join("\n\n") + "\n";
+  return interpreter;
 }

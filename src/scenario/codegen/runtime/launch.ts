@@ -1,6 +1,7 @@
-// Runtime source, part 7: content reload, start (polling or webhook) and graceful stop.
-// (Text copied into generated bots; see types.ts for the rules.)
-export const RUNTIME_LAUNCH = String.raw`
+// Runtime source, part 7: content reload (shared by standalone programs and runner-hosted bots),
+// then start (polling or webhook) and graceful stop of a standalone program (runners start bots
+// with runtime/hosted.ts instead). (Text copied into generated bots; see types.ts for the rules.)
+export const RUNTIME_CONTENT = String.raw`
 // ─── contentCache: node texts follow the project without a restart ─────────────
 
 type RawData = Record<string, unknown>;
@@ -105,42 +106,6 @@ function watchContent() {
   contentTimer = setInterval(check, 2000);
 }
 
-// ─── Start and stop ────────────────────────────────────────────────────────────
-
-let server: ReturnType<typeof Bun.serve> | undefined;
-let stopping = false;
-
-async function shutdown(reason: string, code = 0) {
-  if (stopping) return;
-  stopping = true;
-  console.log("stopping: " + reason);
-  setTimeout(() => process.exit(code), 3000).unref(); // never hang on the way out
-  for (const timer of timers) clearTimeout(timer);
-  if (contentTimer) clearInterval(contentTimer);
-  stopSchedules();
-  try {
-    if (server) server.stop(true);
-    if (bot.isRunning()) await bot.stop();
-    db?.close();
-  } catch (err) {
-    console.error("while stopping:", err);
-  }
-  process.exit(code);
-}
-
-/** Supervised by the platform: its pipe on stdin closes when it dies, and so does the bot. */
-async function exitWhenStdinCloses() {
-  const reader = Bun.stdin.stream().getReader();
-  try {
-    while (!(await reader.read()).done) {
-      // the platform sends nothing; reading only detects the end
-    }
-  } catch {
-    // a broken pipe means the same
-  }
-  await shutdown("stdin closed");
-}
-
 /**
  * The command menu. Admin-only commands are shown to ADMIN_IDS only: everyone gets the public
  * menu, each admin's private chat gets the public menu plus the admin commands.
@@ -162,10 +127,27 @@ async function registerMenu() {
   }
 }
 
-async function main() {
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
-  if (env.BOTLOOM_SUPERVISED === "1") void exitWhenStdinCloses();
+// ─── Start and stop ────────────────────────────────────────────────────────────
+
+let server: ReturnType<typeof Bun.serve> | undefined;
+let stopping = false;
+
+/** Ends what the bot runs on its own: delays, content polling, schedules, the webhook port, polling. */
+async function release() {
+  for (const timer of timers) clearTimeout(timer);
+  if (contentTimer) clearInterval(contentTimer);
+  stopSchedules();
+  try {
+    if (server) server.stop(true);
+    if (bot.isRunning()) await bot.stop();
+    db?.close();
+  } catch (err) {
+    console.error("while stopping:", err);
+  }
+}
+
+/** Checks the token, then takes updates: long polling, or the webhook port the platform forwards to. */
+async function launch() {
   try {
     await bot.init();
   } catch (err) {
@@ -201,6 +183,39 @@ async function main() {
         void shutdown("polling failed", 1);
       });
   }
+}
+`;
+
+export const RUNTIME_LAUNCH = String.raw`
+// ─── The program on its own ────────────────────────────────────────────────────
+
+async function shutdown(reason: string, code = 0) {
+  if (stopping) return;
+  stopping = true;
+  console.log("stopping: " + reason);
+  setTimeout(() => process.exit(code), 3000).unref(); // never hang on the way out
+  await release();
+  process.exit(code);
+}
+
+/** Supervised by the platform: its pipe on stdin closes when it dies, and so does the bot. */
+async function exitWhenStdinCloses() {
+  const reader = Bun.stdin.stream().getReader();
+  try {
+    while (!(await reader.read()).done) {
+      // the platform sends nothing; reading only detects the end
+    }
+  } catch {
+    // a broken pipe means the same
+  }
+  await shutdown("stdin closed");
+}
+
+async function main() {
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  if (env.BOTLOOM_SUPERVISED === "1") void exitWhenStdinCloses();
+  await launch();
 }
 
 await main();

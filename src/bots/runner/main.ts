@@ -1,0 +1,156 @@
+// A shared bot runner: one process hosting many bots of one owner (DESIGN.md §6, README "How bots
+// run"). The platform writes this file, watchdog.ts and the interpreter (renderInterpreter) into
+// <BOTS_DIR>/.runner/ and runs it with the same executable (BUN_BE_BUN=1), as it runs a bot program.
+//
+// The platform talks to it in JSON lines. On stdin: {op:"start",id,tables,env}, {op:"stop",id},
+// {op:"ping",n}; stdin closing means the platform is gone and every bot stops. On stdout:
+// {ev:"line",id,err,text} (a bot's output), {ev:"exit",id,code}, {ev:"pong",n,rss},
+// {ev:"error",id,text} (an error no bot handler caught), and from the watchdog thread
+// {ev:"blocked",id,ms} or {ev:"memory",id,rss}, after which the platform kills this runner.
+import { AsyncLocalStorage } from "node:async_hooks";
+import { Worker } from "node:worker_threads";
+
+interface HostedBot {
+  start(): Promise<void>;
+  stop(reason: string): Promise<void>;
+}
+interface Interpreter {
+  createBot(tables: unknown, host: unknown): HostedBot;
+}
+type Command = { op: "start"; id: number; tables: unknown; env: Record<string, string> } | { op: "stop"; id: number } | { op: "ping"; n: number };
+
+/** Thrown by a hosted bot's process.exit: it ends that bot's code path, never the runner. */
+class BotExit extends Error {
+  constructor(readonly code: number) {
+    super("the bot exited with code " + code);
+  }
+}
+
+const BLOCK_MS = Number(process.env.BOTLOOM_RUNNER_BLOCK_MS) || 5000;
+const MEMORY_MB = Number(process.env.BOTLOOM_RUNNER_MEMORY_MB) || 1024;
+/** Longer output lines are cut: the platform reads this process's output in lines of at most 64 Ki characters (a JSON escape takes up to six). */
+const MAX_LINE = 8000;
+/** How long a bot may take to stop before the platform is told it has. */
+const STOP_GRACE_MS = 3000;
+
+/** [0]: token id of the bot whose code runs now (or ran last); [1]: heartbeat of this thread. */
+const shared = new Int32Array(new SharedArrayBuffer(8));
+const watchdog = new Worker(new URL("./watchdog.ts", import.meta.url), { workerData: { shared, blockMs: BLOCK_MS, memoryBytes: MEMORY_MB * 1024 * 1024 } });
+watchdog.unref();
+setInterval(() => Atomics.add(shared, 1, 1), 100);
+
+const send = (message: object) => void process.stdout.write(JSON.stringify(message) + "\n");
+
+const bots = new Map<number, { hosted: HostedBot | null; stopTimer?: ReturnType<typeof setTimeout> }>();
+
+/** The bot has ended (it exited, failed to start, or did not stop in time): said once. */
+function finish(id: number, code: number) {
+  const entry = bots.get(id);
+  if (!entry) return;
+  clearTimeout(entry.stopTimer);
+  bots.delete(id);
+  send({ ev: "exit", id, code });
+}
+
+function consoleOf(id: number) {
+  const print =
+    (err: 0 | 1) =>
+    (...args: unknown[]) => {
+      if (!bots.has(id)) return; // a stopped bot's leftover work says nothing more
+      const text = args.map((a) => (typeof a === "string" ? a : Bun.inspect(a))).join(" ");
+      for (const line of text.split("\n")) send({ ev: "line", id, err, text: line.length > MAX_LINE ? line.slice(0, MAX_LINE) + " …" : line });
+    };
+  return { log: print(0), info: print(0), warn: print(1), error: print(1) };
+}
+
+/** The node scope of a bot's runtime: entering it (every update, every node step) marks the bot as the one running. */
+function scopeOf(id: number): typeof AsyncLocalStorage {
+  return class BotScope<T> extends AsyncLocalStorage<T> {
+    override enterWith(store: T) {
+      Atomics.store(shared, 0, id);
+      super.enterWith(store);
+    }
+    override run<R>(store: T, callback: (...args: any[]) => R, ...args: any[]): R {
+      Atomics.store(shared, 0, id);
+      return super.run(store, callback, ...args);
+    }
+  };
+}
+
+function hostOf(id: number, env: Record<string, string>) {
+  return {
+    process: {
+      env,
+      exit(code = 0): never {
+        finish(id, code);
+        throw new BotExit(code);
+      },
+    },
+    console: consoleOf(id),
+    AsyncLocalStorage: scopeOf(id),
+  };
+}
+
+async function start(interpreter: Interpreter, id: number, tables: unknown, env: Record<string, string>) {
+  if (bots.has(id)) return consoleOf(id).error("this bot runs here already; the second start is ignored");
+  const entry: { hosted: HostedBot | null } = { hosted: null };
+  bots.set(id, entry);
+  Atomics.store(shared, 0, id);
+  try {
+    entry.hosted = interpreter.createBot(tables, hostOf(id, env));
+    await entry.hosted.start();
+  } catch (err) {
+    if (err instanceof BotExit) return;
+    consoleOf(id).error("the bot failed to start:", err);
+    finish(id, 1);
+  }
+}
+
+function stop(id: number) {
+  const entry = bots.get(id);
+  if (!entry) return send({ ev: "exit", id, code: 0 });
+  entry.stopTimer ??= setTimeout(() => {
+    consoleOf(id).error("the bot did not stop within " + STOP_GRACE_MS / 1000 + " s; left behind");
+    finish(id, 0);
+  }, STOP_GRACE_MS);
+  if (!entry.hosted) return finish(id, 0);
+  entry.hosted.stop("SIGTERM").catch((err) => {
+    if (!(err instanceof BotExit)) consoleOf(id).error("while stopping:", err);
+  });
+}
+
+/** Errors no handler caught (a rejected promise in a bot's timer, say): told, never fatal to the runner. */
+function uncaught(err: unknown) {
+  if (err instanceof BotExit) return;
+  send({ ev: "error", id: Atomics.load(shared, 0), text: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+}
+process.on("uncaughtException", uncaught);
+process.on("unhandledRejection", uncaught);
+
+async function stopAllAndExit() {
+  setTimeout(() => process.exit(0), STOP_GRACE_MS + 500).unref();
+  for (const id of [...bots.keys()]) stop(id);
+  while (bots.size > 0) await Bun.sleep(20);
+  process.exit(0);
+}
+
+async function main() {
+  // A path the type checker does not follow: the interpreter is written beside this file at run time.
+  const interpreter = (await import(new URL("./interpreter.ts", import.meta.url).href)) as Interpreter;
+  const decoder = new TextDecoder();
+  let pending = "";
+  for await (const chunk of Bun.stdin.stream()) {
+    const lines = (pending + decoder.decode(chunk, { stream: true })).split("\n");
+    pending = lines.pop() ?? "";
+    for (const line of lines) {
+      if (line.trim() === "") continue;
+      const cmd = JSON.parse(line) as Command;
+      if (cmd.op === "start") void start(interpreter, cmd.id, cmd.tables, cmd.env);
+      else if (cmd.op === "stop") stop(cmd.id);
+      else if (cmd.op === "ping") send({ ev: "pong", n: cmd.n, rss: process.memoryUsage.rss() });
+    }
+  }
+  await stopAllAndExit();
+}
+
+await main();

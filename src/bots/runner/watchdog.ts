@@ -1,0 +1,31 @@
+// The runner's watchdog thread (see main.ts). A blocked event loop cannot say anything, so this
+// thread watches the main thread's heartbeat and memory and tells the platform, naming the bot whose
+// code ran last: a scenario stuck in a long query, or growing without bound, is that bot's.
+import { writeSync } from "node:fs";
+import { workerData } from "node:worker_threads";
+
+const { shared, blockMs, memoryBytes } = workerData as { shared: Int32Array; blockMs: number; memoryBytes: number };
+
+let beat = Atomics.load(shared, 1);
+let beatAt = Date.now();
+let told = false;
+
+// writeSync: the message must leave even while the main thread (and its stdout writer) is stuck.
+const tell = (message: object) => {
+  told = true;
+  writeSync(1, JSON.stringify(message) + "\n");
+};
+
+setInterval(() => {
+  if (told) return; // the platform kills the runner after one report
+  const now = Date.now();
+  const current = Atomics.load(shared, 1);
+  if (current !== beat) {
+    beat = current;
+    beatAt = now;
+  } else if (now - beatAt >= blockMs) {
+    return tell({ ev: "blocked", id: Atomics.load(shared, 0), ms: now - beatAt });
+  }
+  const rss = process.memoryUsage.rss();
+  if (rss > memoryBytes) tell({ ev: "memory", id: Atomics.load(shared, 0), rss });
+}, 100);

@@ -1,0 +1,26 @@
+// Runtime source: the end of a bot hosted by a shared runner (src/bots/runner/). The runner's
+// interpreter module wraps the runtime in createBot(tables, host); this part closes that function:
+// stopping ends this one bot (never the runner) and returns the handle the runner drives.
+// (Text copied into the runner's interpreter; see types.ts for the rules.)
+export const RUNTIME_HOSTED = String.raw`
+// ─── Hosted by a runner: start and stop of this one bot ────────────────────────
+
+/**
+ * Set once polling has ended. Work a stopped bot left behind (a broadcast, a loop between its
+ * delays, an http_request answer arriving late) shares the runner with other bots and would go on
+ * calling the messenger: it is refused instead.
+ */
+let halted = false;
+bot.api.config.use((prev, method, payload, signal) => (halted ? Promise.reject(new Error("the bot was stopped")) : prev(method, payload, signal)));
+
+async function shutdown(reason: string, code = 0) {
+  if (stopping) return;
+  stopping = true;
+  console.log("stopping: " + reason);
+  await release();
+  halted = true;
+  process.exit(code);
+}
+
+return { start: launch, stop: (reason: string) => shutdown(reason) };
+`;
