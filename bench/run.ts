@@ -106,9 +106,9 @@ function headline(name: string, r: Figures) {
       rows.push([name, `RSS, platform + all processes, ${n} bots (${m.processes?.[`bots${n}`]} processes)`, mb(m[`bots${n}MB`]), `no bot running ${mb(m.idleMB)}`, ""]);
       rows.push([name, "RSS per bot beyond the idle platform", mb(m.perBotMB), `idle bare bun ${mb(m.bareBunMB)}`, num(ratio(m.perBotMB, m.bareBunMB))]);
       const u = r.updateToReply ?? {};
-      rows.push([name, `update → reply p50 / p99, ${a} chats, ${n} bots`, `${ms(u[`bots${n}`]?.p50Ms)} / ${ms(u[`bots${n}`]?.p99Ms)}`, `${a} bots only ${ms(u[`bots${a}Only`]?.p50Ms)} / ${ms(u[`bots${a}Only`]?.p99Ms)}`, num(u.p99VsActiveOnly)]);
+      rows.push([name, `update → reply p50 / p99 (median window), ${a} chats, ${n} bots`, `${ms(u[`bots${n}`]?.p50Ms)} / ${ms(u[`bots${n}`]?.medianWindowP99Ms)}`, `${a} bots only ${ms(u[`bots${a}Only`]?.p50Ms)} / ${ms(u[`bots${a}Only`]?.medianWindowP99Ms)}`, num(u.p99VsActiveOnly)]);
       const l = r.apiProjectsList ?? {};
-      rows.push([name, `API p99 (projects/list) with ${n} bots`, ms(l[`bots${n}`]?.p99Ms), `0 bots ${ms(l.bots0?.p99Ms)}`, num(l.p99VsBots0)]);
+      rows.push([name, `API p99 (projects/list, median run) with ${n} bots`, ms(l[`bots${n}`]?.p99Ms), `0 bots ${ms(l.bots0?.p99Ms)}`, num(l.p99VsBots0)]);
       return;
     }
     case "studio":
