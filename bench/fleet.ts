@@ -96,7 +96,7 @@ await runBench(
     const root = p.server.proc.pid;
     const observe = () => {
       for (const pid of treeOf(root)) if (pid !== root && !seen.has(pid)) seen.set(pid, startedAt(pid));
-      return treeRssMb(root);
+      return { ...treeRssMb(root), serverMB: round(rssMb(root) ?? 0, 1) };
     };
     raiseTokenIds(join(p.dir, "data", "botloom.db"), N + 2);
     const cookie = await p.login(OWNER);
@@ -295,6 +295,8 @@ await runBench(
         perBotMB,
         bareBunMB: bareBunMB === null ? null : round(bareBunMB, 1),
         processes: { noBotEver: rss0.processes, idle: rssIdle.processes, [`bots${ACTIVE}`]: rssActive.processes, [`bots${N}`]: rssN.processes },
+        // the platform process alone: what it keeps per bot (state, log buffers) apart from the runners
+        serverMB: { noBotEver: rss0.serverMB, idle: rssIdle.serverMB, [`bots${N}`]: rssN.serverMB },
       },
       idleCpuWithFleet: cpuN,
       updateToReply: {
