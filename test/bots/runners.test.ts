@@ -17,7 +17,6 @@ import { freePort, until } from "../support/process";
 
 let fake: FakeMessenger;
 let t: TestApp;
-let stopServer: () => void;
 let alice: string;
 let bob: string;
 const user: FakeUser = { id: 6001, first_name: "Uma" };
@@ -98,26 +97,37 @@ async function keepAsking(bots: TestBot[], stop: Promise<unknown>) {
   return replies;
 }
 
-beforeAll(async () => {
-  fake = await startFakeMessenger();
+const apps: { t: TestApp; stop: () => void }[] = [];
+
+/** A platform listening on loopback; `t`, `alice` and `bob` point at the newest. */
+async function platform(env: Record<string, string>) {
   const port = await freePort();
   t = createTestApp({
     fileDb: true,
-    env: { MESSENGER_API_ROOT: fake.url, BOT_RUNNERS: "1", BOT_RUNNER_BLOCK_SECONDS: "1", BOT_RUNNER_MEMORY_MB: "400" },
+    env: { MESSENGER_API_ROOT: fake.url, WEBHOOK_BASE_URL: `http://127.0.0.1:${port}`, BOT_RUNNERS: "1", ...env },
     botPolicy: { backoffBaseMs: 100, backoffCapMs: 400, crashLimit: 3, crashWindowMs: 60_000, stopGraceMs: 3000, listenTimeoutMs: 15_000 },
   });
   await setUp(t);
   const app = createApp(t.ctx).listen({ port, hostname: "127.0.0.1" });
-  stopServer = () => app.server?.stop(true);
+  apps.push({ t, stop: () => app.server?.stop(true) });
   alice = await loginAs(t, 301);
   bob = await loginAs(t, 302);
+}
+
+beforeAll(async () => {
+  fake = await startFakeMessenger();
+  // Blocking is caught after 1 s here; the memory test has a platform of its own (below), where a
+  // bot growing fast is not first caught blocking.
+  await platform({ BOT_RUNNER_BLOCK_SECONDS: "1", BOT_RUNNER_MEMORY_MB: "1024" });
 });
 
 afterAll(async () => {
-  await t.ctx.bots.shutdown();
-  stopServer?.();
+  for (const a of apps) {
+    await a.t.ctx.bots.shutdown();
+    a.stop();
+    a.t.cleanup();
+  }
   await fake.stop();
-  t.cleanup();
 });
 
 describe("shared runners", () => {
@@ -156,6 +166,21 @@ describe("shared runners", () => {
     expect(log1).not.toContain(a1.bot.token);
     const launches = await t.call("GET", `/api/projects/${a1.projectId}/launches/all`, { cookie: alice });
     expect(launches.body[0]).toMatchObject({ status: "running", stoppedAt: null });
+  }, 60_000);
+
+  test("a webhook bot in the owner's runner: registered once it listens, answers through the intake, restarts and stops", async () => {
+    const hooked = await newBot(alice, "AliceHook");
+    expect((await t.call("PATCH", `/api/bot/tokens/${hooked.tokenId}`, { cookie: alice, json: { launchMode: "webhook" } })).status).toBe(200);
+    expect((await t.call("POST", `/api/bot/tokens/${hooked.tokenId}/start`, { cookie: alice })).status).toBe(200);
+    expect(pidOf(hooked.tokenId)).toBe(pidOf(a1.tokenId)!);
+    const hook = fake.webhookOf(hooked.bot.token)!;
+    expect(hook.url).toEndWith(`/api/webhook/${hooked.projectId}/${hooked.tokenId}`);
+    expect(await ask(hooked.bot, "/start")).toBe("hello Uma");
+    expect((await t.call("POST", `/api/bot/tokens/${hooked.tokenId}/restart`, { cookie: alice })).status).toBe(200);
+    expect(await ask(hooked.bot, "/start")).toBe("hello Uma");
+    expect((await t.call("POST", `/api/bot/tokens/${hooked.tokenId}/stop`, { cookie: alice })).body.status).toBe("stopped");
+    expect(fake.webhookOf(hooked.bot.token)).toBeNull();
+    expect(await ask(a1.bot, "/start")).toBe("hello Uma");
   }, 60_000);
 
   test("a bot stops and restarts alone; its runner and the other bot go on", async () => {
@@ -223,8 +248,23 @@ describe("shared runners", () => {
     console.log(`replies during the block: bob's bot ${replies.get(b1.tokenId)}, alice's moved bot ${replies.get(a1.tokenId)}`);
   }, 90_000);
 
+  test("server shutdown stops every bot and ends the runners; no runner is left", async () => {
+    const pids = pool().processes;
+    expect(pids.length).toBeGreaterThan(0);
+    await t.ctx.bots.shutdown();
+    for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
+    expect(t.ctx.bots.state(a1.tokenId).status).toBe("stopped");
+  }, 30_000);
+});
+
+describe("shared runners: memory", () => {
   test("a bot that allocates without bound recycles its runner, is named and isolated; the others keep answering", async () => {
+    await platform({ BOT_RUNNER_BLOCK_SECONDS: "60", BOT_RUNNER_MEMORY_MB: "400" });
+    const a1 = await newBot(alice, "AliceAgain");
+    const b1 = await newBot(bob, "BobAgain");
     const b2 = await newBot(bob, "BobGrow");
+    await start(a1);
+    await start(b1);
     await start(b2);
     const shared = pidOf(b2.tokenId)!;
     expect(pidOf(b1.tokenId)).toBe(shared);
@@ -241,11 +281,4 @@ describe("shared runners", () => {
     console.log(`replies during the memory fault: alice's bot ${replies.get(a1.tokenId)}, bob's moved bot ${replies.get(b1.tokenId)}`);
   }, 90_000);
 
-  test("server shutdown stops every bot and ends the runners; no runner is left", async () => {
-    const pids = pool().processes;
-    expect(pids.length).toBeGreaterThan(0);
-    await t.ctx.bots.shutdown();
-    for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
-    expect(t.ctx.bots.state(a1.tokenId).status).toBe("stopped");
-  }, 30_000);
 });
