@@ -116,9 +116,9 @@ async function platform(env: Record<string, string>) {
 
 beforeAll(async () => {
   fake = await startFakeMessenger();
-  // Blocking is caught after 1 s here; the memory test has a platform of its own (below), where a
+  // Blocking is caught after 2 s here; the memory test has a platform of its own (below), where a
   // bot growing fast is not first caught blocking.
-  await platform({ BOT_RUNNER_BLOCK_SECONDS: "1", BOT_RUNNER_MEMORY_MB: "1024" });
+  await platform({ BOT_RUNNER_BLOCK_SECONDS: "2", BOT_RUNNER_MEMORY_MB: "1024" });
 });
 
 afterAll(async () => {
