@@ -89,6 +89,13 @@ function headline(name: string, r: Figures) {
       rows.push([name, "update → reply, webhook p50 / p99", `${ms(u.webhook?.p50Ms)} / ${ms(u.webhook?.p99Ms)}`, `polling ${ms(u.polling?.p50Ms)} / ${ms(u.polling?.p99Ms)}`, num(u.webhookP50VsPolling)]);
       return;
     }
+    case "runner-faults":
+      for (const fault of ["throws", "blocks", "allocates"] as const) {
+        const f = r[fault] ?? {};
+        rows.push([name, `${fault}: other owner's bots, replies/s (p99)`, `${num(f.otherOwner?.perSecond)} (${ms(f.otherOwner?.p99Ms)})`, `no fault ${num(r.baseline?.otherOwner?.perSecond)} (${ms(r.baseline?.otherOwner?.p99Ms)})`, num(f.otherOwnerVsBaseline)]);
+        rows.push([name, `${fault}: same owner's bots, replies/s, longest gap`, `${num(f.sameOwner?.perSecond)}, ${ms(f.sameOwner?.longestGapMs)}`, `no fault ${num(r.baseline?.sameOwner?.perSecond)}, ${ms(r.baseline?.sameOwner?.longestGapMs)}`, f.named ? "named" : "NOT named"]);
+      }
+      return;
     case "studio":
       rows.push([name, "projects page first contentful paint (cold, median)", ms(r.projectsPage?.fcpMs), `static HTML ${ms(r.staticHtml?.fcpMs)}`, num(r.fcpVsStatic)]);
       rows.push([name, "projects page list on screen (cold, median)", ms(r.projectsPage?.listReadyMs), `static HTML ${ms(r.staticHtml?.readyMs)}`, ""]);
