@@ -14,30 +14,11 @@
 import { join } from "node:path";
 import { startFakeMessenger, type FakeBot } from "../test/support/fake-messenger";
 import { api, arg, latency, onCleanup, raiseTokenIds, ratio, round, runBench, startBinaryPlatform, until } from "./lib";
+import { faultScenario as scenario } from "../test/bots/scenario-fixture";
 
 const BOTS = arg("bots", 20);
 const TALKERS = arg("talkers", 5);
 
-const node = (id: string, type: string, data: Record<string, unknown>) => ({ id, type, position: { x: 0, y: 0 }, data });
-const sql = (id: string, query: string) => node(id, "psql_query", { query, resultFormat: "first_row", saveResultTo: "r", autoTransitionTo: "done" });
-const scenario = {
-  version: 2,
-  sheets: [
-    {
-      id: "s",
-      name: "Main",
-      edges: [],
-      nodes: [
-        node("start", "start", { command: "/start", messageText: "hello" }),
-        node("block", "command_trigger", { command: "/block", autoTransitionTo: "q1" }),
-        sql("q1", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000000000) SELECT count(*) AS n FROM c"),
-        node("grow", "command_trigger", { command: "/grow", autoTransitionTo: "q2" }),
-        sql("q2", "SELECT length(group_concat(printf('%0500d', x))) AS n FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1900000) SELECT x FROM c)"),
-        node("done", "message", { messageText: "done {r.n}" }),
-      ],
-    },
-  ],
-};
 
 interface Bot {
   tokenId: number;

@@ -14,6 +14,7 @@ import type { RunnerPool } from "../../src/bots/runner-pool";
 import { startFakeMessenger, type FakeBot, type FakeMessenger, type FakeUser } from "../support/fake-messenger";
 import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
 import { freePort, until } from "../support/process";
+import { faultScenario as scenario } from "./scenario-fixture";
 
 let fake: FakeMessenger;
 let t: TestApp;
@@ -21,28 +22,6 @@ let alice: string;
 let bob: string;
 const user: FakeUser = { id: 6001, first_name: "Uma" };
 
-const node = (id: string, type: string, data: Record<string, unknown>) => ({ id, type, position: { x: 0, y: 0 }, data });
-const sql = (id: string, query: string, next: string) => node(id, "psql_query", { query, resultFormat: "first_row", saveResultTo: "r", autoTransitionTo: next });
-/** /start greets; /env shows {SHARED_NAME}; /block runs a query for many seconds; /grow builds a huge string. */
-const scenario = {
-  version: 2,
-  sheets: [
-    {
-      id: "s",
-      name: "Main",
-      edges: [],
-      nodes: [
-        node("start", "start", { command: "/start", messageText: "hello {first_name}" }),
-        node("env", "command", { command: "/env", messageText: "env=[{SHARED_NAME}]" }),
-        node("block", "command_trigger", { command: "/block", autoTransitionTo: "q1" }),
-        sql("q1", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 400000000) SELECT count(*) AS n FROM c", "done"),
-        node("grow", "command_trigger", { command: "/grow", autoTransitionTo: "q2" }),
-        sql("q2", "SELECT length(group_concat(printf('%0500d', x))) AS n FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1900000) SELECT x FROM c)", "done"),
-        node("done", "message", { messageText: "done {r.n}" }),
-      ],
-    },
-  ],
-};
 
 const pool = () => (t.ctx.bots as BotManager).host as RunnerPool;
 const pidOf = (tokenId: number) => t.ctx.bots.state(tokenId).pid;
