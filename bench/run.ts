@@ -111,6 +111,13 @@ function headline(name: string, r: Figures) {
       rows.push([name, `API p99 (projects/list, median run) with ${n} bots`, ms(l[`bots${n}`]?.p99Ms), `0 bots ${ms(l.bots0?.p99Ms)}`, num(l.p99VsBots0)]);
       return;
     }
+    case "runner-faults":
+      for (const fault of ["throws", "blocks", "allocates"] as const) {
+        const f = r[fault] ?? {};
+        rows.push([name, `${fault}: other owner's bots, replies/s (p99)`, `${num(f.otherOwner?.perSecond)} (${ms(f.otherOwner?.p99Ms)})`, `no fault ${num(r.baseline?.otherOwner?.perSecond)} (${ms(r.baseline?.otherOwner?.p99Ms)})`, num(f.otherOwnerVsBaseline)]);
+        rows.push([name, `${fault}: same owner's bots, replies/s, longest gap`, `${num(f.sameOwner?.perSecond)}, ${ms(f.sameOwner?.longestGapMs)}`, `no fault ${num(r.baseline?.sameOwner?.perSecond)}, ${ms(r.baseline?.sameOwner?.longestGapMs)}`, f.named ? "named" : "NOT named"]);
+      }
+      return;
     case "studio":
       rows.push([name, "projects page first contentful paint (cold, median)", ms(r.projectsPage?.fcpMs), `static HTML ${ms(r.staticHtml?.fcpMs)}`, num(r.fcpVsStatic)]);
       rows.push([name, "projects page list on screen (cold, median)", ms(r.projectsPage?.listReadyMs), `static HTML ${ms(r.staticHtml?.readyMs)}`, ""]);

@@ -24,7 +24,8 @@ const packageJson = (name: string) =>
   JSON.stringify({ name, type: "module", main: "index.js", exports: { ".": "./index.js" } }, null, 2);
 const ensured = new Set<string>();
 
-function writeIfChanged(file: string, content: string) {
+/** Writes a file the bots read only when its content changed, atomically (a reader never sees half of it). */
+export function writeIfChanged(file: string, content: string) {
   if (existsSync(file) && readFileSync(file, "utf8") === content) return;
   writeFileSync(`${file}.tmp`, content);
   renameSync(`${file}.tmp`, file);

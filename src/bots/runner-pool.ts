@@ -4,13 +4,13 @@
 // output, and watches each runner: a runner whose event loop is blocked or whose memory is over the
 // limit is killed; the bot that caused it is named in its log and gets a runner of its own when it
 // starts again, and the others are started again at once (DESIGN.md §6, README "How bots run").
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config";
 import type { Logger } from "../log";
 import { maskSecrets } from "../log";
 import { renderInterpreter } from "../scenario";
-import { ensureBotModules } from "./bot-modules";
+import { ensureBotModules, writeIfChanged } from "./bot-modules";
 import type { BotEnd, BotHost, BotInstance, LineSink } from "./instance";
 import { readLines } from "./lines";
 import { PRIVATE_DIR_MODE } from "../lib/file-modes";
@@ -168,12 +168,7 @@ export class RunnerPool implements BotHost {
     ensureBotModules(this.config.botsDir);
     mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const files: Record<string, string> = { "main.ts": runnerMain as unknown as string, "watchdog.ts": runnerWatchdog as unknown as string, "interpreter.ts": renderInterpreter() };
-    for (const [name, content] of Object.entries(files)) {
-      const file = join(dir, name);
-      if (existsSync(file) && readFileSync(file, "utf8") === content) continue;
-      writeFileSync(`${file}.tmp`, content);
-      renameSync(`${file}.tmp`, file);
-    }
+    for (const [name, content] of Object.entries(files)) writeIfChanged(join(dir, name), content);
     return dir;
   }
 

@@ -14,36 +14,14 @@ import type { RunnerPool } from "../../src/bots/runner-pool";
 import { startFakeMessenger, type FakeBot, type FakeMessenger, type FakeUser } from "../support/fake-messenger";
 import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
 import { freePort, until } from "../support/process";
+import { faultScenario as scenario } from "./scenario-fixture";
 
 let fake: FakeMessenger;
 let t: TestApp;
-let stopServer: () => void;
 let alice: string;
 let bob: string;
 const user: FakeUser = { id: 6001, first_name: "Uma" };
 
-const node = (id: string, type: string, data: Record<string, unknown>) => ({ id, type, position: { x: 0, y: 0 }, data });
-const sql = (id: string, query: string, next: string) => node(id, "psql_query", { query, resultFormat: "first_row", saveResultTo: "r", autoTransitionTo: next });
-/** /start greets; /env shows {SHARED_NAME}; /block runs a query for many seconds; /grow builds a huge string. */
-const scenario = {
-  version: 2,
-  sheets: [
-    {
-      id: "s",
-      name: "Main",
-      edges: [],
-      nodes: [
-        node("start", "start", { command: "/start", messageText: "hello {first_name}" }),
-        node("env", "command", { command: "/env", messageText: "env=[{SHARED_NAME}]" }),
-        node("block", "command_trigger", { command: "/block", autoTransitionTo: "q1" }),
-        sql("q1", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 400000000) SELECT count(*) AS n FROM c", "done"),
-        node("grow", "command_trigger", { command: "/grow", autoTransitionTo: "q2" }),
-        sql("q2", "SELECT length(group_concat(printf('%0500d', x))) AS n FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1900000) SELECT x FROM c)", "done"),
-        node("done", "message", { messageText: "done {r.n}" }),
-      ],
-    },
-  ],
-};
 
 const pool = () => (t.ctx.bots as BotManager).host as RunnerPool;
 const pidOf = (tokenId: number) => t.ctx.bots.state(tokenId).pid;
@@ -98,26 +76,37 @@ async function keepAsking(bots: TestBot[], stop: Promise<unknown>) {
   return replies;
 }
 
-beforeAll(async () => {
-  fake = await startFakeMessenger();
+const apps: { t: TestApp; stop: () => void }[] = [];
+
+/** A platform listening on loopback; `t`, `alice` and `bob` point at the newest. */
+async function platform(env: Record<string, string>) {
   const port = await freePort();
   t = createTestApp({
     fileDb: true,
-    env: { MESSENGER_API_ROOT: fake.url, BOT_RUNNERS: "1", BOT_RUNNER_BLOCK_SECONDS: "1", BOT_RUNNER_MEMORY_MB: "400" },
+    env: { MESSENGER_API_ROOT: fake.url, WEBHOOK_BASE_URL: `http://127.0.0.1:${port}`, BOT_RUNNERS: "1", ...env },
     botPolicy: { backoffBaseMs: 100, backoffCapMs: 400, crashLimit: 3, crashWindowMs: 60_000, stopGraceMs: 3000, listenTimeoutMs: 15_000 },
   });
   await setUp(t);
   const app = createApp(t.ctx).listen({ port, hostname: "127.0.0.1" });
-  stopServer = () => app.server?.stop(true);
+  apps.push({ t, stop: () => app.server?.stop(true) });
   alice = await loginAs(t, 301);
   bob = await loginAs(t, 302);
+}
+
+beforeAll(async () => {
+  fake = await startFakeMessenger();
+  // Blocking is caught after 2 s here; the memory test has a platform of its own (below), where a
+  // bot growing fast is not first caught blocking.
+  await platform({ BOT_RUNNER_BLOCK_SECONDS: "2", BOT_RUNNER_MEMORY_MB: "1024" });
 });
 
 afterAll(async () => {
-  await t.ctx.bots.shutdown();
-  stopServer?.();
+  for (const a of apps) {
+    await a.t.ctx.bots.shutdown();
+    a.stop();
+    a.t.cleanup();
+  }
   await fake.stop();
-  t.cleanup();
 });
 
 describe("shared runners", () => {
@@ -156,6 +145,21 @@ describe("shared runners", () => {
     expect(log1).not.toContain(a1.bot.token);
     const launches = await t.call("GET", `/api/projects/${a1.projectId}/launches/all`, { cookie: alice });
     expect(launches.body[0]).toMatchObject({ status: "running", stoppedAt: null });
+  }, 60_000);
+
+  test("a webhook bot in the owner's runner: registered once it listens, answers through the intake, restarts and stops", async () => {
+    const hooked = await newBot(alice, "AliceHook");
+    expect((await t.call("PATCH", `/api/bot/tokens/${hooked.tokenId}`, { cookie: alice, json: { launchMode: "webhook" } })).status).toBe(200);
+    expect((await t.call("POST", `/api/bot/tokens/${hooked.tokenId}/start`, { cookie: alice })).status).toBe(200);
+    expect(pidOf(hooked.tokenId)).toBe(pidOf(a1.tokenId)!);
+    const hook = fake.webhookOf(hooked.bot.token)!;
+    expect(hook.url).toEndWith(`/api/webhook/${hooked.projectId}/${hooked.tokenId}`);
+    expect(await ask(hooked.bot, "/start")).toBe("hello Uma");
+    expect((await t.call("POST", `/api/bot/tokens/${hooked.tokenId}/restart`, { cookie: alice })).status).toBe(200);
+    expect(await ask(hooked.bot, "/start")).toBe("hello Uma");
+    expect((await t.call("POST", `/api/bot/tokens/${hooked.tokenId}/stop`, { cookie: alice })).body.status).toBe("stopped");
+    expect(fake.webhookOf(hooked.bot.token)).toBeNull();
+    expect(await ask(a1.bot, "/start")).toBe("hello Uma");
   }, 60_000);
 
   test("a bot stops and restarts alone; its runner and the other bot go on", async () => {
@@ -223,8 +227,23 @@ describe("shared runners", () => {
     console.log(`replies during the block: bob's bot ${replies.get(b1.tokenId)}, alice's moved bot ${replies.get(a1.tokenId)}`);
   }, 90_000);
 
+  test("server shutdown stops every bot and ends the runners; no runner is left", async () => {
+    const pids = pool().processes;
+    expect(pids.length).toBeGreaterThan(0);
+    await t.ctx.bots.shutdown();
+    for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
+    expect(t.ctx.bots.state(a1.tokenId).status).toBe("stopped");
+  }, 30_000);
+});
+
+describe("shared runners: memory", () => {
   test("a bot that allocates without bound recycles its runner, is named and isolated; the others keep answering", async () => {
+    await platform({ BOT_RUNNER_BLOCK_SECONDS: "60", BOT_RUNNER_MEMORY_MB: "400" });
+    const a1 = await newBot(alice, "AliceAgain");
+    const b1 = await newBot(bob, "BobAgain");
     const b2 = await newBot(bob, "BobGrow");
+    await start(a1);
+    await start(b1);
     await start(b2);
     const shared = pidOf(b2.tokenId)!;
     expect(pidOf(b1.tokenId)).toBe(shared);
@@ -241,11 +260,4 @@ describe("shared runners", () => {
     console.log(`replies during the memory fault: alice's bot ${replies.get(a1.tokenId)}, bob's moved bot ${replies.get(b1.tokenId)}`);
   }, 90_000);
 
-  test("server shutdown stops every bot and ends the runners; no runner is left", async () => {
-    const pids = pool().processes;
-    expect(pids.length).toBeGreaterThan(0);
-    await t.ctx.bots.shutdown();
-    for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
-    expect(t.ctx.bots.state(a1.tokenId).status).toBe("stopped");
-  }, 30_000);
 });

@@ -1,5 +1,6 @@
-// The compiled binary, started in an empty folder, runs a bot; a restarted server brings its bots
-// back; kill -9 of the server leaves no orphan bot process (bots exit when their stdin closes).
+// The compiled binary, started in an empty folder, runs a bot (in a shared runner, the default); a
+// restarted server brings its bots back; kill -9 of the server leaves no orphan runner (runners exit
+// when their stdin closes). Process mode: test/hardening/faults.test.ts and test/bots/runtime.test.ts.
 import { describe, expect, test } from "bun:test";
 import { greeterScenario } from "../bots/scenario-fixture";
 import { useBinaryServer } from "../support/binary-server";
@@ -53,13 +54,13 @@ describe("bots under the compiled binary", () => {
     expect((await h.fake.waitForSent(botToken, user.id, 1, 20_000))[0].params.text).toBe("Второй шаг");
   }, 60_000);
 
-  test("kill -9 of the server leaves no orphan bot", async () => {
+  test("kill -9 of the server leaves no orphan runner", async () => {
     const s = h.servers.at(-1)!;
-    const pids = childPids(s.proc.pid, "bot.ts");
+    const pids = childPids(s.proc.pid, "main.ts");
     expect(pids.length).toBeGreaterThan(0);
     botPid = pids[0];
     expect(isAlive(botPid)).toBe(true);
     await s.stop("SIGKILL");
-    await until(() => !isAlive(botPid), "the orphaned bot to exit", 10_000);
+    await until(() => !isAlive(botPid), "the orphaned runner to exit", 10_000);
   }, 30_000);
 });

@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { countNodes, generateBot, normalizeDocument, validateScenario } from "../../src/scenario";
+import { countNodes, generateBot, normalizeDocument, renderInterpreter, validateScenario } from "../../src/scenario";
 import { ACTION_TYPES, TRIGGER_NODE_TYPES } from "../../src/scenario/types-messaging";
 import { detailsScenario, logicScenario, showcaseScenario } from "./fixtures";
 import { MESSAGING_FIXTURES } from "./fixtures-messaging";
@@ -47,7 +47,7 @@ describe("compat scenario files", () => {
   });
 });
 
-test("generated programs type-check against grammY (tsc --noEmit)", async () => {
+test("generated programs and the runners' interpreter type-check against grammY (tsc --noEmit)", async () => {
   const dir = tmpDir("scenario-typecheck-");
   try {
     const programs: [string, unknown, Parameters<typeof generateBot>[1]][] = [
@@ -65,6 +65,8 @@ test("generated programs type-check against grammY (tsc --noEmit)", async () => 
       }
     }
     for (const [name, d, opts] of programs) writeFileSync(join(dir, `${name}.ts`), generateBot(d, opts).code);
+    // The shared runners' interpreter is the same runtime inside createBot(tables, host).
+    writeFileSync(join(dir, "interpreter.ts"), renderInterpreter());
     // Each generated file is a module of its own; the repo's compiler options apply (strict).
     writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ extends: "../../tsconfig.json", include: ["*.ts"] }));
     const tsc = Bun.spawn([join(ROOT, "node_modules/.bin/tsc"), "--noEmit", "-p", join(dir, "tsconfig.json")], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });

@@ -35,9 +35,13 @@ const STOP_GRACE_MS = 3000;
 
 /** [0]: token id of the bot whose code runs now (or ran last); [1]: heartbeat of this thread. */
 const shared = new Int32Array(new SharedArrayBuffer(8));
-const watchdog = new Worker(new URL("./watchdog.ts", import.meta.url), { workerData: { shared, blockMs: BLOCK_MS, memoryBytes: MEMORY_MB * 1024 * 1024 } });
-watchdog.unref();
-setInterval(() => Atomics.add(shared, 1, 1), 100);
+
+/** Started once the interpreter is loaded: compiling it is this runner's own work, no bot's. */
+function startWatchdog() {
+  setInterval(() => Atomics.add(shared, 1, 1), 100);
+  const watchdog = new Worker(new URL("./watchdog.ts", import.meta.url), { workerData: { shared, blockMs: BLOCK_MS, memoryBytes: MEMORY_MB * 1024 * 1024 } });
+  watchdog.unref();
+}
 
 const send = (message: object) => void process.stdout.write(JSON.stringify(message) + "\n");
 
@@ -137,6 +141,7 @@ async function stopAllAndExit() {
 async function main() {
   // A path the type checker does not follow: the interpreter is written beside this file at run time.
   const interpreter = (await import(new URL("./interpreter.ts", import.meta.url).href)) as Interpreter;
+  startWatchdog();
   const decoder = new TextDecoder();
   let pending = "";
   for await (const chunk of Bun.stdin.stream()) {
