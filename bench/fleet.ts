@@ -262,7 +262,7 @@ await runBench(
     if (needMb > availableMb * 0.8) {
       throw new Error(
         `${N} bots would need about ${round(needMb / 1024, 1)} GB (${round(perActiveMb, 1)} MB per bot measured with ${ACTIVE} running, ` +
-          `${rssActive.processes} processes), ${round(availableMb / 1024, 1)} GB available: lower --bots, or run with shared runners`,
+          `${rssActive.processes} processes), ${round(availableMb / 1024, 1)} GB available: lower --bots, or run the bots in shared runners (BOT_ISOLATION=runner)`,
       );
     }
 
