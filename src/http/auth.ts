@@ -3,6 +3,7 @@
 // rules of /api/bot/*). Both give the handler `actor`.
 import { Elysia } from "elysia";
 import type { AppContext } from "../context";
+import { changeStamp } from "../db/change-stamp";
 import { SESSION_COOKIE, type Actor } from "../modules/auth/service";
 import { badRequest, forbidden, unauthorized } from "./errors";
 
@@ -18,19 +19,73 @@ function bearerOf(header: string | null | undefined): string | null {
   return m ? m[1] : "";
 }
 
+/**
+ * Credentials already resolved, until the database's change stamp moves (any write anywhere: a
+ * logout, a revoked PAT, a deleted user) or their time is up. Resolving one costs hashing and a
+ * query per request; most requests of a client repeat the same credentials between writes.
+ */
+class KnownCredentials {
+  /** Short enough that a session's expiry and a PAT's lastUsedAt (refreshed each minute) stay close. */
+  static readonly TTL_MS = 30_000;
+  static readonly MAX = 2000;
+  private readonly stamp: () => string;
+  private readonly known = new Map<string, { stamp: string; until: number; actor: Actor }>();
+  /** bot_manager acting users known to exist, with the stamp they were checked at */
+  private readonly users = new Map<number, string>();
+
+  constructor(ctx: AppContext) {
+    this.stamp = changeStamp(ctx.db);
+  }
+
+  resolve(credential: string, slow: () => Actor): Actor {
+    const stamp = this.stamp();
+    const hit = this.known.get(credential);
+    const now = Date.now();
+    if (hit && hit.stamp === stamp && hit.until > now) return hit.actor;
+    // Throws for an invalid credential: nothing is kept for it. The stamp is read again after the
+    // slow path, which may write (a PAT's lastUsedAt, an expired session's removal).
+    const actor = slow();
+    this.known.delete(credential);
+    if (this.known.size >= KnownCredentials.MAX) this.known.delete(this.known.keys().next().value!);
+    this.known.set(credential, { stamp: this.stamp(), until: now + KnownCredentials.TTL_MS, actor });
+    return actor;
+  }
+
+  /** The acting user of a bot_manager request exists (its row is created once, then only checked while nothing was written). */
+  ensureUser(ctx: AppContext, userId: number) {
+    const stamp = this.stamp();
+    if (this.users.get(userId) === stamp) return;
+    ctx.auth.ensureUser(userId);
+    if (this.users.size >= KnownCredentials.MAX) this.users.delete(this.users.keys().next().value!);
+    this.users.set(userId, this.stamp());
+  }
+}
+
+const knownOf = new WeakMap<AppContext, KnownCredentials>();
+const known = (ctx: AppContext) => {
+  let k = knownOf.get(ctx);
+  if (!k) knownOf.set(ctx, (k = new KnownCredentials(ctx)));
+  return k;
+};
+
 /** Session cookie or PAT → actor; null when neither is present; 401 when one is present but invalid. */
 export function resolveActor(ctx: AppContext, authorization: string | null | undefined, cookieValue: unknown): Actor | null {
   const bearer = bearerOf(authorization);
   if (bearer !== null) {
-    const actor = ctx.auth.resolvePat(bearer);
-    if (!actor) throw unauthorized("Invalid or revoked access token");
-    return actor;
+    return known(ctx).resolve(`pat ${bearer}`, () => {
+      const actor = ctx.auth.resolvePat(bearer);
+      if (!actor) throw unauthorized("Invalid or revoked access token");
+      return actor;
+    });
   }
-  if (cookieValue !== undefined && cookieValue !== "") {
-    const userId = ctx.auth.resolveSession(cookieValue);
-    if (userId === null) throw unauthorized("Session expired or invalid; log in again");
-    return { userId, via: "session", scopes: [] };
+  if (typeof cookieValue === "string" && cookieValue !== "") {
+    return known(ctx).resolve(`session ${cookieValue}`, () => {
+      const userId = ctx.auth.resolveSession(cookieValue);
+      if (userId === null) throw unauthorized("Session expired or invalid; log in again");
+      return { userId, via: "session", scopes: [] };
+    });
   }
+  if (cookieValue !== undefined && cookieValue !== "") throw unauthorized("Session expired or invalid; log in again");
   return null;
 }
 
@@ -49,7 +104,7 @@ export function botActorOf(ctx: AppContext, actor: Actor, query: Record<string, 
   const messengerId = parseMessengerId(query);
   if (actor.scopes.includes("bot_manager")) {
     if (messengerId === null) throw badRequest("A bot_manager token must name the acting user with messenger_id");
-    ctx.auth.ensureUser(messengerId);
+    known(ctx).ensureUser(ctx, messengerId);
     return { userId: messengerId, via: actor.via, scopes: actor.scopes };
   }
   if (messengerId !== null && messengerId !== actor.userId) throw forbidden("messenger_id does not match the authenticated user");
