@@ -47,6 +47,8 @@ interface Runner {
   /** the bot that made us kill this runner, and why */
   culprit: { tokenId: number; why: string } | null;
   idleTimer: ReturnType<typeof setTimeout> | null;
+  /** its stdin is closed: it takes no more bots while it exits */
+  ending: boolean;
   exited: Promise<void>;
 }
 
@@ -124,7 +126,7 @@ export class RunnerPool implements BotHost {
    */
   private place(p: BotProgram): Runner {
     const key = this.alone.has(p.tokenId) ? `alone:${p.tokenId}` : `owner:${p.ownerId}`;
-    const mine = [...this.runners].filter((r) => r.key === key && r.culprit === null && !r.lingering.has(p.tokenId) && r.proc.exitCode === null && r.proc.signalCode === null);
+    const mine = [...this.runners].filter((r) => r.key === key && r.culprit === null && !r.ending && !r.lingering.has(p.tokenId) && r.proc.exitCode === null && r.proc.signalCode === null);
     const least = mine.sort((a, b) => a.bots.size - b.bots.size)[0];
     const { runnersPerOwner, runnerCapacity } = this.config.bots;
     if (least && (least.bots.size < runnerCapacity || mine.length >= runnersPerOwner)) return least;
@@ -149,7 +151,7 @@ export class RunnerPool implements BotHost {
       stdout: "pipe",
       stderr: "pipe",
     });
-    const runner: Runner = { key, proc, bots: new Map(), lingering: new Map(), lastPong: Date.now(), rss: 0, culprit: null, idleTimer: null, exited: Promise.resolve() };
+    const runner: Runner = { key, proc, bots: new Map(), lingering: new Map(), lastPong: Date.now(), rss: 0, culprit: null, idleTimer: null, ending: false, exited: Promise.resolve() };
     const output = Promise.all([
       readLines(proc.stdout as ReadableStream<Uint8Array>, (line) => this.onMessage(runner, line)),
       readLines(proc.stderr as ReadableStream<Uint8Array>, (line) => this.log.warn(`bot runner ${proc.pid}: ${maskSecrets(line)}`)),
@@ -262,6 +264,7 @@ export class RunnerPool implements BotHost {
 
   /** Closing stdin: the runner stops its bots and exits. */
   private end(runner: Runner) {
+    runner.ending = true;
     try {
       (runner.proc.stdin as import("bun").FileSink).end();
     } catch {}
