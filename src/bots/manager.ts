@@ -212,7 +212,8 @@ export class BotManager implements BotController {
 
   // --- internals ------------------------------------------------------------------------------
 
-  private async spawn(bot: Bot) {
+  /** `moves`: how often this start was moved already (its runner stopped for another bot's fault). */
+  private async spawn(bot: Bot, moves = 0): Promise<void> {
     const { config, messenger } = this.deps;
     const p = bot.program;
     if (p.launchMode === "polling") await clearWebhookForPolling(this.deps, p);
@@ -224,8 +225,16 @@ export class BotManager implements BotController {
     bot.launchId = this.launches.open(p.projectId, p.tokenId, instance.pid);
     bot.exited = instance.ended.then((end) => this.onExit(bot, instance, end, bot.stopping));
     if (p.launchMode === "webhook") {
+      // A bot moved while it started did nothing wrong: it is started again, like a running one.
+      // (Its launch entry is closed by onExit first.)
+      const moved = async () => moves < 3 && instance.hasEnded() && (await instance.ended).moved !== undefined && (await bot.exited, true);
       // DESIGN.md: register the webhook only once the bot listens, so no update meets the forced-200 rule.
-      await waitForPort(instance, p.port!, this.policy.listenTimeoutMs);
+      try {
+        await waitForPort(instance, p.port!, this.policy.listenTimeoutMs);
+      } catch (e) {
+        if (await moved()) return this.spawn(bot, moves + 1);
+        throw e;
+      }
       const url = `${config.webhookBaseUrl}/api/webhook/${p.projectId}/${p.tokenId}`;
       try {
         await messenger.setWebhook(p.token, url, p.env.WEBHOOK_SECRET);
@@ -233,6 +242,7 @@ export class BotManager implements BotController {
         throw new BotError("MESSENGER", `The messenger platform refused the webhook: ${e instanceof Error ? e.message : e}`);
       }
       // onExit leaves a bot that dies while starting to this start: it must not be called running.
+      if (await moved()) return this.spawn(bot, moves + 1);
       if (instance.hasEnded()) throw new BotError("FAILED", "The bot exited during start; see its logs");
     }
     bot.status = "running";
@@ -318,11 +328,13 @@ export class BotManager implements BotController {
       return;
     }
     const tokenId = bot.program.tokenId;
-    if (end.moved && bot.status === "running" && !bot.stopping) {
+    if (end.moved && (bot.status === "running" || bot.status === "starting") && !bot.stopping) {
       // Not this bot's fault: started again right away, no crash counted.
       this.logs.push(bot.program.projectId, tokenId, "stdout", end.moved);
       if (bot.launchId !== null) this.launches.close(bot.launchId, "stopped", end.moved.slice(0, 1000));
       bot.launchId = null;
+      // A start under way (a webhook bot waiting for its port) launches it again itself (spawn).
+      if (bot.status === "starting") return;
       bot.instance = null;
       bot.status = "starting";
       void this.serial(tokenId, () => this.respawn(bot));

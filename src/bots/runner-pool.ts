@@ -40,13 +40,15 @@ interface Runner {
   key: string;
   proc: ReturnType<typeof Bun.spawn>;
   bots: Map<number, Hosted>;
-  /** bots let go after they did not stop in time, still in the runner until it says they ended */
-  lingering: Set<number>;
+  /** bots let go after they did not stop in time, still in the runner until it says they ended (with their log) */
+  lingering: Map<number, LineSink>;
   lastPong: number;
   rss: number;
   /** the bot that made us kill this runner, and why */
   culprit: { tokenId: number; why: string } | null;
   idleTimer: ReturnType<typeof setTimeout> | null;
+  /** its stdin is closed: it takes no more bots while it exits */
+  ending: boolean;
   exited: Promise<void>;
 }
 
@@ -100,7 +102,7 @@ export class RunnerPool implements BotHost {
       // A runner cannot end one bot by force without ending the others; the bot is let go (the
       // runner's own 3 s guard reports it) and its slot is free for its next start.
       kill: () => {
-        if (!hosted.done) runner.lingering.add(p.tokenId);
+        if (!hosted.done) runner.lingering.set(p.tokenId, onLine);
         hosted.settle({ code: null, reason: "did not stop in time" });
       },
     };
@@ -124,7 +126,7 @@ export class RunnerPool implements BotHost {
    */
   private place(p: BotProgram): Runner {
     const key = this.alone.has(p.tokenId) ? `alone:${p.tokenId}` : `owner:${p.ownerId}`;
-    const mine = [...this.runners].filter((r) => r.key === key && r.culprit === null && !r.lingering.has(p.tokenId) && r.proc.exitCode === null && r.proc.signalCode === null);
+    const mine = [...this.runners].filter((r) => r.key === key && r.culprit === null && !r.ending && !r.lingering.has(p.tokenId) && r.proc.exitCode === null && r.proc.signalCode === null);
     const least = mine.sort((a, b) => a.bots.size - b.bots.size)[0];
     const { runnersPerOwner, runnerCapacity } = this.config.bots;
     if (least && (least.bots.size < runnerCapacity || mine.length >= runnersPerOwner)) return least;
@@ -149,7 +151,7 @@ export class RunnerPool implements BotHost {
       stdout: "pipe",
       stderr: "pipe",
     });
-    const runner: Runner = { key, proc, bots: new Map(), lingering: new Set(), lastPong: Date.now(), rss: 0, culprit: null, idleTimer: null, exited: Promise.resolve() };
+    const runner: Runner = { key, proc, bots: new Map(), lingering: new Map(), lastPong: Date.now(), rss: 0, culprit: null, idleTimer: null, ending: false, exited: Promise.resolve() };
     const output = Promise.all([
       readLines(proc.stdout as ReadableStream<Uint8Array>, (line) => this.onMessage(runner, line)),
       readLines(proc.stderr as ReadableStream<Uint8Array>, (line) => this.log.warn(`bot runner ${proc.pid}: ${maskSecrets(line)}`)),
@@ -209,7 +211,8 @@ export class RunnerPool implements BotHost {
   /** Kills a runner for a bot's fault; its other bots are started again elsewhere (onRunnerExit). */
   private recycle(runner: Runner, tokenId: number | undefined, why: string) {
     if (runner.culprit) return;
-    const named = tokenId !== undefined && runner.bots.has(tokenId) ? tokenId : -1;
+    // A bot let go by a stop while it blocked the runner is still the one to name.
+    const named = tokenId !== undefined && (runner.bots.has(tokenId) || runner.lingering.has(tokenId)) ? tokenId : -1;
     runner.culprit = { tokenId: named, why };
     this.log.warn(`bot runner ${runner.proc.pid} killed: ${named > 0 ? `bot of token ${named} ` : "a bot "}${why}`);
     runner.proc.kill("SIGKILL");
@@ -220,6 +223,7 @@ export class RunnerPool implements BotHost {
     if (runner.idleTimer) clearTimeout(runner.idleTimer);
     const culprit = runner.culprit;
     if (culprit && culprit.tokenId > 0) this.alone.add(culprit.tokenId);
+    if (culprit && culprit.tokenId > 0) runner.lingering.get(culprit.tokenId)?.("stderr", `this bot ${culprit.why} after it was asked to stop; it gets a runner of its own from now on`);
     for (const hosted of [...runner.bots.values()]) {
       if (culprit && hosted.tokenId === culprit.tokenId) {
         const reason = `this bot ${culprit.why}; its runner was stopped and the bot gets a runner of its own`;
@@ -260,6 +264,7 @@ export class RunnerPool implements BotHost {
 
   /** Closing stdin: the runner stops its bots and exits. */
   private end(runner: Runner) {
+    runner.ending = true;
     try {
       (runner.proc.stdin as import("bun").FileSink).end();
     } catch {}

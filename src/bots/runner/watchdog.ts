@@ -9,6 +9,9 @@ const { shared, blockMs, memoryBytes } = workerData as { shared: Int32Array; blo
 let beat = Atomics.load(shared, 1);
 let beatAt = Date.now();
 let told = false;
+/** The platform: when it dies (kill -9) the runner's stdin closes, which a blocked main thread never reads. */
+const platform = process.ppid;
+let orphanedAt = 0;
 
 // writeSync: the message must leave even while the main thread (and its stdout writer) is stuck.
 const tell = (message: object) => {
@@ -17,13 +20,21 @@ const tell = (message: object) => {
 };
 
 setInterval(() => {
-  if (told) return; // the platform kills the runner after one report
   const now = Date.now();
   const current = Atomics.load(shared, 1);
   if (current !== beat) {
     beat = current;
     beatAt = now;
-  } else if (now - beatAt >= blockMs) {
+  }
+  if (process.ppid !== platform) {
+    // Orphaned: a main thread that runs stops its bots itself (stdin closed, at most 3.5 s); a
+    // blocked one never will, and nobody else is left to end this process.
+    orphanedAt ||= now;
+    if (now - beatAt >= 1000 || now - orphanedAt >= 5000) process.kill(process.pid, "SIGKILL");
+    return;
+  }
+  if (told) return; // the platform kills the runner after one report
+  if (now - beatAt >= blockMs) {
     return tell({ ev: "blocked", id: Atomics.load(shared, 0), ms: now - beatAt });
   }
   const rss = process.memoryUsage.rss();

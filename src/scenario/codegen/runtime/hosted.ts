@@ -8,10 +8,13 @@ export const RUNTIME_HOSTED = String.raw`
 /**
  * Set once polling has ended. Work a stopped bot left behind (a broadcast, a loop between its
  * delays, an http_request answer arriving late) shares the runner with other bots and would go on
- * calling the messenger: it is refused instead.
+ * calling the messenger: it is refused instead — from the moment the stop begins, but for the
+ * getUpdates that confirms the offset (the runner may report the bot ended while that waits).
  */
 let halted = false;
-bot.api.config.use((prev, method, payload, signal) => (halted ? Promise.reject(new Error("the bot was stopped")) : prev(method, payload, signal)));
+bot.api.config.use((prev, method, payload, signal) =>
+  halted || (stopping && method !== "getUpdates") ? Promise.reject(new Error("the bot was stopped")) : prev(method, payload, signal),
+);
 
 async function shutdown(reason: string, code = 0) {
   if (stopping) return;
@@ -22,5 +25,17 @@ async function shutdown(reason: string, code = 0) {
   process.exit(code);
 }
 
-return { start: launch, stop: (reason: string) => shutdown(reason) };
+/** A start that fails half-way (its port taken, its token refused) ends what it began: schedules, database. */
+async function startHosted() {
+  try {
+    await launch();
+  } catch (err) {
+    stopping = true;
+    await release();
+    halted = true;
+    throw err;
+  }
+}
+
+return { start: startHosted, stop: (reason: string) => shutdown(reason) };
 `;

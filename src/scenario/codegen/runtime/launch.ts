@@ -154,7 +154,11 @@ async function launch() {
     console.error("cannot start: the messenger did not accept the token:", err);
     process.exit(1);
   }
+  // Stopped while the token was checked: nothing more may begin (in a runner the bot's
+  // schedules and polling would outlive it).
+  if (stopping) return;
   await registerMenu();
+  if (stopping) return;
   watchContent();
   startSchedules();
   if (LAUNCH_MODE === "webhook") {

@@ -1,0 +1,78 @@
+// Shared runners: a bot stopped while it blocks its runner. The stop cannot wait for a blocked
+// event loop, so the bot is let go after the stop grace and the stop answers; when the watchdog
+// then reports the block, the bot that caused it is still the one named and isolated, and the
+// runner's other bots are moved, not counted as crashed. Real processes on the fake messenger.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createApp } from "../../src/app";
+import { startFakeMessenger, type FakeMessenger, type FakeUser } from "../support/fake-messenger";
+import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
+import { freePort, until } from "../support/process";
+import { faultScenario } from "./scenario-fixture";
+
+let fake: FakeMessenger;
+let t: TestApp;
+let alice: string;
+let stopApp: () => void = () => {};
+const user: FakeUser = { id: 6401, first_name: "Uma" };
+
+async function newBot(name: string) {
+  const project = await t.call("POST", "/api/projects", { cookie: alice, json: { name, data: faultScenario } });
+  const bot = fake.addBot({ username: `${name.toLowerCase()}_bot` });
+  const token = await t.call("POST", `/api/bot/projects/${project.body.id}/tokens`, { cookie: alice, json: { token: bot.token } });
+  expect(token.status).toBe(200);
+  const b = { projectId: project.body.id as number, tokenId: token.body.id as number, bot };
+  expect((await act(b, "start")).status).toBe(200);
+  await until(() => fake.calls(bot.token, "getUpdates").length > 0, `${name} to poll`);
+  return b;
+}
+type TestBot = Awaited<ReturnType<typeof newBot>>;
+
+const act = (b: { tokenId: number }, what: "start" | "stop") => t.call("POST", `/api/bot/tokens/${b.tokenId}/${what}`, { cookie: alice });
+const launchesOf = async (b: TestBot) => (await t.call("GET", `/api/projects/${b.projectId}/launches/all`, { cookie: alice })).body as { status: string; errorMessage: string | null }[];
+const pidOf = (b: TestBot) => t.ctx.bots.state(b.tokenId).pid;
+
+beforeAll(async () => {
+  fake = await startFakeMessenger();
+  const port = await freePort();
+  t = createTestApp({
+    fileDb: true,
+    // The block is reported after 6 s; a stop lets its bot go after 1 s.
+    env: { MESSENGER_API_ROOT: fake.url, WEBHOOK_BASE_URL: `http://127.0.0.1:${port}`, BOT_RUNNERS: "1", BOT_RUNNER_BLOCK_SECONDS: "6" },
+    botPolicy: { backoffBaseMs: 100, backoffCapMs: 400, crashLimit: 3, crashWindowMs: 60_000, stopGraceMs: 1000, listenTimeoutMs: 15_000 },
+  });
+  await setUp(t);
+  const app = createApp(t.ctx).listen({ port, hostname: "127.0.0.1" });
+  stopApp = () => app.server?.stop(true);
+  alice = await loginAs(t, 701);
+});
+
+afterAll(async () => {
+  await t.ctx.bots.shutdown();
+  stopApp();
+  t.cleanup();
+  await fake.stop();
+});
+
+describe("shared runners: stopping a bot that blocks its runner", () => {
+  test("the stopped bot is still named for the block and isolated; its neighbour is moved, not crashed", async () => {
+    const culprit = await newBot("Stuck");
+    const neighbour = await newBot("Neighbour");
+    const shared = pidOf(culprit);
+    expect(pidOf(neighbour)).toBe(shared);
+    fake.sendText(culprit.bot.token, user, "/block");
+    await Bun.sleep(1500);
+    expect((await act(culprit, "stop")).body.status).toBe("stopped");
+    await until(() => t.logs.some((l) => l.includes("blocked its runner's event loop")), "the block reported", 30_000);
+    expect(t.logs.filter((l) => l.includes("blocked its runner's event loop")).join("\n")).toContain(`bot of token ${culprit.tokenId} blocked`);
+    await until(() => t.ctx.bots.state(neighbour.tokenId).status === "running" && pidOf(neighbour) !== shared, "the neighbour in another runner", 20_000);
+    expect((await launchesOf(neighbour)).filter((l) => l.status === "error")).toEqual([]);
+    const culpritLog = async () => JSON.stringify((await t.call("GET", `/api/projects/${culprit.projectId}/logs/all?limit=100`, { cookie: alice })).body);
+    await until(async () => (await culpritLog()).includes("blocked its runner's event loop"), "the block in the culprit's own log");
+    fake.sendText(neighbour.bot.token, user, "/start");
+    expect((await fake.waitForSent(neighbour.bot.token, user.id, 1, 10_000))[0]!.params.text).toBe("hello Uma");
+    // Started again, the culprit gets a runner of its own (its /block is delivered again there).
+    expect((await act(culprit, "start")).status).toBe(200);
+    expect(pidOf(culprit)).not.toBe(pidOf(neighbour));
+    expect((await act(culprit, "stop")).body.status).toBe("stopped");
+  }, 90_000);
+});
