@@ -8,7 +8,7 @@ import type { ProjectDatabases } from "../db/project-db";
 import { botTokens } from "../db/schema";
 import type { EventBus } from "../events";
 import { BotError } from "./errors";
-import { maskSecrets, registerSecret, secretForms, type Logger } from "../log";
+import { registerSecret, type Logger } from "../log";
 import type { MessengerClient } from "../messenger/client";
 import type { BotController, BotInstanceState } from "./controller";
 import type { BotEnd, BotHost, BotInstance } from "./instance";
@@ -16,6 +16,7 @@ import { ProcessHost } from "./process-host";
 import { RunnerPool } from "./runner-pool";
 import { LaunchHistory } from "./launches";
 import { LogWriter } from "./log-writer";
+import { outputOf } from "./output";
 import { DEFAULT_POLICY, RESUME_CONCURRENCY, type SupervisionPolicy } from "./policy";
 import { clearWebhookForPolling, releaseWebhook, waitForPort } from "./webhook-mode";
 import { buildBotProgram } from "./program";
@@ -33,8 +34,6 @@ export interface BotManagerDeps {
   platformUrl?: () => string | null;
 }
 
-/** stderr lines that never say why a bot died: indented (stack frames, fields), source excerpts, carets. */
-const REASONLESS = /^(\s|\d+ \||\^)/;
 
 const STOPPED: BotInstanceState = { status: "stopped", startedAt: null, pid: null };
 
@@ -217,7 +216,7 @@ export class BotManager implements BotController {
     const { config, messenger } = this.deps;
     const p = bot.program;
     if (p.launchMode === "polling") await clearWebhookForPolling(this.deps, p);
-    const instance = this.host.launch(p, this.lineSink(bot));
+    const instance = this.host.launch(p, outputOf(bot, this.logs));
     bot.instance = instance;
     bot.stopping = false;
     bot.stopAs = { status: "stopped", reason: null };
@@ -225,9 +224,7 @@ export class BotManager implements BotController {
     bot.launchId = this.launches.open(p.projectId, p.tokenId, instance.pid);
     bot.exited = instance.ended.then((end) => this.onExit(bot, instance, end, bot.stopping));
     if (p.launchMode === "webhook") {
-      // A bot moved while it started did nothing wrong: it is started again, like a running one.
-      // (Its launch entry is closed by onExit first.)
-      const moved = async () => moves < 3 && instance.hasEnded() && (await instance.ended).moved !== undefined && (await bot.exited, true);
+      const moved = () => this.movedWhileStarting(bot, instance, moves);
       // DESIGN.md: register the webhook only once the bot listens, so no update meets the forced-200 rule.
       try {
         await waitForPort(instance, p.port!, this.policy.listenTimeoutMs);
@@ -248,25 +245,16 @@ export class BotManager implements BotController {
     bot.status = "running";
   }
 
-  /** Where a bot's output lines go: its log, with every form of its secrets masked. */
-  private lineSink(bot: Bot) {
-    const { projectId, tokenId, token, env } = bot.program;
-    // The bot masks these itself; a line it printed some other way must not carry them either.
-    const secretValues = (env.BOTLOOM_SECRET_KEYS ?? "").split(",").filter(Boolean).map((k) => env[k] ?? "");
-    const hidden = [...new Set([token, env.WEBHOOK_SECRET ?? "", ...secretValues].filter((s) => s.length >= 8).flatMap(secretForms))].sort((a, b) => b.length - a.length);
-    return (level: "stdout" | "stderr", line: string) => {
-      if (!line.trim()) return;
-      let text = line;
-      for (const s of hidden) if (text.includes(s)) text = text.split(s).join("***");
-      const safe = maskSecrets(text);
-      this.logs.push(projectId, tokenId, level, safe);
-      // Error printouts end in stack frames, source excerpts and indented fields; the reason of a
-      // crash is in the unindented lines ("GrammyError: Call to 'getMe' failed! (401: ...)").
-      if (level === "stderr" && !REASONLESS.test(line)) {
-        bot.stderrTail.push(safe);
-        if (bot.stderrTail.length > 5) bot.stderrTail.shift();
-      }
-    };
+  /**
+   * A bot moved while it started (its runner stopped for another bot's fault) did nothing wrong:
+   * it is started again, like a running one, a few times at most. Its launch entry is closed by
+   * onExit first.
+   */
+  private async movedWhileStarting(bot: Bot, instance: BotInstance, moves: number): Promise<boolean> {
+    if (moves >= 3 || !instance.hasEnded()) return false;
+    if ((await instance.ended).moved === undefined) return false;
+    await bot.exited;
+    return true;
   }
 
   /** Ends a token's bot. `finalStatus` null = server shutdown (keep it wanted). */
