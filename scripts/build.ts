@@ -8,6 +8,7 @@ const result = await Bun.build({
   entrypoints: ["src/main.ts"],
   compile: { outfile },
   bytecode: true,
+  splitting: true,
   format: "esm",
   // No whitespace minification: Elysia reads handler source (Sucrose) to decide which context
   // parts (cookie, headers) to build, and fails on whitespace-minified code — every authenticated

@@ -7,12 +7,15 @@ import { buildContext } from "./bootstrap";
 import { closeDatabase, openDatabase } from "./db/client";
 import { looseModeWarnings } from "./lib/file-modes";
 import { removePidFile, writePidFile } from "./lib/pid-file";
-import { scheduleBackups } from "./modules/backups/schedule";
+import { scheduleBackups, type BackupSchedule } from "./modules/backups/schedule";
 import { BackupService } from "./modules/backups/service";
 import { restoreBackup, RestoreError } from "./modules/backups/restore";
 import { createLogger } from "./log";
 import { reachableHost, startServer } from "./server";
 import { VERSION } from "./version";
+
+/** How long after listening the server starts the work no request waits for (bot resume, backup schedule). */
+const BACKGROUND_START_DELAY_MS = 100;
 
 const USAGE = `Usage: botloom <command>
   serve [--init]                                   start the server (--init: create folders and an admin key on first run)
@@ -49,7 +52,6 @@ async function serve(init: boolean) {
   ])) ctx.log.warn(line);
   const server = await startServer(ctx);
   writePidFile(config.dataDir);
-  const schedule = scheduleBackups(config.backupSchedule, ctx.backups, ctx.log);
   const adminUrl = `http://${reachableHost(config.host, "localhost")}:${server.port}/admin/login`;
   ctx.log.info(`Botloom ${VERSION.version} listening on ${config.host}:${server.port}`);
   if (created) {
@@ -62,14 +64,21 @@ async function serve(init: boolean) {
         : "No admin key configured: admin login answers 503 until one exists. Run `serve --init` or set ADMIN_KEY.",
     );
   }
-  // Bots that were running when the server last stopped come back (DESIGN.md §6).
-  void ctx.bots.resumeAll();
+  // Work no request waits for begins once the first requests are answered: bots that were running
+  // when the server last stopped come back (DESIGN.md §6) and backups are scheduled. Done at once,
+  // croner's first date computation and the resume query delayed the first answer by ~8 ms.
+  let schedule: BackupSchedule | null = null;
+  const background = setTimeout(() => {
+    schedule = scheduleBackups(config.backupSchedule, ctx.backups, ctx.log);
+    void ctx.bots.resumeAll();
+  }, BACKGROUND_START_DELAY_MS);
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     ctx.log.info(`${signal} received, shutting down`);
-    schedule.stop();
+    clearTimeout(background);
+    schedule?.stop();
     await server.stop();
     removePidFile(config.dataDir);
     process.exit(0);
