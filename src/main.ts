@@ -14,8 +14,8 @@ import { createLogger } from "./log";
 import { reachableHost, startServer } from "./server";
 import { VERSION } from "./version";
 
-/** How long after listening the server starts the work no request waits for (bot resume, backup schedule). */
-const BACKGROUND_START_DELAY_MS = 100;
+/** How long after listening the backup schedule is set up (it has hours to go; the first requests do not wait for it). */
+const SCHEDULE_DELAY_MS = 100;
 
 const USAGE = `Usage: botloom <command>
   serve [--init]                                   start the server (--init: create folders and an admin key on first run)
@@ -64,20 +64,20 @@ async function serve(init: boolean) {
         : "No admin key configured: admin login answers 503 until one exists. Run `serve --init` or set ADMIN_KEY.",
     );
   }
-  // Work no request waits for begins once the first requests are answered: bots that were running
-  // when the server last stopped come back (DESIGN.md §6) and backups are scheduled. Done at once,
-  // croner's first date computation and the resume query delayed the first answer by ~8 ms.
+  // Bots that were running when the server last stopped come back (DESIGN.md §6). At once: the
+  // webhook intake waits for a bot marked starting, so an update arriving right after a restart is
+  // handed to it instead of being lost.
+  void ctx.bots.resumeAll();
+  // Backups are scheduled once the first requests are answered: croner's first date computation
+  // delayed the first answer by several milliseconds (bench/cold-start.ts).
   let schedule: BackupSchedule | null = null;
-  const background = setTimeout(() => {
-    schedule = scheduleBackups(config.backupSchedule, ctx.backups, ctx.log);
-    void ctx.bots.resumeAll();
-  }, BACKGROUND_START_DELAY_MS);
+  const scheduling = setTimeout(() => (schedule = scheduleBackups(config.backupSchedule, ctx.backups, ctx.log)), SCHEDULE_DELAY_MS);
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     ctx.log.info(`${signal} received, shutting down`);
-    clearTimeout(background);
+    clearTimeout(scheduling);
     schedule?.stop();
     await server.stop();
     removePidFile(config.dataDir);
