@@ -7,7 +7,8 @@ import type { EmulatorLimits } from "../../emulator/session";
 import type { TranscriptEntry } from "../../emulator/transcript";
 import { AppError, badRequest, notFound } from "../../http/errors";
 import { scenarioLimitProblem } from "../../lib/json-limits";
-import { PREVIEW_GROUP_ID, PREVIEW_PEOPLE, PreviewSession } from "./session";
+import type { PreviewSession } from "./session";
+import { PREVIEW_GROUP_ID, PREVIEW_PEOPLE } from "./people";
 import type { PreviewAction, PreviewActor } from "./model";
 
 export interface PreviewOptions {
@@ -48,6 +49,8 @@ export class PreviewService {
     const mine = [...this.sessions.values()].filter((s) => s.userId === userId).sort((a, b) => a.createdAt - b.createdAt);
     while (mine.length >= this.options.perUser) await this.end(mine.shift()!);
     if (this.sessions.size >= this.options.total) throw new AppError(503, "INTERNAL", "Too many previews are running on this server; try again in a few minutes");
+    // The emulator and the preview bot load with the first preview, not with the server (cold start).
+    const { PreviewSession } = await import("./session");
     const session = new PreviewSession(
       userId,
       projectId,
