@@ -35,7 +35,8 @@ const PARSED_BODY = ["bo", "dy"].join("");
 export function createApp(ctx: AppContext) {
   const guard = setupGuard(ctx);
   // Elysia's own router, not Bun's route table: building that table at listen (one entry per route
-  // and optional-parameter form) was ~4 ms of a cold start; requests measured the same either way.
+  // and optional-parameter form) was ~4 ms of a cold start; bench/api-throughput.ts showed no
+  // difference beyond its run-to-run noise.
   const app = new Elysia({ systemRouter: false })
     .use(errorHandler(ctx.log))
     .onRequest((c) => {

@@ -44,13 +44,14 @@ export class PreviewService {
   }
 
   async create(userId: number, projectId: number, document?: unknown) {
+    // The emulator and the preview bot load with the first preview, not with the server (cold
+    // start). Before the limits below: nothing may await between checking them and counting this one.
+    const { PreviewSession } = await import("./session");
     const project = this.ctx.projects.getFull(projectId, userId);
     if (document !== undefined) checkLimits(document);
     const mine = [...this.sessions.values()].filter((s) => s.userId === userId).sort((a, b) => a.createdAt - b.createdAt);
     while (mine.length >= this.options.perUser) await this.end(mine.shift()!);
     if (this.sessions.size >= this.options.total) throw new AppError(503, "INTERNAL", "Too many previews are running on this server; try again in a few minutes");
-    // The emulator and the preview bot load with the first preview, not with the server (cold start).
-    const { PreviewSession } = await import("./session");
     const session = new PreviewSession(
       userId,
       projectId,
