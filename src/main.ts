@@ -14,8 +14,8 @@ import { createLogger } from "./log";
 import { reachableHost, startServer } from "./server";
 import { VERSION } from "./version";
 
-/** How long after listening the backup schedule is set up (it has hours to go; the first requests do not wait for it). */
-const SCHEDULE_DELAY_MS = 100;
+/** How long after listening bot resume and the backup schedule begin (the first requests do not wait for them). */
+const BACKGROUND_DELAY_MS = 100;
 
 const USAGE = `Usage: botloom <command>
   serve [--init]                                   start the server (--init: create folders and an admin key on first run)
@@ -64,20 +64,26 @@ async function serve(init: boolean) {
         : "No admin key configured: admin login answers 503 until one exists. Run `serve --init` or set ADMIN_KEY.",
     );
   }
-  // Bots that were running when the server last stopped come back (DESIGN.md §6). At once: the
-  // webhook intake waits for a bot marked starting, so an update arriving right after a restart is
-  // handed to it instead of being lost.
-  void ctx.bots.resumeAll();
-  // Backups are scheduled once the first requests are answered: croner's first date computation
-  // delayed the first answer by several milliseconds (bench/cold-start.ts).
+  // Bots that were running when the server last stopped come back (DESIGN.md §6) and backups are
+  // scheduled once the first requests are answered: done at once, the resume's database work and
+  // croner's first date computation delayed the first answer by several milliseconds
+  // (bench/cold-start.ts). The webhook intake waits for the resume to begin, so an update arriving
+  // right after a restart still finds its bot starting.
+  const resume = Promise.withResolvers<void>();
+  ctx.state.resumeBegun = resume.promise;
   let schedule: BackupSchedule | null = null;
-  const scheduling = setTimeout(() => (schedule = scheduleBackups(config.backupSchedule, ctx.backups, ctx.log)), SCHEDULE_DELAY_MS);
+  const background = setTimeout(() => {
+    void ctx.bots.resumeAll();
+    resume.resolve();
+    schedule = scheduleBackups(config.backupSchedule, ctx.backups, ctx.log);
+  }, BACKGROUND_DELAY_MS);
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     ctx.log.info(`${signal} received, shutting down`);
-    clearTimeout(scheduling);
+    clearTimeout(background);
+    resume.resolve();
     schedule?.stop();
     await server.stop();
     removePidFile(config.dataDir);
