@@ -1,15 +1,19 @@
 // Cold start of the compiled binary: spawn → first 200 from /api/health, median of 10, in an empty
 // folder (first run: migrations, template seeding) and again on the data it left (a restart).
 // Same-run baseline: a compiled bare Bun.serve answering /api/health, started the same way. Also
-// the binary sizes. Prints ONE JSON line.
+// the binary sizes. Prints ONE JSON line. `--against <binary>` also starts another build (say, the
+// previous round's) the same way, alternately with this one, for a before/after on a busy machine.
 //
-//   bun bench/cold-start.ts [--runs 10]
+//   bun bench/cold-start.ts [--runs 10] [--against dist/botloom-old]
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { buildBinary, freePort } from "../test/support/process";
 import { ROOT, arg, latency, onCleanup, ratio, round, runBench, tempDir } from "./lib";
 
 const RUNS = arg("runs", 10);
+const againstAt = process.argv.indexOf("--against");
+// Absolute: every start runs in a folder of its own.
+const AGAINST = againstAt >= 0 ? resolve(process.argv[againstAt + 1] ?? "") : undefined;
 const DEADLINE_MS = 20_000;
 
 /** Milliseconds from spawn to the first 200 of /api/health; the process is killed afterwards. */
@@ -62,6 +66,7 @@ await runBench("cold-start", async () => {
   const first: number[] = [];
   const restart: number[] = [];
   const baseline: number[] = [];
+  const other = { first: [] as number[], restart: [] as number[] };
   for (let i = 0; i < RUNS; i++) {
     const dir = join(work, `run-${i}`);
     mkdirSync(dir);
@@ -69,6 +74,12 @@ await runBench("cold-start", async () => {
     baseline.push(await coldStart([bare], dir));
     first.push(await coldStart([binary, "serve"], dir));
     restart.push(await coldStart([binary, "serve"], dir));
+    if (AGAINST) {
+      const otherDir = join(work, `against-${i}`);
+      mkdirSync(otherDir);
+      other.first.push(await coldStart([AGAINST, "serve"], otherDir));
+      other.restart.push(await coldStart([AGAINST, "serve"], otherDir));
+    }
   }
   const f = latency(first);
   const r = latency(restart);
@@ -85,5 +96,6 @@ await runBench("cold-start", async () => {
     binaryMB: round(size / 1048576, 1),
     bareBinaryMB: round(bareSize / 1048576, 1),
     ownMB: round((size - bareSize) / 1048576, 1),
+    ...(AGAINST ? { against: { binary: AGAINST, firstStartMs: latency(other.first).p50Ms, restartMs: latency(other.restart).p50Ms } } : {}),
   };
 });

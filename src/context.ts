@@ -22,6 +22,11 @@ export interface AppState {
   templatesLoaded: boolean;
   /** Where this server answers on loopback once it listens (bots fetch object-store media there). */
   localUrl: string | null;
+  /**
+   * Settles once `serve` has begun resuming the bots of the last run (they count as starting from
+   * then on); absent where nothing resumes bots (tests, other commands).
+   */
+  resumeBegun?: Promise<void>;
 }
 
 export interface AppContext {

@@ -7,12 +7,15 @@ import { buildContext } from "./bootstrap";
 import { closeDatabase, openDatabase } from "./db/client";
 import { looseModeWarnings } from "./lib/file-modes";
 import { removePidFile, writePidFile } from "./lib/pid-file";
-import { scheduleBackups } from "./modules/backups/schedule";
+import { scheduleBackups, type BackupSchedule } from "./modules/backups/schedule";
 import { BackupService } from "./modules/backups/service";
 import { restoreBackup, RestoreError } from "./modules/backups/restore";
 import { createLogger } from "./log";
 import { reachableHost, startServer } from "./server";
 import { VERSION } from "./version";
+
+/** How long after listening bot resume and the backup schedule begin (the first requests do not wait for them). */
+const BACKGROUND_DELAY_MS = 100;
 
 const USAGE = `Usage: botloom <command>
   serve [--init]                                   start the server (--init: create folders and an admin key on first run)
@@ -49,7 +52,6 @@ async function serve(init: boolean) {
   ])) ctx.log.warn(line);
   const server = await startServer(ctx);
   writePidFile(config.dataDir);
-  const schedule = scheduleBackups(config.backupSchedule, ctx.backups, ctx.log);
   const adminUrl = `http://${reachableHost(config.host, "localhost")}:${server.port}/admin/login`;
   ctx.log.info(`Botloom ${VERSION.version} listening on ${config.host}:${server.port}`);
   if (created) {
@@ -62,14 +64,27 @@ async function serve(init: boolean) {
         : "No admin key configured: admin login answers 503 until one exists. Run `serve --init` or set ADMIN_KEY.",
     );
   }
-  // Bots that were running when the server last stopped come back (DESIGN.md §6).
-  void ctx.bots.resumeAll();
+  // Bots that were running when the server last stopped come back (DESIGN.md §6) and backups are
+  // scheduled once the first requests are answered: done at once, the resume's database work and
+  // croner's first date computation delayed the first answer by several milliseconds
+  // (bench/cold-start.ts). The webhook intake waits for the resume to begin, so an update arriving
+  // right after a restart still finds its bot starting.
+  const resume = Promise.withResolvers<void>();
+  ctx.state.resumeBegun = resume.promise;
+  let schedule: BackupSchedule | null = null;
+  const background = setTimeout(() => {
+    void ctx.bots.resumeAll();
+    resume.resolve();
+    schedule = scheduleBackups(config.backupSchedule, ctx.backups, ctx.log);
+  }, BACKGROUND_DELAY_MS);
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     ctx.log.info(`${signal} received, shutting down`);
-    schedule.stop();
+    clearTimeout(background);
+    resume.resolve();
+    schedule?.stop();
     await server.stop();
     removePidFile(config.dataDir);
     process.exit(0);

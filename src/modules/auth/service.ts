@@ -6,6 +6,7 @@ import { personalAccessTokens, sessions, users } from "../../db/schema";
 import { hmacHex, randomBase62, safeEqual, sha256Hex } from "../../lib/crypto";
 import { conflict, notFound, unauthorized } from "../../http/errors";
 import type { PublicUser, WidgetLogin } from "./model";
+import { preparedOnFirstUse } from "../../db/prepared";
 
 export const SESSION_COOKIE = "connect.sid";
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
@@ -37,20 +38,20 @@ export class AuthService {
     private readonly sessionSecret: string,
   ) {
     // Hot path: every authenticated request runs one of these two lookups.
-    this.q = {
-      session: db
+    this.q = preparedOnFirstUse({
+      session: () => db
         .select({ userId: sessions.userId, expiresAt: sessions.expiresAt })
         .from(sessions)
         .where(eq(sessions.id, sql.placeholder("id")))
         .prepare(),
-      pat: db
+      pat: () => db
         .select({ id: personalAccessTokens.id, userId: personalAccessTokens.userId, scopes: personalAccessTokens.scopes, lastUsedAt: personalAccessTokens.lastUsedAt })
         .from(personalAccessTokens)
         .where(eq(personalAccessTokens.tokenHash, sql.placeholder("hash")))
         .prepare(),
-      user: db.select().from(users).where(eq(users.id, sql.placeholder("id"))).prepare(),
-      userExists: db.select({ id: users.id }).from(users).where(eq(users.id, sql.placeholder("id"))).prepare(),
-    };
+      user: () => db.select().from(users).where(eq(users.id, sql.placeholder("id"))).prepare(),
+      userExists: () => db.select({ id: users.id }).from(users).where(eq(users.id, sql.placeholder("id"))).prepare(),
+    });
   }
 
   upsertUser(p: UserProfile) {

@@ -5,19 +5,20 @@ import type { AppContext } from "../../context";
 import { projectCollaborators, projects } from "../../db/schema";
 import { notFound } from "../../http/errors";
 import type { Collaborator } from "./model";
+import { preparedOnFirstUse } from "../../db/prepared";
 
 export class CollaboratorsService {
   private readonly q;
 
   constructor(private readonly ctx: AppContext) {
-    this.q = {
-      list: ctx.db
+    this.q = preparedOnFirstUse({
+      list: () => ctx.db
         .select({ projectId: projectCollaborators.projectId, userId: projectCollaborators.userId, invitedBy: projectCollaborators.invitedBy })
         .from(projectCollaborators)
         .where(eq(projectCollaborators.projectId, sql.placeholder("projectId")))
         .orderBy(asc(projectCollaborators.createdAt), asc(projectCollaborators.userId))
         .prepare(),
-    };
+    });
   }
 
   list(projectId: number, actorId: number): Collaborator[] {

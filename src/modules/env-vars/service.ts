@@ -6,6 +6,7 @@ import { botTokens, tokenEnvVars } from "../../db/schema";
 import { conflict, notFound } from "../../http/errors";
 import type { TokenAccess } from "../tokens/access";
 import { SECRET_MASK, type EnvCreate, type EnvPatch, type EnvVar } from "./model";
+import { preparedOnFirstUse } from "../../db/prepared";
 
 type EnvRow = typeof tokenEnvVars.$inferSelect;
 
@@ -26,25 +27,25 @@ export class EnvVarsService {
   constructor(private readonly ctx: AppContext) {
     this.tokens = ctx.tokens.access;
     const db = ctx.db;
-    this.q = {
-      list: db.select().from(tokenEnvVars).where(eq(tokenEnvVars.tokenId, sql.placeholder("tokenId"))).orderBy(asc(tokenEnvVars.key)).prepare(),
-      withProject: db
+    this.q = preparedOnFirstUse({
+      list: () => db.select().from(tokenEnvVars).where(eq(tokenEnvVars.tokenId, sql.placeholder("tokenId"))).orderBy(asc(tokenEnvVars.key)).prepare(),
+      withProject: () => db
         .select({ env: tokenEnvVars, projectId: botTokens.projectId })
         .from(tokenEnvVars)
         .innerJoin(botTokens, eq(botTokens.id, tokenEnvVars.tokenId))
         .where(eq(tokenEnvVars.id, sql.placeholder("id")))
         .prepare(),
-      keyTaken: db
+      keyTaken: () => db
         .select({ id: tokenEnvVars.id })
         .from(tokenEnvVars)
         .where(and(eq(tokenEnvVars.tokenId, sql.placeholder("tokenId")), eq(tokenEnvVars.key, sql.placeholder("key")), ne(tokenEnvVars.id, sql.placeholder("exceptId"))))
         .prepare(),
-      insert: db
+      insert: () => db
         .insert(tokenEnvVars)
         .values({ tokenId: sql.placeholder("tokenId"), key: sql.placeholder("key"), value: sql.placeholder("value"), isSecret: sql.placeholder("isSecret") })
         .returning()
         .prepare(),
-    };
+    });
   }
 
   /** 404 unknown variable; project access (owner only for reveal) decides 403. */

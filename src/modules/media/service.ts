@@ -10,6 +10,7 @@ import type { StorageBackend } from "../storage/backends/types";
 import type { StorageRegistry } from "../storage/registry";
 import { ALLOWED_TYPES, EXTENSION_TYPES, FORBIDDEN_EXTENSIONS, kindOf, MAX_MEDIA_BYTES, TYPE_ALIASES, type MediaView } from "./model";
 import { dangerousContent, looksLikeText, matchesSignature, typeFromContent } from "./sniff";
+import { preparedOnFirstUse } from "../../db/prepared";
 
 type Row = typeof mediaFiles.$inferSelect;
 
@@ -86,32 +87,32 @@ export class MediaService {
     private readonly registry: StorageRegistry,
   ) {
     const db = ctx.db;
-    this.q = {
-      list: db
+    this.q = preparedOnFirstUse({
+      list: () => db
         .select()
         .from(mediaFiles)
         .where(eq(mediaFiles.projectId, sql.placeholder("projectId")))
         .orderBy(desc(mediaFiles.createdAt), desc(mediaFiles.id))
         .prepare(),
-      one: db
+      one: () => db
         .select()
         .from(mediaFiles)
         .where(and(eq(mediaFiles.id, sql.placeholder("id")), eq(mediaFiles.projectId, sql.placeholder("projectId"))))
         .prepare(),
       // The /uploads server's lookups (hot path).
-      byKey: db
+      byKey: () => db
         .select({ fileName: mediaFiles.fileName, mimeType: mediaFiles.mimeType, size: mediaFiles.size })
         .from(mediaFiles)
         .where(and(eq(mediaFiles.storageConfigId, sql.placeholder("configId")), eq(mediaFiles.objectKey, sql.placeholder("key"))))
         .limit(1)
         .prepare(),
-      byBuiltinKey: db
+      byBuiltinKey: () => db
         .select({ fileName: mediaFiles.fileName, mimeType: mediaFiles.mimeType, size: mediaFiles.size })
         .from(mediaFiles)
         .where(and(isNull(mediaFiles.storageConfigId), eq(mediaFiles.objectKey, sql.placeholder("key"))))
         .limit(1)
         .prepare(),
-    };
+    });
   }
 
   async upload(projectId: number, file: File): Promise<MediaView> {

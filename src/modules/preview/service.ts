@@ -7,7 +7,8 @@ import type { EmulatorLimits } from "../../emulator/session";
 import type { TranscriptEntry } from "../../emulator/transcript";
 import { AppError, badRequest, notFound } from "../../http/errors";
 import { scenarioLimitProblem } from "../../lib/json-limits";
-import { PREVIEW_GROUP_ID, PREVIEW_PEOPLE, PreviewSession } from "./session";
+import type { PreviewSession } from "./session";
+import { PREVIEW_GROUP_ID, PREVIEW_PEOPLE } from "./people";
 import type { PreviewAction, PreviewActor } from "./model";
 
 export interface PreviewOptions {
@@ -43,6 +44,9 @@ export class PreviewService {
   }
 
   async create(userId: number, projectId: number, document?: unknown) {
+    // The emulator and the preview bot load with the first preview, not with the server (cold
+    // start). Before the limits below: nothing may await between checking them and counting this one.
+    const { PreviewSession } = await import("./session");
     const project = this.ctx.projects.getFull(projectId, userId);
     if (document !== undefined) checkLimits(document);
     const mine = [...this.sessions.values()].filter((s) => s.userId === userId).sort((a, b) => a.createdAt - b.createdAt);

@@ -10,16 +10,8 @@ import { ApiError, type FakeUser } from "../../emulator/bot-api/types";
 import { AppError, badRequest } from "../../http/errors";
 import { randomBase62 } from "../../lib/crypto";
 import { generateBot, ScenarioError } from "../../scenario";
-import type { PreviewAction, PreviewActor, PreviewUserKey } from "./model";
-
-/** The throwaway people of a preview; "admin" is the only id in the preview bot's ADMIN_IDS. */
-export const PREVIEW_PEOPLE: Record<PreviewUserKey, FakeUser> = {
-  user: { id: 7_000_000_101, first_name: "Preview", last_name: "User", username: "preview_user", language_code: "en" },
-  admin: { id: 7_000_000_102, first_name: "Preview", last_name: "Admin", username: "preview_admin", language_code: "en" },
-  second: { id: 7_000_000_103, first_name: "Second", last_name: "User", username: "second_user", language_code: "en" },
-};
-/** A supergroup (Telegram ids below -10^12), so restrict/mute scenarios work in it too. */
-export const PREVIEW_GROUP_ID = -1_007_000_000_200;
+import type { PreviewAction, PreviewActor } from "./model";
+import { PREVIEW_GROUP_ID, PREVIEW_PEOPLE } from "./people";
 
 export interface ScenarioSource {
   projectName: string;

@@ -3,6 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { projectCollaborators, projects } from "../../db/schema";
 import { forbidden, notFound } from "../../http/errors";
+import { preparedOnFirstUse } from "../../db/prepared";
 
 export type ProjectRole = "owner" | "collaborator";
 
@@ -10,8 +11,8 @@ export class ProjectAccess {
   private readonly q;
 
   constructor(db: Db) {
-    this.q = {
-      role: db
+    this.q = preparedOnFirstUse({
+      role: () => db
         .select({
           ownerId: projects.ownerId,
           collaborator: sql<number>`exists(select 1 from ${projectCollaborators} where ${projectCollaborators.projectId} = ${projects.id} and ${projectCollaborators.userId} = ${sql.placeholder("userId")})`,
@@ -19,7 +20,7 @@ export class ProjectAccess {
         .from(projects)
         .where(eq(projects.id, sql.placeholder("projectId")))
         .prepare(),
-    };
+    });
   }
 
   /** undefined: no such project; null: exists but the user has no access. */

@@ -10,6 +10,7 @@ import { parseFolderName, readEnvValue, setEnvValue } from "../../bots/folders";
 import type { AppContext } from "../../context";
 import { botTokens, projects } from "../../db/schema";
 import { badRequest, notFound } from "../../http/errors";
+import { preparedOnFirstUse } from "../../db/prepared";
 
 /** "1, 2,,3" → "1,2,3" (order kept, duplicates dropped); 400 for anything but numeric ids. */
 export function normalizeAdminIds(raw: string): string {
@@ -37,10 +38,10 @@ export class AdminIds {
   private readonly q;
 
   constructor(private readonly ctx: AppContext) {
-    this.q = {
-      stored: ctx.db.select({ adminIds: projects.adminIds }).from(projects).where(eq(projects.id, sql.placeholder("projectId"))).prepare(),
-      tokenIds: ctx.db.select({ id: botTokens.id }).from(botTokens).where(eq(botTokens.projectId, sql.placeholder("projectId"))).orderBy(botTokens.id).prepare(),
-    };
+    this.q = preparedOnFirstUse({
+      stored: () => ctx.db.select({ adminIds: projects.adminIds }).from(projects).where(eq(projects.id, sql.placeholder("projectId"))).prepare(),
+      tokenIds: () => ctx.db.select({ id: botTokens.id }).from(botTokens).where(eq(botTokens.projectId, sql.placeholder("projectId"))).orderBy(botTokens.id).prepare(),
+    });
   }
 
   /** Bot folders of the project's tokens, first token first (one read of BOTS_DIR); real directories only (a symlink is never written through). */

@@ -9,6 +9,7 @@ import { badRequest, notFound } from "../../http/errors";
 import { generateBot, ScenarioError } from "../../scenario";
 import { readStoredScenario } from "./document";
 import { toFlag, type Flag } from "./model";
+import { preparedOnFirstUse } from "../../db/prepared";
 
 /** What generate reports besides the code: one entry per problem the bot works around. */
 export interface GenerateWarning {
@@ -25,20 +26,20 @@ export interface GenerateOptions {
 
 function prepare(ctx: AppContext) {
   const pid = sql.placeholder("projectId");
-  return {
-    project: ctx.db
+  return preparedOnFirstUse({
+    project: () => ctx.db
       .select({ name: projects.name, data: projects.data, userDatabaseEnabled: projects.userDatabaseEnabled })
       .from(projects)
       .where(eq(projects.id, pid))
       .prepare(),
-    firstToken: ctx.db
+    firstToken: () => ctx.db
       .select({ id: botTokens.id, catchAllHandlers: botTokens.catchAllHandlers, protectContent: botTokens.protectContent, contentCache: botTokens.contentCache })
       .from(botTokens)
       .where(eq(botTokens.projectId, pid))
       .orderBy(botTokens.id)
       .limit(1)
       .prepare(),
-  };
+  });
 }
 
 export class ProjectCode {

@@ -6,6 +6,7 @@ import type { Db } from "../../db/client";
 import { projectVersions } from "../../db/schema";
 import { notFound } from "../../http/errors";
 import { readStored } from "./document";
+import { preparedOnFirstUse } from "../../db/prepared";
 
 export const KEEP_VERSIONS = 50;
 
@@ -38,21 +39,21 @@ const itemColumns = {
 };
 
 function prepare(db: Db) {
-  return {
-    list: db
+  return preparedOnFirstUse({
+    list: () => db
       .select(itemColumns)
       .from(projectVersions)
       .where(eq(projectVersions.projectId, sql.placeholder("projectId")))
       .orderBy(desc(projectVersions.id))
       .limit(sql.placeholder("limit"))
       .prepare(),
-    get: db
+    get: () => db
       .select({ ...itemColumns, data: projectVersions.data })
       .from(projectVersions)
       .where(and(eq(projectVersions.projectId, sql.placeholder("projectId")), eq(projectVersions.id, sql.placeholder("id"))))
       .prepare(),
     // id of the oldest version still kept; everything below it goes
-    keepFrom: db
+    keepFrom: () => db
       .select({ id: projectVersions.id })
       .from(projectVersions)
       .where(eq(projectVersions.projectId, sql.placeholder("projectId")))
@@ -60,7 +61,7 @@ function prepare(db: Db) {
       .limit(1)
       .offset(KEEP_VERSIONS - 1)
       .prepare(),
-    insert: db
+    insert: () => db
       .insert(projectVersions)
       .values({
         projectId: sql.placeholder("projectId"),
@@ -73,11 +74,11 @@ function prepare(db: Db) {
         agentDisplayName: sql.placeholder("agentDisplayName"),
       })
       .prepare(),
-    prune: db
+    prune: () => db
       .delete(projectVersions)
       .where(and(eq(projectVersions.projectId, sql.placeholder("projectId")), lt(projectVersions.id, sql.placeholder("keepFrom"))))
       .prepare(),
-  };
+  });
 }
 
 export class ProjectVersions {

@@ -3,24 +3,25 @@ import { and, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { templateRatings, templates } from "../../db/schema";
 import type { TemplateListItem, TemplateListQuery, TemplateRecord } from "./model";
+import { preparedOnFirstUse } from "../../db/prepared";
 
 export type TemplateRow = typeof templates.$inferSelect;
 
 export function prepareTemplateQueries(db: Db) {
   const id = sql.placeholder("id");
-  return {
-    byId: db.select().from(templates).where(eq(templates.id, id)).prepare(),
-    ratingStats: db
+  return preparedOnFirstUse({
+    byId: () => db.select().from(templates).where(eq(templates.id, id)).prepare(),
+    ratingStats: () => db
       .select({ avg: sql<number | null>`avg(${templateRatings.rating})`, n: sql<number>`count(*)` })
       .from(templateRatings)
       .where(eq(templateRatings.templateId, id))
       .prepare(),
-    bumpUseCount: db
+    bumpUseCount: () => db
       .update(templates)
       .set({ useCount: sql`${templates.useCount} + 1` })
       .where(eq(templates.id, id))
       .prepare(),
-  };
+  });
 }
 export type TemplateQueries = ReturnType<typeof prepareTemplateQueries>;
 

@@ -76,6 +76,9 @@ export function seedBuiltInTemplates(db: Db, files: BuiltInTemplateFile[], opts:
       opts.log?.error(`Built-in template ${file.file} is invalid and was not loaded: ${(e as Error).message}`);
     }
   }
+  // The usual restart: every row current and nothing left over. No write transaction then.
+  const shippedKeys = new Set(files.map((f) => f.file));
+  if (rows.length === 0 && [...storedHash.keys()].every((key) => shippedKeys.has(key))) return result;
   const now = new Date().toISOString();
   db.transaction((tx) => {
     // Last file first: the catalog lists the newest first, so a fresh catalog shows the file order.
@@ -93,7 +96,7 @@ export function seedBuiltInTemplates(db: Db, files: BuiltInTemplateFile[], opts:
       }
     }
     // A file that failed to parse keeps its row: removal is only for built-ins no longer shipped.
-    const shipped = files.map((f) => f.file);
+    const shipped = [...shippedKeys];
     const gone = tx
       .delete(templates)
       .where(and(isNotNull(templates.systemKey), shipped.length ? notInArray(templates.systemKey, shipped) : undefined))

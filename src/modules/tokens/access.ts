@@ -5,6 +5,7 @@ import type { AppContext } from "../../context";
 import { botTokens } from "../../db/schema";
 import { notFound } from "../../http/errors";
 import type { ProjectRole } from "../projects/access";
+import { preparedOnFirstUse } from "../../db/prepared";
 
 export type TokenRow = typeof botTokens.$inferSelect;
 
@@ -12,9 +13,9 @@ export class TokenAccess {
   private readonly q;
 
   constructor(private readonly ctx: AppContext) {
-    this.q = {
-      byId: ctx.db.select().from(botTokens).where(eq(botTokens.id, sql.placeholder("id"))).prepare(),
-    };
+    this.q = preparedOnFirstUse({
+      byId: () => ctx.db.select().from(botTokens).where(eq(botTokens.id, sql.placeholder("id"))).prepare(),
+    });
   }
 
   find(tokenId: number): TokenRow | undefined {

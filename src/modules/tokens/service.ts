@@ -12,6 +12,7 @@ import { removeBotFolders } from "../../bots/folders";
 import { TokenAccess, type TokenRow } from "./access";
 import { fetchAvatar, PHOTO_RECHECK_MS, removeUpload, uploadExists, withDeadline } from "./photos";
 import type { TokenCreate, TokenListItem, TokenPatch, TokenStats } from "./model";
+import { preparedOnFirstUse } from "../../db/prepared";
 
 const DAY_MS = 24 * 3600 * 1000;
 /** getMe when a token is added: below the bot-manager client's own 15 s request timeout. */
@@ -74,14 +75,14 @@ export class TokensService {
   constructor(private readonly ctx: AppContext) {
     this.access = new TokenAccess(ctx);
     const db = ctx.db;
-    this.q = {
-      list: db.select().from(botTokens).where(eq(botTokens.projectId, sql.placeholder("projectId"))).orderBy(asc(botTokens.id)).prepare(),
-      byValue: db
+    this.q = preparedOnFirstUse({
+      list: () => db.select().from(botTokens).where(eq(botTokens.projectId, sql.placeholder("projectId"))).orderBy(asc(botTokens.id)).prepare(),
+      byValue: () => db
         .select()
         .from(botTokens)
         .where(and(eq(botTokens.projectId, sql.placeholder("projectId")), eq(botTokens.token, sql.placeholder("token"))))
         .prepare(),
-    };
+    });
   }
 
   private item(t: TokenRow): TokenListItem {

@@ -25,6 +25,8 @@ async function forward(tokenId: number, secret: string, body: ArrayBuffer): Prom
 export const webhookRoutes = (ctx: AppContext) => {
   /** Waits (bounded) while the token's bot counts as starting; true once it runs. */
   const runningSoon = async (tokenId: number) => {
+    // Right after a restart the bots to resume are not marked starting yet (src/main.ts).
+    await ctx.state.resumeBegun;
     const deadline = Date.now() + STARTING_WAIT_MS;
     while (ctx.bots.state(tokenId).status === "starting" && Date.now() < deadline) await Bun.sleep(100);
     return ctx.bots.state(tokenId).status === "running";

@@ -1,0 +1,79 @@
+// The executable is split into chunks (scripts/build.ts): code reached only through import() is
+// loaded on first use. These paths are never taken by a start, so they are proven here, in the
+// binary: the MCP SDK answers /mcp, the S3 SDK talks to a real S3-compatible server.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { buildBinary, startProcessServer, type ProcessServer } from "../support/process";
+import { startS3Server, type S3TestServer } from "../support/s3-server";
+
+const root = resolve(import.meta.dir, "../..");
+const ADMIN_KEY = "chunks-admin-key-0123456789";
+const OPERATOR = 801;
+let binary: string;
+let server: ProcessServer;
+let s3: S3TestServer;
+let dir: string;
+let cookie: string;
+
+beforeAll(async () => {
+  binary = await buildBinary(root);
+  s3 = await startS3Server({ buckets: ["botloom-media"] });
+  dir = mkdtempSync(join(tmpdir(), "botloom-chunks-"));
+  const env = { ADMIN_KEY, SESSION_SECRET: "chunks-session-secret-0123456789", STORAGE_ENCRYPTION_KEY: "chunks-storage-key-0123456789-0123456789" };
+  server = await startProcessServer([binary, "serve"], { cwd: dir, env });
+  const login = await fetch(`${server.url}/admin/api/login`, { method: "POST", body: new URLSearchParams({ key: ADMIN_KEY }), redirect: "manual" });
+  const admin = login.headers.getSetCookie()[0].split(";")[0];
+  const settings = { auth: { loginMode: "dev_login" }, platform: { operatorIds: String(OPERATOR) } };
+  const saved = await fetch(`${server.url}/admin/api/app-settings`, { method: "PUT", headers: { cookie: admin, "content-type": "application/json" }, body: JSON.stringify(settings) });
+  expect(saved.status).toBe(200);
+  const dev = await fetch(`${server.url}/api/auth/dev-login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ userId: OPERATOR }) });
+  cookie = dev.headers.getSetCookie()[0].split(";")[0];
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await s3?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("chunks loaded on first use inside the executable", () => {
+  test("/mcp: the MCP SDK loads and answers initialize for a PAT", async () => {
+    const cli = Bun.spawn([binary, "pat", "create", "--user", String(OPERATOR)], { cwd: dir, env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "silent" }, stdout: "pipe", stderr: "pipe" });
+    expect(await cli.exited).toBe(0);
+    const pat = (await new Response(cli.stdout).text()).trim();
+    const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "chunks", version: "1" } } };
+    const res = await fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${pat}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify(init),
+    });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.id).toBe(1);
+    expect(typeof body.result.serverInfo.name).toBe("string");
+  });
+
+  test("object storage: the S3 SDK loads and reaches the bucket; wrong credentials are refused", async () => {
+    // s3rver checks the access key id of a signed request (not the signature): a foreign id is refused.
+    const create = async (keyId: string) => {
+      const r = await fetch(`${server.url}/api/storage-configs`, {
+        method: "POST",
+        headers: { cookie, "content-type": "application/json" },
+        body: JSON.stringify({
+          name: `S3 ${keyId}`,
+          backend: "objstore",
+          config: { bucket: "botloom-media", endpoint: s3.endpoint, forcePathStyle: true },
+          objectAccessKeyId: keyId,
+          objectSecretAccessKey: s3.secretAccessKey,
+        }),
+      });
+      expect(r.status).toBe(201);
+      return (await r.json()).id as string;
+    };
+    const probe = async (id: string) => (await fetch(`${server.url}/api/storage-configs/${id}/test`, { method: "POST", headers: { cookie } })).json();
+    expect((await probe(await create(s3.accessKeyId))).ok).toBe(true);
+    expect((await probe(await create("AKFOREIGN0123456789"))).ok).toBe(false);
+  }, 30_000);
+});
