@@ -1,7 +1,8 @@
 // The bot runtime under the compiled binary, against the fake messenger in this process:
 //  - how many bots start in 30 s (bounded at --max bots): start requests 4 at a time; a bot counts
 //    once it polls (its first getUpdates reaches the fake);
-//  - RSS per running bot (sum of VmRSS of the server's child processes / n), next to an idle bare
+//  - RSS per running bot (sum of VmRSS of the server's child processes — runners, or one process per
+//    bot with BOT_ISOLATION=process — / the bots running), next to an idle bare
 //    `bun` process (same-run baseline);
 //  - API p99 (GET /api/projects/list, 50 connections from a second process) with 0, 25 and all
 //    started bots running;
@@ -114,11 +115,12 @@ await runBench(
       allReadyMs: allReadyMs === null ? null : round(allReadyMs, 0),
       perBotStartMs: started ? round((allReadyMs ?? WINDOW_S * 1000) / started, 1) : null,
       rss: {
-        bots: rss.length,
-        perBotMB: rss.length ? round(rss.reduce((a, b) => a + b, 0) / rss.length, 1) : null,
+        bots: started,
+        processes: rss.length,
+        perBotMB: started ? round(rss.reduce((a, b) => a + b, 0) / started, 2) : null,
         totalMB: round(rss.reduce((a, b) => a + b, 0), 0),
         bareBunMB: bareRss === null ? null : round(bareRss, 1),
-        perBotVsBareBun: rss.length && bareRss ? ratio(rss.reduce((a, b) => a + b, 0) / rss.length, bareRss) : null,
+        perBotVsBareBun: started && bareRss ? ratio(rss.reduce((a, b) => a + b, 0) / started, bareRss) : null,
         serverMB: serverRss === null ? null : round(serverRss, 1),
       },
       apiProjectsList: {

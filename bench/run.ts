@@ -7,7 +7,7 @@ import { join } from "node:path";
 
 const DIR = import.meta.dir;
 /** Helpers, not benchmarks. */
-const NOT_BENCHMARKS = new Set(["run", "lib", "loadgen", "scenarios", "proc"]);
+const NOT_BENCHMARKS = new Set(["run", "lib", "loadgen", "scenarios", "codegen-scenarios", "proc"]);
 /** Quick ones first; the rest alphabetically. */
 const ORDER = ["codegen", "cold-start", "projects-list", "studio", "api-throughput", "webhook", "bots", "fake-messenger", "fleet"];
 const PER_BENCH_LIMIT_MS = 10 * 60_000;
@@ -83,7 +83,7 @@ function headline(name: string, r: Figures) {
       return;
     case "bots": {
       rows.push([name, `bots polling within ${r.startWindowS} s (max ${r.maxBots})`, num(r.startedInWindow), `all ready in ${r.allReadyMs ?? "—"} ms`, `${r.perBotStartMs ?? "—"} ms/bot`]);
-      rows.push([name, "RSS per running bot", `${r.rss?.perBotMB} MB`, `idle bare bun ${r.rss?.bareBunMB} MB`, num(r.rss?.perBotVsBareBun)]);
+      rows.push([name, `RSS per running bot (${r.rss?.processes} processes)`, `${r.rss?.perBotMB} MB`, `idle bare bun ${r.rss?.bareBunMB} MB`, num(r.rss?.perBotVsBareBun)]);
       const a = r.apiProjectsList ?? {};
       for (const k of Object.keys(a).filter((k) => /^bots\d+$/.test(k) && k !== "bots0")) rows.push([name, `API p99 with ${k.slice(4)} bots`, ms(a[k].p99Ms), `0 bots ${ms(a.bots0?.p99Ms)}`, num(a[`p99At${k.slice(4)}VsAt0`] ?? 1)]);
       const u = r.updateToReply ?? {};

@@ -1,10 +1,11 @@
 // The webhook intake path (messenger → POST /api/webhook/{projectId}/{tokenId} on the compiled
-// binary → forwarded to the bot process on 127.0.0.1:9000+tokenId) against posting the same update
-// straight to the bot process, in the same run: p50/p99 and throughput from a second process
+// binary → forwarded to the bot on 127.0.0.1:9000+tokenId, in its runner) against posting the same update
+// straight to the bot, in the same run: p50/p99 and throughput from a second process
 // (bench/loadgen.ts). The update is a text the scenario does not answer, so the figures are the
 // transport and the bot's own update handling, not the fake messenger. Prints ONE JSON line.
 //
 //   bun bench/webhook.ts [--seconds 5] [--connections 50]
+//   BOT_ISOLATION=process bun bench/webhook.ts   (the bot as a process of its own)
 import { join } from "node:path";
 import { webhookSecret } from "../src/bots/program";
 import { greeterScenario } from "../test/bots/scenario-fixture";
@@ -17,7 +18,7 @@ const CONNECTIONS = arg("connections", 50);
 await runBench("webhook", async () => {
   const fake = await startFakeMessenger();
   onCleanup(() => fake.stop());
-  const p = await startBinaryPlatform({ env: { MESSENGER_API_ROOT: fake.url }, webhooks: true });
+  const p = await startBinaryPlatform({ env: { MESSENGER_API_ROOT: fake.url, ...(process.env.BOT_ISOLATION ? { BOT_ISOLATION: process.env.BOT_ISOLATION } : {}) }, webhooks: true });
   raiseTokenIds(join(p.dir, "data", "botloom.db"), 1);
   const cookie = await p.login(1);
   const project = await api(p.url, "POST", "/api/projects", { cookie, json: { name: "Hook", data: greeterScenario } });
