@@ -3,52 +3,32 @@
 // one that is exiting (the start would be lost and the bot counted as crashed). The runner is held
 // with SIGSTOP so "on its way out" lasts as long as the test needs. Real processes, fake messenger.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { createApp } from "../../src/app";
-import type { BotManager } from "../../src/bots/manager";
-import type { RunnerPool } from "../../src/bots/runner-pool";
-import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
-import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
-import { freePort, isAlive, until } from "../support/process";
-import { faultScenario } from "./scenario-fixture";
+import type { FakeMessenger } from "../support/fake-messenger";
+import type { TestApp } from "../support/app";
+import { loginAs } from "../support/app";
+import { isAlive, until } from "../support/process";
+import { act as actOn, addBot, startRunnerPlatform, type RunnerPlatform, type TestBot } from "./runner-platform";
 
+let p: RunnerPlatform;
 let fake: FakeMessenger;
 let t: TestApp;
 let alice: string;
-let stopApp: () => void = () => {};
 let held: number | undefined;
 
-const pool = () => (t.ctx.bots as BotManager).host as RunnerPool;
-
-async function newBot(name: string) {
-  const project = await t.call("POST", "/api/projects", { cookie: alice, json: { name, data: faultScenario } });
-  const bot = fake.addBot({ username: `${name.toLowerCase()}_bot` });
-  const token = await t.call("POST", `/api/bot/projects/${project.body.id}/tokens`, { cookie: alice, json: { token: bot.token } });
-  expect(token.status).toBe(200);
-  return { projectId: project.body.id as number, tokenId: token.body.id as number, bot };
-}
-const act = (b: { tokenId: number }, what: "start" | "stop") => t.call("POST", `/api/bot/tokens/${b.tokenId}/${what}`, { cookie: alice });
+const pool = () => p.pool();
+const newBot = (name: string) => addBot(p, alice, name);
+const act = (b: TestBot, what: "start" | "stop") => actOn(p, b, what);
 
 beforeAll(async () => {
-  fake = await startFakeMessenger();
-  const port = await freePort();
-  t = createTestApp({
-    fileDb: true,
-    // Pings of a held runner go unanswered: far from the limit here.
-    env: { MESSENGER_API_ROOT: fake.url, WEBHOOK_BASE_URL: `http://127.0.0.1:${port}`, BOT_RUNNERS: "1", BOT_RUNNER_BLOCK_SECONDS: "60" },
-    botPolicy: { backoffBaseMs: 100, backoffCapMs: 400, crashLimit: 3, crashWindowMs: 60_000, stopGraceMs: 3000, listenTimeoutMs: 15_000 },
-  });
-  await setUp(t);
-  const app = createApp(t.ctx).listen({ port, hostname: "127.0.0.1" });
-  stopApp = () => app.server?.stop(true);
+  // Pings of a held runner go unanswered: far from the limit here.
+  p = await startRunnerPlatform({ env: { BOT_RUNNER_BLOCK_SECONDS: "60" } });
+  ({ t, fake } = p);
   alice = await loginAs(t, 801);
 });
 
 afterAll(async () => {
   if (held !== undefined && isAlive(held)) process.kill(held, "SIGCONT");
-  await t.ctx.bots.shutdown();
-  stopApp();
-  t.cleanup();
-  await fake.stop();
+  await p.close();
 });
 
 test("a bot started while the owner's idle runner is ending goes to a live runner, without a crash", async () => {

@@ -3,55 +3,36 @@
 // then reports the block, the bot that caused it is still the one named and isolated, and the
 // runner's other bots are moved, not counted as crashed. Real processes on the fake messenger.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createApp } from "../../src/app";
-import { startFakeMessenger, type FakeMessenger, type FakeUser } from "../support/fake-messenger";
-import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
-import { freePort, until } from "../support/process";
-import { faultScenario } from "./scenario-fixture";
+import type { FakeMessenger, FakeUser } from "../support/fake-messenger";
+import { loginAs, type TestApp } from "../support/app";
+import { until } from "../support/process";
+import { act as actOn, addBot, startRunnerPlatform, type RunnerPlatform, type TestBot } from "./runner-platform";
 
+let p: RunnerPlatform;
 let fake: FakeMessenger;
 let t: TestApp;
 let alice: string;
-let stopApp: () => void = () => {};
 const user: FakeUser = { id: 6401, first_name: "Uma" };
 
 async function newBot(name: string) {
-  const project = await t.call("POST", "/api/projects", { cookie: alice, json: { name, data: faultScenario } });
-  const bot = fake.addBot({ username: `${name.toLowerCase()}_bot` });
-  const token = await t.call("POST", `/api/bot/projects/${project.body.id}/tokens`, { cookie: alice, json: { token: bot.token } });
-  expect(token.status).toBe(200);
-  const b = { projectId: project.body.id as number, tokenId: token.body.id as number, bot };
+  const b = await addBot(p, alice, name);
   expect((await act(b, "start")).status).toBe(200);
-  await until(() => fake.calls(bot.token, "getUpdates").length > 0, `${name} to poll`);
+  await until(() => fake.calls(b.bot.token, "getUpdates").length > 0, `${name} to poll`);
   return b;
 }
-type TestBot = Awaited<ReturnType<typeof newBot>>;
 
-const act = (b: { tokenId: number }, what: "start" | "stop") => t.call("POST", `/api/bot/tokens/${b.tokenId}/${what}`, { cookie: alice });
+const act = (b: TestBot, what: "start" | "stop") => actOn(p, b, what);
 const launchesOf = async (b: TestBot) => (await t.call("GET", `/api/projects/${b.projectId}/launches/all`, { cookie: alice })).body as { status: string; errorMessage: string | null }[];
 const pidOf = (b: TestBot) => t.ctx.bots.state(b.tokenId).pid;
 
 beforeAll(async () => {
-  fake = await startFakeMessenger();
-  const port = await freePort();
-  t = createTestApp({
-    fileDb: true,
-    // The block is reported after 6 s; a stop lets its bot go after 1 s.
-    env: { MESSENGER_API_ROOT: fake.url, WEBHOOK_BASE_URL: `http://127.0.0.1:${port}`, BOT_RUNNERS: "1", BOT_RUNNER_BLOCK_SECONDS: "6" },
-    botPolicy: { backoffBaseMs: 100, backoffCapMs: 400, crashLimit: 3, crashWindowMs: 60_000, stopGraceMs: 1000, listenTimeoutMs: 15_000 },
-  });
-  await setUp(t);
-  const app = createApp(t.ctx).listen({ port, hostname: "127.0.0.1" });
-  stopApp = () => app.server?.stop(true);
+  // The block is reported after 6 s; a stop lets its bot go after 1 s.
+  p = await startRunnerPlatform({ env: { BOT_RUNNER_BLOCK_SECONDS: "6" }, policy: { stopGraceMs: 1000 } });
+  ({ t, fake } = p);
   alice = await loginAs(t, 701);
 });
 
-afterAll(async () => {
-  await t.ctx.bots.shutdown();
-  stopApp();
-  t.cleanup();
-  await fake.stop();
-});
+afterAll(() => p.close());
 
 describe("shared runners: stopping a bot that blocks its runner", () => {
   test("the stopped bot is still named for the block and isolated; its neighbour is moved, not crashed", async () => {

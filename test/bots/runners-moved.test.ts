@@ -4,47 +4,27 @@
 // every webhook bot resuming next to a bot whose redelivered update blocks would otherwise fail.
 // Real processes on the fake messenger.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { createApp } from "../../src/app";
-import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
-import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
-import { freePort, until } from "../support/process";
-import { faultScenario } from "./scenario-fixture";
+import type { FakeMessenger } from "../support/fake-messenger";
+import type { TestApp } from "../support/app";
+import { loginAs } from "../support/app";
+import { until } from "../support/process";
+import { act as actOn, addBot, startRunnerPlatform, type RunnerPlatform, type TestBot } from "./runner-platform";
 
+let p: RunnerPlatform;
 let fake: FakeMessenger;
 let t: TestApp;
 let alice: string;
-let stopApp: () => void = () => {};
 
-async function newBot(name: string, mode: "polling" | "webhook" = "polling") {
-  const project = await t.call("POST", "/api/projects", { cookie: alice, json: { name, data: faultScenario } });
-  const bot = fake.addBot({ username: `${name.toLowerCase()}_bot` });
-  const token = await t.call("POST", `/api/bot/projects/${project.body.id}/tokens`, { cookie: alice, json: { token: bot.token } });
-  expect(token.status).toBe(200);
-  if (mode === "webhook") expect((await t.call("PATCH", `/api/bot/tokens/${token.body.id}`, { cookie: alice, json: { launchMode: "webhook" } })).status).toBe(200);
-  return { projectId: project.body.id as number, tokenId: token.body.id as number, bot };
-}
-const act = (b: { tokenId: number }, what: "start" | "stop") => t.call("POST", `/api/bot/tokens/${b.tokenId}/${what}`, { cookie: alice });
+const newBot = (name: string, mode: "polling" | "webhook" = "polling") => addBot(p, alice, name, { mode });
+const act = (b: TestBot, what: "start" | "stop") => actOn(p, b, what);
 
 beforeAll(async () => {
-  fake = await startFakeMessenger();
-  const port = await freePort();
-  t = createTestApp({
-    fileDb: true,
-    env: { MESSENGER_API_ROOT: fake.url, WEBHOOK_BASE_URL: `http://127.0.0.1:${port}`, BOT_RUNNERS: "1", BOT_RUNNER_BLOCK_SECONDS: "2" },
-    botPolicy: { backoffBaseMs: 100, backoffCapMs: 400, crashLimit: 3, crashWindowMs: 60_000, stopGraceMs: 3000, listenTimeoutMs: 15_000 },
-  });
-  await setUp(t);
-  const app = createApp(t.ctx).listen({ port, hostname: "127.0.0.1" });
-  stopApp = () => app.server?.stop(true);
+  p = await startRunnerPlatform({ env: { BOT_RUNNER_BLOCK_SECONDS: "2" } });
+  ({ t, fake } = p);
   alice = await loginAs(t, 901);
 });
 
-afterAll(async () => {
-  await t.ctx.bots.shutdown();
-  stopApp();
-  t.cleanup();
-  await fake.stop();
-});
+afterAll(() => p.close());
 
 test("a webhook bot starting in a runner killed for another bot's block is moved, and its start succeeds", async () => {
   const culprit = await newBot("Blocker");

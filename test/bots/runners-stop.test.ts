@@ -5,15 +5,15 @@
 // no polling, no open project database — once the platform says it stopped.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readlinkSync } from "node:fs";
-import { createApp } from "../../src/app";
 import { startFakeMessenger, type FakeBot, type FakeMessenger, type FakeUser } from "../support/fake-messenger";
-import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
-import { freePort, until } from "../support/process";
+import { loginAs, type TestApp } from "../support/app";
+import { until } from "../support/process";
+import { act as actOn, addBot, startRunnerPlatform, type RunnerPlatform, type TestBot } from "./runner-platform";
 
+let p: RunnerPlatform;
 let fake: FakeMessenger;
 let t: TestApp;
 let alice: string;
-let stopApp: () => void = () => {};
 const user: FakeUser = { id: 6101, first_name: "Uma" };
 
 /** How long the proxy holds a call back: by token and method (and the call's JSON body). */
@@ -59,17 +59,8 @@ const broadcasting = doc(
   at("news", "message", { messageText: "news" }),
 );
 
-async function newBot(name: string, data: unknown) {
-  const project = await t.call("POST", "/api/projects", { cookie: alice, json: { name, data } });
-  expect(project.status).toBe(201);
-  const bot = fake.addBot({ username: `${name.toLowerCase()}_bot` });
-  const token = await t.call("POST", `/api/bot/projects/${project.body.id}/tokens`, { cookie: alice, json: { token: bot.token } });
-  expect(token.status).toBe(200);
-  return { projectId: project.body.id as number, tokenId: token.body.id as number, bot };
-}
-type TestBot = Awaited<ReturnType<typeof newBot>>;
-
-const act = (b: TestBot, what: "start" | "stop" | "restart") => t.call("POST", `/api/bot/tokens/${b.tokenId}/${what}`, { cookie: alice });
+const newBot = (name: string, data: unknown) => addBot(p, alice, name, { data });
+const act = (b: TestBot, what: "start" | "stop" | "restart") => actOn(p, b, what);
 
 async function logText(b: TestBot) {
   return JSON.stringify((await t.call("GET", `/api/projects/${b.projectId}/logs/all?limit=1000`, { cookie: alice })).body);
@@ -97,23 +88,14 @@ function openProjectFiles(pid: number): string[] {
 beforeAll(async () => {
   fake = await startFakeMessenger();
   proxy = startProxy();
-  const port = await freePort();
-  t = createTestApp({
-    fileDb: true,
-    env: { MESSENGER_API_ROOT: `http://127.0.0.1:${proxy.port}`, WEBHOOK_BASE_URL: `http://127.0.0.1:${port}`, BOT_RUNNERS: "1" },
-    botPolicy: { backoffBaseMs: 100, backoffCapMs: 400, crashLimit: 3, crashWindowMs: 60_000, stopGraceMs: 5000, listenTimeoutMs: 15_000 },
-  });
-  await setUp(t);
-  const app = createApp(t.ctx).listen({ port, hostname: "127.0.0.1" });
-  stopApp = () => app.server?.stop(true);
+  p = await startRunnerPlatform({ fake, env: { MESSENGER_API_ROOT: `http://127.0.0.1:${proxy.port}` }, policy: { stopGraceMs: 5000 } });
+  t = p.t;
   alice = await loginAs(t, 401);
 });
 
 afterAll(async () => {
   holdFor = () => 0;
-  await t.ctx.bots.shutdown();
-  stopApp();
-  t.cleanup();
+  await p.close();
   proxy.stop(true);
   await fake.stop();
 });

@@ -2,22 +2,20 @@
 // owner started at once, restarted twice at once, stopped while they start, stopped all at once.
 // No bot may be lost or run twice, every launch entry is closed, and state() tells the truth.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createApp } from "../../src/app";
-import type { BotManager } from "../../src/bots/manager";
-import type { RunnerPool } from "../../src/bots/runner-pool";
 import { botLaunches } from "../../src/db/schema";
-import { startFakeMessenger, type FakeBot, type FakeMessenger } from "../support/fake-messenger";
-import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
-import { freePort, until } from "../support/process";
+import type { FakeMessenger } from "../support/fake-messenger";
+import { loginAs, type TestApp } from "../support/app";
+import { until } from "../support/process";
+import { addBot, startRunnerPlatform, type RunnerPlatform, type TestBot } from "./runner-platform";
 
 const COUNT = 200;
+let p: RunnerPlatform;
 let fake: FakeMessenger;
 let t: TestApp;
 let owner: string;
-let stopApp: () => void = () => {};
-const bots: { projectId: number; tokenId: number; bot: FakeBot }[] = [];
+const bots: TestBot[] = [];
 
-const pool = () => (t.ctx.bots as BotManager).host as RunnerPool;
+const pool = () => p.pool();
 const scenario = {
   version: 2,
   sheets: [{ id: "s", name: "Main", edges: [], nodes: [{ id: "start", type: "start", position: { x: 0, y: 0 }, data: { command: "/start", messageText: "hello {first_name}" } }] }],
@@ -47,32 +45,13 @@ async function askAll(round: number) {
 const openLaunches = () => t.ctx.db.select().from(botLaunches).all().filter((l) => l.stoppedAt === null);
 
 beforeAll(async () => {
-  fake = await startFakeMessenger();
-  const port = await freePort();
-  t = createTestApp({
-    fileDb: true,
-    env: { MESSENGER_API_ROOT: fake.url, WEBHOOK_BASE_URL: `http://127.0.0.1:${port}`, BOT_RUNNERS: "2", BOT_RUNNER_CAPACITY: "60" },
-    botPolicy: { backoffBaseMs: 100, backoffCapMs: 400, crashLimit: 3, crashWindowMs: 60_000, stopGraceMs: 5000, listenTimeoutMs: 15_000 },
-  });
-  await setUp(t);
-  const app = createApp(t.ctx).listen({ port, hostname: "127.0.0.1" });
-  stopApp = () => app.server?.stop(true);
+  p = await startRunnerPlatform({ env: { BOT_RUNNERS: "2", BOT_RUNNER_CAPACITY: "60" }, policy: { stopGraceMs: 5000 } });
+  ({ t, fake } = p);
   owner = await loginAs(t, 501);
-  for (let i = 0; i < COUNT; i++) {
-    const project = await t.call("POST", "/api/projects", { cookie: owner, json: { name: `Storm${i}`, data: scenario } });
-    const bot = fake.addBot({ username: `storm${i}_bot` });
-    const token = await t.call("POST", `/api/bot/projects/${project.body.id}/tokens`, { cookie: owner, json: { token: bot.token } });
-    expect(token.status).toBe(200);
-    bots.push({ projectId: project.body.id, tokenId: token.body.id, bot });
-  }
+  for (let i = 0; i < COUNT; i++) bots.push(await addBot(p, owner, `Storm${i}`, { data: scenario }));
 }, 120_000);
 
-afterAll(async () => {
-  await t.ctx.bots.shutdown();
-  stopApp();
-  t.cleanup();
-  await fake.stop();
-});
+afterAll(() => p.close());
 
 describe(`shared runners: ${COUNT} bots of one owner`, () => {
   test("started at once: each runs once, in one of the owner's two runners", async () => {

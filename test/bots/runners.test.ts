@@ -8,13 +8,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { createApp } from "../../src/app";
-import type { BotManager } from "../../src/bots/manager";
-import type { RunnerPool } from "../../src/bots/runner-pool";
 import { startFakeMessenger, type FakeBot, type FakeMessenger, type FakeUser } from "../support/fake-messenger";
-import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
-import { freePort, until } from "../support/process";
-import { faultScenario as scenario } from "./scenario-fixture";
+import { loginAs, type TestApp } from "../support/app";
+import { until } from "../support/process";
+import { addBot, startRunnerPlatform, type RunnerPlatform, type TestBot } from "./runner-platform";
 
 let fake: FakeMessenger;
 let t: TestApp;
@@ -23,19 +20,15 @@ let bob: string;
 const user: FakeUser = { id: 6001, first_name: "Uma" };
 
 
-const pool = () => (t.ctx.bots as BotManager).host as RunnerPool;
+const pool = () => apps.at(-1)!.pool();
 const pidOf = (tokenId: number) => t.ctx.bots.state(tokenId).pid;
 
+/** A bot of its own project; `env` becomes its secret env variables. */
 async function newBot(cookie: string, name: string, env: Record<string, string> = {}) {
-  const project = await t.call("POST", "/api/projects", { cookie, json: { name, data: scenario } });
-  expect(project.status).toBe(201);
-  const bot = fake.addBot({ username: `${name.toLowerCase()}_bot` });
-  const token = await t.call("POST", `/api/bot/projects/${project.body.id}/tokens`, { cookie, json: { token: bot.token } });
-  expect(token.status).toBe(200);
-  for (const [key, value] of Object.entries(env)) expect((await t.call("POST", `/api/bot/tokens/${token.body.id}/env`, { cookie, json: { key, value, isSecret: 1 } })).status).toBe(201);
-  return { projectId: project.body.id as number, tokenId: token.body.id as number, bot, cookie };
+  const b = await addBot(apps.at(-1)!, cookie, name);
+  for (const [key, value] of Object.entries(env)) expect((await t.call("POST", `/api/bot/tokens/${b.tokenId}/env`, { cookie, json: { key, value, isSecret: 1 } })).status).toBe(201);
+  return b;
 }
-type TestBot = Awaited<ReturnType<typeof newBot>>;
 
 async function start(b: TestBot) {
   const r = await t.call("POST", `/api/bot/tokens/${b.tokenId}/start`, { cookie: b.cookie });
@@ -76,19 +69,12 @@ async function keepAsking(bots: TestBot[], stop: Promise<unknown>) {
   return replies;
 }
 
-const apps: { t: TestApp; stop: () => void }[] = [];
+const apps: RunnerPlatform[] = [];
 
 /** A platform listening on loopback; `t`, `alice` and `bob` point at the newest. */
 async function platform(env: Record<string, string>) {
-  const port = await freePort();
-  t = createTestApp({
-    fileDb: true,
-    env: { MESSENGER_API_ROOT: fake.url, WEBHOOK_BASE_URL: `http://127.0.0.1:${port}`, BOT_RUNNERS: "1", ...env },
-    botPolicy: { backoffBaseMs: 100, backoffCapMs: 400, crashLimit: 3, crashWindowMs: 60_000, stopGraceMs: 3000, listenTimeoutMs: 15_000 },
-  });
-  await setUp(t);
-  const app = createApp(t.ctx).listen({ port, hostname: "127.0.0.1" });
-  apps.push({ t, stop: () => app.server?.stop(true) });
+  apps.push(await startRunnerPlatform({ fake, env }));
+  t = apps.at(-1)!.t;
   alice = await loginAs(t, 301);
   bob = await loginAs(t, 302);
 }
@@ -101,11 +87,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const a of apps) {
-    await a.t.ctx.bots.shutdown();
-    a.stop();
-    a.t.cleanup();
-  }
+  for (const a of apps) await a.close();
   await fake.stop();
 });
 
