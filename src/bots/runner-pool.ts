@@ -4,13 +4,14 @@
 // output, and watches each runner: a runner whose event loop is blocked or whose memory is over the
 // limit is killed; the bot that caused it is named in its log and gets a runner of its own when it
 // starts again, and the others are started again at once (DESIGN.md §6, README "How bots run").
-import { mkdirSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config";
 import type { Logger } from "../log";
 import { maskSecrets } from "../log";
 import { renderInterpreter } from "../scenario";
 import { ensureBotModules, writeIfChanged } from "./bot-modules";
+import { foldersOfToken } from "./folders";
 import type { BotEnd, BotHost, BotInstance, LineSink } from "./instance";
 import { readLines } from "./lines";
 import { PRIVATE_DIR_MODE } from "../lib/file-modes";
@@ -76,6 +77,8 @@ export class RunnerPool implements BotHost {
   launch(p: BotProgram, onLine: LineSink): BotInstance {
     if (!("tables" in p.run)) throw new Error("a shared runner needs the bot as tables");
     if (this.closed) throw new Error("the runner pool is closed");
+    // A folder the bot had as a process of its own (BOT_ISOLATION=process before) holds its token in .env.
+    for (const old of foldersOfToken(this.config.botsDir, p.tokenId, p.projectId)) rmSync(join(this.config.botsDir, old), { recursive: true, force: true });
     const runner = this.place(p);
     const ended = Promise.withResolvers<BotEnd>();
     const hosted: Hosted = {

@@ -6,7 +6,7 @@
 // bots keep answering (replies to them are counted during the fault).
 // Process mode keeps its own tests: runtime.test.ts, races.test.ts, escape.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeMessenger, type FakeBot, type FakeMessenger, type FakeUser } from "../support/fake-messenger";
 import { loginAs, type TestApp } from "../support/app";
@@ -100,7 +100,12 @@ describe("shared runners", () => {
     a1 = await newBot(alice, "AliceOne", { SHARED_NAME: "alice-secret-value-1" });
     a2 = await newBot(alice, "AliceTwo");
     b1 = await newBot(bob, "BobOne", { SHARED_NAME: "bob-secret-value-22" });
+    // A folder left from BOT_ISOLATION=process (it holds the token in .env) goes when the bot starts in a runner.
+    const oldFolder = join(t.ctx.config.botsDir, `aliceone_${a1.projectId}_${a1.tokenId}`);
+    mkdirSync(oldFolder, { recursive: true });
+    writeFileSync(join(oldFolder, ".env"), `BOT_TOKEN="${a1.bot.token}"\n`);
     for (const b of [a1, a2, b1]) await start(b);
+    expect(existsSync(oldFolder)).toBe(false);
     expect(pidOf(a1.tokenId)).toBe(pidOf(a2.tokenId)!);
     expect(pidOf(b1.tokenId)).not.toBe(pidOf(a1.tokenId)!);
     expect(pool().processes.sort()).toEqual([pidOf(a1.tokenId)!, pidOf(b1.tokenId)!].sort());
