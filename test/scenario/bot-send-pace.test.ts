@@ -12,6 +12,8 @@ import { createPlatformDb, dbEnv, type PlatformDb } from "./platform-db";
 const USERS = 60;
 const FIRST_USER = 6_500_001;
 const PER_SECOND = 25;
+/** What the messenger allows a bot in any one second before it answers 429. */
+const MESSENGER_LIMIT = 30;
 const SCHEDULES = 4;
 
 let fake: FakeMessenger;
@@ -65,5 +67,12 @@ test("several schedules for every user share one pace of 25 sends per second", a
   expect(sends.length).toBeGreaterThanOrEqual(3 * PER_SECOND);
   // Every schedule got its turn (the pace is shared, not taken by one).
   for (let i = 0; i < SCHEDULES; i++) expect(sends.some((c) => c.params.text === `spam ${i}`)).toBe(true);
-  expect(busiestSecond(sends)).toBeLessThanOrEqual(PER_SECOND);
+  // The bot starts its sends at least 1000/25 ms apart; they arrive at the fake with the machine's
+  // jitter (a busy CI box delays one and bunches the next), so arrivals are held to the messenger's
+  // own limit of about 30 in any second, and to the pace on average. Without the shared pace four
+  // schedules send about 100 per second.
+  expect(busiestSecond(sends)).toBeLessThanOrEqual(MESSENGER_LIMIT);
+  const times = sends.map((c) => c.at).sort((x, y) => x - y);
+  const perSecond = ((times.length - 1) * 1000) / (times.at(-1)! - times[0]!);
+  expect(perSecond).toBeLessThanOrEqual(PER_SECOND * 1.05);
 }, 30_000);
