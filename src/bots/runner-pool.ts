@@ -23,7 +23,7 @@ import runnerMain from "./runner/main.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import runnerWatchdog from "./runner/watchdog.ts" with { type: "text" };
 
-/** How often each runner is asked for a sign of life (and its memory). */
+/** How often each runner is asked for a sign of life (its memory is watched inside it, runner/watchdog.ts). */
 const PING_MS = 1000;
 /** A runner that has not answered for its block limit plus this long is killed even unnamed. */
 const PING_SLACK_MS = 3000;
@@ -44,7 +44,6 @@ interface Runner {
   /** bots let go after they did not stop in time, still in the runner until it says they ended (with their log) */
   lingering: Map<number, LineSink>;
   lastPong: number;
-  rss: number;
   /** the bot that made us kill this runner, and why */
   culprit: { tokenId: number; why: string } | null;
   idleTimer: ReturnType<typeof setTimeout> | null;
@@ -154,7 +153,7 @@ export class RunnerPool implements BotHost {
       stdout: "pipe",
       stderr: "pipe",
     });
-    const runner: Runner = { key, proc, bots: new Map(), lingering: new Map(), lastPong: Date.now(), rss: 0, culprit: null, idleTimer: null, ending: false, exited: Promise.resolve() };
+    const runner: Runner = { key, proc, bots: new Map(), lingering: new Map(), lastPong: Date.now(), culprit: null, idleTimer: null, ending: false, exited: Promise.resolve() };
     const output = Promise.all([
       readLines(proc.stdout as ReadableStream<Uint8Array>, (line) => this.onMessage(runner, line)),
       readLines(proc.stderr as ReadableStream<Uint8Array>, (line) => this.log.warn(`bot runner ${proc.pid}: ${maskSecrets(line)}`)),
@@ -197,7 +196,6 @@ export class RunnerPool implements BotHost {
         return;
       case "pong":
         runner.lastPong = Date.now();
-        runner.rss = m.rss ?? 0;
         return;
       case "error":
         // An error no handler caught, while this bot's code ran last: most likely its own.

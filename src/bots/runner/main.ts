@@ -4,7 +4,7 @@
 //
 // The platform talks to it in JSON lines. On stdin: {op:"start",id,tables,env}, {op:"stop",id},
 // {op:"ping",n}; stdin closing means the platform is gone and every bot stops. On stdout:
-// {ev:"line",id,err,text} (a bot's output), {ev:"exit",id,code}, {ev:"pong",n,rss},
+// {ev:"line",id,err,text} (a bot's output), {ev:"exit",id,code}, {ev:"pong",n},
 // {ev:"error",id,text} (an error no bot handler caught), and from the watchdog thread
 // {ev:"blocked",id,ms} or {ev:"memory",id,rss}, after which the platform kills this runner.
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -152,7 +152,7 @@ async function main() {
       const cmd = JSON.parse(line) as Command;
       if (cmd.op === "start") void start(interpreter, cmd.id, cmd.tables, cmd.env);
       else if (cmd.op === "stop") stop(cmd.id);
-      else if (cmd.op === "ping") send({ ev: "pong", n: cmd.n, rss: process.memoryUsage.rss() });
+      else if (cmd.op === "ping") send({ ev: "pong", n: cmd.n });
     }
   }
   await stopAllAndExit();
