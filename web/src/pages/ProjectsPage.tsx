@@ -32,8 +32,10 @@ export function ProjectsPage() {
   });
   const reorder = useMutation({
     mutationFn: (ids: number[]) => put("/api/projects/reorder", { projectIds: ids }),
-    onMutate: (ids) => {
-      // Show the new order at once; the answer (or the live event) confirms it.
+    onMutate: async (ids) => {
+      // Show the new order at once; the answer (or the live event) confirms it. A refetch already
+      // under way (a live event, a tab switch) would land after this with the old order: cancelled.
+      await qc.cancelQueries({ queryKey: key });
       const old = qc.getQueryData<ProjectListItem[]>(key);
       if (old) qc.setQueryData(key, ids.map((id) => old.find((p) => p.id === id)!).filter(Boolean));
     },
