@@ -1,6 +1,6 @@
 // The one place that reads the environment (DESIGN.md §3). Everything else receives a Config.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { randomBytes } from "node:crypto";
+import { randomBytes } from "./lib/random";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import { Cron } from "./lib/cron";

@@ -1,6 +1,6 @@
 // One logger for the server. Every line passes through `maskSecrets`, so a bot token or PAT that
 // slips into a message is never written out (tests scan the log output for secrets).
-import { createConsola } from "consola/basic";
+import { createConsola, type ConsolaReporter } from "consola/core";
 import type { LogLevel } from "./config";
 
 const LEVELS: Record<LogLevel, number> = { silent: -999, error: 0, warn: 1, info: 3, debug: 4, trace: 5 };
@@ -54,8 +54,21 @@ export interface Logger {
   log: LogFn;
 }
 
+/**
+ * consola's basic line ("[warn] [botloom] message", errors and warnings to stderr), written through
+ * `console`. consola/basic writes to process.stdout and process.stderr, and merely creating those
+ * streams cost ~10 ms of every start (bench/cold-start.ts). Arguments arrive as masked strings.
+ */
+const lineReporter: ConsolaReporter = {
+  log(entry) {
+    const line = [entry.type && `[${entry.type}]`, entry.tag && `[${entry.tag}]`, entry.args.map(String).join(" ")].filter(Boolean).join(" ");
+    if (entry.level < 2) console.error(line);
+    else console.log(line);
+  },
+};
+
 export function createLogger(level: LogLevel, tag = "botloom"): Logger {
-  const c = createConsola({ level: LEVELS[level], defaults: { tag } });
+  const c = createConsola({ level: LEVELS[level], defaults: { tag }, reporters: [lineReporter] });
   const wrap =
     (fn: (...a: unknown[]) => void) =>
     (...args: unknown[]) =>

@@ -1,17 +1,19 @@
 #!/usr/bin/env bun
 // CLI entry (DESIGN.md §3, docs/cli.md): serve [--init] | pat create | backup [file] | restore <file> | version.
+// Only what `serve` needs before it listens is imported here; the app, its services and the other
+// commands are imported where they are used, so that the executable loads their code after it
+// listens (src/listener.ts, bench/cold-start.ts).
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ConfigError, initDataDir, loadConfig, type Config } from "./config";
-import { buildContext } from "./bootstrap";
-import { closeDatabase, openDatabase } from "./db/client";
+import { migrationsCurrent, openSqlite } from "./db/sqlite";
 import { looseModeWarnings } from "./lib/file-modes";
 import { removePidFile, writePidFile } from "./lib/pid-file";
-import { scheduleBackups, type BackupSchedule } from "./modules/backups/schedule";
-import { BackupService } from "./modules/backups/service";
-import { restoreBackup, RestoreError } from "./modules/backups/restore";
+import { listen, reachableHost } from "./listener";
+import { loadApp, turn } from "./app-loader";
+import { healthStatus } from "./modules/health/status";
+import type { BackupSchedule } from "./modules/backups/schedule";
 import { createLogger } from "./log";
-import { reachableHost, startServer } from "./server";
 import { VERSION } from "./version";
 
 /** How long after listening bot resume and the backup schedule begin (the first requests do not wait for them). */
@@ -29,10 +31,13 @@ function fail(message: string, code = 1): never {
   process.exit(code);
 }
 
-/** The database lives in DATA_DIR: when it cannot be opened, say where and why in one line. */
-function openContext(config: Config) {
+/**
+ * The databases live in DATA_DIR: when the platform's (or, while the context is built, a project's)
+ * cannot be opened, say where and why in one line.
+ */
+function openingDatabases<T>(config: Config, open: () => T): T {
   try {
-    return buildContext(config);
+    return open();
   } catch (e) {
     const reason = e instanceof Error ? e.message : String(e);
     const hint = /unable to open|readonly|read-only|EROFS|EACCES|EPERM|ENOTDIR|EEXIST/i.test(reason) ? ` (DATA_DIR ${config.dataDir} must be a writable folder)` : "";
@@ -43,27 +48,59 @@ function openContext(config: Config) {
 async function serve(init: boolean) {
   const config = loadConfig();
   const created = init ? initDataDir(config).createdKey : null;
-  const ctx = openContext(config);
+  const sqlite = openingDatabases(config, () => openSqlite(config.databasePath));
+  // A first start or an upgrade migrates before listening: health's `database` means migrated.
+  if (!migrationsCurrent(sqlite)) {
+    const { databaseOver } = await import("./db/client");
+    openingDatabases(config, () => databaseOver(sqlite));
+  }
+  const log = createLogger(config.logLevel);
   for (const line of looseModeWarnings([
     { label: "DATA_DIR", path: config.dataDir },
     { label: "BOTS_DIR", path: config.botsDir },
     { label: "database", path: config.databasePath },
     { label: "backups folder", path: config.backupsDir },
-  ])) ctx.log.warn(line);
-  const server = await startServer(ctx);
+  ])) log.warn(line);
+  // Listening comes right after the database: the health probe is answered from here on, every
+  // other request waits for the app (src/listener.ts). Templates count as loaded once the context
+  // below has checked them.
+  const listener = listen({ host: config.host, port: config.port, health: () => healthStatus(sqlite, false) });
   writePidFile(config.dataDir);
-  const adminUrl = `http://${reachableHost(config.host, "localhost")}:${server.port}/admin/login`;
-  ctx.log.info(`Botloom ${VERSION.version} listening on ${config.host}:${server.port}`);
+  const adminUrl = `http://${reachableHost(config.host, "localhost")}:${listener.port}/admin/login`;
+  log.info(`Botloom ${VERSION.version} listening on ${config.host}:${listener.port}`);
   if (created) {
     // Printed once, on the run that created it; the key stays in data/admin.key (0600).
     console.log(`\nAdmin login: ${adminUrl}\nAdmin key:   ${created}\n(stored in ${config.dataDir}/admin.key)\n`);
   } else if (!config.adminKey) {
-    ctx.log.warn(
+    log.warn(
       config.production
         ? "No admin key configured: the admin area is not available. Run `serve --init` or set ADMIN_KEY."
         : "No admin key configured: admin login answers 503 until one exists. Run `serve --init` or set ADMIN_KEY.",
     );
   }
+  // A signal while the app loads stops what exists by then; nothing else has started yet.
+  let stopping = false;
+  let stopRunning: () => Promise<void> = async () => {
+    await listener.server.stop(true);
+    sqlite.close();
+  };
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${signal} received, shutting down`);
+    await stopRunning();
+    removePidFile(config.dataDir);
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+
+  const { buildContext, databaseOver, scheduleBackups, startServer } = await loadApp();
+  if (stopping) return;
+  const ctx = openingDatabases(config, () => buildContext(config, { db: databaseOver(sqlite), log }));
+  await turn();
+  if (stopping) return;
+  const server = await startServer(ctx, { listener });
   // Bots that were running when the server last stopped come back (DESIGN.md §6) and backups are
   // scheduled once the first requests are answered: done at once, the resume's database work and
   // croner's first date computation delayed the first answer by several milliseconds
@@ -77,20 +114,12 @@ async function serve(init: boolean) {
     resume.resolve();
     schedule = scheduleBackups(config.backupSchedule, ctx.backups, ctx.log);
   }, BACKGROUND_DELAY_MS);
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    ctx.log.info(`${signal} received, shutting down`);
+  stopRunning = async () => {
     clearTimeout(background);
     resume.resolve();
     schedule?.stop();
     await server.stop();
-    removePidFile(config.dataDir);
-    process.exit(0);
   };
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
 }
 
 async function main(argv: string[]) {
@@ -114,6 +143,7 @@ async function main(argv: string[]) {
       // Opening a missing database would create an empty one and "back up" that instead.
       if (!existsSync(config.databasePath)) fail(`botloom: no database at ${config.databasePath} (run where the server runs, or set DATA_DIR)`);
       if (sub && existsSync(sub)) fail(`botloom: ${sub} already exists`);
+      const [{ openDatabase, closeDatabase }, { BackupService }] = await Promise.all([import("./db/client"), import("./modules/backups/service")]);
       const db = openDatabase(config.databasePath);
       try {
         const backups = new BackupService(config, () => db.$client, createLogger(config.logLevel));
@@ -130,6 +160,7 @@ async function main(argv: string[]) {
     case "restore": {
       if (!sub) fail(`restore needs a backup file\n${USAGE}`, 2);
       const config = loadConfig();
+      const { restoreBackup, RestoreError } = await import("./modules/backups/restore");
       try {
         const r = await restoreBackup(config, sub);
         const aside = r.replacedDir ? `; the replaced databases are kept in ${r.replacedDir}` : "";
@@ -147,6 +178,7 @@ async function main(argv: string[]) {
       const user = Number(rawUser);
       if (!Number.isSafeInteger(user) || user <= 0) fail("--user must be a positive messenger user id", 2);
       if (values.scope !== undefined && values.scope !== "bot_manager") fail("--scope may only be bot_manager", 2);
+      const [{ buildContext }, { closeDatabase }] = await Promise.all([import("./bootstrap"), import("./db/client")]);
       const ctx = buildContext(loadConfig());
       ctx.auth.ensureUser(user);
       const pat = ctx.auth.createPat(user, typeof values.name === "string" ? values.name : "cli", values.scope ? ["bot_manager"] : []);

@@ -1,8 +1,12 @@
 // Starts and stops the HTTP server around an AppContext (used by `serve` and end-to-end tests).
+import { websocket } from "elysia/ws";
 import type { AppContext } from "./context";
 import { createApp } from "./app";
-import { SERVER_BODY_LIMIT } from "./http/body-limit";
 import { closeDatabase } from "./db/client";
+import { listen, reachableHost, type Listener } from "./listener";
+import { healthStatus } from "./modules/health/status";
+
+export { reachableHost };
 
 export interface RunningServer {
   url: string;
@@ -10,20 +14,20 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** `requestGraceMs`: how long a stopping server lets requests in flight finish before it closes every connection. */
-/** A host to reach a server listening on `host`: loopback for a wildcard listen, IPv6 in brackets. */
-export function reachableHost(host: string, loopbackName = "127.0.0.1"): string {
-  if (["0.0.0.0", "::", "[::]", ""].includes(host)) return loopbackName;
-  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
-}
-
-export async function startServer(ctx: AppContext, { requestGraceMs = 5000 } = {}): Promise<RunningServer> {
+/**
+ * `requestGraceMs`: how long a stopping server lets requests in flight finish before it closes
+ * every connection. `listener`: one `serve` opened before the context existed (src/listener.ts);
+ * without it the server listens here.
+ */
+export async function startServer(ctx: AppContext, { requestGraceMs = 5000, listener }: { requestGraceMs?: number; listener?: Listener } = {}): Promise<RunningServer> {
   const app = createApp(ctx);
-  app.listen({ port: ctx.config.port, hostname: ctx.config.host, maxRequestBodySize: SERVER_BODY_LIMIT });
-  const server = app.server!;
+  const front =
+    listener ?? listen({ host: ctx.config.host, port: ctx.config.port, health: () => healthStatus(ctx.db.$client, ctx.state.templatesLoaded) });
+  const server = front.server;
   // A wildcard listen is reachable on loopback; a specific address only on itself.
   const url = `http://${reachableHost(ctx.config.host)}:${server.port}`;
   ctx.state.localUrl = url;
+  front.open(app, websocket);
   let stopped = false;
   return {
     url,

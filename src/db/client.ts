@@ -1,11 +1,11 @@
 // Opens the database with the pragmas the product relies on and applies the embedded migrations.
-import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
+import type { Database } from "bun:sqlite";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import * as schema from "./schema";
 import { embeddedMigrations } from "./migrations";
-import { createPrivateFile, PRIVATE_DIR_MODE } from "../lib/file-modes";
+import { openSqlite } from "./sqlite";
+
+export { applyPragmas } from "./sqlite";
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
 
@@ -20,24 +20,15 @@ function migrationList(upTo?: number) {
   }));
 }
 
-export function applyPragmas(sqlite: Database) {
-  sqlite.exec("PRAGMA journal_mode = WAL");
-  sqlite.exec("PRAGMA synchronous = NORMAL");
-  sqlite.exec("PRAGMA foreign_keys = ON");
-  sqlite.exec("PRAGMA busy_timeout = 5000");
-}
-
 /**
  * @param migrateUpTo only for tests of the upgrade path: apply the first N migrations.
  */
 export function openDatabase(path: string, opts: { migrateUpTo?: number } = {}): Db {
-  if (path !== ":memory:") {
-    mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
-    // The database holds bot tokens; its WAL and SHM files take this mode from it.
-    createPrivateFile(path);
-  }
-  const sqlite = new Database(path, { create: true, strict: true });
-  applyPragmas(sqlite);
+  return databaseOver(openSqlite(path), opts);
+}
+
+/** drizzle over a connection opened by `openSqlite`, migrated. */
+export function databaseOver(sqlite: Database, opts: { migrateUpTo?: number } = {}): Db {
   const db = drizzle({ client: sqlite, schema }) as Db;
   // Every transaction of the product writes. A deferred one that reads first cannot take the write
   // lock once another connection (a bot process) has committed meanwhile: SQLite answers

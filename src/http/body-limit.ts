@@ -3,11 +3,9 @@
 // bodies that do not announce their length.
 import { AppError, jsonError } from "./errors";
 import { pathOf } from "./path";
+import { JSON_BODY_LIMIT, SERVER_BODY_LIMIT, UPLOAD_BODY_LIMIT } from "./body-size";
 
-export const JSON_BODY_LIMIT = 10 * 1024 * 1024;
-export const UPLOAD_BODY_LIMIT = 50 * 1024 * 1024;
-/** Multipart overhead on top of a 50 MB file. */
-export const SERVER_BODY_LIMIT = UPLOAD_BODY_LIMIT + 1024 * 1024;
+export { JSON_BODY_LIMIT, SERVER_BODY_LIMIT, UPLOAD_BODY_LIMIT };
 
 const isUploadPath = (path: string) => /^\/api\/projects\/[^/]+\/media\/?$/.test(path);
 

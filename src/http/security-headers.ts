@@ -2,7 +2,7 @@
 // index.html) and the baseline every response gets. One builder so that no page can drift back to
 // 'unsafe-inline' scripts: a page runs only script files of our origin, or an inline script that
 // carries the page's nonce.
-import { randomBytes } from "node:crypto";
+import { randomBytes } from "../lib/random";
 
 export interface HtmlPolicy {
   /** Nonce of this response's inline <script>/<style> elements (fresh per response: newNonce()). */

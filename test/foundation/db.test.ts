@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase } from "../../src/db/client";
+import { databaseOver, openDatabase } from "../../src/db/client";
+import { migrationsCurrent, openSqlite } from "../../src/db/sqlite";
 import { vacuumInto } from "../../src/db/backup";
 import { embeddedMigrations } from "../../src/db/migrations";
 import { Database } from "bun:sqlite";
@@ -43,6 +44,27 @@ describe("database", () => {
     expect(tables(db.$client)).toContain("media_files");
     expect(db.$client.query("select name from projects").all()).toEqual([{ name: "Kept" }]);
     db.$client.close();
+  });
+
+  // `serve` listens before drizzle is loaded when this says the file is current (src/main.ts).
+  test("migrationsCurrent: false for a new or older database, true once migrated", () => {
+    const dir = mkdtempSync(join(tmpdir(), "botloom-db-"));
+    const fresh = openSqlite(join(dir, "new.db"));
+    expect(migrationsCurrent(fresh)).toBe(false);
+    databaseOver(fresh);
+    expect(migrationsCurrent(fresh)).toBe(true);
+    fresh.close();
+    for (let upTo = 1; upTo < embeddedMigrations.length; upTo++) {
+      const file = join(dir, `old-${upTo}.db`);
+      openDatabase(file, { migrateUpTo: upTo }).$client.close();
+      const old = openSqlite(file);
+      expect(migrationsCurrent(old)).toBe(false);
+      old.close();
+      openDatabase(file).$client.close();
+      const upgraded = openSqlite(file);
+      expect(migrationsCurrent(upgraded)).toBe(true);
+      upgraded.close();
+    }
   });
 
   test("foreign keys cascade: deleting a project removes its tokens", () => {

@@ -3,12 +3,14 @@
 // streamed past the server's cap, CR/LF/NUL inside header values, overlong headers, a forged
 // Content-Length. The server stays healthy after each.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { websocket } from "elysia/ws";
 import { createApp } from "../../src/app";
-import { SERVER_BODY_LIMIT } from "../../src/http/body-limit";
+import { listen, type Listener } from "../../src/listener";
+import { healthStatus } from "../../src/modules/health/status";
 import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
 
 let t: TestApp;
-let server: ReturnType<ReturnType<typeof createApp>["listen"]>;
+let server: Listener;
 let port: number;
 let cookie: string;
 let projectId: number;
@@ -18,12 +20,13 @@ beforeAll(async () => {
   await setUp(t);
   cookie = await loginAs(t, 1);
   projectId = t.ctx.projects.create(1, { name: "Limits" }).id;
-  // as startServer listens (src/server.ts)
-  server = createApp(t.ctx).listen({ port: 0, hostname: "127.0.0.1", maxRequestBodySize: SERVER_BODY_LIMIT });
-  port = server.server!.port!;
+  // the listener `serve` uses (src/listener.ts), with its server-wide body cap
+  server = listen({ host: "127.0.0.1", port: 0, health: () => healthStatus(t.ctx.db.$client, false) });
+  server.open(createApp(t.ctx), websocket);
+  port = server.port;
 });
 afterAll(() => {
-  server.stop(true);
+  server.server.stop(true);
   t.cleanup();
 });
 

@@ -1,22 +1,10 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
-
-/** Whether the database answers. Cheap enough for a health probe; never throws. */
-function databaseUp(ctx: AppContext) {
-  try {
-    ctx.db.$client.query("SELECT 1").get();
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { healthStatus } from "./status";
 
 export const healthRoutes = (ctx: AppContext) =>
   new Elysia({ prefix: "/api/health" })
-    .get("", () => {
-      const database = databaseUp(ctx);
-      return { database, templates: ctx.state.templatesLoaded, ready: database };
-    })
+    .get("", () => healthStatus(ctx.db.$client, ctx.state.templatesLoaded))
     .head("", ({ set }) => {
       set.status = 204;
       return "";
