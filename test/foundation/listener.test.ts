@@ -90,11 +90,12 @@ describe("while the app loads", () => {
   });
 });
 
-describe("once the app is handed over", () => {
+describe("Elysia through the listener", () => {
   // A small Elysia app: what the listener must pass on is Elysia's own machinery (WebSocket
   // upgrades through `server`, the client address), whatever the routes are.
   const probe = new Elysia()
     .get("/address", ({ server, request }) => server?.requestIP(request)?.address ?? "none")
+    .post("/length", async ({ request }) => String((await request.text()).length), { parse: "none" })
     .ws("/echo", { message: (ws, message) => ws.send(`echo:${message}`) });
 
   test("WebSockets upgrade and talk through the listener", async () => {
@@ -109,6 +110,31 @@ describe("once the app is handed over", () => {
     ws.send("hi");
     expect(await reply).toBe("echo:hi");
     ws.close();
+  });
+
+  test("a WebSocket asked for while the app loads is upgraded once it is ready", async () => {
+    const { l, url } = loadingListener();
+    const ws = new WebSocket(`${url.replace("http", "ws")}/echo`);
+    const opened = new Promise((resolve, reject) => {
+      ws.onopen = resolve;
+      ws.onerror = () => reject(new Error("websocket failed"));
+    });
+    expect(await pending(opened)).toBe(true);
+    l.open(probe, websocket);
+    await opened;
+    const reply = new Promise<string>((resolve) => (ws.onmessage = (e) => resolve(String(e.data))));
+    ws.send("early");
+    expect(await reply).toBe("echo:early");
+    ws.close();
+  });
+
+  test("a body sent while the app loads reaches the app whole", async () => {
+    const { l, url } = loadingListener();
+    const body = "x".repeat(2_000_000);
+    const echoed = fetch(`${url}/length`, { method: "POST", body });
+    expect(await pending(echoed)).toBe(true);
+    l.open(probe, websocket);
+    expect(await (await echoed).text()).toBe(String(body.length));
   });
 
   test("routes see the server: the client's address", async () => {
