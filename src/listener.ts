@@ -67,8 +67,11 @@ export function listen(opts: ListenOptions): Listener {
     hostname: opts.host,
     port: opts.port,
     maxRequestBodySize: SERVER_BODY_LIMIT,
-    // Elysia's own listen() settings, kept as they were when it listened itself.
-    reusePort: true,
+    // Not Elysia's listen() default (reusePort: true, which it had when it listened itself): with
+    // it a second server started on a port already served shared that port with the first, and
+    // the kernel split connections between two installs, instead of refusing to start
+    // (test/e2e/start-loading.test.ts).
+    reusePort: false,
     idleTimeout: 30,
     development: false,
     websocket: relay,

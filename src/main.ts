@@ -13,7 +13,9 @@ import { listen, reachableHost } from "./listener";
 import { loadApp, turn } from "./app-loader";
 import { healthStatus } from "./modules/health/status";
 import type { BackupSchedule } from "./modules/backups/schedule";
-import { createLogger } from "./log";
+import { createLogger, type Logger } from "./log";
+import type { AppContext } from "./context";
+import type { RunningServer } from "./server";
 import { VERSION } from "./version";
 
 /** How long after listening bot resume and the backup schedule begin (the first requests do not wait for them). */
@@ -46,15 +48,36 @@ function openingDatabases<T>(config: Config, open: () => T): T {
 }
 
 async function serve(init: boolean) {
+  // Stop signals are ours from the first line: one that came between writing the pid file and
+  // registering these (the logging in between took milliseconds) killed the process with the
+  // default action, exit 143, and left the pid file behind (test/e2e/start-signals.test.ts).
+  let stopping = false;
+  let log: Logger | null = null;
+  /** What exists by now, stopped; replaced as the start goes on. */
+  let stopRunning: () => Promise<void> = async () => {};
+  let forgetPid = () => {};
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log?.info(`${signal} received, shutting down`);
+    await stopRunning();
+    forgetPid();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+
   const config = loadConfig();
+  log = createLogger(config.logLevel);
   const created = init ? initDataDir(config).createdKey : null;
   const sqlite = openingDatabases(config, () => openSqlite(config.databasePath));
+  stopRunning = async () => sqlite.close();
   // A first start or an upgrade migrates before listening: health's `database` means migrated.
   if (!migrationsCurrent(sqlite)) {
     const { databaseOver } = await import("./db/client");
+    if (stopping) return;
     openingDatabases(config, () => databaseOver(sqlite));
   }
-  const log = createLogger(config.logLevel);
   for (const line of looseModeWarnings([
     { label: "DATA_DIR", path: config.dataDir },
     { label: "BOTS_DIR", path: config.botsDir },
@@ -65,7 +88,13 @@ async function serve(init: boolean) {
   // other request waits for the app (src/listener.ts). Templates count as loaded once the context
   // below has checked them.
   const listener = listen({ host: config.host, port: config.port, health: () => healthStatus(sqlite, false) });
+  // While the app loads a stop ends what exists by then: held requests are closed, not answered.
+  stopRunning = async () => {
+    await listener.server.stop(true);
+    sqlite.close();
+  };
   writePidFile(config.dataDir);
+  forgetPid = () => removePidFile(config.dataDir);
   const adminUrl = `http://${reachableHost(config.host, "localhost")}:${listener.port}/admin/login`;
   log.info(`Botloom ${VERSION.version} listening on ${config.host}:${listener.port}`);
   if (created) {
@@ -78,29 +107,28 @@ async function serve(init: boolean) {
         : "No admin key configured: admin login answers 503 until one exists. Run `serve --init` or set ADMIN_KEY.",
     );
   }
-  // A signal while the app loads stops what exists by then; nothing else has started yet.
-  let stopping = false;
-  let stopRunning: () => Promise<void> = async () => {
-    await listener.server.stop(true);
-    sqlite.close();
-  };
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info(`${signal} received, shutting down`);
-    await stopRunning();
-    removePidFile(config.dataDir);
-    process.exit(0);
-  };
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
 
-  const { buildContext, databaseOver, scheduleBackups, startServer } = await loadApp();
-  if (stopping) return;
-  const ctx = openingDatabases(config, () => buildContext(config, { db: databaseOver(sqlite), log }));
-  await turn();
-  if (stopping) return;
-  const server = await startServer(ctx, { listener });
+  let ctx: AppContext;
+  let server: RunningServer;
+  let scheduleBackups: typeof import("./modules/backups/schedule").scheduleBackups;
+  try {
+    const app = await loadApp();
+    scheduleBackups = app.scheduleBackups;
+    if (stopping) return;
+    ctx = openingDatabases(config, () => app.buildContext(config, { db: app.databaseOver(sqlite), log: log! }));
+    await turn();
+    if (stopping) return;
+    server = await app.startServer(ctx, { listener });
+  } catch (e) {
+    // The start fails as it did before it listened (main's one line, exit code), but the listener
+    // exists now: close the connections held for the app, and leave no pid file naming a process
+    // that is gone (a reused pid would make `restore` refuse).
+    if (!stopping) {
+      await stopRunning();
+      forgetPid();
+    }
+    throw e;
+  }
   // Bots that were running when the server last stopped come back (DESIGN.md §6) and backups are
   // scheduled once the first requests are answered: done at once, the resume's database work and
   // croner's first date computation delayed the first answer by several milliseconds
