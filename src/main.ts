@@ -98,16 +98,17 @@ async function serve(init: boolean) {
   const { buildContext, databaseOver, scheduleBackups, startServer } = await loadApp();
   if (stopping) return;
   const ctx = openingDatabases(config, () => buildContext(config, { db: databaseOver(sqlite), log }));
-  await turn();
-  if (stopping) return;
-  const server = await startServer(ctx, { listener });
   // Bots that were running when the server last stopped come back (DESIGN.md §6) and backups are
   // scheduled once the first requests are answered: done at once, the resume's database work and
   // croner's first date computation delayed the first answer by several milliseconds
   // (bench/cold-start.ts). The webhook intake waits for the resume to begin, so an update arriving
-  // right after a restart still finds its bot starting.
+  // right after a restart, or held while the app loaded, still finds its bot starting: this is set
+  // before the app answers its first request.
   const resume = Promise.withResolvers<void>();
   ctx.state.resumeBegun = resume.promise;
+  await turn();
+  if (stopping) return;
+  const server = await startServer(ctx, { listener });
   let schedule: BackupSchedule | null = null;
   const background = setTimeout(() => {
     void ctx.bots.resumeAll();
