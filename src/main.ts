@@ -68,7 +68,8 @@ async function serve(init: boolean) {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
   const config = loadConfig();
-  log = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel);
+  log = logger;
   const created = init ? initDataDir(config).createdKey : null;
   const sqlite = openingDatabases(config, () => openSqlite(config.databasePath));
   stopRunning = async () => sqlite.close();
@@ -83,7 +84,7 @@ async function serve(init: boolean) {
     { label: "BOTS_DIR", path: config.botsDir },
     { label: "database", path: config.databasePath },
     { label: "backups folder", path: config.backupsDir },
-  ])) log.warn(line);
+  ])) logger.warn(line);
   // Listening comes right after the database: the health probe is answered from here on, every
   // other request waits for the app (src/listener.ts). Templates count as loaded once the context
   // below has checked them.
@@ -96,18 +97,25 @@ async function serve(init: boolean) {
   writePidFile(config.dataDir);
   forgetPid = () => removePidFile(config.dataDir);
   const adminUrl = `http://${reachableHost(config.host, "localhost")}:${listener.port}/admin/login`;
-  log.info(`Botloom ${VERSION.version} listening on ${config.host}:${listener.port}`);
+  logger.info(`Botloom ${VERSION.version} listening on ${config.host}:${listener.port}`);
   if (created) {
     // Printed once, on the run that created it; the key stays in data/admin.key (0600).
     console.log(`\nAdmin login: ${adminUrl}\nAdmin key:   ${created}\n(stored in ${config.dataDir}/admin.key)\n`);
   } else if (!config.adminKey) {
-    log.warn(
+    logger.warn(
       config.production
         ? "No admin key configured: the admin area is not available. Run `serve --init` or set ADMIN_KEY."
         : "No admin key configured: admin login answers 503 until one exists. Run `serve --init` or set ADMIN_KEY.",
     );
   }
 
+  // Bots that were running when the server last stopped come back (DESIGN.md §6) and backups are
+  // scheduled once the first requests are answered: done at once, the resume's database work and
+  // croner's first date computation delayed the first answer by several milliseconds
+  // (bench/cold-start.ts). The webhook intake waits for the resume to begin, so an update arriving
+  // right after a restart, or held while the app loaded, still finds its bot starting: this is set
+  // before the app answers its first request.
+  const resume = Promise.withResolvers<void>();
   let ctx: AppContext;
   let server: RunningServer;
   let scheduleBackups: typeof import("./modules/backups/schedule").scheduleBackups;
@@ -115,7 +123,8 @@ async function serve(init: boolean) {
     const app = await loadApp();
     scheduleBackups = app.scheduleBackups;
     if (stopping) return;
-    ctx = openingDatabases(config, () => app.buildContext(config, { db: app.databaseOver(sqlite), log: log! }));
+    ctx = openingDatabases(config, () => app.buildContext(config, { db: app.databaseOver(sqlite), log: logger }));
+    ctx.state.resumeBegun = resume.promise;
     await turn();
     if (stopping) return;
     server = await app.startServer(ctx, { listener });
@@ -129,13 +138,6 @@ async function serve(init: boolean) {
     }
     throw e;
   }
-  // Bots that were running when the server last stopped come back (DESIGN.md §6) and backups are
-  // scheduled once the first requests are answered: done at once, the resume's database work and
-  // croner's first date computation delayed the first answer by several milliseconds
-  // (bench/cold-start.ts). The webhook intake waits for the resume to begin, so an update arriving
-  // right after a restart still finds its bot starting.
-  const resume = Promise.withResolvers<void>();
-  ctx.state.resumeBegun = resume.promise;
   let schedule: BackupSchedule | null = null;
   const background = setTimeout(() => {
     void ctx.bots.resumeAll();

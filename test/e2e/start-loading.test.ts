@@ -7,8 +7,6 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { greeterScenario } from "../bots/scenario-fixture";
-import { startFakeMessenger } from "../support/fake-messenger";
 import { buildBinary, freePort, startProcessServer, type ProcessServer } from "../support/process";
 
 const ADMIN_KEY = "loading-admin-key-0123456789";
@@ -22,10 +20,10 @@ function folder() {
   return d;
 }
 
-function spawnServe(cwd: string, port: number, env: Record<string, string> = {}) {
+function spawnServe(cwd: string, port: number) {
   return Bun.spawn([binary, "serve"], {
     cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: cwd, HOST: "127.0.0.1", PORT: String(port), ADMIN_KEY, SESSION_SECRET: "loading-session-secret-0123456789", LOG_LEVEL: "info", ...env },
+    env: { PATH: process.env.PATH ?? "", HOME: cwd, HOST: "127.0.0.1", PORT: String(port), ADMIN_KEY, SESSION_SECRET: "loading-session-secret-0123456789", LOG_LEVEL: "info" },
     stdout: "pipe",
     stderr: "pipe",
     stdin: "ignore",
@@ -166,48 +164,6 @@ describe("requests sent while the app loads", () => {
     const output = (await new Response(proc!.stdout).text()) + (await new Response(proc!.stderr).text());
     expect(output).toContain("wrong key from 127.0.0.1 (2 in a row)");
   }, 120_000);
-});
-
-describe("the webhook intake while the app loads", () => {
-  test("an update posted the moment the server listens waits for its bot's resume and reaches it", async () => {
-    const fake = await startFakeMessenger();
-    try {
-      const dir = folder();
-      const port = await freePort();
-      const env = { MESSENGER_API_ROOT: fake.url, WEBHOOK_BASE_URL: `http://127.0.0.1:${port}` };
-      const first = await startProcessServer([binary, "serve"], { cwd: dir, port, env: { ADMIN_KEY, SESSION_SECRET: "loading-session-secret-0123456789", ...env } });
-      servers.push(first);
-      const login = await fetch(`${first.url}/admin/api/login`, { method: "POST", body: new URLSearchParams({ key: ADMIN_KEY }), redirect: "manual" });
-      const admin = login.headers.getSetCookie()[0]!.split(";")[0]!;
-      await fetch(`${first.url}/admin/api/app-settings`, { method: "PUT", headers: { cookie: admin, "content-type": "application/json" }, body: JSON.stringify({ auth: { loginMode: "dev_login" } }) });
-      const dev = await fetch(`${first.url}/api/auth/dev-login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ userId: 1 }) });
-      const cookie = dev.headers.getSetCookie()[0]!.split(";")[0]!;
-      const json = { cookie, "content-type": "application/json" };
-      const project = await (await fetch(`${first.url}/api/projects`, { method: "POST", headers: json, body: JSON.stringify({ name: "Hooked", data: greeterScenario }) })).json();
-      const bot = fake.addBot();
-      const token = await (await fetch(`${first.url}/api/bot/projects/${project.id}/tokens`, { method: "POST", headers: json, body: JSON.stringify({ token: bot.token }) })).json();
-      expect((await fetch(`${first.url}/api/bot/tokens/${token.id}`, { method: "PATCH", headers: json, body: JSON.stringify({ launchMode: "webhook" }) })).status).toBe(200);
-      // Webhook bots listen on 9000 + tokenId: another test run on this machine may hold that port.
-      expect((await fetch(`${first.url}/api/bot/tokens/${token.id}/start`, { method: "POST", headers: { cookie } })).status).toBe(200);
-      const hook = fake.webhookOf(bot.token)!;
-      expect(await first.stop("SIGKILL")).not.toBe(0);
-
-      const proc = spawnServe(dir, port, env);
-      try {
-        expect(await listening(port, proc)).toBe(true);
-        const user = { id: 7070, is_bot: false, first_name: "Early" };
-        const update = { update_id: 1, message: { message_id: 1, date: Math.floor(Date.now() / 1000), chat: { id: user.id, type: "private", first_name: user.first_name }, from: user, text: "/start" } };
-        const posted = await fetch(hook.url, { method: "POST", headers: { "content-type": "application/json", "x-telegram-bot-api-secret-token": hook.secretToken! }, body: JSON.stringify(update) });
-        expect(posted.status).toBe(200);
-        expect((await fake.waitForSent(bot.token, user.id, 1, 20_000))[0]!.params.text).toBe("Привет, Early!");
-      } finally {
-        proc.kill("SIGTERM");
-        await proc.exited;
-      }
-    } finally {
-      await fake.stop();
-    }
-  }, 90_000);
 });
 
 describe("a start that cannot finish", () => {

@@ -15,6 +15,8 @@ let dir: string;
 let port: number;
 const servers: ProcessServer[] = [];
 const user = { id: 5150, first_name: "Ada" };
+/** The webhook bot the first test sets up; the second restarts the server under it again. */
+let hook: { projectId: number; tokenId: number; token: string } | null = null;
 
 beforeAll(async () => {
   // Like the real messenger, keep retrying a webhook for a while when the server is down.
@@ -64,4 +66,42 @@ test("an update posted while the server restarts is handled once the bot is back
   await start();
   const [after] = await fake.waitForSent(bot.token, user.id, 1, 20_000);
   expect(after.params.text).toBe("Второй шаг");
+  hook = { projectId: project.id, tokenId: token.id, token: bot.token };
 }, 90_000);
+
+// The server answers health before its app has loaded (src/listener.ts) and holds other requests
+// meanwhile: an update posted at that moment is held too, and must still wait for the bot's resume
+// instead of being forwarded to a bot that is not started yet and lost.
+test("an update posted at the first health answer after a restart reaches the bot", async () => {
+  expect(hook).not.toBeNull();
+  const { projectId, tokenId, token } = hook!;
+  for (const s of servers) await s.stop("SIGKILL");
+  fake.clear(token);
+  const env = { ADMIN_KEY, SESSION_SECRET: "resume-session-secret-0123456789", MESSENGER_API_ROOT: fake.url, WEBHOOK_BASE_URL: `http://127.0.0.1:${port}` };
+  const proc = Bun.spawn([binary, "serve"], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "", HOME: dir, HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "warn", ...env },
+    stdout: "ignore",
+    stderr: "ignore",
+  });
+  try {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const r = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null);
+      if (r?.status === 200) break;
+      if (Date.now() > deadline || proc.exitCode !== null) throw new Error("the server did not answer health");
+      await Bun.sleep(1);
+    }
+    const update = { update_id: 900_001, message: { message_id: 900_001, date: Math.floor(Date.now() / 1000), chat: { id: user.id, type: "private", first_name: user.first_name }, from: { ...user, is_bot: false }, text: "/start" } };
+    // As the messenger posts it: with the secret the bot registered its webhook with.
+    const secret = fake.webhookOf(token)?.secretToken;
+    const headers: Record<string, string> = { "content-type": "application/json", ...(secret ? { "x-telegram-bot-api-secret-token": secret } : {}) };
+    const posted = await fetch(`http://127.0.0.1:${port}/api/webhook/${projectId}/${tokenId}`, { method: "POST", headers, body: JSON.stringify(update) });
+    expect(posted.status).toBe(200);
+    const [reply] = await fake.waitForSent(token, user.id, 1, 20_000);
+    expect(reply.params.text).toBe("Привет, Ada!");
+  } finally {
+    proc.kill("SIGKILL");
+    await proc.exited;
+  }
+}, 60_000);
