@@ -20,10 +20,10 @@ function folder() {
   return d;
 }
 
-function spawnServe(cwd: string, port: number) {
+function spawnServe(cwd: string, port: number, env: Record<string, string> = {}) {
   return Bun.spawn([binary, "serve"], {
     cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: cwd, HOST: "127.0.0.1", PORT: String(port), ADMIN_KEY, SESSION_SECRET: "loading-session-secret-0123456789", LOG_LEVEL: "info" },
+    env: { PATH: process.env.PATH ?? "", HOME: cwd, HOST: "127.0.0.1", PORT: String(port), ADMIN_KEY, SESSION_SECRET: "loading-session-secret-0123456789", LOG_LEVEL: "info", ...env },
     stdout: "pipe",
     stderr: "pipe",
     stdin: "ignore",
@@ -31,11 +31,11 @@ function spawnServe(cwd: string, port: number) {
 }
 
 /** Resolves as soon as a TCP connection to the port succeeds: the listener is up, the app maybe not. */
-async function listening(port: number, proc: { exitCode: number | null }) {
+async function listening(port: number, proc: { exitCode: number | null }, host = "127.0.0.1") {
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline && proc.exitCode === null) {
     const up = await new Promise<boolean>((done) => {
-      const s = connect(port, "127.0.0.1");
+      const s = connect(port, host);
       s.on("connect", () => (s.destroy(), done(true)));
       s.on("error", () => done(false));
     });
@@ -164,6 +164,56 @@ describe("requests sent while the app loads", () => {
     const output = (await new Response(proc!.stdout).text()) + (await new Response(proc!.stderr).text());
     expect(output).toContain("wrong key from 127.0.0.1 (2 in a row)");
   }, 120_000);
+});
+
+describe("where and how it listens", () => {
+  test("production without an admin key: /admin is held, then absent (404), like after loading", async () => {
+    const dir = folder();
+    const port = await freePort();
+    const proc = spawnServe(dir, port, { NODE_ENV: "production", ADMIN_KEY: "" });
+    try {
+      expect(await listening(port, proc)).toBe(true);
+      const url = `http://127.0.0.1:${port}`;
+      const health = fetch(`${url}/api/health`).then((r) => r.json());
+      const early = await Promise.all(["/admin/login", "/admin/api/status", "/admin"].map((p) => fetch(url + p, { redirect: "manual" }).then((r) => r.status)));
+      const late = await Promise.all(["/admin/login", "/admin/api/status", "/admin"].map((p) => fetch(url + p, { redirect: "manual" }).then((r) => r.status)));
+      expect((await health).database).toBe(true);
+      expect(early).toEqual([404, 404, 404]);
+      expect(late).toEqual(early);
+    } finally {
+      proc.kill("SIGTERM");
+      expect(await proc.exited).toBe(0);
+    }
+    expect(await new Response(proc.stderr).text()).toContain("No admin key configured: the admin area is not available.");
+  }, 60_000);
+
+  for (const [host, probe] of [
+    ["::1", "::1"],
+    ["0.0.0.0", "127.0.0.1"],
+  ]) {
+    test(`HOST=${host}: health at once, the app once loaded, on ${probe}`, async () => {
+      if (host === "::1") {
+        try {
+          Bun.listen({ hostname: "::1", port: 0, socket: { data() {} } }).stop(true);
+        } catch {
+          console.warn("skipped: this machine has no IPv6 loopback");
+          return;
+        }
+      }
+      const port = await freePort();
+      const proc = spawnServe(folder(), port, { HOST: host });
+      try {
+        expect(await listening(port, proc, probe)).toBe(true);
+        const url = `http://${probe.includes(":") ? `[${probe}]` : probe}:${port}`;
+        expect((await fetch(`${url}/api/health`)).status).toBe(200);
+        expect(await (await fetch(`${url}/admin/api/status`)).json()).toEqual({ authenticated: false, adminEnabled: true });
+      } finally {
+        proc.kill("SIGTERM");
+        expect(await proc.exited).toBe(0);
+      }
+      expect(await new Response(proc.stdout).text()).toContain(`listening on ${host}:${port}`);
+    }, 60_000);
+  }
 });
 
 describe("a start that cannot finish", () => {
