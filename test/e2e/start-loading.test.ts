@@ -13,6 +13,8 @@ const ADMIN_KEY = "loading-admin-key-0123456789";
 let binary: string;
 const dirs: string[] = [];
 const servers: ProcessServer[] = [];
+/** Every process spawned here, killed after the tests even when one failed halfway. */
+const spawned: ReturnType<typeof Bun.spawn>[] = [];
 
 function folder() {
   const d = mkdtempSync(join(tmpdir(), "botloom-loading-"));
@@ -21,13 +23,15 @@ function folder() {
 }
 
 function spawnServe(cwd: string, port: number, env: Record<string, string> = {}) {
-  return Bun.spawn([binary, "serve"], {
+  const proc = Bun.spawn([binary, "serve"], {
     cwd,
     env: { PATH: process.env.PATH ?? "", HOME: cwd, HOST: "127.0.0.1", PORT: String(port), ADMIN_KEY, SESSION_SECRET: "loading-session-secret-0123456789", LOG_LEVEL: "info", ...env },
     stdout: "pipe",
     stderr: "pipe",
     stdin: "ignore",
   });
+  spawned.push(proc);
+  return proc;
 }
 
 /** Resolves as soon as a TCP connection to the port succeeds: the listener is up, the app maybe not. */
@@ -51,6 +55,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const s of servers) await s.stop("SIGKILL");
+  for (const p of spawned) {
+    if (p.exitCode === null) p.kill("SIGKILL");
+    await p.exited;
+  }
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
@@ -59,6 +67,7 @@ describe("requests sent while the app loads", () => {
     const dir = folder();
     const port = await freePort();
     const first = await startProcessServer([binary, "serve"], { cwd: dir, port, env: { ADMIN_KEY, SESSION_SECRET: "loading-session-secret-0123456789" } });
+    servers.push(first);
     const login = await fetch(`${first.url}/admin/api/login`, { method: "POST", body: new URLSearchParams({ key: ADMIN_KEY }), redirect: "manual" });
     const admin = login.headers.getSetCookie()[0]!.split(";")[0]!;
     await fetch(`${first.url}/admin/api/app-settings`, { method: "PUT", headers: { cookie: admin, "content-type": "application/json" }, body: JSON.stringify({ auth: { loginMode: "dev_login" } }) });
