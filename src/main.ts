@@ -8,7 +8,8 @@ import { parseArgs } from "node:util";
 import { ConfigError, initDataDir, loadConfig, type Config } from "./config";
 import { migrationsCurrent, openSqlite } from "./db/sqlite";
 import { looseModeWarnings } from "./lib/file-modes";
-import { removePidFile, writePidFile } from "./lib/pid-file";
+import { removePidFile, runningServerPid, writePidFile } from "./lib/pid-file";
+import { lockDataDir } from "./db/instance-lock";
 import { listen, reachableHost } from "./listener";
 import { loadApp, turn } from "./app-loader";
 import { healthStatus } from "./modules/health/status";
@@ -73,6 +74,10 @@ async function serve(init: boolean) {
   const created = init ? initDataDir(config).createdKey : null;
   const sqlite = openingDatabases(config, () => openSqlite(config.databasePath));
   stopRunning = async () => sqlite.close();
+  if (!lockDataDir(config.dataDir)) {
+    const pid = runningServerPid(config.dataDir);
+    throw new ConfigError(`another Botloom server${pid ? ` (pid ${pid})` : ""} is running on DATA_DIR ${config.dataDir}: stop it first, or give this one a DATA_DIR of its own`);
+  }
   // A first start or an upgrade migrates before listening: health's `database` means migrated.
   if (!migrationsCurrent(sqlite)) {
     const { databaseOver } = await import("./db/client");

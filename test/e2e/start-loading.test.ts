@@ -1,9 +1,9 @@
 // The compiled binary between listening and having loaded its app (src/listener.ts, src/main.ts):
 // requests of every kind sent in that window get the answers they get afterwards; a start that
-// fails in that window fails as before, closes what it held and leaves no pid file; a port already
-// served by another server is refused, not shared.
+// fails in that window fails as before, closes what it held and leaves no pid file; a port or a
+// DATA_DIR already served by another server is refused, not shared.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -256,6 +256,32 @@ describe("a start that cannot finish", () => {
     const settled = await Promise.race([Promise.all(held), Bun.sleep(5000).then(() => null)]);
     expect(settled).not.toBeNull();
     expect(settled!.every((s) => s === "closed")).toBe(true);
+  }, 60_000);
+
+  test("a second server on a DATA_DIR already served is refused; the first keeps its pid file and answers", async () => {
+    const dir = folder();
+    const first = await startProcessServer([binary, "serve"], { cwd: dir, env: { ADMIN_KEY } });
+    servers.push(first);
+    const pidFile = join(dir, "data", "botloom.pid");
+    const firstPid = readFileSync(pidFile, "utf8").trim();
+    const second = spawnServe(dir, await freePort());
+    const killer = setTimeout(() => second.kill("SIGKILL"), 10_000);
+    const code = await second.exited;
+    clearTimeout(killer);
+    // Before: both ran, resumed the same bots, and the second's stop removed the pid file while the
+    // first still ran (`restore` then replaced its databases).
+    expect(code).toBe(2);
+    expect((await new Response(second.stderr).text()).trim()).toBe(
+      `botloom: another Botloom server (pid ${firstPid}) is running on DATA_DIR ${join(dir, "data")}: stop it first, or give this one a DATA_DIR of its own`,
+    );
+    expect(readFileSync(pidFile, "utf8").trim()).toBe(firstPid);
+    expect((await fetch(`${first.url}/admin/api/status`)).status).toBe(200);
+    // The lock goes with the process, however it ends: no stale lock after kill -9.
+    await first.stop("SIGKILL");
+    const next = await startProcessServer([binary, "serve"], { cwd: dir, env: { ADMIN_KEY } });
+    servers.push(next);
+    expect((await fetch(`${next.url}/admin/api/status`)).status).toBe(200);
+    expect(await next.stop()).toBe(0);
   }, 60_000);
 
   test("a port another server already serves is refused, not shared; the first keeps answering", async () => {
