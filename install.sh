@@ -277,11 +277,13 @@ if [ "$SYSTEM" -eq 1 ]; then
   if command -v curl >/dev/null; then
     CHECK_HOST="127.0.0.1"
     case "$HOST" in 0.0.0.0 | 127.0.0.1 | "") ;; *) CHECK_HOST="$HOST" ;; esac
+    # /api/health answers as soon as the server listens, before its app has loaded; the login
+    # configuration is answered by the app itself, so it says the whole server is up.
     for _ in $(seq 1 30); do
-      curl -fsS -o /dev/null "http://$CHECK_HOST:$PORT/api/health" 2>/dev/null && break
+      curl -fsS -o /dev/null "http://$CHECK_HOST:$PORT/api/auth/config" 2>/dev/null && break
       sleep 1
     done
-    curl -fsS -o /dev/null "http://$CHECK_HOST:$PORT/api/health" 2>/dev/null || echo "Warning: the server does not answer yet; see: journalctl -u $SERVICE -n 50" >&2
+    curl -fsS -o /dev/null "http://$CHECK_HOST:$PORT/api/auth/config" 2>/dev/null || echo "Warning: the server does not answer yet; see: journalctl -u $SERVICE -n 50" >&2
   fi
 fi
 
