@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { buildBinary, freePort, startProcessServer } from "../support/process";
+import { buildBinary, firstHealth, freePort, spawnServer, startProcessServer } from "../support/process";
 
 let binary: string;
 let dir: string;
@@ -22,29 +22,16 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Starts the binary and returns at its first health answer, polled as fast as a client could. */
+/** Starts the binary and returns at its first health answer. */
 async function startUntilHealthy() {
   const port = await freePort();
-  const proc = Bun.spawn([binary, "serve"], {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? "", HOME: dir, HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "warn" },
-    stdout: "pipe",
-    stderr: "pipe",
-    stdin: "ignore",
-  });
+  const proc = spawnServer([binary, "serve"], { cwd: dir, port, env: { LOG_LEVEL: "warn" } });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}: ${await new Response(proc.stderr).text()}`);
-    try {
-      const r = await fetch(`${url}/api/health`);
-      if (r.status === 200) return { proc, url, health: await r.json() };
-    } catch {}
-    if (Date.now() > deadline) {
-      proc.kill("SIGKILL");
-      throw new Error("not healthy in time");
-    }
-    await Bun.sleep(1);
+  try {
+    return { proc, url, health: await firstHealth(url, proc) };
+  } catch (e) {
+    proc.kill("SIGKILL");
+    throw e;
   }
 }
 

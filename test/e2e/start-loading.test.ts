@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { buildBinary, freePort, startProcessServer, type ProcessServer } from "../support/process";
+import { buildBinary, freePort, spawnServer, startProcessServer, type ProcessServer } from "../support/process";
 
 const ADMIN_KEY = "loading-admin-key-0123456789";
 let binary: string;
@@ -23,13 +23,7 @@ function folder() {
 }
 
 function spawnServe(cwd: string, port: number, env: Record<string, string> = {}) {
-  const proc = Bun.spawn([binary, "serve"], {
-    cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: cwd, HOST: "127.0.0.1", PORT: String(port), ADMIN_KEY, SESSION_SECRET: "loading-session-secret-0123456789", LOG_LEVEL: "info", ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-    stdin: "ignore",
-  });
+  const proc = spawnServer([binary, "serve"], { cwd, port, env: { ADMIN_KEY, SESSION_SECRET: "loading-session-secret-0123456789", LOG_LEVEL: "info", ...env } });
   spawned.push(proc);
   return proc;
 }

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { greeterScenario } from "../bots/scenario-fixture";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
-import { buildBinary, freePort, startProcessServer, until, type ProcessServer } from "../support/process";
+import { buildBinary, freePort, spawnServer, startProcessServer, until, type ProcessServer } from "../support/process";
 
 const ADMIN_KEY = "signals-admin-key-0123456789";
 const BOTS = 3;
@@ -78,13 +78,7 @@ afterAll(async () => {
 
 /** Starts the binary and sends `signals` after `delayMs`; resolves once it exited (bounded). */
 async function startAndSignal(delayMs: number, signals: NodeJS.Signals[]) {
-  const proc = Bun.spawn([binary, "serve"], {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? "", HOME: dir, HOST: "127.0.0.1", PORT: String(port), ...env() },
-    stdout: "pipe",
-    stderr: "pipe",
-    stdin: "ignore",
-  });
+  const proc = spawnServer([binary, "serve"], { cwd: dir, port, env: env() });
   await Bun.sleep(delayMs);
   for (const s of signals) {
     proc.kill(s);
@@ -100,13 +94,7 @@ async function startAndSignal(delayMs: number, signals: NodeJS.Signals[]) {
 describe("stop signals during the start", () => {
   test("SIGTERM the moment the pid file appears: exit 0 and the pid file removed, every time", async () => {
     for (let i = 0; i < 5; i++) {
-      const proc = Bun.spawn([binary, "serve"], {
-        cwd: dir,
-        env: { PATH: process.env.PATH ?? "", HOME: dir, HOST: "127.0.0.1", PORT: String(port), ...env() },
-        stdout: "ignore",
-        stderr: "pipe",
-        stdin: "ignore",
-      });
+      const proc = spawnServer([binary, "serve"], { cwd: dir, port, env: env(), output: "ignore" });
       const t0 = performance.now();
       // Spinning, not sleeping: the signal must follow the file within microseconds.
       while (!existsSync(pidFile()) && proc.exitCode === null && performance.now() - t0 < 20_000);

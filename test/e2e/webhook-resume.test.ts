@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { greeterScenario } from "../bots/scenario-fixture";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
-import { buildBinary, freePort, startProcessServer, type ProcessServer } from "../support/process";
+import { buildBinary, firstHealth, freePort, spawnServer, startProcessServer, type ProcessServer } from "../support/process";
 
 const ADMIN_KEY = "resume-admin-key-0123456789";
 let fake: FakeMessenger;
@@ -78,20 +78,9 @@ test("an update posted at the first health answer after a restart reaches the bo
   for (const s of servers) await s.stop("SIGKILL");
   fake.clear(token);
   const env = { ADMIN_KEY, SESSION_SECRET: "resume-session-secret-0123456789", MESSENGER_API_ROOT: fake.url, WEBHOOK_BASE_URL: `http://127.0.0.1:${port}` };
-  const proc = Bun.spawn([binary, "serve"], {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? "", HOME: dir, HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "warn", ...env },
-    stdout: "ignore",
-    stderr: "ignore",
-  });
+  const proc = spawnServer([binary, "serve"], { cwd: dir, port, env: { LOG_LEVEL: "warn", ...env }, output: "ignore" });
   try {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const r = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null);
-      if (r?.status === 200) break;
-      if (Date.now() > deadline || proc.exitCode !== null) throw new Error("the server did not answer health");
-      await Bun.sleep(1);
-    }
+    await firstHealth(`http://127.0.0.1:${port}`, proc);
     const update = { update_id: 900_001, message: { message_id: 900_001, date: Math.floor(Date.now() / 1000), chat: { id: user.id, type: "private", first_name: user.first_name }, from: { ...user, is_bot: false }, text: "/start" } };
     // As the messenger posts it: with the secret the bot registered its webhook with.
     const secret = fake.webhookOf(token)?.secretToken;

@@ -46,17 +46,40 @@ export interface ProcessServer {
   stop(signal?: NodeJS.Signals): Promise<number>;
 }
 
+/**
+ * A server process on loopback `port` in `cwd`, started without waiting for it: for tests that race
+ * its start. `env` goes over PATH, HOME (the folder), HOST and PORT.
+ */
+export function spawnServer(cmd: string[], opts: { cwd: string; port: number; env?: Record<string, string>; output?: "pipe" | "ignore" }) {
+  return Bun.spawn(cmd, {
+    cwd: opts.cwd,
+    env: { PATH: process.env.PATH ?? "", HOME: opts.cwd, HOST: "127.0.0.1", PORT: String(opts.port), ...opts.env },
+    stdout: opts.output ?? "pipe",
+    stderr: opts.output ?? "pipe",
+    stdin: "ignore",
+  });
+}
+
+/**
+ * The body of the first 200 from `url`/api/health, polled every millisecond as an impatient client
+ * would (the server answers health before its app has loaded: src/listener.ts); bounded.
+ */
+export async function firstHealth(url: string, proc: { exitCode: number | null }, timeoutMs = 20_000): Promise<{ database: boolean; templates: boolean; ready: boolean }> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`the server exited with ${proc.exitCode} before answering health`);
+    const r = await fetch(`${url}/api/health`).catch(() => null);
+    if (r?.status === 200) return r.json();
+    if (Date.now() > deadline) throw new Error(`no health answer from ${url} in ${timeoutMs} ms`);
+    await Bun.sleep(1);
+  }
+}
+
 /** Starts a server process and waits (bounded) until /api/health answers. */
 export async function startProcessServer(cmd: string[], opts: { cwd: string; env?: Record<string, string>; port?: number; timeoutMs?: number }): Promise<ProcessServer> {
   const port = opts.port ?? (await freePort());
   let out = "";
-  const proc = Bun.spawn(cmd, {
-    cwd: opts.cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "warn", ...opts.env },
-    stdout: "pipe",
-    stderr: "pipe",
-    stdin: "ignore",
-  });
+  const proc = spawnServer(cmd, { cwd: opts.cwd, port, env: { HOME: process.env.HOME ?? "/tmp", LOG_LEVEL: "warn", ...opts.env } });
   const pump = async (s: ReadableStream<Uint8Array>) => {
     const d = new TextDecoder();
     for await (const c of s) out += d.decode(c, { stream: true });
