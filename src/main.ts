@@ -78,7 +78,8 @@ async function serve(init: boolean) {
     const pid = runningServerPid(config.dataDir);
     throw new ConfigError(`another Botloom server${pid ? ` (pid ${pid})` : ""} is running on DATA_DIR ${config.dataDir}: stop it first, or give this one a DATA_DIR of its own`);
   }
-  // A first start or an upgrade migrates before listening: health's `database` means migrated.
+  // A first start or an upgrade migrates before listening: health's `database` means migrated, and
+  // the app below finds the file current either way.
   if (!migrationsCurrent(sqlite)) {
     const { databaseOver } = await import("./db/client");
     if (stopping) return;
@@ -128,7 +129,7 @@ async function serve(init: boolean) {
     const app = await loadApp();
     scheduleBackups = app.scheduleBackups;
     if (stopping) return;
-    ctx = openingDatabases(config, () => app.buildContext(config, { db: app.databaseOver(sqlite), log: logger }));
+    ctx = openingDatabases(config, () => app.buildContext(config, { db: app.databaseOver(sqlite, { migrated: true }), log: logger }));
     ctx.state.resumeBegun = resume.promise;
     await turn();
     if (stopping) return;

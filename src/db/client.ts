@@ -27,8 +27,12 @@ export function openDatabase(path: string, opts: { migrateUpTo?: number } = {}):
   return databaseOver(openSqlite(path), opts);
 }
 
-/** drizzle over a connection opened by `openSqlite`, migrated. */
-export function databaseOver(sqlite: Database, opts: { migrateUpTo?: number } = {}): Db {
+/**
+ * drizzle over a connection opened by `openSqlite`, migrated. `migrated`: the caller has already
+ * found every migration applied (`migrationsCurrent`, or an earlier call), so the migrator's own
+ * check (a table, a query, a hash per migration) is not repeated.
+ */
+export function databaseOver(sqlite: Database, opts: { migrateUpTo?: number; migrated?: boolean } = {}): Db {
   const db = drizzle({ client: sqlite, schema }) as Db;
   // Every transaction of the product writes. A deferred one that reads first cannot take the write
   // lock once another connection (a bot process) has committed meanwhile: SQLite answers
@@ -38,7 +42,7 @@ export function databaseOver(sqlite: Database, opts: { migrateUpTo?: number } = 
   db.transaction = ((fn, config) => deferred(fn, { behavior: "immediate", ...config })) as Db["transaction"];
   // dialect.migrate is what drizzle's own migrate() calls after reading the folder; it is idempotent
   // (applied hashes are recorded in __drizzle_migrations) and runs in one transaction.
-  (db as any).dialect.migrate(migrationList(opts.migrateUpTo), (db as any).session, { migrationsFolder: "" });
+  if (!opts.migrated) (db as any).dialect.migrate(migrationList(opts.migrateUpTo), (db as any).session, { migrationsFolder: "" });
   return db;
 }
 

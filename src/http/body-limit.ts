@@ -3,9 +3,7 @@
 // bodies that do not announce their length.
 import { AppError, jsonError } from "./errors";
 import { pathOf } from "./path";
-import { JSON_BODY_LIMIT, SERVER_BODY_LIMIT, UPLOAD_BODY_LIMIT } from "./body-size";
-
-export { JSON_BODY_LIMIT, SERVER_BODY_LIMIT, UPLOAD_BODY_LIMIT };
+import { JSON_BODY_LIMIT, SERVER_BODY_LIMIT } from "./body-size";
 
 const isUploadPath = (path: string) => /^\/api\/projects\/[^/]+\/media\/?$/.test(path);
 

@@ -51,6 +51,9 @@ describe("database", () => {
     const dir = mkdtempSync(join(tmpdir(), "botloom-db-"));
     const fresh = openSqlite(join(dir, "new.db"));
     expect(migrationsCurrent(fresh)).toBe(false);
+    // `migrated` trusts the caller: nothing is applied to a new file.
+    databaseOver(fresh, { migrated: true });
+    expect(migrationsCurrent(fresh)).toBe(false);
     databaseOver(fresh);
     expect(migrationsCurrent(fresh)).toBe(true);
     fresh.close();

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { createApp } from "../../src/app";
 import { botTokens, projects, projectVersions } from "../../src/db/schema";
-import { SERVER_BODY_LIMIT } from "../../src/http/body-limit";
+import { SERVER_BODY_LIMIT } from "../../src/http/body-size";
 import { MAX_JSON_DEPTH, MAX_SCENARIO_NODES, tooDeep } from "../../src/lib/json-limits";
 import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
 
