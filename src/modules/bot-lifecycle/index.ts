@@ -1,10 +1,8 @@
 // EXTENSIONS.md "Bot lifecycle": start/stop/restart a token's bot, and the older platform's
 // project-level spellings that bot-manager clients still call.
 import { Elysia } from "elysia";
-import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { AppContext } from "../../context";
-import { botTokens } from "../../db/schema";
 import { authPlugin } from "../../http/auth";
 import { AppError, badRequest, notFound } from "../../http/errors";
 import { parsePositiveId, parseTokenId } from "../../http/params";
@@ -39,9 +37,9 @@ export const botLifecycleRoutes = (ctx: AppContext) => {
         const t = tokens.access.find(tokenId);
         if (!t || t.projectId !== projectId) throw notFound("This project has no such token");
       } else {
-        const first = ctx.db.select({ id: botTokens.id }).from(botTokens).where(eq(botTokens.projectId, projectId)).orderBy(asc(botTokens.id)).get();
-        if (!first) throw badRequest("The project has no bot token; add one first");
-        tokenId = first.id;
+        const first = tokens.access.firstOf(projectId);
+        if (first === undefined) throw badRequest("The project has no bot token; add one first");
+        tokenId = first;
       }
       try {
         const state = await run(action, tokenId);
