@@ -51,6 +51,52 @@ describe("bot users search", () => {
   });
 });
 
+describe("bot users search in every alphabet", () => {
+  // A token of its own, so these names do not change the matches above.
+  let other: number;
+  const ids = async (q: string) => (await get(`/api/bot/tokens/${other}/users?search=${encodeURIComponent(q)}`)).body.items.map((i: any) => i.userId).sort();
+  beforeAll(async () => {
+    other = (await addToken(env, projectId)).tokenId;
+    const seed = (userId: string, firstName: string, username = `u${userId}`) => seedBotUser(env, projectId, other, { userId, firstName, username });
+    seed("601", "Анна");
+    seed("602", "ЁЖИК");
+    seed("603", "Straße", "ΣΟΦΙΑ");
+    seed("604", "a%b");
+    seed("605", "a_b");
+    seed("606", "a\\b");
+    seed("607", "a*b?[c]");
+    seed("608", "axb");
+  });
+
+  test("case folds beyond ASCII: Анна by анна, ЁЖИК by ёжик, Greek by lower case", async () => {
+    expect(await ids("анна")).toEqual(["601"]);
+    expect(await ids("АННА")).toEqual(["601"]);
+    expect(await ids("ёжик")).toEqual(["602"]);
+    expect(await ids("жи")).toEqual(["602"]);
+    // ё is its own letter: a search for "ежик" is not one for "ёжик"
+    expect(await ids("ежик")).toEqual([]);
+    expect(await ids("софия")).toEqual([]);
+    expect(await ids("σοφια")).toEqual(["603"]);
+    expect(await ids("STRASSE")).toEqual([]);
+    expect(await ids("STRAßE")).toEqual(["603"]);
+  });
+
+  test("%, _ and \\ are literal, and so are *, ? and [", async () => {
+    expect(await ids("a%b")).toEqual(["604"]);
+    expect(await ids("a_b")).toEqual(["605"]);
+    expect(await ids("a\\b")).toEqual(["606"]);
+    expect(await ids("%")).toEqual(["604"]);
+    expect(await ids("_")).toEqual(["605"]);
+    expect(await ids("\\")).toEqual(["606"]);
+    expect(await ids("a*b")).toEqual(["607"]);
+    expect(await ids("b?")).toEqual(["607"]);
+    expect(await ids("[c]")).toEqual(["607"]);
+    expect(await ids("[")).toEqual(["607"]);
+    expect(await ids("]")).toEqual(["607"]);
+    expect(await ids("a?b")).toEqual([]);
+  });
+});
+
 describe("bot user card variables", () => {
   test("the stored variables come back as an object; unreadable ones as {}", async () => {
     expect((await get(`/api/bot/tokens/${tokenId}/users/501`)).body.variables).toEqual({ city: "Kazan", age: 30 });
