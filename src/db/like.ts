@@ -3,27 +3,36 @@
 // in bun:sqlite, so the folding is done here, in the pattern: GLOB is case-sensitive and takes
 // character classes, and each letter of the text becomes the class of its case forms
 // ("анна" → *[аА][нН][нН][аА]*). GLOB's own metacharacters * ? [ are put in one-character classes;
-// LIKE's % _ \ mean nothing to GLOB. This file is the only place that knows the dialect's form.
+// LIKE's % _ \ mean nothing to GLOB. This file is the only place that knows the dialect's form
+// (docs/database.md "Text search").
 import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 
-/** Case folding for text compared in code: Unicode lower case, the same whatever the server's locale. */
-export function foldCase(text: string): string {
-  return text.toLowerCase();
+/** Letters a search does not tell apart beyond case: ё is often typed as е. */
+const SAME_LETTER: Record<string, string> = { ё: "е" };
+
+/** How search text is compared: Unicode lower case (the same whatever the server's locale), ё read as е. */
+export function foldForSearch(text: string): string {
+  let out = text.toLowerCase();
+  for (const [from, to] of Object.entries(SAME_LETTER)) out = out.replaceAll(from, to);
+  return out;
 }
 
 function caseForms(ch: string): string[] {
   const forms = new Set([ch]);
-  for (const f of [ch.toLowerCase(), ch.toUpperCase(), ch.toUpperCase().toLowerCase(), ch.toLowerCase().toUpperCase()]) {
-    // One code point only: a class holds characters, and "ß" → "SS" is not one.
-    if ([...f].length === 1) forms.add(f);
+  const alike = Object.entries(SAME_LETTER).flatMap(([a, b]) => (ch === a || ch === b ? [a, b] : []));
+  for (const c of [ch, ...alike]) {
+    for (const f of [c, c.toLowerCase(), c.toUpperCase(), c.toUpperCase().toLowerCase(), c.toLowerCase().toUpperCase()]) {
+      // One code point only: a class holds characters, and "ß" → "SS" is not one.
+      if ([...f].length === 1) forms.add(f);
+    }
   }
   return [...forms];
 }
 
-/** The GLOB pattern that matches any text containing `text`, literally, in any letter case. */
+/** The GLOB pattern that matches any text containing `text` literally, as `foldForSearch` compares it. */
 export function containsPattern(text: string): string {
   let out = "*";
-  for (const ch of foldCase(text)) {
+  for (const ch of foldForSearch(text)) {
     const forms = caseForms(ch);
     if (forms.length > 1) out += `[${forms.join("")}]`;
     else out += ch === "*" || ch === "?" || ch === "[" ? `[${ch}]` : ch;
@@ -31,7 +40,7 @@ export function containsPattern(text: string): string {
   return out + "*";
 }
 
-/** `column` contains `text` (literally, in any letter case). False for NULL. */
+/** `column` contains `text` (literally, in any letter case, ё as е). False for NULL. */
 export function containsText(column: SQLWrapper, text: string): SQL {
   return sql`${column} GLOB ${containsPattern(text)}`;
 }

@@ -1,4 +1,4 @@
-// The one way statements are prepared (docs/architecture.md "Where SQL lives"): a module's
+// The one way statements are prepared (docs/database.md "One way to prepare statements"): a module's
 // queries.ts declares its statements with `statements(...)`; each is prepared on first use and
 // kept with its connection. Building and preparing every statement of every service at start took
 // several milliseconds of a cold start (bench/cold-start.ts), most of them for routes a given run

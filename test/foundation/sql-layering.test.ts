@@ -1,4 +1,4 @@
-// Where SQL lives (docs/architecture.md "Where SQL lives"): drizzle, the table definitions and SQL
+// Where SQL lives (docs/database.md "Where SQL lives"): drizzle, the table definitions and SQL
 // text only in src/db and in a module's queries.ts; route files never touch the database. This is
 // also what a second dialect (PostgreSQL) needs: everything it must rewrite is in those files.
 // The generated bot program (src/scenario/codegen/runtime) runs its own SQL on its own file and is

@@ -143,8 +143,6 @@ export function writeBuiltIns(db: Db, rows: BuiltInRow[], shipped: string[], for
   return counts;
 }
 
-/** Case folding for search: Unicode lower case (SQLite's LIKE folds ASCII only), and ё reads as е. */
-export const foldForSearch = (s: string) => s.toLocaleLowerCase().replaceAll("ё", "е");
 
 function parseJson(text: string, fallback: unknown): unknown {
   try {

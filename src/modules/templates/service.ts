@@ -1,6 +1,7 @@
 // The template catalog: browsing (public templates plus the caller's own), the owner's edits,
 // making a project from a template, votes, and the admin's featured flag. Never sees Elysia.
 import type { AppContext } from "../../context";
+import { foldForSearch } from "../../db/like";
 import { badRequest, forbidden, notFound } from "../../http/errors";
 import { parseDocument } from "../projects/document";
 import type { ProjectListItem } from "../projects/model";
@@ -9,7 +10,6 @@ import {
   catalogFilter,
   catalogPage,
   catalogRows,
-  foldForSearch,
   insertTemplate,
   templateStatements,
   toListItem,
