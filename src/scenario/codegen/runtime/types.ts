@@ -3,18 +3,20 @@
 // copied into every generated bot (String.raw keeps backslashes as written). Rules for these files:
 // no backticks, no template placeholders and no \u escapes inside the code (program.ts explains the
 // last one). The tests type-check generated programs with tsc.
-export const RUNTIME_TYPES = String.raw`
+import { Context } from "grammy";
+import { MediaKind } from "./tables";
+
 // ─── Per-chat state ────────────────────────────────────────────────────────────
 
-type Vars = Record<string, unknown>;
+export type Vars = Record<string, unknown>;
 
 /** variant 0 is the node itself, k > 0 its k-th conditional message */
-interface NodeRef {
+export interface NodeRef {
   node: string;
   variant: number;
 }
 
-interface ChatState {
+export interface ChatState {
   vars: Vars;
   /** the question whose answer the bot waits for */
   waiting?: NodeRef;
@@ -31,11 +33,11 @@ interface ChatState {
   lastBot?: number;
 }
 
-type IncomingMessage = NonNullable<Context["message"]>;
-type Sender = NonNullable<Context["from"]>;
+export type IncomingMessage = NonNullable<Context["message"]>;
+export type Sender = NonNullable<Context["from"]>;
 
 /** One update being handled, or the continuation of one after a delay node. */
-interface Turn {
+export interface Turn {
   ctx: Context;
   chatId: number;
   state: ChatState;
@@ -49,4 +51,3 @@ interface Turn {
   /** the button press of this update has been answered (answerCallbackQuery may run once) */
   answered?: boolean;
 }
-`;
