@@ -1,15 +1,15 @@
 // Runtime source: action nodes (messaging and group moderation). Every action that the messenger
 // refuses logs one line naming the chat and the node, and the flow goes on: one user's bad data
-// never stops the bot. (Text copied into generated bots; see types.ts for the rules.)
+// never stops the bot. (Part of every generated bot; see types.ts.)
 import { GrammyError, InlineKeyboard } from "grammy";
-import { ActionNode, AnswerAction, DeleteAction, EditAction, ForwardAction, MessageSource, ModerateAction, PinAction, SendAction, TopicAction, UserSource } from "./action-tables";
+import type { ActionNode, AnswerAction, DeleteAction, EditAction, ForwardAction, MessageSource, ModerateAction, PinAction, SendAction, TopicAction, UserSource } from "./action-tables";
 import { broadcast } from "./broadcast";
 import { MAX_STEPS, log, nodeAt } from "./flow";
 import { PARSE_MODE, buildKeyboard, resolveMedia, sendText, withPlainFallback } from "./messages";
 import { OPTIONS } from "./program-data";
 import { bot } from "./router";
 import { ADMIN_IDS, BOT_TOKEN, parseJson, states } from "./storage";
-import { Turn } from "./types";
+import type { Turn } from "./types";
 import { readVar, render, toNumber } from "./values";
 
 // ─── Action nodes ──────────────────────────────────────────────────────────────

@@ -1,10 +1,10 @@
 // Runtime source: set_variable assignments, every mode of the reference's assignment schema.
-// (Text copied into generated bots; see types.ts for the rules.)
+// (Part of every generated bot; see types.ts.)
 import { renderPattern } from "./conditions";
 import { FORBIDDEN_KEYS, evalExpr, member, structured } from "./expr";
 import { parseJson } from "./storage";
-import { AssignmentDef } from "./tables";
-import { Turn } from "./types";
+import type { AssignmentDef } from "./tables";
+import type { Turn } from "./types";
 import { PLACEHOLDER, appended, evaluate, isFilled, pad2, readVar, regex, render, toNumber, toText } from "./values";
 
 // ─── Assignments ───────────────────────────────────────────────────────────────

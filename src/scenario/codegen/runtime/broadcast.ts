@@ -1,13 +1,13 @@
-// Runtime source: the broadcast node. (Text copied into generated bots; see types.ts for the rules.)
+// Runtime source: the broadcast node. (Part of every generated bot; see types.ts.)
 import { GrammyError, InlineKeyboard } from "grammy";
-import { ActionNode, BroadcastAction } from "./action-tables";
+import type { ActionNode, BroadcastAction } from "./action-tables";
 import { ackPress, describe } from "./actions";
 import { INDEX, go, inChat, userLanguageIsRussian } from "./flow";
 import { sendText, showMessage } from "./messages";
 import { NODES, OPTIONS } from "./program-data";
 import { ADMIN_IDS, TOKEN_ID, db, loadState, saveState, states } from "./storage";
-import { MessageNode } from "./tables";
-import { Turn } from "./types";
+import type { MessageNode } from "./tables";
+import type { Turn } from "./types";
 import { render } from "./values";
 
 // ─── Broadcast ─────────────────────────────────────────────────────────────────

@@ -1,13 +1,13 @@
 // Runtime source: callback data the scenario defines (customCallbackData, dynamic buttons), the
 // lookup table that keeps it under the messenger's 64-byte limit, multi-select toggles and
-// callback triggers. (Text copied into generated bots; see types.ts for the rules.)
+// callback triggers. (Part of every generated bot; see types.ts.)
 import { InlineKeyboard } from "grammy";
 import { INDEX, collectOf, go, log, nodeAt, userLanguageIsRussian } from "./flow";
 import { buildKeyboard, sendText } from "./messages";
 import { CALLBACK_TRIGGERS, NODES } from "./program-data";
 import { parseJson } from "./storage";
-import { ButtonDef, CallbackTriggerDef, DynamicDef, KeyboardDef, ScenarioNode } from "./tables";
-import { NodeRef, Turn } from "./types";
+import type { ButtonDef, CallbackTriggerDef, DynamicDef, KeyboardDef, ScenarioNode } from "./tables";
+import type { NodeRef, Turn } from "./types";
 import { PLACEHOLDER, readVar, regex, render, store, toText } from "./values";
 
 // ─── Callback data and dynamic buttons ─────────────────────────────────────────

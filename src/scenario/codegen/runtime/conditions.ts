@@ -1,7 +1,7 @@
 // Runtime source: the condition node's operators (the reference editor's full list).
-// (Text copied into generated bots; see types.ts for the rules.)
-import { BranchDef, ConditionNode } from "./tables";
-import { Turn } from "./types";
+// (Part of every generated bot; see types.ts.)
+import type { BranchDef, ConditionNode } from "./tables";
+import type { Turn } from "./types";
 import { PLACEHOLDER, isFilled, readVar, regex, render, toNumber, toText } from "./values";
 
 // ─── Conditions ────────────────────────────────────────────────────────────────

@@ -1,5 +1,5 @@
 // Runtime source: loop, parallel_split and convert_file, and the dispatch of the logic and data
-// nodes (http_request lives in http.ts). (Text copied into generated bots; see types.ts.)
+// nodes (http_request lives in http.ts). (Part of every generated bot; see types.ts.)
 import { InputFile } from "grammy";
 import { listOf } from "./assign";
 import { runSql, runTable } from "./data";
@@ -7,9 +7,9 @@ import { structured } from "./expr";
 import { go, log } from "./flow";
 import { runHttp } from "./http";
 import { stopping } from "./launch";
-import { ConvertNode, LogicNode, LoopNode, ParallelNode } from "./logic-tables";
-import { Turn } from "./types";
-import { FileRef, isFileRef, isFilled, pad2, readVar, render, toText } from "./values";
+import type { ConvertNode, LogicNode, LoopNode, ParallelNode } from "./logic-tables";
+import type { Turn } from "./types";
+import { type FileRef, isFileRef, isFilled, pad2, readVar, render, toText } from "./values";
 
 // ─── Logic and data nodes ──────────────────────────────────────────────────────
 

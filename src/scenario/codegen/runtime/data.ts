@@ -1,12 +1,12 @@
 // Runtime source: bot_table and psql_query on the project's own SQLite file (DATABASE_PATH; an
-// in-memory database when the bot runs without one). (Text copied into generated bots; see types.ts.)
+// in-memory database when the bot runs without one). (Part of every generated bot; see types.ts.)
 import { Database } from "bun:sqlite";
 import { nodeError } from "./control";
 import { log } from "./flow";
-import { SqlNode, TableOpNode } from "./logic-tables";
+import type { SqlNode, TableOpNode } from "./logic-tables";
 import { guardScenarioSql } from "./sql-guard";
 import { db, parseJson } from "./storage";
-import { Turn } from "./types";
+import type { Turn } from "./types";
 import { PLACEHOLDER, readVar, render, toText } from "./values";
 
 // ─── The project's own tables: bot_table, psql_query ───────────────────────────

@@ -1,11 +1,11 @@
 // Runtime source: safe expressions ({=expr} in texts, set_variable "expression" mode).
-// (Text copied into generated bots; see types.ts for the rules.)
+// (Part of every generated bot; see types.ts.)
 // Scenario text is parsed with jsep and the tree is walked here: nothing is ever handed to eval or
 // Function, only a fixed set of operators and functions exists, and member access reads own
 // properties of plain data only (no __proto__, constructor, prototype).
 import jsep from "jsep";
 import { parseJson } from "./storage";
-import { Turn } from "./types";
+import type { Turn } from "./types";
 import { readVar, toNumber, toText } from "./values";
 
 // ─── Expressions ───────────────────────────────────────────────────────────────

@@ -1,5 +1,5 @@
 // Runtime source, part 5: walking the scenario, answers to questions, buttons and triggers.
-// (Text copied into generated bots; see types.ts for the rules.)
+// (Part of every generated bot; see types.ts.)
 import { AsyncLocalStorage } from "node:async_hooks";
 import { chatOf, runAction } from "./actions";
 import { assign } from "./assign";
@@ -9,9 +9,9 @@ import { runLogicNode } from "./control";
 import { sendText, showMessage } from "./messages";
 import { COMMANDS, NODES, OPTIONS, TEXT_TRIGGERS } from "./program-data";
 import { loadState, saveState } from "./storage";
-import { ButtonDef, CollectDef, DelayNode, MediaKind, ScenarioNode, TextTriggerDef, ValidationDef } from "./tables";
-import { IncomingMessage, NodeRef, Turn } from "./types";
-import { FileRef, regex, render, store, toNumber } from "./values";
+import type { ButtonDef, CollectDef, DelayNode, MediaKind, ScenarioNode, TextTriggerDef, ValidationDef } from "./tables";
+import type { IncomingMessage, NodeRef, Turn } from "./types";
+import { type FileRef, regex, render, store, toNumber } from "./values";
 
 // ─── Walking the scenario ──────────────────────────────────────────────────────
 

@@ -7,7 +7,7 @@ import type { MessageTriggerDef, ScheduleDef } from "./action-tables";
 
 // ─── What a runner gives each bot it hosts ─────────────────────────────────────
 
-/** The tables of one bot (see BotTables in the platform's codegen/program.ts). */
+/** The tables of one bot (the platform's codegen/program.ts tablesOf builds them). */
 export interface BotTables {
   options: { projectName: string; userDatabase: boolean; logging: boolean; catchAll: boolean; protectContent: boolean; contentCache: boolean };
   mediaCache: Record<string, string>;

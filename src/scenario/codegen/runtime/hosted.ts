@@ -1,7 +1,8 @@
 // Runtime source: the end of a bot hosted by a shared runner (src/bots/runner/). The runner's
-// interpreter module wraps the runtime in createBot(tables, host); this part closes that function:
-// stopping ends this one bot (never the runner) and returns the handle the runner drives.
-// (Text copied into the runner's interpreter; see types.ts for the rules.)
+// interpreter module wraps the runtime in createBot(tables, host); this part comes last in that
+// function: stopping ends this one bot (never the runner). program.ts then returns the handle the
+// runner drives (startHosted, shutdown), which a module cannot do at its top level.
+// (Part of the runners' interpreter only; see types.ts.)
 import { launch, release } from "./launch";
 import { bot } from "./router";
 

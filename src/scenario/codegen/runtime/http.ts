@@ -1,12 +1,12 @@
 // Runtime source: http_request, the token's env variables as scenario variables, and the masking
-// of the bot token in everything the bot prints. (Text copied into generated bots; see types.ts.)
+// of the bot token in everything the bot prints. (Part of every generated bot; see types.ts.)
 import { valueAt } from "./assign";
 import { nodeError } from "./control";
 import { evalExpr } from "./expr";
 import { log } from "./flow";
-import { HttpNode } from "./logic-tables";
+import type { HttpNode } from "./logic-tables";
 import { API_ROOT, BOT_TOKEN, env, parseJson } from "./storage";
-import { Turn } from "./types";
+import type { Turn } from "./types";
 import { PLACEHOLDER_OR_EXPR, evaluate, readVar, render, toNumber, toText } from "./values";
 
 // ─── Secrets never printed; env variables of the token ─────────────────────────

@@ -1,12 +1,12 @@
 // Runtime source, part 7: content reload (shared by standalone programs and runner-hosted bots),
 // then start (polling or webhook) and graceful stop of a standalone program (runners start bots
-// with runtime/hosted.ts instead). (Text copied into generated bots; see types.ts for the rules.)
+// with runtime/hosted.ts instead). (Part of every generated bot; see types.ts.)
 import { webhookCallback } from "grammy";
 import { timers } from "./flow";
 import { COMMANDS, NODES, OPTIONS } from "./program-data";
 import { bot } from "./router";
 import { ADMIN_IDS, LAUNCH_MODE, PORT, WEBHOOK_SECRET, db, env, parseJson } from "./storage";
-import { CommandDef, KeyboardDef } from "./tables";
+import type { CommandDef, KeyboardDef } from "./tables";
 import { startSchedules, stopSchedules } from "./triggers";
 
 // ─── contentCache: node texts follow the project without a restart ─────────────

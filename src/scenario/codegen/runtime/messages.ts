@@ -1,5 +1,5 @@
 // Runtime source, part 4: keyboards, media and sending a message node.
-// (Text copied into generated bots; see types.ts for the rules.)
+// (Part of every generated bot; see types.ts.)
 import { GrammyError, InlineKeyboard, InputFile, Keyboard } from "grammy";
 import { closeSync, constants as fsConstants, lstatSync, openSync, readFileSync, realpathSync } from "node:fs";
 import { resolve as resolvePath, sep as pathSep } from "node:path";
@@ -8,8 +8,8 @@ import { fileUpload } from "./control";
 import { log } from "./flow";
 import { MEDIA_CACHE, NODES, OPTIONS } from "./program-data";
 import { PROJECT_ID, TOKEN_ID, db, env } from "./storage";
-import { Format, KeyboardDef, MediaDef, MediaKind, MessageNode } from "./tables";
-import { Turn } from "./types";
+import type { Format, KeyboardDef, MediaDef, MediaKind, MessageNode } from "./tables";
+import type { Turn } from "./types";
 import { evaluate, readVar, render, toText, variantHolds } from "./values";
 
 // ─── Keyboards ─────────────────────────────────────────────────────────────────

@@ -1,5 +1,5 @@
 // Runtime source, preview part: only in programs built for the Studio's preview chat.
-// (Text copied into generated bots; see types.ts for the rules.)
+// (Part of every generated bot; see types.ts.)
 // Requests of http_request nodes already send the public Bot API host to API_ROOT (runtime/http),
 // which in a preview is the emulator; everything else they call is really called.
 import { NODE_SCOPE } from "./flow";

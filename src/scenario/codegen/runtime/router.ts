@@ -1,5 +1,5 @@
 // Runtime source, part 6: which handler an update goes to.
-// (Text copied into generated bots; see types.ts for the rules.)
+// (Part of every generated bot; see types.ts.)
 import { Bot, Context } from "grammy";
 import { ackPress, answersItself } from "./actions";
 import { onBroadcastAnswer } from "./broadcast";
@@ -9,7 +9,7 @@ import { sendText } from "./messages";
 import { COMMANDS, OPTIONS } from "./program-data";
 import { ADMIN_IDS, API_ROOT, BOT_TOKEN, loadState, saveState, touchUser } from "./storage";
 import { messageTriggers } from "./triggers";
-import { IncomingMessage, Turn } from "./types";
+import type { IncomingMessage, Turn } from "./types";
 import { render } from "./values";
 
 // ─── Updates ───────────────────────────────────────────────────────────────────

@@ -1,8 +1,8 @@
 // Runtime source, part 2: environment, database, per-chat state and the bot user record.
-// (Text copied into generated bots; see types.ts for the rules.)
+// (Part of every generated bot; see types.ts.)
 import { Database } from "bun:sqlite";
 import { OPTIONS, PROJECT_DB_DDL } from "./program-data";
-import { ChatState, NodeRef, Sender, Turn, Vars } from "./types";
+import type { ChatState, NodeRef, Sender, Turn, Vars } from "./types";
 
 // ─── Environment (the only source of the token and settings) ─────────────────
 

@@ -1,15 +1,15 @@
 // Runtime source: message triggers (incoming, outgoing, forum topic) and schedules.
-// (Text copied into generated bots; see types.ts for the rules.)
+// (Part of every generated bot; see types.ts.)
 import { Context } from "grammy";
 import { Cron } from "croner";
-import { ScheduleDef } from "./action-tables";
+import type { ScheduleDef } from "./action-tables";
 import { chatOf, describe } from "./actions";
 import { broadcastRecipients, paceMassSend } from "./broadcast";
 import { go, inChat, log } from "./flow";
 import { MESSAGE_TRIGGERS, SCHEDULES } from "./program-data";
 import { bot } from "./router";
 import { ADMIN_IDS, TOKEN_ID, db, loadState, saveState, states } from "./storage";
-import { IncomingMessage, Sender, Turn } from "./types";
+import type { IncomingMessage, Sender, Turn } from "./types";
 import { render, toText } from "./values";
 
 // ─── Message triggers ──────────────────────────────────────────────────────────

@@ -1,10 +1,12 @@
 // Runtime source, part 1: the shapes of per-chat state (the table shapes come before them, from
-// tables.ts, which the generator shares). The runtime parts are TypeScript source kept as text and
-// copied into every generated bot (String.raw keeps backslashes as written). Rules for these files:
-// no backticks, no template placeholders and no \u escapes inside the code (program.ts explains the
-// last one). The tests type-check generated programs with tsc.
+// tables.ts, which the generator shares). Every runtime file is a real module that tsc checks; its
+// text from its first "// ─── " section line on is a part of every generated bot
+// (codegen/runtime-text.ts), where all parts share one scope. Rules for these files: imports (of
+// sibling runtime files and of the libraries program.ts IMPORTS lists) and `declare`s for the type
+// checker go above that line, which the bot never sees; every top-level declaration another part
+// uses is exported (`export` is dropped from the text). The tests type-check generated programs.
 import { Context } from "grammy";
-import { MediaKind } from "./tables";
+import type { MediaKind } from "./tables";
 
 // ─── Per-chat state ────────────────────────────────────────────────────────────
 

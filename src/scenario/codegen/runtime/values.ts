@@ -1,11 +1,11 @@
 // Runtime source, part 3: variables, text templates, conditions and assignments.
-// (Text copied into generated bots; see types.ts for the rules.)
+// (Part of every generated bot; see types.ts.)
 import { tableRows } from "./data";
 import { evalExpr, exprText } from "./expr";
 import { SCENARIO_ENV } from "./http";
 import { BOT_TOKEN, env, parseJson } from "./storage";
-import { Format, VariantDef } from "./tables";
-import { Turn } from "./types";
+import type { Format, VariantDef } from "./tables";
+import type { Turn } from "./types";
 
 // ─── Variables and templates ───────────────────────────────────────────────────
 
