@@ -3,6 +3,7 @@
 // text is taken from its first section line ("// ─── …"): the imports and declarations above
 // that line exist for the type checker only; `export` goes too. Bun embeds text imports (in the
 // compiled binary as well); tsc does not model text imports of .ts files, hence one directive each.
+// docs/runtime.md says how a runtime file is written.
 // @ts-expect-error TS1192: the default export of a text import is the file's text
 import tablesSource from "./runtime/tables.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above

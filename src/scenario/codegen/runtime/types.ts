@@ -4,7 +4,7 @@
 // (codegen/runtime-text.ts), where all parts share one scope. Rules for these files: imports (of
 // sibling runtime files and of the libraries program.ts IMPORTS lists) and `declare`s for the type
 // checker go above that line, which the bot never sees; every top-level declaration another part
-// uses is exported (`export` is dropped from the text). The tests type-check generated programs.
+// uses is exported (`export` is dropped from the text). docs/runtime.md has the whole of it.
 import { Context } from "grammy";
 import type { MediaKind } from "./tables";
 
