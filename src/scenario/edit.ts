@@ -3,6 +3,7 @@
 // connecting writes the node's data; an edge is added beside it for drawing only. Functions take
 // a document and return a new one; the input is never changed.
 import { isObject } from "../lib/values";
+import { setSlot, targetsOfNode } from "./slots";
 
 export class EditError extends Error {}
 
@@ -107,28 +108,15 @@ export function updateNode(input: Doc, nodeId: string, patch: UpdateNodeInput): 
   return { doc, node: clone(node) };
 }
 
-/** Single-target fields of node data; `keyboardNodeId` attaches a keyboard node. */
-const TARGET_FIELDS = ["autoTransitionTo", "inputTargetNodeId", "defaultTargetId", "nextNodeAfterInput", "continueButtonTarget", "keyboardNodeId"];
-
-/** Clears every reference to `target` in a node's data; returns what was cleared, in words. */
+/** Clears every reference to `target` in a node's data (the slot table, slots.ts); returns where, in words. */
 function clearRefs(node: Node, target: string): string[] {
   const cleared: string[] = [];
-  const data = isObject(node.data) ? node.data : {};
-  for (const f of TARGET_FIELDS) {
-    if (data[f] === target) {
-      data[f] = "";
-      cleared.push(`${node.id}.${f}`);
-    }
-  }
-  for (const listKey of ["buttons", "branches"]) {
-    const list = data[listKey];
-    if (!Array.isArray(list)) continue;
-    for (const item of list) {
-      if (isObject(item) && item.target === target) {
-        item.target = "";
-        cleared.push(`${node.id}.${listKey}[${String(item.id ?? item.text ?? "")}]`);
-      }
-    }
+  for (const slot of targetsOfNode(node.type, node.data)) {
+    if (slot.target !== target) continue;
+    const data = setSlot(node.type, node.data, slot.handle, "");
+    if (!data) continue;
+    node.data = data;
+    cleared.push(`${node.id}.${slot.path}`);
   }
   return cleared;
 }
