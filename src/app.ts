@@ -8,7 +8,7 @@ import { setupGuard } from "./http/setup-guard";
 import { docsRoutes } from "./modules/docs";
 import { BASELINE_HEADERS, withSecurityHeaders } from "./http/security-headers";
 import { depthMessage, tooDeep } from "./lib/json-limits";
-import { badRequest } from "./http/errors";
+import { badRequest } from "./errors";
 import { healthRoutes } from "./modules/health";
 import { authRoutes } from "./modules/auth";
 import { adminRoutes } from "./modules/admin";

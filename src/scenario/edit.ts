@@ -2,10 +2,10 @@
 // not resend a whole document (the MCP tools). Transitions live in node data (SCENARIO.md), so
 // connecting writes the node's data; an edge is added beside it for drawing only. Functions take
 // a document and return a new one; the input is never changed.
+import { EditError } from "../errors";
 import { isObject } from "../lib/values";
 import { setSlot, targetsOfNode } from "./slots";
 
-export class EditError extends Error {}
 
 type Json = Record<string, unknown>;
 interface Node extends Json {

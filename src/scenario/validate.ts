@@ -210,15 +210,3 @@ export function validateScenario(doc: unknown): ValidationResult {
   graphWarnings(all, warnings);
   return { errors, warnings };
 }
-
-/** Invalid input for a scenario operation; `issues` are the blocking problems. */
-export class ScenarioError extends Error {
-  readonly issues: Issue[];
-  constructor(issues: Issue[]) {
-    const first = issues[0]?.message ?? "Invalid scenario.";
-    const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? "s" : ""})` : "";
-    super(first + more);
-    this.name = "ScenarioError";
-    this.issues = issues;
-  }
-}

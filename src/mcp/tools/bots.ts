@@ -4,7 +4,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { BotUsersService } from "../../modules/bot-users/service";
 import { LOGS_MAX_LIMIT, ProjectActivity } from "../../modules/projects/activity";
-import { badRequest, notFound } from "../../http/errors";
+import { badRequest, notFound } from "../../errors";
 import { args, defineTool, type ToolContext } from "../tool";
 
 export function botTools(server: McpServer, tc: ToolContext) {

@@ -3,7 +3,7 @@
 // path as PUT /api/projects/{id}: validation, a version marked as an agent edit, the live event.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { badRequest } from "../../http/errors";
+import { badRequest } from "../../errors";
 import { depthMessage, tooDeep } from "../../lib/json-limits";
 import { addNode, connectNodes, deleteNode, updateNode, type Doc } from "../../scenario/edit";
 import { args, defineTool, type ToolContext } from "../tool";

@@ -2,7 +2,7 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
-import { badRequest, forbidden } from "../../http/errors";
+import { badRequest, forbidden } from "../../errors";
 import { parsePaging, parsePositiveId } from "../../http/params";
 import { clientAddress, rateLimited, WindowLimiter } from "../../http/rate-limit";
 import { devLoginSchema, patCreateSchema, widgetLoginSchema } from "./model";

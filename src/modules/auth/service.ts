@@ -4,7 +4,7 @@ import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { personalAccessTokens, sessions, users } from "../../db/schema";
 import { hmacHex, randomBase62, safeEqual, sha256Hex } from "../../lib/crypto";
-import { conflict, notFound, unauthorized } from "../../http/errors";
+import { conflict, notFound, unauthorized } from "../../errors";
 import type { PublicUser, WidgetLogin } from "./model";
 import { preparedOnFirstUse } from "../../db/prepared";
 

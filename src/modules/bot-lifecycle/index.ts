@@ -6,9 +6,8 @@ import { z } from "zod";
 import type { AppContext } from "../../context";
 import { botTokens } from "../../db/schema";
 import { authPlugin } from "../../http/auth";
-import { AppError, badRequest, notFound } from "../../http/errors";
+import { badRequest, notFound, toAppError } from "../../errors";
 import { parsePositiveId, parseTokenId } from "../../http/params";
-import { asHttp } from "./errors";
 
 type Action = "start" | "stop" | "restart";
 
@@ -18,8 +17,9 @@ const MESSAGES: Record<Action, string> = { start: "Bot started", stop: "Bot stop
 
 export const botLifecycleRoutes = (ctx: AppContext) => {
   const tokens = ctx.tokens;
+  // the runtime's refusals (BotError) reach the error handler, which answers them (src/errors.ts)
   const run = (action: Action, tokenId: number) =>
-    asHttp(() => (action === "start" ? ctx.bots.start(tokenId) : action === "stop" ? ctx.bots.stop(tokenId) : ctx.bots.restart(tokenId)));
+    action === "start" ? ctx.bots.start(tokenId) : action === "stop" ? ctx.bots.stop(tokenId) : ctx.bots.restart(tokenId);
 
   const tokenAction = (action: Action) => async ({ actor, params }: { actor: { userId: number }; params: { tokenId: string } }) => {
     const tokenId = parseTokenId(params.tokenId);
@@ -48,7 +48,7 @@ export const botLifecycleRoutes = (ctx: AppContext) => {
         return { message: MESSAGES[action], tokenId, status: state.status };
       } catch (e) {
         // Those clients expect 400, not 409, for "already running".
-        if (e instanceof AppError && e.status === 409) throw badRequest(e.message);
+        if (toAppError(e)?.status === 409) throw badRequest(toAppError(e)!.message);
         throw e;
       }
     };

@@ -2,7 +2,7 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
-import { badRequest } from "../../http/errors";
+import { badRequest } from "../../errors";
 import { parsePositiveId } from "../../http/params";
 import { serveUpload } from "./serve";
 

@@ -1,8 +1,8 @@
 // The scenario document as projects store it (SCENARIO.md "Document"): rejects only what would
 // make it unusable, normalises the legacy flat form to one sheet, and counts nodes and sheets for
 // the cached columns. Everything else (unknown keys, `edges` vs `connections`) is kept as given.
-import { badRequest } from "../../http/errors";
-import { countNodes, normalizeDocument, ScenarioError, validateScenario } from "../../scenario";
+import { badRequest, ScenarioError } from "../../errors";
+import { countNodes, normalizeDocument, validateScenario } from "../../scenario";
 import { isObject, kindOf } from "../../lib/values";
 import { scenarioLimitProblem } from "../../lib/json-limits";
 

@@ -4,7 +4,7 @@
 import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context";
 import { projectArchives, projectOrder, projects } from "../../db/schema";
-import { badRequest, conflict, forbidden, notFound } from "../../http/errors";
+import { badRequest, conflict, forbidden, notFound } from "../../errors";
 import { DEFAULT_DATA, parseDocument, readStored as readJson, type ScenarioDocument } from "./document";
 import { NAME_MAX, toFlag, type CreateProjectInput, type Flag, type ProjectFull, type ProjectListItem, type ProjectPatch } from "./model";
 import { prepareProjectQueries, type ProjectQueries } from "./queries";

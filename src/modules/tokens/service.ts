@@ -5,8 +5,8 @@ import type { AppContext } from "../../context";
 import type { ProjectDb } from "../../db/project-db";
 import { projectBotUsers as botUsers } from "../../db/project-schema";
 import { botTokens } from "../../db/schema";
-import { AppError, badRequest } from "../../http/errors";
-import { MessengerError, type MessengerBot } from "../../messenger/client";
+import { MessengerError } from "../../errors";
+import type { MessengerBot } from "../../messenger/client";
 import type { BotInstanceState, BotStatus } from "../../bots/controller";
 import { removeBotFolders } from "../../bots/folders";
 import { TokenAccess, type TokenRow } from "./access";
@@ -36,13 +36,6 @@ export function formatUptime(state: BotInstanceState, now = Date.now()): string 
   if (h > 0) return `${h}h ${m}m`;
   if (m > 0) return `${m}m ${s}s`;
   return `${s}s`;
-}
-
-/** MessengerError → the HTTP error a client can act on (bad credential 400, platform trouble 502). */
-export function messengerHttpError(e: unknown): unknown {
-  if (!(e instanceof MessengerError)) return e;
-  if (e.kind === "unauthorized") return badRequest(e.message);
-  return new AppError(502, "BAD_GATEWAY", e.message);
 }
 
 /** Prepared once per open project file (the unprepared builder costs several times more per call). */
@@ -113,12 +106,8 @@ export class TokensService {
     const token = input.token;
     const existing = this.q.byValue.get({ projectId, token });
     if (existing) return { id: existing.id, name: existing.name, projectId };
-    let me: MessengerBot;
-    try {
-      me = await withDeadline(this.ctx.messenger.getMe(token), GET_ME_DEADLINE_MS, "getMe");
-    } catch (e) {
-      throw messengerHttpError(e);
-    }
+    // a refused credential answers 400, a platform in trouble 502 (toAppError, src/errors.ts)
+    const me = await withDeadline(this.ctx.messenger.getMe(token), GET_ME_DEADLINE_MS, "getMe");
     const name = input.name?.trim() || me.firstName || me.username || "Bot";
     const row = this.ctx.db
       .insert(botTokens)
