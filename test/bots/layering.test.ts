@@ -25,6 +25,18 @@ test("src/bots and src/scenario import neither src/modules nor src/http", () => 
   expect(offending).toEqual([]);
 });
 
+test("the HTTP layer (src/http) imports no feature module", () => {
+  const files = sources(join(SRC, "http"));
+  expect(files.length).toBeGreaterThan(5);
+  const offending: string[] = [];
+  for (const file of files) {
+    for (const m of readFileSync(file, "utf8").matchAll(/^\s*(?:import|export)\b[^;]*?from\s+"([^"]+)"/gm)) {
+      if (/(^|\/)modules\//.test(m[1]!)) offending.push(`${file.slice(SRC.length + 1)} → ${m[1]}`);
+    }
+  }
+  expect(offending).toEqual([]);
+});
+
 test("one mapping answers every runtime refusal in the one error shape; every error type carries its name", async () => {
   const { AppError, BotError, EditError, MessengerError, ScenarioError, toAppError } = await import("../../src/errors");
   const cases = [

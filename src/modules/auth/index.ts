@@ -6,7 +6,8 @@ import { badRequest, forbidden } from "../../errors";
 import { parsePaging, parsePositiveId } from "../../http/params";
 import { clientAddress, rateLimited, WindowLimiter } from "../../http/rate-limit";
 import { devLoginSchema, patCreateSchema, widgetLoginSchema } from "./model";
-import { SESSION_COOKIE, SESSION_TTL_MS } from "./service";
+import { SESSION_COOKIE } from "../../actor";
+import { SESSION_TTL_MS } from "./service";
 
 export const authRoutes = (ctx: AppContext) => {
   const cookieOptions = () => ({

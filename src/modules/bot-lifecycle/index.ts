@@ -1,13 +1,12 @@
 // EXTENSIONS.md "Bot lifecycle": start/stop/restart a token's bot, and the older platform's
 // project-level spellings that bot-manager clients still call.
 import { Elysia } from "elysia";
-import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { AppContext } from "../../context";
-import { botTokens } from "../../db/schema";
 import { authPlugin } from "../../http/auth";
 import { badRequest, notFound, toAppError } from "../../errors";
-import { parsePositiveId, parseTokenId } from "../../http/params";
+import { parseTokenId } from "../../http/params";
+import { memberProjectId } from "../projects/member";
 
 type Action = "start" | "stop" | "restart";
 
@@ -31,17 +30,14 @@ export const botLifecycleRoutes = (ctx: AppContext) => {
   const projectAction =
     (action: Action) =>
     async ({ actor, params, body }: { actor: { userId: number }; params: { id: string }; body: z.infer<typeof compatBody> }) => {
-      const projectId = parsePositiveId(params.id, "id");
-      ctx.access.require(projectId, actor.userId);
+      const projectId = memberProjectId(ctx, params.id, actor.userId);
       let tokenId: number;
       if (body?.tokenId !== undefined) {
         tokenId = parseTokenId(String(body.tokenId));
         const t = tokens.access.find(tokenId);
         if (!t || t.projectId !== projectId) throw notFound("This project has no such token");
       } else {
-        const first = ctx.db.select({ id: botTokens.id }).from(botTokens).where(eq(botTokens.projectId, projectId)).orderBy(asc(botTokens.id)).get();
-        if (!first) throw badRequest("The project has no bot token; add one first");
-        tokenId = first.id;
+        tokenId = tokens.requireFirst(projectId).id;
       }
       try {
         const state = await run(action, tokenId);
