@@ -215,6 +215,22 @@ export function slotsOfNode(type: string, data: unknown): Slot[] {
 /** The slots that name a target. */
 export const targetsOfNode = (type: string, data: unknown): Slot[] => slotsOfNode(type, data).filter((s) => s.target !== "");
 
+/** Where a connection of one kind goes on a node of `type`, for clients that name the kind, not the handle. */
+export type KindSlot = { form: "field"; handle: string; field: string } | { form: "list"; list: string; prefix: string; noun: string };
+
+/** The node's first top-level slot of `kind` (a field, or a list whose items each go somewhere); undefined when it has none. */
+export function slotOfKind(type: string, kind: SlotKind): KindSlot | undefined {
+  for (const spec of slotSpecsOf(type)) {
+    if (spec.form === "nested" || spec.kind !== kind) continue;
+    if (spec.form === "field") return { form: "field", handle: spec.handle, field: spec.field };
+    if (spec.form === "list" && spec.field === "target") return { form: "list", list: spec.list, prefix: spec.prefix, noun: spec.noun };
+  }
+  return undefined;
+}
+
+/** The kinds of connection a node of `type` takes, for messages. */
+export const kindsOf = (type: string): SlotKind[] => [...new Set(slotSpecsOf(type).flatMap((s) => (s.form === "nested" ? [] : [s.kind])))];
+
 /** Every data field (and list item field) that may hold a target, over all types. */
 export function targetFields(): Set<string> {
   const out = new Set<string>();

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CompileContext } from "../../src/scenario/codegen/compile-context";
 import { compileScenario } from "../../src/scenario/codegen/compile";
-import { deleteNode, type Doc } from "../../src/scenario/edit";
+import { connectNodes, deleteNode, type Doc } from "../../src/scenario/edit";
 import { SLOTS, slotsOfNode, slotSpecsOf, targetFields, targetsOfNode } from "../../src/scenario/slots";
 import { validateScenario } from "../../src/scenario/validate";
 import { slotsOf } from "../../web/src/editor/document";
@@ -184,5 +184,29 @@ describe("what the one table fixes", () => {
     expect(nodes.map((n) => n.id)).toEqual(["loop", "par", "msg"]);
     expect(JSON.stringify(nodes)).not.toContain('"gone"');
     expect((nodes[1]!.data.parallelBranches as { target: string }[])[1]!.target).toBe("loop"); // others stay
+  });
+
+  test("connect_nodes writes the slot the table names for the node's type, and refuses a kind the type lacks", () => {
+    const base = doc(
+      node("loop", "loop", { sourceVariable: "xs" }),
+      node("par", "parallel_split", { parallelBranches: [{ id: "p1", label: "First" }, { label: "Second" }] }),
+      node("ask", "input", { inputVariable: "a" }),
+      node("msg", "message", { messageText: "hi", buttons: [{ id: "u", text: "Site", action: "url", url: "https://example.com" }] }),
+    ) as unknown as Doc;
+    const after = connectNodes(base, { sourceId: "loop", targetId: "msg", via: "default" });
+    expect(after.wrote).toBe("afterLoopTo");
+    expect(after.doc.sheets[0]!.nodes[0]!.data.afterLoopTo).toBe("msg");
+    const second = connectNodes(base, { sourceId: "par", targetId: "msg", via: "branch", branch: "Second" });
+    expect((second.doc.sheets[0]!.nodes[1]!.data.parallelBranches as { target?: string }[]).map((b) => b.target)).toEqual([undefined, "msg"]);
+    expect(second.doc.sheets[0]!.edges).toEqual([{ id: "e_par_pbranch:1_msg", source: "par", target: "msg", sourceHandle: "pbranch:1" }]);
+    // the handle is the editor's, so the canvas draws the same edge
+    expect(slotsOf(second.doc.sheets[0]!.nodes[1] as never).find((s) => s.target === "msg")!.handle).toBe("pbranch:1");
+    const button = connectNodes(base, { sourceId: "msg", targetId: "ask", via: "button", button: "Site" });
+    expect((button.doc.sheets[0]!.nodes[3]!.data.buttons as object[])[0]).toMatchObject({ action: "goto", target: "ask" });
+    expect(() => connectNodes(base, { sourceId: "ask", targetId: "msg", via: "auto" })).toThrow('Node "ask" (input) takes no "auto" connection; it takes: input');
+    expect(() => connectNodes(base, { sourceId: "msg", targetId: "ask", via: "branch", branch: "x" })).toThrow("takes no \"branch\" connection");
+    expect(() => connectNodes(base, { sourceId: "par", targetId: "msg", via: "branch" })).toThrow("Name the branch to connect");
+    expect(() => connectNodes(base, { sourceId: "par", targetId: "msg", via: "branch", branch: "Third" })).toThrow('Node "par" has no branch "Third"');
+    expect(() => connectNodes(base, { sourceId: "par", targetId: "msg", via: "sideways" as never })).toThrow('Unknown connection kind "sideways"');
   });
 });
