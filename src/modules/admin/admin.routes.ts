@@ -12,9 +12,9 @@ import { hubPage } from "./pages/hub";
 import { redirect } from "./pages/layout";
 import { loginPage } from "./pages/login";
 import { settingsPage } from "./pages/settings";
-import { adminStorageRoutes } from "./storage-proxy";
-import { adminUsersRoutes } from "./users";
-import { adminVersionRoutes } from "./version";
+import { adminStorageRoutes } from "./storage-proxy.routes";
+import { adminUsersRoutes } from "./users.routes";
+import { adminVersionRoutes } from "./version.routes";
 
 const isFormPost = (request: Request) => /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(request.headers.get("content-type") ?? "");
 /** `?wait=` of the login page: whole seconds, at most the lock's length; anything else shows nothing. */
