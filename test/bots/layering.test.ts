@@ -37,6 +37,16 @@ test("the HTTP layer (src/http) imports no feature module", () => {
   expect(offending).toEqual([]);
 });
 
+test("a feature's HTTP routes are in its *.routes.ts files; no other module file declares routes", () => {
+  const files = sources(join(SRC, "modules"));
+  const routes = files.filter((f) => f.endsWith(".routes.ts"));
+  expect(routes.length).toBeGreaterThan(20);
+  // admin-auth.ts is the admin guard (a plugin with no route of its own)
+  const elsewhere = files.filter((f) => !f.endsWith(".routes.ts") && !f.endsWith("admin-auth.ts") && /^import\b[^;]*from "elysia"/m.test(readFileSync(f, "utf8")));
+  expect(elsewhere.map((f) => f.slice(SRC.length + 1))).toEqual([]);
+  for (const f of routes) expect([f.slice(SRC.length + 1), /\.(get|post|put|patch|delete|all|ws|use)\(/.test(readFileSync(f, "utf8"))]).toEqual([f.slice(SRC.length + 1), true]);
+});
+
 test("one mapping answers every runtime refusal in the one error shape; every error type carries its name", async () => {
   const { AppError, BotError, EditError, MessengerError, ScenarioError, toAppError } = await import("../../src/errors");
   const cases = [
