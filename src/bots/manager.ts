@@ -5,7 +5,7 @@ import type { Config } from "../config";
 import type { Db } from "../db/client";
 import type { ProjectDatabases } from "../db/project-db";
 import type { EventBus } from "../events";
-import { BotError } from "./errors";
+import { BotError } from "../errors";
 import { registerSecret, type Logger } from "../log";
 import type { MessengerClient } from "../messenger/client";
 import type { BotController, BotInstanceState } from "./controller";

@@ -5,8 +5,8 @@ import type { Db } from "../db/client";
 import type { ProjectDatabases } from "../db/project-db";
 import { hmacHex } from "../lib/crypto";
 import { mediaUrlOf } from "../lib/media-url";
-import { compileBotTables, generateBot, ScenarioError, type BotTables, type GenerateOptions } from "../scenario";
-import { BotError } from "./errors";
+import { compileBotTables, generateBot, type BotTables, type GenerateOptions } from "../scenario";
+import { BotError, ScenarioError } from "../errors";
 import { fileIdStatements, runtimeStatements } from "./queries";
 import { scenarioLimitProblem } from "../lib/json-limits";
 

@@ -1,7 +1,7 @@
 // Platform accounts for the admin (API.md "Admin area": users list and card, admin rule 6).
 // Only ids, names and dates leave this file: never project data, tokens or session ids.
 import type { AppContext } from "../../context";
-import { notFound } from "../../http/errors";
+import { notFound } from "../../errors";
 import { projectExists, projectsOwnedBy, projectsSharedWith, userById, userPage } from "./queries";
 
 export interface UserListQuery {

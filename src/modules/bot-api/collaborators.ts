@@ -1,7 +1,7 @@
 // API.md "Bot API: collaborators". Any member of a project (owner or collaborator) manages the
 // team, the same trust API.md gives collaborators for deleting the project itself.
 import type { AppContext } from "../../context";
-import { notFound } from "../../http/errors";
+import { notFound } from "../../errors";
 import type { Collaborator } from "./model";
 import { collaboratorStatements } from "./queries";
 

@@ -1,8 +1,8 @@
 // Users of a bot, as recorded by the bot process in its project's database file (bot_users).
 import type { AppContext } from "../../context";
 import type { ProjectDb } from "../../db/project-db";
-import { notFound } from "../../http/errors";
-import { MessengerError } from "../../messenger/client";
+import { notFound } from "../../errors";
+import { MessengerError } from "../../errors";
 import type { TokenAccess, TokenRow } from "../tokens/access";
 import { fetchAvatar, PHOTO_RECHECK_MS, uploadExists } from "../tokens/photos";
 import { formatDateTime, pageInfo, parseVariables, type BotUserDetail, type BotUserPage, type DailyNewUsers } from "./model";

@@ -1,7 +1,7 @@
 // Environment variables of a bot token. Secret values leave the server only twice: in the answer
 // to their own creation and through the owner-only legacy reveal (DESIGN.md §4).
 import type { AppContext } from "../../context";
-import { conflict, notFound } from "../../http/errors";
+import { conflict, notFound } from "../../errors";
 import type { TokenAccess } from "../tokens/access";
 import { SECRET_MASK, type EnvCreate, type EnvPatch, type EnvVar } from "./model";
 import { envStatements, updateEnvVar, type EnvChanges, type EnvRow } from "./queries";

@@ -3,7 +3,7 @@
 import { mediaUrlOf } from "../../lib/media-url";
 import { randomBytes } from "node:crypto";
 import type { AppContext } from "../../context";
-import { AppError, badRequest, notFound } from "../../http/errors";
+import { AppError, badRequest, notFound } from "../../errors";
 import type { StorageBackend } from "../storage/backends/types";
 import type { StorageRegistry } from "../storage/registry";
 import { ALLOWED_TYPES, EXTENSION_TYPES, FORBIDDEN_EXTENSIONS, kindOf, MAX_MEDIA_BYTES, TYPE_ALIASES, type MediaView } from "./model";

@@ -1,6 +1,6 @@
 // Project access: the owner or an invited collaborator. One prepared query on the hot path.
 import type { Db } from "../../db/client";
-import { forbidden, notFound } from "../../http/errors";
+import { forbidden, notFound } from "../../errors";
 import { projectStatements } from "./queries";
 
 export type ProjectRole = "owner" | "collaborator";

@@ -7,7 +7,7 @@ import { existsSync, lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { parseFolderName, readEnvValue, setEnvValue } from "../../bots/folders";
 import type { AppContext } from "../../context";
-import { badRequest, notFound } from "../../http/errors";
+import { badRequest, notFound } from "../../errors";
 import { projectStatements } from "./queries";
 
 /** "1, 2,,3" → "1,2,3" (order kept, duplicates dropped); 400 for anything but numeric ids. */

@@ -3,8 +3,8 @@
 // plain program: neither, and the user database exactly when the project has it enabled.
 import { mediaCacheOf } from "../../bots/program";
 import type { AppContext } from "../../context";
-import { badRequest, notFound } from "../../http/errors";
-import { generateBot, ScenarioError } from "../../scenario";
+import { badRequest, notFound, ScenarioError } from "../../errors";
+import { generateBot } from "../../scenario";
 import { readStoredScenario } from "./document";
 import { toFlag, type Flag } from "./model";
 import { projectStatements } from "./queries";
@@ -44,7 +44,7 @@ export class ProjectCode {
 
   generate(projectId: number, opts: GenerateOptions = {}): { code: string; lines: number; generatedAt: number; warnings: GenerateWarning[] } {
     const p = this.project(projectId);
-    const token = this.q.firstTokenFlags.get({ projectId });
+    const token = this.ctx.tokens.first(projectId);
     // The same cache a start bakes into the bot, so "generate" shows what would run.
     const mediaCache = mediaCacheOf(this.ctx.db, this.ctx.projectFiles, projectId, token?.id);
     const result = run(() =>

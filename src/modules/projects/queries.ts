@@ -156,14 +156,6 @@ export const projectStatements = statements((db: Db) => ({
       .prepare(),
     /** What generate and export read of a project. */
     forCode: () => db.select({ name: projects.name, data: projects.data, userDatabaseEnabled: projects.userDatabaseEnabled }).from(projects).where(eq(projects.id, pid)).prepare(),
-    /** The flags of the project's first token (what a start would run with). */
-    firstTokenFlags: () => db
-      .select({ id: botTokens.id, catchAllHandlers: botTokens.catchAllHandlers, protectContent: botTokens.protectContent, contentCache: botTokens.contentCache })
-      .from(botTokens)
-      .where(eq(botTokens.projectId, pid))
-      .orderBy(botTokens.id)
-      .limit(1)
-      .prepare(),
     adminIds: () => db.select({ adminIds: projects.adminIds }).from(projects).where(eq(projects.id, pid)).prepare(),
     tokenIds: () => db.select({ id: botTokens.id }).from(botTokens).where(eq(botTokens.projectId, pid)).orderBy(botTokens.id).prepare(),
     /** The hot path of every project-scoped request (projects/access.ts). */

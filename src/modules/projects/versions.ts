@@ -2,7 +2,7 @@
 // data AFTER a change, so the newest version always equals the current data; older ones beyond
 // the newest KEEP_VERSIONS are pruned in the same transaction as the write.
 import type { Db } from "../../db/client";
-import { notFound } from "../../http/errors";
+import { notFound } from "../../errors";
 import { readStored } from "./document";
 import { versionStatements } from "./queries";
 

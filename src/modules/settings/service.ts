@@ -2,8 +2,8 @@
 // The state is derived from the stored rows and cached in memory; it is recomputed after every
 // committed write, so the 503 → open transition happens exactly once, after the data is durable.
 import type { Db } from "../../db/client";
-import { AppError, badRequest } from "../../http/errors";
-import { MessengerError, type MessengerClient } from "../../messenger/client";
+import { badRequest, MessengerError } from "../../errors";
+import type { MessengerClient } from "../../messenger/client";
 import type { LoginMode, SettingsPut, StoredAuth, StoredMessenger, StoredPlatform } from "./model";
 import { allSettings, putSettings } from "./queries";
 
@@ -111,7 +111,7 @@ export class SettingsService {
     try {
       return await this.messenger.getMe(token);
     } catch (e) {
-      if (e instanceof MessengerError && e.kind === "unreachable") throw new AppError(502, "BAD_GATEWAY", e.message);
+      if (e instanceof MessengerError && e.kind === "unreachable") throw e; // 502 (src/errors.ts)
       throw badRequest(`messenger.botToken: ${e instanceof Error ? e.message : "rejected"}`);
     }
   }

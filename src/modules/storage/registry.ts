@@ -3,7 +3,7 @@
 // uploads and the /uploads server always use what the table says. One registry per AppContext.
 import type { AppContext } from "../../context";
 import type { Db } from "../../db/client";
-import { AppError } from "../../http/errors";
+import { AppError } from "../../errors";
 import { registerSecret, type Logger } from "../../log";
 import { open, UnreadableSecretError } from "./crypto";
 import { LocalBackend } from "./backends/local";

@@ -1,7 +1,7 @@
 // Storage configs (API.md "Storage configs", rules 1-6). Credentials are sealed before they touch
 // the database and are never part of a view; every change reloads the registry.
 import type { AppContext } from "../../context";
-import { AppError, badRequest, conflict, notFound } from "../../http/errors";
+import { AppError, badRequest, conflict, notFound } from "../../errors";
 import { registerSecret } from "../../log";
 import { seal, UnreadableSecretError } from "./crypto";
 import {

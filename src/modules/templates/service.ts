@@ -2,7 +2,7 @@
 // making a project from a template, votes, and the admin's featured flag. Never sees Elysia.
 import type { AppContext } from "../../context";
 import { foldForSearch } from "../../db/like";
-import { badRequest, forbidden, notFound } from "../../http/errors";
+import { badRequest, forbidden, notFound } from "../../errors";
 import { parseDocument } from "../projects/document";
 import type { ProjectListItem } from "../projects/model";
 import type { CreateTemplateInput, TemplateListQuery, TemplatePage, TemplateRecord, UpdateTemplateInput } from "./model";

@@ -1,7 +1,7 @@
 // Token-scoped endpoints (tokens, env variables, bot users) all start the same way: find the token,
 // then apply the project access rule of the token's project. One prepared query on that path.
 import type { AppContext } from "../../context";
-import { notFound } from "../../http/errors";
+import { notFound } from "../../errors";
 import type { ProjectRole } from "../projects/access";
 import { tokenStatements, type TokenRow } from "./queries";
 
@@ -16,11 +16,6 @@ export class TokenAccess {
 
   find(tokenId: number): TokenRow | undefined {
     return this.q.byId.get({ id: tokenId });
-  }
-
-  /** The project's first token (the lowest id), if it has any. */
-  firstOf(projectId: number): number | undefined {
-    return this.q.first.get({ projectId })?.id;
   }
 
   /** 404 unknown token; 403 no access to its project (403 also for a non-owner with `ownerOnly`). */

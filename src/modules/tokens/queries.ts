@@ -17,7 +17,7 @@ export const tokenStatements = statements((db: Db) => ({
   byId: () => db.select().from(botTokens).where(eq(botTokens.id, sql.placeholder("id"))).prepare(),
   list: () => db.select().from(botTokens).where(eq(botTokens.projectId, projectId)).orderBy(asc(botTokens.id)).prepare(),
   /** The project's first token (the lowest id): what a project-level start or export means. */
-  first: () => db.select({ id: botTokens.id }).from(botTokens).where(eq(botTokens.projectId, projectId)).orderBy(asc(botTokens.id)).limit(1).prepare(),
+  first: () => db.select().from(botTokens).where(eq(botTokens.projectId, projectId)).orderBy(asc(botTokens.id)).limit(1).prepare(),
   byValue: () => db
     .select()
     .from(botTokens)

@@ -4,7 +4,7 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { parsePositiveId } from "../../http/params";
 import { adminGuard } from "../admin/admin-auth";
-import { parseListQuery } from "./index";
+import { parseListQuery } from "./templates.routes";
 import { featuredSchema } from "./model";
 import { refreshBuiltInTemplates } from "./seed";
 import { TemplatesService } from "./service";
