@@ -8,9 +8,7 @@ import type { StorageBackend } from "../storage/backends/types";
 import type { StorageRegistry } from "../storage/registry";
 import { ALLOWED_TYPES, EXTENSION_TYPES, FORBIDDEN_EXTENSIONS, kindOf, MAX_MEDIA_BYTES, TYPE_ALIASES, type MediaView } from "./model";
 import { dangerousContent, looksLikeText, matchesSignature, typeFromContent } from "./sniff";
-import { insertMedia, mediaStatements, type MediaRow } from "./queries";
-
-type Row = MediaRow;
+import { insertMedia, mediaStatements, type MediaRow as Row } from "./queries";
 
 const HEAD_BYTES = 4096;
 const TEXT_TYPES = new Set(["text/plain", "text/csv", "application/json"]);

@@ -1,5 +1,5 @@
 // Bot tokens in the platform database, and the per-token counts of users in a project's own file.
-import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
+import { and, asc, eq, gte, isNotNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import type { ProjectDb } from "../../db/project-db";
 import { projectBotUsers as botUsers } from "../../db/project-schema";
@@ -35,14 +35,17 @@ export function updateToken(db: Db, tokenId: number, set: TokenChanges) {
   db.update(botTokens).set(set).where(eq(botTokens.id, tokenId)).run();
 }
 
+/** Rows where `condition` holds (summing a comparison is SQLite's; a CASE is every dialect's). */
+const countWhere = (condition: SQL) => sql<number>`coalesce(sum(case when ${condition} then 1 else 0 end), 0)`;
+
 export const botUserCountStatements = statements((db: ProjectDb) => ({
   // ISO 8601 UTC strings compare in time order, so the windows are plain string comparisons.
   stats: () => db
     .select({
       total: sql<number>`count(*)`,
-      active24h: sql<number>`coalesce(sum(${botUsers.lastSeenAt} >= ${sql.placeholder("since24h")}), 0)`,
-      active7d: sql<number>`coalesce(sum(${botUsers.lastSeenAt} >= ${sql.placeholder("since7d")}), 0)`,
-      newToday: sql<number>`coalesce(sum(${botUsers.firstSeenAt} >= ${sql.placeholder("today")}), 0)`,
+      active24h: countWhere(gte(botUsers.lastSeenAt, sql.placeholder("since24h"))),
+      active7d: countWhere(gte(botUsers.lastSeenAt, sql.placeholder("since7d"))),
+      newToday: countWhere(gte(botUsers.firstSeenAt, sql.placeholder("today"))),
     })
     .from(botUsers)
     .where(eq(botUsers.tokenId, sql.placeholder("tokenId")))
