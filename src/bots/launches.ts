@@ -1,5 +1,5 @@
 // Launch history rows: one per process start, closed with its final status (DESIGN.md "Details fixed").
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, lte, max } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { botLaunches, botTokens } from "../db/schema";
 
@@ -14,12 +14,20 @@ export class LaunchHistory {
     this.db.update(botLaunches).set({ status, stoppedAt: new Date().toISOString(), errorMessage }).where(eq(botLaunches.id, launchId)).run();
   }
 
-  /** After an unclean server stop (kill -9), launches left open are closed; their bots died with the server. */
-  closeDangling() {
+  /** The newest launch so far: read before this server opens any, it separates an earlier server's launches from ours. */
+  lastId(): number {
+    return this.db.select({ id: max(botLaunches.id) }).from(botLaunches).get()?.id ?? 0;
+  }
+
+  /**
+   * After an unclean server stop (kill -9), launches an earlier server left open are closed; their
+   * bots died with it. `upToId` (lastId before this server started): never a launch of this one.
+   */
+  closeDangling(upToId: number) {
     this.db
       .update(botLaunches)
       .set({ status: "stopped", stoppedAt: new Date().toISOString(), errorMessage: "server stopped unexpectedly" })
-      .where(and(eq(botLaunches.status, "running"), isNull(botLaunches.stoppedAt)))
+      .where(and(eq(botLaunches.status, "running"), isNull(botLaunches.stoppedAt), lte(botLaunches.id, upToId)))
       .run();
   }
 
