@@ -1,0 +1,27 @@
+// The generator's worker thread (off-thread.ts): reads a stored scenario and generates its program
+// away from the server's event loop. Also an entry point of the compiled executable (scripts/build.ts).
+import { scenarioLimitProblem } from "../../lib/json-limits";
+import { ScenarioError } from "../validate";
+import { generateBot } from "./index";
+import type { Job, Reply } from "./off-thread";
+
+declare const self: Worker;
+
+function run({ json, opts, label }: Job): Reply {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(json);
+  } catch {
+    return { unreadable: true };
+  }
+  const limit = scenarioLimitProblem(doc, label);
+  if (limit) return { limit };
+  try {
+    return { bot: generateBot(doc, opts) };
+  } catch (err) {
+    if (err instanceof ScenarioError) return { issues: err.issues };
+    return { failed: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+  }
+}
+
+self.onmessage = (e: MessageEvent<Job>) => self.postMessage(run(e.data));
