@@ -38,6 +38,12 @@ interface Slot {
   idle: ReturnType<typeof setTimeout> | null;
 }
 
+/**
+ * worker.ts beside this file; in the compiled executable this file is part of a chunk, and the
+ * worker is the entry point scripts/build.ts adds, named by its path under src/ (the build's root).
+ */
+const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./scenario/codegen/worker.ts" : new URL("./worker.ts", import.meta.url).href;
+
 const slots = new Set<Slot>();
 const queue: Queued[] = [];
 
@@ -69,8 +75,7 @@ function pump() {
 }
 
 function spawn(): Slot {
-  // The literal URL form is what `bun build --compile` resolves to the embedded entry point.
-  const worker = new Worker(new URL("./worker.ts", import.meta.url).href) as BunWorker;
+  const worker = new Worker(WORKER_ENTRY) as BunWorker;
   const slot: Slot = { worker, busy: null, idle: null };
   worker.onmessage = (e: MessageEvent<Reply>) => settle(slot, e.data);
   worker.onerror = (e) => {
