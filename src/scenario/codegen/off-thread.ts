@@ -6,13 +6,17 @@ import type { Issue } from "../validate";
 import { ScenarioError } from "../validate";
 import type { GeneratedBot, GenerateOptions } from "./index";
 
-export interface Job {
-  /** the scenario as stored (JSON text: parsed in the worker too) */
-  json: string;
+export type Job = {
   opts: GenerateOptions;
-  /** how a limit problem names the document */
-  label: string;
-}
+} & (
+  | {
+      /** the scenario as stored (JSON text: parsed and checked against the limits in the worker too) */
+      json: string;
+      /** how a limit problem names the document */
+      label: string;
+    }
+  | { /** a document already parsed and checked */ doc: unknown }
+);
 
 export type Reply = { bot: GeneratedBot } | { issues: Issue[] } | { limit: string } | { unreadable: true } | { failed: string };
 
@@ -52,8 +56,19 @@ const queue: Queued[] = [];
  * document is unusable, like generateBot; a document over the limits or not JSON at all is a result.
  */
 export function generateStoredBot(json: string, opts: GenerateOptions, label: string): Promise<StoredGenerate> {
+  return enqueue({ json, opts, label });
+}
+
+/** generateBot off the event loop, for a document already parsed and within the limits (a preview's). */
+export async function generateBotOffThread(doc: unknown, opts: GenerateOptions): Promise<GeneratedBot> {
+  const out = await enqueue({ doc, opts });
+  if (!("bot" in out)) throw new Error("the generator's worker did not generate"); // only stored text can be unreadable or over a limit
+  return out.bot;
+}
+
+function enqueue(job: Job): Promise<StoredGenerate> {
   const done = Promise.withResolvers<StoredGenerate>();
-  queue.push({ job: { json, opts, label }, done });
+  queue.push({ job, done });
   pump();
   return done.promise;
 }

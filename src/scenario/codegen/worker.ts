@@ -7,17 +7,20 @@ import type { Job, Reply } from "./off-thread";
 
 declare const self: Worker;
 
-function run({ json, opts, label }: Job): Reply {
+function run(job: Job): Reply {
   let doc: unknown;
-  try {
-    doc = JSON.parse(json);
-  } catch {
-    return { unreadable: true };
+  if ("doc" in job) doc = job.doc;
+  else {
+    try {
+      doc = JSON.parse(job.json);
+    } catch {
+      return { unreadable: true };
+    }
+    const limit = scenarioLimitProblem(doc, job.label);
+    if (limit) return { limit };
   }
-  const limit = scenarioLimitProblem(doc, label);
-  if (limit) return { limit };
   try {
-    return { bot: generateBot(doc, opts) };
+    return { bot: generateBot(doc, job.opts) };
   } catch (err) {
     if (err instanceof ScenarioError) return { issues: err.issues };
     return { failed: err instanceof Error ? (err.stack ?? err.message) : String(err) };
