@@ -240,7 +240,7 @@ export class RunnerPool implements BotHost {
       } else if (culprit && culprit.tokenId > 0) {
         hosted.settle({ code: null, moved: `another bot ${culprit.why}; this bot was moved to another runner` });
       } else if (culprit) {
-        // Killed by this side with no bot named (docs/security.md "Runners and stalls"): a reason
+        // Killed by this side with no bot named (docs/operations.md "Runners and stalls"): a reason
         // outside any bot, so no bot's crash budget pays for it.
         hosted.settle({ code: null, moved: `its runner was stopped with no bot to name (${culprit.why}); this bot was moved to another runner` });
       } else {
