@@ -1,38 +1,87 @@
 // /api/health while the server is loaded by generates and previews (issue 29 item 11), under the
-// compiled binary: p99 of a health probe (one request at a time, 10 ms apart) idle, then while
+// compiled binary: p99 of a health probe (a process of its own; one request at a time, 10 ms
+// apart) idle, then while
 // 8 clients each generate the program of a large scenario (2,000 nodes) without pause and
 // --previewers users each start a preview of it, talk to it and stop it, over and over. Two
 // owners' bots run in shared runners on the fake messenger (this process) meanwhile: none of
 // their runners may be killed and no crash counted. The idle probe is the same-run baseline
 // (target: loaded p99 <= 1.5x idle). Prints ONE JSON line.
 //
-//   bun bench/health-under-load.ts [--seconds 12] [--rounds 3] [--previewers 2]
+//   bun bench/health-under-load.ts [--seconds 12] [--rounds 3] [--generators 8] [--previewers 2]
 import { join } from "node:path";
 import { startFakeMessenger } from "../test/support/fake-messenger";
 import { greeterScenario } from "../test/bots/scenario-fixture";
 import { synthetic } from "./codegen-scenarios";
-import { api, arg, latency, onCleanup, raiseTokenIds, ratio, runBench, startBinaryPlatform, until } from "./lib";
+import { api, arg, BUN, latency, onCleanup, raiseTokenIds, ratio, runBench, startBinaryPlatform, until } from "./lib";
 
 const SECONDS = arg("seconds", 12);
 const PREVIEWERS = arg("previewers", 2);
 const ROUNDS = arg("rounds", 3);
-const GENERATORS = 8;
+const GENERATORS = arg("generators", 8);
 
-/** Health requests one at a time until `over()`; their latencies in ms. */
-async function probe(url: string, over: () => boolean) {
-  const samples: number[] = [];
-  while (!over()) {
-    const t0 = performance.now();
-    const r = await fetch(`${url}/api/health`);
-    await r.arrayBuffer();
-    if (r.status !== 200) throw new Error(`health answered ${r.status}`);
-    samples.push(performance.now() - t0);
-    await Bun.sleep(10);
-  }
-  return samples;
+/**
+ * Health requests one at a time, 10 ms apart, for `ms`: their latencies. The probe is a process of
+ * its own, so this process's work (the load's clients, the fake messenger) does not delay it.
+ */
+async function probe(url: string, ms: number): Promise<number[]> {
+  const code = `const s=[];const end=performance.now()+${ms};while(performance.now()<end){const t=performance.now();const r=await fetch(${JSON.stringify(url + "/api/health")});await r.arrayBuffer();if(r.status!==200)throw new Error("health "+r.status);s.push(performance.now()-t);await Bun.sleep(10)}console.log(JSON.stringify(s))`;
+  const proc = Bun.spawn([BUN, "-e", code], { stdout: "pipe", stderr: "inherit" });
+  onCleanup(() => proc.kill());
+  const out = await new Response(proc.stdout).text();
+  if ((await proc.exited) !== 0) throw new Error("the health probe failed");
+  return JSON.parse(out);
 }
 
-await runBench("health-under-load", async () => {
+/** POST generate, reading the answer without parsing it (the program is large). */
+async function generate(url: string, projectId: number, cookie: string) {
+  const r = await fetch(`${url}/api/projects/${projectId}/generate`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: "{}" });
+  const bytes = (await r.arrayBuffer()).byteLength;
+  if (r.status !== 200 || bytes < 100_000) throw new Error(`generate answered ${r.status} with ${bytes} bytes`);
+}
+
+interface ClientSpec {
+  url: string;
+  ms: number;
+  generators: number;
+  generate: { projectId: number; cookie: string };
+  previews: { cookie: string; projectId: number }[];
+}
+
+/**
+ * The load's clients, as a process of their own at a lower priority (`nice`): on a deployed server
+ * they are elsewhere, so their CPU must not count against the server's answers. Resolves once the
+ * last of their requests is answered.
+ */
+async function load(spec: ClientSpec): Promise<{ generates: number; previews: number }> {
+  const proc = Bun.spawn(["nice", "-n", "10", BUN, import.meta.path, "--clients", JSON.stringify(spec)], { stdout: "pipe", stderr: "inherit" });
+  onCleanup(() => proc.kill());
+  const out = await new Response(proc.stdout).text();
+  if ((await proc.exited) !== 0) throw new Error("the load's clients failed");
+  return JSON.parse(out);
+}
+
+/** The body of that process: generate and preview loops until `ms` is over. */
+async function clients(spec: ClientSpec) {
+  const end = performance.now() + spec.ms;
+  const over = () => performance.now() > end;
+  let generates = 0;
+  let previews = 0;
+  const generating = Array.from({ length: spec.generators }, async () => {
+    for (; !over(); generates++) await generate(spec.url, spec.generate.projectId, spec.generate.cookie);
+  });
+  const previewing = spec.previews.map(async ({ cookie, projectId }) => {
+    for (; !over(); previews++) {
+      const s = await api(spec.url, "POST", `/api/projects/${projectId}/preview`, { cookie, json: {}, expect: 201 });
+      await api(spec.url, "POST", `/api/preview/${s.id}/actions`, { cookie, json: { type: "text", text: "/start" } });
+      await api(spec.url, "DELETE", `/api/preview/${s.id}`, { cookie });
+    }
+  });
+  await Promise.all([...generating, ...previewing]);
+  console.log(JSON.stringify({ generates, previews }));
+}
+
+if (process.argv[2] === "--clients") await clients(JSON.parse(process.argv[3]!));
+else await runBench("health-under-load", async () => {
   const fake = await startFakeMessenger();
   onCleanup(() => fake.stop());
   const p = await startBinaryPlatform({ env: { MESSENGER_API_ROOT: fake.url, BOT_RUNNERS: "1", LOG_LEVEL: "warn" } });
@@ -68,28 +117,14 @@ await runBench("health-under-load", async () => {
   const loadedSamples: number[] = [];
   let generates = 0;
   let previews = 0;
+  const windowMs = (SECONDS * 1000) / ROUNDS;
+  const spec: ClientSpec = { url: p.url, ms: windowMs, generators: GENERATORS, generate: { projectId: large.id, cookie }, previews: previewers.map((c, i) => ({ cookie: c, projectId: shared[i]! })) };
   for (let round = 0; round < ROUNDS; round++) {
-    let deadline = performance.now() + (SECONDS * 1000) / ROUNDS;
-    idleSamples.push(...(await probe(p.url, () => performance.now() > deadline)));
-    deadline = performance.now() + (SECONDS * 1000) / ROUNDS;
-    const over = () => performance.now() > deadline;
-    const generating = Array.from({ length: GENERATORS }, async () => {
-      while (!over()) {
-        const out = await api(p.url, "POST", `/api/projects/${large.id}/generate`, { cookie, json: {} });
-        if (typeof out.code !== "string") throw new Error("generate gave no code");
-        generates++;
-      }
-    });
-    const previewing = previewers.map(async (c, i) => {
-      while (!over()) {
-        const s = await api(p.url, "POST", `/api/projects/${shared[i]}/preview`, { cookie: c, json: {}, expect: 201 });
-        await api(p.url, "POST", `/api/preview/${s.id}/actions`, { cookie: c, json: { type: "text", text: "/start" } });
-        await api(p.url, "DELETE", `/api/preview/${s.id}`, { cookie: c });
-        previews++;
-      }
-    });
-    loadedSamples.push(...(await probe(p.url, over)));
-    await Promise.all([...generating, ...previewing]); // the last requests finish before the next idle window
+    idleSamples.push(...(await probe(p.url, windowMs)));
+    const [samples, done] = await Promise.all([probe(p.url, windowMs), load(spec)]);
+    loadedSamples.push(...samples);
+    generates += done.generates;
+    previews += done.previews;
   }
   const idle = latency(idleSamples);
   const loaded = latency(loadedSamples);

@@ -6,17 +6,13 @@ import type { Issue } from "../validate";
 import { ScenarioError } from "../validate";
 import type { GeneratedBot, GenerateOptions } from "./index";
 
-export type Job = {
+export interface Job {
+  /** the scenario as JSON text (parsed in the worker: text crosses to a thread far faster than objects) */
+  json: string;
   opts: GenerateOptions;
-} & (
-  | {
-      /** the scenario as stored (JSON text: parsed and checked against the limits in the worker too) */
-      json: string;
-      /** how a limit problem names the document */
-      label: string;
-    }
-  | { /** a document already parsed and checked */ doc: unknown }
-);
+  /** how a limit problem names the document; absent for a document already checked */
+  label?: string;
+}
 
 export type Reply = { bot: GeneratedBot } | { issues: Issue[] } | { limit: string } | { unreadable: true } | { failed: string };
 
@@ -61,7 +57,7 @@ export function generateStoredBot(json: string, opts: GenerateOptions, label: st
 
 /** generateBot off the event loop, for a document already parsed and within the limits (a preview's). */
 export async function generateBotOffThread(doc: unknown, opts: GenerateOptions): Promise<GeneratedBot> {
-  const out = await enqueue({ doc, opts });
+  const out = await enqueue({ json: JSON.stringify(doc), opts });
   if (!("bot" in out)) throw new Error("the generator's worker did not generate"); // only stored text can be unreadable or over a limit
   return out.bot;
 }

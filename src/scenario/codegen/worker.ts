@@ -19,16 +19,13 @@ try {
 
 function run(job: Job): Reply {
   let doc: unknown;
-  if ("doc" in job) doc = job.doc;
-  else {
-    try {
-      doc = JSON.parse(job.json);
-    } catch {
-      return { unreadable: true };
-    }
-    const limit = scenarioLimitProblem(doc, job.label);
-    if (limit) return { limit };
+  try {
+    doc = JSON.parse(job.json);
+  } catch {
+    return { unreadable: true };
   }
+  const limit = job.label === undefined ? null : scenarioLimitProblem(doc, job.label);
+  if (limit) return { limit };
   try {
     return { bot: generateBot(doc, job.opts) };
   } catch (err) {
