@@ -3,6 +3,7 @@
 // code ran last: a scenario stuck in a long query, or growing without bound, is that bot's.
 import { writeSync } from "node:fs";
 import { workerData } from "node:worker_threads";
+import type { RunnerEvent } from "./protocol";
 
 const { shared, blockMs, memoryBytes } = workerData as { shared: Int32Array; blockMs: number; memoryBytes: number };
 
@@ -21,7 +22,7 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
  * the report waits for room instead of being lost, and it starts on a line of its own (the main
  * thread may have left half a line in the pipe).
  */
-const tell = (message: object) => {
+const tell = (message: RunnerEvent) => {
   told = true;
   const bytes = Buffer.from("\n" + JSON.stringify(message) + "\n");
   for (let at = 0; at < bytes.length; ) {

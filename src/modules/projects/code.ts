@@ -4,9 +4,9 @@
 import { eq, sql } from "drizzle-orm";
 import { mediaCacheOf } from "../../bots/program";
 import type { AppContext } from "../../context";
-import { botTokens, projects } from "../../db/schema";
-import { badRequest, notFound } from "../../http/errors";
-import { generateBot, ScenarioError, type GeneratedBot, type GenerateOptions as BotOptions } from "../../scenario";
+import { projects } from "../../db/schema";
+import { badRequest, notFound, ScenarioError } from "../../errors";
+import { generateBot, type GeneratedBot, type GenerateOptions as BotOptions } from "../../scenario";
 import { generateStoredBot } from "../../scenario/codegen/off-thread";
 import { readStoredScenario, STORED_SCENARIO, storedOverLimit } from "./document";
 import { toFlag, type Flag } from "./model";
@@ -33,13 +33,6 @@ function prepare(ctx: AppContext) {
       .from(projects)
       .where(eq(projects.id, pid))
       .prepare(),
-    firstToken: () => ctx.db
-      .select({ id: botTokens.id, catchAllHandlers: botTokens.catchAllHandlers, protectContent: botTokens.protectContent, contentCache: botTokens.contentCache })
-      .from(botTokens)
-      .where(eq(botTokens.projectId, pid))
-      .orderBy(botTokens.id)
-      .limit(1)
-      .prepare(),
   });
 }
 
@@ -65,7 +58,7 @@ export class ProjectCode {
 
   async generate(projectId: number, opts: GenerateOptions = {}): Promise<{ code: string; lines: number; generatedAt: number; warnings: GenerateWarning[] }> {
     const p = this.project(projectId);
-    const token = this.q.firstToken.get({ projectId });
+    const token = this.ctx.tokens.first(projectId);
     // The same cache a start bakes into the bot, so "generate" shows what would run.
     const mediaCache = mediaCacheOf(this.ctx.db, this.ctx.projectFiles, projectId, token?.id);
     const result = await generate(p.data, {

@@ -3,7 +3,7 @@
 // of worker threads (worker.ts) with a queue in front: at most POOL_SIZE programs are generated at
 // once, and the event loop only hands over the stored text and receives the program.
 import type { Issue } from "../validate";
-import { ScenarioError } from "../validate";
+import { ScenarioError } from "../../errors";
 import type { GeneratedBot, GenerateOptions } from "./index";
 
 export interface Job {

@@ -2,7 +2,7 @@
 // away from the server's event loop. Also an entry point of the compiled executable (scripts/build.ts).
 import { setPriority } from "node:os";
 import { scenarioLimitProblem } from "../../lib/json-limits";
-import { ScenarioError } from "../validate";
+import { ScenarioError } from "../../errors";
 import { generateBot } from "./index";
 import type { Job, Reply } from "./off-thread";
 
