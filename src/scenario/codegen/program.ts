@@ -27,6 +27,8 @@ import actionTablesSource from "./runtime/action-tables.ts" with { type: "text" 
 import logicTablesSource from "./runtime/logic-tables.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above (the guard for scenario SQL, runtime/sql-guard.ts)
 import sqlGuardSource from "./runtime/sql-guard.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above (the file scenario SQL runs on, runtime/scenario-file.ts)
+import scenarioFileSource from "./runtime/scenario-file.ts" with { type: "text" };
 import { RUNTIME_TRIGGERS } from "./runtime/triggers";
 import { RUNTIME_TYPES } from "./runtime/types";
 import { RUNTIME_VALUES } from "./runtime/values";
@@ -35,7 +37,7 @@ import type { CompiledScenario, TableEntry } from "./table";
 /** A runtime file as the generated program shows it: from its first section line, no `export`. */
 const embedded = (source: string) => source.slice(source.search(/^\/\/ ─── /m)).replace(/^export /gm, "").trim();
 const RUNTIME_TABLES = [tablesSource, logicTablesSource, actionTablesSource].map(embedded).join("\n\n");
-const RUNTIME_SQL_GUARD = embedded(sqlGuardSource);
+const RUNTIME_SQL_GUARD = [sqlGuardSource, scenarioFileSource].map(embedded).join("\n\n");
 
 export interface ProgramSettings {
   projectName: string;

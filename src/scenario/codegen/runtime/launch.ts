@@ -140,6 +140,7 @@ async function release() {
   try {
     if (server) server.stop(true);
     if (bot.isRunning()) await bot.stop();
+    scenarioDb.close();
     db?.close();
   } catch (err) {
     console.error("while stopping:", err);
