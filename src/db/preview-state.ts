@@ -3,14 +3,17 @@
 // file can be deleted as soon as the preview ends.
 import { Database } from "bun:sqlite";
 import { existsSync } from "node:fs";
+import { schemaIsSound } from "./project-schema-check";
 
 function withDb<T>(path: string, readonly: boolean, use: (d: Database) => T): T | null {
   if (!existsSync(path)) return null;
   const d = new Database(path, readonly ? { readonly: true } : {});
   try {
     d.exec("PRAGMA busy_timeout = 2000");
-    const hasTable = d.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'bot_state'").get();
-    return hasTable ? use(d) : null;
+    d.exec("PRAGMA trusted_schema = OFF");
+    // A file whose schema is not exactly Botloom's (a generated column on bot_state, a trigger)
+    // would run that code here, in the server: it counts as no database (project-schema-check.ts).
+    return schemaIsSound(d) ? use(d) : null;
   } finally {
     d.close();
   }

@@ -83,26 +83,22 @@ describe("guardScenarioSql", () => {
   });
 
   test("triggers and views are refused: the platform's own reads and writes of the file would run them", () => {
-    // Without the guard: a trigger a scenario creates runs inside the platform's write of the file
-    // (in the server's process, which a long recursive query would stall for every user), and a
-    // view put in place of a bot table answers the platform's reads with whatever it computes.
+    // Without the guard a trigger or a view written into the bot's file would run inside the
+    // platform's reads and writes (in the server's process). The platform checks the schema when it
+    // opens the file and again whenever its schema cookie moved: both go before they can run.
     const files = new ProjectDatabases(join(dir, "platform"));
-    const platformSide = files.open(7);
+    files.open(7);
     const bot = new Database(files.pathOf(7));
     bot.exec("CREATE TABLE loot (x TEXT)");
     const trigger = "CREATE TRIGGER spy AFTER INSERT ON project_content BEGIN INSERT INTO loot (x) VALUES ('ran in the platform'); END";
     bot.exec(trigger);
-    files.writeContent(7, "{}", "2026-01-01T00:00:00Z");
-    expect(bot.query("SELECT x FROM loot").all()).toEqual([{ x: "ran in the platform" }]);
     const view = "CREATE VIEW bot_stats AS WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c LIMIT 1000) SELECT count(*) AS n FROM c";
     bot.exec(view);
-    expect(platformSide.$client.query("SELECT n FROM bot_stats").get()).toEqual({ n: 1000 });
+    files.writeContent(7, "{}", "2026-01-01T00:00:00Z");
+    expect(bot.query("SELECT x FROM loot").all()).toEqual([]);
+    expect(bot.query("SELECT type, name FROM sqlite_master WHERE type IN ('view', 'trigger')").all()).toEqual([]);
     bot.close();
     files.closeAll();
-    // Those a scenario made before the guard refused them go when the platform opens the file.
-    const reopened = new ProjectDatabases(join(dir, "platform"));
-    expect(reopened.open(7).$client.query("SELECT type, name FROM sqlite_master WHERE type IN ('view', 'trigger')").all()).toEqual([]);
-    reopened.closeAll();
 
     // (A trigger's body needs a ";", so the one-statement rule already stopped these.)
     refuse(trigger, /triggers|one SQL statement/);
