@@ -170,8 +170,17 @@ const SQL_FORBIDDEN_CALLS = /^(sqlite_attach|sqlite_detach|load_extension|readfi
  * loads code or touches files. Call it on text guardScenarioSql passed: a PRAGMA takes effect
  * while its statement is prepared, so only text without one may be compiled at all.
  */
-export function guardCompiledScenarioSql(db: { query(sql: string): { all(): unknown[] } }, sql: string): string {
-  for (const op of db.query("EXPLAIN " + sql).all() as { opcode: string; p4: unknown }[]) {
+export function guardCompiledScenarioSql(db: { prepare(sql: string): { all(): unknown[]; finalize(): void } }, sql: string): string {
+  // Prepared and finalized here, not cached: a cached EXPLAIN statement left active kept the
+  // next write's transaction from committing (bun:sqlite 1.4).
+  const explain = db.prepare("EXPLAIN " + sql);
+  let program: { opcode: string; p4: unknown }[];
+  try {
+    program = explain.all() as { opcode: string; p4: unknown }[];
+  } finally {
+    explain.finalize();
+  }
+  for (const op of program) {
     if (op.opcode === "Vacuum") throw new ScenarioSqlError("refused: " + SQL_FORBIDDEN_WORDS.VACUUM);
     if (/Func/.test(op.opcode) && typeof op.p4 === "string" && SQL_FORBIDDEN_CALLS.test(op.p4)) {
       throw new ScenarioSqlError("refused: the statement calls " + op.p4.replace(/\(.*$/, ""));
