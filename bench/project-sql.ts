@@ -1,0 +1,138 @@
+// /api/health while one user runs the worst scenario SQL the probe of issue 29 used, against idle,
+// in the same run on the same server (its own process, `bun src/main.ts serve`). The worst case:
+// a preview bot's psql_query drops bot_state and puts in its place 400 rows with a generated
+// column that costs a 40 MB string per row read, then keeps burning CPU in recursive queries;
+// then the user also polls GET /api/preview/{sid}/variables back to back (the read that stalled
+// the server 7.9 s), and, as the same-run baseline of that load, the session view GET
+// /api/preview/{sid} back to back (no project file read). Prints one JSON line: health latency in
+// each phase, the p99 ratios (to idle; variables reads to view reads), the reads made.
+//   bun bench/project-sql.ts [--probes 1000]
+import { join } from "node:path";
+import { freePort, startProcessServer } from "../test/support/process";
+import { api, arg, BENCH_ADMIN_KEY, BENCH_SESSION_SECRET, latency, onCleanup, ratio, ROOT, runBench, tempDir, until } from "./lib";
+
+const PROBES = arg("probes", 1000);
+const EXPENSIVE = "chat_id AS (CASE WHEN length(hex(zeroblob(20000000 + token_id))) > 0 THEN 'x' END)";
+const at = { x: 0, y: 0 };
+const sql = (id: string, next: string, query: string) => ({ id, type: "psql_query", position: at, data: { query, autoTransitionTo: next } });
+const message = (id: string, text: string) => ({ id, type: "message", position: at, data: { messageText: text } });
+const command = (id: string, name: string, next: string) => ({ id, type: "command_trigger", position: at, data: { command: name, autoTransitionTo: next } });
+const scenario = {
+  version: 2,
+  sheets: [
+    {
+      id: "s",
+      name: "S",
+      edges: [],
+      nodes: [
+        command("c1", "/start", "h1"),
+        sql("h1", "h2", "DROP TABLE IF EXISTS bot_state"),
+        sql("h2", "h3", "CREATE TABLE IF NOT EXISTS bot_state (token_id INTEGER, variables TEXT, waiting TEXT, updated_at TEXT)"),
+        sql("h3", "h4", "INSERT INTO bot_state (token_id, variables, updated_at) WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c LIMIT 400) SELECT 0, '{}', 'x' FROM c"),
+        sql("h4", "ready", `ALTER TABLE bot_state ADD COLUMN ${EXPENSIVE}`),
+        message("ready", "ready"),
+        command("c2", "/burn", "b1"),
+        sql("b1", "burnt", "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c LIMIT 3000000) SELECT count(*) AS n FROM c"),
+        message("burnt", "burnt"),
+      ],
+    },
+  ],
+};
+
+async function probe(url: string): Promise<number> {
+  const t0 = performance.now();
+  const r = await fetch(`${url}/api/health`);
+  await r.arrayBuffer();
+  if (r.status !== 200) throw new Error(`health answered ${r.status}`);
+  return performance.now() - t0;
+}
+
+async function probes(url: string): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < PROBES; i++) out.push(await probe(url));
+  return out;
+}
+
+await runBench("project-sql", async () => {
+  const dir = tempDir("project-sql");
+  const port = await freePort();
+  const env = { ADMIN_KEY: BENCH_ADMIN_KEY, SESSION_SECRET: BENCH_SESSION_SECRET, MESSENGER_API_ROOT: "http://127.0.0.1:9" };
+  const server = await startProcessServer([process.execPath, join(ROOT, "src/main.ts"), "serve"], { cwd: dir, env, port, timeoutMs: 60_000 });
+  onCleanup(() => server.stop("SIGTERM"));
+  const url = server.url;
+  const login = await fetch(`${url}/admin/api/login`, { method: "POST", body: new URLSearchParams({ key: BENCH_ADMIN_KEY }), redirect: "manual" });
+  const admin = login.headers.getSetCookie()[0]!.split(";")[0]!;
+  await api(url, "PUT", "/admin/api/app-settings", { cookie: admin, json: { auth: { loginMode: "dev_login" } } });
+  const dev = await fetch(`${url}/api/auth/dev-login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ userId: 1, firstName: "Bench" }) });
+  const cookie = dev.headers.getSetCookie()[0]!.split(";")[0]!;
+  const project = await api(url, "POST", "/api/projects", { cookie, json: { name: "Worst SQL", data: scenario } });
+  const preview = await api(url, "POST", `/api/projects/${project.id}/preview`, { cookie, json: {}, expect: 201 });
+  const sid = preview.id as string;
+
+  // Idle: the same server, the preview started and quiet.
+  for (let i = 0; i < 20; i++) await probe(url);
+  const idle = await probes(url);
+
+  let version = 0;
+  const say = async (text: string, reply: string) => {
+    const sent = await api(url, "POST", `/api/preview/${sid}/actions`, { cookie, json: { type: "text", text } });
+    version = sent.version;
+    await until(async () => {
+      const t = await api(url, "GET", `/api/preview/${sid}/transcript?after=${version}&wait=1000`, { cookie });
+      version = t.version;
+      return t.entries.some((e: { from: string; text?: string }) => e.from === "bot" && e.text === reply);
+    }, `the reply "${reply}"`, 60_000);
+  };
+  await say("/start", "ready");
+
+  // The bot burns CPU in its queries throughout both busy phases.
+  let burning = true;
+  let burns = 0;
+  const burner = (async () => {
+    while (burning) {
+      await say("/burn", "burnt");
+      burns++;
+    }
+  })();
+  const whileSql = await probes(url);
+
+  /** Health probes while the user reads `path` back to back; the reads' latencies. */
+  const whileReading = async (path: string) => {
+    let reading = true;
+    const reads: number[] = [];
+    const reader = (async () => {
+      while (reading) {
+        const t0 = performance.now();
+        await api(url, "GET", path, { cookie });
+        reads.push(performance.now() - t0);
+      }
+    })();
+    const health = await probes(url);
+    reading = false;
+    await reader;
+    return { health, reads };
+  };
+  // The same back-to-back load on the session view (no project file read): what any endpoint costs health.
+  const view = await whileReading(`/api/preview/${sid}`);
+  const variables = await whileReading(`/api/preview/${sid}/variables`);
+  burning = false;
+  await burner;
+
+  const idleFigures = latency(idle);
+  const sqlFigures = latency(whileSql);
+  const viewFigures = latency(view.health);
+  const readFigures = latency(variables.health);
+  return {
+    probes: PROBES,
+    healthIdle: idleFigures,
+    healthWhileSql: sqlFigures,
+    healthWhileSqlAndViewReads: viewFigures,
+    healthWhileSqlAndVariablesReads: readFigures,
+    p99RatioSql: ratio(sqlFigures.p99Ms, idleFigures.p99Ms),
+    p99RatioSqlAndVariablesReads: ratio(readFigures.p99Ms, idleFigures.p99Ms),
+    p99RatioVariablesVsViewReads: ratio(readFigures.p99Ms, viewFigures.p99Ms),
+    viewReads: latency(view.reads),
+    variablesReads: latency(variables.reads),
+    burns,
+  };
+});
