@@ -1,21 +1,21 @@
 // The guard for SQL written in a scenario (Level 2 `psql_query` / `bot_table` nodes): a bot runs
-// such SQL only on its project's own database file, so the statement must not reach any other
-// file or change how that file is kept. This file is also the text of that part of every generated
+// such SQL only on its project's tables file (the bot's own file attached read-only, see
+// scenario-file.ts), so the statement must not reach any other file or change how that file is kept. This file is also the text of that part of every generated
 // program (program.ts embeds it like tables.ts: from the first "// ─── " line on, without the
 // `export` keywords), so it is self-contained: no imports, declarations only.
 //
 // Refused: more than one statement; ATTACH / DETACH (other files); VACUUM (INTO writes a copy
 // anywhere); PRAGMA statements (journal_mode, writable_schema, ... change the file; the
 // side-effect-free pragma_* table functions stay usable inside SELECT); load_extension and the
-// shell's file functions; CREATE TRIGGER / VIEW (the platform reads and writes this file in its
-// own process: a trigger or a view would run the scenario's SQL there, a slow one stalling the
-// server for everyone); a NUL character (SQLite would stop reading there).
+// shell's file functions; CREATE TRIGGER / VIEW (hidden SQL that would run inside other reads and
+// writes: when scenario SQL still shared the bot's file, inside the server's); a NUL character
+// (SQLite would stop reading there).
 // The check is lexical, by SQLite's tokenizer rules (parameters, blob literals and quoted names
 // included): words inside string literals, quoted identifiers and comments are not keywords, so
 // `SELECT 'ATTACH'` passes while a column named vacuum or view must be quoted ("vacuum"). A second
 // check (guardCompiledScenarioSql) reads the program SQLite itself compiled for the statement.
-// Scenario SQL runs on a file of its own (docs/security.md, "Project files"): the bot's tables are
-// not in it, so these checks keep other files out of reach rather than guard names.
+// Which tables scenario SQL may write is SQLite's to enforce, not this guard's (docs/security.md,
+// "Project files"): these checks keep other files out of reach.
 
 // ─── Scenario SQL guard ────────────────────────────────────────────────────────
 
@@ -34,7 +34,7 @@ const SQL_FORBIDDEN_WORDS: Record<string, string> = {
   VIEW: "views would answer the platform's own reads of the file",
 };
 
-/** SQLite's white space (ASCII only: U+00A0 and the like are name characters; SQLite refuses a bare \\v). */
+/** SQLite's white space (ASCII only: U+00A0 and the like are name characters; a bare vertical tab SQLite refuses). */
 function sqlSpace(c: string | undefined): boolean {
   return c === " " || c === "\t" || c === "\n" || c === "\f" || c === "\r" || c === "\v";
 }
