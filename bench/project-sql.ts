@@ -8,36 +8,18 @@
 // each phase, the p99 ratios (to idle; variables reads to view reads), the reads made.
 //   bun bench/project-sql.ts [--probes 1000]
 import { join } from "node:path";
+import { commandNode, hostileNodes, messageNode, scenarioOf, sqlNode } from "../test/support/hostile-sql";
 import { freePort, startProcessServer } from "../test/support/process";
 import { api, arg, BENCH_ADMIN_KEY, BENCH_SESSION_SECRET, latency, onCleanup, ratio, ROOT, runBench, tempDir, until } from "./lib";
 
 const PROBES = arg("probes", 1000);
-const EXPENSIVE = "chat_id AS (CASE WHEN length(hex(zeroblob(20000000 + token_id))) > 0 THEN 'x' END)";
-const at = { x: 0, y: 0 };
-const sql = (id: string, next: string, query: string) => ({ id, type: "psql_query", position: at, data: { query, autoTransitionTo: next } });
-const message = (id: string, text: string) => ({ id, type: "message", position: at, data: { messageText: text } });
-const command = (id: string, name: string, next: string) => ({ id, type: "command_trigger", position: at, data: { command: name, autoTransitionTo: next } });
-const scenario = {
-  version: 2,
-  sheets: [
-    {
-      id: "s",
-      name: "S",
-      edges: [],
-      nodes: [
-        command("c1", "/start", "h1"),
-        sql("h1", "h2", "DROP TABLE IF EXISTS bot_state"),
-        sql("h2", "h3", "CREATE TABLE IF NOT EXISTS bot_state (token_id INTEGER, variables TEXT, waiting TEXT, updated_at TEXT)"),
-        sql("h3", "h4", "INSERT INTO bot_state (token_id, variables, updated_at) WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c LIMIT 400) SELECT 0, '{}', 'x' FROM c"),
-        sql("h4", "ready", `ALTER TABLE bot_state ADD COLUMN ${EXPENSIVE}`),
-        message("ready", "ready"),
-        command("c2", "/burn", "b1"),
-        sql("b1", "burnt", "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c LIMIT 3000000) SELECT count(*) AS n FROM c"),
-        message("burnt", "burnt"),
-      ],
-    },
-  ],
-};
+const scenario = scenarioOf(
+  ...hostileNodes("bot_state", 400, "ready"),
+  messageNode("ready", "ready"),
+  commandNode("c2", "/burn", "b1"),
+  sqlNode("b1", "burnt", "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c LIMIT 3000000) SELECT count(*) AS n FROM c"),
+  messageNode("burnt", "burnt"),
+);
 
 async function probe(url: string): Promise<number> {
   const t0 = performance.now();
@@ -83,7 +65,7 @@ await runBench("project-sql", async () => {
       return t.entries.some((e: { from: string; text?: string }) => e.from === "bot" && e.text === reply);
     }, `the reply "${reply}"`, 60_000);
   };
-  await say("/start", "ready");
+  await say("/hostile", "ready");
 
   // The bot burns CPU in its queries throughout both busy phases.
   let burning = true;

@@ -8,30 +8,11 @@ import { existsSync } from "node:fs";
 import { unexpectedSchema } from "../../src/db/project-schema-check";
 import { scenarioTablesPath } from "../../src/scenario/codegen/runtime/scenario-file";
 import { loginAs } from "../support/app";
+import { hostileNodes, scenarioOf } from "../support/hostile-sql";
 import { until } from "../support/process";
 import { startRunnerPlatform, type RunnerPlatform } from "./runner-platform";
 
-const at = { x: 0, y: 0 };
-const sql = (id: string, next: string, query: string) => ({ id, type: "psql_query", position: at, data: { query, autoTransitionTo: next } });
-const EXPENSIVE = "user_id AS (CASE WHEN length(hex(zeroblob(20000000 + token_id))) > 0 THEN 'x' END)";
-const scenario = {
-  version: 2,
-  sheets: [
-    {
-      id: "s",
-      name: "S",
-      edges: [],
-      nodes: [
-        { id: "c", type: "command_trigger", position: at, data: { command: "/hostile", autoTransitionTo: "h1" } },
-        sql("h1", "h2", "DROP TABLE IF EXISTS bot_users"),
-        sql("h2", "h3", "CREATE TABLE IF NOT EXISTS bot_users (id INTEGER PRIMARY KEY, token_id INTEGER, first_name TEXT, username TEXT, first_seen_at TEXT, last_seen_at TEXT)"),
-        sql("h3", "h4", "INSERT INTO bot_users (token_id, first_seen_at, last_seen_at) WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c LIMIT 300) SELECT 1, 'x', 'x' FROM c"),
-        sql("h4", "done", `ALTER TABLE bot_users ADD COLUMN ${EXPENSIVE}`),
-        { id: "done", type: "message", position: at, data: { messageText: "done" } },
-      ],
-    },
-  ],
-};
+const scenario = scenarioOf(...hostileNodes("bot_users", 300));
 
 let p: RunnerPlatform;
 beforeAll(async () => {

@@ -9,21 +9,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { unexpectedSchema } from "../../src/db/project-schema-check";
-import { doc, node } from "../scenario/harness";
+import { commandNode, hostileNodes, scenarioOf } from "../support/hostile-sql";
 import { freePort, startProcessServer, until, type ProcessServer } from "../support/process";
 
 const ADMIN_KEY = "stall-admin-key-0123456789";
-const sql = (id: string, next: string, query: string) => node(id, "psql_query", { query, autoTransitionTo: next });
-const EXPENSIVE = "chat_id AS (CASE WHEN length(hex(zeroblob(20000000 + token_id))) > 0 THEN 'x' END)";
-const scenario = doc(
-  node("c", "command_trigger", { command: "/start", autoTransitionTo: "v" }),
-  node("v", "set_variable", { assignments: [{ id: "a", variable: "kept", value: "yes" }], autoTransitionTo: "h1" }),
-  sql("h1", "h2", "DROP TABLE IF EXISTS bot_state"),
-  sql("h2", "h3", "CREATE TABLE IF NOT EXISTS bot_state (token_id INTEGER, variables TEXT, waiting TEXT, updated_at TEXT)"),
-  sql("h3", "h4", "INSERT INTO bot_state (token_id, variables, updated_at) WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c LIMIT 400) SELECT 0, '{}', 'x' FROM c"),
-  // Added after the rows, the column costs nothing to write, only to read.
-  sql("h4", "done", `ALTER TABLE bot_state ADD COLUMN ${EXPENSIVE}`),
-  node("done", "message", { messageText: "done" }),
+const scenario = scenarioOf(
+  commandNode("c", "/start", "v"),
+  { id: "v", type: "set_variable", position: { x: 0, y: 0 }, data: { assignments: [{ id: "a", variable: "kept", value: "yes" }], autoTransitionTo: "h1" } },
+  ...hostileNodes("bot_state", 400).filter((n) => n.id !== "hostile"),
 );
 
 let server: ProcessServer;
