@@ -6,13 +6,14 @@
 // the server 7.9 s), and, as the same-run baseline of that load, the session view GET
 // /api/preview/{sid} back to back (no project file read). Prints one JSON line: health latency in
 // each phase, the p99 ratios (to idle; variables reads to view reads), the reads made.
-//   bun bench/project-sql.ts [--probes 1000]
+//   bun bench/project-sql.ts [--probes 1000] [--rounds 5]   (probes per phase, over all rounds)
 import { join } from "node:path";
 import { commandNode, hostileNodes, messageNode, scenarioOf, sqlNode } from "../test/support/hostile-sql";
 import { freePort, startProcessServer } from "../test/support/process";
 import { api, arg, BENCH_ADMIN_KEY, BENCH_SESSION_SECRET, latency, onCleanup, ratio, ROOT, runBench, tempDir, until } from "./lib";
 
 const PROBES = arg("probes", 1000);
+const ROUNDS = arg("rounds", 5);
 const scenario = scenarioOf(
   ...hostileNodes("bot_state", 400, "ready"),
   messageNode("ready", "ready"),
@@ -29,9 +30,9 @@ async function probe(url: string): Promise<number> {
   return performance.now() - t0;
 }
 
-async function probes(url: string): Promise<number[]> {
+async function probes(url: string, n: number): Promise<number[]> {
   const out: number[] = [];
-  for (let i = 0; i < PROBES; i++) out.push(await probe(url));
+  for (let i = 0; i < n; i++) out.push(await probe(url));
   return out;
 }
 
@@ -51,10 +52,6 @@ await runBench("project-sql", async () => {
   const preview = await api(url, "POST", `/api/projects/${project.id}/preview`, { cookie, json: {}, expect: 201 });
   const sid = preview.id as string;
 
-  // Idle: the same server, the preview started and quiet.
-  for (let i = 0; i < 20; i++) await probe(url);
-  const idle = await probes(url);
-
   let version = 0;
   const say = async (text: string, reply: string) => {
     const sent = await api(url, "POST", `/api/preview/${sid}/actions`, { cookie, json: { type: "text", text } });
@@ -67,38 +64,52 @@ await runBench("project-sql", async () => {
   };
   await say("/hostile", "ready");
 
-  // The bot burns CPU in its queries throughout both busy phases.
-  let burning = true;
-  let burns = 0;
-  const burner = (async () => {
-    while (burning) {
-      await say("/burn", "burnt");
-      burns++;
-    }
-  })();
-  const whileSql = await probes(url);
-
-  /** Health probes while the user reads `path` back to back; the reads' latencies. */
-  const whileReading = async (path: string) => {
-    let reading = true;
+  /** Health probes while the user reads `path` back to back (none: idle); the reads' latencies. */
+  const whileReading = async (n: number, path?: string) => {
+    let reading = path !== undefined;
     const reads: number[] = [];
     const reader = (async () => {
       while (reading) {
         const t0 = performance.now();
-        await api(url, "GET", path, { cookie });
+        await api(url, "GET", path!, { cookie });
         reads.push(performance.now() - t0);
       }
     })();
-    const health = await probes(url);
+    const health = await probes(url, n);
     reading = false;
     await reader;
     return { health, reads };
   };
-  // The same back-to-back load on the session view (no project file read): what any endpoint costs health.
-  const view = await whileReading(`/api/preview/${sid}`);
-  const variables = await whileReading(`/api/preview/${sid}/variables`);
-  burning = false;
-  await burner;
+
+  // Rounds interleave the phases, so a change of the machine's load (it is shared) falls on all of
+  // them alike. Idle: the preview quiet. Then the bot burns CPU in its queries throughout: health
+  // alone; with back-to-back reads of the session view (no project file: what any endpoint costs
+  // health); with back-to-back reads of the variables (the read that stalled the server).
+  for (let i = 0; i < 20; i++) await probe(url);
+  const idle: number[] = [];
+  const whileSql: number[] = [];
+  const view = { health: [] as number[], reads: [] as number[] };
+  const variables = { health: [] as number[], reads: [] as number[] };
+  const per = Math.ceil(PROBES / ROUNDS);
+  let burns = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    idle.push(...(await whileReading(per)).health);
+    let burning = true;
+    const burner = (async () => {
+      while (burning) {
+        await say("/burn", "burnt");
+        burns++;
+      }
+    })();
+    whileSql.push(...(await whileReading(per)).health);
+    for (const [into, path] of [[view, `/api/preview/${sid}`], [variables, `/api/preview/${sid}/variables`]] as const) {
+      const r = await whileReading(per, path);
+      into.health.push(...r.health);
+      into.reads.push(...r.reads);
+    }
+    burning = false;
+    await burner;
+  }
 
   const idleFigures = latency(idle);
   const sqlFigures = latency(whileSql);
@@ -106,6 +117,7 @@ await runBench("project-sql", async () => {
   const readFigures = latency(variables.health);
   return {
     probes: PROBES,
+    rounds: ROUNDS,
     healthIdle: idleFigures,
     healthWhileSql: sqlFigures,
     healthWhileSqlAndViewReads: viewFigures,

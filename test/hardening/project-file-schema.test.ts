@@ -5,12 +5,14 @@
 // loudly (an integer overflow) instead of taking seconds: any read of it shows as an error.
 import { afterEach, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readChatVariables, writeChatVariables } from "../../src/db/preview-state";
+import { ProjectDatabases } from "../../src/db/project-db";
 import { PROJECT_DB_DDL } from "../../src/db/project-schema";
 import { unexpectedSchema } from "../../src/db/project-schema-check";
+import { scenarioTablesPath } from "../../src/scenario/codegen/runtime/scenario-file";
 import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
 
 const OWNER = 501;
@@ -99,4 +101,20 @@ test("a sound file is accepted as it is; a view, a trigger, an extra index or an
   d.exec("CREATE INDEX extra ON bot_users (lower(username))");
   d.exec("ALTER TABLE project_content ADD COLUMN slow AS (1)");
   expect(unexpectedSchema(d).map((e) => `${e.type} ${e.name}`).sort()).toEqual(["index extra", "table project_content", "trigger tr", "view v"]);
+});
+
+test("removing a project's file removes its tables file too", () => {
+  dir = mkdtempSync(join(tmpdir(), "project-remove-"));
+  const files = new ProjectDatabases(dir);
+  files.open(3);
+  const tables = scenarioTablesPath(files.pathOf(3));
+  expect(tables).toBe(join(files.dir, "3-tables.db"));
+  const d = new Database(tables, { create: true });
+  d.exec("PRAGMA journal_mode = WAL");
+  d.exec("CREATE TABLE orders (x)");
+  files.remove(3);
+  expect(existsSync(files.pathOf(3))).toBe(false);
+  expect(existsSync(tables)).toBe(false);
+  expect(existsSync(`${tables}-wal`)).toBe(false);
+  d.close();
 });
