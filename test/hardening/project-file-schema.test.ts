@@ -118,3 +118,26 @@ test("removing a project's file removes its tables file too", () => {
   expect(existsSync(`${tables}-wal`)).toBe(false);
   d.close();
 });
+
+test("the preview's kept reader sees a schema changed after it was checked, and a file made anew at the same path", () => {
+  dir = mkdtempSync(join(tmpdir(), "preview-reader-"));
+  const path = join(dir, "preview.db");
+  const make = (vars: string) => {
+    const d = new Database(path, { create: true });
+    d.exec("PRAGMA journal_mode = WAL");
+    for (const ddl of PROJECT_DB_DDL) d.exec(ddl);
+    d.query("INSERT INTO bot_state (token_id, chat_id, variables, updated_at) VALUES (0, '5', ?, 'x')").run(vars);
+    return d;
+  };
+  const first = make('{"n":1}');
+  expect(readChatVariables(path, 5)).toEqual({ n: 1 });
+  // Added behind the kept connection's back: counted as no database from the next read on.
+  first.exec(`CREATE INDEX trap_idx ON bot_state ((${TRAP.replace("token_id", "chat_id")}))`);
+  expect(readChatVariables(path, 5)).toEqual({});
+  first.close();
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(path + suffix, { force: true });
+  expect(readChatVariables(path, 5)).toEqual({});
+  const second = make('{"n":2}');
+  expect(readChatVariables(path, 5)).toEqual({ n: 2 });
+  second.close();
+});
