@@ -3,10 +3,9 @@
 // connection that runs scenario SQL has its own file as `main` and the bot's file attached
 // read-only as `bot`, so SQLite itself refuses every write, DROP or CREATE there: no scenario can
 // replace a table the bot or the platform reads (docs/security.md, "Project files").
-// This file is also the text of that part of every generated program (program.ts embeds it from
-// the first "// ─── " line on, without `export`); the imports above that line are for tsc only.
+// Part of every generated program (runtime-text.ts embeds it from the first "// ─── " line on,
+// without `export`; docs/runtime.md); the imports above that line are for the type checker only.
 import { Database } from "bun:sqlite";
-import { PROJECT_DB_DDL } from "../../../db/project-schema";
 
 // ─── Scenario tables: a file of their own ──────────────────────────────────────
 
@@ -37,8 +36,9 @@ function readOnlyUri(path: string): string {
  * tables file is capped at `maxMb`, TEMP at SCENARIO_TEMP_MAX_MB (scenario SQL may not run PRAGMA,
  * so it cannot lift either cap); the bot's file is attached read-only as `bot`, so `bot_users`
  * still reads (SQLite looks a name up in main, temp, then attached files) but never writes.
+ * `systemDdl` makes the bot's file: tables it does not name are a scenario's, from older versions.
  */
-export function openScenarioDatabase(databasePath: string | undefined, maxMb: number, system: Database | null): Database {
+export function openScenarioDatabase(databasePath: string | undefined, maxMb: number, system: Database | null, systemDdl: readonly string[]): Database {
   if (!databasePath) {
     const memory = new Database(":memory:");
     capPages(memory, "temp", SCENARIO_TEMP_MAX_MB);
@@ -52,7 +52,7 @@ export function openScenarioDatabase(databasePath: string | undefined, maxMb: nu
   capPages(d, "temp", SCENARIO_TEMP_MAX_MB);
   if (system) {
     d.query("ATTACH ? AS bot").run(readOnlyUri(databasePath));
-    moveLegacyTables(system, d);
+    moveLegacyTables(system, d, systemDdl);
   }
   return d;
 }
@@ -64,8 +64,8 @@ const quoteName = (name: string) => '"' + name.replaceAll('"', '""') + '"';
  * here once. A bot of another token of the project may be moving them at the same moment: the
  * copy is one IMMEDIATE transaction that skips a table already here, and the drop comes after.
  */
-function moveLegacyTables(system: Database, d: Database) {
-  const own = new Set(PROJECT_DB_DDL.map((ddl) => /^CREATE TABLE IF NOT EXISTS (\w+)/.exec(ddl)?.[1]));
+function moveLegacyTables(system: Database, d: Database, systemDdl: readonly string[]) {
+  const own = new Set(systemDdl.map((ddl) => /^CREATE TABLE IF NOT EXISTS (\w+)/.exec(ddl)?.[1]));
   const legacy = system
     .query<{ name: string }, []>("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'virtual') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
     .all()
