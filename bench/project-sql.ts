@@ -9,7 +9,7 @@
 //   bun bench/project-sql.ts [--probes 1000] [--rounds 5]   (probes per phase, over all rounds)
 import { join } from "node:path";
 import { commandNode, hostileNodes, messageNode, scenarioOf, sqlNode } from "../test/support/hostile-sql";
-import { freePort, startProcessServer } from "../test/support/process";
+import { devLoginOnServer, freePort, startProcessServer } from "../test/support/process";
 import { api, arg, BENCH_ADMIN_KEY, BENCH_SESSION_SECRET, latency, onCleanup, ratio, ROOT, runBench, tempDir, until } from "./lib";
 
 const PROBES = arg("probes", 1000);
@@ -43,11 +43,7 @@ await runBench("project-sql", async () => {
   const server = await startProcessServer([process.execPath, join(ROOT, "src/main.ts"), "serve"], { cwd: dir, env, port, timeoutMs: 60_000 });
   onCleanup(() => server.stop("SIGTERM"));
   const url = server.url;
-  const login = await fetch(`${url}/admin/api/login`, { method: "POST", body: new URLSearchParams({ key: BENCH_ADMIN_KEY }), redirect: "manual" });
-  const admin = login.headers.getSetCookie()[0]!.split(";")[0]!;
-  await api(url, "PUT", "/admin/api/app-settings", { cookie: admin, json: { auth: { loginMode: "dev_login" } } });
-  const dev = await fetch(`${url}/api/auth/dev-login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ userId: 1, firstName: "Bench" }) });
-  const cookie = dev.headers.getSetCookie()[0]!.split(";")[0]!;
+  const cookie = await devLoginOnServer(url, BENCH_ADMIN_KEY, 1);
   const project = await api(url, "POST", "/api/projects", { cookie, json: { name: "Worst SQL", data: scenario } });
   const preview = await api(url, "POST", `/api/projects/${project.id}/preview`, { cookie, json: {}, expect: 201 });
   const sid = preview.id as string;

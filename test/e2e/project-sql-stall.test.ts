@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { unexpectedSchema } from "../../src/db/project-schema-check";
 import { commandNode, hostileNodes, scenarioOf } from "../support/hostile-sql";
-import { freePort, startProcessServer, until, type ProcessServer } from "../support/process";
+import { devLoginOnServer, freePort, startProcessServer, until, type ProcessServer } from "../support/process";
 
 const ADMIN_KEY = "stall-admin-key-0123456789";
 const scenario = scenarioOf(
@@ -43,11 +43,7 @@ async function health(): Promise<number> {
 
 test("a preview's hostile psql_query cannot replace bot_state; its variables answer correctly while health keeps answering", async () => {
   const url = server.url;
-  const login = await fetch(`${url}/admin/api/login`, { method: "POST", body: new URLSearchParams({ key: ADMIN_KEY }), redirect: "manual" });
-  const admin = login.headers.getSetCookie()[0]!.split(";")[0]!;
-  await fetch(`${url}/admin/api/app-settings`, { method: "PUT", headers: { cookie: admin, "content-type": "application/json" }, body: JSON.stringify({ auth: { loginMode: "dev_login" } }) });
-  const dev = await fetch(`${url}/api/auth/dev-login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ userId: 1, firstName: "Ada" }) });
-  const cookie = dev.headers.getSetCookie()[0]!.split(";")[0]!;
+  const cookie = await devLoginOnServer(url, ADMIN_KEY, 1);
   const call = async (method: string, path: string, body?: unknown) => {
     const r = await fetch(`${url}${path}`, { method, headers: { cookie, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
     return { status: r.status, body: (await r.json()) as any };

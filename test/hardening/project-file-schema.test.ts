@@ -3,7 +3,7 @@
 // generated column computes on every read made GET /api/bot/tokens/{id}/users and the preview's
 // variables run that code in the server, on its event loop. Here the generated column fails
 // loudly (an integer overflow) instead of taking seconds: any read of it shows as an error.
-import { afterEach, expect, test } from "bun:test";
+import { afterAll, afterEach, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,13 +19,13 @@ const OWNER = 501;
 /** Evaluating it throws "integer overflow": a read that computes it cannot go unnoticed. */
 const TRAP = "abs(-9223372036854775807 - 1 + length(token_id))";
 
-let t: TestApp | undefined;
-let dir: string | undefined;
+/** Every test's files live under one folder, removed at the end (the app's own in its cleanup). */
+const root = mkdtempSync(join(tmpdir(), "project-file-schema-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let apps: TestApp[] = [];
 afterEach(() => {
-  t?.cleanup();
-  t = undefined;
-  if (dir) rmSync(dir, { recursive: true, force: true });
-  dir = undefined;
+  for (const a of apps) a.cleanup();
+  apps = [];
 });
 
 /** A project file whose bot tables were replaced as the hostile scenario did, with rows. */
@@ -54,7 +54,8 @@ function hostileFile(path: string) {
 }
 
 test("GET /api/bot/tokens/{id}/users on a file with a hostile bot_users: the schema is rebuilt before any read, the answer is sound", async () => {
-  t = createTestApp();
+  const t = createTestApp();
+  apps.push(t);
   await setUp(t);
   const cookie = await loginAs(t, OWNER);
   const project = (await t.call("POST", "/api/projects", { cookie, json: { name: "P" } })).body.id as number;
@@ -76,7 +77,7 @@ test("GET /api/bot/tokens/{id}/users on a file with a hostile bot_users: the sch
 });
 
 test("the preview's variables: a file with a hostile bot_state counts as no database; a sound one reads and writes", () => {
-  dir = mkdtempSync(join(tmpdir(), "preview-state-"));
+  const dir = mkdtempSync(join(root, "preview-state-"));
   const hostile = join(dir, "hostile.db");
   hostileFile(hostile);
   expect(readChatVariables(hostile, 1)).toEqual({});
@@ -104,7 +105,7 @@ test("a sound file is accepted as it is; a view, a trigger, an extra index or an
 });
 
 test("removing a project's file removes its tables file too", () => {
-  dir = mkdtempSync(join(tmpdir(), "project-remove-"));
+  const dir = mkdtempSync(join(root, "project-remove-"));
   const files = new ProjectDatabases(dir);
   files.open(3);
   const tables = scenarioTablesPath(files.pathOf(3));
@@ -120,7 +121,7 @@ test("removing a project's file removes its tables file too", () => {
 });
 
 test("the preview's kept reader sees a schema changed after it was checked, and a file made anew at the same path", () => {
-  dir = mkdtempSync(join(tmpdir(), "preview-reader-"));
+  const dir = mkdtempSync(join(root, "preview-reader-"));
   const path = join(dir, "preview.db");
   const make = (vars: string) => {
     const d = new Database(path, { create: true });
