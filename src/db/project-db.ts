@@ -98,7 +98,13 @@ export class ProjectDatabases {
     sqlite.exec("PRAGMA synchronous = NORMAL");
     // Functions with side effects never run from the schema (defence in depth: verify() is the check).
     sqlite.exec("PRAGMA trusted_schema = OFF");
-    this.verify(projectId, sqlite);
+    try {
+      this.verify(projectId, sqlite);
+    } catch (e) {
+      // A schema that cannot even be dropped (a virtual table of an unknown module) is not read.
+      sqlite.close();
+      throw e;
+    }
     const db = drizzle({ client: sqlite, schema: projectSchema }) as ProjectDb;
     this.open_.set(projectId, db);
     while (this.open_.size > MAX_OPEN) {
