@@ -40,7 +40,15 @@ function anchors(markdown: string): Set<string> {
 
 describe("documentation links", () => {
   test("README.md and docs/*.md exist", () => {
-    expect(documents()).toEqual(expect.arrayContaining(["README.md", "docs/api.md", "docs/scenario.md", "docs/cli.md", "docs/configuration.md", "docs/operations.md"]));
+    expect(documents()).toEqual(expect.arrayContaining(["README.md", "docs/api.md", "docs/scenario.md", "docs/cli.md", "docs/configuration.md", "docs/operations.md", "docs/architecture.md", "docs/security.md", "docs/performance.md", "docs/testing.md"]));
+  });
+
+  test("the README is a front door: at most 200 lines, its links stay inside the repository, its pictures exist", () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    expect(readme.split("\n").length).toBeLessThanOrEqual(200);
+    const targets = links(readme);
+    expect(targets.filter((t) => /^[a-z][a-z0-9+.-]*:/i.test(t) || t.startsWith("/"))).toEqual([]);
+    expect(targets.filter((t) => t.endsWith(".png"))).toEqual(["docs/images/editor.png", "docs/images/preview.png"]);
   });
 
   test("every relative link resolves to a file in the repository, and to a heading when it names one", () => {
