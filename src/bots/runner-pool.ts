@@ -3,7 +3,7 @@
 // the runner keeps only its tables, state and connections. This side places bots, relays their
 // output, and watches each runner: a runner whose event loop is blocked or whose memory is over the
 // limit is killed; the bot that caused it is named in its log and gets a runner of its own when it
-// starts again, and the others are started again at once (DESIGN.md §6, README "How bots run").
+// starts again, and the others are started again at once (docs/bots.md#running-bots, docs/bots.md#running-bots).
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config";

@@ -1,4 +1,4 @@
-// The one error shape (DESIGN.md §4): { error: CODE, message, ...extra }. Every failure path of
+// The one error shape (docs/api.md#errors): { error: CODE, message, ...extra }. Every failure path of
 // every route ends here, so clients never see Elysia's defaults, a stack trace or SQL.
 import { Elysia } from "elysia";
 import type { Logger } from "../log";

@@ -1,4 +1,4 @@
-// The scenario document (SCENARIO.md "Document" and "Node types") as zod 4 schemas.
+// The scenario document (docs/scenario.md) as zod 4 schemas.
 //
 // Every object schema is `.loose()`: unknown fields pass through untouched, because a project's
 // `data` is stored and exported exactly as given (round trip is lossless). Every optional field is
@@ -272,7 +272,7 @@ export const sheetSchema = z
     id: str(),
     name: str(),
     nodes: z.array(nodeSchema),
-    /** API.md name; `connections` is the accepted alias and is kept under its own name */
+    /** docs/api.md name; `connections` is the accepted alias and is kept under its own name */
     edges: field(z.array(edgeSchema)),
     connections: field(z.array(edgeSchema)),
     viewState: field(z.record(z.string(), z.unknown())),

@@ -3,7 +3,7 @@
 import { LOGIC_TYPES } from "./types-logic";
 import { ACTION_TYPES, TRIGGER_NODE_TYPES } from "./types-messaging";
 
-/** Node types the generated bot runs (SCENARIO.md Level 1). */
+/** Node types the generated bot runs (docs/scenario.md#level-1-node-types). */
 export const LEVEL1_TYPES = [
   "start",
   "command",

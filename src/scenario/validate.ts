@@ -1,4 +1,4 @@
-// Scenario validation (SCENARIO.md "Document"): errors only for what makes a document unusable
+// Scenario validation (docs/scenario.md#the-document): errors only for what makes a document unusable
 // (they block storing); everything else is a warning that generate/start report and the bot skips.
 import { isLevel1Type, isLevel2Type } from "./model";
 import { OUT_OF_SCOPE, TRIGGER_NODE_TYPES } from "./types-messaging";
@@ -6,7 +6,7 @@ import { buttonCommands, commandName, nodeRefs } from "./refs";
 import { isObject, kindOf } from "../lib/values";
 
 /**
- * Stable words for what a warning is about (API.md generate): NODE_TYPE_UNSUPPORTED (a type this
+ * Stable words for what a warning is about (docs/api.md generate): NODE_TYPE_UNSUPPORTED (a type this
  * version does not run), NODE_TYPE_OUT_OF_SCOPE (a type Botloom leaves out on purpose),
  * NODE_TYPE_UNKNOWN, DANGLING_TARGET, UNREACHABLE, BUTTON_INCOMPLETE, TARGET_NOT_RUNNABLE (a
  * transition to a node that does not run by itself), COMMAND_CONFLICT, INVALID_DATA (a field the

@@ -1,4 +1,4 @@
-// DESIGN.md §2 / issue 12: the engine (src/scenario) and the bot runtime (src/bots) never import a
+// docs/architecture.md#layers / issue 12: the engine (src/scenario) and the bot runtime (src/bots) never import a
 // feature module nor the HTTP layer; features translate the runtime's errors into the error shape.
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";

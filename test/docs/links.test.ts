@@ -5,6 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { createTestApp } from "../support/app";
+import { anchors, links } from "./markdown";
 
 const root = resolve(import.meta.dir, "../..");
 
@@ -12,30 +13,6 @@ function documents(): string[] {
   // docs/ and its subfolders (the node reference lives in docs/nodes/)
   const docs = existsSync(join(root, "docs")) ? (readdirSync(join(root, "docs"), { recursive: true }) as string[]).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`) : [];
   return ["README.md", ...docs];
-}
-
-/** Markdown links and images outside code: [text](target) and ![alt](target). */
-function links(markdown: string): string[] {
-  const prose = markdown.replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
-  return [...prose.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1]);
-}
-
-/** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
-function anchors(markdown: string): Set<string> {
-  const seen = new Map<string, number>();
-  const out = new Set<string>();
-  for (const line of markdown.replace(/```[\s\S]*?```/g, "").split("\n")) {
-    const m = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
-    if (!m) continue;
-    const base = m[1]
-      .toLowerCase()
-      .replace(/[^\p{L}\p{N}\s_-]/gu, "")
-      .replace(/\s/g, "-");
-    const n = seen.get(base) ?? 0;
-    seen.set(base, n + 1);
-    out.add(n === 0 ? base : `${base}-${n}`);
-  }
-  return out;
 }
 
 describe("documentation links", () => {
@@ -80,7 +57,7 @@ describe("documentation links", () => {
   });
 
   test("the checker itself catches a link out of the repository, a missing file and a missing heading", () => {
-    expect(links("see [a](../shared/API.md), `[not](code.md)`, ![i](img.png) and [b](https://x.org)")).toEqual(["../shared/API.md", "img.png", "https://x.org"]);
+    expect(links("see [a](../shared/notes.md), `[not](code.md)`, ![i](img.png) and [b](https://x.org)")).toEqual(["../shared/notes.md", "img.png", "https://x.org"]);
     expect(anchors("# Bot-manager API (`/api/bot/*`)\n## `restore FILE`\n## Limits\n## Limits")).toEqual(new Set(["bot-manager-api-apibot", "restore-file", "limits", "limits-1"]));
   });
 });

@@ -1,4 +1,4 @@
-// Platform accounts for the admin (API.md "Admin area": users list and card, admin rule 6).
+// Platform accounts for the admin (docs/api.md#admin-area: users list and card, admin rule 6).
 // Only ids, names and dates leave this file: never project data, tokens or session ids.
 import { asc, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
@@ -19,7 +19,7 @@ const col = (table: typeof projects | typeof projectCollaborators | typeof users
 const ownedCount = sql<number>`(select count(*) from ${projects} where ${col(projects, projects.ownerId.name)} = ${col(users, users.id.name)})`;
 const sharedCount = sql<number>`(select count(*) from ${projectCollaborators} where ${col(projectCollaborators, projectCollaborators.userId.name)} = ${col(users, users.id.name)})`;
 
-/** The WHERE clause of the admin search (DESIGN.md "Admin users"), or undefined for "everyone". */
+/** The WHERE clause of the admin search (docs/api.md#admin-rules rule 6), or undefined for "everyone". */
 function searchFilter(search: string): SQL | undefined {
   const text = search.trim();
   if (text === "") return undefined;

@@ -1,4 +1,4 @@
-// EXTENSIONS.md "Auth and sessions": how ordinary users get a session, and their own PATs.
+// docs/api.md#auth-and-personal-access-tokens: how ordinary users get a session, and their own PATs.
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";

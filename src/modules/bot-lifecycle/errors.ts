@@ -1,4 +1,4 @@
-// The bot runtime's refusals in the one error shape (DESIGN.md §4).
+// The bot runtime's refusals in the one error shape (docs/api.md#errors).
 import { BotError } from "../../bots/errors";
 import { AppError, badRequest, conflict, notFound } from "../../http/errors";
 

@@ -1,5 +1,5 @@
 // Environment variables of a bot token. Secret values leave the server only twice: in the answer
-// to their own creation and through the owner-only legacy reveal (DESIGN.md §4).
+// to their own creation and through the owner-only legacy reveal (docs/api.md#bot-manager-api-apibot).
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { AppContext } from "../../context";
 import { botTokens, tokenEnvVars } from "../../db/schema";

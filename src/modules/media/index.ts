@@ -1,4 +1,4 @@
-// EXTENSIONS.md "Media": project media (project access required) and the public /uploads links.
+// docs/api.md#media: project media (project access required) and the public /uploads links.
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";

@@ -1,4 +1,4 @@
-// Media types (DESIGN.md §4 "Media types"): images, video, audio, PDF, plain text, JSON, ZIP and
+// Media types (docs/api.md#media): images, video, audio, PDF, plain text, JSON, ZIP and
 // Office documents. Everything else — executables, scripts, HTML, SVG — is refused with 415.
 
 export const MAX_MEDIA_BYTES = 50 * 1024 * 1024;
@@ -99,7 +99,7 @@ export function kindOf(type: string): MediaKind {
   return "document";
 }
 
-/** EXTENSIONS.md media record. */
+/** docs/api.md#media record. */
 export interface MediaView {
   id: number;
   projectId: number;

@@ -229,7 +229,7 @@ function replyKeyboardOf(entries: TranscriptEntry[]) {
   return null;
 }
 
-/** An unsaved document meets the limits a saved one does (SCENARIO.md: 64 levels, 20,000 nodes). */
+/** An unsaved document meets the limits a saved one does (docs/api.md#limits: 64 levels, 20,000 nodes). */
 function checkLimits(document: unknown) {
   const problem = scenarioLimitProblem(document, "document");
   if (problem) throw badRequest(problem);

@@ -1,4 +1,4 @@
-// API.md §Projects: the project records themselves (list, create, read, update, delete, reorder).
+// docs/api.md#projects: the project records themselves (list, create, read, update, delete, reorder).
 // Team, admin ids, archive, duplicate, code, activity and versions live in the route files below.
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
@@ -28,7 +28,7 @@ const projectRecordRoutes = (ctx: AppContext) => {
   return (
     new Elysia({ prefix: "/api/projects" })
       .use(authPlugin(ctx))
-      // API.md fixes an array here: paging is opt-in (page/perPage) and then answers { items, total, page, perPage }.
+      // docs/api.md fixes an array here: paging is opt-in (page/perPage) and then answers { items, total, page, perPage }.
       .get(
         "/",
         ({ actor, query }) => {
@@ -41,7 +41,7 @@ const projectRecordRoutes = (ctx: AppContext) => {
           user: true,
           detail: {
             description:
-              "Full project records. Query: archived (true/false); optional paging page (from 1) and perPage (1-200, default 50): without them the answer is the array of API.md, with them { items, total, page, perPage }.",
+              "Full project records. Query: archived (true/false); optional paging page (from 1) and perPage (1-200, default 50): without them the answer is the array of docs/api.md, with them { items, total, page, perPage }.",
           },
         },
       )

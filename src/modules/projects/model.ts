@@ -1,4 +1,4 @@
-// Shapes of API.md §Projects: request bodies (zod, shared by routes and services) and the two
+// Shapes of docs/api.md#projects: request bodies (zod, shared by routes and services) and the two
 // response records (full Project, ProjectListItem).
 import { z } from "zod";
 
@@ -60,7 +60,7 @@ export const updateProjectSchema = z.strictObject({
 export const adminIdsSchema = z.strictObject({ adminIds: z.string().max(10_000) });
 export const adminIdRemoveSchema = z.strictObject({ adminId: z.union([z.string().max(100), z.number().int().positive()]) });
 export const duplicateSchema = z.object({ name: name.optional() }).optional();
-/** Only these two are read; anything else in the body is ignored (API.md). */
+/** Only these two are read; anything else in the body is ignored (docs/api.md). */
 export const generateSchema = z.object({ userDatabaseEnabled: bool.optional(), enableLogging: bool.optional() }).optional();
 
 /** The answer of POST /api/projects/{id}/generate (documented in OpenAPI). */

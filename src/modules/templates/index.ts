@@ -1,4 +1,4 @@
-// EXTENSIONS.md "Templates (catalog)": /api/templates for signed-in users. The built-ins are
+// docs/api.md#templates: /api/templates for signed-in users. The built-ins are
 // seeded when the context is built (seed.ts loadBuiltInTemplates).
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";

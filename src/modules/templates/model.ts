@@ -1,4 +1,4 @@
-// Shapes of the template catalog (EXTENSIONS.md "Templates", API.md "Template (catalog record)"):
+// Shapes of the template catalog (docs/api.md#templates):
 // request bodies (zod, shared by routes and services), the built-in file format and the records.
 import { z } from "zod";
 
@@ -73,7 +73,7 @@ export interface TemplateListQuery {
   perPage: number;
 }
 
-/** API.md "Template (catalog record)", field for field. */
+/** docs/api.md#templates, field for field. */
 export interface TemplateRecord {
   id: number;
   ownerId: number | null;

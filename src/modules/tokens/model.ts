@@ -8,7 +8,7 @@ export const tokenCreateSchema = z.object({
   name: tokenName.optional().nullable(),
 });
 
-/** EXTENSIONS.md `PATCH /api/bot/tokens/{tokenId}`. */
+/** docs/api.md#bot-manager-api-apibot. */
 export const tokenPatchSchema = z.object({
   name: tokenName.min(1, "name must not be empty").optional(),
   launchMode: z.enum(["polling", "webhook"], { error: "launchMode must be polling or webhook" }).optional(),

@@ -1,4 +1,4 @@
-// Shapes of the API answers the app reads (API.md / EXTENSIONS.md); only the fields it uses.
+// Shapes of the API answers the app reads (docs/api.md); only the fields it uses.
 
 export interface User {
   id: number;
