@@ -28,7 +28,7 @@ const PING_MS = 1000;
 /** A runner that has not answered for its block limit plus this long is killed even unnamed. */
 const PING_SLACK_MS = 3000;
 /** A runner left without bots is ended after this long (a restart of its only bot reuses it). */
-const IDLE_MS = 10_000;
+export const RUNNER_IDLE_MS = 10_000;
 
 interface Hosted {
   tokenId: number;
@@ -59,6 +59,8 @@ export class RunnerPool implements BotHost {
   private readonly pinger: ReturnType<typeof setInterval>;
   private pingCount = 0;
   private closed = false;
+  /** Tests shorten it to reach an idle runner's end without waiting 10 s. */
+  idleMs = RUNNER_IDLE_MS;
 
   constructor(
     private readonly config: Config,
@@ -71,6 +73,11 @@ export class RunnerPool implements BotHost {
   /** Runner processes now (for tests and the status of the instance). */
   get processes(): number[] {
     return [...this.runners].map((r) => r.proc.pid);
+  }
+
+  /** Runner processes told to end (stdin closed) that have not exited yet (for tests). */
+  get ending(): number[] {
+    return [...this.runners].filter((r) => r.ending).map((r) => r.proc.pid);
   }
 
   launch(p: BotProgram, onLine: LineSink): BotInstance {
@@ -259,7 +266,7 @@ export class RunnerPool implements BotHost {
     runner.idleTimer = setTimeout(() => {
       runner.idleTimer = null;
       if (runner.bots.size === 0) this.end(runner);
-    }, IDLE_MS);
+    }, this.idleMs);
     runner.idleTimer.unref();
   }
 
