@@ -5,7 +5,9 @@ import { authPlugin } from "../../http/auth";
 import { badRequest, forbidden } from "../../http/errors";
 import { parsePaging, parsePositiveId } from "../../http/params";
 import { clientAddress, rateLimited, WindowLimiter } from "../../http/rate-limit";
-import { devLoginSchema, patCreateSchema, widgetLoginSchema } from "./model";
+import { jsonAnswer } from "../../http/openapi-answer";
+import { authConfigSchema, devLoginSchema, patCreateSchema, publicUserSchema, widgetLoginSchema } from "./model";
+import { z } from "zod";
 import { SESSION_COOKIE, SESSION_TTL_MS } from "./service";
 
 export const authRoutes = (ctx: AppContext) => {
@@ -31,11 +33,15 @@ export const authRoutes = (ctx: AppContext) => {
 
   return new Elysia({ prefix: "/api/auth" })
     .use(authPlugin(ctx))
-    .get("/config", () => {
-      const mode = ctx.settings.loginMode();
-      const view = ctx.settings.publicView();
-      return { setUp: ctx.settings.isSetUp(), loginMode: mode, botUsername: view.providers.messenger.botUsername };
-    })
+    .get(
+      "/config",
+      () => {
+        const mode = ctx.settings.loginMode();
+        const view = ctx.settings.publicView();
+        return { setUp: ctx.settings.isSetUp(), loginMode: mode, botUsername: view.providers.messenger.botUsername };
+      },
+      { detail: jsonAnswer(authConfigSchema) },
+    )
     .post(
       "/dev-login",
       ({ body, cookie, server, request, set }) => {
@@ -67,7 +73,7 @@ export const authRoutes = (ctx: AppContext) => {
         const user = ctx.auth.getUser(actor.userId) ?? { id: actor.userId, firstName: "", lastName: null, username: null, photoUrl: null };
         return { user };
       },
-      { user: true },
+      { user: true, detail: jsonAnswer(z.object({ user: publicUserSchema })) },
     )
     .post("/logout", async ({ cookie }) => {
       // Previews end with the session that started them (they would otherwise idle for 30 minutes).

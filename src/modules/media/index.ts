@@ -4,7 +4,10 @@ import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
 import { badRequest } from "../../http/errors";
 import { parsePositiveId } from "../../http/params";
+import { jsonAnswer } from "../../http/openapi-answer";
+import { mediaViewSchema } from "./model";
 import { serveUpload } from "./serve";
+import { z } from "zod";
 
 /** The `file` part of a multipart body; everything else a client can send wrong is a 400. */
 async function filePart(request: Request): Promise<File> {
@@ -46,7 +49,7 @@ export const mediaRoutes = (ctx: AppContext) => {
         ctx.access.require(projectId, actor.userId);
         return media.list(projectId);
       },
-      { user: true },
+      { user: true, detail: jsonAnswer(z.array(mediaViewSchema)) },
     )
     .delete(
       "/api/projects/:id/media/:mediaId",

@@ -6,7 +6,9 @@ import { authPlugin } from "../../http/auth";
 import { parseBoolQuery, parsePaging, parsePositiveId } from "../../http/params";
 import { JsonCache } from "../../http/json-cache";
 import { changeStamp } from "../../db/change-stamp";
-import { createProjectSchema, reorderSchema, updateProjectSchema } from "./model";
+import { jsonAnswer } from "../../http/openapi-answer";
+import { createProjectSchema, projectListItemSchema, reorderSchema, updateProjectSchema } from "./model";
+import { z } from "zod";
 import { projectExtraRoutes } from "./extra-routes";
 import { projectHistoryRoutes } from "./history-routes";
 import { projectHttpTestRoutes } from "./http-test";
@@ -51,7 +53,7 @@ const projectRecordRoutes = (ctx: AppContext) => {
           const archived = parseBoolQuery(query.archived, "archived");
           return lists.respond(`${actor.userId}:${archived}`, () => projects.listItems(actor.userId, archived));
         },
-        { user: true },
+        { user: true, detail: jsonAnswer(z.array(projectListItemSchema)) },
       )
       .post(
         "/",

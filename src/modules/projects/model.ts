@@ -114,20 +114,21 @@ export interface ProjectFull {
   isArchivedForMe: boolean;
 }
 
-export interface ProjectListItem {
-  id: number;
-  ownerId: number;
-  name: string;
-  description: string;
-  userDatabaseEnabled: number;
-  sortOrder: number;
-  adminIds: string | null;
-  createdAt: string;
-  updatedAt: string;
-  nodeCount: number;
-  sheetsCount: number;
-  isArchivedForMe: boolean;
-}
+export const projectListItemSchema = z.object({
+  id: z.number().int(),
+  ownerId: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  userDatabaseEnabled: z.number().int(),
+  sortOrder: z.number().int(),
+  adminIds: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  nodeCount: z.number().int(),
+  sheetsCount: z.number().int(),
+  isArchivedForMe: z.boolean(),
+});
+export type ProjectListItem = z.output<typeof projectListItemSchema>;
 
 export interface TeamEntry {
   userId: number;
