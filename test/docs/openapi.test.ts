@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { openapiDocument, SPEC_FILE } from "../../scripts/openapi-spec";
 
 /** Paths whose 200 answer web/src/api/types.ts reads. */
-const READ_BY_THE_APP = ["/api/auth/me", "/api/auth/config", "/api/projects/list", "/api/bot/projects/{id}/tokens", "/api/bot/tokens/{tokenId}/status", "/api/projects/{id}/media", "/api/templates", "/api/templates/{id}"];
+const READ_BY_THE_APP = ["/api/auth/me", "/api/auth/config", "/api/projects/list", "/api/bot/projects/{id}/tokens", "/api/bot/tokens/{tokenId}/status", "/api/projects/{id}/media", "/api/templates", "/api/templates/{id}", "/api/preview/{sid}", "/api/preview/{sid}/transcript"];
 
 describe("the recorded OpenAPI document", () => {
   test("is the one the app serves (re-record with `bun scripts/openapi-spec.ts --write`)", async () => {
@@ -28,5 +28,8 @@ describe("the recorded OpenAPI document", () => {
     for (const name of ["User", "AuthConfig", "ProjectListItem", "TokenItem", "BotStatus", "MediaItem", "TemplateItem"]) {
       expect({ name, alias: new RegExp(`export type ${name} = Answer<`).test(types) }).toEqual({ name, alias: true });
     }
+    const preview = readFileSync(new URL("../../web/src/preview/api.ts", import.meta.url), "utf8");
+    expect(preview).not.toMatch(/export interface/);
+    expect(preview).toContain('export type PreviewTranscript = Answer<"/api/preview/{sid}/transcript">');
   });
 });

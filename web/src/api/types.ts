@@ -9,11 +9,16 @@ import type { paths } from "./openapi-types";
  * an object no field of which exists, so every use of the record fails to type-check (`never`
  * would have passed silently).
  */
-type Answer<P extends keyof paths, M extends keyof paths[P] = "get" & keyof paths[P]> = paths[P][M] extends {
+export type Answer<P extends keyof paths, M extends keyof paths[P] = "get" & keyof paths[P]> = paths[P][M] extends {
   responses: { 200: { content: { "application/json": infer T } } };
 }
   ? T
   : { "no JSON 200 answer in the OpenAPI document": P };
+
+/** The JSON body a path takes, as the OpenAPI document describes it. */
+export type Body<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { requestBody: { content: { "application/json": infer T } } }
+  ? T
+  : { "no JSON body in the OpenAPI document": P };
 
 export type User = Answer<"/api/auth/me">["user"];
 export type AuthConfig = Answer<"/api/auth/config">;
