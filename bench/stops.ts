@@ -8,6 +8,7 @@
 // `bun bench/stops.ts [--runs 7]`
 import { startBot, doc, node } from "../test/scenario/harness";
 import { startFakeMessenger } from "../test/support/fake-messenger";
+import { rawHttp } from "../test/support/raw-http";
 import { BUN, arg, latency, onCleanup, ratio, runBench, startPlatform } from "./lib";
 
 const RUNS = arg("runs", 7);
@@ -21,26 +22,9 @@ async function timeToExit(proc: ReturnType<typeof Bun.spawn>): Promise<number> {
 
 /** Raw bytes on a fresh connection; ms until the head of the answer (and its status). */
 async function rawRequest(port: number, head: string[], body = ""): Promise<{ status: number; ms: number }> {
-  let out = "";
-  const answered = Promise.withResolvers<void>();
-  const t0 = performance.now();
-  const socket = await Bun.connect({
-    hostname: "127.0.0.1",
-    port,
-    socket: {
-      data(_s, d) {
-        out += d.toString();
-        if (out.includes("\r\n\r\n")) answered.resolve();
-      },
-      close: () => answered.resolve(),
-      error: () => answered.resolve(),
-    },
-  });
-  socket.write(head.join("\r\n") + "\r\n\r\n" + body);
-  await answered.promise;
-  const ms = performance.now() - t0;
-  socket.end();
-  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(out)?.[1] ?? 0), ms };
+  const r = await rawHttp(port, head, body, 10_000);
+  if (r.headMs === null) throw new Error(`no answer to ${head[0]}`);
+  return { status: r.status, ms: r.headMs };
 }
 
 await runBench("stops", async () => {
