@@ -9,7 +9,7 @@ import { loadConfig } from "../src/config";
 import { buildContext } from "../src/bootstrap";
 import { createApp } from "../src/app";
 import { createLogger } from "../src/log";
-import { OPENAPI_PATH } from "../src/modules/docs";
+import { OPENAPI_PATH } from "../src/modules/docs/docs.routes";
 
 export const SPEC_FILE = join(import.meta.dir, "..", "web", "src", "api", "openapi.json");
 

@@ -1,4 +1,4 @@
-// Input collection: `input` nodes and collectUserInput on message-like nodes (docs/scenario.md#level-1-node-types).
+// Input collection: `input` nodes and collectUserInput on message-like nodes (docs/scenario.md#core-node-types).
 import { inputDataSchema, type CollectFields, parseNodeData } from "../model";
 import { CompileContext, num, text, type RawNode } from "./compile-context";
 import type { CollectDef, InputNode, MediaKind, ValidationDef } from "./table";

@@ -4,7 +4,7 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
-import { badRequest } from "../../http/errors";
+import { badRequest } from "../../errors";
 import { parseIntQuery, parsePositiveId } from "../../http/params";
 import { jsonAnswer } from "../../http/openapi-answer";
 import { actionSchema, actorSchema, createPreviewSchema, documentSchema, previewTranscriptSchema, previewViewSchema, variablesSchema } from "./model";

@@ -2,10 +2,11 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
-import { badRequest } from "../../http/errors";
+import { badRequest } from "../../errors";
 import { parsePositiveId } from "../../http/params";
 import { jsonAnswer } from "../../http/openapi-answer";
 import { mediaViewSchema } from "./model";
+import { memberProjectId } from "../projects/member";
 import { serveUpload } from "./serve";
 import { z } from "zod";
 
@@ -33,8 +34,7 @@ export const mediaRoutes = (ctx: AppContext) => {
     .post(
       "/api/projects/:id/media",
       async ({ params, request, actor, set }) => {
-        const projectId = parsePositiveId(params.id, "id");
-        ctx.access.require(projectId, actor.userId);
+        const projectId = memberProjectId(ctx, params.id, actor.userId);
         const view = await media.upload(projectId, await filePart(request));
         set.status = 201;
         return view;
@@ -45,8 +45,7 @@ export const mediaRoutes = (ctx: AppContext) => {
     .get(
       "/api/projects/:id/media",
       ({ params, actor }) => {
-        const projectId = parsePositiveId(params.id, "id");
-        ctx.access.require(projectId, actor.userId);
+        const projectId = memberProjectId(ctx, params.id, actor.userId);
         return media.list(projectId);
       },
       { user: true, detail: jsonAnswer(z.array(mediaViewSchema)) },

@@ -9,9 +9,9 @@ import { changeStamp } from "../../db/change-stamp";
 import { jsonAnswer } from "../../http/openapi-answer";
 import { createProjectSchema, projectListItemSchema, reorderSchema, updateProjectSchema } from "./model";
 import { z } from "zod";
-import { projectExtraRoutes } from "./extra-routes";
-import { projectHistoryRoutes } from "./history-routes";
-import { projectHttpTestRoutes } from "./http-test";
+import { projectExtraRoutes } from "./features.routes";
+import { projectHistoryRoutes } from "./history.routes";
+import { projectHttpTestRoutes } from "./http-test.routes";
 
 export const projectsRoutes = (ctx: AppContext) =>
   new Elysia().use(projectRecordRoutes(ctx)).use(projectExtraRoutes(ctx)).use(projectHistoryRoutes(ctx)).use(projectHttpTestRoutes(ctx));

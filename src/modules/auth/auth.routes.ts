@@ -2,13 +2,14 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
-import { badRequest, forbidden } from "../../http/errors";
+import { badRequest, forbidden } from "../../errors";
 import { parsePaging, parsePositiveId } from "../../http/params";
 import { clientAddress, rateLimited, WindowLimiter } from "../../http/rate-limit";
 import { jsonAnswer } from "../../http/openapi-answer";
 import { authConfigSchema, devLoginSchema, patCreateSchema, publicUserSchema, widgetLoginSchema } from "./model";
 import { z } from "zod";
-import { SESSION_COOKIE, SESSION_TTL_MS } from "./service";
+import { SESSION_COOKIE } from "../../actor";
+import { SESSION_TTL_MS } from "./service";
 
 export const authRoutes = (ctx: AppContext) => {
   const cookieOptions = () => ({
