@@ -45,6 +45,8 @@ interface Runner {
   /** bots let go after they did not stop in time, still in the runner until it says they ended (with their log) */
   lingering: Map<number, LineSink>;
   lastPong: number;
+  /** the number of the last ping it answered */
+  answeredPing: number;
   /** the bot that made us kill this runner, and why */
   culprit: { tokenId: number; why: string } | null;
   idleTimer: ReturnType<typeof setTimeout> | null;
@@ -74,6 +76,12 @@ export class RunnerPool implements BotHost {
   /** Runner processes now (for tests and the status of the instance). */
   get processes(): number[] {
     return [...this.runners].map((r) => r.proc.pid);
+  }
+
+  /** Whether a runner let a whole ping interval pass unanswered: its event loop is blocked (for tests). */
+  missedPing(pid: number): boolean {
+    const r = [...this.runners].find((x) => x.proc.pid === pid);
+    return r !== undefined && this.pingCount - r.answeredPing >= 2;
   }
 
   /** Runner processes told to end (stdin closed) that have not exited yet (for tests). */
@@ -161,7 +169,7 @@ export class RunnerPool implements BotHost {
       stdout: "pipe",
       stderr: "pipe",
     });
-    const runner: Runner = { key, proc, bots: new Map(), lingering: new Map(), lastPong: Date.now(), culprit: null, idleTimer: null, ending: false, exited: Promise.resolve() };
+    const runner: Runner = { key, proc, bots: new Map(), lingering: new Map(), lastPong: Date.now(), answeredPing: this.pingCount, culprit: null, idleTimer: null, ending: false, exited: Promise.resolve() };
     const output = Promise.all([
       readLines(proc.stdout as ReadableStream<Uint8Array>, (line) => this.onMessage(runner, line)),
       readLines(proc.stderr as ReadableStream<Uint8Array>, (line) => this.log.warn(`bot runner ${proc.pid}: ${maskSecrets(line)}`)),
@@ -204,6 +212,7 @@ export class RunnerPool implements BotHost {
         return;
       case "pong":
         runner.lastPong = Date.now();
+        if (typeof m.n === "number") runner.answeredPing = m.n;
         return;
       case "error":
         // An error no handler caught, while this bot's code ran last: most likely its own.
