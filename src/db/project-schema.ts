@@ -1,9 +1,9 @@
 // The per-project database file DATA_DIR/projects/<projectId>.db (docs/architecture.md#database-and-migrations): the tables a
-// bot process writes (its users, chat state, file ids of media it sent) and the project's content
+// bot process writes (its users, chat state, file ids of media it sent, pending waits) and the project's content
 // mirror it reads for contentCache. The platform never hands a bot its own database; it reads
 // these files for the bot-users and stats endpoints. PROJECT_DB_DDL is also written into every
 // generated program, so a bot run outside the platform creates the same tables.
-import { integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const PROJECT_DB_DDL: readonly string[] = [
   "CREATE TABLE IF NOT EXISTS bot_users (id INTEGER PRIMARY KEY AUTOINCREMENT, token_id INTEGER NOT NULL, " +
@@ -17,6 +17,9 @@ export const PROJECT_DB_DDL: readonly string[] = [
     "file_id TEXT NOT NULL, PRIMARY KEY (token_id, media_url))",
   "CREATE TABLE IF NOT EXISTS project_content (id INTEGER PRIMARY KEY CHECK (id = 1), data TEXT NOT NULL, " +
     "updated_at TEXT NOT NULL)",
+  "CREATE TABLE IF NOT EXISTS bot_waits (id INTEGER PRIMARY KEY AUTOINCREMENT, token_id INTEGER NOT NULL, " +
+    "chat_id TEXT NOT NULL, node TEXT NOT NULL, due_at INTEGER NOT NULL, turn TEXT NOT NULL DEFAULT '{}')",
+  "CREATE INDEX IF NOT EXISTS bot_waits_due_idx ON bot_waits (token_id, due_at)",
 ];
 
 export const projectBotUsers = sqliteTable(
@@ -68,4 +71,21 @@ export const projectContent = sqliteTable("project_content", {
   updatedAt: text("updated_at").notNull(),
 });
 
-export const projectSchema = { projectBotUsers, projectBotState, projectMediaFileIds, projectContent };
+/**
+ * Pending waits of a token's bot (delay nodes): the node to continue at, when (ms since the epoch),
+ * and what the continuation needs of its update (docs/nodes/messaging.md, "Waiting").
+ */
+export const projectBotWaits = sqliteTable(
+  "bot_waits",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tokenId: integer("token_id").notNull(),
+    chatId: text("chat_id").notNull(),
+    node: text("node").notNull(),
+    dueAt: integer("due_at").notNull(),
+    turn: text("turn").notNull().default("{}"),
+  },
+  (t) => [index("bot_waits_due_idx").on(t.tokenId, t.dueAt)],
+);
+
+export const projectSchema = { projectBotUsers, projectBotState, projectMediaFileIds, projectContent, projectBotWaits };
