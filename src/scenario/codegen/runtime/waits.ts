@@ -35,11 +35,12 @@ export const waitSql = db && {
   add: db.query<{ id: number }, [number, string, string, number, string]>(
     "INSERT INTO bot_waits (token_id, chat_id, node, due_at, turn) VALUES (?, ?, ?, ?, ?) RETURNING id",
   ),
-  due: db.query<WaitRow, [number, number, number]>(
-    "SELECT id, chat_id, node, due_at, turn FROM bot_waits WHERE token_id = ? AND due_at <= ? ORDER BY due_at, id LIMIT ?",
+  // One statement takes the rows it returns: a second process on the same file never gets them too.
+  claim: db.query<WaitRow, [number, number, number]>(
+    "DELETE FROM bot_waits WHERE id IN (SELECT id FROM bot_waits WHERE token_id = ? AND due_at <= ? ORDER BY due_at, id LIMIT ?) " +
+      "RETURNING id, chat_id, node, due_at, turn",
   ),
   next: db.query<{ due_at: number | null }, [number]>("SELECT MIN(due_at) AS due_at FROM bot_waits WHERE token_id = ?"),
-  take: db.query<unknown, [number]>("DELETE FROM bot_waits WHERE id = ?"),
 };
 
 /** Waits of a bot without a database, ordered by due time. */
@@ -76,23 +77,15 @@ export function addWait(turn: Turn, id: string, seconds: number) {
   armWaits(due);
 }
 
-export function dueWaits(now: number): WaitRow[] {
-  if (waitSql) return waitSql.due.all(TOKEN_ID, now, WAIT_BATCH);
-  const out: WaitRow[] = [];
-  for (const w of memoryWaits) {
-    if (w.due_at > now || out.length >= WAIT_BATCH) break;
-    out.push(w);
-  }
-  return out;
-}
-
-/** Claims a wait: true for the one caller that removed it (another process on the same file gets false). */
-export function takeWait(id: number): boolean {
-  if (waitSql) return waitSql.take.run(id).changes === 1;
-  const at = memoryWaits.findIndex((w) => w.id === id);
-  if (at < 0) return false;
-  memoryWaits.splice(at, 1);
-  return true;
+/**
+ * Takes up to "limit" waits due by "now" out of the store. A wait is removed when its continuation
+ * starts: a crash in the middle of one does not run it twice (nor finish it).
+ */
+export function claimDue(now: number, limit: number): WaitRow[] {
+  if (waitSql) return waitSql.claim.all(TOKEN_ID, now, limit);
+  let n = 0;
+  while (n < memoryWaits.length && n < limit && memoryWaits[n].due_at <= now) n++;
+  return memoryWaits.splice(0, n);
 }
 
 export function nextWait(): number | undefined {
@@ -115,14 +108,18 @@ export async function fireWaits() {
   let fired = 0;
   const inFlight = new Set<Promise<void>>();
   try {
-    for (let batch = dueWaits(Date.now()); batch.length > 0 && waitsRunning && !stopping; batch = dueWaits(Date.now())) {
+    while (waitsRunning && !stopping) {
+      // a continuation that waits long (an http_request, a loop's pauses) holds one place, not the rest
+      if (inFlight.size >= WAIT_BATCH) {
+        await Promise.race(inFlight);
+        continue;
+      }
+      const batch = claimDue(Date.now(), WAIT_BATCH - inFlight.size);
+      if (batch.length === 0) break;
+      fired += batch.length;
       for (const w of batch) {
-        if (!takeWait(w.id)) continue;
-        fired++;
         const run = resumeWait(w).finally(() => inFlight.delete(run));
         inFlight.add(run);
-        // a continuation that waits long (an http_request, a loop's pauses) holds one place, not the rest
-        if (inFlight.size >= WAIT_BATCH) await Promise.race(inFlight);
       }
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
@@ -132,8 +129,12 @@ export async function fireWaits() {
     firingWaits = false;
   }
   if (fired > 1) console.log("waits: " + fired + " continued");
-  const next = nextWait();
-  if (next !== undefined) armWaits(next);
+  try {
+    const next = nextWait();
+    if (next !== undefined) armWaits(next);
+  } catch (err) {
+    console.error("waits: cannot read the pending waits:", err);
+  }
 }
 
 /** Continues the flow of a wait in its chat's queue: with its own update while this process has it, else rebuilt. */
