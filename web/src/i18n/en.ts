@@ -15,7 +15,9 @@ export const en = {
     firstName: "First name",
     submit: "Log in",
     widgetHint: "Log in with your Telegram account.",
-    checking: "Checking your Telegram login…",
+    confirmAs: "Log in as {{name}}?",
+    confirm: "Log in",
+    otherAccount: "Use another account",
     noMode: "No login mode is configured.",
   },
   projects: {

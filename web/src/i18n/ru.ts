@@ -16,7 +16,9 @@ export const ru: Strings = {
     firstName: "Имя",
     submit: "Войти",
     widgetHint: "Войдите через аккаунт Telegram.",
-    checking: "Проверяем вход через Telegram…",
+    confirmAs: "Войти как {{name}}?",
+    confirm: "Войти",
+    otherAccount: "Другой аккаунт",
     noMode: "Способ входа не настроен.",
   },
   projects: {
