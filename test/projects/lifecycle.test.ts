@@ -79,7 +79,7 @@ function counts(s: Team) {
 }
 
 describe("delete (rule 3)", () => {
-  test("stops the bots first, then the hooks, then deletes; every dependent row goes; deleted event to the team", async () => {
+  test("delete stops the bots and trashes (nothing removed); the purge stops them again, runs the hooks, then every dependent row goes", async () => {
     const journal: string[] = [];
     s = await team({ bots: new FakeBots(journal) });
     const id = await newProject(s.t, s.owner);
@@ -103,7 +103,15 @@ describe("delete (rule 3)", () => {
     const r = await s.t.call("DELETE", `/api/projects/${id}`, { cookie: s.owner });
     expect(r.status).toBe(200);
     expect(typeof r.body.message).toBe("string");
-    expect(journal).toEqual([`stop:${id}`, `hook:${id}:row present`, "failing hook"]);
+    // docs/api.md "Trash": hidden and stopped, but every row and file is kept for a restore.
+    expect(journal).toEqual([`stop:${id}`]);
+    expect(counts(s)).toEqual(before);
+    expect(filesOf(s, id)).toEqual(["photo/a.jpg", "bot_photos/b.jpg", "user_photos/u.jpg"]);
+    expect((await s.t.call("GET", `/api/projects/${id}`, { cookie: s.owner })).status).toBe(404);
+    // Not yet due: nothing purged.
+    expect(await s.t.ctx.projects.purgeExpiredTrash()).toBe(0);
+    expect(await s.t.ctx.projects.purgeExpiredTrash(Date.now() + (s.t.ctx.config.projectTrashDays + 1) * 86_400_000)).toBe(1);
+    expect(journal).toEqual([`stop:${id}`, `stop:${id}`, `hook:${id}:row present`, "failing hook"]);
     expect(s.t.logs.some((l) => l.startsWith("warn") && l.includes("delete hook failed"))).toBe(true);
     expect(events).toEqual([{ kind: "deleted", projectId: id, recipients: [OWNER, COLLAB] }]);
 

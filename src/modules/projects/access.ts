@@ -1,7 +1,7 @@
 // Project access: the owner or an invited collaborator. One prepared query on the hot path.
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { projectCollaborators, projects } from "../../db/schema";
+import { projectCollaborators, projects, projectTrash } from "../../db/schema";
 import { forbidden, notFound } from "../../http/errors";
 import { preparedOnFirstUse } from "../../db/prepared";
 
@@ -16,6 +16,7 @@ export class ProjectAccess {
         .select({
           ownerId: projects.ownerId,
           collaborator: sql<number>`exists(select 1 from ${projectCollaborators} where ${projectCollaborators.projectId} = ${projects.id} and ${projectCollaborators.userId} = ${sql.placeholder("userId")})`,
+          trashed: sql<number>`exists(select 1 from ${projectTrash} where ${projectTrash.projectId} = ${projects.id})`,
         })
         .from(projects)
         .where(eq(projects.id, sql.placeholder("projectId")))
@@ -23,10 +24,10 @@ export class ProjectAccess {
     });
   }
 
-  /** undefined: no such project; null: exists but the user has no access. */
+  /** undefined: no such project (or it is in the trash: docs/api.md "Trash"); null: exists but the user has no access. */
   roleOf(projectId: number, userId: number): ProjectRole | null | undefined {
     const row = this.q.role.get({ projectId, userId });
-    if (!row) return undefined;
+    if (!row || row.trashed) return undefined;
     if (row.ownerId === userId) return "owner";
     return row.collaborator ? "collaborator" : null;
   }

@@ -1,15 +1,18 @@
 // Prepared statements of the projects module. Every read is "as seen by a user": the per-user
 // position (project_order, falling back to projects.sort_order) and the per-user archive flag.
-import { and, count, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { aliasedTable } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { aliased, prepareRows } from "../../db/rows";
-import { projectArchives, projectCollaborators, projectOrder, projects, users } from "../../db/schema";
+import { projectArchives, projectCollaborators, projectOrder, projects, projectTrash, users } from "../../db/schema";
 import type { ProjectListItem } from "./model";
 
 const uid = sql.placeholder("userId");
 
 const archivedFor = sql<number>`exists(select 1 from ${projectArchives} where ${projectArchives.projectId} = ${projects.id} and ${projectArchives.userId} = ${uid})`;
 const memberOf = sql`(${projects.ownerId} = ${uid} or exists(select 1 from ${projectCollaborators} where ${projectCollaborators.projectId} = ${projects.id} and ${projectCollaborators.userId} = ${uid}))`;
+/** A project in the trash is nobody's to see or use (docs/api.md "Trash"), except the owner's trash list. */
+export const notTrashed = sql`not exists(select 1 from ${projectTrash} where ${projectTrash.projectId} = ${projects.id})`;
 const position = sql<number>`coalesce(${projectOrder.sortOrder}, ${projects.sortOrder})`;
 const ownOrder = and(eq(projectOrder.projectId, projects.id), eq(projectOrder.userId, uid));
 
@@ -63,7 +66,7 @@ function userList<T extends Record<string, unknown>>(db: Db, columns: T) {
     .from(projects)
     .leftJoin(projectOrder, ownOrder)
     .leftJoin(projectArchives, and(eq(projectArchives.projectId, projects.id), eq(projectArchives.userId, uid)))
-    .where(and(inArray(projects.id, memberIds), sql`${isArchived} = ${sql.placeholder("archived")}`))
+    .where(and(inArray(projects.id, memberIds), sql`${isArchived} = ${sql.placeholder("archived")}`, notTrashed))
     .orderBy(position, projects.id);
 }
 
@@ -78,8 +81,8 @@ export function prepareProjectQueries(db: Db) {
       db,
       userList(db, fullRecordColumns).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")),
     ),
-    /** Projects a user owns (the per-user cap). */
-    ownedCount: db.select({ n: count() }).from(projects).where(eq(projects.ownerId, sql.placeholder("ownerId"))).prepare(),
+    /** Projects a user owns (the per-user cap); those in the trash do not count until restored. */
+    ownedCount: db.select({ n: count() }).from(projects).where(and(eq(projects.ownerId, sql.placeholder("ownerId")), notTrashed)).prepare(),
     full: db
       .select(fullColumns)
       .from(projects)
@@ -143,3 +146,56 @@ export function prepareProjectQueries(db: Db) {
 }
 
 export type ProjectQueries = ReturnType<typeof prepareProjectQueries>;
+
+/** The trash (docs/api.md "Trash") and leaving a project. */
+export function prepareTrashQueries(db: Db) {
+  const deleter = aliasedTable(users, "deleter");
+  return {
+    /** A user's own projects in the trash, most recently deleted first, with who deleted them. */
+    listOwned: db
+      .select({
+        id: projects.id,
+        name: projects.name,
+        description: projects.description,
+        nodeCount: projects.nodeCount,
+        updatedAt: projects.updatedAt,
+        deletedAt: projectTrash.deletedAt,
+        deletedBy: projectTrash.deletedBy,
+        deletedByFirstName: deleter.firstName,
+        deletedByLastName: deleter.lastName,
+        deletedByUsername: deleter.username,
+      })
+      .from(projectTrash)
+      .innerJoin(projects, eq(projects.id, projectTrash.projectId))
+      .leftJoin(deleter, eq(deleter.id, projectTrash.deletedBy))
+      .where(eq(projects.ownerId, uid))
+      .orderBy(desc(projectTrash.deletedAt), desc(projects.id))
+      .prepare(),
+    /** The owner of a project in the trash; undefined when it is not there. */
+    trashedOwner: db
+      .select({ ownerId: projects.ownerId })
+      .from(projectTrash)
+      .innerJoin(projects, eq(projects.id, projectTrash.projectId))
+      .where(eq(projectTrash.projectId, sql.placeholder("projectId")))
+      .prepare(),
+    put: db.insert(projectTrash).values({ projectId: sql.placeholder("projectId"), deletedBy: sql.placeholder("deletedBy") }).onConflictDoNothing().prepare(),
+    take: db.delete(projectTrash).where(eq(projectTrash.projectId, sql.placeholder("projectId"))).returning({ projectId: projectTrash.projectId }).prepare(),
+    /** Deleted before the cutoff (ISO time): due for purging, oldest first. */
+    expired: db
+      .select({ projectId: projectTrash.projectId })
+      .from(projectTrash)
+      .where(lt(projectTrash.deletedAt, sql.placeholder("cutoff")))
+      .orderBy(asc(projectTrash.deletedAt))
+      .prepare(),
+    leave: db
+      .delete(projectCollaborators)
+      .where(and(eq(projectCollaborators.projectId, sql.placeholder("projectId")), eq(projectCollaborators.userId, uid)))
+      .returning({ userId: projectCollaborators.userId })
+      .prepare(),
+    /** The leaver's own view of the project (archive flag, position) goes with them. */
+    forgetArchive: db.delete(projectArchives).where(and(eq(projectArchives.projectId, sql.placeholder("projectId")), eq(projectArchives.userId, uid))).prepare(),
+    forgetOrder: db.delete(projectOrder).where(and(eq(projectOrder.projectId, sql.placeholder("projectId")), eq(projectOrder.userId, uid))).prepare(),
+  };
+}
+
+export type TrashQueries = ReturnType<typeof prepareTrashQueries>;

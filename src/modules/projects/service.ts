@@ -7,7 +7,8 @@ import { projectArchives, projectOrder, projects } from "../../db/schema";
 import { badRequest, conflict, forbidden, notFound } from "../../http/errors";
 import { DEFAULT_DATA, parseDocument, readStored as readJson, type ScenarioDocument } from "./document";
 import { NAME_MAX, toFlag, type CreateProjectInput, type Flag, type ProjectFull, type ProjectListItem, type ProjectPatch } from "./model";
-import { prepareProjectQueries, type ProjectQueries } from "./queries";
+import { prepareProjectQueries, prepareTrashQueries, type ProjectQueries, type TrashQueries } from "./queries";
+import { ProjectTrash, scheduleTrashPurge } from "./trash";
 import { ProjectVersions, type VersionMeta } from "./versions";
 import { AdminIds, normalizeAdminIds } from "./admin-ids";
 import { ProjectTeam } from "./team";
@@ -20,17 +21,24 @@ export class ProjectsService {
   readonly versions: ProjectVersions;
   readonly team: ProjectTeam;
   readonly adminIds: AdminIds;
+  readonly trash: ProjectTrash;
   private prepared?: ProjectQueries;
+  private preparedTrash?: TrashQueries;
 
   constructor(private readonly ctx: AppContext) {
     this.versions = new ProjectVersions(ctx.db);
     this.team = new ProjectTeam(() => this.q);
     this.adminIds = new AdminIds(ctx);
+    this.trash = new ProjectTrash(ctx, () => this.tq, () => this.q, (id) => this.team.memberIds(id), (kind, id, to) => this.changed(kind, id, to));
   }
 
   /** Prepared on first use: building these statements is a fifth of a cold start (bench/cold-start.ts). */
   private get q(): ProjectQueries {
     return (this.prepared ??= prepareProjectQueries(this.ctx.db));
+  }
+
+  private get tq(): TrashQueries {
+    return (this.preparedTrash ??= prepareTrashQueries(this.ctx.db));
   }
 
   // --- reads ---------------------------------------------------------------------------------
@@ -211,20 +219,25 @@ export class ProjectsService {
 
   // --- delete --------------------------------------------------------------------------------
 
-  /**
-   * API.md rule 3: bots stop first (they write into the project's rows), then the delete hooks
-   * (files outside the database), then the row; dependent rows go by FK cascade. Team members are
-   * computed before the delete, since the collaborator rows go with it.
-   */
   /** The stored scenario and its time, for the copy in the project's own database file. */
   contentOf(projectId: number): { data: string; updatedAt: string } | undefined {
     return this.ctx.db.select({ data: projects.data, updatedAt: projects.updatedAt }).from(projects).where(eq(projects.id, projectId)).get();
   }
 
+  /**
+   * Every deletion goes to the trash (docs/api.md "Trash"): the owner's alone here, the owner's
+   * or a collaborator's through /api/bot/projects/{id} (API.md). Only the owner restores.
+   */
   async delete(projectId: number, userId: number, opts: { allowCollaborator?: boolean } = {}): Promise<void> {
     this.ctx.access.require(projectId, userId, { ownerOnly: !opts.allowCollaborator });
-    const recipients = this.team.memberIds(projectId);
-    // No bot of the project may start again before the row is gone (a start meanwhile then finds no project).
+    await this.trash.put(projectId, userId);
+  }
+
+  /**
+   * Gone for good (the trash's purge): bots stop first (they write into the project's rows), then
+   * the delete hooks (files outside the database), then the row; dependent rows go by FK cascade.
+   */
+  async purge(projectId: number): Promise<void> {
     await this.ctx.bots.stopProject(projectId, async () => {
       for (const hook of this.ctx.projectDeleteHooks) {
         try {
@@ -236,7 +249,32 @@ export class ProjectsService {
       }
       this.ctx.db.delete(projects).where(eq(projects.id, projectId)).run();
     });
-    this.changed("deleted", projectId, recipients);
+  }
+
+  /** Purges what has been in the trash longer than PROJECT_TRASH_DAYS (main.ts runs it hourly). */
+  purgeExpiredTrash(now = Date.now()): Promise<number> {
+    return this.trash.purgeExpired((id) => this.purge(id), now);
+  }
+
+  /** `serve` only: purges expired trash now and hourly until stopped. */
+  scheduleTrashPurge(): { stop(): void } {
+    return scheduleTrashPurge(() => this.purgeExpiredTrash(), this.ctx.log);
+  }
+
+  /** A collaborator leaves a project they were added to; the owner cannot (409). */
+  leave(projectId: number, userId: number) {
+    const role = this.ctx.access.require(projectId, userId);
+    if (role === "owner") throw conflict("The owner cannot leave their own project");
+    const recipients = this.team.memberIds(projectId);
+    const q = this.tq;
+    this.ctx.db.transaction(() => {
+      q.leave.run({ projectId, userId });
+      q.forgetArchive.run({ projectId, userId });
+      q.forgetOrder.run({ projectId, userId });
+    });
+    // The leaver's list loses it ("deleted" for them); the rest of the team sees a changed team.
+    this.changed("deleted", projectId, [userId]);
+    this.changed("updated", projectId, recipients.filter((id) => id !== userId));
   }
 
   // --- per-user view -------------------------------------------------------------------------

@@ -1,0 +1,111 @@
+// The projects' trash (docs/api.md "Trash"): every deletion puts a project here first. Its bots
+// are stopped and it is hidden from everyone; the owner may restore it for PROJECT_TRASH_DAYS,
+// then it is purged (bot folders, media, project file, rows). Restoring never starts its bots.
+import type { AppContext } from "../../context";
+import { conflict, notFound } from "../../http/errors";
+import type { Logger } from "../../log";
+import type { ProjectQueries, TrashQueries } from "./queries";
+
+const DAY_MS = 24 * 3600 * 1000;
+
+export interface TrashItem {
+  id: number;
+  name: string;
+  description: string;
+  nodeCount: number;
+  updatedAt: string;
+  deletedAt: string;
+  /** When the purge takes it: deletedAt + PROJECT_TRASH_DAYS. */
+  purgeAt: string;
+  deletedBy: { userId: number; name: string };
+}
+
+type Changed = (kind: "created" | "deleted", projectId: number, recipients: number[]) => void;
+
+export class ProjectTrash {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly q: () => TrashQueries,
+    private readonly projectQueries: () => ProjectQueries,
+    private readonly members: (projectId: number) => number[],
+    private readonly changed: Changed,
+  ) {}
+
+  private get days() {
+    return this.ctx.config.projectTrashDays;
+  }
+
+  /** Moves a project the caller may delete (checked by the caller) to the trash, its bots stopped for good. */
+  async put(projectId: number, deletedBy: number): Promise<void> {
+    const recipients = this.members(projectId);
+    // No bot of the project may start again before the trash row hides it (a start meanwhile finds no project).
+    await this.ctx.bots.stopProject(projectId, async () => {
+      this.q().put.run({ projectId, deletedBy });
+    });
+    this.changed("deleted", projectId, recipients);
+  }
+
+  list(ownerId: number): TrashItem[] {
+    return this.q()
+      .listOwned.all({ userId: ownerId })
+      .map((r) => ({
+        id: r.id,
+        name: r.name,
+        description: r.description,
+        nodeCount: r.nodeCount,
+        updatedAt: r.updatedAt,
+        deletedAt: r.deletedAt,
+        purgeAt: new Date(Date.parse(r.deletedAt) + this.days * DAY_MS).toISOString(),
+        deletedBy: { userId: r.deletedBy, name: personName(r.deletedBy, r.deletedByFirstName, r.deletedByLastName, r.deletedByUsername) },
+      }));
+  }
+
+  /**
+   * The owner takes a project back; anyone else (or a project not in the trash) gets 404, as if
+   * it did not exist. The per-user cap applies again, since the project counts once restored.
+   */
+  restore(projectId: number, userId: number): void {
+    const row = this.q().trashedOwner.get({ projectId });
+    if (!row || row.ownerId !== userId) throw notFound("Project not found in your trash");
+    this.ctx.db.transaction(() => {
+      const owned = this.projectQueries().ownedCount.get({ ownerId: userId })?.n ?? 0;
+      const cap = this.ctx.config.limits.maxProjectsPerUser;
+      if (owned >= cap) throw conflict(`You already own ${owned} projects (at most ${cap} per user); delete one first`);
+      this.q().take.run({ projectId });
+    });
+    this.changed("created", projectId, this.members(projectId));
+  }
+
+  /** Projects deleted more than PROJECT_TRASH_DAYS ago, purged one by one; the count purged. */
+  async purgeExpired(purge: (projectId: number) => Promise<void>, now = Date.now()): Promise<number> {
+    const cutoff = new Date(now - this.days * DAY_MS).toISOString();
+    let n = 0;
+    for (const { projectId } of this.q().expired.all({ cutoff })) {
+      try {
+        await purge(projectId);
+        n++;
+      } catch (err) {
+        this.ctx.log.warn(`project ${projectId}: purge from the trash failed:`, err);
+      }
+    }
+    if (n > 0) this.ctx.log.info(`trash: purged ${n} project(s) deleted over ${this.days} days ago`);
+    return n;
+  }
+}
+
+function personName(id: number, first: string | null, last: string | null, username: string | null): string {
+  const full = [first, last].filter((s) => s && s.trim()).join(" ").trim();
+  return full || (username ? `@${username}` : String(id));
+}
+
+/** How often `serve` looks for projects due for purging; a purge is a day-scale deadline. */
+export const TRASH_PURGE_INTERVAL_MS = 3600_000;
+
+/** Purges expired trash now and then hourly (main.ts, in `serve` only); stop() ends it. */
+export function scheduleTrashPurge(purge: () => Promise<number>, log: Logger): { stop(): void } {
+  const run = () => void purge().catch((err) => log.warn("trash purge failed:", err));
+  run();
+  const timer = setInterval(run, TRASH_PURGE_INTERVAL_MS);
+  timer.unref?.();
+  return { stop: () => clearInterval(timer) };
+}
