@@ -91,3 +91,21 @@ export interface ScenarioNode {
 export interface ScenarioDoc {
   sheets?: { id: string; name: string; nodes?: ScenarioNode[] }[];
 }
+
+/** GET /api/projects/trash (docs/api.md "Trash"): the caller's own deleted projects. */
+export interface TrashItem {
+  id: number;
+  name: string;
+  description: string;
+  nodeCount: number;
+  updatedAt: string;
+  deletedAt: string;
+  purgeAt: string;
+  deletedBy: { userId: number; name: string };
+}
+
+export interface TrashList {
+  items: TrashItem[];
+  count: number;
+  retentionDays: number;
+}

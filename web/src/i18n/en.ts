@@ -22,13 +22,19 @@ export const en = {
   },
   projects: {
     title: "Projects", empty: "No projects yet. Create one, import a project.json or start from a template.", noArchived: "No archived projects.", newName: "Project name", create: "New project",
-    fromTemplate: "Start from a template", view: "Which projects", active: "Active", archived: "Archived",
+    fromTemplate: "Start from a template", view: "Which projects", active: "Active", archived: "Archived", trash: "Trash",
     nodes: "Nodes: {{count}}", sheets: "Sheets: {{count}}", created: "Created {{date}}", updated: "Updated {{date}}",
     rename: "Rename", duplicate: "Duplicate", archive: "Archive", unarchive: "Unarchive", moveUp: "Move {{name}} up", moveDown: "Move {{name}} down",
     reorderHint: "Drag a card, or use the ↑ ↓ buttons, to change the order.",
-    deleteTitle: "Delete “{{name}}”?", deleteConfirm: "Delete for good", deleteIntro: "This cannot be undone. Deleted with the project:",
+    deleteTitle: "Delete “{{name}}”?", deleteConfirm: "Move to trash", deleteIntro: "The project goes to the trash: its owner can restore it there for {{days}} days, then it is deleted for good together with:",
+    deleteBotsStop: "Its bots stop now and stay stopped after a restore.",
+    leave: "Leave", leaveTitle: "Leave “{{name}}”?", leaveConfirm: "Leave project", leaveIntro: "The project leaves your list and you lose access to it. Only its owner can add you again.",
     deleteBots: "Bots: {{count}}", deleteRunning: "Running now, will be stopped: {{count}}", deleteTokens: "Bot tokens and their env variables: {{count}}", deleteMedia: "Media files: {{count}}",
     deleteRest: "Bot users, their variables, logs, launch history and versions",
+  },
+  trash: {
+    hint: "Deleted projects stay here for {{days}} days, then they are deleted for good. A restored project comes back with its bots stopped.",
+    empty: "The trash is empty.", deleted: "Deleted {{date}} by {{name}}", purge: "Deleted for good on {{date}}", restore: "Restore",
   },
   import: {
     hint: "Import a project.json: drop the file here or", pick: "Choose a file", busy: "Importing…", tooBig: "The file is larger than 10 MB.",
