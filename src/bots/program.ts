@@ -5,7 +5,7 @@ import type { Config } from "../config";
 import type { Db } from "../db/client";
 import type { ProjectDatabases } from "../db/project-db";
 import { projectMediaFileIds } from "../db/project-schema";
-import { botTokens, mediaFiles, projects, tokenEnvVars } from "../db/schema";
+import { botTokens, mediaFiles, projects, projectTrash, tokenEnvVars } from "../db/schema";
 import { hmacHex } from "../lib/crypto";
 import { mediaUrlOf } from "../lib/media-url";
 import { compileBotTables, generateBot, ScenarioError, type BotTables, type GenerateOptions } from "../scenario";
@@ -83,6 +83,9 @@ export function buildBotProgram(config: Config, db: Db, files: ProjectDatabases,
   if (!token) throw new BotError("NOT_FOUND", "Token not found");
   const project = db.select().from(projects).where(eq(projects.id, token.projectId)).get();
   if (!project) throw new BotError("NOT_FOUND", "Project not found");
+  // A project in the trash (docs/api.md "Trash") runs no bot: a start queued behind its delete, or a
+  // resume, finds it gone.
+  if (db.select({ id: projectTrash.projectId }).from(projectTrash).where(eq(projectTrash.projectId, project.id)).get()) throw new BotError("NOT_FOUND", "Project not found");
   let port: number | null = null;
   if (token.launchMode === "webhook") {
     if (!config.webhookBaseUrl) throw new BotError("INVALID", "Webhook mode needs WEBHOOK_BASE_URL (the server's public https URL); set it or switch the token to polling");
