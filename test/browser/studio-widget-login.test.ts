@@ -42,10 +42,16 @@ describe.skipIf(!haveChromium)("widget login in Chromium", () => {
   test("a tampered payload is refused in words and the user stays logged out", async () => {
     const now = Math.floor(Date.now() / 1000);
     const q = signedQuery({ id: 31337, first_name: "Mallory", auth_date: now }).replace("Mallory", "Eve");
+    // This browser begins the login (so the refusal is the signature's, not the missing state's).
+    await b.context.route(/telegram\.org/, (r) => r.abort());
+    const started = b.page.waitForResponse((r) => r.url().endsWith("/api/auth/login-state"));
+    await b.page.goto(`${base}/login`);
+    expect((await started).status()).toBe(200);
     await b.page.goto(`${base}/login?${q}`);
     await b.page.getByTestId("widget-confirm").getByRole("button", { name: "Log in" }).click();
     const alert = b.page.getByRole("alert");
     await alert.waitFor();
+    expect(await alert.textContent()).toContain("could not be verified");
     expect(await alert.textContent()).not.toContain("{");
     expect((await b.context.cookies(base)).some((c) => c.name === "connect.sid")).toBe(false);
   }, 30_000);

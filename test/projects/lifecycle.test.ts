@@ -2,7 +2,6 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { sql } from "drizzle-orm";
-import type { BotController, BotInstanceState } from "../../src/bots/controller";
 import {
   botLaunches,
   botLogs,
@@ -17,35 +16,10 @@ import {
 } from "../../src/db/schema";
 import type { EventMap } from "../../src/events";
 import { projectBotState, projectBotUsers } from "../../src/db/project-schema";
-import { addCollaborator, COLLAB, newProject, OWNER, STRANGER, team, type Team } from "./helpers";
+import { addCollaborator, COLLAB, FakeBots, newProject, OWNER, STRANGER, team, type Team } from "./helpers";
 
 let s: Team;
 afterEach(() => s?.t.cleanup());
-
-const STOPPED: BotInstanceState = { status: "stopped", startedAt: null, pid: null };
-
-/** Records the order of side effects around a delete. */
-class FakeBots implements BotController {
-  constructor(readonly journal: string[]) {}
-  state() {
-    return STOPPED;
-  }
-  async start() {
-    return STOPPED;
-  }
-  async stop() {
-    return STOPPED;
-  }
-  async restart() {
-    return STOPPED;
-  }
-  async stopProject(projectId: number, whileStopped?: () => Promise<void>) {
-    this.journal.push(`stop:${projectId}`);
-    await whileStopped?.();
-  }
-  async shutdown() {}
-  async resumeAll() {}
-}
 
 function seedEverything(s: Team, projectId: number) {
   const db = s.t.ctx.db;

@@ -1,49 +1,23 @@
 // docs/api.md "Trash" and "Leaving a project": every deletion is recoverable by the owner for
 // PROJECT_TRASH_DAYS; a collaborator may leave a project they were added to.
 import { afterEach, describe, expect, test } from "bun:test";
-import type { BotController, BotInstanceState } from "../../src/bots/controller";
 import { botTokens } from "../../src/db/schema";
 import { loadConfig, ConfigError } from "../../src/config";
 import type { EventMap } from "../../src/events";
 import { patFor } from "../support/app";
-import { addCollaborator, COLLAB, newProject, OWNER, STRANGER, team, type Team } from "./helpers";
+import { addCollaborator, COLLAB, FakeBots, newProject, OWNER, STRANGER, team, type Team } from "./helpers";
 
 let s: Team;
 afterEach(() => s?.t.cleanup());
 
-const STOPPED: BotInstanceState = { status: "stopped", startedAt: null, pid: null };
 const DAY = 86_400_000;
-
-/** Records which bots were stopped and started. */
-class JournalBots implements BotController {
-  readonly journal: string[] = [];
-  state() {
-    return STOPPED;
-  }
-  async start(tokenId: number) {
-    this.journal.push(`start:${tokenId}`);
-    return STOPPED;
-  }
-  async stop() {
-    return STOPPED;
-  }
-  async restart() {
-    return STOPPED;
-  }
-  async stopProject(projectId: number, whileStopped?: () => Promise<void>) {
-    this.journal.push(`stop:${projectId}`);
-    await whileStopped?.();
-  }
-  async shutdown() {}
-  async resumeAll() {}
-}
 
 const listIds = async (cookie: string) => ((await s.t.call("GET", "/api/projects/list", { cookie })).body as { id: number }[]).map((p) => p.id);
 const trashOf = async (cookie: string) => (await s.t.call("GET", "/api/projects/trash", { cookie })).body;
 
 describe("the trash", () => {
   test("the owner's delete trashes: bots stopped, hidden everywhere, listed in the owner's trash with its purge date", async () => {
-    const bots = new JournalBots();
+    const bots = new FakeBots();
     s = await team({ bots, env: { PROJECT_TRASH_DAYS: "7" } });
     const id = await newProject(s.t, s.owner, { name: "Shop" });
     addCollaborator(s.t, id, COLLAB);
@@ -73,7 +47,7 @@ describe("the trash", () => {
   });
 
   test("a collaborator's delete (bot API) lands in the owner's trash; only the owner restores, and the bots stay stopped", async () => {
-    const bots = new JournalBots();
+    const bots = new FakeBots();
     s = await team({ bots });
     const id = await newProject(s.t, s.owner, { name: "Shared" });
     addCollaborator(s.t, id, COLLAB);
@@ -127,7 +101,7 @@ describe("the trash", () => {
   });
 
   test("the purge takes only what is past PROJECT_TRASH_DAYS; then it is gone for good", async () => {
-    const bots = new JournalBots();
+    const bots = new FakeBots();
     s = await team({ bots, env: { PROJECT_TRASH_DAYS: "3" } });
     const old = await newProject(s.t, s.owner, { name: "Old" });
     const fresh = await newProject(s.t, s.owner, { name: "Fresh" });
