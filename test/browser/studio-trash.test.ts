@@ -107,4 +107,23 @@ describe.skipIf(!haveChromium)("trash and leave in Chromium", () => {
       }
     }
   }, 120_000);
+
+  test("Delete forever asks first, then the project is gone for good", async () => {
+    const b = await browserAs(ownerCookie);
+    const { page } = b;
+    await page.goto(`${base}/projects`);
+    await page.getByRole("tab", { name: "Trash" }).click();
+    const card = page.getByTestId(`trashed-${shared}`);
+    await card.getByRole("button", { name: "Delete forever" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByText("This cannot be undone").waitFor();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    expect(await card.count()).toBe(1);
+    await card.getByRole("button", { name: "Delete forever" }).click();
+    await dialog.getByRole("button", { name: "Delete forever" }).click();
+    await card.waitFor({ state: "detached" });
+    expect(t.ctx.db.$client.query("select id from projects where id = ?").get(shared)).toBeNull();
+    await page.getByTestId(`trashed-${solo}`).waitFor();
+    expect(b.errors).toEqual([]);
+  }, 60_000);
 });

@@ -232,6 +232,7 @@ export const ROUTES: { method: string; path: string; level: Level }[] = [
   { method: "PUT", path: "/api/projects/reorder", level: "user" },
   { method: "GET", path: "/api/projects/trash", level: "user" },
   { method: "POST", path: "/api/projects/trash/{trashed}/restore", level: "user" },
+  { method: "DELETE", path: "/api/projects/trash/{trashed}", level: "user" },
   { method: "POST", path: "/api/projects/{project}/leave", level: "user" },
   { method: "GET", path: "/api/projects/{project}", level: "user" },
   { method: "PUT", path: "/api/projects/{project}", level: "user" },

@@ -64,6 +64,7 @@ export const MATRIX: Row[] = [
   // docs/api.md "Trash": the owner's own list; a restore is the owner's, and hidden (404) from everyone else, the collaborator too
   { method: "GET", path: "/api/projects/trash", expect: anyUser(200) },
   { method: "POST", path: "/api/projects/trash/{trashed}/restore", expect: [401, 404, 404, 200, 404, 404, 401] },
+  { method: "DELETE", path: "/api/projects/trash/{trashed}", expect: [401, 404, 404, 200, 404, 404, 401] },
   // a collaborator leaves; the owner cannot (409); others are no members
   { method: "POST", path: "/api/projects/{project}/leave", expect: [401, 403, 200, 409, 403, 403, 401] },
   { method: "GET", path: "/api/projects/{project}", expect: [401, 404, 200, 200, 404, 404, 401] }, // 404 for "no access"

@@ -89,15 +89,45 @@ describe("the trash", () => {
     expect((await s.t.call("POST", `/api/projects/trash/${live}/restore`)).status).toBe(401);
   });
 
-  test("trashed projects do not count toward the per-user cap; a restore over the cap is 409", async () => {
+  test("trashed projects still count toward the per-user cap until purged; the owner may delete them for good", async () => {
     s = await team({ env: { MAX_PROJECTS_PER_USER: "1" } });
     const first = await newProject(s.t, s.owner);
+    addCollaborator(s.t, first, COLLAB);
     expect((await s.t.call("DELETE", `/api/projects/${first}`, { cookie: s.owner })).status).toBe(200);
-    const second = await newProject(s.t, s.owner);
-    const r = await s.t.call("POST", `/api/projects/trash/${first}/restore`, { cookie: s.owner });
-    expect([r.status, r.body.error]).toEqual([409, "CONFLICT"]);
-    expect((await s.t.call("DELETE", `/api/projects/${second}`, { cookie: s.owner })).status).toBe(200);
-    expect((await s.t.call("POST", `/api/projects/trash/${first}/restore`, { cookie: s.owner })).status).toBe(200);
+    // Otherwise a user could fill the disk with projects created and trashed over and over.
+    const refused = await s.t.call("POST", "/api/projects", { cookie: s.owner, json: { name: "Second" } });
+    expect([refused.status, refused.body.error]).toEqual([409, "CONFLICT"]);
+    // Delete forever: the owner's alone; to anyone else the trashed project does not exist.
+    for (const cookie of [s.collab, s.stranger]) expect((await s.t.call("DELETE", `/api/projects/trash/${first}`, { cookie })).status).toBe(404);
+    expect((await s.t.call("DELETE", `/api/projects/trash/${first}`, { cookie: s.owner })).status).toBe(200);
+    expect(s.t.ctx.db.$client.query("select count(*) as n from projects").get()).toEqual({ n: 0 });
+    expect((await s.t.call("POST", `/api/projects/trash/${first}/restore`, { cookie: s.owner })).status).toBe(404);
+    expect((await s.t.call("DELETE", `/api/projects/trash/${first}`, { cookie: s.owner })).status).toBe(404);
+    expect((await s.t.call("POST", "/api/projects", { cookie: s.owner, json: { name: "Second" } })).status).toBe(201);
+  });
+
+  test("delete forever refuses live projects and bad ids", async () => {
+    s = await team();
+    const live = await newProject(s.t, s.owner);
+    expect((await s.t.call("DELETE", `/api/projects/trash/${live}`, { cookie: s.owner })).status).toBe(404);
+    expect(await listIds(s.owner)).toContain(live);
+    for (const bad of ["abc", "0", "-1"]) expect((await s.t.call("DELETE", `/api/projects/trash/${bad}`, { cookie: s.owner })).status).toBe(400);
+    expect((await s.t.call("DELETE", `/api/projects/trash/${live}`)).status).toBe(401);
+  });
+
+  test("a restore that lands while the purge stops the bots wins: nothing is purged", async () => {
+    s = await team();
+    const id = await newProject(s.t, s.owner);
+    expect((await s.t.call("DELETE", `/api/projects/${id}`, { cookie: s.owner })).status).toBe(200);
+    const bots = s.t.ctx.bots;
+    const stopProject = bots.stopProject.bind(bots);
+    // The restore runs after the bots are stopped and before the purge looks again.
+    bots.stopProject = async (projectId, whileStopped) => stopProject(projectId, async () => {
+      expect((await s.t.call("POST", `/api/projects/trash/${id}/restore`, { cookie: s.owner })).status).toBe(200);
+      await whileStopped?.();
+    });
+    expect(await s.t.ctx.projects.purge(id)).toBe(false);
+    expect(await listIds(s.owner)).toContain(id);
   });
 
   test("the purge takes only what is past PROJECT_TRASH_DAYS; then it is gone for good", async () => {

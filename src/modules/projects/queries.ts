@@ -12,7 +12,7 @@ const uid = sql.placeholder("userId");
 const archivedFor = sql<number>`exists(select 1 from ${projectArchives} where ${projectArchives.projectId} = ${projects.id} and ${projectArchives.userId} = ${uid})`;
 const memberOf = sql`(${projects.ownerId} = ${uid} or exists(select 1 from ${projectCollaborators} where ${projectCollaborators.projectId} = ${projects.id} and ${projectCollaborators.userId} = ${uid}))`;
 /** A project in the trash is nobody's to see or use (docs/api.md "Trash"), except the owner's trash list. */
-export const notTrashed = sql`not exists(select 1 from ${projectTrash} where ${projectTrash.projectId} = ${projects.id})`;
+const notTrashed = sql`not exists(select 1 from ${projectTrash} where ${projectTrash.projectId} = ${projects.id})`;
 const position = sql<number>`coalesce(${projectOrder.sortOrder}, ${projects.sortOrder})`;
 const ownOrder = and(eq(projectOrder.projectId, projects.id), eq(projectOrder.userId, uid));
 
@@ -81,8 +81,8 @@ export function prepareProjectQueries(db: Db) {
       db,
       userList(db, fullRecordColumns).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")),
     ),
-    /** Projects a user owns (the per-user cap); those in the trash do not count until restored. */
-    ownedCount: db.select({ n: count() }).from(projects).where(and(eq(projects.ownerId, sql.placeholder("ownerId")), notTrashed)).prepare(),
+    /** Projects a user owns (the per-user cap), those in the trash too: they still take their room until purged. */
+    ownedCount: db.select({ n: count() }).from(projects).where(eq(projects.ownerId, sql.placeholder("ownerId"))).prepare(),
     full: db
       .select(fullColumns)
       .from(projects)

@@ -29,7 +29,7 @@ export class ProjectsService {
     this.versions = new ProjectVersions(ctx.db);
     this.team = new ProjectTeam(() => this.q);
     this.adminIds = new AdminIds(ctx);
-    this.trash = new ProjectTrash(ctx, () => this.tq, () => this.q, (id) => this.team.memberIds(id), (kind, id, to) => this.changed(kind, id, to));
+    this.trash = new ProjectTrash(ctx, () => this.tq, (id) => this.team.memberIds(id), (kind, id, to) => this.changed(kind, id, to));
   }
 
   /** Prepared on first use: building these statements is a fifth of a cold start (bench/cold-start.ts). */
@@ -234,11 +234,14 @@ export class ProjectsService {
   }
 
   /**
-   * Gone for good (the trash's purge): bots stop first (they write into the project's rows), then
-   * the delete hooks (files outside the database), then the row; dependent rows go by FK cascade.
+   * A project in the trash, gone for good: bots stop first (they write into the project's rows),
+   * then the delete hooks (files outside the database), then the row; dependent rows go by FK
+   * cascade. Checked again once the bots are stopped: a restore meanwhile wins (false).
    */
-  async purge(projectId: number): Promise<void> {
+  async purge(projectId: number): Promise<boolean> {
+    let purged = false;
     await this.ctx.bots.stopProject(projectId, async () => {
+      if (!this.tq.trashedOwner.get({ projectId })) return;
       for (const hook of this.ctx.projectDeleteHooks) {
         try {
           await hook(projectId);
@@ -248,12 +251,19 @@ export class ProjectsService {
         }
       }
       this.ctx.db.delete(projects).where(eq(projects.id, projectId)).run();
+      purged = true;
     });
+    return purged;
   }
 
   /** Purges what has been in the trash longer than PROJECT_TRASH_DAYS (main.ts runs it hourly). */
   purgeExpiredTrash(now = Date.now()): Promise<number> {
     return this.trash.purgeExpired((id) => this.purge(id), now);
+  }
+
+  /** The owner deletes a project in their trash for good (404 for anyone else). */
+  async purgeFromTrash(projectId: number, userId: number): Promise<void> {
+    await this.trash.purgeNow(projectId, userId, (id) => this.purge(id));
   }
 
   /** `serve` only: purges expired trash now and hourly until stopped. */

@@ -32,7 +32,21 @@ export const projectTrashRoutes = (ctx: AppContext) => {
           user: true,
           detail: {
             description:
-              "The owner restores a project from the trash: 200 with the project's list item. Its bots stay stopped until started. 404 when it is not in the caller's trash (also for collaborators); 409 at MAX_PROJECTS_PER_USER.",
+              "The owner restores a project from the trash: 200 with the project's list item. Its bots stay stopped until started. 404 when it is not in the caller's trash (also for collaborators).",
+          },
+        },
+      )
+      .delete(
+        "/trash/:id",
+        async ({ actor, params }) => {
+          await projects.purgeFromTrash(parsePositiveId(params.id, "id"), actor.userId);
+          return { success: true };
+        },
+        {
+          user: true,
+          detail: {
+            description:
+              "The owner deletes a project in their trash for good, now: tokens, media, bot folders, the project database and the row. Cannot be undone. 404 when it is not in the caller's trash (also for collaborators).",
           },
         },
       )

@@ -2,9 +2,9 @@
 // are stopped and it is hidden from everyone; the owner may restore it for PROJECT_TRASH_DAYS,
 // then it is purged (bot folders, media, project file, rows). Restoring never starts its bots.
 import type { AppContext } from "../../context";
-import { conflict, notFound } from "../../http/errors";
+import { notFound } from "../../http/errors";
 import type { Logger } from "../../log";
-import type { ProjectQueries, TrashQueries } from "./queries";
+import type { TrashQueries } from "./queries";
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -26,7 +26,6 @@ export class ProjectTrash {
   constructor(
     private readonly ctx: AppContext,
     private readonly q: () => TrashQueries,
-    private readonly projectQueries: () => ProjectQueries,
     private readonly members: (projectId: number) => number[],
     private readonly changed: Changed,
   ) {}
@@ -60,30 +59,32 @@ export class ProjectTrash {
       }));
   }
 
-  /**
-   * The owner takes a project back; anyone else (or a project not in the trash) gets 404, as if
-   * it did not exist. The per-user cap applies again, since the project counts once restored.
-   */
-  restore(projectId: number, userId: number): void {
+  /** 404 unless the project is in `userId`'s own trash: to anyone else it does not exist. */
+  private requireOwnTrashed(projectId: number, userId: number) {
     const row = this.q().trashedOwner.get({ projectId });
     if (!row || row.ownerId !== userId) throw notFound("Project not found in your trash");
-    this.ctx.db.transaction(() => {
-      const owned = this.projectQueries().ownedCount.get({ ownerId: userId })?.n ?? 0;
-      const cap = this.ctx.config.limits.maxProjectsPerUser;
-      if (owned >= cap) throw conflict(`You already own ${owned} projects (at most ${cap} per user); delete one first`);
-      this.q().take.run({ projectId });
-    });
+  }
+
+  /** The owner takes a project back (it still counted towards their cap, so no check is due). */
+  restore(projectId: number, userId: number): void {
+    this.requireOwnTrashed(projectId, userId);
+    if (this.q().take.all({ projectId }).length === 0) throw notFound("Project not found in your trash");
     this.changed("created", projectId, this.members(projectId));
   }
 
+  /** The owner's "delete forever": purged now instead of after PROJECT_TRASH_DAYS. */
+  async purgeNow(projectId: number, userId: number, purge: (projectId: number) => Promise<boolean>): Promise<void> {
+    this.requireOwnTrashed(projectId, userId);
+    if (!(await purge(projectId))) throw notFound("Project not found in your trash");
+  }
+
   /** Projects deleted more than PROJECT_TRASH_DAYS ago, purged one by one; the count purged. */
-  async purgeExpired(purge: (projectId: number) => Promise<void>, now = Date.now()): Promise<number> {
+  async purgeExpired(purge: (projectId: number) => Promise<boolean>, now = Date.now()): Promise<number> {
     const cutoff = new Date(now - this.days * DAY_MS).toISOString();
     let n = 0;
     for (const { projectId } of this.q().expired.all({ cutoff })) {
       try {
-        await purge(projectId);
-        n++;
+        if (await purge(projectId)) n++;
       } catch (err) {
         this.ctx.log.warn(`project ${projectId}: purge from the trash failed:`, err);
       }

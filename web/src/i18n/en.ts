@@ -35,6 +35,8 @@ export const en = {
   trash: {
     hint: "Deleted projects stay here for {{days}} days, then they are deleted for good. A restored project comes back with its bots stopped.",
     empty: "The trash is empty.", deleted: "Deleted {{date}} by {{name}}", purge: "Deleted for good on {{date}}", restore: "Restore",
+    purgeNow: "Delete forever", purgeTitle: "Delete “{{name}}” for good?",
+    purgeText: "This cannot be undone: its bot tokens and their env variables, media, bot users, logs, launch history and versions go with it.",
   },
   import: {
     hint: "Import a project.json: drop the file here or", pick: "Choose a file", busy: "Importing…", tooBig: "The file is larger than 10 MB.",

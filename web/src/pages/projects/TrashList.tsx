@@ -1,10 +1,12 @@
 // The Trash view of the projects page (docs/api.md "Trash"): the user's own deleted projects, who
-// deleted them and when they go for good; Restore brings one back with its bots stopped.
+// deleted them and when they go for good; Restore brings one back with its bots stopped, Delete
+// forever purges it now (after a confirmation).
+import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { get, post } from "../../api/client";
-import type { TrashList as Trash } from "../../api/types";
-import { ErrorLine, useDates } from "../../components/ui";
+import { del, get, post } from "../../api/client";
+import type { TrashItem, TrashList as Trash } from "../../api/types";
+import { ConfirmDialog, ErrorLine, useDates } from "../../components/ui";
 
 /** Under the list key: the live "projects-changed" refresh reaches it too. */
 export const trashKey = ["projects", "list", "trash"] as const;
@@ -18,9 +20,15 @@ export function TrashList() {
   const { date } = useDates();
   const qc = useQueryClient();
   const trash = useTrash();
-  const restore = useMutation({
-    mutationFn: (id: number) => post(`/api/projects/trash/${id}/restore`),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ["projects", "list"] }),
+  const [purging, setPurging] = useState<TrashItem | null>(null);
+  const refresh = () => void qc.invalidateQueries({ queryKey: ["projects", "list"] });
+  const restore = useMutation({ mutationFn: (id: number) => post(`/api/projects/trash/${id}/restore`), onSuccess: refresh });
+  const purge = useMutation({
+    mutationFn: (id: number) => del(`/api/projects/trash/${id}`),
+    onSuccess: () => {
+      setPurging(null);
+      refresh();
+    },
   });
   const items = trash.data?.items ?? [];
   return (
@@ -43,10 +51,19 @@ export function TrashList() {
               <button type="button" className="btn small-btn primary" disabled={restore.isPending} onClick={() => restore.mutate(p.id)}>
                 {t("trash.restore")}
               </button>
+              <button type="button" className="btn small-btn danger" disabled={purge.isPending} onClick={() => setPurging(p)}>
+                {t("trash.purgeNow")}
+              </button>
             </div>
           </li>
         ))}
       </ul>
+      {purging && (
+        <ConfirmDialog open title={t("trash.purgeTitle", { name: purging.name })} confirmLabel={t("trash.purgeNow")} danger busy={purge.isPending} onConfirm={() => purge.mutate(purging.id)} onCancel={() => setPurging(null)}>
+          <p>{t("trash.purgeText")}</p>
+          <ErrorLine error={purge.error} />
+        </ConfirmDialog>
+      )}
     </div>
   );
 }
