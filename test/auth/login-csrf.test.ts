@@ -104,7 +104,7 @@ describe("the widget login is bound to the browser that began it", () => {
     expect((await t.call("POST", "/api/auth/messenger-login", { json: payload(), headers: SAME_ORIGIN, cookie: `login_state=${encodeURIComponent(stale)}` })).status).toBe(403);
   });
 
-  test("API clients (no Origin, no Sec-Fetch-Site) need no state cookie (EXTENSIONS.md)", async () => {
+  test("API clients (no Origin, no Sec-Fetch-Site) need no state cookie (docs/api.md)", async () => {
     expect((await t.call("POST", "/api/auth/messenger-login", { json: signed({ id: 4242, first_name: "Bot", auth_date: now() }) })).status).toBe(200);
   });
 });

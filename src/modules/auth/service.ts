@@ -198,7 +198,7 @@ export class AuthService {
   }
 
   /**
-   * A verified payload logs in once (EXTENSIONS.md): its hash is kept until the payload would be
+   * A verified payload logs in once (docs/security.md "Login"): its hash is kept until the payload would be
    * too old anyway, so a link or a captured request cannot log anyone in again.
    */
   consumeWidget(payload: WidgetLogin, nowS = Math.floor(Date.now() / 1000)): void {

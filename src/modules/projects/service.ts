@@ -226,7 +226,7 @@ export class ProjectsService {
 
   /**
    * Every deletion goes to the trash (docs/api.md "Trash"): the owner's alone here, the owner's
-   * or a collaborator's through /api/bot/projects/{id} (API.md). Only the owner restores.
+   * or a collaborator's through /api/bot/projects/{id}. Only the owner restores.
    */
   async delete(projectId: number, userId: number, opts: { allowCollaborator?: boolean } = {}): Promise<void> {
     this.ctx.access.require(projectId, userId, { ownerOnly: !opts.allowCollaborator });
