@@ -2,7 +2,7 @@
 // are stopped and it is hidden from everyone; the owner may restore it for PROJECT_TRASH_DAYS,
 // then it is purged (bot folders, media, project file, rows). Restoring never starts its bots.
 import type { AppContext } from "../../context";
-import { notFound } from "../../http/errors";
+import { notFound } from "../../errors";
 import type { Logger } from "../../log";
 import type { TrashQueries } from "./queries";
 
