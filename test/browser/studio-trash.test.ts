@@ -45,7 +45,7 @@ describe.skipIf(!haveChromium)("trash and leave in Chromium", () => {
     for (const b of open) await b.close();
     await t?.app.server?.stop(true);
     t?.cleanup();
-  });
+  }, 30_000);
 
   test("the owner deletes, finds it in the Trash with its dates, and restores it", async () => {
     const b = await browserAs(ownerCookie);
@@ -104,6 +104,8 @@ describe.skipIf(!haveChromium)("trash and leave in Chromium", () => {
         expect(overflow).toBeLessThanOrEqual(0);
         if (dir) await b.page.screenshot({ path: join(dir, `trash-${width}-${colorScheme}.png`), fullPage: true });
         expect(b.errors).toEqual([]);
+        open.splice(open.indexOf(b), 1);
+        await b.close();
       }
     }
   }, 120_000);
