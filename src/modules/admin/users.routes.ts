@@ -20,7 +20,7 @@ function searchText(raw: unknown): string {
 }
 
 export const adminUsersRoutes = (ctx: AppContext) => {
-  const service = new AdminUsersService(ctx.db);
+  const service = new AdminUsersService(ctx);
   return new Elysia()
     .use(adminGuard(ctx))
     .get(

@@ -1,17 +1,20 @@
-// Prepared statements of the projects module. Every read is "as seen by a user": the per-user
+// Statements of the projects module. A list or record read is "as seen by a user": the per-user
 // position (project_order, falling back to projects.sort_order) and the per-user archive flag.
-import { and, asc, count, desc, eq, inArray, lt, sql } from "drizzle-orm";
-import { aliasedTable } from "drizzle-orm";
+import { aliasedTable, and, asc, count, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { statements } from "../../db/prepared";
 import { aliased, prepareRows } from "../../db/rows";
-import { projectArchives, projectCollaborators, projectOrder, projects, projectTrash, users } from "../../db/schema";
+import { botLaunches, botLogs, botTokens, projectArchives, projectCollaborators, projectOrder, projects, projectTrash, projectVersions, users } from "../../db/schema";
 import type { ProjectListItem } from "./model";
 
+export type ProjectChanges = Partial<typeof projects.$inferInsert>;
+
 const uid = sql.placeholder("userId");
+const pid = sql.placeholder("projectId");
 
 const archivedFor = sql<number>`exists(select 1 from ${projectArchives} where ${projectArchives.projectId} = ${projects.id} and ${projectArchives.userId} = ${uid})`;
 const memberOf = sql`(${projects.ownerId} = ${uid} or exists(select 1 from ${projectCollaborators} where ${projectCollaborators.projectId} = ${projects.id} and ${projectCollaborators.userId} = ${uid}))`;
-/** A project in the trash is nobody's to see or use (docs/api.md "Trash"), except the owner's trash list. */
+/** A project in the trash is nobody's to see or use (docs/api.md "Trash"), except in the owner's trash list. */
 const notTrashed = sql`not exists(select 1 from ${projectTrash} where ${projectTrash.projectId} = ${projects.id})`;
 const position = sql<number>`coalesce(${projectOrder.sortOrder}, ${projects.sortOrder})`;
 const ownOrder = and(eq(projectOrder.projectId, projects.id), eq(projectOrder.userId, uid));
@@ -70,32 +73,33 @@ function userList<T extends Record<string, unknown>>(db: Db, columns: T) {
     .orderBy(position, projects.id);
 }
 
-export function prepareProjectQueries(db: Db) {
-  const { archived: _a, ...itemColumns } = listColumns;
-  const { archived: _b, ...fullRecordColumns } = fullColumns;
-  return {
-    listItems: prepareRows<ListRow>(db, userList(db, itemColumns)),
-    listFull: prepareRows<Record<string, unknown> & { data: unknown; isArchivedForMe: number | boolean }>(db, userList(db, fullRecordColumns)),
+const { archived: _a, ...itemColumns } = listColumns;
+const { archived: _b, ...fullRecordColumns } = fullColumns;
+type FullRow = Record<string, unknown> & { data: unknown; isArchivedForMe: number | boolean };
+
+export const projectStatements = statements((db: Db) => ({
+    listItems: () => prepareRows<ListRow>(db, userList(db, itemColumns)),
+    listFull: () => prepareRows<FullRow>(db, userList(db, fullRecordColumns)),
     /** One page of listFull (opt-in paging of GET /api/projects). */
-    listFullPage: prepareRows<Record<string, unknown> & { data: unknown; isArchivedForMe: number | boolean }>(
+    listFullPage: () => prepareRows<FullRow>(
       db,
       userList(db, fullRecordColumns).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")),
     ),
     /** Projects a user owns (the per-user cap), those in the trash too: they still take their room until purged. */
-    ownedCount: db.select({ n: count() }).from(projects).where(eq(projects.ownerId, sql.placeholder("ownerId"))).prepare(),
-    full: db
+    ownedCount: () => db.select({ n: count() }).from(projects).where(eq(projects.ownerId, sql.placeholder("ownerId"))).prepare(),
+    full: () => db
       .select(fullColumns)
       .from(projects)
       .leftJoin(projectOrder, ownOrder)
       .where(eq(projects.id, sql.placeholder("projectId")))
       .prepare(),
-    item: db
+    item: () => db
       .select(listColumns)
       .from(projects)
       .leftJoin(projectOrder, ownOrder)
       .where(eq(projects.id, sql.placeholder("projectId")))
       .prepare(),
-    insert: db
+    insert: () => db
       .insert(projects)
       .values({
         ownerId: sql.placeholder("ownerId"),
@@ -111,25 +115,25 @@ export function prepareProjectQueries(db: Db) {
       .returning({ id: projects.id })
       .prepare(),
     /** Last position in the user's list (new projects go to the end). */
-    maxPosition: db
+    maxPosition: () => db
       .select({ max: sql<number | null>`max(${position})` })
       .from(projects)
       .leftJoin(projectOrder, ownOrder)
       .where(memberOf)
       .prepare(),
-    stored: db
+    stored: () => db
       .select({ id: projects.id, ownerId: projects.ownerId, name: projects.name, data: projects.data, adminIds: projects.adminIds, updatedAt: projects.updatedAt })
       .from(projects)
       .where(eq(projects.id, sql.placeholder("projectId")))
       .prepare(),
     /** Owner first, then collaborators in invitation order; names from the users table. */
-    team: db
+    team: () => db
       .select({ userId: projects.ownerId, firstName: users.firstName, lastName: users.lastName, username: users.username, photoUrl: users.photoUrl })
       .from(projects)
       .leftJoin(users, eq(users.id, projects.ownerId))
       .where(eq(projects.id, sql.placeholder("projectId")))
       .prepare(),
-    collaborators: db
+    collaborators: () => db
       .select({
         userId: projectCollaborators.userId,
         firstName: users.firstName,
@@ -142,60 +146,165 @@ export function prepareProjectQueries(db: Db) {
       .where(eq(projectCollaborators.projectId, sql.placeholder("projectId")))
       .orderBy(projectCollaborators.createdAt, projectCollaborators.userId)
       .prepare(),
-  };
-}
-
-export type ProjectQueries = ReturnType<typeof prepareProjectQueries>;
-
-/** The trash (docs/api.md "Trash") and leaving a project. */
-export function prepareTrashQueries(db: Db) {
-  const deleter = aliasedTable(users, "deleter");
-  return {
-    /** A user's own projects in the trash, most recently deleted first, with who deleted them. */
-    listOwned: db
+    /** The stored scenario and its time, for the copy in the project's own database file. */
+    content: () => db.select({ data: projects.data, updatedAt: projects.updatedAt }).from(projects).where(eq(projects.id, pid)).prepare(),
+    remove: () => db.delete(projects).where(eq(projects.id, pid)).prepare(),
+    archive: () => db.insert(projectArchives).values({ projectId: sql`${pid}`, userId: sql`${uid}` }).onConflictDoNothing().prepare(),
+    unarchive: () => db.delete(projectArchives).where(and(eq(projectArchives.projectId, pid), eq(projectArchives.userId, uid))).prepare(),
+    setPosition: () => db
+      .insert(projectOrder)
+      .values({ projectId: sql`${pid}`, userId: sql`${uid}`, sortOrder: sql`${sql.placeholder("sortOrder")}` })
+      .onConflictDoUpdate({ target: [projectOrder.projectId, projectOrder.userId], set: { sortOrder: sql`${sql.placeholder("sortOrder")}` } })
+      .prepare(),
+    /** What generate and export read of a project. */
+    forCode: () => db.select({ name: projects.name, data: projects.data, userDatabaseEnabled: projects.userDatabaseEnabled }).from(projects).where(eq(projects.id, pid)).prepare(),
+    adminIds: () => db.select({ adminIds: projects.adminIds }).from(projects).where(eq(projects.id, pid)).prepare(),
+    tokenIds: () => db.select({ id: botTokens.id }).from(botTokens).where(eq(botTokens.projectId, pid)).orderBy(botTokens.id).prepare(),
+    /** The hot path of every project-scoped request (projects/access.ts). */
+    role: () => db
       .select({
-        id: projects.id,
-        name: projects.name,
-        description: projects.description,
-        nodeCount: projects.nodeCount,
-        updatedAt: projects.updatedAt,
-        deletedAt: projectTrash.deletedAt,
-        deletedBy: projectTrash.deletedBy,
-        deletedByFirstName: deleter.firstName,
-        deletedByLastName: deleter.lastName,
-        deletedByUsername: deleter.username,
+        ownerId: projects.ownerId,
+        collaborator: sql<number>`exists(select 1 from ${projectCollaborators} where ${projectCollaborators.projectId} = ${projects.id} and ${projectCollaborators.userId} = ${uid})`,
+        trashed: sql<number>`exists(select 1 from ${projectTrash} where ${projectTrash.projectId} = ${projects.id})`,
       })
-      .from(projectTrash)
-      .innerJoin(projects, eq(projects.id, projectTrash.projectId))
-      .leftJoin(deleter, eq(deleter.id, projectTrash.deletedBy))
-      .where(eq(projects.ownerId, uid))
-      .orderBy(desc(projectTrash.deletedAt), desc(projects.id))
+      .from(projects)
+      .where(eq(projects.id, pid))
       .prepare(),
-    /** The owner of a project in the trash; undefined when it is not there. */
-    trashedOwner: db
-      .select({ ownerId: projects.ownerId })
-      .from(projectTrash)
-      .innerJoin(projects, eq(projects.id, projectTrash.projectId))
-      .where(eq(projectTrash.projectId, sql.placeholder("projectId")))
-      .prepare(),
-    put: db.insert(projectTrash).values({ projectId: sql.placeholder("projectId"), deletedBy: sql.placeholder("deletedBy") }).onConflictDoNothing().prepare(),
-    take: db.delete(projectTrash).where(eq(projectTrash.projectId, sql.placeholder("projectId"))).returning({ projectId: projectTrash.projectId }).prepare(),
-    /** Deleted before the cutoff (ISO time): due for purging, oldest first. */
-    expired: db
-      .select({ projectId: projectTrash.projectId })
-      .from(projectTrash)
-      .where(lt(projectTrash.deletedAt, sql.placeholder("cutoff")))
-      .orderBy(asc(projectTrash.deletedAt))
-      .prepare(),
-    leave: db
-      .delete(projectCollaborators)
-      .where(and(eq(projectCollaborators.projectId, sql.placeholder("projectId")), eq(projectCollaborators.userId, uid)))
-      .returning({ userId: projectCollaborators.userId })
-      .prepare(),
-    /** The leaver's own view of the project (archive flag, position) goes with them. */
-    forgetArchive: db.delete(projectArchives).where(and(eq(projectArchives.projectId, sql.placeholder("projectId")), eq(projectArchives.userId, uid))).prepare(),
-    forgetOrder: db.delete(projectOrder).where(and(eq(projectOrder.projectId, sql.placeholder("projectId")), eq(projectOrder.userId, uid))).prepare(),
-  };
+}));
+
+export type ProjectQueries = ReturnType<typeof projectStatements>;
+
+// --- the trash and leaving a project (projects/trash.ts, docs/api.md "Trash") --------------------
+
+const deleter = aliasedTable(users, "deleter");
+
+export const trashStatements = statements((db: Db) => ({
+  /** A user's own projects in the trash, most recently deleted first, with who deleted them. */
+  listOwned: () => db
+    .select({
+      id: projects.id,
+      name: projects.name,
+      description: projects.description,
+      nodeCount: projects.nodeCount,
+      updatedAt: projects.updatedAt,
+      deletedAt: projectTrash.deletedAt,
+      deletedBy: projectTrash.deletedBy,
+      deletedByFirstName: deleter.firstName,
+      deletedByLastName: deleter.lastName,
+      deletedByUsername: deleter.username,
+    })
+    .from(projectTrash)
+    .innerJoin(projects, eq(projects.id, projectTrash.projectId))
+    .leftJoin(deleter, eq(deleter.id, projectTrash.deletedBy))
+    .where(eq(projects.ownerId, uid))
+    .orderBy(desc(projectTrash.deletedAt), desc(projects.id))
+    .prepare(),
+  /** The owner of a project in the trash; undefined when it is not there. */
+  trashedOwner: () => db
+    .select({ ownerId: projects.ownerId })
+    .from(projectTrash)
+    .innerJoin(projects, eq(projects.id, projectTrash.projectId))
+    .where(eq(projectTrash.projectId, pid))
+    .prepare(),
+  put: () => db.insert(projectTrash).values({ projectId: sql`${pid}`, deletedBy: sql`${sql.placeholder("deletedBy")}` }).onConflictDoNothing().prepare(),
+  take: () => db.delete(projectTrash).where(eq(projectTrash.projectId, pid)).returning({ projectId: projectTrash.projectId }).prepare(),
+  /** Deleted before the cutoff (ISO time): due for purging, oldest first. */
+  expired: () => db
+    .select({ projectId: projectTrash.projectId })
+    .from(projectTrash)
+    .where(lt(projectTrash.deletedAt, sql.placeholder("cutoff")))
+    .orderBy(asc(projectTrash.deletedAt))
+    .prepare(),
+  leave: () => db
+    .delete(projectCollaborators)
+    .where(and(eq(projectCollaborators.projectId, pid), eq(projectCollaborators.userId, uid)))
+    .returning({ userId: projectCollaborators.userId })
+    .prepare(),
+  /** The leaver's own position of the project goes with them (their archive flag: projectStatements.unarchive). */
+  forgetOrder: () => db.delete(projectOrder).where(and(eq(projectOrder.projectId, pid), eq(projectOrder.userId, uid))).prepare(),
+}));
+
+export type TrashQueries = ReturnType<typeof trashStatements>;
+
+export function updateProject(db: Db, projectId: number, set: ProjectChanges) {
+  db.update(projects).set(set).where(eq(projects.id, projectId)).run();
 }
 
-export type TrashQueries = ReturnType<typeof prepareTrashQueries>;
+// --- versions (projects/versions.ts) ---------------------------------------------------------
+
+const versionItemColumns = {
+  id: projectVersions.id,
+  createdAt: projectVersions.createdAt,
+  commitMessage: projectVersions.commitMessage,
+  authorId: projectVersions.authorId,
+  agentEdit: projectVersions.agentEdit,
+  agentDisplayName: projectVersions.agentDisplayName,
+  nodesCount: projectVersions.nodesCount,
+};
+
+/** `keep`: how many of the newest versions `keepFrom` keeps. */
+export const versionStatements = (keep: number) =>
+  statements((db: Db) => ({
+    list: () => db.select(versionItemColumns).from(projectVersions).where(eq(projectVersions.projectId, pid)).orderBy(desc(projectVersions.id)).limit(sql.placeholder("limit")).prepare(),
+    get: () => db
+      .select({ ...versionItemColumns, data: projectVersions.data })
+      .from(projectVersions)
+      .where(and(eq(projectVersions.projectId, pid), eq(projectVersions.id, sql.placeholder("id"))))
+      .prepare(),
+    // id of the oldest version still kept; everything below it goes
+    keepFrom: () => db
+      .select({ id: projectVersions.id })
+      .from(projectVersions)
+      .where(eq(projectVersions.projectId, pid))
+      .orderBy(desc(projectVersions.id))
+      .limit(1)
+      .offset(keep - 1)
+      .prepare(),
+    insert: () => db
+      .insert(projectVersions)
+      .values({
+        projectId: pid,
+        data: sql.placeholder("data"),
+        nodesCount: sql.placeholder("nodesCount"),
+        commitMessage: sql.placeholder("commitMessage"),
+        authorId: sql.placeholder("authorId"),
+        agentEdit: sql.placeholder("agentEdit"),
+        agentSessionId: sql.placeholder("agentSessionId"),
+        agentDisplayName: sql.placeholder("agentDisplayName"),
+      })
+      .prepare(),
+    prune: () => db.delete(projectVersions).where(and(eq(projectVersions.projectId, pid), lt(projectVersions.id, sql.placeholder("keepFrom")))).prepare(),
+  }));
+
+// --- launch history and logs (projects/activity.ts) --------------------------------------------
+
+/** Texts are cut in SQL so long messages never leave the database. */
+export const activityStatements = (limits: { launches: number; errorMessage: number; logMessage: number }) => {
+  const logColumns = {
+    level: botLogs.level,
+    message: sql<string>`substr(${botLogs.message}, 1, ${limits.logMessage})`,
+    createdAt: botLogs.createdAt,
+  };
+  return statements((db: Db) => ({
+    launches: () => db
+      .select({
+        status: botLaunches.status,
+        startedAt: botLaunches.startedAt,
+        stoppedAt: botLaunches.stoppedAt,
+        errorMessage: sql<string | null>`substr(${botLaunches.errorMessage}, 1, ${limits.errorMessage})`,
+      })
+      .from(botLaunches)
+      .where(eq(botLaunches.projectId, pid))
+      .orderBy(desc(botLaunches.startedAt), desc(botLaunches.id))
+      .limit(limits.launches)
+      .prepare(),
+    logs: () => db.select(logColumns).from(botLogs).where(eq(botLogs.projectId, pid)).orderBy(desc(botLogs.id)).limit(sql.placeholder("limit")).prepare(),
+    tokenLogs: () => db
+      .select(logColumns)
+      .from(botLogs)
+      .where(and(eq(botLogs.projectId, pid), eq(botLogs.tokenId, sql.placeholder("tokenId"))))
+      .orderBy(desc(botLogs.id))
+      .limit(sql.placeholder("limit"))
+      .prepare(),
+  }));
+};

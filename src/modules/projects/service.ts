@@ -1,14 +1,13 @@
 // Projects: create, read (as a user sees them), update with version snapshots and events, delete
 // with the bot stop and delete hooks, duplicate. Other modules (bot API, templates) call this
 // class through `ctx.projects`; it never sees Elysia.
-import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context";
-import { projectArchives, projectOrder, projects } from "../../db/schema";
+import { changeStamp } from "../../db/change-stamp";
 import { badRequest, conflict, forbidden, notFound } from "../../errors";
 import { texts } from "../../texts";
 import { DEFAULT_DATA, parseDocument, readStored as readJson, type ParsedDocument } from "./document";
 import { NAME_MAX, toFlag, type CreateProjectInput, type Flag, type ProjectFull, type ProjectListItem, type ProjectPatch } from "./model";
-import { prepareProjectQueries, prepareTrashQueries, type ProjectQueries, type TrashQueries } from "./queries";
+import { projectStatements, trashStatements, updateProject, type ProjectChanges, type ProjectQueries, type TrashQueries } from "./queries";
 import { ProjectTrash, scheduleTrashPurge } from "./trash";
 import { ProjectVersions, type VersionMeta } from "./versions";
 import { AdminIds, normalizeAdminIds } from "./admin-ids";
@@ -23,8 +22,6 @@ export class ProjectsService {
   readonly team: ProjectTeam;
   readonly adminIds: AdminIds;
   readonly trash: ProjectTrash;
-  private prepared?: ProjectQueries;
-  private preparedTrash?: TrashQueries;
 
   constructor(private readonly ctx: AppContext) {
     this.versions = new ProjectVersions(ctx.db);
@@ -33,16 +30,20 @@ export class ProjectsService {
     this.trash = new ProjectTrash(ctx, () => this.tq, (id) => this.team.memberIds(id), (kind, id, to) => this.changed(kind, id, to));
   }
 
-  /** Prepared on first use: building these statements is a fifth of a cold start (bench/cold-start.ts). */
   private get q(): ProjectQueries {
-    return (this.prepared ??= prepareProjectQueries(this.ctx.db));
+    return projectStatements(this.ctx.db);
   }
 
   private get tq(): TrashQueries {
-    return (this.preparedTrash ??= prepareTrashQueries(this.ctx.db));
+    return trashStatements(this.ctx.db);
   }
 
   // --- reads ---------------------------------------------------------------------------------
+
+  /** A stamp that moves whenever any project may have changed: lists are cached until it does. */
+  changeStamp(): () => string {
+    return changeStamp(this.ctx.db);
+  }
 
   /** The hot path of the editor's project list: rows are already in the response shape. */
   listItems(userId: number, archived: boolean): ProjectListItem[] {
@@ -165,7 +166,7 @@ export class ProjectsService {
       if (patch.baseUpdatedAt !== undefined && patch.baseUpdatedAt !== current.updatedAt) {
         throw conflict("The project was saved by someone else since you loaded it", { current: this.readFull(projectId, userId) });
       }
-      const set: Partial<typeof projects.$inferInsert> = {};
+      const set: ProjectChanges = {};
       if (name !== undefined) set.name = name;
       if (patch.description !== undefined) set.description = patch.description;
       if (patch.userDatabaseEnabled !== undefined) set.userDatabaseEnabled = toFlag(patch.userDatabaseEnabled);
@@ -177,7 +178,7 @@ export class ProjectsService {
       if (Object.keys(set).length > 0) {
         touched = true;
         set.updatedAt = nowIso();
-        this.ctx.db.update(projects).set(set).where(eq(projects.id, projectId)).run();
+        updateProject(this.ctx.db, projectId, set);
       }
       if (patch.sortOrder !== undefined) {
         touched = true;
@@ -222,7 +223,7 @@ export class ProjectsService {
 
   /** The stored scenario and its time, for the copy in the project's own database file. */
   contentOf(projectId: number): { data: string; updatedAt: string } | undefined {
-    return this.ctx.db.select({ data: projects.data, updatedAt: projects.updatedAt }).from(projects).where(eq(projects.id, projectId)).get();
+    return this.q.content.get({ projectId });
   }
 
   /**
@@ -251,7 +252,7 @@ export class ProjectsService {
           this.ctx.log.warn(`project ${projectId}: delete hook failed:`, err);
         }
       }
-      this.ctx.db.delete(projects).where(eq(projects.id, projectId)).run();
+      this.q.remove.run({ projectId });
       purged = true;
     });
     return purged;
@@ -277,11 +278,10 @@ export class ProjectsService {
     const role = this.ctx.access.require(projectId, userId);
     if (role === "owner") throw conflict("The owner cannot leave their own project");
     const recipients = this.team.memberIds(projectId);
-    const q = this.tq;
     this.ctx.db.transaction(() => {
-      q.leave.run({ projectId, userId });
-      q.forgetArchive.run({ projectId, userId });
-      q.forgetOrder.run({ projectId, userId });
+      this.tq.leave.run({ projectId, userId });
+      this.q.unarchive.run({ projectId, userId });
+      this.tq.forgetOrder.run({ projectId, userId });
     });
     // The leaver's list loses it ("deleted" for them); the rest of the team sees a changed team.
     this.changed("deleted", projectId, [userId]);
@@ -292,8 +292,8 @@ export class ProjectsService {
 
   setArchived(projectId: number, userId: number, archived: boolean) {
     this.ctx.access.require(projectId, userId);
-    if (archived) this.ctx.db.insert(projectArchives).values({ projectId, userId }).onConflictDoNothing().run();
-    else this.ctx.db.delete(projectArchives).where(and(eq(projectArchives.projectId, projectId), eq(projectArchives.userId, userId))).run();
+    if (archived) this.q.archive.run({ projectId, userId });
+    else this.q.unarchive.run({ projectId, userId });
   }
 
   /** API.md rule 10: all ids accessible or nothing changes (403). */
@@ -311,11 +311,7 @@ export class ProjectsService {
   }
 
   private setPosition(projectId: number, userId: number, sortOrder: number) {
-    this.ctx.db
-      .insert(projectOrder)
-      .values({ projectId, userId, sortOrder })
-      .onConflictDoUpdate({ target: [projectOrder.projectId, projectOrder.userId], set: { sortOrder } })
-      .run();
+    this.q.setPosition.run({ projectId, userId, sortOrder });
   }
 
   private changed(kind: "created" | "deleted" | "reordered" | "updated", projectId: number, recipients: number[]) {
