@@ -45,13 +45,16 @@ export class PreviewService {
 
   async create(userId: number, projectId: number, document?: unknown) {
     // The emulator and the preview bot load with the first preview, not with the server (cold
-    // start). Before the limits below: nothing may await between checking them and counting this one.
+    // start).
     const { PreviewSession } = await import("./session");
     const project = this.ctx.projects.getFull(projectId, userId);
     if (document !== undefined) checkLimits(document);
+    // Checked and taken in one synchronous step (parallel starts must not all see the same free
+    // slots): the user's oldest sessions beyond the limit leave the map now, this one enters it.
     const mine = [...this.sessions.values()].filter((s) => s.userId === userId).sort((a, b) => a.createdAt - b.createdAt);
-    while (mine.length >= this.options.perUser) await this.end(mine.shift()!);
-    if (this.sessions.size >= this.options.total) throw new AppError(503, "INTERNAL", "Too many previews are running on this server; try again in a few minutes");
+    const evicted = mine.slice(0, Math.max(0, mine.length - this.options.perUser + 1));
+    if (this.sessions.size - evicted.length >= this.options.total) throw new AppError(503, "INTERNAL", "Too many previews are running on this server; try again in a few minutes");
+    const ending = evicted.map((s) => this.end(s));
     const session = new PreviewSession(
       userId,
       projectId,
@@ -59,6 +62,9 @@ export class PreviewService {
       { config: this.ctx.config, limits: this.options.bot, emulatorLimits: this.options.emulator, platformUrl: () => this.ctx.state.localUrl },
     );
     this.sessions.set(session.id, session);
+    await Promise.all(ending);
+    // A newer start of the same user ended this one while the old ones stopped: nothing to start.
+    if (!this.sessions.has(session.id)) return this.view(session);
     try {
       await session.start();
     } catch (e) {
