@@ -4,6 +4,8 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
 import { parsePositiveId } from "../../http/params";
+import { jsonAnswer } from "../../http/openapi-answer";
+import { trashListSchema } from "./trash";
 
 export const projectTrashRoutes = (ctx: AppContext) => {
   const projects = ctx.projects;
@@ -17,8 +19,8 @@ export const projectTrashRoutes = (ctx: AppContext) => {
       }, {
         user: true,
         detail: {
-          description:
-            "The caller's own deleted projects (deleted by them or by a collaborator), newest first: { items: [{ id, name, description, nodeCount, updatedAt, deletedAt, purgeAt, deletedBy: { userId, name } }], count, retentionDays }. Purged PROJECT_TRASH_DAYS after deletion.",
+          description: "The caller's own deleted projects (deleted by them or by a collaborator), newest first. Purged PROJECT_TRASH_DAYS after deletion.",
+          ...jsonAnswer(trashListSchema),
         },
       })
       .post(

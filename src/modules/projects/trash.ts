@@ -1,6 +1,7 @@
 // The projects' trash (docs/api.md "Trash"): every deletion puts a project here first. Its bots
 // are stopped and it is hidden from everyone; the owner may restore it for PROJECT_TRASH_DAYS,
 // then it is purged (bot folders, media, project file, rows). Restoring never starts its bots.
+import { z } from "zod";
 import type { AppContext } from "../../context";
 import { notFound } from "../../errors";
 import type { Logger } from "../../log";
@@ -8,17 +9,26 @@ import type { TrashQueries } from "./queries";
 
 const DAY_MS = 24 * 3600 * 1000;
 
-export interface TrashItem {
-  id: number;
-  name: string;
-  description: string;
-  nodeCount: number;
-  updatedAt: string;
-  deletedAt: string;
-  /** When the purge takes it: deletedAt + PROJECT_TRASH_DAYS. */
-  purgeAt: string;
-  deletedBy: { userId: number; name: string };
-}
+/** GET /api/projects/trash: the caller's own deleted projects (described for OpenAPI and the Studio's types). */
+export const trashListSchema = z.object({
+  items: z.array(
+    z.object({
+      id: z.number(),
+      name: z.string(),
+      description: z.string(),
+      nodeCount: z.number(),
+      updatedAt: z.string(),
+      deletedAt: z.string(),
+      /** When the purge takes it: deletedAt + PROJECT_TRASH_DAYS. */
+      purgeAt: z.string(),
+      deletedBy: z.object({ userId: z.number(), name: z.string() }),
+    }),
+  ),
+  count: z.number(),
+  retentionDays: z.number(),
+});
+
+export type TrashItem = z.output<typeof trashListSchema>["items"][number];
 
 type Changed = (kind: "created" | "deleted", projectId: number, recipients: number[]) => void;
 
