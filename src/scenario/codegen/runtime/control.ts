@@ -7,6 +7,7 @@ import { structured } from "./expr";
 import { go, log } from "./flow";
 import { runHttp } from "./http";
 import { stopping } from "./launch";
+import { saveState } from "./storage";
 import type { ConvertNode, LogicNode, LoopNode, ParallelNode } from "./logic-tables";
 import type { Turn } from "./types";
 import { type FileRef, isFileRef, isFilled, pad2, readVar, render, toText } from "./values";
@@ -73,7 +74,17 @@ export async function runParallel(turn: Turn, node: ParallelNode): Promise<strin
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(width, queue.length) }, worker));
+  const all = Promise.all(Array.from({ length: Math.min(width, queue.length) }, worker));
+  if (node.awaitAll !== false) {
+    await all;
+    return node.next;
+  }
+  // Fire and forget, as the older platform's default: the chat's next update does not wait for the
+  // branches; what they store is saved when the last one ends (the update saved its own already).
+  void all
+    .catch((err) => nodeError(turn, node, "a branch's onErrorTarget failed: " + (err instanceof Error ? err.message : String(err))))
+    .then(() => saveState(turn));
+  log(turn, "parallel_split " + node.id + ": " + node.branches.length + " branches go on in the background");
   return node.next;
 }
 
