@@ -43,7 +43,11 @@ export const waitSql = db && {
   next: db.query<{ due_at: number | null }, [number]>("SELECT MIN(due_at) AS due_at FROM bot_waits WHERE token_id = ?"),
 };
 
-/** Waits of a bot without a database, ordered by due time. */
+/**
+ * Waits kept in memory, ordered by due time: all of them without a database, else those the file
+ * refused (full, locked): they still fire while this process lives. Their ids are negative, apart
+ * from the file's.
+ */
 export const memoryWaits: WaitRow[] = [];
 export let memoryWaitId = 0;
 /** The turn a wait began in, while this process still holds it (its update's context). */
@@ -56,22 +60,21 @@ export let waitsRunning = false;
 /** Stores a wait for node "id" in "seconds" and arms the clock when it is the earliest. */
 export function addWait(turn: Turn, id: string, seconds: number) {
   const due = Date.now() + Math.max(0, Math.round(seconds * 1000));
-  const saved: SavedTurn = { from: turn.from, event: turn.event, depth: turn.depth };
+  const saved = JSON.stringify({ from: turn.from, event: turn.event, depth: turn.depth } satisfies SavedTurn);
   const chat = String(turn.chatId);
-  let waitId: number;
-  try {
-    if (waitSql) {
-      waitId = waitSql.add.get(TOKEN_ID, chat, id, due, JSON.stringify(saved))!.id;
-    } else {
-      waitId = ++memoryWaitId;
-      const row: WaitRow = { id: waitId, chat_id: chat, node: id, due_at: due, turn: JSON.stringify(saved) };
-      let at = memoryWaits.length;
-      while (at > 0 && memoryWaits[at - 1].due_at > due) at--;
-      memoryWaits.splice(at, 0, row);
+  let waitId: number | undefined;
+  if (waitSql) {
+    try {
+      waitId = waitSql.add.get(TOKEN_ID, chat, id, due, saved)!.id;
+    } catch (err) {
+      console.error("chat " + turn.chatId + ": could not store the wait for node " + id + " (it is kept in memory until a restart):", err);
     }
-  } catch (err) {
-    console.error("chat " + turn.chatId + ": could not store the wait for node " + id + ":", err);
-    return;
+  }
+  if (waitId === undefined) {
+    waitId = --memoryWaitId;
+    let at = memoryWaits.length;
+    while (at > 0 && memoryWaits[at - 1].due_at > due) at--;
+    memoryWaits.splice(at, 0, { id: waitId, chat_id: chat, node: id, due_at: due, turn: saved });
   }
   liveTurns.set(waitId, turn);
   armWaits(due);
@@ -82,15 +85,16 @@ export function addWait(turn: Turn, id: string, seconds: number) {
  * starts: a crash in the middle of one does not run it twice (nor finish it).
  */
 export function claimDue(now: number, limit: number): WaitRow[] {
-  if (waitSql) return waitSql.claim.all(TOKEN_ID, now, limit);
+  const rows = waitSql ? waitSql.claim.all(TOKEN_ID, now, limit) : [];
   let n = 0;
-  while (n < memoryWaits.length && n < limit && memoryWaits[n].due_at <= now) n++;
-  return memoryWaits.splice(0, n);
+  while (n < memoryWaits.length && rows.length + n < limit && memoryWaits[n].due_at <= now) n++;
+  return n > 0 ? rows.concat(memoryWaits.splice(0, n)) : rows;
 }
 
 export function nextWait(): number | undefined {
-  if (waitSql) return waitSql.next.get(TOKEN_ID)?.due_at ?? undefined;
-  return memoryWaits[0]?.due_at;
+  const stored = waitSql?.next.get(TOKEN_ID)?.due_at ?? undefined;
+  const held = memoryWaits[0]?.due_at;
+  return stored === undefined ? held : held === undefined ? stored : Math.min(stored, held);
 }
 
 /** One timer for all waits, set for the earliest (setTimeout holds at most 2^31-1 ms: it wakes and re-arms). */
