@@ -154,6 +154,10 @@ describe("parallel_split awaitAll", () => {
     await held;
     expect(texts(first).sort()).toEqual(["after split", "fast"]);
     expect(texts(await chat.say("/ping"))).toEqual(["pong"]); // the same chat, not held up by the branch
+    // skipIfRunning (the default): a second run while the branches go on stops at the split
+    await chat.say("/fire", 0);
+    expect(texts(await chat.say("/ping"))).toEqual(["pong"]);
+    expect(b.output()).toContain("parallel_split fire: its branches still run for this chat; this run stops here");
     release();
     expect(texts(await chat.replies(1))).toEqual(["slow done yes"]);
   });

@@ -61,6 +61,9 @@ export async function runLoop(turn: Turn, node: LoopNode): Promise<string | unde
   return node.after;
 }
 
+/** "<chat> <node>" of parallel_split runs whose branches go on in the background. */
+export const runningSplits = new Set<string>();
+
 export async function runParallel(turn: Turn, node: ParallelNode): Promise<string | undefined> {
   const queue = [...node.branches];
   const width = node.maxConcurrent > 0 ? node.maxConcurrent : queue.length;
@@ -74,16 +77,26 @@ export async function runParallel(turn: Turn, node: ParallelNode): Promise<strin
       }
     }
   };
-  const all = Promise.all(Array.from({ length: Math.min(width, queue.length) }, worker));
   if (node.awaitAll !== false) {
-    await all;
+    await Promise.all(Array.from({ length: Math.min(width, queue.length) }, worker));
     return node.next;
   }
   // Fire and forget, as the older platform's default: the chat's next update does not wait for the
   // branches; what they store is saved when the last one ends (the update saved its own already).
-  void all
+  // Unless overlap is allowed, the chat's next run of this node stops there while they run
+  // (skipIfRunning): two runs would mix their counters in the same variables.
+  const key = turn.chatId + " " + node.id;
+  if (!node.overlap && runningSplits.has(key)) {
+    log(turn, "parallel_split " + node.id + ": its branches still run for this chat; this run stops here");
+    return undefined;
+  }
+  runningSplits.add(key);
+  void Promise.all(Array.from({ length: Math.min(width, queue.length) }, worker))
     .catch((err) => nodeError(turn, node, "a branch's onErrorTarget failed: " + (err instanceof Error ? err.message : String(err))))
-    .then(() => saveState(turn));
+    .then(() => {
+      runningSplits.delete(key);
+      saveState(turn);
+    });
   log(turn, "parallel_split " + node.id + ": " + node.branches.length + " branches go on in the background");
   return node.next;
 }

@@ -63,6 +63,8 @@ export interface ParallelNode {
   maxConcurrent: number;
   /** false: the flow goes on and the update ends while the branches still run */
   awaitAll?: false;
+  /** with awaitAll false: a second run in the same chat starts even while the first one's branches run (skipIfRunning: false) */
+  overlap?: true;
   next?: string;
   adminOnly?: true;
 }
