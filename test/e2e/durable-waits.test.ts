@@ -102,3 +102,30 @@ for (const isolation of ["runner", "process"] as const) {
     }, 120_000);
   });
 }
+
+test("a stopped bot keeps its waits: they fire when it is started again", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "botloom-waits-stopped-"));
+  dirs.push(dir);
+  const env = { ADMIN_KEY, SESSION_SECRET: "waits-session-secret-0123456789", MESSENGER_API_ROOT: fake.url };
+  const s = await startProcessServer([process.execPath, resolve(import.meta.dir, "../../src/main.ts"), "serve"], { cwd: dir, env, timeoutMs: 30_000 });
+  servers.push(s);
+  const cookie = await devLoginOnServer(s.url, ADMIN_KEY, 1);
+  const post = (path: string, body?: unknown) => fetch(s.url + path, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const project = await (await post("/api/projects", { name: "Waits stopped", data: scenario })).json();
+  const bot = fake.addBot({ username: "waits_stopped_bot" });
+  const token = await (await post(`/api/bot/projects/${project.id}/tokens`, { token: bot.token })).json();
+  expect((await post(`/api/bot/tokens/${token.id}/start`)).status).toBe(200);
+  const dan = { id: 7201, first_name: "Dan" };
+  fake.sendText(bot.token, dan, "/remind");
+  await fake.waitForSent(bot.token, dan.id, 1, 20_000);
+  const due = Date.now() + PAUSE * 1000;
+  expect((await post(`/api/bot/tokens/${token.id}/stop`)).status).toBe(200);
+  await until(() => Date.now() > due, "the wait to fall due", 10_000);
+  expect(texts(bot.token, dan.id)).toEqual(["Reminder set"]);
+  expect((await post(`/api/bot/tokens/${token.id}/start`)).status).toBe(200);
+  expect((await fake.waitForSent(bot.token, dan.id, 1, 20_000))[0]!.params.text).toBe("Reminder!");
+  const eve = { id: 7202, first_name: "Eve" };
+  fake.sendText(bot.token, eve, "/ping");
+  await fake.waitForSent(bot.token, eve.id, 1, 20_000);
+  expect(texts(bot.token, dan.id)).toEqual(["Reminder set", "Reminder!"]);
+}, 90_000);
