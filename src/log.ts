@@ -16,11 +16,6 @@ export function registerSecret(secret: string | null | undefined) {
   if (secret && secret.length >= 6) extraSecrets.add(secret);
 }
 
-/** A secret as it may be printed: as is, percent-encoded (URLs, forms) and base64 (basic auth). */
-export function secretForms(secret: string): string[] {
-  const forms = [secret, encodeURIComponent(secret), encodeURI(secret), new URLSearchParams({ v: secret }).toString().slice(2), Buffer.from(secret).toString("base64"), Buffer.from(secret).toString("base64url")];
-  return [...new Set(forms)].sort((a, b) => b.length - a.length);
-}
 
 export function maskSecrets(text: string): string {
   let out = text;

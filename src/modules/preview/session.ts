@@ -91,6 +91,7 @@ export class PreviewSession {
         PROJECT_ID: String(this.projectId),
         TOKEN_ID: "0",
         LAUNCH_MODE: "polling",
+        BOTLOOM_EGRESS_ALLOW: config.egressAllow,
         // the project's media, as its production bots see them (read-only for the bot)
         MEDIA_DIR: projectMediaDir(config.uploadsDir, this.projectId),
         ...(this.deps.platformUrl() ? { PLATFORM_URL: this.deps.platformUrl()! } : {}),

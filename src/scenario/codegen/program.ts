@@ -27,6 +27,10 @@ import actionTablesSource from "./runtime/action-tables.ts" with { type: "text" 
 import logicTablesSource from "./runtime/logic-tables.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above (the guard for scenario SQL, runtime/sql-guard.ts)
 import sqlGuardSource from "./runtime/sql-guard.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above (the egress policy of http_request, runtime/egress.ts)
+import egressSource from "./runtime/egress.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above (the forms of a secret the log masker hides, runtime/secret-forms.ts)
+import secretFormsSource from "./runtime/secret-forms.ts" with { type: "text" };
 import { RUNTIME_TRIGGERS } from "./runtime/triggers";
 import { RUNTIME_TYPES } from "./runtime/types";
 import { RUNTIME_VALUES } from "./runtime/values";
@@ -36,6 +40,7 @@ import type { CompiledScenario, TableEntry } from "./table";
 const embedded = (source: string) => source.slice(source.search(/^\/\/ ─── /m)).replace(/^export /gm, "").trim();
 const RUNTIME_TABLES = [tablesSource, logicTablesSource, actionTablesSource].map(embedded).join("\n\n");
 const RUNTIME_SQL_GUARD = embedded(sqlGuardSource);
+const RUNTIME_EGRESS = embedded(egressSource) + "\n\n" + embedded(secretFormsSource);
 
 export interface ProgramSettings {
   projectName: string;
@@ -61,6 +66,8 @@ function header(s: ProgramSettings, c: CompiledScenario): string {
     "//   (polling | webhook), PORT and WEBHOOK_SECRET (webhook), BOTLOOM_SUPERVISED=1 (exit when stdin closes).",
     "//   BOTLOOM_ENV_KEYS: names of env variables the scenario reads as {NAME} (comma-separated);",
     "//   BOTLOOM_SECRET_KEYS: those of them whose values never appear in the bot's output.",
+    "//   BOTLOOM_EGRESS_ALLOW: internal hosts/networks http_request may reach (e.g. 127.0.0.1:8080,10.0.0.0/8);",
+    "//   without it only public addresses and MESSENGER_API_ROOT are reached.",
     "//",
     "// Layout: the scenario as data tables (NODES, COMMANDS, TEXT_TRIGGERS), then a small interpreter",
     "// that walks them for every update. Inline buttons carry \"g:<node index>:<variant>:<button>\"",
@@ -92,6 +99,7 @@ const IMPORTS = [
   'import { Cron } from "croner";',
   'import { closeSync, constants as fsConstants, existsSync, lstatSync, openSync, readFileSync, realpathSync } from "node:fs";',
   'import { resolve as resolvePath, sep as pathSep } from "node:path";',
+  'import { lookup as egressLookup } from "node:dns/promises";',
   'import jsep from "jsep";',
 ].join("\n");
 
@@ -207,7 +215,7 @@ const DDL_BLOCK = [
 export function renderProgram(settings: ProgramSettings, compiled: CompiledScenario): string {
   // the preview hooks go after the router (they need the bot) and before the launch
   const body = settings.preview ? [...RUNTIME_BODY.slice(0, -1), PREVIEW_PART, RUNTIME_BODY[RUNTIME_BODY.length - 1]!] : RUNTIME_BODY;
-  const parts = [header(settings, compiled), IMPORTS, RUNTIME_TABLES, RUNTIME_HEAD, settingsBlock(settings), tables(compiled), DDL_BLOCK, RUNTIME_SQL_GUARD, ...body];
+  const parts = [header(settings, compiled), IMPORTS, RUNTIME_TABLES, RUNTIME_HEAD, settingsBlock(settings), tables(compiled), DDL_BLOCK, RUNTIME_SQL_GUARD, RUNTIME_EGRESS, ...body];
   return parts.join("\n\n") + "\n";
 }
 
@@ -305,6 +313,7 @@ export function renderInterpreter(): string {
     HOSTED_TYPES,
     DDL_BLOCK,
     RUNTIME_SQL_GUARD,
+    RUNTIME_EGRESS,
     [HOSTED_PRELUDE, ...RUNTIME_BODY.slice(0, -1), restoreChars(RUNTIME_HOSTED)].join("\n\n") + "\n}",
   ].join("\n\n") + "\n";
   return interpreter;

@@ -161,6 +161,9 @@ function evalNode(turn: Turn, n: jsep.Expression, depth: number): unknown {
 /** The value of an expression; errors are logged once per turn and read as "". */
 function evalExpr(turn: Turn, source: string): unknown {
   const tree = parseExpr(source.trim());
+  // an expression never reads a secret, even inside an http_request field (runtime/http.ts)
+  const reads = secretReads;
+  secretReads = null;
   try {
     if (tree instanceof Error) throw tree;
     const value = evalNode(turn, tree, 0);
@@ -168,6 +171,8 @@ function evalExpr(turn: Turn, source: string): unknown {
   } catch (err) {
     console.error("[chat " + turn.chatId + "] expression " + JSON.stringify(source) + " failed: " + (err instanceof Error ? err.message : String(err)));
     return "";
+  } finally {
+    secretReads = reads;
   }
 }
 
