@@ -235,9 +235,9 @@ async function runHttp(turn: Turn, node: HttpNode): Promise<string | undefined> 
   }
   try {
     const built = withSecrets(() => {
-      const first = apiUrl(renderUrl(turn, node.url, node.urlRaw === true).trim());
-      if (!/^https?:\/\//i.test(first)) throw new Error("the URL " + JSON.stringify(first) + " is not an http(s) address");
-      const target = new URL(first);
+      url = apiUrl(renderUrl(turn, node.url, node.urlRaw === true).trim());
+      if (!/^https?:\/\//i.test(url)) throw new Error("the URL " + JSON.stringify(url) + " is not an http(s) address");
+      const target = new URL(url);
       for (const [k, v] of Object.entries(jsonObject(turn, node.query, "query parameters"))) target.searchParams.set(k, v);
       const headers = new Headers(jsonObject(turn, node.headers, "headers"));
       const auth = node.auth;
