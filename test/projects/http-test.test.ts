@@ -103,7 +103,7 @@ describe("http-test under the egress policy (allow list off)", () => {
   });
 
   const refused = (r: { status: number; body: any; text: string }) => {
-    expect([r.status, r.body.error]).toEqual([502, "BAD_GATEWAY"]);
+    expect([r.status, r.body.error]).toEqual([400, "VALIDATION_FAILED"]);
     expect(r.text).not.toContain(ADMIN_SECRET);
   };
 

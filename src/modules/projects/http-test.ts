@@ -93,7 +93,8 @@ export async function sendTestRequest(input: HttpTestInput, policy: EgressPolicy
   try {
     ({ response: res } = await egressFetch(policy, url, { method: input.method, headers, body: withBody ? input.body : undefined, signal: AbortSignal.timeout(input.timeoutSeconds * 1000) }));
   } catch (err) {
-    if (err instanceof EgressError) throw new AppError(502, "BAD_GATEWAY", `The request failed: ${err.message}`);
+    // an address the policy refuses is the request's fault (400); a target that does not answer is 502
+    if (err instanceof EgressError) throw err.refused ? badRequest(`url refused: ${err.message}`) : new AppError(502, "BAD_GATEWAY", `The request failed: ${err.message}`);
     const timedOut = (err as Error)?.name === "TimeoutError";
     throw new AppError(502, "BAD_GATEWAY", timedOut ? `No answer within ${input.timeoutSeconds} s` : "The request failed");
   }
@@ -123,7 +124,7 @@ export const projectHttpTestRoutes = (ctx: AppContext) => {
         description:
           "Sends one HTTP request as an http_request node would (editor's \"send test request\"): http(s) only, timeout ≤ 30 s, at most 64 KB of the answer kept (`truncated`), " +
           "public addresses only unless the operator's EGRESS_ALLOW lists the target (each redirect hop checked again, at most 5). " +
-          "Variables are not substituted. Any answer of the target is 200 `{ status, statusText, headers, body, truncated, durationMs }`; no answer (or a refused address) is 502 BAD_GATEWAY. Project members only.",
+          "Variables are not substituted. Any answer of the target is 200 `{ status, statusText, headers, body, truncated, durationMs }`; no answer is 502 BAD_GATEWAY; an address the egress policy refuses (or a redirect to one) is 400. Project members only.",
       },
     },
   );

@@ -11,9 +11,12 @@ import { lookup as egressLookup } from "node:dns/promises";
 
 // ─── Egress policy (outbound HTTP of scenarios) ───────────────────────────────
 
-/** A request the policy refused, or one that could not connect: the message names no port state. */
+/** A request the policy refused (refused: true), or one that could not connect: the message names no port state. */
 export class EgressError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly refused = false,
+  ) {
     super(message);
     this.name = "EgressError";
   }
@@ -219,7 +222,7 @@ const egressAddressText = (addr: number[]) =>
  * address a resolver lists first.
  */
 export async function egressCheck(policy: EgressPolicy, url: URL): Promise<{ address: string; port: number }> {
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new EgressError("only http(s) addresses can be reached, not " + url.protocol);
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new EgressError("only http(s) addresses can be reached, not " + url.protocol, true);
   const host = url.hostname.toLowerCase().replace(/\.$/, "");
   const port = egressDefaultPort(url);
   const literal = egressParseIp(host);
@@ -236,7 +239,7 @@ export async function egressCheck(policy: EgressPolicy, url: URL): Promise<{ add
   if (!egressHostAllowed(policy, host, port)) {
     for (const addr of addresses) {
       const problem = egressAddressAllowed(policy, addr, port) ? undefined : egressAddressProblem(addr);
-      if (problem) throw new EgressError(url.host + " is " + problem + ": outbound requests reach public addresses only (an operator can allow internal services)");
+      if (problem) throw new EgressError(url.host + " is " + problem + ": outbound requests reach public addresses only (an operator can allow internal services)", true);
     }
   }
   return { address: egressAddressText(addresses[0]!), port };
@@ -286,7 +289,7 @@ export async function egressFetch(policy: EgressPolicy, input: string | URL, ini
     try {
       next = new URL(location, current);
     } catch {
-      throw new EgressError("a redirect to an address that is not a URL");
+      throw new EgressError("a redirect to an address that is not a URL", true);
     }
     if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === "POST")) {
       method = method === "HEAD" ? "HEAD" : "GET";
