@@ -1,6 +1,7 @@
 // One preview: an emulator (the bot's messenger), the preview bot process built from the scenario
 // with the preview hooks, and who the preview user currently is. No HTTP here.
 import type { Config } from "../../config";
+import { egressPolicy } from "../../scenario/codegen/runtime/egress";
 import { PreviewBot, type PreviewLimits } from "../../bots/preview-process";
 import { projectMediaDir } from "../../bots/program";
 import { readChatVariables, writeChatVariables } from "../../db/preview-state";
@@ -47,7 +48,7 @@ export class PreviewSession {
     this.source = source;
     const botId = nextBotId++;
     const token = `${botId}:${randomBase62(26)}`;
-    this.emulator = new EmulatorSession({ token, id: botId, username: `preview_${botId}_bot`, firstName: source.projectName || "Preview bot" }, deps.emulatorLimits);
+    this.emulator = new EmulatorSession({ token, id: botId, username: `preview_${botId}_bot`, firstName: source.projectName || "Preview bot" }, deps.emulatorLimits, egressPolicy(deps.config.egressAllow));
   }
 
   /** Generates the program (a 400 for an unusable scenario before anything runs). */
