@@ -2,6 +2,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { HTTP_TEST_BODY_LIMIT } from "../../src/modules/projects/http-test";
 import { addCollaborator, COLLAB, newProject, team, type Team } from "./helpers";
+import { INTERNAL_SECRET, startInternalService, type InternalService } from "../support/internal-service";
 
 let s: Team;
 afterEach(() => s?.t.cleanup());
@@ -82,29 +83,20 @@ describe("POST /api/projects/{id}/http-test", () => {
 // Issue 29 item 2: the request went anywhere, redirects included, and told a closed port from an
 // open one. A loopback "admin API" stands for every internal service a user must not reach.
 describe("http-test under the egress policy (allow list off)", () => {
-  const ADMIN_SECRET = "internal-admin-status-7f3a";
-  let admin: ReturnType<typeof Bun.serve>;
-  let adminHits = 0;
+  let admin: InternalService;
   let redirector: ReturnType<typeof Bun.serve>;
   beforeAll(() => {
-    admin = Bun.serve({
-      port: 0,
-      hostname: "127.0.0.1",
-      fetch: () => {
-        adminHits++;
-        return Response.json({ secret: ADMIN_SECRET });
-      },
-    });
+    admin = startInternalService();
     redirector = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => Response.redirect(new URL(req.url).searchParams.get("to")!, 302) });
   });
   afterAll(() => {
-    admin.stop(true);
+    admin.stop();
     redirector.stop(true);
   });
 
   const refused = (r: { status: number; body: any; text: string }) => {
     expect([r.status, r.body.error]).toEqual([400, "VALIDATION_FAILED"]);
-    expect(r.text).not.toContain(ADMIN_SECRET);
+    expect(r.text).not.toContain(INTERNAL_SECRET);
   };
 
   test("loopback, private, link-local, CGNAT and their numeric and IPv6 spellings are refused before any connection", async () => {
@@ -138,7 +130,7 @@ describe("http-test under the egress policy (allow list off)", () => {
       refused(r);
       expect(r.body.message).toContain("public addresses only");
     }
-    expect(adminHits).toBe(0);
+    expect(admin.hits()).toBe(0);
   });
 
   test("a redirect to an internal address is refused at its hop, though the first address was allowed", async () => {
@@ -163,7 +155,7 @@ describe("http-test under the egress policy (allow list off)", () => {
       self.stop(true);
     }
 
-    expect(adminHits).toBe(0);
+    expect(admin.hits()).toBe(0);
   });
 
   test("a closed port and a port that speaks no HTTP read the same: could not connect", async () => {

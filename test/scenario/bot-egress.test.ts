@@ -4,13 +4,12 @@
 // and secrets reach only the fields that send them to a service (docs/security.md).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
+import { startInternalService, type InternalService } from "../support/internal-service";
 import { Chat, doc, node, removeDir, startBot, type BotProcess } from "./harness";
 
-const ADMIN_SECRET = "internal-admin-status-7f3a";
 const SECRET = "Sk-Live-Key-0123/With+Case";
 let fake: FakeMessenger;
-let admin: ReturnType<typeof Bun.serve>;
-let adminHits = 0;
+let admin: InternalService;
 let svc: ReturnType<typeof Bun.serve>;
 const svcSeen: { path: string; query: string; key: string }[] = [];
 let open: BotProcess; // no allow list
@@ -58,14 +57,7 @@ function scenario() {
 }
 
 beforeAll(async () => {
-  admin = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    fetch: () => {
-      adminHits++;
-      return Response.json({ secret: ADMIN_SECRET });
-    },
-  });
+  admin = startInternalService();
   svc = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
@@ -88,7 +80,7 @@ afterAll(async () => {
     if (b) removeDir(b.dir);
   }
   await fake?.stop();
-  admin?.stop(true);
+  admin?.stop();
   svc?.stop(true);
 });
 
@@ -97,14 +89,14 @@ describe("http_request under the egress policy", () => {
     const [reply] = await new Chat(open).say("/ssrf");
     expect(reply.params.text).toStartWith("got=[] e1=127.0.0.1:");
     expect(reply.params.text).toContain("is a loopback address");
-    expect(adminHits).toBe(0);
+    expect(admin.hits()).toBe(0);
   });
 
   test("a redirect from an allowed service to an internal one is refused at its hop", async () => {
     const [reply] = await new Chat(listed).say("/redir");
     expect(reply.params.text).toStartWith("redir=[] e=127.0.0.1:");
     expect(svcSeen.some((r) => r.path === "/redir")).toBe(true);
-    expect(adminHits).toBe(0);
+    expect(admin.hits()).toBe(0);
   });
 });
 
