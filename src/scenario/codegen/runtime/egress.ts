@@ -183,6 +183,12 @@ export function parseEgressAllow(list: string): { entries: EgressAllowEntry[]; i
 
 export interface EgressPolicy {
   allow: EgressAllowEntry[];
+  /** the name service (tests give their own); the system resolver by default */
+  resolve?: (host: string) => Promise<string[]>;
+}
+
+async function egressResolve(host: string): Promise<string[]> {
+  return (await egressLookup(host, { all: true, verbatim: true })).map((a) => a.address);
 }
 
 const egressDefaultPort = (url: URL) => Number(url.port) || (url.protocol === "https:" ? 443 : 80);
@@ -230,7 +236,7 @@ export async function egressCheck(policy: EgressPolicy, url: URL): Promise<{ add
   if (literal) addresses = [literal];
   else {
     try {
-      addresses = (await egressLookup(host, { all: true, verbatim: true })).map((a) => egressParseIp(a.address)).filter((a): a is number[] => a !== undefined);
+      addresses = (await (policy.resolve ?? egressResolve)(host)).map((a) => egressParseIp(a)).filter((a): a is number[] => a !== undefined);
     } catch {
       addresses = [];
     }
