@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { egressAddressProblem, egressCheck, egressParseIp, egressPolicy, EgressError, parseEgressAllow } from "../../src/scenario/codegen/runtime/egress";
 import { secretMasker } from "../../src/scenario/codegen/runtime/secret-forms";
 import { ConfigError, loadConfig } from "../../src/config";
+import { maskSecrets, registerSecret } from "../../src/log";
 
 const problem = (ip: string) => egressAddressProblem(egressParseIp(ip)!);
 const check = (url: string, allow = "") => egressCheck(egressPolicy(allow), new URL(url));
@@ -80,6 +81,12 @@ describe("the secret masker", () => {
       expect(Buffer.from(masked.split("Basic ")[1]!.replace("***", ""), "base64").toString()).not.toContain(SECRET.slice(4, 16));
     }
     expect(mask("nothing secret here")).toBe("nothing secret here");
+  });
+
+  test("the server log masks a registered secret (admin key, storage keys) in its other forms too", () => {
+    const key = "Egress-Test-Admin-Key-42";
+    registerSecret(key);
+    for (const f of [key, key.toLowerCase(), encodeURIComponent(key), Buffer.from(key).toString("base64"), Buffer.from(key).toString("hex")]) expect(maskSecrets(`x ${f} y`)).toBe("x *** y");
   });
 
   test("short values are not masked (they would hide ordinary words)", () => {
