@@ -16,6 +16,7 @@ import type { BotEnd, BotHost, BotInstance, LineSink } from "./instance";
 import { readLines } from "./lines";
 import { PRIVATE_DIR_MODE } from "../lib/file-modes";
 import type { BotProgram } from "./program";
+import type { RunnerCommand, RunnerEventRead } from "./runner/protocol";
 // The runner's own sources are embedded as text (also in the compiled binary) and written beside
 // the interpreter. tsc does not model text imports of .ts files, hence the directives.
 // @ts-expect-error TS1192: the default export of a text import is the file's text
@@ -179,7 +180,7 @@ export class RunnerPool implements BotHost {
   // --- what runners say ---------------------------------------------------------------------------
 
   private onMessage(runner: Runner, line: string) {
-    let m: { ev?: string; id?: number; err?: number; text?: string; code?: number; n?: number; rss?: number; ms?: number };
+    let m: RunnerEventRead;
     try {
       m = JSON.parse(line);
     } catch {
@@ -271,7 +272,7 @@ export class RunnerPool implements BotHost {
     } catch {}
   }
 
-  private send(runner: Runner, message: object) {
+  private send(runner: Runner, message: RunnerCommand) {
     try {
       const sink = runner.proc.stdin as import("bun").FileSink;
       sink.write(JSON.stringify(message) + "\n");

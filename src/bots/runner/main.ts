@@ -2,22 +2,12 @@
 // run"). The platform writes this file, watchdog.ts and the interpreter (renderInterpreter) into
 // <BOTS_DIR>/.runner/ and runs it with the same executable (BUN_BE_BUN=1), as it runs a bot program.
 //
-// The platform talks to it in JSON lines. On stdin: {op:"start",id,tables,env}, {op:"stop",id},
-// {op:"ping",n}; stdin closing means the platform is gone and every bot stops. On stdout:
-// {ev:"line",id,err,text} (a bot's output), {ev:"exit",id,code}, {ev:"pong",n},
-// {ev:"error",id,text} (an error no bot handler caught), and from the watchdog thread
-// {ev:"blocked",id,ms} or {ev:"memory",id,rss}, after which the platform kills this runner.
+// The platform talks to it in JSON lines (protocol.ts): commands on stdin, stdin closing means the
+// platform is gone and every bot stops; events on stdout, after a watchdog's "blocked" or
+// "memory" the platform kills this runner.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Worker } from "node:worker_threads";
-
-interface HostedBot {
-  start(): Promise<void>;
-  stop(reason: string): Promise<void>;
-}
-interface Interpreter {
-  createBot(tables: unknown, host: unknown): HostedBot;
-}
-type Command = { op: "start"; id: number; tables: unknown; env: Record<string, string> } | { op: "stop"; id: number } | { op: "ping"; n: number };
+import type { BotHost, BotTables, HostedBot, Interpreter, RunnerCommand, RunnerEvent } from "./protocol";
 
 /** Thrown by a hosted bot's process.exit: it ends that bot's code path, never the runner. */
 class BotExit extends Error {
@@ -43,7 +33,7 @@ function startWatchdog() {
   watchdog.unref();
 }
 
-const send = (message: object) => void process.stdout.write(JSON.stringify(message) + "\n");
+const send = (message: RunnerEvent) => void process.stdout.write(JSON.stringify(message) + "\n");
 
 const bots = new Map<number, { hosted: HostedBot | null; stopTimer?: ReturnType<typeof setTimeout> }>();
 
@@ -81,7 +71,7 @@ function scopeOf(id: number): typeof AsyncLocalStorage {
   };
 }
 
-function hostOf(id: number, env: Record<string, string>) {
+function hostOf(id: number, env: Record<string, string>): BotHost {
   return {
     process: {
       env,
@@ -95,7 +85,7 @@ function hostOf(id: number, env: Record<string, string>) {
   };
 }
 
-async function start(interpreter: Interpreter, id: number, tables: unknown, env: Record<string, string>) {
+async function start(interpreter: Interpreter, id: number, tables: BotTables, env: Record<string, string>) {
   if (bots.has(id)) return consoleOf(id).error("this bot runs here already; the second start is ignored");
   const entry: { hosted: HostedBot | null } = { hosted: null };
   bots.set(id, entry);
@@ -149,7 +139,7 @@ async function main() {
     pending = lines.pop() ?? "";
     for (const line of lines) {
       if (line.trim() === "") continue;
-      const cmd = JSON.parse(line) as Command;
+      const cmd = JSON.parse(line) as RunnerCommand;
       if (cmd.op === "start") void start(interpreter, cmd.id, cmd.tables, cmd.env);
       else if (cmd.op === "stop") stop(cmd.id);
       else if (cmd.op === "ping") send({ ev: "pong", n: cmd.n });

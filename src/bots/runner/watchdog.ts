@@ -3,6 +3,7 @@
 // code ran last: a scenario stuck in a long query, or growing without bound, is that bot's.
 import { writeSync } from "node:fs";
 import { workerData } from "node:worker_threads";
+import type { RunnerEvent } from "./protocol";
 
 const { shared, blockMs, memoryBytes } = workerData as { shared: Int32Array; blockMs: number; memoryBytes: number };
 
@@ -14,7 +15,7 @@ const platform = process.ppid;
 let orphanedAt = 0;
 
 // writeSync: the message must leave even while the main thread (and its stdout writer) is stuck.
-const tell = (message: object) => {
+const tell = (message: RunnerEvent) => {
   told = true;
   writeSync(1, JSON.stringify(message) + "\n");
 };

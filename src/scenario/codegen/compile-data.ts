@@ -59,7 +59,7 @@ export function compilePsqlQuery(node: RawNode, ctx: CompileContext): SqlNode {
   if (d.connectionSource !== undefined && d.connectionSource !== "builtin") {
     ctx.warn(node, `Node "${node.id}": psql_query runs on the project's own SQLite database; external connections (${str(d.connectionSource)}) are not used.`);
   }
-  // The SQL guard (runtime/sql-guard.ts) runs in the bot: program.ts embeds that file as text, and
+  // The SQL guard (runtime/sql-guard.ts) runs in the bot: runtime-text.ts embeds that file as text, and
   // a bundle cannot also import it as a module.
   if (query.trim() === "") ctx.warn(node, `Node "${node.id}": psql_query without a query fails when it runs.`);
   const format = text(d.resultFormat) ?? "json";

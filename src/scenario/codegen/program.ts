@@ -1,46 +1,9 @@
 // Assembles the generated program: header, imports, the scenario tables, then the interpreter.
 import { PROJECT_DB_DDL } from "../../db/project-schema";
 import { commentId, commentName, literal, quote } from "./emit";
-import { RUNTIME_ACTIONS } from "./runtime/actions";
-import { RUNTIME_BROADCAST } from "./runtime/broadcast";
-import { RUNTIME_ASSIGN } from "./runtime/assign";
-import { RUNTIME_CALLBACKS } from "./runtime/callbacks";
-import { RUNTIME_CONDITIONS } from "./runtime/conditions";
-import { RUNTIME_CONTROL } from "./runtime/control";
-import { RUNTIME_DATA } from "./runtime/data";
-import { RUNTIME_EXPR } from "./runtime/expr";
-import { RUNTIME_HOSTED } from "./runtime/hosted";
-import { RUNTIME_HTTP } from "./runtime/http";
-import { RUNTIME_FLOW } from "./runtime/flow";
-import { RUNTIME_CONTENT, RUNTIME_LAUNCH } from "./runtime/launch";
-import { RUNTIME_MESSAGES } from "./runtime/messages";
-import { RUNTIME_PREVIEW } from "./runtime/preview";
-import { RUNTIME_ROUTER } from "./runtime/router";
-import { RUNTIME_STORAGE } from "./runtime/storage";
-// The table shapes are real source that table.ts imports types from; Bun embeds the file's text
-// (in the compiled binary too). tsc does not model text imports of .ts files, hence the directive.
-// @ts-expect-error TS1192: the default export of a text import is the file's text
-import tablesSource from "./runtime/tables.ts" with { type: "text" };
-// @ts-expect-error TS1192: the default export of a text import is the file's text
-import actionTablesSource from "./runtime/action-tables.ts" with { type: "text" };
-// @ts-expect-error TS1192: as above (the logic and data node shapes)
-import logicTablesSource from "./runtime/logic-tables.ts" with { type: "text" };
-// @ts-expect-error TS1192: as above (the guard for scenario SQL, runtime/sql-guard.ts)
-import sqlGuardSource from "./runtime/sql-guard.ts" with { type: "text" };
-// @ts-expect-error TS1192: as above (the egress policy of http_request, runtime/egress.ts)
-import egressSource from "./runtime/egress.ts" with { type: "text" };
-// @ts-expect-error TS1192: as above (the forms of a secret the log masker hides, runtime/secret-forms.ts)
-import secretFormsSource from "./runtime/secret-forms.ts" with { type: "text" };
-import { RUNTIME_TRIGGERS } from "./runtime/triggers";
-import { RUNTIME_TYPES } from "./runtime/types";
-import { RUNTIME_VALUES } from "./runtime/values";
+import type { BotTables } from "./runtime/hosted-types";
+import { RUNTIME_BODY, RUNTIME_CONTENT, RUNTIME_HOSTED, RUNTIME_HOSTED_TYPES, RUNTIME_LAUNCH, RUNTIME_PREVIEW, RUNTIME_EGRESS, RUNTIME_SQL_GUARD, RUNTIME_TABLES, RUNTIME_TYPES } from "./runtime-text";
 import type { CompiledScenario, TableEntry } from "./table";
-
-/** A runtime file as the generated program shows it: from its first section line, no `export`. */
-const embedded = (source: string) => source.slice(source.search(/^\/\/ ─── /m)).replace(/^export /gm, "").trim();
-const RUNTIME_TABLES = [tablesSource, logicTablesSource, actionTablesSource].map(embedded).join("\n\n");
-const RUNTIME_SQL_GUARD = embedded(sqlGuardSource);
-const RUNTIME_EGRESS = embedded(egressSource) + "\n\n" + embedded(secretFormsSource);
 
 export interface ProgramSettings {
   projectName: string;
@@ -173,38 +136,6 @@ function tables(c: CompiledScenario): string {
   ].join("\n");
 }
 
-/**
- * Bun's transpiler turns non-ASCII characters inside String.raw templates into \\uXXXX escapes
- * (String.raw then keeps them literally), so the runtime parts come back with escapes where the
- * source has "─" or Cyrillic. Restoring them keeps the generated program readable; the runtime
- * sources never contain a \\u escape of their own (see runtime/types.ts).
- */
-const restoreChars = (source: string) =>
-  source.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))).trim();
-
-/** The constant runtime text, restored once at load (it is the same for every program). */
-const RUNTIME_HEAD = restoreChars(RUNTIME_TYPES);
-const RUNTIME_BODY = [
-  RUNTIME_STORAGE,
-  RUNTIME_HTTP,
-  RUNTIME_VALUES,
-  RUNTIME_EXPR,
-  RUNTIME_CONDITIONS,
-  RUNTIME_ASSIGN,
-  RUNTIME_MESSAGES,
-  RUNTIME_CALLBACKS,
-  RUNTIME_CONTROL,
-  RUNTIME_DATA,
-  RUNTIME_FLOW,
-  RUNTIME_ROUTER,
-  RUNTIME_ACTIONS,
-  RUNTIME_BROADCAST,
-  RUNTIME_TRIGGERS,
-  RUNTIME_CONTENT,
-  RUNTIME_LAUNCH,
-].map(restoreChars);
-const PREVIEW_PART = restoreChars(RUNTIME_PREVIEW);
-
 /** The tables of the project's database file, created by the bot too when it runs on its own. */
 const DDL_BLOCK = [
   "// ─── Tables of the project's database (DATABASE_PATH) ─────────────────────────",
@@ -214,26 +145,17 @@ const DDL_BLOCK = [
 
 export function renderProgram(settings: ProgramSettings, compiled: CompiledScenario): string {
   // the preview hooks go after the router (they need the bot) and before the launch
-  const body = settings.preview ? [...RUNTIME_BODY.slice(0, -1), PREVIEW_PART, RUNTIME_BODY[RUNTIME_BODY.length - 1]!] : RUNTIME_BODY;
-  const parts = [header(settings, compiled), IMPORTS, RUNTIME_TABLES, RUNTIME_HEAD, settingsBlock(settings), tables(compiled), DDL_BLOCK, RUNTIME_SQL_GUARD, RUNTIME_EGRESS, ...body];
+  const end = settings.preview ? [RUNTIME_CONTENT, RUNTIME_PREVIEW, RUNTIME_LAUNCH] : [RUNTIME_CONTENT, RUNTIME_LAUNCH];
+  const parts = [header(settings, compiled), IMPORTS, RUNTIME_TABLES, RUNTIME_TYPES, settingsBlock(settings), tables(compiled), DDL_BLOCK, RUNTIME_SQL_GUARD, RUNTIME_EGRESS, ...RUNTIME_BODY, ...end];
   return parts.join("\n\n") + "\n";
 }
 
 /**
  * A bot as data for a shared runner (src/bots/runner/): the same tables and settings a generated
  * program holds, as plain JSON. The runner's one interpreter (renderInterpreter) runs them: no code
- * is generated per bot.
+ * is generated per bot. Declared in runtime/hosted-types.ts, which the interpreter carries.
  */
-export interface BotTables {
-  options: ReturnType<typeof optionsOf>;
-  mediaCache: Record<string, string>;
-  nodes: TableEntry["node"][];
-  commands: CompiledScenario["commands"];
-  textTriggers: CompiledScenario["textTriggers"];
-  callbackTriggers: CompiledScenario["callbackTriggers"];
-  messageTriggers: CompiledScenario["messageTriggers"];
-  schedules: CompiledScenario["schedules"];
-}
+export type { BotTables };
 
 export function tablesOf(settings: ProgramSettings, c: CompiledScenario): BotTables {
   return {
@@ -248,38 +170,6 @@ export function tablesOf(settings: ProgramSettings, c: CompiledScenario): BotTab
   };
 }
 
-const HOSTED_TYPES = `// ─── What a runner gives each bot it hosts ─────────────────────────────────────
-
-/** The tables of one bot (see BotTables in the platform's codegen/program.ts). */
-export interface BotTables {
-  options: { projectName: string; userDatabase: boolean; logging: boolean; catchAll: boolean; protectContent: boolean; contentCache: boolean };
-  mediaCache: Record<string, string>;
-  nodes: ScenarioNode[];
-  commands: CommandDef[];
-  textTriggers: TextTriggerDef[];
-  callbackTriggers: CallbackTriggerDef[];
-  messageTriggers: MessageTriggerDef[];
-  schedules: ScheduleDef[];
-}
-
-type Print = (...args: unknown[]) => void;
-
-/**
- * The process as one hosted bot sees it: its own environment (the token, its env variables, its
- * project's database path), its own console (lines go to its log) and an exit that ends only this
- * bot (it throws, so nothing after it runs). AsyncLocalStorage tells the runner which bot runs.
- */
-export interface BotHost {
-  process: { env: Record<string, string | undefined>; exit(code?: number): never };
-  console: { log: Print; info: Print; warn: Print; error: Print };
-  AsyncLocalStorage: typeof AsyncLocalStorage;
-}
-
-export interface HostedBot {
-  start(): Promise<void>;
-  stop(reason: string): Promise<void>;
-}`;
-
 const HOSTED_PRELUDE = `export function createBot(S: BotTables, host: BotHost): HostedBot {
   const process = host.process;
   const console = host.console;
@@ -292,6 +182,9 @@ const HOSTED_PRELUDE = `export function createBot(S: BotTables, host: BotHost): 
   const CALLBACK_TRIGGERS = S.callbackTriggers;
   const MESSAGE_TRIGGERS = S.messageTriggers;
   const SCHEDULES = S.schedules;`;
+
+/** createBot's last line (a module cannot hold a top-level return, so hosted.ts ends before it). */
+const HOSTED_RETURN = "return { start: startHosted, stop: (reason: string) => shutdown(reason) };";
 
 let interpreter: string | undefined;
 
@@ -309,12 +202,12 @@ export function renderInterpreter(): string {
     ].join("\n"),
     IMPORTS,
     RUNTIME_TABLES,
-    RUNTIME_HEAD,
-    HOSTED_TYPES,
+    RUNTIME_TYPES,
+    RUNTIME_HOSTED_TYPES,
     DDL_BLOCK,
     RUNTIME_SQL_GUARD,
     RUNTIME_EGRESS,
-    [HOSTED_PRELUDE, ...RUNTIME_BODY.slice(0, -1), restoreChars(RUNTIME_HOSTED)].join("\n\n") + "\n}",
+    [HOSTED_PRELUDE, ...RUNTIME_BODY, RUNTIME_CONTENT, RUNTIME_HOSTED, HOSTED_RETURN].join("\n\n") + "\n}",
   ].join("\n\n") + "\n";
   return interpreter;
 }

@@ -1,6 +1,6 @@
 // The table shapes of action nodes (messaging and moderation, docs/nodes/messaging.md and
 // moderation.md). Like tables.ts, this file is also the text of that part of every generated
-// program (program.ts embeds it from its first "// ─── " line on, without `export`): declarations
+// program (runtime-text.ts embeds it from its first "// ─── " line on, without `export`): declarations
 // only, every top-level declaration exported.
 import type { Format, KeyboardDef } from "./tables";
 

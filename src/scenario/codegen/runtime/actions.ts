@@ -1,7 +1,17 @@
 // Runtime source: action nodes (messaging and group moderation). Every action that the messenger
 // refuses logs one line naming the chat and the node, and the flow goes on: one user's bad data
-// never stops the bot. (Text copied into generated bots; see types.ts for the rules.)
-export const RUNTIME_ACTIONS = String.raw`
+// never stops the bot. (Part of every generated bot; see types.ts.)
+import { GrammyError, InlineKeyboard } from "grammy";
+import type { ActionNode, AnswerAction, DeleteAction, EditAction, ForwardAction, MessageSource, ModerateAction, PinAction, SendAction, TopicAction, UserSource } from "./action-tables";
+import { broadcast } from "./broadcast";
+import { MAX_STEPS, log, nodeAt } from "./flow";
+import { PARSE_MODE, buildKeyboard, resolveMedia, sendText, withPlainFallback } from "./messages";
+import { OPTIONS } from "./program-data";
+import { bot } from "./router";
+import { ADMIN_IDS, BOT_TOKEN, parseJson, states } from "./storage";
+import type { Turn } from "./types";
+import { readVar, render, toNumber } from "./values";
+
 // ─── Action nodes ──────────────────────────────────────────────────────────────
 
 /** The bot's latest message per chat, for "last bot message" sources (kept in the chat's state). */
@@ -19,7 +29,7 @@ bot.api.config.use(async (prev, method, payload, signal) => {
 });
 
 /** A chat id from a template: numbers (a long positive group id gets its -100 prefix), or "@name". */
-function chatOf(turn: Turn, ref: string | undefined): number | string {
+export function chatOf(turn: Turn, ref: string | undefined): number | string {
   if (ref === undefined) return turn.chatId;
   const value = render(turn, ref).trim();
   if (/^-?\d+$/.test(value)) return value.length >= 10 && !value.startsWith("-") ? Number("-100" + value) : Number(value);
@@ -28,7 +38,7 @@ function chatOf(turn: Turn, ref: string | undefined): number | string {
 }
 
 /** A positive whole number from a template or a variable, else an error naming what was given. */
-function idOf(turn: Turn, template: string, what: string): number {
+export function idOf(turn: Turn, template: string, what: string): number {
   const value = toNumber(render(turn, template));
   if (value === undefined || !Number.isSafeInteger(value) || value <= 0) {
     throw new Error(what + " " + JSON.stringify(render(turn, template)) + " is not a number");
@@ -37,7 +47,7 @@ function idOf(turn: Turn, template: string, what: string): number {
 }
 
 /** The message ids a source names (see MessageSource). */
-function messageIds(turn: Turn, source: MessageSource): number[] {
+export function messageIds(turn: Turn, source: MessageSource): number[] {
   const current = turn.ctx.msg?.message_id;
   const reply = turn.ctx.msg?.reply_to_message?.message_id;
   const need = (id: number | undefined, what: string) => {
@@ -72,7 +82,7 @@ function messageIds(turn: Turn, source: MessageSource): number[] {
 }
 
 /** Whose membership changes. */
-function userOf(turn: Turn, source: UserSource): number {
+export function userOf(turn: Turn, source: UserSource): number {
   if (source.from === "sender") {
     if (!turn.from) throw new Error("the update has no sender");
     return turn.from.id;
@@ -85,21 +95,21 @@ function userOf(turn: Turn, source: UserSource): number {
   return idOf(turn, source.value, "user id");
 }
 
-const FREE = {
+export const FREE = {
   can_send_messages: true, can_send_audios: true, can_send_documents: true, can_send_photos: true,
   can_send_videos: true, can_send_video_notes: true, can_send_voice_notes: true, can_send_polls: true,
   can_send_other_messages: true, can_add_web_page_previews: true, can_invite_users: true,
   can_change_info: true, can_pin_messages: true, can_manage_topics: true,
 };
-const MUTED = Object.fromEntries(Object.keys(FREE).map((k) => [k, false])) as Record<keyof typeof FREE, boolean>;
-const NO_RIGHTS = {
+export const MUTED = Object.fromEntries(Object.keys(FREE).map((k) => [k, false])) as Record<keyof typeof FREE, boolean>;
+export const NO_RIGHTS = {
   is_anonymous: false, can_manage_chat: false, can_delete_messages: false, can_manage_video_chats: false,
   can_restrict_members: false, can_promote_members: false, can_change_info: false, can_invite_users: false,
   can_post_stories: false, can_edit_stories: false, can_delete_stories: false, can_pin_messages: false,
   can_manage_topics: false,
 };
 
-async function moderate(turn: Turn, a: ModerateAction) {
+export async function moderate(turn: Turn, a: ModerateAction) {
   const api = turn.ctx.api;
   const chat = chatOf(turn, a.chat);
   const user = userOf(turn, a.user);
@@ -118,7 +128,7 @@ async function moderate(turn: Turn, a: ModerateAction) {
 }
 
 /** Sends a sticker, voice, animation, location (or venue) or contact. */
-async function sendOther(turn: Turn, index: number, a: SendAction) {
+export async function sendOther(turn: Turn, index: number, a: SendAction) {
   const api = turn.ctx.api;
   const markup = a.keyboard ? buildKeyboard(turn, index, 0, a.keyboard)?.markup : undefined;
   const common = { reply_markup: markup, protect_content: OPTIONS.protectContent ? true : undefined };
@@ -148,7 +158,7 @@ async function sendOther(turn: Turn, index: number, a: SendAction) {
   else await api.sendAnimation(turn.chatId, item.source, options);
 }
 
-async function editMessage(turn: Turn, index: number, a: EditAction) {
+export async function editMessage(turn: Turn, index: number, a: EditAction) {
   const pressed = turn.ctx.callbackQuery?.message;
   const id = typeof a.message === "object"
     ? idOf(turn, a.message.id, "message id")
@@ -186,7 +196,7 @@ async function editMessage(turn: Turn, index: number, a: EditAction) {
 }
 
 /** Deletes one message, or many in batches of 100 (the messenger's limit per call). */
-async function deleteMessages(turn: Turn, a: DeleteAction) {
+export async function deleteMessages(turn: Turn, a: DeleteAction) {
   const chat = chatOf(turn, a.chat);
   const ids = messageIds(turn, a.source);
   if (ids.length === 1) await turn.ctx.api.deleteMessage(chat, ids[0]);
@@ -195,7 +205,7 @@ async function deleteMessages(turn: Turn, a: DeleteAction) {
 }
 
 /** Forwards (or copies, hiding the author) to every recipient; one refused recipient does not stop the others. */
-async function forward(turn: Turn, a: ForwardAction) {
+export async function forward(turn: Turn, a: ForwardAction) {
   const ids = messageIds(turn, a.source);
   const chats: { chat: number | string; thread?: number }[] = [];
   for (const t of a.to) {
@@ -217,7 +227,7 @@ async function forward(turn: Turn, a: ForwardAction) {
   }
 }
 
-async function pin(turn: Turn, a: PinAction) {
+export async function pin(turn: Turn, a: PinAction) {
   const chat = chatOf(turn, a.chat);
   if (a.kind === "unpin") {
     if (a.all) return void (await turn.ctx.api.unpinAllChatMessages(chat));
@@ -226,14 +236,14 @@ async function pin(turn: Turn, a: PinAction) {
   await turn.ctx.api.pinChatMessage(chat, messageIds(turn, a.source)[0], { disable_notification: a.silent });
 }
 
-async function createTopic(turn: Turn, a: TopicAction) {
+export async function createTopic(turn: Turn, a: TopicAction) {
   const name = render(turn, a.name).trim();
   if (!name) throw new Error("the topic has no name");
   const topic = await turn.ctx.api.createForumTopic(chatOf(turn, a.chat), name, { icon_color: a.color as 7322096 | undefined });
   if (a.saveTo) turn.state.vars[a.saveTo] = topic.message_thread_id;
 }
 
-async function answerPress(turn: Turn, a: AnswerAction) {
+export async function answerPress(turn: Turn, a: AnswerAction) {
   if (!turn.ctx.callbackQuery) return log(turn, "answer_callback_query: no button was pressed");
   if (turn.answered) return log(turn, "answer_callback_query: the press was answered already");
   turn.answered = true;
@@ -241,13 +251,13 @@ async function answerPress(turn: Turn, a: AnswerAction) {
 }
 
 /** The messenger's own words for a refused call, without the token-bearing URL of network errors. */
-function describe(err: unknown): string {
+export function describe(err: unknown): string {
   if (err instanceof GrammyError) return err.description;
   return err instanceof Error ? err.message.split(BOT_TOKEN).join("***") : String(err);
 }
 
 /** Runs an action node; returns the node that follows (also after a failure, which is logged). */
-async function runAction(turn: Turn, index: number, node: ActionNode): Promise<string | undefined> {
+export async function runAction(turn: Turn, index: number, node: ActionNode): Promise<string | undefined> {
   const a = node.do;
   try {
     switch (a.kind) {
@@ -272,16 +282,16 @@ async function runAction(turn: Turn, index: number, node: ActionNode): Promise<s
 
 // ─── Answering button presses ──────────────────────────────────────────────────
 
-const answersLater = new Map<string, boolean>();
+export const answersLater = new Map<string, boolean>();
 
 /** Whether the flow from this node reaches answer_callback_query by itself (then that answers the press). */
-function answersItself(id: string | undefined): boolean {
+export function answersItself(id: string | undefined): boolean {
   if (!id) return false;
   if (!answersLater.has(id)) answersLater.set(id, reachesAnswer(id, new Set()));
   return answersLater.get(id)!;
 }
 
-function reachesAnswer(id: string | undefined, seen: Set<string>): boolean {
+export function reachesAnswer(id: string | undefined, seen: Set<string>): boolean {
   if (!id || seen.has(id) || seen.size > MAX_STEPS) return false;
   seen.add(id);
   const node = nodeAt({ node: id, variant: 0 });
@@ -292,9 +302,8 @@ function reachesAnswer(id: string | undefined, seen: Set<string>): boolean {
 }
 
 /** Answers the press once (stops the button's spinner), with a notice when given. */
-async function ackPress(turn: Turn, notice?: string) {
+export async function ackPress(turn: Turn, notice?: string) {
   if (turn.answered || !turn.ctx.callbackQuery) return;
   turn.answered = true;
   await turn.ctx.answerCallbackQuery(notice ? { text: notice } : undefined).catch((err) => console.error("answerCallbackQuery failed: " + describe(err)));
 }
-`;

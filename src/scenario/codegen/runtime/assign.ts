@@ -1,16 +1,22 @@
 // Runtime source: set_variable assignments, every mode of the reference's assignment schema.
-// (Text copied into generated bots; see types.ts for the rules.)
-export const RUNTIME_ASSIGN = String.raw`
+// (Part of every generated bot; see types.ts.)
+import { renderPattern } from "./conditions";
+import { FORBIDDEN_KEYS, evalExpr, member, structured } from "./expr";
+import { parseJson } from "./storage";
+import type { AssignmentDef } from "./tables";
+import type { Turn } from "./types";
+import { PLACEHOLDER, appended, evaluate, isFilled, pad2, readVar, regex, render, toNumber, toText } from "./values";
+
 // ─── Assignments ───────────────────────────────────────────────────────────────
 
 /** A list out of a value: arrays as they are, JSON texts parsed, anything else none. */
-function listOf(value: unknown): unknown[] | undefined {
+export function listOf(value: unknown): unknown[] | undefined {
   const v = structured(value);
   return Array.isArray(v) ? v : undefined;
 }
 
 /** Walks "a.b.0.c" into a value (JSON texts are parsed on the way). */
-function valueAt(value: unknown, path: string): unknown {
+export function valueAt(value: unknown, path: string): unknown {
   let v = value;
   for (const part of path.split(".").filter(Boolean)) {
     if (v === undefined || v === null) return undefined;
@@ -19,16 +25,16 @@ function valueAt(value: unknown, path: string): unknown {
   return v;
 }
 
-const thousands = (n: number) => String(Math.trunc(n)).replace(/\B(?=(\d{3})+(?!\d))/g, " ");
+export const thousands = (n: number) => String(Math.trunc(n)).replace(/\B(?=(\d{3})+(?!\d))/g, " ");
 
-function duration(totalSeconds: number): string {
+export function duration(totalSeconds: number): string {
   const s = Math.max(0, Math.trunc(totalSeconds));
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
   return (h > 0 ? pad2(h) + ":" : "") + pad2(m) + ":" + pad2(s % 60);
 }
 
-function compareFor(op: string, a: string, b: string): boolean {
+export function compareFor(op: string, a: string, b: string): boolean {
   const x = toNumber(a);
   const y = toNumber(b);
   switch (op) {
@@ -45,7 +51,7 @@ function compareFor(op: string, a: string, b: string): boolean {
 }
 
 /** The first row of a project table (a variable "table.<name>" holding rows) matching every condition. */
-function lookupRow(turn: Turn, a: AssignmentDef): Record<string, unknown> | undefined {
+export function lookupRow(turn: Turn, a: AssignmentDef): Record<string, unknown> | undefined {
   const rows = listOf(readVar(turn, "table." + (a.table ?? ""))) ?? [];
   const where = (a.where ?? []).map((w) => ({ field: w.field, value: render(turn, w.value) }));
   for (const row of rows) {
@@ -57,27 +63,27 @@ function lookupRow(turn: Turn, a: AssignmentDef): Record<string, unknown> | unde
 }
 
 /** json_format: one line per item of the list, its fields as {item.field}; the top three get medals. */
-function formatList(turn: Turn, a: AssignmentDef, current: unknown): string {
+export function formatList(turn: Turn, a: AssignmentDef, current: unknown): string {
   const list = [...(listOf(current) ?? [])];
   const sortField = a.field;
   if (sortField) {
     const key = (x: unknown) => toNumber(member(x, sortField)) ?? -1;
     list.sort((p, q) => key(q) - key(p));
   }
-  const medals = ["🥇", "🥈", "🥉"];
+  const medals = ["\u{1f947}", "\u{1f948}", "\u{1f949}"];
   let out = "";
   let position = 0;
   for (const item of list) {
     const rate = member(item, "rate");
     if (rate !== undefined && (toNumber(rate) ?? 1) <= 0) continue;
     const line = a.value.replace(/\{item\.([\p{L}\p{N}_]+)\}/gu, (_, f: string) => toText(member(item, f)));
-    out += render(turn, line).replace("🔸", position < 3 ? medals[position] : "🔸");
+    out += render(turn, line).replace("\u{1f538}", position < 3 ? medals[position] : "\u{1f538}");
     position++;
   }
   return out;
 }
 
-function assignedValue(turn: Turn, a: AssignmentDef, current: unknown): unknown {
+export function assignedValue(turn: Turn, a: AssignmentDef, current: unknown): unknown {
   const text = () => render(turn, a.value);
   switch (a.mode) {
     case "set": return evaluate(turn, a.value);
@@ -171,7 +177,7 @@ function assignedValue(turn: Turn, a: AssignmentDef, current: unknown): unknown 
   }
 }
 
-function assign(turn: Turn, a: AssignmentDef, nodeId: string) {
+export function assign(turn: Turn, a: AssignmentDef, nodeId: string) {
   const vars = turn.state.vars;
   if (a.skipIf) {
     const guard = readVar(turn, a.skipIf);
@@ -188,4 +194,3 @@ function assign(turn: Turn, a: AssignmentDef, nodeId: string) {
     console.error("[chat " + turn.chatId + "] node " + nodeId + ": " + a.mode + " into " + name + " failed: " + (err instanceof Error ? err.message : String(err)));
   }
 }
-`;

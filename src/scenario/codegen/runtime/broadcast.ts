@@ -1,16 +1,26 @@
-// Runtime source: the broadcast node. (Text copied into generated bots; see types.ts for the rules.)
-export const RUNTIME_BROADCAST = String.raw`
+// Runtime source: the broadcast node. (Part of every generated bot; see types.ts.)
+import { GrammyError, InlineKeyboard } from "grammy";
+import type { ActionNode, BroadcastAction } from "./action-tables";
+import { ackPress, describe } from "./actions";
+import { INDEX, go, inChat, userLanguageIsRussian } from "./flow";
+import { sendText, showMessage } from "./messages";
+import { NODES, OPTIONS } from "./program-data";
+import { ADMIN_IDS, TOKEN_ID, db, loadState, saveState, states } from "./storage";
+import type { MessageNode } from "./tables";
+import type { Turn } from "./types";
+import { render } from "./values";
+
 // ─── Broadcast ─────────────────────────────────────────────────────────────────
 
 /**
  * Sends per second at most. The messenger allows a bot about 30 messages per second in all; 25
  * leaves room for the bot's other answers while a broadcast runs. Sends go one after another.
  */
-const BROADCAST_PER_SECOND = 25;
-const BROADCAST_PROGRESS_EVERY = 100;
-let broadcasting = false;
+export const BROADCAST_PER_SECOND = 25;
+export const BROADCAST_PROGRESS_EVERY = 100;
+export let broadcasting = false;
 /** When the next send to a recorded user may start (see paceMassSend). */
-let nextMassSend = 0;
+export let nextMassSend = 0;
 
 /**
  * Waits for this bot's next slot for a send to a recorded user. Broadcasts and schedules "for every
@@ -18,7 +28,7 @@ let nextMassSend = 0;
  * in all. Starts are at least 1000 / BROADCAST_PER_SECOND ms apart (plus 2 ms of slack for network
  * jitter); a slot is taken before the wait, so concurrent callers queue in order.
  */
-async function paceMassSend(): Promise<void> {
+export async function paceMassSend(): Promise<void> {
   const now = Date.now();
   const at = Math.max(now, nextMassSend);
   nextMassSend = at + 1000 / BROADCAST_PER_SECOND + 2;
@@ -26,7 +36,7 @@ async function paceMassSend(): Promise<void> {
 }
 
 /** Every recorded bot user (bot_users), else the private chats this run has seen. */
-function broadcastRecipients(): { id: number; first_name?: string; username?: string }[] {
+export function broadcastRecipients(): { id: number; first_name?: string; username?: string }[] {
   if (db && OPTIONS.userDatabase) {
     try {
       const rows = db
@@ -46,7 +56,7 @@ function broadcastRecipients(): { id: number; first_name?: string; username?: st
 }
 
 /** Runs the node: asks first when it has a confirmation, else starts sending and goes on. */
-async function broadcast(turn: Turn, node: ActionNode, a: BroadcastAction): Promise<string | undefined> {
+export async function broadcast(turn: Turn, node: ActionNode, a: BroadcastAction): Promise<string | undefined> {
   if (a.confirm) {
     const index = INDEX.get(node.id)!;
     const ru = userLanguageIsRussian(turn);
@@ -61,7 +71,7 @@ async function broadcast(turn: Turn, node: ActionNode, a: BroadcastAction): Prom
 }
 
 /** A press of the confirmation buttons; false when the data is not one. */
-async function onBroadcastAnswer(turn: Turn, data: string): Promise<boolean> {
+export async function onBroadcastAnswer(turn: Turn, data: string): Promise<boolean> {
   const m = /^bc:(\d+):([yn])$/.exec(data);
   const node = m ? NODES[Number(m[1])] : undefined;
   if (!m || node?.t !== "action" || node.do.kind !== "broadcast") return false;
@@ -78,7 +88,7 @@ async function onBroadcastAnswer(turn: Turn, data: string): Promise<boolean> {
 }
 
 /** Sends in the background (the initiator's chat stays responsive); one broadcast at a time. */
-function startBroadcast(turn: Turn, node: ActionNode, a: BroadcastAction) {
+export function startBroadcast(turn: Turn, node: ActionNode, a: BroadcastAction) {
   const initiator = turn.chatId;
   if (broadcasting) {
     void sendText(turn, userLanguageIsRussian(turn) ? "Рассылка уже идёт." : "A broadcast is already running.", "text").catch(() => undefined);
@@ -102,7 +112,7 @@ function startBroadcast(turn: Turn, node: ActionNode, a: BroadcastAction) {
     });
 }
 
-async function deliver(turn: Turn, node: ActionNode, a: BroadcastAction) {
+export async function deliver(turn: Turn, node: ActionNode, a: BroadcastAction) {
   const index = INDEX.get(a.message);
   const message = index === undefined ? undefined : NODES[index];
   if (!message || message.t !== "message") throw new Error("node " + a.message + " is not a message");
@@ -122,7 +132,7 @@ async function deliver(turn: Turn, node: ActionNode, a: BroadcastAction) {
 }
 
 /** One recipient, in their chat's queue, with their own variables; waits once when rate-limited. */
-async function sendOne(turn: Turn, user: { id: number; first_name?: string; username?: string }, index: number, message: MessageNode): Promise<boolean> {
+export async function sendOne(turn: Turn, user: { id: number; first_name?: string; username?: string }, index: number, message: MessageNode): Promise<boolean> {
   let ok = false;
   await inChat(user.id, async () => {
     const from = { id: user.id, is_bot: false, first_name: user.first_name ?? "", username: user.username };
@@ -145,4 +155,3 @@ async function sendOne(turn: Turn, user: { id: number; first_name?: string; user
   });
   return ok;
 }
-`;

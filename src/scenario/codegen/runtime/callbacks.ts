@@ -1,17 +1,25 @@
 // Runtime source: callback data the scenario defines (customCallbackData, dynamic buttons), the
 // lookup table that keeps it under the messenger's 64-byte limit, multi-select toggles and
-// callback triggers. (Text copied into generated bots; see types.ts for the rules.)
-export const RUNTIME_CALLBACKS = String.raw`
+// callback triggers. (Part of every generated bot; see types.ts.)
+import { InlineKeyboard } from "grammy";
+import { INDEX, collectOf, go, log, nodeAt, userLanguageIsRussian } from "./flow";
+import { buildKeyboard, sendText } from "./messages";
+import { CALLBACK_TRIGGERS, NODES } from "./program-data";
+import { parseJson } from "./storage";
+import type { ButtonDef, CallbackTriggerDef, DynamicDef, KeyboardDef, ScenarioNode } from "./tables";
+import type { NodeRef, Turn } from "./types";
+import { PLACEHOLDER, readVar, regex, render, store, toText } from "./values";
+
 // ─── Callback data and dynamic buttons ─────────────────────────────────────────
 
 /** The messenger refuses callback_data longer than this many bytes. */
-const CALLBACK_LIMIT = 64;
+export const CALLBACK_LIMIT = 64;
 /** Entries of a chat's callback lookup table; the oldest go first (their buttons then answer nothing). */
-const CALLBACK_MEMORY = 300;
-const INTERNAL_CODE = /^g:\d+:\d+:\d+$/;
-const LOOKUP_CODE = /^x:\d+$/;
+export const CALLBACK_MEMORY = 300;
+export const INTERNAL_CODE = /^g:\d+:\d+:\d+$/;
+export const LOOKUP_CODE = /^x:\d+$/;
 
-function remember(turn: Turn, key: string, value: string) {
+export function remember(turn: Turn, key: string, value: string) {
   const table = (turn.state.callbacks ??= {});
   delete table[key]; // re-inserted last: the most recent survive trimming
   table[key] = value;
@@ -24,7 +32,7 @@ function remember(turn: Turn, key: string, value: string) {
  * cannot be mistaken for an internal code, else a short "x:<n>" key into the chat's lookup table.
  * "code" (a static button's internal code) lets a press find the button the data belongs to.
  */
-function callbackFor(turn: Turn, data: string, code?: string): string {
+export function callbackFor(turn: Turn, data: string, code?: string): string {
   if (code) remember(turn, "=" + data, code);
   if (new TextEncoder().encode(data).length <= CALLBACK_LIMIT && !INTERNAL_CODE.test(data) && !LOOKUP_CODE.test(data)) return data;
   const existing = Object.entries(turn.state.callbacks ?? {}).find(([k, v]) => LOOKUP_CODE.test(k) && v === data);
@@ -35,17 +43,17 @@ function callbackFor(turn: Turn, data: string, code?: string): string {
 }
 
 /** The scenario's data behind a pressed button's callback_data. */
-function dataOf(turn: Turn, raw: string): string {
+export function dataOf(turn: Turn, raw: string): string {
   return (LOOKUP_CODE.test(raw) && turn.state.callbacks?.[raw]) || raw;
 }
 
 /** The internal code of the static button that carries this scenario data, if any. */
-function codeOf(turn: Turn, data: string): string | undefined {
+export function codeOf(turn: Turn, data: string): string | undefined {
   return turn.state.callbacks?.["=" + data];
 }
 
 /** A path inside a value: "items", "data.list", "0.rows" (numbers index arrays). */
-function atPath(value: unknown, path: string | undefined): unknown {
+export function atPath(value: unknown, path: string | undefined): unknown {
   let current = typeof value === "string" && /^\s*[[{]/.test(value) ? parseJson<unknown>(value, value) : value;
   for (const part of (path ?? "").split(".").filter(Boolean)) {
     if (current === null || typeof current !== "object") return undefined;
@@ -55,7 +63,7 @@ function atPath(value: unknown, path: string | undefined): unknown {
 }
 
 /** {field} of the item (a plain item is {value}); other names read the user's variables. */
-function renderItem(turn: Turn, template: string, item: unknown): string {
+export function renderItem(turn: Turn, template: string, item: unknown): string {
   const fields: Record<string, unknown> = item !== null && typeof item === "object" && !Array.isArray(item) ? (item as Record<string, unknown>) : { value: item };
   return template.replace(PLACEHOLDER, (_, name: string) => {
     const own = name.includes(".") ? atPath(fields, name) : fields[name];
@@ -64,13 +72,13 @@ function renderItem(turn: Turn, template: string, item: unknown): string {
 }
 
 /** The messenger refuses keyboards of more than this many buttons. */
-const KEYBOARD_LIMIT = 100;
+export const KEYBOARD_LIMIT = 100;
 
 /**
  * Rows of inline buttons, one per item of the list (items without text or data are left out), at
  * most "room" of them: the rest would make the messenger refuse the whole message.
  */
-function dynamicRows(turn: Turn, d: DynamicDef, room: number): ReturnType<typeof InlineKeyboard.text>[][] {
+export function dynamicRows(turn: Turn, d: DynamicDef, room: number): ReturnType<typeof InlineKeyboard.text>[][] {
   const list = atPath(readVar(turn, d.source), d.path);
   if (!Array.isArray(list)) {
     if (list !== undefined && list !== "") log(turn, "dynamic buttons: " + d.source + (d.path ? "." + d.path : "") + " is not a list");
@@ -94,7 +102,7 @@ function dynamicRows(turn: Turn, d: DynamicDef, room: number): ReturnType<typeof
 // ─── Multi-select ──────────────────────────────────────────────────────────────
 
 /** The choice so far on a node's keyboard; it starts from what the variable already holds. */
-function selection(turn: Turn, nodeId: string, kb: KeyboardDef): string[] {
+export function selection(turn: Turn, nodeId: string, kb: KeyboardDef): string[] {
   const all = (turn.state.selections ??= {});
   if (!all[nodeId]) {
     const saved = kb.multi?.variable ? toText(readVar(turn, kb.multi.variable)) : "";
@@ -103,12 +111,12 @@ function selection(turn: Turn, nodeId: string, kb: KeyboardDef): string[] {
   return all[nodeId];
 }
 
-function selectionLabel(turn: Turn, owner: NodeRef, kb: KeyboardDef, label: string): string {
+export function selectionLabel(turn: Turn, owner: NodeRef, kb: KeyboardDef, label: string): string {
   return kb.multi && selection(turn, owner.node, kb).includes(label) ? kb.multi.mark + " " + label : label;
 }
 
 /** Toggles a choice and redraws the keyboard of the message it sits on. */
-async function toggleSelection(turn: Turn, owner: NodeRef, kb: KeyboardDef, label: string) {
+export async function toggleSelection(turn: Turn, owner: NodeRef, kb: KeyboardDef, label: string) {
   const chosen = selection(turn, owner.node, kb);
   const at = chosen.indexOf(label);
   if (at >= 0) chosen.splice(at, 1);
@@ -124,7 +132,7 @@ async function toggleSelection(turn: Turn, owner: NodeRef, kb: KeyboardDef, labe
 }
 
 /** Stores the choice (joined by ", ") and forgets it, so the next showing starts afresh. */
-function finishSelection(turn: Turn, owner: NodeRef, kb: KeyboardDef) {
+export function finishSelection(turn: Turn, owner: NodeRef, kb: KeyboardDef) {
   const chosen = selection(turn, owner.node, kb);
   if (kb.multi?.variable) turn.state.vars[kb.multi.variable] = chosen.join(", ");
   delete turn.state.selections![owner.node];
@@ -134,7 +142,7 @@ function finishSelection(turn: Turn, owner: NodeRef, kb: KeyboardDef) {
  * Multi-select on a reply keyboard: a selection button toggles (the bot says what changed and shows
  * the keyboard again, checkmarks updated); continue/complete store the choice. True: handled here.
  */
-async function replySelection(turn: Turn, owner: NodeRef, button: ButtonDef): Promise<boolean> {
+export async function replySelection(turn: Turn, owner: NodeRef, button: ButtonDef): Promise<boolean> {
   const node = nodeAt(owner);
   const kb = keyboardOf(node, owner.variant);
   if (!kb?.multi || kb.kind !== "reply") return false;
@@ -160,24 +168,24 @@ async function replySelection(turn: Turn, owner: NodeRef, button: ButtonDef): Pr
 // ─── Callback triggers ─────────────────────────────────────────────────────────
 
 /** Exact triggers first, then prefix/contains ones in scenario order. */
-function matchCallback(data: string): CallbackTriggerDef | undefined {
+export function matchCallback(data: string): CallbackTriggerDef | undefined {
   const hit = (t: CallbackTriggerDef) =>
     (t.match === "prefix" && data.startsWith(t.data)) || (t.match === "contains" && data.includes(t.data));
   return CALLBACK_TRIGGERS.find((t) => t.match === "exact" && t.data === data) ?? CALLBACK_TRIGGERS.find(hit);
 }
 
 /** The catch-all trigger (incoming_callback_trigger without a pattern), if any. */
-const catchAllCallback = () => CALLBACK_TRIGGERS.find((t) => t.match === "any");
+export const catchAllCallback = () => CALLBACK_TRIGGERS.find((t) => t.match === "any");
 
 /** The keyboard a node shows (variant k > 0: its k-th conditional message). */
-function keyboardOf(node: ScenarioNode | undefined, variant: number): KeyboardDef | undefined {
+export function keyboardOf(node: ScenarioNode | undefined, variant: number): KeyboardDef | undefined {
   if (node?.t === "message") return variant > 0 ? node.variants?.[variant - 1]?.keyboard : node.keyboard;
   if (node?.t === "action" && (node.do.kind === "send" || node.do.kind === "edit")) return node.do.keyboard;
   return undefined;
 }
 
 /** The node, variant and button an internal code "g:<node>:<variant>:<button>" names. */
-function buttonAt(code: string): { node: ScenarioNode; variant: number; kb: KeyboardDef; button: ButtonDef } | undefined {
+export function buttonAt(code: string): { node: ScenarioNode; variant: number; kb: KeyboardDef; button: ButtonDef } | undefined {
   const m = /^g:(\d+):(\d+):(\d+)$/.exec(code);
   const node = m ? NODES[Number(m[1])] : undefined;
   const kb = keyboardOf(node, m ? Number(m[2]) : 0);
@@ -186,19 +194,19 @@ function buttonAt(code: string): { node: ScenarioNode; variant: number; kb: Keyb
 }
 
 /** Whether the static button behind an internal code leads anywhere by itself. */
-function buttonActs(code: string): boolean {
+export function buttonActs(code: string): boolean {
   const b = buttonAt(code)?.button;
   return !!b && (!!b.target || b.action === "selection" || b.action === "url");
 }
 
 /** A question waits for its answer (input node or collecting message). */
-function waitsForPress(turn: Turn): boolean {
+export function waitsForPress(turn: Turn): boolean {
   const ref = turn.state.waiting;
   return !!ref && !!collectOf(ref)?.variable;
 }
 
 /** Callback input: the pressed button's text (its data when not found) answers the waiting question. */
-async function answerByPress(turn: Turn, value: string) {
+export async function answerByPress(turn: Turn, value: string) {
   const collect = collectOf(turn.state.waiting!)!;
   store(turn, collect.variable!, value, collect.append);
   turn.state.waiting = undefined;
@@ -206,7 +214,7 @@ async function answerByPress(turn: Turn, value: string) {
   await go(turn, collect.target);
 }
 
-async function runCallbackTrigger(turn: Turn, t: CallbackTriggerDef, data: string) {
+export async function runCallbackTrigger(turn: Turn, t: CallbackTriggerDef, data: string) {
   if (t.adminOnly && !turn.isAdmin) return log(turn, "callback trigger for admins only");
   if (t.saveAs) turn.state.vars[t.saveAs] = t.strip && data.startsWith(t.strip) ? data.slice(t.strip.length) : data;
   if (t.parse) {
@@ -217,4 +225,3 @@ async function runCallbackTrigger(turn: Turn, t: CallbackTriggerDef, data: strin
   log(turn, "callback trigger " + JSON.stringify(data) + " → " + t.target);
   await go(turn, t.target);
 }
-`;

@@ -1,20 +1,23 @@
 // Runtime source: the condition node's operators (the reference editor's full list).
-// (Text copied into generated bots; see types.ts for the rules.)
-export const RUNTIME_CONDITIONS = String.raw`
+// (Part of every generated bot; see types.ts.)
+import type { BranchDef, ConditionNode } from "./tables";
+import type { Turn } from "./types";
+import { PLACEHOLDER, isFilled, readVar, regex, render, toNumber, toText } from "./values";
+
 // ─── Conditions ────────────────────────────────────────────────────────────────
 
 /** contains: a value with a backslash class such as \d or \w is a regular expression. */
-const BACKSLASH_CLASS = /\\[dDwWsSb]/;
+export const BACKSLASH_CLASS = /\\[dDwWsSb]/;
 
 /** Variables in a regular expression: "{3}" stays a quantifier, only "{name}" is substituted. */
-function renderPattern(turn: Turn, pattern: string): string {
+export function renderPattern(turn: Turn, pattern: string): string {
   return pattern.replace(PLACEHOLDER, (whole, name: string) => (/^\d/.test(name) ? whole : toText(readVar(turn, name))));
 }
 
-const MEMBER_STATUSES = new Set(["creator", "administrator", "member"]);
+export const MEMBER_STATUSES = new Set(["creator", "administrator", "member"]);
 
 /** Whether the user is in a channel or group; the bot must be an admin there to see it. */
-async function isSubscribed(turn: Turn, chat: string): Promise<boolean> {
+export async function isSubscribed(turn: Turn, chat: string): Promise<boolean> {
   if (!turn.from) return false;
   try {
     const m = await turn.ctx.api.getChatMember(/^-?\d+$/.test(chat) ? Number(chat) : chat, turn.from.id);
@@ -25,7 +28,7 @@ async function isSubscribed(turn: Turn, chat: string): Promise<boolean> {
   }
 }
 
-async function subscription(turn: Turn, branch: BranchDef): Promise<boolean> {
+export async function subscription(turn: Turn, branch: BranchDef): Promise<boolean> {
   const channels = render(turn, branch.value).split(/[\s,;]+/).filter(Boolean);
   if (channels.length === 0) return false;
   const results: boolean[] = [];
@@ -33,11 +36,11 @@ async function subscription(turn: Turn, branch: BranchDef): Promise<boolean> {
   return branch.mode === "any" ? results.some(Boolean) : results.every(Boolean);
 }
 
-function numbers(turn: Turn, subject: unknown, branch: BranchDef): [number | undefined, number | undefined] {
+export function numbers(turn: Turn, subject: unknown, branch: BranchDef): [number | undefined, number | undefined] {
   return [toNumber(subject), toNumber(render(turn, branch.value))];
 }
 
-async function testBranch(turn: Turn, subject: unknown, branch: BranchDef): Promise<boolean> {
+export async function testBranch(turn: Turn, subject: unknown, branch: BranchDef): Promise<boolean> {
   const text = toText(subject);
   const isPattern = branch.op === "matches" || (branch.op === "contains" && BACKSLASH_CLASS.test(branch.value));
   const value = isPattern ? renderPattern(turn, branch.value) : render(turn, branch.value);
@@ -95,11 +98,10 @@ async function testBranch(turn: Turn, subject: unknown, branch: BranchDef): Prom
 }
 
 /** The target of the first matching branch ("" stops), else the default. */
-async function chooseBranch(turn: Turn, node: ConditionNode): Promise<string | undefined> {
+export async function chooseBranch(turn: Turn, node: ConditionNode): Promise<string | undefined> {
   const subject = node.template !== undefined ? render(turn, node.template) : readVar(turn, node.variable ?? "");
   for (const branch of node.branches) {
     if (await testBranch(turn, subject, branch)) return branch.target || undefined;
   }
   return node.fallback;
 }
-`;

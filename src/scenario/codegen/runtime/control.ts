@@ -1,17 +1,27 @@
 // Runtime source: loop, parallel_split and convert_file, and the dispatch of the logic and data
-// nodes (http_request lives in http.ts). (Text copied into generated bots; see types.ts.)
-export const RUNTIME_CONTROL = String.raw`
+// nodes (http_request lives in http.ts). (Part of every generated bot; see types.ts.)
+import { InputFile } from "grammy";
+import { listOf } from "./assign";
+import { runSql, runTable } from "./data";
+import { structured } from "./expr";
+import { go, log } from "./flow";
+import { runHttp } from "./http";
+import { stopping } from "./launch";
+import type { ConvertNode, LogicNode, LoopNode, ParallelNode } from "./logic-tables";
+import type { Turn } from "./types";
+import { type FileRef, isFileRef, isFilled, pad2, readVar, render, toText } from "./values";
+
 // ─── Logic and data nodes ──────────────────────────────────────────────────────
 
 /** Loops and parallel branches may not run longer than this many body runs per update. */
-const MAX_ITERATIONS = 1000;
+export const MAX_ITERATIONS = 1000;
 
-function nodeError(turn: Turn, node: { id: string }, what: string) {
+export function nodeError(turn: Turn, node: { id: string }, what: string) {
   console.error("[chat " + turn.chatId + "] node " + node.id + ": " + what);
 }
 
 /** Runs a logic or data node; returns the node that follows. */
-async function runLogicNode(turn: Turn, node: LogicNode): Promise<string | undefined> {
+export async function runLogicNode(turn: Turn, node: LogicNode): Promise<string | undefined> {
   switch (node.t) {
     case "http": return runHttp(turn, node);
     case "loop": return runLoop(turn, node);
@@ -23,14 +33,14 @@ async function runLogicNode(turn: Turn, node: LogicNode): Promise<string | undef
 }
 
 /** A branch of the flow with its own step budget (a loop body, a parallel branch). */
-async function subFlow(turn: Turn, target: string): Promise<void> {
+export async function subFlow(turn: Turn, target: string): Promise<void> {
   const depth = (turn.depth ?? 0) + 1;
   if (depth > 5) return console.error("[chat " + turn.chatId + "] loops and parallel branches nest deeper than 5 levels at " + target + "; stopped");
   const branch: Turn = { ...turn, steps: 0, depth };
   await go(branch, target);
 }
 
-async function runLoop(turn: Turn, node: LoopNode): Promise<string | undefined> {
+export async function runLoop(turn: Turn, node: LoopNode): Promise<string | undefined> {
   const raw = readVar(turn, node.source);
   const items = listOf(raw);
   if (!items) {
@@ -50,7 +60,7 @@ async function runLoop(turn: Turn, node: LoopNode): Promise<string | undefined> 
   return node.after;
 }
 
-async function runParallel(turn: Turn, node: ParallelNode): Promise<string | undefined> {
+export async function runParallel(turn: Turn, node: ParallelNode): Promise<string | undefined> {
   const queue = [...node.branches];
   const width = node.maxConcurrent > 0 ? node.maxConcurrent : queue.length;
   const worker = async () => {
@@ -68,12 +78,12 @@ async function runParallel(turn: Turn, node: ParallelNode): Promise<string | und
 }
 
 /** One CSV field: quoted when it holds the delimiter, a quote or a line break. */
-function csvField(value: unknown, delimiter: string): string {
+export function csvField(value: unknown, delimiter: string): string {
   const s = value !== null && typeof value === "object" ? JSON.stringify(value) : toText(value);
   return s.includes(delimiter) || /["\r\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
 }
 
-function runConvert(turn: Turn, node: ConvertNode): string | undefined {
+export function runConvert(turn: Turn, node: ConvertNode): string | undefined {
   const raw = structured(readVar(turn, node.input));
   const rows = Array.isArray(raw) ? raw : isFilled(raw) ? [raw] : [];
   let body: string;
@@ -112,8 +122,7 @@ function runConvert(turn: Turn, node: ConvertNode): string | undefined {
 }
 
 /** A generated or downloaded file (convert_file, http_request file answers) as an upload. */
-function fileUpload(value: unknown): InputFile | undefined {
+export function fileUpload(value: unknown): InputFile | undefined {
   if (!isFileRef(value) || value.type !== "file" || !value.data) return undefined;
   return new InputFile(new Uint8Array(Buffer.from(value.data, "base64")), value.fileName || "file");
 }
-`;

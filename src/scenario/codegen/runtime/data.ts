@@ -1,33 +1,41 @@
 // Runtime source: bot_table and psql_query on the project's own SQLite file (DATABASE_PATH; an
-// in-memory database when the bot runs without one). (Text copied into generated bots; see types.ts.)
-export const RUNTIME_DATA = String.raw`
+// in-memory database when the bot runs without one). (Part of every generated bot; see types.ts.)
+import { Database } from "bun:sqlite";
+import { nodeError } from "./control";
+import { log } from "./flow";
+import type { SqlNode, TableOpNode } from "./logic-tables";
+import { guardScenarioSql } from "./sql-guard";
+import { db, parseJson } from "./storage";
+import type { Turn } from "./types";
+import { PLACEHOLDER, readVar, render, toText } from "./values";
+
 // ─── The project's own tables: bot_table, psql_query ───────────────────────────
 
 /** Scenario tables live next to the bot's own tables in the project's file (never the platform's). */
-const scenarioDb: Database = db ?? new Database(":memory:");
+export const scenarioDb: Database = db ?? new Database(":memory:");
 /** The bot's own tables: a bot_table node may not write them (psql_query may read them). */
-const BOT_TABLES = new Set(["bot_users", "bot_state", "media_file_ids", "project_content"]);
-const IDENT = /^[\p{L}_][\p{L}\p{N}_]{0,62}$/u;
+export const BOT_TABLES = new Set(["bot_users", "bot_state", "media_file_ids", "project_content"]);
+export const IDENT = /^[\p{L}_][\p{L}\p{N}_]{0,62}$/u;
 /** Rows one read brings back at most. */
-const ROW_LIMIT = 1000;
+export const ROW_LIMIT = 1000;
 
-type Row = Record<string, unknown>;
+export type Row = Record<string, unknown>;
 
-function quoteIdent(name: string, what: string): string {
+export function quoteIdent(name: string, what: string): string {
   if (!IDENT.test(name) || /^sqlite_/i.test(name)) throw new Error(what + " " + JSON.stringify(name) + " is not a valid name (letters, digits, _)");
   return '"' + name + '"';
 }
 
-function tableExists(name: string): boolean {
+export function tableExists(name: string): boolean {
   return !!scenarioDb.query<{ n: number }, [string]>("SELECT 1 AS n FROM sqlite_master WHERE type = 'table' AND name = ?").get(name);
 }
 
-function columnsOf(name: string): string[] {
+export function columnsOf(name: string): string[] {
   return scenarioDb.query<{ name: string }, [string]>("SELECT name FROM pragma_table_info(?)").all(name).map((c) => c.name);
 }
 
 /** Creates the table and any missing columns: scenario tables grow with the data written to them. */
-function ensureTable(name: string, columns: string[]) {
+export function ensureTable(name: string, columns: string[]) {
   const table = quoteIdent(name, "table");
   if (BOT_TABLES.has(name)) throw new Error("table " + name + " belongs to the bot; bot_table nodes do not write it");
   scenarioDb.exec("CREATE TABLE IF NOT EXISTS " + table + " (id INTEGER PRIMARY KEY AUTOINCREMENT, created_at TEXT NOT NULL DEFAULT (datetime('now')))");
@@ -36,12 +44,12 @@ function ensureTable(name: string, columns: string[]) {
 }
 
 /** Rows of a scenario table as a variable: {table.orders} (set_variable lookup reads it too). */
-function tableRows(name: string): Row[] | undefined {
+export function tableRows(name: string): Row[] | undefined {
   if (!IDENT.test(name) || !tableExists(name)) return undefined;
   return scenarioDb.query<Row, []>("SELECT * FROM " + quoteIdent(name, "table") + " ORDER BY id LIMIT " + ROW_LIMIT).all();
 }
 
-function whereSql(turn: Turn, where: TableOpNode["where"]): { sql: string; params: string[] } {
+export function whereSql(turn: Turn, where: TableOpNode["where"]): { sql: string; params: string[] } {
   const parts: string[] = [];
   const params: string[] = [];
   for (const w of where) {
@@ -60,7 +68,7 @@ function whereSql(turn: Turn, where: TableOpNode["where"]): { sql: string; param
   return { sql: parts.length > 0 ? " WHERE " + parts.join(" AND ") : "", params };
 }
 
-function readRows(turn: Turn, node: TableOpNode): Row[] {
+export function readRows(turn: Turn, node: TableOpNode): Row[] {
   const w = whereSql(turn, node.where);
   const cols = node.columns.length > 0 ? node.columns.map((c) => quoteIdent(c, "column")).join(", ") : "*";
   const order = node.orderBy ? " ORDER BY CAST(" + quoteIdent(node.orderBy, "column") + " AS REAL) " + (node.desc ? "DESC" : "ASC") + ", id" : " ORDER BY id";
@@ -69,13 +77,13 @@ function readRows(turn: Turn, node: TableOpNode): Row[] {
   return scenarioDb.query<Row, string[]>(sql).all(...w.params);
 }
 
-function renderedRow(turn: Turn, row: Record<string, string>): Record<string, string> {
+export function renderedRow(turn: Turn, row: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(row)) out[k] = render(turn, v);
   return out;
 }
 
-function insertRow(node: TableOpNode, values: Record<string, string>): number {
+export function insertRow(node: TableOpNode, values: Record<string, string>): number {
   const cols = Object.keys(values);
   ensureTable(node.table, cols);
   const table = quoteIdent(node.table, "table");
@@ -85,7 +93,7 @@ function insertRow(node: TableOpNode, values: Record<string, string>): number {
 }
 
 /** update: set / increment / decrement / min / max per column, on the rows the conditions pick. */
-function updateRows(turn: Turn, node: TableOpNode): number {
+export function updateRows(turn: Turn, node: TableOpNode): number {
   ensureTable(node.table, node.updates.map((u) => u.column));
   const sets: string[] = [];
   const params: string[] = [];
@@ -104,7 +112,7 @@ function updateRows(turn: Turn, node: TableOpNode): number {
   return scenarioDb.query<unknown, string[]>("UPDATE " + quoteIdent(node.table, "table") + " SET " + sets.join(", ") + w.sql).run(...params, ...w.params).changes;
 }
 
-function upsertRow(turn: Turn, node: TableOpNode, values: Record<string, string>): number | undefined {
+export function upsertRow(turn: Turn, node: TableOpNode, values: Record<string, string>): number | undefined {
   const key = node.key && Object.hasOwn(values, node.key) ? node.key : undefined;
   ensureTable(node.table, Object.keys(values));
   const existing = key
@@ -120,7 +128,7 @@ function upsertRow(turn: Turn, node: TableOpNode, values: Record<string, string>
   return Number(existing.id);
 }
 
-function saveRows(turn: Turn, node: TableOpNode, rows: Row[]) {
+export function saveRows(turn: Turn, node: TableOpNode, rows: Row[]) {
   if (!node.saveTo) return;
   const vars = turn.state.vars;
   switch (node.format) {
@@ -132,7 +140,7 @@ function saveRows(turn: Turn, node: TableOpNode, rows: Row[]) {
   }
 }
 
-function runTable(turn: Turn, node: TableOpNode): string | undefined {
+export function runTable(turn: Turn, node: TableOpNode): string | undefined {
   try {
     const vars = turn.state.vars;
     const exists = tableExists(node.table);
@@ -189,7 +197,7 @@ function runTable(turn: Turn, node: TableOpNode): string | undefined {
 }
 
 /** {name} in scenario SQL becomes a bound parameter (quotes around it go too): values never become SQL. */
-function boundSql(turn: Turn, query: string): { text: string; params: (string | number | null)[] } {
+export function boundSql(turn: Turn, query: string): { text: string; params: (string | number | null)[] } {
   const params: (string | number | null)[] = [];
   const text = query.replace(/'?\{([\p{L}\p{N}_][\p{L}\p{N}_.\-]*)\}'?/gu, (_, name: string) => {
     const v = readVar(turn, name);
@@ -199,7 +207,7 @@ function boundSql(turn: Turn, query: string): { text: string; params: (string | 
   return { text, params };
 }
 
-function runSql(turn: Turn, node: SqlNode): string | undefined {
+export function runSql(turn: Turn, node: SqlNode): string | undefined {
   try {
     const { text, params } = boundSql(turn, node.query);
     const statement = scenarioDb.query<Row, (string | number | null)[]>(guardScenarioSql(text));
@@ -221,4 +229,3 @@ function runSql(turn: Turn, node: SqlNode): string | undefined {
   }
   return node.next;
 }
-`;

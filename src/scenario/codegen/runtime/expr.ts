@@ -1,21 +1,28 @@
 // Runtime source: safe expressions ({=expr} in texts, set_variable "expression" mode).
-// (Text copied into generated bots; see types.ts for the rules.)
+// (Part of every generated bot; see types.ts.)
 // Scenario text is parsed with jsep and the tree is walked here: nothing is ever handed to eval or
 // Function, only a fixed set of operators and functions exists, and member access reads own
 // properties of plain data only (no __proto__, constructor, prototype).
-export const RUNTIME_EXPR = String.raw`
+import jsep from "jsep";
+import { parseJson } from "./storage";
+import type { Turn } from "./types";
+import { readVar, toNumber, toText } from "./values";
+
+/** http.ts's open secret reads: evalExpr closes them (an import could not be assigned; docs/runtime.md). */
+declare let secretReads: { botToken: boolean } | null;
+
 // ─── Expressions ───────────────────────────────────────────────────────────────
 
 /** Longer expressions are refused: a scenario field, not a program. */
-const EXPR_LIMIT = 500;
-const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype", "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__"]);
-const exprCache = new Map<string, jsep.Expression | Error>();
+export const EXPR_LIMIT = 500;
+export const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype", "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__"]);
+export const exprCache = new Map<string, jsep.Expression | Error>();
 
-type ExprFn = (...args: unknown[]) => unknown;
-const num = (v: unknown) => toNumber(v) ?? 0;
+export type ExprFn = (...args: unknown[]) => unknown;
+export const num = (v: unknown) => toNumber(v) ?? 0;
 
 /** The only functions an expression can call. */
-const EXPR_FUNCTIONS: Record<string, ExprFn> = {
+export const EXPR_FUNCTIONS: Record<string, ExprFn> = {
   round: (v, digits) => {
     const f = Math.pow(10, Math.max(0, Math.min(10, num(digits))));
     return Math.round(num(v) * f) / f;
@@ -48,12 +55,12 @@ const EXPR_FUNCTIONS: Record<string, ExprFn> = {
   if: (cond, yes, no) => (truthy(cond) ? yes : no),
 };
 
-function truthy(v: unknown): boolean {
+export function truthy(v: unknown): boolean {
   if (typeof v === "string") return v !== "" && v !== "0" && v.toLowerCase() !== "false";
   return Array.isArray(v) ? v.length > 0 : !!v;
 }
 
-function parseExpr(source: string): jsep.Expression | Error {
+export function parseExpr(source: string): jsep.Expression | Error {
   let tree = exprCache.get(source);
   if (!tree) {
     try {
@@ -69,11 +76,11 @@ function parseExpr(source: string): jsep.Expression | Error {
 }
 
 /** A stored JSON text reads as the value it holds when an expression looks inside it. */
-function structured(v: unknown): unknown {
+export function structured(v: unknown): unknown {
   return typeof v === "string" && /^\s*[[{]/.test(v) ? parseJson<unknown>(v, v) : v;
 }
 
-function member(object: unknown, key: unknown): unknown {
+export function member(object: unknown, key: unknown): unknown {
   const k = toText(key);
   if (FORBIDDEN_KEYS.has(k)) throw new Error("property " + k + " is not available");
   const o = structured(object);
@@ -86,7 +93,7 @@ function member(object: unknown, key: unknown): unknown {
   return undefined;
 }
 
-function binary(op: string, a: unknown, b: unknown): unknown {
+export function binary(op: string, a: unknown, b: unknown): unknown {
   switch (op) {
     case "+": {
       const x = toNumber(a);
@@ -109,7 +116,7 @@ function binary(op: string, a: unknown, b: unknown): unknown {
   }
 }
 
-function evalNode(turn: Turn, n: jsep.Expression, depth: number): unknown {
+export function evalNode(turn: Turn, n: jsep.Expression, depth: number): unknown {
   if (depth > 50) throw new Error("expression is nested too deeply");
   const sub = (e: jsep.Expression) => evalNode(turn, e, depth + 1);
   switch (n.type) {
@@ -159,7 +166,7 @@ function evalNode(turn: Turn, n: jsep.Expression, depth: number): unknown {
 }
 
 /** The value of an expression; errors are logged once per turn and read as "". */
-function evalExpr(turn: Turn, source: string): unknown {
+export function evalExpr(turn: Turn, source: string): unknown {
   const tree = parseExpr(source.trim());
   // an expression never reads a secret, even inside an http_request field (runtime/http.ts)
   const reads = secretReads;
@@ -177,7 +184,6 @@ function evalExpr(turn: Turn, source: string): unknown {
 }
 
 /** A number shown without float noise: 0.1 + 0.2 reads 0.3. */
-function exprText(value: unknown): string {
+export function exprText(value: unknown): string {
   return typeof value === "number" && !Number.isInteger(value) ? String(Math.round(value * 1e10) / 1e10) : toText(value);
 }
-`;

@@ -1,23 +1,35 @@
 // Runtime source, part 5: walking the scenario, answers to questions, buttons and triggers.
-// (Text copied into generated bots; see types.ts for the rules.)
-export const RUNTIME_FLOW = String.raw`
+// (Part of every generated bot; see types.ts.)
+import { AsyncLocalStorage } from "node:async_hooks";
+import { chatOf, runAction } from "./actions";
+import { assign } from "./assign";
+import { replySelection } from "./callbacks";
+import { chooseBranch } from "./conditions";
+import { runLogicNode } from "./control";
+import { sendText, showMessage } from "./messages";
+import { COMMANDS, NODES, OPTIONS, TEXT_TRIGGERS } from "./program-data";
+import { loadState, saveState } from "./storage";
+import type { ButtonDef, CollectDef, DelayNode, MediaKind, ScenarioNode, TextTriggerDef, ValidationDef } from "./tables";
+import type { IncomingMessage, NodeRef, Turn } from "./types";
+import { type FileRef, regex, render, store, toNumber } from "./values";
+
 // ─── Walking the scenario ──────────────────────────────────────────────────────
 
-const INDEX = new Map(NODES.map((node, i) => [node.id, i] as const));
+export const INDEX = new Map(NODES.map((node, i) => [node.id, i] as const));
 /** Guards against auto-transition loops: steps one update may take. */
-const MAX_STEPS = 50;
+export const MAX_STEPS = 50;
 /** Timers of delay nodes, cleared on shutdown. */
-const timers = new Set<ReturnType<typeof setTimeout>>();
+export const timers = new Set<ReturnType<typeof setTimeout>>();
 
-function log(turn: Turn, line: string) {
+export function log(turn: Turn, line: string) {
   if (OPTIONS.logging) console.log("[chat " + turn.chatId + "] " + line);
 }
 
 /** The node running now, per update; the preview build names it in the calls it makes. */
-const NODE_SCOPE = new AsyncLocalStorage<string>();
+export const NODE_SCOPE = new AsyncLocalStorage<string>();
 
 /** Runs node "id" and whatever follows it automatically, until input is needed or the flow ends. */
-async function go(turn: Turn, id: string | undefined): Promise<void> {
+export async function go(turn: Turn, id: string | undefined): Promise<void> {
   let next = id;
   while (next) {
     if (++turn.steps > MAX_STEPS) {
@@ -70,7 +82,7 @@ async function go(turn: Turn, id: string | undefined): Promise<void> {
 }
 
 /** Continues the flow after a delay without holding up anyone else's updates. */
-function later(turn: Turn, id: string, seconds: number) {
+export function later(turn: Turn, id: string, seconds: number) {
   // setTimeout holds at most 2^31-1 ms (about 24.8 days): longer waits go in steps.
   const ms = Math.max(0, seconds * 1000);
   const step = Math.min(ms, 2147483647);
@@ -87,7 +99,7 @@ function later(turn: Turn, id: string, seconds: number) {
 }
 
 /** A delay's length: fixed, or a {variable} template times its unit. */
-function delaySeconds(turn: Turn, node: DelayNode): number {
+export function delaySeconds(turn: Turn, node: DelayNode): number {
   if (node.template === undefined) return node.seconds;
   const value = toNumber(render(turn, node.template));
   if (value === undefined || value < 0) {
@@ -98,9 +110,9 @@ function delaySeconds(turn: Turn, node: DelayNode): number {
 }
 
 /** Updates of one chat run one after another (delays and webhook requests may overlap). */
-const chatQueues = new Map<number, Promise<void>>();
+export const chatQueues = new Map<number, Promise<void>>();
 
-function inChat(chatId: number, job: () => Promise<void>): Promise<void> {
+export function inChat(chatId: number, job: () => Promise<void>): Promise<void> {
   // each job starts outside any node, so a node's id never leaks into the next update's calls
   const run = (chatQueues.get(chatId) ?? Promise.resolve()).then(() => NODE_SCOPE.run("", job)).catch((err) => {
     console.error("chat " + chatId + ": update failed:", err);
@@ -114,12 +126,12 @@ function inChat(chatId: number, job: () => Promise<void>): Promise<void> {
 
 // ─── Answers to questions (input nodes, collectUserInput) ──────────────────────
 
-function nodeAt(ref: NodeRef): ScenarioNode | undefined {
+export function nodeAt(ref: NodeRef): ScenarioNode | undefined {
   const index = INDEX.get(ref.node);
   return index === undefined ? undefined : NODES[index];
 }
 
-function collectOf(ref: NodeRef): CollectDef | undefined {
+export function collectOf(ref: NodeRef): CollectDef | undefined {
   const node = nodeAt(ref);
   if (node?.t === "input") return node.collect;
   if (node?.t !== "message") return undefined;
@@ -131,7 +143,7 @@ function collectOf(ref: NodeRef): CollectDef | undefined {
  * stores it: an object whose value is the file id, with the file's metadata ({var} renders the id,
  * {var.value} too, {var.file_name} the name).
  */
-function mediaIn(msg: IncomingMessage): { kind: MediaKind; file: FileRef } | undefined {
+export function mediaIn(msg: IncomingMessage): { kind: MediaKind; file: FileRef } | undefined {
   const found: [MediaKind, string, { file_id: string; file_unique_id?: string; file_size?: number; file_name?: string; mime_type?: string }] | undefined =
     msg.photo?.length ? ["photo", "photo", msg.photo[msg.photo.length - 1]]
     : msg.video ? ["video", "video", msg.video]
@@ -152,7 +164,7 @@ function mediaIn(msg: IncomingMessage): { kind: MediaKind; file: FileRef } | und
   return { kind, file };
 }
 
-function isValid(text: string, v: ValidationDef | undefined): boolean {
+export function isValid(text: string, v: ValidationDef | undefined): boolean {
   if (!v) return true;
   const inRange = (n: number) => (v.min === undefined || n >= v.min) && (v.max === undefined || n <= v.max);
   switch (v.kind) {
@@ -167,11 +179,11 @@ function isValid(text: string, v: ValidationDef | undefined): boolean {
   }
 }
 
-function userLanguageIsRussian(turn: Turn) {
+export function userLanguageIsRussian(turn: Turn) {
   return /^(ru|uk|be|kk)/.test(turn.from?.language_code ?? "ru");
 }
 
-async function askAgain(turn: Turn, collect: CollectDef) {
+export async function askAgain(turn: Turn, collect: CollectDef) {
   const fallback = userLanguageIsRussian(turn)
     ? "Ответ не подходит. Попробуйте ещё раз."
     : "That answer does not fit. Please try again.";
@@ -179,7 +191,7 @@ async function askAgain(turn: Turn, collect: CollectDef) {
 }
 
 /** Stores the answer the bot waits for and goes on; false when nothing was waiting or accepted. */
-async function collectAnswer(turn: Turn, msg: IncomingMessage): Promise<boolean> {
+export async function collectAnswer(turn: Turn, msg: IncomingMessage): Promise<boolean> {
   const ref = turn.state.waiting;
   const collect = ref && collectOf(ref);
   if (!ref || !collect) {
@@ -226,7 +238,7 @@ async function collectAnswer(turn: Turn, msg: IncomingMessage): Promise<boolean>
  * A pressed button (reply or inline). When the node that showed it collects input, the button's
  * text is the answer (unless skipDataCollection); then the button's own action runs.
  */
-async function press(turn: Turn, owner: NodeRef, button: ButtonDef, label: string, answer = label) {
+export async function press(turn: Turn, owner: NodeRef, button: ButtonDef, label: string, answer = label) {
   if (await replySelection(turn, owner, button)) return;
   turn.event.button_text = label;
   const collect = collectOf(owner);
@@ -239,7 +251,7 @@ async function press(turn: Turn, owner: NodeRef, button: ButtonDef, label: strin
   await go(turn, button.target ?? (stored ? collect!.target : undefined));
 }
 
-async function runCommand(turn: Turn, name: string): Promise<boolean> {
+export async function runCommand(turn: Turn, name: string): Promise<boolean> {
   const command = COMMANDS.find((c) => c.command === name);
   if (!command) return false;
   turn.state.waiting = undefined;
@@ -261,7 +273,7 @@ async function runCommand(turn: Turn, name: string): Promise<boolean> {
  * only the bot's admins and the administrators of the chat it acts on may send it; else any member
  * could ban the others or promote himself. Flows that reach such a node otherwise are the author's.
  */
-async function mayModerate(turn: Turn, target: string): Promise<boolean> {
+export async function mayModerate(turn: Turn, target: string): Promise<boolean> {
   const index = INDEX.get(target);
   const node = index === undefined ? undefined : NODES[index];
   if (node?.t !== "action" || node.do.kind !== "moderate" || turn.isAdmin) return true;
@@ -275,7 +287,7 @@ async function mayModerate(turn: Turn, target: string): Promise<boolean> {
 }
 
 /** Exact matches (case-insensitive) first, then "contains", each in scenario order. */
-function matchTrigger(text: string): TextTriggerDef | undefined {
+export function matchTrigger(text: string): TextTriggerDef | undefined {
   const exact = text.trim().toLowerCase();
   const whole = text.toLowerCase(); // "contains" keeps spaces: "-sms " must not match "-sms"
   return (
@@ -285,7 +297,7 @@ function matchTrigger(text: string): TextTriggerDef | undefined {
 }
 
 /** A reply button of the keyboard on the user's screen whose text matches. */
-function shownButton(turn: Turn, test: (b: ButtonDef, shownText: string) => boolean): { owner: NodeRef; button: ButtonDef } | undefined {
+export function shownButton(turn: Turn, test: (b: ButtonDef, shownText: string) => boolean): { owner: NodeRef; button: ButtonDef } | undefined {
   const shown = turn.state.keyboard;
   const node = shown && nodeAt(shown);
   if (!shown || node?.t !== "message") return undefined;
@@ -295,7 +307,7 @@ function shownButton(turn: Turn, test: (b: ButtonDef, shownText: string) => bool
 }
 
 /** Any reply button in the scenario with this (fixed) text: keyboards stay on screen across restarts. */
-function anyReplyButton(text: string): { owner: NodeRef; button: ButtonDef } | undefined {
+export function anyReplyButton(text: string): { owner: NodeRef; button: ButtonDef } | undefined {
   for (const node of NODES) {
     if (node.t !== "message") continue;
     const keyboards = [node.keyboard, ...(node.variants ?? []).map((v) => v.keyboard)];
@@ -308,4 +320,3 @@ function anyReplyButton(text: string): { owner: NodeRef; button: ButtonDef } | u
   }
   return undefined;
 }
-`;

@@ -1,8 +1,15 @@
 // Runtime source: the end of a bot hosted by a shared runner (src/bots/runner/). The runner's
-// interpreter module wraps the runtime in createBot(tables, host); this part closes that function:
-// stopping ends this one bot (never the runner) and returns the handle the runner drives.
-// (Text copied into the runner's interpreter; see types.ts for the rules.)
-export const RUNTIME_HOSTED = String.raw`
+// interpreter module wraps the runtime in createBot(tables, host); this part comes last in that
+// function: stopping ends this one bot (never the runner). program.ts then returns the handle the
+// runner drives (startHosted, shutdown), which a module cannot do at its top level.
+// (Part of the runners' interpreter only; see types.ts.)
+import { launch, release } from "./launch";
+import { bot } from "./router";
+
+// launch.ts's flag, which this part sets: in the interpreter the parts share one scope, and an
+// imported binding could not be assigned.
+declare let stopping: boolean;
+
 // ─── Hosted by a runner: start and stop of this one bot ────────────────────────
 
 /**
@@ -11,12 +18,12 @@ export const RUNTIME_HOSTED = String.raw`
  * calling the messenger: it is refused instead — from the moment the stop begins, but for the
  * getUpdates that confirms the offset (the runner may report the bot ended while that waits).
  */
-let halted = false;
+export let halted = false;
 bot.api.config.use((prev, method, payload, signal) =>
   halted || (stopping && method !== "getUpdates") ? Promise.reject(new Error("the bot was stopped")) : prev(method, payload, signal),
 );
 
-async function shutdown(reason: string, code = 0) {
+export async function shutdown(reason: string, code = 0) {
   if (stopping) return;
   stopping = true;
   console.log("stopping: " + reason);
@@ -26,7 +33,7 @@ async function shutdown(reason: string, code = 0) {
 }
 
 /** A start that fails half-way (its port taken, its token refused) ends what it began: schedules, database. */
-async function startHosted() {
+export async function startHosted() {
   try {
     await launch();
   } catch (err) {
@@ -36,6 +43,3 @@ async function startHosted() {
     throw err;
   }
 }
-
-return { start: startHosted, stop: (reason: string) => shutdown(reason) };
-`;

@@ -1,17 +1,27 @@
 // Runtime source: http_request, the token's env variables as scenario variables, and the masking
-// of the bot token in everything the bot prints. (Text copied into generated bots; see types.ts.)
-export const RUNTIME_HTTP = String.raw`
+// of the bot token in everything the bot prints. (Part of every generated bot; see types.ts.)
+import { valueAt } from "./assign";
+import { nodeError } from "./control";
+import { egressFetch, egressPolicy } from "./egress";
+import { evalExpr, exprText } from "./expr";
+import { log } from "./flow";
+import type { HttpNode } from "./logic-tables";
+import { secretMasker } from "./secret-forms";
+import { API_ROOT, BOT_TOKEN, env, parseJson } from "./storage";
+import type { Turn } from "./types";
+import { PLACEHOLDER_OR_EXPR, evaluate, readVar, render, toNumber, toText } from "./values";
+
 // ─── Secrets never printed; env variables of the token ─────────────────────────
 
 /** The token's own env variables (set in the platform) read like scenario variables: {NAME}. */
-const SCENARIO_ENV = new Set((env.BOTLOOM_ENV_KEYS ?? "").split(",").map((s) => s.trim()).filter(Boolean));
+export const SCENARIO_ENV = new Set((env.BOTLOOM_ENV_KEYS ?? "").split(",").map((s) => s.trim()).filter(Boolean));
 
 /**
  * The token and the token's secret env values (PATs, API keys) never appear in output, in any form
  * the bot itself gives them (percent-encoded URLs, base64 basic auth, another case...: secretMasker).
  */
-const SECRET_ENV = new Set((env.BOTLOOM_SECRET_KEYS ?? "").split(",").map((s) => s.trim()).filter((k) => SCENARIO_ENV.has(k)));
-const maskSecrets = secretMasker([BOT_TOKEN, ...[...SECRET_ENV].map((k) => env[k] ?? "")]);
+export const SECRET_ENV = new Set((env.BOTLOOM_SECRET_KEYS ?? "").split(",").map((s) => s.trim()).filter((k) => SCENARIO_ENV.has(k)));
+export const maskSecrets = secretMasker([BOT_TOKEN, ...[...SECRET_ENV].map((k) => env[k] ?? "")]);
 
 /**
  * The secrets rule (docs/security.md "Secrets"): {bot_token} and secret env values read as nothing
@@ -19,16 +29,16 @@ const maskSecrets = secretMasker([BOT_TOKEN, ...[...SECRET_ENV].map((k) => env[k
  * inside {=expr} (expr.ts); messages, buttons and logs never get them. Rendering is synchronous,
  * so no other turn runs while the reads are open.
  */
-let secretReads: { botToken: boolean } | null = null;
+export let secretReads: { botToken: boolean } | null = null;
 
-function secretValue(name: string): string | undefined {
+export function secretValue(name: string): string | undefined {
   if (secretReads === null) return undefined;
   if (name !== "bot_token") return env[name];
   secretReads.botToken = true;
   return BOT_TOKEN;
 }
 
-function withSecrets<T>(render: () => T): { value: T; botToken: boolean } {
+export function withSecrets<T>(render: () => T): { value: T; botToken: boolean } {
   const reads = { botToken: false };
   secretReads = reads;
   try {
@@ -49,15 +59,15 @@ for (const level of ["log", "info", "warn", "error"] as const) {
 // ─── http_request ──────────────────────────────────────────────────────────────
 
 /** Answers larger than this are refused rather than kept in a chat's variables. */
-const HTTP_MAX_BYTES = 20 * 1024 * 1024;
-const PUBLIC_API = "https://api.telegram.org";
+export const HTTP_MAX_BYTES = 20 * 1024 * 1024;
+export const PUBLIC_API = "https://api.telegram.org";
 /** Where http_request may go (runtime egress policy): public addresses, the messenger API root and the operator's list. */
-const EGRESS = egressPolicy(env.BOTLOOM_EGRESS_ALLOW ?? "", [API_ROOT]);
+export const EGRESS = egressPolicy(env.BOTLOOM_EGRESS_ALLOW ?? "", [API_ROOT]);
 
-type UrlPart = "start" | "host" | "path" | "query" | "fragment";
+export type UrlPart = "start" | "host" | "path" | "query" | "fragment";
 
 /** The part of a URL that follows the given text, read from the part it starts in. */
-function urlPartAfter(part: UrlPart, text: string): UrlPart {
+export function urlPartAfter(part: UrlPart, text: string): UrlPart {
   let p = part;
   let i = 0;
   if (p === "start") {
@@ -76,7 +86,7 @@ function urlPartAfter(part: UrlPart, text: string): UrlPart {
 }
 
 /** A value for one part of a URL: it cannot end that part or start another. */
-function urlValue(part: UrlPart, value: string, name: string): string {
+export function urlValue(part: UrlPart, value: string, name: string): string {
   if (part === "host") {
     if (!/^[A-Za-z0-9.-]*$/.test(value)) throw new Error("the value of " + name + " cannot stand in the URL's host");
     return value;
@@ -94,7 +104,7 @@ function urlValue(part: UrlPart, value: string, name: string): string {
  * starts the URL is its beginning (a base address or a whole URL) and goes in as written, as does
  * every value when the node says its variables are whole URLs (urlRaw). docs/nodes/logic.md.
  */
-function renderUrl(turn: Turn, template: string, raw: boolean): string {
+export function renderUrl(turn: Turn, template: string, raw: boolean): string {
   if (raw) return render(turn, template);
   let part: UrlPart = "start";
   let out = "";
@@ -117,10 +127,10 @@ function renderUrl(turn: Turn, template: string, raw: boolean): string {
 }
 
 /** A value placed inside a JSON string literal of a template. */
-const jsonInner = (value: unknown) => JSON.stringify(toText(value)).slice(1, -1);
+export const jsonInner = (value: unknown) => JSON.stringify(toText(value)).slice(1, -1);
 
 /** Renders a JSON template: "{x}" alone keeps x's value; elsewhere values are escaped for a JSON string. */
-function renderJson(turn: Turn, template: string): string {
+export function renderJson(turn: Turn, template: string): string {
   if (/^\{=?[^{}]+\}$/.test(template.trim())) {
     const whole = evaluate(turn, template.trim());
     return typeof whole === "string" ? whole : JSON.stringify(whole ?? null);
@@ -131,7 +141,7 @@ function renderJson(turn: Turn, template: string): string {
 }
 
 /** A JSON object of strings out of a template ("" → {}); throws with a clear message otherwise. */
-function jsonObject(turn: Turn, template: string | undefined, what: string): Record<string, string> {
+export function jsonObject(turn: Turn, template: string | undefined, what: string): Record<string, string> {
   if (!template || template.trim() === "") return {};
   let parsed: unknown;
   try {
@@ -146,11 +156,11 @@ function jsonObject(turn: Turn, template: string | undefined, what: string): Rec
 }
 
 /** Bot API calls go to the configured messenger root, so local Bot API servers and tests work. */
-function apiUrl(url: string): string {
+export function apiUrl(url: string): string {
   return url.startsWith(PUBLIC_API) && API_ROOT !== PUBLIC_API ? API_ROOT.replace(/\/+$/, "") + url.slice(PUBLIC_API.length) : url;
 }
 
-function requestBody(turn: Turn, node: HttpNode, headers: Headers): string | undefined {
+export function requestBody(turn: Turn, node: HttpNode, headers: Headers): string | undefined {
   if (node.method === "GET" || node.body === undefined || node.body.trim() === "") return undefined;
   if (node.bodyFormat === "raw") return render(turn, node.body);
   if (node.bodyFormat === "form") {
@@ -165,14 +175,14 @@ function requestBody(turn: Turn, node: HttpNode, headers: Headers): string | und
   return renderJson(turn, node.body);
 }
 
-function fileNameOf(res: Response, url: string): string {
+export function fileNameOf(res: Response, url: string): string {
   const disposition = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(res.headers.get("content-disposition") ?? "");
   const fromUrl = new URL(url).pathname.split("/").pop() ?? "";
   return decodeURIComponent(disposition?.[1] ?? fromUrl) || "file";
 }
 
 /** Reads the answer as the node asks: JSON, text, or a file object ({ type: "file", data: base64 }). */
-async function readAnswer(res: Response, node: HttpNode, url: string): Promise<unknown> {
+export async function readAnswer(res: Response, node: HttpNode, url: string): Promise<unknown> {
   const declared = Number(res.headers.get("content-length") ?? "0");
   if (declared > HTTP_MAX_BYTES) throw new Error("the answer is larger than " + HTTP_MAX_BYTES + " bytes");
   const bytes = new Uint8Array(await res.arrayBuffer());
@@ -190,7 +200,7 @@ async function readAnswer(res: Response, node: HttpNode, url: string): Promise<u
 }
 
 /** Interactive paging: where the user is in the list, stored on the answer itself. */
-function pageFields(answer: unknown, pages: NonNullable<HttpNode["pages"]>, offset: number) {
+export function pageFields(answer: unknown, pages: NonNullable<HttpNode["pages"]>, offset: number) {
   if (answer === null || typeof answer !== "object" || Array.isArray(answer)) return;
   const a = answer as Record<string, unknown>;
   const total = Math.max(0, Math.trunc(toNumber(a[pages.totalField]) ?? 0));
@@ -203,7 +213,7 @@ function pageFields(answer: unknown, pages: NonNullable<HttpNode["pages"]>, offs
 }
 
 /** fetch_all: the next pages (limit/offset in the query), their items joined to the first answer's. */
-async function fetchAllPages(turn: Turn, node: HttpNode, first: unknown, url: string, headers: Headers) {
+export async function fetchAllPages(turn: Turn, node: HttpNode, first: unknown, url: string, headers: Headers) {
   const pages = node.pages!;
   if (first === null || typeof first !== "object" || Array.isArray(first)) return;
   const a = first as Record<string, unknown>;
@@ -223,7 +233,7 @@ async function fetchAllPages(turn: Turn, node: HttpNode, first: unknown, url: st
   a[pages.totalField] = items.length;
 }
 
-async function runHttp(turn: Turn, node: HttpNode): Promise<string | undefined> {
+export async function runHttp(turn: Turn, node: HttpNode): Promise<string | undefined> {
   const vars = turn.state.vars;
   let url = "";
   const pages = node.pages;
@@ -268,4 +278,3 @@ async function runHttp(turn: Turn, node: HttpNode): Promise<string | undefined> 
   }
   return node.next;
 }
-`;

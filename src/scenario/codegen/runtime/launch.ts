@@ -1,14 +1,21 @@
 // Runtime source, part 7: content reload (shared by standalone programs and runner-hosted bots),
 // then start (polling or webhook) and graceful stop of a standalone program (runners start bots
-// with runtime/hosted.ts instead). (Text copied into generated bots; see types.ts for the rules.)
-export const RUNTIME_CONTENT = String.raw`
+// with runtime/hosted.ts instead). (Part of every generated bot; see types.ts.)
+import { webhookCallback } from "grammy";
+import { timers } from "./flow";
+import { COMMANDS, NODES, OPTIONS } from "./program-data";
+import { bot } from "./router";
+import { ADMIN_IDS, LAUNCH_MODE, PORT, WEBHOOK_SECRET, db, env, parseJson } from "./storage";
+import type { CommandDef, KeyboardDef } from "./tables";
+import { startSchedules, stopSchedules } from "./triggers";
+
 // ─── contentCache: node texts follow the project without a restart ─────────────
 
-type RawData = Record<string, unknown>;
-const isRecord = (v: unknown): v is RawData => typeof v === "object" && v !== null && !Array.isArray(v);
+export type RawData = Record<string, unknown>;
+export const isRecord = (v: unknown): v is RawData => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Nodes of a stored project document (sheets, flat form, json_data, or a template record). */
-function nodesOf(doc: unknown): { id: string; data: RawData }[] {
+export function nodesOf(doc: unknown): { id: string; data: RawData }[] {
   let d = typeof doc === "string" ? parseJson<unknown>(doc, null) : doc;
   for (let i = 0; i < 3 && isRecord(d) && !Array.isArray(d.sheets) && !Array.isArray(d.nodes); i++) {
     const inner = d.json_data ?? d.data;
@@ -25,7 +32,7 @@ function nodesOf(doc: unknown): { id: string; data: RawData }[] {
 }
 
 /** Replaces message texts, captions, conditional texts and button labels by those in the project. */
-function reloadTexts(json: string) {
+export function reloadTexts(json: string) {
   const nodes = nodesOf(json);
   if (nodes.length === 0) return;
   const data = new Map(nodes.map((n) => [n.id, n.data] as const));
@@ -80,10 +87,10 @@ function reloadTexts(json: string) {
   if (changed > 0) console.log("contentCache: " + changed + " texts reloaded from the project");
 }
 
-let contentTimer: ReturnType<typeof setInterval> | undefined;
+export let contentTimer: ReturnType<typeof setInterval> | undefined;
 
 /** Polls the project's content mirror (written by the platform on every save) every 2 s and reloads texts when it changes. */
-function watchContent() {
+export function watchContent() {
   if (!OPTIONS.contentCache) return;
   if (!db) {
     console.log("contentCache needs DATABASE_PATH; texts stay as generated");
@@ -110,7 +117,7 @@ function watchContent() {
  * The command menu. Admin-only commands are shown to ADMIN_IDS only: everyone gets the public
  * menu, each admin's private chat gets the public menu plus the admin commands.
  */
-async function registerMenu() {
+export async function registerMenu() {
   const entry = (c: CommandDef) => ({ command: c.command, description: c.description });
   const shown = COMMANDS.filter((c) => c.menu);
   const everyone = shown.filter((c) => !c.adminOnly).map(entry);
@@ -129,11 +136,11 @@ async function registerMenu() {
 
 // ─── Start and stop ────────────────────────────────────────────────────────────
 
-let server: ReturnType<typeof Bun.serve> | undefined;
-let stopping = false;
+export let server: ReturnType<typeof Bun.serve> | undefined;
+export let stopping = false;
 
 /** Ends what the bot runs on its own: delays, content polling, schedules, the webhook port, polling. */
-async function release() {
+export async function release() {
   for (const timer of timers) clearTimeout(timer);
   if (contentTimer) clearInterval(contentTimer);
   stopSchedules();
@@ -147,7 +154,7 @@ async function release() {
 }
 
 /** Checks the token, then takes updates: long polling, or the webhook port the platform forwards to. */
-async function launch() {
+export async function launch() {
   try {
     await bot.init();
   } catch (err) {
@@ -188,12 +195,10 @@ async function launch() {
       });
   }
 }
-`;
 
-export const RUNTIME_LAUNCH = String.raw`
 // ─── The program on its own ────────────────────────────────────────────────────
 
-async function shutdown(reason: string, code = 0) {
+export async function shutdown(reason: string, code = 0) {
   if (stopping) return;
   stopping = true;
   console.log("stopping: " + reason);
@@ -203,7 +208,7 @@ async function shutdown(reason: string, code = 0) {
 }
 
 /** Supervised by the platform: its pipe on stdin closes when it dies, and so does the bot. */
-async function exitWhenStdinCloses() {
+export async function exitWhenStdinCloses() {
   const reader = Bun.stdin.stream().getReader();
   try {
     while (!(await reader.read()).done) {
@@ -215,7 +220,7 @@ async function exitWhenStdinCloses() {
   await shutdown("stdin closed");
 }
 
-async function main() {
+export async function main() {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
   if (env.BOTLOOM_SUPERVISED === "1") void exitWhenStdinCloses();
@@ -223,4 +228,3 @@ async function main() {
 }
 
 await main();
-`;

@@ -1,5 +1,5 @@
 // The table shapes of the logic and data nodes (docs/nodes/logic.md, data.md). Like tables.ts,
-// this file is also the text of that part of every generated program (program.ts embeds it from
+// this file is also the text of that part of every generated program (runtime-text.ts embeds it from
 // its first "// ─── " line on, without `export`): declarations only, every top-level declaration
 // exported.
 

@@ -1,15 +1,26 @@
 // Runtime source, part 4: keyboards, media and sending a message node.
-// (Text copied into generated bots; see types.ts for the rules.)
-export const RUNTIME_MESSAGES = String.raw`
+// (Part of every generated bot; see types.ts.)
+import { GrammyError, InlineKeyboard, InputFile, Keyboard } from "grammy";
+import { closeSync, constants as fsConstants, lstatSync, openSync, readFileSync, realpathSync } from "node:fs";
+import { resolve as resolvePath, sep as pathSep } from "node:path";
+import { KEYBOARD_LIMIT, callbackFor, dynamicRows, selectionLabel } from "./callbacks";
+import { fileUpload } from "./control";
+import { log } from "./flow";
+import { MEDIA_CACHE, NODES, OPTIONS } from "./program-data";
+import { PROJECT_ID, TOKEN_ID, db, env } from "./storage";
+import type { Format, KeyboardDef, MediaDef, MediaKind, MessageNode } from "./tables";
+import type { Turn } from "./types";
+import { evaluate, readVar, render, toText, variantHolds } from "./values";
+
 // ─── Keyboards ─────────────────────────────────────────────────────────────────
 
-type Markup = InlineKeyboard | Keyboard | { remove_keyboard: true };
+export type Markup = InlineKeyboard | Keyboard | { remove_keyboard: true };
 
 /** Inline buttons carry "g:<node index>:<variant>:<button index>": short, under the 64-byte limit. */
-const callbackData = (index: number, variant: number, button: number) =>
+export const callbackData = (index: number, variant: number, button: number) =>
   "g:" + index + ":" + variant + ":" + button;
 
-function buildKeyboard(turn: Turn, index: number, variant: number, kb: KeyboardDef): { markup: Markup; texts: string[] } | undefined {
+export function buildKeyboard(turn: Turn, index: number, variant: number, kb: KeyboardDef): { markup: Markup; texts: string[] } | undefined {
   const texts = kb.buttons.map((b) => render(turn, b.text));
   if (kb.kind === "inline") {
     const owner = { node: NODES[index].id, variant };
@@ -48,17 +59,17 @@ function buildKeyboard(turn: Turn, index: number, variant: number, kb: KeyboardD
 // ─── Media ─────────────────────────────────────────────────────────────────────
 
 /** file ids the messenger returned for media sent by URL or uploaded, reused for the next sends */
-const uploaded = new Map<string, string>();
+export const uploaded = new Map<string, string>();
 
 /**
  * The platform's own media (/uploads/...) remembers this bot's file id in the project's database,
  * so the next start of this bot sends it by id (API.md projects rule 6). File ids belong to one bot.
  */
-const rememberMedia = db && TOKEN_ID
+export const rememberMedia = db && TOKEN_ID
   ? db.query<unknown, [number, string, string]>("INSERT OR REPLACE INTO media_file_ids (token_id, media_url, file_id) VALUES (?, ?, ?)")
   : null;
 
-function persistFileId(key: string, fileId: string) {
+export function persistFileId(key: string, fileId: string) {
   if (!key.startsWith("/uploads/") || !rememberMedia) return;
   try {
     rememberMedia.run(TOKEN_ID, key, fileId);
@@ -67,7 +78,7 @@ function persistFileId(key: string, fileId: string) {
   }
 }
 
-function guessKind(hint: string): MediaKind {
+export function guessKind(hint: string): MediaKind {
   const s = hint.toLowerCase();
   if (/\.(jpe?g|png|gif|webp|bmp)(\?|$)/.test(s)) return "photo";
   if (/\.(mp4|mov|webm|mkv|avi)(\?|$)/.test(s)) return "video";
@@ -86,12 +97,12 @@ function guessKind(hint: string): MediaKind {
 // ../../data/botloom.db, another project's uploads, a symlink out of the folder - is refused.
 
 /** The project's media folder (the platform sets it; a bot run on its own uses ./media). */
-const MEDIA_DIR = env.MEDIA_DIR || "media";
+export const MEDIA_DIR = env.MEDIA_DIR || "media";
 /** Bot API file ids: long, URL-safe base64. */
-const FILE_ID = /^[A-Za-z0-9_-]{8,}$/;
+export const FILE_ID = /^[A-Za-z0-9_-]{8,}$/;
 
 /** A regular file inside MEDIA_DIR reached without any symlink, or undefined. */
-function projectFile(relative: string): string | undefined {
+export function projectFile(relative: string): string | undefined {
   let root: string;
   try {
     root = realpathSync(MEDIA_DIR);
@@ -113,7 +124,7 @@ function projectFile(relative: string): string | undefined {
 }
 
 /** Reads a checked file; O_NOFOLLOW refuses a symlink put in its place since the check. */
-function readProjectFile(file: string): Uint8Array {
+export function readProjectFile(file: string): Uint8Array {
   const fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
   try {
     return new Uint8Array(readFileSync(fd));
@@ -122,10 +133,10 @@ function readProjectFile(file: string): Uint8Array {
   }
 }
 
-type MediaOrigin = { file: string } | { platform: string } | { url: string } | { fileId: string };
+export type MediaOrigin = { file: string } | { platform: string } | { url: string } | { fileId: string };
 
 /** Where a media value may be taken from, or undefined when the rule above refuses it. */
-function mediaOrigin(value: string): MediaOrigin | undefined {
+export function mediaOrigin(value: string): MediaOrigin | undefined {
   if (/^https?:\/\/[^\s]+$/i.test(value)) return { url: value };
   const own = PROJECT_ID > 0 ? String(PROJECT_ID) + "/" : undefined;
   const stored = /^\/uploads\/s\/([a-z0-9][a-z0-9-]{0,62})\/(.+)$/.exec(value);
@@ -149,7 +160,7 @@ function mediaOrigin(value: string): MediaOrigin | undefined {
   return FILE_ID.test(value) ? { fileId: value } : undefined;
 }
 
-function resolveMedia(turn: Turn, m: MediaDef): { kind: MediaKind; key: string; source: string | InputFile; upload: boolean } | undefined {
+export function resolveMedia(turn: Turn, m: MediaDef): { kind: MediaKind; key: string; source: string | InputFile; upload: boolean } | undefined {
   const generated = fileUpload(m.variable !== undefined ? readVar(turn, m.variable) : evaluate(turn, m.url ?? ""));
   if (generated) return { kind: m.kind === "auto" ? "document" : m.kind, key: "", source: generated, upload: false };
   const value = m.variable !== undefined ? toText(readVar(turn, m.variable)).trim() : render(turn, m.url ?? "").trim();
@@ -177,15 +188,15 @@ function resolveMedia(turn: Turn, m: MediaDef): { kind: MediaKind; key: string; 
 
 // ─── Sending ───────────────────────────────────────────────────────────────────
 
-const PARSE_MODE = { html: "HTML", markdown: "Markdown", text: undefined } as const;
-const CAPTION_LIMIT = 1024;
+export const PARSE_MODE = { html: "HTML", markdown: "Markdown", text: undefined } as const;
+export const CAPTION_LIMIT = 1024;
 
-function sendOptions(format: Format) {
+export function sendOptions(format: Format) {
   return { parse_mode: PARSE_MODE[format], protect_content: OPTIONS.protectContent ? true : undefined };
 }
 
 /** Sends once more without formatting when the messenger cannot parse the author's markup. */
-async function withPlainFallback<T>(format: Format, send: (format: Format) => Promise<T>): Promise<T> {
+export async function withPlainFallback<T>(format: Format, send: (format: Format) => Promise<T>): Promise<T> {
   try {
     return await send(format);
   } catch (err) {
@@ -197,10 +208,10 @@ async function withPlainFallback<T>(format: Format, send: (format: Format) => Pr
   }
 }
 
-type Sent = { photo?: { file_id: string }[]; video?: { file_id: string }; audio?: { file_id: string }; document?: { file_id: string } };
-type MediaItem = NonNullable<ReturnType<typeof resolveMedia>>;
+export type Sent = { photo?: { file_id: string }[]; video?: { file_id: string }; audio?: { file_id: string }; document?: { file_id: string } };
+export type MediaItem = NonNullable<ReturnType<typeof resolveMedia>>;
 
-function rememberUpload(item: MediaItem, sent: Sent) {
+export function rememberUpload(item: MediaItem, sent: Sent) {
   if (!item.upload || uploaded.has(item.key)) return;
   const id = sent.photo?.[sent.photo.length - 1]?.file_id ?? sent.video?.file_id ?? sent.audio?.file_id ?? sent.document?.file_id;
   if (!id) return;
@@ -208,7 +219,7 @@ function rememberUpload(item: MediaItem, sent: Sent) {
   persistFileId(item.key, id);
 }
 
-async function sendMedia(turn: Turn, item: MediaItem, caption: string, format: Format, markup?: Markup) {
+export async function sendMedia(turn: Turn, item: MediaItem, caption: string, format: Format, markup?: Markup) {
   const api = turn.ctx.api;
   const sent = await withPlainFallback(format, (f): Promise<Sent> => {
     const options = { ...sendOptions(f), caption: caption || undefined, reply_markup: markup };
@@ -226,7 +237,7 @@ async function sendMedia(turn: Turn, item: MediaItem, caption: string, format: F
  * Several media: albums of up to 10, because the messenger groups photos with videos but audio
  * and documents only with their own kind. The caption goes on the very first item.
  */
-async function sendAlbums(turn: Turn, items: MediaItem[], caption: string, format: Format) {
+export async function sendAlbums(turn: Turn, items: MediaItem[], caption: string, format: Format) {
   const families = [
     items.filter((m) => m.kind === "photo" || m.kind === "video"),
     items.filter((m) => m.kind === "audio"),
@@ -263,7 +274,7 @@ async function sendAlbums(turn: Turn, items: MediaItem[], caption: string, forma
   }
 }
 
-async function sendText(turn: Turn, text: string, format: Format, markup?: Markup, noPreview?: true) {
+export async function sendText(turn: Turn, text: string, format: Format, markup?: Markup, noPreview?: true) {
   log(turn, "sent " + JSON.stringify(text));
   await withPlainFallback(format, (f) =>
     turn.ctx.api.sendMessage(turn.chatId, text, {
@@ -275,7 +286,7 @@ async function sendText(turn: Turn, text: string, format: Format, markup?: Marku
 }
 
 /** The first conditional message whose check holds (they are ordered by priority), or 0. */
-function pickVariant(turn: Turn, node: MessageNode): number {
+export function pickVariant(turn: Turn, node: MessageNode): number {
   const list = node.variants ?? [];
   for (let i = 0; i < list.length; i++) if (variantHolds(turn, list[i])) return i + 1;
   return 0;
@@ -285,7 +296,7 @@ function pickVariant(turn: Turn, node: MessageNode): number {
  * Sends a message node: text (variables substituted) with its keyboard and media. One media item
  * carries the text as caption when it fits; several go as an album followed by the text.
  */
-async function showMessage(turn: Turn, index: number, node: MessageNode) {
+export async function showMessage(turn: Turn, index: number, node: MessageNode) {
   const variant = pickVariant(turn, node);
   const v = variant > 0 ? node.variants![variant - 1] : undefined;
   const format = v?.text !== undefined ? v.format ?? node.format : node.format;
@@ -317,4 +328,3 @@ async function showMessage(turn: Turn, index: number, node: MessageNode) {
   if ((v?.collect ?? node.collect) !== undefined) turn.state.waiting = { node: node.id, variant };
   if (node.saveIdTo && turn.state.lastBot !== undefined) turn.state.vars[node.saveIdTo] = turn.state.lastBot;
 }
-`;

@@ -1,14 +1,25 @@
 // Runtime source, part 6: which handler an update goes to.
-// (Text copied into generated bots; see types.ts for the rules.)
-export const RUNTIME_ROUTER = String.raw`
+// (Part of every generated bot; see types.ts.)
+import { Bot, Context } from "grammy";
+import { ackPress, answersItself } from "./actions";
+import { onBroadcastAnswer } from "./broadcast";
+import { INTERNAL_CODE, answerByPress, buttonActs, buttonAt, catchAllCallback, codeOf, dataOf, finishSelection, matchCallback, runCallbackTrigger, toggleSelection, waitsForPress } from "./callbacks";
+import { anyReplyButton, collectAnswer, go, inChat, log, matchTrigger, press, runCommand, shownButton, userLanguageIsRussian } from "./flow";
+import { sendText } from "./messages";
+import { COMMANDS, OPTIONS } from "./program-data";
+import { ADMIN_IDS, API_ROOT, BOT_TOKEN, loadState, saveState, touchUser } from "./storage";
+import { messageTriggers } from "./triggers";
+import type { IncomingMessage, Turn } from "./types";
+import { render } from "./values";
+
 // ─── Updates ───────────────────────────────────────────────────────────────────
 
-const bot = new Bot(BOT_TOKEN, { client: { apiRoot: API_ROOT } });
+export const bot = new Bot(BOT_TOKEN, { client: { apiRoot: API_ROOT } });
 
 bot.catch((err) => console.error("update " + err.ctx.update.update_id + " failed:", err.error));
 
 /** Runs one update in its chat's queue: user record, handler, state written through. */
-function handle(ctx: Context, work: (turn: Turn) => Promise<unknown>) {
+export function handle(ctx: Context, work: (turn: Turn) => Promise<unknown>) {
   const chatId = ctx.chat?.id ?? ctx.from?.id;
   if (chatId === undefined) return;
   return inChat(chatId, async () => {
@@ -35,7 +46,7 @@ bot.on("message", (ctx) => handle(ctx, (turn) => onMessage(turn, ctx.message)));
 bot.on("callback_query:data", (ctx) => handle(ctx, (turn) => onCallback(turn, ctx.callbackQuery)));
 
 /** "/start", "/start@this_bot payload" → "start"; commands addressed to other bots are not ours. */
-function commandIn(text: string): string | undefined {
+export function commandIn(text: string): string | undefined {
   const m = /^\/([^\s@]+)(?:@(\S+))?/.exec(text);
   if (!m) return undefined;
   if (m[2] && m[2].toLowerCase() !== bot.botInfo.username.toLowerCase()) return undefined;
@@ -46,7 +57,7 @@ function commandIn(text: string): string | undefined {
  * Order: a known command; a button of the reply keyboard on screen (it wins over a pending
  * question); the answer to a pending question; text triggers; any fixed reply button; fallback.
  */
-async function onMessage(turn: Turn, msg: IncomingMessage) {
+export async function onMessage(turn: Turn, msg: IncomingMessage) {
   const text = msg.text;
   turn.event.message_text = text ?? msg.caption ?? "";
   log(turn, "message " + JSON.stringify(text ?? "[" + Object.keys(msg).filter((k) => !/^(message_id|date|chat|from)$/.test(k)).join(",") + "]"));
@@ -79,7 +90,7 @@ async function onMessage(turn: Turn, msg: IncomingMessage) {
 }
 
 /** With the catchAllHandlers flag, a private message that matched nothing gets a polite answer. */
-async function fallback(turn: Turn) {
+export async function fallback(turn: Turn) {
   if (!OPTIONS.catchAll || turn.ctx.chat?.type !== "private") return log(turn, "nothing handles this message");
   const restart = COMMANDS.some((c) => c.command === "start");
   const text = userLanguageIsRussian(turn)
@@ -88,10 +99,10 @@ async function fallback(turn: Turn) {
   await sendText(turn, text, "text");
 }
 
-type CallbackQuery = NonNullable<Context["callbackQuery"]>;
+export type CallbackQuery = NonNullable<Context["callbackQuery"]>;
 
 /** The text of the pressed button as the user saw it on the message. */
-function labelOnMessage(query: CallbackQuery): string | undefined {
+export function labelOnMessage(query: CallbackQuery): string | undefined {
   const message = query.message;
   const rows = message && "reply_markup" in message ? message.reply_markup?.inline_keyboard : undefined;
   for (const row of rows ?? []) {
@@ -104,7 +115,7 @@ function labelOnMessage(query: CallbackQuery): string | undefined {
  * A pressed inline button. Internal codes ("g:...") name their button. Other data is the
  * scenario's own: a callback trigger that matches it runs; else the static button that carries it.
  */
-async function onCallback(turn: Turn, query: CallbackQuery) {
+export async function onCallback(turn: Turn, query: CallbackQuery) {
   const raw = query.data ?? "";
   // Custom clients can send any callback_data for a message in their chat: only the data of a
   // button the pressed message really shows counts, else a user reaches any button's target (an
@@ -140,7 +151,7 @@ async function onCallback(turn: Turn, query: CallbackQuery) {
   await ackPress(turn); // unless the flow answered it (answer_callback_query)
 }
 
-async function pressCode(turn: Turn, query: CallbackQuery, code: string, shown: string | undefined) {
+export async function pressCode(turn: Turn, query: CallbackQuery, code: string, shown: string | undefined) {
   const found = buttonAt(code);
   // Button data is index-based: on a message sent before the scenario changed, the same data may
   // now name another button. A fixed label that no longer matches means the message is outdated.
@@ -165,4 +176,3 @@ async function pressCode(turn: Turn, query: CallbackQuery, code: string, shown: 
   }
   await press(turn, owner, button, label);
 }
-`;

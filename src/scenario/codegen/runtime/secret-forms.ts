@@ -2,7 +2,7 @@
 // forms), base64 at any alignment (basic auth "name:secret"), hex, JSON-, HTML- and
 // Markdown-escaped; matched case-insensitively, so a changed case (lower/upper of a key, %3a vs
 // %3A) is masked too. One masker for the server (src/log.ts, src/bots/output.ts) and the bot
-// runtime: program.ts embeds this file as text like sql-guard.ts (declarations only, no imports).
+// runtime: runtime-text.ts embeds this file like every runtime file (docs/runtime.md).
 // See docs/security.md "Secrets".
 
 // ─── Secret forms (what the log masker hides) ─────────────────────────────────

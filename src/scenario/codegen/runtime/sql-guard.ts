@@ -1,7 +1,7 @@
 // The guard for SQL written in a scenario (Level 2 `psql_query` / `bot_table` nodes): a bot runs
 // such SQL only on its project's own database file, so the statement must not reach any other
 // file or change how that file is kept. This file is also the text of that part of every generated
-// program (program.ts embeds it like tables.ts: from the first "// ─── " line on, without the
+// program (runtime-text.ts embeds it like tables.ts: from the first "// ─── " line on, without the
 // `export` keywords), so it is self-contained: no imports, declarations only.
 //
 // Refused: more than one statement; ATTACH / DETACH (other files); VACUUM (INTO writes a copy

@@ -1,17 +1,20 @@
 // Runtime source, part 2: environment, database, per-chat state and the bot user record.
-// (Text copied into generated bots; see types.ts for the rules.)
-export const RUNTIME_STORAGE = String.raw`
+// (Part of every generated bot; see types.ts.)
+import { Database } from "bun:sqlite";
+import { OPTIONS, PROJECT_DB_DDL } from "./program-data";
+import type { ChatState, NodeRef, Sender, Turn, Vars } from "./types";
+
 // ─── Environment (the only source of the token and settings) ─────────────────
 
-const env = process.env;
-const BOT_TOKEN = env.BOT_TOKEN ?? "";
-const API_ROOT = env.MESSENGER_API_ROOT || "https://api.telegram.org";
-const ADMIN_IDS = new Set((env.ADMIN_IDS ?? "").split(",").map((s) => s.trim()).filter(Boolean));
-const PROJECT_ID = Number(env.PROJECT_ID) || 0;
-const TOKEN_ID = Number(env.TOKEN_ID) || 0;
-const LAUNCH_MODE = env.LAUNCH_MODE === "webhook" ? "webhook" : "polling";
-const PORT = Number(env.PORT) || 0;
-const WEBHOOK_SECRET = env.WEBHOOK_SECRET || undefined;
+export const env = process.env;
+export const BOT_TOKEN = env.BOT_TOKEN ?? "";
+export const API_ROOT = env.MESSENGER_API_ROOT || "https://api.telegram.org";
+export const ADMIN_IDS = new Set((env.ADMIN_IDS ?? "").split(",").map((s) => s.trim()).filter(Boolean));
+export const PROJECT_ID = Number(env.PROJECT_ID) || 0;
+export const TOKEN_ID = Number(env.TOKEN_ID) || 0;
+export const LAUNCH_MODE = env.LAUNCH_MODE === "webhook" ? "webhook" : "polling";
+export const PORT = Number(env.PORT) || 0;
+export const WEBHOOK_SECRET = env.WEBHOOK_SECRET || undefined;
 
 if (!BOT_TOKEN) {
   console.error("BOT_TOKEN is not set: nothing to run.");
@@ -27,11 +30,11 @@ if (!BOT_TOKEN) {
  * the platform, and one psql_query INSERT of a recursive query writes as much as it asks for. The
  * cap is this connection's max_page_count: scenario SQL may not run PRAGMA, so it cannot lift it.
  */
-const DB_MAX_MB = Number(env.BOTLOOM_DB_MAX_MB) > 0 ? Number(env.BOTLOOM_DB_MAX_MB) : 1024;
+export const DB_MAX_MB = Number(env.BOTLOOM_DB_MAX_MB) > 0 ? Number(env.BOTLOOM_DB_MAX_MB) : 1024;
 
-const db = openDatabase(env.DATABASE_PATH);
+export const db = openDatabase(env.DATABASE_PATH);
 
-function openDatabase(path: string | undefined): Database | null {
+export function openDatabase(path: string | undefined): Database | null {
   if (!path) return null;
   const d = new Database(path, { create: true });
   d.exec("PRAGMA busy_timeout = 5000");
@@ -42,7 +45,7 @@ function openDatabase(path: string | undefined): Database | null {
   return d;
 }
 
-const sql = db && {
+export const sql = db && {
   loadState: db.query<{ variables: string; waiting: string | null }, [number, string]>(
     "SELECT variables, waiting FROM bot_state WHERE token_id = ? AND chat_id = ?",
   ),
@@ -63,7 +66,7 @@ const sql = db && {
   ),
 };
 
-function parseJson<T>(text: string | null | undefined, fallback: T): T {
+export function parseJson<T>(text: string | null | undefined, fallback: T): T {
   if (!text) return fallback;
   try {
     return JSON.parse(text) as T;
@@ -74,9 +77,9 @@ function parseJson<T>(text: string | null | undefined, fallback: T): T {
 
 // ─── Per-chat state: variables, awaited answer, shown reply keyboard ───────────
 
-const states = new Map<number, ChatState>();
+export const states = new Map<number, ChatState>();
 
-function loadState(chatId: number): ChatState {
+export function loadState(chatId: number): ChatState {
   let state = states.get(chatId);
   if (state) return state;
   // No prototype: a variable named "__proto__" (scenario data or a stored answer) stays a plain key.
@@ -100,7 +103,7 @@ function loadState(chatId: number): ChatState {
 }
 
 /** Writes the chat's state through to the database (variables survive restarts). */
-function saveState(turn: Turn) {
+export function saveState(turn: Turn) {
   if (!sql) return;
   const s = turn.state;
   const extra = s.waiting || s.keyboard || s.mediaKinds || s.callbacks || s.selections || s.lastBot
@@ -119,7 +122,7 @@ function saveState(turn: Turn) {
 }
 
 /** Records the user who wrote (only when the project keeps a user database). */
-function touchUser(from: Sender | undefined, state: ChatState) {
+export function touchUser(from: Sender | undefined, state: ChatState) {
   if (!sql || !OPTIONS.userDatabase || !from || from.is_bot) return;
   const now = new Date().toISOString();
   try {
@@ -131,4 +134,3 @@ function touchUser(from: Sender | undefined, state: ChatState) {
     console.error("could not record user " + from.id + ":", err);
   }
 }
-`;

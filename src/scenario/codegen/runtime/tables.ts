@@ -1,6 +1,6 @@
 // The scenario tables: the shapes the generator writes (table.ts re-exports them for compile*.ts)
 // and the generated bot reads. This file is also the text of that part of every generated program:
-// program.ts embeds it (a text import, kept in the compiled binary too) from the first line that
+// codegen/runtime-text.ts embeds it (a text import, kept in the compiled binary too) from the first line that
 // starts a "// ─── " section on, without the `export` keywords. So: declarations only, no imports,
 // every top-level declaration exported, and nothing from that line on that the bot should not see.
 

@@ -1,16 +1,27 @@
 // Runtime source: message triggers (incoming, outgoing, forum topic) and schedules.
-// (Text copied into generated bots; see types.ts for the rules.)
-export const RUNTIME_TRIGGERS = String.raw`
+// (Part of every generated bot; see types.ts.)
+import { Context } from "grammy";
+import { Cron } from "croner";
+import type { ScheduleDef } from "./action-tables";
+import { chatOf, describe } from "./actions";
+import { broadcastRecipients, paceMassSend } from "./broadcast";
+import { go, inChat, log } from "./flow";
+import { MESSAGE_TRIGGERS, SCHEDULES } from "./program-data";
+import { bot } from "./router";
+import { ADMIN_IDS, TOKEN_ID, db, loadState, saveState, states } from "./storage";
+import type { IncomingMessage, Sender, Turn } from "./types";
+import { render, toText } from "./values";
+
 // ─── Message triggers ──────────────────────────────────────────────────────────
 
 /** A turn for work no update started (schedules, outgoing triggers, topic messages): sends go to chatId. */
-function systemTurn(chatId: number, from?: Sender): Turn {
+export function systemTurn(chatId: number, from?: Sender): Turn {
   const ctx = new Context({ update_id: 0 }, bot.api, bot.botInfo);
   return { ctx, chatId, state: loadState(chatId), from, isAdmin: !!from && ADMIN_IDS.has(String(from.id)), event: {}, steps: 0 };
 }
 
 /** Runs a flow in another chat's queue and saves that chat's state. */
-function runIn(chatId: number, target: string, prepare: (turn: Turn) => void = () => undefined): Promise<void> {
+export function runIn(chatId: number, target: string, prepare: (turn: Turn) => void = () => undefined): Promise<void> {
   return inChat(chatId, async () => {
     const turn = systemTurn(chatId);
     prepare(turn);
@@ -26,7 +37,7 @@ function runIn(chatId: number, target: string, prepare: (turn: Turn) => void = (
  * Before the usual handling of a message: a topic message in a watched forum group goes to the
  * user the topic belongs to (true: handled); incoming triggers run for every message (false).
  */
-async function messageTriggers(turn: Turn, msg: IncomingMessage): Promise<boolean> {
+export async function messageTriggers(turn: Turn, msg: IncomingMessage): Promise<boolean> {
   const chatType = turn.ctx.chat?.type;
   if ((chatType === "group" || chatType === "supergroup") && msg.message_thread_id && !msg.from?.is_bot) {
     for (const t of MESSAGE_TRIGGERS) {
@@ -49,13 +60,13 @@ async function messageTriggers(turn: Turn, msg: IncomingMessage): Promise<boolea
 }
 
 /** A group id as the author wrote it ("1234567890" stands for -1001234567890). */
-function sameChat(written: string, chatId: number): boolean {
+export function sameChat(written: string, chatId: number): boolean {
   const id = written.trim();
   return id !== "" && (id === String(chatId) || "-100" + id === String(chatId));
 }
 
 /** The private chat whose variable holds this topic id: chats in memory first, then the database. */
-function userByThread(variable: string, thread: number): number | undefined {
+export function userByThread(variable: string, thread: number): number | undefined {
   for (const [chatId, state] of states) if (chatId > 0 && toText(state.vars[variable]) === String(thread)) return chatId;
   if (!db) return undefined;
   try {
@@ -72,7 +83,7 @@ function userByThread(variable: string, thread: number): number | undefined {
 }
 
 /** Chats whose outgoing-trigger flow is running: its own messages do not trigger it again. */
-const outgoingBusy = new Set<number>();
+export const outgoingBusy = new Set<number>();
 
 bot.api.config.use(async (prev, method, payload, signal) => {
   const res = await prev(method, payload, signal);
@@ -98,11 +109,11 @@ bot.api.config.use(async (prev, method, payload, signal) => {
 
 // ─── Schedules ─────────────────────────────────────────────────────────────────
 
-const scheduleJobs: { stop(): void }[] = [];
-const scheduleRunning = new Set<string>();
+export const scheduleJobs: { stop(): void }[] = [];
+export const scheduleRunning = new Set<string>();
 
 /** One run of a schedule: in its chat, or for every recorded user at the broadcast pace. */
-async function runSchedule(s: ScheduleDef) {
+export async function runSchedule(s: ScheduleDef) {
   if (scheduleRunning.has(s.id)) return console.log("schedule " + s.id + ": the previous run is still going; skipped");
   scheduleRunning.add(s.id);
   try {
@@ -125,7 +136,7 @@ async function runSchedule(s: ScheduleDef) {
   }
 }
 
-function startSchedules() {
+export function startSchedules() {
   for (const s of SCHEDULES) {
     for (const pattern of s.cron) scheduleJobs.push(new Cron(pattern, { timezone: s.timezone, protect: true }, () => runSchedule(s)));
     for (const seconds of s.every) {
@@ -137,7 +148,6 @@ function startSchedules() {
   if (SCHEDULES.length > 0) console.log("schedules: " + SCHEDULES.map((s) => s.id).join(", "));
 }
 
-function stopSchedules() {
+export function stopSchedules() {
   for (const job of scheduleJobs.splice(0)) job.stop();
 }
-`;

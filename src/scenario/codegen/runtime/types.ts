@@ -1,20 +1,24 @@
 // Runtime source, part 1: the shapes of per-chat state (the table shapes come before them, from
-// tables.ts, which the generator shares). The runtime parts are TypeScript source kept as text and
-// copied into every generated bot (String.raw keeps backslashes as written). Rules for these files:
-// no backticks, no template placeholders and no \u escapes inside the code (program.ts explains the
-// last one). The tests type-check generated programs with tsc.
-export const RUNTIME_TYPES = String.raw`
+// tables.ts, which the generator shares). Every runtime file is a real module that tsc checks; its
+// text from its first "// ─── " section line on is a part of every generated bot
+// (codegen/runtime-text.ts), where all parts share one scope. Rules for these files: imports (of
+// sibling runtime files and of the libraries program.ts IMPORTS lists) and `declare`s for the type
+// checker go above that line, which the bot never sees; every top-level declaration another part
+// uses is exported (`export` is dropped from the text). docs/runtime.md has the whole of it.
+import { Context } from "grammy";
+import type { MediaKind } from "./tables";
+
 // ─── Per-chat state ────────────────────────────────────────────────────────────
 
-type Vars = Record<string, unknown>;
+export type Vars = Record<string, unknown>;
 
 /** variant 0 is the node itself, k > 0 its k-th conditional message */
-interface NodeRef {
+export interface NodeRef {
   node: string;
   variant: number;
 }
 
-interface ChatState {
+export interface ChatState {
   vars: Vars;
   /** the question whose answer the bot waits for */
   waiting?: NodeRef;
@@ -31,11 +35,11 @@ interface ChatState {
   lastBot?: number;
 }
 
-type IncomingMessage = NonNullable<Context["message"]>;
-type Sender = NonNullable<Context["from"]>;
+export type IncomingMessage = NonNullable<Context["message"]>;
+export type Sender = NonNullable<Context["from"]>;
 
 /** One update being handled, or the continuation of one after a delay node. */
-interface Turn {
+export interface Turn {
   ctx: Context;
   chatId: number;
   state: ChatState;
@@ -49,4 +53,3 @@ interface Turn {
   /** the button press of this update has been answered (answerCallbackQuery may run once) */
   answered?: boolean;
 }
-`;

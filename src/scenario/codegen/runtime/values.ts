@@ -1,12 +1,18 @@
 // Runtime source, part 3: variables, text templates, conditions and assignments.
-// (Text copied into generated bots; see types.ts for the rules.)
-export const RUNTIME_VALUES = String.raw`
+// (Part of every generated bot; see types.ts.)
+import { tableRows } from "./data";
+import { evalExpr, exprText } from "./expr";
+import { SCENARIO_ENV, SECRET_ENV, secretValue } from "./http";
+import { env, parseJson } from "./storage";
+import type { Format, VariantDef } from "./tables";
+import type { Turn } from "./types";
+
 // ─── Variables and templates ───────────────────────────────────────────────────
 
-const pad2 = (n: number) => (n < 10 ? "0" : "") + n;
+export const pad2 = (n: number) => (n < 10 ? "0" : "") + n;
 
 /** Built-in values; the user's own variables take precedence over these names. */
-function builtin(turn: Turn, name: string): unknown {
+export function builtin(turn: Turn, name: string): unknown {
   const from = turn.from;
   const now = new Date();
   switch (name) {
@@ -30,12 +36,12 @@ function builtin(turn: Turn, name: string): unknown {
   }
 }
 
-function ownValue(turn: Turn, name: string): unknown {
+export function ownValue(turn: Turn, name: string): unknown {
   return Object.hasOwn(turn.state.vars, name) ? turn.state.vars[name] : builtin(turn, name);
 }
 
 /** A variable's value; "a.b.c" reads into a stored JSON value (objects, arrays, JSON strings). */
-function readVar(turn: Turn, name: string): unknown {
+export function readVar(turn: Turn, name: string): unknown {
   const direct = ownValue(turn, name);
   if (direct !== undefined || !name.includes(".")) return direct;
   const [root, ...path] = name.split(".");
@@ -50,7 +56,7 @@ function readVar(turn: Turn, name: string): unknown {
 }
 
 /** How a value reads in a text: lists joined by commas, objects as JSON, nothing as "". */
-function toText(value: unknown): string {
+export function toText(value: unknown): string {
   if (value === undefined || value === null) return "";
   if (typeof value === "string") return value;
   if (Array.isArray(value)) return value.map(toText).join(", ");
@@ -59,18 +65,18 @@ function toText(value: unknown): string {
   return String(value);
 }
 
-function escapeFor(format: Format, text: string): string {
+export function escapeFor(format: Format, text: string): string {
   if (format === "html") return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
   if (format === "markdown") return text.replace(/([_*[\]])/g, "\\$1").replace(/\x60/g, "\\\x60");
   return text;
 }
 
-const PLACEHOLDER = /\{([\p{L}\p{N}_][\p{L}\p{N}_.\-]*)\}/gu;
+export const PLACEHOLDER = /\{([\p{L}\p{N}_][\p{L}\p{N}_.\-]*)\}/gu;
 /** {name} or an inline expression {=expr}, in one pass: a value is never substituted twice. */
-const PLACEHOLDER_OR_EXPR = /\{=([^{}]+)\}|\{([\p{L}\p{N}_][\p{L}\p{N}_.\-]*)\}/gu;
+export const PLACEHOLDER_OR_EXPR = /\{=([^{}]+)\}|\{([\p{L}\p{N}_][\p{L}\p{N}_.\-]*)\}/gu;
 
 /** Substitutes {name} and {=expr}; values are escaped for the text's format (missing → ""). */
-function render(turn: Turn, template: string, format: Format = "text"): string {
+export function render(turn: Turn, template: string, format: Format = "text"): string {
   if (!template.includes("{")) return template;
   return template.replace(PLACEHOLDER_OR_EXPR, (_, expr: string | undefined, name: string | undefined) =>
     escapeFor(format, expr !== undefined ? exprText(evalExpr(turn, expr)) : toText(readVar(turn, name!))),
@@ -78,7 +84,7 @@ function render(turn: Turn, template: string, format: Format = "text"): string {
 }
 
 /** "{name}" or "{=expr}" alone keeps the raw value (a list stays a list); anything else renders to text. */
-function evaluate(turn: Turn, template: string): unknown {
+export function evaluate(turn: Turn, template: string): unknown {
   const t = template.trim();
   const whole = /^\{([\p{L}\p{N}_][\p{L}\p{N}_.\-]*)\}$/u.exec(t);
   if (whole) return readVar(turn, whole[1]) ?? "";
@@ -88,7 +94,7 @@ function evaluate(turn: Turn, template: string): unknown {
 }
 
 /** A stored file: a media answer ({ value: file id, ... }) or a generated file (convert_file). */
-interface FileRef {
+export interface FileRef {
   value: string;
   file_id?: string;
   type?: string;
@@ -97,13 +103,13 @@ interface FileRef {
   data?: string;
 }
 
-function isFileRef(v: unknown): v is FileRef {
+export function isFileRef(v: unknown): v is FileRef {
   if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
   const o = v as Record<string, unknown>;
   return typeof o.value === "string" && (o.file_id === o.value || (o.type === "file" && typeof o.data === "string"));
 }
 
-function isFilled(value: unknown): boolean {
+export function isFilled(value: unknown): boolean {
   if (value === undefined || value === null) return false;
   if (typeof value === "string") return value.trim() !== "";
   if (Array.isArray(value)) return value.length > 0;
@@ -111,17 +117,17 @@ function isFilled(value: unknown): boolean {
   return true;
 }
 
-function toNumber(value: unknown): number | undefined {
+export function toNumber(value: unknown): number | undefined {
   const s = toText(value).trim().replace(",", ".");
   if (s === "") return undefined;
   const n = Number(s);
   return Number.isFinite(n) ? n : undefined;
 }
 
-const regexCache = new Map<string, RegExp | null>();
+export const regexCache = new Map<string, RegExp | null>();
 
 /** A compiled pattern, or null when the author's pattern is invalid (the test then fails). */
-function regex(pattern: string, flags = ""): RegExp | null {
+export function regex(pattern: string, flags = ""): RegExp | null {
   const key = flags + "/" + pattern;
   if (!regexCache.has(key)) {
     try {
@@ -134,7 +140,7 @@ function regex(pattern: string, flags = ""): RegExp | null {
   return regexCache.get(key)!;
 }
 
-function variantHolds(turn: Turn, v: VariantDef): boolean {
+export function variantHolds(turn: Turn, v: VariantDef): boolean {
   const results = v.vars.map((name) => {
     const value = readVar(turn, name);
     switch (v.check) {
@@ -148,13 +154,12 @@ function variantHolds(turn: Turn, v: VariantDef): boolean {
 }
 
 /** append keeps a list: [] + a → [a]; x + a → [x, a]. */
-function appended(current: unknown, value: unknown): unknown[] {
+export function appended(current: unknown, value: unknown): unknown[] {
   if (Array.isArray(current)) return [...current, value];
   return isFilled(current) ? [current, value] : [value];
 }
 
 /** Stores an answer (a text or a file id), appending when the node asks for a list. */
-function store(turn: Turn, variable: string, value: unknown, append?: true) {
+export function store(turn: Turn, variable: string, value: unknown, append?: true) {
   turn.state.vars[variable] = append ? appended(turn.state.vars[variable], value) : value;
 }
-`;

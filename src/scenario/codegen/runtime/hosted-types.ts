@@ -1,0 +1,38 @@
+// The types of a bot hosted by a shared runner (src/bots/runner/): what createBot(tables, host)
+// takes and returns. The runner's interpreter carries this text with its exports; the platform
+// (codegen/program.ts tablesOf, bots/runner/protocol.ts) imports the same declarations.
+import type { AsyncLocalStorage } from "node:async_hooks";
+import type { CallbackTriggerDef, CommandDef, ScenarioNode, TextTriggerDef } from "./tables";
+import type { MessageTriggerDef, ScheduleDef } from "./action-tables";
+
+// ─── What a runner gives each bot it hosts ─────────────────────────────────────
+
+/** The tables of one bot (the platform's codegen/program.ts tablesOf builds them). */
+export interface BotTables {
+  options: { projectName: string; userDatabase: boolean; logging: boolean; catchAll: boolean; protectContent: boolean; contentCache: boolean };
+  mediaCache: Record<string, string>;
+  nodes: ScenarioNode[];
+  commands: CommandDef[];
+  textTriggers: TextTriggerDef[];
+  callbackTriggers: CallbackTriggerDef[];
+  messageTriggers: MessageTriggerDef[];
+  schedules: ScheduleDef[];
+}
+
+type Print = (...args: unknown[]) => void;
+
+/**
+ * The process as one hosted bot sees it: its own environment (the token, its env variables, its
+ * project's database path), its own console (lines go to its log) and an exit that ends only this
+ * bot (it throws, so nothing after it runs). AsyncLocalStorage tells the runner which bot runs.
+ */
+export interface BotHost {
+  process: { env: Record<string, string | undefined>; exit(code?: number): never };
+  console: { log: Print; info: Print; warn: Print; error: Print };
+  AsyncLocalStorage: typeof AsyncLocalStorage;
+}
+
+export interface HostedBot {
+  start(): Promise<void>;
+  stop(reason: string): Promise<void>;
+}
