@@ -102,7 +102,7 @@ export function urlValue(part: UrlPart, value: string, name: string): string {
  * The URL of an http_request: each {variable} encoded for the part it stands in, so an end user's
  * text cannot add query parameters, cut the rest or leave its path segment. A placeholder that
  * starts the URL is its beginning (a base address or a whole URL) and goes in as written, as does
- * every value when the node says its variables are whole URLs (urlRaw). docs/nodes/logic.md.
+ * every value when the node says its variables are whole URLs (urlRaw). docs/nodes/data.md.
  */
 export function renderUrl(turn: Turn, template: string, raw: boolean): string {
   if (raw) return render(turn, template);
