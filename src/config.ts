@@ -5,7 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import { Cron } from "./lib/cron";
 import { PRIVATE_DIR_MODE } from "./lib/file-modes";
-import { parseEgressAllow } from "./scenario/codegen/runtime/egress";
+import { parseEgressAllow } from "./lib/shared-runtime";
 
 const LOG_LEVELS = ["silent", "error", "warn", "info", "debug", "trace"] as const;
 

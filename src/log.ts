@@ -2,7 +2,7 @@
 // slips into a message is never written out (tests scan the log output for secrets).
 import { createConsola, type ConsolaReporter } from "consola/core";
 import type { LogLevel } from "./config";
-import { secretMasker } from "./scenario/codegen/runtime/secret-forms";
+import { secretMasker } from "./lib/shared-runtime";
 
 const LEVELS: Record<LogLevel, number> = { silent: -999, error: 0, warn: 1, info: 3, debug: 4, trace: 5 };
 

@@ -1,7 +1,7 @@
 // Where a bot's output lines go: its log, with every form of its secrets masked, and the last
 // stderr lines that can say why it died (the launch history quotes them).
 import { maskSecrets } from "../log";
-import { secretMasker } from "../scenario/codegen/runtime/secret-forms";
+import { secretMasker } from "../lib/shared-runtime";
 import type { LineSink } from "./instance";
 import type { LogWriter } from "./log-writer";
 import type { SupervisedBot } from "./supervised";

@@ -10,7 +10,7 @@ import { findMethod, notFound } from "./bot-api/methods";
 import { readParams, Upload } from "./bot-api/params";
 import { ApiError, badRequest, nowSeconds, type FakeUser, type Message } from "./bot-api/types";
 import { Transcript } from "./transcript";
-import { egressFetch, type EgressPolicy } from "../scenario/codegen/runtime/egress";
+import { egressFetch, type EgressPolicy } from "../lib/shared-runtime";
 
 /** Parameter the preview runtime adds to a call: the node that made it (Telegram ignores it). */
 export const NODE_PARAM = "botloom_node";

@@ -1,7 +1,7 @@
 // One preview: an emulator (the bot's messenger), the preview bot process built from the scenario
 // with the preview hooks, and who the preview user currently is. No HTTP here.
 import type { Config } from "../../config";
-import { egressPolicy } from "../../scenario/codegen/runtime/egress";
+import { egressPolicy } from "../../lib/shared-runtime";
 import { PreviewBot, type PreviewLimits } from "../../bots/preview-process";
 import { projectMediaDir } from "../../bots/program";
 import { readChatVariables, writeChatVariables } from "../../db/preview-state";

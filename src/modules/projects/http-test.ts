@@ -11,7 +11,7 @@ import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
 import { parsePositiveId } from "../../http/params";
 import { AppError, badRequest } from "../../http/errors";
-import { EgressError, egressFetch, egressPolicy, type EgressPolicy } from "../../scenario/codegen/runtime/egress";
+import { EgressError, egressFetch, egressPolicy, type EgressPolicy } from "../../lib/shared-runtime";
 
 export const HTTP_TEST_BODY_LIMIT = 64 * 1024;
 

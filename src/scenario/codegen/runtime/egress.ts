@@ -1,9 +1,9 @@
 // The egress policy: every outbound HTTP request the platform or its bots make on behalf of a
 // scenario (http_request in bots and previews, the editor's "send test request", webhooks the
-// preview's messenger calls) goes through egressFetch. The server imports this file; runtime-text.ts
-// embeds it into every generated program and the runners' interpreter like every runtime file
-// (docs/runtime.md), so its one import is one of program.ts's IMPORTS. See docs/security.md
-// "Egress policy".
+// preview's messenger calls) goes through egressFetch. runtime-text.ts embeds it into every
+// generated program and the runners' interpreter like every runtime file (docs/runtime.md), so its
+// one import is one of program.ts's IMPORTS; the server runs the same text (src/lib/shared-runtime.ts).
+// See docs/security.md "Egress policy".
 //
 // Why hand-written rather than a library: the same text runs inside exported bots, which carry
 // only grammy, croner and jsep; the table below is the IANA special-purpose registries' short list.

@@ -1,8 +1,9 @@
 // The forms a secret takes once a bot or the platform has handled it: percent-encoded (URLs,
 // forms), base64 at any alignment (basic auth "name:secret"), hex, JSON-, HTML- and
 // Markdown-escaped; matched case-insensitively, so a changed case (lower/upper of a key, %3a vs
-// %3A) is masked too. One masker for the server (src/log.ts, src/bots/output.ts) and the bot
-// runtime: runtime-text.ts embeds this file like every runtime file (docs/runtime.md).
+// %3A) is masked too. One masker for the server (src/log.ts, src/bots/output.ts, through
+// src/lib/shared-runtime.ts) and the bot runtime: runtime-text.ts embeds this file like every
+// runtime file (docs/runtime.md).
 // See docs/security.md "Secrets".
 
 // ─── Secret forms (what the log masker hides) ─────────────────────────────────
