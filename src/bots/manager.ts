@@ -1,13 +1,11 @@
 // Runs each token's bot (in a shared runner, or as its own process: see BotHost) and supervises it:
 // exclusive ownership of a token, crash restarts with exponential backoff, give-up after repeated
 // crashes, logs and launch history, and bots brought back after a server restart (DESIGN.md §6).
-import { eq } from "drizzle-orm";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 import type { ProjectDatabases } from "../db/project-db";
-import { botTokens } from "../db/schema";
 import type { EventBus } from "../events";
-import { BotError } from "./errors";
+import { BotError } from "../errors";
 import { registerSecret, type Logger } from "../log";
 import type { MessengerClient } from "../messenger/client";
 import type { BotController, BotInstanceState } from "./controller";
@@ -20,6 +18,7 @@ import { outputOf } from "./output";
 import { DEFAULT_POLICY, RESUME_CONCURRENCY, type SupervisionPolicy } from "./policy";
 import { clearWebhookForPolling, releaseWebhook, waitForPort } from "./webhook-mode";
 import { buildBotProgram } from "./program";
+import { runtimeStatements } from "./queries";
 import type { SupervisedBot as Bot } from "./supervised";
 
 export interface BotManagerDeps {
@@ -58,7 +57,7 @@ export class BotManager implements BotController {
     this.launches = new LaunchHistory(deps.db);
     this.logs = new LogWriter(deps.db);
     this.host = deps.config.bots.isolation === "process" ? new ProcessHost(deps.config) : new RunnerPool(deps.config, deps.log);
-    for (const { id } of deps.db.select({ id: botTokens.id }).from(botTokens).where(eq(botTokens.status, "error")).all()) this.errored.add(id);
+    for (const { id } of runtimeStatements(deps.db).erroredTokens.all()) this.errored.add(id);
     deps.events.on("bot:table_updated", ({ projectId, restartOnUpdate }) => {
       if (restartOnUpdate) void this.restartProject(projectId);
     });
@@ -79,12 +78,7 @@ export class BotManager implements BotController {
    */
   async resumeAll() {
     this.launches.closeDangling();
-    const rows = this.deps.db
-      .select({ id: botTokens.id, mode: botTokens.launchMode })
-      .from(botTokens)
-      .where(eq(botTokens.desiredState, "running"))
-      .orderBy(botTokens.id)
-      .all();
+    const rows = runtimeStatements(this.deps.db).wantedRunning.all();
     rows.sort((a, b) => Number(b.mode === "webhook") - Number(a.mode === "webhook"));
     for (const { id } of rows) this.resuming.add(id);
     const queue = rows.map((r) => r.id);
@@ -167,7 +161,7 @@ export class BotManager implements BotController {
   }
 
   async stopProject(projectId: number, whileStopped?: () => Promise<void>) {
-    const ids = this.deps.db.select({ id: botTokens.id }).from(botTokens).where(eq(botTokens.projectId, projectId)).all();
+    const ids = runtimeStatements(this.deps.db).tokensOfProject.all({ projectId });
     // Each token's queue is held after its stop until `whileStopped` is done.
     const gate = Promise.withResolvers<void>();
     const stopped = ids.map(
@@ -303,7 +297,7 @@ export class BotManager implements BotController {
   }
 
   private tokenExists(tokenId: number) {
-    return this.deps.db.select({ id: botTokens.id }).from(botTokens).where(eq(botTokens.id, tokenId)).get() !== undefined;
+    return runtimeStatements(this.deps.db).tokenExists.get({ tokenId }) !== undefined;
   }
 
   /** `asked`: the exit was requested (a stop was under way when the bot ended). */

@@ -1,15 +1,13 @@
 // What a bot process is made of: the generated program and its environment (DESIGN.md §6).
 import { join } from "node:path";
-import { asc, eq } from "drizzle-orm";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 import type { ProjectDatabases } from "../db/project-db";
-import { projectMediaFileIds } from "../db/project-schema";
-import { botTokens, mediaFiles, projects, tokenEnvVars } from "../db/schema";
 import { hmacHex } from "../lib/crypto";
 import { mediaUrlOf } from "../lib/media-url";
-import { compileBotTables, generateBot, ScenarioError, type BotTables, type GenerateOptions } from "../scenario";
-import { BotError } from "./errors";
+import { compileBotTables, generateBot, type BotTables, type GenerateOptions } from "../scenario";
+import { BotError, ScenarioError } from "../errors";
+import { fileIdStatements, runtimeStatements } from "./queries";
 import { scenarioLimitProblem } from "../lib/json-limits";
 
 export const WEBHOOK_PORT_BASE = 9000;
@@ -57,15 +55,9 @@ export function mediaCacheOf(db: Db, files: ProjectDatabases, projectId: number,
   if (tokenId === undefined) return cache;
   const own = files.existing(projectId);
   if (!own) return cache;
-  const ids = new Map(own.select().from(projectMediaFileIds).where(eq(projectMediaFileIds.tokenId, tokenId)).all().map((r) => [r.mediaUrl, r.fileId]));
+  const ids = new Map(fileIdStatements(own).ofToken.all({ tokenId }).map((r) => [r.mediaUrl, r.fileId]));
   if (ids.size === 0) return cache;
-  const rows = db
-    .select({ key: mediaFiles.objectKey, configId: mediaFiles.storageConfigId })
-    .from(mediaFiles)
-    .where(eq(mediaFiles.projectId, projectId))
-    .orderBy(asc(mediaFiles.id))
-    .all();
-  for (const m of rows) {
+  for (const m of runtimeStatements(db).mediaLocations.all({ projectId })) {
     const url = mediaUrlOf(m.configId, m.key);
     const fileId = ids.get(url);
     if (fileId) cache[url] = fileId;
@@ -79,9 +71,10 @@ export function mediaCacheOf(db: Db, files: ProjectDatabases, projectId: number,
  * and its own project's files.
  */
 export function buildBotProgram(config: Config, db: Db, files: ProjectDatabases, tokenId: number, platformUrl: string | null = null): BotProgram {
-  const token = db.select().from(botTokens).where(eq(botTokens.id, tokenId)).get();
+  const q = runtimeStatements(db);
+  const token = q.token.get({ tokenId });
   if (!token) throw new BotError("NOT_FOUND", "Token not found");
-  const project = db.select().from(projects).where(eq(projects.id, token.projectId)).get();
+  const project = q.project.get({ projectId: token.projectId });
   if (!project) throw new BotError("NOT_FOUND", "Project not found");
   let port: number | null = null;
   if (token.launchMode === "webhook") {
@@ -116,7 +109,7 @@ export function buildBotProgram(config: Config, db: Db, files: ProjectDatabases,
   files.writeContent(project.id, project.data, project.updatedAt, true);
   const env: Record<string, string> = {};
   const secretKeys: string[] = [];
-  for (const v of db.select().from(tokenEnvVars).where(eq(tokenEnvVars.tokenId, tokenId)).orderBy(asc(tokenEnvVars.key)).all()) {
+  for (const v of q.envVars.all({ tokenId })) {
     if (isReservedEnvKey(v.key)) continue;
     env[v.key] = v.value;
     if (v.isSecret === 1) secretKeys.push(v.key);

@@ -1,9 +1,7 @@
 // Project access: the owner or an invited collaborator. One prepared query on the hot path.
-import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { projectCollaborators, projects } from "../../db/schema";
-import { forbidden, notFound } from "../../http/errors";
-import { preparedOnFirstUse } from "../../db/prepared";
+import { forbidden, notFound } from "../../errors";
+import { projectStatements } from "./queries";
 
 export type ProjectRole = "owner" | "collaborator";
 
@@ -11,16 +9,7 @@ export class ProjectAccess {
   private readonly q;
 
   constructor(db: Db) {
-    this.q = preparedOnFirstUse({
-      role: () => db
-        .select({
-          ownerId: projects.ownerId,
-          collaborator: sql<number>`exists(select 1 from ${projectCollaborators} where ${projectCollaborators.projectId} = ${projects.id} and ${projectCollaborators.userId} = ${sql.placeholder("userId")})`,
-        })
-        .from(projects)
-        .where(eq(projects.id, sql.placeholder("projectId")))
-        .prepare(),
-    });
+    this.q = projectStatements(db);
   }
 
   /** undefined: no such project; null: exists but the user has no access. */

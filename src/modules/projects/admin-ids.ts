@@ -5,12 +5,10 @@
 // src/bots/folders.ts, so it has one format (`KEY="json string"`) whoever writes it.
 import { existsSync, lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { eq, sql } from "drizzle-orm";
 import { parseFolderName, readEnvValue, setEnvValue } from "../../bots/folders";
 import type { AppContext } from "../../context";
-import { botTokens, projects } from "../../db/schema";
-import { badRequest, notFound } from "../../http/errors";
-import { preparedOnFirstUse } from "../../db/prepared";
+import { badRequest, notFound } from "../../errors";
+import { projectStatements } from "./queries";
 
 /** "1, 2,,3" → "1,2,3" (order kept, duplicates dropped); 400 for anything but numeric ids. */
 export function normalizeAdminIds(raw: string): string {
@@ -38,10 +36,7 @@ export class AdminIds {
   private readonly q;
 
   constructor(private readonly ctx: AppContext) {
-    this.q = preparedOnFirstUse({
-      stored: () => ctx.db.select({ adminIds: projects.adminIds }).from(projects).where(eq(projects.id, sql.placeholder("projectId"))).prepare(),
-      tokenIds: () => ctx.db.select({ id: botTokens.id }).from(botTokens).where(eq(botTokens.projectId, sql.placeholder("projectId"))).orderBy(botTokens.id).prepare(),
-    });
+    this.q = projectStatements(ctx.db);
   }
 
   /** Bot folders of the project's tokens, first token first (one read of BOTS_DIR); real directories only (a symlink is never written through). */
@@ -58,7 +53,7 @@ export class AdminIds {
   }
 
   read(projectId: number): string {
-    const row = this.q.stored.get({ projectId });
+    const row = this.q.adminIds.get({ projectId });
     if (!row) throw notFound("Project not found");
     if (row.adminIds && row.adminIds.trim() !== "") return row.adminIds;
     try {

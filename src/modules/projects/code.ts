@@ -1,15 +1,13 @@
 // Program code of a project's bot (API.md projects rule 6). "generate" is what a start would run:
 // the first token's flags and the cached messenger file ids of uploaded media. "export" is the
 // plain program: neither, and the user database exactly when the project has it enabled.
-import { eq, sql } from "drizzle-orm";
 import { mediaCacheOf } from "../../bots/program";
 import type { AppContext } from "../../context";
-import { botTokens, projects } from "../../db/schema";
-import { badRequest, notFound } from "../../http/errors";
-import { generateBot, ScenarioError } from "../../scenario";
+import { badRequest, notFound, ScenarioError } from "../../errors";
+import { generateBot } from "../../scenario";
 import { readStoredScenario } from "./document";
 import { toFlag, type Flag } from "./model";
-import { preparedOnFirstUse } from "../../db/prepared";
+import { projectStatements } from "./queries";
 
 /** What generate reports besides the code: one entry per problem the bot works around. */
 export interface GenerateWarning {
@@ -24,33 +22,15 @@ export interface GenerateOptions {
   enableLogging?: Flag;
 }
 
-function prepare(ctx: AppContext) {
-  const pid = sql.placeholder("projectId");
-  return preparedOnFirstUse({
-    project: () => ctx.db
-      .select({ name: projects.name, data: projects.data, userDatabaseEnabled: projects.userDatabaseEnabled })
-      .from(projects)
-      .where(eq(projects.id, pid))
-      .prepare(),
-    firstToken: () => ctx.db
-      .select({ id: botTokens.id, catchAllHandlers: botTokens.catchAllHandlers, protectContent: botTokens.protectContent, contentCache: botTokens.contentCache })
-      .from(botTokens)
-      .where(eq(botTokens.projectId, pid))
-      .orderBy(botTokens.id)
-      .limit(1)
-      .prepare(),
-  });
-}
-
 export class ProjectCode {
-  private readonly q: ReturnType<typeof prepare>;
+  private readonly q;
 
   constructor(private readonly ctx: AppContext) {
-    this.q = prepare(ctx);
+    this.q = projectStatements(ctx.db);
   }
 
   private project(projectId: number) {
-    const p = this.q.project.get({ projectId });
+    const p = this.q.forCode.get({ projectId });
     if (!p) throw notFound("Project not found");
     return p;
   }
@@ -64,7 +44,7 @@ export class ProjectCode {
 
   generate(projectId: number, opts: GenerateOptions = {}): { code: string; lines: number; generatedAt: number; warnings: GenerateWarning[] } {
     const p = this.project(projectId);
-    const token = this.q.firstToken.get({ projectId });
+    const token = this.ctx.tokens.first(projectId);
     // The same cache a start bakes into the bot, so "generate" shows what would run.
     const mediaCache = mediaCacheOf(this.ctx.db, this.ctx.projectFiles, projectId, token?.id);
     const result = run(() =>

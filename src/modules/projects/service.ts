@@ -1,13 +1,13 @@
 // Projects: create, read (as a user sees them), update with version snapshots and events, delete
 // with the bot stop and delete hooks, duplicate. Other modules (bot API, templates) call this
 // class through `ctx.projects`; it never sees Elysia.
-import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context";
-import { projectArchives, projectOrder, projects } from "../../db/schema";
-import { badRequest, conflict, forbidden, notFound } from "../../http/errors";
-import { DEFAULT_DATA, parseDocument, readStored as readJson, type ScenarioDocument } from "./document";
+import { changeStamp } from "../../db/change-stamp";
+import { badRequest, conflict, forbidden, notFound } from "../../errors";
+import { texts } from "../../texts";
+import { DEFAULT_DATA, parseDocument, readStored as readJson, type ParsedDocument } from "./document";
 import { NAME_MAX, toFlag, type CreateProjectInput, type Flag, type ProjectFull, type ProjectListItem, type ProjectPatch } from "./model";
-import { prepareProjectQueries, type ProjectQueries } from "./queries";
+import { projectStatements, updateProject, type ProjectChanges, type ProjectQueries } from "./queries";
 import { ProjectVersions, type VersionMeta } from "./versions";
 import { AdminIds, normalizeAdminIds } from "./admin-ids";
 import { ProjectTeam } from "./team";
@@ -20,7 +20,6 @@ export class ProjectsService {
   readonly versions: ProjectVersions;
   readonly team: ProjectTeam;
   readonly adminIds: AdminIds;
-  private prepared?: ProjectQueries;
 
   constructor(private readonly ctx: AppContext) {
     this.versions = new ProjectVersions(ctx.db);
@@ -28,12 +27,16 @@ export class ProjectsService {
     this.adminIds = new AdminIds(ctx);
   }
 
-  /** Prepared on first use: building these statements is a fifth of a cold start (bench/cold-start.ts). */
   private get q(): ProjectQueries {
-    return (this.prepared ??= prepareProjectQueries(this.ctx.db));
+    return projectStatements(this.ctx.db);
   }
 
   // --- reads ---------------------------------------------------------------------------------
+
+  /** A stamp that moves whenever any project may have changed: lists are cached until it does. */
+  changeStamp(): () => string {
+    return changeStamp(this.ctx.db);
+  }
 
   /** The hot path of the editor's project list: rows are already in the response shape. */
   listItems(userId: number, archived: boolean): ProjectListItem[] {
@@ -96,7 +99,7 @@ export class ProjectsService {
     if (!src) throw notFound("Project not found");
     const doc = parseDocument(readJson(src.data));
     const id = this.insert(userId, {
-      name: checkName(name ?? `${src.name} (копия)`.slice(0, NAME_MAX)),
+      name: checkName(name ?? texts().copyOf(src.name).slice(0, NAME_MAX)),
       description: src.description,
       doc,
       userDatabaseEnabled: src.userDatabaseEnabled,
@@ -109,7 +112,7 @@ export class ProjectsService {
 
   private insert(
     ownerId: number,
-    p: { name: string; description: string; doc: ScenarioDocument; userDatabaseEnabled?: number; sortOrder?: number; adminIds: string | null; commitMessage?: string },
+    p: { name: string; description: string; doc: ParsedDocument; userDatabaseEnabled?: number; sortOrder?: number; adminIds: string | null; commitMessage?: string },
   ): number {
     return this.ctx.db.transaction(() => {
       // Per-user cap (config.limits): checked in the transaction that inserts, so parallel creates cannot pass it together.
@@ -156,7 +159,7 @@ export class ProjectsService {
       if (patch.baseUpdatedAt !== undefined && patch.baseUpdatedAt !== current.updatedAt) {
         throw conflict("The project was saved by someone else since you loaded it", { current: this.readFull(projectId, userId) });
       }
-      const set: Partial<typeof projects.$inferInsert> = {};
+      const set: ProjectChanges = {};
       if (name !== undefined) set.name = name;
       if (patch.description !== undefined) set.description = patch.description;
       if (patch.userDatabaseEnabled !== undefined) set.userDatabaseEnabled = toFlag(patch.userDatabaseEnabled);
@@ -168,7 +171,7 @@ export class ProjectsService {
       if (Object.keys(set).length > 0) {
         touched = true;
         set.updatedAt = nowIso();
-        this.ctx.db.update(projects).set(set).where(eq(projects.id, projectId)).run();
+        updateProject(this.ctx.db, projectId, set);
       }
       if (patch.sortOrder !== undefined) {
         touched = true;
@@ -218,7 +221,7 @@ export class ProjectsService {
    */
   /** The stored scenario and its time, for the copy in the project's own database file. */
   contentOf(projectId: number): { data: string; updatedAt: string } | undefined {
-    return this.ctx.db.select({ data: projects.data, updatedAt: projects.updatedAt }).from(projects).where(eq(projects.id, projectId)).get();
+    return this.q.content.get({ projectId });
   }
 
   async delete(projectId: number, userId: number, opts: { allowCollaborator?: boolean } = {}): Promise<void> {
@@ -234,7 +237,7 @@ export class ProjectsService {
           this.ctx.log.warn(`project ${projectId}: delete hook failed:`, err);
         }
       }
-      this.ctx.db.delete(projects).where(eq(projects.id, projectId)).run();
+      this.q.remove.run({ projectId });
     });
     this.changed("deleted", projectId, recipients);
   }
@@ -243,8 +246,8 @@ export class ProjectsService {
 
   setArchived(projectId: number, userId: number, archived: boolean) {
     this.ctx.access.require(projectId, userId);
-    if (archived) this.ctx.db.insert(projectArchives).values({ projectId, userId }).onConflictDoNothing().run();
-    else this.ctx.db.delete(projectArchives).where(and(eq(projectArchives.projectId, projectId), eq(projectArchives.userId, userId))).run();
+    if (archived) this.q.archive.run({ projectId, userId });
+    else this.q.unarchive.run({ projectId, userId });
   }
 
   /** API.md rule 10: all ids accessible or nothing changes (403). */
@@ -262,11 +265,7 @@ export class ProjectsService {
   }
 
   private setPosition(projectId: number, userId: number, sortOrder: number) {
-    this.ctx.db
-      .insert(projectOrder)
-      .values({ projectId, userId, sortOrder })
-      .onConflictDoUpdate({ target: [projectOrder.projectId, projectOrder.userId], set: { sortOrder } })
-      .run();
+    this.q.setPosition.run({ projectId, userId, sortOrder });
   }
 
   private changed(kind: "created" | "deleted" | "reordered" | "updated", projectId: number, recipients: number[]) {

@@ -5,11 +5,10 @@ import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
 import { parseBoolQuery, parsePaging, parsePositiveId } from "../../http/params";
 import { JsonCache } from "../../http/json-cache";
-import { changeStamp } from "../../db/change-stamp";
 import { createProjectSchema, reorderSchema, updateProjectSchema } from "./model";
-import { projectExtraRoutes } from "./extra-routes";
-import { projectHistoryRoutes } from "./history-routes";
-import { projectHttpTestRoutes } from "./http-test";
+import { projectExtraRoutes } from "./features.routes";
+import { projectHistoryRoutes } from "./history.routes";
+import { projectHttpTestRoutes } from "./http-test.routes";
 
 export const projectsRoutes = (ctx: AppContext) =>
   new Elysia().use(projectRecordRoutes(ctx)).use(projectExtraRoutes(ctx)).use(projectHistoryRoutes(ctx)).use(projectHttpTestRoutes(ctx));
@@ -24,7 +23,7 @@ function withIfMatch<B extends { baseUpdatedAt?: string }>(body: B, ifMatch: str
 const projectRecordRoutes = (ctx: AppContext) => {
   const projects = ctx.projects;
   // The editor's list is read far more often than anything changes (bench/projects-list.ts).
-  const lists = new JsonCache(changeStamp(ctx.db));
+  const lists = new JsonCache(projects.changeStamp());
   return (
     new Elysia({ prefix: "/api/projects" })
       .use(authPlugin(ctx))

@@ -5,7 +5,6 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
 import { JsonCache } from "../../http/json-cache";
-import { changeStamp } from "../../db/change-stamp";
 import { parsePositiveId, parseProjectId } from "../../http/params";
 import { collaboratorAddSchema, renameSchema } from "./model";
 import { BotProjectsService } from "./service";
@@ -15,7 +14,7 @@ import { CollaboratorsService } from "./collaborators";
 export const botApiRoutes = (ctx: AppContext) => {
   const projects = new BotProjectsService(ctx);
   const team = new CollaboratorsService(ctx);
-  const lists = new JsonCache(changeStamp(ctx.db));
+  const lists = new JsonCache(ctx.projects.changeStamp());
   return (
     new Elysia({ prefix: "/api/bot/projects" })
       .use(authPlugin(ctx))
