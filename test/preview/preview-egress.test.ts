@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
 import { INTERNAL_SECRET, startInternalService, type InternalService } from "../support/internal-service";
+import { doc, node } from "../scenario/harness";
 import { PreviewDriver } from "./support";
 
 let t: TestApp;
@@ -11,7 +12,6 @@ let owner: string;
 let projectId: number;
 let internal: InternalService;
 
-const node = (id: string, type: string, data: Record<string, unknown>) => ({ id, type, position: { x: 0, y: 0 }, data });
 
 beforeAll(async () => {
   internal = startInternalService();
@@ -29,23 +29,14 @@ afterAll(async () => {
 
 test("a preview's http_request and a webhook it registers never reach an internal service", async () => {
   const target = `http://127.0.0.1:${internal.port}/admin/api/status`;
-  const document = {
-    sheets: [
-      {
-        id: "s",
-        name: "S",
-        nodes: [
-          node("c1", "command_trigger", { command: "/ssrf", autoTransitionTo: "h1" }),
-          node("h1", "http_request", { httpRequestUrl: target, httpRequestResponseVariable: "r", httpRequestTimeout: 5, autoTransitionTo: "m1" }),
-          node("m1", "message", { messageText: "got=[{r.secret}] e={r.error}" }),
-          node("c2", "command_trigger", { command: "/hook", autoTransitionTo: "h2" }),
-          node("h2", "http_request", { httpRequestUrl: `https://api.telegram.org/bot{bot_token}/setWebhook?url=${encodeURIComponent(target)}`, httpRequestResponseVariable: "w", httpRequestTimeout: 5, autoTransitionTo: "m2" }),
-          node("m2", "message", { messageText: "hook={w.ok}" }),
-        ],
-        edges: [],
-      },
-    ],
-  };
+  const document = doc(
+    node("c1", "command_trigger", { command: "/ssrf", autoTransitionTo: "h1" }),
+    node("h1", "http_request", { httpRequestUrl: target, httpRequestResponseVariable: "r", httpRequestTimeout: 5, autoTransitionTo: "m1" }),
+    node("m1", "message", { messageText: "got=[{r.secret}] e={r.error}" }),
+    node("c2", "command_trigger", { command: "/hook", autoTransitionTo: "h2" }),
+    node("h2", "http_request", { httpRequestUrl: `https://api.telegram.org/bot{bot_token}/setWebhook?url=${encodeURIComponent(target)}`, httpRequestResponseVariable: "w", httpRequestTimeout: 5, autoTransitionTo: "m2" }),
+    node("m2", "message", { messageText: "hook={w.ok}" }),
+  );
   const r = await t.call("POST", `/api/projects/${projectId}/preview`, { cookie: owner, json: { document } });
   expect(r.status).toBe(201);
   const d = new PreviewDriver(t, owner, r.body.id);
