@@ -177,6 +177,14 @@ describe("http-test under the egress policy (allow list off)", () => {
     }
   });
 
+  test("the messenger API root stays reachable without an allow list (a local Bot API server)", async () => {
+    s = await team({ env: { MESSENGER_API_ROOT: base } });
+    const id = await newProject(s.t, s.owner);
+    const r = await s.t.call("POST", `/api/projects/${id}/http-test`, { cookie: s.owner, json: { url: `${base}/bot1:x/getMe` } });
+    expect([r.status, r.body.status]).toEqual([200, 200]);
+    refused(await s.t.call("POST", `/api/projects/${id}/http-test`, { cookie: s.owner, json: { url: `http://127.0.0.1:${admin.port}/` } }));
+  });
+
   test("an allow-listed service is reached; the allow list names a port or a network", async () => {
     s = await team({ env: { EGRESS_ALLOW: `127.0.0.1:${admin.port}` } });
     const id = await newProject(s.t, s.owner);
