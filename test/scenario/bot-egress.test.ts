@@ -39,6 +39,11 @@ function scenario() {
     http("i2", "i-show", { httpRequestUrl: `http://127.0.0.1:${s}/items/{q}/view`, httpRequestResponseVariable: "p" }),
     say("i-show", "owner={e.owner} admin=[{e.admin}] q={e.q} tail={e.tail} path={p.path}"),
 
+    node("c5", "command_trigger", { command: "/file", autoTransitionTo: "ask-fp" }),
+    node("ask-fp", "input", { inputVariable: "fp", inputType: "text", inputTargetNodeId: "f1" }),
+    http("f1", "f-show", { httpRequestUrl: "https://api.telegram.org/file/bot{bot_token}/{fp}", httpRequestStatusVariable: "fs", httpRequestResponseVariable: "fr" }),
+    say("f-show", "file status={fs} e={fr.error}"),
+
     node("c4", "command_trigger", { command: "/secret", autoTransitionTo: "m1" }),
     node("m1", "message", {
       messageText: "t=[{bot_token}] k=[{SECRET_KEY}] l=[{=lower(SECRET_KEY)}] u=[{=upper(SECRET_KEY)}] n=[{PLAIN}]",
@@ -111,6 +116,18 @@ describe("an end user's text in the URL", () => {
       return chat.say("../../admin?x=1");
     })();
     expect(again.params.text).toBe("owner=author admin=[] q=../../admin?x=1 tail=kept path=/items/..%2F..%2Fadmin%3Fx=1/view");
+  });
+});
+
+describe("a messenger file path in the URL", () => {
+  test("may span path segments (Bot API file paths hold '/'), never leave the path", async () => {
+    const chat = new Chat(listed);
+    await chat.say("/file", 0);
+    await chat.say("documents/file_5.json");
+    await listed.waitForOutput(/\/file\/bot\*\*\*\/documents\/file_5\.json/);
+    await chat.say("/file", 0);
+    const [bad] = await chat.say("../../bot1/getMe");
+    expect(bad.params.text).toBe("file status=0 e=the URL's path has a '.' or '..' segment");
   });
 });
 

@@ -85,15 +85,15 @@ export function urlPartAfter(part: UrlPart, text: string): UrlPart {
   return p;
 }
 
-/** A value for one part of a URL: it cannot end that part or start another. */
-export function urlValue(part: UrlPart, value: string, name: string): string {
+/** A value for one part of a URL: it cannot end that part or start another (in the path: its segment, unless spans). */
+export function urlValue(part: UrlPart, value: string, name: string, spans = false): string {
   if (part === "host") {
     if (!/^[A-Za-z0-9.-]*$/.test(value)) throw new Error("the value of " + name + " cannot stand in the URL's host");
     return value;
   }
   if (part === "path") {
     if (value === "." || value === "..") throw new Error("the value of " + name + " is a '" + value + "' path segment");
-    return encodeURIComponent(value).replace(/%(3A|40|24|26|2B|2C|3B|3D)/gi, (m) => decodeURIComponent(m));
+    return encodeURIComponent(value).replace(spans ? /%(3A|40|24|26|2B|2C|3B|3D|2F)/gi : /%(3A|40|24|26|2B|2C|3B|3D)/gi, (m) => decodeURIComponent(m));
   }
   return encodeURIComponent(value);
 }
@@ -106,6 +106,9 @@ export function urlValue(part: UrlPart, value: string, name: string): string {
  */
 export function renderUrl(turn: Turn, template: string, raw: boolean): string {
   if (raw) return render(turn, template);
+  // the messenger's own file paths hold "/" (file/bot<token>/documents/file_5.json): there a path
+  // value may span segments; dot segments stay refused below
+  const spans = [PUBLIC_API, API_ROOT].some((root) => template.startsWith(root.replace(/\/+$/, "") + "/"));
   let part: UrlPart = "start";
   let out = "";
   let at = 0;
@@ -118,7 +121,7 @@ export function renderUrl(turn: Turn, template: string, raw: boolean): string {
     if (part === "start" && out.trim() === "") {
       out += value;
       part = urlPartAfter(part, value);
-    } else out += urlValue(part, value, m[0]);
+    } else out += urlValue(part, value, m[0], spans);
   }
   out += template.slice(at);
   const path = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*([^?#]*)/i.exec(out.trim())?.[1] ?? "";
