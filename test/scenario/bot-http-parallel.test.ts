@@ -44,6 +44,9 @@ function scenario(tlsUrl: string, httpUrl: string) {
     cmd("loose", "loose"),
     http("loose", `${tlsUrl}/hello`, "loose-say", { httpRequestIgnoreSsl: true }),
     say("loose-say", "loose {st} {resp.hello}"),
+    cmd("private", "private"),
+    http("private", "https://10.0.0.1:8443/hello", "private-say", { httpRequestIgnoreSsl: true }),
+    say("private-say", "private {st}"),
 
     cmd("batch", "rows"),
     at("rows", "set_variable", { assignments: [{ variable: "rows", value: '[{"name":"A","path":"a"},{"name":"B","path":"b"},{"name":"C","path":"broken"}]' }], autoTransitionTo: "batch" }),
@@ -132,6 +135,11 @@ describe("http_request ignoreSsl", () => {
     expect(texts(await chat.say("/strict"))).toEqual(["strict 0"]);
     expect(b.output()).toMatch(/node strict: http_request GET https:\/\/127\.0\.0\.1:\d+\/hello failed: .*(certificate|self.signed|could not connect)/i);
     expect(texts(await chat.say("/loose"))).toEqual(["loose 200 tls"]);
+  });
+
+  test("ignoreSsl still obeys the egress policy: a private address is refused before any connection", async () => {
+    expect(texts(await new Chat(b).say("/private"))).toEqual(["private 0"]);
+    expect(b.output()).toContain("node private: http_request GET https://10.0.0.1:8443/hello failed: 10.0.0.1:8443 is a private address");
   });
 });
 
