@@ -183,4 +183,18 @@ describe("moving an older install's bot rows into project files", () => {
     for (const bad of [0, -1, 1.5, Number.NaN]) expect(() => files.pathOf(bad)).toThrow(/not a project id/);
     expect(files.pathOf(12)).toBe("/tmp/nowhere/projects/12.db");
   });
+
+  test("a deleted token's pending waits go with its other rows; another token's stay", () => {
+    dir = mkdtempSync(join(tmpdir(), "botloom-files-"));
+    const files = new ProjectDatabases(dir);
+    files.open(1);
+    const d = new Database(files.pathOf(1));
+    d.exec("INSERT INTO bot_waits (token_id, chat_id, node, due_at) VALUES (5, '1', 'a', 1), (5, '2', 'a', 2), (6, '1', 'a', 3)");
+    d.close();
+    files.forgetToken(1, 5);
+    const left = new Database(files.pathOf(1), { readonly: true });
+    expect(left.query("SELECT token_id, chat_id FROM bot_waits").all()).toEqual([{ token_id: 6, chat_id: "1" }]);
+    left.close();
+    files.closeAll();
+  });
 });
