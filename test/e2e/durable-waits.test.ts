@@ -11,7 +11,7 @@ import { childPids, devLoginOnServer, isAlive, startProcessServer, until, type P
 
 const at = (id: string, type: string, data: Record<string, unknown>) => ({ id, type, position: { x: 0, y: 0 }, data });
 const say = (id: string, text: string, next?: string) => at(id, "message", { messageText: text, ...(next ? { enableAutoTransition: true, autoTransitionTo: next } : {}) });
-const PAUSE = 3; // seconds: long enough to kill the server inside the wait
+const PAUSE = 4; // seconds: long enough to kill the server inside the wait, even on a busy machine
 
 const scenario = {
   version: 2,
