@@ -8,6 +8,7 @@ import { anyReplyButton, collectAnswer, go, inChat, log, matchTrigger, press, ru
 import { sendText } from "./messages";
 import { COMMANDS, OPTIONS } from "./program-data";
 import { ADMIN_IDS, API_ROOT, BOT_TOKEN, loadState, saveState, touchUser } from "./storage";
+import { noteIncoming, startParamOf } from "./record";
 import { messageTriggers } from "./triggers";
 import type { IncomingMessage, Turn } from "./types";
 import { render } from "./values";
@@ -22,6 +23,8 @@ bot.catch((err) => console.error("update " + err.ctx.update.update_id + " failed
 export function handle(ctx: Context, work: (turn: Turn) => Promise<unknown>) {
   const chatId = ctx.chat?.id ?? ctx.from?.id;
   if (chatId === undefined) return;
+  // An operator holds the chat: recorded, seen, not answered (the press still stops spinning).
+  if (noteIncoming(ctx, chatId)) return ctx.callbackQuery ? ctx.answerCallbackQuery().catch(() => undefined) : undefined;
   return inChat(chatId, async () => {
     const from = ctx.from;
     const turn: Turn = {
@@ -33,6 +36,12 @@ export function handle(ctx: Context, work: (turn: Turn) => Promise<unknown>) {
       event: {},
       steps: 0,
     };
+    // A deep link's parameter reaches the scenario as {start_param} and {referrer_id} (ref_<id>).
+    const start = startParamOf(ctx.message?.text);
+    if (start) {
+      turn.state.vars.start_param = start.source;
+      if (start.referrer) turn.state.vars.referrer_id = start.referrer;
+    }
     touchUser(from, turn.state);
     try {
       await work(turn);
