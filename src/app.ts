@@ -24,6 +24,7 @@ import { botApiRoutes } from "./modules/bot-api";
 import { tokenRoutes } from "./modules/tokens";
 import { envVarRoutes } from "./modules/env-vars";
 import { botUserRoutes } from "./modules/bot-users";
+import { dialogsRoutes } from "./modules/dialogs/dialogs.routes";
 import { templateRoutes } from "./modules/templates";
 import { templateAdminRoutes } from "./modules/templates/admin";
 import { previewRoutes } from "./modules/preview";
@@ -71,6 +72,7 @@ export function createApp(ctx: AppContext) {
     .use(tokenRoutes(ctx))
     .use(envVarRoutes(ctx))
     .use(botUserRoutes(ctx))
+    .use(dialogsRoutes(ctx))
     .use(templateRoutes(ctx))
     .use(previewRoutes(ctx))
     .use(mcpRoutes(ctx))

@@ -10,6 +10,7 @@ export type ErrorCode =
   | "NOT_FOUND"
   | "VALIDATION_FAILED"
   | "CONFLICT"
+  | "BOT_BLOCKED"
   | "NOT_SET_UP"
   | "PAYLOAD_TOO_LARGE"
   | "UNSUPPORTED_MEDIA_TYPE"

@@ -4,7 +4,7 @@ import { Bot, Context } from "grammy";
 import { ackPress, answersItself } from "./actions";
 import { onBroadcastAnswer } from "./broadcast";
 import { INTERNAL_CODE, answerByPress, buttonActs, buttonAt, catchAllCallback, codeOf, dataOf, finishSelection, matchCallback, runCallbackTrigger, toggleSelection, waitsForPress } from "./callbacks";
-import { anyReplyButton, collectAnswer, go, inChat, log, matchTrigger, press, runCommand, shownButton, userLanguageIsRussian } from "./flow";
+import { INDEX, anyReplyButton, collectAnswer, go, inChat, log, matchTrigger, press, runCommand, shownButton, userLanguageIsRussian } from "./flow";
 import { sendText } from "./messages";
 import { COMMANDS, OPTIONS } from "./program-data";
 import { ADMIN_IDS, API_ROOT, BOT_TOKEN, loadState, saveState, touchUser } from "./storage";
@@ -134,6 +134,11 @@ export async function onCallback(turn: Turn, query: CallbackQuery) {
     console.log("chat " + turn.chatId + ": press refused: the message shows no button with data " + JSON.stringify(raw));
     await ackPress(turn);
     return;
+  }
+  // An operator's "go to node" button (docs/dialogs.md): shown on the message, so the press is the user's.
+  if (raw.startsWith("o:") && INDEX.has(raw.slice(2))) {
+    await ackPress(turn);
+    return go(turn, raw.slice(2));
   }
   if (await onBroadcastAnswer(turn, raw)) return;
   const data = dataOf(turn, raw);
