@@ -1,7 +1,7 @@
 // Synthetic scenarios for the codegen bench and its byte-identity test: blocks of ten nodes chained
 // so that everything is reachable, spread over sheets of 200 nodes.
 
-/** A block of ten nodes using every Level 1 type, chained so that everything is reachable. */
+/** A block of ten nodes using every core type, chained so that everything is reachable. */
 export function block(i: number, next: string) {
   const id = (s: string) => `${s}-${i}`;
   const buttons = [

@@ -7,7 +7,7 @@ import type { Db } from "../db/client";
 import type { ProjectDatabases } from "../db/project-db";
 import { botTokens } from "../db/schema";
 import type { EventBus } from "../events";
-import { BotError } from "./errors";
+import { BotError } from "../errors";
 import { registerSecret, type Logger } from "../log";
 import type { MessengerClient } from "../messenger/client";
 import type { BotController, BotInstanceState } from "./controller";

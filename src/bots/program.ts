@@ -8,8 +8,8 @@ import { projectMediaFileIds } from "../db/project-schema";
 import { botTokens, mediaFiles, projects, tokenEnvVars } from "../db/schema";
 import { hmacHex } from "../lib/crypto";
 import { mediaUrlOf } from "../lib/media-url";
-import { compileBotTables, generateBot, ScenarioError, type BotTables, type GenerateOptions } from "../scenario";
-import { BotError } from "./errors";
+import { compileBotTables, generateBot, type BotTables, type GenerateOptions } from "../scenario";
+import { BotError, ScenarioError } from "../errors";
 import { scenarioLimitProblem } from "../lib/json-limits";
 
 export const WEBHOOK_PORT_BASE = 9000;

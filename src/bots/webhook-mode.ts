@@ -1,8 +1,8 @@
 // Webhook mode around a bot process: wait until it listens before registering the webhook, and
 // remove the webhook whenever the bot stops.
-import { BotError } from "./errors";
+import { BotError, MessengerError } from "../errors";
 import type { Logger } from "../log";
-import { MessengerError, type MessengerClient } from "../messenger/client";
+import type { MessengerClient } from "../messenger/client";
 import type { BotInstance } from "./instance";
 import type { BotProgram } from "./program";
 

@@ -4,8 +4,8 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../context";
 import { changeStamp } from "../db/change-stamp";
-import { SESSION_COOKIE, type Actor } from "../modules/auth/service";
-import { badRequest, forbidden, unauthorized } from "./errors";
+import { SESSION_COOKIE, type Actor } from "../actor";
+import { badRequest, forbidden, unauthorized } from "../errors";
 
 export type { Actor };
 

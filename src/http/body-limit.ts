@@ -1,7 +1,8 @@
 // DESIGN.md §4 body limits: JSON up to 10 MB, media uploads up to 50 MB. Refused from the
 // Content-Length header before anything is read; Bun.serve's maxRequestBodySize backs this up for
 // bodies that do not announce their length.
-import { AppError, jsonError } from "./errors";
+import { jsonError } from "./errors";
+import { AppError } from "../errors";
 import { pathOf } from "./path";
 import { JSON_BODY_LIMIT, SERVER_BODY_LIMIT } from "./body-size";
 

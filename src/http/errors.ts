@@ -1,40 +1,9 @@
-// The one error shape (DESIGN.md §4): { error: CODE, message, ...extra }. Every failure path of
-// every route ends here, so clients never see Elysia's defaults, a stack trace or SQL.
+// The one error shape (docs/api.md): { error: CODE, message, ...extra }. Every failure path of
+// every route ends here, so clients never see Elysia's defaults, a stack trace or SQL. The error
+// types and their mapping live in src/errors.ts (no framework); this is the Elysia side.
 import { Elysia } from "elysia";
+import { toAppError, type ErrorCode } from "../errors";
 import type { Logger } from "../log";
-
-export type ErrorCode =
-  | "UNAUTHORIZED"
-  | "ADMIN_UNAUTHORIZED"
-  | "FORBIDDEN"
-  | "NOT_FOUND"
-  | "VALIDATION_FAILED"
-  | "CONFLICT"
-  | "BOT_BLOCKED"
-  | "NOT_SET_UP"
-  | "PAYLOAD_TOO_LARGE"
-  | "UNSUPPORTED_MEDIA_TYPE"
-  | "RATE_LIMITED"
-  | "BAD_GATEWAY"
-  | "INTERNAL";
-
-/** The single error type of the product. Services throw it; the HTTP layer renders it. */
-export class AppError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode,
-    message: string,
-    readonly extra: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
-}
-
-export const badRequest = (message: string, extra?: Record<string, unknown>) => new AppError(400, "VALIDATION_FAILED", message, extra);
-export const unauthorized = (message = "Authentication required") => new AppError(401, "UNAUTHORIZED", message);
-export const forbidden = (message = "You do not have access to this resource") => new AppError(403, "FORBIDDEN", message);
-export const notFound = (message = "Not found") => new AppError(404, "NOT_FOUND", message);
-export const conflict = (message: string, extra?: Record<string, unknown>) => new AppError(409, "CONFLICT", message, extra);
 
 export function errorBody(code: ErrorCode, message: string, extra: Record<string, unknown> = {}) {
   return { error: code, message, ...extra };
@@ -64,10 +33,9 @@ function validationMessage(err: any): string {
 
 export const errorHandler = (log: Logger) =>
   new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, request }) => {
-    if (error instanceof AppError) return jsonError(error.status, error.code, error.message, error.extra);
     // A parse hook's own AppError (e.g. 413 for an unsized body over the limit) arrives wrapped.
-    const cause = (error as { cause?: unknown })?.cause;
-    if (code === "PARSE" && cause instanceof AppError) return jsonError(cause.status, cause.code, cause.message, cause.extra);
+    const app = toAppError(error) ?? (code === "PARSE" ? toAppError((error as { cause?: unknown })?.cause) : undefined);
+    if (app) return jsonError(app.status, app.code, app.message, app.extra);
     switch (code) {
       case "VALIDATION":
         return jsonError(400, "VALIDATION_FAILED", validationMessage(error));

@@ -1,5 +1,5 @@
 // Path and query identifiers. Everything a client can mistype ends as a clear 400, never a 500.
-import { badRequest } from "./errors";
+import { badRequest } from "../errors";
 
 const MAX_ID = Number.MAX_SAFE_INTEGER;
 

@@ -1,7 +1,7 @@
 // In-memory abuse limits (issue 12): a window counter for logins and PAT creation, and the admin
 // login's failure ladder. Per process: a restart forgets them, which only gives an attacker what a
 // single process would give him anyway. Keys are client addresses or user ids, never secrets.
-import { AppError } from "./errors";
+import { AppError } from "../errors";
 
 export const rateLimited = (retryAfterSec: number, what: string) =>
   new AppError(429, "RATE_LIMITED", `Too many ${what}; try again in ${retryAfterSec} s`, { retryAfter: retryAfterSec });

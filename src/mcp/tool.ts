@@ -5,9 +5,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { AppContext } from "../context";
-import { AppError } from "../http/errors";
-import { ScenarioError } from "../scenario";
-import { EditError } from "../scenario/edit";
+import { toAppError } from "../errors";
 
 /** What every tool knows about its caller. */
 export interface ToolContext {
@@ -26,12 +24,13 @@ export function errorResult(message: string): CallToolResult {
   return { isError: true, content: [{ type: "text", text: message }] };
 }
 
+/** The same words the HTTP door answers (toAppError), with the first blocking issues listed. */
 function messageOf(e: unknown, tc: ToolContext, tool: string): string {
-  if (e instanceof AppError) {
-    const issues = Array.isArray(e.extra.issues) ? (e.extra.issues as { message?: string }[]).slice(0, 10).map((i) => `- ${i.message}`) : [];
-    return [e.message, ...issues].join("\n");
+  const app = toAppError(e);
+  if (app) {
+    const issues = Array.isArray(app.extra.issues) ? (app.extra.issues as { message?: string }[]).slice(0, 10).map((i) => `- ${i.message}`) : [];
+    return [app.message, ...issues].join("\n");
   }
-  if (e instanceof ScenarioError || e instanceof EditError) return e.message;
   tc.ctx.log.error(`mcp: tool ${tool} failed:`, e instanceof Error ? e.message : String(e));
   return "Internal error while running the tool; the server log has the details";
 }

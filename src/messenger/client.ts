@@ -1,20 +1,6 @@
 // The only code through which the platform itself speaks the Bot API (DESIGN.md §2). Every call
 // is bounded in time, failures are typed, and the token never appears in an error or log line.
-import { maskSecrets } from "../log";
-
-export type MessengerErrorKind = "unauthorized" | "unreachable" | "rejected";
-
-export class MessengerError extends Error {
-  constructor(
-    readonly kind: MessengerErrorKind,
-    message: string,
-    readonly status?: number,
-    /** seconds the platform asked to wait (HTTP 429 `parameters.retry_after`) */
-    readonly retryAfter?: number,
-  ) {
-    super(maskSecrets(message));
-  }
-}
+import { MessengerError } from "../errors";
 
 export interface MessengerBot {
   id: number;

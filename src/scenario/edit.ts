@@ -2,9 +2,10 @@
 // not resend a whole document (the MCP tools). Transitions live in node data (SCENARIO.md), so
 // connecting writes the node's data; an edge is added beside it for drawing only. Functions take
 // a document and return a new one; the input is never changed.
+import { EditError } from "../errors";
 import { isObject } from "../lib/values";
+import { kindsOf, setSlot, slotOfKind, targetsOfNode, type SlotKind } from "./slots";
 
-export class EditError extends Error {}
 
 type Json = Record<string, unknown>;
 interface Node extends Json {
@@ -19,8 +20,9 @@ interface Sheet extends Json {
 }
 export type Doc = Json & { sheets: Sheet[] };
 
-/** Where a connection is written in the source node's data. */
-export type ConnectVia = "auto" | "button" | "branch" | "default" | "input" | "keyboard";
+/** Where a connection is written in the source node's data: a kind of slot (slots.ts). */
+export const CONNECT_KINDS = ["auto", "button", "branch", "default", "input", "keyboard"] as const satisfies readonly SlotKind[];
+export type ConnectVia = (typeof CONNECT_KINDS)[number];
 
 const clone = <T>(v: T): T => structuredClone(v);
 
@@ -107,28 +109,15 @@ export function updateNode(input: Doc, nodeId: string, patch: UpdateNodeInput): 
   return { doc, node: clone(node) };
 }
 
-/** Single-target fields of node data; `keyboardNodeId` attaches a keyboard node. */
-const TARGET_FIELDS = ["autoTransitionTo", "inputTargetNodeId", "defaultTargetId", "nextNodeAfterInput", "continueButtonTarget", "keyboardNodeId"];
-
-/** Clears every reference to `target` in a node's data; returns what was cleared, in words. */
+/** Clears every reference to `target` in a node's data (the slot table, slots.ts); returns where, in words. */
 function clearRefs(node: Node, target: string): string[] {
   const cleared: string[] = [];
-  const data = isObject(node.data) ? node.data : {};
-  for (const f of TARGET_FIELDS) {
-    if (data[f] === target) {
-      data[f] = "";
-      cleared.push(`${node.id}.${f}`);
-    }
-  }
-  for (const listKey of ["buttons", "branches"]) {
-    const list = data[listKey];
-    if (!Array.isArray(list)) continue;
-    for (const item of list) {
-      if (isObject(item) && item.target === target) {
-        item.target = "";
-        cleared.push(`${node.id}.${listKey}[${String(item.id ?? item.text ?? "")}]`);
-      }
-    }
+  for (const slot of targetsOfNode(node.type, node.data)) {
+    if (slot.target !== target) continue;
+    const data = setSlot(node.type, node.data, slot.handle, "");
+    if (!data) continue;
+    node.data = data;
+    cleared.push(`${node.id}.${slot.path}`);
   }
   return cleared;
 }
@@ -161,57 +150,35 @@ export function connectNodes(input: Doc, c: ConnectInput): { doc: Doc; wrote: st
   const doc = clone(input);
   const { sheet, node } = locate(doc, c.sourceId);
   locate(doc, c.targetId);
-  if (!isObject(node.data)) node.data = {};
-  const data = node.data;
+  const data = isObject(node.data) ? node.data : {};
   const via = c.via ?? "auto";
-  let wrote: string;
-  let handle: string | undefined;
-  const pick = (listKey: string, key: string | undefined, label: string) => {
-    const list = Array.isArray(data[listKey]) ? (data[listKey] as unknown[]).filter(isObject) : [];
-    if (!key) throw new EditError(`Name the ${label} to connect (its id or ${label === "button" ? "text" : "label"})`);
-    const item = list.find((x) => x.id === key) ?? list.find((x) => x.text === key || x.label === key);
-    if (!item) throw new EditError(`Node "${node.id}" has no ${label} "${key}"`);
-    return item;
-  };
-  switch (via) {
-    case "auto":
-      data.enableAutoTransition = true;
-      data.autoTransitionTo = c.targetId;
-      wrote = "autoTransitionTo";
-      break;
-    case "input":
-      data.inputTargetNodeId = c.targetId;
-      wrote = "inputTargetNodeId";
-      break;
-    case "default":
-      data.defaultTargetId = c.targetId;
-      wrote = "defaultTargetId";
-      break;
-    case "keyboard":
-      data.keyboardNodeId = c.targetId;
-      wrote = "keyboardNodeId";
-      break;
-    case "button": {
-      const b = pick("buttons", c.button, "button");
-      if (b.action !== "goto" && b.action !== "complete") b.action = "goto";
-      b.target = c.targetId;
-      wrote = `buttons[${String(b.id ?? b.text)}].target`;
-      handle = typeof b.id === "string" ? b.id : undefined;
-      break;
-    }
-    case "branch": {
-      const br = pick("branches", c.branch, "branch");
-      br.target = c.targetId;
-      wrote = `branches[${String(br.id ?? br.label)}].target`;
-      handle = typeof br.id === "string" ? br.id : undefined;
-      break;
-    }
-    default:
-      throw new EditError(`Unknown connection kind "${String(via)}"`);
+  // Where a node of this type keeps a connection of this kind: the one slot table (slots.ts).
+  const slot = slotOfKind(node.type, via);
+  if (!slot) {
+    if (!(CONNECT_KINDS as readonly string[]).includes(via)) throw new EditError(`Unknown connection kind "${String(via)}"`);
+    throw new EditError(`Node "${node.id}" (${node.type}) takes no "${via}" connection; it takes: ${kindsOf(node.type).join(", ") || "none"}`);
   }
+  let handle: string;
+  let wrote: string;
+  if (slot.form === "field") {
+    handle = slot.handle;
+    wrote = slot.field;
+  } else {
+    const key = slot.noun === "button" ? c.button : c.branch;
+    if (!key) throw new EditError(`Name the ${slot.noun} to connect (its id or ${slot.noun === "button" ? "text" : "label"})`);
+    const list: unknown[] = Array.isArray(data[slot.list]) ? (data[slot.list] as unknown[]) : [];
+    const match = (test: (x: Json) => boolean) => list.findIndex((x) => isObject(x) && test(x));
+    let index = match((x) => x.id === key);
+    if (index < 0) index = match((x) => x.text === key || x.label === key);
+    if (index < 0) throw new EditError(`Node "${node.id}" has no ${slot.noun} "${key}"`);
+    const item = list[index] as Json;
+    handle = `${slot.prefix}:${String(item.id ?? index)}`;
+    wrote = `${slot.list}[${String(item.id ?? item.text ?? item.label)}].target`;
+  }
+  node.data = setSlot(node.type, data, handle, c.targetId)!;
   // Drawing only: one edge per source handle, replaced when the connection changes.
   const edges = edgesOf(sheet);
-  const sourceHandle = handle ?? wrote;
+  const sourceHandle = handle;
   const kept = edges.filter((e) => !(e.source === c.sourceId && (e.sourceHandle ?? null) === sourceHandle));
   kept.push({ id: `e_${c.sourceId}_${sourceHandle}_${c.targetId}`.slice(0, 200), source: c.sourceId, target: c.targetId, sourceHandle });
   edges.splice(0, edges.length, ...kept);

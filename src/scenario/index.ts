@@ -1,4 +1,4 @@
 // The scenario engine: document model, validation and bot generation.
 export { countNodes, documentSchema, normalizeDocument, type ScenarioDocument } from "./model";
-export { ScenarioError, validateScenario, type Issue, type ValidationResult } from "./validate";
+export { validateScenario, type Issue, type ValidationResult } from "./validate";
 export { compileBotTables, generateBot, renderInterpreter, type BotTables, type GenerateOptions, type GeneratedBot } from "./codegen";

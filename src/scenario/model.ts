@@ -1,11 +1,14 @@
-// The scenario document (SCENARIO.md "Document" and "Node types") as zod 4 schemas.
+// The scenario document (docs/scenario.md "Document" and "Core node types") as zod 4 schemas.
 //
 // Every object schema is `.loose()`: unknown fields pass through untouched, because a project's
 // `data` is stored and exported exactly as given (round trip is lossless). Every optional field is
 // wrapped in `field()`, which turns a value of the wrong type into `undefined` instead of failing:
 // editors of the older platform write odd values (numbers as strings, nulls) and validation may
-// only reject what makes a document unusable (see validate.ts). The codegen parses node data
-// through these schemas to get typed, sanitised fields.
+// only reject what makes a document unusable (see validate.ts). The compilers of the core types
+// (compile.ts, compile-message, -keyboard, -input, -logic) parse node data through these schemas
+// (parseNodeData) for typed, sanitised fields; the families without a schema here (compile-actions,
+// -assign, -control, -data, -http, -triggers) read raw node.data through the same rule, a value of
+// the wrong type reads as absent, with the readers of compile-context.ts (text, num).
 import { z } from "zod";
 import { isObject } from "../lib/values";
 
@@ -22,7 +25,7 @@ export const buttonSchema = z
   .object({
     id: str(),
     text: str(),
-    /** goto | command | url | contact | location | complete (Level 2: selection, ...) */
+    /** goto | command | url | contact | location | complete | selection */
     action: str(),
     target: str(),
     url: str(),
@@ -43,7 +46,6 @@ export const keyboardLayoutSchema = z
     autoLayout: bool(),
   })
   .loose();
-export type KeyboardLayout = z.infer<typeof keyboardLayoutSchema>;
 
 /** Inline buttons made from a list in a variable (one button per item). */
 export const dynamicButtonsSchema = z
@@ -55,7 +57,6 @@ export const dynamicButtonsSchema = z
     columns: numeric(),
   })
   .loose();
-export type DynamicButtons = z.infer<typeof dynamicButtonsSchema>;
 
 /** Keyboard fields shared by `message`-like nodes, `keyboard` nodes and conditional messages. */
 const keyboardFields = {
@@ -164,7 +165,6 @@ export const commandTriggerDataSchema = z
     autoTransitionTo: str(),
   })
   .loose();
-export type CommandTriggerData = z.infer<typeof commandTriggerDataSchema>;
 
 export const textTriggerDataSchema = z
   .object({
@@ -175,7 +175,6 @@ export const textTriggerDataSchema = z
     autoTransitionTo: str(),
   })
   .loose();
-export type TextTriggerData = z.infer<typeof textTriggerDataSchema>;
 
 export const inputDataSchema = z
   .object({
@@ -186,7 +185,6 @@ export const inputDataSchema = z
     ...collectFields,
   })
   .loose();
-export type InputData = z.infer<typeof inputDataSchema>;
 
 export const branchSchema = z
   .object({
@@ -208,7 +206,6 @@ export const conditionDataSchema = z
     adminOnly: bool(),
   })
   .loose();
-export type ConditionData = z.infer<typeof conditionDataSchema>;
 
 export const assignmentSchema = z
   .object({
@@ -222,7 +219,6 @@ export const assignmentSchema = z
     regexDefault: field(z.union([z.string(), z.number()])),
   })
   .loose();
-export type Assignment = z.infer<typeof assignmentSchema>;
 
 export const setVariableDataSchema = z
   .object({
@@ -251,7 +247,6 @@ export const delayDataSchema = z
     autoTransitionTo: str(),
   })
   .loose();
-export type DelayData = z.infer<typeof delayDataSchema>;
 
 export const nodeSchema = z
   .object({
@@ -306,7 +301,7 @@ export const documentNodesSchema = z.object({
 export type DocumentNodes = z.infer<typeof documentNodesSchema>;
 
 export { parseNodeData } from "./node-data-parse";
-export { isLevel1Type, isLevel2Type, LEVEL1_TYPES, LEVEL2_TYPES } from "./node-types";
+export { CORE_TYPES, isRunnableType, RUNNABLE_TYPES } from "./node-types";
 
 function parseJsonString(v: unknown): unknown {
   if (typeof v !== "string") return v;

@@ -1,10 +1,10 @@
-// Which node types the generated bot runs (Level 1 and the Level 2 families), and which it knows
-// only to skip with a warning.
+// Which node types the generated bot runs (docs/scenario.md "Core node types" and docs/nodes/*.md).
+// A type outside this list is skipped with a warning: left out on purpose (OUT_OF_SCOPE) or unknown.
 import { LOGIC_TYPES } from "./types-logic";
 import { ACTION_TYPES, TRIGGER_NODE_TYPES } from "./types-messaging";
 
-/** Node types the generated bot runs (SCENARIO.md Level 1). */
-export const LEVEL1_TYPES = [
+/** The core of the format: triggers, messages, keyboards, input, conditions, variables, delays. */
+export const CORE_TYPES = [
   "start",
   "command",
   "command_trigger",
@@ -21,34 +21,7 @@ export const LEVEL1_TYPES = [
   "delay",
 ] as const;
 
-/** Known types planned for Level 2: skipped with a "not yet" warning rather than "unknown". */
-export const LEVEL2_TYPES = [
-  "incoming_callback_trigger",
-  "edit_message",
-  "delete_message",
-  "answer_callback_query",
-  "forward_message",
-  "sticker",
-  "voice",
-  "animation",
-  "location",
-  "contact",
-  "incoming_message_trigger",
-  "callback_trigger",
-  "broadcast",
-  "pin_message",
-  "unpin_message",
-  "ban_user",
-  "unban_user",
-  "mute_user",
-  "unmute_user",
-  "kick_user",
-  "promote_user",
-  "demote_user",
-  "admin_rights",
-] as const;
-
-const level1 = new Set<string>([...LEVEL1_TYPES, ...ACTION_TYPES, ...TRIGGER_NODE_TYPES, ...LOGIC_TYPES, "comment"]);
-const level2 = new Set<string>(LEVEL2_TYPES);
-export const isLevel1Type = (type: string) => level1.has(type);
-export const isLevel2Type = (type: string) => level2.has(type);
+/** Every type the bot runs, and `comment` (a note on the canvas the bot passes over). */
+export const RUNNABLE_TYPES: readonly string[] = [...CORE_TYPES, ...TRIGGER_NODE_TYPES, ...ACTION_TYPES, ...LOGIC_TYPES, "comment"];
+const runnable = new Set<string>(RUNNABLE_TYPES);
+export const isRunnableType = (type: string) => runnable.has(type);

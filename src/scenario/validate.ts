@@ -1,19 +1,18 @@
 // Scenario validation (SCENARIO.md "Document"): errors only for what makes a document unusable
 // (they block storing); everything else is a warning that generate/start report and the bot skips.
-import { isLevel1Type, isLevel2Type } from "./model";
+import { isRunnableType } from "./model";
 import { OUT_OF_SCOPE, TRIGGER_NODE_TYPES } from "./types-messaging";
 import { buttonCommands, commandName, nodeRefs } from "./refs";
 import { isObject, kindOf } from "../lib/values";
 
 /**
- * Stable words for what a warning is about (API.md generate): NODE_TYPE_UNSUPPORTED (a type this
- * version does not run), NODE_TYPE_OUT_OF_SCOPE (a type Botloom leaves out on purpose),
+ * Stable words for what a warning is about (docs/api.md generate): NODE_TYPE_OUT_OF_SCOPE (a type
+ * Botloom leaves out on purpose),
  * NODE_TYPE_UNKNOWN, DANGLING_TARGET, UNREACHABLE, BUTTON_INCOMPLETE, TARGET_NOT_RUNNABLE (a
  * transition to a node that does not run by itself), COMMAND_CONFLICT, INVALID_DATA (a field the
  * bot cannot use as given).
  */
 export type IssueCode =
-  | "NODE_TYPE_UNSUPPORTED"
   | "NODE_TYPE_OUT_OF_SCOPE"
   | "NODE_TYPE_UNKNOWN"
   | "DANGLING_TARGET"
@@ -113,13 +112,11 @@ function collectNodes(doc: unknown, errors: Issue[]): Located[] {
 
 function typeWarnings(all: Located[], warnings: Issue[]) {
   for (const { node, sheetId } of all) {
-    if (isLevel1Type(node.type)) continue;
+    if (isRunnableType(node.type)) continue;
     const reason = OUT_OF_SCOPE[node.type];
-    const code: IssueCode = reason ? "NODE_TYPE_OUT_OF_SCOPE" : isLevel2Type(node.type) ? "NODE_TYPE_UNSUPPORTED" : "NODE_TYPE_UNKNOWN";
+    const code: IssueCode = reason ? "NODE_TYPE_OUT_OF_SCOPE" : "NODE_TYPE_UNKNOWN";
     const message = reason
       ? `Node "${node.id}" has type "${node.type}", which Botloom does not run: ${reason}; the bot skips it.`
-      : isLevel2Type(node.type)
-      ? `Node "${node.id}" has type "${node.type}", which this version does not run yet; the bot skips it.`
       : `Node "${node.id}" has unknown type "${node.type}"; the bot skips it.`;
     warnings.push({ nodeId: node.id, sheetId, code, message });
   }
@@ -209,16 +206,4 @@ export function validateScenario(doc: unknown): ValidationResult {
   for (const located of all) buttonWarnings(located, warnings);
   graphWarnings(all, warnings);
   return { errors, warnings };
-}
-
-/** Invalid input for a scenario operation; `issues` are the blocking problems. */
-export class ScenarioError extends Error {
-  readonly issues: Issue[];
-  constructor(issues: Issue[]) {
-    const first = issues[0]?.message ?? "Invalid scenario.";
-    const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? "s" : ""})` : "";
-    super(first + more);
-    this.name = "ScenarioError";
-    this.issues = issues;
-  }
 }

@@ -1,7 +1,7 @@
 // What a bot process is made of: environment, webhook rules, reserved names, log retention.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { BotError } from "../../src/bots/errors";
+import { BotError } from "../../src/errors";
 import { buildBotProgram, webhookSecret } from "../../src/bots/program";
 import { LogWriter, LOG_RETAIN_PER_TOKEN } from "../../src/bots/log-writer";
 import { createTestApp, setUp, type TestApp } from "../support/app";

@@ -248,6 +248,36 @@ describe("MCP endpoint", () => {
     expect(errorText(await call(client, "connect_nodes", { projectId: p.id, sourceId: "dup", targetId: "dup", via: "button", button: "Go" }))).toContain('has no button "Go"');
   });
 
+  test("start_bot refusals say why, as the HTTP routes do: an unusable scenario, already running, webhook without a base URL", async () => {
+    const { client } = await connect(patFor(t, OWNER));
+    const p = await ok(client, "create_project", { name: "Refusals" });
+    const addToken = async () => {
+      const bot = fake.addBot({ username: `refusal_${Math.random().toString(36).slice(2, 8)}_bot`, firstName: "R" });
+      const res = await t.call("POST", `/api/bot/projects/${p.id}/tokens`, { cookie, json: { token: bot.token } });
+      expect(res.status).toBe(200);
+      return res.body.id as number;
+    };
+    const tokenId = await addToken();
+
+    // A document stored before today's rules (two nodes share an id): the start names the problem.
+    const broken = { sheets: [{ id: "s", nodes: [{ id: "x", type: "message", data: {} }, { id: "x", type: "message", data: {} }] }] };
+    t.ctx.db.$client.query("UPDATE projects SET data = ? WHERE id = ?").run(JSON.stringify(broken), p.id);
+    const invalid = errorText(await call(client, "start_bot", { projectId: p.id, tokenId }));
+    expect(invalid).toContain('The scenario cannot run: Duplicate node id "x"');
+    expect(invalid).toContain('\n- Duplicate node id "x"');
+    expect(invalid).not.toContain("Internal error");
+
+    await ok(client, "update_project_data", { projectId: p.id, data: { sheets: [{ id: "s", nodes: [{ id: "go", type: "command_trigger", data: { command: "/go" } }] }] } });
+    expect((await ok(client, "start_bot", { projectId: p.id, tokenId })).status).toBe("running");
+    expect(errorText(await call(client, "start_bot", { projectId: p.id, tokenId }))).toBe("This bot is already running");
+    await ok(client, "stop_bot", { projectId: p.id, tokenId });
+
+    const hooked = await addToken();
+    expect((await t.call("PATCH", `/api/bot/tokens/${hooked}`, { cookie, json: { launchMode: "webhook" } })).status).toBe(200);
+    expect(errorText(await call(client, "start_bot", { projectId: p.id, tokenId: hooked }))).toContain("Webhook mode needs WEBHOOK_BASE_URL");
+    expect(t.ctx.bots.state(hooked).status).not.toBe("running");
+  }, 60_000);
+
   test("a bot_manager PAT acts for the messenger_id its client names", async () => {
     const manager = patFor(t, 7199, ["bot_manager"]);
     const { client } = await connect(manager, "manager", `?messenger_id=${OWNER}`);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { mediaFiles } from "../../src/db/schema";
-import { mediaRoutes } from "../../src/modules/media";
+import { mediaRoutes } from "../../src/modules/media/media.routes";
 import { MAX_MEDIA_BYTES } from "../../src/modules/media/model";
 import { createTestApp, loginAs, patFor, setUp, type TestApp } from "../support/app";
 import { ENCRYPTION_KEY, fetchBytes, fileBytes, form, newProject, sameBytes, upload } from "./helpers";

@@ -99,7 +99,6 @@ describe("generate and export (rule 6)", () => {
     expect(byCode("UNREACHABLE")).toEqual(expect.arrayContaining(["lonely", "ub", "future"]));
     expect(byCode("NODE_TYPE_OUT_OF_SCOPE")).toEqual(["ub"]);
     expect(byCode("NODE_TYPE_UNKNOWN")).toEqual(["future"]);
-    expect(byCode("NODE_TYPE_UNSUPPORTED")).toEqual([]);
     // a comment is ignored silently
     expect(r.body.warnings.filter((w: { nodeId: string }) => w.nodeId === "note")).toEqual([]);
     for (const w of r.body.warnings) {

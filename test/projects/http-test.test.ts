@@ -1,6 +1,6 @@
 // POST /api/projects/{id}/http-test: the editor's "send test request" goes out from the server.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { HTTP_TEST_BODY_LIMIT } from "../../src/modules/projects/http-test";
+import { HTTP_TEST_BODY_LIMIT } from "../../src/modules/projects/http-test.routes";
 import { addCollaborator, COLLAB, newProject, team, type Team } from "./helpers";
 
 let s: Team;

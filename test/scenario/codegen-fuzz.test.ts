@@ -11,7 +11,7 @@
 import { describe, expect, test } from "bun:test";
 import { parse } from "@babel/parser";
 import { generateBot, type GenerateOptions } from "../../src/scenario";
-import { ScenarioError } from "../../src/scenario/validate";
+import { ScenarioError } from "../../src/errors";
 
 const SEED = 0x5eed12;
 const DOCUMENTS = 2000;

@@ -12,10 +12,7 @@ describe("compat files generate without unsupported node types", () => {
     compatTest(`${f.form}/${f.name}.json`, () => {
       const record = JSON.parse(readFileSync(f.path, "utf8"));
       const out = generateBot(record, { projectName: record.name ?? f.name, userDatabaseEnabled: true });
-      const unsupported = out.warnings.filter((w) => {
-        const code = (w as { code?: string }).code;
-        return code === "NODE_TYPE_UNSUPPORTED" || /does not run|unknown type/.test(w.message);
-      });
+      const unsupported = out.warnings.filter((w) => w.code === "NODE_TYPE_UNKNOWN" || w.code === "NODE_TYPE_OUT_OF_SCOPE" || /does not run|unknown type/.test(w.message));
       expect(unsupported).toEqual([]);
       expect(out.code).not.toContain("// Left out (node types this version does not run yet):");
     });

@@ -11,7 +11,6 @@ import { MESSAGING_FIXTURES } from "./fixtures-messaging";
 import { COMPAT_FILES, HAS_COMPAT, removeDir, ROOT, tmpDir } from "./harness";
 
 const compatTest = HAS_COMPAT ? test : test.skip;
-const LEVEL2_EXAMPLES: Record<string, string> = {};
 /** Node types of the messaging, trigger and moderation families: none may be skipped. */
 const RUN_TYPES: string[] = [...ACTION_TYPES, ...TRIGGER_NODE_TYPES];
 
@@ -27,9 +26,7 @@ describe("compat scenario files", () => {
       expect(counts.nodesCount).toBeGreaterThan(10);
       const out = generateBot(record, { projectName: record.name, userDatabaseEnabled: true });
       expect(out.code).toContain("const NODES: ScenarioNode[] = [");
-      const level2 = LEVEL2_EXAMPLES[f.name];
-      if (level2) expect(out.warnings.some((w) => w.message.includes(`"${level2}"`))).toBe(true);
-      const skipped = out.warnings.filter((w) => /does not run yet|unknown type/.test(w.message) && RUN_TYPES.some((t) => w.message.includes(`"${t}"`)));
+      const skipped = out.warnings.filter((w) => /does not run|unknown type/.test(w.message) && RUN_TYPES.some((t) => w.message.includes(`"${t}"`)));
       expect(skipped).toEqual([]);
     });
   }

@@ -1,6 +1,7 @@
 // Document forms, counts, lossless parsing, validation messages and the generator's API.
 import { describe, expect, test } from "bun:test";
-import { countNodes, documentSchema, generateBot, normalizeDocument, ScenarioError, validateScenario } from "../../src/scenario";
+import { ScenarioError } from "../../src/errors";
+import { countNodes, documentSchema, generateBot, normalizeDocument, validateScenario } from "../../src/scenario";
 import { doc, node } from "./harness";
 
 describe("normalizeDocument", () => {

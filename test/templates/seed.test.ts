@@ -8,7 +8,7 @@ import { builtInTemplateFiles } from "../../assets/templates";
 import { templates } from "../../src/db/schema";
 import { sha256Hex } from "../../src/lib/crypto";
 import { generateBot, validateScenario } from "../../src/scenario";
-import { isLevel1Type } from "../../src/scenario/model";
+import { isRunnableType } from "../../src/scenario/model";
 import { templateFileSchema } from "../../src/modules/templates/model";
 import { loadBuiltInTemplates } from "../../src/modules/templates/seed";
 import { seedBuiltInTemplates } from "../../src/modules/templates/seed";
@@ -42,7 +42,7 @@ describe("the built-in files", () => {
   });
 
   for (const { file, t } of parsed) {
-    test(`${file}: catalog fields, a valid Level 1 scenario with /start, generates without warnings`, () => {
+    test(`${file}: catalog fields, a valid scenario of runnable types with /start, generates without warnings`, () => {
       const meta = templateFileSchema.safeParse(t);
       expect(meta.success).toBe(true);
       expect(Object.keys(t).sort()).toEqual(
@@ -55,7 +55,7 @@ describe("the built-in files", () => {
       expect(errors).toEqual([]);
       expect(warnings).toEqual([]);
       const nodes = t.data.sheets.flatMap((s: any) => s.nodes);
-      expect(nodes.filter((n: any) => !isLevel1Type(n.type)).map((n: any) => n.type)).toEqual([]);
+      expect(nodes.filter((n: any) => !isRunnableType(n.type)).map((n: any) => n.type)).toEqual([]);
       expect(nodes.some((n: any) => n.type === "command_trigger" && n.data.command === "/start")).toBe(true);
       const bot = generateBot(t.data, { projectName: t.name, userDatabaseEnabled: true });
       expect(bot.warnings).toEqual([]);

@@ -1,16 +1,15 @@
 // Resources an agent reads before building: the scenario format and the node catalogue.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { isLevel1Type, LEVEL1_TYPES, LEVEL2_TYPES } from "../../scenario/model";
-import { ACTION_TYPES, OUT_OF_SCOPE, TRIGGER_NODE_TYPES } from "../../scenario/types-messaging";
-import { LOGIC_TYPES } from "../../scenario/types-logic";
+import { isRunnableType, RUNNABLE_TYPES } from "../../scenario/model";
+import { OUT_OF_SCOPE } from "../../scenario/types-messaging";
 // @ts-expect-error TS1192: the default export of a text import is the file's text
 import scenarioText from "./scenario.md" with { type: "text" };
 
 /** Every node type the engine knows: whether the bot runs it, or why it is left out. */
 export function nodeCatalogue() {
-  const known = [...new Set<string>([...LEVEL1_TYPES, ...TRIGGER_NODE_TYPES, ...ACTION_TYPES, ...LOGIC_TYPES, "comment", ...LEVEL2_TYPES, ...Object.keys(OUT_OF_SCOPE)])];
+  const known = [...new Set<string>([...RUNNABLE_TYPES, ...Object.keys(OUT_OF_SCOPE)])];
   return {
-    types: known.map((type) => (isLevel1Type(type) ? { type, runs: true } : { type, runs: false, reason: OUT_OF_SCOPE[type] ?? "not run by this version" })),
+    types: known.map((type) => (isRunnableType(type) ? { type, runs: true } : { type, runs: false, reason: OUT_OF_SCOPE[type]! })),
   };
 }
 

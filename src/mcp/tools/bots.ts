@@ -4,7 +4,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { BotUsersService } from "../../modules/bot-users/service";
 import { LOGS_MAX_LIMIT, ProjectActivity } from "../../modules/projects/activity";
-import { badRequest, notFound } from "../../http/errors";
+import { notFound } from "../../errors";
 import { args, defineTool, type ToolContext } from "../tool";
 
 export function botTools(server: McpServer, tc: ToolContext) {
@@ -15,10 +15,7 @@ export function botTools(server: McpServer, tc: ToolContext) {
   /** The token the agent names, checked to belong to the project; else the project's first one. */
   const tokenOf = (projectId: number, tokenId: number | undefined): number => {
     const tokens = ctx.tokens.list(projectId, tc.userId);
-    if (tokenId === undefined) {
-      if (tokens.length === 0) throw badRequest("The project has no bot token yet; a user adds one in the Studio (Bots tab) or through POST /api/bot/projects/{id}/tokens");
-      return tokens[0]!.id;
-    }
+    if (tokenId === undefined) return ctx.tokens.requireFirst(projectId).id;
     if (!tokens.some((t) => t.id === tokenId)) throw notFound(`Project ${projectId} has no token ${tokenId}`);
     return tokenId;
   };

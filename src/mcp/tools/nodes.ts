@@ -3,7 +3,7 @@
 // path as PUT /api/projects/{id}: validation, a version marked as an agent edit, the live event.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { badRequest } from "../../http/errors";
+import { badRequest } from "../../errors";
 import { depthMessage, tooDeep } from "../../lib/json-limits";
 import { addNode, connectNodes, deleteNode, updateNode, type Doc } from "../../scenario/edit";
 import { args, defineTool, type ToolContext } from "../tool";
@@ -65,7 +65,7 @@ export function nodeTools(server: McpServer, tc: ToolContext) {
   defineTool(server, tc, "connect_nodes", {
     title: "Connect two nodes",
     description:
-      "Makes the source node go to the target node by writing the source's data: via 'auto' (autoTransitionTo, after the node runs; the default), 'button' (a button's target: name it in `button` by id or text), 'branch' (a condition branch: `branch` by id or label), 'default' (a condition's defaultTargetId), 'input' (where an input node goes after the answer: inputTargetNodeId), 'keyboard' (attach a keyboard node to a message: keyboardNodeId).",
+      "Makes the source node go to the target node by writing the source's data: via 'auto' (autoTransitionTo, after the node runs; the default; a loop's body), 'button' (a button's target: name it in `button` by id or text), 'branch' (a condition or parallel_split branch: `branch` by id or label), 'default' (a condition's defaultTargetId, a loop's afterLoopTo, a broadcast's message), 'input' (where input goes after the answer: inputTargetNodeId), 'keyboard' (attach a keyboard node to a message: keyboardNodeId). A kind the node's type does not take is refused with the kinds it takes.",
     input: {
       projectId: args.projectId,
       sourceId: z.string().min(1).max(200).describe("Node the transition starts from"),

@@ -2,7 +2,7 @@
 // derived from the admin key, so changing the key logs every admin out (API.md "Admin").
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
-import { AppError } from "../../http/errors";
+import { AppError } from "../../errors";
 import { hmacHex, safeEqual, sha256Hex } from "../../lib/crypto";
 
 export const ADMIN_COOKIE = "admin_auth";

@@ -5,7 +5,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import { likeContains } from "../../db/like";
 import { projectCollaborators, projects, users } from "../../db/schema";
-import { notFound } from "../../http/errors";
+import { notFound } from "../../errors";
 
 export interface UserListQuery {
   search: string;

@@ -22,7 +22,6 @@ export const widgetLoginSchema = z.object({
 
 export const patCreateSchema = z.object({ name: z.string().trim().min(1, "name is required").max(100) });
 
-export type DevLogin = z.infer<typeof devLoginSchema>;
 export type WidgetLogin = z.infer<typeof widgetLoginSchema>;
 
 export interface PublicUser {

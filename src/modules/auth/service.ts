@@ -4,23 +4,17 @@ import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { personalAccessTokens, sessions, users } from "../../db/schema";
 import { hmacHex, randomBase62, safeEqual, sha256Hex } from "../../lib/crypto";
-import { conflict, notFound, unauthorized } from "../../http/errors";
+import { conflict, notFound, unauthorized } from "../../errors";
 import type { PublicUser, WidgetLogin } from "./model";
 import { preparedOnFirstUse } from "../../db/prepared";
+import type { Actor } from "../../actor";
 
-export const SESSION_COOKIE = "connect.sid";
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 /** `lastUsedAt` is refreshed at most this often, so authenticating is not a write on every request. */
 const PAT_TOUCH_INTERVAL_MS = 60_000;
 const WIDGET_MAX_AGE_S = 24 * 3600;
 
 export type PatScope = "bot_manager";
-
-export interface Actor {
-  userId: number;
-  via: "session" | "pat";
-  scopes: string[];
-}
 
 export interface UserProfile {
   id: number;

@@ -3,7 +3,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../context";
 import { projectCollaborators, projects } from "../../db/schema";
-import { notFound } from "../../http/errors";
+import { notFound } from "../../errors";
 import type { Collaborator } from "./model";
 import { preparedOnFirstUse } from "../../db/prepared";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { badRequest } from "../../http/errors";
+import { badRequest } from "../../errors";
 import { DESCRIPTION_MAX, NAME_MAX } from "../projects/model";
 
 export { DESCRIPTION_MAX, NAME_MAX };

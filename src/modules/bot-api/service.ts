@@ -4,7 +4,7 @@
 import { scenarioLimitProblem } from "../../lib/json-limits";
 import { base64JsonStream, prettyJsonPieces } from "../../lib/json-stream";
 import type { AppContext } from "../../context";
-import { badRequest } from "../../http/errors";
+import { badRequest } from "../../errors";
 import { countNodes, normalizeDocument } from "../../scenario";
 import {
   DEFAULT_IMPORT_NAME,

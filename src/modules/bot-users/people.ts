@@ -2,7 +2,7 @@
 // and sort, the detail's added fields, tags, removal and the CSV export.
 import type { AppContext } from "../../context";
 import type { ProjectDb } from "../../db/project-db";
-import { notFound } from "../../http/errors";
+import { notFound } from "../../errors";
 import { pageInfo, parseVariables, type BotUserPage } from "./model";
 import { deletePerson, knownUser, userFactsOf, peoplePage, peopleRows, personOf, setTags, takeoverOf, type PeopleFilter } from "./people-queries";
 

@@ -4,7 +4,7 @@ import { Elysia } from "elysia";
 import { z } from "zod";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
-import { badRequest } from "../../http/errors";
+import { badRequest } from "../../errors";
 import { parseIntQuery, parsePositiveId, parseTokenId } from "../../http/params";
 import {
   CHAT_FILTERS,

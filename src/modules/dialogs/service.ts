@@ -4,8 +4,8 @@
 // bot through the bot manager's command channel.
 import type { AppContext } from "../../context";
 import type { ProjectDb } from "../../db/project-db";
-import { AppError, badRequest, notFound } from "../../http/errors";
-import { MessengerError } from "../../messenger/client";
+import { AppError, badRequest, notFound } from "../../errors";
+import { MessengerError } from "../../errors";
 import { normalizeDocument } from "../../scenario/model";
 import type { TokenRow } from "../tokens/access";
 import {

@@ -3,7 +3,7 @@
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { AppContext } from "../../context";
 import { botTokens, tokenEnvVars } from "../../db/schema";
-import { conflict, notFound } from "../../http/errors";
+import { conflict, notFound } from "../../errors";
 import type { TokenAccess } from "../tokens/access";
 import { SECRET_MASK, type EnvCreate, type EnvPatch, type EnvVar } from "./model";
 import { preparedOnFirstUse } from "../../db/prepared";

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../context";
 import { mediaFiles } from "../../db/schema";
-import { AppError, badRequest, notFound } from "../../http/errors";
+import { AppError, badRequest, notFound } from "../../errors";
 import type { StorageBackend } from "../storage/backends/types";
 import type { StorageRegistry } from "../storage/registry";
 import { ALLOWED_TYPES, EXTENSION_TYPES, FORBIDDEN_EXTENSIONS, kindOf, MAX_MEDIA_BYTES, TYPE_ALIASES, type MediaView } from "./model";

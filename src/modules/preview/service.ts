@@ -5,7 +5,7 @@ import type { AppContext } from "../../context";
 import type { PreviewLimits } from "../../bots/preview-process";
 import type { EmulatorLimits } from "../../emulator/session";
 import type { TranscriptEntry } from "../../emulator/transcript";
-import { AppError, badRequest, notFound } from "../../http/errors";
+import { AppError, badRequest, notFound } from "../../errors";
 import { scenarioLimitProblem } from "../../lib/json-limits";
 import type { PreviewSession } from "./session";
 import { PREVIEW_GROUP_ID, PREVIEW_PEOPLE } from "./people";

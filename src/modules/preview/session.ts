@@ -7,9 +7,9 @@ import { readChatVariables, writeChatVariables } from "../../db/preview-state";
 import { EmulatorSession, type EmulatorLimits } from "../../emulator/session";
 import { Upload } from "../../emulator/bot-api/params";
 import { ApiError, type FakeUser } from "../../emulator/bot-api/types";
-import { AppError, badRequest } from "../../http/errors";
+import { AppError, badRequest, ScenarioError } from "../../errors";
 import { randomBase62 } from "../../lib/crypto";
-import { generateBot, ScenarioError } from "../../scenario";
+import { generateBot } from "../../scenario";
 import type { PreviewAction, PreviewActor } from "./model";
 import { PREVIEW_GROUP_ID, PREVIEW_PEOPLE } from "./people";
 

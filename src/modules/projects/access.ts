@@ -2,7 +2,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { projectCollaborators, projects } from "../../db/schema";
-import { forbidden, notFound } from "../../http/errors";
+import { forbidden, notFound } from "../../errors";
 import { preparedOnFirstUse } from "../../db/prepared";
 
 export type ProjectRole = "owner" | "collaborator";

@@ -9,7 +9,7 @@ import { eq, sql } from "drizzle-orm";
 import { parseFolderName, readEnvValue, setEnvValue } from "../../bots/folders";
 import type { AppContext } from "../../context";
 import { botTokens, projects } from "../../db/schema";
-import { badRequest, notFound } from "../../http/errors";
+import { badRequest, notFound } from "../../errors";
 import { preparedOnFirstUse } from "../../db/prepared";
 
 /** "1, 2,,3" → "1,2,3" (order kept, duplicates dropped); 400 for anything but numeric ids. */

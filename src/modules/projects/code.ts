@@ -4,9 +4,9 @@
 import { eq, sql } from "drizzle-orm";
 import { mediaCacheOf } from "../../bots/program";
 import type { AppContext } from "../../context";
-import { botTokens, projects } from "../../db/schema";
-import { badRequest, notFound } from "../../http/errors";
-import { generateBot, ScenarioError } from "../../scenario";
+import { projects } from "../../db/schema";
+import { badRequest, notFound, ScenarioError } from "../../errors";
+import { generateBot } from "../../scenario";
 import { readStoredScenario } from "./document";
 import { toFlag, type Flag } from "./model";
 import { preparedOnFirstUse } from "../../db/prepared";
@@ -31,13 +31,6 @@ function prepare(ctx: AppContext) {
       .select({ name: projects.name, data: projects.data, userDatabaseEnabled: projects.userDatabaseEnabled })
       .from(projects)
       .where(eq(projects.id, pid))
-      .prepare(),
-    firstToken: () => ctx.db
-      .select({ id: botTokens.id, catchAllHandlers: botTokens.catchAllHandlers, protectContent: botTokens.protectContent, contentCache: botTokens.contentCache })
-      .from(botTokens)
-      .where(eq(botTokens.projectId, pid))
-      .orderBy(botTokens.id)
-      .limit(1)
       .prepare(),
   });
 }
@@ -64,7 +57,7 @@ export class ProjectCode {
 
   generate(projectId: number, opts: GenerateOptions = {}): { code: string; lines: number; generatedAt: number; warnings: GenerateWarning[] } {
     const p = this.project(projectId);
-    const token = this.q.firstToken.get({ projectId });
+    const token = this.ctx.tokens.first(projectId);
     // The same cache a start bakes into the bot, so "generate" shows what would run.
     const mediaCache = mediaCacheOf(this.ctx.db, this.ctx.projectFiles, projectId, token?.id);
     const result = run(() =>

@@ -1,14 +1,15 @@
 // The scenario document as projects store it (SCENARIO.md "Document"): rejects only what would
 // make it unusable, normalises the legacy flat form to one sheet, and counts nodes and sheets for
 // the cached columns. Everything else (unknown keys, `edges` vs `connections`) is kept as given.
-import { badRequest } from "../../http/errors";
-import { countNodes, normalizeDocument, ScenarioError, validateScenario } from "../../scenario";
+import { badRequest, ScenarioError } from "../../errors";
+import { countNodes, normalizeDocument, validateScenario } from "../../scenario";
 import { isObject, kindOf } from "../../lib/values";
 import { scenarioLimitProblem } from "../../lib/json-limits";
 
 export const DEFAULT_DATA = () => ({ sheets: [{ id: "sheet-1", name: "Main", nodes: [], edges: [] }] });
 
-export interface ScenarioDocument {
+/** A document that passed parseDocument: the normalised document, its JSON text and its counts. */
+export interface ParsedDocument {
   doc: Record<string, unknown> & { sheets: unknown[] };
   /** JSON text as stored in projects.data / project_versions.data. */
   json: string;
@@ -21,7 +22,7 @@ export interface ScenarioDocument {
  * Validates and normalises a scenario document with the scenario engine's own checks (the same
  * ones generate and start apply); 400 with the engine's messages when unusable.
  */
-export function parseDocument(raw: unknown): ScenarioDocument {
+export function parseDocument(raw: unknown): ParsedDocument {
   // Only objects here: a JSON string inside `data` is a client mistake, not a document.
   if (!isObject(raw)) throw badRequest(`data must be a JSON object, got ${kindOf(raw)}`);
   // Limits first (before anything recursive walks it), on the input and on what a JSON string in
@@ -37,7 +38,7 @@ export function parseDocument(raw: unknown): ScenarioDocument {
     throw badRequest(`data is not a usable scenario: ${err.message}`, { issues: err.issues.slice(0, 50) });
   }
   const { nodesCount, sheetsCount } = countNodes(doc);
-  return { doc: doc as ScenarioDocument["doc"], json: JSON.stringify(doc), nodeCount: nodesCount, sheetsCount };
+  return { doc: doc as ParsedDocument["doc"], json: JSON.stringify(doc), nodeCount: nodesCount, sheetsCount };
 }
 
 /**

@@ -76,7 +76,7 @@ export const generateResponseSchema = z.object({
         code: z
           .string()
           .describe(
-            "a stable word: NODE_TYPE_UNSUPPORTED, NODE_TYPE_OUT_OF_SCOPE, NODE_TYPE_UNKNOWN, DANGLING_TARGET, UNREACHABLE, " +
+            "a stable word: NODE_TYPE_OUT_OF_SCOPE, NODE_TYPE_UNKNOWN, DANGLING_TARGET, UNREACHABLE, " +
               "BUTTON_INCOMPLETE, TARGET_NOT_RUNNABLE, COMMAND_CONFLICT, INVALID_DATA",
           ),
         message: z.string(),

@@ -4,8 +4,9 @@
 import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context";
 import { projectArchives, projectOrder, projects } from "../../db/schema";
-import { badRequest, conflict, forbidden, notFound } from "../../http/errors";
-import { DEFAULT_DATA, parseDocument, readStored as readJson, type ScenarioDocument } from "./document";
+import { badRequest, conflict, forbidden, notFound } from "../../errors";
+import { texts } from "../../texts";
+import { DEFAULT_DATA, parseDocument, readStored as readJson, type ParsedDocument } from "./document";
 import { NAME_MAX, toFlag, type CreateProjectInput, type Flag, type ProjectFull, type ProjectListItem, type ProjectPatch } from "./model";
 import { prepareProjectQueries, type ProjectQueries } from "./queries";
 import { ProjectVersions, type VersionMeta } from "./versions";
@@ -96,7 +97,7 @@ export class ProjectsService {
     if (!src) throw notFound("Project not found");
     const doc = parseDocument(readJson(src.data));
     const id = this.insert(userId, {
-      name: checkName(name ?? `${src.name} (копия)`.slice(0, NAME_MAX)),
+      name: checkName(name ?? texts().copyOf(src.name).slice(0, NAME_MAX)),
       description: src.description,
       doc,
       userDatabaseEnabled: src.userDatabaseEnabled,
@@ -109,7 +110,7 @@ export class ProjectsService {
 
   private insert(
     ownerId: number,
-    p: { name: string; description: string; doc: ScenarioDocument; userDatabaseEnabled?: number; sortOrder?: number; adminIds: string | null; commitMessage?: string },
+    p: { name: string; description: string; doc: ParsedDocument; userDatabaseEnabled?: number; sortOrder?: number; adminIds: string | null; commitMessage?: string },
   ): number {
     return this.ctx.db.transaction(() => {
       // Per-user cap (config.limits): checked in the transaction that inserts, so parallel creates cannot pass it together.

@@ -4,7 +4,7 @@
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { projectVersions } from "../../db/schema";
-import { notFound } from "../../http/errors";
+import { notFound } from "../../errors";
 import { readStored } from "./document";
 import { preparedOnFirstUse } from "../../db/prepared";
 

@@ -3,8 +3,8 @@
 // committed write, so the 503 → open transition happens exactly once, after the data is durable.
 import type { Db } from "../../db/client";
 import { appSettings } from "../../db/schema";
-import { AppError, badRequest } from "../../http/errors";
-import { MessengerError, type MessengerClient } from "../../messenger/client";
+import { badRequest, MessengerError } from "../../errors";
+import type { MessengerClient } from "../../messenger/client";
 import type { LoginMode, SettingsPut, StoredAuth, StoredMessenger, StoredPlatform } from "./model";
 
 const EMPTY_MESSENGER: StoredMessenger = { clientId: "", botUsername: "", clientSecret: "", botToken: "" };
@@ -117,7 +117,7 @@ export class SettingsService {
     try {
       return await this.messenger.getMe(token);
     } catch (e) {
-      if (e instanceof MessengerError && e.kind === "unreachable") throw new AppError(502, "BAD_GATEWAY", e.message);
+      if (e instanceof MessengerError && e.kind === "unreachable") throw e; // 502 (src/errors.ts)
       throw badRequest(`messenger.botToken: ${e instanceof Error ? e.message : "rejected"}`);
     }
   }

@@ -84,7 +84,6 @@ export type CreateStorageInput = z.infer<typeof createStorageSchema>;
 export type UpdateStorageInput = z.infer<typeof updateStorageSchema>;
 export type LocalConfig = z.infer<typeof localConfigSchema>;
 export type ObjstoreConfig = z.infer<typeof objstoreConfigSchema>;
-export type BackendConfig = LocalConfig | ObjstoreConfig;
 
 export interface Credentials {
   accessKeyId: string;

@@ -4,7 +4,7 @@
 import type { AppContext } from "../../context";
 import type { Db } from "../../db/client";
 import { storageConfigs } from "../../db/schema";
-import { AppError } from "../../http/errors";
+import { AppError } from "../../errors";
 import { registerSecret, type Logger } from "../../log";
 import { open, UnreadableSecretError } from "./crypto";
 import { LocalBackend } from "./backends/local";

@@ -3,7 +3,7 @@
 import { count, eq, ne } from "drizzle-orm";
 import type { AppContext } from "../../context";
 import { mediaFiles, storageConfigs } from "../../db/schema";
-import { AppError, badRequest, conflict, notFound } from "../../http/errors";
+import { AppError, badRequest, conflict, notFound } from "../../errors";
 import { registerSecret } from "../../log";
 import { seal, UnreadableSecretError } from "./crypto";
 import {

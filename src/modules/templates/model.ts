@@ -62,7 +62,6 @@ export const templateFileSchema = z.object({
   authorName: z.string().max(NAME_MAX).optional(),
   data: z.unknown(),
 });
-export type TemplateFile = z.output<typeof templateFileSchema>;
 
 export interface TemplateListQuery {
   category?: string;

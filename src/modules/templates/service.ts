@@ -3,7 +3,7 @@
 import { count, eq } from "drizzle-orm";
 import type { AppContext } from "../../context";
 import { templateRatings, templates } from "../../db/schema";
-import { badRequest, forbidden, notFound } from "../../http/errors";
+import { badRequest, forbidden, notFound } from "../../errors";
 import { parseDocument } from "../projects/document";
 import type { ProjectListItem } from "../projects/model";
 import type { CreateTemplateInput, TemplateListQuery, TemplatePage, TemplateRecord, UpdateTemplateInput } from "./model";

@@ -3,7 +3,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../context";
 import { botTokens } from "../../db/schema";
-import { notFound } from "../../http/errors";
+import { notFound } from "../../errors";
 import type { ProjectRole } from "../projects/access";
 import { preparedOnFirstUse } from "../../db/prepared";
 

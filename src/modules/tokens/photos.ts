@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { extname, join } from "node:path";
 import type { AppContext } from "../../context";
 import { randomBase62 } from "../../lib/crypto";
-import { MessengerError } from "../../messenger/client";
+import { MessengerError } from "../../errors";
 
 export type PhotoKind = "bot_photos" | "user_photos";
 

@@ -5,9 +5,10 @@ import type { AppContext } from "../../context";
 import type { ProjectDb } from "../../db/project-db";
 import { projectBotUsers as botUsers } from "../../db/project-schema";
 import { botTokens } from "../../db/schema";
-import { AppError, badRequest } from "../../http/errors";
-import { MessengerError, type MessengerBot } from "../../messenger/client";
-import type { BotInstanceState, BotStatus } from "../../bots/controller";
+import { badRequest, MessengerError } from "../../errors";
+import type { MessengerBot } from "../../messenger/client";
+import type { BotInstanceState } from "../../bots/controller";
+import { botStatusIndicator, botStatusLabel } from "../../texts";
 import { removeBotFolders } from "../../bots/folders";
 import { TokenAccess, type TokenRow } from "./access";
 import { fetchAvatar, PHOTO_RECHECK_MS, removeUpload, uploadExists, withDeadline } from "./photos";
@@ -17,12 +18,6 @@ import { preparedOnFirstUse } from "../../db/prepared";
 const DAY_MS = 24 * 3600 * 1000;
 /** getMe when a token is added: below the bot-manager client's own 15 s request timeout. */
 const GET_ME_DEADLINE_MS = 10_000;
-
-const INDICATOR: Record<BotStatus, string> = { running: "🟢", starting: "🟡", stopped: "🔴", error: "⚠️" };
-const LABEL: Record<BotStatus, string> = { running: "Работает", starting: "Запускается", stopped: "Остановлен", error: "Ошибка" };
-
-export const botStatusIndicator = (s: string) => INDICATOR[s as BotStatus] ?? "⚪";
-export const botStatusLabel = (s: string) => LABEL[s as BotStatus] ?? s;
 
 /** "3d 4h", "2h 5m", "7m 12s", "0s"; "—" when the bot is not running. */
 export function formatUptime(state: BotInstanceState, now = Date.now()): string {
@@ -36,13 +31,6 @@ export function formatUptime(state: BotInstanceState, now = Date.now()): string 
   if (h > 0) return `${h}h ${m}m`;
   if (m > 0) return `${m}m ${s}s`;
   return `${s}s`;
-}
-
-/** MessengerError → the HTTP error a client can act on (bad credential 400, platform trouble 502). */
-export function messengerHttpError(e: unknown): unknown {
-  if (!(e instanceof MessengerError)) return e;
-  if (e.kind === "unauthorized") return badRequest(e.message);
-  return new AppError(502, "BAD_GATEWAY", e.message);
 }
 
 /** Prepared once per open project file (the unprepared builder costs several times more per call). */
@@ -108,18 +96,26 @@ export class TokensService {
     return this.q.list.all({ projectId }).map((t) => this.item(t));
   }
 
+  /** The token a project-level action means when it names none: the project's first (lowest id). Access is checked by the caller. */
+  first(projectId: number): TokenRow | undefined {
+    return this.q.list.all({ projectId })[0];
+  }
+
+  /** first(), for an action that needs a token: 400 when the project has none. */
+  requireFirst(projectId: number): TokenRow {
+    const token = this.first(projectId);
+    if (!token) throw badRequest("The project has no bot token yet; a user adds one in the Studio (Bots tab) or through POST /api/bot/projects/{id}/tokens");
+    return token;
+  }
+
   /** Adds a credential after the platform confirmed it; the same credential again returns the existing record. */
   async add(projectId: number, userId: number, input: TokenCreate): Promise<{ id: number; name: string; projectId: number }> {
     this.ctx.access.require(projectId, userId);
     const token = input.token;
     const existing = this.q.byValue.get({ projectId, token });
     if (existing) return { id: existing.id, name: existing.name, projectId };
-    let me: MessengerBot;
-    try {
-      me = await withDeadline(this.ctx.messenger.getMe(token), GET_ME_DEADLINE_MS, "getMe");
-    } catch (e) {
-      throw messengerHttpError(e);
-    }
+    // a refused credential answers 400, a platform in trouble 502 (toAppError, src/errors.ts)
+    const me = await withDeadline(this.ctx.messenger.getMe(token), GET_ME_DEADLINE_MS, "getMe");
     const name = input.name?.trim() || me.firstName || me.username || "Bot";
     const row = this.ctx.db
       .insert(botTokens)

@@ -1,6 +1,6 @@
 // What every node compiler needs: the raw nodes by id, target resolution and warning collection.
 import type { Issue, IssueCode } from "../validate";
-import { isLevel1Type } from "../model";
+import { isRunnableType } from "../model";
 import { LOGIC_TYPES } from "../types-logic";
 import { ACTION_TYPES } from "../types-messaging";
 
@@ -62,7 +62,7 @@ export class CompileContext {
       // trigger leads; with matching data the trigger itself runs first (callbacks runtime).
       const next = typeof node.data.autoTransitionTo === "string" ? node.data.autoTransitionTo : undefined;
       return next && next !== from.id ? this.target(node, next, "autoTransitionTo") : undefined;
-    } else if (!isLevel1Type(node.type)) {
+    } else if (!isRunnableType(node.type)) {
       this.warn(from, `Node "${from.id}": ${what} leads to "${t}" (${node.type}), which is skipped; the flow stops there.`, "TARGET_NOT_RUNNABLE");
     } else {
       this.warn(from, `Node "${from.id}": ${what} points to trigger "${t}"; the flow stops there.`, "TARGET_NOT_RUNNABLE");

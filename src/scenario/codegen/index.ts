@@ -1,7 +1,8 @@
 // Scenario → one runnable TypeScript program (grammY + bun:sqlite). See SCENARIO.md for what the
 // bot does and DESIGN.md §6 for how the platform runs it.
 import { documentNodesSchema, normalizeDocument } from "../model";
-import { ScenarioError, validateScenario, type Issue } from "../validate";
+import { ScenarioError } from "../../errors";
+import { validateScenario, type Issue } from "../validate";
 import { compileScenario } from "./compile";
 import { renderProgram, tablesOf, type BotTables, type ProgramSettings } from "./program";
 export { renderInterpreter, type BotTables } from "./program";

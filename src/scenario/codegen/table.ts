@@ -43,6 +43,6 @@ export interface CompiledScenario {
   callbackTriggers: CallbackTriggerDef[];
   messageTriggers: MessageTriggerDef[];
   schedules: ScheduleDef[];
-  /** Level 2 / unknown nodes left out, for the header comment */
+  /** nodes of a type the bot does not run, left out, for the header comment */
   skipped: { id: string; type: string }[];
 }

@@ -92,7 +92,7 @@ function FlowNodeView({ data, selected }: NodeProps) {
   const { node, warnings, onQuickAdd, flash } = data as FlowNodeData;
   const all = slotsOf(node);
   // the keyboard link leaves from the bottom edge: it is an attachment, not a step of the flow
-  const keyboard = all.find((s) => s.kind === "keyboard");
+  const keyboard = all.find((s) => s.handle === "keyboard");
   const slots = all.filter((s) => s !== keyboard);
   return (
     <div className={`ed-node ed-type-${node.type}${selected ? " selected" : ""}${warnings?.length ? " has-warning" : ""}${flash ? " flash" : ""}`} data-node-id={node.id} data-testid={`node-${node.id}`}>
@@ -106,7 +106,7 @@ function FlowNodeView({ data, selected }: NodeProps) {
       <div className="ed-slots">
         {slots.map((s) => (
           <SlotRow key={s.handle} slot={s} node={node} onQuickAdd={onQuickAdd}>
-            {s.kind === "button" ? <span className="ed-btn">{s.label || "…"}</span> : s.kind === "branch" ? <span className="ed-branch">{s.label}</span> : <span className="ed-slot-label">{t(`editor.slots.${s.kind}`)}</span>}
+            {s.form === "field" ? <span className="ed-slot-label">{t(`editor.slots.${s.name}`)}</span> : s.kind === "button" ? <span className="ed-btn">{s.label || "…"}</span> : <span className="ed-branch">{s.label}</span>}
           </SlotRow>
         ))}
       </div>

@@ -1,6 +1,7 @@
 // The scenario document as the editor holds it, and the one rule of the format the canvas rests
 // on: transitions live in node data; edges are derived from it. Every function here is pure and
 // returns new objects only along the changed path, so unknown fields everywhere survive untouched.
+import { setSlot, slotsOfNode, type Slot } from "../../../src/scenario/slots";
 
 export type Data = Record<string, any>;
 export interface SNode {
@@ -25,19 +26,12 @@ export interface Doc {
 }
 
 /** A transition slot of a node: which field holds the target, as a handle id of the canvas. */
-export interface Slot {
-  handle: string;
-  label: string;
-  target: string;
-  kind: "auto" | "button" | "branch" | "default" | "input" | "keyboard";
-}
+export type { Slot };
 
 const isObj = (v: unknown): v is Data => typeof v === "object" && v !== null && !Array.isArray(v);
-const str = (v: unknown) => (typeof v === "string" ? v : "");
 
-/** Types that send a message (they carry buttons and the message's own auto transition). */
+/** Types that send a message (the properties panel shows the message form for them). */
 export const MESSAGE_LIKE = new Set(["message", "start", "command", "photo", "video", "audio", "document", "sticker", "voice", "animation", "location", "contact"]);
-const NO_AUTO = new Set(["condition", "keyboard", "input", "comment", "parallel_split"]);
 
 /** Loads whatever the server holds: the document, the legacy flat form, or json_data. */
 export function normalizeDoc(raw: unknown): Doc {
@@ -52,55 +46,16 @@ export function normalizeDoc(raw: unknown): Doc {
   return { ...rest, sheets: [{ id: "sheet-1", name: "Main", nodes: Array.isArray(nodes) ? nodes : [], edges: Array.isArray(edges) ? edges : Array.isArray(connections) ? connections : [] }] };
 }
 
-/** The buttons a node shows: its own. */
-export const buttonsOf = (n: SNode): Data[] => (Array.isArray(n.data?.buttons) ? n.data!.buttons.filter(isObj) : []);
-export const branchesOf = (n: SNode): Data[] => (Array.isArray(n.data?.branches) ? n.data!.branches.filter(isObj) : []);
+/**
+ * Every transition slot of a node, in the order the node draws its handles: the server's one slot
+ * table (src/scenario/slots.ts, shared pure code), so the canvas draws what the bot follows.
+ */
+export const slotsOf = (n: SNode): Slot[] => slotsOfNode(n.type, n.data);
 
-/** Every transition slot of a node, in the order the node draws its handles. */
-export function slotsOf(n: SNode): Slot[] {
-  const d = n.data ?? {};
-  const out: Slot[] = [];
-  if (n.type === "condition") {
-    branchesOf(n).forEach((b, i) => out.push({ handle: `branch:${b.id ?? i}`, label: str(b.label) || str(b.operator), target: str(b.target), kind: "branch" }));
-    out.push({ handle: "default", label: "default", target: str(d.defaultTargetId), kind: "default" });
-    return out;
-  }
-  if (n.type === "parallel_split" && Array.isArray(d.parallelBranches))
-    d.parallelBranches.forEach((b: unknown, i: number) => isObj(b) && out.push({ handle: `pbranch:${b.id ?? i}`, label: str(b.label), target: str(b.target), kind: "branch" }));
-  if (n.type === "loop") out.push({ handle: "afterLoop", label: "after loop", target: str(d.afterLoopTo), kind: "default" });
-  buttonsOf(n).forEach((b, i) => {
-    const action = str(b.action) || "goto";
-    if (action === "goto" || action === "selection" || action === "complete" || action === "") out.push({ handle: `btn:${b.id ?? i}`, label: str(b.text), target: str(b.target), kind: "button" });
-  });
-  if (n.type === "input" || d.collectUserInput === true || str(d.inputTargetNodeId)) out.push({ handle: "input", label: "input", target: str(d.inputTargetNodeId), kind: "input" });
-  if (MESSAGE_LIKE.has(n.type)) out.push({ handle: "keyboard", label: "keyboard", target: str(d.keyboardNodeId), kind: "keyboard" });
-  if (!NO_AUTO.has(n.type)) out.push({ handle: "auto", label: "next", target: str(d.autoTransitionTo), kind: "auto" });
-  return out;
-}
-
-/** Writes one transition into node data (an empty target clears it). */
+/** Writes one transition into node data (an empty target clears it); an unknown handle changes nothing. */
 export function withTarget(n: SNode, handle: string, target: string): SNode {
-  const d: Data = { ...(n.data ?? {}) };
-  if (handle === "auto") {
-    d.autoTransitionTo = target;
-    if (MESSAGE_LIKE.has(n.type) || "enableAutoTransition" in d) d.enableAutoTransition = target !== "";
-  } else if (handle === "default") d.defaultTargetId = target;
-  else if (handle === "input") {
-    d.inputTargetNodeId = target;
-    if (n.type !== "input" && target) d.collectUserInput = true;
-  } else if (handle === "keyboard") d.keyboardNodeId = target;
-  else if (handle.startsWith("btn:")) {
-    const key = handle.slice(4);
-    d.buttons = buttonsOf(n).map((b, i) => (String(b.id ?? i) === key ? { ...b, target, action: b.action === "selection" || b.action === "complete" ? b.action : "goto" } : b));
-  } else if (handle === "afterLoop") d.afterLoopTo = target;
-  else if (handle.startsWith("pbranch:")) {
-    const key = handle.slice(8);
-    d.parallelBranches = (Array.isArray(d.parallelBranches) ? d.parallelBranches : []).map((b: Data, i: number) => (isObj(b) && String(b.id ?? i) === key ? { ...b, target } : b));
-  } else if (handle.startsWith("branch:")) {
-    const key = handle.slice(7);
-    d.branches = branchesOf(n).map((b, i) => (String(b.id ?? i) === key ? { ...b, target } : b));
-  } else return n;
-  return { ...n, data: d };
+  const data = setSlot(n.type, n.data, handle, target);
+  return data ? { ...n, data } : n;
 }
 
 export interface DerivedEdge {

@@ -1,7 +1,7 @@
 // Admin: platform accounts (API.md "Admin area" users endpoints; paging per DESIGN.md "Admin users").
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
-import { badRequest } from "../../http/errors";
+import { badRequest } from "../../errors";
 import { parseIntQuery, parsePositiveId } from "../../http/params";
 import { adminGuard } from "./admin-auth";
 import { AdminUsersService } from "./users-service";

@@ -1,7 +1,7 @@
 // Backups in the admin area: list, create now, download (docs/operations.md "Backups").
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
-import { AppError } from "../../http/errors";
+import { AppError } from "../../errors";
 import { nextScheduledRun } from "../backups/schedule";
 import { BACKUP_NAME } from "../backups/service";
 import { adminGuard } from "./admin-auth";

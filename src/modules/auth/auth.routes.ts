@@ -2,11 +2,12 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
-import { badRequest, forbidden } from "../../http/errors";
+import { badRequest, forbidden } from "../../errors";
 import { parsePaging, parsePositiveId } from "../../http/params";
 import { clientAddress, rateLimited, WindowLimiter } from "../../http/rate-limit";
 import { devLoginSchema, patCreateSchema, widgetLoginSchema } from "./model";
-import { SESSION_COOKIE, SESSION_TTL_MS } from "./service";
+import { SESSION_COOKIE } from "../../actor";
+import { SESSION_TTL_MS } from "./service";
 
 export const authRoutes = (ctx: AppContext) => {
   const cookieOptions = () => ({

@@ -5,7 +5,7 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
-import { badRequest } from "../../http/errors";
+import { badRequest } from "../../errors";
 import { createStorageSchema, STORAGE_ID_PATTERN, updateStorageSchema } from "./model";
 
 /** A storage config id from the path (shared with the admin twins of these routes). */

@@ -5,7 +5,7 @@ import type { AppContext } from "../../context";
 import { parsePositiveId } from "../../http/params";
 import { builtInTemplateFiles } from "../../../assets/templates";
 import { adminGuard } from "../admin/admin-auth";
-import { parseListQuery } from "./index";
+import { parseListQuery } from "./templates.routes";
 import { featuredSchema } from "./model";
 import { seedBuiltInTemplates } from "./seed";
 import { TemplatesService } from "./service";

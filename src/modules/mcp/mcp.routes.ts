@@ -4,7 +4,7 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { botActorOf, resolveActor } from "../../http/auth";
-import { unauthorized } from "../../http/errors";
+import { unauthorized } from "../../errors";
 import type { McpSessions } from "../../mcp/sessions";
 
 export const mcpRoutes = (ctx: AppContext) => {

@@ -6,6 +6,7 @@ import { authPlugin } from "../../http/auth";
 import { parsePositiveId } from "../../http/params";
 import { adminIdRemoveSchema, adminIdsSchema, duplicateSchema, generateResponseSchema, generateSchema } from "./model";
 import { ProjectCode } from "./code";
+import { memberProjectId } from "./member";
 import { normalizeAdminIds, parseAdminIdToRemove, splitAdminIds } from "./admin-ids";
 
 const adminIdsView = (list: string) => {
@@ -16,12 +17,7 @@ const adminIdsView = (list: string) => {
 export const projectExtraRoutes = (ctx: AppContext) => {
   const projects = ctx.projects;
   const code = new ProjectCode(ctx);
-  /** Owner or collaborator; 404 missing project, 403 stranger. */
-  const member = (raw: string, userId: number, name = "id") => {
-    const projectId = parsePositiveId(raw, name);
-    ctx.access.require(projectId, userId);
-    return projectId;
-  };
+  const member = (raw: string, userId: number, name = "id") => memberProjectId(ctx, raw, userId, name);
 
   return new Elysia({ prefix: "/api/projects" })
     .use(authPlugin(ctx))

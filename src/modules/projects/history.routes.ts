@@ -4,6 +4,7 @@ import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
 import { parseIntQuery, parsePositiveId, parsePrefixedId } from "../../http/params";
 import { LOGS_DEFAULT_LIMIT, LOGS_MAX_LIMIT, ProjectActivity } from "./activity";
+import { memberProjectId } from "./member";
 
 export const VERSIONS_DEFAULT_LIMIT = 50;
 export const VERSIONS_MAX_LIMIT = 200;
@@ -11,11 +12,7 @@ export const VERSIONS_MAX_LIMIT = 200;
 export const projectHistoryRoutes = (ctx: AppContext) => {
   const projects = ctx.projects;
   const activity = new ProjectActivity(ctx);
-  const member = (raw: string, userId: number) => {
-    const projectId = parsePositiveId(raw, "id");
-    ctx.access.require(projectId, userId);
-    return projectId;
-  };
+  const member = (raw: string, userId: number) => memberProjectId(ctx, raw, userId);
 
   return (
     new Elysia({ prefix: "/api/projects" })

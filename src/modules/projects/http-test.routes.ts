@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
 import { parsePositiveId } from "../../http/params";
-import { AppError, badRequest } from "../../http/errors";
+import { AppError, badRequest } from "../../errors";
 
 export const HTTP_TEST_BODY_LIMIT = 64 * 1024;
 

@@ -1,14 +1,12 @@
 // EXTENSIONS.md "Bot lifecycle": start/stop/restart a token's bot, and the older platform's
 // project-level spellings that bot-manager clients still call.
 import { Elysia } from "elysia";
-import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { AppContext } from "../../context";
-import { botTokens } from "../../db/schema";
 import { authPlugin } from "../../http/auth";
-import { AppError, badRequest, notFound } from "../../http/errors";
-import { parsePositiveId, parseTokenId } from "../../http/params";
-import { asHttp } from "./errors";
+import { badRequest, notFound, toAppError } from "../../errors";
+import { parseTokenId } from "../../http/params";
+import { memberProjectId } from "../projects/member";
 
 type Action = "start" | "stop" | "restart";
 
@@ -18,8 +16,9 @@ const MESSAGES: Record<Action, string> = { start: "Bot started", stop: "Bot stop
 
 export const botLifecycleRoutes = (ctx: AppContext) => {
   const tokens = ctx.tokens;
+  // the runtime's refusals (BotError) reach the error handler, which answers them (src/errors.ts)
   const run = (action: Action, tokenId: number) =>
-    asHttp(() => (action === "start" ? ctx.bots.start(tokenId) : action === "stop" ? ctx.bots.stop(tokenId) : ctx.bots.restart(tokenId)));
+    action === "start" ? ctx.bots.start(tokenId) : action === "stop" ? ctx.bots.stop(tokenId) : ctx.bots.restart(tokenId);
 
   const tokenAction = (action: Action) => async ({ actor, params }: { actor: { userId: number }; params: { tokenId: string } }) => {
     const tokenId = parseTokenId(params.tokenId);
@@ -31,24 +30,21 @@ export const botLifecycleRoutes = (ctx: AppContext) => {
   const projectAction =
     (action: Action) =>
     async ({ actor, params, body }: { actor: { userId: number }; params: { id: string }; body: z.infer<typeof compatBody> }) => {
-      const projectId = parsePositiveId(params.id, "id");
-      ctx.access.require(projectId, actor.userId);
+      const projectId = memberProjectId(ctx, params.id, actor.userId);
       let tokenId: number;
       if (body?.tokenId !== undefined) {
         tokenId = parseTokenId(String(body.tokenId));
         const t = tokens.access.find(tokenId);
         if (!t || t.projectId !== projectId) throw notFound("This project has no such token");
       } else {
-        const first = ctx.db.select({ id: botTokens.id }).from(botTokens).where(eq(botTokens.projectId, projectId)).orderBy(asc(botTokens.id)).get();
-        if (!first) throw badRequest("The project has no bot token; add one first");
-        tokenId = first.id;
+        tokenId = tokens.requireFirst(projectId).id;
       }
       try {
         const state = await run(action, tokenId);
         return { message: MESSAGES[action], tokenId, status: state.status };
       } catch (e) {
         // Those clients expect 400, not 409, for "already running".
-        if (e instanceof AppError && e.status === 409) throw badRequest(e.message);
+        if (toAppError(e)?.status === 409) throw badRequest(toAppError(e)!.message);
         throw e;
       }
     };

@@ -3,7 +3,7 @@
 // rules (validation, encryption, one active config, registry reload) are the storage module's own.
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
-import { parseStorageId } from "../storage";
+import { parseStorageId } from "../storage/storage.routes";
 import { createStorageSchema, updateStorageSchema } from "../storage/model";
 import { adminGuard } from "./admin-auth";
 

@@ -2,7 +2,7 @@
 // admin key exists or outside production; otherwise every /admin path is a plain 404.
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
-import { AppError, badRequest } from "../../http/errors";
+import { AppError, badRequest, toAppError } from "../../errors";
 import { parsePositiveId } from "../../http/params";
 import { settingsPutSchema } from "../settings/model";
 import { ADMIN_COOKIE, adminCookieOptions, adminGuard, adminKeyMatches, issueAdminCookie, verifyAdminCookie } from "./admin-auth";
@@ -12,9 +12,9 @@ import { hubPage } from "./pages/hub";
 import { redirect } from "./pages/layout";
 import { loginPage } from "./pages/login";
 import { settingsPage } from "./pages/settings";
-import { adminStorageRoutes } from "./storage-proxy";
-import { adminUsersRoutes } from "./users";
-import { adminVersionRoutes } from "./version";
+import { adminStorageRoutes } from "./storage-proxy.routes";
+import { adminUsersRoutes } from "./users.routes";
+import { adminVersionRoutes } from "./version.routes";
 
 const isFormPost = (request: Request) => /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(request.headers.get("content-type") ?? "");
 /** `?wait=` of the login page: whole seconds, at most the lock's length; anything else shows nothing. */
@@ -122,10 +122,11 @@ export const adminRoutes = (ctx: AppContext) => {
           // First run ends on the hub; a later change stays here and says it was saved.
           return redirect(view.configured && !wasSetUp ? "/admin" : "/admin/settings?saved=1");
         } catch (e) {
-          if (!(e instanceof AppError) || e.status >= 500 && e.status !== 502) throw e;
+          const refused = toAppError(e);
+          if (!refused || refused.status >= 500 && refused.status !== 502) throw e;
           const typed = (k: string) => (typeof form[k] === "string" ? form[k] : undefined);
           const res = settingsPage(ctx.settings.publicView(), {
-            error: e.message,
+            error: refused.message,
             form: {
               loginMode: typed("loginMode"),
               clientId: typed("clientId"),
@@ -134,7 +135,7 @@ export const adminRoutes = (ctx: AppContext) => {
               retype: (["botToken", "clientSecret"] as const).filter((k) => typed(k)),
             },
           });
-          return new Response(res.body, { status: e.status, headers: res.headers });
+          return new Response(res.body, { status: refused.status, headers: res.headers });
         }
       })
   );

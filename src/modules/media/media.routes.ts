@@ -2,8 +2,9 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
-import { badRequest } from "../../http/errors";
+import { badRequest } from "../../errors";
 import { parsePositiveId } from "../../http/params";
+import { memberProjectId } from "../projects/member";
 import { serveUpload } from "./serve";
 
 /** The `file` part of a multipart body; everything else a client can send wrong is a 400. */
@@ -30,8 +31,7 @@ export const mediaRoutes = (ctx: AppContext) => {
     .post(
       "/api/projects/:id/media",
       async ({ params, request, actor, set }) => {
-        const projectId = parsePositiveId(params.id, "id");
-        ctx.access.require(projectId, actor.userId);
+        const projectId = memberProjectId(ctx, params.id, actor.userId);
         const view = await media.upload(projectId, await filePart(request));
         set.status = 201;
         return view;
@@ -42,8 +42,7 @@ export const mediaRoutes = (ctx: AppContext) => {
     .get(
       "/api/projects/:id/media",
       ({ params, actor }) => {
-        const projectId = parsePositiveId(params.id, "id");
-        ctx.access.require(projectId, actor.userId);
+        const projectId = memberProjectId(ctx, params.id, actor.userId);
         return media.list(projectId);
       },
       { user: true },

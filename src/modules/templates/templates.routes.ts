@@ -2,7 +2,7 @@
 // seeded when the context is built (seed.ts loadBuiltInTemplates).
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
-import { badRequest } from "../../http/errors";
+import { badRequest } from "../../errors";
 import { authPlugin } from "../../http/auth";
 import { parseIntQuery, parsePositiveId } from "../../http/params";
 import { createTemplateSchema, PER_PAGE_DEFAULT, PER_PAGE_MAX, rateTemplateSchema, SEARCH_MAX, updateTemplateSchema, useTemplateSchema, type TemplateListQuery } from "./model";

@@ -7,9 +7,9 @@ import { parseBoolQuery, parsePaging, parsePositiveId } from "../../http/params"
 import { JsonCache } from "../../http/json-cache";
 import { changeStamp } from "../../db/change-stamp";
 import { createProjectSchema, reorderSchema, updateProjectSchema } from "./model";
-import { projectExtraRoutes } from "./extra-routes";
-import { projectHistoryRoutes } from "./history-routes";
-import { projectHttpTestRoutes } from "./http-test";
+import { projectExtraRoutes } from "./features.routes";
+import { projectHistoryRoutes } from "./history.routes";
+import { projectHttpTestRoutes } from "./http-test.routes";
 
 export const projectsRoutes = (ctx: AppContext) =>
   new Elysia().use(projectRecordRoutes(ctx)).use(projectExtraRoutes(ctx)).use(projectHistoryRoutes(ctx)).use(projectHttpTestRoutes(ctx));

@@ -3,7 +3,7 @@ import { Elysia } from "elysia";
 import { z } from "zod";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
-import { badRequest } from "../../http/errors";
+import { badRequest } from "../../errors";
 import { parseIntQuery, parseTokenId } from "../../http/params";
 import { DAILY_DAYS_DEFAULT, DAILY_DAYS_MAX, USERS_LIMIT_DEFAULT, USERS_LIMIT_MAX } from "./model";
 import { BotUsersService } from "./service";
