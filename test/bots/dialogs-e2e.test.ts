@@ -64,7 +64,7 @@ for (const isolation of ["runner", "process"] as const) {
       const [hello] = await fake.waitForSent(botToken, ann.id, 1, 15_000);
       fake.pressButton(botToken, ann, hello.params.reply_markup.inline_keyboard[0][0].callback_data, hello.messageId);
       await fake.waitForSent(botToken, ann.id, 1, 10_000);
-      await until(async () => (await messagesOf(ann)).body?.items?.length === 4, 10_000);
+      await until(async () => (await messagesOf(ann)).body?.items?.length === 4, "four recorded messages", 10_000);
       const m = (await messagesOf(ann)).body.items;
       expect(m.map((x: any) => [x.direction, x.sentBy, x.kind, x.text, x.nodeId])).toEqual([
         ["in", "user", "text", "/start ref_42", null],
@@ -73,7 +73,7 @@ for (const isolation of ["runner", "process"] as const) {
         ["out", "bot", "text", "Второй шаг", "second"],
       ]);
       expect(m[1].buttons[0][0].text).toBe("Дальше");
-      await until(() => events.some((e) => e.chatId === String(ann.id) && e.messageId === m[3].id), 5000);
+      await until(() => events.some((e) => e.chatId === String(ann.id) && e.messageId === m[3].id), "the live event of the reply", 5000);
       const list = (await chats()).body;
       expect(list.items[0]).toMatchObject({ chatId: String(ann.id), firstName: "Ann", userName: "ann", unread: 2, takeover: false, blocked: false });
       const user = await t.call("GET", `/api/bot/tokens/${tokenId}/users/${ann.id}`, { cookie });
@@ -105,7 +105,7 @@ for (const isolation of ["runner", "process"] as const) {
       fake.sendText(botToken, ann, "/start");
       fake.sendText(botToken, bob, "/start");
       await fake.waitForSent(botToken, bob.id, 1, 10_000);
-      await until(async () => (await messagesOf(ann)).body.items.at(-1).text === "/start", 5000);
+      await until(async () => (await messagesOf(ann)).body.items.at(-1).text === "/start", "the held chat's message recorded", 5000);
       expect(fake.sent(botToken, ann.id).length).toBe(before);
       const off = await t.call("PUT", `/api/bot/tokens/${tokenId}/chats/${ann.id}/takeover`, { cookie, json: { on: false, resumeAt: "second" } });
       expect(off.body).toEqual({ chatId: String(ann.id), takeover: false, resumed: true });
