@@ -16,7 +16,7 @@
 import { greeterScenario } from "../test/bots/scenario-fixture";
 import { startFakeMessenger, type FakeBot, type RecordedCall } from "../test/support/fake-messenger";
 import { DialogsService } from "../src/modules/dialogs/service";
-import { api, arg, latency, onCleanup, ratio, round, runBench, startPlatform, treeRssMb, until } from "./lib";
+import { api, arg, latency, pool, onCleanup, ratio, round, runBench, startPlatform, treeRssMb, until } from "./lib";
 
 const N = Math.max(2, arg("bots", 200));
 const ACTIVE = Math.max(2, Math.min(arg("active", 40), N));
@@ -35,13 +35,6 @@ interface Member {
   records: boolean;
 }
 
-async function pool<T>(items: T[], width: number, fn: (item: T) => Promise<unknown>) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
-}
 
 await runBench("dialogs", async () => {
   const fake = await startFakeMessenger();
