@@ -100,6 +100,7 @@ for (const isolation of ["runner", "process"] as const) {
     }, 30_000);
 
     test("takeover silences that chat only; resume at a node runs it", async () => {
+      const interactionsBefore = (await t.call("GET", `/api/bot/tokens/${tokenId}/users/${ann.id}`, { cookie })).body.interactionCount;
       expect((await t.call("PUT", `/api/bot/tokens/${tokenId}/chats/${ann.id}/takeover`, { cookie, json: { on: true } })).body.takeover).toBe(true);
       const before = fake.sent(botToken, ann.id).length;
       fake.sendText(botToken, ann, "/start");
@@ -107,6 +108,9 @@ for (const isolation of ["runner", "process"] as const) {
       await fake.waitForSent(botToken, bob.id, 1, 10_000);
       await until(async () => (await messagesOf(ann)).body.items.at(-1).text === "/start", "the held chat's message recorded", 5000);
       expect(fake.sent(botToken, ann.id).length).toBe(before);
+      // still seen: the user's interaction count grows though nobody answered
+      const seen = await t.call("GET", `/api/bot/tokens/${tokenId}/users/${ann.id}`, { cookie });
+      expect(seen.body.interactionCount).toBe(interactionsBefore + 1);
       const off = await t.call("PUT", `/api/bot/tokens/${tokenId}/chats/${ann.id}/takeover`, { cookie, json: { on: false, resumeAt: "second" } });
       expect(off.body).toEqual({ chatId: String(ann.id), takeover: false, resumed: true });
       const [resumed] = await fake.waitForSent(botToken, ann.id, 1, 10_000);
