@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startFakeMessenger, type FakeMessenger, type FakeUser } from "../support/fake-messenger";
 import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
-import { until } from "../support/process";
+import { freePort, until } from "../support/process";
+import { createApp } from "../../src/app";
 import { greeterScenario } from "./scenario-fixture";
 
 const scenario = {
@@ -24,10 +25,17 @@ const scenario = {
   ],
 };
 
-for (const isolation of ["runner", "process"] as const) {
-  describe(`dialogs with a real bot (${isolation})`, () => {
+const MODES = [
+  { isolation: "runner", launchMode: "polling" },
+  { isolation: "process", launchMode: "polling" },
+  { isolation: "runner", launchMode: "webhook" },
+] as const;
+
+for (const { isolation, launchMode } of MODES) {
+  describe(`dialogs with a real bot (${isolation}, ${launchMode})`, () => {
     let fake: FakeMessenger;
     let t: TestApp;
+    let server: { stop: () => void } | undefined;
     let cookie: string;
     let tokenId: number;
     let botToken: string;
@@ -37,14 +45,21 @@ for (const isolation of ["runner", "process"] as const) {
 
     beforeAll(async () => {
       fake = await startFakeMessenger();
-      t = createTestApp({ fileDb: true, env: { MESSENGER_API_ROOT: fake.url, BOT_ISOLATION: isolation } });
+      const port = await freePort();
+      t = createTestApp({ fileDb: true, env: { MESSENGER_API_ROOT: fake.url, BOT_ISOLATION: isolation, WEBHOOK_BASE_URL: `http://127.0.0.1:${port}` } });
       await setUp(t);
+      if (launchMode === "webhook") {
+        // the messenger posts updates to the platform's intake, which forwards them to the bot
+        const app = createApp(t.ctx).listen({ port, hostname: "127.0.0.1" });
+        server = { stop: () => app.server?.stop(true) };
+      }
       cookie = await loginAs(t, 78);
       const project = await t.call("POST", "/api/projects", { cookie, json: { name: `Dialogs ${isolation}`, data: scenario, userDatabaseEnabled: 1 } });
       expect(project.status).toBe(201);
-      const bot = fake.addBot({ username: `dialogs_${isolation}_bot` });
+      const bot = fake.addBot({ username: `dialogs_${isolation}_${launchMode}_bot` });
       botToken = bot.token;
       tokenId = (await t.call("POST", `/api/bot/projects/${project.body.id}/tokens`, { cookie, json: { token: bot.token } })).body.id;
+      if (launchMode === "webhook") expect((await t.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie, json: { launchMode } })).status).toBe(200);
       t.ctx.events.on("chat-message", (e) => void events.push(e));
       const started = await t.call("POST", `/api/bot/tokens/${tokenId}/start`, { cookie });
       expect(started.status).toBe(200);
@@ -52,6 +67,7 @@ for (const isolation of ["runner", "process"] as const) {
 
     afterAll(async () => {
       await t.ctx.bots.shutdown();
+      server?.stop();
       await fake.stop();
       t.cleanup();
     });
