@@ -1,0 +1,65 @@
+// The Dialogs of a project's bots (docs/dialogs.md): a token picker, the chat list and one chat.
+// On a wide screen both sit side by side; on a phone they are two screens (the list, then the chat
+// with a way back). The open token and chat live in the address (?token=&chat=), so the Users tab's
+// "open dialog" and a reload land on the same chat.
+import "./dialogs/dialogs.css";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { useSearchParams } from "wouter";
+import { get } from "../../api/client";
+import { useProjectEvents } from "../../api/events";
+import type { TokenItem } from "../../api/types";
+import { ErrorLine } from "../../components/ui";
+import { ChatList } from "./dialogs/ChatList";
+import { Conversation } from "./dialogs/Conversation";
+import { registerAudienceStrings } from "./dialogs/i18n";
+
+registerAudienceStrings();
+
+export function DialogsTab({ projectId }: { projectId: number }) {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const tokens = useQuery({ queryKey: ["tokens", projectId], queryFn: () => get<{ items: TokenItem[] }>(`/api/bot/projects/${projectId}/tokens`) });
+  const wanted = Number(params.get("token"));
+  const items = tokens.data?.items ?? [];
+  const tokenId = items.find((x) => x.id === wanted)?.id ?? items[0]?.id ?? null;
+  const chatId = params.get("chat");
+  const qc = useQueryClient();
+  useProjectEvents((e) => {
+    if (e.event !== "chat-message" || e.projectId !== projectId) return;
+    void qc.invalidateQueries({ queryKey: ["chats", e.tokenId] });
+    void qc.invalidateQueries({ queryKey: ["chat-messages", e.tokenId, e.chatId] });
+  });
+  const open = (next: { token?: number; chat?: string | null }) =>
+    setParams((p) => {
+      const q = new URLSearchParams(p);
+      if (next.token !== undefined) q.set("token", String(next.token));
+      if (next.chat) q.set("chat", next.chat);
+      else if (next.chat === null) q.delete("chat");
+      return q;
+    });
+
+  if (tokens.isPending) return <p>{t("common.loading")}</p>;
+  if (tokens.isError) return <ErrorLine error={tokens.error} />;
+  if (tokenId === null) return <p className="muted">{t("dialogs.noBots")}</p>;
+  return (
+    <div className="stack">
+      {items.length > 1 && (
+        <label className="compact-label">
+          {t("logs.bot")}
+          <select value={tokenId} onChange={(e) => open({ token: Number(e.target.value), chat: null })}>
+            {items.map((tk) => <option key={tk.id} value={tk.id}>{tk.name}{tk.botUsername ? ` (@${tk.botUsername})` : ""}</option>)}
+          </select>
+        </label>
+      )}
+      <div className={chatId ? "dlg has-chat" : "dlg"} data-testid="dialogs">
+        <ChatList key={`list-${tokenId}`} tokenId={tokenId} active={chatId} onOpen={(chat) => open({ token: tokenId, chat })} />
+        {chatId ? (
+          <Conversation key={`${tokenId}:${chatId}`} projectId={projectId} tokenId={tokenId} chatId={chatId} onBack={() => open({ chat: null })} />
+        ) : (
+          <p className="dlg-placeholder muted">{t("dialogs.pick")}</p>
+        )}
+      </div>
+    </div>
+  );
+}
