@@ -1,0 +1,249 @@
+// The Dialogs tab in Chromium with a real bot on the fake messenger (docs/dialogs.md): a user
+// writes and presses a button, the bot answers, and both sides appear live in the open tab; the
+// operator replies with a URL and a "go to node" button and the fake user receives it; edit and
+// delete reach the chat; takeover silences the scenario for that chat only and "resume at" runs the
+// node; a bot message's node opens in the editor; hostile names and texts stay text; on a phone the
+// list and the chat are two screens.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createApp } from "../../src/app";
+import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
+import { haveChromium, launchBrowser, warnIfNoChromium, type Browser } from "../support/browser";
+import { startFakeMessenger, type FakeMessenger, type FakeUser, type RecordedCall } from "../support/fake-messenger";
+import { freePort } from "../support/process";
+
+warnIfNoChromium("dialogs tab");
+
+const node = (id: string, type: string, data: Record<string, unknown>, y = 0) => ({ id, type, position: { x: 0, y }, data });
+const scenario = {
+  sheets: [
+    {
+      id: "s1",
+      name: "Main",
+      nodes: [
+        node("cmd-start", "command_trigger", { command: "/start", autoTransitionTo: "hello" }),
+        node("hello", "message", { messageText: "Hi! Press the button.", keyboardType: "inline", buttons: [{ id: "b1", text: "Go", action: "goto", target: "done" }] }, 150),
+        node("done", "message", { messageText: "Done here." }, 300),
+      ],
+      edges: [],
+    },
+  ],
+};
+
+const inlineKeyboard = (c: RecordedCall) => (c.params.reply_markup as { inline_keyboard?: { text: string; url?: string; callback_data?: string }[][] } | undefined)?.inline_keyboard;
+
+describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
+  let fake: FakeMessenger;
+  let t: TestApp;
+  let base: string;
+  let b: Browser;
+  let stopServer: () => unknown;
+  let cookie: string;
+  let projectId: number;
+  let tokenId: number;
+  let botToken: string;
+  const eve: FakeUser = { id: 880001, first_name: "Eve", username: "eve_writes" } as FakeUser;
+  const other: FakeUser = { id: 880002, first_name: "Oscar" } as FakeUser;
+
+  const conversation = () => b.page.getByTestId("conversation");
+  const messages = () => b.page.getByTestId("dlg-messages");
+
+  beforeAll(async () => {
+    fake = await startFakeMessenger();
+    t = createTestApp({ fileDb: true, env: { MESSENGER_API_ROOT: fake.url } });
+    await setUp(t);
+    const port = await freePort();
+    const app = createApp(t.ctx).listen({ port, hostname: "127.0.0.1" });
+    stopServer = () => app.server?.stop(true);
+    base = `http://127.0.0.1:${port}`;
+    t.ctx.state.localUrl = base;
+    cookie = await loginAs(t, 4242, { firstName: "Ada" });
+    projectId = (await t.call("POST", "/api/projects", { cookie, json: { name: "Support desk" } })).body.id;
+    await t.call("PUT", `/api/projects/${projectId}`, { cookie, json: { data: scenario, commitMessage: "Scenario" } });
+    const bot = fake.addBot({ username: "desk_bot", firstName: "Desk" });
+    botToken = bot.token;
+    tokenId = (await t.call("POST", `/api/bot/projects/${projectId}/tokens`, { cookie, json: { token: botToken } })).body.id;
+    expect((await t.call("POST", `/api/bot/tokens/${tokenId}/start`, { cookie })).status).toBe(200);
+    b = await launchBrowser();
+    const [name, value] = cookie.split("=");
+    await b.context.addCookies([{ name: name!, value: value!, url: base }]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await b?.close();
+    await t?.ctx.bots.shutdown();
+    stopServer?.();
+    await fake?.stop();
+    t?.cleanup();
+  });
+
+  test("a user writes and presses a button, the bot answers: both sides appear live, with the node that sent each", async () => {
+    const { page } = b;
+    await page.goto(`${base}/projects/${projectId}/dialogs`);
+    await page.getByText("No conversations yet", { exact: false }).waitFor();
+    fake.sendText(botToken, eve, "/start ref_42");
+    const [hello] = await fake.waitForSent(botToken, eve.id, 1, 20_000);
+    // the chat appears in the open list without a reload, with its unread badge
+    const row = page.getByTestId("chat-list").locator(`[data-chat="${eve.id}"]`);
+    await row.waitFor({ timeout: 10_000 });
+    expect(await row.textContent()).toContain("Eve");
+    await row.getByTestId("unread").waitFor();
+    await row.click();
+    await page.waitForURL(new RegExp(`/projects/${projectId}/dialogs\\?.*chat=${eve.id}`));
+    await messages().getByText("/start ref_42").waitFor();
+    await messages().getByText("Hi! Press the button.").waitFor();
+    const bot = messages().locator('[data-direction="out"]', { hasText: "Hi! Press the button." });
+    expect(await bot.getByText("Go", { exact: true }).count()).toBe(1);
+    expect(await bot.getByRole("link", { name: "Sent by node hello" }).count()).toBe(1);
+    // opening the chat marks it read
+    await row.getByTestId("unread").waitFor({ state: "detached" });
+
+    const data = inlineKeyboard(hello!)![0]![0]!.callback_data!;
+    fake.pressButton(botToken, eve, data, hello!.messageId);
+    await fake.waitForSent(botToken, eve.id, 1, 20_000);
+    await messages().getByText("Pressed “Go”").waitFor({ timeout: 10_000 });
+    await messages().getByText("Done here.").waitFor();
+    // the newest message stays in sight without a reload
+    expect(await page.evaluate(() => performance.getEntriesByType("navigation").length)).toBe(1);
+  }, 60_000);
+
+  test("the operator replies with formatting, a URL button and a go-to-node button: the user receives them", async () => {
+    const { page } = b;
+    const box = conversation();
+    await box.getByLabel("Message", { exact: true }).fill("Hello from a person");
+    await box.getByLabel("Message", { exact: true }).selectText();
+    await box.getByRole("button", { name: "Bold" }).click();
+    expect(await box.getByLabel("Text format").inputValue()).toBe("html");
+    await box.getByRole("button", { name: "Media and buttons" }).click();
+    await box.getByRole("button", { name: "Add a button" }).click();
+    await box.getByLabel("Button text").fill("Docs");
+    await box.getByLabel("Button URL").fill("https://example.com/help");
+    await box.getByRole("button", { name: "Add a button" }).click();
+    const second = box.getByTestId("draft-button").nth(1);
+    await second.getByLabel("Button text").fill("Again");
+    await second.getByLabel("Button action").selectOption("goto");
+    await second.getByLabel("Node to run").selectOption("done");
+    await box.getByRole("button", { name: "Send", exact: true }).click();
+    const [sent] = await fake.waitForSent(botToken, eve.id, 1, 15_000);
+    expect(sent!.params.text).toBe("<b>Hello from a person</b>");
+    expect(String(sent!.params.parse_mode).toLowerCase()).toBe("html");
+    const kb = inlineKeyboard(sent!)!;
+    expect(kb.flat().map((x) => x.text)).toEqual(["Docs", "Again"]);
+    expect(kb.flat()[0]!.url).toBe("https://example.com/help");
+    const mine = messages().locator('[data-sent-by="operator"]').last();
+    await mine.getByText("Hello from a person").waitFor();
+    expect(await mine.locator("strong", { hasText: "Hello from a person" }).count() + (await mine.getByText("<b>").count())).toBeGreaterThan(0);
+    expect(await box.getByLabel("Message", { exact: true }).inputValue()).toBe("");
+    // the user presses "Again": the scenario runs the node the operator chose
+    fake.pressButton(botToken, eve, kb.flat()[1]!.callback_data!, sent!.messageId);
+    const [again] = await fake.waitForSent(botToken, eve.id, 1, 15_000);
+    expect(again!.params.text).toBe("Done here.");
+    // bad input is refused in words, not sent
+    await box.getByLabel("Message", { exact: true }).fill("x".repeat(4097));
+    expect(await box.getByRole("button", { name: "Send", exact: true }).isDisabled()).toBe(true);
+    await box.getByLabel("Message", { exact: true }).fill("with a bad button");
+    await box.getByRole("button", { name: "Add a button" }).click();
+    await box.getByLabel("Button text").fill("Evil");
+    await box.getByLabel("Button URL").fill("javascript:alert(1)");
+    await box.getByRole("button", { name: "Send", exact: true }).click();
+    const alert = box.getByRole("alert");
+    await alert.waitFor();
+    expect(await alert.textContent()).not.toMatch(/^\s*\{/);
+    await box.getByRole("button", { name: /^Remove button/ }).click();
+    await box.getByLabel("Message", { exact: true }).fill("");
+    expect(b.errors.filter((e) => !e.includes("status of 400"))).toEqual([]);
+  }, 60_000);
+
+  test("edit and delete of a sent message reach the chat", async () => {
+    const { page } = b;
+    const mine = messages().locator('[data-sent-by="operator"]', { hasText: "Hello from a person" });
+    await mine.getByRole("button", { name: "Edit" }).click();
+    await mine.getByLabel("New text").fill("Hello, edited");
+    await mine.getByRole("button", { name: "Save" }).click();
+    const edit = await fake.waitForCall(botToken, (c) => c.method.startsWith("editMessage") && c.params.text === "Hello, edited", 10_000);
+    expect(String(edit.params.chat_id)).toBe(String(eve.id));
+    const edited = messages().locator('[data-sent-by="operator"]', { hasText: "Hello, edited" });
+    await edited.getByText("edited", { exact: true }).waitFor();
+    await edited.getByRole("button", { name: "Delete" }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete this message?" });
+    await dialog.getByRole("button", { name: "Delete" }).click();
+    const gone = await fake.waitForCall(botToken, (c) => c.method === "deleteMessage", 10_000);
+    expect(gone.params.message_id).toBe(edit.params.message_id);
+    await edited.getByText("deleted", { exact: true }).waitFor();
+    expect(await edited.getByRole("button", { name: "Edit" }).count()).toBe(0);
+  }, 30_000);
+
+  test("takeover silences the scenario for that chat only; handing back with “resume at” runs the node", async () => {
+    const { page } = b;
+    const box = conversation();
+    await box.getByRole("button", { name: "Take over" }).click();
+    await box.getByText("You are answering this chat", { exact: false }).waitFor();
+    const row = page.getByTestId("chat-list").locator(`[data-chat="${eve.id}"]`);
+    await row.getByText("operator", { exact: true }).waitFor();
+    fake.sendText(botToken, eve, "/start");
+    await messages().locator('[data-direction="in"]', { hasText: /^\/start/ }).last().waitFor();
+    await messages().getByText("/start", { exact: true }).waitFor({ timeout: 10_000 });
+    // updates run in order: once Oscar's /start is answered, Eve's was handled (and not answered)
+    fake.sendText(botToken, other, "/start");
+    await fake.waitForSent(botToken, other.id, 1, 15_000);
+    expect(fake.sent(botToken, eve.id).filter((c) => c.params.text === "Hi! Press the button.").length).toBe(1);
+    // the filter shows the held chat only
+    await page.getByRole("button", { name: "Taken over" }).click();
+    await page.getByTestId("chat-list").locator(`[data-chat="${other.id}"]`).waitFor({ state: "detached" });
+    expect(await row.count()).toBe(1);
+    await page.getByRole("button", { name: "All", exact: true }).click();
+    await box.getByLabel("Then run").selectOption("done");
+    await box.getByRole("button", { name: "Hand back to the bot" }).click();
+    const [resumed] = await fake.waitForSent(botToken, eve.id, 1, 15_000);
+    expect(resumed!.params.text).toBe("Done here.");
+    await box.getByText("The scenario answers this chat.").waitFor();
+    fake.sendText(botToken, eve, "/start");
+    const [answered] = await fake.waitForSent(botToken, eve.id, 1, 15_000);
+    expect(answered!.params.text).toBe("Hi! Press the button.");
+  }, 60_000);
+
+  test("a bot message's node opens in the editor", async () => {
+    const { page } = b;
+    await messages().getByRole("link", { name: "Sent by node hello" }).first().click();
+    await page.waitForURL(new RegExp(`/projects/${projectId}/scenario\\?node=hello$`));
+    await page.locator('.react-flow__node.selected[data-id="hello"]').waitFor({ timeout: 15_000 });
+  }, 30_000);
+
+  test("hostile names and messages stay text (script and img onerror payloads)", async () => {
+    const { page } = b;
+    const evil: FakeUser = { id: 880066, first_name: `<img src=x onerror="window.__pwned=1">`, username: "evil" } as FakeUser;
+    fake.sendText(botToken, evil, `<script>window.__pwned=2</script><img src=x onerror="window.__pwned=3"><b>not bold</b>`);
+    await fake.waitForSent(botToken, evil.id, 1, 15_000).catch(() => undefined);
+    await page.goto(`${base}/projects/${projectId}/dialogs?token=${tokenId}&chat=${evil.id}`);
+    const row = page.getByTestId("chat-list").locator(`[data-chat="${evil.id}"]`);
+    await row.waitFor({ timeout: 10_000 });
+    expect(await row.textContent()).toContain(`<img src=x onerror="window.__pwned=1">`);
+    await messages().getByText(`<script>window.__pwned=2</script>`, { exact: false }).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.locator("[data-testid=dialogs] img, [data-testid=dialogs] script, [data-testid=dialogs] b").count()).toBe(0);
+    expect(await conversation().getByRole("heading").first().textContent()).toContain("<img");
+    await page.goto(`${base}/projects/${projectId}/users?token=${tokenId}&user=${evil.id}`);
+    await page.getByTestId("user-card").getByRole("heading", { name: /<img src=x/ }).waitFor();
+    expect(await page.locator("[data-testid=user-card] img:not(.avatar), [data-testid=user-list] img").count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  }, 30_000);
+
+  test("on a phone the list and the chat are two screens", async () => {
+    const phone = await launchBrowser({ viewport: { width: 390, height: 844 } });
+    try {
+      const [name, value] = cookie.split("=");
+      await phone.context.addCookies([{ name: name!, value: value!, url: base }]);
+      const { page } = phone;
+      await page.goto(`${base}/projects/${projectId}/dialogs`);
+      const row = page.getByTestId("chat-list").locator(`[data-chat="${eve.id}"]`);
+      await row.click();
+      await page.getByTestId("dlg-messages").getByText("Done here.").first().waitFor();
+      expect(await page.getByTestId("chat-list").isVisible()).toBe(false);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await page.getByRole("button", { name: "Back to the chats" }).click();
+      await row.waitFor();
+      expect(await page.getByTestId("conversation").count()).toBe(0);
+    } finally {
+      await phone.close();
+    }
+  }, 30_000);
+});
