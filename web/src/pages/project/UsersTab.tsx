@@ -142,7 +142,7 @@ function TokenUsers({ projectId, tokenId, initialUser }: { projectId: number; to
           <div className="people-filters">
             {(["language", "tag", "source"] as const).map((k) => (
               <label key={k} className="grow">
-                <span className="small">{t(`people.${k}`)}</span>
+                <span className="small">{t(k === "language" ? "people.userLanguage" : `people.${k}`)}</span>
                 <input value={typed[k]} maxLength={64} onChange={(e) => setTyped({ ...typed, [k]: e.target.value })} placeholder={k === "language" ? "en, ru…" : ""} />
               </label>
             ))}

@@ -22,7 +22,7 @@ const en = {
   },
   people: {
     filter: "Show", filters: { all: "Everyone", active: "Active (7 days)", inactive: "Inactive", blocked: "Blocked" },
-    language: "Language", anyLanguage: "Any language", tag: "Tag", source: "Source", sort: "Sort by",
+    language: "Language", userLanguage: "User language", tag: "Tag", source: "Source", sort: "Sort by",
     sorts: { lastSeen: "Last seen", registered: "First seen", messages: "Messages", name: "Name" },
     export: "Export CSV", exporting: "Exporting…", blocked: "blocked", takeover: "operator",
     premium: "Premium", yes: "yes", no: "no", sourceFact: "Source", referrer: "Referrer", messagesIn: "Messages in", messagesOut: "Messages out",
@@ -53,7 +53,7 @@ const ru: typeof en = {
   },
   people: {
     filter: "Показать", filters: { all: "Всех", active: "Активных (7 дней)", inactive: "Неактивных", blocked: "Заблокировавших" },
-    language: "Язык", anyLanguage: "Любой язык", tag: "Тег", source: "Источник", sort: "Сортировка",
+    language: "Язык", userLanguage: "Язык пользователя", tag: "Тег", source: "Источник", sort: "Сортировка",
     sorts: { lastSeen: "По последнему визиту", registered: "По первому визиту", messages: "По сообщениям", name: "По имени" },
     export: "Экспорт CSV", exporting: "Экспорт…", blocked: "заблокировал", takeover: "оператор",
     premium: "Premium", yes: "да", no: "нет", sourceFact: "Источник", referrer: "Пригласил", messagesIn: "Сообщений от него", messagesOut: "Сообщений ему",
