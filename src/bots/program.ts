@@ -135,6 +135,9 @@ export function buildBotProgram(config: Config, db: Db, files: ProjectDatabases,
     DATABASE_PATH: files.pathOf(project.id),
     MEDIA_DIR: projectMediaDir(config.uploadsDir, project.id),
     LAUNCH_MODE: token.launchMode,
+    // The message store (docs/dialogs.md): days kept (0: none), and a line per batch for live events.
+    BOTLOOM_MESSAGE_RETENTION_DAYS: String(token.messageRetentionDays),
+    BOTLOOM_EVENTS: "1",
   });
   // Media kept in an object store is fetched through the platform's own /uploads route.
   if (platformUrl) env.PLATFORM_URL = platformUrl;

@@ -45,6 +45,9 @@ class FakeBots implements BotController {
   }
   async shutdown() {}
   async resumeAll() {}
+  tell() {
+    return false;
+  }
 }
 
 function seedEverything(s: Team, projectId: number) {

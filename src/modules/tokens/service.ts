@@ -87,6 +87,7 @@ export class TokensService {
       catchAllHandlers: t.catchAllHandlers,
       protectContent: t.protectContent,
       contentCache: t.contentCache,
+      messageRetentionDays: t.messageRetentionDays,
     };
   }
 
@@ -153,6 +154,7 @@ export class TokensService {
     if (patch.catchAllHandlers !== undefined) set.catchAllHandlers = patch.catchAllHandlers;
     if (patch.protectContent !== undefined) set.protectContent = patch.protectContent;
     if (patch.contentCache !== undefined) set.contentCache = patch.contentCache;
+    if (patch.messageRetentionDays !== undefined) set.messageRetentionDays = patch.messageRetentionDays;
     if (Object.keys(set).length > 0) {
       set.updatedAt = new Date().toISOString();
       this.ctx.db.update(botTokens).set(set).where(eq(botTokens.id, tokenId)).run();
@@ -166,6 +168,7 @@ export class TokensService {
       catchAllHandlers: t.catchAllHandlers,
       protectContent: t.protectContent,
       contentCache: t.contentCache,
+      messageRetentionDays: t.messageRetentionDays,
       botStatus: botStatusIndicator(this.ctx.bots.state(t.id).status),
     };
   }

@@ -35,15 +35,16 @@ export async function paceMassSend(): Promise<void> {
   if (at > now) await Bun.sleep(at - now);
 }
 
-/** Every recorded bot user (bot_users), else the private chats this run has seen. */
+/** Every recorded bot user (bot_users), else the private chats this run has seen; never a user who blocked the bot (bot_people). */
 export function broadcastRecipients(): { id: number; first_name?: string; username?: string }[] {
   if (db && OPTIONS.userDatabase) {
     try {
       const rows = db
-        .query<{ user_id: string; first_name: string | null; username: string | null }, [number]>(
-          "SELECT user_id, first_name, username FROM bot_users WHERE token_id = ? ORDER BY id",
+        .query<{ user_id: string; first_name: string | null; username: string | null }, [number, number]>(
+          "SELECT user_id, first_name, username FROM bot_users u WHERE token_id = ? AND NOT EXISTS " +
+            "(SELECT 1 FROM bot_people p WHERE p.token_id = ? AND p.user_id = u.user_id AND p.blocked = 1) ORDER BY id",
         )
-        .all(TOKEN_ID);
+        .all(TOKEN_ID, TOKEN_ID);
       return rows
         .map((r) => ({ id: Number(r.user_id), first_name: r.first_name ?? undefined, username: r.username ?? undefined }))
         .filter((r) => Number.isSafeInteger(r.id) && r.id > 0);

@@ -4,6 +4,7 @@
 import { webhookCallback } from "grammy";
 import { timers } from "./flow";
 import { COMMANDS, NODES, OPTIONS } from "./program-data";
+import { flushRecords, pruneTimer, tellBotLine } from "./record";
 import { bot } from "./router";
 import { ADMIN_IDS, LAUNCH_MODE, PORT, WEBHOOK_SECRET, db, env, parseJson } from "./storage";
 import type { CommandDef, KeyboardDef } from "./tables";
@@ -147,6 +148,8 @@ export async function release() {
   try {
     if (server) server.stop(true);
     if (bot.isRunning()) await bot.stop();
+    if (pruneTimer) clearInterval(pruneTimer);
+    flushRecords();
     db?.close();
   } catch (err) {
     console.error("while stopping:", err);
@@ -207,12 +210,18 @@ export async function shutdown(reason: string, code = 0) {
   process.exit(code);
 }
 
-/** Supervised by the platform: its pipe on stdin closes when it dies, and so does the bot. */
+/** Supervised by the platform: its pipe on stdin carries its commands (JSON lines) and closes when it dies, and so does the bot. */
 export async function exitWhenStdinCloses() {
   const reader = Bun.stdin.stream().getReader();
+  const decoder = new TextDecoder();
+  let pending = "";
   try {
-    while (!(await reader.read()).done) {
-      // the platform sends nothing; reading only detects the end
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const lines = (pending + decoder.decode(value, { stream: true })).split("\n");
+      pending = (lines.pop() ?? "").slice(-65536);
+      for (const line of lines) tellBotLine(line);
     }
   } catch {
     // a broken pipe means the same
