@@ -130,8 +130,7 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
     expect(kb.flat().map((x) => x.text)).toEqual(["Docs", "Again"]);
     expect(kb.flat()[0]!.url).toBe("https://example.com/help");
     const mine = messages().locator('[data-sent-by="operator"]').last();
-    await mine.getByText("Hello from a person").waitFor();
-    expect(await mine.locator("strong", { hasText: "Hello from a person" }).count() + (await mine.getByText("<b>").count())).toBeGreaterThan(0);
+    await mine.getByText("Hello from a person", { exact: false }).waitFor();
     expect(await box.getByLabel("Message", { exact: true }).inputValue()).toBe("");
     // the user presses "Again": the scenario runs the node the operator chose
     fake.pressButton(botToken, eve, kb.flat()[1]!.callback_data!, sent!.messageId);
@@ -153,15 +152,26 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
     expect(b.errors.filter((e) => !e.includes("status of 400"))).toEqual([]);
   }, 60_000);
 
+  // Waits for the server half: a recorded message says how its text is formatted (Telegram
+  // `entities`, or the operator's `format`); today an operator's HTML is stored as its source and the
+  // view has no field telling it apart from a user's text, so it shows with its tags.
+  test.todo("an operator's formatted reply shows as formatting, not as tags", async () => {
+    const mine = messages().locator('[data-sent-by="operator"]').first();
+    expect(await mine.locator("strong", { hasText: "Hello from a person" }).count()).toBe(1);
+    expect(await mine.getByText("<b>", { exact: false }).count()).toBe(0);
+  });
+
   test("edit and delete of a sent message reach the chat", async () => {
     const { page } = b;
-    const mine = messages().locator('[data-sent-by="operator"]', { hasText: "Hello from a person" });
+    const id = await messages().locator('[data-sent-by="operator"]', { hasText: "Hello from a person" }).getAttribute("data-id");
+    const mine = messages().locator(`[data-id="${id}"]`);
     await mine.getByRole("button", { name: "Edit" }).click();
     await mine.getByLabel("New text").fill("Hello, edited");
     await mine.getByRole("button", { name: "Save" }).click();
     const edit = await fake.waitForCall(botToken, (c) => c.method.startsWith("editMessage") && c.params.text === "Hello, edited", 10_000);
     expect(String(edit.params.chat_id)).toBe(String(eve.id));
-    const edited = messages().locator('[data-sent-by="operator"]', { hasText: "Hello, edited" });
+    const edited = mine;
+    await edited.getByText("Hello, edited").waitFor();
     await edited.getByText("edited", { exact: true }).waitFor();
     await edited.getByRole("button", { name: "Delete" }).click();
     const dialog = page.getByRole("dialog", { name: "Delete this message?" });
@@ -170,6 +180,8 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
     expect(gone.params.message_id).toBe(edit.params.message_id);
     await edited.getByText("deleted", { exact: true }).waitFor();
     expect(await edited.getByRole("button", { name: "Edit" }).count()).toBe(0);
+    // the edit and the deletion were the chat's two sends since the last wait
+    expect((await fake.waitForSent(botToken, eve.id, 2, 5_000)).map((c) => c.method)).toEqual([edit.method, "deleteMessage"]);
   }, 30_000);
 
   test("takeover silences the scenario for that chat only; handing back with “resume at” runs the node", async () => {
@@ -212,7 +224,6 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
     const { page } = b;
     const evil: FakeUser = { id: 880066, first_name: `<img src=x onerror="window.__pwned=1">`, username: "evil" } as FakeUser;
     fake.sendText(botToken, evil, `<script>window.__pwned=2</script><img src=x onerror="window.__pwned=3"><b>not bold</b>`);
-    await fake.waitForSent(botToken, evil.id, 1, 15_000).catch(() => undefined);
     await page.goto(`${base}/projects/${projectId}/dialogs?token=${tokenId}&chat=${evil.id}`);
     const row = page.getByTestId("chat-list").locator(`[data-chat="${evil.id}"]`);
     await row.waitFor({ timeout: 10_000 });
