@@ -152,14 +152,11 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
     expect(b.errors.filter((e) => !e.includes("status of 400"))).toEqual([]);
   }, 60_000);
 
-  // Waits for the server half: a recorded message says how its text is formatted (Telegram
-  // `entities`, or the operator's `format`); today an operator's HTML is stored as its source and the
-  // view has no field telling it apart from a user's text, so it shows with its tags.
-  test.todo("an operator's formatted reply shows as formatting, not as tags", async () => {
+  test("an operator's formatted reply shows as formatting, not as tags", async () => {
     const mine = messages().locator('[data-sent-by="operator"]').first();
     expect(await mine.locator("strong", { hasText: "Hello from a person" }).count()).toBe(1);
     expect(await mine.getByText("<b>", { exact: false }).count()).toBe(0);
-  });
+  }, 10_000);
 
   test("edit and delete of a sent message reach the chat", async () => {
     const { page } = b;

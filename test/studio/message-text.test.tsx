@@ -6,7 +6,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { MessageText } from "../../web/src/pages/project/dialogs/MessageText";
 
 const html = (text: string, entities?: { type: string; offset: number; length: number; url?: string }[]) =>
-  renderToStaticMarkup(<MessageText message={{ text, entities: entities ?? null, format: null }} />);
+  renderToStaticMarkup(<MessageText message={{ text, entities: entities ?? null, format: null, sentBy: "user" }} />);
 
 describe("MessageText", () => {
   test("plain text with markup in it is escaped, never parsed", () => {
@@ -14,6 +14,13 @@ describe("MessageText", () => {
     expect(out).not.toContain("<script");
     expect(out).not.toContain("<img");
     expect(out).toContain("&lt;script&gt;");
+  });
+
+  test("a user's or the bot's text with tags stays text even when the message says html-ish things", () => {
+    for (const sentBy of ["user", "bot"] as const) {
+      expect(renderToStaticMarkup(<MessageText message={{ text: "<b>x</b>", entities: null, format: null, sentBy }} />)).toBe("&lt;b&gt;x&lt;/b&gt;");
+    }
+    expect(renderToStaticMarkup(<MessageText message={{ text: "<b>x</b>", entities: null, format: "none", sentBy: "operator" }} />)).toBe("&lt;b&gt;x&lt;/b&gt;");
   });
 
   test("entities become elements, nested and side by side", () => {

@@ -4,9 +4,9 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
-import { useDates } from "../../../components/ui";
 import type { ChatMessage } from "./api";
 import { MessageText } from "./MessageText";
+import { useWhen } from "./when";
 
 const MEDIA_ICON: Record<string, string> = {
   photo: "🖼", video: "🎬", animation: "🎞", document: "📎", voice: "🎤", audio: "🎵", video_note: "⏺", sticker: "🏷", poll: "📊",
@@ -39,14 +39,14 @@ interface Props {
 
 export function Bubble({ m, projectId, onEdit, onDelete }: Props) {
   const { t } = useTranslation();
-  const { dateTime } = useDates();
+  const when = useWhen();
   const [editing, setEditing] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   if (m.kind === "callback") {
     return (
       <li className="dlg-press" data-testid="dlg-message" data-direction="in" data-kind="callback">
         <span>{t("dialogs.pressed", { label: m.text || m.callbackData || "?" })}</span>
-        <span className="muted small"> {dateTime(m.createdAt)}</span>
+        <span className="muted small"> {when(m.createdAt, true)}</span>
       </li>
     );
   }
@@ -87,7 +87,7 @@ export function Bubble({ m, projectId, onEdit, onDelete }: Props) {
           {out && <span>{t(`dialogs.sentBy.${m.sentBy}`, { defaultValue: m.sentBy })}</span>}
           {m.editedAt && <span>{t("preview.edited")}</span>}
           {m.deletedAt && <span>{t("preview.deleted")}</span>}
-          <span>{dateTime(m.createdAt)}</span>
+          <span>{when(m.createdAt, true)}</span>
         </div>
       </div>
       {m.buttons && m.buttons.length > 0 && (

@@ -3,14 +3,15 @@
 import { useEffect, useState } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { ErrorLine, useDates } from "../../../components/ui";
+import { ErrorLine } from "../../../components/ui";
+import { useWhen } from "./when";
 import { CHAT_FILTERS, CHAT_KINDS, chatName, dialogsApi, type ChatFilter } from "./api";
 
 const PER_PAGE = 50;
 
 export function ChatList({ tokenId, active, onOpen }: { tokenId: number; active: string | null; onOpen: (chatId: string) => void }) {
   const { t } = useTranslation();
-  const { dateTime } = useDates();
+  const when = useWhen();
   const [search, setSearch] = useState("");
   const [term, setTerm] = useState("");
   const [kind, setKind] = useState("");
@@ -60,7 +61,7 @@ export function ChatList({ tokenId, active, onOpen }: { tokenId: number; active:
             <button type="button" className={active === c.chatId ? "dlg-chat active" : "dlg-chat"} onClick={() => onOpen(c.chatId)} aria-current={active === c.chatId ? "true" : undefined} data-chat={c.chatId}>
               <span className="dlg-chat-top">
                 <strong className="ellipsis">{chatName(c)}</strong>
-                <span className="muted small dlg-time">{c.lastMessageAt ? dateTime(c.lastMessageAt) : ""}</span>
+                <span className="muted small dlg-time">{when(c.lastMessageAt)}</span>
               </span>
               <span className="dlg-chat-bottom">
                 <span className="muted small ellipsis">{c.lastMessageText ?? ""}</span>

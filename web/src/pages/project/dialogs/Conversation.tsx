@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { errorText } from "../../../api/client";
 import { ConfirmDialog, ErrorLine } from "../../../components/ui";
-import { chatName, dialogsApi, type ChatMessage } from "./api";
+import { byTime, chatName, dialogsApi, type ChatMessage } from "./api";
 import { Bubble } from "./Bubble";
 import { Composer } from "./Composer";
 import { Takeover } from "./Takeover";
@@ -40,10 +40,10 @@ export function Conversation({ projectId, tokenId, chatId, onBack }: Props) {
     const byId = new Map<number, ChatMessage>();
     for (const m of older) byId.set(m.id, m);
     for (const m of latest.data?.items ?? []) byId.set(m.id, m);
-    return [...byId.values()].sort((a, b) => a.id - b.id);
+    return [...byId.values()].sort(byTime);
   }, [older, latest.data]);
   const hasMore = olderMore ?? latest.data?.hasMore ?? false;
-  const newest = messages.at(-1)?.id ?? null;
+  const newest = messages.reduce<number | null>((max, m) => (max === null || m.id > max ? m.id : max), null);
 
   // Keep the newest message in sight when one arrives (not when older ones are loaded above).
   useLayoutEffect(() => {
@@ -60,6 +60,12 @@ export function Conversation({ projectId, tokenId, chatId, onBack }: Props) {
       .then(() => qc.invalidateQueries({ queryKey: ["chats", tokenId] }))
       .catch(() => undefined);
   }, [newest, tokenId, chatId, qc]);
+
+  // On a phone the chat is a screen of its own: bring it to the top.
+  const section = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (matchMedia("(max-width: 760px)").matches) section.current?.scrollIntoView({ block: "start" });
+  }, []);
 
   const loadOlder = async () => {
     const first = messages[0];
@@ -110,7 +116,7 @@ export function Conversation({ projectId, tokenId, chatId, onBack }: Props) {
   const c = chat.data;
   const title = c ? chatName(c) : chatId;
   return (
-    <section className="card dlg-chat-view" aria-labelledby="dlg-chat-title" data-testid="conversation">
+    <section ref={section} className="card dlg-chat-view" aria-labelledby="dlg-chat-title" data-testid="conversation">
       <header className="dlg-head">
         <button type="button" className="btn small-btn dlg-back" onClick={onBack} aria-label={t("dialogs.back")}>←</button>
         <div className="dlg-who">

@@ -48,8 +48,18 @@ function renderRange(text: string, entities: Entity[], from: number, to: number)
   return out;
 }
 
-export function MessageText({ message }: { message: Pick<ChatMessage, "text" | "format" | "entities"> }) {
-  const { text, entities, format } = message;
+/** How a message's text is written. Without a recorded `format`, an operator's text is taken as
+ * the Telegram HTML the composer writes; the parser keeps only Telegram's tags, so a guess can only
+ * mis-style, never inject. Everything else (users' texts, the bot's as the messenger returned them)
+ * is plain text. */
+function formatOf(m: Pick<ChatMessage, "format" | "sentBy">): string {
+  if (m.format) return m.format;
+  return m.sentBy === "operator" ? "html" : "none";
+}
+
+export function MessageText({ message }: { message: Pick<ChatMessage, "text" | "format" | "entities" | "sentBy"> }) {
+  const { text, entities } = message;
+  const format = formatOf(message);
   if (entities && entities.length > 0) {
     const valid = entities
       .filter((e) => Number.isInteger(e.offset) && Number.isInteger(e.length) && e.offset >= 0 && e.length > 0 && e.offset + e.length <= text.length)

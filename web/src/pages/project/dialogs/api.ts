@@ -93,3 +93,9 @@ export const dialogsApi = {
 export function chatName(c: Pick<ChatItem, "title" | "firstName" | "userName" | "chatId">): string {
   return c.title || c.firstName || (c.userName ? `@${c.userName}` : "") || c.chatId;
 }
+
+/** Order of a conversation: when it happened (the bot writes its records in batches, so ids of a
+ * bot's and an operator's messages a few ms apart may be out of order), then id. */
+export function byTime(a: ChatMessage, b: ChatMessage): number {
+  return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id - b.id;
+}
