@@ -1,7 +1,7 @@
 // A bot user's card: names, language, premium, where they came from (source, referrer), first and
 // last seen, messages in and out, blocked and takeover marks, tags (editable), the variables the
 // bot stored; "open dialog" and deleting the user (docs/dialogs.md "People of a bot").
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
@@ -98,6 +98,11 @@ export function UserCard({ projectId, tokenId, userId, onClose, onDeleted }: { p
   const [error, setError] = useState<string | null>(null);
   const d = useQuery({ queryKey: ["bot-user", tokenId, userId], queryFn: () => get<Detail>(`/api/bot/tokens/${tokenId}/users/${encodeURIComponent(userId)}`) });
   const u = d.data;
+  // On a phone the card sits under the list: bring it into view when a user is picked.
+  const box = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (matchMedia("(max-width: 760px)").matches) box.current?.scrollIntoView({ block: "start" });
+  }, [userId]);
   const vars = Object.entries(u?.variables ?? {});
   const name = u ? [u.firstName, u.lastName].filter(Boolean).join(" ") || `#${u.userId}` : "";
   const remove = async () => {
@@ -115,7 +120,7 @@ export function UserCard({ projectId, tokenId, userId, onClose, onDeleted }: { p
     }
   };
   return (
-    <section className="card stack" aria-labelledby="user-card-title" data-testid="user-card">
+    <section ref={box} className="card stack" aria-labelledby="user-card-title" data-testid="user-card">
       <div className="row between">
         <h2 id="user-card-title" className="inline-h">{u ? name : t("common.loading")}</h2>
         <button type="button" className="btn small-btn" onClick={onClose}>{t("common.close")}</button>
