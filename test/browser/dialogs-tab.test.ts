@@ -210,6 +210,23 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
     expect(answered!.params.text).toBe("Hi! Press the button.");
   }, 60_000);
 
+  test("the chat list: search by name and by exact id, the kind filter", async () => {
+    const { page } = b;
+    const list = page.getByTestId("chat-list");
+    await page.getByPlaceholder("Search: name, @username or id").fill("Oscar");
+    await list.locator(`[data-chat="${eve.id}"]`).waitFor({ state: "detached" });
+    expect(await list.locator("[data-chat]").evaluateAll((els) => els.map((e) => e.getAttribute("data-chat")))).toEqual([String(other.id)]);
+    await page.getByPlaceholder("Search: name, @username or id").fill(String(eve.id));
+    await list.locator(`[data-chat="${eve.id}"]`).waitFor();
+    expect(await list.locator("[data-chat]").count()).toBe(1);
+    await page.getByPlaceholder("Search: name, @username or id").fill("");
+    await page.getByLabel("Chat kind").selectOption("group");
+    await page.getByText("No chat matches.").waitFor();
+    await page.getByLabel("Chat kind").selectOption("private");
+    await list.locator(`[data-chat="${other.id}"]`).waitFor();
+    await page.getByLabel("Chat kind").selectOption("");
+  }, 30_000);
+
   test("a bot message's node opens in the editor", async () => {
     const { page } = b;
     await messages().getByRole("link", { name: "Sent by node hello" }).first().click();
