@@ -29,7 +29,11 @@ export const PROJECT_DB_DDL: readonly string[] = [
   "CREATE TABLE IF NOT EXISTS bot_chats (token_id INTEGER NOT NULL, chat_id TEXT NOT NULL, kind TEXT NOT NULL DEFAULT 'private', " +
     "title TEXT, user_id TEXT, first_name TEXT, username TEXT, last_message_at TEXT, last_message_text TEXT, " +
     "unread INTEGER NOT NULL DEFAULT 0, takeover INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (token_id, chat_id))",
-  "CREATE INDEX IF NOT EXISTS bot_chats_recent_idx ON bot_chats (token_id, last_message_at)",
+  // chat_id too: the list's order (newest first, then chat id) is read off the index, paging included
+  "CREATE INDEX IF NOT EXISTS bot_chats_recent_idx ON bot_chats (token_id, last_message_at, chat_id)",
+  // the unread and takeover filters count and page only the chats they name
+  "CREATE INDEX IF NOT EXISTS bot_chats_unread_idx ON bot_chats (token_id, last_message_at, chat_id) WHERE unread > 0",
+  "CREATE INDEX IF NOT EXISTS bot_chats_takeover_idx ON bot_chats (token_id, last_message_at, chat_id) WHERE takeover = 1",
   "CREATE TABLE IF NOT EXISTS bot_people (token_id INTEGER NOT NULL, user_id TEXT NOT NULL, is_premium INTEGER NOT NULL DEFAULT 0, " +
     "language_code TEXT, source TEXT, referrer_id TEXT, tags TEXT NOT NULL DEFAULT '[]', first_seen_at TEXT NOT NULL, " +
     "last_seen_at TEXT NOT NULL, messages_in INTEGER NOT NULL DEFAULT 0, messages_out INTEGER NOT NULL DEFAULT 0, " +

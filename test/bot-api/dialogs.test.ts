@@ -244,3 +244,24 @@ describe("who may", () => {
     expect(COLLAB).toBeNumber();
   });
 });
+
+describe("OpenAPI", () => {
+  test("every dialogs and people route is published with its model", async () => {
+    const r = await env.call("GET", "/api/openapi.json");
+    expect(r.status).toBe(200);
+    const paths = r.body.paths;
+    const chats = "/api/bot/tokens/{tokenId}/chats";
+    expect(Object.keys(paths[chats])).toContain("get");
+    expect(paths[chats].get.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(["search", "kind", "filter", "page", "perPage"]));
+    const send = paths[`${chats}/{chatId}/messages`].post.requestBody.content["application/json"].schema;
+    expect(Object.keys(send.properties).sort()).toEqual(["buttons", "format", "mediaId", "text"]);
+    expect(paths[`${chats}/{chatId}/messages/{messageId}`]).toHaveProperty("patch");
+    expect(paths[`${chats}/{chatId}/messages/{messageId}`]).toHaveProperty("delete");
+    expect(paths[`${chats}/{chatId}/takeover`].put.requestBody.content["application/json"].schema.properties).toHaveProperty("resumeAt");
+    expect(paths[`${chats}/{chatId}/read`]).toHaveProperty("post");
+    expect(paths["/api/bot/tokens/{tokenId}/users/{userId}/tags"]).toHaveProperty("put");
+    expect(paths["/api/bot/tokens/{tokenId}/users/{userId}"]).toHaveProperty("delete");
+    expect(paths["/api/bot/tokens/{tokenId}/users/export"]).toHaveProperty("get");
+    expect(paths["/api/bot/tokens/{tokenId}/users"].get.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(["filter", "language", "tag", "source", "sort"]));
+  });
+});

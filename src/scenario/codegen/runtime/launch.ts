@@ -2,7 +2,7 @@
 // then start (polling or webhook) and graceful stop of a standalone program (runners start bots
 // with runtime/hosted.ts instead). (Part of every generated bot; see types.ts.)
 import { webhookCallback } from "grammy";
-import { timers } from "./flow";
+import { chatQueues, timers } from "./flow";
 import { COMMANDS, NODES, OPTIONS } from "./program-data";
 import { flushRecords, pruneTimer, tellBotLine } from "./record";
 import { bot } from "./router";
@@ -148,6 +148,8 @@ export async function release() {
   try {
     if (server) server.stop(true);
     if (bot.isRunning()) await bot.stop();
+    // Updates already taken finish first (bounded), so what they sent is in the last batch.
+    await Promise.race([Promise.all([...chatQueues.values()]), Bun.sleep(2000)]);
     if (pruneTimer) clearInterval(pruneTimer);
     flushRecords();
     db?.close();

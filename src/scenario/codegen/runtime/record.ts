@@ -6,7 +6,7 @@
 import { Context } from "grammy";
 import { NODE_SCOPE } from "./flow";
 import { bot } from "./router";
-import { TOKEN_ID, db, env } from "./storage";
+import { ADMIN_IDS, TOKEN_ID, db, env } from "./storage";
 import { runIn } from "./triggers";
 import type { IncomingMessage } from "./types";
 
@@ -84,6 +84,7 @@ export const recordSql = db && {
       "ON CONFLICT (token_id, user_id) DO UPDATE SET blocked = excluded.blocked, blocked_at = excluded.blocked_at",
   ),
   takeover: db.query<{ takeover: number }, [number, string]>("SELECT takeover FROM bot_chats WHERE token_id = ? AND chat_id = ?"),
+  chatUser: db.query<{ first_name: string | null; username: string | null }, [number, string]>("SELECT first_name, username FROM bot_chats WHERE token_id = ? AND chat_id = ?"),
   prune: db.query<unknown, [number, string]>(
     "DELETE FROM bot_messages WHERE id IN (SELECT id FROM bot_messages WHERE token_id = ? AND created_at < ? LIMIT 2000)",
   ),
@@ -316,7 +317,15 @@ export type PlatformCommand = { op: string; chatId: string; nodeId: string };
 export function tellBot(command: PlatformCommand) {
   if (command.op === "resume" && /^-?\d{1,20}$/.test(command.chatId) && typeof command.nodeId === "string") {
     console.log("chat " + command.chatId + ": the operator let go; resuming at " + command.nodeId);
-    void runIn(Number(command.chatId), command.nodeId);
+    const id = Number(command.chatId);
+    // In a private chat the user is the chat: the node greets them by the name the store knows.
+    const known = id > 0 && recordSql ? recordSql.chatUser.get(TOKEN_ID, command.chatId) : null;
+    void runIn(id, command.nodeId, (turn) => {
+      if (id > 0) {
+        turn.from = { id, is_bot: false, first_name: known?.first_name ?? "", username: known?.username ?? undefined };
+        turn.isAdmin = ADMIN_IDS.has(command.chatId);
+      }
+    });
   }
 }
 
