@@ -21,7 +21,7 @@ const en = {
     message: "Message", send: "Send", sendHint: "Ctrl+Enter sends", blockedNote: "This user blocked the bot: a send will fail until they come back.",
   },
   people: {
-    filter: "Show", filters: { all: "Everyone", active: "Active (7 days)", inactive: "Inactive", blocked: "Blocked" },
+    filter: "Show", filters: { all: "Everyone", active: "Active (30 days)", inactive: "Inactive", blocked: "Blocked" },
     language: "Language", userLanguage: "User language", tag: "Tag", source: "Source", sort: "Sort by",
     sorts: { lastSeen: "Last seen", registered: "First seen", messages: "Messages", name: "Name" },
     export: "Export CSV", exporting: "Exporting…", blocked: "blocked", takeover: "operator",
@@ -52,7 +52,7 @@ const ru: typeof en = {
     message: "Сообщение", send: "Отправить", sendHint: "Ctrl+Enter — отправить", blockedNote: "Пользователь заблокировал бота: отправка не пройдёт, пока он не вернётся.",
   },
   people: {
-    filter: "Показать", filters: { all: "Всех", active: "Активных (7 дней)", inactive: "Неактивных", blocked: "Заблокировавших" },
+    filter: "Показать", filters: { all: "Всех", active: "Активных (30 дней)", inactive: "Неактивных", blocked: "Заблокировавших" },
     language: "Язык", userLanguage: "Язык пользователя", tag: "Тег", source: "Источник", sort: "Сортировка",
     sorts: { lastSeen: "По последнему визиту", registered: "По первому визиту", messages: "По сообщениям", name: "По имени" },
     export: "Экспорт CSV", exporting: "Экспорт…", blocked: "заблокировал", takeover: "оператор",
