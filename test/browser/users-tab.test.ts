@@ -81,6 +81,14 @@ describe.skipIf(!haveChromium)("Users tab in Chromium", () => {
     expect(await alert.textContent()).not.toMatch(/^\s*\{/);
     await page.getByTestId("chat-list").locator(`[data-chat="${zed.id}"]`).getByText("blocked", { exact: true }).waitFor();
     await box.getByText("This user blocked the bot", { exact: false }).waitFor();
+    // the list's "Blocked" filter keeps that chat only; "Unread" drops the chats opened here
+    const chats = page.getByTestId("chat-list");
+    await page.getByRole("button", { name: "Blocked", exact: true }).click();
+    await chats.locator(`[data-chat="${eve.id}"]`).waitFor({ state: "detached" });
+    expect(await chats.locator("[data-chat]").evaluateAll((els) => els.map((e) => e.getAttribute("data-chat")))).toEqual([String(zed.id)]);
+    await page.getByRole("button", { name: "Unread", exact: true }).click();
+    await chats.locator(`[data-chat="${eve.id}"]`).waitFor();
+    expect(await chats.locator(`[data-chat="${zed.id}"]`).count()).toBe(0);
   }, 30_000);
 
   test("filters: blocked, source, language; a ref_42 deep link shows as source and referrer", async () => {
