@@ -3,6 +3,7 @@
 // with a way back). The open token and chat live in the address (?token=&chat=), so the Users tab's
 // "open dialog" and a reload land on the same chat.
 import "./dialogs/dialogs.css";
+import { useEffect, useRef } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "wouter";
@@ -16,6 +17,8 @@ import { registerAudienceStrings } from "./dialogs/i18n";
 
 registerAudienceStrings();
 
+const LIVE_REFRESH_MS = 500;
+
 export function DialogsTab({ projectId }: { projectId: number }) {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
@@ -25,10 +28,20 @@ export function DialogsTab({ projectId }: { projectId: number }) {
   const tokenId = items.find((x) => x.id === wanted)?.id ?? items[0]?.id ?? null;
   const chatId = params.get("chat");
   const qc = useQueryClient();
+  // A busy bot sends an event per chat every batch window: refetch at most twice a second.
+  const pending = useRef(new Map<string, readonly unknown[]>());
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
   useProjectEvents((e) => {
     if (e.event !== "chat-message" || e.projectId !== projectId) return;
-    void qc.invalidateQueries({ queryKey: ["chats", e.tokenId] });
-    void qc.invalidateQueries({ queryKey: ["chat-messages", e.tokenId, e.chatId] });
+    pending.current.set(`chats:${e.tokenId}`, ["chats", e.tokenId]);
+    pending.current.set(`messages:${e.tokenId}:${e.chatId}`, ["chat-messages", e.tokenId, e.chatId]);
+    timer.current ??= setTimeout(() => {
+      timer.current = null;
+      const keys = [...pending.current.values()];
+      pending.current.clear();
+      for (const queryKey of keys) void qc.invalidateQueries({ queryKey });
+    }, LIVE_REFRESH_MS);
   });
   const open = (next: { token?: number; chat?: string | null }) =>
     setParams((p) => {
