@@ -5,40 +5,22 @@
 // what an owner sees. docs/images/ holds the ones docs/dialogs.md uses (copied by hand).
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { createApp } from "../../src/app";
-import { createTestApp, loginAs, setUp } from "../support/app";
-import { launchBrowser } from "../support/browser";
-import { startFakeMessenger, type FakeUser } from "../support/fake-messenger";
-import { freePort } from "../support/process";
+import type { FakeUser } from "../support/fake-messenger";
+import { node, scenarioOf, startAudience } from "./audience-support";
 
 const out = process.argv[2] ?? "/tmp/dialogs-shots";
 mkdirSync(out, { recursive: true });
-const fake = await startFakeMessenger();
-const t = createTestApp({ fileDb: true, env: { MESSENGER_API_ROOT: fake.url } });
-await setUp(t);
-const port = await freePort();
-const app = createApp(t.ctx).listen({ port, hostname: "127.0.0.1" });
-const base = `http://127.0.0.1:${port}`;
-t.ctx.state.localUrl = base;
-const cookie = await loginAs(t, 4242, { firstName: "Ada", lastName: "Lovelace", username: "ada" });
-
-const node = (id: string, type: string, data: Record<string, unknown>, y: number) => ({ id, type, position: { x: 0, y }, data });
-const data = {
-  sheets: [{
-    id: "s1", name: "Main", edges: [],
-    nodes: [
-      node("cmd-start", "command_trigger", { command: "/start", autoTransitionTo: "welcome" }, 0),
-      node("welcome", "message", { messageText: "Welcome to the pizza place! What would you like?", keyboardType: "inline", buttons: [{ id: "b1", text: "🍕 Menu", action: "goto", target: "menu" }, { id: "b2", text: "📞 Call me", action: "goto", target: "call" }] }, 150),
-      node("menu", "message", { messageText: "Margherita — 9 €\nPepperoni — 11 €\nFour cheeses — 12 €" }, 300),
-      node("call", "message", { messageText: "An operator will call you within 10 minutes." }, 450),
-    ],
-  }],
-};
-const p = (await t.call("POST", "/api/projects", { cookie, json: { name: "Pizza orders" } })).body;
-await t.call("PUT", `/api/projects/${p.id}`, { cookie, json: { data, commitMessage: "Scenario" } });
-const bot = fake.addBot({ username: "pizza_place_bot", firstName: "Pizza Place" });
-const tk = (await t.call("POST", `/api/bot/projects/${p.id}/tokens`, { cookie, json: { token: bot.token } })).body;
-await t.call("POST", `/api/bot/tokens/${tk.id}/start`, { cookie });
+const data = scenarioOf(
+  node("cmd-start", "command_trigger", { command: "/start", autoTransitionTo: "welcome" }, 0),
+  node("welcome", "message", { messageText: "Welcome to the pizza place! What would you like?", keyboardType: "inline", buttons: [{ id: "b1", text: "🍕 Menu", action: "goto", target: "menu" }, { id: "b2", text: "📞 Call me", action: "goto", target: "call" }] }, 150),
+  node("menu", "message", { messageText: "Margherita — 9 €\nPepperoni — 11 €\nFour cheeses — 12 €" }, 300),
+  node("call", "message", { messageText: "An operator will call you within 10 minutes." }, 450),
+);
+const env = await startAudience({ project: "Pizza orders", bot: "pizza_place_bot", scenario: data });
+const { fake, t, cookie, base } = env;
+const bot = { token: env.botToken };
+const p = { id: env.projectId };
+const tk = { id: env.tokenId };
 
 const people: FakeUser[] = [
   { id: 710001, first_name: "Maria", last_name: "Ivanova", username: "maria_i", language_code: "ru", is_premium: true },
@@ -79,9 +61,7 @@ const shots: string[] = [];
 const dialogsUrl = (chat?: number) => `/projects/${p.id}/dialogs?token=${tk.id}${chat ? `&chat=${chat}` : ""}`;
 for (const width of [1280, 390]) {
   for (const scheme of ["light", "dark"] as const) {
-    const b = await launchBrowser({ viewport: { width, height: width > 500 ? 900 : 844 }, colorScheme: scheme, locale: scheme === "dark" ? "ru-RU" : "en-US" });
-    const [name, value] = cookie.split("=");
-    await b.context.addCookies([{ name: name!, value: value!, url: base }]);
+    const b = await env.browser({ viewport: { width, height: width > 500 ? 900 : 844 }, colorScheme: scheme, locale: scheme === "dark" ? "ru-RU" : "en-US" });
     const pages: [string, string][] = [
       ["dialogs-chat", dialogsUrl(maria.id)],
       ...(width < 500 ? [["dialogs-list", dialogsUrl()] as [string, string]] : []),
@@ -103,7 +83,4 @@ for (const width of [1280, 390]) {
   }
 }
 console.log(shots.join("\n"));
-app.server?.stop(true);
-await t.ctx.bots.shutdown();
-await fake.stop();
-t.cleanup();
+await env.stop();

@@ -5,38 +5,27 @@
 // node; a bot message's node opens in the editor; hostile names and texts stay text; on a phone the
 // list and the chat are two screens.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createApp } from "../../src/app";
-import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
-import { haveChromium, launchBrowser, warnIfNoChromium, type Browser } from "../support/browser";
-import { startFakeMessenger, type FakeMessenger, type FakeUser, type RecordedCall } from "../support/fake-messenger";
-import { freePort } from "../support/process";
+import { haveChromium, warnIfNoChromium, type Browser } from "../support/browser";
+import type { FakeMessenger, FakeUser, RecordedCall } from "../support/fake-messenger";
+import type { TestApp } from "../support/app";
+import { node, scenarioOf, startAudience, type AudienceEnv } from "./audience-support";
 
 warnIfNoChromium("dialogs tab");
 
-const node = (id: string, type: string, data: Record<string, unknown>, y = 0) => ({ id, type, position: { x: 0, y }, data });
-const scenario = {
-  sheets: [
-    {
-      id: "s1",
-      name: "Main",
-      nodes: [
-        node("cmd-start", "command_trigger", { command: "/start", autoTransitionTo: "hello" }),
-        node("hello", "message", { messageText: "Hi! Press the button.", keyboardType: "inline", buttons: [{ id: "b1", text: "Go", action: "goto", target: "done" }] }, 150),
-        node("done", "message", { messageText: "Done here." }, 300),
-      ],
-      edges: [],
-    },
-  ],
-};
+const scenario = scenarioOf(
+  node("cmd-start", "command_trigger", { command: "/start", autoTransitionTo: "hello" }),
+  node("hello", "message", { messageText: "Hi! Press the button.", keyboardType: "inline", buttons: [{ id: "b1", text: "Go", action: "goto", target: "done" }] }, 150),
+  node("done", "message", { messageText: "Done here." }, 300),
+);
 
 const inlineKeyboard = (c: RecordedCall) => (c.params.reply_markup as { inline_keyboard?: { text: string; url?: string; callback_data?: string }[][] } | undefined)?.inline_keyboard;
 
 describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
+  let env: AudienceEnv;
   let fake: FakeMessenger;
   let t: TestApp;
   let base: string;
   let b: Browser;
-  let stopServer: () => unknown;
   let cookie: string;
   let projectId: number;
   let tokenId: number;
@@ -48,32 +37,13 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
   const messages = () => b.page.getByTestId("dlg-messages");
 
   beforeAll(async () => {
-    fake = await startFakeMessenger();
-    t = createTestApp({ fileDb: true, env: { MESSENGER_API_ROOT: fake.url } });
-    await setUp(t);
-    const port = await freePort();
-    const app = createApp(t.ctx).listen({ port, hostname: "127.0.0.1" });
-    stopServer = () => app.server?.stop(true);
-    base = `http://127.0.0.1:${port}`;
-    t.ctx.state.localUrl = base;
-    cookie = await loginAs(t, 4242, { firstName: "Ada" });
-    projectId = (await t.call("POST", "/api/projects", { cookie, json: { name: "Support desk" } })).body.id;
-    await t.call("PUT", `/api/projects/${projectId}`, { cookie, json: { data: scenario, commitMessage: "Scenario" } });
-    const bot = fake.addBot({ username: "desk_bot", firstName: "Desk" });
-    botToken = bot.token;
-    tokenId = (await t.call("POST", `/api/bot/projects/${projectId}/tokens`, { cookie, json: { token: botToken } })).body.id;
-    expect((await t.call("POST", `/api/bot/tokens/${tokenId}/start`, { cookie })).status).toBe(200);
-    b = await launchBrowser();
-    const [name, value] = cookie.split("=");
-    await b.context.addCookies([{ name: name!, value: value!, url: base }]);
+    env = await startAudience({ project: "Support desk", bot: "desk_bot", scenario });
+    ({ fake, t, base, cookie, projectId, tokenId, botToken } = env);
+    b = await env.browser();
   }, 60_000);
 
   afterAll(async () => {
-    await b?.close();
-    await t?.ctx.bots.shutdown();
-    stopServer?.();
-    await fake?.stop();
-    t?.cleanup();
+    await env?.stop();
   });
 
   test("a user writes and presses a button, the bot answers: both sides appear live, with the node that sent each", async () => {
@@ -253,10 +223,8 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
   }, 30_000);
 
   test("on a phone the list and the chat are two screens", async () => {
-    const phone = await launchBrowser({ viewport: { width: 390, height: 844 } });
+    const phone = await env.browser({ viewport: { width: 390, height: 844 } });
     try {
-      const [name, value] = cookie.split("=");
-      await phone.context.addCookies([{ name: name!, value: value!, url: base }]);
       const { page } = phone;
       await page.goto(`${base}/projects/${projectId}/dialogs`);
       const row = page.getByTestId("chat-list").locator(`[data-chat="${eve.id}"]`);

@@ -4,27 +4,24 @@
 // are edited and filter the list; filters by source and language; sorting; CSV export with the
 // list's filters; "open dialog"; deleting a user after a confirmation that names what goes.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createApp } from "../../src/app";
-import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
-import { haveChromium, launchBrowser, warnIfNoChromium, type Browser } from "../support/browser";
-import { startFakeMessenger, type FakeMessenger, type FakeUser } from "../support/fake-messenger";
-import { freePort } from "../support/process";
+import { haveChromium, warnIfNoChromium, type Browser } from "../support/browser";
+import type { FakeMessenger, FakeUser } from "../support/fake-messenger";
+import type { TestApp } from "../support/app";
+import { node, scenarioOf, startAudience, type AudienceEnv } from "./audience-support";
 
 warnIfNoChromium("users tab");
 
-const scenario = {
-  sheets: [{ id: "s1", name: "Main", edges: [], nodes: [
-    { id: "cmd-start", type: "command_trigger", position: { x: 0, y: 0 }, data: { command: "/start", autoTransitionTo: "hello" } },
-    { id: "hello", type: "message", position: { x: 0, y: 150 }, data: { messageText: "Hello!" } },
-  ] }],
-};
+const scenario = scenarioOf(
+  node("cmd-start", "command_trigger", { command: "/start", autoTransitionTo: "hello" }),
+  node("hello", "message", { messageText: "Hello!" }, 150),
+);
 
 describe.skipIf(!haveChromium)("Users tab in Chromium", () => {
+  let env: AudienceEnv;
   let fake: FakeMessenger;
   let t: TestApp;
   let base: string;
   let b: Browser;
-  let stopServer: () => unknown;
   let cookie: string;
   let projectId: number;
   let tokenId: number;
@@ -37,35 +34,17 @@ describe.skipIf(!haveChromium)("Users tab in Chromium", () => {
   const names = async () => (await list().locator("li strong").allTextContents()).map((s) => s.trim());
 
   beforeAll(async () => {
-    fake = await startFakeMessenger();
-    t = createTestApp({ fileDb: true, env: { MESSENGER_API_ROOT: fake.url } });
-    await setUp(t);
-    const port = await freePort();
-    const app = createApp(t.ctx).listen({ port, hostname: "127.0.0.1" });
-    stopServer = () => app.server?.stop(true);
-    base = `http://127.0.0.1:${port}`;
-    t.ctx.state.localUrl = base;
-    cookie = await loginAs(t, 4242, { firstName: "Ada" });
-    projectId = (await t.call("POST", "/api/projects", { cookie, json: { name: "People" } })).body.id;
-    await t.call("PUT", `/api/projects/${projectId}`, { cookie, json: { data: scenario, commitMessage: "Scenario" } });
-    botToken = fake.addBot({ username: "people_bot" }).token;
-    tokenId = (await t.call("POST", `/api/bot/projects/${projectId}/tokens`, { cookie, json: { token: botToken } })).body.id;
-    expect((await t.call("POST", `/api/bot/tokens/${tokenId}/start`, { cookie })).status).toBe(200);
+    env = await startAudience({ project: "People", bot: "people_bot", scenario });
+    ({ fake, t, base, cookie, projectId, tokenId, botToken } = env);
     for (const [u, text] of [[eve, "/start ref_42"], [bob, "/start instagram"], [zed, "/start"]] as const) {
       fake.sendText(botToken, u, text);
       await fake.waitForSent(botToken, u.id, 1, 20_000);
     }
-    b = await launchBrowser({ viewport: { width: 1280, height: 1000 } });
-    const [name, value] = cookie.split("=");
-    await b.context.addCookies([{ name: name!, value: value!, url: base }]);
+    b = await env.browser({ viewport: { width: 1280, height: 1000 } });
   }, 60_000);
 
   afterAll(async () => {
-    await b?.close();
-    await t?.ctx.bots.shutdown();
-    stopServer?.();
-    await fake?.stop();
-    t?.cleanup();
+    await env?.stop();
   });
 
   test("a user who blocked the bot: the operator's send fails in words and the chat and user are marked", async () => {
