@@ -4,16 +4,14 @@
 // "open dialog" and a reload land on the same chat.
 import "./dialogs/dialogs.css";
 import { useEffect, useRef } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { useSearchParams } from "wouter";
-import { get } from "../../api/client";
 import { useProjectEvents } from "../../api/events";
-import type { TokenItem } from "../../api/types";
 import { ErrorLine } from "../../components/ui";
 import { ChatList } from "./dialogs/ChatList";
 import { Conversation } from "./dialogs/Conversation";
 import { registerAudienceStrings } from "./dialogs/i18n";
+import { TokenPicker, useTokenChoice } from "./dialogs/token-choice";
 
 registerAudienceStrings();
 
@@ -21,11 +19,7 @@ const LIVE_REFRESH_MS = 500;
 
 export function DialogsTab({ projectId }: { projectId: number }) {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
-  const tokens = useQuery({ queryKey: ["tokens", projectId], queryFn: () => get<{ items: TokenItem[] }>(`/api/bot/projects/${projectId}/tokens`) });
-  const wanted = Number(params.get("token"));
-  const items = tokens.data?.items ?? [];
-  const tokenId = items.find((x) => x.id === wanted)?.id ?? items[0]?.id ?? null;
+  const { tokens, items, tokenId, params, setParams } = useTokenChoice(projectId);
   const chatId = params.get("chat");
   const qc = useQueryClient();
   // A busy bot sends an event per chat every batch window: refetch at most twice a second.
@@ -57,14 +51,7 @@ export function DialogsTab({ projectId }: { projectId: number }) {
   if (tokenId === null) return <p className="muted">{t("dialogs.noBots")}</p>;
   return (
     <div className="stack">
-      {items.length > 1 && (
-        <label className="compact-label">
-          {t("logs.bot")}
-          <select value={tokenId} onChange={(e) => open({ token: Number(e.target.value), chat: null })}>
-            {items.map((tk) => <option key={tk.id} value={tk.id}>{tk.name}{tk.botUsername ? ` (@${tk.botUsername})` : ""}</option>)}
-          </select>
-        </label>
-      )}
+      <TokenPicker items={items} tokenId={tokenId} onPick={(token) => open({ token, chat: null })} />
       <div className={chatId ? "dlg has-chat" : "dlg"} data-testid="dialogs">
         <ChatList key={`list-${tokenId}`} tokenId={tokenId} active={chatId} onOpen={(chat) => open({ token: tokenId, chat })} />
         {chatId ? (

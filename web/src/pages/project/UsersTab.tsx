@@ -5,11 +5,10 @@ import "./dialogs/dialogs.css";
 import { useEffect, useState } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { useSearchParams } from "wouter";
 import { errorText, get } from "../../api/client";
-import type { TokenItem } from "../../api/types";
 import { downloadText, ErrorLine } from "../../components/ui";
 import { registerAudienceStrings } from "./dialogs/i18n";
+import { TokenPicker, useDebounced, useTokenChoice } from "./dialogs/token-choice";
 import { UserCard } from "./users/UserCard";
 import { DailyChart } from "./users/DailyChart";
 
@@ -37,23 +36,13 @@ const PAGE = 20;
 
 export function UsersTab({ projectId }: { projectId: number }) {
   const { t } = useTranslation();
-  const tokens = useQuery({ queryKey: ["tokens", projectId], queryFn: () => get<{ items: TokenItem[] }>(`/api/bot/projects/${projectId}/tokens`) });
-  const [params, setParams] = useSearchParams();
-  const wanted = Number(params.get("token"));
-  const tokenId = tokens.data?.items.find((x) => x.id === wanted)?.id ?? tokens.data?.items[0]?.id ?? null;
+  const { tokens, items, tokenId, params, setParams } = useTokenChoice(projectId);
   if (tokens.isPending) return <p>{t("common.loading")}</p>;
   if (tokens.isError) return <ErrorLine error={tokens.error} />;
   if (tokenId === null) return <p className="muted">{t("users.noBots")}</p>;
   return (
     <div className="stack">
-      {tokens.data.items.length > 1 && (
-        <label className="compact-label">
-          {t("logs.bot")}
-          <select value={tokenId} onChange={(e) => setParams({ token: e.target.value })}>
-            {tokens.data.items.map((tk) => <option key={tk.id} value={tk.id}>{tk.name}</option>)}
-          </select>
-        </label>
-      )}
+      <TokenPicker items={items} tokenId={tokenId} onPick={(id) => setParams({ token: String(id) })} />
       <TokenUsers key={tokenId} projectId={projectId} tokenId={tokenId} initialUser={params.get("user")} />
     </div>
   );
@@ -62,23 +51,16 @@ export function UsersTab({ projectId }: { projectId: number }) {
 function TokenUsers({ projectId, tokenId, initialUser }: { projectId: number; tokenId: number; initialUser: string | null }) {
   const { t } = useTranslation();
   const [search, setSearch] = useState("");
-  const [term, setTerm] = useState("");
+  const term = useDebounced(search.trim());
   const [offset, setOffset] = useState(0);
   const [open, setOpen] = useState<string | null>(initialUser);
   const [filter, setFilter] = useState<(typeof FILTERS)[number]>("all");
   const [sort, setSort] = useState<(typeof SORTS)[number]>("lastSeen");
-  const [facets, setFacets] = useState({ language: "", tag: "", source: "" });
-  const [typed, setTyped] = useState(facets);
+  const [typed, setTyped] = useState({ language: "", tag: "", source: "" });
+  const facets = useDebounced(typed);
   const [exporting, setExporting] = useState(false);
   const [exportError, setExportError] = useState<string | null>(null);
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      setFacets({ language: typed.language.trim(), tag: typed.tag.trim(), source: typed.source.trim() });
-      setOffset(0);
-    }, 250);
-    return () => clearTimeout(timer);
-  }, [typed]);
-  const query = { search: term, filter: filter === "all" ? undefined : filter, sort, ...facets };
+  const query = { search: term, filter: filter === "all" ? undefined : filter, sort, language: facets.language.trim(), tag: facets.tag.trim(), source: facets.source.trim() };
   const exportCsv = async () => {
     setExporting(true);
     setExportError(null);
@@ -91,13 +73,8 @@ function TokenUsers({ projectId, tokenId, initialUser }: { projectId: number; to
       setExporting(false);
     }
   };
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      setTerm(search.trim());
-      setOffset(0);
-    }, 250);
-    return () => clearTimeout(timer);
-  }, [search]);
+  // a new search or filter starts at the first page
+  useEffect(() => setOffset(0), [term, facets]);
   const stats = useQuery({ queryKey: ["stats", tokenId], queryFn: () => get<Stats>(`/api/bot/tokens/${tokenId}/stats`), refetchInterval: 5000 });
   const page = useQuery({
     queryKey: ["bot-users", tokenId, query, offset],
@@ -156,7 +133,7 @@ function TokenUsers({ projectId, tokenId, initialUser }: { projectId: number; to
           </div>
           <ErrorLine error={exportError} />
           <ErrorLine error={page.error} />
-          {page.data?.count === 0 && <p className="muted">{term || filter !== "all" || facets.language || facets.tag || facets.source ? t("users.noMatch") : t("users.none")}</p>}
+          {page.data?.count === 0 && <p className="muted">{term || filter !== "all" || query.language || query.tag || query.source ? t("users.noMatch") : t("users.none")}</p>}
           <ul className="plain user-list" data-testid="user-list">
             {page.data?.items.map((u) => (
               <li key={u.userId}>

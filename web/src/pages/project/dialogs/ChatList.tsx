@@ -4,6 +4,7 @@ import { useEffect, useState } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { ErrorLine } from "../../../components/ui";
+import { useDebounced } from "./token-choice";
 import { useWhen } from "./when";
 import { CHAT_FILTERS, CHAT_KINDS, chatName, dialogsApi, type ChatFilter } from "./api";
 
@@ -13,17 +14,11 @@ export function ChatList({ tokenId, active, onOpen }: { tokenId: number; active:
   const { t } = useTranslation();
   const when = useWhen();
   const [search, setSearch] = useState("");
-  const [term, setTerm] = useState("");
+  const term = useDebounced(search.trim());
   const [kind, setKind] = useState("");
   const [filter, setFilter] = useState<ChatFilter>("all");
   const [page, setPage] = useState(1);
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      setTerm(search.trim());
-      setPage(1);
-    }, 250);
-    return () => clearTimeout(timer);
-  }, [search]);
+  useEffect(() => setPage(1), [term]);
   const list = useQuery({
     queryKey: ["chats", tokenId, term, kind, filter, page],
     queryFn: () => dialogsApi.chats(tokenId, { search: term, kind: kind || undefined, filter, page, perPage: PER_PAGE }),
