@@ -4,7 +4,7 @@ import type { AppContext } from "./context";
 import { createApp } from "./app";
 import { closeDatabase } from "./db/client";
 import { listen, reachableHost, type Listener } from "./listener";
-import { healthStatus } from "./modules/health/status";
+import { appHealth } from "./modules/health/status";
 
 export { reachableHost };
 
@@ -22,7 +22,7 @@ export interface RunningServer {
 export async function startServer(ctx: AppContext, { requestGraceMs = 5000, listener }: { requestGraceMs?: number; listener?: Listener } = {}): Promise<RunningServer> {
   const app = createApp(ctx);
   const front =
-    listener ?? listen({ host: ctx.config.host, port: ctx.config.port, health: () => healthStatus(ctx.db.$client, ctx.state.templatesLoaded) });
+    listener ?? listen({ host: ctx.config.host, port: ctx.config.port, health: () => appHealth(ctx) });
   const server = front.server;
   // A wildcard listen is reachable on loopback; a specific address only on itself.
   const url = `http://${reachableHost(ctx.config.host)}:${server.port}`;

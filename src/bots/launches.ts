@@ -1,31 +1,32 @@
-// Launch history rows: one per process start, closed with its final status (DESIGN.md "Details fixed").
-import { and, eq, isNull } from "drizzle-orm";
+// Launch history rows: one per process start, closed with its final status (docs/bots.md#running-bots).
 import type { Db } from "../db/client";
-import { botLaunches, botTokens } from "../db/schema";
+import { launchStatements, setTokenState } from "./queries";
 
 export class LaunchHistory {
   constructor(private readonly db: Db) {}
 
   open(projectId: number, tokenId: number, pid: number | null): number {
-    return this.db.insert(botLaunches).values({ projectId, tokenId, status: "running", pid, startedAt: new Date().toISOString() }).returning({ id: botLaunches.id }).get().id;
+    return launchStatements(this.db).open.get({ projectId, tokenId, pid, startedAt: new Date().toISOString() })!.id;
   }
 
   close(launchId: number, status: "stopped" | "error", errorMessage: string | null = null) {
-    this.db.update(botLaunches).set({ status, stoppedAt: new Date().toISOString(), errorMessage }).where(eq(botLaunches.id, launchId)).run();
+    launchStatements(this.db).close.run({ id: launchId, status, stoppedAt: new Date().toISOString(), errorMessage });
   }
 
-  /** After an unclean server stop (kill -9), launches left open are closed; their bots died with the server. */
-  closeDangling() {
-    this.db
-      .update(botLaunches)
-      .set({ status: "stopped", stoppedAt: new Date().toISOString(), errorMessage: "server stopped unexpectedly" })
-      .where(and(eq(botLaunches.status, "running"), isNull(botLaunches.stoppedAt)))
-      .run();
+  /** The newest launch so far: read before this server opens any, it separates an earlier server's launches from ours. */
+  lastId(): number {
+    return launchStatements(this.db).lastId.get()?.id ?? 0;
+  }
+
+  /**
+   * After an unclean server stop (kill -9), launches an earlier server left open are closed; their
+   * bots died with it. `upToId` (lastId before this server started): never a launch of this one.
+   */
+  closeDangling(upToId: number) {
+    launchStatements(this.db).closeDangling.run({ stoppedAt: new Date().toISOString(), upToId });
   }
 
   setTokenStatus(tokenId: number, status: string, desired?: "running" | "stopped") {
-    const set: Record<string, string> = { status, updatedAt: new Date().toISOString() };
-    if (desired) set.desiredState = desired;
-    this.db.update(botTokens).set(set).where(eq(botTokens.id, tokenId)).run();
+    setTokenState(this.db, tokenId, { status, updatedAt: new Date().toISOString(), ...(desired && { desiredState: desired }) });
   }
 }

@@ -1,14 +1,14 @@
 // Bot stdout/stderr lines become log entries. Lines are buffered and written in one transaction
 // per flush (a chatty bot must not cost a write per line), and each token keeps only its newest
 // RETAIN entries.
-import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { botLogs } from "../db/schema";
+import { logStatements } from "./queries";
 
 export const LOG_RETAIN_PER_TOKEN = 5000;
 const FLUSH_MS = 250;
 const FLUSH_LINES = 200;
 const MAX_LINE = 2000;
+const statementsOf = logStatements(LOG_RETAIN_PER_TOKEN);
 
 interface Entry {
   projectId: number;
@@ -25,13 +25,9 @@ export class LogWriter {
   private readonly trim;
 
   constructor(private readonly db: Db) {
-    this.insert = db
-      .insert(botLogs)
-      .values({ projectId: sql.placeholder("projectId"), tokenId: sql.placeholder("tokenId"), level: sql.placeholder("level"), message: sql.placeholder("message"), createdAt: sql.placeholder("createdAt") })
-      .prepare();
-    this.trim = db.$client.prepare(
-      `DELETE FROM bot_logs WHERE token_id = ?1 AND id < (SELECT id FROM bot_logs WHERE token_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ${LOG_RETAIN_PER_TOKEN - 1})`,
-    );
+    const q = statementsOf(db);
+    this.insert = q.insert;
+    this.trim = q.trim;
   }
 
   push(projectId: number, tokenId: number, level: "stdout" | "stderr", message: string) {
@@ -53,7 +49,7 @@ export class LogWriter {
           this.insert.run({ ...e });
           tokens.add(e.tokenId);
         }
-        for (const t of tokens) this.trim.run(t);
+        for (const tokenId of tokens) this.trim.run({ tokenId });
       });
     } catch {
       // A project deleted while its bot was still printing (FK) fails the whole batch: write line by

@@ -1,15 +1,13 @@
-// What a bot process is made of: the generated program and its environment (DESIGN.md §6).
+// What a bot process is made of: the generated program and its environment (docs/bots.md#running-bots).
 import { join } from "node:path";
-import { asc, eq } from "drizzle-orm";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 import type { ProjectDatabases } from "../db/project-db";
-import { projectMediaFileIds } from "../db/project-schema";
-import { botTokens, mediaFiles, projects, tokenEnvVars } from "../db/schema";
 import { hmacHex } from "../lib/crypto";
 import { mediaUrlOf } from "../lib/media-url";
 import { compileBotTables, generateBot, type BotTables, type GenerateOptions } from "../scenario";
 import { BotError, ScenarioError } from "../errors";
+import { fileIdStatements, runtimeStatements } from "./queries";
 import { scenarioLimitProblem } from "../lib/json-limits";
 
 export const WEBHOOK_PORT_BASE = 9000;
@@ -22,7 +20,7 @@ const RUNTIME_PREFIX = /^(BUN_|NODE_|LD_|DYLD_|BOTLOOM_)/;
 /** A key a token env variable may not have: set by the platform, or read by Bun/the loader from the process environment. */
 export const isReservedEnvKey = (key: string) => RESERVED.has(key) || RUNTIME_PREFIX.test(key);
 
-/** DESIGN.md §4: the webhook secret_token is derived from the token's identity with the session secret. */
+/** docs/api.md#webhook-intake: the webhook secret_token is derived from the token's identity with the session secret. */
 export function webhookSecret(sessionSecret: string, projectId: number, tokenId: number): string {
   return hmacHex(sessionSecret, `webhook:${projectId}:${tokenId}`);
 }
@@ -49,7 +47,7 @@ export interface BotProgram {
 
 /**
  * Media a token's bot already sent once: the media's public URL → the messenger file id the bot
- * got back (API.md projects rule 6). File ids belong to one bot; the bot records them in its
+ * got back (docs/api.md#project-rules rule 6). File ids belong to one bot; the bot records them in its
  * project's database (media_file_ids), and only media the project still has are offered.
  */
 export function mediaCacheOf(db: Db, files: ProjectDatabases, projectId: number, tokenId: number | undefined): Record<string, string> {
@@ -57,15 +55,9 @@ export function mediaCacheOf(db: Db, files: ProjectDatabases, projectId: number,
   if (tokenId === undefined) return cache;
   const own = files.existing(projectId);
   if (!own) return cache;
-  const ids = new Map(own.select().from(projectMediaFileIds).where(eq(projectMediaFileIds.tokenId, tokenId)).all().map((r) => [r.mediaUrl, r.fileId]));
+  const ids = new Map(fileIdStatements(own).ofToken.all({ tokenId }).map((r) => [r.mediaUrl, r.fileId]));
   if (ids.size === 0) return cache;
-  const rows = db
-    .select({ key: mediaFiles.objectKey, configId: mediaFiles.storageConfigId })
-    .from(mediaFiles)
-    .where(eq(mediaFiles.projectId, projectId))
-    .orderBy(asc(mediaFiles.id))
-    .all();
-  for (const m of rows) {
+  for (const m of runtimeStatements(db).mediaLocations.all({ projectId })) {
     const url = mediaUrlOf(m.configId, m.key);
     const fileId = ids.get(url);
     if (fileId) cache[url] = fileId;
@@ -79,9 +71,10 @@ export function mediaCacheOf(db: Db, files: ProjectDatabases, projectId: number,
  * and its own project's files.
  */
 export function buildBotProgram(config: Config, db: Db, files: ProjectDatabases, tokenId: number, platformUrl: string | null = null): BotProgram {
-  const token = db.select().from(botTokens).where(eq(botTokens.id, tokenId)).get();
+  const q = runtimeStatements(db);
+  const token = q.token.get({ tokenId });
   if (!token) throw new BotError("NOT_FOUND", "Token not found");
-  const project = db.select().from(projects).where(eq(projects.id, token.projectId)).get();
+  const project = q.project.get({ projectId: token.projectId });
   if (!project) throw new BotError("NOT_FOUND", "Project not found");
   let port: number | null = null;
   if (token.launchMode === "webhook") {
@@ -116,7 +109,7 @@ export function buildBotProgram(config: Config, db: Db, files: ProjectDatabases,
   files.writeContent(project.id, project.data, project.updatedAt, true);
   const env: Record<string, string> = {};
   const secretKeys: string[] = [];
-  for (const v of db.select().from(tokenEnvVars).where(eq(tokenEnvVars.tokenId, tokenId)).orderBy(asc(tokenEnvVars.key)).all()) {
+  for (const v of q.envVars.all({ tokenId })) {
     if (isReservedEnvKey(v.key)) continue;
     env[v.key] = v.value;
     if (v.isSecret === 1) secretKeys.push(v.key);

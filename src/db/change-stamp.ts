@@ -3,13 +3,16 @@
 // one tiny statement, so a read-mostly answer can be cached until the stamp moves — with no list
 // of "which writes invalidate what" to keep in step with the code.
 import type { Db } from "./client";
+import { statements } from "./prepared";
+
+const stampStatements = statements((db: Db) => ({
+  both: () => db.$client.prepare<{ n: number; v: number }, []>("SELECT total_changes() AS n, (SELECT data_version FROM pragma_data_version) AS v"),
+}));
 
 export function changeStamp(db: Db): () => string {
-  let both: ReturnType<Db["$client"]["prepare"]> | undefined;
+  const q = stampStatements(db);
   return () => {
-    // Prepared on first use: nothing at start.
-    both ??= db.$client.prepare("SELECT total_changes() AS n, (SELECT data_version FROM pragma_data_version) AS v");
-    const r = both.get() as { n: number; v: number };
+    const r = q.both.get()!;
     return `${r.n}:${r.v}`;
   };
 }

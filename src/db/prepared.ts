@@ -1,6 +1,8 @@
-// Statements prepared on first use. Building and preparing every statement of every service at
-// start took several milliseconds of a cold start (bench/cold-start.ts), most of them for routes
-// a given run never calls.
+// The one way statements are prepared (docs/database.md "One way to prepare statements"): a module's
+// queries.ts declares its statements with `statements(...)`; each is prepared on first use and
+// kept with its connection. Building and preparing every statement of every service at start took
+// several milliseconds of a cold start (bench/cold-start.ts), most of them for routes a given run
+// never calls; a statement built per call costs several times more than a prepared one.
 
 type Built<T extends Record<string, () => unknown>> = { readonly [K in keyof T]: ReturnType<T[K]> };
 
@@ -8,7 +10,7 @@ type Built<T extends Record<string, () => unknown>> = { readonly [K in keyof T]:
  * An object whose every key is built by its function on first read and kept: after that first
  * read the key is a plain property, so the hot path pays nothing for the laziness.
  */
-export function preparedOnFirstUse<T extends Record<string, () => unknown>>(builders: T): Built<T> {
+function preparedOnFirstUse<T extends Record<string, () => unknown>>(builders: T): Built<T> {
   const out = {} as Built<T>;
   for (const key of Object.keys(builders)) {
     Object.defineProperty(out, key, {
@@ -22,4 +24,18 @@ export function preparedOnFirstUse<T extends Record<string, () => unknown>>(buil
     });
   }
   return out;
+}
+
+/**
+ * Statements of one connection, by name: `statements((db) => ({ byId: () => db.select()...prepare() }))`
+ * returns `(db) => set`, the same set for the same connection (the platform's, or one project
+ * file's), each statement prepared on its first read.
+ */
+export function statements<D extends object, T extends Record<string, () => unknown>>(builders: (db: D) => T): (db: D) => Built<T> {
+  const perConnection = new WeakMap<D, Built<T>>();
+  return (db) => {
+    let set = perConnection.get(db);
+    if (!set) perConnection.set(db, (set = preparedOnFirstUse(builders(db))));
+    return set;
+  };
 }

@@ -38,3 +38,13 @@ export function migrationsCurrent(sqlite: Database): boolean {
     return false; // no such table: a new database
   }
 }
+
+/** Whether the database answers. Cheap enough for a health probe; never throws. */
+export function databaseAnswers(sqlite: Database): boolean {
+  try {
+    sqlite.query("SELECT 1").get();
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,4 +1,4 @@
-// Dialogs over HTTP (EXTENSIONS.md "Message store and dialogs", docs/dialogs.md): the chat list
+// Dialogs over HTTP (docs/dialogs.md, docs/api.md "Dialogs"): the chat list
 // with its filters and paging, a chat's messages paged back, an operator's send with buttons and
 // media through the fake messenger (the bot does not run), edit, delete, takeover with resume, read,
 // 409 BOT_BLOCKED, the live event, and bad input answered 400/404 in the error shape.

@@ -1,5 +1,5 @@
-// The people of a bot over HTTP (EXTENSIONS.md "People of a bot", docs/dialogs.md): the users list's
-// filters and sort (API.md paging unchanged), the detail's added fields, tags, removal, CSV export.
+// The people of a bot over HTTP (docs/dialogs.md): the users list's
+// filters and sort (the list's paging unchanged), the detail's added fields, tags, removal, CSV export.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { projectBotChats, projectBotMessages, projectBotPeople, projectBotState } from "../../src/db/project-schema";
 import { addToken, botApiEnv, createProject, seedBotUser, type BotApiEnv } from "./support";
@@ -35,7 +35,7 @@ beforeAll(async () => {
 afterAll(() => env.close());
 
 describe("users list: filters and sort", () => {
-  test("without the new parameters: API.md's order and answer", async () => {
+  test("without the new parameters: the list's order and answer", async () => {
     const r = await env.call("GET", users(), { cookie: env.cookie });
     expect(r.body.items.map((u: { userId: string }) => u.userId)).toEqual(["103", "102", "101"]);
     expect(r.body).toMatchObject({ count: 3, nextOffset: null, prevOffset: null, fromItem: 1, toItem: 3 });

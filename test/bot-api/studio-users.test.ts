@@ -1,4 +1,4 @@
-// What the Studio's Users tab needs beyond API.md: search in the bot users list, the user's
+// What the Studio's Users tab needs beyond the older bot API: search in the bot users list, the user's
 // variables in the card, and new users per day for the chart.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
@@ -48,6 +48,55 @@ describe("bot users search", () => {
   test("paging counts only the matches", async () => {
     const r = await get(`/api/bot/tokens/${tokenId}/users?search=o&limit=1`);
     expect(r.body).toMatchObject({ count: 2, nextOffset: 1, fromItem: 1, toItem: 1 });
+  });
+});
+
+describe("bot users search in every alphabet", () => {
+  // A token of its own, so these names do not change the matches above.
+  let other: number;
+  const ids = async (q: string) => (await get(`/api/bot/tokens/${other}/users?search=${encodeURIComponent(q)}`)).body.items.map((i: any) => i.userId).sort();
+  beforeAll(async () => {
+    other = (await addToken(env, projectId)).tokenId;
+    const seed = (userId: string, firstName: string, username = `u${userId}`) => seedBotUser(env, projectId, other, { userId, firstName, username });
+    seed("601", "Анна");
+    seed("602", "ЁЖИК");
+    seed("603", "Straße", "ΣΟΦΙΑ");
+    seed("604", "a%b");
+    seed("605", "a_b");
+    seed("606", "a\\b");
+    seed("607", "a*b?[c]");
+    seed("608", "axb");
+    seed("609", "Ω*[λ]?%");
+  });
+
+  /** Each search with the ids it must find, all of them in one answer. */
+  const expectFinds = async (cases: Record<string, string[]>) => {
+    const got: Record<string, string[]> = {};
+    for (const q of Object.keys(cases)) got[q] = await ids(q);
+    expect(got).toEqual(cases);
+  };
+
+  test("case folds beyond ASCII: Анна by анна, ЁЖИК by ёжик (and ежик), Greek by lower case", async () => {
+    await expectFinds({
+      анна: ["601"],
+      АННА: ["601"],
+      ёжик: ["602"],
+      жи: ["602"],
+      // ё is often typed as е, as in the template catalog's search
+      ежик: ["602"],
+      ЕЖ: ["602"],
+      софия: [],
+      σοφια: ["603"],
+      STRASSE: [],
+      STRAßE: ["603"],
+    });
+  });
+
+  test("%, _ and \\ are literal, and so are *, ? and [", async () => {
+    await expectFinds({ "a%b": ["604"], a_b: ["605"], "a\\b": ["606"], "%": ["604", "609"], _: ["605"], "\\": ["606"] });
+    await expectFinds({ "a*b": ["607"], "b?": ["607"], "[c]": ["607"], "[": ["607", "609"], "]": ["607", "609"], "a?b": [] });
+    // The same with letters beyond ASCII in the search (matched another way, docs/database.md)
+    await expectFinds({ "ω*[Λ]?%": ["609"], "ω*": ["609"], "ω?": [], "ω[": [], "λ]?%": ["609"], "ω%": [], "ω_": [], "λ\\": [] });
   });
 });
 

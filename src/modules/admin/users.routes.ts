@@ -1,4 +1,4 @@
-// Admin: platform accounts (API.md "Admin area" users endpoints; paging per DESIGN.md "Admin users").
+// Admin: platform accounts (docs/api.md#admin-area users endpoints; paging per docs/api.md#admin-rules rule 6).
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { badRequest } from "../../errors";
@@ -20,7 +20,7 @@ function searchText(raw: unknown): string {
 }
 
 export const adminUsersRoutes = (ctx: AppContext) => {
-  const service = new AdminUsersService(ctx.db);
+  const service = new AdminUsersService(ctx);
   return new Elysia()
     .use(adminGuard(ctx))
     .get(

@@ -1,12 +1,10 @@
 // Users, sessions and personal access tokens. Secrets (session ids, PATs) are stored only as
 // SHA-256; the cookie carries an opaque id plus an HMAC so forged cookies never reach the database.
-import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { personalAccessTokens, sessions, users } from "../../db/schema";
 import { hmacHex, randomBase62, safeEqual, sha256Hex } from "../../lib/crypto";
 import { conflict, notFound, unauthorized } from "../../errors";
 import type { PublicUser, WidgetLogin } from "./model";
-import { preparedOnFirstUse } from "../../db/prepared";
+import { authStatements, countPats, deletePat, insertPat, insertSession, listPats, upsertUser, usersWithoutSearchText, type UserChanges } from "./queries";
 import type { Actor } from "../../actor";
 
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
@@ -31,41 +29,26 @@ export class AuthService {
     private readonly db: Db,
     private readonly sessionSecret: string,
   ) {
-    // Hot path: every authenticated request runs one of these two lookups.
-    this.q = preparedOnFirstUse({
-      session: () => db
-        .select({ userId: sessions.userId, expiresAt: sessions.expiresAt })
-        .from(sessions)
-        .where(eq(sessions.id, sql.placeholder("id")))
-        .prepare(),
-      pat: () => db
-        .select({ id: personalAccessTokens.id, userId: personalAccessTokens.userId, scopes: personalAccessTokens.scopes, lastUsedAt: personalAccessTokens.lastUsedAt })
-        .from(personalAccessTokens)
-        .where(eq(personalAccessTokens.tokenHash, sql.placeholder("hash")))
-        .prepare(),
-      user: () => db.select().from(users).where(eq(users.id, sql.placeholder("id"))).prepare(),
-      userExists: () => db.select({ id: users.id }).from(users).where(eq(users.id, sql.placeholder("id"))).prepare(),
-    });
+    this.q = authStatements(db);
   }
 
   upsertUser(p: UserProfile) {
     const now = new Date().toISOString();
     const values = { id: p.id, firstName: p.firstName ?? "", lastName: p.lastName ?? null, username: p.username ?? null, photoUrl: p.photoUrl ?? null };
-    const set: Record<string, unknown> = { updatedAt: now };
+    const set: UserChanges = { updatedAt: now };
     if (p.firstName !== undefined) set.firstName = values.firstName;
     if (p.lastName !== undefined) set.lastName = values.lastName;
     if (p.username !== undefined) set.username = values.username;
     if (p.photoUrl !== undefined) set.photoUrl = values.photoUrl;
-    this.db.insert(users).values(values).onConflictDoUpdate({ target: users.id, set }).run();
+    upsertUser(this.db, values, set);
     const user = this.getUser(p.id)!;
-    this.db.update(users).set({ searchText: userSearchText(user) }).where(eq(users.id, p.id)).run();
+    this.q.setSearchText.run({ id: p.id, searchText: userSearchText(user) });
     return user;
   }
 
   /** Fills `search_text` of rows written before the column existed (a no-op once done). */
   backfillSearchText() {
-    const rows = this.db.select().from(users).where(and(eq(users.searchText, ""), sql`(${users.firstName} != '' OR ${users.lastName} IS NOT NULL OR ${users.username} IS NOT NULL)`)).all();
-    for (const u of rows) this.db.update(users).set({ searchText: userSearchText(u) }).where(eq(users.id, u.id)).run();
+    for (const u of usersWithoutSearchText(this.db)) this.q.setSearchText.run({ id: u.id, searchText: userSearchText(u) });
   }
 
   /** Creates the user row if unknown (collaborator invites, PATs for a messenger id). */
@@ -73,7 +56,7 @@ export class AuthService {
     // Every bot_manager request names its acting user: a prepared read keeps that from being a
     // write (and a write lock beside the bot processes) on each call.
     if (this.q.userExists.get({ id })) return;
-    this.db.insert(users).values({ id }).onConflictDoNothing().run();
+    this.q.addUserId.run({ id });
   }
 
   getUser(id: number): PublicUser | null {
@@ -90,10 +73,7 @@ export class AuthService {
   /** Returns the cookie value. */
   createSession(userId: number): string {
     const id = randomBase62(32);
-    this.db
-      .insert(sessions)
-      .values({ id: sha256Hex(id), userId, expiresAt: new Date(Date.now() + SESSION_TTL_MS).toISOString() })
-      .run();
+    insertSession(this.db, sha256Hex(id), userId, new Date(Date.now() + SESSION_TTL_MS).toISOString());
     return `${id}.${this.sign(id)}`;
   }
 
@@ -111,7 +91,7 @@ export class AuthService {
     const row = this.q.session.get({ id: sha256Hex(id) });
     if (!row) return null;
     if (Date.parse(row.expiresAt) < Date.now()) {
-      this.db.delete(sessions).where(eq(sessions.id, sha256Hex(id))).run();
+      this.q.deleteSession.run({ id: sha256Hex(id) });
       return null;
     }
     return row.userId;
@@ -119,18 +99,14 @@ export class AuthService {
 
   deleteSession(cookieValue: unknown) {
     const id = this.sessionIdOf(cookieValue);
-    if (id) this.db.delete(sessions).where(eq(sessions.id, sha256Hex(id))).run();
+    if (id) this.q.deleteSession.run({ id: sha256Hex(id) });
   }
 
   // --- personal access tokens -----------------------------------------------------------------
 
   createPat(userId: number, name: string, scopes: PatScope[] = []) {
     const token = `mcp_${randomBase62(32)}`;
-    const row = this.db
-      .insert(personalAccessTokens)
-      .values({ userId, name, tokenHash: sha256Hex(token), scopes: JSON.stringify(scopes) })
-      .returning()
-      .get();
+    const row = insertPat(this.db, userId, name, sha256Hex(token), JSON.stringify(scopes));
     return { id: row.id, name: row.name, userId: row.userId, scopes: [...scopes], token, createdAt: row.createdAt };
   }
 
@@ -140,7 +116,7 @@ export class AuthService {
     if (!row) return null;
     const now = Date.now();
     if (!row.lastUsedAt || now - Date.parse(row.lastUsedAt) > PAT_TOUCH_INTERVAL_MS) {
-      this.db.update(personalAccessTokens).set({ lastUsedAt: new Date(now).toISOString() }).where(eq(personalAccessTokens.id, row.id)).run();
+      this.q.touchPat.run({ id: row.id, at: new Date(now).toISOString() });
     }
     return { userId: row.userId, via: "pat", scopes: parseScopes(row.scopes) };
   }
@@ -153,26 +129,22 @@ export class AuthService {
   }
 
   countPats(userId: number): number {
-    return this.db.select({ n: count() }).from(personalAccessTokens).where(eq(personalAccessTokens.userId, userId)).get()?.n ?? 0;
+    return countPats(this.db, userId);
   }
 
   listPats(userId?: number, page?: { page: number; perPage: number }) {
-    const base = this.db.select().from(personalAccessTokens).orderBy(desc(personalAccessTokens.id));
-    const q = userId === undefined ? base : base.where(eq(personalAccessTokens.userId, userId));
-    const rows = page ? q.limit(page.perPage).offset((page.page - 1) * page.perPage).all() : q.all();
+    const rows = listPats(this.db, userId, page && { limit: page.perPage, offset: (page.page - 1) * page.perPage });
     return rows.map((r) => ({ id: r.id, name: r.name, userId: r.userId, scopes: parseScopes(r.scopes), createdAt: r.createdAt, lastUsedAt: r.lastUsedAt }));
   }
 
   /** Deletes a PAT; with `userId`, only one of that user's (404 otherwise, never revealing others'). */
   deletePat(id: number, userId?: number) {
-    const where = userId === undefined ? eq(personalAccessTokens.id, id) : and(eq(personalAccessTokens.id, id), eq(personalAccessTokens.userId, userId));
-    const r = this.db.delete(personalAccessTokens).where(where).returning({ id: personalAccessTokens.id }).all();
-    if (r.length === 0) throw notFound("Personal access token not found");
+    if (!deletePat(this.db, id, userId)) throw notFound("Personal access token not found");
   }
 
   // --- Telegram Login Widget --------------------------------------------------------------------
 
-  /** Verifies a Login Widget payload (DESIGN.md §4) against the provider bot token. */
+  /** Verifies a Login Widget payload (docs/api.md#authentication) against the provider bot token. */
   verifyWidget(payload: WidgetLogin, botToken: string, nowS = Math.floor(Date.now() / 1000)): void {
     if (!botToken) throw unauthorized("Messenger login is not configured");
     const { hash, ...fields } = payload;

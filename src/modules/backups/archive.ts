@@ -1,6 +1,6 @@
 // The backup archive: one .tar.gz holding the platform database and every project database, each
 // an online VACUUM INTO copy, plus a manifest that says what the archive is.
-import { Database } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
 import { closeSync, existsSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { vacuumInto } from "../../db/backup";

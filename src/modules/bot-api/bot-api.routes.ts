@@ -1,11 +1,10 @@
-// API.md "Bot API: projects" and "Bot API: collaborators". Actor rules of /api/bot/* apply.
+// docs/api.md#bot-manager-api-apibot. Actor rules of /api/bot/* apply.
 // Create, import and data replace read their body as text: the bot-manager client posts a
 // downloaded project.json as `text/plain`, and JSON bodies are parsed the same way.
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
 import { JsonCache } from "../../http/json-cache";
-import { changeStamp } from "../../db/change-stamp";
 import { parsePositiveId, parseProjectId } from "../../http/params";
 import { collaboratorAddSchema, renameSchema } from "./model";
 import { BotProjectsService } from "./service";
@@ -15,7 +14,7 @@ import { CollaboratorsService } from "./collaborators";
 export const botApiRoutes = (ctx: AppContext) => {
   const projects = new BotProjectsService(ctx);
   const team = new CollaboratorsService(ctx);
-  const lists = new JsonCache(changeStamp(ctx.db));
+  const lists = new JsonCache(ctx.projects.changeStamp());
   return (
     new Elysia({ prefix: "/api/bot/projects" })
       .use(authPlugin(ctx))

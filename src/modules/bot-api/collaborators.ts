@@ -1,24 +1,15 @@
-// API.md "Bot API: collaborators". Any member of a project (owner or collaborator) manages the
-// team, the same trust API.md gives collaborators for deleting the project itself.
-import { and, asc, eq, sql } from "drizzle-orm";
+// docs/api.md#bot-manager-api-apibot. Any member of a project (owner or collaborator) manages the
+// team, the same trust docs/api.md gives collaborators for deleting the project itself.
 import type { AppContext } from "../../context";
-import { projectCollaborators, projects } from "../../db/schema";
 import { notFound } from "../../errors";
 import type { Collaborator } from "./model";
-import { preparedOnFirstUse } from "../../db/prepared";
+import { collaboratorStatements } from "./queries";
 
 export class CollaboratorsService {
   private readonly q;
 
   constructor(private readonly ctx: AppContext) {
-    this.q = preparedOnFirstUse({
-      list: () => ctx.db
-        .select({ projectId: projectCollaborators.projectId, userId: projectCollaborators.userId, invitedBy: projectCollaborators.invitedBy })
-        .from(projectCollaborators)
-        .where(eq(projectCollaborators.projectId, sql.placeholder("projectId")))
-        .orderBy(asc(projectCollaborators.createdAt), asc(projectCollaborators.userId))
-        .prepare(),
-    });
+    this.q = collaboratorStatements(ctx.db);
   }
 
   list(projectId: number, actorId: number): Collaborator[] {
@@ -32,10 +23,10 @@ export class CollaboratorsService {
    */
   add(projectId: number, actorId: number, userId: number) {
     this.ctx.access.require(projectId, actorId);
-    const owner = this.ctx.db.select({ ownerId: projects.ownerId }).from(projects).where(eq(projects.id, projectId)).get();
+    const owner = this.q.owner.get({ projectId });
     if (!owner || owner.ownerId === userId) return;
     this.ctx.auth.ensureUser(userId);
-    const added = this.ctx.db.insert(projectCollaborators).values({ projectId, userId, invitedBy: actorId }).onConflictDoNothing().returning().all();
+    const added = this.q.add.all({ projectId, userId, invitedBy: actorId });
     // The invited user's open project list picks the project up.
     if (added.length > 0) this.ctx.events.emit("projects-changed", { kind: "updated", projectId, recipients: [userId] });
   }
@@ -43,11 +34,7 @@ export class CollaboratorsService {
   /** 404 when `userId` is not a collaborator of the project (the owner is not one). */
   remove(projectId: number, actorId: number, userId: number) {
     this.ctx.access.require(projectId, actorId);
-    const removed = this.ctx.db
-      .delete(projectCollaborators)
-      .where(and(eq(projectCollaborators.projectId, projectId), eq(projectCollaborators.userId, userId)))
-      .returning()
-      .all();
+    const removed = this.q.remove.all({ projectId, userId });
     if (removed.length === 0) throw notFound("Collaborator not found");
     this.ctx.events.emit("projects-changed", { kind: "updated", projectId, recipients: [userId] });
   }

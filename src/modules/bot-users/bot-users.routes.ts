@@ -1,9 +1,10 @@
-// API.md "Bot API: bot users" with DESIGN.md §4 paging. Actor rules of /api/bot/* apply.
+// docs/api.md#bot-manager-api-apibot with docs/api.md#limits paging. Actor rules of /api/bot/* apply.
 import { Elysia } from "elysia";
 import { z } from "zod";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
 import { badRequest } from "../../errors";
+import { jsonAnswer } from "../../http/openapi-answer";
 import { parseIntQuery, parseTokenId } from "../../http/params";
 import { DAILY_DAYS_DEFAULT, DAILY_DAYS_MAX, USERS_LIMIT_DEFAULT, USERS_LIMIT_MAX } from "./model";
 import { BotUsersService } from "./service";
@@ -75,7 +76,7 @@ export const botUserRoutes = (ctx: AppContext) => {
       {
         botActor: true,
         detail: {
-          summary: "Users of a bot, newest first (API.md paging); `search` narrows to a name or @username substring or the exact id",
+          summary: "Users of a bot, newest first (docs/api.md paging); `search` narrows to a name or @username substring or the exact id",
         },
         query: usersQuery,
       },
@@ -112,16 +113,16 @@ export const botUserRoutes = (ctx: AppContext) => {
         const detail = await service.detail(tokenId, actor.userId, userId);
         return { ...detail, ...people.fields(tokenId, actor.userId, userId) };
       },
-      { botActor: true, detail: { summary: "A user of a bot: API.md's detail plus language, premium, blocked, source, referrer, tags, seen times, message counts, takeover" } },
+      { botActor: true, detail: { summary: "A user of a bot: the detail plus language, premium, blocked, source, referrer, tags, seen times, message counts, takeover" } },
     )
     .put(
       "/tokens/:tokenId/users/:userId/tags",
       ({ actor, params, body }) => people.tags(parseTokenId(params.tokenId), actor.userId, botUserIdParam(params.userId), body.tags),
-      { botActor: true, body: tagsBody, detail: { summary: "Replace a user's tags: { userId, tags }" } },
+      { botActor: true, body: tagsBody, detail: { summary: "Replace a user's tags", ...jsonAnswer(z.object({ userId: z.string(), tags: z.array(z.string()) })) } },
     )
     .delete(
       "/tokens/:tokenId/users/:userId",
       ({ actor, params }) => people.remove(parseTokenId(params.tokenId), actor.userId, botUserIdParam(params.userId)),
-      { botActor: true, detail: { summary: "Remove a user: the record, variables, state, person, chat and messages" } },
+      { botActor: true, detail: { summary: "Remove a user: the record, variables, state, person, chat and messages", ...jsonAnswer(z.object({ success: z.literal(true) })) } },
     );
 };

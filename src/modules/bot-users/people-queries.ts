@@ -1,8 +1,8 @@
-// SQL of the people of a bot (EXTENSIONS.md "People of a bot", docs/dialogs.md): bot_users joined
+// SQL of the people of a bot (docs/dialogs.md "The people of a bot"): bot_users joined
 // with what the message store knows of each person (bot_people) and their private chat (bot_chats).
 import { and, asc, desc, eq, gte, lt, or, sql, type SQL } from "drizzle-orm";
 import type { ProjectDb } from "../../db/project-db";
-import { likeContains } from "../../db/like";
+import { containsText } from "../../db/like";
 import {
   projectBotChats as chats,
   projectBotMessages as messages,
@@ -40,7 +40,7 @@ function where(tokenId: number, f: PeopleFilter, now: number): SQL {
   if (f.source) parts.push(eq(people.source, f.source));
   if (f.tag) parts.push(sql`EXISTS (SELECT 1 FROM json_each(${people.tags}) WHERE value = ${f.tag})`);
   const term = f.search.trim().replace(/^@/, "");
-  if (term) parts.push(or(likeContains(users.firstName, term), likeContains(users.lastName, term), likeContains(users.username, term), eq(users.userId, term)));
+  if (term) parts.push(or(containsText(users.firstName, term), containsText(users.lastName, term), containsText(users.username, term), eq(users.userId, term)));
   return and(...parts)!;
 }
 
@@ -53,7 +53,7 @@ function order(sort: PeopleFilter["sort"]) {
     case "name":
       return [asc(sql`lower(coalesce(${users.firstName}, ''))`), asc(users.id)];
     default:
-      // API.md's order: newest sign-ups first
+      // the list's own order (docs/api.md): newest sign-ups first
       return [desc(users.firstSeenAt), desc(users.id)];
   }
 }

@@ -1,4 +1,4 @@
-// The people of a bot (EXTENSIONS.md "People of a bot", docs/dialogs.md): the users list's filters
+// The people of a bot (docs/dialogs.md "The people of a bot"): the users list's filters
 // and sort, the detail's added fields, tags, removal and the CSV export.
 import type { AppContext } from "../../context";
 import type { ProjectDb } from "../../db/project-db";

@@ -1,58 +1,17 @@
 // Users of a bot, as recorded by the bot process in its project's database file (bot_users).
-// Newest first (first_seen_at, then
-// row id, both descending) so that a bot-manager client shows recent sign-ups on its first page.
-import { and, desc, eq, gte, or, sql, type AnyColumn } from "drizzle-orm";
 import type { AppContext } from "../../context";
 import type { ProjectDb } from "../../db/project-db";
-import { projectBotUsers as botUsers } from "../../db/project-schema";
 import { notFound } from "../../errors";
 import { MessengerError } from "../../errors";
 import type { TokenAccess, TokenRow } from "../tokens/access";
 import { fetchAvatar, PHOTO_RECHECK_MS, uploadExists } from "../tokens/photos";
 import { formatDateTime, pageInfo, parseVariables, type BotUserDetail, type BotUserPage, type DailyNewUsers } from "./model";
-
-type BotUserRow = typeof botUsers.$inferSelect;
+import { botUserStatements, newUsersPerDay, searchBotUsers, type BotUserRow } from "./queries";
 
 /** Bounds the in-memory "checked, no avatar" cache. */
 const NO_PHOTO_CACHE_MAX = 10_000;
 /** After a platform failure, the next attempt for that user waits this long (keeps the card fast). */
 const FAILURE_RETRY_MS = 5 * 60 * 1000;
-
-function prepareQueries(db: ProjectDb) {
-  const byToken = eq(botUsers.tokenId, sql.placeholder("tokenId"));
-  return {
-    count: db.select({ n: sql<number>`count(*)` }).from(botUsers).where(byToken).prepare(),
-    page: db
-      .select({ userId: botUsers.userId, firstName: botUsers.firstName, username: botUsers.username })
-      .from(botUsers)
-      .where(byToken)
-      .orderBy(desc(botUsers.firstSeenAt), desc(botUsers.id))
-      .limit(sql.placeholder("limit"))
-      .offset(sql.placeholder("offset"))
-      .prepare(),
-    one: db
-      .select()
-      .from(botUsers)
-      .where(and(byToken, eq(botUsers.userId, sql.placeholder("userId"))))
-      .prepare(),
-  };
-}
-
-/** Prepared once per open project file (the unprepared builder costs several times more per call). */
-const preparedQueries = new WeakMap<ProjectDb, ReturnType<typeof prepareQueries>>();
-
-function queriesOf(db: ProjectDb) {
-  let q = preparedQueries.get(db);
-  if (!q) preparedQueries.set(db, (q = prepareQueries(db)));
-  return q;
-}
-
-/** A name or @username substring (LIKE wildcards in the term taken literally), or the exact id. */
-function matching(term: string) {
-  const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const like = (c: AnyColumn) => sql`${c} like ${pattern} escape '\\'`;
-  return or(like(botUsers.firstName), like(botUsers.lastName), like(botUsers.username), eq(botUsers.userId, term));
-}
 
 export class BotUsersService {
   private readonly tokens: TokenAccess;
@@ -73,25 +32,15 @@ export class BotUsersService {
     const db = this.fileOf(token.projectId);
     const term = search.trim().replace(/^@/, "");
     if (db && term) return this.search(db, tokenId, limit, offset, term);
-    const q = db ? queriesOf(db) : undefined;
+    const q = db ? botUserStatements(db) : undefined;
     const count = q?.count.get({ tokenId })?.n ?? 0;
     const rows = q?.page.all({ tokenId, limit, offset }) ?? [];
     const items = rows.map((r) => ({ userId: r.userId, firstName: r.firstName ?? "", userName: r.username ?? "" }));
     return { items, ...pageInfo(count, offset, limit, items.length) };
   }
 
-  /** The Studio's search: rarer than paging, so not prepared. */
   private search(db: ProjectDb, tokenId: number, limit: number, offset: number, term: string): BotUserPage {
-    const where = and(eq(botUsers.tokenId, tokenId), matching(term));
-    const count = db.select({ n: sql<number>`count(*)` }).from(botUsers).where(where).get()?.n ?? 0;
-    const rows = db
-      .select({ userId: botUsers.userId, firstName: botUsers.firstName, username: botUsers.username })
-      .from(botUsers)
-      .where(where)
-      .orderBy(desc(botUsers.firstSeenAt), desc(botUsers.id))
-      .limit(limit)
-      .offset(offset)
-      .all();
+    const { count, rows } = searchBotUsers(db, tokenId, term, limit, offset);
     const items = rows.map((r) => ({ userId: r.userId, firstName: r.firstName ?? "", userName: r.username ?? "" }));
     return { items, ...pageInfo(count, offset, limit, items.length) };
   }
@@ -103,14 +52,7 @@ export class BotUsersService {
     first.setUTCHours(0, 0, 0, 0);
     first.setUTCDate(first.getUTCDate() - (days - 1));
     const db = this.fileOf(token.projectId);
-    const rows = db
-      ? db
-          .select({ day: sql<string>`substr(${botUsers.firstSeenAt}, 1, 10)`, n: sql<number>`count(*)` })
-          .from(botUsers)
-          .where(and(eq(botUsers.tokenId, tokenId), gte(botUsers.firstSeenAt, first.toISOString())))
-          .groupBy(sql`1`)
-          .all()
-      : [];
+    const rows = db ? newUsersPerDay(db, tokenId, first.toISOString()) : [];
     const counts = new Map(rows.map((r) => [r.day, r.n]));
     const items = Array.from({ length: days }, (_, i) => {
       const date = new Date(first.getTime() + i * 86_400_000).toISOString().slice(0, 10);
@@ -122,7 +64,7 @@ export class BotUsersService {
   async detail(tokenId: number, actorId: number, botUserId: string): Promise<BotUserDetail> {
     const { token } = this.tokens.require(tokenId, actorId);
     const db = this.fileOf(token.projectId);
-    const row = db ? queriesOf(db).one.get({ tokenId, userId: botUserId }) : undefined;
+    const row = db ? botUserStatements(db).one.get({ tokenId, userId: botUserId }) : undefined;
     if (!db || !row) throw notFound("Bot user not found");
     return {
       userId: row.userId,
@@ -133,7 +75,7 @@ export class BotUsersService {
       lastInteraction: formatDateTime(row.lastSeenAt),
       interactionCount: row.interactionCount,
       variables: parseVariables(row.variables),
-      // API.md types the detail's photoUrl as a string path: "" without an avatar (the older
+      // docs/api.md types the detail's photoUrl as a string path: "" without an avatar (the older
       // platform's clients test `= ""`), unlike the bot photo endpoint's documented null.
       photoUrl: (await this.photoOf(db, token, row)) ?? "",
     };
@@ -165,7 +107,7 @@ export class BotUsersService {
       if (this.retryAt.size >= NO_PHOTO_CACHE_MAX) this.retryAt.clear();
       this.retryAt.set(cacheKey, Date.now() + retryIn);
     }
-    if (photoUrl !== row.photoUrl) db.update(botUsers).set({ photoUrl }).where(eq(botUsers.id, row.id)).run();
+    if (photoUrl !== row.photoUrl) botUserStatements(db).setPhoto.run({ photoUrl, id: row.id });
     return photoUrl;
   }
 }

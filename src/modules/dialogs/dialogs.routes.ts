@@ -1,17 +1,24 @@
-// EXTENSIONS.md "Message store and dialogs" (docs/dialogs.md, docs/api.md). Actor rules of
+// The Dialogs routes (docs/dialogs.md, docs/api.md "Dialogs"). Actor rules of
 // /api/bot/* apply: session, PAT, or a bot_manager PAT with messenger_id; project members only.
 import { Elysia } from "elysia";
 import { z } from "zod";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
 import { badRequest } from "../../errors";
+import { jsonAnswer } from "../../http/openapi-answer";
 import { parseIntQuery, parsePositiveId, parseTokenId } from "../../http/params";
 import {
+  chatPageSchema,
   CHAT_FILTERS,
   CHAT_KINDS,
   CHATS_PER_PAGE_DEFAULT,
   CHATS_PER_PAGE_MAX,
   editSchema,
+  messagesPageSchema,
+  messageViewSchema,
+  readAnswerSchema,
+  successSchema,
+  takeoverAnswerSchema,
   MESSAGES_LIMIT_DEFAULT,
   MESSAGES_LIMIT_MAX,
   sendSchema,
@@ -31,6 +38,12 @@ const messagesQuery = z.looseObject({
   before: text.describe("a message id: the page before it (older messages)"),
   limit: text.describe(`default ${MESSAGES_LIMIT_DEFAULT}, at most ${MESSAGES_LIMIT_MAX}`),
 });
+
+/** `detail` with a summary and the JSON answer (201 for a creation). */
+const doc = (summary: string, schema: z.ZodType, status: 200 | 201 = 200) => {
+  const answer = jsonAnswer(schema, status === 201 ? "Created" : "OK").responses[200];
+  return { summary, responses: { [status]: answer } };
+};
 
 function oneOf<T extends string>(raw: unknown, allowed: readonly T[], name: string): T | undefined {
   if (raw === undefined || raw === "") return undefined;
@@ -56,7 +69,7 @@ export const dialogsRoutes = (ctx: AppContext) => {
         };
         return service.chats(tokenId, actor.userId, filter, page, perPage);
       },
-      { botActor: true, query: chatsQuery, detail: { summary: "Chats of a token's bot, most recent first: { items, total, page, perPage } (docs/dialogs.md)" } },
+      { botActor: true, query: chatsQuery, detail: doc("Chats of a token's bot, most recent first (docs/dialogs.md)", chatPageSchema) },
     )
     .get(
       "/:chatId/messages",
@@ -66,7 +79,7 @@ export const dialogsRoutes = (ctx: AppContext) => {
         const limit = parseIntQuery(query.limit, "limit", { default: MESSAGES_LIMIT_DEFAULT, min: 1, max: MESSAGES_LIMIT_MAX });
         return service.messages(tokenId, actor.userId, chatId, before, limit);
       },
-      { botActor: true, query: messagesQuery, detail: { summary: "Messages of a chat, oldest first within the page: { items, hasMore }; `before` pages back" } },
+      { botActor: true, query: messagesQuery, detail: doc("Messages of a chat, oldest first within the page; `before` pages back", messagesPageSchema) },
     )
     .post(
       "/:chatId/messages",
@@ -76,7 +89,7 @@ export const dialogsRoutes = (ctx: AppContext) => {
         set.status = 201;
         return message;
       },
-      { botActor: true, body: sendSchema, detail: { summary: "Send as the bot (the bot need not run); 409 BOT_BLOCKED when the user blocked the bot" } },
+      { botActor: true, body: sendSchema, detail: doc("Send as the bot (the bot need not run); 409 BOT_BLOCKED when the user blocked the bot", messageViewSchema, 201) },
     )
     .patch(
       "/:chatId/messages/:messageId",
@@ -84,7 +97,7 @@ export const dialogsRoutes = (ctx: AppContext) => {
         const { tokenId, chatId } = ids(params);
         return service.edit(tokenId, actor.userId, chatId, parsePositiveId(params.messageId, "messageId"), body.text);
       },
-      { botActor: true, body: editSchema, detail: { summary: "Edit a message the bot sent (text or caption): the message with editedAt" } },
+      { botActor: true, body: editSchema, detail: doc("Edit a message the bot sent (text or caption): the message with editedAt", messageViewSchema) },
     )
     .delete(
       "/:chatId/messages/:messageId",
@@ -92,7 +105,7 @@ export const dialogsRoutes = (ctx: AppContext) => {
         const { tokenId, chatId } = ids(params);
         return service.remove(tokenId, actor.userId, chatId, parsePositiveId(params.messageId, "messageId"));
       },
-      { botActor: true, detail: { summary: "Delete a message in the chat; its record shows deletedAt" } },
+      { botActor: true, detail: doc("Delete a message in the chat; its record shows deletedAt", successSchema) },
     )
     .put(
       "/:chatId/takeover",
@@ -100,7 +113,7 @@ export const dialogsRoutes = (ctx: AppContext) => {
         const { tokenId, chatId } = ids(params);
         return service.takeover(tokenId, actor.userId, chatId, body.on, body.resumeAt);
       },
-      { botActor: true, body: takeoverSchema, detail: { summary: "Operator takeover on/off: { chatId, takeover, resumed }; off with resumeAt runs that node for the user" } },
+      { botActor: true, body: takeoverSchema, detail: doc("Operator takeover on/off; off with resumeAt runs that node for the user", takeoverAnswerSchema) },
     )
     .post(
       "/:chatId/read",
@@ -108,6 +121,6 @@ export const dialogsRoutes = (ctx: AppContext) => {
         const { tokenId, chatId } = ids(params);
         return service.read(tokenId, actor.userId, chatId);
       },
-      { botActor: true, detail: { summary: "Mark a chat read: { chatId, unread: 0 }" } },
+      { botActor: true, detail: doc("Mark a chat read", readAnswerSchema) },
     );
 };

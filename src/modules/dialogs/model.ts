@@ -1,4 +1,4 @@
-// Shapes of the Dialogs endpoints (EXTENSIONS.md "Message store and dialogs"; docs/dialogs.md).
+// Shapes of the Dialogs endpoints (docs/dialogs.md, docs/api.md "Dialogs").
 import { z } from "zod";
 import type { ChatRow, MessageRow } from "./queries";
 
@@ -47,45 +47,51 @@ export const takeoverSchema = z.strictObject({
   resumeAt: z.string().min(1).max(100).optional(),
 });
 
-export interface ChatView {
-  chatId: string;
-  kind: string;
-  title: string | null;
-  userId: string | null;
-  firstName: string | null;
-  userName: string | null;
-  lastMessageAt: string | null;
-  lastMessageText: string | null;
-  unread: number;
-  takeover: boolean;
-  blocked: boolean;
-}
+// The answers, for OpenAPI (the Studio's types are generated from it) and the service's types.
+const int = z.number().int();
+export const chatViewSchema = z.object({
+  chatId: z.string(),
+  kind: z.string(),
+  title: z.string().nullable(),
+  userId: z.string().nullable(),
+  firstName: z.string().nullable(),
+  userName: z.string().nullable(),
+  lastMessageAt: z.string().nullable(),
+  lastMessageText: z.string().nullable(),
+  unread: int,
+  takeover: z.boolean(),
+  blocked: z.boolean(),
+});
+export type ChatView = z.output<typeof chatViewSchema>;
 
-export interface ChatPage {
-  items: ChatView[];
-  total: number;
-  page: number;
-  perPage: number;
-}
+export const chatPageSchema = z.object({ items: z.array(chatViewSchema), total: int, page: int, perPage: int });
+export type ChatPage = z.output<typeof chatPageSchema>;
 
-export type Button = { text: string; url?: string; data?: string; goto?: string };
+const buttonSchema = z.object({ text: z.string(), url: z.string().optional(), data: z.string().optional(), goto: z.string().optional() });
+export type Button = z.output<typeof buttonSchema>;
 
-export interface MessageView {
-  id: number;
-  chatId: string;
-  direction: "in" | "out";
-  sentBy: "user" | "bot" | "operator" | "campaign";
-  operatorId: number | null;
-  kind: string;
-  text: string;
-  buttons: Button[][] | null;
-  callbackData: string | null;
-  nodeId: string | null;
-  messengerMessageId: number | null;
-  createdAt: string;
-  editedAt: string | null;
-  deletedAt: string | null;
-}
+export const messageViewSchema = z.object({
+  id: int,
+  chatId: z.string(),
+  direction: z.enum(["in", "out"]),
+  sentBy: z.enum(["user", "bot", "operator", "campaign"]),
+  operatorId: int.nullable(),
+  kind: z.string(),
+  text: z.string(),
+  buttons: z.array(z.array(buttonSchema)).nullable(),
+  callbackData: z.string().nullable(),
+  nodeId: z.string().nullable(),
+  messengerMessageId: int.nullable(),
+  createdAt: z.string(),
+  editedAt: z.string().nullable(),
+  deletedAt: z.string().nullable(),
+});
+export type MessageView = z.output<typeof messageViewSchema>;
+
+export const messagesPageSchema = z.object({ items: z.array(messageViewSchema), hasMore: z.boolean() });
+export const takeoverAnswerSchema = z.object({ chatId: z.string(), takeover: z.boolean(), resumed: z.boolean() });
+export const readAnswerSchema = z.object({ chatId: z.string(), unread: z.literal(0) });
+export const successSchema = z.object({ success: z.literal(true) });
 
 export function chatView(r: ChatRow): ChatView {
   return {

@@ -4,7 +4,7 @@
 import { and, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
 import type { ProjectDb } from "../../db/project-db";
 import { projectBotChats as chats, projectBotMessages as messages, projectBotPeople as people } from "../../db/project-schema";
-import { likeContains } from "../../db/like";
+import { containsText } from "../../db/like";
 
 export type ChatRow = typeof chats.$inferSelect & { blocked: number };
 export type MessageRow = typeof messages.$inferSelect;
@@ -24,7 +24,7 @@ function chatWhere(tokenId: number, f: ChatFilter): SQL {
   if (f.filter === "takeover") parts.push(eq(chats.takeover, 1));
   if (f.filter === "blocked") parts.push(eq(people.blocked, 1));
   const term = f.search.trim().replace(/^@/, "");
-  if (term) parts.push(or(likeContains(chats.title, term), likeContains(chats.firstName, term), likeContains(chats.username, term), eq(chats.chatId, term), eq(chats.userId, term)));
+  if (term) parts.push(or(containsText(chats.title, term), containsText(chats.firstName, term), containsText(chats.username, term), eq(chats.chatId, term), eq(chats.userId, term)));
   return and(...parts)!;
 }
 

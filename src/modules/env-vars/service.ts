@@ -1,14 +1,10 @@
 // Environment variables of a bot token. Secret values leave the server only twice: in the answer
-// to their own creation and through the owner-only legacy reveal (DESIGN.md §4).
-import { and, asc, eq, ne, sql } from "drizzle-orm";
+// to their own creation and through the owner-only legacy reveal (docs/api.md#bot-manager-api-apibot).
 import type { AppContext } from "../../context";
-import { botTokens, tokenEnvVars } from "../../db/schema";
 import { conflict, notFound } from "../../errors";
 import type { TokenAccess } from "../tokens/access";
 import { SECRET_MASK, type EnvCreate, type EnvPatch, type EnvVar } from "./model";
-import { preparedOnFirstUse } from "../../db/prepared";
-
-type EnvRow = typeof tokenEnvVars.$inferSelect;
+import { envStatements, updateEnvVar, type EnvChanges, type EnvRow } from "./queries";
 
 const view = (r: EnvRow, masked: boolean): EnvVar => ({
   id: r.id,
@@ -26,26 +22,7 @@ export class EnvVarsService {
 
   constructor(private readonly ctx: AppContext) {
     this.tokens = ctx.tokens.access;
-    const db = ctx.db;
-    this.q = preparedOnFirstUse({
-      list: () => db.select().from(tokenEnvVars).where(eq(tokenEnvVars.tokenId, sql.placeholder("tokenId"))).orderBy(asc(tokenEnvVars.key)).prepare(),
-      withProject: () => db
-        .select({ env: tokenEnvVars, projectId: botTokens.projectId })
-        .from(tokenEnvVars)
-        .innerJoin(botTokens, eq(botTokens.id, tokenEnvVars.tokenId))
-        .where(eq(tokenEnvVars.id, sql.placeholder("id")))
-        .prepare(),
-      keyTaken: () => db
-        .select({ id: tokenEnvVars.id })
-        .from(tokenEnvVars)
-        .where(and(eq(tokenEnvVars.tokenId, sql.placeholder("tokenId")), eq(tokenEnvVars.key, sql.placeholder("key")), ne(tokenEnvVars.id, sql.placeholder("exceptId"))))
-        .prepare(),
-      insert: () => db
-        .insert(tokenEnvVars)
-        .values({ tokenId: sql.placeholder("tokenId"), key: sql.placeholder("key"), value: sql.placeholder("value"), isSecret: sql.placeholder("isSecret") })
-        .returning()
-        .prepare(),
-    });
+    this.q = envStatements(ctx.db);
   }
 
   /** 404 unknown variable; project access (owner only for reveal) decides 403. */
@@ -87,14 +64,14 @@ export class EnvVarsService {
     if (patch.key !== undefined && patch.key !== current.key && this.keyTaken(current.tokenId, patch.key, id)) {
       throw conflict(`Variable ${patch.key} already exists for this token`);
     }
-    const set: Partial<typeof tokenEnvVars.$inferInsert> = {};
+    const set: EnvChanges = {};
     if (patch.key !== undefined) set.key = patch.key;
     if (patch.value !== undefined) set.value = patch.value;
     if (patch.isSecret !== undefined) set.isSecret = patch.isSecret;
     if (Object.keys(set).length === 0) return view(current, true);
     set.updatedAt = new Date().toISOString();
     try {
-      const row = this.ctx.db.update(tokenEnvVars).set(set).where(eq(tokenEnvVars.id, id)).returning().get();
+      const row = updateEnvVar(this.ctx.db, id, set);
       return view(row!, true);
     } catch (e) {
       if (isUniqueViolation(e)) throw conflict(`Variable ${patch.key} already exists for this token`);
@@ -104,7 +81,7 @@ export class EnvVarsService {
 
   remove(id: number, userId: number) {
     this.requireVar(id, userId);
-    this.ctx.db.delete(tokenEnvVars).where(eq(tokenEnvVars.id, id)).run();
+    this.q.remove.run({ id });
   }
 
   /** Legacy reveal: only the owner of the variable's project sees a secret again. */

@@ -1,10 +1,10 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
-import { healthStatus } from "./status";
+import { appHealth } from "./status";
 
 export const healthRoutes = (ctx: AppContext) =>
   new Elysia({ prefix: "/api/health" })
-    .get("", () => healthStatus(ctx.db.$client, ctx.state.templatesLoaded))
+    .get("", () => appHealth(ctx))
     .head("", ({ set }) => {
       set.status = 204;
       return "";

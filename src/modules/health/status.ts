@@ -1,6 +1,7 @@
 // What /api/health reports. Kept apart from the route so that the listener can answer the probe
 // while the app's modules are still loading (src/listener.ts): this file imports nothing heavy.
 import type { Database } from "bun:sqlite";
+import { databaseAnswers } from "../../db/sqlite";
 
 export interface HealthStatus {
   database: boolean;
@@ -8,17 +9,12 @@ export interface HealthStatus {
   ready: boolean;
 }
 
-/** Whether the database answers. Cheap enough for a health probe; never throws. */
-function databaseUp(sqlite: Database) {
-  try {
-    sqlite.query("SELECT 1").get();
-    return true;
-  } catch {
-    return false;
-  }
+export function healthStatus(sqlite: Database, templatesLoaded: boolean): HealthStatus {
+  const database = databaseAnswers(sqlite);
+  return { database, templates: templatesLoaded, ready: database };
 }
 
-export function healthStatus(sqlite: Database, templatesLoaded: boolean): HealthStatus {
-  const database = databaseUp(sqlite);
-  return { database, templates: templatesLoaded, ready: database };
+/** The app's own answer: its database connection and what it loaded at start. */
+export function appHealth(ctx: { db: { $client: Database }; state: { templatesLoaded: boolean } }): HealthStatus {
+  return healthStatus(ctx.db.$client, ctx.state.templatesLoaded);
 }

@@ -1,18 +1,14 @@
-// Media files of a project (EXTENSIONS.md "Media"): checked, stored under a generated name on the
+// Media files of a project (docs/api.md#media): checked, stored under a generated name on the
 // active writable backend (or the built-in UPLOADS_DIR), recorded in media_files.
 import { mediaUrlOf } from "../../lib/media-url";
 import { randomBytes } from "node:crypto";
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../context";
-import { mediaFiles } from "../../db/schema";
 import { AppError, badRequest, notFound } from "../../errors";
 import type { StorageBackend } from "../storage/backends/types";
 import type { StorageRegistry } from "../storage/registry";
 import { ALLOWED_TYPES, EXTENSION_TYPES, FORBIDDEN_EXTENSIONS, kindOf, MAX_MEDIA_BYTES, TYPE_ALIASES, type MediaView } from "./model";
 import { dangerousContent, looksLikeText, matchesSignature, typeFromContent } from "./sniff";
-import { preparedOnFirstUse } from "../../db/prepared";
-
-type Row = typeof mediaFiles.$inferSelect;
+import { insertMedia, mediaStatements, type MediaRow as Row } from "./queries";
 
 const HEAD_BYTES = 4096;
 const TEXT_TYPES = new Set(["text/plain", "text/csv", "application/json"]);
@@ -86,33 +82,7 @@ export class MediaService {
     private readonly ctx: AppContext,
     private readonly registry: StorageRegistry,
   ) {
-    const db = ctx.db;
-    this.q = preparedOnFirstUse({
-      list: () => db
-        .select()
-        .from(mediaFiles)
-        .where(eq(mediaFiles.projectId, sql.placeholder("projectId")))
-        .orderBy(desc(mediaFiles.createdAt), desc(mediaFiles.id))
-        .prepare(),
-      one: () => db
-        .select()
-        .from(mediaFiles)
-        .where(and(eq(mediaFiles.id, sql.placeholder("id")), eq(mediaFiles.projectId, sql.placeholder("projectId"))))
-        .prepare(),
-      // The /uploads server's lookups (hot path).
-      byKey: () => db
-        .select({ fileName: mediaFiles.fileName, mimeType: mediaFiles.mimeType, size: mediaFiles.size })
-        .from(mediaFiles)
-        .where(and(eq(mediaFiles.storageConfigId, sql.placeholder("configId")), eq(mediaFiles.objectKey, sql.placeholder("key"))))
-        .limit(1)
-        .prepare(),
-      byBuiltinKey: () => db
-        .select({ fileName: mediaFiles.fileName, mimeType: mediaFiles.mimeType, size: mediaFiles.size })
-        .from(mediaFiles)
-        .where(and(isNull(mediaFiles.storageConfigId), eq(mediaFiles.objectKey, sql.placeholder("key"))))
-        .limit(1)
-        .prepare(),
-    });
+    this.q = mediaStatements(ctx.db);
   }
 
   async upload(projectId: number, file: File): Promise<MediaView> {
@@ -140,11 +110,7 @@ export class MediaService {
         : new AppError(500, "INTERNAL", "The file could not be written to the upload folder");
     }
     try {
-      const row = this.ctx.db
-        .insert(mediaFiles)
-        .values({ projectId, storageConfigId: target.configId, objectKey, kind, fileName, mimeType: type, size: data.byteLength })
-        .returning()
-        .get();
+      const row = insertMedia(this.ctx.db, { projectId, storageConfigId: target.configId, objectKey, kind, fileName, mimeType: type, size: data.byteLength });
       return toView(row);
     } catch (e) {
       await target.backend.remove(objectKey).catch(() => {});
@@ -188,11 +154,11 @@ export class MediaService {
         throw new AppError(502, "BAD_GATEWAY", "The storage backend did not remove the file; the record is kept, try again later");
       }
     }
-    this.ctx.db.delete(mediaFiles).where(eq(mediaFiles.id, row.id)).run();
+    this.q.remove.run({ id: row.id });
   }
 
   /**
-   * Project delete hook (API.md projects rule 3): objects on writable backends go; the rows go with
+   * Project delete hook (docs/api.md#project-rules rule 3): objects on writable backends go; the rows go with
    * the project (FK cascade). Best effort: a backend that fails is logged, never blocks the delete.
    */
   async deleteProjectObjects(projectId: number): Promise<void> {

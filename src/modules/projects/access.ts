@@ -1,9 +1,7 @@
 // Project access: the owner or an invited collaborator. One prepared query on the hot path.
-import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { projectCollaborators, projects } from "../../db/schema";
 import { forbidden, notFound } from "../../errors";
-import { preparedOnFirstUse } from "../../db/prepared";
+import { projectStatements } from "./queries";
 
 export type ProjectRole = "owner" | "collaborator";
 
@@ -11,16 +9,7 @@ export class ProjectAccess {
   private readonly q;
 
   constructor(db: Db) {
-    this.q = preparedOnFirstUse({
-      role: () => db
-        .select({
-          ownerId: projects.ownerId,
-          collaborator: sql<number>`exists(select 1 from ${projectCollaborators} where ${projectCollaborators.projectId} = ${projects.id} and ${projectCollaborators.userId} = ${sql.placeholder("userId")})`,
-        })
-        .from(projects)
-        .where(eq(projects.id, sql.placeholder("projectId")))
-        .prepare(),
-    });
+    this.q = projectStatements(db);
   }
 
   /** undefined: no such project; null: exists but the user has no access. */
@@ -33,7 +22,7 @@ export class ProjectAccess {
 
   /**
    * Throws 404 for a missing project and, for no access, 403 — or 404 when `hideForbidden`
-   * (API.md: GET /api/projects/{id} answers 404 for "not found or no access").
+   * (docs/api.md: GET /api/projects/{id} answers 404 for "not found or no access").
    */
   require(projectId: number, userId: number, opts: { ownerOnly?: boolean; hideForbidden?: boolean } = {}): ProjectRole {
     const role = this.roleOf(projectId, userId);

@@ -1,16 +1,14 @@
-// Bot administrator ids (API.md projects rule 7). The database field wins; when it is empty the
+// Bot administrator ids (docs/api.md#project-rules rule 7). The database field wins; when it is empty the
 // ADMIN_IDS line of the bot folder's .env is read. Writes go to the database and to every existing
 // bot folder of the project (`<botsDir>/<slug>_<projectId>_<tokenId>/.env`), so a bot folder does
 // not disagree with what the editor shows. The .env is read and written only through
 // src/bots/folders.ts, so it has one format (`KEY="json string"`) whoever writes it.
 import { existsSync, lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { eq, sql } from "drizzle-orm";
 import { parseFolderName, readEnvValue, setEnvValue } from "../../bots/folders";
 import type { AppContext } from "../../context";
-import { botTokens, projects } from "../../db/schema";
 import { badRequest, notFound } from "../../errors";
-import { preparedOnFirstUse } from "../../db/prepared";
+import { projectStatements } from "./queries";
 
 /** "1, 2,,3" → "1,2,3" (order kept, duplicates dropped); 400 for anything but numeric ids. */
 export function normalizeAdminIds(raw: string): string {
@@ -38,10 +36,7 @@ export class AdminIds {
   private readonly q;
 
   constructor(private readonly ctx: AppContext) {
-    this.q = preparedOnFirstUse({
-      stored: () => ctx.db.select({ adminIds: projects.adminIds }).from(projects).where(eq(projects.id, sql.placeholder("projectId"))).prepare(),
-      tokenIds: () => ctx.db.select({ id: botTokens.id }).from(botTokens).where(eq(botTokens.projectId, sql.placeholder("projectId"))).orderBy(botTokens.id).prepare(),
-    });
+    this.q = projectStatements(ctx.db);
   }
 
   /** Bot folders of the project's tokens, first token first (one read of BOTS_DIR); real directories only (a symlink is never written through). */
@@ -58,7 +53,7 @@ export class AdminIds {
   }
 
   read(projectId: number): string {
-    const row = this.q.stored.get({ projectId });
+    const row = this.q.adminIds.get({ projectId });
     if (!row) throw notFound("Project not found");
     if (row.adminIds && row.adminIds.trim() !== "") return row.adminIds;
     try {

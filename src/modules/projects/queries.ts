@@ -1,12 +1,16 @@
-// Prepared statements of the projects module. Every read is "as seen by a user": the per-user
+// Statements of the projects module. A list or record read is "as seen by a user": the per-user
 // position (project_order, falling back to projects.sort_order) and the per-user archive flag.
-import { and, count, eq, inArray, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { statements } from "../../db/prepared";
 import { aliased, prepareRows } from "../../db/rows";
-import { projectArchives, projectCollaborators, projectOrder, projects, users } from "../../db/schema";
+import { botLaunches, botLogs, botTokens, projectArchives, projectCollaborators, projectOrder, projects, projectVersions, users } from "../../db/schema";
 import type { ProjectListItem } from "./model";
 
+export type ProjectChanges = Partial<typeof projects.$inferInsert>;
+
 const uid = sql.placeholder("userId");
+const pid = sql.placeholder("projectId");
 
 const archivedFor = sql<number>`exists(select 1 from ${projectArchives} where ${projectArchives.projectId} = ${projects.id} and ${projectArchives.userId} = ${uid})`;
 const memberOf = sql`(${projects.ownerId} = ${uid} or exists(select 1 from ${projectCollaborators} where ${projectCollaborators.projectId} = ${projects.id} and ${projectCollaborators.userId} = ${uid}))`;
@@ -67,32 +71,33 @@ function userList<T extends Record<string, unknown>>(db: Db, columns: T) {
     .orderBy(position, projects.id);
 }
 
-export function prepareProjectQueries(db: Db) {
-  const { archived: _a, ...itemColumns } = listColumns;
-  const { archived: _b, ...fullRecordColumns } = fullColumns;
-  return {
-    listItems: prepareRows<ListRow>(db, userList(db, itemColumns)),
-    listFull: prepareRows<Record<string, unknown> & { data: unknown; isArchivedForMe: number | boolean }>(db, userList(db, fullRecordColumns)),
+const { archived: _a, ...itemColumns } = listColumns;
+const { archived: _b, ...fullRecordColumns } = fullColumns;
+type FullRow = Record<string, unknown> & { data: unknown; isArchivedForMe: number | boolean };
+
+export const projectStatements = statements((db: Db) => ({
+    listItems: () => prepareRows<ListRow>(db, userList(db, itemColumns)),
+    listFull: () => prepareRows<FullRow>(db, userList(db, fullRecordColumns)),
     /** One page of listFull (opt-in paging of GET /api/projects). */
-    listFullPage: prepareRows<Record<string, unknown> & { data: unknown; isArchivedForMe: number | boolean }>(
+    listFullPage: () => prepareRows<FullRow>(
       db,
       userList(db, fullRecordColumns).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")),
     ),
     /** Projects a user owns (the per-user cap). */
-    ownedCount: db.select({ n: count() }).from(projects).where(eq(projects.ownerId, sql.placeholder("ownerId"))).prepare(),
-    full: db
+    ownedCount: () => db.select({ n: count() }).from(projects).where(eq(projects.ownerId, sql.placeholder("ownerId"))).prepare(),
+    full: () => db
       .select(fullColumns)
       .from(projects)
       .leftJoin(projectOrder, ownOrder)
       .where(eq(projects.id, sql.placeholder("projectId")))
       .prepare(),
-    item: db
+    item: () => db
       .select(listColumns)
       .from(projects)
       .leftJoin(projectOrder, ownOrder)
       .where(eq(projects.id, sql.placeholder("projectId")))
       .prepare(),
-    insert: db
+    insert: () => db
       .insert(projects)
       .values({
         ownerId: sql.placeholder("ownerId"),
@@ -108,25 +113,25 @@ export function prepareProjectQueries(db: Db) {
       .returning({ id: projects.id })
       .prepare(),
     /** Last position in the user's list (new projects go to the end). */
-    maxPosition: db
+    maxPosition: () => db
       .select({ max: sql<number | null>`max(${position})` })
       .from(projects)
       .leftJoin(projectOrder, ownOrder)
       .where(memberOf)
       .prepare(),
-    stored: db
+    stored: () => db
       .select({ id: projects.id, ownerId: projects.ownerId, name: projects.name, data: projects.data, adminIds: projects.adminIds, updatedAt: projects.updatedAt })
       .from(projects)
       .where(eq(projects.id, sql.placeholder("projectId")))
       .prepare(),
     /** Owner first, then collaborators in invitation order; names from the users table. */
-    team: db
+    team: () => db
       .select({ userId: projects.ownerId, firstName: users.firstName, lastName: users.lastName, username: users.username, photoUrl: users.photoUrl })
       .from(projects)
       .leftJoin(users, eq(users.id, projects.ownerId))
       .where(eq(projects.id, sql.placeholder("projectId")))
       .prepare(),
-    collaborators: db
+    collaborators: () => db
       .select({
         userId: projectCollaborators.userId,
         firstName: users.firstName,
@@ -139,7 +144,112 @@ export function prepareProjectQueries(db: Db) {
       .where(eq(projectCollaborators.projectId, sql.placeholder("projectId")))
       .orderBy(projectCollaborators.createdAt, projectCollaborators.userId)
       .prepare(),
-  };
+    /** The stored scenario and its time, for the copy in the project's own database file. */
+    content: () => db.select({ data: projects.data, updatedAt: projects.updatedAt }).from(projects).where(eq(projects.id, pid)).prepare(),
+    remove: () => db.delete(projects).where(eq(projects.id, pid)).prepare(),
+    archive: () => db.insert(projectArchives).values({ projectId: sql`${pid}`, userId: sql`${uid}` }).onConflictDoNothing().prepare(),
+    unarchive: () => db.delete(projectArchives).where(and(eq(projectArchives.projectId, pid), eq(projectArchives.userId, uid))).prepare(),
+    setPosition: () => db
+      .insert(projectOrder)
+      .values({ projectId: sql`${pid}`, userId: sql`${uid}`, sortOrder: sql`${sql.placeholder("sortOrder")}` })
+      .onConflictDoUpdate({ target: [projectOrder.projectId, projectOrder.userId], set: { sortOrder: sql`${sql.placeholder("sortOrder")}` } })
+      .prepare(),
+    /** What generate and export read of a project. */
+    forCode: () => db.select({ name: projects.name, data: projects.data, userDatabaseEnabled: projects.userDatabaseEnabled }).from(projects).where(eq(projects.id, pid)).prepare(),
+    adminIds: () => db.select({ adminIds: projects.adminIds }).from(projects).where(eq(projects.id, pid)).prepare(),
+    tokenIds: () => db.select({ id: botTokens.id }).from(botTokens).where(eq(botTokens.projectId, pid)).orderBy(botTokens.id).prepare(),
+    /** The hot path of every project-scoped request (projects/access.ts). */
+    role: () => db
+      .select({
+        ownerId: projects.ownerId,
+        collaborator: sql<number>`exists(select 1 from ${projectCollaborators} where ${projectCollaborators.projectId} = ${projects.id} and ${projectCollaborators.userId} = ${uid})`,
+      })
+      .from(projects)
+      .where(eq(projects.id, pid))
+      .prepare(),
+}));
+
+export type ProjectQueries = ReturnType<typeof projectStatements>;
+
+export function updateProject(db: Db, projectId: number, set: ProjectChanges) {
+  db.update(projects).set(set).where(eq(projects.id, projectId)).run();
 }
 
-export type ProjectQueries = ReturnType<typeof prepareProjectQueries>;
+// --- versions (projects/versions.ts) ---------------------------------------------------------
+
+const versionItemColumns = {
+  id: projectVersions.id,
+  createdAt: projectVersions.createdAt,
+  commitMessage: projectVersions.commitMessage,
+  authorId: projectVersions.authorId,
+  agentEdit: projectVersions.agentEdit,
+  agentDisplayName: projectVersions.agentDisplayName,
+  nodesCount: projectVersions.nodesCount,
+};
+
+/** `keep`: how many of the newest versions `keepFrom` keeps. */
+export const versionStatements = (keep: number) =>
+  statements((db: Db) => ({
+    list: () => db.select(versionItemColumns).from(projectVersions).where(eq(projectVersions.projectId, pid)).orderBy(desc(projectVersions.id)).limit(sql.placeholder("limit")).prepare(),
+    get: () => db
+      .select({ ...versionItemColumns, data: projectVersions.data })
+      .from(projectVersions)
+      .where(and(eq(projectVersions.projectId, pid), eq(projectVersions.id, sql.placeholder("id"))))
+      .prepare(),
+    // id of the oldest version still kept; everything below it goes
+    keepFrom: () => db
+      .select({ id: projectVersions.id })
+      .from(projectVersions)
+      .where(eq(projectVersions.projectId, pid))
+      .orderBy(desc(projectVersions.id))
+      .limit(1)
+      .offset(keep - 1)
+      .prepare(),
+    insert: () => db
+      .insert(projectVersions)
+      .values({
+        projectId: pid,
+        data: sql.placeholder("data"),
+        nodesCount: sql.placeholder("nodesCount"),
+        commitMessage: sql.placeholder("commitMessage"),
+        authorId: sql.placeholder("authorId"),
+        agentEdit: sql.placeholder("agentEdit"),
+        agentSessionId: sql.placeholder("agentSessionId"),
+        agentDisplayName: sql.placeholder("agentDisplayName"),
+      })
+      .prepare(),
+    prune: () => db.delete(projectVersions).where(and(eq(projectVersions.projectId, pid), lt(projectVersions.id, sql.placeholder("keepFrom")))).prepare(),
+  }));
+
+// --- launch history and logs (projects/activity.ts) --------------------------------------------
+
+/** Texts are cut in SQL so long messages never leave the database. */
+export const activityStatements = (limits: { launches: number; errorMessage: number; logMessage: number }) => {
+  const logColumns = {
+    level: botLogs.level,
+    message: sql<string>`substr(${botLogs.message}, 1, ${limits.logMessage})`,
+    createdAt: botLogs.createdAt,
+  };
+  return statements((db: Db) => ({
+    launches: () => db
+      .select({
+        status: botLaunches.status,
+        startedAt: botLaunches.startedAt,
+        stoppedAt: botLaunches.stoppedAt,
+        errorMessage: sql<string | null>`substr(${botLaunches.errorMessage}, 1, ${limits.errorMessage})`,
+      })
+      .from(botLaunches)
+      .where(eq(botLaunches.projectId, pid))
+      .orderBy(desc(botLaunches.startedAt), desc(botLaunches.id))
+      .limit(limits.launches)
+      .prepare(),
+    logs: () => db.select(logColumns).from(botLogs).where(eq(botLogs.projectId, pid)).orderBy(desc(botLogs.id)).limit(sql.placeholder("limit")).prepare(),
+    tokenLogs: () => db
+      .select(logColumns)
+      .from(botLogs)
+      .where(and(eq(botLogs.projectId, pid), eq(botLogs.tokenId, sql.placeholder("tokenId"))))
+      .orderBy(desc(botLogs.id))
+      .limit(sql.placeholder("limit"))
+      .prepare(),
+  }));
+};

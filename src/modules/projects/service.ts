@@ -1,14 +1,13 @@
 // Projects: create, read (as a user sees them), update with version snapshots and events, delete
 // with the bot stop and delete hooks, duplicate. Other modules (bot API, templates) call this
 // class through `ctx.projects`; it never sees Elysia.
-import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context";
-import { projectArchives, projectOrder, projects } from "../../db/schema";
+import { changeStamp } from "../../db/change-stamp";
 import { badRequest, conflict, forbidden, notFound } from "../../errors";
 import { texts } from "../../texts";
 import { DEFAULT_DATA, parseDocument, readStored as readJson, type ParsedDocument } from "./document";
 import { NAME_MAX, toFlag, type CreateProjectInput, type Flag, type ProjectFull, type ProjectListItem, type ProjectPatch } from "./model";
-import { prepareProjectQueries, type ProjectQueries } from "./queries";
+import { projectStatements, updateProject, type ProjectChanges, type ProjectQueries } from "./queries";
 import { ProjectVersions, type VersionMeta } from "./versions";
 import { AdminIds, normalizeAdminIds } from "./admin-ids";
 import { ProjectTeam } from "./team";
@@ -21,7 +20,6 @@ export class ProjectsService {
   readonly versions: ProjectVersions;
   readonly team: ProjectTeam;
   readonly adminIds: AdminIds;
-  private prepared?: ProjectQueries;
 
   constructor(private readonly ctx: AppContext) {
     this.versions = new ProjectVersions(ctx.db);
@@ -29,12 +27,16 @@ export class ProjectsService {
     this.adminIds = new AdminIds(ctx);
   }
 
-  /** Prepared on first use: building these statements is a fifth of a cold start (bench/cold-start.ts). */
   private get q(): ProjectQueries {
-    return (this.prepared ??= prepareProjectQueries(this.ctx.db));
+    return projectStatements(this.ctx.db);
   }
 
   // --- reads ---------------------------------------------------------------------------------
+
+  /** A stamp that moves whenever any project may have changed: lists are cached until it does. */
+  changeStamp(): () => string {
+    return changeStamp(this.ctx.db);
+  }
 
   /** The hot path of the editor's project list: rows are already in the response shape. */
   listItems(userId: number, archived: boolean): ProjectListItem[] {
@@ -53,7 +55,7 @@ export class ProjectsService {
     return rows as unknown as ProjectFull[];
   }
 
-  /** 404 when the project is missing or the user has no access (API.md GET /api/projects/{id}). */
+  /** 404 when the project is missing or the user has no access (docs/api.md#authentication). */
   getFull(projectId: number, userId: number): ProjectFull {
     this.ctx.access.require(projectId, userId, { hideForbidden: true });
     return this.readFull(projectId, userId);
@@ -157,7 +159,7 @@ export class ProjectsService {
       if (patch.baseUpdatedAt !== undefined && patch.baseUpdatedAt !== current.updatedAt) {
         throw conflict("The project was saved by someone else since you loaded it", { current: this.readFull(projectId, userId) });
       }
-      const set: Partial<typeof projects.$inferInsert> = {};
+      const set: ProjectChanges = {};
       if (name !== undefined) set.name = name;
       if (patch.description !== undefined) set.description = patch.description;
       if (patch.userDatabaseEnabled !== undefined) set.userDatabaseEnabled = toFlag(patch.userDatabaseEnabled);
@@ -169,7 +171,7 @@ export class ProjectsService {
       if (Object.keys(set).length > 0) {
         touched = true;
         set.updatedAt = nowIso();
-        this.ctx.db.update(projects).set(set).where(eq(projects.id, projectId)).run();
+        updateProject(this.ctx.db, projectId, set);
       }
       if (patch.sortOrder !== undefined) {
         touched = true;
@@ -206,20 +208,20 @@ export class ProjectsService {
   restoreVersion(projectId: number, versionId: number, userId: number): ProjectFull {
     this.ctx.access.require(projectId, userId);
     const data = readJson(this.versions.rawData(projectId, versionId));
-    // EXTENSIONS.md: the restore is itself a version, even when the data equals the current one.
+    // docs/api.md: the restore is itself a version, even when the data equals the current one.
     return this.update(projectId, userId, { data, commitMessage: `Restored version ${versionId}` }, { alwaysVersion: true });
   }
 
   // --- delete --------------------------------------------------------------------------------
 
   /**
-   * API.md rule 3: bots stop first (they write into the project's rows), then the delete hooks
+   * docs/api.md#project-rules rule 3: bots stop first (they write into the project's rows), then the delete hooks
    * (files outside the database), then the row; dependent rows go by FK cascade. Team members are
    * computed before the delete, since the collaborator rows go with it.
    */
   /** The stored scenario and its time, for the copy in the project's own database file. */
   contentOf(projectId: number): { data: string; updatedAt: string } | undefined {
-    return this.ctx.db.select({ data: projects.data, updatedAt: projects.updatedAt }).from(projects).where(eq(projects.id, projectId)).get();
+    return this.q.content.get({ projectId });
   }
 
   async delete(projectId: number, userId: number, opts: { allowCollaborator?: boolean } = {}): Promise<void> {
@@ -235,7 +237,7 @@ export class ProjectsService {
           this.ctx.log.warn(`project ${projectId}: delete hook failed:`, err);
         }
       }
-      this.ctx.db.delete(projects).where(eq(projects.id, projectId)).run();
+      this.q.remove.run({ projectId });
     });
     this.changed("deleted", projectId, recipients);
   }
@@ -244,11 +246,11 @@ export class ProjectsService {
 
   setArchived(projectId: number, userId: number, archived: boolean) {
     this.ctx.access.require(projectId, userId);
-    if (archived) this.ctx.db.insert(projectArchives).values({ projectId, userId }).onConflictDoNothing().run();
-    else this.ctx.db.delete(projectArchives).where(and(eq(projectArchives.projectId, projectId), eq(projectArchives.userId, userId))).run();
+    if (archived) this.q.archive.run({ projectId, userId });
+    else this.q.unarchive.run({ projectId, userId });
   }
 
-  /** API.md rule 10: all ids accessible or nothing changes (403). */
+  /** docs/api.md#project-rules rule 10: all ids accessible or nothing changes (403). */
   reorder(userId: number, projectIds: number[]) {
     if (projectIds.length === 0) throw badRequest("projectIds must not be empty");
     if (new Set(projectIds).size !== projectIds.length) throw badRequest("projectIds must not repeat an id");
@@ -263,11 +265,7 @@ export class ProjectsService {
   }
 
   private setPosition(projectId: number, userId: number, sortOrder: number) {
-    this.ctx.db
-      .insert(projectOrder)
-      .values({ projectId, userId, sortOrder })
-      .onConflictDoUpdate({ target: [projectOrder.projectId, projectOrder.userId], set: { sortOrder } })
-      .run();
+    this.q.setPosition.run({ projectId, userId, sortOrder });
   }
 
   private changed(kind: "created" | "deleted" | "reordered" | "updated", projectId: number, recipients: number[]) {

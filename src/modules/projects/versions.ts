@@ -1,12 +1,10 @@
-// Version snapshots of a project's data (EXTENSIONS.md "Project versions"). A snapshot holds the
+// Version snapshots of a project's data (docs/api.md#project-versions). A snapshot holds the
 // data AFTER a change, so the newest version always equals the current data; older ones beyond
 // the newest KEEP_VERSIONS are pruned in the same transaction as the write.
-import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { projectVersions } from "../../db/schema";
 import { notFound } from "../../errors";
 import { readStored } from "./document";
-import { preparedOnFirstUse } from "../../db/prepared";
+import { versionStatements } from "./queries";
 
 export const KEEP_VERSIONS = 50;
 
@@ -28,64 +26,13 @@ export interface VersionItem {
   nodesCount: number;
 }
 
-const itemColumns = {
-  id: projectVersions.id,
-  createdAt: projectVersions.createdAt,
-  commitMessage: projectVersions.commitMessage,
-  authorId: projectVersions.authorId,
-  agentEdit: projectVersions.agentEdit,
-  agentDisplayName: projectVersions.agentDisplayName,
-  nodesCount: projectVersions.nodesCount,
-};
-
-function prepare(db: Db) {
-  return preparedOnFirstUse({
-    list: () => db
-      .select(itemColumns)
-      .from(projectVersions)
-      .where(eq(projectVersions.projectId, sql.placeholder("projectId")))
-      .orderBy(desc(projectVersions.id))
-      .limit(sql.placeholder("limit"))
-      .prepare(),
-    get: () => db
-      .select({ ...itemColumns, data: projectVersions.data })
-      .from(projectVersions)
-      .where(and(eq(projectVersions.projectId, sql.placeholder("projectId")), eq(projectVersions.id, sql.placeholder("id"))))
-      .prepare(),
-    // id of the oldest version still kept; everything below it goes
-    keepFrom: () => db
-      .select({ id: projectVersions.id })
-      .from(projectVersions)
-      .where(eq(projectVersions.projectId, sql.placeholder("projectId")))
-      .orderBy(desc(projectVersions.id))
-      .limit(1)
-      .offset(KEEP_VERSIONS - 1)
-      .prepare(),
-    insert: () => db
-      .insert(projectVersions)
-      .values({
-        projectId: sql.placeholder("projectId"),
-        data: sql.placeholder("data"),
-        nodesCount: sql.placeholder("nodesCount"),
-        commitMessage: sql.placeholder("commitMessage"),
-        authorId: sql.placeholder("authorId"),
-        agentEdit: sql.placeholder("agentEdit"),
-        agentSessionId: sql.placeholder("agentSessionId"),
-        agentDisplayName: sql.placeholder("agentDisplayName"),
-      })
-      .prepare(),
-    prune: () => db
-      .delete(projectVersions)
-      .where(and(eq(projectVersions.projectId, sql.placeholder("projectId")), lt(projectVersions.id, sql.placeholder("keepFrom"))))
-      .prepare(),
-  });
-}
+const statementsOf = versionStatements(KEEP_VERSIONS);
 
 export class ProjectVersions {
-  private readonly q: ReturnType<typeof prepare>;
+  private readonly q;
 
   constructor(private readonly db: Db) {
-    this.q = prepare(db);
+    this.q = statementsOf(db);
   }
 
   /** Call inside the transaction that writes the project's data. */

@@ -2,10 +2,10 @@
 // The state is derived from the stored rows and cached in memory; it is recomputed after every
 // committed write, so the 503 → open transition happens exactly once, after the data is durable.
 import type { Db } from "../../db/client";
-import { appSettings } from "../../db/schema";
 import { badRequest, MessengerError } from "../../errors";
 import type { MessengerClient } from "../../messenger/client";
 import type { LoginMode, SettingsPut, StoredAuth, StoredMessenger, StoredPlatform } from "./model";
+import { allSettings, putSettings } from "./queries";
 
 const EMPTY_MESSENGER: StoredMessenger = { clientId: "", botUsername: "", clientSecret: "", botToken: "" };
 
@@ -19,7 +19,7 @@ export class SettingsService {
 
   private load() {
     if (this.cache) return this.cache;
-    const rows = this.db.select().from(appSettings).all();
+    const rows = allSettings(this.db);
     const get = (k: string) => {
       const r = rows.find((x) => x.key === k);
       return r ? JSON.parse(r.value) : null;
@@ -34,7 +34,7 @@ export class SettingsService {
     return this.load().auth?.loginMode ?? null;
   }
 
-  /** EXTENSIONS.md "Platform operators": users the admin named may manage storage configs. */
+  /** docs/api.md#storage-configs: users the admin named may manage storage configs. */
   isOperator(userId: number): boolean {
     return this.load().operators.has(userId);
   }
@@ -49,7 +49,7 @@ export class SettingsService {
     return m.clientId !== "" && m.botToken !== "";
   }
 
-  /** DESIGN.md §4: the auth section is saved, and the messenger provider is complete when the widget is the login mode. */
+  /** docs/api.md#authentication (setup guard): the auth section is saved, and the messenger provider is complete when the widget is the login mode. */
   isSetUp(): boolean {
     const { auth } = this.load();
     if (!auth) return false;
@@ -98,17 +98,11 @@ export class SettingsService {
       const missing = [!nextMessenger.clientId && "clientId", !nextMessenger.botToken && "botToken"].filter(Boolean);
       if (missing.length) throw badRequest(`messenger: ${missing.join(" and ")} required when loginMode is messenger_widget`);
     }
-    this.db.transaction((tx) => {
-      const put = (key: string, value: unknown) =>
-        tx
-          .insert(appSettings)
-          .values({ key, value: JSON.stringify(value) })
-          .onConflictDoUpdate({ target: appSettings.key, set: { value: JSON.stringify(value), updatedAt: new Date().toISOString() } })
-          .run();
-      if (input.auth && nextAuth) put("auth", nextAuth);
-      if (input.messenger) put("messenger", nextMessenger);
-      if (input.platform) put("platform", { operatorIds: input.platform.operatorIds } satisfies StoredPlatform);
-    });
+    const sections: [string, unknown][] = [];
+    if (input.auth && nextAuth) sections.push(["auth", nextAuth]);
+    if (input.messenger) sections.push(["messenger", nextMessenger]);
+    if (input.platform) sections.push(["platform", { operatorIds: input.platform.operatorIds } satisfies StoredPlatform]);
+    putSettings(this.db, sections);
     this.cache = null;
     return this.publicView();
   }

@@ -1,9 +1,8 @@
 // The storage registry: one backend per storage_configs row plus the built-in folder UPLOADS_DIR
-// (storageConfigId null). Rebuilt from the table after every change (API.md storage rule 4), so
+// (storageConfigId null). Rebuilt from the table after every change (docs/api.md#storage-rules rule 4), so
 // uploads and the /uploads server always use what the table says. One registry per AppContext.
 import type { AppContext } from "../../context";
 import type { Db } from "../../db/client";
-import { storageConfigs } from "../../db/schema";
 import { AppError } from "../../errors";
 import { registerSecret, type Logger } from "../../log";
 import { open, UnreadableSecretError } from "./crypto";
@@ -12,8 +11,7 @@ import { localRootProblem, type LocalRootRules } from "./local-root";
 import { ObjectStoreBackend } from "./backends/objstore";
 import type { StorageBackend } from "./backends/types";
 import { localConfigSchema, objstoreConfigSchema, type Credentials } from "./model";
-
-type Row = typeof storageConfigs.$inferSelect;
+import { storageStatements, type StorageConfigRow as Row } from "./queries";
 
 const RETIRE_AFTER_MS = 15 * 60 * 1000;
 
@@ -74,7 +72,7 @@ export class StorageRegistry {
 
   reload() {
     const next = new Map<string, RegistryEntry>();
-    for (const row of this.db.select().from(storageConfigs).all()) {
+    for (const row of storageStatements(this.db).all.all()) {
       let backend: StorageBackend | null = null;
       let problem: string | null = null;
       try {

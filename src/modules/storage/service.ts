@@ -1,8 +1,6 @@
-// Storage configs (API.md "Storage configs", rules 1-6). Credentials are sealed before they touch
+// Storage configs (docs/api.md#storage-configs, rules 1-6). Credentials are sealed before they touch
 // the database and are never part of a view; every change reloads the registry.
-import { count, eq, ne } from "drizzle-orm";
 import type { AppContext } from "../../context";
-import { mediaFiles, storageConfigs } from "../../db/schema";
 import { AppError, badRequest, conflict, notFound } from "../../errors";
 import { registerSecret } from "../../log";
 import { seal, UnreadableSecretError } from "./crypto";
@@ -21,8 +19,7 @@ import { localRootProblem, localRootRules } from "./local-root";
 import { LocalBackend } from "./backends/local";
 import { GENERIC_TEST_FAILURE, isLoopbackEndpoint, padToTestTimeout } from "./test-answer";
 import { slugify, uniqueSlug } from "./slug";
-
-type Row = typeof storageConfigs.$inferSelect;
+import { insertStorageConfig, storageStatements, updateStorageConfig, type StorageConfigChanges, type StorageConfigRow as Row } from "./queries";
 
 export function toView(row: Row): StorageConfigView {
   return {
@@ -75,7 +72,7 @@ export class StorageConfigService {
   }
 
   private row(id: string): Row {
-    const row = this.ctx.db.select().from(storageConfigs).where(eq(storageConfigs.id, id)).get();
+    const row = storageStatements(this.ctx.db).byId.get({ id });
     if (!row) throw notFound("Storage config not found");
     return row;
   }
@@ -91,14 +88,14 @@ export class StorageConfigService {
   }
 
   list(): StorageConfigView[] {
-    return this.ctx.db.select().from(storageConfigs).orderBy(storageConfigs.createdAt, storageConfigs.id).all().map(toView);
+    return storageStatements(this.ctx.db).all.all().map(toView);
   }
 
   create(input: CreateStorageInput): StorageConfigView {
     const config = this.validConfig(input.backend, input.config);
     const creds = credentialsOf(input.backend, input);
     if (creds && !this.ctx.config.storageEncryptionKey) this.sealCredentials("", creds); // the clear 400
-    const exists = (id: string) => this.ctx.db.select({ id: storageConfigs.id }).from(storageConfigs).where(eq(storageConfigs.id, id)).get() !== undefined;
+    const exists = (id: string) => storageStatements(this.ctx.db).exists.get({ id }) !== undefined;
     let id: string;
     if (input.id !== undefined) {
       if (exists(input.id)) throw conflict(`A storage config with id "${input.id}" already exists`);
@@ -107,9 +104,7 @@ export class StorageConfigService {
       id = uniqueSlug(slugify(input.name), exists);
     }
     try {
-      this.ctx.db
-        .insert(storageConfigs)
-        .values({
+      insertStorageConfig(this.ctx.db, {
           id,
           name: input.name,
           backend: input.backend,
@@ -117,8 +112,7 @@ export class StorageConfigService {
           isActive: 0,
           readOnly: input.readOnly ? 1 : 0,
           secrets: creds ? this.sealCredentials(id, creds) : null,
-        })
-        .run();
+        });
     } catch (e) {
       // Another request took the id between the check and the insert.
       if (String((e as Error)?.message).includes("UNIQUE")) throw conflict(`A storage config with id "${id}" already exists`);
@@ -140,7 +134,7 @@ export class StorageConfigService {
       const probe = await new LocalBackend(rootPath).test();
       if (!probe.ok) throw badRequest(`Cannot activate: ${probe.message}`);
     }
-    const set: Partial<typeof storageConfigs.$inferInsert> = { updatedAt: new Date().toISOString() };
+    const set: StorageConfigChanges = { updatedAt: new Date().toISOString() };
     if (input.name !== undefined) set.name = input.name;
     if (input.config !== undefined) set.config = JSON.stringify(this.validConfig(row.backend, input.config));
     if (input.readOnly !== undefined) set.readOnly = input.readOnly ? 1 : 0;
@@ -156,11 +150,8 @@ export class StorageConfigService {
         throw badRequest("The stored credentials cannot be decrypted (STORAGE_ENCRYPTION_KEY is missing or changed): send objectAccessKeyId and objectSecretAccessKey again to activate this config");
       }
     }
-    this.ctx.db.transaction((tx) => {
-      // At most one active config: activating this one deactivates every other in the same transaction.
-      if (input.isActive === true) tx.update(storageConfigs).set({ isActive: 0 }).where(ne(storageConfigs.id, id)).run();
-      tx.update(storageConfigs).set(set).where(eq(storageConfigs.id, id)).run();
-    });
+    // At most one active config: activating this one deactivates every other.
+    updateStorageConfig(this.ctx.db, id, set, input.isActive === true);
     this.registry.reload();
     this.ctx.log.info(`storage config "${id}" updated`);
     return toView(this.row(id));
@@ -168,12 +159,12 @@ export class StorageConfigService {
 
   remove(id: string): { ok: true; id: string } {
     this.row(id);
-    const filesCount = this.ctx.db.select({ n: count() }).from(mediaFiles).where(eq(mediaFiles.storageConfigId, id)).get()?.n ?? 0;
+    const filesCount = storageStatements(this.ctx.db).filesCount.get({ id })?.n ?? 0;
     if (filesCount > 0) {
       throw conflict(`${filesCount} media file(s) are still stored with this config; delete them first`, { filesCount });
     }
     // Rule 5: stored objects stay where they are.
-    this.ctx.db.delete(storageConfigs).where(eq(storageConfigs.id, id)).run();
+    storageStatements(this.ctx.db).remove.run({ id });
     this.registry.reload();
     this.ctx.log.info(`storage config "${id}" deleted`);
     return { ok: true, id };

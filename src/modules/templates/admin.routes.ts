@@ -1,19 +1,18 @@
-// Admin side of the catalog (API.md "Admin area", admin rule 4): the featured flag and the forced
+// Admin side of the catalog (docs/api.md#admin-area, admin rule 4): the featured flag and the forced
 // refresh of the built-ins; plus a list of every template (private ones too) for the admin hub.
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { parsePositiveId } from "../../http/params";
-import { builtInTemplateFiles } from "../../../assets/templates";
 import { adminGuard } from "../admin/admin-auth";
 import { parseListQuery } from "./templates.routes";
 import { featuredSchema } from "./model";
-import { seedBuiltInTemplates } from "./seed";
+import { refreshBuiltInTemplates } from "./seed";
 import { TemplatesService } from "./service";
 
 export const templateAdminRoutes = (ctx: AppContext) => {
   const service = new TemplatesService(ctx);
   const refresh = () => {
-    const r = seedBuiltInTemplates(ctx.db, builtInTemplateFiles, { force: true, log: ctx.log });
+    const r = refreshBuiltInTemplates(ctx);
     if (r.failed.length > 0) throw new Error(`built-in templates could not be read: ${r.failed.join(", ")}`);
     ctx.state.templatesLoaded = true;
     const total = r.inserted + r.updated;

@@ -2,15 +2,14 @@
 // template has no owner and `system_key` = its file name; `content_hash` = SHA-256 of the file.
 // At start a row is inserted when missing and rewritten when its file changed; `refresh` (admin
 // rule 4) rewrites every row whatever the hash. Usage and votes are never reset.
-import { and, eq, isNotNull, notInArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { templates } from "../../db/schema";
 import { sha256Hex } from "../../lib/crypto";
 import type { Logger } from "../../log";
 import { parseDocument } from "../projects/document";
 import { templateFileSchema } from "./model";
 import { builtInTemplateFiles, type BuiltInTemplateFile } from "../../../assets/templates";
 import type { AppContext } from "../../context";
+import { builtInHashes, writeBuiltIns, type BuiltInRow } from "./queries";
 
 export const SYSTEM_AUTHOR = "Botloom";
 
@@ -55,22 +54,15 @@ function rowOf(file: BuiltInTemplateFile) {
 export function seedBuiltInTemplates(db: Db, files: BuiltInTemplateFile[], opts: { force?: boolean; log?: Logger } = {}): SeedResult {
   const result: SeedResult = { inserted: 0, updated: 0, unchanged: 0, removed: 0, failed: [] };
   // Hashes first: a restart on existing data parses no file whose row is current (cold start).
-  const storedHash = new Map(
-    db
-      .select({ systemKey: templates.systemKey, contentHash: templates.contentHash })
-      .from(templates)
-      .where(isNotNull(templates.systemKey))
-      .all()
-      .map((r) => [r.systemKey!, r.contentHash]),
-  );
-  const rows: { file: string; row: ReturnType<typeof rowOf> }[] = [];
+  const storedHash = builtInHashes(db);
+  const rows: BuiltInRow[] = [];
   for (const file of files) {
     if (!opts.force && storedHash.get(file.file) === sha256Hex(file.text)) {
       result.unchanged++;
       continue;
     }
     try {
-      rows.push({ file: file.file, row: rowOf(file) });
+      rows.push({ file: file.file, ...rowOf(file) });
     } catch (e) {
       result.failed.push(file.file);
       opts.log?.error(`Built-in template ${file.file} is invalid and was not loaded: ${(e as Error).message}`);
@@ -79,32 +71,18 @@ export function seedBuiltInTemplates(db: Db, files: BuiltInTemplateFile[], opts:
   // The usual restart: every row current and nothing left over. No write transaction then.
   const shippedKeys = new Set(files.map((f) => f.file));
   if (rows.length === 0 && [...storedHash.keys()].every((key) => shippedKeys.has(key))) return result;
-  const now = new Date().toISOString();
-  db.transaction((tx) => {
-    // Last file first: the catalog lists the newest first, so a fresh catalog shows the file order.
-    for (const { file, row } of [...rows].reverse()) {
-      const stored = tx.select({ id: templates.id, contentHash: templates.contentHash }).from(templates).where(eq(templates.systemKey, file)).get();
-      if (!stored) {
-        tx.insert(templates).values({ ...row.fields, featured: row.featured }).run();
-        result.inserted++;
-      } else if (opts.force || stored.contentHash !== row.fields.contentHash) {
-        const set = opts.force ? { ...row.fields, featured: row.featured } : row.fields;
-        tx.update(templates).set({ ...set, updatedAt: now }).where(eq(templates.id, stored.id)).run();
-        result.updated++;
-      } else {
-        result.unchanged++;
-      }
-    }
-    // A file that failed to parse keeps its row: removal is only for built-ins no longer shipped.
-    const shipped = [...shippedKeys];
-    const gone = tx
-      .delete(templates)
-      .where(and(isNotNull(templates.systemKey), shipped.length ? notInArray(templates.systemKey, shipped) : undefined))
-      .returning({ id: templates.id })
-      .all();
-    result.removed = gone.length;
-  });
+  // A file that failed to parse keeps its row: removal is only for built-ins no longer shipped.
+  const counts = writeBuiltIns(db, rows, [...shippedKeys], opts.force === true, new Date().toISOString());
+  result.inserted = counts.inserted;
+  result.updated = counts.updated;
+  result.unchanged += counts.unchanged;
+  result.removed = counts.removed;
   return result;
+}
+
+/** The admin's refresh (admin rule 4): every built-in row rewritten from its file. */
+export function refreshBuiltInTemplates(ctx: AppContext, files = builtInTemplateFiles): SeedResult {
+  return seedBuiltInTemplates(ctx.db, files, { force: true, log: ctx.log });
 }
 
 /** Seeds the built-ins (once per context, from buildContext); a failure leaves health.templates false but the server up. */

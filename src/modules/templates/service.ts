@@ -1,17 +1,28 @@
 // The template catalog: browsing (public templates plus the caller's own), the owner's edits,
 // making a project from a template, votes, and the admin's featured flag. Never sees Elysia.
-import { count, eq } from "drizzle-orm";
 import type { AppContext } from "../../context";
-import { templateRatings, templates } from "../../db/schema";
+import { foldForSearch } from "../../db/like";
 import { badRequest, forbidden, notFound } from "../../errors";
 import { parseDocument } from "../projects/document";
 import type { ProjectListItem } from "../projects/model";
 import type { CreateTemplateInput, TemplateListQuery, TemplatePage, TemplateRecord, UpdateTemplateInput } from "./model";
-import { catalogFilter, catalogOrder, foldForSearch, listColumns, prepareTemplateQueries, toListItem, toRecord, type TemplateQueries, type TemplateRow } from "./queries";
+import {
+  catalogFilter,
+  catalogPage,
+  catalogRows,
+  insertTemplate,
+  templateStatements,
+  toListItem,
+  toRecord,
+  updateTemplate,
+  voteAndRecount,
+  type TemplateChanges,
+  type TemplateRow,
+} from "./queries";
 
 const nowIso = () => new Date().toISOString();
 
-/** DESIGN.md §4: the average of the votes with one decimal. */
+/** docs/studio.md#templates: the average of the votes with one decimal. */
 export const roundRating = (avg: number) => Math.round(avg * 10) / 10;
 
 /** The scenario of a create/PUT body: `data` (or the older `flow_data`), validated like a project's. */
@@ -22,10 +33,10 @@ function scenarioJson(input: { data?: unknown; flow_data?: unknown }): string | 
 }
 
 export class TemplatesService {
-  private readonly q: TemplateQueries;
+  private readonly q;
 
   constructor(private readonly ctx: AppContext) {
-    this.q = prepareTemplateQueries(ctx.db);
+    this.q = templateStatements(ctx.db);
   }
 
   // --- reads ---------------------------------------------------------------------------------
@@ -40,12 +51,11 @@ export class TemplatesService {
     const offset = (query.page - 1) * query.perPage;
     const needle = foldForSearch(query.search?.trim() ?? "");
     if (needle !== "") {
-      const rows = this.ctx.db.select(listColumns).from(templates).where(where).orderBy(...catalogOrder).all();
+      const rows = catalogRows(this.ctx.db, where);
       const hits = rows.filter((r) => foldForSearch(r.name).includes(needle) || foldForSearch(r.description).includes(needle));
       return { items: hits.slice(offset, offset + query.perPage).map(toListItem), total: hits.length, page: query.page, perPage: query.perPage };
     }
-    const total = this.ctx.db.select({ n: count() }).from(templates).where(where).get()?.n ?? 0;
-    const rows = this.ctx.db.select(listColumns).from(templates).where(where).orderBy(...catalogOrder).limit(query.perPage).offset(offset).all();
+    const { total, rows } = catalogPage(this.ctx.db, where, query.perPage, offset);
     return { items: rows.map(toListItem), total, page: query.page, perPage: query.perPage };
   }
 
@@ -73,9 +83,7 @@ export class TemplatesService {
   create(userId: number, input: CreateTemplateInput): TemplateRecord {
     const data = scenarioJson(input);
     if (data === undefined) throw badRequest("data is required: a scenario document with a sheets array");
-    const row = this.ctx.db
-      .insert(templates)
-      .values({
+    const row = insertTemplate(this.ctx.db, {
         ownerId: userId,
         name: input.name,
         description: input.description ?? "",
@@ -88,16 +96,14 @@ export class TemplatesService {
         language: input.language ?? "ru",
         complexity: input.complexity ?? 1,
         estimatedTime: input.estimatedTime ?? 5,
-      })
-      .returning()
-      .get();
+      });
     return toRecord(row);
   }
 
   update(id: number, userId: number, patch: UpdateTemplateInput): TemplateRecord {
     this.owned(id, userId);
     const data = scenarioJson(patch);
-    const set: Partial<typeof templates.$inferInsert> = {};
+    const set: TemplateChanges = {};
     if (patch.name !== undefined) set.name = patch.name;
     if (patch.description !== undefined) set.description = patch.description;
     if (data !== undefined) set.data = data;
@@ -110,14 +116,14 @@ export class TemplatesService {
     if (patch.estimatedTime !== undefined) set.estimatedTime = patch.estimatedTime;
     if (Object.keys(set).length > 0) {
       set.updatedAt = nowIso();
-      this.ctx.db.update(templates).set(set).where(eq(templates.id, id)).run();
+      updateTemplate(this.ctx.db, id, set);
     }
     return toRecord(this.q.byId.get({ id })!);
   }
 
   delete(id: number, userId: number): void {
     this.owned(id, userId);
-    this.ctx.db.delete(templates).where(eq(templates.id, id)).run(); // votes go by FK cascade
+    this.q.remove.run({ id }); // votes go by FK cascade
   }
 
   private authorName(userId: number): string | null {
@@ -140,16 +146,7 @@ export class TemplatesService {
   /** One vote per user (re-voting replaces it); the template's average and count are recomputed. */
   rate(id: number, userId: number, rating: number): { rating: number; ratingCount: number } {
     this.visible(id, userId);
-    return this.ctx.db.transaction((tx) => {
-      tx.insert(templateRatings)
-        .values({ templateId: id, userId, rating })
-        .onConflictDoUpdate({ target: [templateRatings.templateId, templateRatings.userId], set: { rating } })
-        .run();
-      const stats = this.q.ratingStats.get({ id });
-      const result = { rating: roundRating(stats?.avg ?? 0), ratingCount: stats?.n ?? 0 };
-      tx.update(templates).set(result).where(eq(templates.id, id)).run();
-      return result;
-    });
+    return voteAndRecount(this.ctx.db, id, userId, rating, roundRating);
   }
 
   // --- admin ---------------------------------------------------------------------------------
@@ -157,7 +154,7 @@ export class TemplatesService {
   setFeatured(id: number, featured: 0 | 1): TemplateRecord {
     const row = this.q.byId.get({ id });
     if (!row) throw notFound("Template not found");
-    this.ctx.db.update(templates).set({ featured }).where(eq(templates.id, id)).run();
+    this.q.setFeatured.run({ id, featured });
     return toRecord({ ...row, featured });
   }
 }

@@ -1,21 +1,17 @@
 // Token-scoped endpoints (tokens, env variables, bot users) all start the same way: find the token,
 // then apply the project access rule of the token's project. One prepared query on that path.
-import { eq, sql } from "drizzle-orm";
 import type { AppContext } from "../../context";
-import { botTokens } from "../../db/schema";
 import { notFound } from "../../errors";
 import type { ProjectRole } from "../projects/access";
-import { preparedOnFirstUse } from "../../db/prepared";
+import { tokenStatements, type TokenRow } from "./queries";
 
-export type TokenRow = typeof botTokens.$inferSelect;
+export type { TokenRow };
 
 export class TokenAccess {
   private readonly q;
 
   constructor(private readonly ctx: AppContext) {
-    this.q = preparedOnFirstUse({
-      byId: () => ctx.db.select().from(botTokens).where(eq(botTokens.id, sql.placeholder("id"))).prepare(),
-    });
+    this.q = tokenStatements(ctx.db);
   }
 
   find(tokenId: number): TokenRow | undefined {

@@ -1,10 +1,6 @@
 // Bot tokens of a project: the credential is validated with the platform (getMe) when added, kept
 // only in the database and handed to the bot runtime; no response or log line ever carries it.
-import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../context";
-import type { ProjectDb } from "../../db/project-db";
-import { projectBotUsers as botUsers } from "../../db/project-schema";
-import { botTokens } from "../../db/schema";
 import { badRequest, MessengerError } from "../../errors";
 import type { MessengerBot } from "../../messenger/client";
 import type { BotInstanceState } from "../../bots/controller";
@@ -13,7 +9,7 @@ import { removeBotFolders } from "../../bots/folders";
 import { TokenAccess, type TokenRow } from "./access";
 import { fetchAvatar, PHOTO_RECHECK_MS, removeUpload, uploadExists, withDeadline } from "./photos";
 import type { TokenCreate, TokenListItem, TokenPatch, TokenStats } from "./model";
-import { preparedOnFirstUse } from "../../db/prepared";
+import { botUserCountStatements, insertToken, tokenStatements, updateToken, userAvatarsOf, type TokenChanges } from "./queries";
 
 const DAY_MS = 24 * 3600 * 1000;
 /** getMe when a token is added: below the bot-manager client's own 15 s request timeout. */
@@ -33,44 +29,13 @@ export function formatUptime(state: BotInstanceState, now = Date.now()): string 
   return `${s}s`;
 }
 
-/** Prepared once per open project file (the unprepared builder costs several times more per call). */
-const statsQueries = new WeakMap<ProjectDb, ReturnType<typeof prepareStats>>();
-
-function prepareStats(db: ProjectDb) {
-  // ISO 8601 UTC strings compare in time order, so the windows are plain string comparisons.
-  return db
-    .select({
-      total: sql<number>`count(*)`,
-      active24h: sql<number>`coalesce(sum(${botUsers.lastSeenAt} >= ${sql.placeholder("since24h")}), 0)`,
-      active7d: sql<number>`coalesce(sum(${botUsers.lastSeenAt} >= ${sql.placeholder("since7d")}), 0)`,
-      newToday: sql<number>`coalesce(sum(${botUsers.firstSeenAt} >= ${sql.placeholder("today")}), 0)`,
-    })
-    .from(botUsers)
-    .where(eq(botUsers.tokenId, sql.placeholder("tokenId")))
-    .prepare();
-}
-
-function statsQuery(db: ProjectDb) {
-  let q = statsQueries.get(db);
-  if (!q) statsQueries.set(db, (q = prepareStats(db)));
-  return q;
-}
-
 export class TokensService {
   readonly access: TokenAccess;
   private readonly q;
 
   constructor(private readonly ctx: AppContext) {
     this.access = new TokenAccess(ctx);
-    const db = ctx.db;
-    this.q = preparedOnFirstUse({
-      list: () => db.select().from(botTokens).where(eq(botTokens.projectId, sql.placeholder("projectId"))).orderBy(asc(botTokens.id)).prepare(),
-      byValue: () => db
-        .select()
-        .from(botTokens)
-        .where(and(eq(botTokens.projectId, sql.placeholder("projectId")), eq(botTokens.token, sql.placeholder("token"))))
-        .prepare(),
-    });
+    this.q = tokenStatements(ctx.db);
   }
 
   private item(t: TokenRow): TokenListItem {
@@ -98,7 +63,7 @@ export class TokensService {
 
   /** The token a project-level action means when it names none: the project's first (lowest id). Access is checked by the caller. */
   first(projectId: number): TokenRow | undefined {
-    return this.q.list.all({ projectId })[0];
+    return this.q.first.get({ projectId });
   }
 
   /** first(), for an action that needs a token: 400 when the project has none. */
@@ -117,12 +82,7 @@ export class TokensService {
     // a refused credential answers 400, a platform in trouble 502 (toAppError, src/errors.ts)
     const me = await withDeadline(this.ctx.messenger.getMe(token), GET_ME_DEADLINE_MS, "getMe");
     const name = input.name?.trim() || me.firstName || me.username || "Bot";
-    const row = this.ctx.db
-      .insert(botTokens)
-      .values({ projectId, token, name, botId: me.id, botUsername: me.username || null, botFirstName: me.firstName || null })
-      .onConflictDoNothing()
-      .returning()
-      .get();
+    const row = insertToken(this.ctx.db, { projectId, token, name, botId: me.id, botUsername: me.username || null, botFirstName: me.firstName || null });
     // A concurrent add of the same credential won the insert: answer with that record.
     const saved = row ?? this.q.byValue.get({ projectId, token })!;
     return { id: saved.id, name: saved.name, projectId };
@@ -132,23 +92,18 @@ export class TokensService {
   async remove(tokenId: number, userId: number) {
     const { token } = this.access.require(tokenId, userId);
     await this.ctx.bots.stop(tokenId);
-    const avatars =
-      this.ctx.projectFiles
-        .existing(token.projectId)
-        ?.select({ url: botUsers.photoUrl })
-        .from(botUsers)
-        .where(and(eq(botUsers.tokenId, tokenId), isNotNull(botUsers.photoUrl)))
-        .all() ?? [];
-    this.ctx.db.delete(botTokens).where(eq(botTokens.id, tokenId)).run();
+    const file = this.ctx.projectFiles.existing(token.projectId);
+    const avatars = file ? userAvatarsOf(file, tokenId) : [];
+    this.q.remove.run({ id: tokenId });
     this.ctx.projectFiles.forgetToken(token.projectId, tokenId);
     removeBotFolders(this.ctx.config.botsDir, { projectId: token.projectId, tokenId });
     removeUpload(this.ctx.config.uploadsDir, token.photoPath);
-    for (const a of avatars) removeUpload(this.ctx.config.uploadsDir, a.url);
+    for (const url of avatars) removeUpload(this.ctx.config.uploadsDir, url);
   }
 
   update(tokenId: number, userId: number, patch: TokenPatch) {
     this.access.require(tokenId, userId);
-    const set: Partial<typeof botTokens.$inferInsert> = {};
+    const set: TokenChanges = {};
     if (patch.name !== undefined) set.name = patch.name;
     if (patch.launchMode !== undefined) set.launchMode = patch.launchMode;
     if (patch.catchAllHandlers !== undefined) set.catchAllHandlers = patch.catchAllHandlers;
@@ -157,7 +112,7 @@ export class TokensService {
     if (patch.messageRetentionDays !== undefined) set.messageRetentionDays = patch.messageRetentionDays;
     if (Object.keys(set).length > 0) {
       set.updatedAt = new Date().toISOString();
-      this.ctx.db.update(botTokens).set(set).where(eq(botTokens.id, tokenId)).run();
+      updateToken(this.ctx.db, tokenId, set);
     }
     const t = this.access.find(tokenId)!;
     return {
@@ -190,10 +145,10 @@ export class TokensService {
       if (botId === null) {
         const me = await withDeadline(this.ctx.messenger.getMe(token.token), GET_ME_DEADLINE_MS, "getMe");
         botId = me.id;
-        this.ctx.db.update(botTokens).set({ botId, botUsername: me.username || null, botFirstName: me.firstName || null }).where(eq(botTokens.id, tokenId)).run();
+        updateToken(this.ctx.db, tokenId, { botId, botUsername: me.username || null, botFirstName: me.firstName || null });
       }
       const r = await fetchAvatar(this.ctx, token.token, botId, token.projectId, "bot_photos", `bot_${tokenId}`);
-      this.ctx.db.update(botTokens).set({ photoPath: r.photoUrl, photoCheckedAt: new Date().toISOString() }).where(eq(botTokens.id, tokenId)).run();
+      updateToken(this.ctx.db, tokenId, { photoPath: r.photoUrl, photoCheckedAt: new Date().toISOString() });
       if (token.photoPath && token.photoPath !== r.photoUrl) removeUpload(dir, token.photoPath);
       return { photoUrl: r.photoUrl, total_count: r.totalCount };
     } catch (e) {
@@ -211,7 +166,7 @@ export class TokensService {
     const since24h = new Date(now - DAY_MS).toISOString();
     const since7d = new Date(now - 7 * DAY_MS).toISOString();
     const own = this.ctx.projectFiles.existing(projectId);
-    const r = own ? statsQuery(own).get({ tokenId, since24h, since7d, today: today.toISOString() }) : undefined;
+    const r = own ? botUserCountStatements(own).stats.get({ tokenId, since24h, since7d, today: today.toISOString() }) : undefined;
     return { total_users: r?.total ?? 0, active_24h: r?.active24h ?? 0, active_7d: r?.active7d ?? 0, new_today: r?.newToday ?? 0 };
   }
 
@@ -220,7 +175,7 @@ export class TokensService {
     return this.statsOf(token.projectId, tokenId);
   }
 
-  /** API.md bot instance status plus DESIGN.md's `userStats`. */
+  /** docs/api.md#bot-manager-api-apibot: the bot instance status plus `userStats`. */
   status(tokenId: number, userId: number) {
     const { token } = this.access.require(tokenId, userId);
     const state = this.ctx.bots.state(tokenId);

@@ -1,6 +1,6 @@
 // Live events: one WebSocket to /api/events per tab, shared by every component that listens.
-// The server sends { event: "projects-changed", kind, projectId } and, for a bot's Dialogs,
-// { event: "chat-message", projectId, tokenId, chatId, messageId } (docs/dialogs.md).
+// The server sends { event: "projects-changed", kind, projectId } (docs/api.md#live-events) and, for
+// a bot's Dialogs, { event: "chat-message", projectId, tokenId, chatId, messageId } (docs/dialogs.md).
 // A dropped socket reconnects with a growing delay, so a restarting server is picked up again.
 import { useEffect, useRef } from "react";
 import { useQueryClient } from "@tanstack/react-query";

@@ -2,6 +2,7 @@
 // then start (polling or webhook) and graceful stop of a standalone program (runners start bots
 // with runtime/hosted.ts instead). (Part of every generated bot; see types.ts.)
 import { webhookCallback } from "grammy";
+import { scenarioDb } from "./data";
 import { chatQueues, timers } from "./flow";
 import { COMMANDS, NODES, OPTIONS } from "./program-data";
 import { flushRecords, pruneTimer, tellBotLine } from "./record";
@@ -152,6 +153,7 @@ export async function release() {
     await Promise.race([Promise.all([...chatQueues.values()]), Bun.sleep(2000)]);
     if (pruneTimer) clearInterval(pruneTimer);
     flushRecords();
+    scenarioDb.close();
     db?.close();
   } catch (err) {
     console.error("while stopping:", err);
