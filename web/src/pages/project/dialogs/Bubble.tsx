@@ -12,22 +12,10 @@ const MEDIA_ICON: Record<string, string> = {
   photo: "🖼", video: "🎬", animation: "🎞", document: "📎", voice: "🎤", audio: "🎵", video_note: "⏺", sticker: "🏷", poll: "📊",
 };
 
-/** Same-origin media only: the Studio loads nothing from other hosts. */
-function sameOrigin(url: string): boolean {
-  try {
-    return new URL(url, location.href).origin === location.origin;
-  } catch {
-    return false;
-  }
-}
-
+/** The store keeps a media message's kind and caption, not the file: the kind stands for it. */
 function Media({ m }: { m: ChatMessage }) {
   const { t } = useTranslation();
-  const label = `${MEDIA_ICON[m.kind] ?? "📎"} ${t(`preview.media.${m.kind}`, { defaultValue: m.kind })}`;
-  const url = m.media?.url;
-  if (url && sameOrigin(url) && (m.kind === "photo" || (m.media?.mimeType ?? "").startsWith("image/"))) return <img className="pv-photo" src={url} alt={label} />;
-  if (url && /^(https?:\/\/|\/)/i.test(url)) return <a className="pv-media-link" href={url} target="_blank" rel="noopener noreferrer nofollow">{label}{m.media?.fileName ? `: ${m.media.fileName}` : ""}</a>;
-  return <div className="dlg-media">{label}</div>;
+  return <div className="dlg-media">{MEDIA_ICON[m.kind] ?? "📎"} {t(`preview.media.${m.kind}`, { defaultValue: m.kind })}</div>;
 }
 
 interface Props {

@@ -1,40 +1,18 @@
 // The Dialogs endpoints of a token (docs/dialogs.md, "Message store and dialogs"): shapes and calls.
 import { del, get, patch, post, put } from "../../../api/client";
+import type { Answer, Body } from "../../../api/types";
 
 export type ChatFilter = "all" | "unread" | "takeover" | "blocked";
 export const CHAT_FILTERS: ChatFilter[] = ["all", "unread", "takeover", "blocked"];
 export const CHAT_KINDS = ["private", "group", "supergroup", "channel"] as const;
 export const TEXT_MAX = 4096;
 
-export interface ChatItem {
-  chatId: string;
-  kind: string;
-  title: string | null;
-  userId: string | null;
-  firstName: string | null;
-  userName: string | null;
-  lastMessageAt: string | null;
-  lastMessageText: string | null;
-  unread: number;
-  takeover: boolean;
-  blocked: boolean;
-}
+export type ChatPage = Answer<"/api/bot/tokens/{tokenId}/chats">;
+export type ChatItem = ChatPage["items"][number];
+export type Button = NonNullable<RecordedMessage["buttons"]>[number][number];
+type RecordedMessage = Answer<"/api/bot/tokens/{tokenId}/chats/{chatId}/messages">["items"][number];
 
-export interface ChatPage {
-  items: ChatItem[];
-  total: number;
-  page: number;
-  perPage: number;
-}
-
-export interface Button {
-  text: string;
-  url?: string;
-  goto?: string;
-  data?: string;
-}
-
-/** A Telegram message entity: formatting of a recorded text, when the server keeps it. */
+/** A Telegram message entity: formatting over a slice of a message's text. */
 export interface Entity {
   type: string;
   offset: number;
@@ -42,40 +20,15 @@ export interface Entity {
   url?: string;
 }
 
-export interface ChatMessage {
-  id: number;
-  chatId: string;
-  direction: "in" | "out";
-  sentBy: "user" | "bot" | "operator" | "campaign";
-  operatorId: number | null;
-  kind: string;
-  text: string;
-  /** How `text` is written, when it carries its own markup (an operator's send). */
-  format?: "none" | "html" | "markdown" | null;
-  entities?: Entity[] | null;
-  buttons: Button[][] | null;
-  callbackData: string | null;
-  nodeId: string | null;
-  messengerMessageId: number | null;
-  /** A media file the message carries, when the server can show it. */
-  media?: { url?: string | null; mimeType?: string | null; fileName?: string | null } | null;
-  createdAt: string;
-  editedAt: string | null;
-  deletedAt: string | null;
-}
+/**
+ * A recorded message. `format` and `entities` say how its text is formatted; the store does not
+ * keep them yet (docs/dialogs.md), and MessageText renders them the moment it does.
+ */
+export type ChatMessage = RecordedMessage & { format?: "none" | "html" | "markdown" | null; entities?: Entity[] | null };
+export type MessagePage = { items: ChatMessage[]; hasMore: boolean };
 
-export interface MessagePage {
-  items: ChatMessage[];
-  hasMore: boolean;
-}
-
-export type SendButton = { text: string; url: string } | { text: string; goto: string };
-export interface SendBody {
-  text: string;
-  format?: "none" | "html" | "markdown";
-  mediaId?: number;
-  buttons?: SendButton[][];
-}
+export type SendBody = Body<"/api/bot/tokens/{tokenId}/chats/{chatId}/messages", "post">;
+export type SendButton = NonNullable<SendBody["buttons"]>[number][number];
 
 const base = (tokenId: number, chatId?: string) => `/api/bot/tokens/${tokenId}/chats${chatId === undefined ? "" : `/${encodeURIComponent(chatId)}`}`;
 
