@@ -8,14 +8,11 @@ import type { ChatMessage } from "./api";
 import { MessageText } from "./MessageText";
 import { useWhen } from "./when";
 
-const MEDIA_ICON: Record<string, string> = {
-  photo: "🖼", video: "🎬", animation: "🎞", document: "📎", voice: "🎤", audio: "🎵", video_note: "⏺", sticker: "🏷", poll: "📊",
-};
 
 /** The store keeps a media message's kind and caption, not the file: the kind stands for it. */
 function Media({ m }: { m: ChatMessage }) {
   const { t } = useTranslation();
-  return <div className="dlg-media">{MEDIA_ICON[m.kind] ?? "📎"} {t(`preview.media.${m.kind}`, { defaultValue: m.kind })}</div>;
+  return <div className="dlg-media">{t(`preview.media.${m.kind}`, { defaultValue: m.kind })}</div>;
 }
 
 interface Props {

@@ -24,7 +24,7 @@ const WRAPS: { label: string; name: string; open: string; close: string }[] = [
   { label: "U", name: "underline", open: "<u>", close: "</u>" },
   { label: "S", name: "strike", open: "<s>", close: "</s>" },
   { label: "</>", name: "code", open: "<code>", close: "</code>" },
-  { label: "🔗", name: "link", open: '<a href="https://">', close: "</a>" },
+  { label: "URL", name: "link", open: '<a href="https://">', close: "</a>" },
 ];
 
 function rowsOf(buttons: DraftButton[]): SendButton[][] {
