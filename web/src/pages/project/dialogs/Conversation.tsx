@@ -53,12 +53,20 @@ export function Conversation({ projectId, tokenId, chatId, onBack }: Props) {
     el.scrollTop = el.scrollHeight;
   }, [newest]);
 
+  // Read means seen: a chat open in a background tab is marked when the tab comes to the front.
   useEffect(() => {
     if (newest === null) return;
-    void dialogsApi
-      .read(tokenId, chatId)
-      .then(() => qc.invalidateQueries({ queryKey: ["chats", tokenId] }))
-      .catch(() => undefined);
+    const mark = () => {
+      if (document.visibilityState !== "visible") return;
+      document.removeEventListener("visibilitychange", mark);
+      void dialogsApi
+        .read(tokenId, chatId)
+        .then(() => qc.invalidateQueries({ queryKey: ["chats", tokenId] }))
+        .catch(() => undefined);
+    };
+    document.addEventListener("visibilitychange", mark);
+    mark();
+    return () => document.removeEventListener("visibilitychange", mark);
   }, [newest, tokenId, chatId, qc]);
 
   // On a phone the chat is a screen of its own: bring it to the top.
