@@ -3,7 +3,8 @@
 // mirror it reads for contentCache. The platform never hands a bot its own database; it reads
 // these files for the bot-users and stats endpoints. PROJECT_DB_DDL is also written into every
 // generated program, so a bot run outside the platform creates the same tables.
-import { integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const PROJECT_DB_DDL: readonly string[] = [
   "CREATE TABLE IF NOT EXISTS bot_users (id INTEGER PRIMARY KEY AUTOINCREMENT, token_id INTEGER NOT NULL, " +
@@ -90,23 +91,31 @@ export const projectContent = sqliteTable("project_content", {
 });
 
 /** Every message a token's bot received or sent, an operator's included (docs/dialogs.md). */
-export const projectBotMessages = sqliteTable("bot_messages", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  tokenId: integer("token_id").notNull(),
-  chatId: text("chat_id").notNull(),
-  direction: text("direction").$type<"in" | "out">().notNull(),
-  sentBy: text("sent_by").$type<"user" | "bot" | "operator" | "campaign">().notNull(),
-  operatorId: integer("operator_id"),
-  kind: text("kind").notNull(),
-  text: text("text").notNull().default(""),
-  buttons: text("buttons"),
-  callbackData: text("callback_data"),
-  nodeId: text("node_id"),
-  messengerMessageId: integer("messenger_message_id"),
-  createdAt: text("created_at").notNull(),
-  editedAt: text("edited_at"),
-  deletedAt: text("deleted_at"),
-});
+export const projectBotMessages = sqliteTable(
+  "bot_messages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tokenId: integer("token_id").notNull(),
+    chatId: text("chat_id").notNull(),
+    direction: text("direction").$type<"in" | "out">().notNull(),
+    sentBy: text("sent_by").$type<"user" | "bot" | "operator" | "campaign">().notNull(),
+    operatorId: integer("operator_id"),
+    kind: text("kind").notNull(),
+    text: text("text").notNull().default(""),
+    buttons: text("buttons"),
+    callbackData: text("callback_data"),
+    nodeId: text("node_id"),
+    messengerMessageId: integer("messenger_message_id"),
+    createdAt: text("created_at").notNull(),
+    editedAt: text("edited_at"),
+    deletedAt: text("deleted_at"),
+  },
+  (t) => [
+    index("bot_messages_chat_idx").on(t.tokenId, t.chatId, t.id),
+    index("bot_messages_mid_idx").on(t.tokenId, t.chatId, t.messengerMessageId),
+    index("bot_messages_age_idx").on(t.tokenId, t.createdAt),
+  ],
+);
 
 /** One row per chat a token's bot has talked in: the Dialogs list and the operator's takeover. */
 export const projectBotChats = sqliteTable(
@@ -124,7 +133,12 @@ export const projectBotChats = sqliteTable(
     unread: integer("unread").notNull().default(0),
     takeover: integer("takeover").notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.tokenId, t.chatId] })],
+  (t) => [
+    primaryKey({ columns: [t.tokenId, t.chatId] }),
+    index("bot_chats_recent_idx").on(t.tokenId, t.lastMessageAt, t.chatId),
+    index("bot_chats_unread_idx").on(t.tokenId, t.lastMessageAt, t.chatId).where(sql`unread > 0`),
+    index("bot_chats_takeover_idx").on(t.tokenId, t.lastMessageAt, t.chatId).where(sql`takeover = 1`),
+  ],
 );
 
 /** What a bot knows of each person beyond bot_users: premium, deep-link source, tags, counts, blocked. */

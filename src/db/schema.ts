@@ -148,14 +148,14 @@ export const botTokens = sqliteTable(
     catchAllHandlers: integer("catch_all_handlers").notNull().default(0),
     protectContent: integer("protect_content").notNull().default(0),
     contentCache: integer("content_cache").notNull().default(0),
-    /** days the bot keeps its chats' messages (docs/dialogs.md); 0 keeps none */
-    messageRetentionDays: integer("message_retention_days").notNull().default(30),
     /** What the operator asked for; `running` bots are started again on the next server start. */
     desiredState: text("desired_state", { enum: ["running", "stopped"] }).notNull().default("stopped"),
     /** Last known runtime status: stopped | running | error. */
     status: text("status").notNull().default("stopped"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** days the bot keeps its chats' messages (docs/dialogs.md); 0 keeps none (last: a migration added it) */
+    messageRetentionDays: integer("message_retention_days").notNull().default(30),
   },
   (t) => [index("tokens_project_idx").on(t.projectId), uniqueIndex("tokens_project_token_idx").on(t.projectId, t.token)],
 );

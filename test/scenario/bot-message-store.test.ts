@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { CHAT_EVENT_MARK } from "../../src/bots/runner/protocol";
+import { PROJECT_DB_DDL } from "../../src/db/project-schema";
 import { readFileSync } from "node:fs";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
 import { Chat, doc, eventually, node, removeDir, startBot, tmpDir, type BotProcess } from "./harness";
@@ -113,6 +114,24 @@ describe("message store", () => {
     await eventually(() => expect(person(chat.user.id)!.blocked).toBe(0));
   });
 
+  test("my_chat_member: kicked marks the user blocked, member clears it", async () => {
+    const chat = new Chat(b);
+    await chat.say("/start");
+    const member = (status: string) => ({
+      my_chat_member: {
+        chat: { id: chat.user.id, type: "private", first_name: "Ann" },
+        from: { id: chat.user.id, is_bot: false, first_name: "Ann" },
+        date: 0,
+        old_chat_member: { status: status === "kicked" ? "member" : "kicked", user: { id: 1, is_bot: true, first_name: "bot" } },
+        new_chat_member: { status, user: { id: 1, is_bot: true, first_name: "bot" }, ...(status === "kicked" ? { until_date: 0 } : {}) },
+      },
+    });
+    fake.pushUpdate(b.bot.token, member("kicked"));
+    await eventually(() => expect(person(chat.user.id)!.blocked).toBe(1));
+    fake.pushUpdate(b.bot.token, member("member"));
+    await eventually(() => expect(person(chat.user.id)!.blocked).toBe(0));
+  });
+
   test("edits and deletions of the bot's messages are recorded", async () => {
     const chat = new Chat(b);
     await chat.say("/start");
@@ -133,7 +152,34 @@ describe("message store", () => {
   });
 });
 
-describe("retention 0", () => {
+describe("retention", () => {
+  test("messages older than messageRetentionDays are pruned by the bot (newer ones stay)", { timeout: 20_000 }, async () => {
+    const dirR = tmpDir("message-store-prune-");
+    const path = join(dirR, "p.db");
+    const seed = new Database(path, { create: true });
+    for (const ddl of PROJECT_DB_DDL) seed.exec(ddl);
+    const old = new Date(Date.now() - 3 * 86_400_000).toISOString();
+    const recent = new Date(Date.now() - 3_600_000).toISOString();
+    const add = seed.query("INSERT INTO bot_messages (token_id, chat_id, direction, sent_by, kind, text, created_at) VALUES (?, '1', 'in', 'user', 'text', ?, ?)");
+    seed.transaction(() => {
+      for (let i = 0; i < 2500; i++) add.run(9, `old ${i}`, old);
+      add.run(9, "recent", recent);
+      add.run(10, "another token's", old);
+    })();
+    seed.close();
+    const bR = await startBot(fake, scenario, { dir: dirR, env: { DATABASE_PATH: path, TOKEN_ID: "9", BOTLOOM_MESSAGE_RETENTION_DAYS: "2" } });
+    const d = new Database(path);
+    try {
+      await eventually(() => expect((d.query("SELECT count(*) AS n FROM bot_messages WHERE token_id = 9").get() as Row).n).toBe(1), 8000);
+      expect((d.query("SELECT text FROM bot_messages WHERE token_id = 9").get() as Row).text).toBe("recent");
+      expect((d.query("SELECT count(*) AS n FROM bot_messages WHERE token_id = 10").get() as Row).n).toBe(1);
+    } finally {
+      d.close();
+      await bR.stop();
+      removeDir(dirR);
+    }
+  });
+
   test("no message is stored, the person still is", async () => {
     const dir0 = tmpDir("message-store-0-");
     const b0 = await startBot(fake, scenario, { dir: dir0, env: { DATABASE_PATH: join(dir0, "p.db"), TOKEN_ID: "8", BOTLOOM_MESSAGE_RETENTION_DAYS: "0" } });

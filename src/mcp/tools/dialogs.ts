@@ -2,7 +2,7 @@
 // /users, with the same access checks (the token's project, owner or collaborator).
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { PEOPLE_FILTERS, PEOPLE_SORTS } from "../../modules/bot-users/people-queries";
+import { PEOPLE_FILTERS, PEOPLE_SORTS } from "../../modules/bot-users/model";
 import { PeopleService } from "../../modules/bot-users/people";
 import { CHAT_FILTERS, CHAT_KINDS, CHATS_PER_PAGE_MAX, editSchema, MESSAGES_LIMIT_MAX, sendSchema, takeoverSchema } from "../../modules/dialogs/model";
 import { chatIdParam, DialogsService } from "../../modules/dialogs/service";

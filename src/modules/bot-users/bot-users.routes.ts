@@ -8,7 +8,7 @@ import { jsonAnswer } from "../../http/openapi-answer";
 import { parseIntQuery, parseTokenId } from "../../http/params";
 import { DAILY_DAYS_DEFAULT, DAILY_DAYS_MAX, USERS_LIMIT_DEFAULT, USERS_LIMIT_MAX } from "./model";
 import { BotUsersService } from "./service";
-import { PEOPLE_FILTERS, PEOPLE_SORTS, type PeopleFilter } from "./people-queries";
+import { PEOPLE_FILTERS, PEOPLE_SORTS, type PeopleFilter } from "./model";
 import { PeopleService } from "./people";
 
 

@@ -4,7 +4,8 @@ import type { AppContext } from "../../context";
 import type { ProjectDb } from "../../db/project-db";
 import { notFound } from "../../errors";
 import { pageInfo, parseVariables, type BotUserPage } from "./model";
-import { deletePerson, knownUser, userFactsOf, peoplePage, peopleRows, personOf, setTags, takeoverOf, type PeopleFilter } from "./people-queries";
+import type { PeopleFilter } from "./model";
+import { deletePerson, knownUser, userFactsOf, peoplePage, peopleRows, personOf, setTags, takeoverOf } from "./queries";
 
 export interface PersonFields {
   languageCode: string | null;

@@ -2,7 +2,9 @@
 // writes the same tables (runtime/record.ts); the platform writes an operator's messages, the
 // takeover flag and the read mark.
 import { and, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../../db/client";
 import type { ProjectDb } from "../../db/project-db";
+import { projects } from "../../db/schema";
 import { projectBotChats as chats, projectBotMessages as messages, projectBotPeople as people } from "../../db/project-schema";
 import { containsText } from "../../db/like";
 
@@ -113,4 +115,9 @@ export function markBlocked(db: ProjectDb, tokenId: number, userId: string, at: 
     .values({ tokenId, userId, blocked: 1, blockedAt: at, firstSeenAt: at, lastSeenAt: at })
     .onConflictDoUpdate({ target: [people.tokenId, people.userId], set: { blocked: 1, blockedAt: at } })
     .run();
+}
+
+/** The project's scenario (platform database), to check node ids named by goto buttons and resumeAt. */
+export function projectDataOf(db: Db, projectId: number): string | null {
+  return db.select({ data: projects.data }).from(projects).where(eq(projects.id, projectId)).get()?.data ?? null;
 }

@@ -17,8 +17,7 @@ import {
   type MessageView,
   type SendBody,
 } from "./model";
-import { chatOf, chatPage, insertOperatorMessage, markBlocked, markRead, messageOf, messagesBefore, setTakeover, updateMessage, type ChatFilter } from "./queries";
-import { projectDataOf } from "./project-queries";
+import { chatOf, chatPage, insertOperatorMessage, markBlocked, markRead, messageOf, messagesBefore, projectDataOf, setTakeover, updateMessage, type ChatFilter } from "./queries";
 import { SendPacer } from "./pacer";
 
 /** The messenger's words for a user the bot can no longer reach (the send is then 409 BOT_BLOCKED). */
