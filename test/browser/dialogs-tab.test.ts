@@ -6,8 +6,7 @@
 // list and the chat are two screens.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { haveChromium, warnIfNoChromium, type Browser } from "../support/browser";
-import type { FakeMessenger, FakeUser, RecordedCall } from "../support/fake-messenger";
-import type { TestApp } from "../support/app";
+import type { FakeUser, RecordedCall } from "../support/fake-messenger";
 import { node, scenarioOf, startAudience, type AudienceEnv } from "./audience-support";
 
 warnIfNoChromium("dialogs tab");
@@ -22,14 +21,7 @@ const inlineKeyboard = (c: RecordedCall) => (c.params.reply_markup as { inline_k
 
 describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
   let env: AudienceEnv;
-  let fake: FakeMessenger;
-  let t: TestApp;
-  let base: string;
   let b: Browser;
-  let cookie: string;
-  let projectId: number;
-  let tokenId: number;
-  let botToken: string;
   const eve: FakeUser = { id: 880001, first_name: "Eve", username: "eve_writes" } as FakeUser;
   const other: FakeUser = { id: 880002, first_name: "Oscar" } as FakeUser;
 
@@ -38,7 +30,6 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
 
   beforeAll(async () => {
     env = await startAudience({ project: "Support desk", bot: "desk_bot", scenario });
-    ({ fake, t, base, cookie, projectId, tokenId, botToken } = env);
     b = await env.browser();
   }, 60_000);
 
@@ -48,17 +39,17 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
 
   test("a user writes and presses a button, the bot answers: both sides appear live, with the node that sent each", async () => {
     const { page } = b;
-    await page.goto(`${base}/projects/${projectId}/dialogs`);
+    await page.goto(`${env.base}/projects/${env.projectId}/dialogs`);
     await page.getByText("No conversations yet", { exact: false }).waitFor();
-    fake.sendText(botToken, eve, "/start ref_42");
-    const [hello] = await fake.waitForSent(botToken, eve.id, 1, 20_000);
+    env.fake.sendText(env.botToken, eve, "/start ref_42");
+    const [hello] = await env.fake.waitForSent(env.botToken, eve.id, 1, 20_000);
     // the chat appears in the open list without a reload, with its unread badge
     const row = page.getByTestId("chat-list").locator(`[data-chat="${eve.id}"]`);
     await row.waitFor({ timeout: 10_000 });
     expect(await row.textContent()).toContain("Eve");
     await row.getByTestId("unread").waitFor();
     await row.click();
-    await page.waitForURL(new RegExp(`/projects/${projectId}/dialogs\\?.*chat=${eve.id}`));
+    await page.waitForURL(new RegExp(`/projects/${env.projectId}/dialogs\\?.*chat=${eve.id}`));
     await messages().getByText("/start ref_42").waitFor();
     await messages().getByText("Hi! Press the button.").waitFor();
     const bot = messages().locator('[data-direction="out"]', { hasText: "Hi! Press the button." });
@@ -68,8 +59,8 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
     await row.getByTestId("unread").waitFor({ state: "detached" });
 
     const data = inlineKeyboard(hello!)![0]![0]!.callback_data!;
-    fake.pressButton(botToken, eve, data, hello!.messageId);
-    await fake.waitForSent(botToken, eve.id, 1, 20_000);
+    env.fake.pressButton(env.botToken, eve, data, hello!.messageId);
+    await env.fake.waitForSent(env.botToken, eve.id, 1, 20_000);
     await messages().getByText("Pressed “Go”").waitFor({ timeout: 10_000 });
     await messages().getByText("Done here.").waitFor();
     // the newest message stays in sight without a reload
@@ -93,7 +84,7 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
     await second.getByLabel("Button action").selectOption("goto");
     await second.getByLabel("Node to run").selectOption("done");
     await box.getByRole("button", { name: "Send", exact: true }).click();
-    const [sent] = await fake.waitForSent(botToken, eve.id, 1, 15_000);
+    const [sent] = await env.fake.waitForSent(env.botToken, eve.id, 1, 15_000);
     expect(sent!.params.text).toBe("<b>Hello from a person</b>");
     expect(String(sent!.params.parse_mode).toLowerCase()).toBe("html");
     const kb = inlineKeyboard(sent!)!;
@@ -103,8 +94,8 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
     await mine.getByText("Hello from a person", { exact: false }).waitFor();
     expect(await box.getByLabel("Message", { exact: true }).inputValue()).toBe("");
     // the user presses "Again": the scenario runs the node the operator chose
-    fake.pressButton(botToken, eve, kb.flat()[1]!.callback_data!, sent!.messageId);
-    const [again] = await fake.waitForSent(botToken, eve.id, 1, 15_000);
+    env.fake.pressButton(env.botToken, eve, kb.flat()[1]!.callback_data!, sent!.messageId);
+    const [again] = await env.fake.waitForSent(env.botToken, eve.id, 1, 15_000);
     expect(again!.params.text).toBe("Done here.");
     // bad input is refused in words, not sent
     await box.getByLabel("Message", { exact: true }).fill("x".repeat(4097));
@@ -135,7 +126,7 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
     await mine.getByRole("button", { name: "Edit" }).click();
     await mine.getByLabel("New text").fill("Hello, edited");
     await mine.getByRole("button", { name: "Save" }).click();
-    const edit = await fake.waitForCall(botToken, (c) => c.method.startsWith("editMessage") && c.params.text === "Hello, edited", 10_000);
+    const edit = await env.fake.waitForCall(env.botToken, (c) => c.method.startsWith("editMessage") && c.params.text === "Hello, edited", 10_000);
     expect(String(edit.params.chat_id)).toBe(String(eve.id));
     const edited = mine;
     await edited.getByText("Hello, edited").waitFor();
@@ -143,12 +134,12 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
     await edited.getByRole("button", { name: "Delete" }).click();
     const dialog = page.getByRole("dialog", { name: "Delete this message?" });
     await dialog.getByRole("button", { name: "Delete" }).click();
-    const gone = await fake.waitForCall(botToken, (c) => c.method === "deleteMessage", 10_000);
+    const gone = await env.fake.waitForCall(env.botToken, (c) => c.method === "deleteMessage", 10_000);
     expect(gone.params.message_id).toBe(edit.params.message_id);
     await edited.getByText("deleted", { exact: true }).waitFor();
     expect(await edited.getByRole("button", { name: "Edit" }).count()).toBe(0);
     // the edit and the deletion were the chat's two sends since the last wait
-    expect((await fake.waitForSent(botToken, eve.id, 2, 5_000)).map((c) => c.method)).toEqual([edit.method, "deleteMessage"]);
+    expect((await env.fake.waitForSent(env.botToken, eve.id, 2, 5_000)).map((c) => c.method)).toEqual([edit.method, "deleteMessage"]);
   }, 30_000);
 
   test("takeover silences the scenario for that chat only; handing back with “resume at” runs the node", async () => {
@@ -158,13 +149,13 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
     await box.getByText("You are answering this chat", { exact: false }).waitFor();
     const row = page.getByTestId("chat-list").locator(`[data-chat="${eve.id}"]`);
     await row.getByText("operator", { exact: true }).waitFor();
-    fake.sendText(botToken, eve, "/start");
+    env.fake.sendText(env.botToken, eve, "/start");
     await messages().locator('[data-direction="in"]', { hasText: /^\/start/ }).last().waitFor();
     await messages().getByText("/start", { exact: true }).waitFor({ timeout: 10_000 });
     // updates run in order: once Oscar's /start is answered, Eve's was handled (and not answered)
-    fake.sendText(botToken, other, "/start");
-    await fake.waitForSent(botToken, other.id, 1, 15_000);
-    expect(fake.sent(botToken, eve.id).filter((c) => c.params.text === "Hi! Press the button.").length).toBe(1);
+    env.fake.sendText(env.botToken, other, "/start");
+    await env.fake.waitForSent(env.botToken, other.id, 1, 15_000);
+    expect(env.fake.sent(env.botToken, eve.id).filter((c) => c.params.text === "Hi! Press the button.").length).toBe(1);
     // the filter shows the held chat only
     await page.getByRole("button", { name: "Taken over" }).click();
     await page.getByTestId("chat-list").locator(`[data-chat="${other.id}"]`).waitFor({ state: "detached" });
@@ -172,11 +163,11 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
     await page.getByRole("button", { name: "All", exact: true }).click();
     await box.getByLabel("Then run").selectOption("done");
     await box.getByRole("button", { name: "Hand back to the bot" }).click();
-    const [resumed] = await fake.waitForSent(botToken, eve.id, 1, 15_000);
+    const [resumed] = await env.fake.waitForSent(env.botToken, eve.id, 1, 15_000);
     expect(resumed!.params.text).toBe("Done here.");
     await box.getByText("The scenario answers this chat.").waitFor();
-    fake.sendText(botToken, eve, "/start");
-    const [answered] = await fake.waitForSent(botToken, eve.id, 1, 15_000);
+    env.fake.sendText(env.botToken, eve, "/start");
+    const [answered] = await env.fake.waitForSent(env.botToken, eve.id, 1, 15_000);
     expect(answered!.params.text).toBe("Hi! Press the button.");
   }, 60_000);
 
@@ -200,15 +191,15 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
   test("a bot message's node opens in the editor", async () => {
     const { page } = b;
     await messages().getByRole("link", { name: "Sent by node hello" }).first().click();
-    await page.waitForURL(new RegExp(`/projects/${projectId}/scenario\\?node=hello$`));
+    await page.waitForURL(new RegExp(`/projects/${env.projectId}/scenario\\?node=hello$`));
     await page.locator('.react-flow__node.selected[data-id="hello"]').waitFor({ timeout: 15_000 });
   }, 30_000);
 
   test("hostile names and messages stay text (script and img onerror payloads)", async () => {
     const { page } = b;
     const evil: FakeUser = { id: 880066, first_name: `<img src=x onerror="window.__pwned=1">`, username: "evil" } as FakeUser;
-    fake.sendText(botToken, evil, `<script>window.__pwned=2</script><img src=x onerror="window.__pwned=3"><b>not bold</b>`);
-    await page.goto(`${base}/projects/${projectId}/dialogs?token=${tokenId}&chat=${evil.id}`);
+    env.fake.sendText(env.botToken, evil, `<script>window.__pwned=2</script><img src=x onerror="window.__pwned=3"><b>not bold</b>`);
+    await page.goto(`${env.base}/projects/${env.projectId}/dialogs?token=${env.tokenId}&chat=${evil.id}`);
     const row = page.getByTestId("chat-list").locator(`[data-chat="${evil.id}"]`);
     await row.waitFor({ timeout: 10_000 });
     expect(await row.textContent()).toContain(`<img src=x onerror="window.__pwned=1">`);
@@ -216,7 +207,7 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(await page.locator("[data-testid=dialogs] img, [data-testid=dialogs] script, [data-testid=dialogs] b").count()).toBe(0);
     expect(await conversation().getByRole("heading").first().textContent()).toContain("<img");
-    await page.goto(`${base}/projects/${projectId}/users?token=${tokenId}&user=${evil.id}`);
+    await page.goto(`${env.base}/projects/${env.projectId}/users?token=${env.tokenId}&user=${evil.id}`);
     await page.getByTestId("user-card").getByRole("heading", { name: /<img src=x/ }).waitFor();
     expect(await page.locator("[data-testid=user-card] img:not(.avatar), [data-testid=user-list] img").count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
@@ -226,7 +217,7 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
     const phone = await env.browser({ viewport: { width: 390, height: 844 } });
     try {
       const { page } = phone;
-      await page.goto(`${base}/projects/${projectId}/dialogs`);
+      await page.goto(`${env.base}/projects/${env.projectId}/dialogs`);
       const row = page.getByTestId("chat-list").locator(`[data-chat="${eve.id}"]`);
       await row.click();
       await page.getByTestId("dlg-messages").getByText("Done here.").first().waitFor();

@@ -5,8 +5,7 @@
 // list's filters; "open dialog"; deleting a user after a confirmation that names what goes.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { haveChromium, warnIfNoChromium, type Browser } from "../support/browser";
-import type { FakeMessenger, FakeUser } from "../support/fake-messenger";
-import type { TestApp } from "../support/app";
+import type { FakeUser } from "../support/fake-messenger";
 import { node, scenarioOf, startAudience, type AudienceEnv } from "./audience-support";
 
 warnIfNoChromium("users tab");
@@ -18,14 +17,7 @@ const scenario = scenarioOf(
 
 describe.skipIf(!haveChromium)("Users tab in Chromium", () => {
   let env: AudienceEnv;
-  let fake: FakeMessenger;
-  let t: TestApp;
-  let base: string;
   let b: Browser;
-  let cookie: string;
-  let projectId: number;
-  let tokenId: number;
-  let botToken: string;
   const eve: FakeUser = { id: 990001, first_name: "Eve", username: "eve_u", language_code: "ru", is_premium: true };
   const bob: FakeUser = { id: 990002, first_name: "Bob", language_code: "en" };
   const zed: FakeUser = { id: 990003, first_name: "Zed", language_code: "en" };
@@ -35,10 +27,9 @@ describe.skipIf(!haveChromium)("Users tab in Chromium", () => {
 
   beforeAll(async () => {
     env = await startAudience({ project: "People", bot: "people_bot", scenario });
-    ({ fake, t, base, cookie, projectId, tokenId, botToken } = env);
     for (const [u, text] of [[eve, "/start ref_42"], [bob, "/start instagram"], [zed, "/start"]] as const) {
-      fake.sendText(botToken, u, text);
-      await fake.waitForSent(botToken, u.id, 1, 20_000);
+      env.fake.sendText(env.botToken, u, text);
+      await env.fake.waitForSent(env.botToken, u.id, 1, 20_000);
     }
     b = await env.browser({ viewport: { width: 1280, height: 1000 } });
   }, 60_000);
@@ -49,8 +40,8 @@ describe.skipIf(!haveChromium)("Users tab in Chromium", () => {
 
   test("a user who blocked the bot: the operator's send fails in words and the chat and user are marked", async () => {
     const { page } = b;
-    fake.setBlocked(zed.id, true);
-    await page.goto(`${base}/projects/${projectId}/dialogs?token=${tokenId}&chat=${zed.id}`);
+    env.fake.setBlocked(zed.id, true);
+    await page.goto(`${env.base}/projects/${env.projectId}/dialogs?token=${env.tokenId}&chat=${zed.id}`);
     const box = page.getByTestId("conversation");
     await box.getByText("Hello!").waitFor({ timeout: 10_000 });
     await box.getByLabel("Message", { exact: true }).fill("Are you there?");
@@ -72,7 +63,7 @@ describe.skipIf(!haveChromium)("Users tab in Chromium", () => {
 
   test("filters: blocked, source, language; a ref_42 deep link shows as source and referrer", async () => {
     const { page } = b;
-    await page.goto(`${base}/projects/${projectId}/users`);
+    await page.goto(`${env.base}/projects/${env.projectId}/users`);
     await list().getByText("Zed", { exact: true }).waitFor({ timeout: 10_000 });
     expect((await names()).sort()).toEqual(["Bob", "Eve", "Zed"]);
     await page.getByRole("button", { name: "Blocked", exact: true }).click();
@@ -118,27 +109,27 @@ describe.skipIf(!haveChromium)("Users tab in Chromium", () => {
     await page.getByLabel("Tag", { exact: true }).fill("");
     await card().getByRole("button", { name: `Remove tag ${"x".repeat(32)}` }).click();
     await card().getByRole("button", { name: `Remove tag ${"x".repeat(32)}` }).waitFor({ state: "detached" });
-    const detail = await t.call("GET", `/api/bot/tokens/${tokenId}/users/${eve.id}`, { cookie });
+    const detail = await env.t.call("GET", `/api/bot/tokens/${env.tokenId}/users/${eve.id}`, { cookie: env.cookie });
     expect(detail.body.tags).toEqual(["vip"]);
   }, 30_000);
 
   test("open dialog goes to the user's chat; delete asks first, naming what goes, then the user is gone", async () => {
     const { page } = b;
     await card().getByRole("link", { name: "Open dialog" }).click();
-    await page.waitForURL(new RegExp(`/projects/${projectId}/dialogs\\?token=${tokenId}&chat=${eve.id}$`));
+    await page.waitForURL(new RegExp(`/projects/${env.projectId}/dialogs\\?token=${env.tokenId}&chat=${eve.id}$`));
     await page.getByTestId("conversation").getByText("/start ref_42").waitFor();
-    await page.goto(`${base}/projects/${projectId}/users?token=${tokenId}&user=${bob.id}`);
+    await page.goto(`${env.base}/projects/${env.projectId}/users?token=${env.tokenId}&user=${bob.id}`);
     await card().getByRole("heading", { name: "Bob" }).waitFor();
     await card().getByRole("button", { name: "Delete user" }).click();
     const dialog = page.getByRole("dialog", { name: "Delete Bob?" });
     expect(await dialog.textContent()).toContain("stored message");
     await dialog.getByRole("button", { name: "Cancel" }).click();
-    expect((await t.call("GET", `/api/bot/tokens/${tokenId}/users/${bob.id}`, { cookie })).status).toBe(200);
+    expect((await env.t.call("GET", `/api/bot/tokens/${env.tokenId}/users/${bob.id}`, { cookie: env.cookie })).status).toBe(200);
     await card().getByRole("button", { name: "Delete user" }).click();
     await dialog.getByRole("button", { name: "Delete user" }).click();
     await card().waitFor({ state: "detached" });
     await list().getByText("Bob", { exact: true }).waitFor({ state: "detached" });
-    expect((await t.call("GET", `/api/bot/tokens/${tokenId}/users/${bob.id}`, { cookie })).status).toBe(404);
+    expect((await env.t.call("GET", `/api/bot/tokens/${env.tokenId}/users/${bob.id}`, { cookie: env.cookie })).status).toBe(404);
     expect(b.errors.filter((e) => !/status of (404|409)/.test(e))).toEqual([]);
   }, 30_000);
 });
