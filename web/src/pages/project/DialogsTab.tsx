@@ -11,7 +11,7 @@ import { ErrorLine } from "../../components/ui";
 import { ChatList } from "./dialogs/ChatList";
 import { Conversation } from "./dialogs/Conversation";
 import { registerAudienceStrings } from "./dialogs/i18n";
-import { TokenPicker, useTokenChoice } from "./dialogs/token-choice";
+import { TokenPicker, useTokenChoice } from "./dialogs/controls";
 
 registerAudienceStrings();
 

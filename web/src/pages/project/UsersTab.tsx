@@ -8,7 +8,7 @@ import { useTranslation } from "react-i18next";
 import { errorText, get } from "../../api/client";
 import { downloadText, ErrorLine } from "../../components/ui";
 import { registerAudienceStrings } from "./dialogs/i18n";
-import { TokenPicker, useDebounced, useTokenChoice } from "./dialogs/token-choice";
+import { Chips, TokenPicker, useDebounced, useTokenChoice } from "./dialogs/controls";
 import { UserCard } from "./users/UserCard";
 import { DailyChart } from "./users/DailyChart";
 
@@ -109,13 +109,7 @@ function TokenUsers({ projectId, tokenId, initialUser }: { projectId: number; to
             <span className="sr-only">{t("users.search")}</span>
             <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder={t("users.search")} />
           </label>
-          <div className="chips" role="group" aria-label={t("people.filter")}>
-            {FILTERS.map((f) => (
-              <button key={f} type="button" className={filter === f ? "chip active" : "chip"} aria-pressed={filter === f} onClick={() => { setFilter(f); setOffset(0); }}>
-                {t(`people.filters.${f}`)}
-              </button>
-            ))}
-          </div>
+          <Chips options={FILTERS} value={filter} label={t("people.filter")} labelKey="people.filters" onChange={(f) => { setFilter(f); setOffset(0); }} />
           <div className="people-filters">
             {(["language", "tag", "source"] as const).map((k) => (
               <label key={k} className="grow">

@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { ErrorLine } from "../../../components/ui";
-import { useDebounced } from "./token-choice";
+import { Chips, useDebounced } from "./controls";
 import { useWhen } from "./when";
 import { CHAT_FILTERS, CHAT_KINDS, chatName, dialogsApi, type ChatFilter } from "./api";
 
@@ -41,13 +41,7 @@ export function ChatList({ tokenId, active, onOpen }: { tokenId: number; active:
           </select>
         </label>
       </div>
-      <div className="dlg-chips" role="group" aria-label={t("dialogs.filter")}>
-        {CHAT_FILTERS.map((f) => (
-          <button key={f} type="button" className={filter === f ? "chip active" : "chip"} aria-pressed={filter === f} onClick={() => { setFilter(f); setPage(1); }}>
-            {t(`dialogs.filters.${f}`)}
-          </button>
-        ))}
-      </div>
+      <Chips options={CHAT_FILTERS} value={filter} label={t("dialogs.filter")} labelKey="dialogs.filters" onChange={(f) => { setFilter(f); setPage(1); }} />
       <ErrorLine error={list.error} />
       {list.data?.total === 0 && <p className="muted small">{term || kind || filter !== "all" ? t("dialogs.noMatch") : t("dialogs.none")}</p>}
       <ul className="plain dlg-chats" data-testid="chat-list">

@@ -1,6 +1,7 @@
-// The bot whose audience a tab shows: the project's tokens, the one named by ?token= in the address
-// (else the first), and the picker shown when there is more than one. Dialogs and Users share it,
-// so their links to each other ("open dialog", "user card") keep the bot.
+// Controls the Dialogs and Users tabs share: the bot whose audience a tab shows (the project's
+// tokens, the one named by ?token= in the address, else the first, and the picker shown when there
+// is more than one, so their links to each other keep the bot), a debounce for search boxes, and a
+// row of filter chips.
 import { useEffect, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
@@ -38,4 +39,18 @@ export function useDebounced<T>(value: T, ms = 250): T {
     return () => clearTimeout(timer);
   }, [value, ms]);
   return settled;
+}
+
+/** One of a few filters as a row of toggle chips (`labelKey` + the option is the i18n key). */
+export function Chips<T extends string>({ options, value, onChange, label, labelKey }: { options: readonly T[]; value: T; onChange: (v: T) => void; label: string; labelKey: string }) {
+  const { t } = useTranslation();
+  return (
+    <div className="chips" role="group" aria-label={label}>
+      {options.map((o) => (
+        <button key={o} type="button" className={value === o ? "chip active" : "chip"} aria-pressed={value === o} onClick={() => onChange(o)}>
+          {t(`${labelKey}.${o}`)}
+        </button>
+      ))}
+    </div>
+  );
 }
