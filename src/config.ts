@@ -5,6 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import { Cron } from "./lib/cron";
 import { PRIVATE_DIR_MODE } from "./lib/file-modes";
+import { parseEgressAllow } from "./lib/shared-runtime";
 
 const LOG_LEVELS = ["silent", "error", "warn", "info", "debug", "trace"] as const;
 
@@ -29,6 +30,8 @@ const envSchema = z.object({
   PAT_CREATIONS_PER_HOUR: z.coerce.number().int().min(1).default(20),
   MAX_PATS_PER_USER: z.coerce.number().int().min(1).default(50),
   MAX_PROJECTS_PER_USER: z.coerce.number().int().min(1).default(1000),
+  // Deleted projects stay restorable this many days (docs/configuration.md), then are purged.
+  PROJECT_TRASH_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   // Daily at 03:00 server time; `off` disables scheduled backups (the hub and the CLI still make them).
   BACKUP_SCHEDULE: z
     .string()
@@ -42,6 +45,14 @@ const envSchema = z.object({
   BOT_RUNNER_CAPACITY: z.coerce.number().int().min(1).default(100),
   BOT_RUNNER_BLOCK_SECONDS: z.coerce.number().min(0.5).max(600).default(5),
   BOT_RUNNER_MEMORY_MB: z.coerce.number().int().min(64).default(1024),
+  // Internal services scenarios may reach despite the egress policy (docs/security.md "Egress policy").
+  EGRESS_ALLOW: z
+    .string()
+    .default("")
+    .superRefine((v, c) => {
+      const { invalid } = parseEgressAllow(v);
+      if (invalid.length > 0) c.addIssue({ code: "custom", message: `EGRESS_ALLOW entries must be host[:port], *.domain[:port], IP[:port], [IPv6][:port] or a network (10.0.0.0/8): not ${invalid.map((x) => JSON.stringify(x)).join(", ")}` });
+    }),
 });
 
 function isCronPattern(v: string): boolean {
@@ -97,6 +108,8 @@ export interface Config {
   backupsDir: string;
   /** Per-project SQLite files (bot users, variables, stats): DATA_DIR/projects. */
   projectsDir: string;
+  /** Days a deleted project stays in its owner's trash before it is purged for good. */
+  projectTrashDays: number;
   /** Cron expression of scheduled backups, or null when BACKUP_SCHEDULE=off. */
   backupSchedule: string | null;
   /** How many backup archives to keep (older ones are deleted after each new one). */
@@ -113,6 +126,11 @@ export interface Config {
   logLevel: LogLevel;
   limits: Limits;
   bots: BotRuntimeConfig;
+  /**
+   * The operator's egress allow list (EGRESS_ALLOW, comma-separated): internal services that
+   * http_request and the editor's test request may reach; empty: public addresses only.
+   */
+  egressAllow: string;
   /** Environment handed to child processes (bots): PATH and locale only, never our secrets. */
   childEnv: Record<string, string>;
 }
@@ -184,6 +202,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databasePath: join(dataDir, "botloom.db"),
     backupsDir: join(dataDir, "backups"),
     projectsDir: join(dataDir, "projects"),
+    projectTrashDays: e.PROJECT_TRASH_DAYS,
     backupSchedule: e.BACKUP_SCHEDULE === "off" ? null : e.BACKUP_SCHEDULE,
     backupKeep: e.BACKUP_KEEP,
     backupUpload: e.BACKUP_UPLOAD === "on",
@@ -208,6 +227,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       runnerBlockMs: Math.round(e.BOT_RUNNER_BLOCK_SECONDS * 1000),
       runnerMemoryMb: e.BOT_RUNNER_MEMORY_MB,
     },
+    egressAllow: e.EGRESS_ALLOW.split(",").map((x) => x.trim()).filter(Boolean).join(","),
     childEnv,
   };
 }

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startFakeMessenger, type FakeMessenger, type FakeUser } from "../support/fake-messenger";
 import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
-import { until } from "../support/process";
+import { freePort, until } from "../support/process";
+import { createApp } from "../../src/app";
 import { greeterScenario } from "./scenario-fixture";
 
 const scenario = {
@@ -24,10 +25,17 @@ const scenario = {
   ],
 };
 
-for (const isolation of ["runner", "process"] as const) {
-  describe(`dialogs with a real bot (${isolation})`, () => {
+const MODES = [
+  { isolation: "runner", launchMode: "polling" },
+  { isolation: "process", launchMode: "polling" },
+  { isolation: "runner", launchMode: "webhook" },
+] as const;
+
+for (const { isolation, launchMode } of MODES) {
+  describe(`dialogs with a real bot (${isolation}, ${launchMode})`, () => {
     let fake: FakeMessenger;
     let t: TestApp;
+    let server: { stop: () => void } | undefined;
     let cookie: string;
     let tokenId: number;
     let botToken: string;
@@ -37,14 +45,21 @@ for (const isolation of ["runner", "process"] as const) {
 
     beforeAll(async () => {
       fake = await startFakeMessenger();
-      t = createTestApp({ fileDb: true, env: { MESSENGER_API_ROOT: fake.url, BOT_ISOLATION: isolation } });
+      const port = await freePort();
+      t = createTestApp({ fileDb: true, env: { MESSENGER_API_ROOT: fake.url, BOT_ISOLATION: isolation, WEBHOOK_BASE_URL: `http://127.0.0.1:${port}` } });
       await setUp(t);
+      if (launchMode === "webhook") {
+        // the messenger posts updates to the platform's intake, which forwards them to the bot
+        const app = createApp(t.ctx).listen({ port, hostname: "127.0.0.1" });
+        server = { stop: () => app.server?.stop(true) };
+      }
       cookie = await loginAs(t, 78);
       const project = await t.call("POST", "/api/projects", { cookie, json: { name: `Dialogs ${isolation}`, data: scenario, userDatabaseEnabled: 1 } });
       expect(project.status).toBe(201);
-      const bot = fake.addBot({ username: `dialogs_${isolation}_bot` });
+      const bot = fake.addBot({ username: `dialogs_${isolation}_${launchMode}_bot` });
       botToken = bot.token;
       tokenId = (await t.call("POST", `/api/bot/projects/${project.body.id}/tokens`, { cookie, json: { token: bot.token } })).body.id;
+      if (launchMode === "webhook") expect((await t.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie, json: { launchMode } })).status).toBe(200);
       t.ctx.events.on("chat-message", (e) => void events.push(e));
       const started = await t.call("POST", `/api/bot/tokens/${tokenId}/start`, { cookie });
       expect(started.status).toBe(200);
@@ -52,6 +67,7 @@ for (const isolation of ["runner", "process"] as const) {
 
     afterAll(async () => {
       await t.ctx.bots.shutdown();
+      server?.stop();
       await fake.stop();
       t.cleanup();
     });
@@ -100,6 +116,7 @@ for (const isolation of ["runner", "process"] as const) {
     }, 30_000);
 
     test("takeover silences that chat only; resume at a node runs it", async () => {
+      const interactionsBefore = (await t.call("GET", `/api/bot/tokens/${tokenId}/users/${ann.id}`, { cookie })).body.interactionCount;
       expect((await t.call("PUT", `/api/bot/tokens/${tokenId}/chats/${ann.id}/takeover`, { cookie, json: { on: true } })).body.takeover).toBe(true);
       const before = fake.sent(botToken, ann.id).length;
       fake.sendText(botToken, ann, "/start");
@@ -107,6 +124,9 @@ for (const isolation of ["runner", "process"] as const) {
       await fake.waitForSent(botToken, bob.id, 1, 10_000);
       await until(async () => (await messagesOf(ann)).body.items.at(-1).text === "/start", "the held chat's message recorded", 5000);
       expect(fake.sent(botToken, ann.id).length).toBe(before);
+      // still seen: the user's interaction count grows though nobody answered
+      const seen = await t.call("GET", `/api/bot/tokens/${tokenId}/users/${ann.id}`, { cookie });
+      expect(seen.body.interactionCount).toBe(interactionsBefore + 1);
       const off = await t.call("PUT", `/api/bot/tokens/${tokenId}/chats/${ann.id}/takeover`, { cookie, json: { on: false, resumeAt: "second" } });
       expect(off.body).toEqual({ chatId: String(ann.id), takeover: false, resumed: true });
       const [resumed] = await fake.waitForSent(botToken, ann.id, 1, 10_000);

@@ -5,7 +5,7 @@ import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
 import { badRequest } from "../../errors";
 import { jsonAnswer } from "../../http/openapi-answer";
-import { parseIntQuery, parseTokenId } from "../../http/params";
+import { parseEnumQuery, parseIntQuery, parseTokenId } from "../../http/params";
 import { DAILY_DAYS_DEFAULT, DAILY_DAYS_MAX, USERS_LIMIT_DEFAULT, USERS_LIMIT_MAX } from "./model";
 import { BotUsersService } from "./service";
 import { PEOPLE_FILTERS, PEOPLE_SORTS, type PeopleFilter } from "./model";
@@ -37,11 +37,6 @@ const tagsBody = z.strictObject({
   tags: z.array(z.string().trim().min(1, "a tag is 1..32 characters").max(32, "a tag is 1..32 characters"), { error: "tags must be an array of strings" }).max(20, "at most 20 tags"),
 });
 
-function oneOf<T extends string>(raw: unknown, allowed: readonly T[], name: string): T | undefined {
-  if (raw === undefined || raw === "") return undefined;
-  if (typeof raw !== "string" || !(allowed as readonly string[]).includes(raw)) throw badRequest(`${name} must be one of ${allowed.join(", ")}`);
-  return raw as T;
-}
 
 const short = (raw: unknown) => (typeof raw === "string" && raw !== "" ? raw.slice(0, 64) : undefined);
 
@@ -49,11 +44,11 @@ const short = (raw: unknown) => (typeof raw === "string" && raw !== "" ? raw.sli
 function peopleFilter(query: Record<string, unknown>): PeopleFilter {
   return {
     search: typeof query.search === "string" ? query.search.slice(0, 100) : "",
-    filter: oneOf(query.filter, PEOPLE_FILTERS, "filter"),
+    filter: parseEnumQuery(query.filter, PEOPLE_FILTERS, "filter"),
     language: short(query.language),
     tag: short(query.tag),
     source: short(query.source),
-    sort: oneOf(query.sort, PEOPLE_SORTS, "sort"),
+    sort: parseEnumQuery(query.sort, PEOPLE_SORTS, "sort"),
   };
 }
 const dailyQuery = z.looseObject({ days: text.describe(`days back from today, 1..${DAILY_DAYS_MAX} (larger is clamped), default ${DAILY_DAYS_DEFAULT}`) });

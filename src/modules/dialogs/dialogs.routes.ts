@@ -4,9 +4,8 @@ import { Elysia } from "elysia";
 import { z } from "zod";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
-import { badRequest } from "../../errors";
 import { jsonAnswer } from "../../http/openapi-answer";
-import { parseIntQuery, parsePositiveId, parseTokenId } from "../../http/params";
+import { parseEnumQuery, parseIntQuery, parsePositiveId, parseTokenId } from "../../http/params";
 import {
   chatPageSchema,
   CHAT_FILTERS,
@@ -45,11 +44,6 @@ const doc = (summary: string, schema: z.ZodType, status: 200 | 201 = 200) => {
   return { summary, responses: { [status]: answer } };
 };
 
-function oneOf<T extends string>(raw: unknown, allowed: readonly T[], name: string): T | undefined {
-  if (raw === undefined || raw === "") return undefined;
-  if (typeof raw !== "string" || !(allowed as readonly string[]).includes(raw)) throw badRequest(`${name} must be one of ${allowed.join(", ")}`);
-  return raw as T;
-}
 
 export const dialogsRoutes = (ctx: AppContext) => {
   const service = new DialogsService(ctx);
@@ -64,8 +58,8 @@ export const dialogsRoutes = (ctx: AppContext) => {
         const perPage = parseIntQuery(query.perPage, "perPage", { default: CHATS_PER_PAGE_DEFAULT, min: 1, max: CHATS_PER_PAGE_MAX, clamp: true });
         const filter = {
           search: typeof query.search === "string" ? query.search.slice(0, 100) : "",
-          kind: oneOf(query.kind, CHAT_KINDS, "kind"),
-          filter: oneOf(query.filter, CHAT_FILTERS, "filter") ?? "all",
+          kind: parseEnumQuery(query.kind, CHAT_KINDS, "kind"),
+          filter: parseEnumQuery(query.filter, CHAT_FILTERS, "filter") ?? "all",
         };
         return service.chats(tokenId, actor.userId, filter, page, perPage);
       },

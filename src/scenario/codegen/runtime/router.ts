@@ -23,8 +23,11 @@ bot.catch((err) => console.error("update " + err.ctx.update.update_id + " failed
 export function handle(ctx: Context, work: (turn: Turn) => Promise<unknown>) {
   const chatId = ctx.chat?.id ?? ctx.from?.id;
   if (chatId === undefined) return;
-  // An operator holds the chat: recorded, seen, not answered (the press still stops spinning).
-  if (noteIncoming(ctx, chatId)) return ctx.callbackQuery ? ctx.answerCallbackQuery().catch(() => undefined) : undefined;
+  // An operator holds the chat: recorded, seen (last-seen time too), not answered; a press still stops spinning.
+  if (noteIncoming(ctx, chatId)) {
+    touchUser(ctx.from, loadState(chatId));
+    return ctx.callbackQuery ? ctx.answerCallbackQuery().catch(() => undefined) : undefined;
+  }
   return inChat(chatId, async () => {
     const from = ctx.from;
     const turn: Turn = {
