@@ -24,7 +24,7 @@ interface Stats {
   new_today: number;
 }
 interface Page {
-  items: { userId: string; firstName: string; userName: string; blocked?: boolean; takeover?: boolean; tags?: string[] }[];
+  items: { userId: string; firstName: string; userName: string }[];
   count: number;
   nextOffset: number | null;
   prevOffset: number | null;
@@ -133,12 +133,6 @@ function TokenUsers({ projectId, tokenId, initialUser }: { projectId: number; to
               <li key={u.userId}>
                 <button type="button" className={open === u.userId ? "list-btn active" : "list-btn"} onClick={() => setOpen(u.userId)}>
                   <strong>{u.firstName || `#${u.userId}`}</strong> {u.userName && <span className="muted">@{u.userName}</span>} <span className="muted small">{u.userId}</span>
-                  {(u.blocked || u.takeover) && (
-                    <span className="user-marks">
-                      {u.blocked && <span className="badge danger-badge">{t("people.blocked")}</span>}
-                      {u.takeover && <span className="badge warn-badge">{t("people.takeover")}</span>}
-                    </span>
-                  )}
                 </button>
               </li>
             ))}
