@@ -213,6 +213,22 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
   }, 30_000);
 
+  test("a long chat opens at its newest messages and pages back on request", async () => {
+    const { page } = b;
+    const paula = { id: 880077, first_name: "Paula" } as FakeUser;
+    for (let i = 1; i <= 60; i++) env.fake.sendText(env.botToken, paula, `line ${i}`);
+    await page.goto(`${env.base}/projects/${env.projectId}/dialogs?token=${env.tokenId}&chat=${paula.id}`);
+    // the records arrive in batches: the chat shows its newest line once the last batch is in
+    await page.getByTestId("chat-list").locator(`[data-chat="${paula.id}"]`).getByText("line 60").waitFor({ timeout: 15_000 });
+    await page.reload();
+    await messages().getByText("line 60", { exact: true }).waitFor();
+    expect(await messages().getByText("line 1", { exact: true }).count()).toBe(0);
+    await messages().getByRole("button", { name: "Load older messages" }).click();
+    await messages().getByText("line 1", { exact: true }).waitFor();
+    expect(await messages().getByRole("button", { name: "Load older messages" }).count()).toBe(0);
+    expect(await messages().locator("[data-testid=dlg-message]").count()).toBe(60);
+  }, 30_000);
+
   test("on a phone the list and the chat are two screens", async () => {
     const phone = await env.browser({ viewport: { width: 390, height: 844 } });
     try {
