@@ -110,6 +110,7 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
     expect(await alert.textContent()).not.toMatch(/^\s*\{/);
     await box.getByRole("button", { name: /^Remove button/ }).click();
     await box.getByLabel("Message", { exact: true }).fill("");
+    await box.getByRole("button", { name: "Media and buttons" }).click();
     expect(b.errors.filter((e) => !e.includes("status of 400"))).toEqual([]);
   }, 60_000);
 
@@ -140,6 +141,24 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
     expect(await edited.getByRole("button", { name: "Edit" }).count()).toBe(0);
     // the edit and the deletion were the chat's two sends since the last wait
     expect((await env.fake.waitForSent(env.botToken, eve.id, 2, 5_000)).map((c) => c.method)).toEqual([edit.method, "deleteMessage"]);
+  }, 30_000);
+
+  test("the operator sends a picture from the project's media with a caption", async () => {
+    const png = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII="), (c) => c.charCodeAt(0));
+    const form = new FormData();
+    form.append("file", new File([png], "menu.png", { type: "image/png" }));
+    expect((await env.t.call("POST", `/api/projects/${env.projectId}/media`, { cookie: env.cookie, body: form })).status).toBe(201);
+    const box = conversation();
+    await box.getByRole("button", { name: "Media and buttons" }).click();
+    await box.getByLabel("Media from the project").selectOption({ label: "menu.png" });
+    await box.getByLabel("Message", { exact: true }).fill("Our menu");
+    await box.getByRole("button", { name: "Send", exact: true }).click();
+    const [photo] = await env.fake.waitForSent(env.botToken, eve.id, 1, 15_000);
+    expect(photo!.method).toBe("sendPhoto");
+    expect(photo!.params.caption).toBe("Our menu");
+    const sent = messages().locator('[data-sent-by="operator"]', { hasText: "Our menu" });
+    await sent.getByText("Photo").waitFor();
+    await box.getByRole("button", { name: "Media and buttons" }).click();
   }, 30_000);
 
   test("takeover silences the scenario for that chat only; handing back with “resume at” runs the node", async () => {

@@ -37,6 +37,21 @@ function rowsOf(buttons: DraftButton[]): SendButton[][] {
   return rows;
 }
 
+/** The project's media, fetched afresh each time the panel opens (a file uploaded meanwhile shows). */
+function MediaPick({ projectId, value, onChange }: { projectId: number; value: number | null; onChange: (id: number | null) => void }) {
+  const { t } = useTranslation();
+  const media = useQuery({ queryKey: ["media", projectId], queryFn: () => get<MediaItem[]>(`/api/projects/${projectId}/media`), refetchOnMount: "always" });
+  return (
+    <label>
+      {t("dialogs.media")}
+      <select value={value ?? ""} onChange={(e) => onChange(e.target.value ? Number(e.target.value) : null)}>
+        <option value="">{t("dialogs.noMedia")}</option>
+        {media.data?.map((m) => <option key={m.id} value={m.id}>{m.fileName}</option>)}
+      </select>
+    </label>
+  );
+}
+
 export function Composer({ projectId, tokenId, chatId, blocked, onSent }: { projectId: number; tokenId: number; chatId: string; blocked: boolean; onSent: () => void }) {
   const { t } = useTranslation();
   const area = useRef<HTMLTextAreaElement>(null);
@@ -47,7 +62,6 @@ export function Composer({ projectId, tokenId, chatId, blocked, onSent }: { proj
   const [more, setMore] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const media = useQuery({ queryKey: ["media", projectId], queryFn: () => get<MediaItem[]>(`/api/projects/${projectId}/media`), enabled: more });
   const nodes = useScenarioNodes(projectId);
 
   const wrap = (open: string, close: string) => {
@@ -104,13 +118,7 @@ export function Composer({ projectId, tokenId, chatId, blocked, onSent }: { proj
       </div>
       {more && (
         <div className="dlg-extras stack">
-          <label>
-            {t("dialogs.media")}
-            <select value={mediaId ?? ""} onChange={(e) => setMediaId(e.target.value ? Number(e.target.value) : null)}>
-              <option value="">{t("dialogs.noMedia")}</option>
-              {media.data?.map((m) => <option key={m.id} value={m.id}>{m.fileName}</option>)}
-            </select>
-          </label>
+          <MediaPick projectId={projectId} value={mediaId} onChange={setMediaId} />
           <fieldset className="dlg-buttons">
             <legend>{t("dialogs.buttons")}</legend>
             {buttons.map((b, i) => (
