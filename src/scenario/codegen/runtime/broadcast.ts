@@ -2,12 +2,13 @@
 import { GrammyError, InlineKeyboard } from "grammy";
 import type { ActionNode, BroadcastAction } from "./action-tables";
 import { ackPress, describe } from "./actions";
-import { INDEX, go, inChat, userLanguageIsRussian } from "./flow";
+import { INDEX, NODE_SCOPE, go, inChat, userLanguageIsRussian } from "./flow";
 import { sendText, showMessage } from "./messages";
 import { NODES, OPTIONS } from "./program-data";
 import { ADMIN_IDS, TOKEN_ID, db, loadState, saveState, states } from "./storage";
 import type { MessageNode } from "./tables";
 import type { Turn } from "./types";
+import { SENT_BY } from "./record";
 import { render } from "./values";
 
 // ─── Broadcast ─────────────────────────────────────────────────────────────────
@@ -140,7 +141,8 @@ export async function sendOne(turn: Turn, user: { id: number; first_name?: strin
     const t: Turn = { ctx: turn.ctx, chatId: user.id, state: loadState(user.id), from, isAdmin: ADMIN_IDS.has(String(user.id)), event: {}, steps: 0 };
     for (let attempt = 0; attempt < 2 && !ok; attempt++) {
       try {
-        await showMessage(t, index, message);
+        // recorded as the campaign's, sent by its message node (docs/dialogs.md)
+        await SENT_BY.run("campaign", () => NODE_SCOPE.run(message.id, () => showMessage(t, index, message)));
         ok = true;
       } catch (err) {
         const retry = err instanceof GrammyError ? err.parameters.retry_after : undefined;

@@ -3,6 +3,7 @@
 // RECORD_WINDOW_MS (or at RECORD_BATCH_ROWS): no reply waits for the disk. An operator's takeover
 // keeps the scenario from answering a chat; the platform's commands arrive through tellBot.
 // (Part of every generated bot; see types.ts.)
+import { AsyncLocalStorage } from "node:async_hooks";
 import { Context } from "grammy";
 import { NODE_SCOPE } from "./flow";
 import { bot } from "./router";
@@ -27,7 +28,7 @@ export type ChatInfo = { kind: string; title: string | null; userId: string | nu
 export type MessageRecord = {
   chatId: string;
   direction: "in" | "out";
-  sentBy: "user" | "bot";
+  sentBy: "user" | "bot" | "campaign";
   kind: string;
   text: string;
   buttons: Button[][] | null;
@@ -44,6 +45,9 @@ export type RecordOp =
   | { t: "del"; chatId: string; mids: number[]; at: string }
   | { t: "person"; p: PersonRecord }
   | { t: "blocked"; userId: string; on: boolean; at: string };
+
+/** Set while a broadcast node sends: its messages are recorded as `sentBy: "campaign"`. */
+export const SENT_BY = new AsyncLocalStorage<"campaign">();
 
 export const recordQueue: RecordOp[] = [];
 export let recordTimer: ReturnType<typeof setTimeout> | undefined;
@@ -263,7 +267,7 @@ export function noteSent(method: string, payload: Record<string, unknown>, resul
     if (!recordsMessages) continue;
     const kind = method === "sendMessage" ? "text" : method.replace(/^send/, "").replace(/^./, (c) => c.toLowerCase());
     const text = r.text ?? r.caption ?? (typeof payload.text === "string" ? payload.text : typeof payload.caption === "string" ? payload.caption : "");
-    queueRecord({ t: "msg", m: { chatId, direction: "out", sentBy: "bot", kind, text, buttons: buttonsOf(payload.reply_markup), callbackData: null, nodeId, mid: r.message_id, at, chat: chatInfo(r.chat, undefined) } });
+    queueRecord({ t: "msg", m: { chatId, direction: "out", sentBy: SENT_BY.getStore() ?? "bot", kind, text, buttons: buttonsOf(payload.reply_markup), callbackData: null, nodeId, mid: r.message_id, at, chat: chatInfo(r.chat, undefined) } });
   }
 }
 
