@@ -84,6 +84,12 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
     [store],
   );
 
+  // ?node=<id> (the Dialogs tab's "sent by node" link) opens the editor on that node.
+  useEffect(() => {
+    const nodeId = new URLSearchParams(location.search).get("node");
+    if (nodeId) openNode(nodeId);
+  }, [openNode]);
+
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const mod = e.ctrlKey || e.metaKey;

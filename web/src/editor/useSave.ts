@@ -108,7 +108,7 @@ export function useSave(store: EditorStore, projectId: number, initial: ProjectR
   }, [autosave, dirty, conflict, doc, save, status]);
 
   useProjectEvents((e) => {
-    if (e.projectId !== projectId || e.kind !== "updated" || saving.current) return;
+    if (e.event !== "projects-changed" || e.projectId !== projectId || e.kind !== "updated" || saving.current) return;
     void get<ProjectRecord>(`/api/projects/${projectId}`)
       .then((rec) => {
         if (rec.updatedAt !== base.current && !saving.current) setRemote(rec);

@@ -42,7 +42,7 @@ export const en = {
     hint: "Import a project.json: drop the file here or", pick: "Choose a file", busy: "Importing…", tooBig: "The file is larger than 10 MB.",
     notJson: "“{{name}}” is not a JSON file.", failed: "Import failed: {{reason}}",
   },
-  project: { tabsLabel: "Project sections", tabs: { scenario: "Scenario", bots: "Bots", logs: "Logs", users: "Users", media: "Media", versions: "Versions", team: "Team", export: "Export" } },
+  project: { tabsLabel: "Project sections", tabs: { scenario: "Scenario", bots: "Bots", logs: "Logs", dialogs: "Dialogs", users: "Users", media: "Media", versions: "Versions", team: "Team", export: "Export" } },
   bots: {
     addTitle: "Add a bot", addHint: "Paste the token @BotFather gave you. The platform asks the messenger who the bot is before saving it.", token: "Bot token", nameOptional: "Name (optional)",
     add: "Add bot", checking: "Checking…", added: "Added: {{name}} (@{{username}})", none: "No bots yet: add a token above.",

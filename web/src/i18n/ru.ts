@@ -43,7 +43,7 @@ export const ru: Strings = {
     hint: "Импорт project.json: перетащите файл сюда или", pick: "Выберите файл", busy: "Импорт…", tooBig: "Файл больше 10 МБ.",
     notJson: "«{{name}}» — не JSON-файл.", failed: "Импорт не удался: {{reason}}",
   },
-  project: { tabsLabel: "Разделы проекта", tabs: { scenario: "Сценарий", bots: "Боты", logs: "Логи", users: "Пользователи", media: "Медиа", versions: "Версии", team: "Команда", export: "Экспорт" } },
+  project: { tabsLabel: "Разделы проекта", tabs: { scenario: "Сценарий", bots: "Боты", logs: "Логи", dialogs: "Диалоги", users: "Пользователи", media: "Медиа", versions: "Версии", team: "Команда", export: "Экспорт" } },
   bots: {
     addTitle: "Добавить бота", addHint: "Вставьте токен от @BotFather. Перед сохранением платформа спросит у мессенджера, что это за бот.", token: "Токен бота", nameOptional: "Название (необязательно)",
     add: "Добавить", checking: "Проверка…", added: "Добавлен: {{name}} (@{{username}})", none: "Ботов пока нет: добавьте токен выше.",
