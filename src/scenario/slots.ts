@@ -54,11 +54,12 @@ const str = (v: unknown) => (typeof v === "string" ? v : "");
 const items = (v: unknown): Data[] => (Array.isArray(v) ? v.filter(isObj) : []);
 
 /** Button actions whose `target` is a node id; `command` names a command and `url` a link. */
-export const NODE_TARGET_ACTIONS: readonly string[] = ["goto", "complete", "contact", "location", ""];
+export const NODE_TARGET_ACTIONS: readonly string[] = ["goto", "complete", "contact", "location", "poll", "web_app", "default", ""];
 /** What a button does, as the compiler reads it (request flags win over the action). */
 export function buttonAction(b: Data): string {
   if (b.requestContact === true) return "contact";
   if (b.requestLocation === true) return "location";
+  if (b.requestPoll === true) return "poll";
   return str(b.action) || "goto";
 }
 const followsButton = (b: Data) => NODE_TARGET_ACTIONS.includes(buttonAction(b));

@@ -140,9 +140,24 @@ function buttonWarnings(located: Located, warnings: Issue[]) {
       let problem: string | undefined;
       if ((action === "goto" || action === "command") && target === "") problem = "has no target";
       if (action === "url" && url === "" && !/^https?:\/\//.test(target)) problem = "has no URL";
+      if (action === "web_app") problem = webAppProblem(typeof b.webAppUrl === "string" ? b.webAppUrl.trim() : url);
+      if (action === "copy_text") problem = copyTextProblem(b.copyText);
       if (problem) warnings.push({ nodeId: node.id, sheetId, code: "BUTTON_INCOMPLETE", message: `Node "${node.id}": ${label} ${problem}.` });
     }
   }
+}
+
+/** Telegram opens Mini Apps only over https; a {variable} is checked again by the bot once filled in. */
+function webAppProblem(url: string): string | undefined {
+  if (url === "") return "has no Mini App URL (webAppUrl)";
+  if (url.startsWith("{")) return undefined;
+  return /^https:\/\/[^\s/]+/i.test(url) && !/\s/.test(url) ? undefined : "opens a Mini App whose URL is not https (Telegram refuses it)";
+}
+
+/** copy_text copies 1-256 characters. */
+function copyTextProblem(value: unknown): string | undefined {
+  if (typeof value !== "string" || value === "") return "has nothing to copy (copyText)";
+  return value.length > 256 ? "copies more than 256 characters (Telegram refuses it)" : undefined;
 }
 
 function isEntryPoint(node: Located["node"]): boolean {

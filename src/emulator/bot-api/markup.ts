@@ -47,12 +47,48 @@ function checkInlineButton(b: unknown) {
     const problem = buttonUrlProblem(button.url);
     if (problem) throw badRequest(`inline keyboard button URL '${button.url}' is invalid: ${problem}`);
   }
+  if (button.copy_text !== undefined) {
+    const copied = button.copy_text?.text;
+    if (typeof copied !== "string") throw fail('Field "text" of CopyTextButton must be of type String');
+    if (copied.length === 0 || copied.length > 256) throw badRequest("COPY_TEXT_INVALID");
+  }
+  checkCommon(button, "inline keyboard button");
 }
 
 function checkReplyButton(b: unknown) {
   if (typeof b === "string") return;
   if (!b || typeof b !== "object" || typeof (b as any).text !== "string") {
     throw badRequest("can't parse keyboard button: Field \"text\" must be of type String");
+  }
+  const button = b as Record<string, any>;
+  const kinds = REPLY_KINDS.filter((k) => button[k] !== undefined && button[k] !== false);
+  if (kinds.length > 1) throw badRequest(`can't parse keyboard button: ${kinds.join(" and ")} are mutually exclusive`);
+  const poll = button.request_poll;
+  if (poll !== undefined && (typeof poll !== "object" || (poll.type !== undefined && poll.type !== "quiz" && poll.type !== "regular"))) {
+    throw badRequest("can't parse keyboard button: wrong request_poll type");
+  }
+  const managed = button.request_managed_bot;
+  if (managed !== undefined && (typeof managed !== "object" || !Number.isInteger(managed.request_id))) {
+    throw badRequest('can\'t parse keyboard button: Field "request_id" of KeyboardButtonRequestManagedBot must be of type Integer');
+  }
+  checkCommon(button, "keyboard button");
+}
+
+/** What a reply button does besides sending its text; at most one per button. */
+const REPLY_KINDS = ["request_contact", "request_location", "request_poll", "request_users", "request_chat", "request_managed_bot", "web_app"];
+/** Button colours (Bot API 9.4). */
+export const BUTTON_STYLES = ["primary", "success", "danger"];
+
+/** Fields both kinds of button share: a Mini App's https URL and the colour. */
+function checkCommon(button: Record<string, any>, what: string) {
+  if (button.web_app !== undefined) {
+    const url = button.web_app?.url;
+    if (typeof url !== "string" || !/^https:\/\/[^\s/]+/i.test(url) || /\s/.test(url)) {
+      throw badRequest(`${what} Web App URL '${String(url)}' is invalid: Only HTTPS links are allowed`);
+    }
+  }
+  if (button.style !== undefined && !BUTTON_STYLES.includes(button.style)) {
+    throw badRequest(`can't parse ${what}: unsupported button style "${String(button.style)}"`);
   }
 }
 

@@ -16,10 +16,18 @@ export interface ButtonDef {
   id: string;
   text: string;
   /** selection: toggles a checkmark (multi-select); continue: stores the selection and goes on */
-  action: "goto" | "command" | "url" | "contact" | "location" | "complete" | "selection" | "continue";
-  /** node id (goto, complete, contact, location) or command name (command) */
+  action:
+    | "goto" | "command" | "url" | "contact" | "location" | "poll" | "complete" | "selection" | "continue"
+    | "web_app" | "copy_text" | "managed_bot";
+  /** node id (goto, complete, contact, location, poll) or command name (command) */
   target?: string;
+  /** url: the link; web_app: the Mini App's address (https only, checked once rendered) */
   url?: string;
+  /** copy_text: the text copied; poll: "quiz" | "regular" when narrowed */
+  value?: string;
+  /** managed_bot: the suggested name and username */
+  suggest?: { name?: string; username?: string };
+  style?: "primary" | "success" | "danger";
   /** skipDataCollection: pressing it does not store its text into the input variable */
   skipInput?: true;
   /** hideAfterClick: the inline keyboard disappears from the message after a press */
