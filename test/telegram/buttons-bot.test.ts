@@ -1,0 +1,103 @@
+// Issue 30 item 1 with real bots on the fake messenger, in shared runners and in processes of
+// their own: Mini App, copy and coloured inline buttons reach Telegram as the Bot API has them;
+// reply buttons that request a poll or open a Mini App follow their target with what was shared;
+// a Mini App URL a variable turns into anything but https leaves that one button out (the message
+// still goes out, the bot keeps running).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { loginAs } from "../support/app";
+import type { FakeUser } from "../support/fake-messenger";
+import { act, addBot, startRunnerPlatform, type RunnerPlatform, type TestBot } from "../bots/runner-platform";
+
+const node = (id: string, type: string, data: Record<string, unknown>) => ({ id, type, position: { x: 0, y: 0 }, data });
+
+const scenario = {
+  sheets: [{
+    id: "s", name: "S", edges: [], nodes: [
+      node("start", "start", {
+        command: "/start", messageText: "Shop", keyboardType: "inline", buttons: [
+          { id: "app", text: "Open shop", action: "web_app", webAppUrl: "https://shop.example/app?u={user_id}", style: "primary" },
+          { id: "copy", text: "Copy code", action: "copy_text", copyText: "PROMO-{user_id}", style: "success" },
+          { id: "go", text: "Next", action: "goto", target: "next", style: "danger" },
+          { id: "old", text: "Old", action: "default", target: "next" },
+        ],
+      }),
+      node("next", "message", { messageText: "next" }),
+      node("menu", "command", {
+        command: "/menu", messageText: "Menu", keyboardType: "reply", buttons: [
+          { id: "poll", text: "Make a quiz", action: "poll", pollType: "quiz", target: "gotPoll" },
+          { id: "form", text: "Form", action: "web_app", webAppUrl: "https://forms.example/f", target: "gotApp" },
+          { id: "mb", text: "New bot", action: "request_managed_bot", suggestedBotName: "Helper" },
+        ],
+      }),
+      node("gotPoll", "message", { messageText: "poll: {button_text}" }),
+      node("gotApp", "message", { messageText: "app sent something" }),
+      node("bad", "command", {
+        command: "/bad", messageText: "Bad", keyboardType: "inline", buttons: [
+          { id: "b1", text: "Broken app", action: "web_app", webAppUrl: "{site}" },
+          { id: "b2", text: "Fine", action: "goto", target: "next" },
+        ],
+      }),
+    ],
+  }],
+};
+
+for (const isolation of ["runner", "process"] as const) {
+  describe(`today's Telegram buttons (BOT_ISOLATION=${isolation})`, () => {
+    let p: RunnerPlatform;
+    let b: TestBot;
+    let n = 0;
+    const user = (): FakeUser => ({ id: 93_000 + n++ + (isolation === "process" ? 500 : 0), first_name: "Ann", language_code: "en" });
+    const say = async (u: FakeUser, text: string) => {
+      p.fake.sendText(b.bot.token, u, text);
+      return (await p.fake.waitForSent(b.bot.token, u.id, 1, 10_000))[0];
+    };
+
+    beforeAll(async () => {
+      p = await startRunnerPlatform({ env: { BOT_ISOLATION: isolation } });
+      const cookie = await loginAs(p.t, 93);
+      b = await addBot(p, cookie, `Buttons${isolation}`, { data: scenario });
+      expect((await act(p, b, "start")).status).toBe(200);
+    });
+    afterAll(async () => {
+      await p?.close();
+    });
+
+    test("inline: a Mini App, a copy button and colours, as the Bot API has them", async () => {
+      const u = user();
+      const sent = await say(u, "/start");
+      expect(sent.params.text).toBe("Shop");
+      const [app, copy, go, old] = sent.params.reply_markup.inline_keyboard.map((row: unknown[]) => row[0]);
+      expect(app).toEqual({ text: "Open shop", web_app: { url: `https://shop.example/app?u=${u.id}` }, style: "primary" });
+      expect(copy).toEqual({ text: "Copy code", copy_text: { text: `PROMO-${u.id}` }, style: "success" });
+      expect(go.style).toBe("danger");
+      expect(typeof go.callback_data).toBe("string");
+      p.fake.pressButton(b.bot.token, u, old.callback_data, sent.messageId);
+      const [after] = await p.fake.waitForSent(b.bot.token, u.id, 1, 10_000);
+      expect(after.params.text).toBe("next");
+    });
+
+    test("reply: a poll request and a Mini App follow their targets with what was shared", async () => {
+      const u = user();
+      const menu = await say(u, "/menu");
+      const [[poll], [form], [managed]] = menu.params.reply_markup.keyboard;
+      expect(poll).toEqual({ text: "Make a quiz", request_poll: { type: "quiz" } });
+      expect(form).toEqual({ text: "Form", web_app: { url: "https://forms.example/f" } });
+      expect(managed).toEqual({ text: "New bot", request_managed_bot: { request_id: 3, suggested_name: "Helper" } });
+
+      p.fake.sendUserMessage(b.bot.token, u, { poll: { id: "p1", question: "2+2?", options: [], total_voter_count: 0, is_closed: false, is_anonymous: true, type: "quiz", allows_multiple_answers: false } });
+      const [gotPoll] = await p.fake.waitForSent(b.bot.token, u.id, 1, 10_000);
+      expect(gotPoll.params.text).toBe("poll: Make a quiz");
+      p.fake.sendUserMessage(b.bot.token, u, { web_app_data: { data: "{\"size\":42}", button_text: "Form" } });
+      const [gotApp] = await p.fake.waitForSent(b.bot.token, u.id, 1, 10_000);
+      expect(gotApp.params.text).toBe("app sent something");
+    });
+
+    test("a Mini App URL that is not https once filled in leaves that button out; the bot answers on", async () => {
+      const u = user();
+      const sent = await say(u, "/bad");
+      expect(sent.params.text).toBe("Bad");
+      expect(sent.params.reply_markup.inline_keyboard.map((row: { text: string }[]) => row[0].text)).toEqual(["Fine"]);
+      expect((await say(u, "/start")).params.text).toBe("Shop");
+    });
+  });
+}
