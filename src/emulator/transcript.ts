@@ -74,7 +74,8 @@ export class Transcript {
 
   /** A message as the emulator stored it; `params` are what the bot sent (for URLs and parse_mode). */
   addMessage(m: Message, from: "bot" | "user", params?: Record<string, any>, node?: string) {
-    const text = m.text ?? m.caption;
+    // A user's poll or Mini App answer has no text of its own: the chat shows what was shared.
+    const text = m.text ?? m.caption ?? (m.poll ? "📊 " + m.poll.question : m.web_app_data ? "🌐 " + m.web_app_data.button_text : undefined);
     const raw = params?.text ?? params?.caption;
     const parseMode = typeof params?.parse_mode === "string" ? params.parse_mode : undefined;
     const entry: TranscriptEntry = {

@@ -19,6 +19,10 @@ export const actionSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("document"), caption, fileName, mimeType: z.string().max(100).optional(), data: base64 }),
   z.object({ type: z.literal("location"), latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) }),
   z.object({ type: z.literal("contact"), phone: z.string().min(3).max(32).regex(/^\+?[0-9 ()-]+$/, { error: "phone must be digits" }) }),
+  /** a reply keyboard's request_poll button: the user sends a poll with this question */
+  z.object({ type: z.literal("poll"), question: z.string().min(1).max(300) }),
+  /** a reply keyboard's Mini App sends its data back (web_app_data) */
+  z.object({ type: z.literal("web_app_data"), buttonText: z.string().min(1).max(64), data: z.string().max(4096) }),
 ]);
 
 export const PREVIEW_USERS = ["user", "admin", "second"] as const;
@@ -37,8 +41,21 @@ export type PreviewActor = z.infer<typeof actorSchema>;
 
 // What the preview answers (OpenAPI only; the service is typed by these, so they cannot drift).
 const int = z.number().int();
-const inlineButtonSchema = z.object({ text: z.string(), callback_data: z.string().optional(), url: z.string().optional() }).catchall(z.unknown());
-const replyButtonSchema = z.object({ text: z.string(), request_contact: z.boolean().optional(), request_location: z.boolean().optional() }).catchall(z.unknown());
+const style = z.enum(["primary", "success", "danger"]).optional();
+const webApp = z.object({ url: z.string() }).optional();
+const inlineButtonSchema = z
+  .object({ text: z.string(), callback_data: z.string().optional(), url: z.string().optional(), web_app: webApp, copy_text: z.object({ text: z.string() }).optional(), style })
+  .catchall(z.unknown());
+const replyButtonSchema = z
+  .object({
+    text: z.string(),
+    request_contact: z.boolean().optional(),
+    request_location: z.boolean().optional(),
+    request_poll: z.object({ type: z.string().optional() }).optional(),
+    web_app: webApp,
+    style,
+  })
+  .catchall(z.unknown());
 
 export const transcriptEntrySchema = z.object({
   seq: int,

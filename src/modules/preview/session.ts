@@ -7,6 +7,7 @@ import { readChatVariables, writeChatVariables } from "../../db/preview-state";
 import { EmulatorSession, type EmulatorLimits } from "../../emulator/session";
 import { Upload } from "../../emulator/bot-api/params";
 import { ApiError, type FakeUser } from "../../emulator/bot-api/types";
+import { pollFields, webAppDataFields } from "../../emulator/bot-api/user-actions";
 import { AppError, badRequest, ScenarioError } from "../../errors";
 import { randomBase62 } from "../../lib/crypto";
 import { generateBotOffThread } from "../../scenario/codegen/off-thread";
@@ -183,6 +184,10 @@ export class PreviewSession {
         if (from.last_name) contact.last_name = from.last_name;
         return e.userMessage(from, chat, { contact });
       }
+      case "poll":
+        return e.userMessage(from, chat, pollFields(action.question));
+      case "web_app_data":
+        return e.userMessage(from, chat, webAppDataFields(action.buttonText, action.data));
     }
   }
 

@@ -130,6 +130,9 @@ export const ru: Strings = {
     noVariables: "Переменных пока нет.",
     editVariables: "Изменить",
     variablesJson: "Переменные должны быть JSON-объектом.",
+    demoPoll: "Опрос из предпросмотра",
+    copies: "Копирует «{{text}}»",
+    miniApp: { title: "Mini App", newTab: "Новая вкладка", close: "Закрыть", notHttps: "Telegram открывает Mini App только по https.", data: "Данные, которые Mini App отправит боту", send: "Отправить данные" },
     media: { photo: "Фото", video: "Видео", audio: "Аудио", document: "Файл", animation: "Анимация", voice: "Голосовое сообщение", video_note: "Видеосообщение", sticker: "Стикер" },
   },
 };
