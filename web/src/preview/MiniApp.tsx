@@ -1,6 +1,7 @@
-// A Mini App button of the preview (docs/nodes/buttons.md): its https page opens in a sandboxed
-// frame (scripts and forms, never the Studio's origin, cookies or top window) or in a new tab; a
-// reply keyboard's Mini App can send data back, as Telegram.WebApp.sendData would.
+// A Mini App button of the preview (docs/nodes/buttons.md): a panel names its https page and opens
+// it in a new tab without access to the Studio (noopener, no referrer). It is not framed: the
+// Studio's CSP allows no frames (docs/security.md). A reply keyboard's Mini App can send data
+// back from the panel, as Telegram.WebApp.sendData would.
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 
@@ -25,11 +26,7 @@ export function MiniAppPanel({ app, onClose, onSend }: { app: MiniAppOpen; onClo
         <button type="button" className="btn small" onClick={onClose}>{t("preview.miniApp.close")}</button>
       </div>
       <code className="small muted">{app.url}</code>
-      {url ? (
-        <iframe className="pv-miniapp-frame" src={url} title={t("preview.miniApp.title")} sandbox="allow-scripts allow-forms" referrerPolicy="no-referrer" />
-      ) : (
-        <p className="error small" role="alert">{t("preview.miniApp.notHttps")}</p>
-      )}
+      {!url && <p className="error small" role="alert">{t("preview.miniApp.notHttps")}</p>}
       {app.replyButton && (
         <form className="pv-input-row" onSubmit={(e) => { e.preventDefault(); onSend(app.replyButton!, data); onClose(); }}>
           <input className="grow" value={data} onChange={(e) => setData(e.target.value)} placeholder={t("preview.miniApp.data")} aria-label={t("preview.miniApp.data")} maxLength={4096} />

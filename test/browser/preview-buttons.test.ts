@@ -1,0 +1,103 @@
+// Issue 30 item 1 in Chromium: the preview chat shows today's buttons. A Mini App's panel opens its
+// https page in a new tab (noopener; never framed, the Studio's CSP allows no frames); a
+// copy button copies its text; colours show; a reply keyboard's poll request and Mini App answer
+// the bot, which follows their targets.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
+import { haveChromium, launchBrowser, warnIfNoChromium, type Browser } from "../support/browser";
+import { kotikChat } from "./kotik-chat";
+
+warnIfNoChromium("preview buttons");
+const node = (id: string, type: string, data: Record<string, unknown>) => ({ id, type, position: { x: 0, y: 0 }, data });
+const APP = "https://shop.example/app";
+const doc = {
+  version: 2,
+  sheets: [{
+    id: "s", name: "S", edges: [], nodes: [
+      node("start", "start", {
+        command: "/start", messageText: "Shop", keyboardType: "inline", buttons: [
+          { id: "app", text: "Open shop", action: "web_app", webAppUrl: APP, style: "primary" },
+          { id: "copy", text: "Copy code", action: "copy_text", copyText: "PROMO-7", style: "success" },
+        ],
+      }),
+      node("menu", "command", {
+        command: "/menu", messageText: "Menu", keyboardType: "reply", buttons: [
+          { id: "poll", text: "Make a quiz", action: "poll", target: "gotPoll", style: "danger" },
+          { id: "form", text: "Form", action: "web_app", webAppUrl: APP, target: "gotApp" },
+        ],
+      }),
+      node("gotPoll", "message", { messageText: "poll: {button_text}" }),
+      node("gotApp", "message", { messageText: "app sent {message_text}" }),
+    ],
+  }],
+};
+
+describe.skipIf(!haveChromium)("preview buttons in Chromium", () => {
+  let t: TestApp;
+  let base: string;
+  let b: Browser;
+  let projectId: number;
+
+  beforeAll(async () => {
+    t = createTestApp();
+    await setUp(t);
+    const cookie = await loginAs(t, 6161, { firstName: "Mia" });
+    projectId = (await t.call("POST", "/api/projects", { cookie, json: { name: "Shop", data: doc } })).body.id;
+    t.app.listen({ port: 0, hostname: "127.0.0.1" });
+    base = `http://127.0.0.1:${t.app.server!.port}`;
+    b = await launchBrowser();
+    const [name, value] = cookie.split("=");
+    await b.context.addCookies([{ name: name!, value: value!, url: base }]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await b?.close();
+    await t?.ctx.preview.stopAll();
+    await t?.app.server?.stop(true);
+    t?.cleanup();
+  });
+
+  test("Mini App, copy, colours, and the reply keyboard's poll and Mini App", async () => {
+    const { page } = b;
+    await page.goto(`${base}/projects/${projectId}/preview`);
+    const chat = page.getByTestId("preview-chat");
+    await chat.getByTestId("pv-status").getByText("running").waitFor({ timeout: 20_000 });
+    const { say, botSaid } = kotikChat(chat);
+    await page.evaluate(() => {
+      (window as any).copied = [];
+      navigator.clipboard.writeText = async (text: string) => void (window as any).copied.push(text);
+    });
+
+    await say("/start");
+    await botSaid("Shop");
+    const open = chat.getByRole("button", { name: /Open shop/ });
+    expect(await open.getAttribute("class")).toContain("pv-key-primary");
+    await open.click();
+    const panel = chat.getByTestId("pv-miniapp");
+    await panel.getByText(APP).waitFor();
+    const link = panel.getByRole("link", { name: /New tab/ });
+    expect(await link.getAttribute("href")).toBe(APP);
+    expect(await link.getAttribute("target")).toBe("_blank");
+    expect(await link.getAttribute("rel")).toContain("noopener");
+    expect(await panel.locator("iframe").count()).toBe(0);
+    await panel.getByRole("button", { name: "Close" }).click();
+
+    const copy = chat.getByRole("button", { name: /Copy code/ });
+    expect(await copy.getAttribute("class")).toContain("pv-key-success");
+    await copy.click();
+    expect(await page.evaluate(() => (window as any).copied)).toEqual(["PROMO-7"]);
+
+    await say("/menu");
+    await botSaid("Menu");
+    const pollKey = chat.getByRole("button", { name: "Make a quiz" });
+    expect(await pollKey.getAttribute("class")).toContain("pv-key-danger");
+    await pollKey.click();
+    await botSaid("poll: Make a quiz");
+    await chat.getByRole("button", { name: "Form" }).click();
+    await panel.getByLabel("Data the Mini App sends back").fill("size=42");
+    await panel.getByRole("button", { name: "Send data" }).click();
+    await botSaid("app sent");
+
+    expect(b.errors).toEqual([]);
+  }, 90_000);
+});
