@@ -175,6 +175,13 @@ export const commandTriggerDataSchema = z
     showInMenu: bool(),
     adminOnly: bool(),
     autoTransitionTo: str(),
+    /** a deep link's parameter (`t.me/bot?start=promo_7` sends "/start promo_7"): this trigger runs only for it */
+    deepLinkParam: str(),
+    /** exact (default) | startsWith (also "prefix") */
+    deepLinkMatchMode: str(),
+    /** with deepLinkVarName: the parameter is stored into that variable */
+    deepLinkSaveToVar: bool(),
+    deepLinkVarName: str(),
   })
   .loose();
 

@@ -217,6 +217,17 @@ export interface CommandDef {
   description: string;
   menu?: true;
   adminOnly?: true;
+  /** deep links: "/start <parameter>" runs the first link that matches (exact ones, then the longest prefix) */
+  links?: DeepLinkDef[];
+}
+
+/** A command_trigger with deepLinkParam: its own flow for one parameter (or a family by prefix). */
+export interface DeepLinkDef {
+  match: "exact" | "prefix";
+  value: string;
+  target: string;
+  /** the variable that receives the parameter */
+  saveAs?: string;
 }
 
 /** A pressed inline button whose data matches starts the flow at target. */

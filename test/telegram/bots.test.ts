@@ -1,8 +1,9 @@
-// Issue 30 item 1 with real bots on the fake messenger, in shared runners and in processes of
-// their own: Mini App, copy and coloured inline buttons reach Telegram as the Bot API has them;
+// Issue 30 with real bots on the fake messenger, in shared runners and in processes of their own.
+// Buttons: Mini App, copy and coloured inline buttons reach Telegram as the Bot API has them;
 // reply buttons that request a poll or open a Mini App follow their target with what was shared;
 // a Mini App URL a variable turns into anything but https leaves that one button out (the message
-// still goes out, the bot keeps running).
+// still goes out, the bot keeps running). Deep links: "/start <parameter>" runs the command_trigger
+// of that parameter (exact before the longest prefix), else the plain /start.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { loginAs } from "../support/app";
 import type { FakeUser } from "../support/fake-messenger";
@@ -31,6 +32,13 @@ const scenario = {
       }),
       node("gotPoll", "message", { messageText: "poll: {button_text}" }),
       node("gotApp", "message", { messageText: "app sent something" }),
+      node("plainStart", "command_trigger", { command: "/start", autoTransitionTo: "start" }),
+      node("promoPrefix", "command_trigger", { command: "/start", deepLinkParam: "promo_", deepLinkMatchMode: "startsWith", deepLinkVarName: "campaign", autoTransitionTo: "anyPromo" }),
+      node("promo7", "command_trigger", { command: "/start", deepLinkParam: "promo_7", autoTransitionTo: "seven" }),
+      node("refOnly", "command_trigger", { command: "/join", deepLinkParam: "team", autoTransitionTo: "team" }),
+      node("anyPromo", "message", { messageText: "promo {campaign}" }),
+      node("seven", "message", { messageText: "promo seven" }),
+      node("team", "message", { messageText: "welcome to the team" }),
       node("bad", "command", {
         command: "/bad", messageText: "Bad", keyboardType: "inline", buttons: [
           { id: "b1", text: "Broken app", action: "web_app", webAppUrl: "{site}" },
@@ -42,7 +50,7 @@ const scenario = {
 };
 
 for (const isolation of ["runner", "process"] as const) {
-  describe(`today's Telegram buttons (BOT_ISOLATION=${isolation})`, () => {
+  describe(`today's Telegram (BOT_ISOLATION=${isolation})`, () => {
     let p: RunnerPlatform;
     let b: TestBot;
     let n = 0;
@@ -90,6 +98,18 @@ for (const isolation of ["runner", "process"] as const) {
       p.fake.sendUserMessage(b.bot.token, u, { web_app_data: { data: "{\"size\":42}", button_text: "Form" } });
       const [gotApp] = await p.fake.waitForSent(b.bot.token, u.id, 1, 10_000);
       expect(gotApp.params.text).toBe("app sent something");
+    });
+
+    test("deep links: an exact parameter wins over a prefix, a prefix stores the parameter, others run the plain /start", async () => {
+      const u = user();
+      expect((await say(u, "/start promo_7")).params.text).toBe("promo seven");
+      expect((await say(u, "/start promo_summer")).params.text).toBe("promo promo_summer");
+      expect((await say(u, "/start other")).params.text).toBe("Shop");
+      expect((await say(u, "/start")).params.text).toBe("Shop");
+      // A command that only has a deep link answers nothing without it.
+      expect((await say(u, "/join team")).params.text).toBe("welcome to the team");
+      p.fake.sendText(b.bot.token, u, "/join");
+      expect((await say(u, "/start promo_7")).params.text).toBe("promo seven");
     });
 
     test("a Mini App URL that is not https once filled in leaves that button out; the bot answers on", async () => {
