@@ -80,6 +80,8 @@ function hash(s: string) {
 export class BotState {
   readonly updates: UpdateQueue;
   readonly commands = new Map<string, { command: string; description: string }[]>();
+  /** setMyName / setMyDescription / setMyShortDescription, by "<field>|<language code>" */
+  readonly profile = new Map<string, string>();
   readonly callbackIds = new Set<string>();
   private lastIds = new Map<string, number>();
   private messages = new Map<string, Message>();

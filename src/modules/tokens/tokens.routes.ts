@@ -4,7 +4,8 @@ import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
 import { parseProjectId, parseTokenId } from "../../http/params";
 import { jsonAnswer } from "../../http/openapi-answer";
-import { botStatusSchema, tokenCreateSchema, tokenListItemSchema, tokenPatchSchema } from "./model";
+import { botProfileAnswerSchema, botProfileSchema, botStatusSchema, tokenCreateSchema, tokenListItemSchema, tokenPatchSchema } from "./model";
+import { setBotProfile } from "./profile";
 import { z } from "zod";
 
 
@@ -36,6 +37,11 @@ export const tokenRoutes = (ctx: AppContext) => {
       },
       { botActor: true },
     )
+    .put("/tokens/:tokenId/profile", ({ actor, params, body }) => setBotProfile(ctx, parseTokenId(params.tokenId), actor.userId, body), {
+      botActor: true,
+      body: botProfileSchema,
+      detail: jsonAnswer(botProfileAnswerSchema),
+    })
     .get("/tokens/:tokenId/photo", ({ actor, params }) => service.photo(parseTokenId(params.tokenId), actor.userId), { botActor: true })
     .get("/tokens/:tokenId/stats", ({ actor, params }) => service.stats(parseTokenId(params.tokenId), actor.userId), { botActor: true })
     .get("/tokens/:tokenId/status", ({ actor, params }) => service.status(parseTokenId(params.tokenId), actor.userId), { botActor: true, detail: jsonAnswer(botStatusSchema) });
