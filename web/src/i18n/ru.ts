@@ -45,6 +45,11 @@ export const ru: Strings = {
   },
   project: { tabsLabel: "Разделы проекта", tabs: { scenario: "Сценарий", bots: "Боты", logs: "Логи", users: "Пользователи", media: "Медиа", versions: "Версии", team: "Команда", export: "Экспорт" } },
   bots: {
+    profile: {
+      title: "Профиль в Telegram", hint: "Что Telegram показывает о боте — задаётся здесь, без @BotFather. Пустые поля не меняются.",
+      name: "Имя", description: "Описание (в пустом чате)", shortDescription: "Краткое описание (профиль, ссылки)",
+      language: "Язык (две буквы; пусто — все языки)", commands: "Команды меню из сценария", apply: "Применить", applied: "Готово: {{list}}",
+    },
     addTitle: "Добавить бота", addHint: "Вставьте токен от @BotFather. Перед сохранением платформа спросит у мессенджера, что это за бот.", token: "Токен бота", nameOptional: "Название (необязательно)",
     add: "Добавить", checking: "Проверка…", added: "Добавлен: {{name}} (@{{username}})", none: "Ботов пока нет: добавьте токен выше.",
     start: "Запустить", stop: "Остановить", restart: "Перезапустить", uptime: "работает {{uptime}}", settings: "Настройки", name: "Название", mode: "Режим запуска", polling: "Polling", webhook: "Webhook",
