@@ -143,6 +143,8 @@ export const SLOTS: Readonly<Record<string, readonly SlotSpec[]>> = {
   promote_user: STEP,
   demote_user: STEP,
   admin_rights: STEP,
+  approve_join_request: STEP,
+  decline_join_request: STEP,
   command_trigger: STEP,
   text_trigger: STEP,
   callback_trigger: STEP,
@@ -151,6 +153,9 @@ export const SLOTS: Readonly<Record<string, readonly SlotSpec[]>> = {
   outgoing_message_trigger: STEP,
   group_message_trigger: STEP,
   schedule_trigger: STEP,
+  reaction_trigger: STEP,
+  member_trigger: STEP,
+  join_request_trigger: STEP,
   comment: [],
 };
 

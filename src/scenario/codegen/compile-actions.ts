@@ -105,6 +105,8 @@ const MODERATION: Record<string, ModerateAction["op"]> = {
   promote_user: "promote",
   demote_user: "demote",
   admin_rights: "promote",
+  approve_join_request: "approve",
+  decline_join_request: "decline",
 };
 
 function moderation(node: RawNode, d: Data): ModerateAction {
@@ -114,7 +116,8 @@ function moderation(node: RawNode, d: Data): ModerateAction {
   return {
     kind: "moderate",
     op,
-    chat: admin ? chatRef(d, "adminChat") : chatRef(d, "chat") ?? str(d.targetGroupId),
+    // A join request's flow runs in the user's private chat: the group is the one asked to join.
+    chat: admin ? chatRef(d, "adminChat") : chatRef(d, "chat") ?? str(d.targetGroupId) ?? (op === "approve" || op === "decline" ? "{join_chat_id}" : undefined),
     user: admin ? userSource(d, "adminUser") : userSource(d, "user"),
     seconds: op === "ban" || op === "mute" ? seconds : undefined,
     rights: op === "promote" ? rights(d, admin) : undefined,

@@ -32,6 +32,9 @@ export const NODE_KINDS: NodeKind[] = [
   { type: "incoming_callback_trigger", group: "triggers", icon: "↩", defaults: () => ({ autoTransitionTo: "" }) },
   { type: "outgoing_message_trigger", group: "triggers", icon: "↗", defaults: () => ({ autoTransitionTo: "" }) },
   { type: "group_message_trigger", group: "triggers", icon: "☷", defaults: () => ({ groupChatId: "", groupChatIdSource: "manual", groupChatVariableName: "", threadIdVariable: "support_thread_id", resolvedUserIdVariable: "resolved_user_id" }) },
+  { type: "reaction_trigger", group: "triggers", icon: "♥", defaults: () => ({ emoji: ["👍"], autoTransitionTo: "" }) },
+  { type: "member_trigger", group: "triggers", icon: "⇄", defaults: () => ({ memberEvents: ["joined"], autoTransitionTo: "" }) },
+  { type: "join_request_trigger", group: "triggers", icon: "✋", defaults: () => ({ autoTransitionTo: "" }) },
   { type: "schedule_trigger", group: "triggers", icon: "◴", defaults: () => ({ rules: [{ mode: "interval", intervalMinutes: 5 }], timezone: "Europe/Moscow", autoTransitionTo: "", runOnStart: false, enabled: true, maxConcurrent: 1 }) },
 
   { type: "message", group: "messages", icon: "✉", defaults: () => ({ messageText: "New message", markdown: false }) },
@@ -88,6 +91,8 @@ export const NODE_KINDS: NodeKind[] = [
   { type: "unpin_message", group: "content", icon: "⊥", defaults: () => ({ command: "/unpin_message", targetMessageId: "", messageIdSource: "last_message", variableName: "" }) },
 
   { type: "ban_user", group: "users", icon: "⊘", defaults: moderation("/ban_user", { reason: "", untilDate: 0 }) },
+  { type: "approve_join_request", group: "users", icon: "✔", defaults: () => ({ chatId: "{join_chat_id}" }) },
+  { type: "decline_join_request", group: "users", icon: "✖", defaults: () => ({ chatId: "{join_chat_id}" }) },
   { type: "unban_user", group: "users", icon: "✓", defaults: moderation("/unban_user") },
   { type: "mute_user", group: "users", icon: "∅", defaults: moderation("/mute_user", { duration: 3600, reason: "" }) },
   { type: "unmute_user", group: "users", icon: "♬", defaults: moderation("/unmute_user") },

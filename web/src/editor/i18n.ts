@@ -11,6 +11,7 @@ const types = {
     delete_message: "Delete message", forward_message: "Forward message", pin_message: "Pin message", unpin_message: "Unpin message",
     ban_user: "Ban user", unban_user: "Unban user", mute_user: "Mute user", unmute_user: "Unmute user", kick_user: "Kick user", promote_user: "Promote user", demote_user: "Demote user", admin_rights: "Admin rights",
     start: "Start (legacy)", command: "Command (legacy)",
+    reaction_trigger: "Reaction", member_trigger: "Member joins or leaves", join_request_trigger: "Join request", approve_join_request: "Approve join request", decline_join_request: "Decline join request",
     outgoing_message_trigger: "Outgoing message", group_message_trigger: "Group message", schedule_trigger: "Schedule", media: "Media", loop: "Loop", parallel_split: "Parallel split",
     bot_table: "Bot table", psql_query: "SQL query", convert_file: "Convert file", create_forum_topic: "Create forum topic", comment: "Comment",
   },
@@ -22,8 +23,27 @@ const types = {
     delete_message: "Удалить сообщение", forward_message: "Переслать сообщение", pin_message: "Закрепить сообщение", unpin_message: "Открепить сообщение",
     ban_user: "Забанить", unban_user: "Разбанить", mute_user: "Заглушить", unmute_user: "Снять заглушение", kick_user: "Исключить", promote_user: "Повысить", demote_user: "Понизить", admin_rights: "Права админа",
     start: "Старт (старый)", command: "Команда (старая)",
+    reaction_trigger: "Реакция", member_trigger: "Участник вошёл или вышел", join_request_trigger: "Заявка на вступление", approve_join_request: "Одобрить заявку", decline_join_request: "Отклонить заявку",
     outgoing_message_trigger: "Исходящее сообщение", group_message_trigger: "Сообщение в группе", schedule_trigger: "Расписание", media: "Медиафайл", loop: "Цикл", parallel_split: "Параллельные ветки",
     bot_table: "Таблица бота", psql_query: "SQL-запрос", convert_file: "Конвертация файла", create_forum_topic: "Создать тему форума", comment: "Комментарий",
+  },
+};
+
+/** One line in the palette (a tooltip) for the node types that need saying what they react to. */
+const hints = {
+  en: {
+    reaction_trigger: "Runs when a user puts an emoji reaction on a message in the chat",
+    member_trigger: "Runs when someone joins, leaves or is promoted in a group, or blocks or unblocks the bot",
+    join_request_trigger: "Runs when someone asks to join a group or channel; answer with approve or decline",
+    approve_join_request: "Lets the user who asked into the group ({join_chat_id})",
+    decline_join_request: "Refuses the user's request to join the group ({join_chat_id})",
+  },
+  ru: {
+    reaction_trigger: "Срабатывает, когда пользователь ставит реакцию на сообщение в чате",
+    member_trigger: "Срабатывает, когда участник входит в группу, выходит, получает права, или блокирует и разблокирует бота",
+    join_request_trigger: "Срабатывает на заявку на вступление в группу или канал; ответьте одобрением или отказом",
+    approve_join_request: "Принимает пользователя, подавшего заявку, в группу ({join_chat_id})",
+    decline_join_request: "Отклоняет заявку пользователя на вступление в группу ({join_chat_id})",
   },
 };
 
@@ -31,6 +51,7 @@ const en = {
   toolbar: "Editor tools", canvas: "Canvas", preview: "Preview", undo: "Undo", redo: "Redo", copy: "Copy", paste: "Paste", duplicate: "Duplicate", delete: "Delete", layout: "Auto-layout",
   palette: "Node palette", paletteFilter: "Filter nodes",
   types: types.en,
+  typeHints: hints.en,
   groups: { triggers: "Triggers", messages: "Messages", logic: "Logic", http: "HTTP", data: "Data", actions: "Actions", content: "Content", users: "User management", utility: "Utility", legacy: "Legacy" },
   slots: { auto: "next", button: "button", branch: "branch", default: "otherwise", input: "after answer", keyboard: "keyboard", continue: "after choice", afterLoop: "after loop", body: "each item", broadcast: "message to send" },
   actions: { goto: "Go to node", command: "Run command", url: "Open URL", web_app: "Open Mini App", copy_text: "Copy text", contact: "Ask contact", location: "Ask location", poll: "Ask for a poll", request_managed_bot: "Create a bot", complete: "Complete", selection: "Select (multi)" },
@@ -63,6 +84,7 @@ const ru: Shape<typeof en> = {
   toolbar: "Инструменты редактора", canvas: "Холст", preview: "Превью", undo: "Отменить", redo: "Повторить", copy: "Копировать", paste: "Вставить", duplicate: "Дублировать", delete: "Удалить", layout: "Авторасстановка",
   palette: "Палитра узлов", paletteFilter: "Найти узел",
   types: types.ru,
+  typeHints: hints.ru,
   groups: { triggers: "Триггеры", messages: "Сообщения", logic: "Логика", http: "HTTP", data: "Данные", actions: "Действия", content: "Управление контентом", users: "Пользователи", utility: "Утилиты", legacy: "Старые" },
   slots: { auto: "далее", button: "кнопка", branch: "ветка", default: "иначе", input: "после ответа", keyboard: "клавиатура", continue: "после выбора", afterLoop: "после цикла", body: "для каждого", broadcast: "что разослать" },
   actions: { goto: "Перейти к узлу", command: "Выполнить команду", url: "Открыть ссылку", web_app: "Открыть Mini App", copy_text: "Скопировать текст", contact: "Запросить контакт", location: "Запросить геопозицию", poll: "Запросить опрос", request_managed_bot: "Создать бота", complete: "Завершить", selection: "Выбор (несколько)" },

@@ -105,7 +105,7 @@ export interface TopicAction {
 
 export interface ModerateAction {
   kind: "moderate";
-  op: "ban" | "unban" | "kick" | "mute" | "unmute" | "promote" | "demote";
+  op: "ban" | "unban" | "kick" | "mute" | "unmute" | "promote" | "demote" | "approve" | "decline";
   chat?: string;
   user: UserSource;
   /** ban and mute: for this many seconds (template); absent: for ever */
@@ -147,8 +147,10 @@ export interface ActionNode {
  * run in the chat of the user whose variable `threadVariable` holds that topic's id.
  */
 export interface MessageTriggerDef {
-  on: "incoming" | "outgoing" | "group";
+  on: "incoming" | "outgoing" | "group" | "reaction" | "member" | "join_request";
   target: string;
+  /** reaction: only these emoji (none: any); member: only these events (none: any) */
+  only?: string[];
   /** group: the group's chat id (template; "-100" is added to a bare id) */
   group?: string;
   threadVariable?: string;

@@ -123,6 +123,8 @@ export async function moderate(turn: Turn, a: ModerateAction) {
     case "unmute": await api.restrictChatMember(chat, user, FREE); break;
     case "promote": await api.promoteChatMember(chat, user, { ...NO_RIGHTS, ...a.rights }); break;
     case "demote": await api.promoteChatMember(chat, user, NO_RIGHTS); break;
+    case "approve": await api.approveChatJoinRequest(chat, user); break;
+    case "decline": await api.declineChatJoinRequest(chat, user); break;
   }
   log(turn, a.op + " user " + user + " in chat " + chat);
 }

@@ -8,7 +8,7 @@ import { COMMANDS, NODES, OPTIONS } from "./program-data";
 import { bot } from "./router";
 import { ADMIN_IDS, LAUNCH_MODE, PORT, WEBHOOK_SECRET, db, env, parseJson } from "./storage";
 import type { CommandDef, KeyboardDef } from "./tables";
-import { startSchedules, stopSchedules } from "./triggers";
+import { allowedUpdates, startSchedules, stopSchedules } from "./triggers";
 
 // ─── contentCache: node texts follow the project without a restart ─────────────
 
@@ -189,7 +189,7 @@ export async function launch() {
     console.log("listening on " + server.port);
   } else {
     bot
-      .start({ onStart: (me) => console.log("bot started @" + me.username) })
+      .start({ allowed_updates: allowedUpdates() as never, onStart: (me) => console.log("bot started @" + me.username) })
       .catch((err) => {
         if (stopping) return;
         console.error("polling stopped:", err);
