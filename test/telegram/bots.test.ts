@@ -3,7 +3,8 @@
 // reply buttons that request a poll or open a Mini App follow their target with what was shared;
 // a Mini App URL a variable turns into anything but https leaves that one button out (the message
 // still goes out, the bot keeps running). Deep links: "/start <parameter>" runs the command_trigger
-// of that parameter (exact before the longest prefix), else the plain /start.
+// of that parameter (exact before the longest prefix), else the plain /start. Reactions, member
+// changes and join requests start their triggers' flows; approve_join_request answers a request.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { loginAs } from "../support/app";
 import type { FakeUser } from "../support/fake-messenger";
@@ -39,6 +40,13 @@ const scenario = {
       node("anyPromo", "message", { messageText: "promo {campaign}" }),
       node("seven", "message", { messageText: "promo seven" }),
       node("team", "message", { messageText: "welcome to the team" }),
+      node("liked", "reaction_trigger", { emoji: ["👍"], autoTransitionTo: "thanks" }),
+      node("thanks", "message", { messageText: "thanks for {reaction_emoji} on {reacted_message_id}" }),
+      node("joins", "member_trigger", { memberEvents: ["joined"], autoTransitionTo: "welcome" }),
+      node("welcome", "message", { messageText: "welcome {member_id}" }),
+      node("asks", "join_request_trigger", { autoTransitionTo: "letIn" }),
+      node("letIn", "approve_join_request", { autoTransitionTo: "letInSaid" }),
+      node("letInSaid", "message", { messageText: "you are in {join_chat_title}" }),
       node("bad", "command", {
         command: "/bad", messageText: "Bad", keyboardType: "inline", buttons: [
           { id: "b1", text: "Broken app", action: "web_app", webAppUrl: "{site}" },
@@ -110,6 +118,34 @@ for (const isolation of ["runner", "process"] as const) {
       expect((await say(u, "/join team")).params.text).toBe("welcome to the team");
       p.fake.sendText(b.bot.token, u, "/join");
       expect((await say(u, "/start promo_7")).params.text).toBe("promo seven");
+    });
+
+    test("reactions, members and join requests start their flows; approve answers the request", async () => {
+      const u = user();
+      const group = { id: -100_777_000 - n, type: "supergroup", title: "Cats club" };
+      const shop = await say(u, "/start");
+      const chat = { id: u.id, type: "private", first_name: u.first_name };
+      const date = Math.floor(Date.now() / 1000);
+      // A reaction the trigger does not watch, then one it does.
+      p.fake.pushUpdate(b.bot.token, { message_reaction: { chat, message_id: shop.messageId, user: u, date, old_reaction: [], new_reaction: [{ type: "emoji", emoji: "😢" }] } });
+      p.fake.pushUpdate(b.bot.token, { message_reaction: { chat, message_id: shop.messageId, user: u, date, old_reaction: [{ type: "emoji", emoji: "😢" }], new_reaction: [{ type: "emoji", emoji: "😢" }, { type: "emoji", emoji: "👍" }] } });
+      const [thanks] = await p.fake.waitForSent(b.bot.token, u.id, 1, 10_000);
+      expect(thanks.params.text).toBe(`thanks for 👍 on ${shop.messageId}`);
+      // Only asked for because a trigger needs it.
+      const polls = p.fake.calls(b.bot.token, "getUpdates");
+      const asked = polls.find((c) => c.params.allowed_updates !== undefined)?.params.allowed_updates;
+      expect(asked).toEqual(expect.arrayContaining(["message", "callback_query", "my_chat_member", "chat_join_request", "message_reaction", "chat_member"]));
+
+      p.fake.pushUpdate(b.bot.token, { chat_member: { chat: group, from: u, date, old_chat_member: { status: "left", user: u }, new_chat_member: { status: "member", user: u } } });
+      const [welcome] = await p.fake.waitForSent(b.bot.token, group.id, 1, 10_000);
+      expect(welcome.params.text).toBe(`welcome ${u.id}`);
+
+      p.fake.sendGroupMessage(b.bot.token, group.id, u, "hi all");
+      p.fake.pushUpdate(b.bot.token, { chat_join_request: { chat: group, from: u, user_chat_id: u.id, date } });
+      const [inside] = await p.fake.waitForSent(b.bot.token, u.id, 1, 10_000);
+      expect(inside.params.text).toBe("you are in Cats club");
+      const approved = p.fake.calls(b.bot.token).filter((c) => c.method === "approveChatJoinRequest");
+      expect(approved.map((c) => [Number(c.params.chat_id), Number(c.params.user_id)])).toEqual([[group.id, u.id]]);
     });
 
     test("a Mini App URL that is not https once filled in leaves that button out; the bot answers on", async () => {

@@ -118,7 +118,8 @@ function moderation(node: RawNode, d: Data): ModerateAction {
     op,
     // A join request's flow runs in the user's private chat: the group is the one asked to join.
     chat: admin ? chatRef(d, "adminChat") : chatRef(d, "chat") ?? str(d.targetGroupId) ?? (op === "approve" || op === "decline" ? "{join_chat_id}" : undefined),
-    user: admin ? userSource(d, "adminUser") : userSource(d, "user"),
+    // A join request is answered for the user who asked unless the node names another.
+    user: admin ? userSource(d, "adminUser") : (op === "approve" || op === "decline") && d.userIdSource === undefined ? { from: "sender" } : userSource(d, "user"),
     seconds: op === "ban" || op === "mute" ? seconds : undefined,
     rights: op === "promote" ? rights(d, admin) : undefined,
   };
