@@ -195,15 +195,11 @@ export function compileTrigger(node: RawNode, ctx: CompileContext, out: TriggerT
     }
     case "reaction_trigger":
     case "member_trigger":
-    case "join_request_trigger": {
-      const def = updateTrigger(node, ctx);
-      if (def) out.messageTriggers.push(def);
-      return true;
-    }
+    case "join_request_trigger":
     case "incoming_message_trigger":
     case "outgoing_message_trigger":
     case "group_message_trigger": {
-      const def = messageTrigger(node, ctx);
+      const def = node.type.endsWith("message_trigger") ? messageTrigger(node, ctx) : updateTrigger(node, ctx);
       if (def) out.messageTriggers.push(def);
       return true;
     }

@@ -1,13 +1,15 @@
-// Issue 30 item 1 in Chromium: the preview chat shows today's buttons. A Mini App's panel opens its
-// https page in a new tab (noopener; never framed, the Studio's CSP allows no frames); a
-// copy button copies its text; colours show; a reply keyboard's poll request and Mini App answer
-// the bot, which follows their targets.
+// Issue 30 in Chromium, one Studio for both. The preview chat shows today's buttons: a Mini App's
+// panel opens its https page in a new tab (noopener; never framed, the Studio's CSP allows no
+// frames); a copy button copies its text; colours show; a reply keyboard's poll request and Mini
+// App answer the bot, which follows their targets. The Bots tab's "Profile in Telegram" sets the
+// bot's name and the scenario's menu commands on the (fake) messenger.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
 import { haveChromium, launchBrowser, warnIfNoChromium, type Browser } from "../support/browser";
+import { startFakeMessenger, type FakeBot, type FakeMessenger } from "../support/fake-messenger";
 import { kotikChat } from "./kotik-chat";
 
-warnIfNoChromium("preview buttons");
+warnIfNoChromium("today's Telegram");
 const node = (id: string, type: string, data: Record<string, unknown>) => ({ id, type, position: { x: 0, y: 0 }, data });
 const APP = "https://shop.example/app";
 const doc = {
@@ -26,23 +28,29 @@ const doc = {
           { id: "form", text: "Form", action: "web_app", webAppUrl: APP, target: "gotApp" },
         ],
       }),
+      node("a", "command_trigger", { command: "/begin", description: "Begin", showInMenu: true, autoTransitionTo: "gotPoll" }),
       node("gotPoll", "message", { messageText: "poll: {button_text}" }),
       node("gotApp", "message", { messageText: "app sent {message_text}" }),
     ],
   }],
 };
 
-describe.skipIf(!haveChromium)("preview buttons in Chromium", () => {
+describe.skipIf(!haveChromium)("today's Telegram in Chromium", () => {
+  let fake: FakeMessenger;
   let t: TestApp;
   let base: string;
   let b: Browser;
   let projectId: number;
+  let bot: FakeBot;
 
   beforeAll(async () => {
-    t = createTestApp();
+    fake = await startFakeMessenger();
+    t = createTestApp({ env: { MESSENGER_API_ROOT: fake.url } });
     await setUp(t);
     const cookie = await loginAs(t, 6161, { firstName: "Mia" });
     projectId = (await t.call("POST", "/api/projects", { cookie, json: { name: "Shop", data: doc } })).body.id;
+    bot = fake.addBot({ username: "profile_ui_bot" });
+    expect((await t.call("POST", `/api/bot/projects/${projectId}/tokens`, { cookie, json: { token: bot.token } })).status).toBe(200);
     t.app.listen({ port: 0, hostname: "127.0.0.1" });
     base = `http://127.0.0.1:${t.app.server!.port}`;
     b = await launchBrowser();
@@ -53,7 +61,9 @@ describe.skipIf(!haveChromium)("preview buttons in Chromium", () => {
   afterAll(async () => {
     await b?.close();
     await t?.ctx.preview.stopAll();
+    await t?.ctx.bots.shutdown();
     await t?.app.server?.stop(true);
+    await fake?.stop();
     t?.cleanup();
   });
 
@@ -100,4 +110,20 @@ describe.skipIf(!haveChromium)("preview buttons in Chromium", () => {
 
     expect(b.errors).toEqual([]);
   }, 90_000);
+
+  test("name and menu commands from the Bots tab", async () => {
+    const { page } = b;
+    await page.goto(`${base}/projects/${projectId}/bots`);
+    await page.getByText("Profile in Telegram").click();
+    const form = page.getByRole("form", { name: "Profile in Telegram" });
+    await form.getByLabel("Name", { exact: true }).fill("Cat shop");
+    await form.getByRole("button", { name: "Apply" }).click();
+    await form.getByRole("status").getByText("Done: setMyName, setMyCommands").waitFor();
+    const calls = fake.calls(bot.token).filter((c) => c.method.startsWith("setMy"));
+    expect(calls.map((c) => [c.method, c.params])).toEqual([
+      ["setMyName", { name: "Cat shop" }],
+      ["setMyCommands", { commands: [{ command: "begin", description: "Begin" }] }],
+    ]);
+    expect(b.errors).toEqual([]);
+  }, 60_000);
 });
