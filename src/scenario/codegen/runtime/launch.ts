@@ -189,7 +189,7 @@ export async function launch() {
     console.log("listening on " + server.port);
   } else {
     bot
-      .start({ allowed_updates: allowedUpdates() as never, onStart: (me) => console.log("bot started @" + me.username) })
+      .start({ allowed_updates: allowedUpdates(), onStart: (me) => console.log("bot started @" + me.username) })
       .catch((err) => {
         if (stopping) return;
         console.error("polling stopped:", err);

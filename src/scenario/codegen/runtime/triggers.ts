@@ -118,8 +118,8 @@ export const DEFAULT_UPDATES = [
 ] as const;
 
 /** What polling asks for: undefined (Telegram's default) unless a trigger needs an opt-in kind. */
-export function allowedUpdates(): string[] | undefined {
-  const extra = new Set<string>();
+export function allowedUpdates(): NonNullable<Parameters<typeof bot.start>[0]>["allowed_updates"] {
+  const extra = new Set<"message_reaction" | "chat_member">();
   for (const t of MESSAGE_TRIGGERS) {
     if (t.on === "reaction") extra.add("message_reaction");
     if (t.on === "member") extra.add("chat_member");
