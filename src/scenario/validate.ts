@@ -1,5 +1,6 @@
 // Scenario validation (docs/scenario.md#the-document): errors only for what makes a document unusable
 // (they block storing); everything else is a warning that generate/start report and the bot skips.
+import { isMiniAppUrl } from "../lib/button-url";
 import { isRunnableType } from "./model";
 import { OUT_OF_SCOPE, TRIGGER_NODE_TYPES } from "./types-messaging";
 import { buttonCommands, commandName, nodeRefs } from "./refs";
@@ -151,7 +152,7 @@ function buttonWarnings(located: Located, warnings: Issue[]) {
 function webAppProblem(url: string): string | undefined {
   if (url === "") return "has no Mini App URL (webAppUrl)";
   if (url.startsWith("{")) return undefined;
-  return /^https:\/\/[^\s/]+/i.test(url) && !/\s/.test(url) ? undefined : "opens a Mini App whose URL is not https (Telegram refuses it)";
+  return isMiniAppUrl(url) ? undefined : "opens a Mini App whose URL is not https (Telegram refuses it)";
 }
 
 /** copy_text copies 1-256 characters. */

@@ -1,7 +1,7 @@
 // Keyboards are where generated bots most often go wrong (callback_data over 64 bytes, buttons
 // without an action), and Telegram refuses the whole message then; the fake does the same.
 import { badRequest } from "./types";
-import { buttonUrlProblem } from "../../lib/button-url";
+import { BUTTON_STYLES, buttonUrlProblem, isMiniAppUrl } from "../../lib/button-url";
 
 const INLINE_ACTIONS = [
   "url", "callback_data", "web_app", "login_url", "switch_inline_query", "switch_inline_query_current_chat",
@@ -76,18 +76,16 @@ function checkReplyButton(b: unknown) {
 
 /** What a reply button does besides sending its text; at most one per button. */
 const REPLY_KINDS = ["request_contact", "request_location", "request_poll", "request_users", "request_chat", "request_managed_bot", "web_app"];
-/** Button colours (Bot API 9.4). */
-export const BUTTON_STYLES = ["primary", "success", "danger"];
 
 /** Fields both kinds of button share: a Mini App's https URL and the colour. */
 function checkCommon(button: Record<string, any>, what: string) {
   if (button.web_app !== undefined) {
     const url = button.web_app?.url;
-    if (typeof url !== "string" || !/^https:\/\/[^\s/]+/i.test(url) || /\s/.test(url)) {
+    if (!isMiniAppUrl(url)) {
       throw badRequest(`${what} Web App URL '${String(url)}' is invalid: Only HTTPS links are allowed`);
     }
   }
-  if (button.style !== undefined && !BUTTON_STYLES.includes(button.style)) {
+  if (button.style !== undefined && !(BUTTON_STYLES as readonly unknown[]).includes(button.style)) {
     throw badRequest(`can't parse ${what}: unsupported button style "${String(button.style)}"`);
   }
 }

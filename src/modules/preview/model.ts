@@ -1,5 +1,6 @@
 // Shapes of the preview API (docs/preview.md): what a preview user can do in the chat.
 import { z } from "zod";
+import { BUTTON_STYLES } from "../../lib/button-url";
 
 /** An unsaved scenario document travels as JSON; the generator validates it like a saved one. */
 const document = z.unknown().refine((v) => v !== null && typeof v === "object" && !Array.isArray(v), { error: "document must be a scenario object" });
@@ -41,7 +42,7 @@ export type PreviewActor = z.infer<typeof actorSchema>;
 
 // What the preview answers (OpenAPI only; the service is typed by these, so they cannot drift).
 const int = z.number().int();
-const style = z.enum(["primary", "success", "danger"]).optional();
+const style = z.enum(BUTTON_STYLES).optional();
 const webApp = z.object({ url: z.string() }).optional();
 const inlineButtonSchema = z
   .object({ text: z.string(), callback_data: z.string().optional(), url: z.string().optional(), web_app: webApp, copy_text: z.object({ text: z.string() }).optional(), style })

@@ -2,6 +2,7 @@
 // keyboardNodeId (today's form), laid out by keyboardLayout.
 import { keyboardDataSchema, type Button, type KeyboardData, parseNodeData } from "../model";
 import { commandName } from "../refs";
+import { BUTTON_STYLES } from "../../lib/button-url";
 import { CompileContext, num, text, type RawNode } from "./compile-context";
 import type { ButtonDef, DynamicDef, KeyboardDef } from "./table";
 
@@ -27,8 +28,6 @@ function compileButton(owner: RawNode, b: Button, inline: boolean, ctx: CompileC
   return def && style ? { ...def, style } : def;
 }
 
-/** The colours the Bot API gives buttons (`style`, Bot API 9.4). */
-const BUTTON_STYLES = ["primary", "success", "danger"] as const;
 
 type ButtonBase = Pick<ButtonDef, "id" | "text" | "skipInput" | "data">;
 

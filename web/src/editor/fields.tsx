@@ -1,5 +1,6 @@
 // Form pieces of the properties panel: labelled inputs bound to one data field, a node-target
 // picker, and the list editors (buttons, keyboard rows, condition branches, assignments).
+import { BUTTON_STYLES } from "../../../src/lib/button-url";
 import { useId, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { Data } from "./document";
@@ -110,7 +111,7 @@ const uid = (p: string) => `${p}_${Math.random().toString(36).slice(2, 9)}`;
 const arr = (v: unknown): Data[] => (Array.isArray(v) ? v.filter((x) => x && typeof x === "object") : []);
 export const BUTTON_ACTIONS = ["goto", "command", "url", "web_app", "copy_text", "contact", "location", "poll", "request_managed_bot", "complete", "selection"];
 /** The Bot API's button colours; "" leaves the app's own. */
-const BUTTON_STYLES = ["", "primary", "success", "danger"];
+const STYLE_CHOICES = ["", ...BUTTON_STYLES];
 
 export function ButtonsEditor({ ctx }: { ctx: FieldCtx }) {
   const { t } = useTranslation();
@@ -140,7 +141,7 @@ export function ButtonsEditor({ ctx }: { ctx: FieldCtx }) {
               <TargetSelect label={t("editor.props.buttonTarget")} value={String(b.target ?? "")} targets={ctx.targets} onChange={(v) => set({ target: v })} />
             )}
             <select aria-label={t("editor.props.buttonStyle")} value={String(b.style ?? "")} onChange={(e) => set({ style: e.target.value || undefined })}>
-              {BUTTON_STYLES.map((s) => <option key={s} value={s}>{t(`editor.styles.${s || "none"}`)}</option>)}
+              {STYLE_CHOICES.map((s) => <option key={s} value={s}>{t(`editor.styles.${s || "none"}`)}</option>)}
             </select>
             <label className="ed-check small"><input type="checkbox" checked={b.skipDataCollection === true} onChange={(e) => set({ skipDataCollection: e.target.checked })} /> {t("editor.props.skipCollect")}</label>
           </div>

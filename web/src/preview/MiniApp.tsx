@@ -4,6 +4,7 @@
 // back from the panel, as Telegram.WebApp.sendData would.
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { isMiniAppUrl } from "../../../src/lib/button-url";
 
 export interface MiniAppOpen {
   url: string;
@@ -12,7 +13,7 @@ export interface MiniAppOpen {
 }
 
 /** Only https pages open, as in Telegram; anything else is never loaded. */
-export const miniAppUrl = (url: unknown): string | null => (typeof url === "string" && /^https:\/\/[^\s/]+/i.test(url) && !/\s/.test(url) ? url : null);
+const miniAppUrl = (url: unknown): string | null => (isMiniAppUrl(url) ? url : null);
 
 export function MiniAppPanel({ app, onClose, onSend }: { app: MiniAppOpen; onClose: () => void; onSend: (buttonText: string, data: string) => void }) {
   const { t } = useTranslation();
