@@ -1,7 +1,8 @@
 // Issue 30 in Chromium, one Studio for both. The preview chat shows today's buttons: a Mini App's
 // panel opens its https page in a new tab (noopener; never framed, the Studio's CSP allows no
 // frames); a copy button copies its text; colours show; a reply keyboard's poll request and Mini
-// App answer the bot, which follows their targets. The Bots tab's "Profile in Telegram" sets the
+// App answer the bot, which follows their targets; a 👍 on a bot message and a join request run
+// their triggers. The Bots tab's "Profile in Telegram" sets the
 // bot's name and the scenario's menu commands on the (fake) messenger.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
@@ -29,6 +30,11 @@ const doc = {
         ],
       }),
       node("a", "command_trigger", { command: "/begin", description: "Begin", showInMenu: true, autoTransitionTo: "gotPoll" }),
+      node("liked", "reaction_trigger", { emoji: ["👍"], autoTransitionTo: "thanks" }),
+      node("thanks", "message", { messageText: "liked {reaction_emoji}" }),
+      node("asks", "join_request_trigger", { autoTransitionTo: "letIn" }),
+      node("letIn", "approve_join_request", { autoTransitionTo: "letInSaid" }),
+      node("letInSaid", "message", { messageText: "approved for {join_chat_id}" }),
       node("gotPoll", "message", { messageText: "poll: {button_text}" }),
       node("gotApp", "message", { messageText: "app sent {message_text}" }),
     ],
@@ -107,6 +113,12 @@ describe.skipIf(!haveChromium)("today's Telegram in Chromium", () => {
     await panel.getByLabel("Data the Mini App sends back").fill("size=42");
     await panel.getByRole("button", { name: "Send data" }).click();
     await botSaid("app sent");
+
+    // A 👍 on the bot's first message runs the reaction trigger; a join request is approved.
+    await chat.locator('[data-from="bot"]').first().getByRole("button", { name: "React with 👍" }).click();
+    await botSaid("liked 👍");
+    await chat.getByRole("button", { name: "Ask to join the group" }).click();
+    await botSaid("approved for -");
 
     expect(b.errors).toEqual([]);
   }, 90_000);

@@ -22,6 +22,11 @@ export const actionSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("contact"), phone: z.string().min(3).max(32).regex(/^\+?[0-9 ()-]+$/, { error: "phone must be digits" }) }),
   /** a reply keyboard's request_poll button: the user sends a poll with this question */
   z.object({ type: z.literal("poll"), question: z.string().min(1).max(300) }),
+  /** an emoji reaction on a message of the chat */
+  z.object({ type: z.literal("reaction"), messageId: z.number().int().positive(), emoji: z.string().min(1).max(16).regex(/^\p{Extended_Pictographic}/u, { error: "emoji must be an emoji" }) }),
+  /** the preview user asks to join the preview group, or joins it */
+  z.object({ type: z.literal("join_request") }),
+  z.object({ type: z.literal("join_group") }),
   /** a reply keyboard's Mini App sends its data back (web_app_data) */
   z.object({ type: z.literal("web_app_data"), buttonText: z.string().min(1).max(64), data: z.string().max(4096) }),
 ]);

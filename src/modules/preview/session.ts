@@ -188,6 +188,15 @@ export class PreviewSession {
       }
       case "poll":
         return e.userMessage(from, chat, pollFields(action.question));
+      case "reaction":
+        e.react(from, chat, action.messageId, action.emoji);
+        return null;
+      case "join_request":
+        e.joinRequest(from, PREVIEW_GROUP_ID);
+        return null;
+      case "join_group":
+        e.joinGroup(from, PREVIEW_GROUP_ID);
+        return null;
       case "web_app_data":
         return e.userMessage(from, chat, webAppDataFields(action.buttonText, action.data));
     }

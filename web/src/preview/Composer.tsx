@@ -84,6 +84,8 @@ export function Composer({ commands, keyboard, disabled, send, onMiniApp }: Prop
         <button type="button" className="btn ghost small" disabled={disabled} onClick={() => docInput.current?.click()}>{t("preview.sendDocument")}</button>
         <button type="button" className="btn ghost small" disabled={disabled} onClick={() => void send({ type: "location", ...DEMO_LOCATION })}>{t("preview.sendLocation")}</button>
         <button type="button" className="btn ghost small" disabled={disabled} onClick={() => void send({ type: "contact", phone: DEMO_PHONE })}>{t("preview.sendContact")}</button>
+        <button type="button" className="btn ghost small" disabled={disabled} onClick={() => void send({ type: "join_request" })}>{t("preview.joinRequest")}</button>
+        <button type="button" className="btn ghost small" disabled={disabled} onClick={() => void send({ type: "join_group" })}>{t("preview.joinGroup")}</button>
         <input ref={photoInput} type="file" accept="image/*" hidden onChange={(e) => void pick(e.currentTarget, "photo")} />
         <input ref={docInput} type="file" hidden onChange={(e) => void pick(e.currentTarget, "document")} />
       </div>

@@ -21,6 +21,8 @@ interface Props {
   highlighted: boolean;
   onPress: (messageId: number, data: string) => void;
   onMiniApp: (app: MiniAppOpen) => void;
+  /** a 👍 reaction on this bot message (message_reaction) */
+  onReact?: (messageId: number, emoji: string) => void;
   onSelectNode?: (nodeId: string) => void;
 }
 
@@ -38,7 +40,7 @@ function Media({ entry, sessionId }: { entry: PreviewEntry; sessionId: string })
   return <a className="pv-media-link" href={src} target="_blank" rel="noopener">📎 {m.fileName ?? t(`preview.media.${m.kind}`, { defaultValue: m.kind })}</a>;
 }
 
-export function Message({ entry, sessionId, highlighted, onPress, onMiniApp, onSelectNode }: Props) {
+export function Message({ entry, sessionId, highlighted, onPress, onMiniApp, onReact, onSelectNode }: Props) {
   const { t } = useTranslation();
   if (entry.kind === "notice") return <li className="pv-notice" role="status">{entry.text}</li>;
   const mine = entry.from === "user";
@@ -57,6 +59,9 @@ export function Message({ entry, sessionId, highlighted, onPress, onMiniApp, onS
           {entry.edits > 0 && <span>{t("preview.edited")} </span>}
           {entry.deleted && <span>{t("preview.deleted")} </span>}
           {entry.node && <span className="pv-node">{entry.node}</span>}
+          {onReact && !mine && !entry.deleted && entry.messageId !== undefined && (
+            <button type="button" className="pv-react" title={t("preview.react")} aria-label={t("preview.react")} onClick={(e) => { e.stopPropagation(); onReact(entry.messageId!, "👍"); }}>👍</button>
+          )}
         </div>
       </div>
       {!entry.deleted && entry.replyMarkup?.inline_keyboard && (
