@@ -159,18 +159,20 @@ bot.on("message_reaction", (ctx) => {
   }
 });
 
-bot.on(["chat_member", "my_chat_member"], (ctx) => {
+// Other parts watch my_chat_member too (a blocked user is marked): this one always passes it on.
+bot.on(["chat_member", "my_chat_member"], async (ctx, next) => {
   const u = ctx.chatMember ?? ctx.myChatMember!;
   const event = memberEvent(u.old_chat_member, u.new_chat_member, u.chat.type === "private");
-  if (!event) return;
-  const t = MESSAGE_TRIGGERS.find((x) => x.on === "member" && (!x.only || x.only.includes(event)));
-  if (!t) return;
-  return handle(ctx, (turn) => {
-    turn.state.vars.member_event = event;
-    turn.state.vars.member_id = String(u.new_chat_member.user.id);
-    log(turn, "member " + u.new_chat_member.user.id + " " + event);
-    return go(turn, t.target);
-  });
+  const t = event && MESSAGE_TRIGGERS.find((x) => x.on === "member" && (!x.only || x.only.includes(event)));
+  if (t) {
+    await handle(ctx, (turn) => {
+      turn.state.vars.member_event = event;
+      turn.state.vars.member_id = String(u.new_chat_member.user.id);
+      log(turn, "member " + u.new_chat_member.user.id + " " + event);
+      return go(turn, t.target);
+    });
+  }
+  await next();
 });
 
 // A join request's flow runs in the private chat with the user (a bot may write there for 5 minutes);
