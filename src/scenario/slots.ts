@@ -144,6 +144,8 @@ export const SLOTS: Readonly<Record<string, readonly SlotSpec[]>> = {
   demote_user: STEP,
   admin_rights: STEP,
   approve_join_request: STEP,
+  invoice: STEP,
+  refund_payment: STEP,
   decline_join_request: STEP,
   command_trigger: STEP,
   text_trigger: STEP,
@@ -156,6 +158,7 @@ export const SLOTS: Readonly<Record<string, readonly SlotSpec[]>> = {
   reaction_trigger: STEP,
   member_trigger: STEP,
   join_request_trigger: STEP,
+  payment_trigger: STEP,
   comment: [],
 };
 

@@ -28,6 +28,8 @@ export const ACTION_TYPES = [
   "admin_rights",
   "approve_join_request",
   "decline_join_request",
+  "invoice",
+  "refund_payment",
 ] as const;
 
 /** Nodes that start a flow on their own. */
@@ -41,6 +43,7 @@ export const TRIGGER_NODE_TYPES = [
   "reaction_trigger",
   "member_trigger",
   "join_request_trigger",
+  "payment_trigger",
 ] as const;
 
 /** Types left out on purpose, with the reason the warning names. */

@@ -47,6 +47,14 @@ const scenario = {
       node("asks", "join_request_trigger", { autoTransitionTo: "letIn" }),
       node("letIn", "approve_join_request", { autoTransitionTo: "letInSaid" }),
       node("letInSaid", "message", { messageText: "you are in {join_chat_title}" }),
+      node("buy", "command_trigger", { command: "/buy", autoTransitionTo: "bill" }),
+      node("bill", "invoice", { title: "Premium", description: "A month of premium", amount: "{price}", payload: "premium_{user_id}" }),
+      node("price", "command_trigger", { command: "/cheap", autoTransitionTo: "setPrice" }),
+      node("setPrice", "set_variable", { assignments: [{ variable: "price", value: "5" }], autoTransitionTo: "bill" }),
+      node("paid", "payment_trigger", { autoTransitionTo: "thankPaid" }),
+      node("thankPaid", "message", { messageText: "paid {payment_amount} for {payment_payload}", autoTransitionTo: "giveBack" }),
+      node("giveBack", "refund_payment", { autoTransitionTo: "refunded" }),
+      node("refunded", "message", { messageText: "refunded" }),
       node("bad", "command", {
         command: "/bad", messageText: "Bad", keyboardType: "inline", buttons: [
           { id: "b1", text: "Broken app", action: "web_app", webAppUrl: "{site}" },
@@ -146,6 +154,29 @@ for (const isolation of ["runner", "process"] as const) {
       expect(inside.params.text).toBe("you are in Cats club");
       const approved = p.fake.calls(b.bot.token).filter((c) => c.method === "approveChatJoinRequest");
       expect(approved.map((c) => [Number(c.params.chat_id), Number(c.params.user_id)])).toEqual([[group.id, u.id]]);
+    });
+
+    test("Stars: an amount a variable leaves empty fails the invoice node; a valid one is sent, the checkout accepted, the payment runs its flow and is refunded", async () => {
+      const u = user();
+      // {price} unset: the invoice node fails (one log line), nothing is sent, the bot answers on.
+      p.fake.sendText(b.bot.token, u, "/buy");
+      expect((await say(u, "/start")).params.text).toBe("Shop");
+      expect(p.fake.calls(b.bot.token).filter((c) => c.method === "sendInvoice")).toEqual([]);
+
+      const invoice = await say(u, "/cheap");
+      expect(invoice.method).toBe("sendInvoice");
+      expect(invoice.params).toMatchObject({ title: "Premium", currency: "XTR", payload: `premium_${u.id}`, prices: [{ label: "Premium", amount: 5 }] });
+
+      p.fake.pushUpdate(b.bot.token, { pre_checkout_query: { id: `pcq${u.id}`, from: u, currency: "XTR", total_amount: 5, invoice_payload: `premium_${u.id}` } });
+      const answer = await p.fake.waitForCall(b.bot.token, (c) => c.method === "answerPreCheckoutQuery");
+      expect(answer.params).toEqual({ pre_checkout_query_id: `pcq${u.id}`, ok: true });
+
+      const charge = `stxCharge${u.id}`;
+      p.fake.sendUserMessage(b.bot.token, u, { successful_payment: { currency: "XTR", total_amount: 5, invoice_payload: `premium_${u.id}`, telegram_payment_charge_id: charge, provider_payment_charge_id: "" } });
+      const [thanks, refunded] = await p.fake.waitForSent(b.bot.token, u.id, 2, 10_000);
+      expect(thanks.params.text).toBe(`paid 5 for premium_${u.id}`);
+      expect(refunded.params.text).toBe("refunded");
+      expect(p.fake.calls(b.bot.token).filter((c) => c.method === "refundStarPayment").map((c) => c.params)).toEqual([{ user_id: u.id, telegram_payment_charge_id: charge }]);
     });
 
     test("a Mini App URL that is not https once filled in leaves that button out; the bot answers on", async () => {

@@ -98,3 +98,32 @@ describe("reaction, member and join-request triggers", () => {
     ]);
   });
 });
+
+describe("invoices in Stars", () => {
+  test.each([
+    ["an amount of 0", { title: "T", description: "D", amount: 0 }, /out of range/],
+    ["an amount over 10000", { title: "T", description: "D", amount: "10001" }, /out of range/],
+    ["a fractional amount", { title: "T", description: "D", amount: "2.5" }, /out of range/],
+    ["a payload over 128 bytes", { title: "T", description: "D", amount: 5, payload: "я".repeat(65) }, /over 128 bytes/],
+    ["no title", { description: "D", amount: 5 }, /needs title, description and amount/],
+    ["a title over 32 characters", { title: "x".repeat(33), description: "D", amount: 5 }, /title is over 32/],
+  ])("%s is a warning", (_name, data, message) => {
+    const { warnings } = compile(node("i", "invoice", data));
+    expect(warnings.map((w) => w.message).join("\n")).toMatch(message);
+  });
+
+  test("a valid invoice, a payment trigger and a refund compile without warnings", () => {
+    const { compiled, warnings } = compile(
+      node("i", "invoice", { title: "Premium", description: "A month", amount: "{price}", payload: "p_{user_id}", autoTransitionTo: "end" }),
+      node("t", "payment_trigger", { autoTransitionTo: "r" }),
+      node("r", "refund_payment", {}),
+    );
+    expect(warnings).toEqual([]);
+    expect(compiled.messageTriggers).toEqual([{ on: "payment", target: "r" }]);
+    const acts = compiled.nodes.filter((n) => n.sourceType === "invoice" || n.sourceType === "refund_payment").map((n) => (n.node as { do: unknown }).do);
+    expect(acts).toEqual([
+      { kind: "invoice", title: "Premium", description: "A month", amount: "{price}", payload: "p_{user_id}", photo: undefined },
+      { kind: "refund", charge: "{payment_charge_id}", user: { from: "sender" } },
+    ]);
+  });
+});

@@ -80,6 +80,10 @@ function hash(s: string) {
 export class BotState {
   readonly updates: UpdateQueue;
   readonly commands = new Map<string, { command: string; description: string }[]>();
+  /** Stars: invoice payloads the bot sent (→ amount), charges users paid, charges refunded */
+  readonly invoices = new Map<string, number>();
+  readonly charges = new Set<string>();
+  readonly refunded = new Set<string>();
   /** setMyName / setMyDescription / setMyShortDescription, by "<field>|<language code>" */
   readonly profile = new Map<string, string>();
   readonly callbackIds = new Set<string>();

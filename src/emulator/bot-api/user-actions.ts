@@ -23,6 +23,8 @@ export function userMessage(w: World, state: BotState, from: FakeUser, fields: R
     ...fields,
   };
   state.store(message);
+  // A paid invoice: its charge can be refunded (refundStarPayment) once.
+  if (fields.successful_payment) state.charges.add(String(fields.successful_payment.telegram_payment_charge_id));
   return state.updates.push({ message });
 }
 

@@ -101,6 +101,7 @@ function updateTrigger(node: RawNode, ctx: CompileContext): MessageTriggerDef | 
   const target = ctx.target(node, text(node.data.autoTransitionTo), "autoTransitionTo");
   if (!target) return undefined;
   if (node.type === "join_request_trigger") return { on: "join_request", target };
+  if (node.type === "payment_trigger") return { on: "payment", target };
   if (node.type === "reaction_trigger") {
     const only = listOf(node.data.emoji);
     // Telegram's reaction emoji are single emoji (with variation selectors); words or digits never arrive.
@@ -196,6 +197,7 @@ export function compileTrigger(node: RawNode, ctx: CompileContext, out: TriggerT
     case "reaction_trigger":
     case "member_trigger":
     case "join_request_trigger":
+    case "payment_trigger":
     case "incoming_message_trigger":
     case "outgoing_message_trigger":
     case "group_message_trigger": {

@@ -125,9 +125,28 @@ export interface BroadcastAction {
   failed?: string;
 }
 
+/** An invoice in Telegram Stars (XTR); every field may hold {variables}. */
+export interface InvoiceAction {
+  kind: "invoice";
+  title: string;
+  description: string;
+  /** whole Stars, 1 to 10000 once rendered */
+  amount: string;
+  /** 1 to 128 bytes once rendered; comes back in {payment_payload} */
+  payload: string;
+  photo?: string;
+}
+
+/** Gives a Stars payment back: the charge id (default {payment_charge_id}) of the user's payment. */
+export interface RefundAction {
+  kind: "refund";
+  charge: string;
+  user: UserSource;
+}
+
 export type ActionDef =
   | SendAction | EditAction | DeleteAction | ForwardAction | AnswerAction | PinAction | TopicAction | ModerateAction
-  | BroadcastAction;
+  | BroadcastAction | InvoiceAction | RefundAction;
 
 export interface ActionNode {
   t: "action";
@@ -147,7 +166,7 @@ export interface ActionNode {
  * run in the chat of the user whose variable `threadVariable` holds that topic's id.
  */
 export interface MessageTriggerDef {
-  on: "incoming" | "outgoing" | "group" | "reaction" | "member" | "join_request";
+  on: "incoming" | "outgoing" | "group" | "reaction" | "member" | "join_request" | "payment";
   target: string;
   /** reaction: only these emoji (none: any); member: only these events (none: any) */
   only?: string[];

@@ -38,6 +38,7 @@ export function runIn(chatId: number, target: string, prepare: (turn: Turn) => v
  * user the topic belongs to (true: handled); incoming triggers run for every message (false).
  */
 export async function messageTriggers(turn: Turn, msg: IncomingMessage): Promise<boolean> {
+  if (msg.successful_payment) return paid(turn, msg.successful_payment);
   const chatType = turn.ctx.chat?.type;
   if ((chatType === "group" || chatType === "supergroup") && msg.message_thread_id && !msg.from?.is_bot) {
     for (const t of MESSAGE_TRIGGERS) {
@@ -174,6 +175,21 @@ bot.on(["chat_member", "my_chat_member"], async (ctx, next) => {
   }
   await next();
 });
+
+/** A successful payment: its fields become variables and payment_trigger's flow runs (true: handled). */
+export async function paid(turn: Turn, p: NonNullable<IncomingMessage["successful_payment"]>): Promise<boolean> {
+  turn.state.vars.payment_amount = p.total_amount;
+  turn.state.vars.payment_currency = p.currency;
+  turn.state.vars.payment_payload = p.invoice_payload;
+  turn.state.vars.payment_charge_id = p.telegram_payment_charge_id;
+  log(turn, "payment " + p.total_amount + " " + p.currency);
+  const t = MESSAGE_TRIGGERS.find((x) => x.on === "payment");
+  if (t) await go(turn, t.target);
+  return true;
+}
+
+// Telegram waits 10 seconds for this answer before it charges: an invoice the bot sent is accepted.
+bot.on("pre_checkout_query", (ctx) => ctx.answerPreCheckoutQuery(true).catch((err) => console.error("pre_checkout_query failed:", err)));
 
 // A join request's flow runs in the private chat with the user (a bot may write there for 5 minutes);
 // approve_join_request / decline_join_request answer it for {join_chat_id}.
