@@ -1,4 +1,4 @@
-// Issue 30 item 1 without a bot: every button action of the reference format compiles without a
+// Issue 30 items 1 and 5 without a bot: every button action of the reference format compiles without a
 // "not run by this version" warning; bad Mini App URLs, empty copy texts and unknown colours are
 // warnings in the editor; the preview emulator (and so the fake messenger) takes the new buttons
 // and refuses what Telegram refuses, with Telegram's Bad Request.
@@ -110,5 +110,43 @@ describe("the emulator takes today's buttons as Telegram does", () => {
     const r = await send(markup);
     expect(r.ok).toBe(false);
     expect(r.description).toMatch(why);
+  });
+});
+
+describe("the emulator checks invoices in Stars as Telegram does", () => {
+  let open: EmulatorSession[] = [];
+  afterEach(async () => {
+    await Promise.all(open.map((e) => e.stop()));
+    open = [];
+  });
+  async function call(method: string, params: Record<string, unknown>) {
+    const e = new EmulatorSession({ token: "8300:t", id: 8300, username: "pay_bot", firstName: "P" }, { maxEntries: 100, maxBodyBytes: 1 << 20, maxFileBytes: 1 << 20 });
+    e.start();
+    open.push(e);
+    const r = await fetch(`${e.url}/bot8300:t/${method}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(params) });
+    return (await r.json()) as { ok: boolean; description?: string };
+  }
+  const invoice = { chat_id: 42, title: "Premium", description: "A month", payload: "p1", currency: "XTR", prices: [{ label: "Premium", amount: 5 }] };
+
+  test("a valid invoice is sent", async () => {
+    expect((await call("sendInvoice", invoice)).ok).toBe(true);
+  });
+
+  test.each([
+    ["another currency", { currency: "USD" }, /CURRENCY_INVALID/],
+    ["an amount of 0", { prices: [{ label: "P", amount: 0 }] }, /AMOUNT_INVALID/],
+    ["two prices", { prices: [{ label: "A", amount: 1 }, { label: "B", amount: 1 }] }, /AMOUNT_INVALID/],
+    ["a payload over 128 bytes", { payload: "x".repeat(129) }, /PAYLOAD_INVALID/],
+    ["an empty title", { title: "" }, /TITLE_INVALID/],
+  ])("%s is refused", async (_name, change, why) => {
+    const r = await call("sendInvoice", { ...invoice, ...change });
+    expect(r.ok).toBe(false);
+    expect(r.description).toMatch(why);
+  });
+
+  test("a refusal at checkout needs a reason; an unknown charge cannot be refunded", async () => {
+    expect((await call("answerPreCheckoutQuery", { pre_checkout_query_id: "q", ok: false })).description).toMatch(/ERROR_MESSAGE_EMPTY/);
+    expect((await call("answerPreCheckoutQuery", { pre_checkout_query_id: "q", ok: true })).ok).toBe(true);
+    expect((await call("refundStarPayment", { user_id: 42, telegram_payment_charge_id: "nope" })).description).toMatch(/CHARGE_NOT_FOUND/);
   });
 });
