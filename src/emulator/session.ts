@@ -242,6 +242,17 @@ export class EmulatorSession {
     this.state.updates.push({ message_reaction: { chat, message_id: messageId, user: userObject(from), date: nowSeconds(), old_reaction: [], new_reaction: [reaction] } });
   }
 
+  /** The user presses Pay on an invoice of the bot: a pre_checkout_query; the bot's "ok" pays it. */
+  pay(from: FakeUser, chatId: number, messageId: number) {
+    this.dir.remember(from);
+    const chat = this.chatFor(from, chatId);
+    const invoice = this.state.invoiceMessages.get(`${chat.id}:${messageId}`);
+    if (!invoice) throw badRequest("the message has no invoice");
+    const id = String(++this.callbackSeq);
+    this.state.checkouts.set(id, { from: userObject(from), chat, ...invoice });
+    this.state.updates.push({ pre_checkout_query: { id, from: userObject(from), currency: "XTR", total_amount: invoice.amount, invoice_payload: invoice.payload } });
+  }
+
   /** The user asks to join group `groupId` (chat_join_request; the bot may answer in the private chat). */
   joinRequest(from: FakeUser, groupId: number) {
     this.dir.remember(from);

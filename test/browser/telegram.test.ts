@@ -2,7 +2,7 @@
 // panel opens its https page in a new tab (noopener; never framed, the Studio's CSP allows no
 // frames); a copy button copies its text; colours show; a reply keyboard's poll request and Mini
 // App answer the bot, which follows their targets; a 👍 on a bot message and a join request run
-// their triggers. The Bots tab's "Profile in Telegram" sets the
+// their triggers; an invoice is paid with the preview's Pay button. The Bots tab's "Profile in Telegram" sets the
 // bot's name and the scenario's menu commands on the (fake) messenger.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
@@ -35,6 +35,10 @@ const doc = {
       node("asks", "join_request_trigger", { autoTransitionTo: "letIn" }),
       node("letIn", "approve_join_request", { autoTransitionTo: "letInSaid" }),
       node("letInSaid", "message", { messageText: "approved for {join_chat_id}" }),
+      node("buy", "command_trigger", { command: "/buy", autoTransitionTo: "bill" }),
+      node("bill", "invoice", { title: "Premium", description: "A month of premium", amount: 5, payload: "premium" }),
+      node("paid", "payment_trigger", { autoTransitionTo: "paidSaid" }),
+      node("paidSaid", "message", { messageText: "paid {payment_amount} for {payment_payload}" }),
       node("gotPoll", "message", { messageText: "poll: {button_text}" }),
       node("gotApp", "message", { messageText: "app sent {message_text}" }),
     ],
@@ -119,6 +123,12 @@ describe.skipIf(!haveChromium)("today's Telegram in Chromium", () => {
     await botSaid("liked 👍");
     await chat.getByRole("button", { name: "Ask to join the group" }).click();
     await botSaid("approved for -");
+
+    // An invoice in Stars shows with a Pay button; paying runs payment_trigger.
+    await say("/buy");
+    await botSaid("Premium — 5 ⭐");
+    await chat.getByRole("button", { name: "Pay 5 ⭐" }).click();
+    await botSaid("paid 5 for premium");
 
     expect(b.errors).toEqual([]);
   }, 90_000);

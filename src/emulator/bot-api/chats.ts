@@ -84,6 +84,10 @@ export class BotState {
   readonly invoices = new Map<string, number>();
   readonly charges = new Set<string>();
   readonly refunded = new Set<string>();
+  /** "<chat id>:<message id>" of an invoice the bot sent → its payload and amount */
+  readonly invoiceMessages = new Map<string, { payload: string; amount: number }>();
+  /** pre_checkout_query ids a user's Pay opened → what a confirmed checkout pays */
+  readonly checkouts = new Map<string, { from: Record<string, any>; chat: Record<string, any>; payload: string; amount: number }>();
   /** setMyName / setMyDescription / setMyShortDescription, by "<field>|<language code>" */
   readonly profile = new Map<string, string>();
   readonly callbackIds = new Set<string>();

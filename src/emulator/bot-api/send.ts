@@ -208,6 +208,7 @@ const sendInvoice: Handler = (c) => {
   const m = newMessage(c, chat);
   m.invoice = { title, description, start_parameter: "", currency: "XTR", total_amount: prices[0].amount };
   c.state.invoices.set(payload, prices[0].amount);
+  c.state.invoiceMessages.set(`${chat.id}:${m.message_id}`, { payload, amount: prices[0].amount });
   return finish(c, m, markup);
 };
 
@@ -215,6 +216,17 @@ const answerPreCheckoutQuery: Handler = (c) => {
   if (typeof c.params.pre_checkout_query_id !== "string" || !c.params.pre_checkout_query_id) throw badRequest("QUERY_ID_INVALID");
   if (typeof c.params.ok !== "boolean") throw badRequest('parameter "ok" is required');
   if (c.params.ok === false && !c.params.error_message) throw badRequest("ERROR_MESSAGE_EMPTY");
+  // A checkout the emulated user opened (EmulatorSession.pay) is paid once the bot accepts it.
+  const open = c.state.checkouts.get(c.params.pre_checkout_query_id);
+  c.state.checkouts.delete(c.params.pre_checkout_query_id);
+  if (open && c.params.ok === true) {
+    const charge = `stxEmulated${c.params.pre_checkout_query_id}`;
+    c.state.charges.add(charge);
+    const successful_payment = { currency: "XTR", total_amount: open.amount, invoice_payload: open.payload, telegram_payment_charge_id: charge, provider_payment_charge_id: "" };
+    const message = { message_id: c.state.nextMessageId(open.chat.id), from: open.from, chat: open.chat, date: nowSeconds(), successful_payment };
+    c.state.store(message);
+    c.state.updates.push({ message });
+  }
   return true;
 };
 

@@ -26,6 +26,8 @@ export const actionSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("reaction"), messageId: z.number().int().positive(), emoji: z.string().min(1).max(16).regex(/^\p{Extended_Pictographic}/u, { error: "emoji must be an emoji" }) }),
   /** the preview user asks to join the preview group, or joins it */
   z.object({ type: z.literal("join_request") }),
+  /** Pay on an invoice of the bot (the preview's Stars are free) */
+  z.object({ type: z.literal("pay"), messageId: z.number().int().positive() }),
   z.object({ type: z.literal("join_group") }),
   /** a reply keyboard's Mini App sends its data back (web_app_data) */
   z.object({ type: z.literal("web_app_data"), buttonText: z.string().min(1).max(64), data: z.string().max(4096) }),
@@ -75,6 +77,8 @@ export const transcriptEntrySchema = z.object({
   media: z.object({ kind: z.string(), fileId: z.string(), fileName: z.string().optional(), mimeType: z.string().optional(), url: z.string().optional() }).optional(),
   mediaGroupId: z.string().optional(),
   location: z.object({ latitude: z.number(), longitude: z.number() }).optional(),
+  /** a bot's invoice in Stars: the chat shows a Pay button */
+  invoice: z.object({ amount: int }).optional(),
   contact: z.object({ phone_number: z.string(), first_name: z.string() }).optional(),
   /** the bot's reply_markup as it sent it */
   replyMarkup: z.object({ inline_keyboard: z.array(z.array(inlineButtonSchema)).optional() }).catchall(z.unknown()).optional(),

@@ -191,6 +191,9 @@ export class PreviewSession {
       case "reaction":
         e.react(from, chat, action.messageId, action.emoji);
         return null;
+      case "pay":
+        e.pay(from, chat, action.messageId);
+        return null;
       case "join_request":
         e.joinRequest(from, PREVIEW_GROUP_ID);
         return null;

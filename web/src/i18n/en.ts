@@ -135,6 +135,7 @@ export const en = {
     editVariables: "Edit",
     variablesJson: "Variables must be a JSON object.",
     react: "React with 👍", joinRequest: "Ask to join the group", joinGroup: "Join the group",
+    pay: "Pay {{amount}} ⭐",
     demoPoll: "A poll from the preview",
     copies: "Copies “{{text}}”",
     miniApp: { title: "Mini App", newTab: "New tab", close: "Close", notHttps: "Telegram opens Mini Apps over https only.", data: "Data the Mini App sends back", send: "Send data" },

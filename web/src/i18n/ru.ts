@@ -136,6 +136,7 @@ export const ru: Strings = {
     editVariables: "Изменить",
     variablesJson: "Переменные должны быть JSON-объектом.",
     react: "Поставить 👍", joinRequest: "Заявка в группу", joinGroup: "Вступить в группу",
+    pay: "Оплатить {{amount}} ⭐",
     demoPoll: "Опрос из предпросмотра",
     copies: "Копирует «{{text}}»",
     miniApp: { title: "Mini App", newTab: "Новая вкладка", close: "Закрыть", notHttps: "Telegram открывает Mini App только по https.", data: "Данные, которые Mini App отправит боту", send: "Отправить данные" },

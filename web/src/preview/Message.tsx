@@ -23,6 +23,8 @@ interface Props {
   onMiniApp: (app: MiniAppOpen) => void;
   /** a 👍 reaction on this bot message (message_reaction) */
   onReact?: (messageId: number, emoji: string) => void;
+  /** Pay on an invoice of the bot */
+  onPay?: (messageId: number) => void;
   onSelectNode?: (nodeId: string) => void;
 }
 
@@ -40,7 +42,7 @@ function Media({ entry, sessionId }: { entry: PreviewEntry; sessionId: string })
   return <a className="pv-media-link" href={src} target="_blank" rel="noopener">📎 {m.fileName ?? t(`preview.media.${m.kind}`, { defaultValue: m.kind })}</a>;
 }
 
-export function Message({ entry, sessionId, highlighted, onPress, onMiniApp, onReact, onSelectNode }: Props) {
+export function Message({ entry, sessionId, highlighted, onPress, onMiniApp, onReact, onPay, onSelectNode }: Props) {
   const { t } = useTranslation();
   if (entry.kind === "notice") return <li className="pv-notice" role="status">{entry.text}</li>;
   const mine = entry.from === "user";
@@ -64,6 +66,13 @@ export function Message({ entry, sessionId, highlighted, onPress, onMiniApp, onR
           )}
         </div>
       </div>
+      {!entry.deleted && entry.invoice && onPay && entry.messageId !== undefined && (
+        <div className="pv-inline">
+          <div className="pv-row">
+            <button type="button" className="btn pv-key pv-key-primary" onClick={() => onPay(entry.messageId!)}>{t("preview.pay", { amount: entry.invoice.amount })}</button>
+          </div>
+        </div>
+      )}
       {!entry.deleted && entry.replyMarkup?.inline_keyboard && (
         <div className="pv-inline">
           {entry.replyMarkup.inline_keyboard.map((row, i) => (
