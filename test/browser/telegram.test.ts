@@ -6,7 +6,7 @@
 // bot's name and the scenario's menu commands on the (fake) messenger.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
-import { haveChromium, launchBrowser, warnIfNoChromium, type Browser } from "../support/browser";
+import { haveChromium, signedInBrowser, warnIfNoChromium, type Browser } from "../support/browser";
 import { startFakeMessenger, type FakeBot, type FakeMessenger } from "../support/fake-messenger";
 import { kotikChat } from "./kotik-chat";
 
@@ -63,15 +63,11 @@ describe.skipIf(!haveChromium)("today's Telegram in Chromium", () => {
     expect((await t.call("POST", `/api/bot/projects/${projectId}/tokens`, { cookie, json: { token: bot.token } })).status).toBe(200);
     t.app.listen({ port: 0, hostname: "127.0.0.1" });
     base = `http://127.0.0.1:${t.app.server!.port}`;
-    b = await launchBrowser();
-    const [name, value] = cookie.split("=");
-    await b.context.addCookies([{ name: name!, value: value!, url: base }]);
+    b = await signedInBrowser(base, cookie);
   }, 60_000);
 
   afterAll(async () => {
-    await b?.close();
-    await t?.ctx.preview.stopAll();
-    await t?.ctx.bots.shutdown();
+    await Promise.all([b?.close(), t?.ctx.preview.stopAll(), t?.ctx.bots.shutdown()]);
     await t?.app.server?.stop(true);
     await fake?.stop();
     t?.cleanup();
