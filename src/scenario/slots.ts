@@ -146,6 +146,7 @@ export const SLOTS: Readonly<Record<string, readonly SlotSpec[]>> = {
   approve_join_request: STEP,
   invoice: STEP,
   refund_payment: STEP,
+  refuse_checkout: STEP,
   decline_join_request: STEP,
   command_trigger: STEP,
   text_trigger: STEP,
@@ -159,6 +160,7 @@ export const SLOTS: Readonly<Record<string, readonly SlotSpec[]>> = {
   member_trigger: STEP,
   join_request_trigger: STEP,
   payment_trigger: STEP,
+  checkout_trigger: STEP,
   comment: [],
 };
 

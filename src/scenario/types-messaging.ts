@@ -30,6 +30,7 @@ export const ACTION_TYPES = [
   "decline_join_request",
   "invoice",
   "refund_payment",
+  "refuse_checkout",
 ] as const;
 
 /** Nodes that start a flow on their own. */
@@ -44,6 +45,7 @@ export const TRIGGER_NODE_TYPES = [
   "member_trigger",
   "join_request_trigger",
   "payment_trigger",
+  "checkout_trigger",
 ] as const;
 
 /** Types left out on purpose, with the reason the warning names. */

@@ -51,6 +51,9 @@ const scenario = {
       node("bill", "invoice", { title: "Premium", description: "A month of premium", amount: "{price}", payload: "premium_{user_id}" }),
       node("price", "command_trigger", { command: "/cheap", autoTransitionTo: "setPrice" }),
       node("setPrice", "set_variable", { assignments: [{ variable: "price", value: "5" }], autoTransitionTo: "bill" }),
+      node("checkout", "checkout_trigger", { autoTransitionTo: "stock" }),
+      node("stock", "condition", { variable: "payment_payload", branches: [{ id: "so", operator: "starts_with", value: "sold_out", target: "refuse" }] }),
+      node("refuse", "refuse_checkout", { reason: "Sold out, sorry" }),
       node("paid", "payment_trigger", { autoTransitionTo: "thankPaid" }),
       node("thankPaid", "message", { messageText: "paid {payment_amount} for {payment_payload}", autoTransitionTo: "giveBack" }),
       node("giveBack", "refund_payment", { autoTransitionTo: "refunded" }),
@@ -168,8 +171,12 @@ for (const isolation of ["runner", "process"] as const) {
       expect(invoice.params).toMatchObject({ title: "Premium", currency: "XTR", payload: `premium_${u.id}`, prices: [{ label: "Premium", amount: 5 }] });
 
       p.fake.pushUpdate(b.bot.token, { pre_checkout_query: { id: `pcq${u.id}`, from: u, currency: "XTR", total_amount: 5, invoice_payload: `premium_${u.id}` } });
-      const answer = await p.fake.waitForCall(b.bot.token, (c) => c.method === "answerPreCheckoutQuery");
+      const answer = await p.fake.waitForCall(b.bot.token, (c) => c.method === "answerPreCheckoutQuery" && c.params.pre_checkout_query_id === `pcq${u.id}`);
       expect(answer.params).toEqual({ pre_checkout_query_id: `pcq${u.id}`, ok: true });
+      // checkout_trigger's flow refuses what is sold out, with its reason.
+      p.fake.pushUpdate(b.bot.token, { pre_checkout_query: { id: `pcqx${u.id}`, from: u, currency: "XTR", total_amount: 5, invoice_payload: "sold_out_1" } });
+      const refused = await p.fake.waitForCall(b.bot.token, (c) => c.method === "answerPreCheckoutQuery" && c.params.pre_checkout_query_id === `pcqx${u.id}`);
+      expect(refused.params).toEqual({ pre_checkout_query_id: `pcqx${u.id}`, ok: false, error_message: "Sold out, sorry" });
 
       const charge = `stxCharge${u.id}`;
       p.fake.sendUserMessage(b.bot.token, u, { successful_payment: { currency: "XTR", total_amount: 5, invoice_payload: `premium_${u.id}`, telegram_payment_charge_id: charge, provider_payment_charge_id: "" } });

@@ -170,6 +170,8 @@ function compileDo(node: RawNode, ctx: CompileContext): ActionDef | undefined {
   switch (node.type) {
     case "invoice":
       return invoice(node, d, ctx);
+    case "refuse_checkout":
+      return { kind: "refuse_checkout", reason: str(d.reason) ?? "This purchase is not available." };
     case "refund_payment":
       return { kind: "refund", charge: str(d.chargeId) ?? "{payment_charge_id}", user: d.userIdSource === undefined ? { from: "sender" } : userSource(d, "user") };
     case "sticker":

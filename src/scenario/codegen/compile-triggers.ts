@@ -102,6 +102,7 @@ function updateTrigger(node: RawNode, ctx: CompileContext): MessageTriggerDef | 
   if (!target) return undefined;
   if (node.type === "join_request_trigger") return { on: "join_request", target };
   if (node.type === "payment_trigger") return { on: "payment", target };
+  if (node.type === "checkout_trigger") return { on: "checkout", target };
   if (node.type === "reaction_trigger") {
     const only = listOf(node.data.emoji);
     // Telegram's reaction emoji are single emoji (with variation selectors); words or digits never arrive.
@@ -198,6 +199,7 @@ export function compileTrigger(node: RawNode, ctx: CompileContext, out: TriggerT
     case "member_trigger":
     case "join_request_trigger":
     case "payment_trigger":
+    case "checkout_trigger":
     case "incoming_message_trigger":
     case "outgoing_message_trigger":
     case "group_message_trigger": {

@@ -35,6 +35,7 @@ export const NODE_KINDS: NodeKind[] = [
   { type: "reaction_trigger", group: "triggers", icon: "♥", defaults: () => ({ emoji: ["👍"], autoTransitionTo: "" }) },
   { type: "member_trigger", group: "triggers", icon: "⇄", defaults: () => ({ memberEvents: ["joined"], autoTransitionTo: "" }) },
   { type: "join_request_trigger", group: "triggers", icon: "✋", defaults: () => ({ autoTransitionTo: "" }) },
+  { type: "checkout_trigger", group: "triggers", icon: "☑", defaults: () => ({ autoTransitionTo: "" }) },
   { type: "payment_trigger", group: "triggers", icon: "★", defaults: () => ({ autoTransitionTo: "" }) },
   { type: "schedule_trigger", group: "triggers", icon: "◴", defaults: () => ({ rules: [{ mode: "interval", intervalMinutes: 5 }], timezone: "Europe/Moscow", autoTransitionTo: "", runOnStart: false, enabled: true, maxConcurrent: 1 }) },
 
@@ -95,6 +96,7 @@ export const NODE_KINDS: NodeKind[] = [
   { type: "ban_user", group: "users", icon: "⊘", defaults: moderation("/ban_user", { reason: "", untilDate: 0 }) },
   { type: "approve_join_request", group: "users", icon: "✔", defaults: () => ({ chatId: "{join_chat_id}" }) },
   { type: "decline_join_request", group: "users", icon: "✖", defaults: () => ({ chatId: "{join_chat_id}" }) },
+  { type: "refuse_checkout", group: "users", icon: "⛔", defaults: () => ({ reason: "Sold out" }) },
   { type: "refund_payment", group: "users", icon: "↺", defaults: () => ({ chargeId: "{payment_charge_id}" }) },
   { type: "unban_user", group: "users", icon: "✓", defaults: moderation("/unban_user") },
   { type: "mute_user", group: "users", icon: "∅", defaults: moderation("/mute_user", { duration: 3600, reason: "" }) },

@@ -11,7 +11,7 @@ const types = {
     delete_message: "Delete message", forward_message: "Forward message", pin_message: "Pin message", unpin_message: "Unpin message",
     ban_user: "Ban user", unban_user: "Unban user", mute_user: "Mute user", unmute_user: "Unmute user", kick_user: "Kick user", promote_user: "Promote user", demote_user: "Demote user", admin_rights: "Admin rights",
     start: "Start (legacy)", command: "Command (legacy)",
-    payment_trigger: "Payment received", invoice: "Invoice in Stars", refund_payment: "Refund Stars", reaction_trigger: "Reaction", member_trigger: "Member joins or leaves", join_request_trigger: "Join request", approve_join_request: "Approve join request", decline_join_request: "Decline join request",
+    checkout_trigger: "Checkout", refuse_checkout: "Refuse checkout", payment_trigger: "Payment received", invoice: "Invoice in Stars", refund_payment: "Refund Stars", reaction_trigger: "Reaction", member_trigger: "Member joins or leaves", join_request_trigger: "Join request", approve_join_request: "Approve join request", decline_join_request: "Decline join request",
     outgoing_message_trigger: "Outgoing message", group_message_trigger: "Group message", schedule_trigger: "Schedule", media: "Media", loop: "Loop", parallel_split: "Parallel split",
     bot_table: "Bot table", psql_query: "SQL query", convert_file: "Convert file", create_forum_topic: "Create forum topic", comment: "Comment",
   },
@@ -23,7 +23,7 @@ const types = {
     delete_message: "Удалить сообщение", forward_message: "Переслать сообщение", pin_message: "Закрепить сообщение", unpin_message: "Открепить сообщение",
     ban_user: "Забанить", unban_user: "Разбанить", mute_user: "Заглушить", unmute_user: "Снять заглушение", kick_user: "Исключить", promote_user: "Повысить", demote_user: "Понизить", admin_rights: "Права админа",
     start: "Старт (старый)", command: "Команда (старая)",
-    payment_trigger: "Оплата получена", invoice: "Счёт в звёздах", refund_payment: "Возврат звёзд", reaction_trigger: "Реакция", member_trigger: "Участник вошёл или вышел", join_request_trigger: "Заявка на вступление", approve_join_request: "Одобрить заявку", decline_join_request: "Отклонить заявку",
+    checkout_trigger: "Подтверждение оплаты", refuse_checkout: "Отклонить оплату", payment_trigger: "Оплата получена", invoice: "Счёт в звёздах", refund_payment: "Возврат звёзд", reaction_trigger: "Реакция", member_trigger: "Участник вошёл или вышел", join_request_trigger: "Заявка на вступление", approve_join_request: "Одобрить заявку", decline_join_request: "Отклонить заявку",
     outgoing_message_trigger: "Исходящее сообщение", group_message_trigger: "Сообщение в группе", schedule_trigger: "Расписание", media: "Медиафайл", loop: "Цикл", parallel_split: "Параллельные ветки",
     bot_table: "Таблица бота", psql_query: "SQL-запрос", convert_file: "Конвертация файла", create_forum_topic: "Создать тему форума", comment: "Комментарий",
   },
@@ -33,6 +33,8 @@ const types = {
 const hints = {
   en: {
     invoice: "Sends an invoice in Telegram Stars (XTR); the bot accepts the checkout itself",
+    checkout_trigger: "Runs when a user presses Pay, before the charge; a Refuse checkout node in its flow refuses",
+    refuse_checkout: "In a Checkout flow: refuses the payment with a reason the user sees",
     payment_trigger: "Runs when a user has paid an invoice; {payment_amount}, {payment_payload}, {payment_charge_id}",
     refund_payment: "Gives a Stars payment back ({payment_charge_id})",
     reaction_trigger: "Runs when a user puts an emoji reaction on a message in the chat",
@@ -43,6 +45,8 @@ const hints = {
   },
   ru: {
     invoice: "Отправляет счёт в звёздах Telegram (XTR); подтверждение оплаты бот даёт сам",
+    checkout_trigger: "Срабатывает при нажатии «Оплатить», до списания; узел «Отклонить оплату» в его ветке отказывает",
+    refuse_checkout: "В ветке подтверждения оплаты: отказывает с причиной, которую увидит пользователь",
     payment_trigger: "Срабатывает после оплаты счёта; {payment_amount}, {payment_payload}, {payment_charge_id}",
     refund_payment: "Возвращает оплату в звёздах ({payment_charge_id})",
     reaction_trigger: "Срабатывает, когда пользователь ставит реакцию на сообщение в чате",

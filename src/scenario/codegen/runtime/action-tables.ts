@@ -144,9 +144,15 @@ export interface RefundAction {
   user: UserSource;
 }
 
+/** In a checkout_trigger's flow: the checkout is refused with this reason (shown to the user). */
+export interface RefuseCheckoutAction {
+  kind: "refuse_checkout";
+  reason: string;
+}
+
 export type ActionDef =
   | SendAction | EditAction | DeleteAction | ForwardAction | AnswerAction | PinAction | TopicAction | ModerateAction
-  | BroadcastAction | InvoiceAction | RefundAction;
+  | BroadcastAction | InvoiceAction | RefundAction | RefuseCheckoutAction;
 
 export interface ActionNode {
   t: "action";
@@ -166,7 +172,7 @@ export interface ActionNode {
  * run in the chat of the user whose variable `threadVariable` holds that topic's id.
  */
 export interface MessageTriggerDef {
-  on: "incoming" | "outgoing" | "group" | "reaction" | "member" | "join_request" | "payment";
+  on: "incoming" | "outgoing" | "group" | "reaction" | "member" | "join_request" | "payment" | "checkout";
   target: string;
   /** reaction: only these emoji (none: any); member: only these events (none: any) */
   only?: string[];

@@ -295,6 +295,8 @@ export async function runAction(turn: Turn, index: number, node: ActionNode): Pr
       case "broadcast": return await broadcast(turn, node, a);
       case "invoice": await sendInvoice(turn, a); break;
       case "refund": await refund(turn, a); break;
+      // Read by the pre_checkout_query handler once the checkout's flow ends (runtime/triggers.ts).
+      case "refuse_checkout": turn.event.refused = render(turn, a.reason).slice(0, 255) || "-"; break;
     }
   } catch (err) {
     console.error("chat " + turn.chatId + ": node " + node.id + " (" + a.kind + ") failed: " + describe(err));

@@ -188,8 +188,26 @@ export async function paid(turn: Turn, p: NonNullable<IncomingMessage["successfu
   return true;
 }
 
-// Telegram waits 10 seconds for this answer before it charges: an invoice the bot sent is accepted.
-bot.on("pre_checkout_query", (ctx) => ctx.answerPreCheckoutQuery(true).catch((err) => console.error("pre_checkout_query failed:", err)));
+// Telegram waits 10 seconds for this answer before it charges. Without a checkout_trigger every
+// checkout is accepted; with one, its flow runs first and a refuse_checkout node in it refuses.
+bot.on("pre_checkout_query", (ctx) => {
+  const q = ctx.preCheckoutQuery;
+  const t = MESSAGE_TRIGGERS.find((x) => x.on === "checkout");
+  const answer = (reason: string | undefined) =>
+    (reason ? ctx.answerPreCheckoutQuery(false, { error_message: reason }) : ctx.answerPreCheckoutQuery(true)).catch((err) => console.error("pre_checkout_query failed:", err));
+  if (!t) return answer(undefined);
+  return handle(ctx, async (turn) => {
+    turn.state.vars.payment_amount = q.total_amount;
+    turn.state.vars.payment_currency = q.currency;
+    turn.state.vars.payment_payload = q.invoice_payload;
+    try {
+      await go(turn, t.target);
+    } finally {
+      log(turn, "checkout " + q.invoice_payload + (turn.event.refused ? " refused" : " accepted"));
+      await answer(turn.event.refused);
+    }
+  });
+});
 
 // A join request's flow runs in the private chat with the user (a bot may write there for 5 minutes);
 // approve_join_request / decline_join_request answer it for {join_chat_id}.
