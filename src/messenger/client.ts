@@ -27,16 +27,16 @@ export class MessengerClient {
     this.timeoutMs = opts.timeoutMs ?? 10_000;
   }
 
-  async call<T>(token: string, method: string, params: Record<string, unknown> = {}): Promise<T> {
+  call<T>(token: string, method: string, params: Record<string, unknown> = {}): Promise<T> {
+    return this.post<T>(token, method, { headers: { "content-type": "application/json" }, body: JSON.stringify(params) });
+  }
+
+  /** A call that uploads a file (multipart/form-data); fetch sets the boundary. */
+  private async post<T>(token: string, method: string, init: { headers?: Record<string, string>; body: string | FormData }): Promise<T> {
     if (!TOKEN_PATTERN.test(token)) throw new MessengerError("unauthorized", "The bot token has an invalid format");
     let res: Response;
     try {
-      res = await fetch(`${this.apiRoot}/bot${token}/${method}`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(params),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
+      res = await fetch(`${this.apiRoot}/bot${token}/${method}`, { method: "POST", ...init, signal: AbortSignal.timeout(this.timeoutMs) });
     } catch (e) {
       const timedOut = (e as Error)?.name === "TimeoutError";
       throw new MessengerError("unreachable", timedOut ? `The messenger platform did not answer ${method} in time` : `The messenger platform is unreachable (${method})`);
@@ -78,6 +78,18 @@ export class MessengerClient {
 
   setMyShortDescription(token: string, shortDescription: string, languageCode?: string) {
     return this.call<boolean>(token, "setMyShortDescription", { short_description: shortDescription, ...lang(languageCode) });
+  }
+
+  /** The bot's photo: a new JPEG each time (Telegram takes no file id for it). */
+  setMyProfilePhoto(token: string, jpeg: Blob) {
+    const form = new FormData();
+    form.set("photo", JSON.stringify({ type: "static", photo: "attach://picture" }));
+    form.set("picture", jpeg, "photo.jpg");
+    return this.post<boolean>(token, "setMyProfilePhoto", { body: form });
+  }
+
+  removeMyProfilePhoto(token: string) {
+    return this.call<boolean>(token, "removeMyProfilePhoto");
   }
 
   /** The menu; an empty list removes it (deleteMyCommands, as Telegram refuses an empty setMyCommands). */

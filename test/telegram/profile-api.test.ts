@@ -79,3 +79,50 @@ describe("the bot's profile from the Bots tab", () => {
     expect((await put({ name: "x" }, cookie, 999_999)).status).toBe(404);
   });
 });
+
+describe("the bot's photo from the Bots tab", () => {
+  let fake: FakeMessenger;
+  let t: TestApp;
+  let cookie: string;
+  let tokenId: number;
+  let bot: FakeBot;
+  const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70, 0, 1]);
+  const upload = (bytes: Uint8Array, who = cookie, id = tokenId) => {
+    const form = new FormData();
+    form.set("file", new File([bytes], "me.jpg", { type: "image/jpeg" }));
+    return t.call("PUT", `/api/bot/tokens/${id}/profile/photo`, { cookie: who, body: form });
+  };
+
+  beforeAll(async () => {
+    fake = await startFakeMessenger();
+    t = createTestApp({ env: { MESSENGER_API_ROOT: fake.url } });
+    await setUp(t);
+    cookie = await loginAs(t, 3011);
+    const projectId = (await t.call("POST", "/api/projects", { cookie, json: { name: "Photo" } })).body.id;
+    bot = fake.addBot({ username: "photo_bot" });
+    tokenId = (await t.call("POST", `/api/bot/projects/${projectId}/tokens`, { cookie, json: { token: bot.token } })).body.id;
+  });
+  afterAll(async () => {
+    await fake?.stop();
+    t?.cleanup();
+  });
+
+  test("a JPEG becomes the bot's photo (setMyProfilePhoto); DELETE removes it", async () => {
+    const r = await upload(JPEG);
+    expect([r.status, r.body]).toEqual([200, { success: true }]);
+    expect(fake.calls(bot.token).map((c) => c.method)).toContain("setMyProfilePhoto");
+    expect((await t.call("DELETE", `/api/bot/tokens/${tokenId}/profile/photo`, { cookie })).status).toBe(200);
+    expect(fake.calls(bot.token).map((c) => c.method)).toContain("removeMyProfilePhoto");
+  });
+
+  test("a PNG, a photo over 5 MB, no file, someone else's bot", async () => {
+    const before = fake.calls(bot.token).length;
+    expect((await upload(new Uint8Array([0x89, 0x50, 0x4e, 0x47]))).status).toBe(400);
+    const big = new Uint8Array(5 * 1024 * 1024 + 1);
+    big.set(JPEG);
+    expect((await upload(big)).status).toBe(400);
+    expect((await t.call("PUT", `/api/bot/tokens/${tokenId}/profile/photo`, { cookie, json: {} })).status).toBe(400);
+    expect((await upload(JPEG, await loginAs(t, 3012))).status).toBe(403);
+    expect(fake.calls(bot.token).length).toBe(before);
+  });
+});

@@ -6,6 +6,7 @@ import { EDIT_METHODS } from "./edit";
 import { MODERATION_METHODS } from "./moderation";
 import { SEND_METHODS } from "./send";
 import { ApiError, badRequest } from "./types";
+import { Upload } from "./params";
 
 const getMe: Handler = ({ state: { bot } }) => ({
   ...botUserObject(bot),
@@ -167,6 +168,21 @@ function profileText(field: "name" | "description" | "short_description", max: n
     get: (c) => ({ [field]: c.state.profile.get(key(c.params)) ?? c.state.profile.get(`${field}|`) ?? (field === "name" ? c.state.bot.firstName : "") }),
   };
 }
+/** The bot's own photo: a new JPEG upload (InputProfilePhotoStatic), never a file id. */
+const setMyProfilePhoto: Handler = (c) => {
+  const photo = c.params.photo;
+  if (!photo || typeof photo !== "object" || photo.type !== "static") throw badRequest("PHOTO_INVALID");
+  const file = photo.photo;
+  if (!(file instanceof Upload) || !(file.bytes[0] === 0xff && file.bytes[1] === 0xd8 && file.bytes[2] === 0xff)) throw badRequest("IMAGE_PROCESS_FAILED");
+  c.state.bot.hasPhoto = true;
+  return true;
+};
+
+const removeMyProfilePhoto: Handler = (c) => {
+  c.state.bot.hasPhoto = false;
+  return true;
+};
+
 const myName = profileText("name", 64);
 const myDescription = profileText("description", 512);
 const myShortDescription = profileText("short_description", 120);
@@ -177,6 +193,7 @@ const HANDLERS: Record<string, Handler> = {
   answerCallbackQuery, getUserProfilePhotos, getFile, getChat, getChatMember, sendChatAction,
   ...SEND_METHODS, ...EDIT_METHODS, ...MODERATION_METHODS,
   // accepted without effect: bots call these at start-up and should not crash on the fake
+  setMyProfilePhoto, removeMyProfilePhoto,
   setMyName: myName.set, getMyName: myName.get, setMyDescription: myDescription.set, getMyDescription: myDescription.get,
   setMyShortDescription: myShortDescription.set, getMyShortDescription: myShortDescription.get, setChatMenuButton: accept,
   setMessageReaction: accept, logOut: accept, close: accept,

@@ -48,3 +48,21 @@ export async function setBotProfile(ctx: AppContext, tokenId: number, userId: nu
   }
   return { applied };
 }
+
+/** Telegram's limit for a bot's photo upload. */
+export const PROFILE_PHOTO_MAX_BYTES = 5 * 1024 * 1024;
+
+/** Sets (a JPEG, read only after the access check) or removes (null) the bot's profile photo. */
+export async function setBotPhoto(ctx: AppContext, tokenId: number, userId: number, read: (() => Promise<File>) | null): Promise<{ success: true }> {
+  const { token } = ctx.tokens.access.require(tokenId, userId);
+  if (read === null) {
+    await ctx.messenger.removeMyProfilePhoto(token.token);
+    return { success: true };
+  }
+  const file = await read();
+  if (file.size > PROFILE_PHOTO_MAX_BYTES) throw badRequest("The photo is over 5 MB");
+  const head = new Uint8Array(await file.slice(0, 3).arrayBuffer());
+  if (!(head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff)) throw badRequest("The bot's photo must be a JPEG image");
+  await ctx.messenger.setMyProfilePhoto(token.token, file);
+  return { success: true };
+}

@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { put } from "../../../api/client";
+import { api, put } from "../../../api/client";
 import { ErrorLine } from "../../../components/ui";
 
 interface ProfileBody {
@@ -20,6 +20,14 @@ export function BotProfile({ tokenId }: { tokenId: number }) {
   const save = useMutation({
     mutationFn: (body: ProfileBody) => put<{ applied: string[] }>(`/api/bot/tokens/${tokenId}/profile`, body),
     onSuccess: (r) => setDone(r.applied),
+  });
+  const photo = useMutation({
+    mutationFn: (file: File) => {
+      const form = new FormData();
+      form.set("file", file);
+      return api<{ success: true }>("PUT", `/api/bot/tokens/${tokenId}/profile/photo`, form);
+    },
+    onSuccess: () => setDone(["setMyProfilePhoto"]),
   });
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -46,7 +54,11 @@ export function BotProfile({ tokenId }: { tokenId: number }) {
       <div className="row">
         <button type="submit" className="btn primary" disabled={save.isPending}>{t("bots.profile.apply")}</button>
       </div>
-      <ErrorLine error={save.error} />
+      <label>
+        {t("bots.profile.photo")}
+        <input type="file" accept="image/jpeg" disabled={photo.isPending} onChange={(e) => { const f = e.currentTarget.files?.[0]; if (f) { setDone(null); photo.mutate(f); } e.currentTarget.value = ""; }} />
+      </label>
+      <ErrorLine error={save.error ?? photo.error} />
       {done && <p className="notice" role="status">{t("bots.profile.applied", { list: done.join(", ") })}</p>}
     </form>
   );
