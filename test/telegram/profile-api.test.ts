@@ -87,7 +87,7 @@ describe("the bot's photo from the Bots tab", () => {
   let tokenId: number;
   let bot: FakeBot;
   const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70, 0, 1]);
-  const upload = (bytes: Uint8Array, who = cookie, id = tokenId) => {
+  const upload = (bytes: Uint8Array<ArrayBuffer>, who = cookie, id = tokenId) => {
     const form = new FormData();
     form.set("file", new File([bytes], "me.jpg", { type: "image/jpeg" }));
     return t.call("PUT", `/api/bot/tokens/${id}/profile/photo`, { cookie: who, body: form });
