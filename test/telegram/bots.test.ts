@@ -183,6 +183,14 @@ for (const isolation of ["runner", "process"] as const) {
       const [thanks, refunded] = await p.fake.waitForSent(b.bot.token, u.id, 2, 10_000);
       expect(thanks.params.text).toBe(`paid 5 for premium_${u.id}`);
       expect(refunded.params.text).toBe("refunded");
+      // The user's card shows the latest payment among the user's variables (written just after the
+      // bot's send: polled within a bound, as harness.ts `eventually` does for synchronous checks).
+      let card: Record<string, unknown> = {};
+      for (let i = 0; i < 50 && card.payment_charge_id !== charge; i++) {
+        card = (await p.t.call("GET", `/api/bot/tokens/${b.tokenId}/users/${u.id}`, { cookie: b.cookie })).body.variables ?? {};
+        if (card.payment_charge_id !== charge) await Bun.sleep(100);
+      }
+      expect(card).toMatchObject({ payment_amount: 5, payment_payload: `premium_${u.id}`, payment_charge_id: charge });
       expect(p.fake.calls(b.bot.token).filter((c) => c.method === "refundStarPayment").map((c) => c.params)).toEqual([{ user_id: u.id, telegram_payment_charge_id: charge }]);
     });
 
