@@ -44,6 +44,8 @@ const scenario = {
       node("thanks", "message", { messageText: "thanks for {reaction_emoji} on {reacted_message_id}" }),
       node("joins", "member_trigger", { memberEvents: ["joined"], autoTransitionTo: "welcome" }),
       node("welcome", "message", { messageText: "welcome {member_id}" }),
+      node("back", "member_trigger", { memberEvents: ["unblocked"], autoTransitionTo: "welcomeBack" }),
+      node("welcomeBack", "message", { messageText: "welcome back ({member_event})" }),
       node("asks", "join_request_trigger", { autoTransitionTo: "letIn" }),
       node("letIn", "approve_join_request", { autoTransitionTo: "letInSaid" }),
       node("letInSaid", "message", { messageText: "you are in {join_chat_title}" }),
@@ -150,6 +152,12 @@ for (const isolation of ["runner", "process"] as const) {
       p.fake.pushUpdate(b.bot.token, { chat_member: { chat: group, from: u, date, old_chat_member: { status: "left", user: u }, new_chat_member: { status: "member", user: u } } });
       const [welcome] = await p.fake.waitForSent(b.bot.token, group.id, 1, 10_000);
       expect(welcome.params.text).toBe(`welcome ${u.id}`);
+
+      // The user restarts the bot after blocking it (my_chat_member in the private chat).
+      const me = { id: b.bot.id, is_bot: true, first_name: "Bot" };
+      p.fake.pushUpdate(b.bot.token, { my_chat_member: { chat, from: u, date, old_chat_member: { status: "kicked", user: me, until_date: 0 }, new_chat_member: { status: "member", user: me } } });
+      const [back] = await p.fake.waitForSent(b.bot.token, u.id, 1, 10_000);
+      expect(back.params.text).toBe("welcome back (unblocked)");
 
       p.fake.sendGroupMessage(b.bot.token, group.id, u, "hi all");
       p.fake.pushUpdate(b.bot.token, { chat_join_request: { chat: group, from: u, user_chat_id: u.id, date } });
