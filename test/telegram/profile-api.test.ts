@@ -1,6 +1,7 @@
 // Issue 30 item 3: PUT /api/bot/tokens/{id}/profile sets the bot's name, descriptions (per
-// language) and the scenario's menu commands on the messenger (the fake one here); bad input is a
-// 400, someone else's bot a 403, an unknown one a 404; the token never appears in an answer.
+// language) and the scenario's menu commands on the messenger (the fake one here), and
+// …/profile/photo its photo (a JPEG); bad input is a 400, someone else's bot a 403, an unknown one
+// a 404; the token never appears in an answer.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
 import { startFakeMessenger, type FakeBot, type FakeMessenger } from "../support/fake-messenger";
@@ -18,7 +19,7 @@ const scenario = {
   }],
 };
 
-describe("the bot's profile from the Bots tab", () => {
+describe("the bot's profile and photo from the Bots tab", () => {
   let fake: FakeMessenger;
   let t: TestApp;
   let cookie: string;
@@ -78,34 +79,12 @@ describe("the bot's profile from the Bots tab", () => {
     expect((await put({ name: "x" }, other)).status).toBe(403);
     expect((await put({ name: "x" }, cookie, 999_999)).status).toBe(404);
   });
-});
-
-describe("the bot's photo from the Bots tab", () => {
-  let fake: FakeMessenger;
-  let t: TestApp;
-  let cookie: string;
-  let tokenId: number;
-  let bot: FakeBot;
   const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70, 0, 1]);
   const upload = (bytes: Uint8Array<ArrayBuffer>, who = cookie, id = tokenId) => {
     const form = new FormData();
     form.set("file", new File([bytes], "me.jpg", { type: "image/jpeg" }));
     return t.call("PUT", `/api/bot/tokens/${id}/profile/photo`, { cookie: who, body: form });
   };
-
-  beforeAll(async () => {
-    fake = await startFakeMessenger();
-    t = createTestApp({ env: { MESSENGER_API_ROOT: fake.url } });
-    await setUp(t);
-    cookie = await loginAs(t, 3011);
-    const projectId = (await t.call("POST", "/api/projects", { cookie, json: { name: "Photo" } })).body.id;
-    bot = fake.addBot({ username: "photo_bot" });
-    tokenId = (await t.call("POST", `/api/bot/projects/${projectId}/tokens`, { cookie, json: { token: bot.token } })).body.id;
-  });
-  afterAll(async () => {
-    await fake?.stop();
-    t?.cleanup();
-  });
 
   test("a JPEG becomes the bot's photo (setMyProfilePhoto); DELETE removes it", async () => {
     const r = await upload(JPEG);
@@ -122,7 +101,7 @@ describe("the bot's photo from the Bots tab", () => {
     big.set(JPEG);
     expect((await upload(big)).status).toBe(400);
     expect((await t.call("PUT", `/api/bot/tokens/${tokenId}/profile/photo`, { cookie, json: {} })).status).toBe(400);
-    expect((await upload(JPEG, await loginAs(t, 3012))).status).toBe(403);
+    expect((await upload(JPEG, await loginAs(t, 3003))).status).toBe(403);
     expect(fake.calls(bot.token).length).toBe(before);
   });
 });
