@@ -16,6 +16,8 @@ export interface MessengerClientOptions {
 /** A plausible Bot API token: `<digits>:<35ish url-safe chars>`. Checked before any network call. */
 export const TOKEN_PATTERN = /^\d{3,20}:[A-Za-z0-9_-]{20,100}$/;
 
+const lang = (code?: string) => (code ? { language_code: code } : {});
+
 export class MessengerClient {
   private readonly apiRoot: string;
   private readonly timeoutMs: number;
@@ -74,6 +76,36 @@ export class MessengerClient {
 
   deleteWebhook(token: string) {
     return this.call<boolean>(token, "deleteWebhook", { drop_pending_updates: false });
+  }
+
+  /** The bot's profile texts (Telegram's limits: name 64, description 512, short description 120); "" removes a language's own. */
+  setMyName(token: string, name: string, languageCode?: string) {
+    return this.call<boolean>(token, "setMyName", { name, ...lang(languageCode) });
+  }
+
+  setMyDescription(token: string, description: string, languageCode?: string) {
+    return this.call<boolean>(token, "setMyDescription", { description, ...lang(languageCode) });
+  }
+
+  setMyShortDescription(token: string, shortDescription: string, languageCode?: string) {
+    return this.call<boolean>(token, "setMyShortDescription", { short_description: shortDescription, ...lang(languageCode) });
+  }
+
+  /** The bot's photo: a new JPEG each time (Telegram takes no file id for it). */
+  async setMyProfilePhoto(token: string, jpeg: Blob) {
+    const bytes = new Uint8Array(await jpeg.arrayBuffer());
+    return this.call<boolean>(token, "setMyProfilePhoto", { photo: { type: "static", photo: "attach://picture" } }, { field: "picture", name: "photo.jpg", type: "image/jpeg", bytes });
+  }
+
+  removeMyProfilePhoto(token: string) {
+    return this.call<boolean>(token, "removeMyProfilePhoto");
+  }
+
+  /** The menu; an empty list removes it (deleteMyCommands, as Telegram refuses an empty setMyCommands). */
+  setMyCommands(token: string, commands: { command: string; description: string }[], languageCode?: string) {
+    return commands.length > 0
+      ? this.call<boolean>(token, "setMyCommands", { commands, ...lang(languageCode) })
+      : this.call<boolean>(token, "deleteMyCommands", lang(languageCode));
   }
 
   /** The file id of the largest size of a user's (or bot's) newest avatar, or null. */

@@ -54,11 +54,12 @@ const str = (v: unknown) => (typeof v === "string" ? v : "");
 const items = (v: unknown): Data[] => (Array.isArray(v) ? v.filter(isObj) : []);
 
 /** Button actions whose `target` is a node id; `command` names a command and `url` a link. */
-export const NODE_TARGET_ACTIONS: readonly string[] = ["goto", "complete", "contact", "location", ""];
+export const NODE_TARGET_ACTIONS: readonly string[] = ["goto", "complete", "contact", "location", "poll", "web_app", "default", ""];
 /** What a button does, as the compiler reads it (request flags win over the action). */
 export function buttonAction(b: Data): string {
   if (b.requestContact === true) return "contact";
   if (b.requestLocation === true) return "location";
+  if (b.requestPoll === true) return "poll";
   return str(b.action) || "goto";
 }
 const followsButton = (b: Data) => NODE_TARGET_ACTIONS.includes(buttonAction(b));
@@ -142,6 +143,11 @@ export const SLOTS: Readonly<Record<string, readonly SlotSpec[]>> = {
   promote_user: STEP,
   demote_user: STEP,
   admin_rights: STEP,
+  approve_join_request: STEP,
+  invoice: STEP,
+  refund_payment: STEP,
+  refuse_checkout: STEP,
+  decline_join_request: STEP,
   command_trigger: STEP,
   text_trigger: STEP,
   callback_trigger: STEP,
@@ -150,6 +156,11 @@ export const SLOTS: Readonly<Record<string, readonly SlotSpec[]>> = {
   outgoing_message_trigger: STEP,
   group_message_trigger: STEP,
   schedule_trigger: STEP,
+  reaction_trigger: STEP,
+  member_trigger: STEP,
+  join_request_trigger: STEP,
+  payment_trigger: STEP,
+  checkout_trigger: STEP,
   comment: [],
 };
 

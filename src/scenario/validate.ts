@@ -1,5 +1,6 @@
 // Scenario validation (docs/scenario.md#the-document): errors only for what makes a document unusable
 // (they block storing); everything else is a warning that generate/start report and the bot skips.
+import { isMiniAppUrl } from "../lib/button-url";
 import { isRunnableType } from "./model";
 import { OUT_OF_SCOPE, TRIGGER_NODE_TYPES } from "./types-messaging";
 import { buttonCommands, commandName, nodeRefs } from "./refs";
@@ -140,9 +141,24 @@ function buttonWarnings(located: Located, warnings: Issue[]) {
       let problem: string | undefined;
       if ((action === "goto" || action === "command") && target === "") problem = "has no target";
       if (action === "url" && url === "" && !/^https?:\/\//.test(target)) problem = "has no URL";
+      if (action === "web_app") problem = webAppProblem(typeof b.webAppUrl === "string" ? b.webAppUrl.trim() : url);
+      if (action === "copy_text") problem = copyTextProblem(b.copyText);
       if (problem) warnings.push({ nodeId: node.id, sheetId, code: "BUTTON_INCOMPLETE", message: `Node "${node.id}": ${label} ${problem}.` });
     }
   }
+}
+
+/** Telegram opens Mini Apps only over https; a {variable} is checked again by the bot once filled in. */
+function webAppProblem(url: string): string | undefined {
+  if (url === "") return "has no Mini App URL (webAppUrl)";
+  if (url.startsWith("{")) return undefined;
+  return isMiniAppUrl(url) ? undefined : "opens a Mini App whose URL is not https (Telegram refuses it)";
+}
+
+/** copy_text copies 1-256 characters. */
+function copyTextProblem(value: unknown): string | undefined {
+  if (typeof value !== "string" || value === "") return "has nothing to copy (copyText)";
+  return value.length > 256 ? "copies more than 256 characters (Telegram refuses it)" : undefined;
 }
 
 function isEntryPoint(node: Located["node"]): boolean {

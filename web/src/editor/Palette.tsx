@@ -24,6 +24,7 @@ export function Palette({ onAdd }: { onAdd: (type: string) => void }) {
                 className="ed-palette-item"
                 draggable
                 data-type={k.type}
+                title={t(`editor.typeHints.${k.type}`, { defaultValue: "" }) || undefined}
                 onDragStart={(e) => {
                   e.dataTransfer.setData("application/x-botloom-node", k.type);
                   e.dataTransfer.effectAllowed = "copy";

@@ -73,6 +73,13 @@ function TypeFields({ ctx, node, projectId }: { ctx: FieldCtx; node: SNode; proj
           <Text ctx={ctx} k="command" label={t("editor.props.command")} placeholder="/start" />
           <Text ctx={ctx} k="description" label={t("editor.props.description")} />
           <Check ctx={ctx} k="showInMenu" label={t("editor.props.showInMenu")} />
+          <Text ctx={ctx} k="deepLinkParam" label={t("editor.props.deepLinkParam")} placeholder="promo_7" />
+          {typeof ctx.data.deepLinkParam === "string" && ctx.data.deepLinkParam.trim() !== "" && (
+            <>
+              <Choice ctx={ctx} k="deepLinkMatchMode" label={t("editor.props.matchType")} options={["exact", "startsWith"]} fallback="exact" />
+              <Text ctx={ctx} k="deepLinkVarName" label={t("editor.props.deepLinkVarName")} placeholder="campaign" />
+            </>
+          )}
           <Target ctx={ctx} k="autoTransitionTo" label={t("editor.props.next")} />
         </>
       );

@@ -44,6 +44,11 @@ export const en = {
   },
   project: { tabsLabel: "Project sections", tabs: { scenario: "Scenario", bots: "Bots", logs: "Logs", dialogs: "Dialogs", users: "Users", media: "Media", versions: "Versions", team: "Team", export: "Export" } },
   bots: {
+    profile: {
+      title: "Profile in Telegram", hint: "What Telegram shows about the bot, set here instead of @BotFather. Empty fields stay as they are.",
+      name: "Name", description: "Description (shown in an empty chat)", shortDescription: "Short description (profile page, shared links)",
+      language: "Language (two letters; empty: all languages)", commands: "Menu commands from the scenario", apply: "Apply", applied: "Done: {{list}}", photo: "Photo (JPEG, up to 5 MB; set at once)",
+    },
     addTitle: "Add a bot", addHint: "Paste the token @BotFather gave you. The platform asks the messenger who the bot is before saving it.", token: "Bot token", nameOptional: "Name (optional)",
     add: "Add bot", checking: "Checking…", added: "Added: {{name}} (@{{username}})", none: "No bots yet: add a token above.",
     start: "Start", stop: "Stop", restart: "Restart", uptime: "up {{uptime}}", settings: "Settings", name: "Name", mode: "Launch mode", polling: "Polling", webhook: "Webhook",
@@ -129,6 +134,11 @@ export const en = {
     noVariables: "No variables yet.",
     editVariables: "Edit",
     variablesJson: "Variables must be a JSON object.",
+    react: "React with 👍", joinRequest: "Ask to join the group", joinGroup: "Join the group",
+    pay: "Pay {{amount}} ⭐",
+    demoPoll: "A poll from the preview",
+    copies: "Copies “{{text}}”",
+    miniApp: { title: "Mini App", newTab: "New tab", close: "Close", notHttps: "Telegram opens Mini Apps over https only.", data: "Data the Mini App sends back", send: "Send data" },
     media: { photo: "Photo", video: "Video", audio: "Audio", document: "File", animation: "Animation", voice: "Voice message", video_note: "Video message", sticker: "Sticker" },
   },
 };

@@ -45,6 +45,11 @@ export const ru: Strings = {
   },
   project: { tabsLabel: "Разделы проекта", tabs: { scenario: "Сценарий", bots: "Боты", logs: "Логи", dialogs: "Диалоги", users: "Пользователи", media: "Медиа", versions: "Версии", team: "Команда", export: "Экспорт" } },
   bots: {
+    profile: {
+      title: "Профиль в Telegram", hint: "Что Telegram показывает о боте — задаётся здесь, без @BotFather. Пустые поля не меняются.",
+      name: "Имя", description: "Описание (в пустом чате)", shortDescription: "Краткое описание (профиль, ссылки)",
+      language: "Язык (две буквы; пусто — все языки)", commands: "Команды меню из сценария", apply: "Применить", applied: "Готово: {{list}}", photo: "Фото (JPEG до 5 МБ; ставится сразу)",
+    },
     addTitle: "Добавить бота", addHint: "Вставьте токен от @BotFather. Перед сохранением платформа спросит у мессенджера, что это за бот.", token: "Токен бота", nameOptional: "Название (необязательно)",
     add: "Добавить", checking: "Проверка…", added: "Добавлен: {{name}} (@{{username}})", none: "Ботов пока нет: добавьте токен выше.",
     start: "Запустить", stop: "Остановить", restart: "Перезапустить", uptime: "работает {{uptime}}", settings: "Настройки", name: "Название", mode: "Режим запуска", polling: "Polling", webhook: "Webhook",
@@ -130,6 +135,11 @@ export const ru: Strings = {
     noVariables: "Переменных пока нет.",
     editVariables: "Изменить",
     variablesJson: "Переменные должны быть JSON-объектом.",
+    react: "Поставить 👍", joinRequest: "Заявка в группу", joinGroup: "Вступить в группу",
+    pay: "Оплатить {{amount}} ⭐",
+    demoPoll: "Опрос из предпросмотра",
+    copies: "Копирует «{{text}}»",
+    miniApp: { title: "Mini App", newTab: "Новая вкладка", close: "Закрыть", notHttps: "Telegram открывает Mini App только по https.", data: "Данные, которые Mini App отправит боту", send: "Отправить данные" },
     media: { photo: "Фото", video: "Видео", audio: "Аудио", document: "Файл", animation: "Анимация", voice: "Голосовое сообщение", video_note: "Видеосообщение", sticker: "Стикер" },
   },
 };

@@ -8,6 +8,7 @@ import { chooseBranch } from "./conditions";
 import { runLogicNode } from "./control";
 import { sendText, showMessage } from "./messages";
 import { COMMANDS, NODES, OPTIONS, TEXT_TRIGGERS } from "./program-data";
+import { startParamOf } from "./record";
 import { loadState, saveState } from "./storage";
 import type { ButtonDef, CollectDef, DelayNode, MediaKind, ScenarioNode, TextTriggerDef, ValidationDef } from "./tables";
 import type { IncomingMessage, NodeRef, Turn } from "./types";
@@ -254,17 +255,23 @@ export async function press(turn: Turn, owner: NodeRef, button: ButtonDef, label
 export async function runCommand(turn: Turn, name: string): Promise<boolean> {
   const command = COMMANDS.find((c) => c.command === name);
   if (!command) return false;
+  // "/start promo_7": a deep link's parameter picks its own flow (docs/nodes/triggers.md).
+  const param = command.links ? startParamOf(turn.event.message_text)?.source : undefined;
+  const link = param === undefined ? undefined : command.links!.find((l) => (l.match === "exact" ? param === l.value : param.startsWith(l.value)));
+  const target = link ? link.target : command.target;
+  if (!target) return false;
   turn.state.waiting = undefined;
   if (command.adminOnly && !turn.isAdmin) {
     log(turn, "/" + name + " is for admins only");
     return true;
   }
-  if (!(await mayModerate(turn, command.target))) {
+  if (!(await mayModerate(turn, target))) {
     console.log("chat " + turn.chatId + ": /" + name + " refused: user " + (turn.from?.id ?? "?") + " is no administrator of the chat it acts on");
     return true;
   }
-  log(turn, "command /" + name);
-  await go(turn, command.target);
+  if (link?.saveAs) turn.state.vars[link.saveAs] = param;
+  log(turn, "command /" + name + (link ? " (deep link " + link.match + " " + JSON.stringify(link.value) + ")" : ""));
+  await go(turn, target);
   return true;
 }
 

@@ -9,7 +9,7 @@ import { flushRecords, pruneTimer, tellBotLine } from "./record";
 import { bot } from "./router";
 import { ADMIN_IDS, LAUNCH_MODE, PORT, WEBHOOK_SECRET, db, env, parseJson } from "./storage";
 import type { CommandDef, KeyboardDef } from "./tables";
-import { startSchedules, stopSchedules } from "./triggers";
+import { allowedUpdates, startSchedules, stopSchedules } from "./triggers";
 
 // ─── contentCache: node texts follow the project without a restart ─────────────
 
@@ -194,7 +194,7 @@ export async function launch() {
     console.log("listening on " + server.port);
   } else {
     bot
-      .start({ onStart: (me) => console.log("bot started @" + me.username) })
+      .start({ allowed_updates: allowedUpdates(), onStart: (me) => console.log("bot started @" + me.username) })
       .catch((err) => {
         if (stopping) return;
         console.error("polling stopped:", err);

@@ -300,17 +300,17 @@ bot.api.config.use(async (prev, method, payload, signal) => {
 });
 
 // Edits by the user, and the user leaving or coming back (my_chat_member: kicked = blocked).
-bot.on("edited_message", (ctx) => {
+// Both pass the update on: member and edit triggers of the scenario may watch the same updates.
+bot.on("edited_message", (ctx, next) => {
   const m = ctx.editedMessage;
-  if (!recordsMessages) return;
-  queueRecord({ t: "edit", chatId: String(m.chat.id), mid: m.message_id, text: kindOf(m).text, at: new Date().toISOString() });
+  if (recordsMessages) queueRecord({ t: "edit", chatId: String(m.chat.id), mid: m.message_id, text: kindOf(m).text, at: new Date().toISOString() });
+  return next();
 });
 
-bot.on("my_chat_member", (ctx) => {
+bot.on("my_chat_member", (ctx, next) => {
   const u = ctx.myChatMember;
-  if (u.chat.type !== "private") return;
-  const status = u.new_chat_member.status;
-  queueRecord({ t: "blocked", userId: String(u.chat.id), on: status === "kicked", at: new Date().toISOString() });
+  if (u.chat.type === "private") queueRecord({ t: "blocked", userId: String(u.chat.id), on: u.new_chat_member.status === "kicked", at: new Date().toISOString() });
+  return next();
 });
 
 // ─── Commands of the platform (resume after a takeover) ────────────────────────

@@ -77,7 +77,7 @@ export async function onMessage(turn: Turn, msg: IncomingMessage) {
   if (text !== undefined) {
     const command = commandIn(text);
     if (command !== undefined && (await runCommand(turn, command))) return;
-    const shown = shownButton(turn, (b, shownText) => b.action !== "contact" && b.action !== "location" && shownText === text);
+    const shown = shownButton(turn, (b, shownText) => !SHARES.includes(b.action) && shownText === text);
     if (shown) return press(turn, shown.owner, shown.button, text);
     if (await collectAnswer(turn, msg)) return;
     const trigger = matchTrigger(text);
@@ -88,10 +88,13 @@ export async function onMessage(turn: Turn, msg: IncomingMessage) {
     }
     const fixed = anyReplyButton(text);
     if (fixed) return press(turn, fixed.owner, fixed.button, text);
-  } else if (msg.contact || msg.location) {
-    // A "share contact/location" reply button answers with the phone number or "lat,lon".
-    const shared = msg.contact ? msg.contact.phone_number : msg.location!.latitude + "," + msg.location!.longitude;
-    const action = msg.contact ? "contact" : "location";
+  } else if (msg.contact || msg.location || msg.poll || msg.web_app_data) {
+    // A reply button that shares something answers with the phone number, "lat,lon", the poll's
+    // question or the data the Mini App sent.
+    const [action, shared] = msg.contact ? ["contact", msg.contact.phone_number]
+      : msg.location ? ["location", msg.location.latitude + "," + msg.location.longitude]
+      : msg.poll ? ["poll", msg.poll.question]
+      : ["web_app", msg.web_app_data!.data];
     const shown = shownButton(turn, (b) => b.action === action);
     if (shown) return press(turn, shown.owner, shown.button, render(turn, shown.button.text), shared);
     if (await collectAnswer(turn, msg)) return;
@@ -100,6 +103,9 @@ export async function onMessage(turn: Turn, msg: IncomingMessage) {
   }
   await fallback(turn);
 }
+
+/** Reply buttons that answer with something shared, never with their own text. */
+export const SHARES: string[] = ["contact", "location", "poll", "web_app", "managed_bot"];
 
 /** With the catchAllHandlers flag, a private message that matched nothing gets a polite answer. */
 export async function fallback(turn: Turn) {
