@@ -8,7 +8,6 @@ import { chooseBranch } from "./conditions";
 import { runLogicNode } from "./control";
 import { sendText, showMessage } from "./messages";
 import { COMMANDS, NODES, OPTIONS, TEXT_TRIGGERS } from "./program-data";
-import { startParamOf } from "./record";
 import { loadState, saveState } from "./storage";
 import type { ButtonDef, CollectDef, DelayNode, MediaKind, ScenarioNode, TextTriggerDef, ValidationDef } from "./tables";
 import type { IncomingMessage, NodeRef, Turn } from "./types";
@@ -256,7 +255,7 @@ export async function runCommand(turn: Turn, name: string): Promise<boolean> {
   const command = COMMANDS.find((c) => c.command === name);
   if (!command) return false;
   // "/start promo_7": a deep link's parameter picks its own flow (docs/nodes/triggers.md).
-  const param = command.links ? startParamOf(turn.event.message_text)?.source : undefined;
+  const param = command.links ? /^\/\S+\s+(\S{1,64})\s*$/.exec(turn.event.message_text ?? "")?.[1] : undefined;
   const link = param === undefined ? undefined : command.links!.find((l) => (l.match === "exact" ? param === l.value : param.startsWith(l.value)));
   const target = link ? link.target : command.target;
   if (!target) return false;
