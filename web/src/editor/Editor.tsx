@@ -19,6 +19,7 @@ import { SheetTabs } from "./SheetTabs";
 import { useEditor, EditorStore } from "./store";
 import { useSave, type ProjectRecord } from "./useSave";
 import { GRID } from "./Canvas";
+import { useLeaveGuard } from "../leave-guard";
 
 const typing = (t: EventTarget | null) => t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
 
@@ -52,6 +53,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
     }
   }, [project.id]);
   const s = useSave(store, project.id, project, () => void generate());
+  useLeaveGuard(s.dirty, t("editor.save.leave"));
   useEffect(() => void generate(), [generate]);
 
   const warnings = useMemo(() => {

@@ -100,12 +100,12 @@ function TypeFields({ ctx, node, projectId }: { ctx: FieldCtx; node: SNode; proj
     case "input":
       return (
         <>
+          <Text ctx={ctx} k="inputPrompt" label={t("editor.props.prompt")} />
           <Text ctx={ctx} k="inputVariable" label={t("editor.props.inputVariable")} vars />
           <Choice ctx={ctx} k="inputType" label={t("editor.props.inputType")} options={["text", "any", "number", "email", "phone", "photo", "video", "audio", "document", "contact", "location"]} fallback="text" />
           <Check ctx={ctx} k="inputRequired" label={t("editor.props.required")} />
           <Check ctx={ctx} k="appendVariable" label={t("editor.props.append")} />
           <Check ctx={ctx} k="saveToDatabase" label={t("editor.props.saveDb")} />
-          <Text ctx={ctx} k="inputPrompt" label={t("editor.props.prompt")} />
           <Target ctx={ctx} k="inputTargetNodeId" label={t("editor.props.inputTarget")} />
         </>
       );
