@@ -5,7 +5,9 @@ import { mkdirSync, statSync } from "node:fs";
 mkdirSync("dist", { recursive: true });
 const outfile = process.env.BUILD_OUTFILE ?? "dist/botloom";
 const result = await Bun.build({
-  entrypoints: ["src/main.ts"],
+  // The generator's worker thread is an entry point of its own: `new Worker(new URL(...))` in the
+  // executable finds it only so (src/scenario/codegen/off-thread.ts).
+  entrypoints: ["src/main.ts", "src/scenario/codegen/worker.ts"],
   compile: { outfile },
   bytecode: true,
   // Code reached only through import() (the S3 SDK, the MCP SDK, file-type) goes into chunks of

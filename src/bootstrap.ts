@@ -32,7 +32,9 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
   registerSecret(config.storageEncryptionKey);
   const log = opts.log ?? createLogger(config.logLevel);
   const db = opts.db ?? openDatabase(config.databasePath);
-  const projectFiles = new ProjectDatabases(config.dataDir);
+  const projectFiles = new ProjectDatabases(config.dataDir, (projectId, dropped) =>
+    log.warn(`Project ${projectId}: its file held a schema Botloom did not write; dropped ${dropped.map((e) => `${e.type} ${JSON.stringify(e.name)}`).join(", ")}`),
+  );
   // Older installs kept bot users and chat state in the platform database: move them once.
   const moved = moveBotRowsToProjectFiles(db, projectFiles);
   const repointed = repointLegacyEnvFiles(config.botsDir, config.databasePath, (id) => ({ database: projectFiles.pathOf(id), media: projectMediaDir(config.uploadsDir, id) }));

@@ -6,7 +6,8 @@ export interface BotEnd {
   /** exit code; null when it was killed */
   code: number | null;
   /**
-   * Set when the bot did nothing wrong: its runner was stopped because of another bot. It is
+   * Set when the bot did nothing wrong: its runner was stopped because of another bot, or for a
+   * reason outside every bot (it went silent and its watchdog named none). It is
    * started again at once and no crash is counted.
    */
   moved?: string;

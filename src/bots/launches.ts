@@ -1,4 +1,4 @@
-// Launch history rows: one per process start, closed with its final status (DESIGN.md "Details fixed").
+// Launch history rows: one per process start, closed with its final status (docs/bots.md#running-bots).
 import type { Db } from "../db/client";
 import { launchStatements, setTokenState } from "./queries";
 
@@ -13,9 +13,17 @@ export class LaunchHistory {
     launchStatements(this.db).close.run({ id: launchId, status, stoppedAt: new Date().toISOString(), errorMessage });
   }
 
-  /** After an unclean server stop (kill -9), launches left open are closed; their bots died with the server. */
-  closeDangling() {
-    launchStatements(this.db).closeDangling.run({ stoppedAt: new Date().toISOString() });
+  /** The newest launch so far: read before this server opens any, it separates an earlier server's launches from ours. */
+  lastId(): number {
+    return launchStatements(this.db).lastId.get()?.id ?? 0;
+  }
+
+  /**
+   * After an unclean server stop (kill -9), launches an earlier server left open are closed; their
+   * bots died with it. `upToId` (lastId before this server started): never a launch of this one.
+   */
+  closeDangling(upToId: number) {
+    launchStatements(this.db).closeDangling.run({ stoppedAt: new Date().toISOString(), upToId });
   }
 
   setTokenStatus(tokenId: number, status: string, desired?: "running" | "stopped") {

@@ -1,6 +1,6 @@
 // Runs each token's bot (in a shared runner, or as its own process: see BotHost) and supervises it:
 // exclusive ownership of a token, crash restarts with exponential backoff, give-up after repeated
-// crashes, logs and launch history, and bots brought back after a server restart (DESIGN.md §6).
+// crashes, logs and launch history, and bots brought back after a server restart (docs/bots.md#running-bots).
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 import type { ProjectDatabases } from "../db/project-db";
@@ -45,6 +45,8 @@ export class BotManager implements BotController {
   /** The tail of each token's queue of operations (see serial). */
   private readonly ops = new Map<number, Promise<void>>();
   private readonly launches: LaunchHistory;
+  /** Launches up to this id are an earlier server's (read before this one could open any). */
+  private readonly earlierLaunches: number;
   private readonly logs: LogWriter;
   /** where bots run: shared runners, or a process each (BOT_ISOLATION) */
   readonly host: BotHost;
@@ -55,6 +57,7 @@ export class BotManager implements BotController {
     private readonly policy: SupervisionPolicy = DEFAULT_POLICY,
   ) {
     this.launches = new LaunchHistory(deps.db);
+    this.earlierLaunches = this.launches.lastId();
     this.logs = new LogWriter(deps.db);
     this.host = deps.config.bots.isolation === "process" ? new ProcessHost(deps.config) : new RunnerPool(deps.config, deps.log);
     for (const { id } of runtimeStatements(deps.db).erroredTokens.all()) this.errored.add(id);
@@ -74,10 +77,11 @@ export class BotManager implements BotController {
    * Starts every bot that was running when the server last stopped: webhook bots first (the
    * messenger is already posting to them; the intake holds those updates while they count as
    * starting), a few at a time. A bot that fails to come back stays wanted, so the next server
-   * start tries again.
+   * start tries again. The app answers before this runs: a start or stop a user made meanwhile
+   * wins, and the resume neither closes its launch nor repeats or undoes it.
    */
   async resumeAll() {
-    this.launches.closeDangling();
+    this.launches.closeDangling(this.earlierLaunches);
     const rows = runtimeStatements(this.deps.db).wantedRunning.all();
     rows.sort((a, b) => Number(b.mode === "webhook") - Number(a.mode === "webhook"));
     for (const { id } of rows) this.resuming.add(id);
@@ -85,7 +89,7 @@ export class BotManager implements BotController {
     const worker = async () => {
       for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
         try {
-          if (!this.closed) await this.start(id);
+          if (!this.closed) await this.serial(id, () => this.resumeNow(id));
         } catch (e) {
           if (this.closed) return;
           this.deps.log.warn(`could not resume bot of token ${id}: ${e instanceof Error ? e.message : e}`);
@@ -99,12 +103,21 @@ export class BotManager implements BotController {
     await Promise.all(Array.from({ length: Math.min(RESUME_CONCURRENCY, queue.length) }, worker));
   }
 
+  /** One bot of resumeAll, at its turn in the token's queue. */
+  private async resumeNow(tokenId: number) {
+    const bot = this.bots.get(tokenId);
+    if (bot && (bot.status === "running" || bot.status === "starting" || bot.restartTimer)) return; // a user started it
+    if (!this.wanted(tokenId)) return; // a user stopped it (or its start failed) since the server came up
+    await this.startNow(tokenId);
+  }
+
   start(tokenId: number): Promise<BotInstanceState> {
     return this.serial(tokenId, () => this.startNow(tokenId));
   }
 
   stop(tokenId: number): Promise<BotInstanceState> {
     return this.serial(tokenId, async () => {
+      this.resuming.delete(tokenId); // a resume that has not reached it yet will not start it (resumeNow)
       await this.halt(tokenId, "stopped");
       return this.state(tokenId);
     });
@@ -219,7 +232,7 @@ export class BotManager implements BotController {
     bot.exited = instance.ended.then((end) => this.onExit(bot, instance, end, bot.stopping));
     if (p.launchMode === "webhook") {
       const moved = () => this.movedWhileStarting(bot, instance, moves);
-      // DESIGN.md: register the webhook only once the bot listens, so no update meets the forced-200 rule.
+      // docs/api.md#webhook-intake: register the webhook only once the bot listens, so no update meets the forced-200 rule.
       try {
         await waitForPort(instance, p.port!, this.policy.listenTimeoutMs);
       } catch (e) {
@@ -294,6 +307,10 @@ export class BotManager implements BotController {
     if (status === "error") this.errored.add(tokenId);
     else this.errored.delete(tokenId);
     this.launches.setTokenStatus(tokenId, status, desired);
+  }
+
+  private wanted(tokenId: number) {
+    return runtimeStatements(this.deps.db).desiredState.get({ tokenId })?.desired === "running";
   }
 
   private tokenExists(tokenId: number) {

@@ -2,10 +2,13 @@
 // supervised through stdin), but in a throwaway folder with its own database and limits: a
 // watchdog reads /proc and ends a bot that uses too much memory or CPU time.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { setPriority } from "node:os";
 import { join } from "node:path";
 import { ensureBotModules } from "./bot-modules";
 import { readLines } from "./lines";
 
+/** Niceness of a preview bot's process (docs/operations.md "Runners and stalls"). */
+const PREVIEW_NICE = 10;
 const exitedAlready = (proc: ReturnType<typeof Bun.spawn>) => proc.exitCode !== null || proc.signalCode !== null;
 
 export interface PreviewLimits {
@@ -82,6 +85,12 @@ export class PreviewBot {
       stderr: "pipe",
     });
     this.proc = proc;
+    // A preview is a user's trial run: when the cores are busy, the server's requests go first.
+    try {
+      setPriority(proc.pid, PREVIEW_NICE);
+    } catch {
+      // not allowed here: it runs at the server's priority
+    }
     const token = spec.env.BOT_TOKEN ?? "";
     const mask = (l: string) => (token ? l.split(token).join("***") : l);
     const output = Promise.all([

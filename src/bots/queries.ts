@@ -1,7 +1,7 @@
 // What the bot runtime reads and writes in the platform database (tokens, launches, logs, the
 // rows a bot program is built from) and in a project's own file (media file ids). The runtime
 // imports no feature module, so these statements are its own.
-import { and, asc, desc, eq, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, lt, lte, max, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import type { ProjectDb } from "../db/project-db";
 import { statements } from "../db/prepared";
@@ -27,6 +27,7 @@ export const runtimeStatements = statements((db: Db) => ({
   erroredTokens: () => db.select({ id: botTokens.id }).from(botTokens).where(eq(botTokens.status, "error")).prepare(),
   /** Tokens whose bot was running when the server last stopped. */
   wantedRunning: () => db.select({ id: botTokens.id, mode: botTokens.launchMode }).from(botTokens).where(eq(botTokens.desiredState, "running")).orderBy(botTokens.id).prepare(),
+  desiredState: () => db.select({ desired: botTokens.desiredState }).from(botTokens).where(eq(botTokens.id, tokenId)).prepare(),
 }));
 
 export const fileIdStatements = statements((db: ProjectDb) => ({
@@ -49,8 +50,9 @@ export const launchStatements = statements((db: Db) => ({
   closeDangling: () => db
     .update(botLaunches)
     .set({ status: "stopped", stoppedAt: sql`${sql.placeholder("stoppedAt")}`, errorMessage: "server stopped unexpectedly" })
-    .where(and(eq(botLaunches.status, "running"), isNull(botLaunches.stoppedAt)))
+    .where(and(eq(botLaunches.status, "running"), isNull(botLaunches.stoppedAt), lte(botLaunches.id, sql.placeholder("upToId"))))
     .prepare(),
+  lastId: () => db.select({ id: max(botLaunches.id) }).from(botLaunches).prepare(),
 }));
 
 export function setTokenState(db: Db, id: number, set: { status: string; updatedAt: string; desiredState?: "running" | "stopped" }) {

@@ -3,7 +3,7 @@
 // the runner keeps only its tables, state and connections. This side places bots, relays their
 // output, and watches each runner: a runner whose event loop is blocked or whose memory is over the
 // limit is killed; the bot that caused it is named in its log and gets a runner of its own when it
-// starts again, and the others are started again at once (DESIGN.md §6, README "How bots run").
+// starts again, and the others are started again at once (docs/bots.md#running-bots, docs/bots.md#running-bots).
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config";
@@ -26,10 +26,13 @@ import runnerWatchdog from "./runner/watchdog.ts" with { type: "text" };
 
 /** How often each runner is asked for a sign of life (its memory is watched inside it, runner/watchdog.ts). */
 const PING_MS = 1000;
-/** A runner that has not answered for its block limit plus this long is killed even unnamed. */
+/**
+ * A runner that has not answered for its block limit plus this long of the time this side was
+ * watching is killed even unnamed (its watchdog thread said nothing: the process is frozen).
+ */
 const PING_SLACK_MS = 3000;
 /** A runner left without bots is ended after this long (a restart of its only bot reuses it). */
-const IDLE_MS = 10_000;
+export const RUNNER_IDLE_MS = 10_000;
 
 interface Hosted {
   tokenId: number;
@@ -44,7 +47,12 @@ interface Runner {
   bots: Map<number, Hosted>;
   /** bots let go after they did not stop in time, still in the runner until it says they ended (with their log) */
   lingering: Map<number, LineSink>;
-  lastPong: number;
+  /** it answered a ping since the last watch */
+  ponged: boolean;
+  /** how long this side watched it without an answer (see watch: the server's own stalls are not counted) */
+  silentMs: number;
+  /** the number of the last ping it answered */
+  answeredPing: number;
   /** the bot that made us kill this runner, and why */
   culprit: { tokenId: number; why: string } | null;
   idleTimer: ReturnType<typeof setTimeout> | null;
@@ -59,7 +67,10 @@ export class RunnerPool implements BotHost {
   private readonly alone = new Set<number>();
   private readonly pinger: ReturnType<typeof setInterval>;
   private pingCount = 0;
+  private lastWatch = performance.now();
   private closed = false;
+  /** Tests shorten it to reach an idle runner's end without waiting 10 s. */
+  idleMs = RUNNER_IDLE_MS;
 
   constructor(
     private readonly config: Config,
@@ -72,6 +83,17 @@ export class RunnerPool implements BotHost {
   /** Runner processes now (for tests and the status of the instance). */
   get processes(): number[] {
     return [...this.runners].map((r) => r.proc.pid);
+  }
+
+  /** Whether a runner let a whole ping interval pass unanswered: its event loop is blocked (for tests). */
+  missedPing(pid: number): boolean {
+    const r = [...this.runners].find((x) => x.proc.pid === pid);
+    return r !== undefined && this.pingCount - r.answeredPing >= 2;
+  }
+
+  /** Runner processes told to end (stdin closed) that have not exited yet (for tests). */
+  get ending(): number[] {
+    return [...this.runners].filter((r) => r.ending).map((r) => r.proc.pid);
   }
 
   launch(p: BotProgram, onLine: LineSink): BotInstance {
@@ -154,7 +176,7 @@ export class RunnerPool implements BotHost {
       stdout: "pipe",
       stderr: "pipe",
     });
-    const runner: Runner = { key, proc, bots: new Map(), lingering: new Map(), lastPong: Date.now(), culprit: null, idleTimer: null, ending: false, exited: Promise.resolve() };
+    const runner: Runner = { key, proc, bots: new Map(), lingering: new Map(), ponged: true, silentMs: 0, answeredPing: this.pingCount, culprit: null, idleTimer: null, ending: false, exited: Promise.resolve() };
     const output = Promise.all([
       readLines(proc.stdout as ReadableStream<Uint8Array>, (line) => this.onMessage(runner, line)),
       readLines(proc.stderr as ReadableStream<Uint8Array>, (line) => this.log.warn(`bot runner ${proc.pid}: ${maskSecrets(line)}`)),
@@ -196,7 +218,8 @@ export class RunnerPool implements BotHost {
         hosted?.settle({ code: typeof m.code === "number" ? m.code : null });
         return;
       case "pong":
-        runner.lastPong = Date.now();
+        runner.ponged = true;
+        if (typeof m.n === "number") runner.answeredPing = m.n;
         return;
       case "error":
         // An error no handler caught, while this bot's code ran last: most likely its own.
@@ -216,7 +239,7 @@ export class RunnerPool implements BotHost {
     // A bot let go by a stop while it blocked the runner is still the one to name.
     const named = tokenId !== undefined && (runner.bots.has(tokenId) || runner.lingering.has(tokenId)) ? tokenId : -1;
     runner.culprit = { tokenId: named, why };
-    this.log.warn(`bot runner ${runner.proc.pid} killed: ${named > 0 ? `bot of token ${named} ` : "a bot "}${why}`);
+    this.log.warn(`bot runner ${runner.proc.pid} killed: ${named > 0 ? `bot of token ${named} ${why}` : `no bot to name (${why})`}`);
     runner.proc.kill("SIGKILL");
   }
 
@@ -233,9 +256,13 @@ export class RunnerPool implements BotHost {
         hosted.settle({ code: null, reason });
       } else if (culprit && culprit.tokenId > 0) {
         hosted.settle({ code: null, moved: `another bot ${culprit.why}; this bot was moved to another runner` });
+      } else if (culprit) {
+        // Killed by this side with no bot named (docs/operations.md "Runners and stalls"): a reason
+        // outside any bot, so no bot's crash budget pays for it.
+        hosted.settle({ code: null, moved: `its runner was stopped with no bot to name (${culprit.why}); this bot was moved to another runner` });
       } else {
-        // Nobody to blame (killed from outside, out of memory before the watchdog saw it): every bot crashed.
-        const reason = culprit ? `its runner was stopped: a bot ${culprit.why}` : `its runner exited with code ${code}`;
+        // It ended by itself or was killed from outside (out of memory before the watchdog saw it): every bot crashed.
+        const reason = `its runner exited with code ${code}`;
         hosted.onLine("stderr", reason);
         hosted.settle({ code, reason });
       }
@@ -244,13 +271,23 @@ export class RunnerPool implements BotHost {
 
   // --- upkeep -------------------------------------------------------------------------------------
 
+  /**
+   * A runner's silence is counted only in time this side was watching: while the server's own event
+   * loop stalls (a slow request, a long read), pongs wait unread in the pipe and pings go unsent, so
+   * the wall-clock gap says nothing about the runner. Each watch adds at most one ping interval;
+   * a stall of any length counts as one.
+   */
   private watch() {
-    const now = Date.now();
+    const now = performance.now();
+    const watched = Math.min(now - this.lastWatch, PING_MS);
+    this.lastWatch = now;
     const limit = this.config.bots.runnerBlockMs + PING_SLACK_MS;
     this.pingCount++;
     for (const r of this.runners) {
       if (r.culprit) continue;
-      if (now - r.lastPong > limit) this.recycle(r, undefined, `kept its runner from answering for ${((now - r.lastPong) / 1000).toFixed(1)} s`);
+      r.silentMs = r.ponged ? 0 : r.silentMs + watched;
+      r.ponged = false;
+      if (r.silentMs > limit) this.recycle(r, undefined, `did not answer for ${(r.silentMs / 1000).toFixed(1)} s of the server's watch`);
       else this.send(r, { op: "ping", n: this.pingCount });
     }
   }
@@ -260,7 +297,7 @@ export class RunnerPool implements BotHost {
     runner.idleTimer = setTimeout(() => {
       runner.idleTimer = null;
       if (runner.bots.size === 0) this.end(runner);
-    }, IDLE_MS);
+    }, this.idleMs);
     runner.idleTimer.unref();
   }
 

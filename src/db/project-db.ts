@@ -1,4 +1,5 @@
-// Opens the per-project database files (DATA_DIR/projects/<projectId>.db). The platform reads them
+// Opens the per-project database files (DATA_DIR/projects/<projectId>.db; scenario tables live in
+// <projectId>-tables.db beside it, which the platform never opens). The platform reads them
 // for the bot-users and stats endpoints, writes the content mirror for contentCache bots, and
 // removes a file with its project. Connections are kept open for a few recently used projects.
 import { Database } from "bun:sqlite";
@@ -6,9 +7,14 @@ import { existsSync, linkSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { eq } from "drizzle-orm";
+import { scenarioTablesPath } from "../scenario/codegen/runtime/scenario-file";
+import { repairSchema, schemaIsSound, type SchemaEntry } from "./project-schema-check";
 import { PROJECT_DB_DDL, projectBotState, projectBotUsers, projectContent, projectMediaFileIds, projectSchema } from "./project-schema";
 
 export type ProjectDb = BunSQLiteDatabase<typeof projectSchema> & { $client: Database };
+
+/** Told when a file's schema was not Botloom's and what was dropped to make it so. */
+export type SchemaRepaired = (projectId: number, dropped: SchemaEntry[]) => void;
 
 /**
  * Open connections kept (each holds three file descriptors and a small page cache). Closing one
@@ -41,8 +47,13 @@ function emptyImage(): Uint8Array {
 export class ProjectDatabases {
   readonly dir: string;
   private readonly open_ = new Map<number, ProjectDb>();
+  /** PRAGMA schema_version of each open file when its schema was last checked. */
+  private readonly checked = new Map<number, number>();
 
-  constructor(dataDir: string) {
+  constructor(
+    dataDir: string,
+    private readonly onRepaired: SchemaRepaired = () => {},
+  ) {
     this.dir = join(dataDir, "projects");
   }
 
@@ -58,6 +69,8 @@ export class ProjectDatabases {
       // Most recently used last, so eviction drops the oldest.
       this.open_.delete(projectId);
       this.open_.set(projectId, cached);
+      // Reading the header's schema cookie is cheap; a change since the check means another look.
+      if (schemaVersion(cached.$client) !== this.checked.get(projectId)) this.verify(projectId, cached.$client);
       return cached;
     }
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
@@ -83,22 +96,37 @@ export class ProjectDatabases {
     sqlite.exec("PRAGMA busy_timeout = 5000");
     sqlite.exec("PRAGMA journal_mode = WAL");
     sqlite.exec("PRAGMA synchronous = NORMAL");
-    // No-ops on a file made here; they complete a file an older version or a bot left behind.
-    sqlite.transaction(() => {
-      for (const ddl of PROJECT_DB_DDL) sqlite.exec(ddl);
-      // Botloom's schema has no views or triggers: any here came from scenario SQL (before the guard
-      // refused them) or a crafted file, and would run that SQL inside this process's reads and writes.
-      const foreign = sqlite.query<{ type: string; name: string }, []>("SELECT type, name FROM sqlite_master WHERE type IN ('view', 'trigger')").all();
-      for (const f of foreign) sqlite.exec(`DROP ${f.type === "view" ? "VIEW" : "TRIGGER"} IF EXISTS "${f.name.replaceAll('"', '""')}"`);
-    })();
+    // Functions with side effects never run from the schema (defence in depth: verify() is the check).
+    sqlite.exec("PRAGMA trusted_schema = OFF");
+    try {
+      this.verify(projectId, sqlite);
+    } catch (e) {
+      // A schema that cannot even be dropped (a virtual table of an unknown module) is not read.
+      sqlite.close();
+      throw e;
+    }
     const db = drizzle({ client: sqlite, schema: projectSchema }) as ProjectDb;
     this.open_.set(projectId, db);
     while (this.open_.size > MAX_OPEN) {
       const [oldest, conn] = this.open_.entries().next().value!;
       this.open_.delete(oldest);
+      this.checked.delete(oldest);
       conn.$client.close();
     }
     return db;
+  }
+
+  /**
+   * Makes the file's schema Botloom's before any read: what else is on the bot's tables (a
+   * generated column, an expression index, a view or trigger, left by an older version's scenario
+   * SQL or a crafted file) would run in this process on every read. No-ops on a sound file; they
+   * complete a file an older version or a bot left behind.
+   */
+  private verify(projectId: number, sqlite: Database) {
+    // A sound file is only read: a write lock would wait for the bot's own writes.
+    const dropped = schemaIsSound(sqlite) ? [] : sqlite.transaction(() => repairSchema(sqlite)).immediate();
+    this.checked.set(projectId, schemaVersion(sqlite));
+    if (dropped.length > 0) this.onRepaired(projectId, dropped);
   }
 
   /** The project's database when its file exists (a project whose bots never ran has none). */
@@ -117,7 +145,10 @@ export class ProjectDatabases {
       open.close();
     }
     this.open_.delete(projectId);
-    for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(path + suffix, { force: true });
+    this.checked.delete(projectId);
+    for (const file of [path, scenarioTablesPath(path)]) {
+      for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(file + suffix, { force: true });
+    }
   }
 
   /** Rows of a deleted token: its users, chat state and media file ids. */
@@ -144,5 +175,10 @@ export class ProjectDatabases {
   closeAll() {
     for (const db of this.open_.values()) db.$client.close();
     this.open_.clear();
+    this.checked.clear();
   }
+}
+
+function schemaVersion(sqlite: Database): number {
+  return sqlite.query<{ schema_version: number }, []>("PRAGMA schema_version").get()?.schema_version ?? -1;
 }

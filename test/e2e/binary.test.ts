@@ -65,6 +65,18 @@ describe("compiled binary in an empty folder", () => {
     expect((await (await fetch(`${server.url}/api/openapi.json`)).json()).paths["/api/health"]).toBeDefined();
   });
 
+  test("generate and export run in the generator's worker thread, embedded in the executable", async () => {
+    // dev login was switched on by the test above
+    const dev = await fetch(`${server.url}/api/auth/dev-login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ userId: 77 }) });
+    const headers = { cookie: dev.headers.getSetCookie()[0].split(";")[0], "content-type": "application/json" };
+    const project = await (await fetch(`${server.url}/api/projects`, { method: "POST", headers, body: JSON.stringify({ name: "Bin" }) })).json();
+    const generated = await fetch(`${server.url}/api/projects/${project.id}/generate`, { method: "POST", headers, body: "{}" });
+    const body = await generated.json();
+    expect([generated.status, typeof body.code, body.lines > 10]).toEqual([200, "string", true]);
+    const exported = await fetch(`${server.url}/api/projects/${project.id}/export`, { method: "POST", headers, body: "{}" });
+    expect([exported.status, (await exported.json()).code.includes("grammy")]).toEqual([200, true]);
+  });
+
   test("backup while it runs; restore refuses while it runs", () => {
     const env = { PATH: process.env.PATH ?? "", LOG_LEVEL: "silent" };
     const backup = Bun.spawnSync([binary, "backup"], { cwd: dir, env });

@@ -1,10 +1,11 @@
-// bot_table and psql_query run on the project's own SQLite file (DATABASE_PATH): CRUD, upsert,
+// bot_table and psql_query run on the project's tables file (beside DATABASE_PATH): CRUD, upsert,
 // aggregates, result formats, {table.name} variables, set_variable lookup, SQL with bound
 // variables (an injection attempt stays a value), and refused or broken SQL that logs one line
 // while the bot keeps serving.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
+import { scenarioTablesPath } from "../../src/scenario/codegen/runtime/scenario-file";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
 import { Chat, doc, node, removeDir, startBot, tmpDir, type BotProcess } from "./harness";
 
@@ -70,7 +71,8 @@ describe("bot_table and psql_query", () => {
     const [shown, after] = await chat.say("/orders", 2);
     expect(shown.params.text).toBe(`id=1 rows=2 low=apple n=2 total=15 kinds=apple, pear first=7 lines=apple=7\npear=8 inj=0 look=8`);
     expect(after.params.text).toBe("gone=1 left=1");
-    const file = new Database(dbPath, { readonly: true });
+    // Scenario tables live in the project's tables file, beside the bot's own file.
+    const file = new Database(scenarioTablesPath(dbPath), { readonly: true });
     expect(file.query("SELECT item, qty, owner FROM orders").all()).toEqual([{ item: "pear", qty: 8, owner: String(chat.user.id) }]);
     file.close();
   });

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { statSync } from "node:fs";
 import { join } from "node:path";
+import { scenarioTablesPath } from "../../src/scenario/codegen/runtime/scenario-file";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
 import { Chat, doc, node, removeDir, startBot, tmpDir, type BotProcess } from "./harness";
 
@@ -48,5 +49,8 @@ test("an INSERT past the file's cap fails with one log line; the file stays unde
   expect(reply.params.text).toBe("still serving");
   expect(b.output()).toMatch(/node fill: psql_query failed: database or disk is full/);
   expect(b.output()).toMatch(/psql_query small ran/);
-  expect(size(dbPath) + size(`${dbPath}-wal`)).toBeLessThan(2 * 4 * 1024 * 1024);
+  // Scenario tables are written to the tables file beside the bot's file; the cap is the same.
+  const tables = scenarioTablesPath(dbPath);
+  expect(size(tables)).toBeGreaterThan(0);
+  expect(size(tables) + size(`${tables}-wal`)).toBeLessThan(2 * 4 * 1024 * 1024);
 });

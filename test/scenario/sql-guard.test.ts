@@ -6,7 +6,7 @@ import { Database } from "bun:sqlite";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { guardScenarioSql, ScenarioSqlError } from "../../src/scenario/codegen/runtime/sql-guard";
+import { guardCompiledScenarioSql, guardScenarioSql, ScenarioSqlError } from "../../src/scenario/codegen/runtime/sql-guard";
 import { generateBot } from "../../src/scenario";
 import { ProjectDatabases } from "../../src/db/project-db";
 
@@ -83,26 +83,22 @@ describe("guardScenarioSql", () => {
   });
 
   test("triggers and views are refused: the platform's own reads and writes of the file would run them", () => {
-    // Without the guard: a trigger a scenario creates runs inside the platform's write of the file
-    // (in the server's process, which a long recursive query would stall for every user), and a
-    // view put in place of a bot table answers the platform's reads with whatever it computes.
+    // Without the guard a trigger or a view written into the bot's file would run inside the
+    // platform's reads and writes (in the server's process). The platform checks the schema when it
+    // opens the file and again whenever its schema cookie moved: both go before they can run.
     const files = new ProjectDatabases(join(dir, "platform"));
-    const platformSide = files.open(7);
+    files.open(7);
     const bot = new Database(files.pathOf(7));
     bot.exec("CREATE TABLE loot (x TEXT)");
     const trigger = "CREATE TRIGGER spy AFTER INSERT ON project_content BEGIN INSERT INTO loot (x) VALUES ('ran in the platform'); END";
     bot.exec(trigger);
-    files.writeContent(7, "{}", "2026-01-01T00:00:00Z");
-    expect(bot.query("SELECT x FROM loot").all()).toEqual([{ x: "ran in the platform" }]);
     const view = "CREATE VIEW bot_stats AS WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c LIMIT 1000) SELECT count(*) AS n FROM c";
     bot.exec(view);
-    expect(platformSide.$client.query("SELECT n FROM bot_stats").get()).toEqual({ n: 1000 });
+    files.writeContent(7, "{}", "2026-01-01T00:00:00Z");
+    expect(bot.query("SELECT x FROM loot").all()).toEqual([]);
+    expect(bot.query("SELECT type, name FROM sqlite_master WHERE type IN ('view', 'trigger')").all()).toEqual([]);
     bot.close();
     files.closeAll();
-    // Those a scenario made before the guard refused them go when the platform opens the file.
-    const reopened = new ProjectDatabases(join(dir, "platform"));
-    expect(reopened.open(7).$client.query("SELECT type, name FROM sqlite_master WHERE type IN ('view', 'trigger')").all()).toEqual([]);
-    reopened.closeAll();
 
     // (A trigger's body needs a ";", so the one-statement rule already stopped these.)
     refuse(trigger, /triggers|one SQL statement/);
@@ -133,5 +129,57 @@ describe("guardScenarioSql", () => {
     expect(code).toContain("function guardScenarioSql(sql: string): string {");
     expect(code).toContain("class ScenarioSqlError extends Error {}");
     expect(code).not.toMatch(/^export /m);
+  });
+});
+
+describe("the guard reads SQL as SQLite's tokenizer does", () => {
+  test("a TCL-style parameter $a(...) runs to its ')': the quote inside it starts no string, so the ATTACH after is seen", () => {
+    const db = projectDb();
+    const attack = "SELECT $a(') ; ATTACH 'x' AS y --'";
+    // What SQLite sees: one parameter `$a(')`, then a second statement.
+    expect(db.query("SELECT $a(')").paramsCount).toBe(1);
+    refuse(attack, /ATTACH|one SQL statement/);
+    refuse("SELECT $a(') ATTACH 'x' AS y --'", /ATTACH/);
+    refuse("SELECT :a(') ATTACH 'x' AS y --'", /ATTACH/);
+    refuse("SELECT @a::b(') ATTACH 'x' AS y --'", /ATTACH/);
+    refuse("SELECT $a::b::c(') VACUUM --'", /VACUUM/);
+    refuse("SELECT #a(') PRAGMA --'", /PRAGMA/);
+    // A "(" suffix ends at white space: SQLite refuses the token, so does the guard.
+    refuse("SELECT $a(x y)", /not closed/);
+    refuse("SELECT $ ", /without a name/);
+    db.close();
+  });
+
+  test("every parameter form, quoted names, blob literals and numbers are single tokens, as SQLite counts them", () => {
+    const db = projectDb();
+    const cases: [string, number][] = [
+      ["SELECT ?, ?12, :name, @name, $name, $a::b(c), #x", 17],
+      ["SELECT x'00ff', X'', 1.5e+3, 0x1F, .5, 1_000 FROM items", 0],
+      ["SELECT [a ' b], `c `` ' d`, \"e '' f\" FROM (SELECT 1 AS [a ' b], 2 AS `c `` ' d`, 3 AS \"e '' f\")", 0],
+      ["SELECT name FROM items /* unterminated comment runs to the end: ATTACH", 0],
+      ["SELECT 1 AS \u00a0attach", 0],
+    ];
+    for (const [sql, params] of cases) {
+      expect(guardScenarioSql(sql)).toBe(sql);
+      expect(db.query(sql).paramsCount).toBe(params);
+    }
+    // x'' is no escape inside a blob literal: the blob ends, the ATTACH is a keyword.
+    refuse("SELECT x''; ATTACH 'x' AS y", /ATTACH|one SQL statement/);
+    refuse("SELECT x'' ATTACH 'x' AS y", /ATTACH/);
+    refuse("SELECT x'00", /unterminated/);
+    db.close();
+  });
+
+  test("the compiled check: what SQLite's own parser makes of the statement is refused when it attaches, detaches, vacuums or loads code", () => {
+    const db = projectDb();
+    const compiled = (sql: string) => guardCompiledScenarioSql(db, sql);
+    for (const sql of ["ATTACH ? AS y", "ATTACH DATABASE 'x' AS y", "DETACH y", "VACUUM", "VACUUM INTO 'x'", "SELECT load_extension('x')"]) {
+      expect(() => compiled(sql)).toThrow(ScenarioSqlError);
+    }
+    for (const sql of ["SELECT * FROM items WHERE name = ?", "INSERT INTO items (name) VALUES ('ATTACH')", "CREATE TABLE IF NOT EXISTS t2 (a)"]) {
+      expect(compiled(sql)).toBe(sql);
+    }
+    expect(db.query("SELECT count(*) AS n FROM pragma_database_list").get()).toEqual({ n: 1 });
+    db.close();
   });
 });

@@ -157,3 +157,14 @@ export function childPids(parentPid: number, match: string | ((pid: number) => b
   }
   return out;
 }
+
+/** On a fresh server process: the admin turns dev login on, then `userId` logs in; the session cookie. */
+export async function devLoginOnServer(url: string, adminKey: string, userId: number): Promise<string> {
+  const login = await fetch(`${url}/admin/api/login`, { method: "POST", body: new URLSearchParams({ key: adminKey }), redirect: "manual" });
+  const admin = login.headers.getSetCookie()[0]!.split(";")[0]!;
+  const put = await fetch(`${url}/admin/api/app-settings`, { method: "PUT", headers: { cookie: admin, "content-type": "application/json" }, body: JSON.stringify({ auth: { loginMode: "dev_login" } }) });
+  if (put.status !== 200) throw new Error(`turning dev login on answered ${put.status}`);
+  const dev = await fetch(`${url}/api/auth/dev-login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ userId, firstName: `U${userId}` }) });
+  if (dev.status !== 200) throw new Error(`dev login answered ${dev.status}`);
+  return dev.headers.getSetCookie()[0]!.split(";")[0]!;
+}

@@ -14,10 +14,25 @@ let told = false;
 const platform = process.ppid;
 let orphanedAt = 0;
 
-// writeSync: the message must leave even while the main thread (and its stdout writer) is stuck.
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * writeSync: the message must leave even while the main thread (and its stdout writer) is stuck.
+ * The pipe is non-blocking and full while the platform's own loop stalls (it reads nothing then):
+ * the report waits for room instead of being lost, and it starts on a line of its own (the main
+ * thread may have left half a line in the pipe).
+ */
 const tell = (message: RunnerEvent) => {
   told = true;
-  writeSync(1, JSON.stringify(message) + "\n");
+  const bytes = Buffer.from("\n" + JSON.stringify(message) + "\n");
+  for (let at = 0; at < bytes.length; ) {
+    try {
+      at += writeSync(1, bytes, at);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EAGAIN") return; // the platform is gone: the orphan check ends us
+      Atomics.wait(pause, 0, 0, 20);
+    }
+  }
 };
 
 setInterval(() => {

@@ -9,7 +9,7 @@ import { AppError, badRequest, notFound } from "../../errors";
 import { scenarioLimitProblem } from "../../lib/json-limits";
 import type { PreviewSession } from "./session";
 import { PREVIEW_GROUP_ID, PREVIEW_PEOPLE } from "./people";
-import type { PreviewAction, PreviewActor } from "./model";
+import type { PreviewAction, PreviewActor, PreviewTranscript, PreviewUserKey, PreviewView } from "./model";
 
 export interface PreviewOptions {
   /** sessions one user may have; a new one ends his oldest */
@@ -45,13 +45,16 @@ export class PreviewService {
 
   async create(userId: number, projectId: number, document?: unknown) {
     // The emulator and the preview bot load with the first preview, not with the server (cold
-    // start). Before the limits below: nothing may await between checking them and counting this one.
+    // start).
     const { PreviewSession } = await import("./session");
     const project = this.ctx.projects.getFull(projectId, userId);
     if (document !== undefined) checkLimits(document);
+    // Checked and taken in one synchronous step (parallel starts must not all see the same free
+    // slots): the user's oldest sessions beyond the limit leave the map now, this one enters it.
     const mine = [...this.sessions.values()].filter((s) => s.userId === userId).sort((a, b) => a.createdAt - b.createdAt);
-    while (mine.length >= this.options.perUser) await this.end(mine.shift()!);
-    if (this.sessions.size >= this.options.total) throw new AppError(503, "INTERNAL", "Too many previews are running on this server; try again in a few minutes");
+    const evicted = mine.slice(0, Math.max(0, mine.length - this.options.perUser + 1));
+    if (this.sessions.size - evicted.length >= this.options.total) throw new AppError(503, "INTERNAL", "Too many previews are running on this server; try again in a few minutes");
+    const ending = evicted.map((s) => this.end(s));
     const session = new PreviewSession(
       userId,
       projectId,
@@ -59,6 +62,9 @@ export class PreviewService {
       { config: this.ctx.config, limits: this.options.bot, emulatorLimits: this.options.emulator, platformUrl: () => this.ctx.state.localUrl },
     );
     this.sessions.set(session.id, session);
+    await Promise.all(ending);
+    // A newer start of the same user ended this one while the old ones stopped: nothing to start.
+    if (!this.sessions.has(session.id)) return this.view(session);
     try {
       await session.start();
     } catch (e) {
@@ -85,7 +91,7 @@ export class PreviewService {
     return this.view(this.session(userId, id));
   }
 
-  view(s: PreviewSession) {
+  view(s: PreviewSession): PreviewView {
     const me = s.person;
     return {
       id: s.id,
@@ -95,7 +101,7 @@ export class PreviewService {
       warnings: s.warnings,
       bot: { id: s.emulator.bot.id, username: s.emulator.bot.username, firstName: s.emulator.bot.firstName },
       actor: { ...s.actor, userId: me.id, chatId: s.chatId },
-      users: Object.entries(PREVIEW_PEOPLE).map(([key, u]) => ({ key, id: u.id, firstName: u.first_name, lastName: u.last_name ?? null, admin: key === "admin" })),
+      users: Object.entries(PREVIEW_PEOPLE).map(([key, u]) => ({ key: key as PreviewUserKey, id: u.id, firstName: u.first_name, lastName: u.last_name ?? null, admin: key === "admin" })),
       groupChatId: PREVIEW_GROUP_ID,
       commands: s.emulator.commandsFor(me.id, s.chatId),
       idleTimeoutSeconds: Math.round(this.options.idleMs / 1000),
@@ -106,7 +112,7 @@ export class PreviewService {
    * The chat of the current preview user (or every chat), waiting up to `waitMs` for a change
    * after `after` (the version of an earlier answer) so a client can long-poll.
    */
-  async transcript(userId: number, id: string, opts: { after?: number; waitMs?: number; all?: boolean; changes?: boolean } = {}) {
+  async transcript(userId: number, id: string, opts: { after?: number; waitMs?: number; all?: boolean; changes?: boolean } = {}): Promise<PreviewTranscript> {
     const s = this.session(userId, id);
     if (opts.after !== undefined) await s.emulator.transcript.waitForChange(opts.after, Math.min(opts.waitMs ?? 0, MAX_WAIT_MS));
     const t = s.emulator.transcript;
@@ -229,7 +235,7 @@ function replyKeyboardOf(entries: TranscriptEntry[]) {
   return null;
 }
 
-/** An unsaved document meets the limits a saved one does (SCENARIO.md: 64 levels, 20,000 nodes). */
+/** An unsaved document meets the limits a saved one does (docs/api.md#limits: 64 levels, 20,000 nodes). */
 function checkLimits(document: unknown) {
   const problem = scenarioLimitProblem(document, "document");
   if (problem) throw badRequest(problem);

@@ -9,7 +9,7 @@ import { Upload } from "../../emulator/bot-api/params";
 import { ApiError, type FakeUser } from "../../emulator/bot-api/types";
 import { AppError, badRequest, ScenarioError } from "../../errors";
 import { randomBase62 } from "../../lib/crypto";
-import { generateBot } from "../../scenario";
+import { generateBotOffThread } from "../../scenario/codegen/off-thread";
 import type { PreviewAction, PreviewActor } from "./model";
 import { PREVIEW_GROUP_ID, PREVIEW_PEOPLE } from "./people";
 
@@ -50,10 +50,10 @@ export class PreviewSession {
     this.emulator = new EmulatorSession({ token, id: botId, username: `preview_${botId}_bot`, firstName: source.projectName || "Preview bot" }, deps.emulatorLimits);
   }
 
-  /** Generates the program (a 400 for an unusable scenario before anything runs). */
-  private program(): string {
+  /** Generates the program off the event loop (a 400 for an unusable scenario before anything runs). */
+  private async program(): Promise<string> {
     try {
-      const out = generateBot(this.source.document, {
+      const out = await generateBotOffThread(this.source.document, {
         projectName: this.source.projectName,
         userDatabaseEnabled: this.source.userDatabaseEnabled,
         enableLogging: true,
@@ -68,7 +68,9 @@ export class PreviewSession {
   }
 
   async start() {
-    const code = this.program();
+    const code = await this.program();
+    // Stopped while the program was generated (a newer preview of the user ended this one).
+    if (this.status === "stopped") return;
     this.emulator.start();
     await this.launch(code);
   }
@@ -118,9 +120,10 @@ export class PreviewSession {
   /** Runs `job` with the bot stopped and starts it again (with the newest program). */
   private restart(job: () => void, code?: string) {
     const run = this.queue.then(async () => {
+      const next = code ?? (await this.program());
       await this.bot?.stop();
       job();
-      await this.launch(code ?? this.program());
+      await this.launch(next);
     });
     this.queue = run.catch(() => {});
     return run;
@@ -132,7 +135,7 @@ export class PreviewSession {
     this.source = { ...previous, document };
     let code: string;
     try {
-      code = this.program();
+      code = await this.program();
     } catch (e) {
       this.source = previous;
       throw e;

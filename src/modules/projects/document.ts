@@ -1,4 +1,4 @@
-// The scenario document as projects store it (SCENARIO.md "Document"): rejects only what would
+// The scenario document as projects store it (docs/scenario.md#the-document): rejects only what would
 // make it unusable, normalises the legacy flat form to one sheet, and counts nodes and sheets for
 // the cached columns. Everything else (unknown keys, `edges` vs `connections`) is kept as given.
 import { badRequest, ScenarioError } from "../../errors";
@@ -47,10 +47,16 @@ export function parseDocument(raw: unknown): ParsedDocument {
  */
 export function readStoredScenario(json: string): unknown {
   const doc = readStored(json);
-  const problem = scenarioLimitProblem(doc, "The stored scenario");
-  if (problem) throw badRequest(`${problem} (it was saved before this limit existed: save a smaller document)`);
+  const problem = scenarioLimitProblem(doc, STORED_SCENARIO);
+  if (problem) throw storedOverLimit(problem);
   return doc;
 }
+
+/** How a limit problem names a stored scenario. */
+export const STORED_SCENARIO = "The stored scenario";
+
+/** A stored scenario over a limit: what to do about it. */
+export const storedOverLimit = (problem: string) => badRequest(`${problem} (it was saved before this limit existed: save a smaller document)`);
 
 /** Parses stored JSON text (never fails on our own rows; a corrupt row reads as an empty document). */
 export function readStored(json: string): unknown {

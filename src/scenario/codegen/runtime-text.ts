@@ -17,6 +17,8 @@ import hostedTypesSource from "./runtime/hosted-types.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import sqlGuardSource from "./runtime/sql-guard.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
+import scenarioFileSource from "./runtime/scenario-file.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above
 import storageSource from "./runtime/storage.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import httpSource from "./runtime/http.ts" with { type: "text" };
@@ -73,7 +75,8 @@ export const RUNTIME_TABLES = [tablesSource, logicTablesSource, actionTablesSour
 export const RUNTIME_TYPES = code(typesSource);
 /** What a runner gives and takes of each bot, exported by the runners' interpreter (hosted-types.ts). */
 export const RUNTIME_HOSTED_TYPES = code(hostedTypesSource, { keepExports: true });
-export const RUNTIME_SQL_GUARD = code(sqlGuardSource);
+/** The guard for scenario SQL and the file it runs on (sql-guard.ts, scenario-file.ts). */
+export const RUNTIME_SQL_GUARD = [sqlGuardSource, scenarioFileSource].map((s: string) => code(s)).join("\n\n");
 /** The interpreter, in the order of the program: every part but the preview hooks and the end. */
 export const RUNTIME_BODY = [
   storageSource,

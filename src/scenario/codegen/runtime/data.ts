@@ -4,15 +4,17 @@ import { Database } from "bun:sqlite";
 import { nodeError } from "./control";
 import { log } from "./flow";
 import type { SqlNode, TableOpNode } from "./logic-tables";
-import { guardScenarioSql } from "./sql-guard";
-import { db, parseJson } from "./storage";
+import { PROJECT_DB_DDL } from "./program-data";
+import { openScenarioDatabase } from "./scenario-file";
+import { guardCompiledScenarioSql, guardScenarioSql } from "./sql-guard";
+import { DB_MAX_MB, db, env, parseJson } from "./storage";
 import type { Turn } from "./types";
 import { PLACEHOLDER, readVar, render, toText } from "./values";
 
 // ─── The project's own tables: bot_table, psql_query ───────────────────────────
 
-/** Scenario tables live next to the bot's own tables in the project's file (never the platform's). */
-export const scenarioDb: Database = db ?? new Database(":memory:");
+/** Scenario tables: a file of their own, the bot's file attached read-only (scenario-file.ts). */
+export const scenarioDb: Database = openScenarioDatabase(env.DATABASE_PATH, DB_MAX_MB, db, PROJECT_DB_DDL);
 /** The bot's own tables: a bot_table node may not write them (psql_query may read them). */
 export const BOT_TABLES = new Set(["bot_users", "bot_state", "media_file_ids", "project_content"]);
 export const IDENT = /^[\p{L}_][\p{L}\p{N}_]{0,62}$/u;
@@ -180,8 +182,8 @@ export function runTable(turn: Turn, node: TableOpNode): string | undefined {
       }
       case "delete":
       case "delete_all": {
-        if (!exists) break;
         if (BOT_TABLES.has(node.table)) throw new Error("table " + node.table + " belongs to the bot; bot_table nodes do not write it");
+        if (!exists) break;
         const w = node.op === "delete_all" ? { sql: "", params: [] } : whereSql(turn, node.where);
         if (node.op === "delete" && w.sql === "") throw new Error("delete without conditions; use delete_all to empty the table");
         const changed = scenarioDb.query<unknown, string[]>("DELETE FROM " + quoteIdent(node.table, "table") + w.sql).run(...w.params).changes;
@@ -210,7 +212,7 @@ export function boundSql(turn: Turn, query: string): { text: string; params: (st
 export function runSql(turn: Turn, node: SqlNode): string | undefined {
   try {
     const { text, params } = boundSql(turn, node.query);
-    const statement = scenarioDb.query<Row, (string | number | null)[]>(guardScenarioSql(text));
+    const statement = scenarioDb.query<Row, (string | number | null)[]>(guardCompiledScenarioSql(scenarioDb, guardScenarioSql(text)));
     const vars = turn.state.vars;
     if (node.format === "affected") {
       const changes = statement.run(...params).changes;

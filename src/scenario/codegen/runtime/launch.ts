@@ -2,6 +2,7 @@
 // then start (polling or webhook) and graceful stop of a standalone program (runners start bots
 // with runtime/hosted.ts instead). (Part of every generated bot; see types.ts.)
 import { webhookCallback } from "grammy";
+import { scenarioDb } from "./data";
 import { timers } from "./flow";
 import { COMMANDS, NODES, OPTIONS } from "./program-data";
 import { bot } from "./router";
@@ -147,6 +148,7 @@ export async function release() {
   try {
     if (server) server.stop(true);
     if (bot.isRunning()) await bot.stop();
+    scenarioDb.close();
     db?.close();
   } catch (err) {
     console.error("while stopping:", err);
