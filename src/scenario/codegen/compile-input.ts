@@ -1,10 +1,5 @@
-<<<<<<< HEAD
-// Input collection: `input` nodes and collectUserInput on message-like nodes (SCENARIO.md "User input").
-import { inputDataSchema, keyboardDataSchema, type CollectFields, parseNodeData } from "../model";
-=======
 // Input collection: `input` nodes and collectUserInput on message-like nodes (docs/scenario.md#core-node-types).
-import { inputDataSchema, type CollectFields, parseNodeData } from "../model";
->>>>>>> main
+import { inputDataSchema, keyboardDataSchema, type CollectFields, parseNodeData } from "../model";
 import { CompileContext, num, text, type RawNode } from "./compile-context";
 import { compileKeyboard } from "./compile-keyboard";
 import { formatOf } from "./compile-message";
