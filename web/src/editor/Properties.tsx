@@ -190,8 +190,8 @@ export function Properties({ store, projectId }: { store: EditorStore; projectId
   const [raw, setRaw] = useState(false);
   const node = selected.length === 1 ? doc.sheets.flatMap((s) => s.nodes).find((n) => n.id === selected[0]) : undefined;
   const targets = useMemo<[string, string][]>(
-    () => doc.sheets.flatMap((s) => s.nodes.filter((n) => n.id !== node?.id).map((n): [string, string] => [n.id, `${s.name ?? s.id} · ${labelOf(n)}`])),
-    [doc, node?.id],
+    () => doc.sheets.flatMap((s) => s.nodes.filter((n) => n.id !== node?.id).map((n): [string, string] => [n.id, `${s.name ?? s.id} · ${labelOf(n, (type) => t(`editor.types.${type}`, type))}`])),
+    [doc, node?.id, t],
   );
   const variables = useMemo(() => variablesOf(doc), [doc]);
   if (!node) return <aside className="ed-props" aria-label={t("editor.props.title")}><p className="muted small">{selected.length > 1 ? t("editor.props.many", { count: selected.length }) : t("editor.props.none")}</p></aside>;
