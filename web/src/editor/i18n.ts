@@ -42,6 +42,13 @@ const en = {
   http: { send: "Send test request", sending: "Sending…", note: "Sent by the server as written: {variables} are not filled in.", truncated: "cut at 64 KB" },
   code: { title: "Code", program: "Program", refresh: "Regenerate", download: "Download", warnings: "Warnings", noWarnings: "No warnings." },
   keys: { title: "Keyboard shortcuts", save: "Save", undo: "Undo", redo: "Redo", copyPaste: "Copy / paste nodes (also between tabs and projects)", duplicate: "Duplicate selection", selectAll: "Select all nodes of the sheet", delete: "Delete selection or edge", search: "Search nodes on every sheet", layout: "Auto-layout the sheet", marquee: "Select with a rectangle", multi: "Add to selection", help: "This help", close: "Close" },
+  choices: {
+    formatMode: { text: "Plain text", html: "HTML", markdown: "Markdown" },
+    keyboardType: { none: "No buttons", inline: "Buttons under the message", reply: "Buttons in place of the keyboard" },
+    textMatchType: { exact: "Exactly this text", contains: "Contains the text" },
+    inputType: { text: "Text", any: "Anything", number: "Number", email: "E-mail", phone: "Phone number", photo: "Photo", video: "Video", audio: "Audio", document: "File", contact: "Contact", location: "Location" },
+    httpRequestAuthType: { none: "None", bearer: "Bearer token" },
+  },
   props: {
     title: "Properties", none: "Select a node to edit it.", many: "{{count}} nodes selected.", rawOnly: "Edit this node's fields in JSON mode.", structuredInJson: "Lists and objects ({{fields}}) are edited in JSON mode.", rawJson: "Node data (JSON)", rawObject: "Node data must be a JSON object", applyJson: "Apply JSON",
     command: "Command", description: "Description", showInMenu: "Show in the bot menu", next: "Then go to", synonyms: "Texts (one per line)", matchType: "Match",
@@ -73,6 +80,13 @@ const ru: Shape<typeof en> = {
   http: { send: "Отправить тестовый запрос", sending: "Отправка…", note: "Запрос отправляет сервер как есть: {переменные} не подставляются.", truncated: "обрезано до 64 КБ" },
   code: { title: "Код", program: "Программа", refresh: "Сгенерировать", download: "Скачать", warnings: "Предупреждения", noWarnings: "Предупреждений нет." },
   keys: { title: "Горячие клавиши", save: "Сохранить", undo: "Отменить", redo: "Повторить", copyPaste: "Копировать / вставить узлы (и между вкладками и проектами)", duplicate: "Дублировать выделенное", selectAll: "Выделить все узлы листа", delete: "Удалить выделенное или связь", search: "Поиск узлов на всех листах", layout: "Авторасстановка листа", marquee: "Выделить рамкой", multi: "Добавить к выделению", help: "Эта справка", close: "Закрыть" },
+  choices: {
+    formatMode: { text: "Обычный текст", html: "HTML", markdown: "Markdown" },
+    keyboardType: { none: "Без кнопок", inline: "Кнопки под сообщением", reply: "Кнопки вместо клавиатуры" },
+    textMatchType: { exact: "Точно этот текст", contains: "Содержит текст" },
+    inputType: { text: "Текст", any: "Что угодно", number: "Число", email: "E-mail", phone: "Номер телефона", photo: "Фото", video: "Видео", audio: "Аудио", document: "Файл", contact: "Контакт", location: "Местоположение" },
+    httpRequestAuthType: { none: "Нет", bearer: "Bearer-токен" },
+  },
   props: {
     title: "Свойства", none: "Выберите узел, чтобы его изменить.", many: "Выбрано узлов: {{count}}.", rawOnly: "Поля этого узла меняются в режиме JSON.", structuredInJson: "Списки и объекты ({{fields}}) меняются в режиме JSON.", rawJson: "Данные узла (JSON)", rawObject: "Данные узла должны быть JSON-объектом", applyJson: "Применить JSON",
     command: "Команда", description: "Описание", showInMenu: "Показывать в меню бота", next: "Затем перейти к", synonyms: "Тексты (по одному в строке)", matchType: "Совпадение",

@@ -73,7 +73,7 @@ export const en = {
   },
   export: {
     jsonTitle: "project.json", jsonHint: "The scenario as a file: import it on another Botloom server or keep it as a backup.", download: "Download project.json",
-    codeTitle: "Generated code", codeHint: "The bot as an ordinary grammY program: it runs on its own with `bun add grammy`.", generate: "Generate code", regenerate: "Generate again",
+    codeTitle: "Generated code", codeHint: "The bot as an ordinary grammY program. It runs on its own after installing its packages:", generate: "Generate code", regenerate: "Generate again",
     downloadCode: "Download bot.ts", lines: "Lines: {{count}}",
   },
   templates: {

@@ -74,7 +74,7 @@ export const ru: Strings = {
   },
   export: {
     jsonTitle: "project.json", jsonHint: "Сценарий файлом: импортируйте его на другом сервере Botloom или храните как резервную копию.", download: "Скачать project.json",
-    codeTitle: "Сгенерированный код", codeHint: "Бот как обычная программа на grammY: запускается отдельно после `bun add grammy`.", generate: "Сгенерировать код", regenerate: "Сгенерировать снова",
+    codeTitle: "Сгенерированный код", codeHint: "Бот как обычная программа на grammY. Запускается отдельно после установки пакетов:", generate: "Сгенерировать код", regenerate: "Сгенерировать снова",
     downloadCode: "Скачать bot.ts", lines: "Строк: {{count}}",
   },
   templates: {
