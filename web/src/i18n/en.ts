@@ -49,7 +49,7 @@ export const en = {
   },
   logs: {
     bot: "Bot", allBots: "All bots", level: "Level", allLevels: "All levels", search: "Search", pause: "Pause", resume: "Resume",
-    downloadText: "Download .txt", downloadJson: "Download .json", live: "Live: refreshed every {{seconds}} s", paused: "Paused", count: "Lines: {{count}}", empty: "No log lines.",
+    downloadText: "Download .txt", downloadJson: "Download .json", live: "Live: refreshed every {{seconds}} s", paused: "Paused", count: "Lines: {{count}}", empty: "No log lines yet. What the bots started on the Bots tab print appears here; preview chats are not logged.",
   },
   users: {
     noBots: "Add a bot on the Bots tab: its users appear here.", stats: "Statistics", total: "Users in total", active24h: "Active in 24 h", active7d: "Active in 7 days", newToday: "New today",

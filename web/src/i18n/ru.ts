@@ -50,7 +50,7 @@ export const ru: Strings = {
   },
   logs: {
     bot: "Бот", allBots: "Все боты", level: "Уровень", allLevels: "Все уровни", search: "Поиск", pause: "Пауза", resume: "Продолжить",
-    downloadText: "Скачать .txt", downloadJson: "Скачать .json", live: "Обновляется каждые {{seconds}} с", paused: "На паузе", count: "Строк: {{count}}", empty: "Строк лога нет.",
+    downloadText: "Скачать .txt", downloadJson: "Скачать .json", live: "Обновляется каждые {{seconds}} с", paused: "На паузе", count: "Строк: {{count}}", empty: "Строк лога пока нет. Здесь появляется то, что пишут боты, запущенные на вкладке «Боты»; чаты предпросмотра не записываются.",
   },
   users: {
     noBots: "Добавьте бота на вкладке «Боты» — здесь появятся его пользователи.", stats: "Статистика", total: "Всего пользователей", active24h: "Активны за 24 ч", active7d: "Активны за 7 дней", newToday: "Новых сегодня",
