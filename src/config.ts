@@ -4,7 +4,7 @@ import { randomBytes } from "./lib/random";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import { Cron } from "./lib/cron";
-import { PRIVATE_DIR_MODE } from "./lib/file-modes";
+import { PRIVATE_DIR_MODE, tightenFreshFolders } from "./lib/file-modes";
 
 const LOG_LEVELS = ["silent", "error", "warn", "info", "debug", "trace"] as const;
 
@@ -158,6 +158,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const dataDir = resolve(e.DATA_DIR);
+  // before anything is written into them: a fresh clone's folders become private, so its first
+  // start has nothing to warn about (src/lib/file-modes.ts)
+  tightenFreshFolders([dataDir, resolve(e.BOTS_DIR), resolve(e.UPLOADS_DIR)]);
   const adminKeyFile = join(dataDir, "admin.key");
   let sessionSecret = e.SESSION_SECRET ?? null;
   if (!sessionSecret) {
