@@ -1,6 +1,8 @@
 // Scenario validation (docs/scenario.md#the-document): errors only for what makes a document unusable
 // (they block storing); everything else is a warning that generate/start report and the bot skips.
-import { isRunnableType } from "./model";
+// The web editor runs it on the unsaved document as you edit (docs/editor.md "Warnings"), so it
+// stays pure: no zod, no I/O.
+import { isRunnableType } from "./node-types";
 import { OUT_OF_SCOPE, TRIGGER_NODE_TYPES } from "./types-messaging";
 import { buttonCommands, commandName, nodeRefs } from "./refs";
 import { isObject, kindOf } from "../lib/values";
@@ -29,6 +31,8 @@ export interface Issue {
   /** warnings always have one; errors (which block storing) do not */
   code?: IssueCode;
   message: string;
+  /** what the editor needs to say it in the reader's language: the missing target, the button */
+  detail?: { target?: string; button?: string; missing?: "target" | "url" };
 }
 
 export interface ValidationResult {
@@ -138,10 +142,13 @@ function buttonWarnings(located: Located, warnings: Issue[]) {
       const label = `button "${String(b.text ?? b.id ?? "")}"`;
       const target = typeof b.target === "string" ? b.target.trim() : "";
       const url = typeof b.url === "string" ? b.url.trim() : "";
-      let problem: string | undefined;
-      if ((action === "goto" || action === "command") && target === "") problem = "has no target";
-      if (action === "url" && url === "" && !/^https?:\/\//.test(target)) problem = "has no URL";
-      if (problem) warnings.push({ nodeId: node.id, sheetId, code: "BUTTON_INCOMPLETE", message: `Node "${node.id}": ${label} ${problem}.` });
+      let missing: "target" | "url" | undefined;
+      if ((action === "goto" || action === "command") && target === "") missing = "target";
+      if (action === "url" && url === "" && !/^https?:\/\//.test(target)) missing = "url";
+      if (missing) {
+        const problem = missing === "target" ? "has no target" : "has no URL";
+        warnings.push({ nodeId: node.id, sheetId, code: "BUTTON_INCOMPLETE", message: `Node "${node.id}": ${label} ${problem}.`, detail: { button: String(b.text ?? b.id ?? ""), missing } });
+      }
     }
   }
 }
@@ -171,6 +178,7 @@ function graphWarnings(all: Located[], warnings: Issue[]) {
           sheetId,
           code: "DANGLING_TARGET",
           message: `Node "${node.id}": ${ref.label} points to node "${ref.target}", which does not exist.`,
+          detail: { target: ref.target },
         });
       }
     }

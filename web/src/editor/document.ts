@@ -129,8 +129,9 @@ export function variablesOf(doc: Doc): string[] {
 /** A node's first meaningful text (what a person wrote in it), or "" when it has none. */
 export function textOf(n: SNode): string {
   const d = n.data ?? {};
-  const s = d.command ?? d.messageText ?? d.inputPrompt ?? (Array.isArray(d.textSynonyms) ? d.textSynonyms[0] : undefined) ?? d.variable ?? d.httpRequestUrl ?? d.inputVariable;
-  return typeof s === "string" && s.trim() ? s.trim().replace(/\s+/g, " ").slice(0, 40) : "";
+  const candidates = [d.command, d.messageText, d.inputPrompt, Array.isArray(d.textSynonyms) ? d.textSynonyms[0] : undefined, d.variable, d.httpRequestUrl, d.inputVariable];
+  const s = candidates.find((c) => typeof c === "string" && c.trim() !== "") as string | undefined;
+  return s ? s.trim().replace(/\s+/g, " ").slice(0, 40) : "";
 }
 
 /**

@@ -42,6 +42,14 @@ const en = {
   http: { send: "Send test request", sending: "Sending…", note: "Sent by the server as written: {variables} are not filled in.", truncated: "cut at 64 KB" },
   code: { title: "Code", program: "Program", refresh: "Regenerate", download: "Download", warnings: "Warnings", noWarnings: "No warnings." },
   keys: { title: "Keyboard shortcuts", save: "Save", undo: "Undo", redo: "Redo", copyPaste: "Copy / paste nodes (also between tabs and projects)", duplicate: "Duplicate selection", selectAll: "Select all nodes of the sheet", delete: "Delete selection or edge", search: "Search nodes on every sheet", layout: "Auto-layout the sheet", marquee: "Select with a rectangle", multi: "Add to selection", help: "This help", close: "Close" },
+  warn: {
+    unreachable: "{{node}} is never reached: no command, trigger or step leads to it.",
+    dangling: "{{node}} leads to a step that no longer exists; pick another one.",
+    buttonNoTarget: "The button “{{button}}” of {{node}} goes nowhere yet: choose where it leads.",
+    buttonNoUrl: "The link button “{{button}}” of {{node}} has no address.",
+    question: "{{node}} waits for an answer, but nothing asks the question: write it in its Question field, or let a message ask first.",
+    skipped: "{{node}} is a kind of step this bot does not run; it is skipped.",
+  },
   choices: {
     formatMode: { text: "Plain text", html: "HTML", markdown: "Markdown" },
     keyboardType: { none: "No buttons", inline: "Buttons under the message", reply: "Buttons in place of the keyboard" },
@@ -80,6 +88,14 @@ const ru: Shape<typeof en> = {
   http: { send: "Отправить тестовый запрос", sending: "Отправка…", note: "Запрос отправляет сервер как есть: {переменные} не подставляются.", truncated: "обрезано до 64 КБ" },
   code: { title: "Код", program: "Программа", refresh: "Сгенерировать", download: "Скачать", warnings: "Предупреждения", noWarnings: "Предупреждений нет." },
   keys: { title: "Горячие клавиши", save: "Сохранить", undo: "Отменить", redo: "Повторить", copyPaste: "Копировать / вставить узлы (и между вкладками и проектами)", duplicate: "Дублировать выделенное", selectAll: "Выделить все узлы листа", delete: "Удалить выделенное или связь", search: "Поиск узлов на всех листах", layout: "Авторасстановка листа", marquee: "Выделить рамкой", multi: "Добавить к выделению", help: "Эта справка", close: "Закрыть" },
+  warn: {
+    unreachable: "До шага {{node}} никто не доходит: к нему не ведёт ни команда, ни триггер, ни другой шаг.",
+    dangling: "{{node}} ведёт к шагу, которого больше нет; выберите другой.",
+    buttonNoTarget: "Кнопка «{{button}}» шага {{node}} пока никуда не ведёт: выберите, куда.",
+    buttonNoUrl: "У кнопки-ссылки «{{button}}» шага {{node}} нет адреса.",
+    question: "{{node}} ждёт ответа, но вопрос никто не задаёт: напишите его в поле «Вопрос» или пусть сначала спросит сообщение.",
+    skipped: "{{node}} — шаг такого вида, который бот не выполняет; он пропускается.",
+  },
   choices: {
     formatMode: { text: "Обычный текст", html: "HTML", markdown: "Markdown" },
     keyboardType: { none: "Без кнопок", inline: "Кнопки под сообщением", reply: "Кнопки вместо клавиатуры" },
