@@ -55,7 +55,12 @@ describe.skipIf(!haveChromium)("editor: versions", () => {
 
   test("the list names the author; View draws added, removed and changed nodes; restore from there", async () => {
     const { page } = env.b;
+    // the heading and the tab bar stay where they are when the Scenario tab is left
+    const bar = async () => page.getByRole("navigation", { name: "Project sections" }).boundingBox();
+    const onScenario = await bar();
     await page.getByRole("link", { name: "Versions" }).click();
+    await page.getByTestId("version-list").waitFor();
+    expect(await bar()).toEqual(onScenario);
     const first = page.getByTestId("version-list").locator("li").first();
     await first.getByText("Greeting reworded").waitFor();
     expect(await first.textContent()).toContain("by Ada");
