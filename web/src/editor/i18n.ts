@@ -43,6 +43,7 @@ const en = {
   code: { title: "Code", program: "Program", refresh: "Regenerate", download: "Download", warnings: "Warnings", noWarnings: "No warnings." },
   keys: { title: "Keyboard shortcuts", save: "Save", undo: "Undo", redo: "Redo", copyPaste: "Copy / paste nodes (also between tabs and projects)", duplicate: "Duplicate selection", selectAll: "Select all nodes of the sheet", delete: "Delete selection or edge", search: "Search nodes on every sheet", layout: "Auto-layout the sheet", marquee: "Select with a rectangle", multi: "Add to selection", help: "This help", close: "Close" },
   warn: {
+    name: "{{kind}} “{{text}}”",
     unreachable: "{{node}} is never reached: no command, trigger or step leads to it.",
     dangling: "{{node}} leads to a step that no longer exists; pick another one.",
     buttonNoTarget: "The button “{{button}}” of {{node}} goes nowhere yet: choose where it leads.",
@@ -89,6 +90,7 @@ const ru: Shape<typeof en> = {
   code: { title: "Код", program: "Программа", refresh: "Сгенерировать", download: "Скачать", warnings: "Предупреждения", noWarnings: "Предупреждений нет." },
   keys: { title: "Горячие клавиши", save: "Сохранить", undo: "Отменить", redo: "Повторить", copyPaste: "Копировать / вставить узлы (и между вкладками и проектами)", duplicate: "Дублировать выделенное", selectAll: "Выделить все узлы листа", delete: "Удалить выделенное или связь", search: "Поиск узлов на всех листах", layout: "Авторасстановка листа", marquee: "Выделить рамкой", multi: "Добавить к выделению", help: "Эта справка", close: "Закрыть" },
   warn: {
+    name: "{{kind}} «{{text}}»",
     unreachable: "До шага {{node}} никто не доходит: к нему не ведёт ни команда, ни триггер, ни другой шаг.",
     dangling: "{{node}} ведёт к шагу, которого больше нет; выберите другой.",
     buttonNoTarget: "Кнопка «{{button}}» шага {{node}} пока никуда не ведёт: выберите, куда.",

@@ -12,7 +12,7 @@ const LIVE_CODES = new Set(["NODE_TYPE_OUT_OF_SCOPE", "NODE_TYPE_UNKNOWN", "DANG
 
 /** A node as a person recognises it: its kind and its text, e.g. Message “Hello there”. */
 export function nodeName(n: SNode, t: TFunction): string {
-  return `${t(`editor.types.${n.type}`, n.type)} “${textOf(n) || n.id}”`;
+  return t("editor.warn.name", { kind: t(`editor.types.${n.type}`, n.type), text: textOf(n) || n.id });
 }
 
 function say(w: Issue, nodes: Map<string, SNode>, t: TFunction): string {

@@ -3,7 +3,7 @@
 import "@xyflow/react/dist/style.css";
 import "./version-diff.css";
 import { useMemo, useState } from "react";
-import { Background, BackgroundVariant, Controls, ReactFlow, ReactFlowProvider, type Edge, type Node } from "@xyflow/react";
+import { Background, BackgroundVariant, Controls, Position, ReactFlow, ReactFlowProvider, type Edge, type Node } from "@xyflow/react";
 import { useTranslation } from "react-i18next";
 import { deriveEdges, sheetIndex, textOf, normalizeDoc } from "../../editor/document";
 import { registerEditorStrings } from "../../editor/i18n";
@@ -36,6 +36,9 @@ export function VersionDiffView({ before, after }: { before: unknown | null; aft
           </div>
         ),
       },
+      // flows read left to right, as on the editor's canvas
+      sourcePosition: Position.Right,
+      targetPosition: Position.Left,
       draggable: false,
       connectable: false,
       selectable: false,
