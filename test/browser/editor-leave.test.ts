@@ -60,7 +60,8 @@ describe.skipIf(!haveChromium)("editor: leave guard", () => {
     await openEditor(page, env.base, projectId);
     await editText("Still mine");
     const asked = page.waitForEvent("dialog");
-    const reload = page.reload({ timeout: 1500 }) // never completes: the reload is refused.catch(() => undefined);
+    // never completes: the reload is refused
+    const reload = page.reload({ timeout: 1500 }).catch(() => undefined);
     const dialog = await asked;
     expect(dialog.type()).toBe("beforeunload");
     await dialog.dismiss();
