@@ -247,6 +247,10 @@ const versionItemColumns = {
   nodesCount: projectVersions.nodesCount,
 };
 
+/** The id of a project's n-th newest version (none when it has fewer). */
+const nthNewestVersion = (db: Db, n: number) =>
+  db.select({ id: projectVersions.id }).from(projectVersions).where(eq(projectVersions.projectId, pid)).orderBy(desc(projectVersions.id)).limit(1).offset(n - 1).prepare();
+
 /**
  * `keep`: how many of the newest versions are kept whatever they are; `keepNamed`: how far back
  * named versions are kept (the project's first version always stays).
@@ -275,22 +279,9 @@ export const versionStatements = (keep: number, keepNamed: number) =>
     /** an explicit save of what an autosave already stored names that version */
     rename: () => db.update(projectVersions).set({ commitMessage: sql.placeholder("commitMessage") as never }).where(eq(projectVersions.id, sql.placeholder("id"))).prepare(),
     // id of the oldest version still kept; everything unnamed below it goes
-    keepFrom: () => db
-      .select({ id: projectVersions.id })
-      .from(projectVersions)
-      .where(eq(projectVersions.projectId, pid))
-      .orderBy(desc(projectVersions.id))
-      .limit(1)
-      .offset(keep - 1)
-      .prepare(),
-    keepNamedFrom: () => db
-      .select({ id: projectVersions.id })
-      .from(projectVersions)
-      .where(eq(projectVersions.projectId, pid))
-      .orderBy(desc(projectVersions.id))
-      .limit(1)
-      .offset(keepNamed - 1)
-      .prepare(),
+    keepFrom: () => nthNewestVersion(db, keep),
+    // below this one even named versions go (but never the first)
+    keepNamedFrom: () => nthNewestVersion(db, keepNamed),
     insert: () => db
       .insert(projectVersions)
       .values({
