@@ -178,7 +178,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const dataDir = resolve(e.DATA_DIR);
   // before anything is written into them: a fresh clone's folders become private, so its first
   // start has nothing to warn about (src/lib/file-modes.ts)
-  tightenFreshFolders([dataDir, resolve(e.BOTS_DIR), resolve(e.UPLOADS_DIR)]);
+  // (UPLOADS_DIR holds public media and keeps its modes: the installer gives it 0750)
+  tightenFreshFolders([dataDir, resolve(e.BOTS_DIR)]);
   const adminKeyFile = join(dataDir, "admin.key");
   let sessionSecret = e.SESSION_SECRET ?? null;
   if (!sessionSecret) {

@@ -26,14 +26,19 @@ export function makePrivate(path: string) {
   chmodSync(path, PRIVATE_FILE_MODE);
 }
 
-/** Makes each existing folder that holds nothing but `.gitkeep` (or nothing) 0700; returns those changed. */
+/**
+ * Makes each existing folder that holds exactly `.gitkeep` — a git checkout's placeholder, nothing
+ * an owner chose — 0700; returns those changed. An empty folder may be an owner's on purpose: it is
+ * only reported.
+ */
 export function tightenFreshFolders(paths: string[]): string[] {
   const changed: string[] = [];
   for (const path of paths) {
     try {
       const st = statSync(path);
       if (!st.isDirectory() || (st.mode & 0o077) === 0) continue;
-      if (readdirSync(path).some((name) => name !== ".gitkeep")) continue;
+      const names = readdirSync(path);
+      if (names.length !== 1 || names[0] !== ".gitkeep") continue;
       chmodSync(path, PRIVATE_DIR_MODE);
       changed.push(path);
     } catch {

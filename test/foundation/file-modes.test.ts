@@ -80,7 +80,7 @@ describe("file modes", () => {
     });
   }, 60_000);
 
-  test("a fresh clone's folders (nothing but .gitkeep, 0755) are made 0700 at the first start, without a warning", async () => {
+  test("a fresh clone's data/ and bots/ (only .gitkeep, 0755) are made 0700 at the first start, without a warning", async () => {
     const root = tempRoot();
     for (const dir of ["data", "bots", "uploads"]) {
       mkdirSync(join(root, dir));
@@ -89,11 +89,12 @@ describe("file modes", () => {
     }
     await withServer(root, {}, (output) => {
       expect(output).not.toContain("is accessible to other accounts");
-      for (const dir of ["data", "bots", "uploads"]) expect(mode(join(root, dir))).toBe(0o700);
+      expect([mode(join(root, "data")), mode(join(root, "bots"))]).toEqual([0o700, 0o700]);
+      expect(mode(join(root, "uploads"))).toBe(0o755); // public media keeps its modes
     });
   }, 60_000);
 
-  test("tightening takes only folders with nothing but .gitkeep (or nothing)", () => {
+  test("tightening takes only folders holding exactly .gitkeep", () => {
     const root = tempRoot();
     const [fresh, empty, used] = ["fresh", "empty", "used"].map((d) => join(root, d));
     for (const d of [fresh, empty, used]) {
@@ -103,8 +104,8 @@ describe("file modes", () => {
     writeFileSync(join(fresh, ".gitkeep"), "");
     writeFileSync(join(used, ".gitkeep"), "");
     writeFileSync(join(used, "bot.db"), "");
-    expect(tightenFreshFolders([fresh, empty, used, join(root, "missing")])).toEqual([fresh, empty]);
-    expect([mode(fresh), mode(empty), mode(used)]).toEqual([0o700, 0o700, 0o755]);
+    expect(tightenFreshFolders([fresh, empty, used, join(root, "missing")])).toEqual([fresh]);
+    expect([mode(fresh), mode(empty), mode(used)]).toEqual([0o700, 0o755, 0o755]);
   });
 
   test("the check names only paths that others can reach, and skips missing ones", () => {
