@@ -11,8 +11,9 @@ import { isObject, kindOf } from "../lib/values";
  * Stable words for what a warning is about (docs/api.md generate): NODE_TYPE_OUT_OF_SCOPE (a type
  * Botloom leaves out on purpose),
  * NODE_TYPE_UNKNOWN, DANGLING_TARGET, UNREACHABLE, BUTTON_INCOMPLETE, TARGET_NOT_RUNNABLE (a
- * transition to a node that does not run by itself), COMMAND_CONFLICT, INVALID_DATA (a field the
- * bot cannot use as given).
+ * transition to a node that does not run by itself), COMMAND_CONFLICT, QUESTION_MISSING (an input
+ * node some path reaches with nothing asking its question), INVALID_DATA (a field the bot cannot
+ * use as given).
  */
 export type IssueCode =
   | "NODE_TYPE_OUT_OF_SCOPE"
