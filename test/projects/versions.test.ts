@@ -66,6 +66,9 @@ describe("named versions", () => {
     expect(r.status).toBe(200);
     const after = await list(id);
     expect(after.map((v) => v.commitMessage)).toEqual(["first draft", "Project created"]);
+    // the same words on the same data again: nothing new
+    await put(id, s.owner, { data: scenario([2]), commitMessage: "first draft" });
+    expect(await list(id)).toHaveLength(2);
     // a second message on the same data is a version of its own: a name is never overwritten
     await put(id, s.owner, { data: scenario([2]), commitMessage: "same, again" });
     expect((await list(id)).map((v) => v.commitMessage)).toEqual(["same, again", "first draft", "Project created"]);

@@ -55,6 +55,8 @@ export class ProjectVersions {
     const person = !meta.agentEdit && meta.authorId != null;
     const newestIsAutosave = !!newest && !isNamed(newest.commitMessage) && !newest.agentEdit && newest.authorId === meta.authorId;
     if (isNamed(meta.commitMessage)) {
+      // Save pressed again on the same data with the same words: that version exists already
+      if (!changed && newest?.data === dataJson && newest.commitMessage?.trim() === meta.commitMessage!.trim()) return;
       // naming what the author's autosave already holds: that version gets the name
       if (!changed && person && newestIsAutosave && newest!.data === dataJson) return this.q.rename.run({ id: newest!.id, commitMessage: meta.commitMessage!.trim() });
     } else {
