@@ -101,6 +101,13 @@ function TypeFields({ ctx, node, projectId }: { ctx: FieldCtx; node: SNode; proj
       return (
         <>
           <Text ctx={ctx} k="inputPrompt" label={t("editor.props.prompt")} />
+          {/* the question's buttons (a press answers it, or goes to its target) */}
+          {String(ctx.data.inputPrompt ?? "").trim() !== "" && (
+            <>
+              <Choice ctx={ctx} k="keyboardType" label={t("editor.props.keyboardType")} options={["none", "inline", "reply"]} fallback="none" />
+              {ctx.data.keyboardType !== undefined && ctx.data.keyboardType !== "none" && <ButtonsEditor ctx={ctx} />}
+            </>
+          )}
           <Text ctx={ctx} k="inputVariable" label={t("editor.props.inputVariable")} vars />
           <Choice ctx={ctx} k="inputType" label={t("editor.props.inputType")} options={["text", "any", "number", "email", "phone", "photo", "video", "audio", "document", "contact", "location"]} fallback="text" />
           <Check ctx={ctx} k="inputRequired" label={t("editor.props.required")} />
