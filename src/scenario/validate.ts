@@ -144,7 +144,9 @@ function buttonWarnings(located: Located, warnings: Issue[]) {
       const target = typeof b.target === "string" ? b.target.trim() : "";
       const url = typeof b.url === "string" ? b.url.trim() : "";
       let missing: "target" | "url" | undefined;
-      if ((action === "goto" || action === "command") && target === "") missing = "target";
+      // a goto button without a target on a question answers it with its text: nothing is missing
+      const answers = (node.type === "input" || data.collectUserInput === true) && b.skipDataCollection !== true;
+      if ((action === "command" || (action === "goto" && !answers)) && target === "") missing = "target";
       if (action === "url" && url === "" && !/^https?:\/\//.test(target)) missing = "url";
       if (missing) {
         const problem = missing === "target" ? "has no target" : "has no URL";

@@ -102,6 +102,14 @@ describe("validation names inputs nothing asks", () => {
     expect(found[0]!.message).not.toContain("inputPrompt");
   });
 
+  test("a question's button without a target answers it, so it is no incomplete button (unless it skips the answer)", () => {
+    const incomplete = (d: unknown) => validateScenario(d).warnings.filter((w) => w.code === "BUTTON_INCOMPLETE" && w.nodeId === "ask-name");
+    expect(incomplete(scenario)).toEqual([]);
+    const d = structuredClone(scenario);
+    (d.sheets[0]!.nodes.find((n) => n.id === "ask-name")!.data.buttons as Record<string, unknown>[])[0]!.skipDataCollection = true;
+    expect(incomplete(d).map((w) => w.detail)).toEqual([{ button: "Anonymous", missing: "target" }]);
+  });
+
   test("an input with a prompt, or reached only after a message, is not reported", () => {
     expect(warningsOf(scenario)).toEqual([]);
     expect(warningsOf(withPrompt("city-input", ""))).toEqual([]);
