@@ -49,6 +49,12 @@ export function VersionDiffView({ before, after }: { before: unknown | null; aft
     return { nodes, edges };
   }, [sheet, after, t]);
 
+  // the view opens on what changed, at a zoom that stays readable (pan for the rest)
+  const fitTo = useMemo(() => {
+    const changed = (sheet?.nodes ?? []).filter((n) => n.change !== "same").map((n) => ({ id: n.node.id }));
+    return { nodes: changed.length > 0 ? changed : undefined, minZoom: 0.5, maxZoom: 1 };
+  }, [sheet]);
+
   return (
     <div className="stack vd" data-testid="version-diff">
       <p className="small vd-legend" role="status">
@@ -68,7 +74,7 @@ export function VersionDiffView({ before, after }: { before: unknown | null; aft
       )}
       <div className="vd-canvas">
         <ReactFlowProvider>
-          <ReactFlow key={sheet?.id} nodes={nodes} edges={edges} fitView minZoom={0.2} nodesDraggable={false} nodesConnectable={false} elementsSelectable={false} proOptions={{ hideAttribution: true }}>
+          <ReactFlow key={sheet?.id} nodes={nodes} edges={edges} fitView fitViewOptions={fitTo} minZoom={0.2} nodesDraggable={false} nodesConnectable={false} elementsSelectable={false} proOptions={{ hideAttribution: true }}>
             <Background variant={BackgroundVariant.Dots} gap={16} />
             <Controls showInteractive={false} />
           </ReactFlow>
