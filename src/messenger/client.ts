@@ -34,14 +34,24 @@ export class MessengerClient {
     }
   }
 
-  async call<T>(token: string, method: string, params: Record<string, unknown> = {}): Promise<T> {
+  async call<T>(token: string, method: string, params: Record<string, unknown> = {}, file?: { field: string; name: string; type: string; bytes: Uint8Array }): Promise<T> {
     if (!TOKEN_PATTERN.test(token)) throw new MessengerError("unauthorized", "The bot token has an invalid format");
     let res: Response;
+    let body: BodyInit = JSON.stringify(params);
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if (file) {
+      // An upload: multipart, each other parameter a field (objects as JSON, as the Bot API reads them).
+      const form = new FormData();
+      for (const [k, v] of Object.entries(params)) if (v !== undefined) form.append(k, typeof v === "string" ? v : JSON.stringify(v));
+      form.append(file.field, new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.type }), file.name);
+      body = form;
+      delete headers["content-type"];
+    }
     try {
       res = await fetch(`${this.apiRoot}/bot${token}/${method}`, {
         method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(params),
+        headers,
+        body,
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (e) {
@@ -50,17 +60,18 @@ export class MessengerClient {
       const hint = `check that this server can reach ${this.host()}, or set MESSENGER_API_ROOT to the Bot API server to use`;
       throw new MessengerError("unreachable", timedOut ? `The messenger platform did not answer in time (${method}): ${hint}` : `The messenger platform could not be reached (${method}): ${hint}`);
     }
-    let body: any;
+    let answer: any;
     try {
-      body = await res.json();
+      answer = await res.json();
     } catch {
       throw new MessengerError("unreachable", `The messenger platform answered ${method} with a non-JSON body (HTTP ${res.status})`, res.status);
     }
-    if (body?.ok === true) return body.result as T;
+    if (answer?.ok === true) return answer.result as T;
     // The platform may echo the request URL (`bot<token>/...`) in its description.
-    const description = typeof body?.description === "string" ? body.description.split(token).join("***") : `HTTP ${res.status}`;
+    const description = typeof answer?.description === "string" ? answer.description.split(token).join("***") : `HTTP ${res.status}`;
     if (res.status === 401 || res.status === 404) throw new MessengerError("unauthorized", `The messenger platform rejected the bot token: ${description}`, res.status);
-    throw new MessengerError("rejected", `${method} failed: ${description}`, res.status);
+    const retryAfter = typeof answer?.parameters?.retry_after === "number" ? answer.parameters.retry_after : undefined;
+    throw new MessengerError("rejected", `${method} failed: ${description}`, res.status, retryAfter);
   }
 
   async getMe(token: string): Promise<MessengerBot> {

@@ -15,6 +15,8 @@ export const tokenPatchSchema = z.object({
   catchAllHandlers: flag.optional(),
   protectContent: flag.optional(),
   contentCache: flag.optional(),
+  /** days the bot keeps its chats' messages (docs/dialogs.md); 0 records none; a running bot takes a new value at its next start */
+  messageRetentionDays: z.number({ error: "messageRetentionDays must be an integer 0..3650" }).int("messageRetentionDays must be an integer 0..3650").min(0, "messageRetentionDays must be 0..3650").max(3650, "messageRetentionDays must be 0..3650").optional(),
 });
 
 export type TokenCreate = z.infer<typeof tokenCreateSchema>;
@@ -34,6 +36,8 @@ export const tokenListItemSchema = z.object({
   catchAllHandlers: z.number().int(),
   protectContent: z.number().int(),
   contentCache: z.number().int(),
+  /** days the bot keeps its chats' messages (docs/dialogs.md) */
+  messageRetentionDays: z.number().int(),
 });
 export type TokenListItem = z.output<typeof tokenListItemSchema>;
 

@@ -4,10 +4,11 @@ import { Bot, Context } from "grammy";
 import { ackPress, answersItself } from "./actions";
 import { onBroadcastAnswer } from "./broadcast";
 import { INTERNAL_CODE, answerByPress, buttonActs, buttonAt, catchAllCallback, codeOf, dataOf, finishSelection, matchCallback, runCallbackTrigger, toggleSelection, waitsForPress } from "./callbacks";
-import { anyReplyButton, collectAnswer, go, inChat, log, matchTrigger, press, runCommand, shownButton, userLanguageIsRussian } from "./flow";
+import { INDEX, anyReplyButton, collectAnswer, go, inChat, log, matchTrigger, press, runCommand, shownButton, userLanguageIsRussian } from "./flow";
 import { sendText } from "./messages";
 import { COMMANDS, OPTIONS } from "./program-data";
 import { ADMIN_IDS, API_ROOT, BOT_TOKEN, loadState, saveState, touchUser } from "./storage";
+import { noteIncoming, startParamOf } from "./record";
 import { messageTriggers } from "./triggers";
 import type { IncomingMessage, Turn } from "./types";
 import { render } from "./values";
@@ -22,6 +23,11 @@ bot.catch((err) => console.error("update " + err.ctx.update.update_id + " failed
 export function handle(ctx: Context, work: (turn: Turn) => Promise<unknown>) {
   const chatId = ctx.chat?.id ?? ctx.from?.id;
   if (chatId === undefined) return;
+  // An operator holds the chat: recorded, seen (last-seen time too), not answered; a press still stops spinning.
+  if (noteIncoming(ctx, chatId)) {
+    touchUser(ctx.from, loadState(chatId));
+    return ctx.callbackQuery ? ctx.answerCallbackQuery().catch(() => undefined) : undefined;
+  }
   return inChat(chatId, async () => {
     const from = ctx.from;
     const turn: Turn = {
@@ -33,6 +39,12 @@ export function handle(ctx: Context, work: (turn: Turn) => Promise<unknown>) {
       event: {},
       steps: 0,
     };
+    // A deep link's parameter reaches the scenario as {start_param} and {referrer_id} (ref_<id>).
+    const start = startParamOf(ctx.message?.text);
+    if (start) {
+      turn.state.vars.start_param = start.source;
+      if (start.referrer) turn.state.vars.referrer_id = start.referrer;
+    }
     touchUser(from, turn.state);
     try {
       await work(turn);
@@ -125,6 +137,11 @@ export async function onCallback(turn: Turn, query: CallbackQuery) {
     console.log("chat " + turn.chatId + ": press refused: the message shows no button with data " + JSON.stringify(raw));
     await ackPress(turn);
     return;
+  }
+  // An operator's "go to node" button (docs/dialogs.md): shown on the message, so the press is the user's.
+  if (raw.startsWith("o:") && INDEX.has(raw.slice(2))) {
+    await ackPress(turn);
+    return go(turn, raw.slice(2));
   }
   if (await onBroadcastAnswer(turn, raw)) return;
   const data = dataOf(turn, raw);
