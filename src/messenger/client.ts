@@ -27,6 +27,15 @@ export class MessengerClient {
     this.timeoutMs = opts.timeoutMs ?? 10_000;
   }
 
+  /** The Bot API host, for messages (never a path: a path may carry a token). */
+  private host(): string {
+    try {
+      return new URL(this.apiRoot).host;
+    } catch {
+      return "the messenger platform";
+    }
+  }
+
   async call<T>(token: string, method: string, params: Record<string, unknown> = {}, file?: { field: string; name: string; type: string; bytes: Uint8Array }): Promise<T> {
     if (!TOKEN_PATTERN.test(token)) throw new MessengerError("unauthorized", "The bot token has an invalid format");
     let res: Response;
@@ -49,7 +58,9 @@ export class MessengerClient {
       });
     } catch (e) {
       const timedOut = (e as Error)?.name === "TimeoutError";
-      throw new MessengerError("unreachable", timedOut ? `The messenger platform did not answer ${method} in time` : `The messenger platform is unreachable (${method})`);
+      // what a person can do about it: the network, or the address (docs/configuration.md)
+      const hint = `check that this server can reach ${this.host()}, or set MESSENGER_API_ROOT to the Bot API server to use`;
+      throw new MessengerError("unreachable", timedOut ? `The messenger platform did not answer in time (${method}): ${hint}` : `The messenger platform could not be reached (${method}): ${hint}`);
     }
     let answer: any;
     try {

@@ -70,6 +70,8 @@ const always = () => true;
 
 const AUTO = field("autoTransitionTo", "auto", "auto", "auto", always);
 const KEYBOARD = field("keyboardNodeId", "keyboard", "keyboard", "keyboard", always);
+/** an input node's keyboard node goes with its question, so it is offered once there is one */
+const QUESTION_KEYBOARD = field("keyboardNodeId", "keyboard", "keyboard", "keyboard", (d) => str(d.inputPrompt).trim() !== "");
 const INPUT = field("inputTargetNodeId", "input", "input", "input", (d, type) => type === "input" || d.collectUserInput === true);
 const CONTINUE = field("continueButtonTarget", "button", "continue", "continue", hasSelection);
 const BUTTONS: ListSpec = { form: "list", list: "buttons", field: "target", kind: "button", prefix: "btn", noun: "button", follows: followsButton };
@@ -110,7 +112,8 @@ export const SLOTS: Readonly<Record<string, readonly SlotSpec[]>> = {
   contact: SENDER,
   // a keyboard node reached by a transition puts its keyboard on the last message, then moves on
   keyboard: [BUTTONS, CONTINUE, AUTO],
-  input: [INPUT],
+  // the buttons of its question (inputPrompt, docs/scenario.md "Input nodes"), then the answer's way
+  input: [BUTTONS, CONTINUE, QUESTION_KEYBOARD, INPUT],
   condition: [
     { form: "list", list: "branches", field: "target", kind: "branch", prefix: "branch", noun: "branch" },
     field("defaultTargetId", "default", "default", "default", always),

@@ -94,7 +94,10 @@ describe("token list and add", () => {
       env.responses.push({ method: "POST", path: "unreachable", status: r.status, text: r.text });
       expect(r.status).toBe(502);
       expect(r.body.error).toBe("BAD_GATEWAY");
-      expect(r.body.message).toContain("unreachable");
+      // says what to do: the server's network, or MESSENGER_API_ROOT
+      expect(r.body.message).toContain("could not be reached");
+      expect(r.body.message).toContain("127.0.0.1:9");
+      expect(r.body.message).toContain("MESSENGER_API_ROOT");
       for (const line of t2.logs) expect(line.includes(bot.token)).toBe(false);
     } finally {
       t2.cleanup();

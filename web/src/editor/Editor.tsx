@@ -19,6 +19,8 @@ import { SheetTabs } from "./SheetTabs";
 import { useEditor, EditorStore } from "./store";
 import { useSave, type ProjectRecord } from "./useSave";
 import { GRID } from "./Canvas";
+import { useLeaveGuard } from "../leave-guard";
+import { editorWarnings } from "./warnings";
 
 const typing = (t: EventTarget | null) => t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
 
@@ -52,13 +54,21 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
     }
   }, [project.id]);
   const s = useSave(store, project.id, project, () => void generate());
+  useLeaveGuard(s.dirty, t("editor.save.leave"));
   useEffect(() => void generate(), [generate]);
 
+  // Warnings follow the edits (checked 250 ms after the last one), saved or not.
+  const [checked, setChecked] = useState(doc);
+  useEffect(() => {
+    const timer = setTimeout(() => setChecked(doc), 250);
+    return () => clearTimeout(timer);
+  }, [doc]);
+  const shown = useMemo(() => editorWarnings(checked, generated?.warnings ?? [], t), [checked, generated, t]);
   const warnings = useMemo(() => {
     const m = new Map<string, string[]>();
-    for (const w of generated?.warnings ?? []) if (w.nodeId) m.set(w.nodeId, [...(m.get(w.nodeId) ?? []), w.message]);
+    for (const w of shown) if (w.nodeId) m.set(w.nodeId, [...(m.get(w.nodeId) ?? []), w.message]);
     return m;
-  }, [generated]);
+  }, [shown]);
 
   const addAt = useCallback(
     (type: string, screen: { x: number; y: number } | null, from?: { source: string; handle: string }) => {
@@ -178,8 +188,8 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
               <Canvas store={store} warnings={warnings} flash={flash} onQuickAdd={(source, handle, at) => setQuick({ source, handle, at })} onDropType={(type, at) => addAt(type, at)} />
               {warnings.size > 0 && (
                 <details className="ed-warnbox">
-                  <summary>⚠ {t("editor.code.warnings")} ({generated?.warnings?.length})</summary>
-                  <WarningList warnings={generated?.warnings ?? []} onPick={openNode} />
+                  <summary>⚠ {t("editor.code.warnings")} ({shown.length})</summary>
+                  <WarningList warnings={shown} onPick={openNode} />
                 </details>
               )}
             </div>
@@ -187,7 +197,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
             {preview && <PreviewPanel store={store} projectId={project.id} onFlash={setFlash} />}
           </>
         ) : (
-          <CodeView generated={generated} error={genError} doc={doc} busy={genBusy} onRefresh={() => void generate()} onPick={openNode} />
+          <CodeView generated={generated} warnings={shown} error={genError} doc={doc} busy={genBusy} onRefresh={() => void generate()} onPick={openNode} />
         )}
       </div>
       {searching && <Search doc={doc} onPick={openNode} onClose={() => setSearching(false)} />}

@@ -107,12 +107,19 @@ function TypeFields({ ctx, node, projectId }: { ctx: FieldCtx; node: SNode; proj
     case "input":
       return (
         <>
+          <Text ctx={ctx} k="inputPrompt" label={t("editor.props.prompt")} />
+          {/* the question's buttons (a press answers it, or goes to its target) */}
+          {String(ctx.data.inputPrompt ?? "").trim() !== "" && (
+            <>
+              <Choice ctx={ctx} k="keyboardType" label={t("editor.props.keyboardType")} options={["none", "inline", "reply"]} fallback="none" />
+              {ctx.data.keyboardType !== undefined && ctx.data.keyboardType !== "none" && <ButtonsEditor ctx={ctx} />}
+            </>
+          )}
           <Text ctx={ctx} k="inputVariable" label={t("editor.props.inputVariable")} vars />
           <Choice ctx={ctx} k="inputType" label={t("editor.props.inputType")} options={["text", "any", "number", "email", "phone", "photo", "video", "audio", "document", "contact", "location"]} fallback="text" />
           <Check ctx={ctx} k="inputRequired" label={t("editor.props.required")} />
           <Check ctx={ctx} k="appendVariable" label={t("editor.props.append")} />
           <Check ctx={ctx} k="saveToDatabase" label={t("editor.props.saveDb")} />
-          <Text ctx={ctx} k="inputPrompt" label={t("editor.props.prompt")} />
           <Target ctx={ctx} k="inputTargetNodeId" label={t("editor.props.inputTarget")} />
         </>
       );
@@ -198,8 +205,8 @@ export function Properties({ store, projectId }: { store: EditorStore; projectId
   const [raw, setRaw] = useState(false);
   const node = selected.length === 1 ? doc.sheets.flatMap((s) => s.nodes).find((n) => n.id === selected[0]) : undefined;
   const targets = useMemo<[string, string][]>(
-    () => doc.sheets.flatMap((s) => s.nodes.filter((n) => n.id !== node?.id).map((n): [string, string] => [n.id, `${s.name ?? s.id} · ${labelOf(n)}`])),
-    [doc, node?.id],
+    () => doc.sheets.flatMap((s) => s.nodes.filter((n) => n.id !== node?.id).map((n): [string, string] => [n.id, `${s.name ?? s.id} · ${labelOf(n, (type) => t(`editor.types.${type}`, type))}`])),
+    [doc, node?.id, t],
   );
   const variables = useMemo(() => variablesOf(doc), [doc]);
   if (!node) return <aside className="ed-props" aria-label={t("editor.props.title")}><p className="muted small">{selected.length > 1 ? t("editor.props.many", { count: selected.length }) : t("editor.props.none")}</p></aside>;

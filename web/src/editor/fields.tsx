@@ -52,14 +52,16 @@ export function Check({ ctx, k, label }: { ctx: FieldCtx; k: string; label: stri
   );
 }
 
+/** A list of stored values, each shown in words (editor.choices.<field>.<value>, else the value). */
 export function Choice({ ctx, k, label, options, fallback }: { ctx: FieldCtx; k: string; label: string; options: string[]; fallback?: string }) {
+  const { t } = useTranslation();
   const v = String(ctx.data[k] ?? fallback ?? "");
   const all = options.includes(v) ? options : [v, ...options];
   return (
     <Row label={label}>
       {(id) => (
         <select id={id} value={v} onChange={(e) => ctx.set({ [k]: e.target.value })}>
-          {all.map((o) => <option key={o} value={o}>{o || "—"}</option>)}
+          {all.map((o) => <option key={o} value={o}>{o ? t(`editor.choices.${k}.${o}`, o) : "—"}</option>)}
         </select>
       )}
     </Row>

@@ -8,7 +8,7 @@ import { fileUpload } from "./control";
 import { log } from "./flow";
 import { MEDIA_CACHE, NODES, OPTIONS } from "./program-data";
 import { PROJECT_ID, TOKEN_ID, db, env } from "./storage";
-import type { Format, KeyboardDef, MediaDef, MediaKind, MessageNode } from "./tables";
+import type { Format, InputNode, KeyboardDef, MediaDef, MediaKind, MessageNode } from "./tables";
 import type { Turn } from "./types";
 import { evaluate, readVar, render, toText, variantHolds } from "./values";
 
@@ -303,6 +303,14 @@ export async function sendText(turn: Turn, text: string, format: Format, markup?
       reply_markup: markup,
     }),
   );
+}
+
+/** An input node's own question (its inputPrompt and buttons); flow.ts go() decides when. */
+export async function askQuestion(turn: Turn, index: number, node: InputNode) {
+  const ask = node.ask!;
+  const built = ask.keyboard ? buildKeyboard(turn, index, 0, ask.keyboard) : undefined;
+  await sendText(turn, render(turn, ask.text, ask.format), ask.format, built?.markup);
+  if (built && ask.keyboard?.kind === "reply") turn.state.keyboard = { node: node.id, variant: 0, texts: built.texts };
 }
 
 /** The first conditional message whose check holds (they are ordered by priority), or 0. */

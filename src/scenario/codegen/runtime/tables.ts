@@ -204,6 +204,8 @@ export interface InputNode {
   t: "input";
   id: string;
   collect: CollectDef;
+  /** inputPrompt with the node's buttons: sent when nothing asked the question in the same update */
+  ask?: { text: string; format: Format; keyboard?: KeyboardDef };
   adminOnly?: true;
 }
 
