@@ -1,6 +1,6 @@
 // The scenario editor of one project: toolbar, sheet tabs, palette, canvas, properties, and the
 // code view; saving, conflicts and live reload come from useSave.
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { useTranslation } from "react-i18next";
 import { errorText, post } from "../api/client";
@@ -8,9 +8,9 @@ import { Canvas } from "./Canvas";
 import { CodeView, WarningList, type Generated } from "./CodeView";
 import { autoLayout, copyText, duplicate, pasteText, removeSelected, selectAll, copyToClipboard, pasteFromClipboard } from "./commands";
 import { ConflictDialog, RemoteBanner, ShortcutsHelp } from "./Dialogs";
-import { needsLayout, layoutSheet } from "./layout";
+import { CARD, sizeOf } from "./layout";
 import { normalizeDoc } from "./document";
-import { addNode, makeNode } from "./ops";
+import { addNode, insertNode, makeNode } from "./ops";
 import { Palette, QuickAdd } from "./Palette";
 import { Properties } from "./Properties";
 import { PreviewPanel } from "./PreviewPanel";
@@ -32,7 +32,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
   const [view, setView] = useState<"canvas" | "code">("canvas");
   const [searching, setSearching] = useState(false);
   const [help, setHelp] = useState(false);
-  const [quick, setQuick] = useState<{ source: string | null; handle: string | null; at: { x: number; y: number } } | null>(null);
+  const [quick, setQuick] = useState<{ source: string | null; handle: string | null; at: { x: number; y: number }; before?: string } | null>(null);
   const [message, setMessage] = useState("");
   const [generated, setGenerated] = useState<Generated | null>(null);
   const [genError, setGenError] = useState("");
@@ -60,17 +60,27 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
     return m;
   }, [generated]);
 
+  // A new node goes next to where it comes from (the node it follows, the one selected, the edge
+  // it is inserted on), else into the middle of the view; the canvas then moves it off any node it
+  // covers and brings it into view.
   const addAt = useCallback(
-    (type: string, screen: { x: number; y: number } | null, from?: { source: string; handle: string }) => {
+    (type: string, screen: { x: number; y: number } | null, from?: { source: string; handle: string }, before?: string) => {
       const rect = document.querySelector(".ed-canvas")?.getBoundingClientRect();
-      const p = flow.screenToFlowPosition(screen ?? { x: (rect?.left ?? 0) + (rect?.width ?? 600) / 2, y: (rect?.top ?? 0) + (rect?.height ?? 400) / 2 });
-      const src = from && store.state.doc.sheets.flatMap((x) => x.nodes).find((n) => n.id === from.source);
-      const at = src?.position && !screen ? { x: src.position.x + 320, y: src.position.y } : { ...p };
-      // never on top of another node: step down-right until the spot is free
-      const taken = store.sheet.nodes.map((n) => n.position ?? { x: 0, y: 0 });
-      for (let i = 0; i < 50 && taken.some((q) => Math.abs(q.x - at.x) < 120 && Math.abs(q.y - at.y) < 60); i++) at.y += 80;
+      const sheetNodes = store.sheet.nodes;
+      const anchorId = from?.source ?? (!screen && store.state.selected.length === 1 ? store.state.selected[0] : undefined);
+      const src = anchorId ? sheetNodes.find((n) => n.id === anchorId) : undefined;
+      const tgt = before ? sheetNodes.find((n) => n.id === before) : undefined;
+      let at: { x: number; y: number };
+      if (src?.position && tgt?.position) at = { x: (src.position.x + tgt.position.x) / 2, y: (src.position.y + tgt.position.y) / 2 + 40 };
+      else if (src?.position && !screen) at = { x: src.position.x + sizeOf(store.sizes, src.id).w + 80, y: src.position.y };
+      else if (screen) at = flow.screenToFlowPosition(screen);
+      else {
+        const c = flow.screenToFlowPosition({ x: (rect?.left ?? 0) + (rect?.width ?? 600) / 2, y: (rect?.top ?? 0) + (rect?.height ?? 400) / 2 });
+        at = { x: c.x - CARD.width / 2, y: c.y - CARD.height / 2 };
+      }
       const node = makeNode(type, { x: Math.round(at.x / GRID) * GRID, y: Math.round(at.y / GRID) * GRID });
-      store.commit(addNode(store.state.doc, store.state.sheetId, node, from), { selected: [node.id] });
+      const doc = from && before ? insertNode(store.state.doc, store.state.sheetId, node, from, before) : addNode(store.state.doc, store.state.sheetId, node, from);
+      store.commit(doc, { selected: [node.id] });
     },
     [flow, store],
   );
@@ -169,7 +179,14 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
           <>
             {!preview && <Palette onAdd={(type) => addAt(type, null)} />}
             <div className="ed-center">
-              <Canvas store={store} warnings={warnings} flash={flash} onQuickAdd={(source, handle, at) => setQuick({ source, handle, at })} onDropType={(type, at) => addAt(type, at)} />
+              <Canvas
+                store={store}
+                warnings={warnings}
+                flash={flash}
+                onQuickAdd={(source, handle, at) => setQuick({ source, handle, at })}
+                onInsert={(e, at) => setQuick({ source: e.source, handle: e.sourceHandle, at, before: e.target })}
+                onDropType={(type, at) => addAt(type, at)}
+              />
               {warnings.size > 0 && (
                 <details className="ed-warnbox">
                   <summary>⚠ {t("editor.code.warnings")} ({generated?.warnings?.length})</summary>
@@ -191,7 +208,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
           at={quick.at}
           onClose={() => setQuick(null)}
           onPick={(type) => {
-            addAt(type, null, quick.source && quick.handle ? { source: quick.source, handle: quick.handle } : undefined);
+            addAt(type, null, quick.source && quick.handle ? { source: quick.source, handle: quick.handle } : undefined, quick.before);
             setQuick(null);
           }}
         />
@@ -204,20 +221,6 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
 export function Editor({ project }: { project: ProjectRecord }) {
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const store = useMemo(() => new EditorStore(normalizeDoc(project.data)), [project.id]);
-  const sheetId = useEditor(store, (s) => s.sheetId);
-  const laidOut = useRef(new Set<string>());
-  // A sheet without a usable drawing (no positions, piled-up nodes) is laid out once, when it is
-  // first opened: opening a big imported file does not wait for the sheets nobody looks at.
-  useEffect(() => {
-    const sheet = store.sheet;
-    if (laidOut.current.has(sheet.id)) return;
-    laidOut.current.add(sheet.id);
-    if (!needsLayout(sheet)) return;
-    const before = store.state.doc;
-    void layoutSheet(before, sheet.id).then((next) => {
-      if (store.state.doc === before) store.replaceDoc(next);
-    });
-  }, [store, sheetId]);
   return (
     <ReactFlowProvider>
       <EditorBody store={store} project={project} />

@@ -1,0 +1,78 @@
+// A readable canvas in Chromium: after importing every compat file, no node box lies on another on
+// any sheet, nor after auto-layout, and the view after auto-layout stays readable (zoom ≥ 0.6).
+// The compat files are read from ../shared/compat (never copied into the repo).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { haveChromium, warnIfNoChromium } from "../support/browser";
+import { editorEnv, newProject, openEditor, type EditorEnv } from "./editor-support";
+
+warnIfNoChromium("editor: layout");
+const COMPAT = join(import.meta.dir, "..", "..", "..", "shared", "compat");
+const files = existsSync(COMPAT) ? ["current", "legacy"].flatMap((f) => readdirSync(join(COMPAT, f)).filter((n) => n.endsWith(".json")).map((n) => `${f}/${n}`)) : [];
+if (!files.length) console.warn("[editor: layout] SKIPPED: ../shared/compat/*/*.json not found");
+
+/** Waits until the node boxes stop moving (layout, nudging and the view all done). */
+export async function settled(page: Page) {
+  await page.waitForFunction(
+    () => {
+      const w = window as unknown as { __boxes?: string };
+      const now = JSON.stringify([...document.querySelectorAll(".react-flow__node")].map((e) => { const r = e.getBoundingClientRect(); return [Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)]; }));
+      const same = w.__boxes === now;
+      w.__boxes = now;
+      return same && now !== "[]";
+    },
+    undefined,
+    { polling: 250, timeout: 20_000 },
+  );
+}
+
+/** Every pair of node boxes (scenario nodes and portal chips) that intersect, as ids. */
+export const overlaps = (page: Page) =>
+  page.evaluate(() => {
+    const boxes = [...document.querySelectorAll(".react-flow__node")].map((e) => ({ id: e.getAttribute("data-id")!, r: e.getBoundingClientRect() }));
+    const out: string[] = [];
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i]!.r, b = boxes[j]!.r;
+        if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) out.push(`${boxes[i]!.id} × ${boxes[j]!.id}`);
+      }
+    return out;
+  });
+
+export const zoomOf = (page: Page) => page.locator(".react-flow__viewport").evaluate((e) => new DOMMatrix(getComputedStyle(e).transform).a);
+
+describe.skipIf(!haveChromium || files.length === 0)("editor: no overlapping nodes", () => {
+  let env: EditorEnv;
+  beforeAll(async () => {
+    env = await editorEnv({ viewport: { width: 1440, height: 900 } });
+  }, 60_000);
+  afterAll(async () => env?.close(), 30_000);
+
+  for (const file of files) {
+    test(`${file}: no node box on another after import and after auto-layout, on every sheet`, async () => {
+      const { page } = env.b;
+      const data = JSON.parse(readFileSync(join(COMPAT, file), "utf8")).data;
+      const id = await newProject(env, file, data);
+      await openEditor(page, env.base, id);
+      const tabs = page.getByRole("tab");
+      const found: string[] = [];
+      for (let i = 0; i < data.sheets.length; i++) {
+        await tabs.nth(i).click();
+        await page.waitForFunction((n: number) => document.querySelectorAll(".react-flow__node-scenario").length === n, data.sheets[i].nodes.length);
+        await page.locator(`.ed-canvas[data-settled="${data.sheets[i].id}"]`).waitFor({ timeout: 20_000 });
+        await settled(page);
+        for (const o of await overlaps(page)) found.push(`import, sheet ${i}: ${o}`);
+        const fits = Number(await page.getByTestId("canvas").getAttribute("data-fitted"));
+        await page.getByRole("button", { name: "Auto-layout" }).click();
+        await page.waitForFunction((n: number) => Number(document.querySelector(".ed-canvas")?.getAttribute("data-fitted")) > n, fits);
+        await settled(page);
+        for (const o of await overlaps(page)) found.push(`auto-layout, sheet ${i}: ${o}`);
+        expect(await zoomOf(page)).toBeGreaterThanOrEqual(0.6 - 1e-6);
+      }
+      expect(found).toEqual([]);
+      expect(env.b.errors).toEqual([]);
+    }, 120_000);
+  }
+});
