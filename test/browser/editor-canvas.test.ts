@@ -73,7 +73,7 @@ describe.skipIf(!haveChromium)("editor: canvas gestures", () => {
     await page.mouse.down();
     await page.mouse.move(h.x + 200, h.y + 160, { steps: 10 });
     await page.mouse.up();
-    await page.getByRole("menuitem", { name: "Delay" }).click();
+    await page.getByRole("menuitem", { name: "Delay", exact: true }).click();
     const added = (await nodeIds(page)).find((id) => !["go", "one", "two"].includes(id))!;
     await expect(nodeEl(page, added).locator(".ed-type").textContent()).resolves.toBe("Delay");
     await page.getByRole("complementary", { name: "Properties" }).getByLabel("Seconds").fill("5");

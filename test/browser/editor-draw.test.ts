@@ -30,7 +30,7 @@ describe.skipIf(!haveChromium)("editor: draw a bot and run it", () => {
 
     // quick add from the trigger's "next" handle: a message, already connected
     await nodeEl(page, ids.trigger!).getByRole("button", { name: /add next from/ }).click();
-    await page.getByRole("menuitem", { name: "Message" }).click();
+    await page.getByRole("menuitem", { name: "Message", exact: true }).click();
     ids.message = (await nodeIds(page)).find((id) => id !== ids.trigger)!;
     expect(await edgeCount(page)).toBe(1);
 

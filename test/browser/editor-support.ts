@@ -80,7 +80,14 @@ export async function connect(page: Page, from: { id: string; handle: string }, 
   await page.mouse.up();
 }
 
-/** Selects the node by clicking its header. */
+/** Selects the node by clicking its header (fitting the view first when the node is out of it). */
 export async function pick(page: Page, id: string) {
-  await nodeEl(page, id).locator(".ed-head").click();
+  const head = nodeEl(page, id).locator(".ed-head");
+  const inView = await head.evaluate((h) => {
+    const a = h.getBoundingClientRect();
+    const c = document.querySelector(".ed-canvas")!.getBoundingClientRect();
+    return a.top >= c.top && a.left >= c.left && a.bottom <= c.bottom && a.right <= c.right && document.elementFromPoint(a.left + a.width / 2, a.top + a.height / 2)?.closest(".ed-head") === h;
+  });
+  if (!inView) await page.getByRole("button", { name: "Fit view" }).click();
+  await head.click();
 }

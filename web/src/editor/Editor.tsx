@@ -11,7 +11,7 @@ import { ConflictDialog, RemoteBanner, ShortcutsHelp } from "./Dialogs";
 import { CARD, sizeOf } from "./layout";
 import { normalizeDoc } from "./document";
 import { addNode, insertNode, makeNode } from "./ops";
-import { Palette, QuickAdd } from "./Palette";
+import { NodePicker, Palette } from "./Palette";
 import { Properties } from "./Properties";
 import { PreviewPanel } from "./PreviewPanel";
 import { Search } from "./Search";
@@ -204,7 +204,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
       {searching && <Search doc={doc} onPick={openNode} onClose={() => setSearching(false)} />}
       {help && <ShortcutsHelp onClose={() => setHelp(false)} />}
       {quick && (
-        <QuickAdd
+        <NodePicker
           at={quick.at}
           onClose={() => setQuick(null)}
           onPick={(type) => {
