@@ -42,25 +42,47 @@ export function canvasAspect(): number | undefined {
  * Shows the whole sheet when it stays readable; otherwise keeps READABLE_ZOOM and shows where the
  * scenario starts (its first trigger, else its top-left corner).
  */
+/** The part of the canvas not covered by the floating panels (screen pixels). */
+export function visibleRegion(): { left: number; top: number; right: number; bottom: number } | null {
+  const el = document.querySelector(".ed-canvas")?.getBoundingClientRect();
+  if (!el || el.width === 0) return null;
+  const v = { left: el.left, top: el.top, right: el.right, bottom: el.bottom };
+  for (const o of document.querySelectorAll(".ed-center .ed-palette, .ed-center .ed-props-dock")) {
+    const r = o.getBoundingClientRect();
+    if (r.width === 0) continue;
+    if (r.width < el.width / 2 && r.left - el.left < 24) v.left = Math.max(v.left, r.right);
+    else if (r.width < el.width / 2 && el.right - r.right < 24) v.right = Math.min(v.right, r.left);
+    else if (r.top > el.top + el.height / 3) v.bottom = Math.min(v.bottom, r.top);
+  }
+  return v;
+}
+
+/**
+ * Shows the whole sheet when it stays readable; otherwise keeps READABLE_ZOOM and shows where the
+ * scenario starts (its first trigger, else its top-left corner). The floating panels are left out.
+ */
 export async function fitReadable(flow: ReactFlowInstance, store: EditorStore, duration = 0): Promise<void> {
   const nodes = store.sheet.nodes;
   const el = document.querySelector(".ed-canvas")?.getBoundingClientRect();
-  if (!nodes.length || !el || el.width === 0) return;
+  const v = visibleRegion();
+  if (!nodes.length || !el || !v) return;
   const boxes = boxesOf(nodes, store.sizes);
   const minX = Math.min(...boxes.map((b) => b.x));
   const minY = Math.min(...boxes.map((b) => b.y));
   const maxX = Math.max(...boxes.map((b) => b.x + b.w));
   const maxY = Math.max(...boxes.map((b) => b.y + b.h));
-  const pad = 40;
-  const zoom = Math.min(1.2, (el.width - 2 * pad) / (maxX - minX || 1), (el.height - 2 * pad) / (maxY - minY || 1));
+  const pad = 32;
+  // the region in canvas-local pixels
+  const L = v.left - el.left + pad, T = v.top - el.top + pad, W = Math.max(100, v.right - v.left - 2 * pad), H = Math.max(100, v.bottom - v.top - 2 * pad);
+  const zoom = Math.min(1.2, W / (maxX - minX || 1), H / (maxY - minY || 1));
   if (zoom >= READABLE_ZOOM) {
-    await flow.setViewport({ zoom, x: (el.width - (maxX - minX) * zoom) / 2 - minX * zoom, y: (el.height - (maxY - minY) * zoom) / 2 - minY * zoom }, { duration });
+    await flow.setViewport({ zoom, x: L + (W - (maxX - minX) * zoom) / 2 - minX * zoom, y: T + (H - (maxY - minY) * zoom) / 2 - minY * zoom }, { duration });
     return;
   }
   const z = READABLE_ZOOM;
   const start = nodes.find((n) => /trigger$|^start$|^command$/.test(n.type));
   const s = start ? boxes.find((b) => b.id === start.id)! : { x: minX, y: minY, w: 0, h: 0 };
-  await flow.setViewport({ zoom: z, x: pad - Math.min(s.x, minX + (el.width - 2 * pad) / z) * z, y: Math.min(pad - minY * z, el.height / 2 - (s.y + s.h / 2) * z) }, { duration });
+  await flow.setViewport({ zoom: z, x: L - Math.min(s.x, minX + W / z) * z, y: Math.min(T - minY * z, T + H / 2 - (s.y + s.h / 2) * z) }, { duration });
 }
 
 interface Props {
@@ -380,7 +402,7 @@ function openView(flow: ReactFlowInstance, store: EditorStore) {
 
 /** Pans (at the same zoom) so that the boxes are in view, when they are not already. */
 function reveal(flow: ReactFlowInstance, boxes: Box[]) {
-  const el = document.querySelector(".ed-canvas")?.getBoundingClientRect();
+  const el = visibleRegion();
   if (!boxes.length || !el) return;
   const minX = Math.min(...boxes.map((b) => b.x));
   const minY = Math.min(...boxes.map((b) => b.y));
@@ -389,5 +411,10 @@ function reveal(flow: ReactFlowInstance, boxes: Box[]) {
   const a = flow.flowToScreenPosition({ x: minX, y: minY });
   const b = flow.flowToScreenPosition({ x: maxX, y: maxY });
   if (a.x >= el.left && a.y >= el.top && b.x <= el.right && b.y <= el.bottom) return;
-  void flow.setCenter((minX + maxX) / 2, (minY + maxY) / 2, { zoom: flow.getZoom(), duration: 200 });
+  // centre them in the visible region: shift the centre by the region's offset in the canvas
+  const c = document.querySelector(".ed-canvas")!.getBoundingClientRect();
+  const z = flow.getZoom();
+  const dx = ((el.left + el.right) / 2 - (c.left + c.right) / 2) / z;
+  const dy = ((el.top + el.bottom) / 2 - (c.top + c.bottom) / 2) / z;
+  void flow.setCenter((minX + maxX) / 2 - dx, (minY + maxY) / 2 - dy, { zoom: z, duration: 200 });
 }

@@ -15,6 +15,7 @@ import { NodePicker, Palette } from "./Palette";
 import { Properties } from "./Properties";
 import { PreviewPanel } from "./PreviewPanel";
 import { Search } from "./Search";
+import { EmptyHint, Tour } from "./Guide";
 import { SheetTabs } from "./SheetTabs";
 import { useEditor, EditorStore } from "./store";
 import { useSave, type ProjectRecord } from "./useSave";
@@ -39,6 +40,12 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
   const [genBusy, setGenBusy] = useState(false);
   const [preview, setPreview] = useState(false);
   const [flash, setFlash] = useState<string | null>(null);
+  const phone = usePhone();
+  const [paletteOpen, setPaletteOpen] = usePanel("palette");
+  const [propsOpen, setPropsOpen] = usePanel("props");
+  const [fullscreen, setFullscreen] = useState(false);
+  const [tour, setTour] = useState(false);
+  const empty = useEditor(store, (st) => (st.doc.sheets.find((x) => x.id === st.sheetId) ?? st.doc.sheets[0]!).nodes.length === 0);
 
   const generate = useCallback(async () => {
     setGenBusy(true);
@@ -113,8 +120,10 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
         setSearching(false);
         setHelp(false);
         setQuick(null);
+        setTour(false);
+        if (!typing(e.target) && !document.querySelector(".ed-quickmenu, .ed-search, .ed-modal, .ed-tour")) setFullscreen(false);
       }
-      if (typing(e.target)) return;
+      if (typing(e.target) || phone) return;
       if (mod && k === "z" && !e.shiftKey) (e.preventDefault(), store.undo());
       else if (mod && (k === "y" || (k === "z" && e.shiftKey))) (e.preventDefault(), store.redo());
       else if (mod && k === "d") (e.preventDefault(), duplicate(store));
@@ -132,7 +141,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
       }
     };
     const onPaste = (e: ClipboardEvent) => {
-      if (typing(e.target)) return;
+      if (typing(e.target) || phone) return;
       if (pasteText(store, e.clipboardData?.getData("text/plain"))) e.preventDefault();
     };
     window.addEventListener("keydown", onKey);
@@ -143,33 +152,58 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
       document.removeEventListener("copy", onCopy);
       document.removeEventListener("paste", onPaste);
     };
-  }, [store, s, message]);
+  }, [store, s, message, phone]);
 
   const statusText = s.status === "saving" ? t("editor.save.saving") : s.status === "error" ? t("editor.save.failed") : s.dirty ? t("editor.save.unsaved") : t("editor.save.saved");
 
+  const center = () => {
+    const r = document.querySelector(".ed-canvas")?.getBoundingClientRect();
+    return { x: (r?.left ?? 0) + (r?.width ?? 600) / 2, y: (r?.top ?? 0) + 80 };
+  };
+  const editing = !phone;
+
   return (
-    <div className="ed-root" data-testid="editor">
+    <div className={`ed-root${fullscreen ? " fullscreen" : ""}${phone ? " phone" : ""}`} data-testid="editor">
       <div className="ed-toolbar" role="toolbar" aria-label={t("editor.toolbar")}>
         <button type="button" className={view === "canvas" ? "active" : ""} onClick={() => setView("canvas")}>{t("editor.canvas")}</button>
         <button type="button" className={view === "code" ? "active" : ""} onClick={() => setView("code")}>{t("editor.code.title")}</button>
-        <span className="ed-sep" />
-        <button type="button" onClick={store.undo} disabled={!canUndo} title="Ctrl+Z">{t("editor.undo")}</button>
-        <button type="button" onClick={store.redo} disabled={!canRedo} title="Ctrl+Shift+Z">{t("editor.redo")}</button>
-        <button type="button" onClick={() => void copyToClipboard(store)} disabled={!hasSelection}>{t("editor.copy")}</button>
-        <button type="button" onClick={() => void pasteFromClipboard(store)}>{t("editor.paste")}</button>
-        <button type="button" onClick={() => duplicate(store)} disabled={!hasSelection}>{t("editor.duplicate")}</button>
-        <button type="button" onClick={() => removeSelected(store)} disabled={!hasSelection}>{t("editor.delete")}</button>
-        <button type="button" onClick={() => void autoLayout(store)}>{t("editor.layout")}</button>
+        {editing && (
+          <>
+            <span className="ed-sep" />
+            <button type="button" onClick={store.undo} disabled={!canUndo} title="Ctrl+Z">{t("editor.undo")}</button>
+            <button type="button" onClick={store.redo} disabled={!canRedo} title="Ctrl+Shift+Z">{t("editor.redo")}</button>
+            <button type="button" onClick={() => void copyToClipboard(store)} disabled={!hasSelection}>{t("editor.copy")}</button>
+            <button type="button" onClick={() => void pasteFromClipboard(store)}>{t("editor.paste")}</button>
+            <button type="button" onClick={() => duplicate(store)} disabled={!hasSelection}>{t("editor.duplicate")}</button>
+            <button type="button" onClick={() => removeSelected(store)} disabled={!hasSelection}>{t("editor.delete")}</button>
+            <button type="button" onClick={() => void autoLayout(store)}>{t("editor.layout")}</button>
+          </>
+        )}
         <button type="button" onClick={() => setSearching(true)} title="Ctrl+F">{t("editor.search.title")}</button>
-        <button type="button" onClick={() => setHelp(true)} aria-label={t("editor.keys.title")}>?</button>
-        <button type="button" className={preview ? "active" : ""} aria-pressed={preview} onClick={() => setPreview((p) => !p)}>{t("editor.preview")}</button>
-        <span className="ed-sep" />
-        <input className="ed-commit" aria-label={t("editor.save.message")} placeholder={t("editor.save.message")} value={message} onChange={(e) => setMessage(e.target.value)} />
-        <button type="button" className="primary" onClick={() => { void s.save(message); setMessage(""); }} disabled={s.status === "saving"}>{t("editor.save.save")}</button>
-        <label className="ed-check small"><input type="checkbox" checked={s.autosave} onChange={(e) => s.setAutosave(e.target.checked)} /> {t("editor.save.autosave")}</label>
-        <label className="ed-check small"><input type="checkbox" checked={s.restart} onChange={(e) => s.setRestart(e.target.checked)} /> {t("editor.save.restart")}</label>
+        {editing && <button type="button" onClick={() => setHelp(true)} aria-label={t("editor.keys.title")}>?</button>}
+        <button type="button" data-tour="preview" className={preview ? "active" : ""} aria-pressed={preview} onClick={() => setPreview((p) => !p)}>{t("editor.preview")}</button>
+        {editing && (
+          <button type="button" className={fullscreen ? "active" : ""} aria-pressed={fullscreen} onClick={() => setFullscreen((f) => !f)} title={fullscreen ? t("editor.exitFullscreen") : t("editor.fullscreen")}>
+            {fullscreen ? "⤡ " : "⤢ "}
+            {t("editor.fullscreen")}
+          </button>
+        )}
+        {editing && (
+          <>
+            <span className="ed-sep" />
+            <input className="ed-commit" aria-label={t("editor.save.message")} placeholder={t("editor.save.message")} value={message} onChange={(e) => setMessage(e.target.value)} />
+            <button type="button" className="primary" onClick={() => { void s.save(message); setMessage(""); }} disabled={s.status === "saving"}>{t("editor.save.save")}</button>
+            <label className="ed-check small"><input type="checkbox" checked={s.autosave} onChange={(e) => s.setAutosave(e.target.checked)} /> {t("editor.save.autosave")}</label>
+            <label className="ed-check small"><input type="checkbox" checked={s.restart} onChange={(e) => s.setRestart(e.target.checked)} /> {t("editor.save.restart")}</label>
+          </>
+        )}
         <span className={`ed-status small ${s.status}`} role="status" data-testid="save-status">{statusText}</span>
       </div>
+      {phone && (
+        <div className="ed-phone-note" role="note" data-testid="phone-notice">
+          <strong>{t("editor.phone.title")}</strong> {t("editor.phone.text")}
+        </div>
+      )}
       {s.error && <p className="error small" role="alert">{s.error}</p>}
       {s.remote && <RemoteBanner dirty={s.dirty} onReload={() => s.adopt(s.remote!)} onDismiss={s.dismissRemote} />}
       {s.conflict && <ConflictDialog mine={doc} theirs={s.conflict} onKeepMine={s.keepMine} onLoadTheirs={() => s.adopt(s.conflict!)} />}
@@ -177,16 +211,32 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
       <div className={preview && view === "canvas" ? "ed-main with-preview" : "ed-main"}>
         {view === "canvas" ? (
           <>
-            {!preview && <Palette onAdd={(type) => addAt(type, null)} />}
-            <div className="ed-center">
+            <div className={`ed-center${editing && paletteOpen ? " palette-open" : ""}${propsOpen && (hasSelection || tour) ? " props-open" : ""}`}>
               <Canvas
                 store={store}
                 warnings={warnings}
                 flash={flash}
+                readOnly={phone}
                 onQuickAdd={(source, handle, at) => setQuick({ source, handle, at })}
                 onInsert={(e, at) => setQuick({ source: e.source, handle: e.sourceHandle, at, before: e.target })}
                 onDropType={(type, at) => addAt(type, at)}
               />
+              {editing && (paletteOpen ? (
+                <Palette onAdd={(type) => addAt(type, null)} onClose={() => setPaletteOpen(false)} />
+              ) : (
+                <button type="button" className="ed-panel-toggle left" onClick={() => setPaletteOpen(true)}>☰ {t("editor.showPalette")}</button>
+              ))}
+              {!hasSelection && !tour ? null : propsOpen ? (
+                <div className="ed-props-dock">
+                  <button type="button" className="ghost ed-props-hide" onClick={() => setPropsOpen(false)} aria-label={t("editor.hidePanel")} title={t("editor.hidePanel")}>»</button>
+                  <fieldset className="ed-props-fieldset" disabled={phone}>
+                    <Properties store={store} projectId={project.id} />
+                  </fieldset>
+                </div>
+              ) : (
+                <button type="button" className="ed-panel-toggle right" onClick={() => setPropsOpen(true)}>{t("editor.showProps")} ☰</button>
+              )}
+              {editing && empty && <EmptyHint onAddStart={() => addAt("command_trigger", null)} onBrowse={() => setQuick({ source: null, handle: null, at: center() })} onTour={() => setTour(true)} />}
               {warnings.size > 0 && (
                 <details className="ed-warnbox">
                   <summary>⚠ {t("editor.code.warnings")} ({generated?.warnings?.length})</summary>
@@ -194,13 +244,21 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
                 </details>
               )}
             </div>
-            <Properties store={store} projectId={project.id} />
             {preview && <PreviewPanel store={store} projectId={project.id} onFlash={setFlash} />}
           </>
         ) : (
           <CodeView generated={generated} error={genError} doc={doc} busy={genBusy} onRefresh={() => void generate()} onPick={openNode} />
         )}
       </div>
+      {tour && (
+        <Tour
+          onClose={() => setTour(false)}
+          onStep={(key) => {
+            if (key === "palette") setPaletteOpen(true);
+            if (key === "props") setPropsOpen(true);
+          }}
+        />
+      )}
       {searching && <Search doc={doc} onPick={openNode} onClose={() => setSearching(false)} />}
       {help && <ShortcutsHelp onClose={() => setHelp(false)} />}
       {quick && (
@@ -215,6 +273,26 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
       )}
     </div>
   );
+}
+
+const PHONE = "(max-width: 799px)";
+/** A phone-sized screen: the editor is a read-only view there (docs/editor.md, "On a phone"). */
+function usePhone(): boolean {
+  const [phone, setPhone] = useState(() => window.matchMedia(PHONE).matches);
+  useEffect(() => {
+    const m = window.matchMedia(PHONE);
+    const on = () => setPhone(m.matches);
+    m.addEventListener("change", on);
+    return () => m.removeEventListener("change", on);
+  }, []);
+  return phone;
+}
+
+/** Whether an overlay panel is open, remembered in the browser. */
+function usePanel(name: string): [boolean, (open: boolean) => void] {
+  const key = `botloom.editor.panel.${name}`;
+  const [open, setOpen] = useState(() => localStorage.getItem(key) !== "0");
+  return [open, (v: boolean) => (localStorage.setItem(key, v ? "1" : "0"), setOpen(v))];
 }
 
 /** Makes the store once per opened project. */

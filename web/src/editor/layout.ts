@@ -45,7 +45,8 @@ export async function layoutSheet(doc: Doc, sheetId: string, sizes: Sizes = new 
       "elk.algorithm": "layered",
       "elk.direction": "RIGHT",
       "elk.aspectRatio": String(Math.min(4, Math.max(0.5, aspect))),
-      "elk.layered.wrapping.strategy": "MULTI_EDGE",
+      // a short chain reads best in one row; long ones wrap
+      "elk.layered.wrapping.strategy": sheet.nodes.length > 15 ? "MULTI_EDGE" : "OFF",
       "elk.spacing.nodeNode": "40",
       "elk.spacing.componentComponent": "60",
       "elk.layered.spacing.nodeNodeBetweenLayers": "80",
