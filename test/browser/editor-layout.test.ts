@@ -4,44 +4,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Page } from "playwright-core";
 import { haveChromium, warnIfNoChromium } from "../support/browser";
-import { editorEnv, newProject, openEditor, type EditorEnv } from "./editor-support";
+import { editorEnv, newProject, openEditor, overlaps, settled, zoomOf, type EditorEnv } from "./editor-support";
 
 warnIfNoChromium("editor: layout");
 const COMPAT = join(import.meta.dir, "..", "..", "..", "shared", "compat");
 const files = existsSync(COMPAT) ? ["current", "legacy"].flatMap((f) => readdirSync(join(COMPAT, f)).filter((n) => n.endsWith(".json")).map((n) => `${f}/${n}`)) : [];
 if (!files.length) console.warn("[editor: layout] SKIPPED: ../shared/compat/*/*.json not found");
-
-/** Waits until the node boxes stop moving (layout, nudging and the view all done). */
-export async function settled(page: Page) {
-  await page.waitForFunction(
-    () => {
-      const w = window as unknown as { __boxes?: string };
-      const now = JSON.stringify([...document.querySelectorAll(".react-flow__node")].map((e) => { const r = e.getBoundingClientRect(); return [Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)]; }));
-      const same = w.__boxes === now;
-      w.__boxes = now;
-      return same && now !== "[]";
-    },
-    undefined,
-    { polling: 250, timeout: 20_000 },
-  );
-}
-
-/** Every pair of node boxes (scenario nodes and portal chips) that intersect, as ids. */
-export const overlaps = (page: Page) =>
-  page.evaluate(() => {
-    const boxes = [...document.querySelectorAll(".react-flow__node")].map((e) => ({ id: e.getAttribute("data-id")!, r: e.getBoundingClientRect() }));
-    const out: string[] = [];
-    for (let i = 0; i < boxes.length; i++)
-      for (let j = i + 1; j < boxes.length; j++) {
-        const a = boxes[i]!.r, b = boxes[j]!.r;
-        if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) out.push(`${boxes[i]!.id} × ${boxes[j]!.id}`);
-      }
-    return out;
-  });
-
-export const zoomOf = (page: Page) => page.locator(".react-flow__viewport").evaluate((e) => new DOMMatrix(getComputedStyle(e).transform).a);
 
 describe.skipIf(!haveChromium || files.length === 0)("editor: no overlapping nodes", () => {
   let env: EditorEnv;
