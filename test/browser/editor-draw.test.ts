@@ -36,9 +36,11 @@ describe.skipIf(!haveChromium)("editor: draw a bot and run it", () => {
 
     const props = page.getByRole("complementary", { name: "Properties" });
     await props.getByLabel("Text", { exact: true }).fill("Hello from the canvas, {first_name}!");
-    await props.getByLabel("Keyboard", { exact: true }).selectOption("inline");
+    // one way to add buttons: the first one makes them inline buttons under the message
+    expect(await props.getByLabel("Show buttons").count()).toBe(0);
     await props.getByRole("button", { name: "Add button" }).click();
     await props.getByRole("button", { name: "Add button" }).click();
+    expect(await props.getByLabel("Show buttons").inputValue()).toBe("inline");
     await props.getByLabel("Button text").nth(0).fill("Menu");
     await props.getByLabel("Button text").nth(1).fill("About");
     await expect(nodeEl(page, ids.message!).locator(".ed-var").textContent()).resolves.toBe("{first_name}");
