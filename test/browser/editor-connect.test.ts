@@ -117,6 +117,8 @@ describe.skipIf(!haveChromium)("editor: on a phone", () => {
     // nothing that edits is offered
     for (const name of ["Save", "Auto-layout", "Delete", "Paste"]) expect(await page.getByRole("button", { name, exact: true }).count()).toBe(0);
     expect(await page.locator(".ed-palette").count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Add sheet" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: /add next from/ }).count()).toBe(0);
     // a node opens read-only, and cannot be dragged
     const card = nodeEl(page, "one");
     const at = (await card.boundingBox())!;

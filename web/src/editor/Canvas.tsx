@@ -132,7 +132,7 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
   // counts first measurements of nodes, so placement runs once new nodes have their real size
   const [measuredTick, setMeasuredTick] = useState(0);
   const [minimap, setMinimap] = useState(() => localStorage.getItem(MINIMAP_KEY) !== "0");
-  const cache = useRef(new Map<string, { src: SNode; sel: boolean; warn?: string[]; m?: Measured; fl: boolean; rf: Node }>());
+  const cache = useRef(new Map<string, { src: SNode; sel: boolean; warn?: string[]; m?: Measured; fl: boolean; ro: boolean; rf: Node }>());
 
   const sheet = doc.sheets.find((s) => s.id === sheetId) ?? doc.sheets[0]!;
   const index = useMemo(() => sheetIndex(doc), [doc]);
@@ -143,7 +143,7 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
   const { nodes, edges } = useMemo(() => {
     const sel = new Set(selected);
     const nodes: Node[] = [];
-    const next = new Map<string, { src: SNode; sel: boolean; warn?: string[]; m?: Measured; fl: boolean; rf: Node }>();
+    const next = new Map<string, { src: SNode; sel: boolean; warn?: string[]; m?: Measured; fl: boolean; ro: boolean; rf: Node }>();
     for (const n of sheet.nodes) {
       const isSel = sel.has(n.id);
       const warn = warnings.get(n.id);
@@ -151,12 +151,12 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
       const fl = flash === n.id;
       const hit = cache.current.get(n.id);
       let rf: Node;
-      if (hit && hit.src === n && hit.sel === isSel && hit.warn === warn && hit.m === m && hit.fl === fl) rf = hit.rf;
+      if (hit && hit.src === n && hit.sel === isSel && hit.warn === warn && hit.m === m && hit.fl === fl && hit.ro === !!readOnly) rf = hit.rf;
       else {
-        const data: FlowNodeData = { node: n, warnings: warn, onQuickAdd: quickAdd, flash: fl };
+        const data: FlowNodeData = { node: n, warnings: warn, onQuickAdd: readOnly ? undefined : quickAdd, flash: fl };
         rf = { id: n.id, type: "scenario", position: safePosition(n.position), data, selected: isSel, ...(m ? { measured: m } : {}) };
       }
-      next.set(n.id, { src: n, sel: isSel, warn, m, fl, rf });
+      next.set(n.id, { src: n, sel: isSel, warn, m, fl, ro: !!readOnly, rf });
       nodes.push(rf);
     }
     cache.current = next;
@@ -291,7 +291,9 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
     const isFresh = new Set(fresh);
     const moved = separate(boxesOf(sh.nodes, measured.current), new Set(sh.nodes.map((n) => n.id).filter((id) => !isFresh.has(id))));
     if (moved.size) store.replaceDoc(withPositions(store.state.doc, sh.id, moved));
-    reveal(flow, boxesOf(store.sheet.nodes.filter((n) => isFresh.has(n.id)), measured.current));
+    const show = store.sheet.nodes.filter((n) => isFresh.has(n.id) && !store.placedByHand.has(n.id));
+    for (const id of fresh) store.placedByHand.delete(id);
+    reveal(flow, boxesOf(show, measured.current));
   }, [sheet, measuredTick, store, flow]);
 
   // data-fitted counts finished fits after a layout: tests wait for it instead of for time

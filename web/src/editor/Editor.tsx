@@ -86,6 +86,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
         at = { x: c.x - CARD.width / 2, y: c.y - CARD.height / 2 };
       }
       const node = makeNode(type, { x: Math.round(at.x / GRID) * GRID, y: Math.round(at.y / GRID) * GRID });
+      if (screen) store.placedByHand.add(node.id);
       const doc = from && before ? insertNode(store.state.doc, store.state.sheetId, node, from, before) : addNode(store.state.doc, store.state.sheetId, node, from);
       store.commit(doc, { selected: [node.id] });
     },
@@ -207,7 +208,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
       {s.error && <p className="error small" role="alert">{s.error}</p>}
       {s.remote && <RemoteBanner dirty={s.dirty} onReload={() => s.adopt(s.remote!)} onDismiss={s.dismissRemote} />}
       {s.conflict && <ConflictDialog mine={doc} theirs={s.conflict} onKeepMine={s.keepMine} onLoadTheirs={() => s.adopt(s.conflict!)} />}
-      <SheetTabs store={store} />
+      <SheetTabs store={store} readOnly={phone} />
       <div className={preview && view === "canvas" ? "ed-main with-preview" : "ed-main"}>
         {view === "canvas" ? (
           <>

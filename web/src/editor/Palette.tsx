@@ -34,7 +34,6 @@ function Item({ k, role, onPick, draggable, autoFocus }: { k: NodeKind; role?: s
       role={role}
       className="ed-palette-item"
       data-type={k.type}
-      aria-label={name}
       aria-description={desc}
       title={desc}
       autoFocus={autoFocus}

@@ -27,6 +27,8 @@ export class EditorStore {
   private dragBase: Doc | null = null;
   /** node sizes as the canvas measured them (flow units): layout and placement read them */
   readonly sizes = new Map<string, { width?: number; height?: number }>();
+  /** nodes the user dropped where they wanted them: the view does not move to them */
+  readonly placedByHand = new Set<string>();
 
   constructor(doc: Doc) {
     this.state = { doc, sheetId: doc.activeSheetId && doc.sheets.some((s) => s.id === doc.activeSheetId) ? doc.activeSheetId : doc.sheets[0]!.id, selected: [], past: [], future: [], saved: doc, focus: null, fit: 0 };
