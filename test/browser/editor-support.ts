@@ -80,15 +80,23 @@ export async function connect(page: Page, from: { id: string; handle: string }, 
   await page.mouse.up();
 }
 
-/** Selects the node by clicking its header (fitting the view first when the node is out of it). */
+/**
+ * Selects the node by clicking its header. A node out of view or under a floating panel is first
+ * selected by a synthetic click; the canvas then pans it clear of the panels, and the real click follows.
+ */
 export async function pick(page: Page, id: string) {
   const head = nodeEl(page, id).locator(".ed-head");
-  const inView = await head.evaluate((h) => {
-    const a = h.getBoundingClientRect();
-    const c = document.querySelector(".ed-canvas")!.getBoundingClientRect();
-    return a.top >= c.top && a.left >= c.left && a.bottom <= c.bottom && a.right <= c.right && document.elementFromPoint(a.left + a.width / 2, a.top + a.height / 2)?.closest(".ed-head") === h;
-  });
-  if (!inView) await page.getByRole("button", { name: "Fit view" }).click();
+  const inView = () =>
+    head.evaluate((h) => {
+      const a = h.getBoundingClientRect();
+      const c = document.querySelector(".ed-canvas")!.getBoundingClientRect();
+      return a.top >= c.top && a.left >= c.left && a.bottom <= c.bottom && a.right <= c.right && document.elementFromPoint(a.left + a.width / 2, a.top + a.height / 2)?.closest(".ed-head") === h;
+    });
+  if (!(await inView())) {
+    await head.dispatchEvent("click");
+    await nodeEl(page, id).and(page.locator(".selected")).waitFor();
+    await settled(page);
+  }
   await head.click();
 }
 

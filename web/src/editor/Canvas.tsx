@@ -305,15 +305,21 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
     return () => cancelAnimationFrame(id);
   }, [fitRequest, flow, store]);
 
+  // search, warnings and the preview centre their node in the part of the canvas left free
   useEffect(() => {
     if (!focus) return;
     const n = store.sheet.nodes.find((x) => x.id === focus.nodeId);
-    if (n) {
-      const m = measured.current.get(n.id);
-      const p = safePosition(n.position);
-      void flow.setCenter(p.x + (m?.width ?? 200) / 2, p.y + (m?.height ?? 80) / 2, { zoom: Math.max(flow.getZoom(), 1), duration: 0 });
-    }
+    if (n) requestAnimationFrame(() => reveal(flow, boxesOf([n], measured.current), Math.max(flow.getZoom(), 1), true));
   }, [focus, flow, store]);
+
+  // a node just selected stays clear of the properties panel that opens for it
+  useEffect(() => {
+    if (selected.length !== 1) return;
+    const n = store.sheet.nodes.find((x) => x.id === selected[0]);
+    if (!n) return;
+    const id = requestAnimationFrame(() => reveal(flow, boxesOf([n], measured.current)));
+    return () => cancelAnimationFrame(id);
+  }, [selected, flow, store]);
 
   return (
     <div
@@ -402,8 +408,8 @@ function openView(flow: ReactFlowInstance, store: EditorStore) {
   if (typeof at?.x === "number" && typeof at.y === "number" && zoom >= READABLE_ZOOM && zoom <= 2.5) void flow.setViewport({ x: at.x, y: at.y, zoom });
 }
 
-/** Pans (at the same zoom) so that the boxes are in view, when they are not already. */
-function reveal(flow: ReactFlowInstance, boxes: Box[]) {
+/** Pans (at the same zoom, or `zoom`) so that the boxes are in view, when they are not already (or always). */
+function reveal(flow: ReactFlowInstance, boxes: Box[], zoom?: number, always = false) {
   const el = visibleRegion();
   if (!boxes.length || !el) return;
   const minX = Math.min(...boxes.map((b) => b.x));
@@ -412,11 +418,11 @@ function reveal(flow: ReactFlowInstance, boxes: Box[]) {
   const maxY = Math.max(...boxes.map((b) => b.y + b.h));
   const a = flow.flowToScreenPosition({ x: minX, y: minY });
   const b = flow.flowToScreenPosition({ x: maxX, y: maxY });
-  if (a.x >= el.left && a.y >= el.top && b.x <= el.right && b.y <= el.bottom) return;
+  if (!always && a.x >= el.left && a.y >= el.top && b.x <= el.right && b.y <= el.bottom) return;
   // centre them in the visible region: shift the centre by the region's offset in the canvas
   const c = document.querySelector(".ed-canvas")!.getBoundingClientRect();
-  const z = flow.getZoom();
+  const z = zoom ?? flow.getZoom();
   const dx = ((el.left + el.right) / 2 - (c.left + c.right) / 2) / z;
   const dy = ((el.top + el.bottom) / 2 - (c.top + c.bottom) / 2) / z;
-  void flow.setCenter((minX + maxX) / 2 - dx, (minY + maxY) / 2 - dy, { zoom: z, duration: 200 });
+  void flow.setCenter((minX + maxX) / 2 - dx, (minY + maxY) / 2 - dy, { zoom: z, duration: always ? 0 : 200 });
 }
