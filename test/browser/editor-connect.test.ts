@@ -4,7 +4,7 @@
 // view with a notice.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { haveChromium, warnIfNoChromium } from "../support/browser";
-import { editorEnv, handle, newProject, nodeEl, nodeIds, openEditor, overlaps, settled, type EditorEnv } from "./editor-support";
+import { editorEnv, handle, newProject, nodeEl, nodeIds, openEditor, overlaps, pick, settled, type EditorEnv } from "./editor-support";
 
 warnIfNoChromium("editor: connect and add");
 
@@ -99,6 +99,20 @@ describe.skipIf(!haveChromium)("editor: connect and add", () => {
     }
     expect(env.b.errors).toEqual([]);
   }, 60_000);
+
+  test("duplicate and paste never land on a node (the copies slide clear) and come into view", async () => {
+    const { page } = env.b;
+    const before = (await nodeIds(page)).length;
+    await page.locator(".react-flow__pane").click({ position: { x: 300, y: 20 } });
+    await pick(page, "two");
+    await page.keyboard.press("Control+d");
+    await page.keyboard.press("Control+c");
+    await page.keyboard.press("Control+v");
+    await page.waitForFunction((n) => document.querySelectorAll(".react-flow__node-scenario").length === n, before + 2);
+    await settled(page);
+    expect(await overlaps(page)).toEqual([]);
+    expect(env.b.errors).toEqual([]);
+  }, 30_000);
 });
 
 describe.skipIf(!haveChromium)("editor: on a phone", () => {

@@ -316,7 +316,8 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
   useEffect(() => {
     if (selected.length !== 1) return;
     const n = store.sheet.nodes.find((x) => x.id === selected[0]);
-    if (!n) return;
+    // a node not yet measured is new: placing it (and showing it, or not) is the settling's job
+    if (!n || !measured.current.has(n.id)) return;
     const id = requestAnimationFrame(() => reveal(flow, boxesOf([n], measured.current)));
     return () => cancelAnimationFrame(id);
   }, [selected, flow, store]);
