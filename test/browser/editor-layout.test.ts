@@ -2,15 +2,11 @@
 // any sheet, nor after auto-layout, and the view after auto-layout stays readable (zoom ≥ 0.6).
 // The compat files are read from ../shared/compat (never copied into the repo).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { haveChromium, warnIfNoChromium } from "../support/browser";
-import { editorEnv, newProject, openEditor, overlaps, settled, zoomOf, type EditorEnv } from "./editor-support";
+import { compatData, compatFiles, editorEnv, newProject, openEditor, overlaps, settled, zoomOf, type EditorEnv } from "./editor-support";
 
 warnIfNoChromium("editor: layout");
-const COMPAT = join(import.meta.dir, "..", "..", "..", "shared", "compat");
-const files = existsSync(COMPAT) ? ["current", "legacy"].flatMap((f) => readdirSync(join(COMPAT, f)).filter((n) => n.endsWith(".json")).map((n) => `${f}/${n}`)) : [];
-if (!files.length) console.warn("[editor: layout] SKIPPED: ../shared/compat/*/*.json not found");
+const files = compatFiles("editor: layout");
 
 describe.skipIf(!haveChromium || files.length === 0)("editor: no overlapping nodes", () => {
   let env: EditorEnv;
@@ -22,7 +18,7 @@ describe.skipIf(!haveChromium || files.length === 0)("editor: no overlapping nod
   for (const file of files) {
     test(`${file}: no node box on another after import and after auto-layout, on every sheet`, async () => {
       const { page } = env.b;
-      const data = JSON.parse(readFileSync(join(COMPAT, file), "utf8")).data;
+      const data = compatData(file);
       const id = await newProject(env, file, data);
       await openEditor(page, env.base, id);
       const tabs = page.getByRole("tab");

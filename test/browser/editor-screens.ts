@@ -55,6 +55,8 @@ for (const [w, h, tag] of [[1440, 900, "desktop"], [390, 844, "phone"]] as const
         await page.getByRole("button", { name: "Full screen" }).click();
         await shot("fullscreen");
         await page.keyboard.press("Escape");
+        await pick(page, "hello");
+        await shot("node-selected");
         await page.getByRole("button", { name: "Hide panel" }).first().click();
         await page.getByRole("button", { name: "Hide panel" }).first().click();
         await shot("panels-hidden");

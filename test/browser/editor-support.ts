@@ -1,5 +1,7 @@
 // Shared setup of the editor's Chromium tests: a platform listening on loopback (bots against the
 // fake messenger), a logged-in page, and helpers to find nodes, handles and edges on the canvas.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { createApp } from "../../src/app";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
@@ -130,3 +132,16 @@ export const overlaps = (page: Page) =>
   });
 
 export const zoomOf = (page: Page) => page.locator(".react-flow__viewport").evaluate((e) => new DOMMatrix(getComputedStyle(e).transform).a);
+
+/** The older platform's real files, read from ../shared/compat (never copied into the repo). */
+export const COMPAT_DIR = join(import.meta.dir, "..", "..", "..", "shared", "compat");
+
+/** `current/x.json`-style names of every compat file; none (and a warning) when they are absent. */
+export function compatFiles(suite: string): string[] {
+  const files = existsSync(COMPAT_DIR) ? ["current", "legacy"].flatMap((f) => readdirSync(join(COMPAT_DIR, f)).filter((n) => n.endsWith(".json")).map((n) => `${f}/${n}`)) : [];
+  if (!files.length) console.warn(`[${suite}] SKIPPED: ../shared/compat/*/*.json not found`);
+  return files;
+}
+
+/** The scenario document of a compat file. */
+export const compatData = (file: string) => JSON.parse(readFileSync(join(COMPAT_DIR, file), "utf8")).data;
