@@ -115,6 +115,48 @@ describe.skipIf(!haveChromium)("editor: connect and add", () => {
   }, 30_000);
 });
 
+describe.skipIf(!haveChromium)("editor: first run", () => {
+  let env: EditorEnv;
+  beforeAll(async () => {
+    env = await editorEnv({ viewport: { width: 1440, height: 900 } });
+  }, 60_000);
+  afterAll(async () => env?.close(), 30_000);
+
+  test("an empty sheet shows a hint; the tour walks four steps; the picker finds nodes by what they do; Add /start adds one", async () => {
+    const { page } = env.b;
+    const id = await newProject(env, "Empty");
+    await openEditor(page, env.base, id);
+    const hint = page.getByTestId("empty-hint");
+    await hint.waitFor();
+    await hint.getByRole("button", { name: "Take the tour" }).click();
+    const tour = page.getByRole("dialog", { name: "Take the tour" });
+    const outlined: string[] = [];
+    for (let i = 1; i <= 4; i++) {
+      await tour.getByText(`${i} of 4`).waitFor();
+      outlined.push(await page.locator(".ed-tour-focus").evaluate((e) => (e as HTMLElement).dataset.tour ?? e.className));
+      await tour.getByRole("button", { name: i < 4 ? "Next" : "Done" }).click();
+    }
+    await tour.waitFor({ state: "detached" });
+    expect(outlined[0]).toContain("ed-palette");
+    expect(outlined[1]).toContain("ed-canvas");
+    expect(outlined[2]).toContain("ed-props");
+    expect(outlined[3]).toBe("preview");
+    // the picker: a search by what a node does, with its one-line description
+    await hint.getByRole("button", { name: "Browse all nodes" }).click();
+    await page.getByRole("searchbox", { name: /Search nodes/ }).fill("saves the user's answer");
+    const items = page.getByRole("menuitem");
+    expect(await items.count()).toBe(1);
+    expect(await items.first().getAttribute("aria-description")).toBe("Asks a question and saves the user's answer into a variable.");
+    await page.getByRole("searchbox", { name: /Search nodes/ }).fill("zzz-nothing");
+    await page.getByText("No node matches.").waitFor();
+    await page.keyboard.press("Escape");
+    await hint.getByRole("button", { name: "Add /start" }).click();
+    await hint.waitFor({ state: "detached" });
+    expect(await page.locator(".ed-node .ed-cmd").textContent()).toBe("/start");
+    expect(env.b.errors).toEqual([]);
+  }, 60_000);
+});
+
 describe.skipIf(!haveChromium)("editor: on a phone", () => {
   let env: EditorEnv;
   beforeAll(async () => {
