@@ -4,7 +4,7 @@
 // view with a notice.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { haveChromium, warnIfNoChromium } from "../support/browser";
-import { editorEnv, handle, newProject, nodeEl, nodeIds, openEditor, overlaps, pick, settled, type EditorEnv } from "./editor-support";
+import { editorEnv, handle, newProject, nodeEl, nodeIds, openEditor, overlaps, pick, settled, zoomOf, type EditorEnv } from "./editor-support";
 
 warnIfNoChromium("editor: connect and add");
 
@@ -154,6 +154,37 @@ describe.skipIf(!haveChromium)("editor: first run", () => {
     await hint.waitFor({ state: "detached" });
     expect(await page.locator(".ed-node .ed-cmd").textContent()).toBe("/start");
     expect(env.b.errors).toEqual([]);
+  }, 60_000);
+});
+
+describe.skipIf(!haveChromium)("editor: a template opens fitted", () => {
+  let env: EditorEnv;
+  beforeAll(async () => {
+    env = await editorEnv({ viewport: { width: 1440, height: 900 } });
+  }, 60_000);
+  afterAll(async () => env?.close(), 30_000);
+
+  test("the FAQ template (its file remembers 100 % at 0,0) opens fitted: all of it, or its start at the readable floor", async () => {
+    const { page } = env.b;
+    const tpl = (await env.t.call("GET", "/api/templates?search=FAQ%20bot", { cookie: env.cookie })).body.items[0];
+    const p = (await env.t.call("POST", `/api/templates/${tpl.id}/use`, { cookie: env.cookie, json: { name: "From a template" } })).body;
+    await openEditor(page, env.base, p.id);
+    const sheet = (await env.t.call("GET", `/api/projects/${p.id}`, { cookie: env.cookie })).body.data.sheets[0];
+    await page.locator(`.ed-canvas[data-settled="${sheet.id}"]`).waitFor();
+    await settled(page);
+    const outside = await page.evaluate(() => {
+      const c = document.querySelector(".ed-canvas")!.getBoundingClientRect();
+      const left = document.querySelector(".ed-palette")?.getBoundingClientRect().right ?? c.left;
+      return [...document.querySelectorAll(".react-flow__node-scenario")].filter((e) => {
+        const r = e.getBoundingClientRect();
+        return r.left < left || r.right > c.right || r.top < c.top || r.bottom > c.bottom;
+      }).map((e) => e.getAttribute("data-id"));
+    });
+    const zoom = await zoomOf(page);
+    expect(zoom).toBeGreaterThanOrEqual(0.6 - 1e-6);
+    expect(zoom).toBeLessThan(1);
+    expect(outside).not.toContain("faq-start");
+    if (outside.length) expect(zoom).toBeCloseTo(0.6, 5);
   }, 60_000);
 });
 

@@ -398,15 +398,12 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
   );
 }
 
-/** Opening a sheet: the whole sheet when it reads; a big one at the view its file remembers, if any. */
+/**
+ * Opening a sheet: a readable fit. A file's remembered view (`viewState`) is not used: it was taken
+ * on another screen (a template's is 100 % at the corner), so it shows a corner of the drawing.
+ */
 function openView(flow: ReactFlowInstance, store: EditorStore) {
-  const vs = store.sheet.viewState as { pan?: { x?: unknown; y?: unknown }; position?: { x?: unknown; y?: unknown }; zoom?: unknown } | undefined;
-  // both spellings occur: { pan, zoom: percent } and the older { position, zoom: factor }
-  const at = vs?.pan ?? vs?.position;
-  const zoom = typeof vs?.zoom === "number" ? (vs.zoom > 3 ? vs.zoom / 100 : vs.zoom) : NaN;
   void fitReadable(flow, store);
-  if (flow.getZoom() > READABLE_ZOOM) return; // it all fits readably: a template opens fitted
-  if (typeof at?.x === "number" && typeof at.y === "number" && zoom >= READABLE_ZOOM && zoom <= 2.5) void flow.setViewport({ x: at.x, y: at.y, zoom });
 }
 
 /** Pans (at the same zoom, or `zoom`) so that the boxes are in view, when they are not already (or always). */
