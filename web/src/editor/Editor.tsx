@@ -184,9 +184,8 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
         {editing && <button type="button" onClick={() => setHelp(true)} aria-label={t("editor.keys.title")}>?</button>}
         <button type="button" data-tour="preview" className={preview ? "active" : ""} aria-pressed={preview} onClick={() => setPreview((p) => !p)}>{t("editor.preview")}</button>
         {editing && (
-          <button type="button" className={fullscreen ? "active" : ""} aria-pressed={fullscreen} onClick={() => setFullscreen((f) => !f)} title={fullscreen ? t("editor.exitFullscreen") : t("editor.fullscreen")}>
-            {fullscreen ? "⤡ " : "⤢ "}
-            {t("editor.fullscreen")}
+          <button type="button" className={fullscreen ? "active" : ""} aria-pressed={fullscreen} onClick={() => setFullscreen((f) => !f)} aria-label={t("editor.fullscreen")} title={fullscreen ? t("editor.exitFullscreen") : t("editor.fullscreen")}>
+            {fullscreen ? "⤡" : "⤢"}
           </button>
         )}
         {editing && (
