@@ -260,7 +260,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
         />
       )}
       {searching && <Search doc={doc} onPick={openNode} onClose={() => setSearching(false)} />}
-      {help && <ShortcutsHelp onClose={() => setHelp(false)} />}
+      {help && <ShortcutsHelp onClose={() => setHelp(false)} onTour={() => (setHelp(false), setTour(true))} />}
       {quick && (
         <NodePicker
           at={quick.at}
