@@ -3,7 +3,7 @@
 // Not part of the suite. Reads a compat file from ../shared/compat when present.
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { editorEnv, newProject, openEditor, pick } from "./editor-support";
+import { editorEnv, newProject, openEditor, pick, settled } from "./editor-support";
 
 const out = process.argv[2] ?? "/tmp/editor-shots";
 mkdirSync(out, { recursive: true });
@@ -48,6 +48,7 @@ for (const [w, h, tag] of [[1440, 900, "desktop"], [390, 844, "phone"]] as const
       const id = await newProject(env, "Small bot", small);
       await openEditor(page, env.base, id);
       await page.locator(".ed-canvas[data-settled=main]").waitFor();
+      await settled(page);
       await shot("small");
       if (tag === "desktop") {
         await page.locator('.react-flow__edge[data-id="start|auto"]').click({ force: true });

@@ -324,7 +324,7 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
 
   return (
     <div
-      className="ed-canvas"
+      className={minimap ? "ed-canvas minimap-on" : "ed-canvas"}
       data-testid="canvas"
       data-fitted={fitted}
       data-settled={settledSheet === sheet.id ? sheet.id : ""}
@@ -384,7 +384,7 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
             zoomable
             position="bottom-left"
             className="ed-minimap"
-            style={{ width: 160, height: 110, marginLeft: 56 }}
+            style={{ width: 236, height: 118 }}
             nodeColor={dark ? "#94a3b8" : "#475569"}
             nodeStrokeColor={dark ? "#e2e8f0" : "#0f172a"}
             nodeBorderRadius={6}
