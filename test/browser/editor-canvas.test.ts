@@ -108,6 +108,12 @@ describe.skipIf(!haveChromium)("editor: canvas gestures", () => {
   test("a palette item dragged onto free canvas lands where it is dropped", async () => {
     const { page } = env.b;
     const before = await nodeIds(page);
+    // room to drop: nothing selected (no properties panel), the drawing zoomed out a little
+    await page.keyboard.press("Escape");
+    await page.locator(".react-flow__pane").click({ position: { x: 5, y: 5 } });
+    await page.locator(".ed-props-dock").waitFor({ state: "detached" });
+    for (let i = 0; i < 2; i++) await page.getByRole("button", { name: "Zoom Out" }).click();
+    await settled(page);
     const pane = (await page.locator(".react-flow__pane").boundingBox())!;
     // a free spot: a card dropped on another node would slide off it (docs/editor.md, Layout)
     const spot = await page.evaluate(() => {
