@@ -1,7 +1,7 @@
 // Connecting and adding on the canvas in Chromium, with the mouse: a connection dropped anywhere
 // on a node's card connects to it; an edge's "+" inserts a node between its ends; nodes added from
-// the palette never land on another node and come into view; on a phone the editor is a read-only
-// view with a notice.
+// the palette, duplicated or pasted never land on another node and come into view. Also the first
+// run (empty-sheet hint, tour, node picker), a template opening fitted, and the phone's read-only view.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { haveChromium, warnIfNoChromium } from "../support/browser";
 import { editorEnv, handle, newProject, nodeEl, nodeIds, openEditor, overlaps, pick, settled, zoomOf, type EditorEnv } from "./editor-support";
@@ -115,7 +115,7 @@ describe.skipIf(!haveChromium)("editor: connect and add", () => {
   }, 30_000);
 });
 
-describe.skipIf(!haveChromium)("editor: first run", () => {
+describe.skipIf(!haveChromium)("editor: first run and templates", () => {
   let env: EditorEnv;
   beforeAll(async () => {
     env = await editorEnv({ viewport: { width: 1440, height: 900 } });
@@ -155,14 +155,6 @@ describe.skipIf(!haveChromium)("editor: first run", () => {
     expect(await page.locator(".ed-node .ed-cmd").textContent()).toBe("/start");
     expect(env.b.errors).toEqual([]);
   }, 60_000);
-});
-
-describe.skipIf(!haveChromium)("editor: a template opens fitted", () => {
-  let env: EditorEnv;
-  beforeAll(async () => {
-    env = await editorEnv({ viewport: { width: 1440, height: 900 } });
-  }, 60_000);
-  afterAll(async () => env?.close(), 30_000);
 
   test("the FAQ template (its file remembers 100 % at 0,0) opens fitted: all of it, or its start at the readable floor", async () => {
     const { page } = env.b;
