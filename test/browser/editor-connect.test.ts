@@ -1,7 +1,8 @@
 // Connecting and adding on the canvas in Chromium, with the mouse: a connection dropped anywhere
 // on a node's card connects to it; an edge's "+" inserts a node between its ends; nodes added from
 // the palette, duplicated or pasted never land on another node and come into view. Also the first
-// run (empty-sheet hint, tour, node picker), a template opening fitted, and the phone's read-only view.
+// run (empty-sheet hint, tour, node picker), a template opening fitted, canvas space (folding panels,
+// full screen, the minimap) and the phone's read-only view.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { haveChromium, warnIfNoChromium } from "../support/browser";
 import { editorEnv, handle, newProject, nodeEl, nodeIds, openEditor, overlaps, pick, settled, zoomOf, type EditorEnv } from "./editor-support";
@@ -115,7 +116,7 @@ describe.skipIf(!haveChromium)("editor: connect and add", () => {
   }, 30_000);
 });
 
-describe.skipIf(!haveChromium)("editor: first run and templates", () => {
+describe.skipIf(!haveChromium)("editor: first run, templates, canvas space", () => {
   let env: EditorEnv;
   beforeAll(async () => {
     env = await editorEnv({ viewport: { width: 1440, height: 900 } });
@@ -177,6 +178,40 @@ describe.skipIf(!haveChromium)("editor: first run and templates", () => {
     expect(zoom).toBeLessThan(1);
     expect(outside).not.toContain("faq-start");
     if (outside.length) expect(zoom).toBeCloseTo(0.6, 5);
+  }, 60_000);
+
+  test("canvas space: panels fold away, full screen takes the window (Esc leaves), the minimap hides and stays hidden", async () => {
+    const { page } = env.b;
+    const id = await newProject(env, "Space", doc());
+    await openEditor(page, env.base, id);
+    await page.locator(".ed-canvas[data-settled=main]").waitFor();
+    const free = () => page.evaluate(() => {
+      const c = document.querySelector(".ed-canvas")!.getBoundingClientRect();
+      const pal = document.querySelector(".ed-center .ed-palette")?.getBoundingClientRect();
+      return Math.round(((c.width - (pal?.width ?? 0)) * c.height) / (innerWidth * innerHeight) * 100);
+    });
+    const withPalette = await free();
+    await page.getByRole("complementary", { name: "Node palette" }).getByRole("button", { name: "Hide panel" }).click();
+    const folded = await free();
+    expect(folded).toBeGreaterThan(withPalette);
+    await page.getByRole("button", { name: "Full screen" }).click();
+    const full = await free();
+    expect(full).toBeGreaterThan(80);
+    await page.locator(".react-flow__pane").click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press("Escape");
+    await expect(free()).resolves.toBe(folded);
+    await page.getByRole("button", { name: "Nodes" }).click();
+    await page.getByRole("complementary", { name: "Node palette" }).waitFor();
+    // the minimap: shown by default, hidden by its control, still hidden after a reload
+    await page.locator(".react-flow__minimap").waitFor();
+    await page.getByRole("button", { name: "Show or hide the minimap" }).click();
+    await page.locator(".react-flow__minimap").waitFor({ state: "detached" });
+    await page.reload();
+    await page.locator(".ed-canvas[data-settled=main]").waitFor();
+    expect(await page.locator(".react-flow__minimap").count()).toBe(0);
+    await page.getByRole("button", { name: "Show or hide the minimap" }).click();
+    await page.locator(".react-flow__minimap").waitFor();
+    expect(env.b.errors).toEqual([]);
   }, 60_000);
 });
 
