@@ -47,7 +47,9 @@ export class PreviewService {
     // The emulator and the preview bot load with the first preview, not with the server (cold
     // start).
     const { PreviewSession } = await import("./session");
-    const project = this.ctx.projects.getFull(projectId, userId);
+    // The stored scenario as its text: parsing and re-serialising a large one here held the event
+    // loop for 5–20 ms a start (bench/health-under-load.ts); the generator's worker parses it.
+    const project = this.ctx.projects.getStoredScenario(projectId, userId);
     if (document !== undefined) checkLimits(document);
     // Checked and taken in one synchronous step (parallel starts must not all see the same free
     // slots): the user's oldest sessions beyond the limit leave the map now, this one enters it.
@@ -58,7 +60,11 @@ export class PreviewService {
     const session = new PreviewSession(
       userId,
       projectId,
-      { projectName: project.name, userDatabaseEnabled: project.userDatabaseEnabled === 1, document: document ?? project.data },
+      {
+        projectName: project.name,
+        userDatabaseEnabled: project.userDatabaseEnabled === 1,
+        ...(document === undefined ? { json: project.data, stored: true } : { json: JSON.stringify(document), stored: false }),
+      },
       { config: this.ctx.config, limits: this.options.bot, emulatorLimits: this.options.emulator, platformUrl: () => this.ctx.state.localUrl },
     );
     this.sessions.set(session.id, session);
