@@ -59,7 +59,7 @@ export function RemoteBanner({ dirty, onReload, onDismiss }: { dirty: boolean; o
   );
 }
 
-export function ShortcutsHelp({ onClose }: { onClose: () => void }) {
+export function ShortcutsHelp({ onClose, onTour }: { onClose: () => void; onTour?: () => void }) {
   const { t } = useTranslation();
   return (
     <div className="ed-modal" role="dialog" aria-labelledby="ed-keys-title" onClick={onClose}>
@@ -75,7 +75,10 @@ export function ShortcutsHelp({ onClose }: { onClose: () => void }) {
             ))}
           </tbody>
         </table>
-        <button type="button" onClick={onClose}>{t("editor.keys.close")}</button>
+        <div className="ed-modal-actions">
+          {onTour && <button type="button" onClick={onTour}>{t("editor.hint.tour")}</button>}
+          <button type="button" onClick={onClose}>{t("editor.keys.close")}</button>
+        </div>
       </div>
     </div>
   );

@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { get } from "../api/client";
 import { AssignmentsEditor, BranchesEditor, ButtonsEditor, Check, Choice, LayoutEditor, Num, Target, Text, type FieldCtx } from "./fields";
 import { HttpTest } from "./HttpTest";
+import { MessageButtons } from "./MessageButtons";
 import { GenericFields } from "./GenericFields";
 import { labelOf, MESSAGE_LIKE, variablesOf, type Data, type SNode } from "./document";
 import { updateNode, useEditor, type EditorStore } from "./store";
@@ -46,12 +47,7 @@ function MessageFields({ ctx, node, projectId }: { ctx: FieldCtx; node: SNode; p
       <Check ctx={ctx} k="disableLinkPreview" label={t("editor.props.noPreview")} />
       {media ? <MediaPicker ctx={ctx} projectId={projectId} k={media} /> : node.type === "message" && <MediaPicker ctx={ctx} projectId={projectId} k="imageUrl" />}
       {media && <Text ctx={ctx} k="mediaCaption" label={t("editor.props.caption")} />}
-      <Choice ctx={ctx} k="keyboardType" label={t("editor.props.keyboardType")} options={["none", "inline", "reply"]} fallback="none" />
-      <ButtonsEditor ctx={ctx} />
-      <LayoutEditor ctx={ctx} />
-      <Check ctx={ctx} k="oneTimeKeyboard" label={t("editor.props.oneTime")} />
-      <Check ctx={ctx} k="resizeKeyboard" label={t("editor.props.resize")} />
-      <Target ctx={ctx} k="keyboardNodeId" label={t("editor.props.keyboardNode")} />
+      <MessageButtons ctx={ctx} />
       <Check ctx={ctx} k="collectUserInput" label={t("editor.props.collect")} />
       {ctx.data.collectUserInput === true && (
         <>
