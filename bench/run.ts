@@ -97,6 +97,10 @@ function headline(name: string, r: Figures) {
       rows.push([name, "fake messenger: held getUpdates answered by an update", ms(r.heldPollAnsweredMs), `immediate ${ms(r.immediatePollMs)}`, ""]);
       return;
     }
+    case "waits":
+      rows.push([name, `${r.waits} due waits: bot start → all fired (median)`, ms(r.startToAllFiredMs), `no waits: start → first answer ${ms(r.noWaitsStartToFirstAnswerMs)}`, num(r.firedVsStart)]);
+      rows.push([name, `bot RSS after ${r.waits} waits fired (peak)`, `${num(r.rssMB)} MB (${num(r.peakRssMB)} MB)`, `no waits ${num(r.rssNoWaitsMB)} MB (${num(r.peakRssNoWaitsMB)} MB)`, num(r.rssRatio)]);
+      return;
     case "fake-messenger": {
       const u = r.updateToReply ?? {};
       rows.push([name, `${r.bots} long polls held (${r.clientProcesses} client processes): CPU of the fake`, `${num(r.idleCpu?.fakePct)} %`, `clients ${num(r.idleCpu?.clientsPct)} %`, ""]);

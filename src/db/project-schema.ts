@@ -18,6 +18,9 @@ export const PROJECT_DB_DDL: readonly string[] = [
     "file_id TEXT NOT NULL, PRIMARY KEY (token_id, media_url))",
   "CREATE TABLE IF NOT EXISTS project_content (id INTEGER PRIMARY KEY CHECK (id = 1), data TEXT NOT NULL, " +
     "updated_at TEXT NOT NULL)",
+  "CREATE TABLE IF NOT EXISTS bot_waits (id INTEGER PRIMARY KEY AUTOINCREMENT, token_id INTEGER NOT NULL, " +
+    "chat_id TEXT NOT NULL, node TEXT NOT NULL, due_at INTEGER NOT NULL, turn TEXT NOT NULL DEFAULT '{}')",
+  "CREATE INDEX IF NOT EXISTS bot_waits_due_idx ON bot_waits (token_id, due_at)",
   // The message store and the people of a bot (docs/dialogs.md): new tables, never new columns of
   // the ones above, so a file an older version wrote gains them by these statements alone.
   "CREATE TABLE IF NOT EXISTS bot_messages (id INTEGER PRIMARY KEY AUTOINCREMENT, token_id INTEGER NOT NULL, " +
@@ -162,4 +165,21 @@ export const projectBotPeople = sqliteTable(
   (t) => [primaryKey({ columns: [t.tokenId, t.userId] })],
 );
 
-export const projectSchema = { projectBotUsers, projectBotState, projectMediaFileIds, projectContent, projectBotMessages, projectBotChats, projectBotPeople };
+/**
+ * Pending waits of a token's bot (delay nodes): the node to continue at, when (ms since the epoch),
+ * and what the continuation needs of its update (docs/nodes/messaging.md, "Waiting").
+ */
+export const projectBotWaits = sqliteTable(
+  "bot_waits",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tokenId: integer("token_id").notNull(),
+    chatId: text("chat_id").notNull(),
+    node: text("node").notNull(),
+    dueAt: integer("due_at").notNull(),
+    turn: text("turn").notNull().default("{}"),
+  },
+  (t) => [index("bot_waits_due_idx").on(t.tokenId, t.dueAt)],
+);
+
+export const projectSchema = { projectBotUsers, projectBotState, projectMediaFileIds, projectContent, projectBotMessages, projectBotChats, projectBotPeople, projectBotWaits };

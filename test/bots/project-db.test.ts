@@ -163,7 +163,7 @@ describe("moving an older install's bot rows into project files", () => {
     const fresh = new Database(files.pathOf(1), { readonly: true });
     expect(fresh.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
     expect(fresh.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
-    expect(fresh.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((r: any) => r.name)).toEqual(["bot_chats", "bot_messages", "bot_people", "bot_state", "bot_users", "media_file_ids", "project_content", "sqlite_sequence"]);
+    expect(fresh.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((r: any) => r.name)).toEqual(["bot_chats", "bot_messages", "bot_people", "bot_state", "bot_users", "bot_waits", "media_file_ids", "project_content", "sqlite_sequence"]);
     fresh.close();
     // A bot started first (or an older one) created its file with only some of the tables.
     mkdirSync(join(dir, "projects"), { recursive: true });
@@ -182,5 +182,19 @@ describe("moving an older install's bot rows into project files", () => {
     const files = new ProjectDatabases("/tmp/nowhere");
     for (const bad of [0, -1, 1.5, Number.NaN]) expect(() => files.pathOf(bad)).toThrow(/not a project id/);
     expect(files.pathOf(12)).toBe("/tmp/nowhere/projects/12.db");
+  });
+
+  test("a deleted token's pending waits go with its other rows; another token's stay", () => {
+    dir = mkdtempSync(join(tmpdir(), "botloom-files-"));
+    const files = new ProjectDatabases(dir);
+    files.open(1);
+    const d = new Database(files.pathOf(1));
+    d.exec("INSERT INTO bot_waits (token_id, chat_id, node, due_at) VALUES (5, '1', 'a', 1), (5, '2', 'a', 2), (6, '1', 'a', 3)");
+    d.close();
+    files.forgetToken(1, 5);
+    const left = new Database(files.pathOf(1), { readonly: true });
+    expect(left.query("SELECT token_id, chat_id FROM bot_waits").all()).toEqual([{ token_id: 6, chat_id: "1" }]);
+    left.close();
+    files.closeAll();
   });
 });

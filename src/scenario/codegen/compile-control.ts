@@ -41,6 +41,9 @@ export function compileParallel(node: RawNode, ctx: CompileContext): ParallelNod
     id: node.id,
     branches,
     maxConcurrent: Math.max(0, Math.trunc(num(d.maxConcurrent) ?? 0)),
+    // only an explicit false: without the field the branches finish first, as before (docs/nodes/logic.md)
+    awaitAll: d.awaitAll === false ? false : undefined,
+    overlap: d.awaitAll === false && d.skipIfRunning === false ? true : undefined,
     next: ctx.target(node, text(d.autoTransitionTo), "autoTransitionTo"),
     adminOnly: adminOnly(node),
   };

@@ -68,7 +68,27 @@ export function compileHttp(node: RawNode, ctx: CompileContext): HttpNode {
           maxPages: Math.min(Math.max(Math.trunc(num(d.httpRequestPaginationMaxPages) ?? 20), 1), 100),
         }
       : undefined,
+    ignoreSsl: d.httpRequestIgnoreSsl === true ? true : undefined,
+    batch: batchOf(node, ctx, path),
     next: ctx.target(node, text(d.autoTransitionTo), "autoTransitionTo"),
     adminOnly: d.adminOnly === true ? true : undefined,
   };
+}
+
+/** Batch mode (httpRequestBatch*, the older platform's names); undefined when off. */
+function batchOf(node: RawNode, ctx: CompileContext, path: string | undefined): HttpNode["batch"] {
+  const d = node.data;
+  if (d.httpRequestBatchEnabled !== true) return undefined;
+  const source = varName(d.httpRequestBatchSource);
+  const result = varName(d.httpRequestBatchResultVariable);
+  if (!source || !result) {
+    ctx.warn(node, `Node "${node.id}": http_request batch mode needs httpRequestBatchSource and httpRequestBatchResultVariable; it makes one request instead.`);
+    return undefined;
+  }
+  const fields: { key: string; value: string }[] = [];
+  for (const f of Array.isArray(d.httpRequestBatchResultFields) ? d.httpRequestBatchResultFields : []) {
+    const key = f && typeof f === "object" ? text(f.key) : undefined;
+    if (key) fields.push({ key, value: text(f.value) ?? "" });
+  }
+  return { source, item: varName(d.httpRequestBatchItemVar) ?? "item", result, path, fields };
 }

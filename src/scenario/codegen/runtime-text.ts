@@ -53,6 +53,8 @@ import broadcastSource from "./runtime/broadcast.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import triggersSource from "./runtime/triggers.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
+import waitsSource from "./runtime/waits.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above
 import recordSource from "./runtime/record.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import launchSource from "./runtime/launch.ts" with { type: "text" };
@@ -102,6 +104,7 @@ export const RUNTIME_BODY = [
   actionsSource,
   broadcastSource,
   triggersSource,
+  waitsSource,
   recordSource,
 ].map((s: string) => code(s));
 /** What every bot runs of launch.ts: contentCache and the start. */

@@ -7,6 +7,7 @@ import { structured } from "./expr";
 import { go, log } from "./flow";
 import { runHttp } from "./http";
 import { stopping } from "./launch";
+import { saveState } from "./storage";
 import type { ConvertNode, LogicNode, LoopNode, ParallelNode } from "./logic-tables";
 import type { Turn } from "./types";
 import { type FileRef, isFileRef, isFilled, pad2, readVar, render, toText } from "./values";
@@ -60,6 +61,9 @@ export async function runLoop(turn: Turn, node: LoopNode): Promise<string | unde
   return node.after;
 }
 
+/** "<chat> <node>" of parallel_split runs whose branches go on in the background. */
+export const runningSplits = new Set<string>();
+
 export async function runParallel(turn: Turn, node: ParallelNode): Promise<string | undefined> {
   const queue = [...node.branches];
   const width = node.maxConcurrent > 0 ? node.maxConcurrent : queue.length;
@@ -73,7 +77,27 @@ export async function runParallel(turn: Turn, node: ParallelNode): Promise<strin
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(width, queue.length) }, worker));
+  if (node.awaitAll !== false) {
+    await Promise.all(Array.from({ length: Math.min(width, queue.length) }, worker));
+    return node.next;
+  }
+  // Fire and forget, as the older platform's default: the chat's next update does not wait for the
+  // branches; what they store is saved when the last one ends (the update saved its own already).
+  // Unless overlap is allowed, the chat's next run of this node stops there while they run
+  // (skipIfRunning): two runs would mix their counters in the same variables.
+  const key = turn.chatId + " " + node.id;
+  if (!node.overlap && runningSplits.has(key)) {
+    log(turn, "parallel_split " + node.id + ": its branches still run for this chat; this run stops here");
+    return undefined;
+  }
+  runningSplits.add(key);
+  void Promise.all(Array.from({ length: Math.min(width, queue.length) }, worker))
+    .catch((err) => nodeError(turn, node, "a branch's onErrorTarget failed: " + (err instanceof Error ? err.message : String(err))))
+    .then(() => {
+      runningSplits.delete(key);
+      saveState(turn);
+    });
+  log(turn, "parallel_split " + node.id + ": " + node.branches.length + " branches go on in the background");
   return node.next;
 }
 

@@ -256,6 +256,14 @@ export interface EgressRequest {
   headers?: HeadersInit;
   body?: string;
   signal?: AbortSignal;
+  /** http_request's ignoreSsl: any certificate is accepted; the address checks stay as they are */
+  insecureTls?: boolean;
+}
+
+/** TLS options of one hop: the name to verify when connecting by address, and ignoreSsl's consent to any certificate. */
+function egressTls(serverName: string | undefined, insecure: boolean): { serverName?: string; rejectUnauthorized?: boolean } | undefined {
+  if (serverName === undefined && !insecure) return undefined;
+  return { ...(serverName === undefined ? {} : { serverName }), ...(insecure ? { rejectUnauthorized: false } : {}) };
 }
 
 const EGRESS_REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -281,7 +289,7 @@ export async function egressFetch(policy: EgressPolicy, input: string | URL, ini
     const named = egressParseIp(current.hostname) === undefined;
     let response: Response;
     try {
-      response = await fetch(pinned, { method, headers, body, signal: init.signal, redirect: "manual", tls: named ? { serverName: current.hostname } : undefined });
+      response = await fetch(pinned, { method, headers, body, signal: init.signal, redirect: "manual", tls: egressTls(named ? current.hostname : undefined, init.insecureTls === true) });
     } catch (err) {
       const name = err instanceof Error ? err.name : "";
       if (name === "TimeoutError" || name === "AbortError") throw err;

@@ -9,6 +9,7 @@ import { runLogicNode } from "./control";
 import { askQuestion, sendText, showMessage } from "./messages";
 import { COMMANDS, NODES, OPTIONS, TEXT_TRIGGERS } from "./program-data";
 import { loadState, saveState } from "./storage";
+import { addWait } from "./waits";
 import type { ButtonDef, CollectDef, DelayNode, MediaKind, ScenarioNode, TextTriggerDef, ValidationDef } from "./tables";
 import type { IncomingMessage, NodeRef, Turn } from "./types";
 import { type FileRef, regex, render, store, toNumber } from "./values";
@@ -18,8 +19,6 @@ import { type FileRef, regex, render, store, toNumber } from "./values";
 export const INDEX = new Map(NODES.map((node, i) => [node.id, i] as const));
 /** Guards against auto-transition loops: steps one update may take. */
 export const MAX_STEPS = 50;
-/** Timers of delay nodes, cleared on shutdown. */
-export const timers = new Set<ReturnType<typeof setTimeout>>();
 
 export function log(turn: Turn, line: string) {
   if (OPTIONS.logging) console.log("[chat " + turn.chatId + "] " + line);
@@ -85,21 +84,9 @@ export async function go(turn: Turn, id: string | undefined): Promise<void> {
   }
 }
 
-/** Continues the flow after a delay without holding up anyone else's updates. */
+/** Continues the flow after a delay without holding up anyone else's updates; the wait survives a restart (waits.ts). */
 export function later(turn: Turn, id: string, seconds: number) {
-  // setTimeout holds at most 2^31-1 ms (about 24.8 days): longer waits go in steps.
-  const ms = Math.max(0, seconds * 1000);
-  const step = Math.min(ms, 2147483647);
-  const timer = setTimeout(() => {
-    timers.delete(timer);
-    if (ms > step) return later(turn, id, (ms - step) / 1000);
-    void inChat(turn.chatId, async () => {
-      const resumed: Turn = { ...turn, state: loadState(turn.chatId), steps: 0 };
-      await go(resumed, id);
-      saveState(resumed);
-    });
-  }, step);
-  timers.add(timer);
+  addWait(turn, id, seconds);
 }
 
 /** A delay's length: fixed, or a {variable} template times its unit. */

@@ -1,14 +1,14 @@
 // Runtime source: http_request, the token's env variables as scenario variables, and the masking
 // of the bot token in everything the bot prints. (Part of every generated bot; see types.ts.)
-import { valueAt } from "./assign";
-import { nodeError } from "./control";
+import { listOf, valueAt } from "./assign";
+import { MAX_ITERATIONS, nodeError } from "./control";
 import { egressFetch, egressPolicy } from "./egress";
 import { evalExpr, exprText } from "./expr";
 import { log } from "./flow";
 import type { HttpNode } from "./logic-tables";
 import { secretMasker } from "./secret-forms";
 import { API_ROOT, BOT_TOKEN, env, parseJson } from "./storage";
-import type { Turn } from "./types";
+import type { Turn, Vars } from "./types";
 import { PLACEHOLDER_OR_EXPR, evaluate, readVar, render, toNumber, toText } from "./values";
 
 // ─── Secrets never printed; env variables of the token ─────────────────────────
@@ -226,7 +226,7 @@ export async function fetchAllPages(turn: Turn, node: HttpNode, first: unknown, 
     const next = new URL(url);
     next.searchParams.set("limit", String(pages.limit));
     next.searchParams.set("offset", String(offset));
-    const { response: res } = await egressFetch(EGRESS, next, { headers, signal: AbortSignal.timeout(node.timeoutSeconds * 1000) });
+    const { response: res } = await egressFetch(EGRESS, next, { headers, signal: AbortSignal.timeout(node.timeoutSeconds * 1000), insecureTls: node.ignoreSsl });
     const data = await readAnswer(res, { ...node, response: "json" }, next.toString());
     const more = data !== null && typeof data === "object" ? (data as Record<string, unknown>)[pages.itemsField] : undefined;
     if (!Array.isArray(more) || more.length === 0) break;
@@ -236,9 +236,42 @@ export async function fetchAllPages(turn: Turn, node: HttpNode, first: unknown, 
   a[pages.totalField] = items.length;
 }
 
+/**
+ * The request a node makes for this turn's variables: its URL (each {variable} encoded for its
+ * part, query and auth applied), headers and body. seen.url holds the URL as far as it was made,
+ * for the error line.
+ */
+export function buildRequest(turn: Turn, node: HttpNode, seen: { url: string }): { target: URL; headers: Headers; body: string | undefined } {
+  const built = withSecrets(() => {
+    seen.url = apiUrl(renderUrl(turn, node.url, node.urlRaw === true).trim());
+    if (!/^https?:\/\//i.test(seen.url)) throw new Error("the URL " + JSON.stringify(seen.url) + " is not an http(s) address");
+    const target = new URL(seen.url);
+    for (const [k, v] of Object.entries(jsonObject(turn, node.query, "query parameters"))) target.searchParams.set(k, v);
+    const headers = new Headers(jsonObject(turn, node.headers, "headers"));
+    const auth = node.auth;
+    if (auth?.type === "bearer") headers.set("authorization", "Bearer " + render(turn, auth.value));
+    else if (auth?.type === "basic") headers.set("authorization", "Basic " + Buffer.from(render(turn, auth.name ?? "") + ":" + render(turn, auth.value)).toString("base64"));
+    else if (auth?.type === "header" && auth.name) headers.set(render(turn, auth.name), render(turn, auth.value));
+    else if (auth?.type === "query" && auth.name) target.searchParams.set(render(turn, auth.name), render(turn, auth.value));
+    return { target, headers, body: requestBody(turn, node, headers) };
+  });
+  const { target } = built.value;
+  seen.url = target.toString();
+  // the bot's token is for the messenger only: a scenario cannot hand it to another service
+  if (built.botToken && target.origin !== new URL(API_ROOT).origin) throw new Error("{bot_token} is sent to the messenger API only, not to " + target.host);
+  return built.value;
+}
+
+/** One request of a node under the egress policy; ignoreSsl only accepts any certificate (docs/nodes/data.md). */
+export function send(node: HttpNode, request: { target: URL; headers: Headers; body: string | undefined }) {
+  const { target, headers, body } = request;
+  return egressFetch(EGRESS, target, { method: node.method, headers, body, signal: AbortSignal.timeout(node.timeoutSeconds * 1000), insecureTls: node.ignoreSsl });
+}
+
 export async function runHttp(turn: Turn, node: HttpNode): Promise<string | undefined> {
+  if (node.batch) return runHttpBatch(turn, node, node.batch);
   const vars = turn.state.vars;
-  let url = "";
+  const seen = { url: "" };
   const pages = node.pages;
   let offset = 0;
   if (pages?.mode === "interactive" && pages.offsetVar) {
@@ -247,24 +280,10 @@ export async function runHttp(turn: Turn, node: HttpNode): Promise<string | unde
     offset = Math.max(0, Number(/^-?\d+$/.test(current) ? current : "0"));
   }
   try {
-    const built = withSecrets(() => {
-      url = apiUrl(renderUrl(turn, node.url, node.urlRaw === true).trim());
-      if (!/^https?:\/\//i.test(url)) throw new Error("the URL " + JSON.stringify(url) + " is not an http(s) address");
-      const target = new URL(url);
-      for (const [k, v] of Object.entries(jsonObject(turn, node.query, "query parameters"))) target.searchParams.set(k, v);
-      const headers = new Headers(jsonObject(turn, node.headers, "headers"));
-      const auth = node.auth;
-      if (auth?.type === "bearer") headers.set("authorization", "Bearer " + render(turn, auth.value));
-      else if (auth?.type === "basic") headers.set("authorization", "Basic " + Buffer.from(render(turn, auth.name ?? "") + ":" + render(turn, auth.value)).toString("base64"));
-      else if (auth?.type === "header" && auth.name) headers.set(render(turn, auth.name), render(turn, auth.value));
-      else if (auth?.type === "query" && auth.name) target.searchParams.set(render(turn, auth.name), render(turn, auth.value));
-      return { target, headers, body: requestBody(turn, node, headers) };
-    });
-    const { target, headers, body } = built.value;
-    url = target.toString();
-    // the bot's token is for the messenger only: a scenario cannot hand it to another service
-    if (built.botToken && target.origin !== new URL(API_ROOT).origin) throw new Error("{bot_token} is sent to the messenger API only, not to " + target.host);
-    const { response: res } = await egressFetch(EGRESS, target, { method: node.method, headers, body, signal: AbortSignal.timeout(node.timeoutSeconds * 1000) });
+    const request = buildRequest(turn, node, seen);
+    const url = seen.url;
+    const { headers } = request;
+    const { response: res } = await send(node, request);
     const answer = await readAnswer(res, node, url);
     if (pages?.mode === "interactive") pageFields(answer, pages, offset);
     else if (pages?.mode === "fetch_all" && res.ok) await fetchAllPages(turn, node, answer, url, headers);
@@ -274,10 +293,76 @@ export async function runHttp(turn: Turn, node: HttpNode): Promise<string | unde
     if (res.ok) log(turn, "http " + node.method + " " + url + " → " + res.status);
     else nodeError(turn, node, node.method + " " + url + " answered " + res.status);
   } catch (err) {
-    const reason = err instanceof Error ? (err.name === "TimeoutError" ? "no answer within " + node.timeoutSeconds + " s" : err.message) : String(err);
-    nodeError(turn, node, "http_request " + node.method + " " + (url || node.url) + " failed: " + reason);
+    const reason = failure(err, node);
+    nodeError(turn, node, "http_request " + node.method + " " + (seen.url || node.url) + " failed: " + reason);
     if (node.statusVar) vars[node.statusVar] = 0;
     if (node.responseVar) vars[node.responseVar] = { error: reason };
   }
+  return node.next;
+}
+
+export function failure(err: unknown, node: HttpNode): string {
+  return err instanceof Error ? (err.name === "TimeoutError" ? "no answer within " + node.timeoutSeconds + " s" : err.message) : String(err);
+}
+
+/** Batch requests run this many at a time (the older platform sent them all at once). */
+export const HTTP_BATCH_WIDTH = 10;
+
+/**
+ * Batch mode: one request per item of a list, side by side, each rendered with the item as a
+ * variable; one result object per item, in the list's order. A failed item yields "" where its
+ * answer would be and a log line; the others are kept.
+ */
+export async function runHttpBatch(turn: Turn, node: HttpNode, batch: NonNullable<HttpNode["batch"]>): Promise<string | undefined> {
+  const raw = readVar(turn, batch.source);
+  const items = listOf(raw);
+  if (!items) {
+    nodeError(turn, node, "batch over " + batch.source + ", which holds " + (raw === undefined ? "nothing" : "no list") + "; no request made");
+    turn.state.vars[batch.result] = [];
+    return node.next;
+  }
+  if (items.length > MAX_ITERATIONS) log(turn, "http batch " + node.id + ": " + items.length + " items, the first " + MAX_ITERATIONS + " run");
+  const todo = items.slice(0, MAX_ITERATIONS);
+  const results: unknown[] = new Array(todo.length);
+  let next = 0;
+  let failed = 0;
+  const one = async (item: unknown, i: number) => {
+    const vars = Object.assign(Object.create(null) as Vars, turn.state.vars);
+    vars[batch.item] = item;
+    const local: Turn = { ...turn, state: { ...turn.state, vars } };
+    let extracted: unknown = "";
+    const seen = { url: "" };
+    try {
+      const { response: res } = await send(node, buildRequest(local, node, seen));
+      const answer = await readAnswer(res, node, seen.url);
+      if (!res.ok) throw new Error("answered " + res.status);
+      extracted = batch.path ? valueAt(answer, render(local, batch.path)) ?? "" : answer;
+    } catch (err) {
+      failed++;
+      nodeError(turn, node, "http_request batch item " + i + ": " + node.method + " " + (seen.url || node.url) + " failed: " + failure(err, node));
+    }
+    if (batch.fields.length === 0) {
+      results[i] = extracted;
+      return;
+    }
+    const text = typeof extracted === "object" && extracted !== null ? JSON.stringify(extracted) : toText(extracted);
+    const row: Record<string, unknown> = {};
+    for (const f of batch.fields) {
+      if (f.value === "__extracted__") row[f.key] = text;
+      else if (f.value === "__extracted_int__") row[f.key] = String(Math.trunc(toNumber(text) ?? 0));
+      else if (f.value === "__extracted_float__") row[f.key] = text === "" ? "0" : text;
+      else row[f.key] = render(local, f.value);
+    }
+    results[i] = row;
+  };
+  const worker = async () => {
+    while (next < todo.length) {
+      const i = next++;
+      await one(todo[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(HTTP_BATCH_WIDTH, todo.length) }, worker));
+  turn.state.vars[batch.result] = results;
+  log(turn, "http batch " + node.id + ": " + todo.length + " requests, " + failed + " failed, saved to " + batch.result);
   return node.next;
 }

@@ -3,13 +3,14 @@
 // with runtime/hosted.ts instead). (Part of every generated bot; see types.ts.)
 import { webhookCallback } from "grammy";
 import { scenarioDb } from "./data";
-import { chatQueues, timers } from "./flow";
+import { chatQueues } from "./flow";
 import { COMMANDS, NODES, OPTIONS } from "./program-data";
 import { flushRecords, pruneTimer, tellBotLine } from "./record";
 import { bot } from "./router";
 import { ADMIN_IDS, LAUNCH_MODE, PORT, WEBHOOK_SECRET, db, env, parseJson } from "./storage";
 import type { CommandDef, KeyboardDef } from "./tables";
 import { allowedUpdates, startSchedules, stopSchedules } from "./triggers";
+import { startWaits, stopWaits } from "./waits";
 
 // ─── contentCache: node texts follow the project without a restart ─────────────
 
@@ -141,9 +142,9 @@ export async function registerMenu() {
 export let server: ReturnType<typeof Bun.serve> | undefined;
 export let stopping = false;
 
-/** Ends what the bot runs on its own: delays, content polling, schedules, the webhook port, polling. */
+/** Ends what the bot runs on its own: the waits' clock, content polling, schedules, the webhook port, polling. */
 export async function release() {
-  for (const timer of timers) clearTimeout(timer);
+  stopWaits();
   if (contentTimer) clearInterval(contentTimer);
   stopSchedules();
   try {
@@ -175,6 +176,7 @@ export async function launch() {
   if (stopping) return;
   watchContent();
   startSchedules();
+  startWaits();
   if (LAUNCH_MODE === "webhook") {
     if (!PORT) {
       console.error("LAUNCH_MODE=webhook needs PORT");

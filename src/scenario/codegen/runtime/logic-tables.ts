@@ -29,6 +29,14 @@ export interface HttpNode {
    * ends), currentPage, totalPages; fetch_all: further pages (limit/offset query) join its items
    */
   pages?: { mode: "interactive" | "fetch_all"; offsetVar?: string; totalField: string; itemsField: string; limit: number; maxPages: number };
+  /** accept any TLS certificate (self-signed, expired, another name): the address rules still hold */
+  ignoreSsl?: true;
+  /**
+   * one request per item of the list in source, side by side ({item.field} in every template);
+   * result gets one object per item: key → template, "__extracted__" (the value at path in that
+   * item's answer), "__extracted_int__", "__extracted_float__"; without fields, the values themselves
+   */
+  batch?: { source: string; item: string; result: string; path?: string; fields: { key: string; value: string }[] };
   next?: string;
   adminOnly?: true;
 }
@@ -48,13 +56,17 @@ export interface LoopNode {
   adminOnly?: true;
 }
 
-/** parallel_split: its branches run side by side; the node ends when all of them did. */
+/** parallel_split: its branches run side by side; the node ends when all of them did (awaitAll: false: at once). */
 export interface ParallelNode {
   t: "parallel";
   id: string;
   branches: { label: string; target: string; onError?: string }[];
   /** 0: no limit */
   maxConcurrent: number;
+  /** false: the flow goes on and the update ends while the branches still run */
+  awaitAll?: false;
+  /** with awaitAll false: a second run in the same chat starts even while the first one's branches run (skipIfRunning: false) */
+  overlap?: true;
   next?: string;
   adminOnly?: true;
 }

@@ -1,0 +1,178 @@
+// Runtime source: durable waits. A delay node's continuation is a row of bot_waits in the bot's
+// file (DATABASE_PATH), so it fires after a restart: late ones at once, each exactly once. Without
+// DATABASE_PATH (an exported program run on its own) the waits stay in memory.
+// docs/nodes/messaging.md ("Waiting") states the rules. (Part of every generated bot; see types.ts.)
+import { go, inChat } from "./flow";
+import { stopping } from "./launch";
+import { TOKEN_ID, db, loadState, parseJson, saveState } from "./storage";
+import { systemTurn } from "./triggers";
+import type { Sender, Turn } from "./types";
+
+// ─── Durable waits ─────────────────────────────────────────────────────────────
+
+export interface WaitRow {
+  id: number;
+  chat_id: string;
+  node: string;
+  due_at: number;
+  turn: string;
+}
+
+/** What a continuation keeps of the update that reached the delay. */
+export interface SavedTurn {
+  from?: Sender;
+  event?: Record<string, string>;
+  depth?: number;
+}
+
+/**
+ * Waits due together run at most this many at a time, and the event loop reads the updates of
+ * everyone else between two batches: 10,000 reminders due in the same second do not silence the bot.
+ */
+export const WAIT_BATCH = 64;
+
+export const waitSql = db && {
+  add: db.query<{ id: number }, [number, string, string, number, string]>(
+    "INSERT INTO bot_waits (token_id, chat_id, node, due_at, turn) VALUES (?, ?, ?, ?, ?) RETURNING id",
+  ),
+  // One statement takes the rows it returns: a second process on the same file never gets them too.
+  claim: db.query<WaitRow, [number, number, number]>(
+    "DELETE FROM bot_waits WHERE id IN (SELECT id FROM bot_waits WHERE token_id = ? AND due_at <= ? ORDER BY due_at, id LIMIT ?) " +
+      "RETURNING id, chat_id, node, due_at, turn",
+  ),
+  next: db.query<{ due_at: number | null }, [number]>("SELECT MIN(due_at) AS due_at FROM bot_waits WHERE token_id = ?"),
+};
+
+/**
+ * Waits kept in memory, ordered by due time: all of them without a database, else those the file
+ * refused (full, locked): they still fire while this process lives. Their ids are negative, apart
+ * from the file's.
+ */
+export const memoryWaits: WaitRow[] = [];
+export let memoryWaitId = 0;
+/** The turn a wait began in, while this process still holds it (its update's context). */
+export const liveTurns = new Map<number, Turn>();
+export let waitTimer: ReturnType<typeof setTimeout> | undefined;
+export let armedFor = Infinity;
+export let firingWaits = false;
+export let waitsRunning = false;
+
+/** Stores a wait for node "id" in "seconds" and arms the clock when it is the earliest. */
+export function addWait(turn: Turn, id: string, seconds: number) {
+  const due = Date.now() + Math.max(0, Math.round(seconds * 1000));
+  const saved = JSON.stringify({ from: turn.from, event: turn.event, depth: turn.depth } satisfies SavedTurn);
+  const chat = String(turn.chatId);
+  let waitId: number | undefined;
+  if (waitSql) {
+    try {
+      waitId = waitSql.add.get(TOKEN_ID, chat, id, due, saved)!.id;
+    } catch (err) {
+      console.error("chat " + turn.chatId + ": could not store the wait for node " + id + " (it is kept in memory until a restart):", err);
+    }
+  }
+  if (waitId === undefined) {
+    waitId = --memoryWaitId;
+    let at = memoryWaits.length;
+    while (at > 0 && memoryWaits[at - 1].due_at > due) at--;
+    memoryWaits.splice(at, 0, { id: waitId, chat_id: chat, node: id, due_at: due, turn: saved });
+  }
+  liveTurns.set(waitId, turn);
+  armWaits(due);
+}
+
+/**
+ * Takes up to "limit" waits due by "now" out of the store. A wait is removed when its continuation
+ * starts: a crash in the middle of one does not run it twice (nor finish it).
+ */
+export function claimDue(now: number, limit: number): WaitRow[] {
+  const rows = waitSql ? waitSql.claim.all(TOKEN_ID, now, limit) : [];
+  let n = 0;
+  while (n < memoryWaits.length && rows.length + n < limit && memoryWaits[n].due_at <= now) n++;
+  return n > 0 ? rows.concat(memoryWaits.splice(0, n)) : rows;
+}
+
+export function nextWait(): number | undefined {
+  const stored = waitSql?.next.get(TOKEN_ID)?.due_at ?? undefined;
+  const held = memoryWaits[0]?.due_at;
+  return stored === undefined ? held : held === undefined ? stored : Math.min(stored, held);
+}
+
+/** One timer for all waits, set for the earliest (setTimeout holds at most 2^31-1 ms: it wakes and re-arms). */
+export function armWaits(due: number) {
+  if (!waitsRunning || firingWaits || due >= armedFor) return;
+  if (waitTimer) clearTimeout(waitTimer);
+  armedFor = due;
+  waitTimer = setTimeout(() => void fireWaits(), Math.min(Math.max(0, due - Date.now()), 2147483647));
+}
+
+export async function fireWaits() {
+  waitTimer = undefined;
+  armedFor = Infinity;
+  firingWaits = true;
+  let fired = 0;
+  const inFlight = new Set<Promise<void>>();
+  try {
+    while (waitsRunning && !stopping) {
+      // a continuation that waits long (an http_request, a loop's pauses) holds one place, not the rest
+      if (inFlight.size >= WAIT_BATCH) {
+        await Promise.race(inFlight);
+        continue;
+      }
+      const batch = claimDue(Date.now(), WAIT_BATCH - inFlight.size);
+      if (batch.length === 0) break;
+      fired += batch.length;
+      for (const w of batch) {
+        const run = resumeWait(w).finally(() => inFlight.delete(run));
+        inFlight.add(run);
+      }
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  } catch (err) {
+    console.error("waits: cannot read the pending waits:", err);
+  } finally {
+    firingWaits = false;
+  }
+  if (fired > 1) console.log("waits: " + fired + " continued");
+  try {
+    const next = nextWait();
+    if (next !== undefined) armWaits(next);
+  } catch (err) {
+    console.error("waits: cannot read the pending waits:", err);
+  }
+}
+
+/** Continues the flow of a wait in its chat's queue: with its own update while this process has it, else rebuilt. */
+export function resumeWait(w: WaitRow): Promise<void> {
+  const live = liveTurns.get(w.id);
+  liveTurns.delete(w.id);
+  const chatId = Number(w.chat_id);
+  return inChat(chatId, async () => {
+    let base = live;
+    if (!base) {
+      const saved = parseJson<SavedTurn>(w.turn, {});
+      base = { ...systemTurn(chatId, saved.from), event: saved.event ?? {}, depth: saved.depth };
+    }
+    const resumed: Turn = { ...base, state: loadState(chatId), steps: 0 };
+    await go(resumed, w.node);
+    saveState(resumed);
+  });
+}
+
+/** Starts the clock once the bot can send: waits that fell due while it was down fire at once. */
+export function startWaits() {
+  waitsRunning = true;
+  try {
+    const next = nextWait();
+    if (next !== undefined) armWaits(next);
+  } catch (err) {
+    console.error("waits: cannot read the pending waits:", err);
+  }
+}
+
+/** Stops the clock; stored waits stay for the next start. */
+export function stopWaits() {
+  waitsRunning = false;
+  if (waitTimer) clearTimeout(waitTimer);
+  waitTimer = undefined;
+  armedFor = Infinity;
+}
