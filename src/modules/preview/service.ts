@@ -30,6 +30,9 @@ export const DEFAULT_PREVIEW_OPTIONS: PreviewOptions = {
 
 const MAX_WAIT_MS = 25_000;
 
+/** The project id of a template's try-it session: no project, so no access check beyond its owner. */
+export const TEMPLATE_PROJECT = 0;
+
 export class PreviewService {
   private sessions = new Map<string, PreviewSession>();
   private sweeper: ReturnType<typeof setTimeout> | null = null;
@@ -44,11 +47,21 @@ export class PreviewService {
   }
 
   async create(userId: number, projectId: number, document?: unknown) {
+    const project = this.ctx.projects.getFull(projectId, userId);
+    if (document !== undefined) checkLimits(document);
+    return this.open(userId, projectId, { projectName: project.name, userDatabaseEnabled: project.userDatabaseEnabled === 1, document: document ?? project.data });
+  }
+
+  /** "Try it" on a template's page: the template's scenario runs without a project (project id 0). */
+  async createForTemplate(userId: number, template: { name: string; data: unknown }) {
+    checkLimits(template.data);
+    return this.open(userId, TEMPLATE_PROJECT, { projectName: template.name, userDatabaseEnabled: true, document: template.data });
+  }
+
+  private async open(userId: number, projectId: number, bot: { projectName: string; userDatabaseEnabled: boolean; document: unknown }) {
     // The emulator and the preview bot load with the first preview, not with the server (cold
     // start).
     const { PreviewSession } = await import("./session");
-    const project = this.ctx.projects.getFull(projectId, userId);
-    if (document !== undefined) checkLimits(document);
     // Checked and taken in one synchronous step (parallel starts must not all see the same free
     // slots): the user's oldest sessions beyond the limit leave the map now, this one enters it.
     const mine = [...this.sessions.values()].filter((s) => s.userId === userId).sort((a, b) => a.createdAt - b.createdAt);
@@ -58,7 +71,7 @@ export class PreviewService {
     const session = new PreviewSession(
       userId,
       projectId,
-      { projectName: project.name, userDatabaseEnabled: project.userDatabaseEnabled === 1, document: document ?? project.data },
+      bot,
       { config: this.ctx.config, limits: this.options.bot, emulatorLimits: this.options.emulator, platformUrl: () => this.ctx.state.localUrl },
     );
     this.sessions.set(session.id, session);
@@ -79,7 +92,7 @@ export class PreviewService {
   private session(userId: number, id: string): PreviewSession {
     const s = this.sessions.get(id);
     if (!s || s.userId !== userId) throw notFound("Preview not found");
-    if (this.ctx.access.roleOf(s.projectId, userId) == null) {
+    if (s.projectId !== TEMPLATE_PROJECT && this.ctx.access.roleOf(s.projectId, userId) == null) {
       void this.end(s);
       throw notFound("Preview not found");
     }
