@@ -65,6 +65,8 @@ export interface TemplateItem {
   ownerId: number | null;
   name: string;
   description: string | null;
+  /** built-ins: the description in each language of the Studio */
+  descriptions?: Record<string, string> | null;
   category: string;
   tags: string[];
   isPublic: number;

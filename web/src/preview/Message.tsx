@@ -10,6 +10,8 @@ interface Props {
   highlighted: boolean;
   onPress: (messageId: number, data: string) => void;
   onSelectNode?: (nodeId: string) => void;
+  /** the node's name in words (its text); the raw id only when there is none */
+  nodeName?: string;
 }
 
 function Media({ entry, sessionId }: { entry: PreviewEntry; sessionId: string }) {
@@ -22,7 +24,7 @@ function Media({ entry, sessionId }: { entry: PreviewEntry; sessionId: string })
   return <a className="pv-media-link" href={src} target="_blank" rel="noopener">📎 {m.fileName ?? t(`preview.media.${m.kind}`, { defaultValue: m.kind })}</a>;
 }
 
-export function Message({ entry, sessionId, highlighted, onPress, onSelectNode }: Props) {
+export function Message({ entry, sessionId, highlighted, onPress, onSelectNode, nodeName }: Props) {
   const { t } = useTranslation();
   if (entry.kind === "notice") return <li className="pv-notice" role="status">{entry.text}</li>;
   const mine = entry.from === "user";
@@ -30,7 +32,7 @@ export function Message({ entry, sessionId, highlighted, onPress, onSelectNode }
   const select = () => entry.node && onSelectNode?.(entry.node);
   return (
     <li className={classes.filter(Boolean).join(" ")} data-testid="pv-message" data-from={entry.from} data-node={entry.node ?? ""}>
-      <div className="pv-bubble" onClick={select} title={entry.node ? t("preview.fromNode", { node: entry.node }) : undefined}>
+      <div className="pv-bubble" onClick={select} title={entry.node ? t(onSelectNode ? "preview.fromNodeClick" : "preview.fromNode", { node: nodeName || entry.node }) : undefined}>
         {entry.forwarded && <div className="pv-meta">{t("preview.forwarded")}</div>}
         {entry.media && <Media entry={entry} sessionId={sessionId} />}
         {entry.location && <div>📍 {entry.location.latitude.toFixed(5)}, {entry.location.longitude.toFixed(5)}</div>}
@@ -40,7 +42,7 @@ export function Message({ entry, sessionId, highlighted, onPress, onSelectNode }
           {entry.pinned && <span>📌 </span>}
           {entry.edits > 0 && <span>{t("preview.edited")} </span>}
           {entry.deleted && <span>{t("preview.deleted")} </span>}
-          {entry.node && <span className="pv-node">{entry.node}</span>}
+          {entry.node && <span className="pv-node" data-testid="pv-node">{nodeName || entry.node}</span>}
         </div>
       </div>
       {!entry.deleted && entry.replyMarkup?.inline_keyboard && (
