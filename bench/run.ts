@@ -91,6 +91,12 @@ function headline(name: string, r: Figures) {
       rows.push([name, "update → reply, webhook p50 / p99", `${ms(u.webhook?.p50Ms)} / ${ms(u.webhook?.p99Ms)}`, `polling ${ms(u.polling?.p50Ms)} / ${ms(u.polling?.p99Ms)}`, num(u.webhookP50VsPolling)]);
       return;
     }
+    case "stops": {
+      rows.push([name, "generated bot: SIGTERM → exit (median)", ms(r.botStopMs), `bare bun ${ms(r.bareBunStopMs)}`, num(r.botStopRatio)]);
+      rows.push([name, "declared 60 MB JSON body → 413 (median)", ms(r.body60MbRefusedMs), `health round trip ${ms(r.healthRoundTripMs)}`, num(r.refusalRatio)]);
+      rows.push([name, "fake messenger: held getUpdates answered by an update", ms(r.heldPollAnsweredMs), `immediate ${ms(r.immediatePollMs)}`, ""]);
+      return;
+    }
     case "fake-messenger": {
       const u = r.updateToReply ?? {};
       rows.push([name, `${r.bots} long polls held (${r.clientProcesses} client processes): CPU of the fake`, `${num(r.idleCpu?.fakePct)} %`, `clients ${num(r.idleCpu?.clientsPct)} %`, ""]);

@@ -47,7 +47,7 @@ export function createApp(ctx: AppContext) {
       if (capped) c.request = capped;
     })
     // Every parsed body, before validation or a handler walks it: no JSON deeper than 64 levels
-    // (SCENARIO.md; a 40,000-level body overflowed the stack of recursive walks: a 500).
+    // (docs/api.md#limits; a 40,000-level body overflowed the stack of recursive walks: a 500).
     // The body is read by a computed key on purpose: Elysia infers from a hook's source whether
     // routes must parse their body, and naming it here would make every route (MCP, the webhook
     // intake, which read the raw request) parse it first. Routes that parse get it checked.
@@ -75,7 +75,7 @@ export function createApp(ctx: AppContext) {
     .use(previewRoutes(ctx))
     .use(mcpRoutes(ctx))
     .use(studioRoutes(ctx));
-  // Production without an admin key: the admin area does not exist (API.md "Admin").
+  // Production without an admin key: the admin area does not exist (docs/api.md#admin-area).
   const withAdmin = ctx.config.production && !ctx.config.adminKey ? app : app.use(adminRoutes(ctx)).use(botFolderRoutes(ctx)).use(adminBackupRoutes(ctx)).use(templateAdminRoutes(ctx));
   return withAdmin;
 }

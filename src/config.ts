@@ -1,4 +1,4 @@
-// The one place that reads the environment (DESIGN.md §3). Everything else receives a Config.
+// The one place that reads the environment (docs/configuration.md). Everything else receives a Config.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "./lib/random";
 import { dirname, join, resolve } from "node:path";
@@ -23,7 +23,7 @@ const envSchema = z.object({
   WEBHOOK_BASE_URL: z.url().optional(),
   UPDATE_CHECK_URL: z.url().default("https://raw.githubusercontent.com/botloom/botloom/main/assets/version.json"),
   LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
-  // Abuse limits (README "Security model"); every one is per user or per client address.
+  // Abuse limits (docs/security.md#who-can-do-what); every one is per user or per client address.
   LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   ADMIN_LOGIN_FREE_FAILURES: z.coerce.number().int().min(1).default(5),
   PAT_CREATIONS_PER_HOUR: z.coerce.number().int().min(1).default(20),
@@ -36,7 +36,7 @@ const envSchema = z.object({
     .refine((v) => v === "off" || isCronPattern(v), "BACKUP_SCHEDULE must be a cron expression such as \"0 3 * * *\", or off"),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
   BACKUP_UPLOAD: z.enum(["on", "off"]).default("off"),
-  // How bots run (README "How bots run"): shared runner processes, or one process per bot.
+  // How bots run (docs/bots.md#running-bots): shared runner processes, or one process per bot.
   BOT_ISOLATION: z.enum(["runner", "process"]).default("runner"),
   BOT_RUNNERS: z.coerce.number().int().min(1).max(256).optional(),
   BOT_RUNNER_CAPACITY: z.coerce.number().int().min(1).default(100),
@@ -53,7 +53,7 @@ function isCronPattern(v: string): boolean {
   }
 }
 
-/** Abuse limits; see README "Security model". */
+/** Abuse limits; see docs/security.md#who-can-do-what. */
 export interface Limits {
   /** dev-login and messenger-login attempts per client address and minute */
   loginAttemptsPerMinute: number;
@@ -69,7 +69,7 @@ export interface Limits {
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** How bots run; see README "How bots run". */
+/** How bots run; see docs/bots.md#running-bots. */
 export interface BotRuntimeConfig {
   /** "runner": many bots of one owner share a runner process; "process": one process per bot */
   isolation: "runner" | "process";

@@ -53,7 +53,7 @@ export interface AppContext {
   /** Preview sessions of the Studio (a throwaway bot against the in-product emulator). */
   preview: PreviewService;
   /**
-   * Run before a project row is deleted (API.md projects rule 3): features that keep data outside
+   * Run before a project row is deleted (docs/api.md#project-rules rule 3): features that keep data outside
    * the database (media objects, bot folders) register here. Rows go with the project (FK cascade).
    */
   projectDeleteHooks: ((projectId: number) => Promise<void>)[];

@@ -1,5 +1,5 @@
 // In-process notifications between modules. `projects-changed` feeds the WebSocket live events;
-// `bot:table_updated` is what API.md calls the cache channel (bots with contentCache reload, the
+// `bot:table_updated` is what docs/api.md calls the cache channel (bots with contentCache reload, the
 // runtime restarts bots with restartOnUpdate).
 import { EventEmitter } from "node:events";
 

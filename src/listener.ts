@@ -34,7 +34,7 @@ export type SocketEvents = Partial<Record<"open" | "message" | "drain" | "close"
 export interface ListenOptions {
   host: string;
   port: number;
-  /** The health probe's answer while the app is loading (API.md "Health"). */
+  /** The health probe's answer while the app is loading (docs/api.md#health-and-docs). */
   health: () => HealthStatus;
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bun
-// CLI entry (DESIGN.md §3, docs/cli.md): serve [--init] | pat create | backup [file] | restore <file> | version.
+// CLI entry (docs/cli.md): serve [--init] | pat create | backup [file] | restore <file> | version.
 // Only what `serve` needs before it listens is imported here; the app, its services and the other
 // commands are imported where they are used, so that the executable loads their code after it
 // listens (src/listener.ts, bench/cold-start.ts).
@@ -115,7 +115,7 @@ async function serve(init: boolean) {
     );
   }
 
-  // Bots that were running when the server last stopped come back (DESIGN.md §6) and backups are
+  // Bots that were running when the server last stopped come back (docs/bots.md#running-bots) and backups are
   // scheduled once the first requests are answered: done at once, the resume's database work and
   // croner's first date computation delayed the first answer by several milliseconds
   // (bench/cold-start.ts). The webhook intake waits for the resume to begin, so an update arriving
@@ -170,7 +170,7 @@ async function main(argv: string[]) {
   switch (command) {
     case "serve":
       return serve(values.init === true);
-    case "init": // DESIGN.md lists `init`; same as `serve --init`
+    case "init": // older spelling; same as `serve --init`
       return serve(true);
     case "version":
       return console.log(VERSION.version);

@@ -1,6 +1,6 @@
 // Bots import "grammy", "croner" and "jsep" like any Bun program would. Inside the appliance those
 // imports resolve from <BOTS_DIR>/node_modules/<name>, written here from self-contained ES module
-// builds embedded in the executable as text (DESIGN.md §6); an exported bot gets the same packages
+// builds embedded in the executable as text (docs/bots.md#running-bots); an exported bot gets the same packages
 // with `bun add grammy croner jsep`. Checked once per folder and process, written only when the
 // content changed, and replaced atomically so a bot starting meanwhile never reads half a file.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// Bot folders: <BOTS_DIR>/<slug>_<projectId>_<tokenId>/ holding bot.ts and .env (DESIGN.md §6).
+// Bot folders: <BOTS_DIR>/<slug>_<projectId>_<tokenId>/ holding bot.ts and .env (docs/bots.md#running-bots).
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PRIVATE_DIR_MODE } from "../lib/file-modes";
@@ -69,7 +69,7 @@ export interface CleanupResult {
 }
 
 /**
- * API.md admin rule 3: delete direct children of BOTS_DIR whose project no longer exists.
+ * docs/api.md#admin-rules rule 3: delete direct children of BOTS_DIR whose project no longer exists.
  * Never follows symlinks (a link is skipped, never its target deleted), never deletes a running
  * bot's folder, leaves unparseable names (and node_modules) alone.
  */

@@ -1,4 +1,4 @@
-// Launch history rows: one per process start, closed with its final status (DESIGN.md "Details fixed").
+// Launch history rows: one per process start, closed with its final status (docs/bots.md#running-bots).
 import type { Db } from "../db/client";
 import { launchStatements, setTokenState } from "./queries";
 

@@ -1,6 +1,6 @@
 // Runs each token's bot (in a shared runner, or as its own process: see BotHost) and supervises it:
 // exclusive ownership of a token, crash restarts with exponential backoff, give-up after repeated
-// crashes, logs and launch history, and bots brought back after a server restart (DESIGN.md §6).
+// crashes, logs and launch history, and bots brought back after a server restart (docs/bots.md#running-bots).
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 import type { ProjectDatabases } from "../db/project-db";
@@ -232,7 +232,7 @@ export class BotManager implements BotController {
     bot.exited = instance.ended.then((end) => this.onExit(bot, instance, end, bot.stopping));
     if (p.launchMode === "webhook") {
       const moved = () => this.movedWhileStarting(bot, instance, moves);
-      // DESIGN.md: register the webhook only once the bot listens, so no update meets the forced-200 rule.
+      // docs/api.md#webhook-intake: register the webhook only once the bot listens, so no update meets the forced-200 rule.
       try {
         await waitForPort(instance, p.port!, this.policy.listenTimeoutMs);
       } catch (e) {

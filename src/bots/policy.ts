@@ -1,4 +1,4 @@
-// How the manager supervises bot processes (DESIGN.md §6); tests pass a faster policy.
+// How the manager supervises bot processes (docs/bots.md#running-bots); tests pass a faster policy.
 export interface SupervisionPolicy {
   backoffBaseMs: number;
   backoffCapMs: number;

@@ -1,4 +1,4 @@
-// What a bot process is made of: the generated program and its environment (DESIGN.md §6).
+// What a bot process is made of: the generated program and its environment (docs/bots.md#running-bots).
 import { join } from "node:path";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
@@ -20,7 +20,7 @@ const RUNTIME_PREFIX = /^(BUN_|NODE_|LD_|DYLD_|BOTLOOM_)/;
 /** A key a token env variable may not have: set by the platform, or read by Bun/the loader from the process environment. */
 export const isReservedEnvKey = (key: string) => RESERVED.has(key) || RUNTIME_PREFIX.test(key);
 
-/** DESIGN.md §4: the webhook secret_token is derived from the token's identity with the session secret. */
+/** docs/api.md#webhook-intake: the webhook secret_token is derived from the token's identity with the session secret. */
 export function webhookSecret(sessionSecret: string, projectId: number, tokenId: number): string {
   return hmacHex(sessionSecret, `webhook:${projectId}:${tokenId}`);
 }
@@ -47,7 +47,7 @@ export interface BotProgram {
 
 /**
  * Media a token's bot already sent once: the media's public URL → the messenger file id the bot
- * got back (API.md projects rule 6). File ids belong to one bot; the bot records them in its
+ * got back (docs/api.md#project-rules rule 6). File ids belong to one bot; the bot records them in its
  * project's database (media_file_ids), and only media the project still has are offered.
  */
 export function mediaCacheOf(db: Db, files: ProjectDatabases, projectId: number, tokenId: number | undefined): Record<string, string> {

@@ -3,7 +3,7 @@
 // the runner keeps only its tables, state and connections. This side places bots, relays their
 // output, and watches each runner: a runner whose event loop is blocked or whose memory is over the
 // limit is killed; the bot that caused it is named in its log and gets a runner of its own when it
-// starts again, and the others are started again at once (DESIGN.md §6, README "How bots run").
+// starts again, and the others are started again at once (docs/bots.md#running-bots, docs/bots.md#running-bots).
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config";
@@ -32,7 +32,7 @@ const PING_MS = 1000;
  */
 const PING_SLACK_MS = 3000;
 /** A runner left without bots is ended after this long (a restart of its only bot reuses it). */
-const IDLE_MS = 10_000;
+export const RUNNER_IDLE_MS = 10_000;
 
 interface Hosted {
   tokenId: number;
@@ -51,6 +51,8 @@ interface Runner {
   ponged: boolean;
   /** how long this side watched it without an answer (see watch: the server's own stalls are not counted) */
   silentMs: number;
+  /** the number of the last ping it answered */
+  answeredPing: number;
   /** the bot that made us kill this runner, and why */
   culprit: { tokenId: number; why: string } | null;
   idleTimer: ReturnType<typeof setTimeout> | null;
@@ -67,6 +69,8 @@ export class RunnerPool implements BotHost {
   private pingCount = 0;
   private lastWatch = performance.now();
   private closed = false;
+  /** Tests shorten it to reach an idle runner's end without waiting 10 s. */
+  idleMs = RUNNER_IDLE_MS;
 
   constructor(
     private readonly config: Config,
@@ -79,6 +83,17 @@ export class RunnerPool implements BotHost {
   /** Runner processes now (for tests and the status of the instance). */
   get processes(): number[] {
     return [...this.runners].map((r) => r.proc.pid);
+  }
+
+  /** Whether a runner let a whole ping interval pass unanswered: its event loop is blocked (for tests). */
+  missedPing(pid: number): boolean {
+    const r = [...this.runners].find((x) => x.proc.pid === pid);
+    return r !== undefined && this.pingCount - r.answeredPing >= 2;
+  }
+
+  /** Runner processes told to end (stdin closed) that have not exited yet (for tests). */
+  get ending(): number[] {
+    return [...this.runners].filter((r) => r.ending).map((r) => r.proc.pid);
   }
 
   launch(p: BotProgram, onLine: LineSink): BotInstance {
@@ -161,7 +176,7 @@ export class RunnerPool implements BotHost {
       stdout: "pipe",
       stderr: "pipe",
     });
-    const runner: Runner = { key, proc, bots: new Map(), lingering: new Map(), ponged: true, silentMs: 0, culprit: null, idleTimer: null, ending: false, exited: Promise.resolve() };
+    const runner: Runner = { key, proc, bots: new Map(), lingering: new Map(), ponged: true, silentMs: 0, answeredPing: this.pingCount, culprit: null, idleTimer: null, ending: false, exited: Promise.resolve() };
     const output = Promise.all([
       readLines(proc.stdout as ReadableStream<Uint8Array>, (line) => this.onMessage(runner, line)),
       readLines(proc.stderr as ReadableStream<Uint8Array>, (line) => this.log.warn(`bot runner ${proc.pid}: ${maskSecrets(line)}`)),
@@ -204,6 +219,7 @@ export class RunnerPool implements BotHost {
         return;
       case "pong":
         runner.ponged = true;
+        if (typeof m.n === "number") runner.answeredPing = m.n;
         return;
       case "error":
         // An error no handler caught, while this bot's code ran last: most likely its own.
@@ -281,7 +297,7 @@ export class RunnerPool implements BotHost {
     runner.idleTimer = setTimeout(() => {
       runner.idleTimer = null;
       if (runner.bots.size === 0) this.end(runner);
-    }, IDLE_MS);
+    }, this.idleMs);
     runner.idleTimer.unref();
   }
 

@@ -24,7 +24,7 @@ export async function waitForPort(bot: BotInstance, port: number, timeoutMs: num
 
 /**
  * A webhook left registered while its bot is down would have the intake answer 200 to updates
- * nobody handles (API.md forced-200 rule): they would be lost. Without a webhook the messenger
+ * nobody handles (the forced 200 of docs/api.md#webhook-intake): they would be lost. Without a webhook the messenger
  * keeps them until the bot is back (polling, or the webhook registered again on start).
  * Bounded: a messenger that does not answer must not hold up a stop.
  */

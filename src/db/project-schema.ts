@@ -1,4 +1,4 @@
-// The per-project database file DATA_DIR/projects/<projectId>.db (DESIGN.md §4, §6): the tables a
+// The per-project database file DATA_DIR/projects/<projectId>.db (docs/architecture.md#database-and-migrations): the tables a
 // bot process writes (its users, chat state, file ids of media it sent) and the project's content
 // mirror it reads for contentCache. The platform never hands a bot its own database; it reads
 // these files for the bot-users and stats endpoints. PROJECT_DB_DDL is also written into every

@@ -1,5 +1,5 @@
 // The whole product's schema. Timestamps are ISO 8601 strings (UTC); flags are integers 0/1,
-// because that is how API.md shows them and SQLite stores them.
+// because that is how docs/api.md shows them and SQLite stores them.
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 

@@ -1,5 +1,5 @@
 // Resolves the acting user of every user route: the `connect.sid` session or a Bearer PAT.
-// Routes opt in with `{ user: true }` (API.md "User" level) or `{ botActor: true }` (the actor
+// Routes opt in with `{ user: true }` (docs/api.md#authentication "User" level) or `{ botActor: true }` (the actor
 // rules of /api/bot/*). Both give the handler `actor`.
 import { Elysia } from "elysia";
 import type { AppContext } from "../context";
@@ -91,7 +91,7 @@ export function resolveActor(ctx: AppContext, authorization: string | null | und
 
 function parseMessengerId(query: Record<string, string | undefined>): number | null {
   const a = query.messenger_id;
-  const b = query.telegram_id; // EXTENSIONS.md: compatibility alias
+  const b = query.telegram_id; // docs/api.md: compatibility alias
   if (a !== undefined && b !== undefined && a !== b) throw badRequest("messenger_id and telegram_id differ");
   const raw = a ?? b;
   if (raw === undefined || raw === "") return null;
@@ -99,7 +99,7 @@ function parseMessengerId(query: Record<string, string | undefined>): number | n
   return Number(raw);
 }
 
-/** API.md "Actor rules for /api/bot/*". */
+/** docs/api.md#actor-rules-for-apibot. */
 export function botActorOf(ctx: AppContext, actor: Actor, query: Record<string, string | undefined>): Actor {
   const messengerId = parseMessengerId(query);
   if (actor.scopes.includes("bot_manager")) {
@@ -125,7 +125,7 @@ export const authPlugin = (ctx: AppContext) =>
       },
       resolve: (c) => ({ actor: (c as any)[EARLY] as Actor }),
     },
-    // EXTENSIONS.md "Platform operators": a signed-in user the admin named in platform.operatorIds.
+    // docs/api.md#storage-configs: a signed-in user the admin named in platform.operatorIds.
     // Checked before the body, like the credentials: a non-operator learns nothing from validation.
     operator: {
       transform(c) {

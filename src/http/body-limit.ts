@@ -1,4 +1,4 @@
-// DESIGN.md §4 body limits: JSON up to 10 MB, media uploads up to 50 MB. Refused from the
+// docs/api.md#limits: JSON up to 10 MB, media uploads up to 50 MB. Refused from the
 // Content-Length header before anything is read; Bun.serve's maxRequestBodySize backs this up for
 // bodies that do not announce their length.
 import { jsonError } from "./errors";

@@ -1,4 +1,4 @@
-// The one error shape (docs/api.md): { error: CODE, message, ...extra }. Every failure path of
+// The one error shape (docs/api.md#errors): { error: CODE, message, ...extra }. Every failure path of
 // every route ends here, so clients never see Elysia's defaults, a stack trace or SQL. The error
 // types and their mapping live in src/errors.ts (no framework); this is the Elysia side.
 import { Elysia } from "elysia";

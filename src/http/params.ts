@@ -8,7 +8,7 @@ export function parsePositiveId(raw: string | undefined, name: string): number {
   return Number(raw);
 }
 
-/** API.md path identifier forms: `12` or `<prefix>_12` (e.g. `project_12`, `token_12`). */
+/** docs/api.md path identifier forms: `12` or `<prefix>_12` (e.g. `project_12`, `token_12`). */
 export function parsePrefixedId(raw: string | undefined, prefix: string, name: string): number {
   const s = raw?.startsWith(`${prefix}_`) ? raw.slice(prefix.length + 1) : raw;
   return parsePositiveId(s, name);
@@ -44,7 +44,7 @@ export const PER_PAGE_DEFAULT = 50;
 export const PER_PAGE_MAX = 200;
 
 /**
- * Opt-in paging (`page`, `perPage`) of a list whose unpaged answer API.md fixes: null when the
+ * Opt-in paging (`page`, `perPage`) of a list whose unpaged answer docs/api.md fixes: null when the
  * client sent neither, so the old answer stays. perPage above the maximum is clamped.
  */
 export function parsePaging(query: Record<string, string | undefined>): { page: number; perPage: number } | null {

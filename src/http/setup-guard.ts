@@ -1,4 +1,4 @@
-// DESIGN.md §4: until the admin has set the platform up, every /api/* path answers 503 NOT_SET_UP,
+// docs/api.md#authentication (setup guard): until the admin has set the platform up, every /api/* path answers 503 NOT_SET_UP,
 // except the health check and GET /api/auth/config (the login page needs it to say "not set up").
 import type { AppContext } from "../context";
 import { jsonError } from "./errors";

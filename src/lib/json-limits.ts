@@ -1,4 +1,4 @@
-// Size limits of JSON documents (SCENARIO.md: nesting deeper than 64 levels or more than 20,000
+// Size limits of JSON documents (docs/api.md#limits: nesting deeper than 64 levels or more than 20,000
 // nodes per project is 400). Checked without recursion, before anything recursive (validation,
 // JSON.stringify, code generation, pretty-printed export) walks the value: a 40,000-level document
 // overflowed the stack of those walks (a 500), a 20,000-level one exported as a gigabyte.

@@ -15,7 +15,7 @@ import { createMcpServer } from "./server";
 const IDLE_MS = 30 * 60_000;
 const PER_USER = 10;
 const MAX_SESSIONS = 256;
-/** The JSON body limit of the API (DESIGN.md §4): a whole scenario may travel in one call. */
+/** The JSON body limit of the API (docs/api.md#limits): a whole scenario may travel in one call. */
 const MAX_BODY = 10 * 1024 * 1024;
 
 interface Session {

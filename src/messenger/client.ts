@@ -1,4 +1,4 @@
-// The only code through which the platform itself speaks the Bot API (DESIGN.md §2). Every call
+// The only code through which the platform itself speaks the Bot API (docs/architecture.md#layers). Every call
 // is bounded in time, failures are typed, and the token never appears in an error or log line.
 import { MessengerError } from "../errors";
 

@@ -1,5 +1,5 @@
 // Node-level edits of a scenario document (add, update, delete, connect), for clients that should
-// not resend a whole document (the MCP tools). Transitions live in node data (SCENARIO.md), so
+// not resend a whole document (the MCP tools). Transitions live in node data (docs/scenario.md), so
 // connecting writes the node's data; an edge is added beside it for drawing only. Functions take
 // a document and return a new one; the input is never changed.
 import { EditError } from "../errors";

@@ -267,7 +267,7 @@ export const sheetSchema = z
     id: str(),
     name: str(),
     nodes: z.array(nodeSchema),
-    /** API.md name; `connections` is the accepted alias and is kept under its own name */
+    /** docs/api.md name; `connections` is the accepted alias and is kept under its own name */
     edges: field(z.array(edgeSchema)),
     connections: field(z.array(edgeSchema)),
     viewState: field(z.record(z.string(), z.unknown())),

@@ -1,4 +1,4 @@
-// Scenario validation (SCENARIO.md "Document"): errors only for what makes a document unusable
+// Scenario validation (docs/scenario.md#the-document): errors only for what makes a document unusable
 // (they block storing); everything else is a warning that generate/start report and the bot skips.
 import { isRunnableType } from "./model";
 import { OUT_OF_SCOPE, TRIGGER_NODE_TYPES } from "./types-messaging";

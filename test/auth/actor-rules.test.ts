@@ -1,4 +1,4 @@
-// API.md "Actor rules for /api/bot/*", tested on a probe route that uses the same plugin as every
+// docs/api.md#actor-rules-for-apibot, tested on a probe route that uses the same plugin as every
 // bot-manager endpoint.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";

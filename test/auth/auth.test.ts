@@ -149,7 +149,7 @@ describe("personal access tokens", () => {
     expect(list.body.count).toBe(1);
     expect(list.text).not.toContain(token);
     expect(list.body.items[0].lastUsedAt).toBeString();
-    // EXTENSIONS.md field list exactly: never the token, its hash or the owner column.
+    // docs/api.md field list exactly: never the token, its hash or the owner column.
     expect(Object.keys(list.body.items[0]).sort()).toEqual(["createdAt", "id", "lastUsedAt", "name", "scopes"]);
     expect(Object.keys(created.body).sort()).toEqual(["createdAt", "id", "name", "scopes", "token"]);
     expect(list.text).not.toContain(stored.token_hash);

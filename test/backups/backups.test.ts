@@ -142,7 +142,7 @@ describe("upload to the active object-store config (BACKUP_UPLOAD=on)", () => {
 
   async function appWithStore(bucket: string, config: Record<string, unknown>) {
     const t = createTestApp({ fileDb: true, env: { STORAGE_ENCRYPTION_KEY: ENCRYPTION_KEY, BACKUP_UPLOAD: "on" } });
-    // Storage configs are for platform operators (EXTENSIONS.md): user 77 is one.
+    // Storage configs are for platform operators (docs/api.md): user 77 is one.
     await setUp(t, { operators: [77] });
     const cookie = await loginAs(t, 77);
     const created = await t.call("POST", "/api/storage-configs", {

@@ -120,6 +120,7 @@ describe("botloom backup / restore", () => {
          const db = new Database(${JSON.stringify(join(dataDir, "projects", "9.db"))});
          db.exec("PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000");
          const ins = db.query("INSERT INTO bot_users (name) VALUES ('x')");
+         ins.run();
          console.log("ready");
          for (;;) ins.run();`,
       ],
@@ -127,8 +128,7 @@ describe("botloom backup / restore", () => {
     );
     try {
       const reader = writer.stdout.getReader();
-      await reader.read(); // "ready"
-      await Bun.sleep(200);
+      await reader.read(); // "ready": its first row is written and it goes on writing
       const made = Bun.spawn([process.execPath, main, "backup"], { env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir, LOG_LEVEL: "silent" }, stdout: "pipe", stderr: "pipe" });
       expect(await made.exited).toBe(0);
     } finally {

@@ -31,7 +31,7 @@ afterAll(() => env.close());
 
 const page = (q: string, opts: { cookie?: string; bearer?: string } = {}) => env.call("GET", `/api/bot/tokens/${tokenId}/users${q}`, opts.bearer ? opts : { cookie: env.cookie });
 
-describe("bot users list paging (DESIGN.md §4)", () => {
+describe("bot users list paging (docs/api.md#limits)", () => {
   test("defaults: limit 10, offset 0, newest first", async () => {
     const r = await page("");
     expect(r.status).toBe(200);

@@ -6,7 +6,7 @@
 // them, with values taken from earlier responses. Each response is checked for every field the
 // client reads later ({var.path} in texts, condition variables, dynamic buttons, pagination).
 //
-// Where API.md disagrees with the client, the documents win and the test says so: requests that
+// Where docs/api.md disagrees with the client, the documents win and the test says so: requests that
 // carry no credentials (the whole legacy form; the lifecycle and admin-ids calls of the current
 // form) are 401, and are then repeated with a credential to check what the client reads.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -151,7 +151,7 @@ class ManagerClient {
   readonly vars: Record<string, unknown> = {};
   /** READS paths seen with a real value (arrays: with at least one element). */
   readonly verified = new Set<string>();
-  /** nodes whose literal request was answered 401 as API.md asks (no credentials) */
+  /** nodes whose literal request was answered 401 as docs/api.md asks (no credentials) */
   readonly unauthenticated = new Set<string>();
   readonly sent = new Set<string>();
   private readonly ownPat: string;
@@ -187,7 +187,7 @@ class ManagerClient {
   }
 
   /**
-   * Sends the node's request as the client does. A request without credentials must be 401 (API.md);
+   * Sends the node's request as the client does. A request without credentials must be 401 (docs/api.md);
    * it is then repeated with a credential (the manager PAT for /api/bot/*, the user's own PAT for
    * /api/projects/*, where the bot-manager actor rules do not apply) so the flow can go on.
    */
@@ -401,7 +401,7 @@ describe("the bot-manager client's requests, replayed", () => {
         // Every request node of this form was sent, and every read was checked on a real value.
         expect(sent.filter((n) => !c.sent.has(n))).toEqual([]);
         expect(readable.filter((p) => !c.verified.has(p))).toEqual([]);
-        // Documented deviation from the client: API.md requires credentials everywhere here.
+        // Documented deviation from the client: docs/api.md requires credentials everywhere here.
         const withoutCredentials = REQUESTS.filter((r) => c.has(r.node) && (form === "legacy" || !r.bearer)).map((r) => r.node);
         expect([...c.unauthenticated].sort()).toEqual(withoutCredentials.sort());
         expectNoSecrets(env, [...botTokens, env.managerPat]);

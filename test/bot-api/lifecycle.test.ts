@@ -1,4 +1,4 @@
-// EXTENSIONS.md "Bot lifecycle" under the rules of /api/bot/*, and the older platform's project-level
+// docs/api.md#running-bots under the rules of /api/bot/*, and the older platform's project-level
 // spelling (compatibility section), against a controllable runtime. Real processes: test/bots/runtime.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { patFor } from "../support/app";

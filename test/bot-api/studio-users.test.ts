@@ -1,4 +1,4 @@
-// What the Studio's Users tab needs beyond API.md: search in the bot users list, the user's
+// What the Studio's Users tab needs beyond the older bot API: search in the bot users list, the user's
 // variables in the card, and new users per day for the chart.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";

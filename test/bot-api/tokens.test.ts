@@ -126,8 +126,8 @@ describe("token list and add", () => {
   });
 });
 
-describe("token PATCH (EXTENSIONS.md)", () => {
-  test("name, launch mode and flags; answers the EXTENSIONS.md shape", async () => {
+describe("token PATCH (docs/api.md)", () => {
+  test("name, launch mode and flags; answers the docs/api.md shape", async () => {
     const { tokenId, bot } = await addToken(env, projectId);
     tokens.push(bot.token);
     const r = await env.call("PATCH", `/api/bot/tokens/token_${tokenId}`, { cookie: env.cookie, json: { name: "Renamed", launchMode: "webhook", catchAllHandlers: 1, protectContent: 1, contentCache: 0 } });

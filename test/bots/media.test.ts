@@ -1,6 +1,6 @@
 // Bots send the platform's media: files of the built-in folder are uploaded from disk, files of
 // other storage configs are fetched through the platform's /uploads route; the file id the
-// messenger returns is remembered per token, so the next start sends it by id (API.md rule 6).
+// messenger returns is remembered per token, so the next start sends it by id (docs/api.md#project-rules rule 6).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// Shared runners: a runner left without bots is ended after 10 s (its stdin closed). A bot started
+// Shared runners: a runner left without bots is ended after RUNNER_IDLE_MS (its stdin closed). A bot started
 // while that runner is still on its way out must go to a live runner, not into the closed pipe of
 // one that is exiting (the start would be lost and the bot counted as crashed). The runner is held
 // with SIGSTOP so "on its way out" lasts as long as the test needs. Real processes, fake messenger.
@@ -34,14 +34,15 @@ afterAll(async () => {
 test("a bot started while the owner's idle runner is ending goes to a live runner, without a crash", async () => {
   const first = await newBot("First");
   const second = await newBot("Second");
+  pool().idleMs = 1500; // long enough to hold the runner (SIGSTOP) before the pool ends it
   expect((await act(first, "start")).status).toBe(200);
   await until(() => fake.calls(first.bot.token, "getUpdates").length > 0, "the first bot to poll");
   const runner = t.ctx.bots.state(first.tokenId).pid!;
   expect((await act(first, "stop")).body.status).toBe("stopped");
-  // Held, the idle runner cannot exit when the pool ends it after 10 s.
+  // Held, the idle runner cannot exit when the pool ends it (idle time shortened for the test).
   held = runner;
   process.kill(runner, "SIGSTOP");
-  await Bun.sleep(11_000);
+  await until(() => pool().ending.includes(runner), "the pool to end the idle runner");
   expect(pool().processes).toContain(runner);
 
   expect((await act(second, "start")).status).toBe(200);

@@ -41,7 +41,7 @@ describe("shared runners: stopping a bot that blocks its runner", () => {
     const shared = pidOf(culprit);
     expect(pidOf(neighbour)).toBe(shared);
     fake.sendText(culprit.bot.token, user, "/block");
-    await Bun.sleep(1500);
+    await until(() => p.pool().missedPing(shared!), "the runner blocked (a ping unanswered)");
     expect((await act(culprit, "stop")).body.status).toBe("stopped");
     await until(() => t.logs.some((l) => l.includes("blocked its runner's event loop")), "the block reported", 30_000);
     expect(t.logs.filter((l) => l.includes("blocked its runner's event loop")).join("\n")).toContain(`bot of token ${culprit.tokenId} blocked`);

@@ -33,7 +33,8 @@ test("a webhook bot starting in a runner killed for another bot's block is moved
   await until(() => fake.calls(culprit.bot.token, "getUpdates").length > 0, "the blocker to poll");
   const shared = t.ctx.bots.state(culprit.tokenId).pid;
   fake.sendText(culprit.bot.token, { id: 6601, first_name: "Uma" }, "/block");
-  await Bun.sleep(700); // the runner is blocked now; the webhook bot's start waits in its pipe
+  // once the runner misses a ping it is blocked: the webhook bot's start will wait in its pipe
+  await until(() => p.pool().missedPing(shared!), "the runner blocked (a ping unanswered)");
   const started = await act(hooked, "start");
   expect([started.status, started.text]).toEqual([200, started.text]);
   expect(t.ctx.bots.state(hooked.tokenId).status).toBe("running");

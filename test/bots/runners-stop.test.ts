@@ -18,6 +18,8 @@ const user: FakeUser = { id: 6101, first_name: "Uma" };
 
 /** How long the proxy holds a call back: by token and method (and the call's JSON body). */
 let holdFor: (token: string, method: string, body: string) => number = () => 0;
+/** Held calls answered so far: what a test waits for instead of sleeping past a hold. */
+const heldAnswered: string[] = [];
 let proxy: ReturnType<typeof Bun.serve>;
 
 /** Forwards every call to the fake messenger, after holdFor's pause. */
@@ -36,6 +38,7 @@ function startProxy() {
       headers.delete("host");
       headers.delete("content-length");
       const res = await fetch(fake.url + url.pathname + url.search, { method: req.method, headers, body });
+      if (ms > 0) heldAnswered.push(method ?? "");
       return new Response(await res.arrayBuffer(), { status: res.status, headers: { "content-type": res.headers.get("content-type") ?? "application/json" } });
     },
   });
@@ -108,7 +111,7 @@ describe("shared runners: a bot's end is the end of everything it runs", () => {
     holdFor = (token, method) => (token === b.bot.token && method === "getMe" ? 1500 : 0);
     expect((await act(b, "start")).status).toBe(200);
     expect((await act(b, "stop")).body.status).toBe("stopped");
-    await Bun.sleep(2000); // the held getMe has been answered by now
+    await until(() => heldAnswered.includes("getMe"), "the held getMe answered");
     holdFor = () => 0;
     expect((await act(b, "start")).status).toBe(200);
     await until(() => sentTexts(b.bot, "tick") >= 3, "three ticks of the running bot", 15_000);

@@ -1,4 +1,4 @@
-// DESIGN.md §3: on SIGTERM the server stops accepting requests, stops its bots gracefully (they
+// docs/cli.md: on SIGTERM the server stops accepting requests, stops its bots gracefully (they
 // come back on the next start) and closes the database — also while an editor holds the live
 // events WebSocket open, which would otherwise keep the server waiting forever.
 import { afterAll, expect, test } from "bun:test";

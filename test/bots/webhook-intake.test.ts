@@ -1,6 +1,6 @@
-// API.md "Webhook intake" against a stand-in bot process on 127.0.0.1:9000+tokenId: the body is
+// docs/api.md#webhook-intake against a stand-in bot process on 127.0.0.1:9000+tokenId: the body is
 // forwarded as sent with the secret header, the bot's status is copied, the answer body is empty
-// and not JSON; the bot not answering gives 200. DESIGN.md §4: a missing or wrong secret is 401.
+// and not JSON; the bot not answering gives 200. docs/api.md#webhook-intake: a missing or wrong secret is 401.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { webhookSecret } from "../../src/bots/program";
 import { createTestApp, setUp, type TestApp } from "../support/app";

@@ -47,8 +47,11 @@ describe.skipIf(!haveChromium)("editor: draw a bot and run it", () => {
     await page.locator('.ed-palette-item[data-type="message"]').click();
     ids.about = (await nodeIds(page)).find((id) => id !== ids.trigger && id !== ids.message)!;
     await props.getByLabel("Text", { exact: true }).fill("About this bot");
+    // The layout runs off the main thread (elkjs): wait until it has moved the nodes.
+    const positions = () => page.evaluate(() => [...document.querySelectorAll(".react-flow__node")].map((n) => (n as HTMLElement).style.transform).join("|"));
+    const before = await positions();
     await page.getByRole("button", { name: "Auto-layout" }).click();
-    await page.waitForTimeout(300);
+    await page.waitForFunction((b) => [...document.querySelectorAll(".react-flow__node")].map((n) => (n as HTMLElement).style.transform).join("|") !== b, before);
     await page.getByRole("button", { name: "Fit View" }).click();
 
     // drag: the "About" button's handle onto the second message

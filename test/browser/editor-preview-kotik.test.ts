@@ -35,13 +35,18 @@ describe.skipIf(!haveChromium || doc === null)("kotik in the editor's preview pa
     await say("/start");
     await toCity();
 
-    // Edit the next question on the canvas, without saving.
+    // Edit the next question on the canvas, without saving. The panel sends the edited document to
+    // the preview (debounced) and the bot restarts on it: wait for the document with both edits.
+    const edited = "Как тебя зовут, котик?";
+    const sent = page.waitForResponse(
+      (r) => r.request().method() === "PUT" && /\/api\/preview\/[^/]+\/document$/.test(new URL(r.url()).pathname) && (r.request().postData() ?? "").split(edited).length - 1 === NAME_QUESTIONS.length,
+      { timeout: 30_000 },
+    );
     for (const id of NAME_QUESTIONS) {
       await pick(page, id);
-      await page.getByRole("complementary", { name: "Properties" }).getByLabel("Text", { exact: true }).fill("Как тебя зовут, котик?");
+      await page.getByRole("complementary", { name: "Properties" }).getByLabel("Text", { exact: true }).fill(edited);
     }
-    // The panel sends the edited document to the preview (debounced) and the bot restarts on it.
-    await Bun.sleep(1500);
+    expect((await sent).ok()).toBe(true);
     await chat.getByTestId("preview-chat").and(page.locator("[data-status=running]")).waitFor({ timeout: 30_000 });
     await say("Казань");
     await botSaid("Как тебя зовут, котик?");

@@ -92,18 +92,23 @@ describe.skipIf(!haveChromium)("Studio tabs in Chromium", () => {
   test("media: upload shows progress, the list offers the URL, delete removes it", async () => {
     const { page } = b;
     await page.goto(`${base}/projects/${projectId}/media`);
-    // Loopback is too fast to see a bar: hold the first upload back for a moment.
+    // Loopback is too fast to see a bar: hold the first upload back until the bar has been seen.
     let held = false;
+    const barSeen = Promise.withResolvers<void>();
     await page.route(`**/api/projects/${projectId}/media`, async (r) => {
       if (r.request().method() === "POST" && !held) {
         held = true;
-        await Bun.sleep(800);
+        await barSeen.promise;
       }
       await r.continue();
     });
     await page.locator('input[type="file"]').setInputFiles({ name: "pixel.png", mimeType: "image/png", buffer: Buffer.from(PNG) });
-    await page.getByRole("progressbar", { name: "Upload progress" }).waitFor();
-    await page.getByText("Uploading pixel.png…").waitFor();
+    try {
+      await page.getByRole("progressbar", { name: "Upload progress" }).waitFor();
+      await page.getByText("Uploading pixel.png…").waitFor();
+    } finally {
+      barSeen.resolve();
+    }
     const list = page.getByTestId("media-list");
     await list.getByText("pixel.png").waitFor();
     expect(await list.locator("img").getAttribute("src")).toMatch(/^\/uploads\//);

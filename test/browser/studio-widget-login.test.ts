@@ -1,7 +1,7 @@
 // The Telegram Login Widget in redirect mode: the widget sends the browser back to /login with the
 // signed fields in the query string; the page posts them to /api/auth/messenger-login. The widget
 // script cannot load offline, so the test drives that redirect URL with a payload signed as
-// DESIGN.md §4 says (secret = SHA-256(bot token), HMAC-SHA-256 of the sorted data-check-string).
+// docs/api.md#authentication says (secret = SHA-256(bot token), HMAC-SHA-256 of the sorted data-check-string).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash, createHmac } from "node:crypto";
 import { createTestApp, type TestApp } from "../support/app";

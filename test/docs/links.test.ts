@@ -5,6 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { createTestApp } from "../support/app";
+import { anchors, links } from "./markdown";
 
 const root = resolve(import.meta.dir, "../..");
 
@@ -14,33 +15,17 @@ function documents(): string[] {
   return ["README.md", ...docs];
 }
 
-/** Markdown links and images outside code: [text](target) and ![alt](target). */
-function links(markdown: string): string[] {
-  const prose = markdown.replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
-  return [...prose.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1]);
-}
-
-/** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
-function anchors(markdown: string): Set<string> {
-  const seen = new Map<string, number>();
-  const out = new Set<string>();
-  for (const line of markdown.replace(/```[\s\S]*?```/g, "").split("\n")) {
-    const m = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
-    if (!m) continue;
-    const base = m[1]
-      .toLowerCase()
-      .replace(/[^\p{L}\p{N}\s_-]/gu, "")
-      .replace(/\s/g, "-");
-    const n = seen.get(base) ?? 0;
-    seen.set(base, n + 1);
-    out.add(n === 0 ? base : `${base}-${n}`);
-  }
-  return out;
-}
-
 describe("documentation links", () => {
   test("README.md and docs/*.md exist", () => {
-    expect(documents()).toEqual(expect.arrayContaining(["README.md", "docs/api.md", "docs/scenario.md", "docs/cli.md", "docs/configuration.md", "docs/operations.md"]));
+    expect(documents()).toEqual(expect.arrayContaining(["README.md", "docs/api.md", "docs/scenario.md", "docs/cli.md", "docs/configuration.md", "docs/operations.md", "docs/architecture.md", "docs/security.md", "docs/performance.md", "docs/testing.md"]));
+  });
+
+  test("the README is a front door: at most 200 lines, its links stay inside the repository, its pictures exist", () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    expect(readme.split("\n").length).toBeLessThanOrEqual(200);
+    const targets = links(readme);
+    expect(targets.filter((t) => /^[a-z][a-z0-9+.-]*:/i.test(t) || t.startsWith("/"))).toEqual([]);
+    expect(targets.filter((t) => t.endsWith(".png"))).toEqual(["docs/images/editor.png", "docs/images/preview.png"]);
   });
 
   test("every relative link resolves to a file in the repository, and to a heading when it names one", () => {
@@ -72,7 +57,7 @@ describe("documentation links", () => {
   });
 
   test("the checker itself catches a link out of the repository, a missing file and a missing heading", () => {
-    expect(links("see [a](../shared/API.md), `[not](code.md)`, ![i](img.png) and [b](https://x.org)")).toEqual(["../shared/API.md", "img.png", "https://x.org"]);
+    expect(links("see [a](../shared/notes.md), `[not](code.md)`, ![i](img.png) and [b](https://x.org)")).toEqual(["../shared/notes.md", "img.png", "https://x.org"]);
     expect(anchors("# Bot-manager API (`/api/bot/*`)\n## `restore FILE`\n## Limits\n## Limits")).toEqual(new Set(["bot-manager-api-apibot", "restore-file", "limits", "limits-1"]));
   });
 });

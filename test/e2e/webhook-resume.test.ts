@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { greeterScenario } from "../bots/scenario-fixture";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
-import { buildBinary, firstHealth, freePort, spawnServer, startProcessServer, type ProcessServer } from "../support/process";
+import { buildBinary, firstHealth, freePort, spawnServer, startProcessServer, until, type ProcessServer } from "../support/process";
 
 const ADMIN_KEY = "resume-admin-key-0123456789";
 let fake: FakeMessenger;
@@ -59,13 +59,16 @@ test("an update posted while the server restarts is handled once the bot is back
 
   // The bot's reply is recorded before the webhook answer reaches the messenger: let that answer
   // arrive, or the messenger (rightly) delivers /start again after the restart.
-  await Bun.sleep(500);
+  await until(() => fake.pending(bot.token) === 0, "the webhook answer to /start at the messenger");
   await s1.stop("SIGKILL"); // the webhook stays registered at the messenger
   fake.sendText(bot.token, user, "дальше"); // delivery fails now and is retried
-  await Bun.sleep(200);
+  const webhookError = async () => ((await (await fetch(`${fake.url}/bot${bot.token}/getWebhookInfo`)).json()) as any).result.last_error_date;
+  await until(webhookError, "a failed delivery of the update");
   await start();
   const [after] = await fake.waitForSent(bot.token, user.id, 1, 20_000);
   expect(after.params.text).toBe("Второй шаг");
+  // as after /start: the next test's restart must not meet this update again
+  await until(() => fake.pending(bot.token) === 0, "the webhook answer to the retried update at the messenger");
   hook = { projectId: project.id, tokenId: token.id, token: bot.token };
 }, 90_000);
 

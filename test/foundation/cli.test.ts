@@ -1,4 +1,4 @@
-// The CLI of DESIGN.md §3, run as a real process.
+// The CLI of docs/cli.md, run as a real process.
 import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";

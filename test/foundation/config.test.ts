@@ -7,7 +7,7 @@ import { ConfigError, initDataDir, loadConfig } from "../../src/config";
 const tmp = () => mkdtempSync(join(tmpdir(), "botloom-config-"));
 
 describe("config", () => {
-  test("defaults match DESIGN.md §3", () => {
+  test("defaults match docs/configuration.md", () => {
     const dir = tmp();
     const c = loadConfig({ DATA_DIR: join(dir, "data") });
     expect(c.port).toBe(5000);

@@ -1,5 +1,5 @@
 // Bodies sent without Content-Length (chunked) are counted while read: the 10 MB limit holds for
-// them too (DESIGN.md §4), and small ones parse as usual.
+// them too (docs/api.md#limits), and small ones parse as usual.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, loginAs, setUp, type TestApp, ADMIN_KEY } from "../support/app";
 

@@ -1,5 +1,5 @@
-// Authorization matrix: every endpoint × every kind of caller, against API.md's rules (and
-// EXTENSIONS.md for Botloom's own paths). Callers: nobody, a stranger, a collaborator and the
+// Authorization matrix: every endpoint × every kind of caller, against docs/api.md's rules (the
+// older platform's paths and Botloom's own). Callers: nobody, a stranger, a collaborator and the
 // owner (session cookies), the bot-manager client (bot_manager PAT) acting for the owner and for
 // the stranger, and the admin (admin cookie only). Each success runs on a fresh fixture, so calls
 // that change or delete things never decide the outcome of another column.
@@ -41,7 +41,7 @@ describe("every endpoint × every caller", () => {
   }
 });
 
-describe("actor rules of /api/bot/* (API.md)", () => {
+describe("actor rules of /api/bot/* (docs/api.md)", () => {
   const botRows = MATRIX.filter((r) => r.path.startsWith("/api/bot/") && (r.method === "GET" || r.method === "HEAD"));
 
   test("a bot_manager PAT without messenger_id is 400 on every GET of the group", async () => {

@@ -210,6 +210,23 @@ const BAD_QUERIES = [
   "search=a&search=b",
 ];
 
+/**
+ * A hostile query the route tolerates: an ordinary answer — not an error in disguise, no server
+ * internals, and paging kept inside its documented bounds (clamped, never taken as given).
+ */
+function expectSafeSuccess(r: { status: number; text: string; body: any; headers: Headers }, where: string) {
+  expect({ where, status: r.status >= 200 && r.status < 400 }).toEqual({ where, status: true });
+  expectNoLeak(r.text, where);
+  if (!(r.headers.get("content-type") ?? "").includes("json")) return;
+  expect({ where, body: r.body !== null && r.body !== undefined }).toEqual({ where, body: true });
+  const b = r.body;
+  if (typeof b !== "object" || Array.isArray(b)) return;
+  expect({ where, errorShape: typeof b.error === "string" && typeof b.message === "string" }).toEqual({ where, errorShape: false });
+  if ("perPage" in b) expect({ where, perPage: Number.isInteger(b.perPage) && b.perPage >= 1 && b.perPage <= 200 }).toEqual({ where, perPage: true });
+  if ("page" in b) expect({ where, page: Number.isInteger(b.page) && b.page >= 1 }).toEqual({ where, page: true });
+  if (Array.isArray(b.items)) expect({ where, items: b.items.length <= 1000 }).toEqual({ where, items: true });
+}
+
 describe("bad query parameters on every GET route", () => {
   for (const route of ROUTES.filter((r) => r.method === "GET")) {
     test(`GET ${route.path}`, async () => {
@@ -217,6 +234,7 @@ describe("bad query parameters on every GET route", () => {
         const path = `${fill(route.path, ids)}?${q}`;
         const r = await h.call("GET", path, credentialsFor(h, route.level));
         if (r.status >= 400) expectCleanError(r, `GET ${path}`);
+        else expectSafeSuccess(r, `GET ${path}`);
       }
     });
   }

@@ -52,7 +52,7 @@ export async function hardening(opts: { env?: Record<string, string> } = {}): Pr
   const bots = new FakeBots();
   // Fixtures name one backup: it may not be pruned by the archives the matrix's POST calls make.
   const t = createTestApp({ env: { MESSENGER_API_ROOT: fake.url, STORAGE_ENCRYPTION_KEY: ENCRYPTION_KEY, BACKUP_KEEP: "1000", ...opts.env }, bots });
-  // The fixture's owner is also the platform operator (EXTENSIONS.md "Platform operators"):
+  // The fixture's owner is also the platform operator (docs/api.md#storage-configs):
   // storage configs are managed by operators only, and the matrix's owner column stands for one.
   await setUp(t, { operators: [OWNER] });
   const responses: Recorded[] = [];

@@ -1,4 +1,4 @@
-// The authorization matrix's rows (API.md, EXTENSIONS.md): every endpoint, the body a valid call
+// The authorization matrix's rows (docs/api.md): every endpoint, the body a valid call
 // sends, and the expected status per kind of caller. Used by the matrix test and the secret scan.
 import type { CallOptions } from "../support/app";
 import { loginAs } from "../support/app";
@@ -23,7 +23,7 @@ export interface Row {
 const member = (ok: number): Expect => [401, 403, ok, ok, 403, 403, 401]; // /api/projects/{id}*: owner or collaborator
 const botMember = (ok: number): Expect => [401, 403, ok, ok, ok, 403, 401]; // /api/bot/*: actor rules apply
 const anyUser = (ok: number): Expect => [401, ok, ok, ok, ok, ok, 401];
-// Platform operators (EXTENSIONS.md): the fixture's owner is one; every other user is refused.
+// Platform operators (docs/api.md): the fixture's owner is one; every other user is refused.
 const operatorOnly = (ok: number): Expect => [401, 403, 403, ok, 403, 403, 401];
 const adminOnly = (ok: number): Expect => [401, 401, 401, 401, 401, 401, ok];
 const everyone = (ok: number): Expect => [ok, ok, ok, ok, ok, ok, ok];
@@ -46,16 +46,16 @@ export const MATRIX: Row[] = [
   { method: "GET", path: "/admin/api/status", expect: everyone(200) },
   { method: "GET", path: "/uploads/{upload}", expect: everyone(200) },
   { method: "HEAD", path: "/uploads/{upload}", expect: everyone(200) },
-  // without the secret header the intake refuses everyone alike (DESIGN.md: deliberate hardening)
+  // without the secret header the intake refuses everyone alike (docs/api.md#webhook-intake: a deliberate hardening)
   { method: "POST", path: "/api/webhook/{project}/{token}", body: () => ({ update_id: 1 }), expect: everyone(401) },
-  // auth (EXTENSIONS.md)
+  // auth (docs/api.md)
   { method: "GET", path: "/api/auth/me", expect: anyUser(200) },
   { method: "GET", path: "/api/auth/pats", expect: anyUser(200) },
   // New PATs need a session: a PAT (the manager callers) cannot mint more of itself.
   { method: "POST", path: "/api/auth/pats", body: () => ({ name: "mine" }), expect: [401, 201, 201, 201, 403, 403, 401] },
   // the owner's PAT: anybody else's delete is a 404 ("not the caller's")
   { method: "DELETE", path: "/api/auth/pats/{pat}", expect: [401, 404, 404, 200, 404, 404, 401] },
-  // projects (API.md "Projects")
+  // projects (docs/api.md#projects)
   { method: "GET", path: "/api/projects", expect: anyUser(200) },
   { method: "GET", path: "/api/projects/list", expect: anyUser(200) },
   { method: "POST", path: "/api/projects", body: () => ({ name: "New" }), expect: anyUser(201) },
@@ -83,7 +83,7 @@ export const MATRIX: Row[] = [
   { method: "POST", path: "/api/projects/{project}/bot/start", body: () => ({}), expect: botMember(200) },
   { method: "POST", path: "/api/projects/{project}/bot/stop", body: () => ({}), expect: botMember(200) },
   { method: "POST", path: "/api/projects/{project}/bot/restart", body: () => ({}), expect: botMember(200) },
-  // media (EXTENSIONS.md): project access
+  // media (docs/api.md): project access
   { method: "POST", path: "/api/projects/{project}/media", expect: member(201) },
   { method: "GET", path: "/api/projects/{project}/media", expect: member(200) },
   { method: "DELETE", path: "/api/projects/{project}/media/{media}", expect: member(200) },
@@ -124,7 +124,7 @@ export const MATRIX: Row[] = [
   { method: "GET", path: "/api/bot/tokens/{token}/users", expect: botMember(200) },
   { method: "GET", path: "/api/bot/tokens/{token}/users/{botUser}", expect: botMember(200) },
   // storage configs: listing for any signed-in user; changes for platform operators only
-  // (issue 12: a deliberate hardening beyond API.md, documented in EXTENSIONS.md)
+  // (issue 12: a deliberate hardening beyond the older platform, documented in docs/api.md#storage-configs)
   { method: "GET", path: "/api/storage-configs", expect: anyUser(200) },
   { method: "POST", path: "/api/storage-configs", body: (ids) => ({ name: "Other store", backend: "local", config: { rootPath: `${ids.dir}/authz-store` } }), expect: operatorOnly(201) },
   { method: "PATCH", path: "/api/storage-configs/{storage}", body: () => ({ name: "Renamed" }), expect: operatorOnly(200) },

@@ -1,4 +1,4 @@
-// Issue 12 item 4 (limits, SCENARIO.md): JSON nested deeper than 64 levels and more than 20,000
+// Issue 12 item 4 (limits, docs/scenario.md): JSON nested deeper than 64 levels and more than 20,000
 // nodes per project are a 400 with a clear message on every path that accepts a scenario, and
 // never a 500; rows stored before the limits existed cannot make generate or export blow up.
 // Reproductions: 20,000-level nesting (exported as 1 GB), 40,000 levels (create was a 500 stack

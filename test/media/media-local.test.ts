@@ -1,4 +1,4 @@
-// EXTENSIONS.md "Media" on the built-in folder and on a `local` storage config: upload, list,
+// docs/api.md#media on the built-in folder and on a `local` storage config: upload, list,
 // serve, delete, types (415), sizes (413/400), access, project delete.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";

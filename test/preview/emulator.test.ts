@@ -4,6 +4,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { Upload } from "../../src/emulator/bot-api/params";
 import { EmulatorSession } from "../../src/emulator/session";
+import { until } from "../support/process";
 
 const USER = { id: 42, first_name: "Ann" };
 let open: EmulatorSession[] = [];
@@ -103,11 +104,11 @@ test("bounded: old entries are forgotten by the transcript and the emulator; upl
 test("a long poll is answered as soon as the user writes, and ends when the session stops", async () => {
   const e = emulator();
   const poll = call(e, "getUpdates", { timeout: 20 });
-  await Bun.sleep(20);
+  await until(() => e.state.updates.polling, "the long poll held");
   e.text(USER, USER.id, "hello");
   expect((await poll).body.result[0].message.text).toBe("hello");
   const held = call(e, "getUpdates", { timeout: 20, offset: (await poll).body.result[0].update_id + 1 });
-  await Bun.sleep(20);
+  await until(() => e.state.updates.polling, "the second long poll held");
   await e.stop();
   expect((await held).status).toBe(401);
   open = [];

@@ -1,4 +1,4 @@
-// Executes a generated bot for the SCENARIO.md promises the other bot tests do not reach: the
+// Executes a generated bot for the docs/scenario.md promises the other bot tests do not reach: the
 // legacy start node, built-in variables, exact reply-button matching, complete / location /
 // reply command buttons, buttons on a media node, a "" branch target, regular expressions with
 // quantifiers, AND/OR conditional messages, video and document input, an input node behind a reply

@@ -204,7 +204,7 @@ describe("bad scenario data", () => {
   test("variables named __proto__ or constructor stay plain data", async () => {
     const chat = new Chat(b, { first_name: "Vic" });
     await chat.say("/proto", 0);
-    await Bun.sleep(100);
+    await b.waitForOutput(/node pr-ask/); // the bot waits for the answer now
     expect((await chat.say("polluted"))[0].params.text).toBe("got polluted [] Vic");
     await b.waitForOutput(/node pr-set: assignment/);
     expect(b.output()).toContain("node pr-set: assignment to an invalid variable name \"constructor\"");

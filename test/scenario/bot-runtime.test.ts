@@ -85,9 +85,8 @@ describe("process lifecycle", () => {
   test("SIGTERM stops polling gracefully with exit code 0; runs without any database", async () => {
     const b = await launch({});
     expect((await new Chat(b).say("/start"))[0].params.text).toBe("Hello v1");
-    const t0 = Date.now();
+    // 0, not the SIGKILL the harness sends after 4 s: the bot stopped by itself (bench/stops.ts times it)
     expect(await b.stop()).toBe(0);
-    expect(Date.now() - t0).toBeLessThan(3500);
     expect(b.output()).toContain("stopping: SIGTERM");
   });
 

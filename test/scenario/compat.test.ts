@@ -31,14 +31,12 @@ describe("compat scenario files", () => {
     });
   }
 
-  compatTest("the 216-node vprogulke file generates in well under a second, deterministically", () => {
+  // Its generation time is measured in bench/codegen.ts, beside the other scenario sizes.
+  compatTest("the 216-node vprogulke file generates deterministically", () => {
     const record = JSON.parse(readFileSync(join(ROOT, "../shared/compat/current/vprogulke-admin-panel.json"), "utf8"));
     expect(countNodes(record.data).nodesCount).toBe(216);
     const opts = { projectName: record.name, userDatabaseEnabled: true, flags: { catchAllHandlers: true, protectContent: true, contentCache: true } };
-    const t0 = performance.now();
     const first = generateBot(record, opts);
-    const ms = performance.now() - t0;
-    expect(ms).toBeLessThan(500);
     const again = generateBot(JSON.parse(JSON.stringify(record)), opts);
     expect(again.code).toBe(first.code);
   });

@@ -215,7 +215,7 @@ export const logicScenario = doc(
   say("tags-show", "Tags: {taglist}"),
 );
 
-/** The remaining SCENARIO.md promises (bot-details.test.ts). */
+/** The remaining docs/scenario.md promises (bot-details.test.ts). */
 export const detailsScenario = doc(
   // A legacy start node without `command` answers /start and collects the answer itself.
   node("st", "start", {

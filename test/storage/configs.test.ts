@@ -1,4 +1,4 @@
-// API.md "Storage configs" with the local backend: fields, ids, validation, activation, delete rules.
+// docs/api.md#storage-configs with the local backend: fields, ids, validation, activation, delete rules.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -41,7 +41,7 @@ describe("auth and setup", () => {
 });
 
 describe("create", () => {
-  test("201 with the API.md fields, inactive, without secrets", async () => {
+  test("201 with the docs/api.md fields, inactive, without secrets", async () => {
     const r = await create({ name: "Main disk", backend: "local", config: { rootPath: root("main") } });
     expect(r.status).toBe(201);
     expect(r.body).toEqual({

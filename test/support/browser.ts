@@ -55,7 +55,7 @@ export async function launchBrowser(opts: { viewport?: { width: number; height: 
   page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
   page.on("console", (m) => {
     if (m.type() !== "error") return;
-    // The app asks "who am I" first; for a guest that is the 401 API.md fixes, which Chromium
+    // The app asks "who am I" first; for a guest that is the 401 docs/api.md fixes, which Chromium
     // reports as a failed resource. Every other failed request counts.
     if (m.text().includes("status of 401") && new URL(m.location().url || "http://x/").pathname === "/api/auth/me") return;
     errors.push(`console: ${m.text()} (${m.location().url})`);

@@ -42,6 +42,8 @@ export interface FakeMessenger {
   /** ids of the pinned messages of a chat, oldest first */
   pinned(chatId: number): number[];
   pushUpdate(token: string, update: any): void;
+  /** updates not yet confirmed by the bot (polling) or delivered to its webhook */
+  pending(token: string): number;
   /** every call the bot made (getUpdates included), oldest first */
   calls(token: string, method?: string): RecordedCall[];
   /** successful send*, copyMessage, forwardMessage, editMessage*, deleteMessage(s); not sendChatAction */
@@ -254,6 +256,10 @@ class Fake implements FakeMessenger {
 
   pushUpdate(token: string, update: any) {
     this.state(token).updates.push(update);
+  }
+
+  pending(token: string): number {
+    return this.state(token).updates.pending;
   }
 
   // ---- what the bot did -------------------------------------------------------------------

@@ -141,7 +141,7 @@ describe("GET /api/templates", () => {
 });
 
 describe("GET /api/templates/{id}", () => {
-  test("the full record: API.md fields, data and flow_data the same scenario", async () => {
+  test("the full record: docs/api.md fields, data and flow_data the same scenario", async () => {
     const first = (await list("?perPage=1")).body.items[0];
     const r = await t.call("GET", `/api/templates/${first.id}`, { cookie: bob });
     expect(r.status).toBe(200);

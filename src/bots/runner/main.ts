@@ -1,5 +1,5 @@
-// A shared bot runner: one process hosting many bots of one owner (DESIGN.md §6, README "How bots
-// run"). The platform writes this file, watchdog.ts and the interpreter (renderInterpreter) into
+// A shared bot runner: one process hosting many bots of one owner (docs/bots.md#running-bots).
+// The platform writes this file, watchdog.ts and the interpreter (renderInterpreter) into
 // <BOTS_DIR>/.runner/ and runs it with the same executable (BUN_BE_BUN=1), as it runs a bot program.
 //
 // The platform talks to it in JSON lines (protocol.ts): commands on stdin, stdin closing means the

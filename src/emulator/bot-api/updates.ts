@@ -46,6 +46,11 @@ export class UpdateQueue {
     return this.queue.length;
   }
 
+  /** Whether a getUpdates is held open, waiting for an update. */
+  get polling() {
+    return this.poller !== undefined;
+  }
+
   /** Assigns update_id when missing (and keeps ids increasing when the caller picked one). */
   push(update: Record<string, any>): Update {
     const u = { update_id: this.nextId, ...update } as Update; // update_id first, as Telegram orders it

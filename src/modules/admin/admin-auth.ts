@@ -1,5 +1,5 @@
 // The admin session: cookie `admin_auth` = "<expiresAtMs>.<hmac>", the HMAC keyed by a value
-// derived from the admin key, so changing the key logs every admin out (API.md "Admin").
+// derived from the admin key, so changing the key logs every admin out (docs/api.md#admin-area).
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { AppError } from "../../errors";

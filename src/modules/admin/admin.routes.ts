@@ -1,4 +1,4 @@
-// The admin area (API.md "Admin area", EXTENSIONS.md "Admin additions"). Mounted only when an
+// The admin area (docs/api.md#admin-area, docs/api.md#admin-area). Mounted only when an
 // admin key exists or outside production; otherwise every /admin path is a plain 404.
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
@@ -77,7 +77,7 @@ export const adminRoutes = (ctx: AppContext) => {
         },
         { admin: true, body: settingsPutSchema },
       )
-      // --- PATs (EXTENSIONS.md) -------------------------------------------------------------------
+      // --- PATs (docs/api.md) -------------------------------------------------------------------
       .get("/api/pats", () => {
         const items = ctx.auth.listPats();
         return { items, count: items.length };

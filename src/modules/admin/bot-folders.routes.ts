@@ -1,4 +1,4 @@
-// POST /admin/api/bot-folders/cleanup (API.md admin rule 3).
+// POST /admin/api/bot-folders/cleanup (docs/api.md#admin-rules rule 3).
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { cleanupBotFolders } from "../../bots/folders";

@@ -1,4 +1,4 @@
-// Platform accounts for the admin (API.md "Admin area": users list and card, admin rule 6): only
+// Platform accounts for the admin (docs/api.md#admin-rules rule 6: users list and card): only
 // ids, names and dates are read here, never project data, tokens or session ids.
 import { asc, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
@@ -14,7 +14,7 @@ const sharedCount = sql<number>`(select count(*) from ${projectCollaborators} wh
 
 const userColumns = { id: users.id, firstName: users.firstName, lastName: users.lastName, username: users.username, photoUrl: users.photoUrl, createdAt: users.createdAt, updatedAt: users.updatedAt };
 
-/** The WHERE clause of the admin search (DESIGN.md "Admin users"), or undefined for "everyone". */
+/** The WHERE clause of the admin search (docs/api.md#admin-rules rule 6), or undefined for "everyone". */
 function searchFilter(search: string): SQL | undefined {
   const text = search.trim();
   if (text === "") return undefined;

@@ -1,12 +1,12 @@
-// Update check (API.md admin rule 5, DESIGN.md "Update check"): the remote file has the shape of
+// Update check (docs/api.md#admin-rules rule 5, docs/api.md#admin-rules rule 5): the remote file has the shape of
 // assets/version.json. A failed check is a normal answer (`checkFailed: true`), never an error
 // status, because being offline is an ordinary state of a self-hosted server.
 import { z } from "zod";
 import type { Logger } from "../../log";
 import type { VersionInfo } from "../../version";
 
-/** Where the hub's "how to upgrade" link points: the README's upgrading section. */
-export const DEPLOY_GUIDE_URL = "https://github.com/botloom/botloom#upgrading";
+/** Where the hub's "how to upgrade" link points: docs/operations.md#upgrade of the public repository. */
+export const DEPLOY_GUIDE_URL = "https://github.com/botloom/botloom/blob/main/docs/operations.md#upgrade";
 export const CHECK_TIMEOUT_MS = 5000;
 export const SUCCESS_TTL_MS = 6 * 3600 * 1000;
 /** Failures are remembered for a shorter time, so a network glitch does not hide an update for hours. */

@@ -1,4 +1,4 @@
-// Platform accounts for the admin (API.md "Admin area": users list and card, admin rule 6).
+// Platform accounts for the admin (docs/api.md#admin-area: users list and card, admin rule 6).
 // Only ids, names and dates leave this file: never project data, tokens or session ids.
 import type { AppContext } from "../../context";
 import { notFound } from "../../errors";

@@ -1,4 +1,4 @@
-// Admin: platform accounts (API.md "Admin area" users endpoints; paging per DESIGN.md "Admin users").
+// Admin: platform accounts (docs/api.md#admin-area users endpoints; paging per docs/api.md#admin-rules rule 6).
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { badRequest } from "../../errors";

@@ -1,4 +1,4 @@
-// Admin: installed version and update check (API.md "Admin area", admin rule 5).
+// Admin: installed version and update check (docs/api.md#admin-area, admin rule 5).
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { parseBoolQuery } from "../../http/params";

@@ -1,11 +1,13 @@
-// EXTENSIONS.md "Auth and sessions": how ordinary users get a session, and their own PATs.
+// docs/api.md#auth-and-personal-access-tokens: how ordinary users get a session, and their own PATs.
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
 import { badRequest, forbidden } from "../../errors";
 import { parsePaging, parsePositiveId } from "../../http/params";
 import { clientAddress, rateLimited, WindowLimiter } from "../../http/rate-limit";
-import { devLoginSchema, patCreateSchema, widgetLoginSchema } from "./model";
+import { jsonAnswer } from "../../http/openapi-answer";
+import { authConfigSchema, devLoginSchema, patCreateSchema, publicUserSchema, widgetLoginSchema } from "./model";
+import { z } from "zod";
 import { SESSION_COOKIE } from "../../actor";
 import { SESSION_TTL_MS } from "./service";
 
@@ -32,11 +34,15 @@ export const authRoutes = (ctx: AppContext) => {
 
   return new Elysia({ prefix: "/api/auth" })
     .use(authPlugin(ctx))
-    .get("/config", () => {
-      const mode = ctx.settings.loginMode();
-      const view = ctx.settings.publicView();
-      return { setUp: ctx.settings.isSetUp(), loginMode: mode, botUsername: view.providers.messenger.botUsername };
-    })
+    .get(
+      "/config",
+      () => {
+        const mode = ctx.settings.loginMode();
+        const view = ctx.settings.publicView();
+        return { setUp: ctx.settings.isSetUp(), loginMode: mode, botUsername: view.providers.messenger.botUsername };
+      },
+      { detail: jsonAnswer(authConfigSchema) },
+    )
     .post(
       "/dev-login",
       ({ body, cookie, server, request, set }) => {
@@ -68,7 +74,7 @@ export const authRoutes = (ctx: AppContext) => {
         const user = ctx.auth.getUser(actor.userId) ?? { id: actor.userId, firstName: "", lastName: null, username: null, photoUrl: null };
         return { user };
       },
-      { user: true },
+      { user: true, detail: jsonAnswer(z.object({ user: publicUserSchema })) },
     )
     .post("/logout", async ({ cookie }) => {
       // Previews end with the session that started them (they would otherwise idle for 30 minutes).

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LOGIN_MODES } from "../settings/model";
 
 const name = z.string().trim().max(200);
 
@@ -24,10 +25,18 @@ export const patCreateSchema = z.object({ name: z.string().trim().min(1, "name i
 
 export type WidgetLogin = z.infer<typeof widgetLoginSchema>;
 
-export interface PublicUser {
-  id: number;
-  firstName: string;
-  lastName: string | null;
-  username: string | null;
-  photoUrl: string | null;
-}
+export const publicUserSchema = z.object({
+  id: z.number().int(),
+  firstName: z.string(),
+  lastName: z.string().nullable(),
+  username: z.string().nullable(),
+  photoUrl: z.string().nullable(),
+});
+export type PublicUser = z.output<typeof publicUserSchema>;
+
+/** GET /api/auth/config: what the login page needs before anyone is signed in. */
+export const authConfigSchema = z.object({
+  setUp: z.boolean(),
+  loginMode: z.enum(LOGIN_MODES).nullable(),
+  botUsername: z.string().nullable(),
+});

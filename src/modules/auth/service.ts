@@ -144,7 +144,7 @@ export class AuthService {
 
   // --- Telegram Login Widget --------------------------------------------------------------------
 
-  /** Verifies a Login Widget payload (DESIGN.md §4) against the provider bot token. */
+  /** Verifies a Login Widget payload (docs/api.md#authentication) against the provider bot token. */
   verifyWidget(payload: WidgetLogin, botToken: string, nowS = Math.floor(Date.now() / 1000)): void {
     if (!botToken) throw unauthorized("Messenger login is not configured");
     const { hash, ...fields } = payload;

@@ -1,4 +1,4 @@
-// API.md "Bot API: projects" and "Bot API: collaborators". Actor rules of /api/bot/* apply.
+// docs/api.md#bot-manager-api-apibot. Actor rules of /api/bot/* apply.
 // Create, import and data replace read their body as text: the bot-manager client posts a
 // downloaded project.json as `text/plain`, and JSON bodies are parsed the same way.
 import { Elysia } from "elysia";

@@ -1,5 +1,5 @@
-// API.md "Bot API: collaborators". Any member of a project (owner or collaborator) manages the
-// team, the same trust API.md gives collaborators for deleting the project itself.
+// docs/api.md#bot-manager-api-apibot. Any member of a project (owner or collaborator) manages the
+// team, the same trust docs/api.md gives collaborators for deleting the project itself.
 import type { AppContext } from "../../context";
 import { notFound } from "../../errors";
 import type { Collaborator } from "./model";

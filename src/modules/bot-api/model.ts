@@ -4,7 +4,7 @@ import { DESCRIPTION_MAX, NAME_MAX } from "../projects/model";
 
 export { DESCRIPTION_MAX, NAME_MAX };
 
-/** API.md: POST /api/bot/projects without a name. */
+/** docs/api.md: POST /api/bot/projects without a name. */
 export const DEFAULT_PROJECT_NAME = "Новый проект";
 /** Import of a document that carries no name of its own. */
 export const DEFAULT_IMPORT_NAME = "Импортированный проект";
@@ -13,7 +13,7 @@ export const renameSchema = z.object({
   name: z.string({ error: "name must be a string" }).trim().min(1, "name is required").max(NAME_MAX, `name must be at most ${NAME_MAX} characters`),
 });
 
-/** `user_id` is an integer in API.md; a numeric string is accepted too (template-built bodies quote everything). */
+/** `user_id` is an integer in docs/api.md; a numeric string is accepted too (template-built bodies quote everything). */
 export const collaboratorAddSchema = z.object({
   user_id: z.union(
     [z.number().int().positive().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,16}$/).transform(Number).pipe(z.number().int().positive().max(Number.MAX_SAFE_INTEGER))],

@@ -1,4 +1,4 @@
-// A project's collaborators in the platform database (API.md "Bot API: collaborators").
+// A project's collaborators in the platform database (docs/api.md#bot-manager-api-apibot).
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { statements } from "../../db/prepared";

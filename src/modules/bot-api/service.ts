@@ -1,4 +1,4 @@
-// Projects as the bot API shows them (API.md "Bot API: projects"): summaries without data, create,
+// Projects as the bot API shows them (docs/api.md#bot-manager-api-apibot): summaries without data, create,
 // rename, delete by any member, data replace, export and import. Records are written through
 // ctx.projects so that versions, events and bot stopping happen in one place.
 import { scenarioLimitProblem } from "../../lib/json-limits";
@@ -59,7 +59,7 @@ export class BotProjectsService {
     return this.ctx.projects.listItems(userId, false).map(summary);
   }
 
-  /** Never 400 (API.md lists 200/401/403): an unusable body or name falls back to the default name. */
+  /** Never 400 (docs/api.md lists 200/401/403): an unusable body or name falls back to the default name. */
   create(userId: number, rawBody: unknown): { id: number; name: string } {
     let body: unknown;
     try {
@@ -82,7 +82,7 @@ export class BotProjectsService {
     return this.ctx.projects.rename(projectId, userId, name);
   }
 
-  /** Owner or collaborator (API.md); bots stop and files go through ProjectsService.delete. */
+  /** Owner or collaborator (docs/api.md); bots stop and files go through ProjectsService.delete. */
   async remove(projectId: number, userId: number) {
     await this.ctx.projects.delete(projectId, userId, { allowCollaborator: true });
   }
@@ -98,7 +98,7 @@ export class BotProjectsService {
 
   /** project.json is the scenario document itself, pretty-printed; importing it gives an equal document. */
   /**
-   * API.md's export file, `{ type: "file", data: <base64 of the pretty-printed project.json>, ... }`,
+   * docs/api.md's export file, `{ type: "file", data: <base64 of the pretty-printed project.json>, ... }`,
    * streamed: the document is printed and encoded a piece at a time instead of holding the text,
    * its base64 and the JSON answer around it in memory together (issue 12).
    */

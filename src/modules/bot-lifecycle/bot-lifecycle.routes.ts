@@ -1,4 +1,4 @@
-// EXTENSIONS.md "Bot lifecycle": start/stop/restart a token's bot, and the older platform's
+// docs/api.md#running-bots: start/stop/restart a token's bot, and the older platform's
 // project-level spellings that bot-manager clients still call.
 import { Elysia } from "elysia";
 import { z } from "zod";

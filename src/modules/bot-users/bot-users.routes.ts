@@ -1,4 +1,4 @@
-// API.md "Bot API: bot users" with DESIGN.md §4 paging. Actor rules of /api/bot/* apply.
+// docs/api.md#bot-manager-api-apibot with docs/api.md#limits paging. Actor rules of /api/bot/* apply.
 import { Elysia } from "elysia";
 import { z } from "zod";
 import type { AppContext } from "../../context";
@@ -42,7 +42,7 @@ export const botUserRoutes = (ctx: AppContext) => {
       {
         botActor: true,
         detail: {
-          summary: "Users of a bot, newest first (API.md paging); `search` narrows to a name or @username substring or the exact id",
+          summary: "Users of a bot, newest first (docs/api.md paging); `search` narrows to a name or @username substring or the exact id",
         },
         query: usersQuery,
       },

@@ -1,4 +1,4 @@
-// Shapes of API.md "Bot user (a user of a bot)" and the paging fixed in DESIGN.md §4.
+// Shapes of docs/api.md#bot-manager-api-apibot and the paging of docs/api.md#limits.
 export const USERS_LIMIT_DEFAULT = 10;
 export const USERS_LIMIT_MAX = 50;
 
@@ -17,7 +17,7 @@ export interface BotUserPage {
   toItem: number;
 }
 
-/** API.md detail plus the fields bot-manager clients render (userName, lastInteraction, interactionCount). */
+/** docs/api.md detail plus the fields bot-manager clients render (userName, lastInteraction, interactionCount). */
 export interface BotUserDetail {
   userId: string;
   firstName: string;
@@ -50,7 +50,7 @@ export function parseVariables(raw: string | null): Record<string, unknown> {
   }
 }
 
-/** DESIGN.md §4 paging: positions are 1-based, both 0 on an empty page. */
+/** docs/api.md#limits paging: positions are 1-based, both 0 on an empty page. */
 export function pageInfo(count: number, offset: number, limit: number, pageSize: number) {
   return {
     count,

@@ -75,7 +75,7 @@ export class BotUsersService {
       lastInteraction: formatDateTime(row.lastSeenAt),
       interactionCount: row.interactionCount,
       variables: parseVariables(row.variables),
-      // API.md types the detail's photoUrl as a string path: "" without an avatar (the older
+      // docs/api.md types the detail's photoUrl as a string path: "" without an avatar (the older
       // platform's clients test `= ""`), unlike the bot photo endpoint's documented null.
       photoUrl: (await this.photoOf(db, token, row)) ?? "",
     };

@@ -1,4 +1,4 @@
-// API.md "Bot API: environment variables". Actor rules of /api/bot/* apply.
+// docs/api.md#bot-manager-api-apibot. Actor rules of /api/bot/* apply.
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";

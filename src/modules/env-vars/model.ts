@@ -4,7 +4,7 @@ import { isReservedEnvKey } from "../../bots/program";
 export const ENV_KEY_PATTERN = /^[A-Z][A-Z0-9_]*$/;
 export const ENV_KEY_MAX = 64;
 export const ENV_VALUE_MAX = 4096;
-/** What list and PATCH answer instead of a secret value (API.md: eight bullet characters). */
+/** What list and PATCH answer instead of a secret value (docs/api.md: eight bullet characters). */
 export const SECRET_MASK = "\u2022".repeat(8);
 
 const key = z

@@ -1,5 +1,5 @@
 // Environment variables of a bot token. Secret values leave the server only twice: in the answer
-// to their own creation and through the owner-only legacy reveal (DESIGN.md §4).
+// to their own creation and through the owner-only legacy reveal (docs/api.md#bot-manager-api-apibot).
 import type { AppContext } from "../../context";
 import { conflict, notFound } from "../../errors";
 import type { TokenAccess } from "../tokens/access";

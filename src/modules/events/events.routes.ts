@@ -1,4 +1,4 @@
-// EXTENSIONS.md "Live events": GET /api/events upgrades to a WebSocket for the signed-in user
+// docs/api.md#live-events: GET /api/events upgrades to a WebSocket for the signed-in user
 // (cookie or Bearer, like /api/projects). The credential check runs before the upgrade, so a
 // missing or bad credential is a plain HTTP 401. Server → client only.
 import { Elysia } from "elysia";

@@ -1,11 +1,14 @@
-// EXTENSIONS.md "Media": project media (project access required) and the public /uploads links.
+// docs/api.md#media: project media (project access required) and the public /uploads links.
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
 import { badRequest } from "../../errors";
 import { parsePositiveId } from "../../http/params";
+import { jsonAnswer } from "../../http/openapi-answer";
+import { mediaViewSchema } from "./model";
 import { memberProjectId } from "../projects/member";
 import { serveUpload } from "./serve";
+import { z } from "zod";
 
 /** The `file` part of a multipart body; everything else a client can send wrong is a 400. */
 async function filePart(request: Request): Promise<File> {
@@ -45,7 +48,7 @@ export const mediaRoutes = (ctx: AppContext) => {
         const projectId = memberProjectId(ctx, params.id, actor.userId);
         return media.list(projectId);
       },
-      { user: true },
+      { user: true, detail: jsonAnswer(z.array(mediaViewSchema)) },
     )
     .delete(
       "/api/projects/:id/media/:mediaId",

@@ -1,5 +1,6 @@
-// Media types (DESIGN.md §4 "Media types"): images, video, audio, PDF, plain text, JSON, ZIP and
+// Media types (docs/api.md#media): images, video, audio, PDF, plain text, JSON, ZIP and
 // Office documents. Everything else — executables, scripts, HTML, SVG — is refused with 415.
+import { z } from "zod";
 
 export const MAX_MEDIA_BYTES = 50 * 1024 * 1024;
 
@@ -99,14 +100,15 @@ export function kindOf(type: string): MediaKind {
   return "document";
 }
 
-/** EXTENSIONS.md media record. */
-export interface MediaView {
-  id: number;
-  projectId: number;
-  fileName: string;
-  mimeType: string;
-  size: number;
-  url: string;
-  storageConfigId: string | null;
-  createdAt: string;
-}
+/** docs/api.md#media record. */
+export const mediaViewSchema = z.object({
+  id: z.number().int(),
+  projectId: z.number().int(),
+  fileName: z.string(),
+  mimeType: z.string(),
+  size: z.number().int(),
+  url: z.string(),
+  storageConfigId: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type MediaView = z.output<typeof mediaViewSchema>;

@@ -1,4 +1,4 @@
-// Public links (EXTENSIONS.md `GET /uploads/{path}`):
+// Public links (docs/api.md#public-files):
 //   /uploads/<key>               the built-in folder UPLOADS_DIR (media and the bot photos the
 //                                tokens module writes to <projectId>/bot_photos/)
 //   /uploads/s/<configId>/<key>  an object of a storage config; served only when a media record

@@ -1,4 +1,4 @@
-// Media files of a project (EXTENSIONS.md "Media"): checked, stored under a generated name on the
+// Media files of a project (docs/api.md#media): checked, stored under a generated name on the
 // active writable backend (or the built-in UPLOADS_DIR), recorded in media_files.
 import { mediaUrlOf } from "../../lib/media-url";
 import { randomBytes } from "node:crypto";
@@ -148,7 +148,7 @@ export class MediaService {
   }
 
   /**
-   * Project delete hook (API.md projects rule 3): objects on writable backends go; the rows go with
+   * Project delete hook (docs/api.md#project-rules rule 3): objects on writable backends go; the rows go with
    * the project (FK cascade). Best effort: a backend that fails is logged, never blocks the delete.
    */
   async deleteProjectObjects(projectId: number): Promise<void> {

@@ -34,3 +34,61 @@ export const variablesSchema = z.object({
 
 export type PreviewAction = z.infer<typeof actionSchema>;
 export type PreviewActor = z.infer<typeof actorSchema>;
+
+// What the preview answers (OpenAPI only; the service is typed by these, so they cannot drift).
+const int = z.number().int();
+const inlineButtonSchema = z.object({ text: z.string(), callback_data: z.string().optional(), url: z.string().optional() }).catchall(z.unknown());
+const replyButtonSchema = z.object({ text: z.string(), request_contact: z.boolean().optional(), request_location: z.boolean().optional() }).catchall(z.unknown());
+
+export const transcriptEntrySchema = z.object({
+  seq: int,
+  kind: z.enum(["message", "notice"]),
+  chatId: int,
+  messageId: int.optional(),
+  from: z.enum(["bot", "user"]),
+  userId: int.optional(),
+  text: z.string().optional(),
+  source: z.object({ text: z.string(), parseMode: z.string() }).optional(),
+  media: z.object({ kind: z.string(), fileId: z.string(), fileName: z.string().optional(), mimeType: z.string().optional(), url: z.string().optional() }).optional(),
+  mediaGroupId: z.string().optional(),
+  location: z.object({ latitude: z.number(), longitude: z.number() }).optional(),
+  contact: z.object({ phone_number: z.string(), first_name: z.string() }).optional(),
+  /** the bot's reply_markup as it sent it */
+  replyMarkup: z.object({ inline_keyboard: z.array(z.array(inlineButtonSchema)).optional() }).catchall(z.unknown()).optional(),
+  node: z.string().optional(),
+  forwarded: z.boolean().optional(),
+  edits: int,
+  deleted: z.boolean(),
+  pinned: z.boolean(),
+  at: z.number(),
+  v: int,
+});
+
+const previewStatus = z.enum(["starting", "running", "error", "stopped"]);
+
+export const previewViewSchema = z.object({
+  id: z.string(),
+  projectId: int,
+  status: previewStatus,
+  error: z.string().nullable(),
+  warnings: z.array(z.string()),
+  bot: z.object({ id: int, username: z.string(), firstName: z.string() }),
+  actor: z.object({ user: z.enum(PREVIEW_USERS), chat: z.enum(["private", "group"]), userId: int, chatId: int }),
+  users: z.array(z.object({ key: z.enum(PREVIEW_USERS), id: int, firstName: z.string(), lastName: z.string().nullable(), admin: z.boolean() })),
+  groupChatId: int,
+  commands: z.array(z.object({ command: z.string(), description: z.string() })),
+  idleTimeoutSeconds: int,
+});
+export type PreviewView = z.output<typeof previewViewSchema>;
+
+export const previewTranscriptSchema = z.object({
+  version: int,
+  status: previewStatus,
+  error: z.string().nullable(),
+  chatId: int,
+  typing: z.boolean(),
+  replyKeyboard: z.object({ rows: z.array(z.array(z.union([z.string(), replyButtonSchema]))), oneTime: z.boolean(), resize: z.boolean() }).nullable(),
+  pinned: z.array(int),
+  entries: z.array(transcriptEntrySchema),
+});
+export type PreviewTranscript = z.output<typeof previewTranscriptSchema>;

@@ -7,7 +7,8 @@ import { authPlugin } from "../../http/auth";
 import { badRequest } from "../../errors";
 import { parseIntQuery, parsePositiveId } from "../../http/params";
 import { TemplatesService } from "../templates/service";
-import { actionSchema, actorSchema, createPreviewSchema, documentSchema, variablesSchema } from "./model";
+import { jsonAnswer } from "../../http/openapi-answer";
+import { actionSchema, actorSchema, createPreviewSchema, documentSchema, previewTranscriptSchema, previewViewSchema, variablesSchema } from "./model";
 
 const sessionId = (raw: string | undefined) => {
   if (!raw || !/^[A-Za-z0-9]{16,32}$/.test(raw)) throw badRequest("preview id is malformed");
@@ -43,7 +44,7 @@ export const previewRoutes = (ctx: AppContext) => {
       },
       { user: true, detail: { summary: "Try a template: its scenario as a preview bot, no project made" } },
     )
-    .get("/api/preview/:sid", ({ actor, params }) => previews.get(actor.userId, sessionId(params.sid)), { user: true, detail: { summary: "A preview session: status, bot, users, commands" } })
+    .get("/api/preview/:sid", ({ actor, params }) => previews.get(actor.userId, sessionId(params.sid)), { user: true, detail: { summary: "A preview session: status, bot, users, commands", ...jsonAnswer(previewViewSchema) } })
     .delete(
       "/api/preview/:sid",
       async ({ actor, params }) => {
@@ -61,7 +62,7 @@ export const previewRoutes = (ctx: AppContext) => {
           all: query.all === "1" || query.all === "true",
           changes: query.changes === "1" || query.changes === "true",
         }),
-      { user: true, detail: { summary: "The chat of the current preview user; ?after=<version>&wait=<ms> waits for a change, &changes=1 answers only what changed after it" } },
+      { user: true, detail: { summary: "The chat of the current preview user; ?after=<version>&wait=<ms> waits for a change, &changes=1 answers only what changed after it", ...jsonAnswer(previewTranscriptSchema) } },
     )
     .post("/api/preview/:sid/actions", ({ actor, params, body }) => previews.act(actor.userId, sessionId(params.sid), body), {
       user: true,

@@ -9,7 +9,7 @@ import { AppError, badRequest, notFound } from "../../errors";
 import { scenarioLimitProblem } from "../../lib/json-limits";
 import type { PreviewSession } from "./session";
 import { PREVIEW_GROUP_ID, PREVIEW_PEOPLE } from "./people";
-import type { PreviewAction, PreviewActor } from "./model";
+import type { PreviewAction, PreviewActor, PreviewTranscript, PreviewUserKey, PreviewView } from "./model";
 
 export interface PreviewOptions {
   /** sessions one user may have; a new one ends his oldest */
@@ -104,7 +104,7 @@ export class PreviewService {
     return this.view(this.session(userId, id));
   }
 
-  view(s: PreviewSession) {
+  view(s: PreviewSession): PreviewView {
     const me = s.person;
     return {
       id: s.id,
@@ -114,7 +114,7 @@ export class PreviewService {
       warnings: s.warnings,
       bot: { id: s.emulator.bot.id, username: s.emulator.bot.username, firstName: s.emulator.bot.firstName },
       actor: { ...s.actor, userId: me.id, chatId: s.chatId },
-      users: Object.entries(PREVIEW_PEOPLE).map(([key, u]) => ({ key, id: u.id, firstName: u.first_name, lastName: u.last_name ?? null, admin: key === "admin" })),
+      users: Object.entries(PREVIEW_PEOPLE).map(([key, u]) => ({ key: key as PreviewUserKey, id: u.id, firstName: u.first_name, lastName: u.last_name ?? null, admin: key === "admin" })),
       groupChatId: PREVIEW_GROUP_ID,
       commands: s.emulator.commandsFor(me.id, s.chatId),
       idleTimeoutSeconds: Math.round(this.options.idleMs / 1000),
@@ -125,7 +125,7 @@ export class PreviewService {
    * The chat of the current preview user (or every chat), waiting up to `waitMs` for a change
    * after `after` (the version of an earlier answer) so a client can long-poll.
    */
-  async transcript(userId: number, id: string, opts: { after?: number; waitMs?: number; all?: boolean; changes?: boolean } = {}) {
+  async transcript(userId: number, id: string, opts: { after?: number; waitMs?: number; all?: boolean; changes?: boolean } = {}): Promise<PreviewTranscript> {
     const s = this.session(userId, id);
     if (opts.after !== undefined) await s.emulator.transcript.waitForChange(opts.after, Math.min(opts.waitMs ?? 0, MAX_WAIT_MS));
     const t = s.emulator.transcript;
@@ -248,7 +248,7 @@ function replyKeyboardOf(entries: TranscriptEntry[]) {
   return null;
 }
 
-/** An unsaved document meets the limits a saved one does (SCENARIO.md: 64 levels, 20,000 nodes). */
+/** An unsaved document meets the limits a saved one does (docs/api.md#limits: 64 levels, 20,000 nodes). */
 function checkLimits(document: unknown) {
   const problem = scenarioLimitProblem(document, "document");
   if (problem) throw badRequest(problem);

@@ -22,7 +22,7 @@ export class ProjectAccess {
 
   /**
    * Throws 404 for a missing project and, for no access, 403 — or 404 when `hideForbidden`
-   * (API.md: GET /api/projects/{id} answers 404 for "not found or no access").
+   * (docs/api.md: GET /api/projects/{id} answers 404 for "not found or no access").
    */
   require(projectId: number, userId: number, opts: { ownerOnly?: boolean; hideForbidden?: boolean } = {}): ProjectRole {
     const role = this.roleOf(projectId, userId);

@@ -1,4 +1,4 @@
-// Launch history and logs of a project (API.md projects rules 8 and 9). Both answer an empty list
+// Launch history and logs of a project (docs/api.md#project-rules rules 8 and 9). Both answer an empty list
 // instead of failing when the database cannot be read: the editor's activity panels must not
 // break a page over history. Texts are cut in SQL so long messages never leave the database.
 import type { AppContext } from "../../context";
@@ -9,7 +9,7 @@ export const LAUNCHES_MAX = 100;
 export const ERROR_MESSAGE_MAX = 100;
 export const LOG_MESSAGE_MAX = 150;
 export const LOGS_DEFAULT_LIMIT = 200;
-/** API.md leaves the upper bound open; larger values are clamped to this. */
+/** Larger values are clamped to this (docs/api.md#project-rules rule 9). */
 export const LOGS_MAX_LIMIT = 1000;
 
 const statementsOf = activityStatements({ launches: LAUNCHES_MAX, errorMessage: ERROR_MESSAGE_MAX, logMessage: LOG_MESSAGE_MAX });

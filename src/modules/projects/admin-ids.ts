@@ -1,4 +1,4 @@
-// Bot administrator ids (API.md projects rule 7). The database field wins; when it is empty the
+// Bot administrator ids (docs/api.md#project-rules rule 7). The database field wins; when it is empty the
 // ADMIN_IDS line of the bot folder's .env is read. Writes go to the database and to every existing
 // bot folder of the project (`<botsDir>/<slug>_<projectId>_<tokenId>/.env`), so a bot folder does
 // not disagree with what the editor shows. The .env is read and written only through

@@ -1,4 +1,4 @@
-// Program code of a project's bot (API.md projects rule 6). "generate" is what a start would run:
+// Program code of a project's bot (docs/api.md#project-rules rule 6). "generate" is what a start would run:
 // the first token's flags and the cached messenger file ids of uploaded media. "export" is the
 // plain program: neither, and the user database exactly when the project has it enabled.
 import { mediaCacheOf } from "../../bots/program";

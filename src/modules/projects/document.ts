@@ -1,4 +1,4 @@
-// The scenario document as projects store it (SCENARIO.md "Document"): rejects only what would
+// The scenario document as projects store it (docs/scenario.md#the-document): rejects only what would
 // make it unusable, normalises the legacy flat form to one sheet, and counts nodes and sheets for
 // the cached columns. Everything else (unknown keys, `edges` vs `connections`) is kept as given.
 import { badRequest, ScenarioError } from "../../errors";

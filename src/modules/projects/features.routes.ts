@@ -1,4 +1,4 @@
-// API.md §Projects, per-project features: team, admin ids (rule 7), per-user archive (rule 5),
+// docs/api.md#projects, per-project features: team, admin ids (rule 7), per-user archive (rule 5),
 // duplicate (rule 4), program code (rule 6).
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
@@ -21,7 +21,7 @@ export const projectExtraRoutes = (ctx: AppContext) => {
 
   return new Elysia({ prefix: "/api/projects" })
     .use(authPlugin(ctx))
-    // API.md names this parameter {projectId}; the router needs one name per position.
+    // docs/api.md names this parameter {projectId}; the router needs one name per position.
     .get("/:id/collaborators", ({ actor, params }) => projects.team.entries(member(params.id, actor.userId, "projectId")), { user: true })
     .get("/:id/admin-ids", ({ actor, params }) => adminIdsView(projects.adminIds.read(member(params.id, actor.userId))), { user: true })
     .put(

@@ -1,4 +1,4 @@
-// API.md §Projects rules 8-9 (launch history, logs) and EXTENSIONS.md "Project versions".
+// docs/api.md#project-rules rules 8 and 9 (launch history, logs) and docs/api.md#project-versions.
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
@@ -17,7 +17,7 @@ export const projectHistoryRoutes = (ctx: AppContext) => {
   return (
     new Elysia({ prefix: "/api/projects" })
       .use(authPlugin(ctx))
-      // `tokenId` may be sent but is not applied (API.md).
+      // `tokenId` may be sent but is not applied (docs/api.md).
       .get("/:id/launches/all", ({ actor, params }) => activity.launches(member(params.id, actor.userId)), { user: true })
       .get(
         "/:id/logs/all",

@@ -1,4 +1,4 @@
-// Shapes of API.md §Projects: request bodies (zod, shared by routes and services) and the two
+// Shapes of docs/api.md#projects: request bodies (zod, shared by routes and services) and the two
 // response records (full Project, ProjectListItem).
 import { z } from "zod";
 
@@ -60,7 +60,7 @@ export const updateProjectSchema = z.strictObject({
 export const adminIdsSchema = z.strictObject({ adminIds: z.string().max(10_000) });
 export const adminIdRemoveSchema = z.strictObject({ adminId: z.union([z.string().max(100), z.number().int().positive()]) });
 export const duplicateSchema = z.object({ name: name.optional() }).optional();
-/** Only these two are read; anything else in the body is ignored (API.md). */
+/** Only these two are read; anything else in the body is ignored (docs/api.md). */
 export const generateSchema = z.object({ userDatabaseEnabled: bool.optional(), enableLogging: bool.optional() }).optional();
 
 /** The answer of POST /api/projects/{id}/generate (documented in OpenAPI). */
@@ -114,20 +114,21 @@ export interface ProjectFull {
   isArchivedForMe: boolean;
 }
 
-export interface ProjectListItem {
-  id: number;
-  ownerId: number;
-  name: string;
-  description: string;
-  userDatabaseEnabled: number;
-  sortOrder: number;
-  adminIds: string | null;
-  createdAt: string;
-  updatedAt: string;
-  nodeCount: number;
-  sheetsCount: number;
-  isArchivedForMe: boolean;
-}
+export const projectListItemSchema = z.object({
+  id: z.number().int(),
+  ownerId: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  userDatabaseEnabled: z.number().int(),
+  sortOrder: z.number().int(),
+  adminIds: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  nodeCount: z.number().int(),
+  sheetsCount: z.number().int(),
+  isArchivedForMe: z.boolean(),
+});
+export type ProjectListItem = z.output<typeof projectListItemSchema>;
 
 export interface TeamEntry {
   userId: number;

@@ -1,11 +1,13 @@
-// API.md §Projects: the project records themselves (list, create, read, update, delete, reorder).
+// docs/api.md#projects: the project records themselves (list, create, read, update, delete, reorder).
 // Team, admin ids, archive, duplicate, code, activity and versions live in the route files below.
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
 import { parseBoolQuery, parsePaging, parsePositiveId } from "../../http/params";
 import { JsonCache } from "../../http/json-cache";
-import { createProjectSchema, reorderSchema, updateProjectSchema } from "./model";
+import { jsonAnswer } from "../../http/openapi-answer";
+import { createProjectSchema, projectListItemSchema, reorderSchema, updateProjectSchema } from "./model";
+import { z } from "zod";
 import { projectExtraRoutes } from "./features.routes";
 import { projectHistoryRoutes } from "./history.routes";
 import { projectHttpTestRoutes } from "./http-test.routes";
@@ -27,7 +29,7 @@ const projectRecordRoutes = (ctx: AppContext) => {
   return (
     new Elysia({ prefix: "/api/projects" })
       .use(authPlugin(ctx))
-      // API.md fixes an array here: paging is opt-in (page/perPage) and then answers { items, total, page, perPage }.
+      // docs/api.md fixes an array here: paging is opt-in (page/perPage) and then answers { items, total, page, perPage }.
       .get(
         "/",
         ({ actor, query }) => {
@@ -40,7 +42,7 @@ const projectRecordRoutes = (ctx: AppContext) => {
           user: true,
           detail: {
             description:
-              "Full project records. Query: archived (true/false); optional paging page (from 1) and perPage (1-200, default 50): without them the answer is the array of API.md, with them { items, total, page, perPage }.",
+              "Full project records. Query: archived (true/false); optional paging page (from 1) and perPage (1-200, default 50): without them the answer is the array of docs/api.md, with them { items, total, page, perPage }.",
           },
         },
       )
@@ -50,7 +52,7 @@ const projectRecordRoutes = (ctx: AppContext) => {
           const archived = parseBoolQuery(query.archived, "archived");
           return lists.respond(`${actor.userId}:${archived}`, () => projects.listItems(actor.userId, archived));
         },
-        { user: true },
+        { user: true, detail: jsonAnswer(z.array(projectListItemSchema)) },
       )
       .post(
         "/",

@@ -55,7 +55,7 @@ export class ProjectsService {
     return rows as unknown as ProjectFull[];
   }
 
-  /** 404 when the project is missing or the user has no access (API.md GET /api/projects/{id}). */
+  /** 404 when the project is missing or the user has no access (docs/api.md#authentication). */
   getFull(projectId: number, userId: number): ProjectFull {
     this.ctx.access.require(projectId, userId, { hideForbidden: true });
     return this.readFull(projectId, userId);
@@ -208,14 +208,14 @@ export class ProjectsService {
   restoreVersion(projectId: number, versionId: number, userId: number): ProjectFull {
     this.ctx.access.require(projectId, userId);
     const data = readJson(this.versions.rawData(projectId, versionId));
-    // EXTENSIONS.md: the restore is itself a version, even when the data equals the current one.
+    // docs/api.md: the restore is itself a version, even when the data equals the current one.
     return this.update(projectId, userId, { data, commitMessage: `Restored version ${versionId}` }, { alwaysVersion: true });
   }
 
   // --- delete --------------------------------------------------------------------------------
 
   /**
-   * API.md rule 3: bots stop first (they write into the project's rows), then the delete hooks
+   * docs/api.md#project-rules rule 3: bots stop first (they write into the project's rows), then the delete hooks
    * (files outside the database), then the row; dependent rows go by FK cascade. Team members are
    * computed before the delete, since the collaborator rows go with it.
    */
@@ -250,7 +250,7 @@ export class ProjectsService {
     else this.q.unarchive.run({ projectId, userId });
   }
 
-  /** API.md rule 10: all ids accessible or nothing changes (403). */
+  /** docs/api.md#project-rules rule 10: all ids accessible or nothing changes (403). */
   reorder(userId: number, projectIds: number[]) {
     if (projectIds.length === 0) throw badRequest("projectIds must not be empty");
     if (new Set(projectIds).size !== projectIds.length) throw badRequest("projectIds must not repeat an id");

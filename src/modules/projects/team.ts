@@ -1,4 +1,4 @@
-// A project's team: the owner plus invited collaborators (API.md "Collaborator", read-only team
+// A project's team: the owner plus invited collaborators (docs/api.md#projects, read-only team
 // entry). Also the recipients of the team's live events.
 import type { TeamEntry } from "./model";
 import type { ProjectQueries } from "./queries";

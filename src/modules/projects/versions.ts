@@ -1,4 +1,4 @@
-// Version snapshots of a project's data (EXTENSIONS.md "Project versions"). A snapshot holds the
+// Version snapshots of a project's data (docs/api.md#project-versions). A snapshot holds the
 // data AFTER a change, so the newest version always equals the current data; older ones beyond
 // the newest KEEP_VERSIONS are pruned in the same transaction as the write.
 import type { Db } from "../../db/client";

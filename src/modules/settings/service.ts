@@ -34,7 +34,7 @@ export class SettingsService {
     return this.load().auth?.loginMode ?? null;
   }
 
-  /** EXTENSIONS.md "Platform operators": users the admin named may manage storage configs. */
+  /** docs/api.md#storage-configs: users the admin named may manage storage configs. */
   isOperator(userId: number): boolean {
     return this.load().operators.has(userId);
   }
@@ -49,7 +49,7 @@ export class SettingsService {
     return m.clientId !== "" && m.botToken !== "";
   }
 
-  /** DESIGN.md §4: the auth section is saved, and the messenger provider is complete when the widget is the login mode. */
+  /** docs/api.md#authentication (setup guard): the auth section is saved, and the messenger provider is complete when the widget is the login mode. */
   isSetUp(): boolean {
     const { auth } = this.load();
     if (!auth) return false;

@@ -1,4 +1,4 @@
-// Sealing of storage credentials at rest (API.md storage rule 2): AES-256-GCM with a key derived
+// Sealing of storage credentials at rest (docs/api.md#storage-rules rule 2): AES-256-GCM with a key derived
 // from STORAGE_ENCRYPTION_KEY by HKDF-SHA-256. The salt is fixed so the same server key always
 // opens what it sealed; the row id is bound as additional data, so a sealed value copied into
 // another row does not open there.

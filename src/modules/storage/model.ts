@@ -1,4 +1,4 @@
-// Storage config shapes (API.md "Storage configs", DESIGN.md §4 "Details fixed"). The route body
+// Storage config shapes (docs/api.md#storage-configs). The route body
 // schemas check the envelope; `config` is checked per backend by the service, because PATCH
 // validates it against the backend of the stored row.
 import { z } from "zod";
@@ -43,7 +43,7 @@ export const localConfigSchema = z
       .trim()
       .min(1, "rootPath is required")
       .max(1000)
-      // Relative paths are resolved against the server's working directory (DESIGN.md §3 folders).
+      // Relative paths are resolved against the server's working directory (docs/configuration.md).
       .refine((p) => !p.includes("\0"), "rootPath is invalid"),
   })
   .strict();
@@ -90,7 +90,7 @@ export interface Credentials {
   secretAccessKey: string;
 }
 
-/** The public record (API.md "Storage config"): never the credentials, only `hasSecrets`. */
+/** The public record (docs/api.md#storage-configs): never the credentials, only `hasSecrets`. */
 export interface StorageConfigView {
   id: string;
   name: string;

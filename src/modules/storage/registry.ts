@@ -1,5 +1,5 @@
 // The storage registry: one backend per storage_configs row plus the built-in folder UPLOADS_DIR
-// (storageConfigId null). Rebuilt from the table after every change (API.md storage rule 4), so
+// (storageConfigId null). Rebuilt from the table after every change (docs/api.md#storage-rules rule 4), so
 // uploads and the /uploads server always use what the table says. One registry per AppContext.
 import type { AppContext } from "../../context";
 import type { Db } from "../../db/client";

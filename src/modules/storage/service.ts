@@ -1,4 +1,4 @@
-// Storage configs (API.md "Storage configs", rules 1-6). Credentials are sealed before they touch
+// Storage configs (docs/api.md#storage-configs, rules 1-6). Credentials are sealed before they touch
 // the database and are never part of a view; every change reloads the registry.
 import type { AppContext } from "../../context";
 import { AppError, badRequest, conflict, notFound } from "../../errors";

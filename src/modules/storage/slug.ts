@@ -1,4 +1,4 @@
-// Storage config ids derived from names (DESIGN.md §4: slug, suffixed when taken).
+// Storage config ids derived from names (docs/api.md#storage-configs: slug, suffixed when taken).
 import { slugOf } from "../../lib/slug";
 
 const FALLBACK = "storage";

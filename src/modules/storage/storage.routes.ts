@@ -1,6 +1,6 @@
-// API.md "Storage configs". A platform-wide setting: where every user's uploads go. Any signed-in
-// user may list them (no secrets); managing them is for platform operators only (EXTENSIONS.md
-// "Platform operators", a hardening beyond API.md: an ordinary user could otherwise point the active
+// docs/api.md#storage-configs. A platform-wide setting: where every user's uploads go. Any signed-in
+// user may list them (no secrets); managing them is for platform operators only (docs/api.md#storage-configs,
+// a hardening beyond the older platform: an ordinary user could otherwise point the active
 // store at his own server and receive everyone's uploads). The admin has twins under /admin/api.
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";

@@ -1,4 +1,4 @@
-// Admin side of the catalog (API.md "Admin area", admin rule 4): the featured flag and the forced
+// Admin side of the catalog (docs/api.md#admin-area, admin rule 4): the featured flag and the forced
 // refresh of the built-ins; plus a list of every template (private ones too) for the admin hub.
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";

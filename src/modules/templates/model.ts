@@ -1,4 +1,4 @@
-// Shapes of the template catalog (EXTENSIONS.md "Templates", API.md "Template (catalog record)"):
+// Shapes of the template catalog (docs/api.md#templates):
 // request bodies (zod, shared by routes and services), the built-in file format and the records.
 import { z } from "zod";
 
@@ -75,37 +75,34 @@ export interface TemplateListQuery {
   perPage: number;
 }
 
-/** API.md "Template (catalog record)", field for field. */
-export interface TemplateRecord {
-  id: number;
-  ownerId: number | null;
-  name: string;
-  description: string;
+/** A template as lists show it: the record without its scenario. */
+export const templateListItemSchema = z.object({
+  id: z.number().int(),
+  ownerId: z.number().int().nullable(),
+  name: z.string(),
+  description: z.string(),
   /** built-ins only: the description in every language of the Studio (null for user templates) */
-  descriptions: Record<string, string> | null;
-  data: unknown;
-  flow_data: unknown;
-  category: string;
-  tags: string[];
-  isPublic: number;
-  difficulty: string;
-  authorName: string | null;
-  useCount: number;
-  rating: number;
-  ratingCount: number;
-  featured: number;
-  language: string;
-  complexity: number;
-  estimatedTime: number;
-  createdAt: string;
-  updatedAt: string;
-}
+  descriptions: z.record(z.string(), z.string()).nullable(),
+  category: z.string(),
+  tags: z.array(z.string()),
+  isPublic: z.number().int(),
+  difficulty: z.string(),
+  authorName: z.string().nullable(),
+  useCount: z.number().int(),
+  rating: z.number(),
+  ratingCount: z.number().int(),
+  featured: z.number().int(),
+  language: z.string(),
+  complexity: z.number(),
+  estimatedTime: z.number(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TemplateListItem = z.output<typeof templateListItemSchema>;
 
-export type TemplateListItem = Omit<TemplateRecord, "data" | "flow_data">;
+/** docs/api.md#templates, field for field: the list fields plus the scenario twice. */
+export const templateRecordSchema = templateListItemSchema.extend({ data: z.unknown(), flow_data: z.unknown() });
+export type TemplateRecord = z.output<typeof templateRecordSchema>;
 
-export interface TemplatePage {
-  items: TemplateListItem[];
-  total: number;
-  page: number;
-  perPage: number;
-}
+export const templatePageSchema = z.object({ items: z.array(templateListItemSchema), total: z.number().int(), page: z.number().int(), perPage: z.number().int() });
+export type TemplatePage = z.output<typeof templatePageSchema>;

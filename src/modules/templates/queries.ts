@@ -183,7 +183,7 @@ export function toListItem(row: Omit<TemplateRow, "data" | "contentHash">): Temp
   };
 }
 
-/** The full record in API.md's field order; `flow_data` is the same document as `data`. */
+/** The full record in docs/api.md's field order; `flow_data` is the same document as `data`. */
 export function toRecord(row: TemplateRow): TemplateRecord {
   const { id, ownerId, name, description, descriptions, ...rest } = toListItem(row);
   const data = parseJson(row.data, { sheets: [] });

@@ -22,7 +22,7 @@ import {
 
 const nowIso = () => new Date().toISOString();
 
-/** DESIGN.md §4: the average of the votes with one decimal. */
+/** docs/studio.md#templates: the average of the votes with one decimal. */
 export const roundRating = (avg: number) => Math.round(avg * 10) / 10;
 
 /** The scenario of a create/PUT body: `data` (or the older `flow_data`), validated like a project's. */

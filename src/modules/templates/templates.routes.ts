@@ -1,11 +1,12 @@
-// EXTENSIONS.md "Templates (catalog)": /api/templates for signed-in users. The built-ins are
+// docs/api.md#templates: /api/templates for signed-in users. The built-ins are
 // seeded when the context is built (seed.ts loadBuiltInTemplates).
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { badRequest } from "../../errors";
 import { authPlugin } from "../../http/auth";
 import { parseIntQuery, parsePositiveId } from "../../http/params";
-import { createTemplateSchema, PER_PAGE_DEFAULT, PER_PAGE_MAX, rateTemplateSchema, SEARCH_MAX, updateTemplateSchema, useTemplateSchema, type TemplateListQuery } from "./model";
+import { jsonAnswer } from "../../http/openapi-answer";
+import { createTemplateSchema, PER_PAGE_DEFAULT, PER_PAGE_MAX, rateTemplateSchema, SEARCH_MAX, templatePageSchema, templateRecordSchema, updateTemplateSchema, useTemplateSchema, type TemplateListQuery } from "./model";
 import { TemplatesService } from "./service";
 
 /** Far beyond any real catalog; keeps the offset an exact integer. */
@@ -42,8 +43,8 @@ export const templateRoutes = (ctx: AppContext) => {
   const id = (raw: string) => parsePositiveId(raw, "id");
   return new Elysia({ prefix: "/api/templates" })
     .use(authPlugin(ctx))
-    .get("", ({ query, actor }) => service.list(actor.userId, parseListQuery(query)), { user: true })
-    .get("/:id", ({ params, actor }) => service.get(id(params.id), actor.userId), { user: true })
+    .get("", ({ query, actor }) => service.list(actor.userId, parseListQuery(query)), { user: true, detail: jsonAnswer(templatePageSchema) })
+    .get("/:id", ({ params, actor }) => service.get(id(params.id), actor.userId), { user: true, detail: jsonAnswer(templateRecordSchema) })
     .post(
       "",
       ({ body, actor, set }) => {

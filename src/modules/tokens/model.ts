@@ -8,7 +8,7 @@ export const tokenCreateSchema = z.object({
   name: tokenName.optional().nullable(),
 });
 
-/** EXTENSIONS.md `PATCH /api/bot/tokens/{tokenId}`. */
+/** docs/api.md#bot-manager-api-apibot. */
 export const tokenPatchSchema = z.object({
   name: tokenName.min(1, "name must not be empty").optional(),
   launchMode: z.enum(["polling", "webhook"], { error: "launchMode must be polling or webhook" }).optional(),
@@ -20,21 +20,29 @@ export const tokenPatchSchema = z.object({
 export type TokenCreate = z.infer<typeof tokenCreateSchema>;
 export type TokenPatch = z.infer<typeof tokenPatchSchema>;
 
-export interface TokenListItem {
-  id: number;
-  projectId: number;
-  name: string;
+export const tokenListItemSchema = z.object({
+  id: z.number().int(),
+  projectId: z.number().int(),
+  name: z.string(),
   /** Status indicator shown in front of the bot's name by bot-manager clients (see botStatusIndicator). */
-  botStatus: string;
+  botStatus: z.string(),
   /** Raw runtime status: running | stopped | error | starting. */
-  status: string;
-  botUsername: string | null;
-  botFirstName: string | null;
-  launchMode: "polling" | "webhook";
-  catchAllHandlers: number;
-  protectContent: number;
-  contentCache: number;
-}
+  status: z.string(),
+  botUsername: z.string().nullable(),
+  botFirstName: z.string().nullable(),
+  launchMode: z.enum(["polling", "webhook"]),
+  catchAllHandlers: z.number().int(),
+  protectContent: z.number().int(),
+  contentCache: z.number().int(),
+});
+export type TokenListItem = z.output<typeof tokenListItemSchema>;
+
+/** GET /api/bot/tokens/{tokenId}/status. */
+export const botStatusSchema = z.object({
+  status: z.string(),
+  instance: z.object({ botName: z.string(), botUsername: z.string(), tokenId: z.number().int(), status: z.string(), statusLabel: z.string(), uptime: z.string() }),
+  userStats: z.object({ total: z.number().int(), active_24h: z.number().int(), active_7d: z.number().int(), new_today: z.number().int() }),
+});
 
 export interface TokenStats {
   total_users: number;

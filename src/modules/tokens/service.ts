@@ -172,7 +172,7 @@ export class TokensService {
     return this.statsOf(token.projectId, tokenId);
   }
 
-  /** API.md bot instance status plus DESIGN.md's `userStats`. */
+  /** docs/api.md#bot-manager-api-apibot: the bot instance status plus `userStats`. */
   status(tokenId: number, userId: number) {
     const { token } = this.access.require(tokenId, userId);
     const state = this.ctx.bots.state(tokenId);

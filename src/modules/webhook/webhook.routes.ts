@@ -1,4 +1,4 @@
-// Webhook intake (API.md "Webhook intake", DESIGN.md "Details fixed"): the messenger posts an
+// Webhook intake (docs/api.md#webhook-intake, docs/bots.md#running-bots): the messenger posts an
 // update here; it is forwarded to the bot process of that token. No database work on this path.
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
@@ -49,7 +49,7 @@ export const webhookRoutes = (ctx: AppContext) => {
         try {
           if (await runningSoon(tokenId)) status = await forward(tokenId, given, body);
         } catch {}
-        // Otherwise the bot is down or slow: 200 so the messenger does not redeliver (API.md).
+        // Otherwise the bot is down or slow: 200 so the messenger does not redeliver (docs/api.md).
       }
       return new Response(null, { status });
     },

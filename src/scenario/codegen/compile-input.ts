@@ -1,4 +1,4 @@
-// Input collection: `input` nodes and collectUserInput on message-like nodes (SCENARIO.md "User input").
+// Input collection: `input` nodes and collectUserInput on message-like nodes (docs/scenario.md#core-node-types).
 import { inputDataSchema, type CollectFields, parseNodeData } from "../model";
 import { CompileContext, num, text, type RawNode } from "./compile-context";
 import type { CollectDef, InputNode, MediaKind, ValidationDef } from "./table";

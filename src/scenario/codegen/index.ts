@@ -1,5 +1,5 @@
-// Scenario → one runnable TypeScript program (grammY + bun:sqlite). See SCENARIO.md for what the
-// bot does and DESIGN.md §6 for how the platform runs it.
+// Scenario → one runnable TypeScript program (grammY + bun:sqlite). See docs/scenario.md for what the
+// bot does and docs/bots.md#running-bots for how the platform runs it.
 import { documentNodesSchema, normalizeDocument } from "../model";
 import { ScenarioError } from "../../errors";
 import { validateScenario, type Issue } from "../validate";

@@ -1,5 +1,5 @@
 // Live events: one WebSocket to /api/events per tab, shared by every component that listens.
-// The server sends { event: "projects-changed", kind, projectId } (EXTENSIONS.md "Live events").
+// The server sends { event: "projects-changed", kind, projectId } (docs/api.md#live-events).
 // A dropped socket reconnects with a growing delay, so a restarting server is picked up again.
 import { useEffect, useRef } from "react";
 import { useQueryClient } from "@tanstack/react-query";

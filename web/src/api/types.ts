@@ -1,89 +1,36 @@
-// Shapes of the API answers the app reads (API.md / EXTENSIONS.md); only the fields it uses.
+// The server's records as the app reads them. They are not written here: openapi-types.ts is
+// generated at build time (scripts/build-web.ts) from the server's OpenAPI document
+// (web/src/api/openapi.json, recorded by scripts/openapi-spec.ts), so a record that changes on the
+// server changes here, and the type checker shows every place the app must follow.
+import type { paths } from "./openapi-types";
 
-export interface User {
-  id: number;
-  firstName: string | null;
-  lastName: string | null;
-  username: string | null;
-  photoUrl: string | null;
+/**
+ * The JSON a path answers with 200, as the OpenAPI document describes it. A path without one gives
+ * an object no field of which exists, so every use of the record fails to type-check (`never`
+ * would have passed silently).
+ */
+export type Answer<P extends keyof paths, M extends keyof paths[P] = "get" & keyof paths[P]> = paths[P][M] extends {
+  responses: { 200: { content: { "application/json": infer T } } };
 }
+  ? T
+  : { "no JSON 200 answer in the OpenAPI document": P };
 
-export interface AuthConfig {
-  setUp: boolean;
-  loginMode: "dev_login" | "messenger_widget" | null;
-  botUsername: string | null;
-}
+/** The JSON body a path takes, as the OpenAPI document describes it. */
+export type Body<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { requestBody: { content: { "application/json": infer T } } }
+  ? T
+  : { "no JSON body in the OpenAPI document": P };
 
-export interface ProjectListItem {
-  id: number;
-  name: string;
-  description?: string | null;
-  createdAt: string;
-  updatedAt: string;
-  ownerId: number | null;
-  userDatabaseEnabled: number;
-  sortOrder: number;
-  adminIds: string | null;
-  nodeCount: number;
-  sheetsCount: number;
-  isArchivedForMe: boolean | number;
-}
+export type User = Answer<"/api/auth/me">["user"];
+export type AuthConfig = Answer<"/api/auth/config">;
+export type ProjectListItem = Answer<"/api/projects/list">[number];
+export type TokenItem = Answer<"/api/bot/projects/{id}/tokens">["items"][number];
+export type BotStatus = Answer<"/api/bot/tokens/{tokenId}/status">;
+export type MediaItem = Answer<"/api/projects/{id}/media">[number];
+/** A template as lists show it, and with its scenario when opened (`GET /api/templates/{id}`). */
+export type TemplateItem = Answer<"/api/templates">["items"][number] & { data?: ScenarioDoc };
 
-export interface TokenItem {
-  id: number;
-  projectId: number;
-  name: string;
-  botStatus: string;
-  status: string;
-  botUsername: string | null;
-  botFirstName: string | null;
-  launchMode: "polling" | "webhook";
-  catchAllHandlers: number;
-  protectContent: number;
-  contentCache: number;
-}
-
-export interface BotStatus {
-  status: string;
-  instance: { botName: string; botUsername: string; tokenId: number; status: string; statusLabel: string; uptime: string };
-  userStats?: { total: number; active_24h: number; active_7d: number; new_today: number };
-}
-
-export interface MediaItem {
-  id: number;
-  projectId: number;
-  fileName: string;
-  mimeType: string;
-  size: number;
-  url: string;
-  storageConfigId: string | null;
-  createdAt: string;
-}
-
-export interface TemplateItem {
-  id: number;
-  ownerId: number | null;
-  name: string;
-  description: string | null;
-  /** built-ins: the description in each language of the Studio */
-  descriptions?: Record<string, string> | null;
-  category: string;
-  tags: string[];
-  isPublic: number;
-  difficulty: string;
-  authorName: string | null;
-  useCount: number;
-  rating: number;
-  ratingCount: number;
-  featured: number;
-  language: string;
-  complexity: number;
-  estimatedTime: number;
-  createdAt: string;
-  updatedAt: string;
-  data?: ScenarioDoc;
-}
-
+// The scenario document is the server's to check (docs/scenario.md); its OpenAPI schema is an open
+// object, so these are the few fields the app reads from it.
 export interface ScenarioNode {
   id: string;
   type: string;

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { kindOf } from "./catalogue";
 import { Check, Num, Target, Text, type FieldCtx } from "./fields";
 
-/** Data fields that name another node (SCENARIO.md: transitions live in node data). */
+/** Data fields that name another node (docs/scenario.md: transitions live in node data). */
 const TARGET_KEY = /^(autoTransitionTo|defaultTargetId|inputTargetNodeId|nextNodeAfterInput|continueButtonTarget|keyboardNodeId)$|TargetId$|TargetNode(Id)?$/;
 
 /** "targetUserId" → "Target user id" */

@@ -1,63 +1,13 @@
-// The preview API (docs/preview.md) as the chat uses it: shapes and calls.
+// The preview API (docs/preview.md) as the chat uses it: calls, and the shapes the server's OpenAPI
+// document gives them (generated, see web/src/api/types.ts).
 import { del, get, post, put } from "../api/client";
+import type { Answer, Body } from "../api/types";
 
-export interface PreviewEntry {
-  seq: number;
-  kind: "message" | "notice";
-  chatId: number;
-  messageId?: number;
-  from: "bot" | "user";
-  userId?: number;
-  text?: string;
-  source?: { text: string; parseMode: string };
-  media?: { kind: string; fileId: string; fileName?: string; mimeType?: string; url?: string };
-  location?: { latitude: number; longitude: number };
-  contact?: { phone_number: string; first_name: string };
-  replyMarkup?: { inline_keyboard?: InlineButton[][] } & Record<string, unknown>;
-  node?: string;
-  forwarded?: boolean;
-  edits: number;
-  deleted: boolean;
-  pinned: boolean;
-  /** transcript version of the entry's latest change */
-  v: number;
-}
-
-export interface InlineButton {
-  text: string;
-  callback_data?: string;
-  url?: string;
-}
-
-export interface ReplyButton {
-  text: string;
-  request_contact?: boolean;
-  request_location?: boolean;
-}
-
-export interface PreviewView {
-  id: string;
-  projectId: number;
-  status: "starting" | "running" | "error" | "stopped";
-  error: string | null;
-  warnings: string[];
-  bot: { id: number; username: string; firstName: string };
-  actor: { user: "user" | "admin" | "second"; chat: "private" | "group"; userId: number; chatId: number };
-  users: { key: "user" | "admin" | "second"; id: number; firstName: string; lastName: string | null; admin: boolean }[];
-  commands: { command: string; description: string }[];
-  idleTimeoutSeconds: number;
-}
-
-export interface PreviewTranscript {
-  version: number;
-  status: PreviewView["status"];
-  error: string | null;
-  chatId: number;
-  typing: boolean;
-  replyKeyboard: { rows: (ReplyButton | string)[][]; oneTime: boolean; resize: boolean } | null;
-  pinned: number[];
-  entries: PreviewEntry[];
-}
+export type PreviewView = Answer<"/api/preview/{sid}">;
+export type PreviewTranscript = Answer<"/api/preview/{sid}/transcript">;
+export type PreviewEntry = PreviewTranscript["entries"][number];
+export type InlineButton = NonNullable<NonNullable<PreviewEntry["replyMarkup"]>["inline_keyboard"]>[number][number];
+export type ReplyButton = Exclude<NonNullable<PreviewTranscript["replyKeyboard"]>["rows"][number][number], string>;
 
 const KEEP = 400;
 
@@ -69,13 +19,7 @@ export function mergeTranscript(prev: PreviewTranscript, changes: PreviewTranscr
   return { ...changes, entries };
 }
 
-export type PreviewAction =
-  | { type: "text"; text: string }
-  | { type: "button"; messageId: number; data: string }
-  | { type: "photo"; caption?: string; fileName?: string; data?: string }
-  | { type: "document"; fileName: string; mimeType?: string; data: string; caption?: string }
-  | { type: "location"; latitude: number; longitude: number }
-  | { type: "contact"; phone: string };
+export type PreviewAction = Body<"/api/preview/{sid}/actions", "post">;
 
 const base = (id: string) => `/api/preview/${encodeURIComponent(id)}`;
 

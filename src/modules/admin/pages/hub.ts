@@ -1,4 +1,4 @@
-// The admin hub (EXTENSIONS.md "Admin additions"): static HTML here, behaviour in assets/admin/hub.js,
+// The admin hub (docs/api.md#admin-area): static HTML here, behaviour in assets/admin/hub.js,
 // which talks to /admin/api/* with fetch. Both are embedded in the binary.
 import hubScript from "../../../../assets/admin/hub.js" with { type: "text" };
 import backupsScript from "../../../../assets/admin/backups.js" with { type: "text" };

@@ -53,7 +53,7 @@ export class LocalBackend implements StorageBackend {
     await rm(this.pathOf(key), { force: true });
   }
 
-  /** API.md storage rule 6: writable, or creatable — proven by writing and removing a probe file. */
+  /** docs/api.md#storage-rules rule 6: writable, or creatable — proven by writing and removing a probe file. */
   async test(): Promise<TestResult> {
     const probe = join(this.root, `.botloom-probe-${randomBytes(6).toString("hex")}`);
     try {

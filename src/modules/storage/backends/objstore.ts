@@ -1,4 +1,4 @@
-// An S3-compatible bucket (DESIGN.md §1): path-style addressing for S3-compatible servers and
+// An S3-compatible bucket (docs/storage.md): path-style addressing for S3-compatible servers and
 // checksums only WHEN_REQUIRED, because the SDK's default checksum trailers corrupt uploads on many
 // of them. Bodies are sent as Buffers with an explicit ContentLength.
 import type { S3Client, S3ClientConfig } from "@aws-sdk/client-s3";
@@ -82,7 +82,7 @@ export class ObjectStoreBackend implements StorageBackend {
     }
   }
 
-  /** API.md storage rule 6: HeadBucket, falling back to ListObjectsV2 (keys allowed to list but not to head). */
+  /** docs/api.md#storage-rules rule 6: HeadBucket, falling back to ListObjectsV2 (keys allowed to list but not to head). */
   async test(): Promise<TestResult> {
     const s3 = await sdk();
     const probe = new s3.S3Client(clientConfig(this.cfg, this.creds, 1));

@@ -63,7 +63,7 @@ export const uploaded = new Map<string, string>();
 
 /**
  * The platform's own media (/uploads/...) remembers this bot's file id in the project's database,
- * so the next start of this bot sends it by id (API.md projects rule 6). File ids belong to one bot.
+ * so the next start of this bot sends it by id (docs/api.md#project-rules rule 6). File ids belong to one bot.
  */
 export const rememberMedia = db && TOKEN_ID
   ? db.query<unknown, [number, string, string]>("INSERT OR REPLACE INTO media_file_ids (token_id, media_url, file_id) VALUES (?, ?, ?)")
