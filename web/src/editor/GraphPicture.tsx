@@ -11,8 +11,12 @@ import { registerEditorStrings } from "./i18n";
 
 registerEditorStrings();
 
-const W = 220;
-const H = 64;
+const W = 280;
+const H = 84;
+/** characters of a node's text that fit its box at the picture's font size */
+const TEXT_FIT = 24;
+
+const short = (s: string) => (s.length > TEXT_FIT ? `${s.slice(0, TEXT_FIT - 1)}…` : s);
 
 export function GraphPicture({ document, highlight, label }: { document: unknown; highlight?: ReadonlySet<string>; label: string }) {
   const { t } = useTranslation();
@@ -28,11 +32,12 @@ export function GraphPicture({ document, highlight, label }: { document: unknown
   const pos = new Map(sheet.nodes.map((n) => [n.id, n.position ?? { x: 0, y: 0 }]));
   const xs = [...pos.values()].map((p) => p.x);
   const ys = [...pos.values()].map((p) => p.y);
-  const pad = 24;
+  // room around the boxes for the curves of links that go back to an earlier node
+  const pad = 90;
   const minX = Math.min(...xs) - pad;
-  const minY = Math.min(...ys) - pad;
+  const minY = Math.min(...ys) - pad / 3;
   const width = Math.max(...xs) + W + pad - minX;
-  const height = Math.max(...ys) + H + pad - minY;
+  const height = Math.max(...ys) + H + pad / 3 - minY;
   const { local } = deriveEdges(sheet, sheetIndex(doc));
   return (
     <figure className="graph-picture" data-testid="graph-picture">
@@ -49,7 +54,7 @@ export function GraphPicture({ document, highlight, label }: { document: unknown
           const y1 = a.y + H / 2;
           const x2 = b.x;
           const y2 = b.y + H / 2;
-          const mid = Math.max(40, Math.abs(x2 - x1) / 2);
+          const mid = Math.min(pad - 10, Math.max(40, Math.abs(x2 - x1) / 2));
           const lit = highlight?.has(e.source) && highlight?.has(e.target);
           return <path key={e.id} className={lit ? "gp-edge gp-lit" : "gp-edge"} d={`M${x1},${y1} C${x1 + mid},${y1} ${x2 - mid},${y2} ${x2},${y2}`} markerEnd="url(#gp-arrow)" />;
         })}
@@ -59,8 +64,8 @@ export function GraphPicture({ document, highlight, label }: { document: unknown
           return (
             <g key={n.id} transform={`translate(${p.x},${p.y})`} className={highlight?.has(n.id) ? "gp-node gp-lit" : "gp-node"} data-node-id={n.id}>
               <rect width={W} height={H} rx={10} />
-              <text x={12} y={24} className="gp-type">{iconOf(n.type)} {type}</text>
-              <text x={12} y={48} className="gp-text">{nodeName(n, "")}</text>
+              <text x={14} y={30} className="gp-type">{iconOf(n.type)} {type}</text>
+              <text x={14} y={64} className="gp-text">{short(nodeName(n, ""))}</text>
             </g>
           );
         })}

@@ -11,6 +11,7 @@ import { ErrorLine } from "../../components/ui";
 import { Stars } from "./Stars";
 import { describe } from "./describe";
 import { PreviewChat } from "../../preview";
+import { nodeName } from "../../editor/names";
 
 // the picture carries the editor's catalogue and layout: loaded with the detail page only
 const GraphPicture = lazy(() => import("../../editor/GraphPicture").then((m) => ({ default: m.GraphPicture })));
@@ -58,7 +59,7 @@ export function TemplatePreview({ id }: { id: number }) {
           <GraphPicture document={d.data} highlight={walked} label={t("templates.picture", { name: d.name })} />
         </Suspense>
         {trying ? (
-          <PreviewChat templateId={id} compact onNodeMessage={onNodeMessage} onRestart={() => setWalked(new Set())} />
+          <PreviewChat templateId={id} compact onNodeMessage={onNodeMessage} onRestart={() => setWalked(new Set())} nodeName={(n) => { const node = nodes.find((x) => x.id === n); return node && nodeName(node, t(`editor.types.${node.type}`, { defaultValue: node.type })); }} />
         ) : (
           <button type="button" className="btn primary tpl-try" onClick={() => setTrying(true)}>▶ {t("templates.tryIt")}</button>
         )}
