@@ -29,6 +29,8 @@ const envSchema = z.object({
   PAT_CREATIONS_PER_HOUR: z.coerce.number().int().min(1).default(20),
   MAX_PATS_PER_USER: z.coerce.number().int().min(1).default(50),
   MAX_PROJECTS_PER_USER: z.coerce.number().int().min(1).default(1000),
+  // Deleted projects stay restorable this many days (docs/configuration.md), then are purged.
+  PROJECT_TRASH_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   // Daily at 03:00 server time; `off` disables scheduled backups (the hub and the CLI still make them).
   BACKUP_SCHEDULE: z
     .string()
@@ -97,6 +99,8 @@ export interface Config {
   backupsDir: string;
   /** Per-project SQLite files (bot users, variables, stats): DATA_DIR/projects. */
   projectsDir: string;
+  /** Days a deleted project stays in its owner's trash before it is purged for good. */
+  projectTrashDays: number;
   /** Cron expression of scheduled backups, or null when BACKUP_SCHEDULE=off. */
   backupSchedule: string | null;
   /** How many backup archives to keep (older ones are deleted after each new one). */
@@ -184,6 +188,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databasePath: join(dataDir, "botloom.db"),
     backupsDir: join(dataDir, "backups"),
     projectsDir: join(dataDir, "projects"),
+    projectTrashDays: e.PROJECT_TRASH_DAYS,
     backupSchedule: e.BACKUP_SCHEDULE === "off" ? null : e.BACKUP_SCHEDULE,
     backupKeep: e.BACKUP_KEEP,
     backupUpload: e.BACKUP_UPLOAD === "on",

@@ -145,15 +145,18 @@ async function serve(init: boolean) {
     throw e;
   }
   let schedule: BackupSchedule | null = null;
+  let trashPurge: { stop(): void } | null = null;
   const background = setTimeout(() => {
     void ctx.bots.resumeAll();
     resume.resolve();
     schedule = scheduleBackups(config.backupSchedule, ctx.backups, ctx.log);
+    trashPurge = ctx.projects.scheduleTrashPurge();
   }, BACKGROUND_DELAY_MS);
   stopRunning = async () => {
     clearTimeout(background);
     resume.resolve();
     schedule?.stop();
+    trashPurge?.stop();
     await server.stop();
   };
 }

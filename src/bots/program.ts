@@ -76,6 +76,9 @@ export function buildBotProgram(config: Config, db: Db, files: ProjectDatabases,
   if (!token) throw new BotError("NOT_FOUND", "Token not found");
   const project = q.project.get({ projectId: token.projectId });
   if (!project) throw new BotError("NOT_FOUND", "Project not found");
+  // A project in the trash (docs/api.md "Trash") runs no bot: a start queued behind its delete, or a
+  // resume, finds it gone.
+  if (q.trashed.get({ projectId: project.id })) throw new BotError("NOT_FOUND", "Project not found");
   let port: number | null = null;
   if (token.launchMode === "webhook") {
     if (!config.webhookBaseUrl) throw new BotError("INVALID", "Webhook mode needs WEBHOOK_BASE_URL (the server's public https URL); set it or switch the token to polling");

@@ -6,7 +6,7 @@ import type { Db } from "../db/client";
 import type { ProjectDb } from "../db/project-db";
 import { statements } from "../db/prepared";
 import { projectMediaFileIds } from "../db/project-schema";
-import { botLaunches, botLogs, botTokens, mediaFiles, projects, tokenEnvVars } from "../db/schema";
+import { botLaunches, botLogs, botTokens, mediaFiles, projects, projectTrash, tokenEnvVars } from "../db/schema";
 
 const tokenId = sql.placeholder("tokenId");
 const projectId = sql.placeholder("projectId");
@@ -15,6 +15,8 @@ export const runtimeStatements = statements((db: Db) => ({
   token: () => db.select().from(botTokens).where(eq(botTokens.id, tokenId)).prepare(),
   tokenExists: () => db.select({ id: botTokens.id }).from(botTokens).where(eq(botTokens.id, tokenId)).prepare(),
   project: () => db.select().from(projects).where(eq(projects.id, projectId)).prepare(),
+  /** A project in the trash (docs/api.md "Trash") runs no bot. */
+  trashed: () => db.select({ id: projectTrash.projectId }).from(projectTrash).where(eq(projectTrash.projectId, projectId)).prepare(),
   envVars: () => db.select().from(tokenEnvVars).where(eq(tokenEnvVars.tokenId, tokenId)).orderBy(asc(tokenEnvVars.key)).prepare(),
   /** Where a project's media live, oldest first: the object key and its storage config (null = built-in folder). */
   mediaLocations: () => db

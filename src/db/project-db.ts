@@ -7,9 +7,17 @@ import { existsSync, linkSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { eq } from "drizzle-orm";
-import { scenarioTablesPath } from "../scenario/codegen/runtime/scenario-file";
 import { repairSchema, schemaIsSound, type SchemaEntry } from "./project-schema-check";
 import { PROJECT_DB_DDL, projectBotState, projectBotUsers, projectContent, projectMediaFileIds, projectSchema } from "./project-schema";
+
+/**
+ * Where a project's scenario tables live: <id>.db → <id>-tables.db. The bot runtime names the same
+ * file (runtime/scenario-file.ts); it is loaded as text and cannot be imported here as a module,
+ * so test/scenario/bot-project-files.test.ts holds the two equal.
+ */
+export function scenarioTablesPath(databasePath: string): string {
+  return databasePath.replace(/(\.db)?$/, "-tables.db");
+}
 
 export type ProjectDb = BunSQLiteDatabase<typeof projectSchema> & { $client: Database };
 

@@ -313,3 +313,27 @@ export const mediaFiles = sqliteTable(
   },
   (t) => [index("media_project_idx").on(t.projectId), index("media_storage_idx").on(t.storageConfigId), uniqueIndex("media_key_idx").on(t.storageConfigId, t.objectKey)],
 );
+
+/**
+ * Deleted projects awaiting purge (docs/api.md "Trash"). A row hides its project from everyone;
+ * the owner may restore it until PROJECT_TRASH_DAYS after `deleted_at`, then it is purged.
+ */
+export const projectTrash = sqliteTable(
+  "project_trash",
+  {
+    projectId: integer("project_id").primaryKey({ autoIncrement: false }).references(() => projects.id, { onDelete: "cascade" }),
+    deletedBy: integer("deleted_by").notNull(),
+    deletedAt: text("deleted_at").notNull().default(now),
+  },
+  (t) => [index("project_trash_deleted_idx").on(t.deletedAt)],
+);
+
+/** Login Widget payloads already used (docs/security.md "Login"): each logs in once, kept until it would expire anyway. */
+export const usedLoginPayloads = sqliteTable(
+  "used_login_payloads",
+  {
+    hash: text("hash").primaryKey(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [index("used_login_expires_idx").on(t.expiresAt)],
+);

@@ -139,6 +139,9 @@ describe("projects", () => {
     expect((await env.call("DELETE", `/api/bot/projects/${byCollab}`, { bearer: patFor(env.t, STRANGER) })).status).toBe(403);
     const c = await env.call("DELETE", `/api/bot/projects/project_${byCollab}?messenger_id=${COLLAB}`, { bearer: env.managerPat });
     expect(c.status).toBe(200);
+    // docs/api.md "Trash": a collaborator's delete lands in the owner's trash, which only the owner restores.
+    expect(env.t.ctx.projects.trash.list(OWNER).map((i) => i.id)).toContain(byCollab);
+    await env.t.ctx.projects.purgeExpiredTrash(Date.now() + (env.t.ctx.config.projectTrashDays + 1) * 86_400_000);
     expect(ownerOf(byCollab)).toBeUndefined();
     expect((await env.call("DELETE", `/api/bot/projects/abc`, { cookie: env.cookie })).status).toBe(400);
   });
@@ -152,6 +155,8 @@ test("deleting a project removes its downloaded avatars", async () => {
   const file = join(env.t.ctx.config.uploadsDir, photo.body.photoUrl.slice("/uploads/".length));
   expect(existsSync(file)).toBe(true);
   expect((await env.call("DELETE", `/api/bot/projects/${pid}`, { cookie: env.cookie })).status).toBe(200);
+  expect(existsSync(file)).toBe(true); // kept while the project can be restored
+  await env.t.ctx.projects.purgeExpiredTrash(Date.now() + (env.t.ctx.config.projectTrashDays + 1) * 86_400_000);
   expect(existsSync(file)).toBe(false);
 });
 

@@ -95,6 +95,9 @@ describe("moving an older install's bot rows into project files", () => {
     expect((await t.call("DELETE", `/api/bot/tokens/${b.token}`, { cookie })).status).toBe(200);
     expect(files.existing(b.project)!.select().from(projectBotUsers).all()).toEqual([]);
     expect((await t.call("DELETE", `/api/projects/${a.project}`, { cookie })).status).toBe(200);
+    // The trash keeps the file for a restore (docs/api.md "Trash"); the purge removes it.
+    expect(existsSync(files.pathOf(a.project))).toBe(true);
+    await t.ctx.projects.purge(a.project);
     expect(existsSync(files.pathOf(a.project))).toBe(false);
     expect(existsSync(files.pathOf(a.project) + "-wal")).toBe(false);
   });

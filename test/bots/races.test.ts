@@ -228,6 +228,9 @@ describe("deletes while the bot runs or crashes", () => {
     expect((await t.call("DELETE", `/api/projects/${projectId}`, { cookie })).status).toBe(200);
     await expectProcesses(folder, []);
     expect(manager.state(tokenId).status).toBe("stopped");
+    // In the trash the launch history stays (docs/api.md "Trash"); the purge takes it.
+    expect(launchesOf(t, tokenId)).toHaveLength(1);
+    await t.ctx.projects.purge(projectId);
     expect(launchesOf(t, tokenId)).toHaveLength(0);
   }, 30_000);
 });

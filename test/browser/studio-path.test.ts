@@ -197,7 +197,7 @@ describe.skipIf(!haveChromium)("the Studio path in Chromium", () => {
     const dialog = page.getByRole("dialog");
     await dialog.getByTestId("delete-summary").getByText("@helpdesk_test_bot").waitFor();
     expect(await dialog.getByTestId("delete-summary").textContent()).toContain("Media files: 0");
-    await dialog.getByRole("button", { name: "Delete for good" }).click();
+    await dialog.getByRole("button", { name: "Move to trash" }).click();
     await list.getByRole("link", { name: "Help desk", exact: true }).waitFor({ state: "detached" });
     expect((await server()).includes("Help desk")).toBe(false);
   }, 60_000);

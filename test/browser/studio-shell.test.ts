@@ -1,4 +1,6 @@
-// The Studio shell in Chromium: dev login, the projects page, creating a project, its page.
+// The Studio shell in Chromium: dev login, the projects page, creating a project, its page; after a
+// login `?next=` leads only to a path of this site (docs/security.md#login), table-driven with the
+// addresses that left the site before (issue 29 item 10).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, setUp, type TestApp } from "../support/app";
 import { haveChromium, launchBrowser, warnIfNoChromium, type Browser } from "../support/browser";
@@ -45,4 +47,24 @@ describe.skipIf(!haveChromium)("studio shell in Chromium", () => {
     expect(b.requests.filter((u) => u.startsWith(`${base}/api/`)).length).toBeGreaterThan(2);
     expect(b.requests.filter((u) => !u.startsWith(base) && !u.startsWith("data:"))).toEqual([]);
   }, 30_000);
+
+  const nextCases: [string, string, string][] = [
+    ["backslash", "/%5Cevil.example", "/projects"],
+    ["tab", "/%09/evil.example", "/projects"],
+    ["protocol-relative", "//evil.example", "/projects"],
+    ["absolute URL", "https%3A%2F%2Fevil.example%2F", "/projects"],
+    ["a page of the app", "%2Faccount", "/account"],
+  ];
+  for (const [name, next, lands] of nextCases) {
+    test(`next after dev login, ${name}: lands on ${lands}`, async () => {
+      const { page } = b;
+      await b.context.clearCookies();
+      await page.goto(`${base}/login?next=${next}`);
+      await page.getByLabel("User id").fill("4242");
+      await page.getByRole("button", { name: "Log in" }).click();
+      await page.waitForURL((u) => u.pathname === lands || u.origin !== base);
+      expect(new URL(page.url()).origin).toBe(base);
+      expect(new URL(page.url()).pathname).toBe(lands);
+    }, 30_000);
+  }
 });

@@ -109,6 +109,8 @@ export interface Ids {
   preview: string;
   /** a file the preview user sent in that session */
   previewFile: string;
+  /** a project of OWNER (COLLAB invited) in OWNER's trash (docs/api.md "Trash") */
+  trashed: number;
 }
 
 let serial = 0;
@@ -154,7 +156,11 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
   const pat = t.ctx.auth.createPat(OWNER, `fixture ${n}`, []);
   const adminPat = t.ctx.auth.createPat(OWNER, `admin-made ${n}`, []);
   const backup = await sharedBackup(t);
+  const trashed = t.ctx.projects.create(OWNER, { name: `Trashed ${n}` }).id;
+  expect((await h.call("POST", `/api/bot/projects/${trashed}/collaborators`, { cookie: h.owner, json: { user_id: COLLAB } })).status).toBe(200);
+  expect((await h.call("DELETE", `/api/projects/${trashed}`, { cookie: h.owner })).status).toBe(200);
   return {
+    trashed,
     project,
     token: token.body.id,
     botToken: bot.token,
@@ -213,6 +219,7 @@ export const ROUTES: { method: string; path: string; level: Level }[] = [
   { method: "GET", path: "/api/auth/config", level: "public" },
   { method: "POST", path: "/api/auth/dev-login", level: "public" },
   { method: "POST", path: "/api/auth/messenger-login", level: "public" },
+  { method: "POST", path: "/api/auth/login-state", level: "public" },
   { method: "GET", path: "/api/auth/me", level: "user" },
   { method: "POST", path: "/api/auth/logout", level: "public" },
   { method: "GET", path: "/api/auth/pats", level: "user" },
@@ -223,6 +230,10 @@ export const ROUTES: { method: string; path: string; level: Level }[] = [
   { method: "GET", path: "/api/projects/list", level: "user" },
   { method: "POST", path: "/api/projects", level: "user" },
   { method: "PUT", path: "/api/projects/reorder", level: "user" },
+  { method: "GET", path: "/api/projects/trash", level: "user" },
+  { method: "POST", path: "/api/projects/trash/{trashed}/restore", level: "user" },
+  { method: "DELETE", path: "/api/projects/trash/{trashed}", level: "user" },
+  { method: "POST", path: "/api/projects/{project}/leave", level: "user" },
   { method: "GET", path: "/api/projects/{project}", level: "user" },
   { method: "PUT", path: "/api/projects/{project}", level: "user" },
   { method: "DELETE", path: "/api/projects/{project}", level: "user" },

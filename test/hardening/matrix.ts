@@ -40,6 +40,7 @@ export const MATRIX: Row[] = [
   { method: "GET", path: "/api/auth/config", expect: everyone(200) },
   { method: "POST", path: "/api/auth/dev-login", body: () => ({ userId: 9999 }), expect: everyone(200) },
   { method: "POST", path: "/api/auth/messenger-login", body: () => ({ id: 1, first_name: "x", auth_date: Math.floor(Date.now() / 1000), hash: "0".repeat(64) }), expect: everyone(403) }, // dev_login mode
+  { method: "POST", path: "/api/auth/login-state", expect: everyone(200) }, // begins a widget login in this browser (docs/security.md "Login")
   { method: "POST", path: "/api/auth/logout", expect: everyone(200) },
   { method: "POST", path: "/admin/api/login", expect: everyone(302) },
   { method: "POST", path: "/admin/api/logout", expect: everyone(302) },
@@ -60,6 +61,12 @@ export const MATRIX: Row[] = [
   { method: "GET", path: "/api/projects/list", expect: anyUser(200) },
   { method: "POST", path: "/api/projects", body: () => ({ name: "New" }), expect: anyUser(201) },
   { method: "PUT", path: "/api/projects/reorder", body: (ids) => ({ projectIds: [ids.project] }), expect: member(200) },
+  // docs/api.md "Trash": the owner's own list; a restore is the owner's, and hidden (404) from everyone else, the collaborator too
+  { method: "GET", path: "/api/projects/trash", expect: anyUser(200) },
+  { method: "POST", path: "/api/projects/trash/{trashed}/restore", expect: [401, 404, 404, 200, 404, 404, 401] },
+  { method: "DELETE", path: "/api/projects/trash/{trashed}", expect: [401, 404, 404, 200, 404, 404, 401] },
+  // a collaborator leaves; the owner cannot (409); others are no members
+  { method: "POST", path: "/api/projects/{project}/leave", expect: [401, 403, 200, 409, 403, 403, 401] },
   { method: "GET", path: "/api/projects/{project}", expect: [401, 404, 200, 200, 404, 404, 401] }, // 404 for "no access"
   { method: "PUT", path: "/api/projects/{project}", body: () => ({ name: "Renamed" }), expect: member(200) },
   { method: "DELETE", path: "/api/projects/{project}", expect: [401, 403, 403, 200, 403, 403, 401] }, // the owner's decision

@@ -246,6 +246,9 @@ describe("project delete", () => {
 
     const del = await t.call("DELETE", `/api/projects/${p}`, { cookie: owner });
     expect(del.status).toBe(200);
+    // In the trash the files stay for a restore (docs/api.md "Trash"); the purge removes them.
+    expect(files.every((f) => existsSync(f))).toBe(true);
+    await t.ctx.projects.purge(p);
     expect(files.some((f) => existsSync(f))).toBe(false);
     expect(existsSync(join(t.dir, "ro-root", onRo.body.url.slice("/uploads/s/ro-disk/".length)))).toBe(true);
     const left = t.ctx.db.select().from(mediaFiles).all().filter((m) => m.projectId === p);

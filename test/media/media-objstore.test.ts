@@ -175,6 +175,9 @@ describe("objstore media", () => {
     const keys = rs.map((r) => keyOf(r.body.url));
     for (const k of keys) expect(await objectExists(k)).toBe(true);
     expect((await call("DELETE", `/api/projects/${p}`)).status).toBe(200);
+    // In the trash the objects stay for a restore (docs/api.md "Trash"); the purge removes them.
+    for (const k of keys) expect(await objectExists(k)).toBe(true);
+    await t.ctx.projects.purge(p);
     for (const k of keys) expect(await objectExists(k)).toBe(false);
     expect(t.ctx.db.select().from(mediaFiles).all().filter((m) => m.projectId === p)).toEqual([]);
   });

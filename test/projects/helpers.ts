@@ -1,6 +1,6 @@
 // Shared setup of the projects tests: an owner, a collaborator and a stranger, all logged in.
 import { projectCollaborators } from "../../src/db/schema";
-import type { BotController } from "../../src/bots/controller";
+import type { BotController, BotInstanceState } from "../../src/bots/controller";
 import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
 
 export const OWNER = 1001;
@@ -44,3 +44,29 @@ export const scenario = (nodesPerSheet: number[]) => ({
     edges: [],
   })),
 });
+
+const STOPPED: BotInstanceState = { status: "stopped", startedAt: null, pid: null };
+
+/** Records the order of side effects around a delete, and every start. */
+export class FakeBots implements BotController {
+  constructor(readonly journal: string[] = []) {}
+  state() {
+    return STOPPED;
+  }
+  async start(tokenId: number) {
+    this.journal.push(`start:${tokenId}`);
+    return STOPPED;
+  }
+  async stop() {
+    return STOPPED;
+  }
+  async restart() {
+    return STOPPED;
+  }
+  async stopProject(projectId: number, whileStopped?: () => Promise<void>) {
+    this.journal.push(`stop:${projectId}`);
+    await whileStopped?.();
+  }
+  async shutdown() {}
+  async resumeAll() {}
+}

@@ -2,7 +2,6 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { sql } from "drizzle-orm";
-import type { BotController, BotInstanceState } from "../../src/bots/controller";
 import {
   botLaunches,
   botLogs,
@@ -17,35 +16,10 @@ import {
 } from "../../src/db/schema";
 import type { EventMap } from "../../src/events";
 import { projectBotState, projectBotUsers } from "../../src/db/project-schema";
-import { addCollaborator, COLLAB, newProject, OWNER, STRANGER, team, type Team } from "./helpers";
+import { addCollaborator, COLLAB, FakeBots, newProject, OWNER, STRANGER, team, type Team } from "./helpers";
 
 let s: Team;
 afterEach(() => s?.t.cleanup());
-
-const STOPPED: BotInstanceState = { status: "stopped", startedAt: null, pid: null };
-
-/** Records the order of side effects around a delete. */
-class FakeBots implements BotController {
-  constructor(readonly journal: string[]) {}
-  state() {
-    return STOPPED;
-  }
-  async start() {
-    return STOPPED;
-  }
-  async stop() {
-    return STOPPED;
-  }
-  async restart() {
-    return STOPPED;
-  }
-  async stopProject(projectId: number, whileStopped?: () => Promise<void>) {
-    this.journal.push(`stop:${projectId}`);
-    await whileStopped?.();
-  }
-  async shutdown() {}
-  async resumeAll() {}
-}
 
 function seedEverything(s: Team, projectId: number) {
   const db = s.t.ctx.db;
@@ -79,7 +53,7 @@ function counts(s: Team) {
 }
 
 describe("delete (rule 3)", () => {
-  test("stops the bots first, then the hooks, then deletes; every dependent row goes; deleted event to the team", async () => {
+  test("delete stops the bots and trashes (nothing removed); the purge stops them again, runs the hooks, then every dependent row goes", async () => {
     const journal: string[] = [];
     s = await team({ bots: new FakeBots(journal) });
     const id = await newProject(s.t, s.owner);
@@ -103,7 +77,15 @@ describe("delete (rule 3)", () => {
     const r = await s.t.call("DELETE", `/api/projects/${id}`, { cookie: s.owner });
     expect(r.status).toBe(200);
     expect(typeof r.body.message).toBe("string");
-    expect(journal).toEqual([`stop:${id}`, `hook:${id}:row present`, "failing hook"]);
+    // docs/api.md "Trash": hidden and stopped, but every row and file is kept for a restore.
+    expect(journal).toEqual([`stop:${id}`]);
+    expect(counts(s)).toEqual(before);
+    expect(filesOf(s, id)).toEqual(["photo/a.jpg", "bot_photos/b.jpg", "user_photos/u.jpg"]);
+    expect((await s.t.call("GET", `/api/projects/${id}`, { cookie: s.owner })).status).toBe(404);
+    // Not yet due: nothing purged.
+    expect(await s.t.ctx.projects.purgeExpiredTrash()).toBe(0);
+    expect(await s.t.ctx.projects.purgeExpiredTrash(Date.now() + (s.t.ctx.config.projectTrashDays + 1) * 86_400_000)).toBe(1);
+    expect(journal).toEqual([`stop:${id}`, `stop:${id}`, `hook:${id}:row present`, "failing hook"]);
     expect(s.t.logs.some((l) => l.startsWith("warn") && l.includes("delete hook failed"))).toBe(true);
     expect(events).toEqual([{ kind: "deleted", projectId: id, recipients: [OWNER, COLLAB] }]);
 

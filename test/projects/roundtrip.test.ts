@@ -46,6 +46,9 @@ describe("bot folders go with their project and token", () => {
     const fa = folder(a, 1);
     const fb = folder(b, 2);
     expect((await s.t.call("DELETE", `/api/projects/${a}`, { cookie: s.owner })).status).toBe(200);
+    // In the trash the folders stay (a restore needs them); the purge takes them.
+    expect(existsSync(fa)).toBe(true);
+    await s.t.ctx.projects.purgeExpiredTrash(Date.now() + (s.t.ctx.config.projectTrashDays + 1) * 86_400_000);
     expect(existsSync(fa)).toBe(false);
     expect(existsSync(fb)).toBe(true);
   });

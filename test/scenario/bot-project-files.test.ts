@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PROJECT_DB_DDL } from "../../src/db/project-schema";
 import { scenarioTablesPath } from "../../src/scenario/codegen/runtime/scenario-file";
+import { scenarioTablesPath as serverTablesPath } from "../../src/db/project-db";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
 import { Chat, doc, node, removeDir, startBot, tmpDir, type BotProcess } from "./harness";
 
@@ -100,4 +101,11 @@ test("a TEMP table past its cap is refused (database or disk is full); a small o
   expect(reply.params.text).toBe("small=1");
   expect(b.output()).toMatch(/node t1: psql_query failed: database or disk is full/);
   expect(existsSync(scenarioTablesPath(dbPath))).toBe(true);
+});
+
+test("the server and the bot runtime name the same scenario tables file", () => {
+  for (const path of ["/data/projects/7.db", "relative/12.db", "no-extension", "/x/preview.db"]) {
+    expect(serverTablesPath(path)).toBe(scenarioTablesPath(path));
+  }
+  expect(serverTablesPath("/data/projects/7.db")).toBe("/data/projects/7-tables.db");
 });

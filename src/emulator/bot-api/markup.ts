@@ -1,6 +1,7 @@
 // Keyboards are where generated bots most often go wrong (callback_data over 64 bytes, buttons
 // without an action), and Telegram refuses the whole message then; the fake does the same.
 import { badRequest } from "./types";
+import { buttonUrlProblem } from "../../lib/button-url";
 
 const INLINE_ACTIONS = [
   "url", "callback_data", "web_app", "login_url", "switch_inline_query", "switch_inline_query_current_chat",
@@ -42,8 +43,9 @@ function checkInlineButton(b: unknown) {
     const bytes = Buffer.byteLength(data);
     if (bytes === 0 || bytes > 64) throw badRequest("BUTTON_DATA_INVALID");
   }
-  if (button.url !== undefined && (typeof button.url !== "string" || !/^\S+$/.test(button.url))) {
-    throw badRequest(`inline keyboard button URL '${button.url}' is invalid: Wrong HTTP URL`);
+  if (button.url !== undefined) {
+    const problem = buttonUrlProblem(button.url);
+    if (problem) throw badRequest(`inline keyboard button URL '${button.url}' is invalid: ${problem}`);
   }
 }
 

@@ -10,6 +10,8 @@ import { authConfigSchema, devLoginSchema, patCreateSchema, publicUserSchema, wi
 import { z } from "zod";
 import { SESSION_COOKIE } from "../../actor";
 import { SESSION_TTL_MS } from "./service";
+import { LOGIN_STATE_COOKIE, LOGIN_STATE_TTL_S, LoginState } from "./login-state";
+import { fromBrowser, fromOtherSite } from "../../http/same-origin";
 
 export const authRoutes = (ctx: AppContext) => {
   const cookieOptions = () => ({
@@ -32,6 +34,21 @@ export const authRoutes = (ctx: AppContext) => {
     throw rateLimited(wait, "login attempts from your address");
   };
 
+  // docs/security.md "Login": a page of another site never logs a browser in, and a browser's
+  // widget login needs the state cookie its own login page asked for.
+  const loginState = new LoginState(ctx.config.sessionSecret);
+  const ownHosts = ctx.config.webhookBaseUrl ? [new URL(ctx.config.webhookBaseUrl).host] : [];
+  const refuseOtherSites = (request: Request) => {
+    if (fromOtherSite(request, ownHosts)) throw forbidden("Logging in from another site is not allowed");
+  };
+  const stateCookieOptions = () => ({
+    httpOnly: true,
+    sameSite: "strict" as const,
+    secure: ctx.config.production,
+    path: "/api/auth",
+    maxAge: LOGIN_STATE_TTL_S,
+  });
+
   return new Elysia({ prefix: "/api/auth" })
     .use(authPlugin(ctx))
     .get(
@@ -44,9 +61,19 @@ export const authRoutes = (ctx: AppContext) => {
       { detail: jsonAnswer(authConfigSchema) },
     )
     .post(
+      "/login-state",
+      ({ cookie, request }) => {
+        refuseOtherSites(request);
+        cookie[LOGIN_STATE_COOKIE].set({ value: loginState.issue(), ...stateCookieOptions() });
+        return { success: true, expiresIn: LOGIN_STATE_TTL_S };
+      },
+      { detail: { description: "Begins a widget login in this browser: sets the httpOnly state cookie that POST /api/auth/messenger-login requires of browsers. 403 from a page of another site." } },
+    )
+    .post(
       "/dev-login",
       ({ body, cookie, server, request, set }) => {
         limitLogins(clientAddress(server, request), set);
+        refuseOtherSites(request);
         if (ctx.settings.loginMode() !== "dev_login") throw forbidden("Developer login is disabled on this server");
         const user = ctx.auth.upsertUser({ id: body.userId, firstName: body.firstName, lastName: body.lastName, username: body.username });
         cookie[SESSION_COOKIE].set({ value: ctx.auth.createSession(user.id), ...cookieOptions() });
@@ -58,15 +85,27 @@ export const authRoutes = (ctx: AppContext) => {
       "/messenger-login",
       ({ body, cookie, server, request, set }) => {
         limitLogins(clientAddress(server, request), set);
+        refuseOtherSites(request);
         if (ctx.settings.loginMode() !== "messenger_widget") throw forbidden("Messenger login is disabled on this server");
+        if (fromBrowser(request.headers) && !loginState.valid(cookie[LOGIN_STATE_COOKIE]?.value)) {
+          throw forbidden("This login was not started in this browser; open the login page and log in again");
+        }
         ctx.auth.verifyWidget(body, ctx.settings.messengerBotToken());
         const id = Number(body.id);
         if (!Number.isSafeInteger(id)) throw badRequest("id is out of range");
+        ctx.auth.consumeWidget(body);
         const user = ctx.auth.upsertUser({ id, firstName: body.first_name, lastName: body.last_name ?? null, username: body.username ?? null, photoUrl: body.photo_url ?? null });
         cookie[SESSION_COOKIE].set({ value: ctx.auth.createSession(user.id), ...cookieOptions() });
+        cookie[LOGIN_STATE_COOKIE].set({ value: "", ...stateCookieOptions(), maxAge: 0 });
         return { user };
       },
-      { body: widgetLoginSchema },
+      {
+        body: widgetLoginSchema,
+        detail: {
+          description:
+            "Logs in with a Login Widget payload. Each payload once (again: 401). A browser's request (Origin or Sec-Fetch-Site present) also needs the login_state cookie of POST /api/auth/login-state (403 without); 403 from another site.",
+        },
+      },
     )
     .get(
       "/me",

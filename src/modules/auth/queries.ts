@@ -1,9 +1,9 @@
 // Users, sessions and personal access tokens in the platform database. Session ids and PATs arrive
 // here already hashed (auth/service.ts): no secret is ever stored in clear.
-import { and, count, desc, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { statements } from "../../db/prepared";
-import { personalAccessTokens, sessions, users } from "../../db/schema";
+import { personalAccessTokens, sessions, usedLoginPayloads, users } from "../../db/schema";
 
 export type UserRow = typeof users.$inferSelect;
 export type UserChanges = Partial<Pick<typeof users.$inferInsert, "firstName" | "lastName" | "username" | "photoUrl" | "updatedAt">>;
@@ -61,4 +61,17 @@ export function listPats(db: Db, userId: number | undefined, page?: { limit: num
 export function deletePat(db: Db, id: number, userId?: number): boolean {
   const where = userId === undefined ? eq(personalAccessTokens.id, id) : and(eq(personalAccessTokens.id, id), eq(personalAccessTokens.userId, userId));
   return db.delete(personalAccessTokens).where(where).returning({ id: personalAccessTokens.id }).all().length > 0;
+}
+
+/**
+ * Records a Login Widget payload's hash as used (docs/security.md "Login"); false when it already
+ * was. Expired entries go first: a payload past its expiry is refused for its age anyway, so the
+ * table holds one day of logins.
+ */
+export function markPayloadUsed(db: Db, hash: string, expiresAt: string, nowIso: string): boolean {
+  return db.transaction(() => {
+    db.delete(usedLoginPayloads).where(lt(usedLoginPayloads.expiresAt, nowIso)).run();
+    const row = db.insert(usedLoginPayloads).values({ hash, expiresAt }).onConflictDoNothing().returning({ hash: usedLoginPayloads.hash }).get();
+    return row !== undefined;
+  });
 }

@@ -6,11 +6,14 @@ import { conflict, notFound, unauthorized } from "../../errors";
 import type { PublicUser, WidgetLogin } from "./model";
 import { authStatements, countPats, deletePat, insertPat, insertSession, listPats, upsertUser, usersWithoutSearchText, type UserChanges } from "./queries";
 import type { Actor } from "../../actor";
+import { markPayloadUsed } from "./queries";
 
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 /** `lastUsedAt` is refreshed at most this often, so authenticating is not a write on every request. */
 const PAT_TOUCH_INTERVAL_MS = 60_000;
 const WIDGET_MAX_AGE_S = 24 * 3600;
+/** How far in the future a payload's auth_date may lie (clock skew between us and the messenger). */
+const WIDGET_FUTURE_S = 300;
 
 export type PatScope = "bot_manager";
 
@@ -157,7 +160,18 @@ export class AuthService {
     if (!safeEqual(hmacHex(secret, dataCheck), hash.toLowerCase())) throw unauthorized("Login data could not be verified");
     const age = nowS - Number(payload.auth_date);
     if (age > WIDGET_MAX_AGE_S) throw unauthorized("Login data is older than 24 hours; log in again");
-    if (age < -300) throw unauthorized("Login data is dated in the future");
+    if (age < -WIDGET_FUTURE_S) throw unauthorized("Login data is dated in the future");
+  }
+
+  /**
+   * A verified payload logs in once (docs/security.md "Login"): its hash is kept until the payload would be
+   * too old anyway, so a link or a captured request cannot log anyone in again.
+   */
+  consumeWidget(payload: WidgetLogin, nowS = Math.floor(Date.now() / 1000)): void {
+    const expiresAt = new Date((Number(payload.auth_date) + WIDGET_MAX_AGE_S + WIDGET_FUTURE_S) * 1000).toISOString();
+    if (!markPayloadUsed(this.db, payload.hash.toLowerCase(), expiresAt, new Date(nowS * 1000).toISOString())) {
+      throw unauthorized("This login was already used; log in again");
+    }
   }
 }
 

@@ -38,7 +38,7 @@ export const botApiRoutes = (ctx: AppContext) => {
           await projects.remove(parseProjectId(params.id), actor.userId);
           return { success: true };
         },
-        { botActor: true },
+        { botActor: true, detail: { description: "Owner or collaborator. The project goes to the owner's trash (GET /api/projects/trash), restorable by the owner for PROJECT_TRASH_DAYS; its bots are stopped." } },
       )
       .put("/:id/data", ({ actor, params, body }) => projects.replaceData(parseProjectId(params.id), actor.userId, body), { botActor: true, parse: "text" })
       .get("/:id/export", ({ actor, params }) => projects.export(parseProjectId(params.id), actor.userId), { botActor: true })

@@ -12,10 +12,10 @@ export class ProjectAccess {
     this.q = projectStatements(db);
   }
 
-  /** undefined: no such project; null: exists but the user has no access. */
+  /** undefined: no such project (or it is in the trash: docs/api.md "Trash"); null: exists but the user has no access. */
   roleOf(projectId: number, userId: number): ProjectRole | null | undefined {
     const row = this.q.role.get({ projectId, userId });
-    if (!row) return undefined;
+    if (!row || row.trashed) return undefined;
     if (row.ownerId === userId) return "owner";
     return row.collaborator ? "collaborator" : null;
   }

@@ -11,9 +11,10 @@ import { z } from "zod";
 import { projectExtraRoutes } from "./features.routes";
 import { projectHistoryRoutes } from "./history.routes";
 import { projectHttpTestRoutes } from "./http-test.routes";
+import { projectTrashRoutes } from "./trash.routes";
 
 export const projectsRoutes = (ctx: AppContext) =>
-  new Elysia().use(projectRecordRoutes(ctx)).use(projectExtraRoutes(ctx)).use(projectHistoryRoutes(ctx)).use(projectHttpTestRoutes(ctx));
+  new Elysia().use(projectTrashRoutes(ctx)).use(projectRecordRoutes(ctx)).use(projectExtraRoutes(ctx)).use(projectHistoryRoutes(ctx)).use(projectHttpTestRoutes(ctx));
 
 /** `If-Match: "<updatedAt>"` (quotes optional, `*` means any) as the body's baseUpdatedAt; the body field wins. */
 function withIfMatch<B extends { baseUpdatedAt?: string }>(body: B, ifMatch: string | undefined): B {
@@ -88,7 +89,7 @@ const projectRecordRoutes = (ctx: AppContext) => {
           await projects.delete(parsePositiveId(params.id, "id"), actor.userId);
           return { message: "Project deleted" };
         },
-        { user: true },
+        { user: true, detail: { description: "The owner only (403 otherwise). The project goes to the owner's trash (GET /api/projects/trash) and can be restored for PROJECT_TRASH_DAYS; its bots are stopped." } },
       )
   );
 };

@@ -1,10 +1,10 @@
 // Statements of the projects module. A list or record read is "as seen by a user": the per-user
 // position (project_order, falling back to projects.sort_order) and the per-user archive flag.
-import { and, count, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { aliasedTable, and, asc, count, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { statements } from "../../db/prepared";
 import { aliased, prepareRows } from "../../db/rows";
-import { botLaunches, botLogs, botTokens, projectArchives, projectCollaborators, projectOrder, projects, projectVersions, users } from "../../db/schema";
+import { botLaunches, botLogs, botTokens, projectArchives, projectCollaborators, projectOrder, projects, projectTrash, projectVersions, users } from "../../db/schema";
 import type { ProjectListItem } from "./model";
 
 export type ProjectChanges = Partial<typeof projects.$inferInsert>;
@@ -14,6 +14,8 @@ const pid = sql.placeholder("projectId");
 
 const archivedFor = sql<number>`exists(select 1 from ${projectArchives} where ${projectArchives.projectId} = ${projects.id} and ${projectArchives.userId} = ${uid})`;
 const memberOf = sql`(${projects.ownerId} = ${uid} or exists(select 1 from ${projectCollaborators} where ${projectCollaborators.projectId} = ${projects.id} and ${projectCollaborators.userId} = ${uid}))`;
+/** A project in the trash is nobody's to see or use (docs/api.md "Trash"), except in the owner's trash list. */
+const notTrashed = sql`not exists(select 1 from ${projectTrash} where ${projectTrash.projectId} = ${projects.id})`;
 const position = sql<number>`coalesce(${projectOrder.sortOrder}, ${projects.sortOrder})`;
 const ownOrder = and(eq(projectOrder.projectId, projects.id), eq(projectOrder.userId, uid));
 
@@ -67,7 +69,7 @@ function userList<T extends Record<string, unknown>>(db: Db, columns: T) {
     .from(projects)
     .leftJoin(projectOrder, ownOrder)
     .leftJoin(projectArchives, and(eq(projectArchives.projectId, projects.id), eq(projectArchives.userId, uid)))
-    .where(and(inArray(projects.id, memberIds), sql`${isArchived} = ${sql.placeholder("archived")}`))
+    .where(and(inArray(projects.id, memberIds), sql`${isArchived} = ${sql.placeholder("archived")}`, notTrashed))
     .orderBy(position, projects.id);
 }
 
@@ -83,7 +85,7 @@ export const projectStatements = statements((db: Db) => ({
       db,
       userList(db, fullRecordColumns).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")),
     ),
-    /** Projects a user owns (the per-user cap). */
+    /** Projects a user owns (the per-user cap), those in the trash too: they still take their room until purged. */
     ownedCount: () => db.select({ n: count() }).from(projects).where(eq(projects.ownerId, sql.placeholder("ownerId"))).prepare(),
     full: () => db
       .select(fullColumns)
@@ -163,6 +165,7 @@ export const projectStatements = statements((db: Db) => ({
       .select({
         ownerId: projects.ownerId,
         collaborator: sql<number>`exists(select 1 from ${projectCollaborators} where ${projectCollaborators.projectId} = ${projects.id} and ${projectCollaborators.userId} = ${uid})`,
+        trashed: sql<number>`exists(select 1 from ${projectTrash} where ${projectTrash.projectId} = ${projects.id})`,
       })
       .from(projects)
       .where(eq(projects.id, pid))
@@ -170,6 +173,58 @@ export const projectStatements = statements((db: Db) => ({
 }));
 
 export type ProjectQueries = ReturnType<typeof projectStatements>;
+
+// --- the trash and leaving a project (projects/trash.ts, docs/api.md "Trash") --------------------
+
+const deleter = aliasedTable(users, "deleter");
+
+export const trashStatements = statements((db: Db) => ({
+  /** A user's own projects in the trash, most recently deleted first, with who deleted them. */
+  listOwned: () => db
+    .select({
+      id: projects.id,
+      name: projects.name,
+      description: projects.description,
+      nodeCount: projects.nodeCount,
+      updatedAt: projects.updatedAt,
+      deletedAt: projectTrash.deletedAt,
+      deletedBy: projectTrash.deletedBy,
+      deletedByFirstName: deleter.firstName,
+      deletedByLastName: deleter.lastName,
+      deletedByUsername: deleter.username,
+    })
+    .from(projectTrash)
+    .innerJoin(projects, eq(projects.id, projectTrash.projectId))
+    .leftJoin(deleter, eq(deleter.id, projectTrash.deletedBy))
+    .where(eq(projects.ownerId, uid))
+    .orderBy(desc(projectTrash.deletedAt), desc(projects.id))
+    .prepare(),
+  /** The owner of a project in the trash; undefined when it is not there. */
+  trashedOwner: () => db
+    .select({ ownerId: projects.ownerId })
+    .from(projectTrash)
+    .innerJoin(projects, eq(projects.id, projectTrash.projectId))
+    .where(eq(projectTrash.projectId, pid))
+    .prepare(),
+  put: () => db.insert(projectTrash).values({ projectId: sql`${pid}`, deletedBy: sql`${sql.placeholder("deletedBy")}` }).onConflictDoNothing().prepare(),
+  take: () => db.delete(projectTrash).where(eq(projectTrash.projectId, pid)).returning({ projectId: projectTrash.projectId }).prepare(),
+  /** Deleted before the cutoff (ISO time): due for purging, oldest first. */
+  expired: () => db
+    .select({ projectId: projectTrash.projectId })
+    .from(projectTrash)
+    .where(lt(projectTrash.deletedAt, sql.placeholder("cutoff")))
+    .orderBy(asc(projectTrash.deletedAt))
+    .prepare(),
+  leave: () => db
+    .delete(projectCollaborators)
+    .where(and(eq(projectCollaborators.projectId, pid), eq(projectCollaborators.userId, uid)))
+    .returning({ userId: projectCollaborators.userId })
+    .prepare(),
+  /** The leaver's own position of the project goes with them (their archive flag: projectStatements.unarchive). */
+  forgetOrder: () => db.delete(projectOrder).where(and(eq(projectOrder.projectId, pid), eq(projectOrder.userId, uid))).prepare(),
+}));
+
+export type TrashQueries = ReturnType<typeof trashStatements>;
 
 export function updateProject(db: Db, projectId: number, set: ProjectChanges) {
   db.update(projects).set(set).where(eq(projects.id, projectId)).run();

@@ -7,7 +7,8 @@ import { badRequest, conflict, forbidden, notFound } from "../../errors";
 import { texts } from "../../texts";
 import { DEFAULT_DATA, parseDocument, readStored as readJson, type ParsedDocument } from "./document";
 import { NAME_MAX, toFlag, type CreateProjectInput, type Flag, type ProjectFull, type ProjectListItem, type ProjectPatch } from "./model";
-import { projectStatements, updateProject, type ProjectChanges, type ProjectQueries } from "./queries";
+import { projectStatements, trashStatements, updateProject, type ProjectChanges, type ProjectQueries, type TrashQueries } from "./queries";
+import { ProjectTrash, scheduleTrashPurge } from "./trash";
 import { ProjectVersions, type VersionMeta } from "./versions";
 import { AdminIds, normalizeAdminIds } from "./admin-ids";
 import { ProjectTeam } from "./team";
@@ -20,15 +21,21 @@ export class ProjectsService {
   readonly versions: ProjectVersions;
   readonly team: ProjectTeam;
   readonly adminIds: AdminIds;
+  readonly trash: ProjectTrash;
 
   constructor(private readonly ctx: AppContext) {
     this.versions = new ProjectVersions(ctx.db);
     this.team = new ProjectTeam(() => this.q);
     this.adminIds = new AdminIds(ctx);
+    this.trash = new ProjectTrash(ctx, () => this.tq, (id) => this.team.memberIds(id), (kind, id, to) => this.changed(kind, id, to));
   }
 
   private get q(): ProjectQueries {
     return projectStatements(this.ctx.db);
+  }
+
+  private get tq(): TrashQueries {
+    return trashStatements(this.ctx.db);
   }
 
   // --- reads ---------------------------------------------------------------------------------
@@ -214,21 +221,29 @@ export class ProjectsService {
 
   // --- delete --------------------------------------------------------------------------------
 
-  /**
-   * docs/api.md#project-rules rule 3: bots stop first (they write into the project's rows), then the delete hooks
-   * (files outside the database), then the row; dependent rows go by FK cascade. Team members are
-   * computed before the delete, since the collaborator rows go with it.
-   */
   /** The stored scenario and its time, for the copy in the project's own database file. */
   contentOf(projectId: number): { data: string; updatedAt: string } | undefined {
     return this.q.content.get({ projectId });
   }
 
+  /**
+   * Every deletion goes to the trash (docs/api.md "Trash"): the owner's alone here, the owner's
+   * or a collaborator's through /api/bot/projects/{id}. Only the owner restores.
+   */
   async delete(projectId: number, userId: number, opts: { allowCollaborator?: boolean } = {}): Promise<void> {
     this.ctx.access.require(projectId, userId, { ownerOnly: !opts.allowCollaborator });
-    const recipients = this.team.memberIds(projectId);
-    // No bot of the project may start again before the row is gone (a start meanwhile then finds no project).
+    await this.trash.put(projectId, userId);
+  }
+
+  /**
+   * A project in the trash, gone for good (docs/api.md#project-rules rule 3): bots stop first (they write into the project's rows),
+   * then the delete hooks (files outside the database), then the row; dependent rows go by FK
+   * cascade. Checked again once the bots are stopped: a restore meanwhile wins (false).
+   */
+  async purge(projectId: number): Promise<boolean> {
+    let purged = false;
     await this.ctx.bots.stopProject(projectId, async () => {
+      if (!this.tq.trashedOwner.get({ projectId })) return;
       for (const hook of this.ctx.projectDeleteHooks) {
         try {
           await hook(projectId);
@@ -238,8 +253,39 @@ export class ProjectsService {
         }
       }
       this.q.remove.run({ projectId });
+      purged = true;
     });
-    this.changed("deleted", projectId, recipients);
+    return purged;
+  }
+
+  /** Purges what has been in the trash longer than PROJECT_TRASH_DAYS (main.ts runs it hourly). */
+  purgeExpiredTrash(now = Date.now()): Promise<number> {
+    return this.trash.purgeExpired((id) => this.purge(id), now);
+  }
+
+  /** The owner deletes a project in their trash for good (404 for anyone else). */
+  async purgeFromTrash(projectId: number, userId: number): Promise<void> {
+    await this.trash.purgeNow(projectId, userId, (id) => this.purge(id));
+  }
+
+  /** `serve` only: purges expired trash now and hourly until stopped. */
+  scheduleTrashPurge(): { stop(): void } {
+    return scheduleTrashPurge(() => this.purgeExpiredTrash(), this.ctx.log);
+  }
+
+  /** A collaborator leaves a project they were added to; the owner cannot (409). */
+  leave(projectId: number, userId: number) {
+    const role = this.ctx.access.require(projectId, userId);
+    if (role === "owner") throw conflict("The owner cannot leave their own project");
+    const recipients = this.team.memberIds(projectId);
+    this.ctx.db.transaction(() => {
+      this.tq.leave.run({ projectId, userId });
+      this.q.unarchive.run({ projectId, userId });
+      this.tq.forgetOrder.run({ projectId, userId });
+    });
+    // The leaver's list loses it ("deleted" for them); the rest of the team sees a changed team.
+    this.changed("deleted", projectId, [userId]);
+    this.changed("updated", projectId, recipients.filter((id) => id !== userId));
   }
 
   // --- per-user view -------------------------------------------------------------------------

@@ -26,6 +26,9 @@ export type ProjectListItem = Answer<"/api/projects/list">[number];
 export type TokenItem = Answer<"/api/bot/projects/{id}/tokens">["items"][number];
 export type BotStatus = Answer<"/api/bot/tokens/{tokenId}/status">;
 export type MediaItem = Answer<"/api/projects/{id}/media">[number];
+/** The caller's own deleted projects (docs/api.md#trash). */
+export type TrashList = Answer<"/api/projects/trash">;
+export type TrashItem = TrashList["items"][number];
 /** A template as lists show it, and with its scenario when opened (`GET /api/templates/{id}`). */
 export type TemplateItem = Answer<"/api/templates">["items"][number] & { data?: ScenarioDoc };
 

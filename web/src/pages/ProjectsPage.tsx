@@ -1,5 +1,5 @@
-// The signed-in user's projects (GET /api/projects/list): create, import, the archived view, drag
-// (or move buttons) to reorder. The list refreshes itself from the live events socket.
+// The signed-in user's projects (GET /api/projects/list): create, import, the archived view, the
+// trash (their own deleted projects, restorable), drag (or move buttons) to reorder. The list refreshes itself from the live events socket.
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useLocation } from "wouter";
@@ -10,6 +10,9 @@ import type { ProjectListItem } from "../api/types";
 import { ErrorLine } from "../components/ui";
 import { ImportProject } from "./projects/ImportProject";
 import { ProjectCard } from "./projects/ProjectCard";
+import { TrashList } from "./projects/TrashList";
+
+type View = "active" | "archived" | "trash";
 
 export const projectsKey = ["projects", "list"] as const;
 
@@ -18,11 +21,12 @@ export function ProjectsPage() {
   const qc = useQueryClient();
   const [, navigate] = useLocation();
   const [name, setName] = useState("");
-  const [archived, setArchived] = useState(false);
+  const [view, setView] = useState<View>("active");
+  const archived = view === "archived";
   const [dragId, setDragId] = useState<number | null>(null);
   useLiveProjects();
   const key = [...projectsKey, archived ? "archived" : "active"];
-  const list = useQuery({ queryKey: key, queryFn: () => get<ProjectListItem[]>("/api/projects/list", { query: { archived } }) });
+  const list = useQuery({ queryKey: key, enabled: view !== "trash", queryFn: () => get<ProjectListItem[]>("/api/projects/list", { query: { archived } }) });
   const create = useMutation({
     mutationFn: (n: string) => post<{ id: number }>("/api/projects", { name: n }),
     onSuccess: (p) => {
@@ -67,33 +71,42 @@ export function ProjectsPage() {
       <ErrorLine error={create.error} />
       <ImportProject onImported={(id) => navigate(`/projects/${id}`)} />
       <div className="segmented" role="tablist" aria-label={t("projects.view")}>
-        <button type="button" role="tab" aria-selected={!archived} className={archived ? "seg" : "seg active"} onClick={() => setArchived(false)}>{t("projects.active")}</button>
-        <button type="button" role="tab" aria-selected={archived} className={archived ? "seg active" : "seg"} onClick={() => setArchived(true)}>{t("projects.archived")}</button>
-      </div>
-      {list.isPending && <p>{t("common.loading")}</p>}
-      <ErrorLine error={list.error} />
-      <ErrorLine error={reorder.error} />
-      {list.data?.length === 0 && <p className="muted">{archived ? t("projects.noArchived") : t("projects.empty")}</p>}
-      {!archived && items.length > 1 && <p className="muted small">{t("projects.reorderHint")}</p>}
-      <ul className="cards" data-testid="project-list">
-        {items.map((p, i) => (
-          <ProjectCard
-            key={p.id}
-            project={p}
-            archived={archived}
-            dragging={dragId === p.id}
-            canMoveUp={!archived && i > 0}
-            canMoveDown={!archived && i < items.length - 1}
-            onMove={(delta) => move(p.id, i + delta)}
-            onDragStart={() => setDragId(p.id)}
-            onDragEnd={() => setDragId(null)}
-            onDropHere={() => {
-              if (dragId !== null && dragId !== p.id) move(dragId, i);
-              setDragId(null);
-            }}
-          />
+        {(["active", "archived", "trash"] as const).map((v) => (
+          <button key={v} type="button" role="tab" aria-selected={view === v} className={view === v ? "seg active" : "seg"} onClick={() => setView(v)}>
+            {t(`projects.${v}`)}
+          </button>
         ))}
-      </ul>
+      </div>
+      {view === "trash" ? (
+        <TrashList />
+      ) : (
+        <>
+          {list.isPending && <p>{t("common.loading")}</p>}
+          <ErrorLine error={list.error} />
+          <ErrorLine error={reorder.error} />
+          {list.data?.length === 0 && <p className="muted">{archived ? t("projects.noArchived") : t("projects.empty")}</p>}
+          {!archived && items.length > 1 && <p className="muted small">{t("projects.reorderHint")}</p>}
+          <ul className="cards" data-testid="project-list">
+            {items.map((p, i) => (
+              <ProjectCard
+                key={p.id}
+                project={p}
+                archived={archived}
+                dragging={dragId === p.id}
+                canMoveUp={!archived && i > 0}
+                canMoveDown={!archived && i < items.length - 1}
+                onMove={(delta) => move(p.id, i + delta)}
+                onDragStart={() => setDragId(p.id)}
+                onDragEnd={() => setDragId(null)}
+                onDropHere={() => {
+                  if (dragId !== null && dragId !== p.id) move(dragId, i);
+                  setDragId(null);
+                }}
+              />
+            ))}
+          </ul>
+        </>
+      )}
     </section>
   );
 }

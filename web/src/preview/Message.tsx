@@ -3,6 +3,7 @@
 import { useTranslation } from "react-i18next";
 import { previewApi, type PreviewEntry } from "./api";
 import { Formatted } from "./formatted";
+import { buttonHref } from "../../../src/lib/button-url";
 
 interface Props {
   entry: PreviewEntry;
@@ -18,7 +19,11 @@ function Media({ entry, sessionId }: { entry: PreviewEntry; sessionId: string })
   const { t } = useTranslation();
   const m = entry.media!;
   // media named by URL stays a link: the chat loads nothing from other hosts
-  if (m.url) return <a className="pv-media-link" href={m.url} target="_blank" rel="noopener noreferrer nofollow">{t(`preview.media.${m.kind}`, { defaultValue: m.kind })}: {m.url}</a>;
+  if (m.url) {
+    const label = `${t(`preview.media.${m.kind}`, { defaultValue: m.kind })}: ${m.url}`;
+    const href = buttonHref(m.url);
+    return href ? <a className="pv-media-link" href={href} target="_blank" rel="noopener noreferrer nofollow">{label}</a> : <span className="pv-media-link">{label}</span>;
+  }
   const src = previewApi.fileUrl(sessionId, m.fileId);
   if (m.kind === "photo" || m.kind === "sticker" || (m.mimeType ?? "").startsWith("image/")) return <img className="pv-photo" src={src} alt={t("preview.media.photo")} />;
   return <a className="pv-media-link" href={src} target="_blank" rel="noopener">📎 {m.fileName ?? t(`preview.media.${m.kind}`, { defaultValue: m.kind })}</a>;
@@ -50,8 +55,13 @@ export function Message({ entry, sessionId, highlighted, onPress, onSelectNode, 
           {entry.replyMarkup.inline_keyboard.map((row, i) => (
             <div className="pv-row" key={i}>
               {row.map((b, j) =>
-                b.url ? (
-                  <a key={j} className="btn pv-key" href={b.url} target="_blank" rel="noopener noreferrer nofollow">{b.text} ↗</a>
+                b.url !== undefined ? (
+                  // Only what Telegram would accept becomes a link (docs/preview.md "Button URLs").
+                  buttonHref(b.url) ? (
+                    <a key={j} className="btn pv-key" href={buttonHref(b.url)!} target="_blank" rel="noopener noreferrer nofollow">{b.text} ↗</a>
+                  ) : (
+                    <span key={j} className="btn pv-key">{b.text}</span>
+                  )
                 ) : (
                   <button key={j} type="button" className="btn pv-key" disabled={b.callback_data === undefined} onClick={() => b.callback_data !== undefined && onPress(entry.messageId!, b.callback_data)}>
                     {b.text}

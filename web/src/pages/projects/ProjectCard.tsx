@@ -1,4 +1,5 @@
-// One project in the list: its facts and its actions (rename, duplicate, archive, delete, move).
+// One project in the list: its facts and its actions (rename, duplicate, archive, move; delete for
+// its owner, leave for a collaborator).
 import { useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link } from "wouter";
@@ -7,6 +8,8 @@ import { post, put } from "../../api/client";
 import type { ProjectListItem } from "../../api/types";
 import { ErrorLine, useDates } from "../../components/ui";
 import { DeleteProjectDialog } from "./DeleteProjectDialog";
+import { LeaveProjectDialog } from "./LeaveProjectDialog";
+import { useMe } from "../../auth";
 
 interface Props {
   project: ProjectListItem;
@@ -26,6 +29,9 @@ export function ProjectCard({ project: p, archived, dragging, canMoveUp, canMove
   const qc = useQueryClient();
   const [renaming, setRenaming] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+  const me = useMe();
+  const owner = me.data?.id === p.ownerId;
   const refresh = () => void qc.invalidateQueries({ queryKey: ["projects", "list"] });
   const action = useMutation({
     mutationFn: (what: "archive" | "unarchive" | "duplicate") => post(`/api/projects/${p.id}/${what}`),
@@ -87,7 +93,11 @@ export function ProjectCard({ project: p, archived, dragging, canMoveUp, canMove
         <button type="button" className="btn small-btn" onClick={() => action.mutate(archived ? "unarchive" : "archive")} disabled={action.isPending}>
           {archived ? t("projects.unarchive") : t("projects.archive")}
         </button>
-        <button type="button" className="btn small-btn danger" onClick={() => setDeleting(true)}>{t("common.delete")}</button>
+        {owner ? (
+          <button type="button" className="btn small-btn danger" onClick={() => setDeleting(true)}>{t("common.delete")}</button>
+        ) : (
+          me.data && <button type="button" className="btn small-btn danger" onClick={() => setLeaving(true)}>{t("projects.leave")}</button>
+        )}
         {!archived && (
           <span className="move">
             <button type="button" className="btn small-btn icon" disabled={!canMoveUp} onClick={() => onMove(-1)} aria-label={t("projects.moveUp", { name: p.name })}>↑</button>
@@ -97,6 +107,7 @@ export function ProjectCard({ project: p, archived, dragging, canMoveUp, canMove
       </div>
       <ErrorLine error={action.error ?? rename.error} />
       {deleting && <DeleteProjectDialog project={p} onClose={() => setDeleting(false)} />}
+      {leaving && <LeaveProjectDialog project={p} onClose={() => setLeaving(false)} />}
     </li>
   );
 }
