@@ -41,5 +41,9 @@ describe("POST /api/templates/{id}/preview", () => {
     expect((await t.call("POST", `/api/templates/${p.body.id}/preview`, { cookie: bob })).status).toBe(404);
     expect((await t.call("POST", "/api/templates/x/preview", { cookie: bob })).status).toBe(400);
     expect((await t.call("POST", `/api/templates/${p.body.id}/preview`)).status).toBe(401);
+    // it takes no body: anything in one is refused before a bot starts
+    const bad = await t.call("POST", `/api/templates/${p.body.id}/preview`, { cookie: ann, json: { document: { sheets: [] } } });
+    expect(bad.status).toBe(400);
+    expect(t.ctx.preview.count).toBe(0);
   });
 });

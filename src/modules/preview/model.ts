@@ -5,6 +5,8 @@ import { z } from "zod";
 const document = z.unknown().refine((v) => v !== null && typeof v === "object" && !Array.isArray(v), { error: "document must be a scenario object" });
 
 export const createPreviewSchema = z.object({ document: document.optional() });
+/** A template's try-it session takes nothing: the template is the scenario. */
+export const templatePreviewSchema = z.strictObject({}).optional();
 export const documentSchema = z.object({ document });
 
 const caption = z.string().max(1024).optional();

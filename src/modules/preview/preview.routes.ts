@@ -8,7 +8,7 @@ import { badRequest } from "../../errors";
 import { parseIntQuery, parsePositiveId } from "../../http/params";
 import { TemplatesService } from "../templates/service";
 import { jsonAnswer } from "../../http/openapi-answer";
-import { actionSchema, actorSchema, createPreviewSchema, documentSchema, previewTranscriptSchema, previewViewSchema, variablesSchema } from "./model";
+import { actionSchema, actorSchema, createPreviewSchema, templatePreviewSchema, documentSchema, previewTranscriptSchema, previewViewSchema, variablesSchema } from "./model";
 
 const sessionId = (raw: string | undefined) => {
   if (!raw || !/^[A-Za-z0-9]{16,32}$/.test(raw)) throw badRequest("preview id is malformed");
@@ -42,7 +42,7 @@ export const previewRoutes = (ctx: AppContext) => {
         set.status = 201;
         return view;
       },
-      { user: true, detail: { summary: "Try a template: its scenario as a preview bot, no project made" } },
+      { user: true, body: templatePreviewSchema, detail: { summary: "Try a template: its scenario as a preview bot, no project made" } },
     )
     .get("/api/preview/:sid", ({ actor, params }) => previews.get(actor.userId, sessionId(params.sid)), { user: true, detail: { summary: "A preview session: status, bot, users, commands", ...jsonAnswer(previewViewSchema) } })
     .delete(
