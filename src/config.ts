@@ -5,6 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import { Cron } from "./lib/cron";
 import { PRIVATE_DIR_MODE } from "./lib/file-modes";
+import { parseEgressAllow } from "./lib/shared-runtime";
 
 const LOG_LEVELS = ["silent", "error", "warn", "info", "debug", "trace"] as const;
 
@@ -44,6 +45,14 @@ const envSchema = z.object({
   BOT_RUNNER_CAPACITY: z.coerce.number().int().min(1).default(100),
   BOT_RUNNER_BLOCK_SECONDS: z.coerce.number().min(0.5).max(600).default(5),
   BOT_RUNNER_MEMORY_MB: z.coerce.number().int().min(64).default(1024),
+  // Internal services scenarios may reach despite the egress policy (docs/security.md "Egress policy").
+  EGRESS_ALLOW: z
+    .string()
+    .default("")
+    .superRefine((v, c) => {
+      const { invalid } = parseEgressAllow(v);
+      if (invalid.length > 0) c.addIssue({ code: "custom", message: `EGRESS_ALLOW entries must be host[:port], *.domain[:port], IP[:port], [IPv6][:port] or a network (10.0.0.0/8): not ${invalid.map((x) => JSON.stringify(x)).join(", ")}` });
+    }),
 });
 
 function isCronPattern(v: string): boolean {
@@ -117,6 +126,11 @@ export interface Config {
   logLevel: LogLevel;
   limits: Limits;
   bots: BotRuntimeConfig;
+  /**
+   * The operator's egress allow list (EGRESS_ALLOW, comma-separated): internal services that
+   * http_request and the editor's test request may reach; empty: public addresses only.
+   */
+  egressAllow: string;
   /** Environment handed to child processes (bots): PATH and locale only, never our secrets. */
   childEnv: Record<string, string>;
 }
@@ -213,6 +227,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       runnerBlockMs: Math.round(e.BOT_RUNNER_BLOCK_SECONDS * 1000),
       runnerMemoryMb: e.BOT_RUNNER_MEMORY_MB,
     },
+    egressAllow: e.EGRESS_ALLOW.split(",").map((x) => x.trim()).filter(Boolean).join(","),
     childEnv,
   };
 }

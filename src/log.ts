@@ -2,6 +2,7 @@
 // slips into a message is never written out (tests scan the log output for secrets).
 import { createConsola, type ConsolaReporter } from "consola/core";
 import type { LogLevel } from "./config";
+import { secretMasker } from "./lib/shared-runtime";
 
 const LEVELS: Record<LogLevel, number> = { silent: -999, error: 0, warn: 1, info: 3, debug: 4, trace: 5 };
 
@@ -10,23 +11,19 @@ const LEVELS: Record<LogLevel, number> = { silent: -999, error: 0, warn: 1, info
 // The ":" may be percent-encoded (a token in a URL's query).
 const SECRET_PATTERNS: RegExp[] = [/(?<![0-9])\d{5,}(?::|%3[Aa])[A-Za-z0-9_-]{20,}/g, /\bmcp_[A-Za-z0-9]{16,}\b/g];
 const extraSecrets = new Set<string>();
+let maskExtra = (text: string) => text;
 
-/** Registers a literal secret (admin key, storage keys) to be masked wherever it shows up. */
+/** Registers a literal secret (admin key, storage keys) to be masked wherever it shows up, in any of its forms. */
 export function registerSecret(secret: string | null | undefined) {
-  if (secret && secret.length >= 6) extraSecrets.add(secret);
-}
-
-/** A secret as it may be printed: as is, percent-encoded (URLs, forms) and base64 (basic auth). */
-export function secretForms(secret: string): string[] {
-  const forms = [secret, encodeURIComponent(secret), encodeURI(secret), new URLSearchParams({ v: secret }).toString().slice(2), Buffer.from(secret).toString("base64"), Buffer.from(secret).toString("base64url")];
-  return [...new Set(forms)].sort((a, b) => b.length - a.length);
+  if (!secret || secret.length < 6 || extraSecrets.has(secret)) return;
+  extraSecrets.add(secret);
+  maskExtra = secretMasker([...extraSecrets], 6);
 }
 
 export function maskSecrets(text: string): string {
   let out = text;
   for (const re of SECRET_PATTERNS) out = out.replace(re, (m) => (m.startsWith("mcp_") ? "mcp_***" : /^\d+/.exec(m)![0] + ":***"));
-  for (const s of extraSecrets) if (out.includes(s)) out = out.split(s).join("***");
-  return out;
+  return maskExtra(out);
 }
 
 function maskArg(a: unknown): unknown {

@@ -1,6 +1,7 @@
 // Where a bot's output lines go: its log, with every form of its secrets masked, and the last
 // stderr lines that can say why it died (the launch history quotes them).
-import { maskSecrets, secretForms } from "../log";
+import { maskSecrets } from "../log";
+import { secretMasker } from "../lib/shared-runtime";
 import type { LineSink } from "./instance";
 import type { LogWriter } from "./log-writer";
 import type { SupervisedBot } from "./supervised";
@@ -12,12 +13,10 @@ export function outputOf(bot: SupervisedBot, logs: LogWriter): LineSink {
   const { projectId, tokenId, token, env } = bot.program;
   // The bot masks these itself; a line it printed some other way must not carry them either.
   const secretValues = (env.BOTLOOM_SECRET_KEYS ?? "").split(",").filter(Boolean).map((k) => env[k] ?? "");
-  const hidden = [...new Set([token, env.WEBHOOK_SECRET ?? "", ...secretValues].filter((s) => s.length >= 8).flatMap(secretForms))].sort((a, b) => b.length - a.length);
+  const hide = secretMasker([token, env.WEBHOOK_SECRET ?? "", ...secretValues]);
   return (level, line) => {
     if (!line.trim()) return;
-    let text = line;
-    for (const s of hidden) if (text.includes(s)) text = text.split(s).join("***");
-    const safe = maskSecrets(text);
+    const safe = maskSecrets(hide(line));
     logs.push(projectId, tokenId, level, safe);
     // Error printouts end in stack frames, source excerpts and indented fields; the reason of a
     // crash is in the unindented lines ("GrammyError: Call to 'getMe' failed! (401: ...)").

@@ -131,6 +131,8 @@ export function buildBotProgram(config: Config, db: Db, files: ProjectDatabases,
     DATABASE_PATH: files.pathOf(project.id),
     MEDIA_DIR: projectMediaDir(config.uploadsDir, project.id),
     LAUNCH_MODE: token.launchMode,
+    // the operator's egress allow list: the bot applies the platform's policy to http_request
+    BOTLOOM_EGRESS_ALLOW: config.egressAllow,
   });
   // Media kept in an object store is fetched through the platform's own /uploads route.
   if (platformUrl) env.PLATFORM_URL = platformUrl;

@@ -10,6 +10,7 @@ import { findMethod, notFound } from "./bot-api/methods";
 import { readParams, Upload } from "./bot-api/params";
 import { ApiError, badRequest, nowSeconds, type FakeUser, type Message } from "./bot-api/types";
 import { Transcript } from "./transcript";
+import { egressFetch, type EgressPolicy } from "../lib/shared-runtime";
 
 /** Parameter the preview runtime adds to a call: the node that made it (Telegram ignores it). */
 export const NODE_PARAM = "botloom_node";
@@ -42,11 +43,18 @@ export class EmulatorSession {
   constructor(
     readonly bot: { token: string; id: number; username: string; firstName: string },
     private readonly limits: EmulatorLimits = DEFAULT_EMULATOR_LIMITS,
+    egress?: EgressPolicy,
   ) {
     this.state = new BotState(
       { ...bot, hasPhoto: false },
-      // the preview bot polls; a webhook it registers would get nothing, as no one delivers there
-      { timeoutMs: 5000, retryDelaysMs: [], onReply: (body) => void this.replyCall(body) },
+      // The preview bot polls; a webhook URL it registers anyway (an http_request may call
+      // setWebhook on this emulator) gets its deliveries under the egress policy, from the server.
+      {
+        timeoutMs: 5000,
+        retryDelaysMs: [],
+        onReply: (body) => void this.replyCall(body),
+        send: egress ? async (url, init) => (await egressFetch(egress, url, init)).response : undefined,
+      },
     );
     this.transcript = new Transcript(limits.maxEntries, (e) => {
       if (e.messageId !== undefined) this.state.remove(e.chatId, e.messageId);

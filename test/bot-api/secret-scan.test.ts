@@ -118,7 +118,8 @@ test("the log mask also covers the `bot<token>` URL form", async () => {
 });
 
 test("the log mask covers a token whose ':' is percent-encoded, and secretForms gives every printed form", async () => {
-  const { maskSecrets, secretForms } = await import("../../src/log");
+  const { maskSecrets } = await import("../../src/log");
+  const { secretForms } = await import("../../src/scenario/codegen/runtime/secret-forms");
   const t = "7100000001:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
   expect(maskSecrets(`GET http://x/echo?t=${encodeURIComponent(t)}&a=1`)).toBe("GET http://x/echo?t=7100000001:***&a=1");
   expect(maskSecrets(`GET http://x/echo?t=7100000001%3aAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`)).toBe("GET http://x/echo?t=7100000001:***");

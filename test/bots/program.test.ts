@@ -39,6 +39,10 @@ describe("bot program", () => {
     // Read by Bun or the loader from the process environment: a user variable must never reach it.
     for (const key of ["BUN_OPTIONS", "LD_PRELOAD", "NODE_EXTRA_CA_CERTS", "BOTLOOM_X"]) expect(p.env[key]).toBeUndefined();
     expect(p.env.PORT).toBeUndefined();
+    // the platform's egress allow list reaches the bot; a token variable cannot set it (BOTLOOM_*)
+    expect(p.env.BOTLOOM_EGRESS_ALLOW).toBe("");
+    const listed = buildBotProgram({ ...t.ctx.config, egressAllow: "10.0.0.0/8,internal.example" }, t.ctx.db, t.ctx.projectFiles, 1);
+    expect(listed.env.BOTLOOM_EGRESS_ALLOW).toBe("10.0.0.0/8,internal.example");
     // The default (shared runners): the bot as tables, no program text; BOT_ISOLATION=process gets the program.
     expect("tables" in p.run && p.run.tables.nodes.length).toBeGreaterThan(0);
     const own = buildBotProgram({ ...t.ctx.config, bots: { ...t.ctx.config.bots, isolation: "process" } }, t.ctx.db, t.ctx.projectFiles, p.tokenId);

@@ -23,10 +23,10 @@ const user: FakeUser = { id: 6001, first_name: "Uma" };
 const pool = () => apps.at(-1)!.pool();
 const pidOf = (tokenId: number) => t.ctx.bots.state(tokenId).pid;
 
-/** A bot of its own project; `env` becomes its secret env variables. */
+/** A bot of its own project; `env` becomes its env variables (plain: a secret one never reaches a message, docs/security.md). */
 async function newBot(cookie: string, name: string, env: Record<string, string> = {}) {
   const b = await addBot(apps.at(-1)!, cookie, name);
-  for (const [key, value] of Object.entries(env)) expect((await t.call("POST", `/api/bot/tokens/${b.tokenId}/env`, { cookie, json: { key, value, isSecret: 1 } })).status).toBe(201);
+  for (const [key, value] of Object.entries(env)) expect((await t.call("POST", `/api/bot/tokens/${b.tokenId}/env`, { cookie, json: { key, value, isSecret: 0 } })).status).toBe(201);
   return b;
 }
 
@@ -112,7 +112,7 @@ describe("shared runners", () => {
 
     expect(await ask(a1.bot, "/start")).toBe("hello Uma");
     expect(await ask(a2.bot, "/start")).toBe("hello Uma");
-    // Each bot reads its own variables only (a secret is masked in what it prints, not in what it sends).
+    // Each bot reads its own variables only.
     expect(await ask(a1.bot, "/env")).toBe("env=[alice-secret-value-1]");
     expect(await ask(a2.bot, "/env")).toBe("env=[]"); // a variable nobody set is empty
     expect(await ask(b1.bot, "/env")).toBe("env=[bob-secret-value-22]");

@@ -139,6 +139,8 @@ describe.skipIf(!haveChromium)("editor: canvas gestures", () => {
       const props = page.getByRole("complementary", { name: "Properties" });
       await props.getByLabel("Method").selectOption("POST");
       await props.getByLabel("URL", { exact: true }).fill(`http://127.0.0.1:${echo.port}/hook`);
+      // the node's own field: its variables are whole URLs (docs/nodes/data.md)
+      await props.getByLabel("Variables as written").check();
       await props.getByLabel("Body").fill('{"hello":"{first_name}"}');
       await props.getByLabel("Authorization").selectOption("bearer");
       await props.getByLabel("Bearer token").fill("secret-1");
@@ -146,6 +148,9 @@ describe.skipIf(!haveChromium)("editor: canvas gestures", () => {
       await expect(props.getByTestId("http-status").textContent()).resolves.toContain("201");
       const shown = JSON.parse((await props.locator(".ed-http-answer pre").textContent())!);
       expect(shown).toEqual({ got: "POST", auth: "Bearer secret-1", body: '{"hello":"{first_name}"}' });
+      await props.getByLabel("JSON", { exact: true }).check();
+      expect(JSON.parse(await props.locator("textarea").inputValue())).toMatchObject({ httpRequestUrlRaw: true });
+      await props.getByLabel("JSON", { exact: true }).uncheck();
     } finally {
       echo.stop(true);
     }

@@ -21,7 +21,8 @@ export async function editorEnv(opts: { viewport?: { width: number; height: numb
   const fake = await startFakeMessenger();
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const t = createTestApp({ fileDb: true, env: { MESSENGER_API_ROOT: fake.url } });
+  // the editor's "send test request" reaches the tests' loopback services: the operator's allow list
+  const t = createTestApp({ fileDb: true, env: { MESSENGER_API_ROOT: fake.url, EGRESS_ALLOW: "127.0.0.1" } });
   await setUp(t);
   const app = createApp(t.ctx).listen({ port, hostname: "127.0.0.1" });
   const userId = 4242;

@@ -254,6 +254,35 @@ describe("bad query parameters on every GET route", () => {
   });
 });
 
+describe("outbound addresses (egress policy)", () => {
+  // the editor's test request never reaches an internal address, however it is spelled; the answer
+  // is the one error shape and names no port state
+  const INTERNAL = [
+    "http://127.0.0.1:1/admin/api/status",
+    "http://2130706433/",
+    "http://0x7f.1/",
+    "http://0177.0.0.1/",
+    "http://127.1/",
+    "http://localhost/",
+    "http://[::1]/",
+    "http://[::ffff:127.0.0.1]/",
+    "http://[64:ff9b::a9fe:a9fe]/",
+    "http://169.254.169.254/latest/meta-data/",
+    "http://10.0.0.1/",
+    "http://100.64.0.1/",
+    "http://[fd00::1]/",
+    "http://0.0.0.0/",
+  ];
+  test("every internal spelling through http-test is 400, refused by the policy before any connection", async () => {
+    for (const url of INTERNAL) {
+      const r = await h.call("POST", `/api/projects/${ids.project}/http-test`, { cookie: h.owner, json: { url, timeoutSeconds: 2 } });
+      expect([url, r.status, r.body.error]).toEqual([url, 400, "VALIDATION_FAILED"]);
+      expect(r.body.message).toContain("public addresses only");
+      expectCleanError(r, `http-test ${url}`);
+    }
+  });
+});
+
 describe("garbage credentials", () => {
   const USER_PROBES: [string, string, unknown?][] = [
     ["GET", "/api/projects/list"],

@@ -81,6 +81,8 @@ export const MATRIX: Row[] = [
   { method: "POST", path: "/api/projects/{project}/generate", body: () => ({}), expect: member(200) },
   // access is checked before the URL: members learn the scheme is refused, strangers only 403 (nothing is sent)
   { method: "POST", path: "/api/projects/{project}/http-test", body: () => ({ url: "ftp://example.invalid/" }), expect: member(400) },
+  // the egress policy: a member's request to an internal address is refused (400), nothing is sent
+  { method: "POST", path: "/api/projects/{project}/http-test", body: () => ({ url: "http://2130706433:1/admin/api/status" }), expect: member(400) },
   { method: "GET", path: "/api/projects/{project}/launches/all", expect: member(200) },
   { method: "GET", path: "/api/projects/{project}/logs/all", expect: member(200) },
   { method: "GET", path: "/api/projects/{project}/versions", expect: member(200) },

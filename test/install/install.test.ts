@@ -103,10 +103,10 @@ describe("install.sh", () => {
     expect(r.out).toMatch(/Admin login: http:\/\/\S+:5123\/admin\/login/);
     expect(r.out).toContain(`Admin key:   ${env.ADMIN_KEY}`);
     expect(r.out).toContain("No system user or systemd unit was set up");
-    // The start command it prints is the one README gives for its example prefix.
+    // The start command it prints is the one docs/operations.md gives for its example prefix.
     const printed = r.out.split("\n").find((l) => l.includes("usr/local/bin/botloom serve"))!.trim();
     expect(printed).toBe(`${p.wrapper} serve --init`);
-    expect(readFileSync(join(root, "README.md"), "utf8")).toContain(printed.replace(prefix, "/tmp/trial"));
+    expect(readFileSync(join(root, "docs", "operations.md"), "utf8")).toContain(printed.replace(prefix, "/tmp/trial"));
   });
 
   test("the botloom command runs the executable with the installed configuration", () => {

@@ -58,7 +58,7 @@ beforeAll(async () => {
   fake = await startFakeMessenger();
   b = await startBot(fake, logicDataScenario, {
     generate: { enableLogging: true },
-    env: { API_BASE: `http://127.0.0.1:${api.port}`, SECRET_KEY: SECRET, BOTLOOM_ENV_KEYS: "API_BASE,SECRET_KEY", BOTLOOM_SECRET_KEYS: "SECRET_KEY", ADMIN_IDS: String(ADMIN_ID) },
+    env: { API_BASE: `http://127.0.0.1:${api.port}`, SECRET_KEY: SECRET, BOTLOOM_ENV_KEYS: "API_BASE,SECRET_KEY", BOTLOOM_SECRET_KEYS: "SECRET_KEY", ADMIN_IDS: String(ADMIN_ID), BOTLOOM_EGRESS_ALLOW: "127.0.0.1" },
   });
 });
 

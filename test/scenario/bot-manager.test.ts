@@ -44,7 +44,7 @@ const projectNames = async () => ((await api("GET", "/api/bot/projects")).body.i
 beforeAll(async () => {
   if (!HAS_FILE) return;
   fake = await startFakeMessenger();
-  t = createTestApp({ fileDb: true, env: { MESSENGER_API_ROOT: fake.url, PORT: "0", HOST: "127.0.0.1" } });
+  t = createTestApp({ fileDb: true, env: { MESSENGER_API_ROOT: fake.url, PORT: "0", HOST: "127.0.0.1", EGRESS_ALLOW: "127.0.0.1" } });
   await setUp(t);
   server = await startServer(t.ctx, { requestGraceMs: 200 });
   ownerCookie = await loginAs(t, OWNER, { firstName: "Olga" });

@@ -22,20 +22,22 @@ beforeAll(async () => {
     node("h", "http_request", {
       httpRequestTimeout: 5,
       httpRequestUrl: "{API_BASE}/echo",
-      httpRequestQueryParams: '{"t":"{bot_token}","s":"{SECRET_KEY}"}',
+      httpRequestQueryParams: '{"s":"{SECRET_KEY}"}',
       httpRequestAuthType: "query",
       httpRequestAuthQueryName: "key",
       httpRequestAuthQueryValue: "{SECRET_KEY}",
       httpRequestResponseVariable: "r",
-      autoTransitionTo: "bad",
+      autoTransitionTo: "tok",
     }),
+    // {bot_token} goes to the messenger API (its URL is logged, query percent-encoded)
+    node("tok", "http_request", { httpRequestTimeout: 5, httpRequestUrl: "https://api.telegram.org/bot{bot_token}/getMe", httpRequestQueryParams: '{"t":"{bot_token}"}', autoTransitionTo: "bad" }),
     // A failing request logs its URL too.
-    node("bad", "http_request", { httpRequestTimeout: 5, httpRequestUrl: "http://127.0.0.1:1/x?t={bot_token}", httpRequestQueryParams: '{"s":"{SECRET_KEY}"}', autoTransitionTo: "done" }),
+    node("bad", "http_request", { httpRequestTimeout: 5, httpRequestUrl: "http://127.0.0.1:1/x?t={SECRET_KEY}", httpRequestQueryParams: '{"s":"{SECRET_KEY}"}', autoTransitionTo: "done" }),
     node("done", "message", { messageText: "done ok={r.ok}" }),
   );
   b = await startBot(fake, scenario, {
     generate: { enableLogging: true },
-    env: { API_BASE: `http://127.0.0.1:${api.port}`, SECRET_KEY: SECRET, BOTLOOM_ENV_KEYS: "API_BASE,SECRET_KEY", BOTLOOM_SECRET_KEYS: "SECRET_KEY" },
+    env: { API_BASE: `http://127.0.0.1:${api.port}`, SECRET_KEY: SECRET, BOTLOOM_ENV_KEYS: "API_BASE,SECRET_KEY", BOTLOOM_SECRET_KEYS: "SECRET_KEY", BOTLOOM_EGRESS_ALLOW: "127.0.0.1" },
   });
 });
 
@@ -53,6 +55,7 @@ test("the token and secret env values are masked in percent-encoded and base64 f
   const out = b.output();
   // The requests were logged (the mask has something to do)...
   expect(out).toMatch(/http GET http:\/\/127\.0\.0\.1:\d+\/echo\?/);
+  expect(out).toMatch(/http GET http:\/\/127\.0\.0\.1:\d+\/bot\*\*\*\/getMe\?t=\*\*\* → 200/);
   // ...and no form of either secret is in the output.
   for (const f of [...forms(b.bot.token), ...forms(SECRET)]) expect(out).not.toContain(f);
 });

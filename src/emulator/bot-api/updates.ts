@@ -16,6 +16,8 @@ export interface WebhookOptions {
   retryDelaysMs: number[];
   /** a webhook answer may carry a Bot API call ({method, ...params}); Telegram executes it */
   onReply: (params: Record<string, any>) => void;
+  /** how a delivery goes out (the preview's: under the egress policy, runtime/egress.ts); fetch by default */
+  send?: (url: string, init: { method: string; headers: Record<string, string>; body: string; signal: AbortSignal }) => Promise<Response>;
 }
 
 // Updates Telegram sends when allowed_updates is empty/absent: all but these opt-in kinds
@@ -169,7 +171,7 @@ export class UpdateQueue {
         if (this.webhook !== hook || this.closed) return false;
       }
       try {
-        const res = await fetch(hook.url, {
+        const res = await (this.hookOpts.send ?? fetch)(hook.url, {
           method: "POST",
           headers,
           body: JSON.stringify(update),

@@ -1,6 +1,7 @@
 // One preview: an emulator (the bot's messenger), the preview bot process built from the scenario
 // with the preview hooks, and who the preview user currently is. No HTTP here.
 import type { Config } from "../../config";
+import { egressPolicy } from "../../lib/shared-runtime";
 import { PreviewBot, type PreviewLimits } from "../../bots/preview-process";
 import { projectMediaDir } from "../../bots/program";
 import { readChatVariables, writeChatVariables } from "../../db/preview-state";
@@ -47,7 +48,7 @@ export class PreviewSession {
     this.source = source;
     const botId = nextBotId++;
     const token = `${botId}:${randomBase62(26)}`;
-    this.emulator = new EmulatorSession({ token, id: botId, username: `preview_${botId}_bot`, firstName: source.projectName || "Preview bot" }, deps.emulatorLimits);
+    this.emulator = new EmulatorSession({ token, id: botId, username: `preview_${botId}_bot`, firstName: source.projectName || "Preview bot" }, deps.emulatorLimits, egressPolicy(deps.config.egressAllow));
   }
 
   /** Generates the program off the event loop (a 400 for an unusable scenario before anything runs). */
@@ -93,6 +94,7 @@ export class PreviewSession {
         PROJECT_ID: String(this.projectId),
         TOKEN_ID: "0",
         LAUNCH_MODE: "polling",
+        BOTLOOM_EGRESS_ALLOW: config.egressAllow,
         // the project's media, as its production bots see them (read-only for the bot)
         MEDIA_DIR: projectMediaDir(config.uploadsDir, this.projectId),
         ...(this.deps.platformUrl() ? { PLATFORM_URL: this.deps.platformUrl()! } : {}),

@@ -1,14 +1,17 @@
 // POST /api/projects/{id}/http-test: the editor's "send test request" of an http_request node.
 // The server sends the request (the browser may not: the Studio's CSP allows only its own origin),
 // the way a bot of this project would, with its limits: http(s) only, a timeout of at most 30 s, at
-// most 64 KB of the answer kept. Variables in the node are not substituted: the request goes out
-// as written. Never logged: the URL, headers and body may hold secrets.
+// most 64 KB of the answer kept, under the egress policy of bots (public addresses only unless the
+// operator allows more; every redirect hop checked; docs/security.md "Egress policy"). Variables in
+// the node are not substituted: the request goes out as written. Never logged: the URL, headers
+// and body may hold secrets.
 import { Elysia } from "elysia";
 import { z } from "zod";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
 import { parsePositiveId } from "../../http/params";
 import { AppError, badRequest } from "../../errors";
+import { EgressError, egressFetch, egressPolicy, type EgressPolicy } from "../../lib/shared-runtime";
 
 export const HTTP_TEST_BODY_LIMIT = 64 * 1024;
 
@@ -73,7 +76,7 @@ async function readCapped(res: Response): Promise<{ body: string; truncated: boo
   return { body: new TextDecoder().decode(all), truncated };
 }
 
-export async function sendTestRequest(input: HttpTestInput): Promise<HttpTestResult> {
+export async function sendTestRequest(input: HttpTestInput, policy: EgressPolicy): Promise<HttpTestResult> {
   let url: URL;
   try {
     url = new URL(input.url.trim());
@@ -88,10 +91,12 @@ export async function sendTestRequest(input: HttpTestInput): Promise<HttpTestRes
   const started = performance.now();
   let res: Response;
   try {
-    res = await fetch(url, { method: input.method, headers, body: withBody ? input.body : undefined, redirect: "follow", signal: AbortSignal.timeout(input.timeoutSeconds * 1000) });
+    ({ response: res } = await egressFetch(policy, url, { method: input.method, headers, body: withBody ? input.body : undefined, signal: AbortSignal.timeout(input.timeoutSeconds * 1000) }));
   } catch (err) {
+    // an address the policy refuses is the request's fault (400); a target that does not answer is 502
+    if (err instanceof EgressError) throw err.refused ? badRequest(`url refused: ${err.message}`) : new AppError(502, "BAD_GATEWAY", `The request failed: ${err.message}`);
     const timedOut = (err as Error)?.name === "TimeoutError";
-    throw new AppError(502, "BAD_GATEWAY", timedOut ? `No answer within ${input.timeoutSeconds} s` : `The request failed: ${(err as Error)?.message ?? "network error"}`);
+    throw new AppError(502, "BAD_GATEWAY", timedOut ? `No answer within ${input.timeoutSeconds} s` : "The request failed");
   }
   const { body, truncated } = await readCapped(res);
   return {
@@ -104,20 +109,23 @@ export async function sendTestRequest(input: HttpTestInput): Promise<HttpTestRes
   };
 }
 
-export const projectHttpTestRoutes = (ctx: AppContext) =>
-  new Elysia({ prefix: "/api/projects" }).use(authPlugin(ctx)).post(
+export const projectHttpTestRoutes = (ctx: AppContext) => {
+  const policy = egressPolicy(ctx.config.egressAllow, [ctx.config.messengerApiRoot]);
+  return new Elysia({ prefix: "/api/projects" }).use(authPlugin(ctx)).post(
     "/:id/http-test",
     ({ actor, params, body }) => {
       ctx.access.require(parsePositiveId(params.id, "id"), actor.userId);
-      return sendTestRequest(body);
+      return sendTestRequest(body, policy);
     },
     {
       user: true,
       body: httpTestSchema,
       detail: {
         description:
-          "Sends one HTTP request as an http_request node would (editor's \"send test request\"): http(s) only, timeout ≤ 30 s, at most 64 KB of the answer kept (`truncated`). " +
-          "Variables are not substituted. Any answer of the target is 200 `{ status, statusText, headers, body, truncated, durationMs }`; no answer is 502 BAD_GATEWAY. Project members only.",
+          "Sends one HTTP request as an http_request node would (editor's \"send test request\"): http(s) only, timeout ≤ 30 s, at most 64 KB of the answer kept (`truncated`), " +
+          "public addresses only unless the operator's EGRESS_ALLOW lists the target (each redirect hop checked again, at most 5). " +
+          "Variables are not substituted. Any answer of the target is 200 `{ status, statusText, headers, body, truncated, durationMs }`; no answer is 502 BAD_GATEWAY; an address the egress policy refuses (or a redirect to one) is 400. Project members only.",
       },
     },
   );
+};

@@ -47,6 +47,7 @@ export function compileHttp(node: RawNode, ctx: CompileContext): HttpNode {
     id: node.id,
     method: METHODS.has(method) ? method : "GET",
     url,
+    urlRaw: d.httpRequestUrlRaw === true ? true : undefined,
     headers: headers?.trim() === "{}" ? undefined : headers,
     query: query?.trim() === "{}" ? undefined : query,
     body: text(d.httpRequestBody),

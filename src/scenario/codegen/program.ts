@@ -2,7 +2,7 @@
 import { PROJECT_DB_DDL } from "../../db/project-schema";
 import { commentId, commentName, literal, quote } from "./emit";
 import type { BotTables } from "./runtime/hosted-types";
-import { RUNTIME_BODY, RUNTIME_CONTENT, RUNTIME_HOSTED, RUNTIME_HOSTED_TYPES, RUNTIME_LAUNCH, RUNTIME_PREVIEW, RUNTIME_SQL_GUARD, RUNTIME_TABLES, RUNTIME_TYPES } from "./runtime-text";
+import { RUNTIME_BODY, RUNTIME_CONTENT, RUNTIME_HOSTED, RUNTIME_HOSTED_TYPES, RUNTIME_LAUNCH, RUNTIME_PREVIEW, RUNTIME_EGRESS, RUNTIME_SQL_GUARD, RUNTIME_TABLES, RUNTIME_TYPES } from "./runtime-text";
 import type { CompiledScenario, TableEntry } from "./table";
 
 export interface ProgramSettings {
@@ -29,6 +29,8 @@ function header(s: ProgramSettings, c: CompiledScenario): string {
     "//   (polling | webhook), PORT and WEBHOOK_SECRET (webhook), BOTLOOM_SUPERVISED=1 (exit when stdin closes).",
     "//   BOTLOOM_ENV_KEYS: names of env variables the scenario reads as {NAME} (comma-separated);",
     "//   BOTLOOM_SECRET_KEYS: those of them whose values never appear in the bot's output.",
+    "//   BOTLOOM_EGRESS_ALLOW: internal hosts/networks http_request may reach (e.g. 127.0.0.1:8080,10.0.0.0/8);",
+    "//   without it only public addresses and MESSENGER_API_ROOT are reached.",
     "//",
     "// Layout: the scenario as data tables (NODES, COMMANDS, TEXT_TRIGGERS), then a small interpreter",
     "// that walks them for every update. Inline buttons carry \"g:<node index>:<variant>:<button>\"",
@@ -60,6 +62,7 @@ const IMPORTS = [
   'import { Cron } from "croner";',
   'import { closeSync, constants as fsConstants, existsSync, lstatSync, openSync, readFileSync, realpathSync } from "node:fs";',
   'import { resolve as resolvePath, sep as pathSep } from "node:path";',
+  'import { lookup as egressLookup } from "node:dns/promises";',
   'import jsep from "jsep";',
 ].join("\n");
 
@@ -143,7 +146,7 @@ const DDL_BLOCK = [
 export function renderProgram(settings: ProgramSettings, compiled: CompiledScenario): string {
   // the preview hooks go after the router (they need the bot) and before the launch
   const end = settings.preview ? [RUNTIME_CONTENT, RUNTIME_PREVIEW, RUNTIME_LAUNCH] : [RUNTIME_CONTENT, RUNTIME_LAUNCH];
-  const parts = [header(settings, compiled), IMPORTS, RUNTIME_TABLES, RUNTIME_TYPES, settingsBlock(settings), tables(compiled), DDL_BLOCK, RUNTIME_SQL_GUARD, ...RUNTIME_BODY, ...end];
+  const parts = [header(settings, compiled), IMPORTS, RUNTIME_TABLES, RUNTIME_TYPES, settingsBlock(settings), tables(compiled), DDL_BLOCK, RUNTIME_SQL_GUARD, RUNTIME_EGRESS, ...RUNTIME_BODY, ...end];
   return parts.join("\n\n") + "\n";
 }
 
@@ -203,6 +206,7 @@ export function renderInterpreter(): string {
     RUNTIME_HOSTED_TYPES,
     DDL_BLOCK,
     RUNTIME_SQL_GUARD,
+    RUNTIME_EGRESS,
     [HOSTED_PRELUDE, ...RUNTIME_BODY, RUNTIME_CONTENT, RUNTIME_HOSTED, HOSTED_RETURN].join("\n\n") + "\n}",
   ].join("\n\n") + "\n";
   return interpreter;

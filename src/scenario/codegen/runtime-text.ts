@@ -19,6 +19,10 @@ import sqlGuardSource from "./runtime/sql-guard.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import scenarioFileSource from "./runtime/scenario-file.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
+import egressSource from "./runtime/egress.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above
+import secretFormsSource from "./runtime/secret-forms.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above
 import storageSource from "./runtime/storage.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import httpSource from "./runtime/http.ts" with { type: "text" };
@@ -77,6 +81,8 @@ export const RUNTIME_TYPES = code(typesSource);
 export const RUNTIME_HOSTED_TYPES = code(hostedTypesSource, { keepExports: true });
 /** The guard for scenario SQL and the file it runs on (sql-guard.ts, scenario-file.ts). */
 export const RUNTIME_SQL_GUARD = [sqlGuardSource, scenarioFileSource].map((s: string) => code(s)).join("\n\n");
+/** The egress policy of http_request and the secret masker; the server runs this text too (lib/shared-runtime.ts). */
+export const RUNTIME_EGRESS = [egressSource, secretFormsSource].map((s: string) => code(s)).join("\n\n");
 /** The interpreter, in the order of the program: every part but the preview hooks and the end. */
 export const RUNTIME_BODY = [
   storageSource,

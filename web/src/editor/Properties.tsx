@@ -136,6 +136,7 @@ function TypeFields({ ctx, node, projectId }: { ctx: FieldCtx; node: SNode; proj
         <>
           <Choice ctx={ctx} k="httpRequestMethod" label={t("editor.props.method")} options={["GET", "POST", "PUT", "PATCH", "DELETE"]} fallback="GET" />
           <Text ctx={ctx} k="httpRequestUrl" label="URL" vars placeholder="https://" />
+          <Check ctx={ctx} k="httpRequestUrlRaw" label={t("editor.props.urlRaw")} />
           <Text ctx={ctx} k="httpRequestHeaders" label={t("editor.props.headers")} multiline placeholder='{"Accept": "application/json"}' />
           <Text ctx={ctx} k="httpRequestBody" label={t("editor.props.body")} multiline />
           <Num ctx={ctx} k="httpRequestTimeout" label={t("editor.props.timeout")} />

@@ -51,7 +51,7 @@ const en = {
     collect: "Wait for an answer", inputVariable: "Save answer to variable", inputTarget: "After the answer go to", inputType: "Answer type", required: "Required", append: "Append to the variable", saveDb: "Save to the user database", prompt: "Input placeholder",
     variable: "Variable", branches: "Branches", addBranch: "Add branch", branchLabel: "Label", operator: "Operator", value: "Value", value2: "Second value", defaultTarget: "Otherwise go to",
     assignments: "Assignments", addAssignment: "Add assignment", mode: "Mode", pattern: "Pattern",
-    seconds: "Seconds", method: "Method", headers: "Headers (JSON)", body: "Body", timeout: "Timeout, s", auth: "Authorization", token: "Bearer token", responseVar: "Save response to", statusVar: "Save status to",
+    seconds: "Seconds", method: "Method", headers: "Headers (JSON)", body: "Body", timeout: "Timeout, s", auth: "Authorization", token: "Bearer token", responseVar: "Save response to", statusVar: "Save status to", urlRaw: "Variables as written",
     up: "Move up", down: "Move down", remove: "Remove",
   },
 };
@@ -82,7 +82,7 @@ const ru: Shape<typeof en> = {
     collect: "Ждать ответа", inputVariable: "Сохранить ответ в переменную", inputTarget: "После ответа перейти к", inputType: "Тип ответа", required: "Обязательно", append: "Дописывать к переменной", saveDb: "Сохранять в базу пользователей", prompt: "Подсказка в поле ввода",
     variable: "Переменная", branches: "Ветки", addBranch: "Добавить ветку", branchLabel: "Название", operator: "Оператор", value: "Значение", value2: "Второе значение", defaultTarget: "Иначе перейти к",
     assignments: "Присваивания", addAssignment: "Добавить присваивание", mode: "Режим", pattern: "Шаблон",
-    seconds: "Секунды", method: "Метод", headers: "Заголовки (JSON)", body: "Тело", timeout: "Таймаут, с", auth: "Авторизация", token: "Bearer-токен", responseVar: "Сохранить ответ в", statusVar: "Сохранить статус в",
+    seconds: "Секунды", method: "Метод", headers: "Заголовки (JSON)", body: "Тело", timeout: "Таймаут, с", auth: "Авторизация", token: "Bearer-токен", responseVar: "Сохранить ответ в", statusVar: "Сохранить статус в", urlRaw: "Переменные как есть",
     up: "Выше", down: "Ниже", remove: "Убрать",
   },
 };

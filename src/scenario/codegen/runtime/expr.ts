@@ -8,6 +8,9 @@ import { parseJson } from "./storage";
 import type { Turn } from "./types";
 import { readVar, toNumber, toText } from "./values";
 
+/** http.ts's open secret reads: evalExpr closes them (an import could not be assigned; docs/runtime.md). */
+declare let secretReads: { botToken: boolean } | null;
+
 // ─── Expressions ───────────────────────────────────────────────────────────────
 
 /** Longer expressions are refused: a scenario field, not a program. */
@@ -165,6 +168,9 @@ export function evalNode(turn: Turn, n: jsep.Expression, depth: number): unknown
 /** The value of an expression; errors are logged once per turn and read as "". */
 export function evalExpr(turn: Turn, source: string): unknown {
   const tree = parseExpr(source.trim());
+  // an expression never reads a secret, even inside an http_request field (runtime/http.ts)
+  const reads = secretReads;
+  secretReads = null;
   try {
     if (tree instanceof Error) throw tree;
     const value = evalNode(turn, tree, 0);
@@ -172,6 +178,8 @@ export function evalExpr(turn: Turn, source: string): unknown {
   } catch (err) {
     console.error("[chat " + turn.chatId + "] expression " + JSON.stringify(source) + " failed: " + (err instanceof Error ? err.message : String(err)));
     return "";
+  } finally {
+    secretReads = reads;
   }
 }
 

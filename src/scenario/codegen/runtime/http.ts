@@ -2,9 +2,11 @@
 // of the bot token in everything the bot prints. (Part of every generated bot; see types.ts.)
 import { valueAt } from "./assign";
 import { nodeError } from "./control";
-import { evalExpr } from "./expr";
+import { egressFetch, egressPolicy } from "./egress";
+import { evalExpr, exprText } from "./expr";
 import { log } from "./flow";
 import type { HttpNode } from "./logic-tables";
+import { secretMasker } from "./secret-forms";
 import { API_ROOT, BOT_TOKEN, env, parseJson } from "./storage";
 import type { Turn } from "./types";
 import { PLACEHOLDER_OR_EXPR, evaluate, readVar, render, toNumber, toText } from "./values";
@@ -16,17 +18,34 @@ export const SCENARIO_ENV = new Set((env.BOTLOOM_ENV_KEYS ?? "").split(",").map(
 
 /**
  * The token and the token's secret env values (PATs, API keys) never appear in output, in any form
- * the bot itself gives them: http_request logs URLs whose query values are percent-encoded (the
- * token's ":" is "%3A"), and basic auth is base64. Longest first.
+ * the bot itself gives them (percent-encoded URLs, base64 basic auth, another case...: secretMasker).
  */
-export const SECRET_ENV = (env.BOTLOOM_SECRET_KEYS ?? "").split(",").map((s) => s.trim()).filter((k) => SCENARIO_ENV.has(k));
-export const secretForms = (s: string) => [s, encodeURIComponent(s), encodeURI(s), new URLSearchParams({ v: s }).toString().slice(2), Buffer.from(s).toString("base64"), Buffer.from(s).toString("base64url")];
-export const SECRETS = [...new Set([BOT_TOKEN, ...SECRET_ENV.map((k) => env[k] ?? "")].filter((s) => s.length >= 8).flatMap(secretForms))].sort((a, b) => b.length - a.length);
+export const SECRET_ENV = new Set((env.BOTLOOM_SECRET_KEYS ?? "").split(",").map((s) => s.trim()).filter((k) => SCENARIO_ENV.has(k)));
+export const maskSecrets = secretMasker([BOT_TOKEN, ...[...SECRET_ENV].map((k) => env[k] ?? "")]);
 
-export function maskSecrets(text: string): string {
-  let out = text;
-  for (const s of SECRETS) out = out.split(s).join("***");
-  return out;
+/**
+ * The secrets rule (docs/security.md "Secrets"): {bot_token} and secret env values read as nothing
+ * except while an http_request renders what it sends (URL, query, headers, auth, body), and never
+ * inside {=expr} (expr.ts); messages, buttons and logs never get them. Rendering is synchronous,
+ * so no other turn runs while the reads are open.
+ */
+export let secretReads: { botToken: boolean } | null = null;
+
+export function secretValue(name: string): string | undefined {
+  if (secretReads === null) return undefined;
+  if (name !== "bot_token") return env[name];
+  secretReads.botToken = true;
+  return BOT_TOKEN;
+}
+
+export function withSecrets<T>(render: () => T): { value: T; botToken: boolean } {
+  const reads = { botToken: false };
+  secretReads = reads;
+  try {
+    return { value: render(), botToken: reads.botToken };
+  } finally {
+    secretReads = null;
+  }
 }
 
 // Every line the bot prints goes through the mask: the token appears in Bot API file URLs that
@@ -42,6 +61,73 @@ for (const level of ["log", "info", "warn", "error"] as const) {
 /** Answers larger than this are refused rather than kept in a chat's variables. */
 export const HTTP_MAX_BYTES = 20 * 1024 * 1024;
 export const PUBLIC_API = "https://api.telegram.org";
+/** Where http_request may go (runtime egress policy): public addresses, the messenger API root and the operator's list. */
+export const EGRESS = egressPolicy(env.BOTLOOM_EGRESS_ALLOW ?? "", [API_ROOT]);
+
+export type UrlPart = "start" | "host" | "path" | "query" | "fragment";
+
+/** The part of a URL that follows the given text, read from the part it starts in. */
+export function urlPartAfter(part: UrlPart, text: string): UrlPart {
+  let p = part;
+  let i = 0;
+  if (p === "start") {
+    if (text === "") return p;
+    const scheme = text.indexOf("://");
+    p = "host";
+    i = scheme < 0 ? 0 : scheme + 3;
+  }
+  for (; i < text.length; i++) {
+    const c = text[i];
+    if (c === "#") return "fragment";
+    if (c === "?" && (p === "host" || p === "path")) p = "query";
+    else if ((c === "/" || c === "\\") && p === "host") p = "path";
+  }
+  return p;
+}
+
+/** A value for one part of a URL: it cannot end that part or start another (in the path: its segment, unless spans). */
+export function urlValue(part: UrlPart, value: string, name: string, spans = false): string {
+  if (part === "host") {
+    if (!/^[A-Za-z0-9.-]*$/.test(value)) throw new Error("the value of " + name + " cannot stand in the URL's host");
+    return value;
+  }
+  if (part === "path") {
+    if (value === "." || value === "..") throw new Error("the value of " + name + " is a '" + value + "' path segment");
+    return encodeURIComponent(value).replace(spans ? /%(3A|40|24|26|2B|2C|3B|3D|2F)/gi : /%(3A|40|24|26|2B|2C|3B|3D)/gi, (m) => decodeURIComponent(m));
+  }
+  return encodeURIComponent(value);
+}
+
+/**
+ * The URL of an http_request: each {variable} encoded for the part it stands in, so an end user's
+ * text cannot add query parameters, cut the rest or leave its path segment. A placeholder that
+ * starts the URL is its beginning (a base address or a whole URL) and goes in as written, as does
+ * every value when the node says its variables are whole URLs (urlRaw). docs/nodes/data.md.
+ */
+export function renderUrl(turn: Turn, template: string, raw: boolean): string {
+  if (raw) return render(turn, template);
+  // the messenger's own file paths hold "/" (file/bot<token>/documents/file_5.json): there a path
+  // value may span segments; dot segments stay refused below
+  const spans = [PUBLIC_API, API_ROOT].some((root) => template.startsWith(root.replace(/\/+$/, "") + "/"));
+  let part: UrlPart = "start";
+  let out = "";
+  let at = 0;
+  for (const m of template.matchAll(PLACEHOLDER_OR_EXPR)) {
+    const literal = template.slice(at, m.index);
+    part = urlPartAfter(part, literal);
+    out += literal;
+    at = m.index! + m[0].length;
+    const value = m[1] !== undefined ? exprText(evalExpr(turn, m[1])) : toText(readVar(turn, m[2]!));
+    if (part === "start" && out.trim() === "") {
+      out += value;
+      part = urlPartAfter(part, value);
+    } else out += urlValue(part, value, m[0], spans);
+  }
+  out += template.slice(at);
+  const path = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*([^?#]*)/i.exec(out.trim())?.[1] ?? "";
+  if (path.split("/").some((s) => /^(\.|%2e){1,2}$/i.test(s))) throw new Error("the URL's path has a '.' or '..' segment");
+  return out;
+}
 
 /** A value placed inside a JSON string literal of a template. */
 export const jsonInner = (value: unknown) => JSON.stringify(toText(value)).slice(1, -1);
@@ -140,7 +226,7 @@ export async function fetchAllPages(turn: Turn, node: HttpNode, first: unknown, 
     const next = new URL(url);
     next.searchParams.set("limit", String(pages.limit));
     next.searchParams.set("offset", String(offset));
-    const res = await fetch(next, { headers, signal: AbortSignal.timeout(node.timeoutSeconds * 1000) });
+    const { response: res } = await egressFetch(EGRESS, next, { headers, signal: AbortSignal.timeout(node.timeoutSeconds * 1000) });
     const data = await readAnswer(res, { ...node, response: "json" }, next.toString());
     const more = data !== null && typeof data === "object" ? (data as Record<string, unknown>)[pages.itemsField] : undefined;
     if (!Array.isArray(more) || more.length === 0) break;
@@ -161,19 +247,24 @@ export async function runHttp(turn: Turn, node: HttpNode): Promise<string | unde
     offset = Math.max(0, Number(/^-?\d+$/.test(current) ? current : "0"));
   }
   try {
-    url = apiUrl(render(turn, node.url).trim());
-    if (!/^https?:\/\//i.test(url)) throw new Error("the URL " + JSON.stringify(url) + " is not an http(s) address");
-    const target = new URL(url);
-    for (const [k, v] of Object.entries(jsonObject(turn, node.query, "query parameters"))) target.searchParams.set(k, v);
-    const headers = new Headers(jsonObject(turn, node.headers, "headers"));
-    const auth = node.auth;
-    if (auth?.type === "bearer") headers.set("authorization", "Bearer " + render(turn, auth.value));
-    else if (auth?.type === "basic") headers.set("authorization", "Basic " + Buffer.from(render(turn, auth.name ?? "") + ":" + render(turn, auth.value)).toString("base64"));
-    else if (auth?.type === "header" && auth.name) headers.set(render(turn, auth.name), render(turn, auth.value));
-    else if (auth?.type === "query" && auth.name) target.searchParams.set(render(turn, auth.name), render(turn, auth.value));
-    const body = requestBody(turn, node, headers);
+    const built = withSecrets(() => {
+      url = apiUrl(renderUrl(turn, node.url, node.urlRaw === true).trim());
+      if (!/^https?:\/\//i.test(url)) throw new Error("the URL " + JSON.stringify(url) + " is not an http(s) address");
+      const target = new URL(url);
+      for (const [k, v] of Object.entries(jsonObject(turn, node.query, "query parameters"))) target.searchParams.set(k, v);
+      const headers = new Headers(jsonObject(turn, node.headers, "headers"));
+      const auth = node.auth;
+      if (auth?.type === "bearer") headers.set("authorization", "Bearer " + render(turn, auth.value));
+      else if (auth?.type === "basic") headers.set("authorization", "Basic " + Buffer.from(render(turn, auth.name ?? "") + ":" + render(turn, auth.value)).toString("base64"));
+      else if (auth?.type === "header" && auth.name) headers.set(render(turn, auth.name), render(turn, auth.value));
+      else if (auth?.type === "query" && auth.name) target.searchParams.set(render(turn, auth.name), render(turn, auth.value));
+      return { target, headers, body: requestBody(turn, node, headers) };
+    });
+    const { target, headers, body } = built.value;
     url = target.toString();
-    const res = await fetch(target, { method: node.method, headers, body, signal: AbortSignal.timeout(node.timeoutSeconds * 1000), redirect: "follow" });
+    // the bot's token is for the messenger only: a scenario cannot hand it to another service
+    if (built.botToken && target.origin !== new URL(API_ROOT).origin) throw new Error("{bot_token} is sent to the messenger API only, not to " + target.host);
+    const { response: res } = await egressFetch(EGRESS, target, { method: node.method, headers, body, signal: AbortSignal.timeout(node.timeoutSeconds * 1000) });
     const answer = await readAnswer(res, node, url);
     if (pages?.mode === "interactive") pageFields(answer, pages, offset);
     else if (pages?.mode === "fetch_all" && res.ok) await fetchAllPages(turn, node, answer, url, headers);

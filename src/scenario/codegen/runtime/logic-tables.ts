@@ -11,6 +11,8 @@ export interface HttpNode {
   id: string;
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   url: string;
+  /** httpRequestUrlRaw: the URL's variables go in as written (a variable holds a whole URL or several parts) */
+  urlRaw?: true;
   headers?: string;
   query?: string;
   body?: string;

@@ -2,8 +2,8 @@
 // (Part of every generated bot; see types.ts.)
 import { tableRows } from "./data";
 import { evalExpr, exprText } from "./expr";
-import { SCENARIO_ENV } from "./http";
-import { BOT_TOKEN, env, parseJson } from "./storage";
+import { SCENARIO_ENV, SECRET_ENV, secretValue } from "./http";
+import { env, parseJson } from "./storage";
 import type { Format, VariantDef } from "./tables";
 import type { Turn } from "./types";
 
@@ -23,14 +23,14 @@ export function builtin(turn: Turn, name: string): unknown {
     case "user_name": return from ? from.first_name || from.username || "" : "";
     case "date": return pad2(now.getDate()) + "." + pad2(now.getMonth() + 1) + "." + now.getFullYear();
     case "time": return pad2(now.getHours()) + ":" + pad2(now.getMinutes());
-    // The bot's own token, for Bot API file URLs in http_request (console output masks it).
-    case "bot_token": return BOT_TOKEN;
+    // The bot's own token, for Bot API calls of http_request only (secretValue, runtime/http.ts).
+    case "bot_token": return secretValue(name);
     case "message_text":
     case "callback_data":
     case "button_text":
       return turn.event[name] ?? "";
     default:
-      if (SCENARIO_ENV.has(name)) return env[name];
+      if (SCENARIO_ENV.has(name)) return SECRET_ENV.has(name) ? secretValue(name) : env[name];
       // {table.orders}: the rows of a table of the project's database (runtime/data.ts)
       return name.startsWith("table.") ? tableRows(name.slice("table.".length)) : undefined;
   }
