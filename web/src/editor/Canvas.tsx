@@ -27,8 +27,6 @@ interface Props {
   warnings: Map<string, string[]>;
   /** a node to highlight for a moment (the preview's bot message came from it) */
   flash?: string | null;
-  /** the nodes the preview chat has walked through, in order: lit with the edges between them */
-  walked?: string[];
   onQuickAdd: (source: string | null, handle: string | null, screen: { x: number; y: number }) => void;
   onDropType: (type: string, screen: { x: number; y: number }) => void;
 }
@@ -53,7 +51,7 @@ function useDarkTheme(): boolean {
   );
 }
 
-export function Canvas({ store, warnings, flash, walked, onQuickAdd, onDropType }: Props) {
+export function Canvas({ store, warnings, flash, onQuickAdd, onDropType }: Props) {
   const doc = useEditor(store, (s) => s.doc);
   const sheetId = useEditor(store, (s) => s.sheetId);
   const selected = useEditor(store, (s) => s.selected);
@@ -64,7 +62,7 @@ export function Canvas({ store, warnings, flash, walked, onQuickAdd, onDropType 
   // it along from here. No re-render on a measurement: on a big sheet, nodes scrolled into view
   // are measured every frame while panning, and a re-render there would re-adopt every node.
   const measured = useRef(new Map<string, Measured>());
-  const cache = useRef(new Map<string, { src: SNode; sel: boolean; warn?: string[]; m?: Measured; fl: boolean; wk: boolean; rf: Node }>());
+  const cache = useRef(new Map<string, { src: SNode; sel: boolean; warn?: string[]; m?: Measured; fl: boolean; rf: Node }>());
 
   const sheet = doc.sheets.find((s) => s.id === sheetId) ?? doc.sheets[0]!;
   const index = useMemo(() => sheetIndex(doc), [doc]);
@@ -74,29 +72,26 @@ export function Canvas({ store, warnings, flash, walked, onQuickAdd, onDropType 
 
   const { nodes, edges } = useMemo(() => {
     const sel = new Set(selected);
-    const onPath = new Set(walked);
-    const steps = new Set((walked ?? []).slice(1).map((id, i) => `${walked![i]}>${id}`));
     const nodes: Node[] = [];
-    const next = new Map<string, { src: SNode; sel: boolean; warn?: string[]; m?: Measured; fl: boolean; wk: boolean; rf: Node }>();
+    const next = new Map<string, { src: SNode; sel: boolean; warn?: string[]; m?: Measured; fl: boolean; rf: Node }>();
     for (const n of sheet.nodes) {
       const isSel = sel.has(n.id);
       const warn = warnings.get(n.id);
       const m = measured.current.get(n.id);
       const fl = flash === n.id;
-      const wk = onPath.has(n.id);
       const hit = cache.current.get(n.id);
       let rf: Node;
-      if (hit && hit.src === n && hit.sel === isSel && hit.warn === warn && hit.m === m && hit.fl === fl && hit.wk === wk) rf = hit.rf;
+      if (hit && hit.src === n && hit.sel === isSel && hit.warn === warn && hit.m === m && hit.fl === fl) rf = hit.rf;
       else {
-        const data: FlowNodeData = { node: n, warnings: warn, onQuickAdd: quickAdd, flash: fl, walked: wk };
+        const data: FlowNodeData = { node: n, warnings: warn, onQuickAdd: quickAdd, flash: fl };
         rf = { id: n.id, type: "scenario", position: safePosition(n.position), data, selected: isSel, ...(m ? { measured: m } : {}) };
       }
-      next.set(n.id, { src: n, sel: isSel, warn, m, fl, wk, rf });
+      next.set(n.id, { src: n, sel: isSel, warn, m, fl, rf });
       nodes.push(rf);
     }
     cache.current = next;
     const { local, portals } = deriveEdges(sheet, index);
-    const edges: Edge[] = local.map((e) => ({ id: e.id, source: e.source, sourceHandle: e.sourceHandle, target: e.target, targetHandle: "in", className: `ed-edge ed-edge-${e.kind}${steps.has(`${e.source}>${e.target}`) ? " ed-edge-walked" : ""}`, reconnectable: "target" }));
+    const edges: Edge[] = local.map((e) => ({ id: e.id, source: e.source, sourceHandle: e.sourceHandle, target: e.target, targetHandle: "in", className: `ed-edge ed-edge-${e.kind}`, reconnectable: "target" }));
     const bySource = new Map<string, number>();
     for (const p of portals) {
       const src = sheet.nodes.find((n) => n.id === p.source);
@@ -111,7 +106,7 @@ export function Canvas({ store, warnings, flash, walked, onQuickAdd, onDropType 
       edges.push({ id: `${p.id}|portal`, source: p.source, sourceHandle: p.sourceHandle, target: id, targetHandle: "in", className: "ed-edge ed-edge-portal", deletable: true, reconnectable: "target" });
     }
     return { nodes, edges };
-  }, [sheet, selected, warnings, flash, walked, index, names, doc.sheets, quickAdd, openNode]);
+  }, [sheet, selected, warnings, flash, index, names, doc.sheets, quickAdd, openNode]);
 
   const onNodesChange = useCallback(
     (changes: NodeChange[]) => {

@@ -39,7 +39,6 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
   const [genBusy, setGenBusy] = useState(false);
   const [preview, setPreview] = useState(false);
   const [flash, setFlash] = useState<string | null>(null);
-  const [walked, setWalked] = useState<string[]>([]);
 
   const generate = useCallback(async () => {
     setGenBusy(true);
@@ -170,7 +169,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
           <>
             {!preview && <Palette onAdd={(type) => addAt(type, null)} />}
             <div className="ed-center">
-              <Canvas store={store} warnings={warnings} flash={flash} walked={walked} onQuickAdd={(source, handle, at) => setQuick({ source, handle, at })} onDropType={(type, at) => addAt(type, at)} />
+              <Canvas store={store} warnings={warnings} flash={flash} onQuickAdd={(source, handle, at) => setQuick({ source, handle, at })} onDropType={(type, at) => addAt(type, at)} />
               {warnings.size > 0 && (
                 <details className="ed-warnbox">
                   <summary>⚠ {t("editor.code.warnings")} ({generated?.warnings?.length})</summary>
@@ -179,7 +178,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
               )}
             </div>
             <Properties store={store} projectId={project.id} />
-            {preview && <PreviewPanel store={store} projectId={project.id} onFlash={setFlash} onWalk={setWalked} />}
+            {preview && <PreviewPanel store={store} projectId={project.id} onFlash={setFlash} />}
           </>
         ) : (
           <CodeView generated={generated} error={genError} doc={doc} busy={genBusy} onRefresh={() => void generate()} onPick={openNode} />

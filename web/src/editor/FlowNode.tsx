@@ -12,8 +12,6 @@ export interface FlowNodeData extends Record<string, unknown> {
   warnings?: string[];
   /** the preview just showed a message this node sent */
   flash?: boolean;
-  /** on the path the preview chat walked */
-  walked?: boolean;
   onQuickAdd?: (source: string, handle: string, at: { x: number; y: number }) => void;
 }
 
@@ -91,13 +89,13 @@ function Body({ node }: { node: SNode }) {
 
 function FlowNodeView({ data, selected }: NodeProps) {
   const { t } = useTranslation();
-  const { node, warnings, onQuickAdd, flash, walked } = data as FlowNodeData;
+  const { node, warnings, onQuickAdd, flash } = data as FlowNodeData;
   const all = slotsOf(node);
   // the keyboard link leaves from the bottom edge: it is an attachment, not a step of the flow
   const keyboard = all.find((s) => s.handle === "keyboard");
   const slots = all.filter((s) => s !== keyboard);
   return (
-    <div className={`ed-node ed-type-${node.type}${selected ? " selected" : ""}${warnings?.length ? " has-warning" : ""}${flash ? " flash" : ""}${walked ? " walked" : ""}`} data-node-id={node.id} data-testid={`node-${node.id}`}>
+    <div className={`ed-node ed-type-${node.type}${selected ? " selected" : ""}${warnings?.length ? " has-warning" : ""}${flash ? " flash" : ""}`} data-node-id={node.id} data-testid={`node-${node.id}`}>
       <Handle type="target" position={Position.Left} id="in" className="ed-handle ed-in" />
       <header className="ed-head">
         <span className="ed-icon" aria-hidden>{iconOf(node.type)}</span>

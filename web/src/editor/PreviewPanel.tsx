@@ -7,10 +7,11 @@ import { PreviewChat } from "../preview";
 import { nodeName } from "./names";
 import { startingAt } from "./start-at";
 import { useEditor, type EditorStore } from "./store";
+import { useWalkedStyle } from "./walked-style";
 
 export const FLASH_MS = 1500;
 
-export function PreviewPanel({ store, projectId, onFlash, onWalk }: { store: EditorStore; projectId: number; onFlash: (nodeId: string | null) => void; onWalk: (path: string[]) => void }) {
+export function PreviewPanel({ store, projectId, onFlash }: { store: EditorStore; projectId: number; onFlash: (nodeId: string | null) => void }) {
   const { t } = useTranslation();
   const doc = useEditor(store, (s) => s.doc);
   const selected = useEditor(store, (s) => s.selected);
@@ -24,8 +25,7 @@ export function PreviewPanel({ store, projectId, onFlash, onWalk }: { store: Edi
     return n ? nodeName(n, t(`editor.types.${n.type}`, { defaultValue: n.type })) : undefined;
   }, [byId, t]);
   const [path, setPath] = useState<string[]>([]);
-  useEffect(() => onWalk(path), [path, onWalk]);
-  useEffect(() => () => onWalk([]), [onWalk]);
+  useWalkedStyle(doc, path);
   const onNodeMessage = useCallback(
     (nodeId: string) => {
       onFlash(nodeId);
