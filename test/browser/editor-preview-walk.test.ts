@@ -57,8 +57,10 @@ describe.skipIf(!haveChromium)("editor: the preview walks the canvas", () => {
     await chat.getByRole("button", { name: "Send" }).click();
     const first = chat.locator("[data-testid=pv-message][data-from=bot]").first();
     await first.waitFor({ timeout: 20_000 });
-    await expect(first.getByTestId("pv-node").textContent()).resolves.toBe("Welcome to the shop");
-    expect(await first.locator(".pv-bubble").getAttribute("title")).toContain("click to find it on the canvas");
+    // named by its text, never by its id; a bubble that says the node's own words has no second line
+    expect(await first.locator(".pv-bubble").getAttribute("title")).toBe("Sent by “Welcome to the shop” — click to find it on the canvas");
+    expect(await first.getByTestId("pv-node").count()).toBe(0);
+    expect(await chat.textContent()).not.toContain("hello");
     await waitWalked(["hello"]);
     await chat.getByRole("button", { name: "Prices" }).click();
     await chat.locator("[data-testid=pv-message][data-from=bot]").nth(1).waitFor({ timeout: 20_000 });

@@ -73,6 +73,8 @@ describe.skipIf(!haveChromium)("templates page", () => {
     const first = chat.locator("[data-testid=pv-message][data-from=bot]").first();
     await first.waitFor({ timeout: 20_000 });
     expect(await first.getByTestId("pv-text").textContent()).toStartWith("Hi, ");
+    // the bubble's text has its variables filled in, so the node's own words show under it, not its id
+    await expect(first.getByTestId("pv-node").textContent()).resolves.toStartWith("↳ Hi, {first_name}!");
     const node = await first.getAttribute("data-node");
     await picture.locator(`.gp-node.gp-lit[data-node-id="${node}"]`).waitFor();
     await chat.getByRole("button", { name: /Shipping/ }).click();

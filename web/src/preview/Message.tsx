@@ -35,6 +35,9 @@ export function Message({ entry, sessionId, highlighted, onPress, onSelectNode, 
   const mine = entry.from === "user";
   const classes = ["pv-msg", mine ? "pv-user" : "pv-bot", entry.deleted ? "pv-deleted" : "", highlighted ? "pv-highlight" : "", entry.node && onSelectNode ? "pv-clickable" : ""];
   const select = () => entry.node && onSelectNode?.(entry.node);
+  // a node named by the very words of its message needs no second line; a raw id never shows
+  const said = (entry.text ?? "").replace(/\s+/g, " ").trim();
+  const repeats = !!nodeName && said.startsWith(nodeName.replace(/…$/, ""));
   return (
     <li className={classes.filter(Boolean).join(" ")} data-testid="pv-message" data-from={entry.from} data-node={entry.node ?? ""}>
       <div className="pv-bubble" onClick={select} title={entry.node ? t(onSelectNode ? "preview.fromNodeClick" : "preview.fromNode", { node: nodeName || entry.node }) : undefined}>
@@ -47,7 +50,7 @@ export function Message({ entry, sessionId, highlighted, onPress, onSelectNode, 
           {entry.pinned && <span>📌 </span>}
           {entry.edits > 0 && <span>{t("preview.edited")} </span>}
           {entry.deleted && <span>{t("preview.deleted")} </span>}
-          {entry.node && <span className="pv-node" data-testid="pv-node">{nodeName || entry.node}</span>}
+          {entry.node && nodeName && !repeats && <span className="pv-node" data-testid="pv-node">↳ {nodeName}</span>}
         </div>
       </div>
       {!entry.deleted && entry.replyMarkup?.inline_keyboard && (
