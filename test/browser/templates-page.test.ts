@@ -46,7 +46,10 @@ describe.skipIf(!haveChromium)("templates page", () => {
     await page.waitForFunction((n) => document.querySelectorAll("[data-testid=template-list] .template-card").length === n, ofLanguage("ru").length);
     const texts = await cards().locator("p.clamp").allTextContents();
     expect(texts.sort()).toEqual(ofLanguage("ru").map((f) => f.descriptions.ru).sort());
-    await page.evaluate(() => localStorage.setItem("botloom.lang", "en"));
+    // switching the interface language on the page switches the filter with it
+    await page.getByRole("banner").getByLabel("Язык").selectOption("en");
+    await page.waitForFunction((n) => document.querySelectorAll("[data-testid=template-list] .template-card").length === n, ofLanguage("en").length);
+    await expect(page.locator("#main").getByLabel("Language", { exact: true }).inputValue()).resolves.toBe("en");
   }, 30_000);
 
   test("a template's page: a picture of every node, a try-it chat that answers /start and lights the walked nodes; no project made", async () => {

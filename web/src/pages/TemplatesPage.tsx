@@ -28,6 +28,11 @@ export function TemplatesPage({ id }: { id?: number }) {
   const [language, setLanguage] = useState(i18n.language);
   const [featured, setFeatured] = useState(false);
   const [page, setPage] = useState(1);
+  // the interface language changed on this page: the list follows it
+  useEffect(() => {
+    setLanguage(i18n.language);
+    setPage(1);
+  }, [i18n.language]);
   useEffect(() => {
     const timer = setTimeout(() => {
       setTerm(search.trim());
