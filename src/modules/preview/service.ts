@@ -7,7 +7,7 @@ import type { EmulatorLimits } from "../../emulator/session";
 import type { TranscriptEntry } from "../../emulator/transcript";
 import { AppError, badRequest, notFound } from "../../errors";
 import { scenarioLimitProblem } from "../../lib/json-limits";
-import type { PreviewSession } from "./session";
+import type { PreviewSession, ScenarioSource } from "./session";
 import { PREVIEW_GROUP_ID, PREVIEW_PEOPLE } from "./people";
 import type { PreviewAction, PreviewActor, PreviewTranscript, PreviewUserKey, PreviewView } from "./model";
 
@@ -47,18 +47,24 @@ export class PreviewService {
   }
 
   async create(userId: number, projectId: number, document?: unknown) {
-    const project = this.ctx.projects.getFull(projectId, userId);
+    // The stored scenario as its text: parsing and re-serialising a large one here held the event
+    // loop for 5–20 ms a start (bench/health-under-load.ts); the generator's worker parses it.
+    const project = this.ctx.projects.getStoredScenario(projectId, userId);
     if (document !== undefined) checkLimits(document);
-    return this.open(userId, projectId, { projectName: project.name, userDatabaseEnabled: project.userDatabaseEnabled === 1, document: document ?? project.data });
+    return this.open(userId, projectId, {
+      projectName: project.name,
+      userDatabaseEnabled: project.userDatabaseEnabled === 1,
+      ...(document === undefined ? { json: project.data, stored: true } : { json: JSON.stringify(document), stored: false }),
+    });
   }
 
   /** "Try it" on a template's page: the template's scenario runs without a project (project id 0). */
   async createForTemplate(userId: number, template: { name: string; data: unknown }) {
     checkLimits(template.data);
-    return this.open(userId, TEMPLATE_PROJECT, { projectName: template.name, userDatabaseEnabled: true, document: template.data });
+    return this.open(userId, TEMPLATE_PROJECT, { projectName: template.name, userDatabaseEnabled: true, json: JSON.stringify(template.data), stored: false });
   }
 
-  private async open(userId: number, projectId: number, bot: { projectName: string; userDatabaseEnabled: boolean; document: unknown }) {
+  private async open(userId: number, projectId: number, source: ScenarioSource) {
     // The emulator and the preview bot load with the first preview, not with the server (cold
     // start).
     const { PreviewSession } = await import("./session");
@@ -71,7 +77,7 @@ export class PreviewService {
     const session = new PreviewSession(
       userId,
       projectId,
-      bot,
+      source,
       { config: this.ctx.config, limits: this.options.bot, emulatorLimits: this.options.emulator, platformUrl: () => this.ctx.state.localUrl },
     );
     this.sessions.set(session.id, session);

@@ -10,14 +10,19 @@ import { Upload } from "../../emulator/bot-api/params";
 import { ApiError, type FakeUser } from "../../emulator/bot-api/types";
 import { AppError, badRequest, ScenarioError } from "../../errors";
 import { randomBase62 } from "../../lib/crypto";
-import { generateBotOffThread } from "../../scenario/codegen/off-thread";
+import { generateBot } from "../../scenario";
+import { generateJsonOffThread } from "../../scenario/codegen/off-thread";
+import { readStoredScenario, STORED_SCENARIO, storedOverLimit } from "../projects/document";
 import type { PreviewAction, PreviewActor } from "./model";
 import { PREVIEW_GROUP_ID, PREVIEW_PEOPLE } from "./people";
 
 export interface ScenarioSource {
   projectName: string;
   userDatabaseEnabled: boolean;
-  document: unknown;
+  /** the scenario as JSON text: the stored row as it is, or an unsaved document the client sent */
+  json: string;
+  /** the stored row (checked against the limits in the worker; a corrupt row reads as empty) */
+  stored: boolean;
 }
 
 const READY_TIMEOUT_MS = 15_000;
@@ -54,14 +59,13 @@ export class PreviewSession {
   /** Generates the program off the event loop (a 400 for an unusable scenario before anything runs). */
   private async program(): Promise<string> {
     try {
-      const out = await generateBotOffThread(this.source.document, {
-        projectName: this.source.projectName,
-        userDatabaseEnabled: this.source.userDatabaseEnabled,
-        enableLogging: true,
-        preview: true,
-      });
-      this.warnings = out.warnings.map((w) => (w.nodeId ? `${w.nodeId}: ${w.message}` : w.message));
-      return out.code;
+      const opts = { projectName: this.source.projectName, userDatabaseEnabled: this.source.userDatabaseEnabled, enableLogging: true, preview: true };
+      const out = await generateJsonOffThread(this.source.json, opts, this.source.stored ? STORED_SCENARIO : undefined);
+      if ("limit" in out) throw storedOverLimit(out.limit);
+      // A corrupt stored row reads as the empty document (readStoredScenario): small, generated here.
+      const bot = "bot" in out ? out.bot : generateBot(readStoredScenario(this.source.json), opts);
+      this.warnings = bot.warnings.map((w) => (w.nodeId ? `${w.nodeId}: ${w.message}` : w.message));
+      return bot.code;
     } catch (e) {
       if (e instanceof ScenarioError) throw badRequest(`The scenario cannot run: ${e.message}`, { issues: e.issues });
       throw e;
@@ -134,7 +138,7 @@ export class PreviewSession {
   /** A new (unsaved) document: same chats, same variables, the next reply comes from the new program. */
   async replaceDocument(document: unknown) {
     const previous = this.source;
-    this.source = { ...previous, document };
+    this.source = { ...previous, json: JSON.stringify(document), stored: false };
     let code: string;
     try {
       code = await this.program();

@@ -68,6 +68,14 @@ export class ProjectsService {
     return this.readFull(projectId, userId);
   }
 
+  /** The stored scenario as JSON text, unparsed (a preview hands it to the generator's worker). */
+  getStoredScenario(projectId: number, userId: number): { name: string; data: string; userDatabaseEnabled: number } {
+    this.ctx.access.require(projectId, userId, { hideForbidden: true });
+    const row = this.q.forCode.get({ projectId });
+    if (!row) throw notFound("Project not found");
+    return row;
+  }
+
   /** Summary as the given user sees it (templates "use" and duplicate answer with this). */
   getItem(projectId: number, userId: number): ProjectListItem {
     this.ctx.access.require(projectId, userId, { hideForbidden: true });

@@ -55,11 +55,14 @@ export function generateStoredBot(json: string, opts: GenerateOptions, label: st
   return enqueue({ json, opts, label });
 }
 
-/** generateBot off the event loop, for a document already parsed and within the limits (a preview's). */
-export async function generateBotOffThread(doc: unknown, opts: GenerateOptions): Promise<GeneratedBot> {
-  const out = await enqueue({ json: JSON.stringify(doc), opts });
-  if (!("bot" in out)) throw new Error("the generator's worker did not generate"); // only stored text can be unreadable or over a limit
-  return out.bot;
+/**
+ * generateBot off the event loop, for a document within the limits given as JSON text (a preview's:
+ * stored text goes as it is, so the event loop neither parses nor serialises a large scenario).
+ * `label` names a stored document whose limits the worker checks; an unreadable or over-limit
+ * document is a result, as for generateStoredBot.
+ */
+export function generateJsonOffThread(json: string, opts: GenerateOptions, label?: string): Promise<StoredGenerate> {
+  return enqueue({ json, opts, label });
 }
 
 function enqueue(job: Job): Promise<StoredGenerate> {
