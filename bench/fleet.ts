@@ -32,7 +32,7 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import { greeterScenario } from "../test/bots/scenario-fixture";
 import { startFakeMessenger, type FakeBot, type RecordedCall } from "../test/support/fake-messenger";
-import { BUN, api, arg, brief, latency, median, onCleanup, raiseTokenIds, ratio, round, rssMb, runBench, runLoad, startBinaryPlatform } from "./lib";
+import { BUN, api, arg, pool, brief, latency, median, onCleanup, raiseTokenIds, ratio, round, rssMb, runBench, runLoad, startBinaryPlatform } from "./lib";
 import { cpuMs, startedAt, treeOf, treeRssMb } from "./proc";
 
 const N = arg("bots", 1000);
@@ -53,14 +53,6 @@ interface Member {
   bot: FakeBot;
 }
 
-/** Runs `fn` over `items`, at most `width` at once. */
-async function pool<T>(items: T[], width: number, fn: (item: T) => Promise<unknown>) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
-}
 
 /**
  * After the server stopped: the processes it started must be gone (bots and runners exit when its

@@ -113,6 +113,15 @@ export async function runBench(name: string, body: () => Promise<Record<string, 
 
 // --- arguments and numbers ------------------------------------------------------------------
 
+/** Runs `fn` over `items`, at most `width` at once. */
+export async function pool<T>(items: T[], width: number, fn: (item: T) => Promise<unknown>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+}
+
 export function arg(name: string, def: number): number {
   const i = process.argv.indexOf(`--${name}`);
   const v = i >= 0 ? Number(process.argv[i + 1]) : def;

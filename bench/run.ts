@@ -105,6 +105,14 @@ function headline(name: string, r: Figures) {
       rows.push([name, `update → reply p50 / p99, ${r.active} chats, minimal bots`, `${ms(u.paced?.p50Ms)} / ${ms(u.paced?.p99Ms)}`, `back to back: ${num(u.backToBack?.perS)}/s, p99 ${ms(u.backToBack?.p99Ms)}`, ""]);
       return;
     }
+    case "dialogs": {
+      const u = r.updateToReply ?? {};
+      rows.push([name, `update → reply p50 / p99, recording on (${r.bots} bots)`, `${ms(u.recordingOn?.p50Ms)} / ${ms(u.recordingOn?.p99Ms)}`, `retention 0 ${ms(u.retention0?.p50Ms)} / ${ms(u.retention0?.p99Ms)}`, num(u.p99Ratio)]);
+      rows.push([name, "RSS recording adds per bot", `${r.rss?.addedPerRecordingBotMB} MB`, `fleet ${r.rss?.perBotMB} MB/bot`, ""]);
+      const pg = r.pages ?? {};
+      rows.push([name, `page p99, ${pg.chats} chats / ${pg.messages} messages (service)`, ms(pg.big?.service?.p99Ms), `100 chats / 1,000 messages ${ms(pg.baseline100Chats1000Messages?.service?.p99Ms)}`, num(pg.p99RatioToBaseline)]);
+      return;
+    }
     case "fleet": {
       const n = r.bots;
       const a = r.active;

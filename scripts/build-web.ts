@@ -2,7 +2,7 @@
 // built file `with { type: "file" }` so `bun build --compile` embeds them in the executable.
 // First it generates the app's API types (web/src/api/openapi-types.ts) from the server's OpenAPI
 // document recorded in web/src/api/openapi.json (scripts/openapi-spec.ts), with openapi-typescript.
-// Run by `npm run build:web`, and before start, test, typecheck and build (package.json "pre" scripts).
+// Run by `npm run build:web`, and before start, test, typecheck, build and bench (package.json "pre" scripts).
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import openapiTS from "openapi-typescript";

@@ -24,6 +24,7 @@ import { botApiRoutes } from "./modules/bot-api/bot-api.routes";
 import { tokenRoutes } from "./modules/tokens/tokens.routes";
 import { envVarRoutes } from "./modules/env-vars/env-vars.routes";
 import { botUserRoutes } from "./modules/bot-users/bot-users.routes";
+import { dialogsRoutes } from "./modules/dialogs/dialogs.routes";
 import { templateRoutes } from "./modules/templates/templates.routes";
 import { templateAdminRoutes } from "./modules/templates/admin.routes";
 import { previewRoutes } from "./modules/preview/preview.routes";
@@ -71,6 +72,7 @@ export function createApp(ctx: AppContext) {
     .use(tokenRoutes(ctx))
     .use(envVarRoutes(ctx))
     .use(botUserRoutes(ctx))
+    .use(dialogsRoutes(ctx))
     .use(templateRoutes(ctx))
     .use(previewRoutes(ctx))
     .use(mcpRoutes(ctx))

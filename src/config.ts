@@ -4,7 +4,7 @@ import { randomBytes } from "./lib/random";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import { Cron } from "./lib/cron";
-import { PRIVATE_DIR_MODE } from "./lib/file-modes";
+import { PRIVATE_DIR_MODE, tightenFreshFolders } from "./lib/file-modes";
 import { parseEgressAllow } from "./lib/shared-runtime";
 
 const LOG_LEVELS = ["silent", "error", "warn", "info", "debug", "trace"] as const;
@@ -176,6 +176,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const dataDir = resolve(e.DATA_DIR);
+  // before anything is written into them: a fresh clone's folders become private, so its first
+  // start has nothing to warn about (src/lib/file-modes.ts)
+  // (UPLOADS_DIR holds public media and keeps its modes: the installer gives it 0750)
+  tightenFreshFolders([dataDir, resolve(e.BOTS_DIR)]);
   const adminKeyFile = join(dataDir, "admin.key");
   let sessionSecret = e.SESSION_SECRET ?? null;
   if (!sessionSecret) {

@@ -12,6 +12,8 @@ export type ErrorCode =
   | "NOT_FOUND"
   | "VALIDATION_FAILED"
   | "CONFLICT"
+  /** docs/dialogs.md: an operator's send to a user who blocked the bot */
+  | "BOT_BLOCKED"
   | "NOT_SET_UP"
   | "PAYLOAD_TOO_LARGE"
   | "UNSUPPORTED_MEDIA_TYPE"
@@ -73,6 +75,8 @@ export class MessengerError extends Error {
     readonly kind: MessengerErrorKind,
     message: string,
     readonly status?: number,
+    /** seconds the platform asked to wait (HTTP 429 `parameters.retry_after`) */
+    readonly retryAfter?: number,
   ) {
     super(maskSecrets(message));
   }

@@ -8,6 +8,8 @@ export type ProjectsChangedKind = "created" | "deleted" | "reordered" | "updated
 export interface EventMap {
   "projects-changed": { kind: ProjectsChangedKind; projectId: number; recipients: number[] };
   "bot:table_updated": { projectId: number; restartOnUpdate: boolean };
+  /** a message recorded in a token's chat (docs/dialogs.md): the project's members are told live */
+  "chat-message": { projectId: number; tokenId: number; chatId: string; messageId: number };
 }
 
 export class EventBus {

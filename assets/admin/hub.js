@@ -58,9 +58,15 @@ const fullName = (u) => [u.firstName, u.lastName].filter((s) => s && String(s).t
 
 // --- version and updates ---------------------------------------------------------------------------
 
+/**
+ * A version as people write it: the API's four parts (docs/api.md) lose a last ".0", which only
+ * counts re-releases of the same version ("0.1.0.0" → "0.1.0", "0.1.0.2" stays).
+ */
+const shownVersion = (v) => String(v).replace(/^(\d+\.\d+\.\d+)\.0$/, "$1");
+
 async function loadVersion(refresh = false) {
   const v = await api("GET", "/admin/api/version");
-  $("version-current").textContent = v.ok ? `Installed: Botloom ${v.data.version}, released ${v.data.releasedAt}.` : v.message;
+  $("version-current").textContent = v.ok ? `Installed: Botloom ${shownVersion(v.data.version)}, released ${v.data.releasedAt}.` : v.message;
   say("update-status", "Checking for updates…");
   const u = await api("GET", `/admin/api/update-check${refresh ? "?refresh=1" : ""}`);
   if (!u.ok) return say("update-status", u.message, "error");
@@ -69,12 +75,12 @@ async function loadVersion(refresh = false) {
     return say("update-status", "Could not check for updates: the server may be offline, or the published version file could not be read. Try again later.");
   }
   if (r.updateAvailable) {
-    const parts = [`Update available: ${r.latest.version} (released ${r.latest.releasedAt}). `];
+    const parts = [`Update available: ${shownVersion(r.latest.version)} (released ${r.latest.releasedAt}). `];
     if (r.latest.notesUrl) parts.push(h("a", { href: r.latest.notesUrl, rel: "noopener noreferrer", target: "_blank" }, "Release notes"), " · ");
     parts.push(h("a", { href: r.deployGuideUrl, rel: "noopener noreferrer", target: "_blank" }, "How to upgrade"));
     return say("update-status", parts, "ok");
   }
-  say("update-status", `Botloom is up to date (latest published version: ${r.latest.version}).`);
+  say("update-status", `Botloom is up to date (latest published version: ${shownVersion(r.latest.version)}).`);
 }
 
 // --- users -------------------------------------------------------------------------------------------

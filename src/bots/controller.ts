@@ -1,5 +1,6 @@
 // What the rest of the platform may ask of the bot runtime. Modules depend on this interface, not
 // on the process manager, so that projects/tokens code works (and is tested) with a fake.
+import type { BotCommand } from "./runner/protocol";
 
 export type BotStatus = "running" | "stopped" | "error" | "starting";
 
@@ -24,4 +25,6 @@ export interface BotController {
   shutdown(): Promise<void>;
   /** Starts again every bot that was running when the server last stopped. */
   resumeAll(): Promise<void>;
+  /** Passes a command to the token's running bot; false when it does not run. */
+  tell(tokenId: number, command: BotCommand): boolean;
 }

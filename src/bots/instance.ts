@@ -1,5 +1,6 @@
 // A running bot as the manager sees it, whoever hosts it: its own process (BOT_ISOLATION=process,
 // process-host.ts) or a shared runner (runner-pool.ts). The manager supervises both alike.
+import type { BotCommand } from "./runner/protocol";
 import type { BotProgram } from "./program";
 
 export interface BotEnd {
@@ -21,6 +22,8 @@ export interface BotInstance {
   /** settles once the bot ended and its last output lines were delivered */
   readonly ended: Promise<BotEnd>;
   hasEnded(): boolean;
+  /** passes a command of the platform to the running bot (its stdin, or its runner) */
+  tell(command: BotCommand): void;
   /** asks the bot to stop (it finishes what it can) */
   stop(): void;
   /** ends it now */

@@ -10,6 +10,7 @@ import { registerSecret, type Logger } from "../log";
 import type { MessengerClient } from "../messenger/client";
 import type { BotController, BotInstanceState } from "./controller";
 import type { BotEnd, BotHost, BotInstance } from "./instance";
+import type { BotCommand } from "./runner/protocol";
 import { ProcessHost } from "./process-host";
 import { RunnerPool } from "./runner-pool";
 import { LaunchHistory } from "./launches";
@@ -206,6 +207,13 @@ export class BotManager implements BotController {
     }
   }
 
+  tell(tokenId: number, command: BotCommand): boolean {
+    const b = this.bots.get(tokenId);
+    if (!b?.instance || b.status !== "running" || b.instance.hasEnded()) return false;
+    b.instance.tell(command);
+    return true;
+  }
+
   /** Server shutdown: stop every bot but remember it as wanted, so the next start brings it back. */
   async shutdown() {
     this.closed = true;
@@ -223,7 +231,10 @@ export class BotManager implements BotController {
     const { config, messenger } = this.deps;
     const p = bot.program;
     if (p.launchMode === "polling") await clearWebhookForPolling(this.deps, p);
-    const instance = this.host.launch(p, outputOf(bot, this.logs));
+    const onChats = (chats: [string, number][]) => {
+      for (const [chatId, messageId] of chats) this.deps.events.emit("chat-message", { projectId: p.projectId, tokenId: p.tokenId, chatId, messageId });
+    };
+    const instance = this.host.launch(p, outputOf(bot, this.logs, onChats));
     bot.instance = instance;
     bot.stopping = false;
     bot.stopAs = { status: "stopped", reason: null };

@@ -3,19 +3,39 @@
 import { maskSecrets } from "../log";
 import { secretMasker } from "../lib/shared-runtime";
 import type { LineSink } from "./instance";
+import { CHAT_EVENT_MARK } from "./runner/protocol";
 import type { LogWriter } from "./log-writer";
 import type { SupervisedBot } from "./supervised";
 
 /** stderr lines that never say why a bot died: indented (stack frames, fields), source excerpts, carets. */
 const REASONLESS = /^(\s|\d+ \||\^)/;
 
-export function outputOf(bot: SupervisedBot, logs: LogWriter): LineSink {
+/** A batch the bot recorded: each chat it touched with its newest message id (docs/dialogs.md). */
+export type ChatSink = (chats: [string, number][]) => void;
+
+/** The chats of a CHAT_EVENT_MARK line; [] for anything malformed. */
+export function chatEventOf(json: string): [string, number][] {
+  try {
+    const v = JSON.parse(json);
+    if (!Array.isArray(v)) return [];
+    return v.filter((p): p is [string, number] => Array.isArray(p) && typeof p[0] === "string" && /^-?\d{1,20}$/.test(p[0]) && Number.isSafeInteger(p[1])).slice(0, 100);
+  } catch {
+    return [];
+  }
+}
+
+export function outputOf(bot: SupervisedBot, logs: LogWriter, onChats?: ChatSink): LineSink {
   const { projectId, tokenId, token, env } = bot.program;
   // The bot masks these itself; a line it printed some other way must not carry them either.
   const secretValues = (env.BOTLOOM_SECRET_KEYS ?? "").split(",").filter(Boolean).map((k) => env[k] ?? "");
   const hide = secretMasker([token, env.WEBHOOK_SECRET ?? "", ...secretValues]);
   return (level, line) => {
     if (!line.trim()) return;
+    if (level === "stdout" && line.startsWith(CHAT_EVENT_MARK)) {
+      const chats = chatEventOf(line.slice(CHAT_EVENT_MARK.length));
+      if (chats.length > 0) onChats?.(chats);
+      return;
+    }
     const safe = maskSecrets(hide(line));
     logs.push(projectId, tokenId, level, safe);
     // Error printouts end in stack frames, source excerpts and indented fields; the reason of a

@@ -39,6 +39,11 @@ export class ProcessHost implements BotHost {
       pid: proc.pid,
       ended,
       hasEnded: () => proc.exitCode !== null || proc.signalCode !== null,
+      tell(command) {
+        const sink = proc.stdin as import("bun").FileSink;
+        sink.write(JSON.stringify(command) + "\n");
+        sink.flush();
+      },
       stop() {
         try {
           (proc.stdin as import("bun").FileSink).end();

@@ -131,6 +131,9 @@ export function buildBotProgram(config: Config, db: Db, files: ProjectDatabases,
     DATABASE_PATH: files.pathOf(project.id),
     MEDIA_DIR: projectMediaDir(config.uploadsDir, project.id),
     LAUNCH_MODE: token.launchMode,
+    // The message store (docs/dialogs.md): days kept (0: none), and a line per batch for live events.
+    BOTLOOM_MESSAGE_RETENTION_DAYS: String(token.messageRetentionDays),
+    BOTLOOM_EVENTS: "1",
     // the operator's egress allow list: the bot applies the platform's policy to http_request
     BOTLOOM_EGRESS_ALLOW: config.egressAllow,
   });

@@ -124,6 +124,7 @@ export class RunnerPool implements BotHost {
       ended: ended.promise,
       hasEnded: () => hosted.done,
       stop: () => this.send(runner, { op: "stop", id: p.tokenId }),
+      tell: (command) => this.send(runner, { op: "tell", id: p.tokenId, command }),
       // A runner cannot end one bot by force without ending the others; the bot is let go (the
       // runner's own 3 s guard reports it) and its slot is free for its next start.
       kill: () => {

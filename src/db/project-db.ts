@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { eq } from "drizzle-orm";
 import { repairSchema, schemaIsSound, type SchemaEntry } from "./project-schema-check";
-import { PROJECT_DB_DDL, projectBotState, projectBotUsers, projectContent, projectMediaFileIds, projectSchema } from "./project-schema";
+import { PROJECT_DB_DDL, projectBotChats, projectBotMessages, projectBotPeople, projectBotState, projectBotUsers, projectContent, projectMediaFileIds, projectSchema } from "./project-schema";
 
 /**
  * Where a project's scenario tables live: <id>.db → <id>-tables.db. The bot runtime names the same
@@ -159,7 +159,7 @@ export class ProjectDatabases {
     }
   }
 
-  /** Rows of a deleted token: its users, chat state and media file ids. */
+  /** Rows of a deleted token: its users, chat state, media file ids and its message store (docs/dialogs.md). */
   forgetToken(projectId: number, tokenId: number) {
     const db = this.existing(projectId);
     if (!db) return;
@@ -167,6 +167,9 @@ export class ProjectDatabases {
       tx.delete(projectBotUsers).where(eq(projectBotUsers.tokenId, tokenId)).run();
       tx.delete(projectBotState).where(eq(projectBotState.tokenId, tokenId)).run();
       tx.delete(projectMediaFileIds).where(eq(projectMediaFileIds.tokenId, tokenId)).run();
+      tx.delete(projectBotMessages).where(eq(projectBotMessages.tokenId, tokenId)).run();
+      tx.delete(projectBotChats).where(eq(projectBotChats.tokenId, tokenId)).run();
+      tx.delete(projectBotPeople).where(eq(projectBotPeople.tokenId, tokenId)).run();
     });
   }
 

@@ -3,7 +3,8 @@
 // mirror it reads for contentCache. The platform never hands a bot its own database; it reads
 // these files for the bot-users and stats endpoints. PROJECT_DB_DDL is also written into every
 // generated program, so a bot run outside the platform creates the same tables.
-import { integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const PROJECT_DB_DDL: readonly string[] = [
   "CREATE TABLE IF NOT EXISTS bot_users (id INTEGER PRIMARY KEY AUTOINCREMENT, token_id INTEGER NOT NULL, " +
@@ -17,6 +18,27 @@ export const PROJECT_DB_DDL: readonly string[] = [
     "file_id TEXT NOT NULL, PRIMARY KEY (token_id, media_url))",
   "CREATE TABLE IF NOT EXISTS project_content (id INTEGER PRIMARY KEY CHECK (id = 1), data TEXT NOT NULL, " +
     "updated_at TEXT NOT NULL)",
+  // The message store and the people of a bot (docs/dialogs.md): new tables, never new columns of
+  // the ones above, so a file an older version wrote gains them by these statements alone.
+  "CREATE TABLE IF NOT EXISTS bot_messages (id INTEGER PRIMARY KEY AUTOINCREMENT, token_id INTEGER NOT NULL, " +
+    "chat_id TEXT NOT NULL, direction TEXT NOT NULL, sent_by TEXT NOT NULL, operator_id INTEGER, kind TEXT NOT NULL, " +
+    "text TEXT NOT NULL DEFAULT '', buttons TEXT, callback_data TEXT, node_id TEXT, messenger_message_id INTEGER, " +
+    "created_at TEXT NOT NULL, edited_at TEXT, deleted_at TEXT)",
+  "CREATE INDEX IF NOT EXISTS bot_messages_chat_idx ON bot_messages (token_id, chat_id, id)",
+  "CREATE INDEX IF NOT EXISTS bot_messages_mid_idx ON bot_messages (token_id, chat_id, messenger_message_id)",
+  "CREATE INDEX IF NOT EXISTS bot_messages_age_idx ON bot_messages (token_id, created_at)",
+  "CREATE TABLE IF NOT EXISTS bot_chats (token_id INTEGER NOT NULL, chat_id TEXT NOT NULL, kind TEXT NOT NULL DEFAULT 'private', " +
+    "title TEXT, user_id TEXT, first_name TEXT, username TEXT, last_message_at TEXT, last_message_text TEXT, " +
+    "unread INTEGER NOT NULL DEFAULT 0, takeover INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (token_id, chat_id))",
+  // chat_id too: the list's order (newest first, then chat id) is read off the index, paging included
+  "CREATE INDEX IF NOT EXISTS bot_chats_recent_idx ON bot_chats (token_id, last_message_at, chat_id)",
+  // the unread and takeover filters count and page only the chats they name
+  "CREATE INDEX IF NOT EXISTS bot_chats_unread_idx ON bot_chats (token_id, last_message_at, chat_id) WHERE unread > 0",
+  "CREATE INDEX IF NOT EXISTS bot_chats_takeover_idx ON bot_chats (token_id, last_message_at, chat_id) WHERE takeover = 1",
+  "CREATE TABLE IF NOT EXISTS bot_people (token_id INTEGER NOT NULL, user_id TEXT NOT NULL, is_premium INTEGER NOT NULL DEFAULT 0, " +
+    "language_code TEXT, source TEXT, referrer_id TEXT, tags TEXT NOT NULL DEFAULT '[]', first_seen_at TEXT NOT NULL, " +
+    "last_seen_at TEXT NOT NULL, messages_in INTEGER NOT NULL DEFAULT 0, messages_out INTEGER NOT NULL DEFAULT 0, " +
+    "blocked INTEGER NOT NULL DEFAULT 0, blocked_at TEXT, PRIMARY KEY (token_id, user_id))",
 ];
 
 export const projectBotUsers = sqliteTable(
@@ -68,4 +90,76 @@ export const projectContent = sqliteTable("project_content", {
   updatedAt: text("updated_at").notNull(),
 });
 
-export const projectSchema = { projectBotUsers, projectBotState, projectMediaFileIds, projectContent };
+/** Every message a token's bot received or sent, an operator's included (docs/dialogs.md). */
+export const projectBotMessages = sqliteTable(
+  "bot_messages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tokenId: integer("token_id").notNull(),
+    chatId: text("chat_id").notNull(),
+    direction: text("direction").$type<"in" | "out">().notNull(),
+    sentBy: text("sent_by").$type<"user" | "bot" | "operator" | "campaign">().notNull(),
+    operatorId: integer("operator_id"),
+    kind: text("kind").notNull(),
+    text: text("text").notNull().default(""),
+    buttons: text("buttons"),
+    callbackData: text("callback_data"),
+    nodeId: text("node_id"),
+    messengerMessageId: integer("messenger_message_id"),
+    createdAt: text("created_at").notNull(),
+    editedAt: text("edited_at"),
+    deletedAt: text("deleted_at"),
+  },
+  (t) => [
+    index("bot_messages_chat_idx").on(t.tokenId, t.chatId, t.id),
+    index("bot_messages_mid_idx").on(t.tokenId, t.chatId, t.messengerMessageId),
+    index("bot_messages_age_idx").on(t.tokenId, t.createdAt),
+  ],
+);
+
+/** One row per chat a token's bot has talked in: the Dialogs list and the operator's takeover. */
+export const projectBotChats = sqliteTable(
+  "bot_chats",
+  {
+    tokenId: integer("token_id").notNull(),
+    chatId: text("chat_id").notNull(),
+    kind: text("kind").notNull().default("private"),
+    title: text("title"),
+    userId: text("user_id"),
+    firstName: text("first_name"),
+    username: text("username"),
+    lastMessageAt: text("last_message_at"),
+    lastMessageText: text("last_message_text"),
+    unread: integer("unread").notNull().default(0),
+    takeover: integer("takeover").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tokenId, t.chatId] }),
+    index("bot_chats_recent_idx").on(t.tokenId, t.lastMessageAt, t.chatId),
+    index("bot_chats_unread_idx").on(t.tokenId, t.lastMessageAt, t.chatId).where(sql`unread > 0`),
+    index("bot_chats_takeover_idx").on(t.tokenId, t.lastMessageAt, t.chatId).where(sql`takeover = 1`),
+  ],
+);
+
+/** What a bot knows of each person beyond bot_users: premium, deep-link source, tags, counts, blocked. */
+export const projectBotPeople = sqliteTable(
+  "bot_people",
+  {
+    tokenId: integer("token_id").notNull(),
+    userId: text("user_id").notNull(),
+    isPremium: integer("is_premium").notNull().default(0),
+    languageCode: text("language_code"),
+    source: text("source"),
+    referrerId: text("referrer_id"),
+    tags: text("tags").notNull().default("[]"),
+    firstSeenAt: text("first_seen_at").notNull(),
+    lastSeenAt: text("last_seen_at").notNull(),
+    messagesIn: integer("messages_in").notNull().default(0),
+    messagesOut: integer("messages_out").notNull().default(0),
+    blocked: integer("blocked").notNull().default(0),
+    blockedAt: text("blocked_at"),
+  },
+  (t) => [primaryKey({ columns: [t.tokenId, t.userId] })],
+);
+
+export const projectSchema = { projectBotUsers, projectBotState, projectMediaFileIds, projectContent, projectBotMessages, projectBotChats, projectBotPeople };

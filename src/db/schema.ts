@@ -154,6 +154,8 @@ export const botTokens = sqliteTable(
     status: text("status").notNull().default("stopped"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** days the bot keeps its chats' messages (docs/dialogs.md); 0 keeps none (last: a migration added it) */
+    messageRetentionDays: integer("message_retention_days").notNull().default(30),
   },
   (t) => [index("tokens_project_idx").on(t.projectId), uniqueIndex("tokens_project_token_idx").on(t.projectId, t.token)],
 );

@@ -233,6 +233,42 @@ export class EmulatorSession {
     });
   }
 
+  /** A reaction the user puts on a message of the chat (message_reaction; the bot must ask for them). */
+  react(from: FakeUser, chatId: number, messageId: number, emoji: string) {
+    this.dir.remember(from);
+    const chat = this.chatFor(from, chatId);
+    if (!this.state.message(chat.id, messageId)) throw badRequest("message not found");
+    const reaction = { type: "emoji", emoji };
+    this.state.updates.push({ message_reaction: { chat, message_id: messageId, user: userObject(from), date: nowSeconds(), old_reaction: [], new_reaction: [reaction] } });
+  }
+
+  /** The user presses Pay on an invoice of the bot: a pre_checkout_query; the bot's "ok" pays it. */
+  pay(from: FakeUser, chatId: number, messageId: number) {
+    this.dir.remember(from);
+    const chat = this.chatFor(from, chatId);
+    const invoice = this.state.invoiceMessages.get(`${chat.id}:${messageId}`);
+    if (!invoice) throw badRequest("the message has no invoice");
+    const id = String(++this.callbackSeq);
+    this.state.checkouts.set(id, { from: userObject(from), chat, ...invoice });
+    this.state.updates.push({ pre_checkout_query: { id, from: userObject(from), currency: "XTR", total_amount: invoice.amount, invoice_payload: invoice.payload } });
+  }
+
+  /** The user asks to join group `groupId` (chat_join_request; the bot may answer in the private chat). */
+  joinRequest(from: FakeUser, groupId: number) {
+    this.dir.remember(from);
+    const chat = this.dir.chat(groupId);
+    this.state.updates.push({ chat_join_request: { chat, from: userObject(from), user_chat_id: from.id, date: nowSeconds() } });
+  }
+
+  /** The user joins group `groupId` (chat_member: left → member). */
+  joinGroup(from: FakeUser, groupId: number) {
+    this.dir.remember(from);
+    const chat = this.dir.chat(groupId);
+    const user = userObject(from);
+    this.dir.setMember(groupId, from.id, { status: "member" });
+    this.state.updates.push({ chat_member: { chat, from: user, date: nowSeconds(), old_chat_member: { status: "left", user }, new_chat_member: { status: "member", user } } });
+  }
+
   /** Commands the bot registered for this user in this chat (chat scope first, as Telegram picks). */
   commandsFor(userId: number, chatId: number): { command: string; description: string }[] {
     const scoped = (scope: Record<string, any>) => this.state.commands.get(`${JSON.stringify(scope)}|`);

@@ -27,6 +27,7 @@ export interface TranscriptEntry {
   mediaGroupId?: string;
   location?: { latitude: number; longitude: number };
   contact?: { phone_number: string; first_name: string };
+  invoice?: { amount: number };
   replyMarkup?: Record<string, any>;
   /** the scenario node that produced the message, when the preview runtime named it */
   node?: string;
@@ -74,7 +75,9 @@ export class Transcript {
 
   /** A message as the emulator stored it; `params` are what the bot sent (for URLs and parse_mode). */
   addMessage(m: Message, from: "bot" | "user", params?: Record<string, any>, node?: string) {
-    const text = m.text ?? m.caption;
+    // A user's poll or Mini App answer has no text of its own: the chat shows what was shared.
+    const text = m.text ?? m.caption ?? (m.poll ? "📊 " + m.poll.question : m.web_app_data ? "🌐 " + m.web_app_data.button_text
+      : m.invoice ? `🧾 ${m.invoice.title} — ${m.invoice.total_amount} ⭐\n${m.invoice.description}` : m.successful_payment ? `✅ ${m.successful_payment.total_amount} ⭐` : undefined);
     const raw = params?.text ?? params?.caption;
     const parseMode = typeof params?.parse_mode === "string" ? params.parse_mode : undefined;
     const entry: TranscriptEntry = {
@@ -89,6 +92,7 @@ export class Transcript {
       ...(m.media_group_id ? { mediaGroupId: String(m.media_group_id) } : {}),
       ...(m.location ? { location: { latitude: m.location.latitude, longitude: m.location.longitude } } : {}),
       ...(m.contact ? { contact: { phone_number: m.contact.phone_number, first_name: m.contact.first_name } } : {}),
+      ...(m.invoice ? { invoice: { amount: m.invoice.total_amount } } : {}),
       ...(m.reply_markup ? { replyMarkup: m.reply_markup } : params?.reply_markup && from === "bot" ? { replyMarkup: params.reply_markup } : {}),
       ...(node ? { node } : {}),
       ...(m.forward_origin ? { forwarded: true } : {}),

@@ -32,6 +32,13 @@ export function parseIntQuery(raw: string | undefined, name: string, opts: { def
   return n;
 }
 
+/** Optional query parameter that must be one of `allowed` (absent or empty → undefined). */
+export function parseEnumQuery<T extends string>(raw: unknown, allowed: readonly T[], name: string): T | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  if (typeof raw !== "string" || !(allowed as readonly string[]).includes(raw)) throw badRequest(`${name} must be one of ${allowed.join(", ")}`);
+  return raw as T;
+}
+
 /** `true`/`false` query flag (absent → default). */
 export function parseBoolQuery(raw: string | undefined, name: string, def = false): boolean {
   if (raw === undefined || raw === "") return def;

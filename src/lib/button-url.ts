@@ -23,3 +23,15 @@ export function buttonHref(url: unknown): string | null {
   const u = url as string;
   return SCHEME.test(u) ? u : `http://${u}`;
 }
+
+/**
+ * Telegram opens a Mini App (a web_app button) only over https: the editor warns, the emulator
+ * refuses, the Studio opens only such a URL. (The bot's runtime, which imports nothing of the
+ * platform, checks the same rule in runtime/messages.ts `shows`.)
+ */
+export function isMiniAppUrl(url: unknown): url is string {
+  return typeof url === "string" && /^https:\/\/[^\s/]+/i.test(url) && !/\s/.test(url);
+}
+
+/** The colours a button may have (`style`, Bot API 9.4): blue, green, red. */
+export const BUTTON_STYLES = ["primary", "success", "danger"] as const;

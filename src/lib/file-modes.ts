@@ -1,7 +1,9 @@
 // Folders and files that hold bot tokens and keys are private to the server's account. What
 // Botloom creates it creates that way; what already exists is the owner's choice, so a looser
-// folder or file is reported at start instead of being changed behind the owner's back.
-import { chmodSync, existsSync, statSync, writeFileSync } from "node:fs";
+// folder or file is reported at start instead of being changed behind the owner's back — except
+// the folders of a fresh clone, which hold nothing but `.gitkeep` (git keeps no modes, so they
+// arrive 0755): those are Botloom's own and are made private before the first start writes to them.
+import { chmodSync, existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 
 export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
@@ -22,6 +24,28 @@ export function createPrivateFile(path: string) {
 /** Makes a file Botloom itself just wrote private (writeFileSync's mode is ignored for an existing file). */
 export function makePrivate(path: string) {
   chmodSync(path, PRIVATE_FILE_MODE);
+}
+
+/**
+ * Makes each existing folder that holds exactly `.gitkeep` — a git checkout's placeholder, nothing
+ * an owner chose — 0700; returns those changed. An empty folder may be an owner's on purpose: it is
+ * only reported.
+ */
+export function tightenFreshFolders(paths: string[]): string[] {
+  const changed: string[] = [];
+  for (const path of paths) {
+    try {
+      const st = statSync(path);
+      if (!st.isDirectory() || (st.mode & 0o077) === 0) continue;
+      const names = readdirSync(path);
+      if (names.length !== 1 || names[0] !== ".gitkeep") continue;
+      chmodSync(path, PRIVATE_DIR_MODE);
+      changed.push(path);
+    } catch {
+      // missing, or not ours to change: the start-up check reports what stays loose
+    }
+  }
+  return changed;
 }
 
 /** One line per existing path that other accounts may read or enter, with the command that fixes it. */

@@ -5,6 +5,7 @@ import type { ToolContext } from "./tool";
 import { projectTools } from "./tools/projects";
 import { nodeTools } from "./tools/nodes";
 import { botTools } from "./tools/bots";
+import { dialogTools } from "./tools/dialogs";
 import { templateTools } from "./tools/templates";
 import { previewTools } from "./tools/preview";
 import { registerResources } from "./resources";
@@ -22,6 +23,7 @@ export function createMcpServer(tc: ToolContext): McpServer {
   projectTools(server, tc);
   nodeTools(server, tc);
   botTools(server, tc);
+  dialogTools(server, tc);
   templateTools(server, tc);
   previewTools(server, tc);
   registerResources(server);

@@ -16,6 +16,8 @@ export interface MessengerClientOptions {
 /** A plausible Bot API token: `<digits>:<35ish url-safe chars>`. Checked before any network call. */
 export const TOKEN_PATTERN = /^\d{3,20}:[A-Za-z0-9_-]{20,100}$/;
 
+const lang = (code?: string) => (code ? { language_code: code } : {});
+
 export class MessengerClient {
   private readonly apiRoot: string;
   private readonly timeoutMs: number;
@@ -25,31 +27,53 @@ export class MessengerClient {
     this.timeoutMs = opts.timeoutMs ?? 10_000;
   }
 
-  async call<T>(token: string, method: string, params: Record<string, unknown> = {}): Promise<T> {
+  /** The Bot API host, for messages (never a path: a path may carry a token). */
+  private host(): string {
+    try {
+      return new URL(this.apiRoot).host;
+    } catch {
+      return "the messenger platform";
+    }
+  }
+
+  async call<T>(token: string, method: string, params: Record<string, unknown> = {}, file?: { field: string; name: string; type: string; bytes: Uint8Array }): Promise<T> {
     if (!TOKEN_PATTERN.test(token)) throw new MessengerError("unauthorized", "The bot token has an invalid format");
     let res: Response;
+    let body: BodyInit = JSON.stringify(params);
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if (file) {
+      // An upload: multipart, each other parameter a field (objects as JSON, as the Bot API reads them).
+      const form = new FormData();
+      for (const [k, v] of Object.entries(params)) if (v !== undefined) form.append(k, typeof v === "string" ? v : JSON.stringify(v));
+      form.append(file.field, new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.type }), file.name);
+      body = form;
+      delete headers["content-type"];
+    }
     try {
       res = await fetch(`${this.apiRoot}/bot${token}/${method}`, {
         method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(params),
+        headers,
+        body,
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (e) {
       const timedOut = (e as Error)?.name === "TimeoutError";
-      throw new MessengerError("unreachable", timedOut ? `The messenger platform did not answer ${method} in time` : `The messenger platform is unreachable (${method})`);
+      // what a person can do about it: the network, or the address (docs/configuration.md)
+      const hint = `check that this server can reach ${this.host()}, or set MESSENGER_API_ROOT to the Bot API server to use`;
+      throw new MessengerError("unreachable", timedOut ? `The messenger platform did not answer in time (${method}): ${hint}` : `The messenger platform could not be reached (${method}): ${hint}`);
     }
-    let body: any;
+    let answer: any;
     try {
-      body = await res.json();
+      answer = await res.json();
     } catch {
       throw new MessengerError("unreachable", `The messenger platform answered ${method} with a non-JSON body (HTTP ${res.status})`, res.status);
     }
-    if (body?.ok === true) return body.result as T;
+    if (answer?.ok === true) return answer.result as T;
     // The platform may echo the request URL (`bot<token>/...`) in its description.
-    const description = typeof body?.description === "string" ? body.description.split(token).join("***") : `HTTP ${res.status}`;
+    const description = typeof answer?.description === "string" ? answer.description.split(token).join("***") : `HTTP ${res.status}`;
     if (res.status === 401 || res.status === 404) throw new MessengerError("unauthorized", `The messenger platform rejected the bot token: ${description}`, res.status);
-    throw new MessengerError("rejected", `${method} failed: ${description}`, res.status);
+    const retryAfter = typeof answer?.parameters?.retry_after === "number" ? answer.parameters.retry_after : undefined;
+    throw new MessengerError("rejected", `${method} failed: ${description}`, res.status, retryAfter);
   }
 
   async getMe(token: string): Promise<MessengerBot> {
@@ -63,6 +87,36 @@ export class MessengerClient {
 
   deleteWebhook(token: string) {
     return this.call<boolean>(token, "deleteWebhook", { drop_pending_updates: false });
+  }
+
+  /** The bot's profile texts (Telegram's limits: name 64, description 512, short description 120); "" removes a language's own. */
+  setMyName(token: string, name: string, languageCode?: string) {
+    return this.call<boolean>(token, "setMyName", { name, ...lang(languageCode) });
+  }
+
+  setMyDescription(token: string, description: string, languageCode?: string) {
+    return this.call<boolean>(token, "setMyDescription", { description, ...lang(languageCode) });
+  }
+
+  setMyShortDescription(token: string, shortDescription: string, languageCode?: string) {
+    return this.call<boolean>(token, "setMyShortDescription", { short_description: shortDescription, ...lang(languageCode) });
+  }
+
+  /** The bot's photo: a new JPEG each time (Telegram takes no file id for it). */
+  async setMyProfilePhoto(token: string, jpeg: Blob) {
+    const bytes = new Uint8Array(await jpeg.arrayBuffer());
+    return this.call<boolean>(token, "setMyProfilePhoto", { photo: { type: "static", photo: "attach://picture" } }, { field: "picture", name: "photo.jpg", type: "image/jpeg", bytes });
+  }
+
+  removeMyProfilePhoto(token: string) {
+    return this.call<boolean>(token, "removeMyProfilePhoto");
+  }
+
+  /** The menu; an empty list removes it (deleteMyCommands, as Telegram refuses an empty setMyCommands). */
+  setMyCommands(token: string, commands: { command: string; description: string }[], languageCode?: string) {
+    return commands.length > 0
+      ? this.call<boolean>(token, "setMyCommands", { commands, ...lang(languageCode) })
+      : this.call<boolean>(token, "deleteMyCommands", lang(languageCode));
   }
 
   /** The file id of the largest size of a user's (or bot's) newest avatar, or null. */

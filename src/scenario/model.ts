@@ -25,12 +25,24 @@ export const buttonSchema = z
   .object({
     id: str(),
     text: str(),
-    /** goto | command | url | contact | location | complete | selection */
+    /** goto | command | url | contact | location | poll | complete | selection | web_app | copy_text | request_managed_bot | default */
     action: str(),
     target: str(),
     url: str(),
     requestContact: bool(),
     requestLocation: bool(),
+    /** reply buttons: the user creates a poll; pollType "quiz" or "regular" narrows it */
+    requestPoll: bool(),
+    pollType: str(),
+    /** web_app: the Mini App's https URL ({variables} allowed) */
+    webAppUrl: str(),
+    /** copy_text: what the button copies to the user's clipboard (1-256 characters) */
+    copyText: str(),
+    /** primary | success | danger: the button's colour (docs/nodes/buttons.md) */
+    style: str(),
+    /** request_managed_bot: the name and username offered for the bot the user creates */
+    suggestedBotName: str(),
+    suggestedBotUsername: str(),
     skipDataCollection: bool(),
     hideAfterClick: bool(),
     /** the scenario's own callback_data (inline buttons); without it the bot uses an internal code */
@@ -163,6 +175,13 @@ export const commandTriggerDataSchema = z
     showInMenu: bool(),
     adminOnly: bool(),
     autoTransitionTo: str(),
+    /** a deep link's parameter (`t.me/bot?start=promo_7` sends "/start promo_7"): this trigger runs only for it */
+    deepLinkParam: str(),
+    /** exact (default) | startsWith (also "prefix") */
+    deepLinkMatchMode: str(),
+    /** with deepLinkVarName: the parameter is stored into that variable */
+    deepLinkSaveToVar: bool(),
+    deepLinkVarName: str(),
   })
   .loose();
 

@@ -54,11 +54,12 @@ const str = (v: unknown) => (typeof v === "string" ? v : "");
 const items = (v: unknown): Data[] => (Array.isArray(v) ? v.filter(isObj) : []);
 
 /** Button actions whose `target` is a node id; `command` names a command and `url` a link. */
-export const NODE_TARGET_ACTIONS: readonly string[] = ["goto", "complete", "contact", "location", ""];
+export const NODE_TARGET_ACTIONS: readonly string[] = ["goto", "complete", "contact", "location", "poll", "web_app", "default", ""];
 /** What a button does, as the compiler reads it (request flags win over the action). */
 export function buttonAction(b: Data): string {
   if (b.requestContact === true) return "contact";
   if (b.requestLocation === true) return "location";
+  if (b.requestPoll === true) return "poll";
   return str(b.action) || "goto";
 }
 const followsButton = (b: Data) => NODE_TARGET_ACTIONS.includes(buttonAction(b));
@@ -69,6 +70,8 @@ const always = () => true;
 
 const AUTO = field("autoTransitionTo", "auto", "auto", "auto", always);
 const KEYBOARD = field("keyboardNodeId", "keyboard", "keyboard", "keyboard", always);
+/** an input node's keyboard node goes with its question, so it is offered once there is one */
+const QUESTION_KEYBOARD = field("keyboardNodeId", "keyboard", "keyboard", "keyboard", (d) => str(d.inputPrompt).trim() !== "");
 const INPUT = field("inputTargetNodeId", "input", "input", "input", (d, type) => type === "input" || d.collectUserInput === true);
 const CONTINUE = field("continueButtonTarget", "button", "continue", "continue", hasSelection);
 const BUTTONS: ListSpec = { form: "list", list: "buttons", field: "target", kind: "button", prefix: "btn", noun: "button", follows: followsButton };
@@ -109,7 +112,8 @@ export const SLOTS: Readonly<Record<string, readonly SlotSpec[]>> = {
   contact: SENDER,
   // a keyboard node reached by a transition puts its keyboard on the last message, then moves on
   keyboard: [BUTTONS, CONTINUE, AUTO],
-  input: [INPUT],
+  // the buttons of its question (inputPrompt, docs/scenario.md "Input nodes"), then the answer's way
+  input: [BUTTONS, CONTINUE, QUESTION_KEYBOARD, INPUT],
   condition: [
     { form: "list", list: "branches", field: "target", kind: "branch", prefix: "branch", noun: "branch" },
     field("defaultTargetId", "default", "default", "default", always),
@@ -142,6 +146,11 @@ export const SLOTS: Readonly<Record<string, readonly SlotSpec[]>> = {
   promote_user: STEP,
   demote_user: STEP,
   admin_rights: STEP,
+  approve_join_request: STEP,
+  invoice: STEP,
+  refund_payment: STEP,
+  refuse_checkout: STEP,
+  decline_join_request: STEP,
   command_trigger: STEP,
   text_trigger: STEP,
   callback_trigger: STEP,
@@ -150,6 +159,11 @@ export const SLOTS: Readonly<Record<string, readonly SlotSpec[]>> = {
   outgoing_message_trigger: STEP,
   group_message_trigger: STEP,
   schedule_trigger: STEP,
+  reaction_trigger: STEP,
+  member_trigger: STEP,
+  join_request_trigger: STEP,
+  payment_trigger: STEP,
+  checkout_trigger: STEP,
   comment: [],
 };
 

@@ -26,6 +26,11 @@ export const ACTION_TYPES = [
   "promote_user",
   "demote_user",
   "admin_rights",
+  "approve_join_request",
+  "decline_join_request",
+  "invoice",
+  "refund_payment",
+  "refuse_checkout",
 ] as const;
 
 /** Nodes that start a flow on their own. */
@@ -36,6 +41,11 @@ export const TRIGGER_NODE_TYPES = [
   "outgoing_message_trigger",
   "group_message_trigger",
   "schedule_trigger",
+  "reaction_trigger",
+  "member_trigger",
+  "join_request_trigger",
+  "payment_trigger",
+  "checkout_trigger",
 ] as const;
 
 /** Types left out on purpose, with the reason the warning names. */

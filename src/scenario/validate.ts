@@ -1,6 +1,9 @@
 // Scenario validation (docs/scenario.md#the-document): errors only for what makes a document unusable
 // (they block storing); everything else is a warning that generate/start report and the bot skips.
-import { isRunnableType } from "./model";
+// The web editor runs it on the unsaved document as you edit (docs/editor.md "Warnings"), so it
+// stays pure: no zod, no I/O.
+import { isMiniAppUrl } from "../lib/button-url";
+import { isRunnableType } from "./node-types";
 import { OUT_OF_SCOPE, TRIGGER_NODE_TYPES } from "./types-messaging";
 import { buttonCommands, commandName, nodeRefs } from "./refs";
 import { isObject, kindOf } from "../lib/values";
@@ -9,8 +12,9 @@ import { isObject, kindOf } from "../lib/values";
  * Stable words for what a warning is about (docs/api.md generate): NODE_TYPE_OUT_OF_SCOPE (a type
  * Botloom leaves out on purpose),
  * NODE_TYPE_UNKNOWN, DANGLING_TARGET, UNREACHABLE, BUTTON_INCOMPLETE, TARGET_NOT_RUNNABLE (a
- * transition to a node that does not run by itself), COMMAND_CONFLICT, INVALID_DATA (a field the
- * bot cannot use as given).
+ * transition to a node that does not run by itself), COMMAND_CONFLICT, QUESTION_MISSING (an input
+ * node some path reaches with nothing asking its question), INVALID_DATA (a field the bot cannot
+ * use as given).
  */
 export type IssueCode =
   | "NODE_TYPE_OUT_OF_SCOPE"
@@ -20,6 +24,7 @@ export type IssueCode =
   | "BUTTON_INCOMPLETE"
   | "TARGET_NOT_RUNNABLE"
   | "COMMAND_CONFLICT"
+  | "QUESTION_MISSING"
   | "INVALID_DATA";
 
 export interface Issue {
@@ -28,6 +33,8 @@ export interface Issue {
   /** warnings always have one; errors (which block storing) do not */
   code?: IssueCode;
   message: string;
+  /** what the editor needs to say it in the reader's language: the missing target, the button */
+  detail?: { target?: string; button?: string; missing?: "target" | "url" };
 }
 
 export interface ValidationResult {
@@ -138,11 +145,31 @@ function buttonWarnings(located: Located, warnings: Issue[]) {
       const target = typeof b.target === "string" ? b.target.trim() : "";
       const url = typeof b.url === "string" ? b.url.trim() : "";
       let problem: string | undefined;
-      if ((action === "goto" || action === "command") && target === "") problem = "has no target";
-      if (action === "url" && url === "" && !/^https?:\/\//.test(target)) problem = "has no URL";
-      if (problem) warnings.push({ nodeId: node.id, sheetId, code: "BUTTON_INCOMPLETE", message: `Node "${node.id}": ${label} ${problem}.` });
+      let missing: "target" | "url" | undefined;
+      // a goto button without a target on a question answers it with its text: nothing is missing
+      const answers = (node.type === "input" || data.collectUserInput === true) && b.skipDataCollection !== true;
+      if ((action === "command" || (action === "goto" && !answers)) && target === "") missing = "target";
+      if (action === "url" && url === "" && !/^https?:\/\//.test(target)) missing = "url";
+      if (missing) problem = missing === "target" ? "has no target" : "has no URL";
+      if (action === "web_app") problem = webAppProblem(typeof b.webAppUrl === "string" ? b.webAppUrl.trim() : url);
+      if (action === "copy_text") problem = copyTextProblem(b.copyText);
+      // `missing` words the editor's warning; other problems keep the generator's sentence
+      if (problem) warnings.push({ nodeId: node.id, sheetId, code: "BUTTON_INCOMPLETE", message: `Node "${node.id}": ${label} ${problem}.`, detail: { button: String(b.text ?? b.id ?? ""), ...(missing && { missing }) } });
     }
   }
+}
+
+/** Telegram opens Mini Apps only over https; a {variable} is checked again by the bot once filled in. */
+function webAppProblem(url: string): string | undefined {
+  if (url === "") return "has no Mini App URL (webAppUrl)";
+  if (url.startsWith("{")) return undefined;
+  return isMiniAppUrl(url) ? undefined : "opens a Mini App whose URL is not https (Telegram refuses it)";
+}
+
+/** copy_text copies 1-256 characters. */
+function copyTextProblem(value: unknown): string | undefined {
+  if (typeof value !== "string" || value === "") return "has nothing to copy (copyText)";
+  return value.length > 256 ? "copies more than 256 characters (Telegram refuses it)" : undefined;
 }
 
 function isEntryPoint(node: Located["node"]): boolean {
@@ -170,10 +197,12 @@ function graphWarnings(all: Located[], warnings: Issue[]) {
           sheetId,
           code: "DANGLING_TARGET",
           message: `Node "${node.id}": ${ref.label} points to node "${ref.target}", which does not exist.`,
+          detail: { target: ref.target },
         });
       }
     }
   }
+  unaskedInputs(all, refs, warnings);
   const reached = new Set<string>();
   const queue = all.filter((l) => isEntryPoint(l.node)).map((l) => l.node.id);
   while (queue.length > 0) {
@@ -193,6 +222,38 @@ function graphWarnings(all: Located[], warnings: Issue[]) {
       code: "UNREACHABLE",
       message: `Node "${node.id}" (${node.type}) cannot be reached from any command or trigger.`,
     });
+  }
+}
+
+/** Types that send their text before moving on: an input after one of them was asked by it. */
+const ASKING_TYPES = new Set(["start", "command", "message", "photo", "video", "audio", "document"]);
+
+/**
+ * Input nodes without a question (empty inputPrompt) that some path reaches without a message
+ * before them, e.g. straight from a button or a command: the bot would wait without a word.
+ */
+function unaskedInputs(all: Located[], refs: Map<string, ReturnType<typeof nodeRefs>>, warnings: Issue[]) {
+  const silent = new Map<string, Located>();
+  for (const l of all) {
+    const data = isObject(l.node.data) ? l.node.data : {};
+    if (l.node.type === "input" && !(typeof data.inputPrompt === "string" && data.inputPrompt.trim() !== "")) silent.set(l.node.id, l);
+  }
+  if (silent.size === 0) return;
+  const warned = new Set<string>();
+  for (const { node } of all) {
+    for (const ref of refs.get(node.id)!) {
+      const input = silent.get(ref.target);
+      if (!input || warned.has(ref.target) || (ref.kind === "auto" && ASKING_TYPES.has(node.type))) continue;
+      warned.add(ref.target);
+      const data = isObject(input.node.data) ? input.node.data : {};
+      const name = typeof data.inputVariable === "string" && data.inputVariable.trim() !== "" ? `the answer step saving "${data.inputVariable.trim()}"` : `answer step "${input.node.id}"`;
+      warnings.push({
+        nodeId: input.node.id,
+        sheetId: input.sheetId,
+        code: "QUESTION_MISSING",
+        message: `Nothing asks the question of ${name}: the bot would wait without a word. Write the question in its Prompt field, or reach it from a message that asks.`,
+      });
+    }
   }
 }
 

@@ -113,6 +113,19 @@ describe("bot user detail", () => {
       lastInteraction: "01.03.2026 11:45",
       interactionCount: 5,
       photoUrl: "",
+      // docs/dialogs.md "The people of a bot": a user the message store never saw
+      languageCode: null,
+      isPremium: false,
+      blocked: false,
+      blockedAt: null,
+      source: null,
+      referrerId: null,
+      tags: [],
+      firstSeenAt: "2026-03-01T10:05:00.000Z",
+      lastSeenAt: "2026-03-01T11:45:00.000Z",
+      messagesIn: 0,
+      messagesOut: 0,
+      takeover: false,
     });
     const plain = await env.call("GET", `/api/bot/tokens/${tokenId}/users/1005?messenger_id=${OWNER}`, { bearer: env.managerPat });
     expect(plain.body.userId).toBe("1005");

@@ -40,6 +40,9 @@ export class FakeBots implements BotController {
   }
   async shutdown() {}
   async resumeAll() {}
+  tell() {
+    return false;
+  }
 }
 
 export interface Recorded {

@@ -94,7 +94,10 @@ describe("token list and add", () => {
       env.responses.push({ method: "POST", path: "unreachable", status: r.status, text: r.text });
       expect(r.status).toBe(502);
       expect(r.body.error).toBe("BAD_GATEWAY");
-      expect(r.body.message).toContain("unreachable");
+      // says what to do: the server's network, or MESSENGER_API_ROOT
+      expect(r.body.message).toContain("could not be reached");
+      expect(r.body.message).toContain("127.0.0.1:9");
+      expect(r.body.message).toContain("MESSENGER_API_ROOT");
       for (const line of t2.logs) expect(line.includes(bot.token)).toBe(false);
     } finally {
       t2.cleanup();
@@ -132,11 +135,16 @@ describe("token PATCH (docs/api.md)", () => {
     tokens.push(bot.token);
     const r = await env.call("PATCH", `/api/bot/tokens/token_${tokenId}`, { cookie: env.cookie, json: { name: "Renamed", launchMode: "webhook", catchAllHandlers: 1, protectContent: 1, contentCache: 0 } });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ id: tokenId, name: "Renamed", projectId, launchMode: "webhook", catchAllHandlers: 1, protectContent: 1, contentCache: 0, botStatus: "🔴" });
+    expect(r.body).toEqual({ id: tokenId, name: "Renamed", projectId, launchMode: "webhook", catchAllHandlers: 1, protectContent: 1, contentCache: 0, messageRetentionDays: 30, botStatus: "🔴" });
     const partial = await env.call("PATCH", `/api/bot/tokens/${tokenId}`, { bearer: env.pat, json: { contentCache: 1 } });
     expect(partial.body).toMatchObject({ name: "Renamed", launchMode: "webhook", contentCache: 1 });
     const noop = await env.call("PATCH", `/api/bot/tokens/${tokenId}`, { bearer: env.pat, json: {} });
     expect(noop.status).toBe(200);
+    // docs/dialogs.md: messageRetentionDays 0..3650 (0 records no message)
+    for (const days of [0, 3650, 7]) expect((await env.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie: env.cookie, json: { messageRetentionDays: days } })).body.messageRetentionDays).toBe(days);
+    for (const days of [-1, 3651, 1.5, "30", null]) expect((await env.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie: env.cookie, json: { messageRetentionDays: days } })).status).toBe(400);
+    const list = await env.call("GET", `/api/bot/projects/${projectId}/tokens`, { cookie: env.cookie });
+    expect(list.body.items.find((t: { id: number }) => t.id === tokenId).messageRetentionDays).toBe(7);
   });
 
   test("flags other than 0/1, unknown modes and empty names are 400; foreign is 403; unknown 404", async () => {

@@ -3,7 +3,7 @@
 // and the shortcut help.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { haveChromium, warnIfNoChromium } from "../support/browser";
-import { editorEnv, handle, newProject, nodeEl, nodeIds, openEditor, pick, type EditorEnv } from "./editor-support";
+import { editorEnv, handle, newProject, nodeEl, nodeIds, openEditor, pick, settled, type EditorEnv } from "./editor-support";
 
 warnIfNoChromium("editor: canvas gestures");
 
@@ -73,7 +73,7 @@ describe.skipIf(!haveChromium)("editor: canvas gestures", () => {
     await page.mouse.down();
     await page.mouse.move(h.x + 200, h.y + 160, { steps: 10 });
     await page.mouse.up();
-    await page.getByRole("menuitem", { name: "Delay" }).click();
+    await page.getByRole("menuitem", { name: "Delay", exact: true }).click();
     const added = (await nodeIds(page)).find((id) => !["go", "one", "two"].includes(id))!;
     await expect(nodeEl(page, added).locator(".ed-type").textContent()).resolves.toBe("Delay");
     await page.getByRole("complementary", { name: "Properties" }).getByLabel("Seconds").fill("5");
@@ -105,18 +105,35 @@ describe.skipIf(!haveChromium)("editor: canvas gestures", () => {
     expect(one.imageUrl).toBe(media.body.url);
   }, 30_000);
 
-  test("a palette item dragged onto the canvas lands where it is dropped", async () => {
+  test("a palette item dragged onto free canvas lands where it is dropped", async () => {
     const { page } = env.b;
     const before = await nodeIds(page);
+    // room to drop: nothing selected (no properties panel), the drawing zoomed out a little
+    await page.keyboard.press("Escape");
+    await page.locator(".react-flow__pane").click({ position: { x: 5, y: 5 } });
+    await page.locator(".ed-props-dock").waitFor({ state: "detached" });
+    for (let i = 0; i < 2; i++) await page.getByRole("button", { name: "Zoom Out" }).click();
+    await settled(page);
     const pane = (await page.locator(".react-flow__pane").boundingBox())!;
-    await page.locator('.ed-palette-item[data-type="keyboard"]').dragTo(page.locator(".react-flow__pane"), { targetPosition: { x: pane.width / 2 - 100, y: pane.height - 50 } });
+    // a free spot: a card dropped on another node would slide off it (docs/editor.md, Layout)
+    const spot = await page.evaluate(() => {
+      const pane = document.querySelector(".react-flow__pane")!.getBoundingClientRect();
+      const taken = [...document.querySelectorAll(".react-flow__node, .ed-palette, .ed-props-dock, .react-flow__panel")].map((e) => e.getBoundingClientRect());
+      for (let y = pane.top + 20; y < pane.bottom - 200; y += 20)
+        for (let x = pane.left + 20; x < pane.right - 320; x += 20)
+          if (!taken.some((r) => x - 40 < r.right && r.left < x + 300 && y - 40 < r.bottom && r.top < y + 200)) return { x: x - pane.left, y: y - pane.top };
+      return null;
+    });
+    expect(spot).not.toBeNull();
+    await page.locator('.ed-palette-item[data-type="keyboard"]').dragTo(page.locator(".react-flow__pane"), { targetPosition: spot! });
     await page.waitForFunction((n) => document.querySelectorAll(".ed-node").length === n + 1, before.length);
     const added = (await nodeIds(page)).find((id) => !before.includes(id))!;
     await expect(nodeEl(page, added).locator(".ed-type").textContent()).resolves.toBe("Keyboard");
+    await settled(page);
     const box = (await nodeEl(page, added).boundingBox())!;
     // snapped to the grid near the drop point (the card's corner is where the pointer was let go)
-    expect(Math.abs(box.x - (pane.x + pane.width / 2 - 100))).toBeLessThan(40);
-    expect(Math.abs(box.y - (pane.y + pane.height - 50))).toBeLessThan(40);
+    expect(Math.abs(box.x - (pane.x + spot!.x))).toBeLessThan(40);
+    expect(Math.abs(box.y - (pane.y + spot!.y))).toBeLessThan(40);
   }, 30_000);
 
   test("the shortcut help opens with ? and closes with Escape", async () => {

@@ -1,15 +1,11 @@
 // The older platform's real files in the editor: each of the 8 compat files opens with every node
 // of every sheet on its canvas, and saving it unedited changes no node data (positions aside).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { haveChromium, warnIfNoChromium } from "../support/browser";
-import { editorEnv, newProject, openEditor, type EditorEnv } from "./editor-support";
+import { compatData, compatFiles, editorEnv, newProject, openEditor, type EditorEnv } from "./editor-support";
 
 warnIfNoChromium("editor: compat files");
-const COMPAT = join(import.meta.dir, "..", "..", "..", "shared", "compat");
-const files = existsSync(COMPAT) ? ["current", "legacy"].flatMap((f) => readdirSync(join(COMPAT, f)).filter((n) => n.endsWith(".json")).map((n) => `${f}/${n}`)) : [];
-if (!files.length) console.warn("[editor: compat files] SKIPPED: ../shared/compat/*/*.json not found");
+const files = compatFiles("editor: compat files");
 
 const withoutPositions = (data: any) => data.sheets.map((s: any) => ({ id: s.id, nodes: s.nodes.map(({ position, ...rest }: any) => rest) }));
 
@@ -23,7 +19,7 @@ describe.skipIf(!haveChromium || files.length === 0)("editor: compat files", () 
   for (const file of files) {
     test(`${file}: every node on its sheet's canvas; an unedited save keeps node data`, async () => {
       const { page } = env.b;
-      const data = JSON.parse(readFileSync(join(COMPAT, file), "utf8")).data;
+      const data = compatData(file);
       const id = await newProject(env, file, data);
       const before = (await env.t.call("GET", `/api/projects/${id}`, { cookie: env.cookie })).body.data;
       await openEditor(page, env.base, id);

@@ -30,15 +30,17 @@ describe.skipIf(!haveChromium)("editor: draw a bot and run it", () => {
 
     // quick add from the trigger's "next" handle: a message, already connected
     await nodeEl(page, ids.trigger!).getByRole("button", { name: /add next from/ }).click();
-    await page.getByRole("menuitem", { name: "Message" }).click();
+    await page.getByRole("menuitem", { name: "Message", exact: true }).click();
     ids.message = (await nodeIds(page)).find((id) => id !== ids.trigger)!;
     expect(await edgeCount(page)).toBe(1);
 
     const props = page.getByRole("complementary", { name: "Properties" });
     await props.getByLabel("Text", { exact: true }).fill("Hello from the canvas, {first_name}!");
-    await props.getByLabel("Keyboard", { exact: true }).selectOption("inline");
+    // one way to add buttons: the first one makes them inline buttons under the message
+    expect(await props.getByLabel("Show buttons").count()).toBe(0);
     await props.getByRole("button", { name: "Add button" }).click();
     await props.getByRole("button", { name: "Add button" }).click();
+    expect(await props.getByLabel("Show buttons").inputValue()).toBe("inline");
     await props.getByLabel("Button text").nth(0).fill("Menu");
     await props.getByLabel("Button text").nth(1).fill("About");
     await expect(nodeEl(page, ids.message!).locator(".ed-var").textContent()).resolves.toBe("{first_name}");

@@ -1,5 +1,7 @@
 // Shared setup of the editor's Chromium tests: a platform listening on loopback (bots against the
 // fake messenger), a logged-in page, and helpers to find nodes, handles and edges on the canvas.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { createApp } from "../../src/app";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
@@ -81,7 +83,65 @@ export async function connect(page: Page, from: { id: string; handle: string }, 
   await page.mouse.up();
 }
 
-/** Selects the node by clicking its header. */
+/**
+ * Selects the node by clicking its header. A node out of view or under a floating panel is first
+ * selected by a synthetic click; the canvas then pans it clear of the panels, and the real click follows.
+ */
 export async function pick(page: Page, id: string) {
-  await nodeEl(page, id).locator(".ed-head").click();
+  const head = nodeEl(page, id).locator(".ed-head");
+  const inView = () =>
+    head.evaluate((h) => {
+      const a = h.getBoundingClientRect();
+      const c = document.querySelector(".ed-canvas")!.getBoundingClientRect();
+      return a.top >= c.top && a.left >= c.left && a.bottom <= c.bottom && a.right <= c.right && document.elementFromPoint(a.left + a.width / 2, a.top + a.height / 2)?.closest(".ed-head") === h;
+    });
+  if (!(await inView())) {
+    await head.dispatchEvent("click");
+    await nodeEl(page, id).and(page.locator(".selected")).waitFor();
+    await settled(page);
+  }
+  await head.click();
 }
+
+/** Waits until the node boxes stop moving (layout, nudging and the view all done). */
+export async function settled(page: Page) {
+  await page.waitForFunction(
+    () => {
+      const w = window as unknown as { __boxes?: string };
+      const now = JSON.stringify([...document.querySelectorAll(".react-flow__node")].map((e) => { const r = e.getBoundingClientRect(); return [Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)]; }));
+      const same = w.__boxes === now;
+      w.__boxes = now;
+      return same && now !== "[]";
+    },
+    undefined,
+    { polling: 250, timeout: 20_000 },
+  );
+}
+
+/** Every pair of node boxes (scenario nodes and portal chips) that intersect, as ids. */
+export const overlaps = (page: Page) =>
+  page.evaluate(() => {
+    const boxes = [...document.querySelectorAll(".react-flow__node")].map((e) => ({ id: e.getAttribute("data-id")!, r: e.getBoundingClientRect() }));
+    const out: string[] = [];
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i]!.r, b = boxes[j]!.r;
+        if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) out.push(`${boxes[i]!.id} × ${boxes[j]!.id}`);
+      }
+    return out;
+  });
+
+export const zoomOf = (page: Page) => page.locator(".react-flow__viewport").evaluate((e) => new DOMMatrix(getComputedStyle(e).transform).a);
+
+/** The older platform's real files, read from ../shared/compat (never copied into the repo). */
+export const COMPAT_DIR = join(import.meta.dir, "..", "..", "..", "shared", "compat");
+
+/** `current/x.json`-style names of every compat file; none (and a warning) when they are absent. */
+export function compatFiles(suite: string): string[] {
+  const files = existsSync(COMPAT_DIR) ? ["current", "legacy"].flatMap((f) => readdirSync(join(COMPAT_DIR, f)).filter((n) => n.endsWith(".json")).map((n) => `${f}/${n}`)) : [];
+  if (!files.length) console.warn(`[${suite}] SKIPPED: ../shared/compat/*/*.json not found`);
+  return files;
+}
+
+/** The scenario document of a compat file. */
+export const compatData = (file: string) => JSON.parse(readFileSync(join(COMPAT_DIR, file), "utf8")).data;

@@ -127,8 +127,9 @@ describe.skipIf(!haveChromium)("Studio tabs in Chromium", () => {
     await list.getByText("Second node").waitFor();
     const oldest = list.locator("li", { hasText: "First node" });
     await oldest.getByRole("button", { name: "View" }).click();
-    await oldest.getByText("Main: Nodes: 1").waitFor();
-    await oldest.getByRole("button", { name: "Restore" }).click();
+    // the version drawn on its read-only canvas (editor-versions.test.ts checks the marks)
+    await oldest.getByTestId("version-diff").waitFor();
+    await oldest.getByRole("button", { name: "Restore", exact: true }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Restore" }).click();
     await page.getByRole("dialog").waitFor({ state: "hidden" });
     const p = (await t.call("GET", `/api/projects/${projectId}`, { cookie })).body;

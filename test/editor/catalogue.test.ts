@@ -4,6 +4,8 @@ import { CORE_TYPES, isRunnableType, RUNNABLE_TYPES } from "../../src/scenario/m
 import { LOGIC_TYPES } from "../../src/scenario/types-logic";
 import { ACTION_TYPES, TRIGGER_NODE_TYPES } from "../../src/scenario/types-messaging";
 import { GROUPS, NODE_KINDS } from "../../web/src/editor/catalogue";
+import { NODE_DESCRIPTIONS } from "../../src/scenario/node-descriptions";
+import { nodeCatalogue } from "../../src/mcp/resources";
 
 describe("editor node catalogue", () => {
   test("names every engine type once, and nothing else", () => {
@@ -15,6 +17,14 @@ describe("editor node catalogue", () => {
     const editor = NODE_KINDS.map((k) => k.type);
     expect(new Set(editor).size).toBe(editor.length);
     expect([...editor].sort()).toEqual(engine);
+  });
+
+  test("every type the engine runs has a one-line description in English and Russian, served by the catalogue", () => {
+    const missing = RUNNABLE_TYPES.filter((t) => !NODE_DESCRIPTIONS[t]?.en.trim() || !/[а-я]/i.test(NODE_DESCRIPTIONS[t]?.ru ?? ""));
+    expect(missing).toEqual([]);
+    expect(Object.keys(NODE_DESCRIPTIONS).filter((t) => !isRunnableType(t))).toEqual([]);
+    const served = nodeCatalogue().types.find((t) => t.type === "input") as { description?: { en: string; ru: string } };
+    expect(served.description).toEqual(NODE_DESCRIPTIONS.input!);
   });
 
   test("every kind sits in a known group and gets fresh default data each time", () => {

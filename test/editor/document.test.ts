@@ -4,9 +4,9 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { deriveEdges, normalizeDoc, sheetIndex, slotsOf, variablesOf, withTarget, type Doc, type SNode } from "../../web/src/editor/document";
-import { addSheet, cloneNodes, deleteNodes, deleteSheet, duplicateSheet, moveSheet, nodesFromClipboard, pasteNodes } from "../../web/src/editor/ops";
+import { addSheet, cloneNodes, deleteNodes, deleteSheet, duplicateSheet, insertNode, makeNode, moveSheet, nodesFromClipboard, pasteNodes } from "../../web/src/editor/ops";
 import { EditorStore, HISTORY_LIMIT, toSaved, updateNode } from "../../web/src/editor/store";
-import { needsLayout, layoutSheet } from "../../web/src/editor/layout";
+import { boxesOf, GAP, needsLayout, layoutSheet, separate, type Box } from "../../web/src/editor/layout";
 
 const COMPAT = join(import.meta.dir, "..", "..", "..", "shared", "compat");
 const compatFiles = existsSync(COMPAT) ? ["current", "legacy"].flatMap((f) => readdirSync(join(COMPAT, f)).filter((n) => n.endsWith(".json")).map((n) => join(COMPAT, f, n))) : [];
@@ -174,5 +174,45 @@ describe("what is saved", () => {
     expect(needsLayout({ id: "s", nodes: [{ id: "a", type: "message" }] })).toBe(true);
     expect(needsLayout({ id: "s", nodes: [n("a", "message"), n("b", "message"), n("c", "message")] })).toBe(true);
     expect(needsLayout({ id: "s", nodes: [n("a", "message"), { ...n("b", "message"), position: { x: 400, y: 0 } }] })).toBe(false);
+  });
+});
+
+describe("no node on another", () => {
+  const hit = (a: Box, b: Box) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+  const apply = (boxes: Box[], moved: Map<string, { x: number; y: number }>) => boxes.map((b) => ({ ...b, ...(moved.get(b.id) ?? {}) }));
+  const pairs = (boxes: Box[]) => boxes.flatMap((a, i) => boxes.slice(i + 1).filter((b) => hit(a, b)).map((b) => `${a.id}×${b.id}`));
+
+  test("separate: a pile, a chain of overlaps and a box under fixed ones all come apart; nothing else moves", () => {
+    const pile: Box[] = Array.from({ length: 12 }, (_, i) => ({ id: `p${i}`, x: (i % 3) * 10, y: 0, w: 240, h: 90 + i }));
+    const spread = apply(pile, separate(pile));
+    expect(pairs(spread)).toEqual([]);
+    const apart: Box[] = [{ id: "a", x: 0, y: 0, w: 240, h: 90 }, { id: "b", x: 600, y: 0, w: 240, h: 90 }];
+    expect(separate(apart).size).toBe(0);
+    // a new box dropped on two fixed ones slides below both; they stay
+    const fixed: Box[] = [{ id: "f1", x: 0, y: 0, w: 240, h: 100 }, { id: "f2", x: 0, y: 100 + GAP, w: 240, h: 100 }];
+    const moved = separate([...fixed, { id: "new", x: 20, y: 20, w: 240, h: 90 }], new Set(["f1", "f2"]));
+    expect([...moved.keys()]).toEqual(["new"]);
+    expect(moved.get("new")!.y).toBe(100 + GAP + 100 + GAP);
+  });
+
+  test("auto-layout with measured sizes leaves no overlap, also for tall cards and a long chain", async () => {
+    const nodes = Array.from({ length: 24 }, (_, i) => n(`m${i}`, "message", { autoTransitionTo: i < 23 ? `m${i + 1}` : "" }));
+    const sizes = new Map(nodes.map((x, i) => [x.id, { width: 240, height: 80 + (i % 5) * 60 }]));
+    const doc = await layoutSheet(docOf(nodes), "s0", sizes, 16 / 9);
+    const boxes = boxesOf(doc.sheets[0]!.nodes, sizes);
+    expect(pairs(boxes)).toEqual([]);
+    // a chain of 24 wraps into rows instead of one 8000 px strip
+    const w = Math.max(...boxes.map((b) => b.x + b.w)) - Math.min(...boxes.map((b) => b.x));
+    const h = Math.max(...boxes.map((b) => b.y + b.h)) - Math.min(...boxes.map((b) => b.y));
+    expect(w / h).toBeLessThan(6);
+  });
+
+  test("insertNode puts the node on the transition: source → new → old target", () => {
+    const doc = docOf([n("a", "message", { autoTransitionTo: "b", enableAutoTransition: true }), n("b", "message")]);
+    const mid = makeNode("delay", { x: 0, y: 0 });
+    const next = insertNode(doc, "s0", mid, { source: "a", handle: "auto" }, "b");
+    const byId = new Map(next.sheets[0]!.nodes.map((x) => [x.id, x]));
+    expect(byId.get("a")!.data!.autoTransitionTo).toBe(mid.id);
+    expect(byId.get(mid.id)!.data!.autoTransitionTo).toBe("b");
   });
 });

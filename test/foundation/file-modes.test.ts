@@ -1,11 +1,11 @@
 // File modes: what holds bot tokens and keys is private to the server's account. Folders and files
 // Botloom creates are 0700/0600; an existing looser folder is reported at start, never changed.
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { freePort, startProcessServer } from "../support/process";
-import { looseModeWarnings } from "../../src/lib/file-modes";
+import { looseModeWarnings, tightenFreshFolders } from "../../src/lib/file-modes";
 
 const main = resolve(import.meta.dir, "../../src/main.ts");
 const roots: string[] = [];
@@ -68,6 +68,9 @@ describe("file modes", () => {
     mkdirSync(join(root, "bots"), { mode: 0o775 });
     chmodSync(join(root, "data"), 0o755);
     chmodSync(join(root, "bots"), 0o775);
+    // the owner's own files are in them: the folders are not a fresh clone's
+    writeFileSync(join(root, "data", "notes.txt"), "mine");
+    writeFileSync(join(root, "bots", "notes.txt"), "mine");
     await withServer(root, {}, (output) => {
       expect(output).toContain(`DATA_DIR ${join(root, "data")} is accessible to other accounts (mode 755)`);
       expect(output).toContain(`chmod 700 ${join(root, "data")}`);
@@ -76,6 +79,34 @@ describe("file modes", () => {
       expect(mode(join(root, "bots"))).toBe(0o775);
     });
   }, 60_000);
+
+  test("a fresh clone's data/ and bots/ (only .gitkeep, 0755) are made 0700 at the first start, without a warning", async () => {
+    const root = tempRoot();
+    for (const dir of ["data", "bots", "uploads"]) {
+      mkdirSync(join(root, dir));
+      writeFileSync(join(root, dir, ".gitkeep"), "");
+      chmodSync(join(root, dir), 0o755);
+    }
+    await withServer(root, {}, (output) => {
+      expect(output).not.toContain("is accessible to other accounts");
+      expect([mode(join(root, "data")), mode(join(root, "bots"))]).toEqual([0o700, 0o700]);
+      expect(mode(join(root, "uploads"))).toBe(0o755); // public media keeps its modes
+    });
+  }, 60_000);
+
+  test("tightening takes only folders holding exactly .gitkeep", () => {
+    const root = tempRoot();
+    const [fresh, empty, used] = ["fresh", "empty", "used"].map((d) => join(root, d));
+    for (const d of [fresh, empty, used]) {
+      mkdirSync(d);
+      chmodSync(d, 0o755);
+    }
+    writeFileSync(join(fresh, ".gitkeep"), "");
+    writeFileSync(join(used, ".gitkeep"), "");
+    writeFileSync(join(used, "bot.db"), "");
+    expect(tightenFreshFolders([fresh, empty, used, join(root, "missing")])).toEqual([fresh]);
+    expect([mode(fresh), mode(empty), mode(used)]).toEqual([0o700, 0o755, 0o755]);
+  });
 
   test("the check names only paths that others can reach, and skips missing ones", () => {
     const root = tempRoot();

@@ -3,7 +3,7 @@
 // and the catalogue of every route of the product with its path template.
 import { expect } from "bun:test";
 import { join } from "node:path";
-import { projectBotUsers as botUsers } from "../../src/db/project-schema";
+import { projectBotChats, projectBotUsers as botUsers } from "../../src/db/project-schema";
 import type { App } from "../../src/app";
 import { FakeBots } from "../bot-api/support";
 import { adminLogin, createTestApp, loginAs, patFor, setUp, type CallOptions, type CallResult, type TestApp } from "../support/app";
@@ -89,6 +89,10 @@ export interface Ids {
   env: number;
   envSecret: string;
   botUser: string;
+  /** the bot user's private chat (docs/dialogs.md) */
+  chat: string;
+  /** an operator's message in that chat */
+  chatMessage: number;
   collab: number;
   media: number;
   version: number;
@@ -140,6 +144,11 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
   expect(env.status).toBe(201);
   const botUser = String(880_000 + n);
   t.ctx.projectFiles.open(project).insert(botUsers).values({ tokenId: token.body.id, userId: botUser, firstName: "Bot", username: "botuser", firstSeenAt: new Date().toISOString(), lastSeenAt: new Date().toISOString(), interactionCount: 1 }).run();
+  // the bot user wrote to the bot (the fake messenger knows the chat) and an operator answered
+  h.fake.sendText(bot.token, { id: Number(botUser), first_name: "Bot" } as never, "hi");
+  t.ctx.projectFiles.open(project).insert(projectBotChats).values({ tokenId: token.body.id, chatId: botUser, kind: "private", userId: botUser, firstName: "Bot", lastMessageAt: new Date().toISOString() }).run();
+  const chatMessage = await h.call("POST", `/api/bot/tokens/${token.body.id}/chats/${botUser}/messages`, { cookie: h.owner, json: { text: "hello" } });
+  expect(chatMessage.status).toBe(201);
   const fd = new FormData();
   fd.append("file", new File([PNG], "pixel.png", { type: "image/png" }));
   const media = await h.call("POST", `/api/projects/${project}/media`, { cookie: h.owner, body: fd });
@@ -167,6 +176,8 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
     env: env.body.id,
     envSecret,
     botUser,
+    chat: botUser,
+    chatMessage: chatMessage.body.id,
     collab: COLLAB,
     media: media.body.id,
     version: versions.body[0].id,
@@ -294,6 +305,17 @@ export const ROUTES: { method: string; path: string; level: Level }[] = [
   { method: "GET", path: "/api/bot/env/{env}/reveal", level: "user" },
   { method: "GET", path: "/api/bot/tokens/{token}/users", level: "user" },
   { method: "GET", path: "/api/bot/tokens/{token}/users/{botUser}", level: "user" },
+  // people and dialogs (docs/dialogs.md)
+  { method: "GET", path: "/api/bot/tokens/{token}/users/export", level: "user" },
+  { method: "PUT", path: "/api/bot/tokens/{token}/users/{botUser}/tags", level: "user" },
+  { method: "DELETE", path: "/api/bot/tokens/{token}/users/{botUser}", level: "user" },
+  { method: "GET", path: "/api/bot/tokens/{token}/chats", level: "user" },
+  { method: "GET", path: "/api/bot/tokens/{token}/chats/{chat}/messages", level: "user" },
+  { method: "POST", path: "/api/bot/tokens/{token}/chats/{chat}/messages", level: "user" },
+  { method: "PATCH", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMessage}", level: "user" },
+  { method: "DELETE", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMessage}", level: "user" },
+  { method: "PUT", path: "/api/bot/tokens/{token}/chats/{chat}/takeover", level: "user" },
+  { method: "POST", path: "/api/bot/tokens/{token}/chats/{chat}/read", level: "user" },
   // webhook intake
   { method: "POST", path: "/api/webhook/{project}/{token}", level: "public" },
   // storage configs

@@ -132,6 +132,17 @@ export const MATRIX: Row[] = [
   { method: "PATCH", path: "/api/bot/env/{env}", body: () => ({ isSecret: 0 }), expect: [401, 403, 403, 200, 200, 403, 401] },
   { method: "GET", path: "/api/bot/tokens/{token}/users", expect: botMember(200) },
   { method: "GET", path: "/api/bot/tokens/{token}/users/{botUser}", expect: botMember(200) },
+  // people and dialogs (docs/dialogs.md): the actor rules of /api/bot/*
+  { method: "GET", path: "/api/bot/tokens/{token}/users/export", expect: botMember(200) },
+  { method: "PUT", path: "/api/bot/tokens/{token}/users/{botUser}/tags", body: () => ({ tags: ["vip"] }), expect: botMember(200) },
+  { method: "DELETE", path: "/api/bot/tokens/{token}/users/{botUser}", expect: botMember(200) },
+  { method: "GET", path: "/api/bot/tokens/{token}/chats", expect: botMember(200) },
+  { method: "GET", path: "/api/bot/tokens/{token}/chats/{chat}/messages", expect: botMember(200) },
+  { method: "POST", path: "/api/bot/tokens/{token}/chats/{chat}/messages", body: () => ({ text: "hi" }), expect: botMember(201) },
+  { method: "PATCH", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMessage}", body: () => ({ text: "edited" }), expect: botMember(200) },
+  { method: "DELETE", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMessage}", expect: botMember(200) },
+  { method: "PUT", path: "/api/bot/tokens/{token}/chats/{chat}/takeover", body: () => ({ on: true }), expect: botMember(200) },
+  { method: "POST", path: "/api/bot/tokens/{token}/chats/{chat}/read", expect: botMember(200) },
   // storage configs: listing for any signed-in user; changes for platform operators only
   // (issue 12: a deliberate hardening beyond the older platform, documented in docs/api.md#storage-configs)
   { method: "GET", path: "/api/storage-configs", expect: anyUser(200) },

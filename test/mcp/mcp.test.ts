@@ -71,7 +71,7 @@ describe("MCP endpoint", () => {
     const { client } = await connect(patFor(t, OWNER));
     const { tools } = await client.listTools();
     const names = tools.map((x) => x.name);
-    for (const n of ["list_projects", "get_project", "create_project", "update_project_data", "add_node", "update_node", "delete_node", "connect_nodes", "validate_project", "generate_code", "list_templates", "use_template", "list_tokens", "start_bot", "stop_bot", "bot_status", "read_logs", "list_bot_users", "bot_stats", "preview_start", "preview_send", "preview_transcript"]) {
+    for (const n of ["list_projects", "get_project", "create_project", "update_project_data", "add_node", "update_node", "delete_node", "connect_nodes", "validate_project", "generate_code", "list_templates", "use_template", "list_tokens", "start_bot", "stop_bot", "bot_status", "read_logs", "list_bot_users", "bot_stats", "preview_start", "preview_send", "preview_transcript", "list_chats", "read_chat", "send_as_bot", "edit_bot_message", "set_takeover", "find_bot_users", "tag_bot_user"]) {
       expect(names).toContain(n);
     }
     for (const tool of tools) {
@@ -183,6 +183,39 @@ describe("MCP endpoint", () => {
     expect(stats.total_users).toBeGreaterThanOrEqual(1);
     const users = await ok(client, "list_bot_users", { projectId });
     expect(users.items.map((u: { userId: string }) => String(u.userId))).toContain(String(alice.id));
+    // docs/dialogs.md: the conversation is recorded by the running bot (a shared runner) and read,
+    // answered and held through the dialogs tools.
+    const tokenId = token.body.id;
+    const chatId = String(alice.id);
+    let chat: any;
+    for (let i = 0; i < 100 && !(chat?.items?.length >= 4); i++) {
+      if (i > 0) await Bun.sleep(50);
+      // "Chat not found" until the bot's first batch is written (50 ms window)
+      chat = (await call(client, "read_chat", { tokenId, chatId })).structuredContent;
+    }
+    expect(chat.items.map((m: any) => [m.direction, m.kind, m.text, m.nodeId])).toEqual([
+      ["in", "text", "/start", null],
+      ["out", "text", "Hello Alice!", "hello"],
+      ["in", "callback", "About", null],
+      ["out", "text", "Made by an agent, for Alice.", "about"],
+    ]);
+    const chats = await ok(client, "list_chats", { tokenId });
+    expect(chats.items[0]).toMatchObject({ chatId, kind: "private", firstName: "Alice", takeover: false, blocked: false });
+    const sent = await ok(client, "send_as_bot", { tokenId, chatId, text: "A person here", buttons: [[{ text: "Help", goto: "help" }]] });
+    expect(sent).toMatchObject({ sentBy: "operator", text: "A person here" });
+    const [operator] = await fake.waitForSent(bot.token, alice.id, 1, 10_000);
+    expect(operator.params.text).toBe("A person here");
+    expect(errorText(await call(client, "send_as_bot", { tokenId, chatId, text: "x", buttons: [[{ text: "x", url: "javascript:alert(1)" }]] }))).toMatch(/http/);
+    expect((await ok(client, "set_takeover", { tokenId, chatId, on: true })).takeover).toBe(true);
+    fake.sendText(bot.token, alice, "/start");
+    await Bun.sleep(400);
+    expect(fake.sent(bot.token, alice.id).length).toBe(3);
+    const resumed = await ok(client, "set_takeover", { tokenId, chatId, on: false, resumeAt: "about" });
+    expect(resumed).toEqual({ chatId, takeover: false, resumed: true });
+    const [again] = await fake.waitForSent(bot.token, alice.id, 1, 10_000);
+    expect(again.params.text).toBe("Made by an agent, for Alice.");
+    expect((await ok(client, "tag_bot_user", { tokenId, userId: chatId, tags: ["vip"] })).tags).toEqual(["vip"]);
+    expect((await ok(client, "find_bot_users", { tokenId, tag: "vip" })).items.map((u: any) => u.userId)).toEqual([chatId]);
     const logs = await ok(client, "read_logs", { projectId, limit: 50 });
     expect(Array.isArray(logs.items)).toBe(true);
     const stopped = await ok(client, "stop_bot", { projectId });

@@ -148,4 +148,19 @@ describe("GET /api/events", () => {
     const r = await api("POST", "/api/projects", s.stranger, { name: "p" });
     expect(await viaPat.next()).toEqual({ event: "projects-changed", kind: "created", projectId: r.body.id });
   });
+
+  test("chat-message (docs/dialogs.md) reaches the project's owner and collaborators, nobody else", async () => {
+    const id = (await api("POST", "/api/projects", s.owner, { name: "Chats" })).body.id;
+    addCollaborator(s.t, id, COLLAB);
+    const owner = await connect(s.owner);
+    const collab = await connect(s.collab);
+    const stranger = await connect(s.stranger);
+    s.t.ctx.events.emit("chat-message", { projectId: id, tokenId: 7, chatId: "-1001234567890123", messageId: 42 });
+    const expected = { event: "chat-message", projectId: id, tokenId: 7, chatId: "-1001234567890123", messageId: 42 };
+    expect(await owner.next()).toEqual(expected);
+    expect(await collab.next()).toEqual(expected);
+    const own = await api("POST", "/api/projects", s.stranger, { name: "Mine" });
+    expect(await stranger.next()).toEqual({ event: "projects-changed", kind: "created", projectId: own.body.id });
+    expect(stranger.received).toEqual([]);
+  });
 });

@@ -69,4 +69,7 @@ export class FakeBots implements BotController {
   }
   async shutdown() {}
   async resumeAll() {}
+  tell() {
+    return false;
+  }
 }

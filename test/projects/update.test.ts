@@ -141,7 +141,7 @@ describe("versions", () => {
     const list = await s.t.call("GET", `/api/projects/${id}/versions`, { cookie: s.owner });
     expect(list.status).toBe(200);
     expect(list.body.map((v: any) => v.commitMessage)).toEqual(["v3", "v2", "v1", "Project created"]);
-    expect(Object.keys(list.body[0]).sort()).toEqual(["agentDisplayName", "agentEdit", "authorId", "commitMessage", "createdAt", "id", "nodesCount"]);
+    expect(Object.keys(list.body[0]).sort()).toEqual(["agentDisplayName", "agentEdit", "authorId", "authorName", "commitMessage", "createdAt", "id", "nodesCount"]);
     expect((await s.t.call("GET", `/api/projects/${id}/versions?limit=2`, { cookie: s.owner })).body).toHaveLength(2);
     expect((await s.t.call("GET", `/api/projects/${id}/versions?limit=100000`, { cookie: s.owner })).status).toBe(200);
     for (const bad of ["0", "-1", "abc"]) expect((await s.t.call("GET", `/api/projects/${id}/versions?limit=${bad}`, { cookie: s.owner })).status).toBe(400);
@@ -154,16 +154,6 @@ describe("versions", () => {
     expect((await s.t.call("GET", `/api/projects/${id}/versions`, { cookie: s.stranger })).status).toBe(403);
     expect((await s.t.call("GET", `/api/projects/${id}/versions/${v1.id}`, { cookie: s.stranger })).status).toBe(403);
     expect((await s.t.call("GET", "/api/projects/999/versions", { cookie: s.owner })).status).toBe(404);
-  });
-
-  test("only the newest 50 versions are kept", async () => {
-    s = await team();
-    const id = await newProject(s.t, s.owner);
-    for (let i = 1; i <= 55; i++) s.t.ctx.projects.update(id, OWNER, { data: scenario([i % 7]), commitMessage: `v${i}` });
-    const list = (await s.t.call("GET", `/api/projects/${id}/versions?limit=200`, { cookie: s.owner })).body;
-    expect(list).toHaveLength(50);
-    expect(list[0].commitMessage).toBe("v55");
-    expect(list[49].commitMessage).toBe("v6");
   });
 
   test("restore writes the old data back as a new version, with the data-change side effects", async () => {

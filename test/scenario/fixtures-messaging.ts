@@ -331,6 +331,26 @@ export const inputsScenario = doc(
   }),
   node("pick-input", "input", { inputType: "text", inputVariable: "fruit", inputTargetNodeId: "picked" }),
   say("picked", "Picked {fruit} ({callback_data})"),
+  // an input that asks itself: reached straight from a button (bot-inputs.test.ts)
+  cmd("hello", "hello-menu"),
+  node("hello-menu", "message", {
+    messageText: "Hi! What shall we do?",
+    keyboardType: "inline",
+    buttons: [{ id: "b-name", text: "Tell my name", action: "goto", target: "ask-name" }],
+  }),
+  node("ask-name", "input", {
+    inputType: "text",
+    inputVariable: "name",
+    inputTargetNodeId: "greet",
+    inputPrompt: "What is your name, {first_name}?",
+    keyboardType: "inline",
+    buttons: [{ id: "b-anon", text: "Anonymous", action: "goto", target: "" }],
+  }),
+  say("greet", "Nice to meet you, {name}!"),
+  cmd("city", "ask-city"),
+  node("ask-city", "message", { messageText: "Which city?", autoTransitionTo: "city-input" }),
+  node("city-input", "input", { inputType: "text", inputVariable: "city", inputTargetNodeId: "got-city", inputPrompt: "Type your answer" }),
+  say("got-city", "City: {city}"),
 );
 
 /** Every scenario of this file, for the type check of generated programs (compat.test.ts). */

@@ -71,3 +71,11 @@ export async function launchBrowser(opts: { viewport?: { width: number; height: 
     },
   };
 }
+
+/** A browser signed in to the Studio at `base` with a session cookie ("name=value", as loginAs gives it). */
+export async function signedInBrowser(base: string, cookie: string): Promise<Browser> {
+  const b = await launchBrowser();
+  const [name, value] = cookie.split("=");
+  await b.context.addCookies([{ name: name!, value: value!, url: base }]);
+  return b;
+}

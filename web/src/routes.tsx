@@ -1,5 +1,7 @@
 // The app's routes. The server answers index.html for the same prefixes (src/modules/studio).
 import { Route, Switch } from "wouter";
+// before any route subscribes to popstate: a refused Back must not reach the router
+import "./leave-guard";
 import { RequireAuth } from "./auth";
 import { Layout } from "./components/Layout";
 import { LoginPage } from "./pages/LoginPage";

@@ -143,6 +143,7 @@ async function main() {
       if (cmd.op === "start") void start(interpreter, cmd.id, cmd.tables, cmd.env);
       else if (cmd.op === "stop") stop(cmd.id);
       else if (cmd.op === "ping") send({ ev: "pong", n: cmd.n });
+      else if (cmd.op === "tell") bots.get(cmd.id)?.hosted?.tell(cmd.command);
     }
   }
   await stopAllAndExit();

@@ -2,12 +2,17 @@
 // (runner/main.ts, runner/watchdog.ts), declared once for both sides. Types only: the runner's files
 // are written beside its interpreter and run there, so they import this file with `import type`,
 // which Bun erases.
-import type { BotHost, BotTables, HostedBot } from "../../scenario/codegen/runtime/hosted-types";
+import type { BotCommand, BotHost, BotTables, HostedBot } from "../../scenario/codegen/runtime/hosted-types";
 
-export type { BotHost, BotTables, HostedBot };
+export type { BotCommand, BotHost, BotTables, HostedBot };
 
 /** The platform → a runner, one per line on its stdin; stdin closing means every bot stops. */
-export type RunnerCommand = { op: "start"; id: number; tables: BotTables; env: Record<string, string> } | { op: "stop"; id: number } | { op: "ping"; n: number };
+export type RunnerCommand =
+  | { op: "start"; id: number; tables: BotTables; env: Record<string, string> }
+  | { op: "stop"; id: number }
+  | { op: "ping"; n: number }
+  /** passed on to bot `id` (resume a chat after a takeover) */
+  | { op: "tell"; id: number; command: BotCommand };
 
 /** A runner → the platform, one per line on its stdout; `id` is the bot's token id. */
 export type RunnerEvent =
@@ -21,6 +26,13 @@ export type RunnerEvent =
   | { ev: "blocked"; id: number; ms: number }
   /** from the watchdog thread: the runner's memory is over its limit */
   | { ev: "memory"; id: number; rss: number };
+
+/**
+ * The start of the output line a bot prints after each batch of its message store, followed by
+ * JSON `[[chatId, lastMessageId], ...]` (runtime/record.ts EVENT_MARK holds the same text: a bot
+ * program cannot import the platform). Such lines become live events and never reach the log.
+ */
+export const CHAT_EVENT_MARK = "\u001fbotloom:chat-message ";
 
 type KeyOf<T> = T extends unknown ? keyof T : never;
 type FieldOf<T, K extends PropertyKey> = T extends unknown ? (K extends keyof T ? T[K] : never) : never;

@@ -3,10 +3,12 @@ import m0 from "./0000_init.sql" with { type: "text" };
 import m1 from "./0001_storage_media.sql" with { type: "text" };
 import m2 from "./0002_users_search_text.sql" with { type: "text" };
 import m3 from "./0003_project_trash_login_payloads.sql" with { type: "text" };
+import m4 from "./0004_token_message_retention.sql" with { type: "text" };
 
 export const embeddedMigrations: { tag: string; when: number; breakpoints: boolean; sql: string }[] = [
   { tag: "0000_init", when: 1795293301028, breakpoints: true, sql: m0 },
   { tag: "0001_storage_media", when: 1795293301835, breakpoints: true, sql: m1 },
   { tag: "0002_users_search_text", when: 1795296555073, breakpoints: true, sql: m2 },
   { tag: "0003_project_trash_login_payloads", when: 1795777262534, breakpoints: true, sql: m3 },
+  { tag: "0004_token_message_retention", when: 1795781319964, breakpoints: true, sql: m4 },
 ];

@@ -80,6 +80,16 @@ function hash(s: string) {
 export class BotState {
   readonly updates: UpdateQueue;
   readonly commands = new Map<string, { command: string; description: string }[]>();
+  /** Stars: invoice payloads the bot sent (→ amount), charges users paid, charges refunded */
+  readonly invoices = new Map<string, number>();
+  readonly charges = new Set<string>();
+  readonly refunded = new Set<string>();
+  /** "<chat id>:<message id>" of an invoice the bot sent → its payload and amount */
+  readonly invoiceMessages = new Map<string, { payload: string; amount: number }>();
+  /** pre_checkout_query ids a user's Pay opened → what a confirmed checkout pays */
+  readonly checkouts = new Map<string, { from: Record<string, any>; chat: Record<string, any>; payload: string; amount: number }>();
+  /** setMyName / setMyDescription / setMyShortDescription, by "<field>|<language code>" */
+  readonly profile = new Map<string, string>();
   readonly callbackIds = new Set<string>();
   private lastIds = new Map<string, number>();
   private messages = new Map<string, Message>();

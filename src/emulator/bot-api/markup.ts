@@ -1,7 +1,7 @@
 // Keyboards are where generated bots most often go wrong (callback_data over 64 bytes, buttons
 // without an action), and Telegram refuses the whole message then; the fake does the same.
 import { badRequest } from "./types";
-import { buttonUrlProblem } from "../../lib/button-url";
+import { BUTTON_STYLES, buttonUrlProblem, isMiniAppUrl } from "../../lib/button-url";
 
 const INLINE_ACTIONS = [
   "url", "callback_data", "web_app", "login_url", "switch_inline_query", "switch_inline_query_current_chat",
@@ -47,12 +47,46 @@ function checkInlineButton(b: unknown) {
     const problem = buttonUrlProblem(button.url);
     if (problem) throw badRequest(`inline keyboard button URL '${button.url}' is invalid: ${problem}`);
   }
+  if (button.copy_text !== undefined) {
+    const copied = button.copy_text?.text;
+    if (typeof copied !== "string") throw fail('Field "text" of CopyTextButton must be of type String');
+    if (copied.length === 0 || copied.length > 256) throw badRequest("COPY_TEXT_INVALID");
+  }
+  checkCommon(button, "inline keyboard button");
 }
 
 function checkReplyButton(b: unknown) {
   if (typeof b === "string") return;
   if (!b || typeof b !== "object" || typeof (b as any).text !== "string") {
     throw badRequest("can't parse keyboard button: Field \"text\" must be of type String");
+  }
+  const button = b as Record<string, any>;
+  const kinds = REPLY_KINDS.filter((k) => button[k] !== undefined && button[k] !== false);
+  if (kinds.length > 1) throw badRequest(`can't parse keyboard button: ${kinds.join(" and ")} are mutually exclusive`);
+  const poll = button.request_poll;
+  if (poll !== undefined && (typeof poll !== "object" || (poll.type !== undefined && poll.type !== "quiz" && poll.type !== "regular"))) {
+    throw badRequest("can't parse keyboard button: wrong request_poll type");
+  }
+  const managed = button.request_managed_bot;
+  if (managed !== undefined && (typeof managed !== "object" || !Number.isInteger(managed.request_id))) {
+    throw badRequest('can\'t parse keyboard button: Field "request_id" of KeyboardButtonRequestManagedBot must be of type Integer');
+  }
+  checkCommon(button, "keyboard button");
+}
+
+/** What a reply button does besides sending its text; at most one per button. */
+const REPLY_KINDS = ["request_contact", "request_location", "request_poll", "request_users", "request_chat", "request_managed_bot", "web_app"];
+
+/** Fields both kinds of button share: a Mini App's https URL and the colour. */
+function checkCommon(button: Record<string, any>, what: string) {
+  if (button.web_app !== undefined) {
+    const url = button.web_app?.url;
+    if (!isMiniAppUrl(url)) {
+      throw badRequest(`${what} Web App URL '${String(url)}' is invalid: Only HTTPS links are allowed`);
+    }
+  }
+  if (button.style !== undefined && !(BUTTON_STYLES as readonly unknown[]).includes(button.style)) {
+    throw badRequest(`can't parse ${what}: unsupported button style "${String(button.style)}"`);
   }
 }
 

@@ -6,6 +6,7 @@ import { EDIT_METHODS } from "./edit";
 import { MODERATION_METHODS } from "./moderation";
 import { SEND_METHODS } from "./send";
 import { ApiError, badRequest } from "./types";
+import { Upload } from "./params";
 
 const getMe: Handler = ({ state: { bot } }) => ({
   ...botUserObject(bot),
@@ -148,13 +149,53 @@ const sendChatAction: Handler = (c) => {
 
 const accept: Handler = () => true;
 
+/** The bot's profile texts per language, with Telegram's limits; "" removes the language's own text. */
+function profileText(field: "name" | "description" | "short_description", max: number): { set: Handler; get: Handler } {
+  const key = (p: Record<string, any>) => {
+    const lang = p.language_code ?? "";
+    if (typeof lang !== "string" || (lang !== "" && !/^[a-z]{2}$/.test(lang))) throw badRequest("LANGUAGE_CODE_INVALID");
+    return `${field}|${lang}`;
+  };
+  return {
+    set: (c) => {
+      const value = c.params[field] ?? "";
+      if (typeof value !== "string") throw badRequest(`parameter "${field}" must be a String`);
+      if (value.length > max) throw badRequest(`${field.toUpperCase()}_INVALID`);
+      if (value === "") c.state.profile.delete(key(c.params));
+      else c.state.profile.set(key(c.params), value);
+      return true;
+    },
+    get: (c) => ({ [field]: c.state.profile.get(key(c.params)) ?? c.state.profile.get(`${field}|`) ?? (field === "name" ? c.state.bot.firstName : "") }),
+  };
+}
+/** The bot's own photo: a new JPEG upload (InputProfilePhotoStatic), never a file id. */
+const setMyProfilePhoto: Handler = (c) => {
+  const photo = c.params.photo;
+  if (!photo || typeof photo !== "object" || photo.type !== "static") throw badRequest("PHOTO_INVALID");
+  const file = photo.photo;
+  if (!(file instanceof Upload) || !(file.bytes[0] === 0xff && file.bytes[1] === 0xd8 && file.bytes[2] === 0xff)) throw badRequest("IMAGE_PROCESS_FAILED");
+  c.state.bot.hasPhoto = true;
+  return true;
+};
+
+const removeMyProfilePhoto: Handler = (c) => {
+  c.state.bot.hasPhoto = false;
+  return true;
+};
+
+const myName = profileText("name", 64);
+const myDescription = profileText("description", 512);
+const myShortDescription = profileText("short_description", 120);
+
 const HANDLERS: Record<string, Handler> = {
   getMe, getUpdates, setWebhook, deleteWebhook, getWebhookInfo,
   setMyCommands, getMyCommands, deleteMyCommands,
   answerCallbackQuery, getUserProfilePhotos, getFile, getChat, getChatMember, sendChatAction,
   ...SEND_METHODS, ...EDIT_METHODS, ...MODERATION_METHODS,
   // accepted without effect: bots call these at start-up and should not crash on the fake
-  setMyDescription: accept, setMyShortDescription: accept, setMyName: accept, setChatMenuButton: accept,
+  setMyProfilePhoto, removeMyProfilePhoto,
+  setMyName: myName.set, getMyName: myName.get, setMyDescription: myDescription.set, getMyDescription: myDescription.get,
+  setMyShortDescription: myShortDescription.set, getMyShortDescription: myShortDescription.get, setChatMenuButton: accept,
   setMessageReaction: accept, logOut: accept, close: accept,
 };
 

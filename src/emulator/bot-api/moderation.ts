@@ -47,6 +47,19 @@ const unbanChatMember: Handler = (c) => {
   return true;
 };
 
+// Join requests: approving makes the user a member; declining leaves them out. Telegram answers
+// HIDE_REQUESTER_MISSING when there is no pending request; the emulator keeps no list of them.
+const approveChatJoinRequest: Handler = (c) => {
+  const { chat, userId } = groupAndUser(c);
+  c.dir.setMember(chat.id, userId, { status: "member" });
+  return true;
+};
+
+const declineChatJoinRequest: Handler = (c) => {
+  groupAndUser(c);
+  return true;
+};
+
 const restrictChatMember: Handler = (c) => {
   const { chat, userId } = groupAndUser(c);
   if (chat.type !== "supergroup") throw badRequest("method is available only for supergroups");
@@ -114,6 +127,6 @@ const createForumTopic: Handler = (c) => {
 };
 
 export const MODERATION_METHODS: Record<string, Handler> = {
-  banChatMember, unbanChatMember, restrictChatMember, promoteChatMember,
+  banChatMember, unbanChatMember, restrictChatMember, promoteChatMember, approveChatJoinRequest, declineChatJoinRequest,
   pinChatMessage, unpinChatMessage, unpinAllChatMessages, createForumTopic,
 };

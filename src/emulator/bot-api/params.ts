@@ -33,7 +33,8 @@ const BOOL_KEYS = new Set([
 
 function coerce(key: string, value: unknown): unknown {
   if (typeof value !== "string") return value;
-  if (JSON_KEYS.has(key)) {
+  // setMyProfilePhoto's photo is an InputProfilePhoto object; sendPhoto's is a file id or URL.
+  if (JSON_KEYS.has(key) || (key === "photo" && value.startsWith("{"))) {
     try {
       return JSON.parse(value);
     } catch {

@@ -190,6 +190,54 @@ const sendContact: Handler = (c) => {
   return finish(c, m, markup);
 };
 
+// Invoices in Telegram Stars: the checks Telegram makes (currency, prices, payload size).
+const sendInvoice: Handler = (c) => {
+  const p = c.params;
+  const chat = c.dir.chat(p.chat_id);
+  const title = String(p.title ?? "");
+  const description = String(p.description ?? "");
+  if (title.length < 1 || title.length > 32) throw badRequest("INVOICE_TITLE_INVALID");
+  if (description.length < 1 || description.length > 255) throw badRequest("INVOICE_DESCRIPTION_INVALID");
+  const payload = String(p.payload ?? "");
+  if (Buffer.byteLength(payload) < 1 || Buffer.byteLength(payload) > 128) throw badRequest("INVOICE_PAYLOAD_INVALID");
+  if (p.currency !== "XTR") throw badRequest("CURRENCY_INVALID");
+  const prices = Array.isArray(p.prices) ? p.prices : [];
+  // Stars invoices carry exactly one price, a whole number of Stars.
+  if (prices.length !== 1 || !Number.isInteger(prices[0]?.amount) || prices[0].amount < 1 || prices[0].amount > 10000) throw badRequest("CURRENCY_TOTAL_AMOUNT_INVALID");
+  const markup = markupOf(c);
+  const m = newMessage(c, chat);
+  m.invoice = { title, description, start_parameter: "", currency: "XTR", total_amount: prices[0].amount };
+  c.state.invoices.set(payload, prices[0].amount);
+  c.state.invoiceMessages.set(`${chat.id}:${m.message_id}`, { payload, amount: prices[0].amount });
+  return finish(c, m, markup);
+};
+
+const answerPreCheckoutQuery: Handler = (c) => {
+  if (typeof c.params.pre_checkout_query_id !== "string" || !c.params.pre_checkout_query_id) throw badRequest("QUERY_ID_INVALID");
+  if (typeof c.params.ok !== "boolean") throw badRequest('parameter "ok" is required');
+  if (c.params.ok === false && !c.params.error_message) throw badRequest("ERROR_MESSAGE_EMPTY");
+  // A checkout the emulated user opened (EmulatorSession.pay) is paid once the bot accepts it.
+  const open = c.state.checkouts.get(c.params.pre_checkout_query_id);
+  c.state.checkouts.delete(c.params.pre_checkout_query_id);
+  if (open && c.params.ok === true) {
+    const charge = `stxEmulated${c.params.pre_checkout_query_id}`;
+    c.state.charges.add(charge);
+    const successful_payment = { currency: "XTR", total_amount: open.amount, invoice_payload: open.payload, telegram_payment_charge_id: charge, provider_payment_charge_id: "" };
+    const message = { message_id: c.state.nextMessageId(open.chat.id), from: open.from, chat: open.chat, date: nowSeconds(), successful_payment };
+    c.state.store(message);
+    c.state.updates.push({ message });
+  }
+  return true;
+};
+
+const refundStarPayment: Handler = (c) => {
+  const charge = String(c.params.telegram_payment_charge_id ?? "");
+  if (!c.state.charges.has(charge)) throw badRequest("CHARGE_NOT_FOUND");
+  if (c.state.refunded.has(charge)) throw badRequest("CHARGE_ALREADY_REFUNDED");
+  c.state.refunded.add(charge);
+  return true;
+};
+
 const CONTENT = ["text", "caption", "photo", "video", "audio", "document", "animation", "voice", "video_note", "sticker", "location", "contact"];
 
 function sourceOf(c: CallContext, what: string): Message {
@@ -228,4 +276,5 @@ const forwardMessage: Handler = (c) => {
 export const SEND_METHODS: Record<string, Handler> = {
   sendMessage, sendPhoto, sendVideo, sendAudio, sendDocument, sendAnimation, sendVoice, sendVideoNote, sendSticker,
   sendMediaGroup, sendLocation, sendVenue, sendContact, copyMessage, forwardMessage,
+  sendInvoice, answerPreCheckoutQuery, refundStarPayment,
 };

@@ -11,6 +11,7 @@ export interface World {
 }
 
 let callbackSeq = 4_300_000_000_000_000_000n; // Telegram query ids are long numeric strings
+let pollSeq = 5_100_000_000_000_000_000n;
 
 export function userMessage(w: World, state: BotState, from: FakeUser, fields: Record<string, any>): Update {
   w.dir.remember(from);
@@ -22,6 +23,8 @@ export function userMessage(w: World, state: BotState, from: FakeUser, fields: R
     ...fields,
   };
   state.store(message);
+  // A paid invoice: its charge can be refunded (refundStarPayment) once.
+  if (fields.successful_payment) state.charges.add(String(fields.successful_payment.telegram_payment_charge_id));
   return state.updates.push({ message });
 }
 
@@ -56,6 +59,17 @@ export function contactFields(from: FakeUser, phone: string): Record<string, any
   const contact: Record<string, any> = { phone_number: phone, first_name: from.first_name, user_id: from.id };
   if (from.last_name) contact.last_name = from.last_name;
   return { contact };
+}
+
+/** What a request_poll button sends: the user's own poll (the preview asks only its question). */
+export function pollFields(question: string, type: "quiz" | "regular" = "regular"): Record<string, any> {
+  const options = ["1", "2"].map((text) => ({ text, voter_count: 0 }));
+  return { poll: { id: String(++pollSeq), question, options, total_voter_count: 0, is_closed: false, is_anonymous: true, type, allows_multiple_answers: false } };
+}
+
+/** What a reply keyboard's Mini App sends back when it calls Telegram.WebApp.sendData. */
+export function webAppDataFields(buttonText: string, data: string): Record<string, any> {
+  return { web_app_data: { data, button_text: buttonText } };
 }
 
 /** A callback_query on the given (or the latest) bot message in the user's private chat. */

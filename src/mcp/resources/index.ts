@@ -1,6 +1,7 @@
 // Resources an agent reads before building: the scenario format and the node catalogue.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { isRunnableType, RUNNABLE_TYPES } from "../../scenario/model";
+import { NODE_DESCRIPTIONS } from "../../scenario/node-descriptions";
 import { OUT_OF_SCOPE } from "../../scenario/types-messaging";
 // @ts-expect-error TS1192: the default export of a text import is the file's text
 import scenarioText from "./scenario.md" with { type: "text" };
@@ -9,7 +10,10 @@ import scenarioText from "./scenario.md" with { type: "text" };
 export function nodeCatalogue() {
   const known = [...new Set<string>([...RUNNABLE_TYPES, ...Object.keys(OUT_OF_SCOPE)])];
   return {
-    types: known.map((type) => (isRunnableType(type) ? { type, runs: true } : { type, runs: false, reason: OUT_OF_SCOPE[type]! })),
+    types: known.map((type) => {
+      const description = NODE_DESCRIPTIONS[type];
+      return isRunnableType(type) ? { type, runs: true, ...(description ? { description } : {}) } : { type, runs: false, reason: OUT_OF_SCOPE[type]! };
+    }),
   };
 }
 

@@ -4,9 +4,12 @@ import { z } from "zod";
 import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
 import { badRequest } from "../../errors";
-import { parseIntQuery, parseTokenId } from "../../http/params";
+import { jsonAnswer } from "../../http/openapi-answer";
+import { parseEnumQuery, parseIntQuery, parseTokenId } from "../../http/params";
 import { DAILY_DAYS_DEFAULT, DAILY_DAYS_MAX, USERS_LIMIT_DEFAULT, USERS_LIMIT_MAX } from "./model";
 import { BotUsersService } from "./service";
+import { PEOPLE_FILTERS, PEOPLE_SORTS, type PeopleFilter } from "./model";
+import { PeopleService } from "./people";
 
 
 /** A messenger user id, bare or as `user_<id>` (the callback form bot-manager clients send). */
@@ -23,11 +26,36 @@ const usersQuery = z.looseObject({
   limit: text.describe(`page size, 1..${USERS_LIMIT_MAX} (larger is clamped), default ${USERS_LIMIT_DEFAULT}`),
   offset: text.describe("users to skip, default 0"),
   search: text.describe("a name or @username substring, or the exact user id"),
+  filter: text.describe(PEOPLE_FILTERS.join(" | ") + " (docs/dialogs.md)"),
+  language: text.describe("language code, e.g. en"),
+  tag: text.describe("one tag"),
+  source: text.describe("the /start parameter of the user's first start"),
+  sort: text.describe(PEOPLE_SORTS.join(" | ") + " (default: newest sign-ups first)"),
 });
+
+const tagsBody = z.strictObject({
+  tags: z.array(z.string().trim().min(1, "a tag is 1..32 characters").max(32, "a tag is 1..32 characters"), { error: "tags must be an array of strings" }).max(20, "at most 20 tags"),
+});
+
+
+const short = (raw: unknown) => (typeof raw === "string" && raw !== "" ? raw.slice(0, 64) : undefined);
+
+/** The people filters of the list and the export (docs/dialogs.md). */
+function peopleFilter(query: Record<string, unknown>): PeopleFilter {
+  return {
+    search: typeof query.search === "string" ? query.search.slice(0, 100) : "",
+    filter: parseEnumQuery(query.filter, PEOPLE_FILTERS, "filter"),
+    language: short(query.language),
+    tag: short(query.tag),
+    source: short(query.source),
+    sort: parseEnumQuery(query.sort, PEOPLE_SORTS, "sort"),
+  };
+}
 const dailyQuery = z.looseObject({ days: text.describe(`days back from today, 1..${DAILY_DAYS_MAX} (larger is clamped), default ${DAILY_DAYS_DEFAULT}`) });
 
 export const botUserRoutes = (ctx: AppContext) => {
   const service = new BotUsersService(ctx);
+  const people = new PeopleService(ctx);
   return new Elysia({ prefix: "/api/bot" })
     .use(authPlugin(ctx))
     .get(
@@ -36,8 +64,9 @@ export const botUserRoutes = (ctx: AppContext) => {
         const tokenId = parseTokenId(params.tokenId);
         const limit = parseIntQuery(query.limit, "limit", { default: USERS_LIMIT_DEFAULT, min: 1, max: USERS_LIMIT_MAX, clamp: true });
         const offset = parseIntQuery(query.offset, "offset", { default: 0, min: 0 });
-        const search = typeof query.search === "string" ? query.search.slice(0, 100) : "";
-        return service.list(tokenId, actor.userId, limit, offset, search);
+        const f = peopleFilter(query);
+        if (f.filter || f.language || f.tag || f.source || f.sort) return people.list(tokenId, actor.userId, f, limit, offset);
+        return service.list(tokenId, actor.userId, limit, offset, f.search);
       },
       {
         botActor: true,
@@ -61,7 +90,34 @@ export const botUserRoutes = (ctx: AppContext) => {
         query: dailyQuery,
       },
     )
-    .get("/tokens/:tokenId/users/:userId", ({ actor, params }) => service.detail(parseTokenId(params.tokenId), actor.userId, botUserIdParam(params.userId)), {
-      botActor: true,
-    });
+    .get(
+      "/tokens/:tokenId/users/export",
+      ({ actor, params, query, set }) => {
+        const csv = people.csv(parseTokenId(params.tokenId), actor.userId, peopleFilter(query));
+        set.headers["content-type"] = "text/csv; charset=utf-8";
+        set.headers["content-disposition"] = `attachment; filename="users-${parseTokenId(params.tokenId)}.csv"`;
+        return csv;
+      },
+      { botActor: true, query: usersQuery, detail: { summary: "The users as CSV (the list's filters): fixed columns, then one per variable" } },
+    )
+    .get(
+      "/tokens/:tokenId/users/:userId",
+      async ({ actor, params }) => {
+        const tokenId = parseTokenId(params.tokenId);
+        const userId = botUserIdParam(params.userId);
+        const detail = await service.detail(tokenId, actor.userId, userId);
+        return { ...detail, ...people.fields(tokenId, actor.userId, userId) };
+      },
+      { botActor: true, detail: { summary: "A user of a bot: the detail plus language, premium, blocked, source, referrer, tags, seen times, message counts, takeover" } },
+    )
+    .put(
+      "/tokens/:tokenId/users/:userId/tags",
+      ({ actor, params, body }) => people.tags(parseTokenId(params.tokenId), actor.userId, botUserIdParam(params.userId), body.tags),
+      { botActor: true, body: tagsBody, detail: { summary: "Replace a user's tags", ...jsonAnswer(z.object({ userId: z.string(), tags: z.array(z.string()) })) } },
+    )
+    .delete(
+      "/tokens/:tokenId/users/:userId",
+      ({ actor, params }) => people.remove(parseTokenId(params.tokenId), actor.userId, botUserIdParam(params.userId)),
+      { botActor: true, detail: { summary: "Remove a user: the record, variables, state, person, chat and messages", ...jsonAnswer(z.object({ success: z.literal(true) })) } },
+    );
 };

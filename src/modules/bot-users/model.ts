@@ -71,3 +71,18 @@ export function formatDateTime(iso: string | null | undefined): string {
   const p = (n: number) => String(n).padStart(2, "0");
   return `${p(d.getUTCDate())}.${p(d.getUTCMonth() + 1)}.${d.getUTCFullYear()} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}`;
 }
+
+/** A user seen within this many days counts as active. */
+export const ACTIVE_DAYS = 30;
+
+export const PEOPLE_FILTERS = ["active", "inactive", "blocked"] as const;
+export const PEOPLE_SORTS = ["lastSeen", "registered", "messages", "name"] as const;
+
+export interface PeopleFilter {
+  search: string;
+  filter?: (typeof PEOPLE_FILTERS)[number];
+  language?: string;
+  tag?: string;
+  source?: string;
+  sort?: (typeof PEOPLE_SORTS)[number];
+}

@@ -1,10 +1,17 @@
 // Reads and writes of bot_users in a project's own database file (src/db/project-schema.ts).
 // Newest first (first_seen_at, then row id, both descending) so that a bot-manager client shows
 // recent sign-ups on its first page.
-import { and, desc, eq, gte, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, lt, or, sql, type SQL } from "drizzle-orm";
 import { containsText } from "../../db/like";
 import type { ProjectDb } from "../../db/project-db";
-import { projectBotUsers as botUsers } from "../../db/project-schema";
+import {
+  projectBotChats as chats,
+  projectBotMessages as messages,
+  projectBotPeople as people,
+  projectBotState as states,
+  projectBotUsers as botUsers,
+} from "../../db/project-schema";
+import { ACTIVE_DAYS, type PeopleFilter } from "./model";
 import { statements } from "../../db/prepared";
 
 export type BotUserRow = typeof botUsers.$inferSelect;
@@ -44,4 +51,105 @@ export function newUsersPerDay(db: ProjectDb, tokenId: number, since: string): {
     .where(and(eq(botUsers.tokenId, tokenId), gte(botUsers.firstSeenAt, since)))
     .groupBy(sql`1`)
     .all();
+}
+
+// ─── The people of a bot (docs/dialogs.md): bot_users with what the message store knows (bot_people, bot_chats) ───
+
+const samePerson = and(eq(people.tokenId, botUsers.tokenId), eq(people.userId, botUsers.userId));
+const isBlocked = sql`coalesce(${people.blocked}, 0) = 1`;
+const notBlocked = sql`coalesce(${people.blocked}, 0) = 0`;
+
+function where(tokenId: number, f: PeopleFilter, now: number): SQL {
+  const since = new Date(now - ACTIVE_DAYS * 86_400_000).toISOString();
+  const parts: (SQL | undefined)[] = [eq(botUsers.tokenId, tokenId)];
+  if (f.filter === "blocked") parts.push(isBlocked);
+  if (f.filter === "active") parts.push(and(notBlocked, gte(botUsers.lastSeenAt, since)));
+  if (f.filter === "inactive") parts.push(and(notBlocked, lt(botUsers.lastSeenAt, since)));
+  if (f.language) parts.push(sql`lower(coalesce(${botUsers.languageCode}, ${people.languageCode}, '')) = ${f.language.toLowerCase()}`);
+  if (f.source) parts.push(eq(people.source, f.source));
+  if (f.tag) parts.push(sql`EXISTS (SELECT 1 FROM json_each(${people.tags}) WHERE value = ${f.tag})`);
+  const term = f.search.trim().replace(/^@/, "");
+  if (term) parts.push(or(containsText(botUsers.firstName, term), containsText(botUsers.lastName, term), containsText(botUsers.username, term), eq(botUsers.userId, term)));
+  return and(...parts)!;
+}
+
+function order(sort: PeopleFilter["sort"]) {
+  switch (sort) {
+    case "lastSeen":
+      return [desc(botUsers.lastSeenAt), desc(botUsers.id)];
+    case "messages":
+      return [desc(sql`coalesce(${people.messagesIn}, 0) + coalesce(${people.messagesOut}, 0)`), desc(botUsers.id)];
+    case "name":
+      return [asc(sql`lower(coalesce(${botUsers.firstName}, ''))`), asc(botUsers.id)];
+    default:
+      // the list's own order (docs/api.md): newest sign-ups first
+      return [desc(botUsers.firstSeenAt), desc(botUsers.id)];
+  }
+}
+
+export type PersonRow = typeof botUsers.$inferSelect & { person: typeof people.$inferSelect | null };
+
+export function peoplePage(db: ProjectDb, tokenId: number, f: PeopleFilter, limit: number, offset: number, now = Date.now()) {
+  const w = where(tokenId, f, now);
+  const count = db.select({ n: sql<number>`count(*)` }).from(botUsers).leftJoin(people, samePerson).where(w).get()?.n ?? 0;
+  const rows = db
+    .select({ userId: botUsers.userId, firstName: botUsers.firstName, username: botUsers.username })
+    .from(botUsers)
+    .leftJoin(people, samePerson)
+    .where(w)
+    .orderBy(...order(f.sort))
+    .limit(limit)
+    .offset(offset)
+    .all();
+  return { rows, count };
+}
+
+/** Every matching user with their person row, for the CSV export (in pages, so a big bot does not hold one huge statement). */
+export function* peopleRows(db: ProjectDb, tokenId: number, f: PeopleFilter, now = Date.now()): Generator<PersonRow> {
+  const w = where(tokenId, f, now);
+  for (let offset = 0; ; offset += 1000) {
+    const page = db.select().from(botUsers).leftJoin(people, samePerson).where(w).orderBy(...order(f.sort)).limit(1000).offset(offset).all();
+    for (const r of page) yield { ...r.bot_users, person: r.bot_people };
+    if (page.length < 1000) return;
+  }
+}
+
+export function personOf(db: ProjectDb, tokenId: number, userId: string) {
+  return db.select().from(people).where(and(eq(people.tokenId, tokenId), eq(people.userId, userId))).get();
+}
+
+export function userFactsOf(db: ProjectDb, tokenId: number, userId: string) {
+  return db
+    .select({ languageCode: botUsers.languageCode, firstSeenAt: botUsers.firstSeenAt, lastSeenAt: botUsers.lastSeenAt })
+    .from(botUsers)
+    .where(and(eq(botUsers.tokenId, tokenId), eq(botUsers.userId, userId)))
+    .get();
+}
+
+export function takeoverOf(db: ProjectDb, tokenId: number, userId: string): boolean {
+  return db.select({ t: chats.takeover }).from(chats).where(and(eq(chats.tokenId, tokenId), eq(chats.chatId, userId))).get()?.t === 1;
+}
+
+export function knownUser(db: ProjectDb, tokenId: number, userId: string): boolean {
+  return !!db.select({ id: botUsers.id }).from(botUsers).where(and(eq(botUsers.tokenId, tokenId), eq(botUsers.userId, userId))).get() || !!personOf(db, tokenId, userId);
+}
+
+export function setTags(db: ProjectDb, tokenId: number, userId: string, tags: string[]) {
+  const now = new Date().toISOString();
+  const json = JSON.stringify(tags);
+  db.insert(people)
+    .values({ tokenId, userId, tags: json, firstSeenAt: now, lastSeenAt: now })
+    .onConflictDoUpdate({ target: [people.tokenId, people.userId], set: { tags: json } })
+    .run();
+}
+
+/** The user, their variables and state, their person row, their private chat and its messages. */
+export function deletePerson(db: ProjectDb, tokenId: number, userId: string) {
+  db.transaction((tx) => {
+    tx.delete(botUsers).where(and(eq(botUsers.tokenId, tokenId), eq(botUsers.userId, userId))).run();
+    tx.delete(people).where(and(eq(people.tokenId, tokenId), eq(people.userId, userId))).run();
+    tx.delete(states).where(and(eq(states.tokenId, tokenId), eq(states.chatId, userId))).run();
+    tx.delete(messages).where(and(eq(messages.tokenId, tokenId), eq(messages.chatId, userId))).run();
+    tx.delete(chats).where(and(eq(chats.tokenId, tokenId), eq(chats.chatId, userId))).run();
+  });
 }

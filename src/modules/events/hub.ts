@@ -23,8 +23,12 @@ export class SocketHub {
   }
 
   deliver(e: EventMap["projects-changed"]) {
-    const message = JSON.stringify({ event: "projects-changed", kind: e.kind, projectId: e.projectId });
-    for (const userId of new Set(e.recipients)) {
+    this.send(e.recipients, { event: "projects-changed", kind: e.kind, projectId: e.projectId });
+  }
+
+  send(recipients: Iterable<number>, event: Record<string, unknown>) {
+    const message = JSON.stringify(event);
+    for (const userId of new Set(recipients)) {
       for (const socket of this.byUser.get(userId) ?? []) {
         try {
           socket.send(message);

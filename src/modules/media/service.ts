@@ -124,6 +124,16 @@ export class MediaService {
     return this.q.list.all({ projectId }).map(toView);
   }
 
+  /** A media file of the project with its bytes (an operator's send uploads them); null when the project has no such file. */
+  async bytesOf(projectId: number, mediaId: number): Promise<{ fileName: string; mimeType: string; kind: string; bytes: Uint8Array } | null> {
+    const row = this.q.one.get({ id: mediaId, projectId });
+    if (!row) return null;
+    const stored = await this.backendOrFail(row.storageConfigId).read(row.objectKey);
+    if (!stored) return null;
+    const bytes = new Uint8Array(await new Response(stored.body).arrayBuffer());
+    return { fileName: row.fileName, mimeType: row.mimeType, kind: row.kind, bytes };
+  }
+
   private backendOrFail(configId: string | null): StorageBackend {
     const backend = this.registry.backendFor(configId);
     if (backend) return backend;

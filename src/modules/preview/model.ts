@@ -1,5 +1,6 @@
 // Shapes of the preview API (docs/preview.md): what a preview user can do in the chat.
 import { z } from "zod";
+import { BUTTON_STYLES } from "../../lib/button-url";
 
 /** An unsaved scenario document travels as JSON; the generator validates it like a saved one. */
 const document = z.unknown().refine((v) => v !== null && typeof v === "object" && !Array.isArray(v), { error: "document must be a scenario object" });
@@ -21,6 +22,17 @@ export const actionSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("document"), caption, fileName, mimeType: z.string().max(100).optional(), data: base64 }),
   z.object({ type: z.literal("location"), latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) }),
   z.object({ type: z.literal("contact"), phone: z.string().min(3).max(32).regex(/^\+?[0-9 ()-]+$/, { error: "phone must be digits" }) }),
+  /** a reply keyboard's request_poll button: the user sends a poll with this question */
+  z.object({ type: z.literal("poll"), question: z.string().min(1).max(300) }),
+  /** an emoji reaction on a message of the chat */
+  z.object({ type: z.literal("reaction"), messageId: z.number().int().positive(), emoji: z.string().min(1).max(16).regex(/^\p{Extended_Pictographic}/u, { error: "emoji must be an emoji" }) }),
+  /** the preview user asks to join the preview group, or joins it */
+  z.object({ type: z.literal("join_request") }),
+  /** Pay on an invoice of the bot (the preview's Stars are free) */
+  z.object({ type: z.literal("pay"), messageId: z.number().int().positive() }),
+  z.object({ type: z.literal("join_group") }),
+  /** a reply keyboard's Mini App sends its data back (web_app_data) */
+  z.object({ type: z.literal("web_app_data"), buttonText: z.string().min(1).max(64), data: z.string().max(4096) }),
 ]);
 
 export const PREVIEW_USERS = ["user", "admin", "second"] as const;
@@ -39,8 +51,21 @@ export type PreviewActor = z.infer<typeof actorSchema>;
 
 // What the preview answers (OpenAPI only; the service is typed by these, so they cannot drift).
 const int = z.number().int();
-const inlineButtonSchema = z.object({ text: z.string(), callback_data: z.string().optional(), url: z.string().optional() }).catchall(z.unknown());
-const replyButtonSchema = z.object({ text: z.string(), request_contact: z.boolean().optional(), request_location: z.boolean().optional() }).catchall(z.unknown());
+const style = z.enum(BUTTON_STYLES).optional();
+const webApp = z.object({ url: z.string() }).optional();
+const inlineButtonSchema = z
+  .object({ text: z.string(), callback_data: z.string().optional(), url: z.string().optional(), web_app: webApp, copy_text: z.object({ text: z.string() }).optional(), style })
+  .catchall(z.unknown());
+const replyButtonSchema = z
+  .object({
+    text: z.string(),
+    request_contact: z.boolean().optional(),
+    request_location: z.boolean().optional(),
+    request_poll: z.object({ type: z.string().optional() }).optional(),
+    web_app: webApp,
+    style,
+  })
+  .catchall(z.unknown());
 
 export const transcriptEntrySchema = z.object({
   seq: int,
@@ -54,6 +79,8 @@ export const transcriptEntrySchema = z.object({
   media: z.object({ kind: z.string(), fileId: z.string(), fileName: z.string().optional(), mimeType: z.string().optional(), url: z.string().optional() }).optional(),
   mediaGroupId: z.string().optional(),
   location: z.object({ latitude: z.number(), longitude: z.number() }).optional(),
+  /** a bot's invoice in Stars: the chat shows a Pay button */
+  invoice: z.object({ amount: int }).optional(),
   contact: z.object({ phone_number: z.string(), first_name: z.string() }).optional(),
   /** the bot's reply_markup as it sent it */
   replyMarkup: z.object({ inline_keyboard: z.array(z.array(inlineButtonSchema)).optional() }).catchall(z.unknown()).optional(),

@@ -8,6 +8,7 @@ import { readChatVariables, writeChatVariables } from "../../db/preview-state";
 import { EmulatorSession, type EmulatorLimits } from "../../emulator/session";
 import { Upload } from "../../emulator/bot-api/params";
 import { ApiError, type FakeUser } from "../../emulator/bot-api/types";
+import { pollFields, webAppDataFields } from "../../emulator/bot-api/user-actions";
 import { AppError, badRequest, ScenarioError } from "../../errors";
 import { randomBase62 } from "../../lib/crypto";
 import { generateBot } from "../../scenario";
@@ -189,6 +190,22 @@ export class PreviewSession {
         if (from.last_name) contact.last_name = from.last_name;
         return e.userMessage(from, chat, { contact });
       }
+      case "poll":
+        return e.userMessage(from, chat, pollFields(action.question));
+      case "reaction":
+        e.react(from, chat, action.messageId, action.emoji);
+        return null;
+      case "pay":
+        e.pay(from, chat, action.messageId);
+        return null;
+      case "join_request":
+        e.joinRequest(from, PREVIEW_GROUP_ID);
+        return null;
+      case "join_group":
+        e.joinGroup(from, PREVIEW_GROUP_ID);
+        return null;
+      case "web_app_data":
+        return e.userMessage(from, chat, webAppDataFields(action.buttonText, action.data));
     }
   }
 

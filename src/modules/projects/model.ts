@@ -77,7 +77,7 @@ export const generateResponseSchema = z.object({
           .string()
           .describe(
             "a stable word: NODE_TYPE_OUT_OF_SCOPE, NODE_TYPE_UNKNOWN, DANGLING_TARGET, UNREACHABLE, " +
-              "BUTTON_INCOMPLETE, TARGET_NOT_RUNNABLE, COMMAND_CONFLICT, INVALID_DATA",
+              "BUTTON_INCOMPLETE, TARGET_NOT_RUNNABLE, COMMAND_CONFLICT, QUESTION_MISSING, INVALID_DATA",
           ),
         message: z.string(),
       }),

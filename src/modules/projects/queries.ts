@@ -232,18 +232,30 @@ export function updateProject(db: Db, projectId: number, set: ProjectChanges) {
 
 // --- versions (projects/versions.ts) ---------------------------------------------------------
 
+/** A version has a name when its commit message says something; autosaves have none. */
+const named = sql`(${projectVersions.commitMessage} is not null and trim(${projectVersions.commitMessage}) <> '')`;
+
 const versionItemColumns = {
   id: projectVersions.id,
   createdAt: projectVersions.createdAt,
   commitMessage: projectVersions.commitMessage,
   authorId: projectVersions.authorId,
+  // the author's name as the platform knows it (first and last name, else @username)
+  authorName: sql<string | null>`(select coalesce(nullif(trim(${users.firstName} || ' ' || coalesce(${users.lastName}, '')), ''), '@' || ${users.username}) from ${users} where ${users.id} = ${projectVersions.authorId})`,
   agentEdit: projectVersions.agentEdit,
   agentDisplayName: projectVersions.agentDisplayName,
   nodesCount: projectVersions.nodesCount,
 };
 
-/** `keep`: how many of the newest versions `keepFrom` keeps. */
-export const versionStatements = (keep: number) =>
+/** The id of a project's n-th newest version (none when it has fewer). */
+const nthNewestVersion = (db: Db, n: number) =>
+  db.select({ id: projectVersions.id }).from(projectVersions).where(eq(projectVersions.projectId, pid)).orderBy(desc(projectVersions.id)).limit(1).offset(n - 1).prepare();
+
+/**
+ * `keep`: how many of the newest versions are kept whatever they are; `keepNamed`: how far back
+ * named versions are kept (the project's first version always stays).
+ */
+export const versionStatements = (keep: number, keepNamed: number) =>
   statements((db: Db) => ({
     list: () => db.select(versionItemColumns).from(projectVersions).where(eq(projectVersions.projectId, pid)).orderBy(desc(projectVersions.id)).limit(sql.placeholder("limit")).prepare(),
     get: () => db
@@ -251,15 +263,25 @@ export const versionStatements = (keep: number) =>
       .from(projectVersions)
       .where(and(eq(projectVersions.projectId, pid), eq(projectVersions.id, sql.placeholder("id"))))
       .prepare(),
-    // id of the oldest version still kept; everything below it goes
-    keepFrom: () => db
-      .select({ id: projectVersions.id })
+    newest: () => db
+      .select({ id: projectVersions.id, createdAt: projectVersions.createdAt, commitMessage: projectVersions.commitMessage, authorId: projectVersions.authorId, agentEdit: projectVersions.agentEdit, data: projectVersions.data })
       .from(projectVersions)
       .where(eq(projectVersions.projectId, pid))
       .orderBy(desc(projectVersions.id))
       .limit(1)
-      .offset(keep - 1)
       .prepare(),
+    /** an autosave taken over by the next autosave of the same window */
+    replaceData: () => db
+      .update(projectVersions)
+      .set({ data: sql.placeholder("data") as never, nodesCount: sql.placeholder("nodesCount") as never })
+      .where(eq(projectVersions.id, sql.placeholder("id")))
+      .prepare(),
+    /** an explicit save of what an autosave already stored names that version */
+    rename: () => db.update(projectVersions).set({ commitMessage: sql.placeholder("commitMessage") as never }).where(eq(projectVersions.id, sql.placeholder("id"))).prepare(),
+    // id of the oldest version still kept; everything unnamed below it goes
+    keepFrom: () => nthNewestVersion(db, keep),
+    // below this one even named versions go (but never the first)
+    keepNamedFrom: () => nthNewestVersion(db, keepNamed),
     insert: () => db
       .insert(projectVersions)
       .values({
@@ -273,7 +295,18 @@ export const versionStatements = (keep: number) =>
         agentDisplayName: sql.placeholder("agentDisplayName"),
       })
       .prepare(),
-    prune: () => db.delete(projectVersions).where(and(eq(projectVersions.projectId, pid), lt(projectVersions.id, sql.placeholder("keepFrom")))).prepare(),
+    pruneUnnamed: () => db
+      .delete(projectVersions)
+      .where(and(eq(projectVersions.projectId, pid), lt(projectVersions.id, sql.placeholder("keepFrom")), sql`not ${named}`))
+      .prepare(),
+    pruneNamed: () => db
+      .delete(projectVersions)
+      .where(and(
+        eq(projectVersions.projectId, pid),
+        lt(projectVersions.id, sql.placeholder("keepFrom")),
+        sql`${projectVersions.id} <> (select min(v.id) from ${projectVersions} v where v.project_id = ${pid})`,
+      ))
+      .prepare(),
   }));
 
 // --- launch history and logs (projects/activity.ts) --------------------------------------------

@@ -192,7 +192,9 @@ export class ProjectsService {
         touched = true;
         this.setPosition(projectId, userId, patch.sortOrder);
       }
-      if (dataChanged || (doc && opts.alwaysVersion)) {
+      // a commit message names a version even when an autosave already stored this data
+      const named = !!patch.commitMessage?.trim();
+      if (dataChanged || (doc && (opts.alwaysVersion || named))) {
         const meta: VersionMeta = {
           commitMessage: patch.commitMessage,
           authorId: userId,
@@ -200,7 +202,7 @@ export class ProjectsService {
           agentSessionId: patch.agentSessionId,
           agentDisplayName: patch.agentDisplayName,
         };
-        this.versions.snapshot(projectId, doc!.json, doc!.nodeCount, meta);
+        this.versions.snapshot(projectId, doc!.json, doc!.nodeCount, meta, dataChanged || !!opts.alwaysVersion);
       }
     });
     if (adminIds !== undefined && (adminIds ?? "") !== adminIdsBefore) this.adminIds.writeFolders(projectId, adminIds ?? "");

@@ -15,6 +15,8 @@ export const tokenPatchSchema = z.object({
   catchAllHandlers: flag.optional(),
   protectContent: flag.optional(),
   contentCache: flag.optional(),
+  /** days the bot keeps its chats' messages (docs/dialogs.md); 0 records none; a running bot takes a new value at its next start */
+  messageRetentionDays: z.number({ error: "messageRetentionDays must be an integer 0..3650" }).int("messageRetentionDays must be an integer 0..3650").min(0, "messageRetentionDays must be 0..3650").max(3650, "messageRetentionDays must be 0..3650").optional(),
 });
 
 export type TokenCreate = z.infer<typeof tokenCreateSchema>;
@@ -34,6 +36,8 @@ export const tokenListItemSchema = z.object({
   catchAllHandlers: z.number().int(),
   protectContent: z.number().int(),
   contentCache: z.number().int(),
+  /** days the bot keeps its chats' messages (docs/dialogs.md) */
+  messageRetentionDays: z.number().int(),
 });
 export type TokenListItem = z.output<typeof tokenListItemSchema>;
 
@@ -50,3 +54,21 @@ export interface TokenStats {
   active_7d: number;
   new_today: number;
 }
+
+/** docs/api.md "Bot profile": what the Bots tab sets on the bot itself (Telegram's limits). */
+export const botProfileSchema = z
+  .object({
+    name: z.string().max(64, "name must be at most 64 characters").optional(),
+    description: z.string().max(512, "description must be at most 512 characters").optional(),
+    shortDescription: z.string().max(120, "shortDescription must be at most 120 characters").optional(),
+    /** two-letter language the texts are for; "" or absent: every language without its own */
+    languageCode: z.string().regex(/^([a-z]{2})?$/, "languageCode must be two lower-case letters").optional(),
+    /** true: the menu commands of the scenario (setMyCommands), as the bot sets them when it starts */
+    commands: z.boolean().optional(),
+  })
+  .refine((p) => p.name !== undefined || p.description !== undefined || p.shortDescription !== undefined || p.commands === true, {
+    error: "nothing to set: give name, description, shortDescription or commands: true",
+  });
+export const botProfileAnswerSchema = z.object({ applied: z.array(z.enum(["setMyName", "setMyDescription", "setMyShortDescription", "setMyCommands"])) });
+export type BotProfile = z.infer<typeof botProfileSchema>;
+export type BotProfileAnswer = z.infer<typeof botProfileAnswerSchema>;

@@ -52,6 +52,7 @@ export class TokensService {
       catchAllHandlers: t.catchAllHandlers,
       protectContent: t.protectContent,
       contentCache: t.contentCache,
+      messageRetentionDays: t.messageRetentionDays,
     };
   }
 
@@ -108,6 +109,7 @@ export class TokensService {
     if (patch.catchAllHandlers !== undefined) set.catchAllHandlers = patch.catchAllHandlers;
     if (patch.protectContent !== undefined) set.protectContent = patch.protectContent;
     if (patch.contentCache !== undefined) set.contentCache = patch.contentCache;
+    if (patch.messageRetentionDays !== undefined) set.messageRetentionDays = patch.messageRetentionDays;
     if (Object.keys(set).length > 0) {
       set.updatedAt = new Date().toISOString();
       updateToken(this.ctx.db, tokenId, set);
@@ -121,6 +123,7 @@ export class TokensService {
       catchAllHandlers: t.catchAllHandlers,
       protectContent: t.protectContent,
       contentCache: t.contentCache,
+      messageRetentionDays: t.messageRetentionDays,
       botStatus: botStatusIndicator(this.ctx.bots.state(t.id).status),
     };
   }

@@ -4,7 +4,7 @@
 import { CompileContext, num, text, type RawNode } from "./compile-context";
 import { compileKeyboard } from "./compile-keyboard";
 import { compileMessage, formatOf } from "./compile-message";
-import type { ActionDef, ActionNode, ForwardTarget, MessageSource, ModerateAction, UserSource } from "./runtime/action-tables";
+import type { ActionDef, ActionNode, ForwardTarget, InvoiceAction, MessageSource, ModerateAction, UserSource } from "./runtime/action-tables";
 import type { TableNode } from "./table";
 
 type Data = Record<string, unknown>;
@@ -105,6 +105,8 @@ const MODERATION: Record<string, ModerateAction["op"]> = {
   promote_user: "promote",
   demote_user: "demote",
   admin_rights: "promote",
+  approve_join_request: "approve",
+  decline_join_request: "decline",
 };
 
 function moderation(node: RawNode, d: Data): ModerateAction {
@@ -114,8 +116,10 @@ function moderation(node: RawNode, d: Data): ModerateAction {
   return {
     kind: "moderate",
     op,
-    chat: admin ? chatRef(d, "adminChat") : chatRef(d, "chat") ?? str(d.targetGroupId),
-    user: admin ? userSource(d, "adminUser") : userSource(d, "user"),
+    // A join request's flow runs in the user's private chat: the group is the one asked to join.
+    chat: admin ? chatRef(d, "adminChat") : chatRef(d, "chat") ?? str(d.targetGroupId) ?? (op === "approve" || op === "decline" ? "{join_chat_id}" : undefined),
+    // A join request is answered for the user who asked unless the node names another.
+    user: admin ? userSource(d, "adminUser") : (op === "approve" || op === "decline") && d.userIdSource === undefined ? { from: "sender" } : userSource(d, "user"),
     seconds: op === "ban" || op === "mute" ? seconds : undefined,
     rights: op === "promote" ? rights(d, admin) : undefined,
   };
@@ -135,10 +139,41 @@ function forwardTargets(d: Data): ForwardTarget[] {
   return out;
 }
 
+/** Telegram's limits for an invoice in Stars (docs/nodes/payments.md). */
+export const STARS_MAX = 10_000;
+const PAYLOAD_MAX_BYTES = 128;
+
+function invoice(node: RawNode, d: Data, ctx: CompileContext): InvoiceAction | undefined {
+  const title = str(d.title);
+  const description = str(d.description);
+  const amount = str(d.amount) ?? (typeof d.amount === "number" ? String(d.amount) : undefined);
+  const payload = str(d.payload) ?? node.id;
+  if (!title || !description || !amount) {
+    ctx.warn(node, `Node "${node.id}": an invoice needs title, description and amount; nothing is sent.`);
+    return undefined;
+  }
+  // Literal values are checked here; values with {variables} when the bot sends (the node's error path).
+  if (!amount.includes("{") && !(/^\d+$/.test(amount) && Number(amount) >= 1 && Number(amount) <= STARS_MAX)) {
+    ctx.warn(node, `Node "${node.id}": amount "${amount}" is out of range: a whole number of Stars from 1 to ${STARS_MAX}.`);
+  }
+  if (!payload.includes("{") && Buffer.byteLength(payload) > PAYLOAD_MAX_BYTES) {
+    ctx.warn(node, `Node "${node.id}": the payload is over ${PAYLOAD_MAX_BYTES} bytes; Telegram refuses the invoice.`);
+  }
+  if (title.length > 32) ctx.warn(node, `Node "${node.id}": the title is over 32 characters; Telegram refuses the invoice.`);
+  if (description.length > 255) ctx.warn(node, `Node "${node.id}": the description is over 255 characters; Telegram refuses the invoice.`);
+  return { kind: "invoice", title, description, amount, payload, photo: str(d.photoUrl) };
+}
+
 function compileDo(node: RawNode, ctx: CompileContext): ActionDef | undefined {
   const d = node.data;
   const format = formatOf(text(d.formatMode), d.markdown === true);
   switch (node.type) {
+    case "invoice":
+      return invoice(node, d, ctx);
+    case "refuse_checkout":
+      return { kind: "refuse_checkout", reason: str(d.reason) ?? "This purchase is not available." };
+    case "refund_payment":
+      return { kind: "refund", charge: str(d.chargeId) ?? "{payment_charge_id}", user: d.userIdSource === undefined ? { from: "sender" } : userSource(d, "user") };
     case "sticker":
     case "voice":
     case "animation": {

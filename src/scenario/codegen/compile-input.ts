@@ -1,6 +1,8 @@
 // Input collection: `input` nodes and collectUserInput on message-like nodes (docs/scenario.md#core-node-types).
-import { inputDataSchema, type CollectFields, parseNodeData } from "../model";
+import { inputDataSchema, keyboardDataSchema, type CollectFields, parseNodeData } from "../model";
 import { CompileContext, num, text, type RawNode } from "./compile-context";
+import { compileKeyboard } from "./compile-keyboard";
+import { formatOf } from "./compile-message";
 import type { CollectDef, InputNode, MediaKind, ValidationDef } from "./table";
 
 const MEDIA_KINDS: MediaKind[] = ["photo", "video", "audio", "document"];
@@ -84,5 +86,20 @@ export function compileInputNode(node: RawNode, ctx: CompileContext): InputNode 
   if (!collect.variable && collect.media.length === 0) {
     ctx.warn(node, `Node "${node.id}": input node without inputVariable; answers are not stored.`);
   }
-  return { t: "input", id: node.id, collect, adminOnly: d.adminOnly ? true : undefined };
+  return { t: "input", id: node.id, collect, ask: compileAsk(node, d.inputPrompt, ctx), adminOnly: d.adminOnly ? true : undefined };
+}
+
+/**
+ * The question an input node asks itself (docs/scenario.md "Input nodes"): its inputPrompt, with
+ * the buttons the node carries. The runtime sends it only when the flow reaches the node without a
+ * message shown on the way in the same update, so a question asked by the message before it is not
+ * repeated.
+ */
+function compileAsk(node: RawNode, prompt: string | undefined, ctx: CompileContext): InputNode["ask"] {
+  const question = text(prompt);
+  if (!question) return undefined;
+  const kd = parseNodeData(keyboardDataSchema, node.data);
+  const keyboardNodeId = typeof node.data.keyboardNodeId === "string" ? node.data.keyboardNodeId : undefined;
+  const format = formatOf(typeof node.data.formatMode === "string" ? node.data.formatMode : undefined);
+  return { text: question, format, keyboard: compileKeyboard(node, { ...kd, keyboardNodeId }, ctx) };
 }

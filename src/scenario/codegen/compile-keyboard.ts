@@ -2,6 +2,7 @@
 // keyboardNodeId (today's form), laid out by keyboardLayout.
 import { keyboardDataSchema, type Button, type KeyboardData, parseNodeData } from "../model";
 import { commandName } from "../refs";
+import { BUTTON_STYLES } from "../../lib/button-url";
 import { CompileContext, num, text, type RawNode } from "./compile-context";
 import type { ButtonDef, DynamicDef, KeyboardDef } from "./table";
 
@@ -19,16 +20,67 @@ function compileButton(owner: RawNode, b: Button, inline: boolean, ctx: CompileC
   };
   const hide: true | undefined = b.hideAfterClick && inline ? true : undefined;
   const action = b.action && b.action !== "" ? b.action : "goto";
+  const def = compileButtonAction(owner, b, action, inline, base, hide, ctx);
+  const style = BUTTON_STYLES.find((s) => s === b.style);
+  if (def && b.style && !style) {
+    ctx.warn(owner, `Node "${owner.id}": button "${label}" has style "${b.style}"; Telegram knows ${BUTTON_STYLES.join(", ")}, so it shows in the app's own colour.`);
+  }
+  return def && style ? { ...def, style } : def;
+}
+
+
+type ButtonBase = Pick<ButtonDef, "id" | "text" | "skipInput" | "data">;
+
+function compileButtonAction(
+  owner: RawNode, b: Button, action: string, inline: boolean, base: ButtonBase, hide: true | undefined, ctx: CompileContext,
+): ButtonDef | undefined {
+  const label = base.text;
+  const replyOnly = (what: string) => {
+    ctx.warn(owner, `Node "${owner.id}": button "${label}" (${what}) works only on a reply keyboard; it is left out.`);
+    return undefined;
+  };
   if (b.requestContact || action === "contact") {
     return { ...base, action: "contact", target: ctx.target(owner, b.target, `button "${label}"`) };
   }
   if (b.requestLocation || action === "location") {
     return { ...base, action: "location", target: ctx.target(owner, b.target, `button "${label}"`) };
   }
+  if (b.requestPoll || action === "poll") {
+    if (inline) return replyOnly("poll");
+    const value = b.pollType === "quiz" || b.pollType === "regular" ? b.pollType : undefined;
+    return { ...base, action: "poll", value, target: ctx.target(owner, b.target, `button "${label}"`) };
+  }
   switch (action) {
+    case "web_app": {
+      const url = text(b.webAppUrl)?.trim() || (/^https:\/\//.test(b.url ?? "") ? b.url : undefined);
+      if (!url) {
+        ctx.warn(owner, `Node "${owner.id}": Mini App button "${label}" has no webAppUrl; it is left out.`);
+        return undefined;
+      }
+      // Reply Mini Apps answer with web_app_data, which follows the button's target like a shared contact.
+      const target = inline ? undefined : ctx.target(owner, b.target, `button "${label}"`);
+      return { ...base, data: undefined, action: "web_app", url, target };
+    }
+    case "copy_text": {
+      const value = text(b.copyText);
+      if (!inline) return inlineOnly(owner, label, "copy_text", ctx);
+      if (!value) {
+        ctx.warn(owner, `Node "${owner.id}": copy button "${label}" has no copyText; it is left out.`);
+        return undefined;
+      }
+      return { ...base, data: undefined, action: "copy_text", value };
+    }
+    case "request_managed_bot": {
+      if (inline) return replyOnly("request_managed_bot");
+      const name = text(b.suggestedBotName)?.trim() || undefined;
+      const username = text(b.suggestedBotUsername)?.trim() || undefined;
+      return { ...base, action: "managed_bot", suggest: name || username ? { name, username } : undefined };
+    }
+    // The older editor's "default" is a plain button that follows its target.
+    case "default":
     case "goto":
     case "complete":
-      return { ...base, action, target: ctx.target(owner, b.target, `button "${label}"`), hide };
+      return { ...base, action: action === "complete" ? "complete" : "goto", target: ctx.target(owner, b.target, `button "${label}"`), hide };
     case "command": {
       const target = b.target ? commandName(b.target) : "";
       return { ...base, action: "command", target: target || undefined, hide };
@@ -44,6 +96,11 @@ function compileButton(owner: RawNode, b: Button, inline: boolean, ctx: CompileC
       ctx.warn(owner, `Node "${owner.id}": buttons with action "${action}" are not run by this version; they are left out.`);
       return undefined;
   }
+}
+
+function inlineOnly(owner: RawNode, label: string, what: string, ctx: CompileContext): undefined {
+  ctx.warn(owner, `Node "${owner.id}": button "${label}" (${what}) works only on an inline keyboard; it is left out.`);
+  return undefined;
 }
 
 const DYNAMIC_ROW = "__dynamic__";

@@ -89,6 +89,34 @@ function messageTrigger(node: RawNode, ctx: CompileContext): MessageTriggerDef |
   return { on: "group", target, group, threadVariable, userVariable: text(d.resolvedUserIdVariable)?.trim() };
 }
 
+/** What member_trigger tells apart (docs/nodes/triggers.md "Members"). */
+export const MEMBER_EVENTS = ["joined", "left", "promoted", "demoted", "blocked", "unblocked"];
+
+/** A list field as strings: an array, or one value per line / comma. */
+const listOf = (v: unknown): string[] =>
+  (Array.isArray(v) ? v.map(String) : typeof v === "string" ? v.split(/[\n,]/) : []).map((s) => s.trim()).filter(Boolean);
+
+/** Updates that are not messages: reactions, member changes, join requests. */
+function updateTrigger(node: RawNode, ctx: CompileContext): MessageTriggerDef | undefined {
+  const target = ctx.target(node, text(node.data.autoTransitionTo), "autoTransitionTo");
+  if (!target) return undefined;
+  if (node.type === "join_request_trigger") return { on: "join_request", target };
+  if (node.type === "payment_trigger") return { on: "payment", target };
+  if (node.type === "checkout_trigger") return { on: "checkout", target };
+  if (node.type === "reaction_trigger") {
+    const only = listOf(node.data.emoji);
+    // Telegram's reaction emoji are single emoji (with variation selectors); words or digits never arrive.
+    const odd = only.filter((e) => !/^\p{Extended_Pictographic}/u.test(e));
+    if (odd.length > 0) ctx.warn(node, `Node "${node.id}": ${odd.map((e) => `"${e}"`).join(", ")} is no reaction emoji; the trigger never runs for it.`);
+    return { on: "reaction", target, only: only.length ? only : undefined };
+  }
+  const only = listOf(node.data.memberEvents);
+  const unknown = only.filter((e) => !MEMBER_EVENTS.includes(e));
+  if (unknown.length > 0) ctx.warn(node, `Node "${node.id}": member events ${unknown.join(", ")} are unknown (${MEMBER_EVENTS.join(", ")}); they are ignored.`);
+  const known = only.filter((e) => MEMBER_EVENTS.includes(e));
+  return { on: "member", target, only: known.length ? known : undefined };
+}
+
 const DAYS: Record<string, string> = { mon: "MON", tue: "TUE", wed: "WED", thu: "THU", fri: "FRI", sat: "SAT", sun: "SUN" };
 
 /** One schedule rule as a croner pattern or an interval; undefined when it cannot run. */
@@ -167,10 +195,15 @@ export function compileTrigger(node: RawNode, ctx: CompileContext, out: TriggerT
       if (def) out.callbackTriggers.push(def);
       return true;
     }
+    case "reaction_trigger":
+    case "member_trigger":
+    case "join_request_trigger":
+    case "payment_trigger":
+    case "checkout_trigger":
     case "incoming_message_trigger":
     case "outgoing_message_trigger":
     case "group_message_trigger": {
-      const def = messageTrigger(node, ctx);
+      const def = node.type.endsWith("message_trigger") ? messageTrigger(node, ctx) : updateTrigger(node, ctx);
       if (def) out.messageTriggers.push(def);
       return true;
     }

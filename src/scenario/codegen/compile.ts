@@ -13,7 +13,7 @@ import { compileInputNode } from "./compile-input";
 import { compileCondition, compileDelay, compileSetVariable } from "./compile-logic";
 import { compileMessage } from "./compile-message";
 import { compileTrigger, type TriggerTables } from "./compile-triggers";
-import type { CommandDef, CompiledScenario, TableEntry, TableNode, TextTriggerDef } from "./table";
+import type { CommandDef, CompiledScenario, DeepLinkDef, TableEntry, TableNode, TextTriggerDef } from "./table";
 
 /** Telegram accepts only these names in the command menu (setMyCommands). */
 const MENU_NAME = /^[a-z0-9_]{1,32}$/;
@@ -112,11 +112,54 @@ function resolveCommands(claims: CommandClaim[], ctx: CompileContext): CommandDe
   return claims.filter((c) => winners.get(c.def.command) === c).map((c) => c.def);
 }
 
+interface DeepLinkClaim {
+  node: RawNode;
+  command: string;
+  /** the command's row when no trigger without a parameter claims it (target "": nothing runs) */
+  def: CommandDef;
+  link: DeepLinkDef;
+}
+
+/** Telegram's deep-link parameters: up to 64 of A-Z, a-z, 0-9, _ and - (docs/nodes/triggers.md). */
+const DEEP_LINK_PARAM = /^[A-Za-z0-9_-]{1,64}$/;
+
+function deepLink(node: RawNode, d: z.infer<typeof commandTriggerDataSchema>, target: string, ctx: CompileContext): DeepLinkDef {
+  const value = d.deepLinkParam!.trim();
+  if (!DEEP_LINK_PARAM.test(value)) {
+    ctx.warn(node, `Node "${node.id}": deep-link parameter "${value}" can never arrive: Telegram allows up to 64 of A-Z, a-z, 0-9, _ and -.`);
+  }
+  const prefix = d.deepLinkMatchMode === "startsWith" || d.deepLinkMatchMode === "prefix";
+  const saveAs = d.deepLinkSaveToVar !== false && d.deepLinkVarName?.trim() ? d.deepLinkVarName.trim() : undefined;
+  return { match: prefix ? "prefix" : "exact", value, target, saveAs };
+}
+
+/** Deep links join their command's row; exact parameters are tried first, then the longest prefix. */
+function withDeepLinks(commands: CommandDef[], links: DeepLinkClaim[], ctx: CompileContext): CommandDef[] {
+  const seen = new Map<string, DeepLinkClaim>();
+  for (const claim of links) {
+    const key = claim.command + " " + claim.link.match + " " + claim.link.value;
+    const first = seen.get(key);
+    if (first) {
+      ctx.warn(claim.node, `Node "${claim.node.id}": /${claim.command} with parameter "${claim.link.value}" is already handled by trigger "${first.node.id}"; this trigger is ignored.`, "COMMAND_CONFLICT");
+      continue;
+    }
+    seen.set(key, claim);
+    let def = commands.find((c) => c.command === claim.command);
+    if (!def) commands.push((def = claim.def));
+    (def.links ??= []).push(claim.link);
+  }
+  for (const def of commands) {
+    def.links?.sort((a, b) => (a.match === b.match ? (a.match === "prefix" ? b.value.length - a.value.length : 0) : a.match === "exact" ? -1 : 1));
+  }
+  return commands;
+}
+
 export function compileScenario(doc: DocumentNodes): { compiled: CompiledScenario; warnings: CompileContext["warnings"] } {
   const raw = flatten(doc);
   const ctx = new CompileContext(new Map(raw.map((n) => [n.id, n])));
   const nodes: TableEntry[] = [];
   const claims: CommandClaim[] = [];
+  const links: DeepLinkClaim[] = [];
   const textTriggers: TextTriggerDef[] = [];
   const skipped: CompiledScenario["skipped"] = [];
   const triggers: TriggerTables = { callbackTriggers: [], messageTriggers: [], schedules: [] };
@@ -137,6 +180,7 @@ export function compileScenario(doc: DocumentNodes): { compiled: CompiledScenari
       const target = ctx.target(node, d.autoTransitionTo, "autoTransitionTo");
       if (!name) ctx.warn(node, `Node "${node.id}": command trigger without a command is ignored.`);
       else if (!target) ctx.warn(node, `Node "${node.id}": command /${name} leads nowhere; it answers nothing.`);
+      else if (d.deepLinkParam?.trim()) links.push({ node, command: name, def: commandDef(name, "", d.description, d.showInMenu, d.adminOnly), link: deepLink(node, d, target, ctx) });
       else claims.push({ def: commandDef(name, target, d.description, d.showInMenu, d.adminOnly), trigger: true, node });
     } else if (node.type === "text_trigger") {
       const d = parseNodeData(textTriggerDataSchema, node.data);
@@ -166,7 +210,7 @@ export function compileScenario(doc: DocumentNodes): { compiled: CompiledScenari
     }
   }
   return {
-    compiled: { nodes, commands: resolveCommands(claims, ctx), textTriggers, ...triggers, skipped },
+    compiled: { nodes, commands: withDeepLinks(resolveCommands(claims, ctx), links, ctx), textTriggers, ...triggers, skipped },
     warnings: ctx.warnings,
   };
 }

@@ -184,7 +184,7 @@ const HOSTED_PRELUDE = `export function createBot(S: BotTables, host: BotHost): 
   const SCHEDULES = S.schedules;`;
 
 /** createBot's last line (a module cannot hold a top-level return, so hosted.ts ends before it). */
-const HOSTED_RETURN = "return { start: startHosted, stop: (reason: string) => shutdown(reason) };";
+const HOSTED_RETURN = "return { start: startHosted, stop: (reason: string) => shutdown(reason), tell: tellBot };";
 
 let interpreter: string | undefined;
 

@@ -53,6 +53,8 @@ import broadcastSource from "./runtime/broadcast.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import triggersSource from "./runtime/triggers.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
+import recordSource from "./runtime/record.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above
 import launchSource from "./runtime/launch.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import previewSource from "./runtime/preview.ts" with { type: "text" };
@@ -100,6 +102,7 @@ export const RUNTIME_BODY = [
   actionsSource,
   broadcastSource,
   triggersSource,
+  recordSource,
 ].map((s: string) => code(s));
 /** What every bot runs of launch.ts: contentCache and the start. */
 export const RUNTIME_CONTENT = code(launchSource, { to: LAUNCH_SECTION });

@@ -11,6 +11,7 @@ export type {
   CollectDef,
   CommandDef,
   ConditionNode,
+  DeepLinkDef,
   DelayNode,
   DynamicDef,
   Format,

@@ -1,5 +1,6 @@
 // Live events: one WebSocket to /api/events per tab, shared by every component that listens.
-// The server sends { event: "projects-changed", kind, projectId } (docs/api.md#live-events).
+// The server sends { event: "projects-changed", kind, projectId } (docs/api.md#live-events) and, for
+// a bot's Dialogs, { event: "chat-message", projectId, tokenId, chatId, messageId } (docs/dialogs.md).
 // A dropped socket reconnects with a growing delay, so a restarting server is picked up again.
 import { useEffect, useRef } from "react";
 import { useQueryClient } from "@tanstack/react-query";
@@ -10,7 +11,16 @@ export interface ProjectsChanged {
   projectId: number;
 }
 
-type Listener = (e: ProjectsChanged) => void;
+export interface ChatMessageEvent {
+  event: "chat-message";
+  projectId: number;
+  tokenId: number;
+  chatId: string;
+  messageId: number | null;
+}
+
+export type LiveEvent = ProjectsChanged | ChatMessageEvent;
+type Listener = (e: LiveEvent) => void;
 
 const listeners = new Set<Listener>();
 let socket: WebSocket | null = null;
@@ -22,11 +32,14 @@ function eventsUrl(): string {
   return `${proto}//${location.host}/api/events`;
 }
 
-function parse(data: unknown): ProjectsChanged | null {
+function parse(data: unknown): LiveEvent | null {
   if (typeof data !== "string") return null;
   try {
     const m = JSON.parse(data);
-    return m && m.event === "projects-changed" && typeof m.projectId === "number" ? (m as ProjectsChanged) : null;
+    if (!m || typeof m.projectId !== "number") return null;
+    if (m.event === "projects-changed") return m as ProjectsChanged;
+    if (m.event === "chat-message" && typeof m.tokenId === "number") return { ...m, chatId: String(m.chatId) } as ChatMessageEvent;
+    return null;
   } catch {
     return null;
   }
@@ -85,6 +98,7 @@ export function useProjectEvents(onEvent: Listener) {
 export function useLiveProjects() {
   const qc = useQueryClient();
   useProjectEvents((e) => {
+    if (e.event !== "projects-changed") return;
     void qc.invalidateQueries({ queryKey: ["projects", "list"] });
     if (e.kind === "updated") void qc.invalidateQueries({ queryKey: ["projects", e.projectId] });
   });

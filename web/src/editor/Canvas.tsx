@@ -1,13 +1,16 @@
 // One sheet on the React Flow canvas. Nodes and edges are views of the document: connecting,
 // reconnecting or deleting an edge writes the node data (document.ts), and the edges follow.
-import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { useTranslation } from "react-i18next";
 import {
   Background,
   BackgroundVariant,
+  ControlButton,
   Controls,
   MiniMap,
   ReactFlow,
   useReactFlow,
+  type ReactFlowInstance,
   type Connection,
   type Edge,
   type Node,
@@ -16,11 +19,71 @@ import {
 } from "@xyflow/react";
 import { FlowNode, PortalNode, type FlowNodeData, type PortalData } from "./FlowNode";
 import { deriveEdges, sheetIndex, withTarget, type SNode } from "./document";
+import { InsertEdge, type InsertEdgeData } from "./InsertEdge";
+import { boxesOf, layoutSheet, needsLayout, separate, sizeOf, withPositions, type Box } from "./layout";
 import { deleteNodes } from "./ops";
 import { updateNode, useEditor, type EditorStore } from "./store";
 
 const nodeTypes = { scenario: FlowNode, portal: PortalNode };
+const edgeTypes = { insertable: InsertEdge };
 export const GRID = 16;
+/** Fit view never zooms out below this: past it node text is unreadable, so the view pans instead. */
+export const READABLE_ZOOM = 0.6;
+const PORTAL = { w: 270, h: 32 };
+const MINIMAP_KEY = "botloom.editor.minimap";
+
+/** The canvas's aspect (width / height), for auto-layout. */
+export function canvasAspect(): number | undefined {
+  const r = document.querySelector(".ed-canvas")?.getBoundingClientRect();
+  return r && r.height > 0 ? r.width / r.height : undefined;
+}
+
+/**
+ * Shows the whole sheet when it stays readable; otherwise keeps READABLE_ZOOM and shows where the
+ * scenario starts (its first trigger, else its top-left corner).
+ */
+/** The part of the canvas not covered by the floating panels (screen pixels). */
+export function visibleRegion(): { left: number; top: number; right: number; bottom: number } | null {
+  const el = document.querySelector(".ed-canvas")?.getBoundingClientRect();
+  if (!el || el.width === 0) return null;
+  const v = { left: el.left, top: el.top, right: el.right, bottom: el.bottom };
+  for (const o of document.querySelectorAll(".ed-center .ed-palette, .ed-center .ed-props-dock")) {
+    const r = o.getBoundingClientRect();
+    if (r.width === 0) continue;
+    if (r.width < el.width / 2 && r.left - el.left < 24) v.left = Math.max(v.left, r.right);
+    else if (r.width < el.width / 2 && el.right - r.right < 24) v.right = Math.min(v.right, r.left);
+    else if (r.top > el.top + el.height / 3) v.bottom = Math.min(v.bottom, r.top);
+  }
+  return v;
+}
+
+/**
+ * Shows the whole sheet when it stays readable; otherwise keeps READABLE_ZOOM and shows where the
+ * scenario starts (its first trigger, else its top-left corner). The floating panels are left out.
+ */
+export async function fitReadable(flow: ReactFlowInstance, store: EditorStore, duration = 0): Promise<void> {
+  const nodes = store.sheet.nodes;
+  const el = document.querySelector(".ed-canvas")?.getBoundingClientRect();
+  const v = visibleRegion();
+  if (!nodes.length || !el || !v) return;
+  const boxes = boxesOf(nodes, store.sizes);
+  const minX = Math.min(...boxes.map((b) => b.x));
+  const minY = Math.min(...boxes.map((b) => b.y));
+  const maxX = Math.max(...boxes.map((b) => b.x + b.w));
+  const maxY = Math.max(...boxes.map((b) => b.y + b.h));
+  const pad = 32;
+  // the region in canvas-local pixels
+  const L = v.left - el.left + pad, T = v.top - el.top + pad, W = Math.max(100, v.right - v.left - 2 * pad), H = Math.max(100, v.bottom - v.top - 2 * pad);
+  const zoom = Math.min(1.2, W / (maxX - minX || 1), H / (maxY - minY || 1));
+  if (zoom >= READABLE_ZOOM) {
+    await flow.setViewport({ zoom, x: L + (W - (maxX - minX) * zoom) / 2 - minX * zoom, y: T + (H - (maxY - minY) * zoom) / 2 - minY * zoom }, { duration });
+    return;
+  }
+  const z = READABLE_ZOOM;
+  const start = nodes.find((n) => /trigger$|^start$|^command$/.test(n.type));
+  const s = start ? boxes.find((b) => b.id === start.id)! : { x: minX, y: minY, w: 0, h: 0 };
+  await flow.setViewport({ zoom: z, x: L - Math.min(s.x, minX + W / z) * z, y: Math.min(T - minY * z, T + H / 2 - (s.y + s.h / 2) * z) }, { duration });
+}
 
 interface Props {
   store: EditorStore;
@@ -29,6 +92,9 @@ interface Props {
   flash?: string | null;
   onQuickAdd: (source: string | null, handle: string | null, screen: { x: number; y: number }) => void;
   onDropType: (type: string, screen: { x: number; y: number }) => void;
+  onInsert: NonNullable<InsertEdgeData["onInsert"]>;
+  /** phone: look, pan and zoom only */
+  readOnly?: boolean;
 }
 
 type Measured = { width?: number; height?: number };
@@ -51,7 +117,8 @@ function useDarkTheme(): boolean {
   );
 }
 
-export function Canvas({ store, warnings, flash, onQuickAdd, onDropType }: Props) {
+export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInsert, readOnly }: Props) {
+  const { t } = useTranslation();
   const doc = useEditor(store, (s) => s.doc);
   const sheetId = useEditor(store, (s) => s.sheetId);
   const selected = useEditor(store, (s) => s.selected);
@@ -61,8 +128,11 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType }: Props
   // React Flow keeps the measurement of a node object it knows; node objects rebuilt later carry
   // it along from here. No re-render on a measurement: on a big sheet, nodes scrolled into view
   // are measured every frame while panning, and a re-render there would re-adopt every node.
-  const measured = useRef(new Map<string, Measured>());
-  const cache = useRef(new Map<string, { src: SNode; sel: boolean; warn?: string[]; m?: Measured; fl: boolean; rf: Node }>());
+  const measured = useRef(store.sizes);
+  // counts first measurements of nodes, so placement runs once new nodes have their real size
+  const [measuredTick, setMeasuredTick] = useState(0);
+  const [minimap, setMinimap] = useState(() => localStorage.getItem(MINIMAP_KEY) !== "0");
+  const cache = useRef(new Map<string, { src: SNode; sel: boolean; warn?: string[]; m?: Measured; fl: boolean; ro: boolean; rf: Node }>());
 
   const sheet = doc.sheets.find((s) => s.id === sheetId) ?? doc.sheets[0]!;
   const index = useMemo(() => sheetIndex(doc), [doc]);
@@ -73,7 +143,7 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType }: Props
   const { nodes, edges } = useMemo(() => {
     const sel = new Set(selected);
     const nodes: Node[] = [];
-    const next = new Map<string, { src: SNode; sel: boolean; warn?: string[]; m?: Measured; fl: boolean; rf: Node }>();
+    const next = new Map<string, { src: SNode; sel: boolean; warn?: string[]; m?: Measured; fl: boolean; ro: boolean; rf: Node }>();
     for (const n of sheet.nodes) {
       const isSel = sel.has(n.id);
       const warn = warnings.get(n.id);
@@ -81,38 +151,43 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType }: Props
       const fl = flash === n.id;
       const hit = cache.current.get(n.id);
       let rf: Node;
-      if (hit && hit.src === n && hit.sel === isSel && hit.warn === warn && hit.m === m && hit.fl === fl) rf = hit.rf;
+      if (hit && hit.src === n && hit.sel === isSel && hit.warn === warn && hit.m === m && hit.fl === fl && hit.ro === !!readOnly) rf = hit.rf;
       else {
-        const data: FlowNodeData = { node: n, warnings: warn, onQuickAdd: quickAdd, flash: fl };
+        const data: FlowNodeData = { node: n, warnings: warn, onQuickAdd: readOnly ? undefined : quickAdd, flash: fl };
         rf = { id: n.id, type: "scenario", position: safePosition(n.position), data, selected: isSel, ...(m ? { measured: m } : {}) };
       }
-      next.set(n.id, { src: n, sel: isSel, warn, m, fl, rf });
+      next.set(n.id, { src: n, sel: isSel, warn, m, fl, ro: !!readOnly, rf });
       nodes.push(rf);
     }
     cache.current = next;
     const { local, portals } = deriveEdges(sheet, index);
-    const edges: Edge[] = local.map((e) => ({ id: e.id, source: e.source, sourceHandle: e.sourceHandle, target: e.target, targetHandle: "in", className: `ed-edge ed-edge-${e.kind}`, reconnectable: "target" }));
-    const bySource = new Map<string, number>();
+    const edgeData: InsertEdgeData = readOnly ? {} : { onInsert };
+    const edges: Edge[] = local.map((e) => ({ id: e.id, type: "insertable", data: edgeData, source: e.source, sourceHandle: e.sourceHandle, target: e.target, targetHandle: "in", className: `ed-edge ed-edge-${e.kind}`, reconnectable: "target" }));
+    // portal chips go right of their source, below anything they would cover
+    const taken: Box[] = portals.length ? boxesOf(sheet.nodes, measured.current) : [];
     for (const p of portals) {
       const src = sheet.nodes.find((n) => n.id === p.source);
-      const k = bySource.get(p.source) ?? 0;
-      bySource.set(p.source, k + 1);
-      const pos = safePosition(src?.position);
+      const sp = safePosition(src?.position);
+      const at = { id: p.id, x: sp.x + sizeOf(measured.current, p.source).w + 40, y: sp.y, w: PORTAL.w, h: PORTAL.h };
+      for (let i = 0; i < 200 && taken.some((b) => at.x < b.x + b.w + 8 && b.x < at.x + at.w + 8 && at.y < b.y + b.h + 8 && b.y < at.y + at.h + 8); i++) at.y += PORTAL.h + 8;
+      taken.push(at);
+      const pos = { x: at.x - 320, y: at.y };
       const targetNode = doc.sheets.flatMap((s) => s.nodes).find((n) => n.id === p.target);
       const label = String(targetNode?.data?.messageText ?? targetNode?.data?.command ?? p.target).slice(0, 28);
       const data: PortalData = { target: p.target, sheetName: names.get(index.get(p.target)!) ?? "", label, onOpen: openNode };
       const id = `portal:${p.id}`;
-      nodes.push({ id, type: "portal", position: { x: pos.x + 320, y: pos.y + k * 44 }, data, draggable: false, selectable: false, deletable: false, connectable: false });
+      nodes.push({ id, type: "portal", position: { x: pos.x + 320, y: pos.y }, data, draggable: false, selectable: false, deletable: false, connectable: false });
       edges.push({ id: `${p.id}|portal`, source: p.source, sourceHandle: p.sourceHandle, target: id, targetHandle: "in", className: "ed-edge ed-edge-portal", deletable: true, reconnectable: "target" });
     }
     return { nodes, edges };
-  }, [sheet, selected, warnings, flash, index, names, doc.sheets, quickAdd, openNode]);
+  }, [sheet, selected, warnings, flash, index, names, doc.sheets, quickAdd, openNode, onInsert, readOnly, measuredTick]);
 
   const onNodesChange = useCallback(
     (changes: NodeChange[]) => {
       const moves = new Map<string, { x: number; y: number }>();
       let dragging = false;
       let sel: Set<string> | null = null;
+      let fresh = false;
       for (const c of changes) {
         if (c.type === "position" && c.position && !c.id.startsWith("portal:")) {
           moves.set(c.id, c.position);
@@ -124,9 +199,11 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType }: Props
           if (c.selected) sel.add(c.id);
           else sel.delete(c.id);
         } else if (c.type === "dimensions" && c.dimensions) {
+          fresh ||= !measured.current.has(c.id);
           measured.current.set(c.id, { width: c.dimensions.width, height: c.dimensions.height });
         }
       }
+      if (fresh) setMeasuredTick((n) => n + 1);
       if (moves.size) store.movePositions(moves, dragging);
       if (sel) store.select([...sel].filter((id) => !id.startsWith("portal:")));
     },
@@ -161,49 +238,96 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType }: Props
     [store],
   );
 
-  // A connection dropped on empty canvas asks what to add there (React Flow's "add node on edge drop").
+  // A connection dropped anywhere on a node's card connects to it (not only on its small handle);
+  // dropped on empty canvas it asks what to add there (React Flow's "add node on edge drop").
   const onConnectEnd: OnConnectEnd = useCallback(
     (event, state) => {
       if (state.isValid || !state.fromNode || !state.fromHandle?.id || state.fromHandle.type !== "source") return;
       const p = "changedTouches" in event ? event.changedTouches[0]! : event;
+      const onto = document.elementFromPoint(p.clientX, p.clientY)?.closest(".react-flow__node-scenario")?.getAttribute("data-id");
+      if (onto) {
+        connect({ source: state.fromNode.id, sourceHandle: state.fromHandle.id, target: onto, targetHandle: "in" });
+        return;
+      }
       onQuickAdd(state.fromNode.id, state.fromHandle.id, { x: p.clientX, y: p.clientY });
     },
-    [onQuickAdd],
+    [onQuickAdd, connect],
   );
 
+  // No node lies on another: a sheet is checked when it opens (an imported pile is laid out anew,
+  // a few overlaps are nudged apart), and nodes new on the sheet (add, paste, undo) move off what
+  // they cover once measured; then the view follows them.
+  const seen = useRef<{ sheet: string; ids: Set<string> } | null>(null);
+  // data-settled names the sheet whose opening check is done (tests wait for it)
+  const [settledSheet, setSettledSheet] = useState("");
+  const layingOut = useRef<string | null>(null);
+  useEffect(() => {
+    const sh = store.sheet;
+    if (sh.id !== sheet.id || layingOut.current === sh.id) return;
+    const big = sh.nodes.length > 300; // only the visible part of a big sheet is measured
+    if (!big && !sh.nodes.every((n) => measured.current.has(n.id))) return;
+    const prev = seen.current?.sheet === sh.id ? seen.current.ids : null;
+    seen.current = { sheet: sh.id, ids: new Set(sh.nodes.map((n) => n.id)) };
+    if (!prev) {
+      if (sh.nodes.length && needsLayout(sh, measured.current)) {
+        layingOut.current = sh.id;
+        const before = store.state.doc;
+        void layoutSheet(before, sh.id, measured.current, canvasAspect()).then((next) => {
+          layingOut.current = null;
+          if (store.state.doc === before) store.replaceDoc(next);
+          store.requestFit();
+          setSettledSheet(sh.id);
+        });
+        return;
+      }
+      const moved = separate(boxesOf(sh.nodes, measured.current));
+      if (moved.size) store.replaceDoc(withPositions(store.state.doc, sh.id, moved));
+      openView(flow, store);
+      setSettledSheet(sh.id);
+      return;
+    }
+    const fresh = sh.nodes.filter((n) => !prev.has(n.id)).map((n) => n.id);
+    if (!fresh.length) return;
+    const isFresh = new Set(fresh);
+    const moved = separate(boxesOf(sh.nodes, measured.current), new Set(sh.nodes.map((n) => n.id).filter((id) => !isFresh.has(id))));
+    if (moved.size) store.replaceDoc(withPositions(store.state.doc, sh.id, moved));
+    const show = store.sheet.nodes.filter((n) => isFresh.has(n.id) && !store.placedByHand.has(n.id));
+    for (const id of fresh) store.placedByHand.delete(id);
+    reveal(flow, boxesOf(show, measured.current));
+  }, [sheet, measuredTick, store, flow]);
+
+  // data-fitted counts finished fits after a layout: tests wait for it instead of for time
+  const fitRequest = useEditor(store, (s) => s.fit);
+  const [fitted, setFitted] = useState(0);
+  useEffect(() => {
+    if (!fitRequest) return;
+    const id = requestAnimationFrame(() => void fitReadable(flow, store, 200).then(() => setFitted(fitRequest)));
+    return () => cancelAnimationFrame(id);
+  }, [fitRequest, flow, store]);
+
+  // search, warnings and the preview centre their node in the part of the canvas left free
   useEffect(() => {
     if (!focus) return;
     const n = store.sheet.nodes.find((x) => x.id === focus.nodeId);
-    if (n) {
-      const m = measured.current.get(n.id);
-      const p = safePosition(n.position);
-      void flow.setCenter(p.x + (m?.width ?? 200) / 2, p.y + (m?.height ?? 80) / 2, { zoom: Math.max(flow.getZoom(), 1), duration: 0 });
-    }
+    if (n) requestAnimationFrame(() => reveal(flow, boxesOf([n], measured.current), Math.max(flow.getZoom(), 1), true));
   }, [focus, flow, store]);
 
-  // Opening a sheet: the view the file remembers (viewState), else everything if it stays
-  // readable, else the first nodes in document order (where a scenario starts).
+  // a node just selected stays clear of the properties panel that opens for it
   useEffect(() => {
-    const id = requestAnimationFrame(() => {
-      // both spellings occur: { pan, zoom: percent } and the older { position, zoom: factor }
-      const vs = store.sheet.viewState as { pan?: { x?: unknown; y?: unknown }; position?: { x?: unknown; y?: unknown }; zoom?: unknown } | undefined;
-      const at = vs?.pan ?? vs?.position;
-      const zoom = typeof vs?.zoom === "number" ? (vs.zoom > 3 ? vs.zoom / 100 : vs.zoom) : NaN;
-      if (typeof at?.x === "number" && typeof at.y === "number" && zoom >= 0.2 && zoom <= 2.5) {
-        void flow.setViewport({ x: at.x, y: at.y, zoom });
-        return;
-      }
-      void flow.fitView({ maxZoom: 1.2, duration: 0 }).then(() => {
-        if (flow.getZoom() < 0.45) void flow.fitView({ maxZoom: 1, nodes: store.sheet.nodes.slice(0, 8).map((n) => ({ id: n.id })), duration: 0 });
-      });
-    });
+    if (selected.length !== 1) return;
+    const n = store.sheet.nodes.find((x) => x.id === selected[0]);
+    // a node not yet measured is new: placing it (and showing it, or not) is the settling's job
+    if (!n || !measured.current.has(n.id)) return;
+    const id = requestAnimationFrame(() => reveal(flow, boxesOf([n], measured.current)));
     return () => cancelAnimationFrame(id);
-  }, [sheetId, flow, store]);
+  }, [selected, flow, store]);
 
   return (
     <div
-      className="ed-canvas"
+      className={minimap ? "ed-canvas minimap-on" : "ed-canvas"}
       data-testid="canvas"
+      data-fitted={fitted}
+      data-settled={settledSheet === sheet.id ? sheet.id : ""}
       onDragOver={(e) => {
         if (e.dataTransfer.types.includes("application/x-botloom-node")) {
           e.preventDefault();
@@ -221,27 +345,82 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType }: Props
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
         onNodesChange={onNodesChange}
         onConnect={connect}
         onReconnect={reconnect}
         onConnectEnd={onConnectEnd}
         onDelete={onDelete}
+        nodesDraggable={!readOnly}
+        nodesConnectable={!readOnly}
+        edgesReconnectable={!readOnly}
+        deleteKeyCode={readOnly ? null : ["Delete", "Backspace"]}
         onPaneClick={() => store.select([])}
         snapToGrid
         snapGrid={[GRID, GRID]}
         minZoom={0.05}
         maxZoom={2.5}
         onlyRenderVisibleElements={sheet.nodes.length > 300}
-        deleteKeyCode={["Delete", "Backspace"]}
         multiSelectionKeyCode={["Meta", "Control", "Shift"]}
         selectionKeyCode="Shift"
         proOptions={{ hideAttribution: true }}
         colorMode={dark ? "dark" : "light"}
       >
         <Background variant={BackgroundVariant.Dots} gap={GRID} />
-        <Controls showInteractive={false} />
-        <MiniMap pannable zoomable className="ed-minimap" style={{ width: 150, height: 100 }} />
+        <Controls showInteractive={false} showFitView={false}>
+          <ControlButton onClick={() => void fitReadable(flow, store, 200)} title={t("editor.fitView")} aria-label={t("editor.fitView")} className="ed-fit">⤢</ControlButton>
+          <ControlButton
+            onClick={() => setMinimap((m) => (localStorage.setItem(MINIMAP_KEY, m ? "0" : "1"), !m))}
+            title={t("editor.minimap")}
+            aria-label={t("editor.minimap")}
+            aria-pressed={minimap}
+          >
+            ▣
+          </ControlButton>
+        </Controls>
+        {minimap && (
+          <MiniMap
+            pannable
+            zoomable
+            position="bottom-left"
+            className="ed-minimap"
+            style={{ width: 236, height: 118 }}
+            nodeColor={dark ? "#94a3b8" : "#475569"}
+            nodeStrokeColor={dark ? "#e2e8f0" : "#0f172a"}
+            nodeBorderRadius={6}
+            maskColor={dark ? "rgb(0 0 0 / 55%)" : "rgb(15 23 42 / 18%)"}
+            maskStrokeColor={dark ? "#60a5fa" : "#2563eb"}
+            maskStrokeWidth={2}
+          />
+        )}
       </ReactFlow>
     </div>
   );
+}
+
+/**
+ * Opening a sheet: a readable fit. A file's remembered view (`viewState`) is not used: it was taken
+ * on another screen (a template's is 100 % at the corner), so it shows a corner of the drawing.
+ */
+function openView(flow: ReactFlowInstance, store: EditorStore) {
+  void fitReadable(flow, store);
+}
+
+/** Pans (at the same zoom, or `zoom`) so that the boxes are in view, when they are not already (or always). */
+function reveal(flow: ReactFlowInstance, boxes: Box[], zoom?: number, always = false) {
+  const el = visibleRegion();
+  if (!boxes.length || !el) return;
+  const minX = Math.min(...boxes.map((b) => b.x));
+  const minY = Math.min(...boxes.map((b) => b.y));
+  const maxX = Math.max(...boxes.map((b) => b.x + b.w));
+  const maxY = Math.max(...boxes.map((b) => b.y + b.h));
+  const a = flow.flowToScreenPosition({ x: minX, y: minY });
+  const b = flow.flowToScreenPosition({ x: maxX, y: maxY });
+  if (!always && a.x >= el.left && a.y >= el.top && b.x <= el.right && b.y <= el.bottom) return;
+  // centre them in the visible region: shift the centre by the region's offset in the canvas
+  const c = document.querySelector(".ed-canvas")!.getBoundingClientRect();
+  const z = zoom ?? flow.getZoom();
+  const dx = ((el.left + el.right) / 2 - (c.left + c.right) / 2) / z;
+  const dy = ((el.top + el.bottom) / 2 - (c.top + c.bottom) / 2) / z;
+  void flow.setCenter((minX + maxX) / 2 - dx, (minY + maxY) / 2 - dy, { zoom: z, duration: always ? 0 : 200 });
 }

@@ -58,7 +58,7 @@ export function WarningList({ warnings, onPick }: { warnings: Warning[]; onPick:
   );
 }
 
-export function CodeView({ generated, error, doc, onRefresh, onPick, busy }: { generated: Generated | null; error: string; doc: Doc; onRefresh: () => void; onPick: (id: string) => void; busy: boolean }) {
+export function CodeView({ generated, warnings, error, doc, onRefresh, onPick, busy }: { generated: Generated | null; warnings: Warning[]; error: string; doc: Doc; onRefresh: () => void; onPick: (id: string) => void; busy: boolean }) {
   const { t } = useTranslation();
   const [view, setView] = useState<"code" | "json">("code");
   const json = useMemo(() => (view === "json" ? JSON.stringify(doc, null, 2) : ""), [doc, view]);
@@ -74,7 +74,7 @@ export function CodeView({ generated, error, doc, onRefresh, onPick, busy }: { g
         {view === "json" && <button type="button" onClick={() => download("project.json", json, "application/json")}>{t("editor.code.download")}</button>}
       </div>
       {error && <p className="error" role="alert">{error}</p>}
-      {view === "code" && <WarningList warnings={generated?.warnings ?? []} onPick={onPick} />}
+      {view === "code" && <WarningList warnings={warnings} onPick={onPick} />}
       <pre className="ed-code-block" data-testid={view === "code" ? "generated-code" : "project-json"}>{view === "code" ? lit : json}</pre>
     </div>
   );

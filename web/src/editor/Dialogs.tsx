@@ -4,16 +4,15 @@ import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { SHORTCUTS } from "./commands";
 import { labelOf, normalizeDoc, type Doc } from "./document";
+import { diffDocs, type Change } from "./version-diff";
 import type { ProjectRecord } from "./useSave";
 
-/** Nodes only in mine, only in theirs, and in both with different content. */
-export function diffDocs(mine: Doc, theirs: Doc) {
-  const a = new Map(mine.sheets.flatMap((s) => s.nodes).map((n) => [n.id, n]));
-  const b = new Map(theirs.sheets.flatMap((s) => s.nodes).map((n) => [n.id, n]));
-  const onlyMine = [...a.values()].filter((n) => !b.has(n.id)).map(labelOf);
-  const onlyTheirs = [...b.values()].filter((n) => !a.has(n.id)).map(labelOf);
-  const changed = [...a.values()].filter((n) => b.has(n.id) && JSON.stringify({ ...n, position: 0 }) !== JSON.stringify({ ...b.get(n.id)!, position: 0 })).map(labelOf);
-  return { onlyMine, onlyTheirs, changed, mineCount: a.size, theirsCount: b.size };
+/** Nodes only in mine, only in theirs, and in both with different content (version-diff.ts). */
+export function conflictDiff(mine: Doc, theirs: Doc) {
+  const nodes = diffDocs(theirs, mine).sheets.flatMap((s) => s.nodes);
+  const of = (change: Change) => nodes.filter((n) => n.change === change).map((n) => labelOf(n.node));
+  const count = (d: Doc) => d.sheets.reduce((sum, s) => sum + s.nodes.length, 0);
+  return { onlyMine: of("added"), onlyTheirs: of("removed"), changed: of("changed"), mineCount: count(mine), theirsCount: count(theirs) };
 }
 
 function List({ title, items }: { title: string; items: string[] }) {
@@ -28,7 +27,7 @@ function List({ title, items }: { title: string; items: string[] }) {
 
 export function ConflictDialog({ mine, theirs, onKeepMine, onLoadTheirs }: { mine: Doc; theirs: ProjectRecord; onKeepMine: () => void; onLoadTheirs: () => void }) {
   const { t } = useTranslation();
-  const d = useMemo(() => diffDocs(mine, normalizeDoc(theirs.data)), [mine, theirs]);
+  const d = useMemo(() => conflictDiff(mine, normalizeDoc(theirs.data)), [mine, theirs]);
   return (
     <div className="ed-modal" role="alertdialog" aria-labelledby="ed-conflict-title">
       <div className="ed-modal-box">
@@ -60,7 +59,7 @@ export function RemoteBanner({ dirty, onReload, onDismiss }: { dirty: boolean; o
   );
 }
 
-export function ShortcutsHelp({ onClose }: { onClose: () => void }) {
+export function ShortcutsHelp({ onClose, onTour }: { onClose: () => void; onTour?: () => void }) {
   const { t } = useTranslation();
   return (
     <div className="ed-modal" role="dialog" aria-labelledby="ed-keys-title" onClick={onClose}>
@@ -76,7 +75,10 @@ export function ShortcutsHelp({ onClose }: { onClose: () => void }) {
             ))}
           </tbody>
         </table>
-        <button type="button" onClick={onClose}>{t("editor.keys.close")}</button>
+        <div className="ed-modal-actions">
+          {onTour && <button type="button" onClick={onTour}>{t("editor.hint.tour")}</button>}
+          <button type="button" onClick={onClose}>{t("editor.keys.close")}</button>
+        </div>
       </div>
     </div>
   );

@@ -1,6 +1,6 @@
 // The scenario editor of one project: toolbar, sheet tabs, palette, canvas, properties, and the
 // code view; saving, conflicts and live reload come from useSave.
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { useTranslation } from "react-i18next";
 import { errorText, post } from "../api/client";
@@ -8,17 +8,20 @@ import { Canvas } from "./Canvas";
 import { CodeView, WarningList, type Generated } from "./CodeView";
 import { autoLayout, copyText, duplicate, pasteText, removeSelected, selectAll, copyToClipboard, pasteFromClipboard } from "./commands";
 import { ConflictDialog, RemoteBanner, ShortcutsHelp } from "./Dialogs";
-import { needsLayout, layoutSheet } from "./layout";
+import { CARD, sizeOf } from "./layout";
 import { normalizeDoc } from "./document";
-import { addNode, makeNode } from "./ops";
-import { Palette, QuickAdd } from "./Palette";
+import { addNode, insertNode, makeNode } from "./ops";
+import { NodePicker, Palette } from "./Palette";
 import { Properties } from "./Properties";
 import { PreviewPanel } from "./PreviewPanel";
 import { Search } from "./Search";
+import { EmptyHint, Tour } from "./Guide";
 import { SheetTabs } from "./SheetTabs";
 import { useEditor, EditorStore } from "./store";
 import { useSave, type ProjectRecord } from "./useSave";
 import { GRID } from "./Canvas";
+import { useLeaveGuard } from "../leave-guard";
+import { editorWarnings } from "./warnings";
 
 const typing = (t: EventTarget | null) => t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
 
@@ -32,13 +35,19 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
   const [view, setView] = useState<"canvas" | "code">("canvas");
   const [searching, setSearching] = useState(false);
   const [help, setHelp] = useState(false);
-  const [quick, setQuick] = useState<{ source: string | null; handle: string | null; at: { x: number; y: number } } | null>(null);
+  const [quick, setQuick] = useState<{ source: string | null; handle: string | null; at: { x: number; y: number }; before?: string } | null>(null);
   const [message, setMessage] = useState("");
   const [generated, setGenerated] = useState<Generated | null>(null);
   const [genError, setGenError] = useState("");
   const [genBusy, setGenBusy] = useState(false);
   const [preview, setPreview] = useState(false);
   const [flash, setFlash] = useState<string | null>(null);
+  const phone = usePhone();
+  const [paletteOpen, setPaletteOpen] = usePanel("palette");
+  const [propsOpen, setPropsOpen] = usePanel("props");
+  const [fullscreen, setFullscreen] = useState(false);
+  const [tour, setTour] = useState(false);
+  const empty = useEditor(store, (st) => (st.doc.sheets.find((x) => x.id === st.sheetId) ?? st.doc.sheets[0]!).nodes.length === 0);
 
   const generate = useCallback(async () => {
     setGenBusy(true);
@@ -52,25 +61,44 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
     }
   }, [project.id]);
   const s = useSave(store, project.id, project, () => void generate());
+  useLeaveGuard(s.dirty, t("editor.save.leave"));
   useEffect(() => void generate(), [generate]);
 
+  // Warnings follow the edits (checked 250 ms after the last one), saved or not.
+  const [checked, setChecked] = useState(doc);
+  useEffect(() => {
+    const timer = setTimeout(() => setChecked(doc), 250);
+    return () => clearTimeout(timer);
+  }, [doc]);
+  const shown = useMemo(() => editorWarnings(checked, generated?.warnings ?? [], t), [checked, generated, t]);
   const warnings = useMemo(() => {
     const m = new Map<string, string[]>();
-    for (const w of generated?.warnings ?? []) if (w.nodeId) m.set(w.nodeId, [...(m.get(w.nodeId) ?? []), w.message]);
+    for (const w of shown) if (w.nodeId) m.set(w.nodeId, [...(m.get(w.nodeId) ?? []), w.message]);
     return m;
-  }, [generated]);
+  }, [shown]);
 
+  // A new node goes next to where it comes from (the node it follows, the one selected, the edge
+  // it is inserted on), else into the middle of the view; the canvas then moves it off any node it
+  // covers and brings it into view.
   const addAt = useCallback(
-    (type: string, screen: { x: number; y: number } | null, from?: { source: string; handle: string }) => {
+    (type: string, screen: { x: number; y: number } | null, from?: { source: string; handle: string }, before?: string) => {
       const rect = document.querySelector(".ed-canvas")?.getBoundingClientRect();
-      const p = flow.screenToFlowPosition(screen ?? { x: (rect?.left ?? 0) + (rect?.width ?? 600) / 2, y: (rect?.top ?? 0) + (rect?.height ?? 400) / 2 });
-      const src = from && store.state.doc.sheets.flatMap((x) => x.nodes).find((n) => n.id === from.source);
-      const at = src?.position && !screen ? { x: src.position.x + 320, y: src.position.y } : { ...p };
-      // never on top of another node: step down-right until the spot is free
-      const taken = store.sheet.nodes.map((n) => n.position ?? { x: 0, y: 0 });
-      for (let i = 0; i < 50 && taken.some((q) => Math.abs(q.x - at.x) < 120 && Math.abs(q.y - at.y) < 60); i++) at.y += 80;
+      const sheetNodes = store.sheet.nodes;
+      const anchorId = from?.source ?? (!screen && store.state.selected.length === 1 ? store.state.selected[0] : undefined);
+      const src = anchorId ? sheetNodes.find((n) => n.id === anchorId) : undefined;
+      const tgt = before ? sheetNodes.find((n) => n.id === before) : undefined;
+      let at: { x: number; y: number };
+      if (src?.position && tgt?.position) at = { x: (src.position.x + tgt.position.x) / 2, y: (src.position.y + tgt.position.y) / 2 + 40 };
+      else if (src?.position && !screen) at = { x: src.position.x + sizeOf(store.sizes, src.id).w + 80, y: src.position.y };
+      else if (screen) at = flow.screenToFlowPosition(screen);
+      else {
+        const c = flow.screenToFlowPosition({ x: (rect?.left ?? 0) + (rect?.width ?? 600) / 2, y: (rect?.top ?? 0) + (rect?.height ?? 400) / 2 });
+        at = { x: c.x - CARD.width / 2, y: c.y - CARD.height / 2 };
+      }
       const node = makeNode(type, { x: Math.round(at.x / GRID) * GRID, y: Math.round(at.y / GRID) * GRID });
-      store.commit(addNode(store.state.doc, store.state.sheetId, node, from), { selected: [node.id] });
+      if (screen) store.placedByHand.add(node.id);
+      const doc = from && before ? insertNode(store.state.doc, store.state.sheetId, node, from, before) : addNode(store.state.doc, store.state.sheetId, node, from);
+      store.commit(doc, { selected: [node.id] });
     },
     [flow, store],
   );
@@ -83,6 +111,12 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
     },
     [store],
   );
+
+  // ?node=<id> (the Dialogs tab's "sent by node" link) opens the editor on that node.
+  useEffect(() => {
+    const nodeId = new URLSearchParams(location.search).get("node");
+    if (nodeId) openNode(nodeId);
+  }, [openNode]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -103,8 +137,10 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
         setSearching(false);
         setHelp(false);
         setQuick(null);
+        setTour(false);
+        if (!typing(e.target) && !document.querySelector(".ed-quickmenu, .ed-search, .ed-modal, .ed-tour")) setFullscreen(false);
       }
-      if (typing(e.target)) return;
+      if (typing(e.target) || phone) return;
       if (mod && k === "z" && !e.shiftKey) (e.preventDefault(), store.undo());
       else if (mod && (k === "y" || (k === "z" && e.shiftKey))) (e.preventDefault(), store.redo());
       else if (mod && k === "d") (e.preventDefault(), duplicate(store));
@@ -122,7 +158,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
       }
     };
     const onPaste = (e: ClipboardEvent) => {
-      if (typing(e.target)) return;
+      if (typing(e.target) || phone) return;
       if (pasteText(store, e.clipboardData?.getData("text/plain"))) e.preventDefault();
     };
     window.addEventListener("keydown", onKey);
@@ -133,65 +169,120 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
       document.removeEventListener("copy", onCopy);
       document.removeEventListener("paste", onPaste);
     };
-  }, [store, s, message]);
+  }, [store, s, message, phone]);
 
   const statusText = s.status === "saving" ? t("editor.save.saving") : s.status === "error" ? t("editor.save.failed") : s.dirty ? t("editor.save.unsaved") : t("editor.save.saved");
 
+  const center = () => {
+    const r = document.querySelector(".ed-canvas")?.getBoundingClientRect();
+    return { x: (r?.left ?? 0) + (r?.width ?? 600) / 2, y: (r?.top ?? 0) + 80 };
+  };
+  const editing = !phone;
+
   return (
-    <div className="ed-root" data-testid="editor">
+    <div className={`ed-root${fullscreen ? " fullscreen" : ""}${phone ? " phone" : ""}`} data-testid="editor">
       <div className="ed-toolbar" role="toolbar" aria-label={t("editor.toolbar")}>
         <button type="button" className={view === "canvas" ? "active" : ""} onClick={() => setView("canvas")}>{t("editor.canvas")}</button>
         <button type="button" className={view === "code" ? "active" : ""} onClick={() => setView("code")}>{t("editor.code.title")}</button>
-        <span className="ed-sep" />
-        <button type="button" onClick={store.undo} disabled={!canUndo} title="Ctrl+Z">{t("editor.undo")}</button>
-        <button type="button" onClick={store.redo} disabled={!canRedo} title="Ctrl+Shift+Z">{t("editor.redo")}</button>
-        <button type="button" onClick={() => void copyToClipboard(store)} disabled={!hasSelection}>{t("editor.copy")}</button>
-        <button type="button" onClick={() => void pasteFromClipboard(store)}>{t("editor.paste")}</button>
-        <button type="button" onClick={() => duplicate(store)} disabled={!hasSelection}>{t("editor.duplicate")}</button>
-        <button type="button" onClick={() => removeSelected(store)} disabled={!hasSelection}>{t("editor.delete")}</button>
-        <button type="button" onClick={() => void autoLayout(store)}>{t("editor.layout")}</button>
+        {editing && (
+          <>
+            <span className="ed-sep" />
+            <button type="button" onClick={store.undo} disabled={!canUndo} title="Ctrl+Z">{t("editor.undo")}</button>
+            <button type="button" onClick={store.redo} disabled={!canRedo} title="Ctrl+Shift+Z">{t("editor.redo")}</button>
+            <button type="button" onClick={() => void copyToClipboard(store)} disabled={!hasSelection}>{t("editor.copy")}</button>
+            <button type="button" onClick={() => void pasteFromClipboard(store)}>{t("editor.paste")}</button>
+            <button type="button" onClick={() => duplicate(store)} disabled={!hasSelection}>{t("editor.duplicate")}</button>
+            <button type="button" onClick={() => removeSelected(store)} disabled={!hasSelection}>{t("editor.delete")}</button>
+            <button type="button" onClick={() => void autoLayout(store)}>{t("editor.layout")}</button>
+          </>
+        )}
         <button type="button" onClick={() => setSearching(true)} title="Ctrl+F">{t("editor.search.title")}</button>
-        <button type="button" onClick={() => setHelp(true)} aria-label={t("editor.keys.title")}>?</button>
-        <button type="button" className={preview ? "active" : ""} aria-pressed={preview} onClick={() => setPreview((p) => !p)}>{t("editor.preview")}</button>
-        <span className="ed-sep" />
-        <input className="ed-commit" aria-label={t("editor.save.message")} placeholder={t("editor.save.message")} value={message} onChange={(e) => setMessage(e.target.value)} />
-        <button type="button" className="primary" onClick={() => { void s.save(message); setMessage(""); }} disabled={s.status === "saving"}>{t("editor.save.save")}</button>
-        <label className="ed-check small"><input type="checkbox" checked={s.autosave} onChange={(e) => s.setAutosave(e.target.checked)} /> {t("editor.save.autosave")}</label>
-        <label className="ed-check small"><input type="checkbox" checked={s.restart} onChange={(e) => s.setRestart(e.target.checked)} /> {t("editor.save.restart")}</label>
+        {editing && <button type="button" onClick={() => setHelp(true)} aria-label={t("editor.keys.title")}>?</button>}
+        <button type="button" data-tour="preview" className={preview ? "active" : ""} aria-pressed={preview} onClick={() => setPreview((p) => !p)}>{t("editor.preview")}</button>
+        {editing && (
+          <button type="button" className={fullscreen ? "active" : ""} aria-pressed={fullscreen} onClick={() => setFullscreen((f) => !f)} aria-label={t("editor.fullscreen")} title={fullscreen ? t("editor.exitFullscreen") : t("editor.fullscreen")}>
+            {fullscreen ? "⤡" : "⤢"}
+          </button>
+        )}
+        {editing && (
+          <>
+            <span className="ed-sep" />
+            <input className="ed-commit" aria-label={t("editor.save.message")} placeholder={t("editor.save.message")} value={message} onChange={(e) => setMessage(e.target.value)} />
+            <button type="button" className="primary" onClick={() => { void s.save(message); setMessage(""); }} disabled={s.status === "saving"}>{t("editor.save.save")}</button>
+            <label className="ed-check small"><input type="checkbox" checked={s.autosave} onChange={(e) => s.setAutosave(e.target.checked)} /> {t("editor.save.autosave")}</label>
+            <label className="ed-check small"><input type="checkbox" checked={s.restart} onChange={(e) => s.setRestart(e.target.checked)} /> {t("editor.save.restart")}</label>
+          </>
+        )}
         <span className={`ed-status small ${s.status}`} role="status" data-testid="save-status">{statusText}</span>
       </div>
+      {phone && (
+        <div className="ed-phone-note" role="note" data-testid="phone-notice">
+          <strong>{t("editor.phone.title")}</strong> {t("editor.phone.text")}
+        </div>
+      )}
       {s.error && <p className="error small" role="alert">{s.error}</p>}
       {s.remote && <RemoteBanner dirty={s.dirty} onReload={() => s.adopt(s.remote!)} onDismiss={s.dismissRemote} />}
       {s.conflict && <ConflictDialog mine={doc} theirs={s.conflict} onKeepMine={s.keepMine} onLoadTheirs={() => s.adopt(s.conflict!)} />}
-      <SheetTabs store={store} />
+      <SheetTabs store={store} readOnly={phone} />
       <div className={preview && view === "canvas" ? "ed-main with-preview" : "ed-main"}>
         {view === "canvas" ? (
           <>
-            {!preview && <Palette onAdd={(type) => addAt(type, null)} />}
-            <div className="ed-center">
-              <Canvas store={store} warnings={warnings} flash={flash} onQuickAdd={(source, handle, at) => setQuick({ source, handle, at })} onDropType={(type, at) => addAt(type, at)} />
+            <div className={`ed-center${editing && paletteOpen ? " palette-open" : ""}${propsOpen && (hasSelection || tour) ? " props-open" : ""}`}>
+              <Canvas
+                store={store}
+                warnings={warnings}
+                flash={flash}
+                readOnly={phone}
+                onQuickAdd={(source, handle, at) => setQuick({ source, handle, at })}
+                onInsert={(e, at) => setQuick({ source: e.source, handle: e.sourceHandle, at, before: e.target })}
+                onDropType={(type, at) => addAt(type, at)}
+              />
+              {editing && (paletteOpen ? (
+                <Palette onAdd={(type) => addAt(type, null)} onClose={() => setPaletteOpen(false)} />
+              ) : (
+                <button type="button" className="ed-panel-toggle left" onClick={() => setPaletteOpen(true)}>☰ {t("editor.showPalette")}</button>
+              ))}
+              {!hasSelection && !tour ? null : propsOpen ? (
+                <div className="ed-props-dock">
+                  <button type="button" className="ghost ed-props-hide" onClick={() => setPropsOpen(false)} aria-label={t("editor.hidePanel")} title={t("editor.hidePanel")}>»</button>
+                  <fieldset className="ed-props-fieldset" disabled={phone}>
+                    <Properties store={store} projectId={project.id} />
+                  </fieldset>
+                </div>
+              ) : (
+                <button type="button" className="ed-panel-toggle right" onClick={() => setPropsOpen(true)}>{t("editor.showProps")} ☰</button>
+              )}
+              {editing && empty && <EmptyHint onAddStart={() => addAt("command_trigger", null)} onBrowse={() => setQuick({ source: null, handle: null, at: center() })} onTour={() => setTour(true)} />}
               {warnings.size > 0 && (
                 <details className="ed-warnbox">
-                  <summary>⚠ {t("editor.code.warnings")} ({generated?.warnings?.length})</summary>
-                  <WarningList warnings={generated?.warnings ?? []} onPick={openNode} />
+                  <summary>⚠ {t("editor.code.warnings")} ({shown.length})</summary>
+                  <WarningList warnings={shown} onPick={openNode} />
                 </details>
               )}
             </div>
-            <Properties store={store} projectId={project.id} />
             {preview && <PreviewPanel store={store} projectId={project.id} onFlash={setFlash} />}
           </>
         ) : (
-          <CodeView generated={generated} error={genError} doc={doc} busy={genBusy} onRefresh={() => void generate()} onPick={openNode} />
+          <CodeView generated={generated} warnings={shown} error={genError} doc={doc} busy={genBusy} onRefresh={() => void generate()} onPick={openNode} />
         )}
       </div>
+      {tour && (
+        <Tour
+          onClose={() => setTour(false)}
+          onStep={(key) => {
+            if (key === "palette") setPaletteOpen(true);
+            if (key === "props") setPropsOpen(true);
+          }}
+        />
+      )}
       {searching && <Search doc={doc} onPick={openNode} onClose={() => setSearching(false)} />}
-      {help && <ShortcutsHelp onClose={() => setHelp(false)} />}
+      {help && <ShortcutsHelp onClose={() => setHelp(false)} onTour={() => (setHelp(false), setTour(true))} />}
       {quick && (
-        <QuickAdd
+        <NodePicker
           at={quick.at}
           onClose={() => setQuick(null)}
           onPick={(type) => {
-            addAt(type, null, quick.source && quick.handle ? { source: quick.source, handle: quick.handle } : undefined);
+            addAt(type, null, quick.source && quick.handle ? { source: quick.source, handle: quick.handle } : undefined, quick.before);
             setQuick(null);
           }}
         />
@@ -200,24 +291,30 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
   );
 }
 
+const PHONE = "(max-width: 799px)";
+/** A phone-sized screen: the editor is a read-only view there (docs/editor.md, "On a phone"). */
+function usePhone(): boolean {
+  const [phone, setPhone] = useState(() => window.matchMedia(PHONE).matches);
+  useEffect(() => {
+    const m = window.matchMedia(PHONE);
+    const on = () => setPhone(m.matches);
+    m.addEventListener("change", on);
+    return () => m.removeEventListener("change", on);
+  }, []);
+  return phone;
+}
+
+/** Whether an overlay panel is open, remembered in the browser. */
+function usePanel(name: string): [boolean, (open: boolean) => void] {
+  const key = `botloom.editor.panel.${name}`;
+  const [open, setOpen] = useState(() => localStorage.getItem(key) !== "0");
+  return [open, (v: boolean) => (localStorage.setItem(key, v ? "1" : "0"), setOpen(v))];
+}
+
 /** Makes the store once per opened project. */
 export function Editor({ project }: { project: ProjectRecord }) {
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const store = useMemo(() => new EditorStore(normalizeDoc(project.data)), [project.id]);
-  const sheetId = useEditor(store, (s) => s.sheetId);
-  const laidOut = useRef(new Set<string>());
-  // A sheet without a usable drawing (no positions, piled-up nodes) is laid out once, when it is
-  // first opened: opening a big imported file does not wait for the sheets nobody looks at.
-  useEffect(() => {
-    const sheet = store.sheet;
-    if (laidOut.current.has(sheet.id)) return;
-    laidOut.current.add(sheet.id);
-    if (!needsLayout(sheet)) return;
-    const before = store.state.doc;
-    void layoutSheet(before, sheet.id).then((next) => {
-      if (store.state.doc === before) store.replaceDoc(next);
-    });
-  }, [store, sheetId]);
   return (
     <ReactFlowProvider>
       <EditorBody store={store} project={project} />

@@ -59,7 +59,10 @@ function Body({ node }: { node: SNode }) {
     case "command":
       return (
         <>
-          <div className="ed-cmd">{String(d.command ?? (node.type === "start" ? "/start" : ""))}</div>
+          <div className="ed-cmd">
+            {String(d.command ?? (node.type === "start" ? "/start" : ""))}
+            {typeof d.deepLinkParam === "string" && d.deepLinkParam.trim() !== "" && ` ?start=${d.deepLinkParam.trim()}${d.deepLinkMatchMode === "startsWith" || d.deepLinkMatchMode === "prefix" ? "…" : ""}`}
+          </div>
           {text && <div className="ed-text"><Highlighted text={text.slice(0, 240)} /></div>}
         </>
       );

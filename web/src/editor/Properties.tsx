@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { get } from "../api/client";
 import { AssignmentsEditor, BranchesEditor, ButtonsEditor, Check, Choice, LayoutEditor, Num, Target, Text, type FieldCtx } from "./fields";
 import { HttpTest } from "./HttpTest";
+import { MessageButtons } from "./MessageButtons";
 import { GenericFields } from "./GenericFields";
 import { labelOf, MESSAGE_LIKE, variablesOf, type Data, type SNode } from "./document";
 import { updateNode, useEditor, type EditorStore } from "./store";
@@ -46,12 +47,7 @@ function MessageFields({ ctx, node, projectId }: { ctx: FieldCtx; node: SNode; p
       <Check ctx={ctx} k="disableLinkPreview" label={t("editor.props.noPreview")} />
       {media ? <MediaPicker ctx={ctx} projectId={projectId} k={media} /> : node.type === "message" && <MediaPicker ctx={ctx} projectId={projectId} k="imageUrl" />}
       {media && <Text ctx={ctx} k="mediaCaption" label={t("editor.props.caption")} />}
-      <Choice ctx={ctx} k="keyboardType" label={t("editor.props.keyboardType")} options={["none", "inline", "reply"]} fallback="none" />
-      <ButtonsEditor ctx={ctx} />
-      <LayoutEditor ctx={ctx} />
-      <Check ctx={ctx} k="oneTimeKeyboard" label={t("editor.props.oneTime")} />
-      <Check ctx={ctx} k="resizeKeyboard" label={t("editor.props.resize")} />
-      <Target ctx={ctx} k="keyboardNodeId" label={t("editor.props.keyboardNode")} />
+      <MessageButtons ctx={ctx} />
       <Check ctx={ctx} k="collectUserInput" label={t("editor.props.collect")} />
       {ctx.data.collectUserInput === true && (
         <>
@@ -73,6 +69,13 @@ function TypeFields({ ctx, node, projectId }: { ctx: FieldCtx; node: SNode; proj
           <Text ctx={ctx} k="command" label={t("editor.props.command")} placeholder="/start" />
           <Text ctx={ctx} k="description" label={t("editor.props.description")} />
           <Check ctx={ctx} k="showInMenu" label={t("editor.props.showInMenu")} />
+          <Text ctx={ctx} k="deepLinkParam" label={t("editor.props.deepLinkParam")} placeholder="promo_7" />
+          {typeof ctx.data.deepLinkParam === "string" && ctx.data.deepLinkParam.trim() !== "" && (
+            <>
+              <Choice ctx={ctx} k="deepLinkMatchMode" label={t("editor.props.matchType")} options={["exact", "startsWith"]} fallback="exact" />
+              <Text ctx={ctx} k="deepLinkVarName" label={t("editor.props.deepLinkVarName")} placeholder="campaign" />
+            </>
+          )}
           <Target ctx={ctx} k="autoTransitionTo" label={t("editor.props.next")} />
         </>
       );
@@ -100,12 +103,19 @@ function TypeFields({ ctx, node, projectId }: { ctx: FieldCtx; node: SNode; proj
     case "input":
       return (
         <>
+          <Text ctx={ctx} k="inputPrompt" label={t("editor.props.prompt")} />
+          {/* the question's buttons (a press answers it, or goes to its target) */}
+          {String(ctx.data.inputPrompt ?? "").trim() !== "" && (
+            <>
+              <Choice ctx={ctx} k="keyboardType" label={t("editor.props.keyboardType")} options={["none", "inline", "reply"]} fallback="none" />
+              {ctx.data.keyboardType !== undefined && ctx.data.keyboardType !== "none" && <ButtonsEditor ctx={ctx} />}
+            </>
+          )}
           <Text ctx={ctx} k="inputVariable" label={t("editor.props.inputVariable")} vars />
           <Choice ctx={ctx} k="inputType" label={t("editor.props.inputType")} options={["text", "any", "number", "email", "phone", "photo", "video", "audio", "document", "contact", "location"]} fallback="text" />
           <Check ctx={ctx} k="inputRequired" label={t("editor.props.required")} />
           <Check ctx={ctx} k="appendVariable" label={t("editor.props.append")} />
           <Check ctx={ctx} k="saveToDatabase" label={t("editor.props.saveDb")} />
-          <Text ctx={ctx} k="inputPrompt" label={t("editor.props.prompt")} />
           <Target ctx={ctx} k="inputTargetNodeId" label={t("editor.props.inputTarget")} />
         </>
       );
@@ -191,8 +201,8 @@ export function Properties({ store, projectId }: { store: EditorStore; projectId
   const [raw, setRaw] = useState(false);
   const node = selected.length === 1 ? doc.sheets.flatMap((s) => s.nodes).find((n) => n.id === selected[0]) : undefined;
   const targets = useMemo<[string, string][]>(
-    () => doc.sheets.flatMap((s) => s.nodes.filter((n) => n.id !== node?.id).map((n): [string, string] => [n.id, `${s.name ?? s.id} · ${labelOf(n)}`])),
-    [doc, node?.id],
+    () => doc.sheets.flatMap((s) => s.nodes.filter((n) => n.id !== node?.id).map((n): [string, string] => [n.id, `${s.name ?? s.id} · ${labelOf(n, (type) => t(`editor.types.${type}`, type))}`])),
+    [doc, node?.id, t],
   );
   const variables = useMemo(() => variablesOf(doc), [doc]);
   if (!node) return <aside className="ed-props" aria-label={t("editor.props.title")}><p className="muted small">{selected.length > 1 ? t("editor.props.many", { count: selected.length }) : t("editor.props.none")}</p></aside>;

@@ -13,11 +13,11 @@ export function Search({ doc, onPick, onClose }: { doc: Doc; onPick: (id: string
     const out: { id: string; sheet: string; label: string }[] = [];
     for (const sheet of doc.sheets)
       for (const n of sheet.nodes) {
-        if (n.id.toLowerCase().includes(s) || n.type.includes(s) || JSON.stringify(n.data ?? {}).toLowerCase().includes(s)) out.push({ id: n.id, sheet: sheet.name ?? sheet.id, label: labelOf(n) });
+        if (n.id.toLowerCase().includes(s) || n.type.includes(s) || JSON.stringify(n.data ?? {}).toLowerCase().includes(s)) out.push({ id: n.id, sheet: sheet.name ?? sheet.id, label: labelOf(n, (type) => t(`editor.types.${type}`, type)) });
         if (out.length >= 50) return out;
       }
     return out;
-  }, [doc, q]);
+  }, [doc, q, t]);
   return (
     <div className="ed-search" role="dialog" aria-label={t("editor.search.title")}>
       <input

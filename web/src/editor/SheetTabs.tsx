@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { addSheet, deleteSheet, duplicateSheet, moveSheet, renameSheet } from "./ops";
 import { useEditor, type EditorStore } from "./store";
 
-export function SheetTabs({ store }: { store: EditorStore }) {
+export function SheetTabs({ store, readOnly }: { store: EditorStore; readOnly?: boolean }) {
   const { t } = useTranslation();
   const sheets = useEditor(store, (s) => s.doc.sheets);
   const active = useEditor(store, (s) => s.sheetId);
@@ -30,17 +30,17 @@ export function SheetTabs({ store }: { store: EditorStore }) {
               }}
             />
           ) : (
-            <button type="button" role="tab" aria-selected={s.id === active} onClick={() => store.openSheet(s.id)} onDoubleClick={() => setEditing(s.id)}>
+            <button type="button" role="tab" aria-selected={s.id === active} onClick={() => store.openSheet(s.id)} onDoubleClick={() => !readOnly && setEditing(s.id)}>
               {s.name ?? s.id} <span className="muted small">{s.nodes.length}</span>
             </button>
           )}
         </div>
       ))}
-      <button type="button" className="ghost" title={t("editor.sheets.add")} aria-label={t("editor.sheets.add")} onClick={() => {
+      {!readOnly && <button type="button" className="ghost" title={t("editor.sheets.add")} aria-label={t("editor.sheets.add")} onClick={() => {
         const r = addSheet(store.state.doc, t("editor.sheets.newName", { n: store.state.doc.sheets.length + 1 }));
         store.commit(r.doc, { sheetId: r.id });
-      }}>+</button>
-      {current && (
+      }}>+</button>}
+      {current && !readOnly && (
         <span className="ed-sheet-tools">
           <button type="button" className="ghost" onClick={() => setEditing(current.id)}>{t("editor.sheets.rename")}</button>
           <button type="button" className="ghost" onClick={() => {

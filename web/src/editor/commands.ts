@@ -54,9 +54,12 @@ export function selectAll(store: EditorStore) {
 
 export async function autoLayout(store: EditorStore) {
   const before: Doc = store.state.doc;
-  const next = await layoutSheet(before, store.state.sheetId);
+  const r = document.querySelector(".ed-canvas")?.getBoundingClientRect();
+  const next = await layoutSheet(before, store.state.sheetId, store.sizes, r && r.height > 0 ? r.width / r.height : undefined);
   // an edit during the layout wins over the layout
-  if (store.state.doc === before) store.commit(next);
+  if (store.state.doc !== before) return;
+  store.commit(next);
+  store.requestFit();
 }
 
 export interface Shortcut {

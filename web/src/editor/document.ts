@@ -126,12 +126,20 @@ export function variablesOf(doc: Doc): string[] {
   return [...names];
 }
 
-/** A short name of a node for lists and pickers: its type and first meaningful text. */
-export function labelOf(n: SNode): string {
+/** A node's first meaningful text (what a person wrote in it), or "" when it has none. */
+export function textOf(n: SNode): string {
   const d = n.data ?? {};
-  const s = d.command ?? d.messageText ?? (Array.isArray(d.textSynonyms) ? d.textSynonyms[0] : undefined) ?? d.variable ?? d.httpRequestUrl ?? d.inputVariable;
-  const text = typeof s === "string" && s.trim() ? s.trim().replace(/\s+/g, " ").slice(0, 40) : n.id;
-  return `${n.type}: ${text}`;
+  const candidates = [d.command, d.messageText, d.inputPrompt, Array.isArray(d.textSynonyms) ? d.textSynonyms[0] : undefined, d.variable, d.httpRequestUrl, d.inputVariable];
+  const s = candidates.find((c) => typeof c === "string" && c.trim() !== "") as string | undefined;
+  return s ? s.trim().replace(/\s+/g, " ").slice(0, 40) : "";
+}
+
+/**
+ * A short name of a node for lists and pickers: its kind and first meaningful text (the id only
+ * when it has no text). `kind` turns a type into the words the screen uses (editor.types.*).
+ */
+export function labelOf(n: SNode, kind: (type: string) => string = (type) => type): string {
+  return `${kind(n.type)}: ${textOf(n) || n.id}`;
 }
 
 let seq = 0;

@@ -1,5 +1,6 @@
 // Form pieces of the properties panel: labelled inputs bound to one data field, a node-target
 // picker, and the list editors (buttons, keyboard rows, condition branches, assignments).
+import { BUTTON_STYLES } from "../../../src/lib/button-url";
 import { useId, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { Data } from "./document";
@@ -51,14 +52,16 @@ export function Check({ ctx, k, label }: { ctx: FieldCtx; k: string; label: stri
   );
 }
 
+/** A list of stored values, each shown in words (editor.choices.<field>.<value>, else the value). */
 export function Choice({ ctx, k, label, options, fallback }: { ctx: FieldCtx; k: string; label: string; options: string[]; fallback?: string }) {
+  const { t } = useTranslation();
   const v = String(ctx.data[k] ?? fallback ?? "");
   const all = options.includes(v) ? options : [v, ...options];
   return (
     <Row label={label}>
       {(id) => (
         <select id={id} value={v} onChange={(e) => ctx.set({ [k]: e.target.value })}>
-          {all.map((o) => <option key={o} value={o}>{o || "—"}</option>)}
+          {all.map((o) => <option key={o} value={o}>{o ? t(`editor.choices.${k}.${o}`, o) : "—"}</option>)}
         </select>
       )}
     </Row>
@@ -108,7 +111,9 @@ function ListEditor<T extends Data>({ items, onChange, render, make, addLabel }:
 
 const uid = (p: string) => `${p}_${Math.random().toString(36).slice(2, 9)}`;
 const arr = (v: unknown): Data[] => (Array.isArray(v) ? v.filter((x) => x && typeof x === "object") : []);
-export const BUTTON_ACTIONS = ["goto", "command", "url", "contact", "location", "complete", "selection"];
+export const BUTTON_ACTIONS = ["goto", "command", "url", "web_app", "copy_text", "contact", "location", "poll", "request_managed_bot", "complete", "selection"];
+/** The Bot API's button colours; "" leaves the app's own. */
+const STYLE_CHOICES = ["", ...BUTTON_STYLES];
 
 export function ButtonsEditor({ ctx }: { ctx: FieldCtx }) {
   const { t } = useTranslation();
@@ -128,11 +133,18 @@ export function ButtonsEditor({ ctx }: { ctx: FieldCtx }) {
             </select>
             {b.action === "url" ? (
               <input aria-label="URL" placeholder="https://" value={String(b.url ?? "")} onChange={(e) => set({ url: e.target.value })} />
+            ) : b.action === "web_app" ? (
+              <input aria-label={t("editor.props.webAppUrl")} placeholder="https://" value={String(b.webAppUrl ?? "")} onChange={(e) => set({ webAppUrl: e.target.value })} />
+            ) : b.action === "copy_text" ? (
+              <input aria-label={t("editor.props.copyText")} maxLength={256} value={String(b.copyText ?? "")} onChange={(e) => set({ copyText: e.target.value })} />
             ) : b.action === "command" ? (
               <input aria-label={t("editor.props.command")} placeholder="/help" value={String(b.target ?? "")} onChange={(e) => set({ target: e.target.value })} />
-            ) : b.action === "contact" || b.action === "location" ? null : (
+            ) : b.action === "contact" || b.action === "location" || b.action === "request_managed_bot" ? null : (
               <TargetSelect label={t("editor.props.buttonTarget")} value={String(b.target ?? "")} targets={ctx.targets} onChange={(v) => set({ target: v })} />
             )}
+            <select aria-label={t("editor.props.buttonStyle")} value={String(b.style ?? "")} onChange={(e) => set({ style: e.target.value || undefined })}>
+              {STYLE_CHOICES.map((s) => <option key={s} value={s}>{t(`editor.styles.${s || "none"}`)}</option>)}
+            </select>
             <label className="ed-check small"><input type="checkbox" checked={b.skipDataCollection === true} onChange={(e) => set({ skipDataCollection: e.target.checked })} /> {t("editor.props.skipCollect")}</label>
           </div>
         )}

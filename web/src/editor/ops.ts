@@ -1,7 +1,7 @@
 // Document edits behind the editor's commands: nodes (add, delete, duplicate, paste) and sheets
 // (add, rename, duplicate, delete, reorder). Pure: each returns the next document.
 import { kindOf } from "./catalogue";
-import { dropTargets, newId, remapTargets, withTarget, type Doc, type SNode, type Sheet } from "./document";
+import { dropTargets, newId, remapTargets, slotsOf, withTarget, type Doc, type SNode, type Sheet } from "./document";
 import { mapNodes } from "./store";
 
 export function makeNode(type: string, position: { x: number; y: number }): SNode {
@@ -12,6 +12,16 @@ export function addNode(doc: Doc, sheetId: string, node: SNode, from?: { source:
   let next: Doc = { ...doc, sheets: doc.sheets.map((s) => (s.id === sheetId ? { ...s, nodes: [...s.nodes, node] } : s)) };
   if (from) next = mapNodes(next, (n) => (n.id === from.source ? withTarget(n, from.handle, node.id) : n));
   return next;
+}
+
+/**
+ * Puts a new node on the transition `from` → `target`: `from` now leads to the node, and the node's
+ * first step slot ("next", else its first slot) leads on to `target`.
+ */
+export function insertNode(doc: Doc, sheetId: string, node: SNode, from: { source: string; handle: string }, target: string): Doc {
+  const slots = slotsOf(node);
+  const out = slots.find((s) => s.kind === "auto") ?? slots[0];
+  return addNode(doc, sheetId, out ? withTarget(node, out.handle, target) : node, from);
 }
 
 export function deleteNodes(doc: Doc, ids: Set<string>): Doc {

@@ -15,6 +15,8 @@ export interface EditorState {
   saved: Doc;
   /** a request to centre the view on a node (search, warnings, preview) */
   focus: { nodeId: string; at: number } | null;
+  /** a request to fit the view to the sheet (after auto-layout), counted up per request */
+  fit: number;
 }
 
 type Listener = () => void;
@@ -23,9 +25,13 @@ export class EditorStore {
   state: EditorState;
   private listeners = new Set<Listener>();
   private dragBase: Doc | null = null;
+  /** node sizes as the canvas measured them (flow units): layout and placement read them */
+  readonly sizes = new Map<string, { width?: number; height?: number }>();
+  /** nodes the user dropped where they wanted them: the view does not move to them */
+  readonly placedByHand = new Set<string>();
 
   constructor(doc: Doc) {
-    this.state = { doc, sheetId: doc.activeSheetId && doc.sheets.some((s) => s.id === doc.activeSheetId) ? doc.activeSheetId : doc.sheets[0]!.id, selected: [], past: [], future: [], saved: doc, focus: null };
+    this.state = { doc, sheetId: doc.activeSheetId && doc.sheets.some((s) => s.id === doc.activeSheetId) ? doc.activeSheetId : doc.sheets[0]!.id, selected: [], past: [], future: [], saved: doc, focus: null, fit: 0 };
   }
 
   subscribe = (l: Listener) => {
@@ -93,6 +99,10 @@ export class EditorStore {
     const sheet = this.state.doc.sheets.find((s) => s.nodes.some((n) => n.id === nodeId));
     if (!sheet) return;
     this.set({ sheetId: sheet.id, selected: [nodeId], focus: { nodeId, at: Date.now() } });
+  }
+
+  requestFit() {
+    this.set({ fit: this.state.fit + 1 });
   }
 
   /** Replaces the document without history (load, reload after a conflict). */

@@ -1,6 +1,7 @@
 // Saving: explicit save with a commit message, debounced autosave, optimistic concurrency (409 →
 // the user keeps theirs or loads the other copy) and the live event that someone else saved.
 import { useCallback, useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { ApiError, errorText, get, put } from "../api/client";
 import { useProjectEvents } from "../api/events";
 import { normalizeDoc, type Doc } from "./document";
@@ -23,6 +24,7 @@ const pref = (k: string, dflt: boolean) => {
 };
 
 export function useSave(store: EditorStore, projectId: number, initial: ProjectRecord, onSaved: () => void) {
+  const { t } = useTranslation();
   const base = useRef(initial.updatedAt);
   /** the document as the server holds it (for "did the transitions of this sheet change") */
   const stored = useRef<Doc>(store.state.saved);
@@ -46,6 +48,10 @@ export function useSave(store: EditorStore, projectId: number, initial: ProjectR
     setRestartState(v);
   };
 
+  /**
+   * `commitMessage` undefined: an autosave (unnamed; the server merges a person's autosaves). A
+   * string, even empty: an explicit save, always a named version (docs/editor.md "Versions").
+   */
   const save = useCallback(
     async (commitMessage?: string, overrideBase?: string) => {
       if (saving.current) return;
@@ -56,7 +62,7 @@ export function useSave(store: EditorStore, projectId: number, initial: ProjectR
       try {
         const r = await put<ProjectRecord>(`/api/projects/${projectId}`, {
           data,
-          commitMessage: commitMessage?.trim() || undefined,
+          commitMessage: commitMessage === undefined ? undefined : commitMessage.trim() || t("editor.save.named"),
           baseUpdatedAt: overrideBase ?? base.current,
           restartOnUpdate: restart,
         });
@@ -80,7 +86,7 @@ export function useSave(store: EditorStore, projectId: number, initial: ProjectR
         saving.current = false;
       }
     },
-    [projectId, restart, store, onSaved],
+    [projectId, restart, store, onSaved, t],
   );
 
   /** Loads another copy (theirs) as the document; the history starts anew. */
@@ -108,7 +114,7 @@ export function useSave(store: EditorStore, projectId: number, initial: ProjectR
   }, [autosave, dirty, conflict, doc, save, status]);
 
   useProjectEvents((e) => {
-    if (e.projectId !== projectId || e.kind !== "updated" || saving.current) return;
+    if (e.event !== "projects-changed" || e.projectId !== projectId || e.kind !== "updated" || saving.current) return;
     void get<ProjectRecord>(`/api/projects/${projectId}`)
       .then((rec) => {
         if (rec.updatedAt !== base.current && !saving.current) setRemote(rec);

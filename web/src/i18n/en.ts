@@ -42,8 +42,13 @@ export const en = {
     hint: "Import a project.json: drop the file here or", pick: "Choose a file", busy: "Importing…", tooBig: "The file is larger than 10 MB.",
     notJson: "“{{name}}” is not a JSON file.", failed: "Import failed: {{reason}}",
   },
-  project: { tabsLabel: "Project sections", tabs: { scenario: "Scenario", bots: "Bots", logs: "Logs", users: "Users", media: "Media", versions: "Versions", team: "Team", export: "Export" } },
+  project: { tabsLabel: "Project sections", tabs: { scenario: "Scenario", bots: "Bots", logs: "Logs", dialogs: "Dialogs", users: "Users", media: "Media", versions: "Versions", team: "Team", export: "Export" } },
   bots: {
+    profile: {
+      title: "Profile in Telegram", hint: "What Telegram shows about the bot, set here instead of @BotFather. Empty fields stay as they are.",
+      name: "Name", description: "Description (shown in an empty chat)", shortDescription: "Short description (profile page, shared links)",
+      language: "Language (two letters; empty: all languages)", commands: "Menu commands from the scenario", apply: "Apply", applied: "Done: {{list}}", photo: "Photo (JPEG, up to 5 MB; set at once)",
+    },
     addTitle: "Add a bot", addHint: "Paste the token @BotFather gave you. The platform asks the messenger who the bot is before saving it.", token: "Bot token", nameOptional: "Name (optional)",
     add: "Add bot", checking: "Checking…", added: "Added: {{name}} (@{{username}})", none: "No bots yet: add a token above.",
     start: "Start", stop: "Stop", restart: "Restart", uptime: "up {{uptime}}", settings: "Settings", name: "Name", mode: "Launch mode", polling: "Polling", webhook: "Webhook",
@@ -59,7 +64,7 @@ export const en = {
   },
   logs: {
     bot: "Bot", allBots: "All bots", level: "Level", allLevels: "All levels", search: "Search", pause: "Pause", resume: "Resume",
-    downloadText: "Download .txt", downloadJson: "Download .json", live: "Live: refreshed every {{seconds}} s", paused: "Paused", count: "Lines: {{count}}", empty: "No log lines.",
+    downloadText: "Download .txt", downloadJson: "Download .json", live: "Live: refreshed every {{seconds}} s", paused: "Paused", count: "Lines: {{count}}", empty: "No log lines yet. What the bots started on the Bots tab print appears here; preview chats are not logged.",
   },
   users: {
     noBots: "Add a bot on the Bots tab: its users appear here.", stats: "Statistics", total: "Users in total", active24h: "Active in 24 h", active7d: "Active in 7 days", newToday: "New today",
@@ -72,8 +77,9 @@ export const en = {
     failed: "“{{name}}” was not uploaded: {{reason}}", none: "No media yet.", copyUrl: "Copy URL", open: "Open", deleteTitle: "Delete “{{name}}”?", deleteText: "The file is removed from storage; bots and messages that use its URL lose it.", deleteName: "Delete {{name}}",
   },
   versions: {
-    none: "No versions yet: every save of the scenario is kept here.", noMessage: "Saved", agent: "by agent {{name}}", author: "by user {{id}}", view: "View", hide: "Hide",
-    restore: "Restore", restoreTitle: "Restore this version?", restoreText: "The scenario becomes the one saved {{date}}. The current one stays in the history.", document: "Document (JSON)",
+    none: "No versions yet: every save of the scenario is kept here.", noMessage: "Autosave", agent: "by agent {{name}}", author: "by {{name}}", view: "View", hide: "Hide",
+    restore: "Restore", restoreTitle: "Restore this version?", restoreText: "The scenario becomes the one saved {{date}}. The current one stays in the history.", document: "Document (JSON)", restoreThis: "Restore this version",
+    diff: { added: "added", removed: "removed", changed: "changed", against: "compared with the version before it", first: "the first version: every node is new" },
   },
   team: {
     title: "Team", hint: "Collaborators can edit the project and run its bots. They log in with their messenger account.", owner: "owner", you: "you", removeName: "Remove {{name}}",
@@ -82,7 +88,7 @@ export const en = {
   },
   export: {
     jsonTitle: "project.json", jsonHint: "The scenario as a file: import it on another Botloom server or keep it as a backup.", download: "Download project.json",
-    codeTitle: "Generated code", codeHint: "The bot as an ordinary grammY program: it runs on its own with `bun add grammy`.", generate: "Generate code", regenerate: "Generate again",
+    codeTitle: "Generated code", codeHint: "The bot as an ordinary grammY program. It runs on its own after installing its packages:", generate: "Generate code", regenerate: "Generate again",
     downloadCode: "Download bot.ts", lines: "Lines: {{count}}",
   },
   templates: {
@@ -133,6 +139,11 @@ export const en = {
     noVariables: "No variables yet.",
     editVariables: "Edit",
     variablesJson: "Variables must be a JSON object.",
+    react: "React with 👍", joinRequest: "Ask to join the group", joinGroup: "Join the group",
+    pay: "Pay {{amount}} ⭐",
+    demoPoll: "A poll from the preview",
+    copies: "Copies “{{text}}”",
+    miniApp: { title: "Mini App", newTab: "New tab", close: "Close", notHttps: "Telegram opens Mini Apps over https only.", data: "Data the Mini App sends back", send: "Send data" },
     media: { photo: "Photo", video: "Video", audio: "Audio", document: "File", animation: "Animation", voice: "Voice message", video_note: "Video message", sticker: "Sticker" },
   },
 };

@@ -43,8 +43,13 @@ export const ru: Strings = {
     hint: "Импорт project.json: перетащите файл сюда или", pick: "Выберите файл", busy: "Импорт…", tooBig: "Файл больше 10 МБ.",
     notJson: "«{{name}}» — не JSON-файл.", failed: "Импорт не удался: {{reason}}",
   },
-  project: { tabsLabel: "Разделы проекта", tabs: { scenario: "Сценарий", bots: "Боты", logs: "Логи", users: "Пользователи", media: "Медиа", versions: "Версии", team: "Команда", export: "Экспорт" } },
+  project: { tabsLabel: "Разделы проекта", tabs: { scenario: "Сценарий", bots: "Боты", logs: "Логи", dialogs: "Диалоги", users: "Пользователи", media: "Медиа", versions: "Версии", team: "Команда", export: "Экспорт" } },
   bots: {
+    profile: {
+      title: "Профиль в Telegram", hint: "Что Telegram показывает о боте — задаётся здесь, без @BotFather. Пустые поля не меняются.",
+      name: "Имя", description: "Описание (в пустом чате)", shortDescription: "Краткое описание (профиль, ссылки)",
+      language: "Язык (две буквы; пусто — все языки)", commands: "Команды меню из сценария", apply: "Применить", applied: "Готово: {{list}}", photo: "Фото (JPEG до 5 МБ; ставится сразу)",
+    },
     addTitle: "Добавить бота", addHint: "Вставьте токен от @BotFather. Перед сохранением платформа спросит у мессенджера, что это за бот.", token: "Токен бота", nameOptional: "Название (необязательно)",
     add: "Добавить", checking: "Проверка…", added: "Добавлен: {{name}} (@{{username}})", none: "Ботов пока нет: добавьте токен выше.",
     start: "Запустить", stop: "Остановить", restart: "Перезапустить", uptime: "работает {{uptime}}", settings: "Настройки", name: "Название", mode: "Режим запуска", polling: "Polling", webhook: "Webhook",
@@ -60,7 +65,7 @@ export const ru: Strings = {
   },
   logs: {
     bot: "Бот", allBots: "Все боты", level: "Уровень", allLevels: "Все уровни", search: "Поиск", pause: "Пауза", resume: "Продолжить",
-    downloadText: "Скачать .txt", downloadJson: "Скачать .json", live: "Обновляется каждые {{seconds}} с", paused: "На паузе", count: "Строк: {{count}}", empty: "Строк лога нет.",
+    downloadText: "Скачать .txt", downloadJson: "Скачать .json", live: "Обновляется каждые {{seconds}} с", paused: "На паузе", count: "Строк: {{count}}", empty: "Строк лога пока нет. Здесь появляется то, что пишут боты, запущенные на вкладке «Боты»; чаты предпросмотра не записываются.",
   },
   users: {
     noBots: "Добавьте бота на вкладке «Боты» — здесь появятся его пользователи.", stats: "Статистика", total: "Всего пользователей", active24h: "Активны за 24 ч", active7d: "Активны за 7 дней", newToday: "Новых сегодня",
@@ -73,8 +78,9 @@ export const ru: Strings = {
     failed: "«{{name}}» не загружен: {{reason}}", none: "Медиафайлов пока нет.", copyUrl: "Копировать URL", open: "Открыть", deleteTitle: "Удалить «{{name}}»?", deleteText: "Файл удалится из хранилища; боты и сообщения, которые используют его URL, его потеряют.", deleteName: "Удалить {{name}}",
   },
   versions: {
-    none: "Версий пока нет: здесь сохраняется каждое сохранение сценария.", noMessage: "Сохранение", agent: "агент {{name}}", author: "пользователь {{id}}", view: "Посмотреть", hide: "Скрыть",
-    restore: "Восстановить", restoreTitle: "Восстановить эту версию?", restoreText: "Сценарий станет таким, каким был сохранён {{date}}. Текущий останется в истории.", document: "Документ (JSON)",
+    none: "Версий пока нет: здесь сохраняется каждое сохранение сценария.", noMessage: "Автосохранение", agent: "агент {{name}}", author: "{{name}}", view: "Посмотреть", hide: "Скрыть",
+    restore: "Восстановить", restoreTitle: "Восстановить эту версию?", restoreText: "Сценарий станет таким, каким был сохранён {{date}}. Текущий останется в истории.", document: "Документ (JSON)", restoreThis: "Восстановить эту версию",
+    diff: { added: "добавлен", removed: "удалён", changed: "изменён", against: "по сравнению с предыдущей версией", first: "первая версия: все узлы новые" },
   },
   team: {
     title: "Команда", hint: "Соавторы могут редактировать проект и запускать его ботов. Они входят через аккаунт мессенджера.", owner: "владелец", you: "вы", removeName: "Убрать {{name}}",
@@ -83,7 +89,7 @@ export const ru: Strings = {
   },
   export: {
     jsonTitle: "project.json", jsonHint: "Сценарий файлом: импортируйте его на другом сервере Botloom или храните как резервную копию.", download: "Скачать project.json",
-    codeTitle: "Сгенерированный код", codeHint: "Бот как обычная программа на grammY: запускается отдельно после `bun add grammy`.", generate: "Сгенерировать код", regenerate: "Сгенерировать снова",
+    codeTitle: "Сгенерированный код", codeHint: "Бот как обычная программа на grammY. Запускается отдельно после установки пакетов:", generate: "Сгенерировать код", regenerate: "Сгенерировать снова",
     downloadCode: "Скачать bot.ts", lines: "Строк: {{count}}",
   },
   templates: {
@@ -134,6 +140,11 @@ export const ru: Strings = {
     noVariables: "Переменных пока нет.",
     editVariables: "Изменить",
     variablesJson: "Переменные должны быть JSON-объектом.",
+    react: "Поставить 👍", joinRequest: "Заявка в группу", joinGroup: "Вступить в группу",
+    pay: "Оплатить {{amount}} ⭐",
+    demoPoll: "Опрос из предпросмотра",
+    copies: "Копирует «{{text}}»",
+    miniApp: { title: "Mini App", newTab: "Новая вкладка", close: "Закрыть", notHttps: "Telegram открывает Mini App только по https.", data: "Данные, которые Mini App отправит боту", send: "Отправить данные" },
     media: { photo: "Фото", video: "Видео", audio: "Аудио", document: "Файл", animation: "Анимация", voice: "Голосовое сообщение", video_note: "Видеосообщение", sticker: "Стикер" },
   },
 };

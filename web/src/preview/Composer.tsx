@@ -3,18 +3,20 @@
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { fileToBase64, type PreviewAction, type PreviewTranscript, type ReplyButton } from "./api";
+import type { MiniAppOpen } from "./MiniApp";
 
 interface Props {
   commands: { command: string; description: string }[];
   keyboard: PreviewTranscript["replyKeyboard"];
   disabled: boolean;
   send: (action: PreviewAction) => Promise<void>;
+  onMiniApp: (app: MiniAppOpen) => void;
 }
 
 const DEMO_LOCATION = { latitude: 55.75222, longitude: 37.61556 };
 const DEMO_PHONE = "+79990001122";
 
-export function Composer({ commands, keyboard, disabled, send }: Props) {
+export function Composer({ commands, keyboard, disabled, send, onMiniApp }: Props) {
   const { t } = useTranslation();
   const [text, setText] = useState("");
   const [menu, setMenu] = useState(false);
@@ -32,6 +34,8 @@ export function Composer({ commands, keyboard, disabled, send }: Props) {
     if (typeof b === "string") return void send({ type: "text", text: b });
     if (b.request_contact) return void send({ type: "contact", phone: DEMO_PHONE });
     if (b.request_location) return void send({ type: "location", ...DEMO_LOCATION });
+    if (b.request_poll) return void send({ type: "poll", question: t("preview.demoPoll") });
+    if (b.web_app) return onMiniApp({ url: b.web_app.url, replyButton: b.text });
     void send({ type: "text", text: b.text });
   };
 
@@ -51,7 +55,7 @@ export function Composer({ commands, keyboard, disabled, send }: Props) {
           {keyboard.rows.map((row, i) => (
             <div className="pv-row" key={i}>
               {row.map((b, j) => (
-                <button key={j} type="button" className="btn pv-key" disabled={disabled} onClick={() => pressKey(b)}>
+                <button key={j} type="button" className={typeof b !== "string" && b.style ? `btn pv-key pv-key-${b.style}` : "btn pv-key"} disabled={disabled} onClick={() => pressKey(b)}>
                   {typeof b === "string" ? b : b.text}
                 </button>
               ))}
@@ -80,6 +84,8 @@ export function Composer({ commands, keyboard, disabled, send }: Props) {
         <button type="button" className="btn ghost small" disabled={disabled} onClick={() => docInput.current?.click()}>{t("preview.sendDocument")}</button>
         <button type="button" className="btn ghost small" disabled={disabled} onClick={() => void send({ type: "location", ...DEMO_LOCATION })}>{t("preview.sendLocation")}</button>
         <button type="button" className="btn ghost small" disabled={disabled} onClick={() => void send({ type: "contact", phone: DEMO_PHONE })}>{t("preview.sendContact")}</button>
+        <button type="button" className="btn ghost small" disabled={disabled} onClick={() => void send({ type: "join_request" })}>{t("preview.joinRequest")}</button>
+        <button type="button" className="btn ghost small" disabled={disabled} onClick={() => void send({ type: "join_group" })}>{t("preview.joinGroup")}</button>
         <input ref={photoInput} type="file" accept="image/*" hidden onChange={(e) => void pick(e.currentTarget, "photo")} />
         <input ref={docInput} type="file" hidden onChange={(e) => void pick(e.currentTarget, "document")} />
       </div>

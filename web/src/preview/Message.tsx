@@ -4,12 +4,27 @@ import { useTranslation } from "react-i18next";
 import { previewApi, type PreviewEntry } from "./api";
 import { Formatted } from "./formatted";
 import { buttonHref } from "../../../src/lib/button-url";
+import { type MiniAppOpen } from "./MiniApp";
+
+/** The button's colour (Bot API style), as a class. */
+const keyClass = (style: unknown) => (style === "primary" || style === "success" || style === "danger" ? `btn pv-key pv-key-${style}` : "btn pv-key");
+
+function CopyKey({ label, value, style }: { label: string; value: string; style: unknown }) {
+  const { t } = useTranslation();
+  const copy = () => void navigator.clipboard?.writeText(value).catch(() => undefined);
+  return <button type="button" className={keyClass(style)} title={t("preview.copies", { text: value })} data-copy={value} onClick={copy}>{label} ⧉</button>;
+}
 
 interface Props {
   entry: PreviewEntry;
   sessionId: string;
   highlighted: boolean;
   onPress: (messageId: number, data: string) => void;
+  onMiniApp: (app: MiniAppOpen) => void;
+  /** a 👍 reaction on this bot message (message_reaction) */
+  onReact?: (messageId: number, emoji: string) => void;
+  /** Pay on an invoice of the bot */
+  onPay?: (messageId: number) => void;
   onSelectNode?: (nodeId: string) => void;
   /** the node's name in words (its text); the raw id only when there is none */
   nodeName?: string;
@@ -29,7 +44,7 @@ function Media({ entry, sessionId }: { entry: PreviewEntry; sessionId: string })
   return <a className="pv-media-link" href={src} target="_blank" rel="noopener">📎 {m.fileName ?? t(`preview.media.${m.kind}`, { defaultValue: m.kind })}</a>;
 }
 
-export function Message({ entry, sessionId, highlighted, onPress, onSelectNode, nodeName }: Props) {
+export function Message({ entry, sessionId, highlighted, onPress, onMiniApp, onReact, onPay, onSelectNode, nodeName }: Props) {
   const { t } = useTranslation();
   if (entry.kind === "notice") return <li className="pv-notice" role="status">{entry.text}</li>;
   const mine = entry.from === "user";
@@ -51,22 +66,36 @@ export function Message({ entry, sessionId, highlighted, onPress, onSelectNode, 
           {entry.edits > 0 && <span>{t("preview.edited")} </span>}
           {entry.deleted && <span>{t("preview.deleted")} </span>}
           {entry.node && nodeName && !repeats && <span className="pv-node" data-testid="pv-node">↳ {nodeName}</span>}
+          {onReact && !mine && !entry.deleted && entry.messageId !== undefined && (
+            <button type="button" className="pv-react" title={t("preview.react")} aria-label={t("preview.react")} onClick={(e) => { e.stopPropagation(); onReact(entry.messageId!, "👍"); }}>👍</button>
+          )}
         </div>
       </div>
+      {!entry.deleted && entry.invoice && onPay && entry.messageId !== undefined && (
+        <div className="pv-inline">
+          <div className="pv-row">
+            <button type="button" className="btn pv-key pv-key-primary" onClick={() => onPay(entry.messageId!)}>{t("preview.pay", { amount: entry.invoice.amount })}</button>
+          </div>
+        </div>
+      )}
       {!entry.deleted && entry.replyMarkup?.inline_keyboard && (
         <div className="pv-inline">
           {entry.replyMarkup.inline_keyboard.map((row, i) => (
             <div className="pv-row" key={i}>
               {row.map((b, j) =>
-                b.url !== undefined ? (
+                b.web_app !== undefined ? (
+                  <button key={j} type="button" className={keyClass(b.style)} onClick={() => onMiniApp({ url: b.web_app!.url })}>{b.text} ▣</button>
+                ) : b.copy_text !== undefined ? (
+                  <CopyKey key={j} label={b.text} value={b.copy_text.text} style={b.style} />
+                ) : b.url !== undefined ? (
                   // Only what Telegram would accept becomes a link (docs/preview.md "Button URLs").
                   buttonHref(b.url) ? (
-                    <a key={j} className="btn pv-key" href={buttonHref(b.url)!} target="_blank" rel="noopener noreferrer nofollow">{b.text} ↗</a>
+                    <a key={j} className={keyClass(b.style)} href={buttonHref(b.url)!} target="_blank" rel="noopener noreferrer nofollow">{b.text} ↗</a>
                   ) : (
                     <span key={j} className="btn pv-key">{b.text}</span>
                   )
                 ) : (
-                  <button key={j} type="button" className="btn pv-key" disabled={b.callback_data === undefined} onClick={() => b.callback_data !== undefined && onPress(entry.messageId!, b.callback_data)}>
+                  <button key={j} type="button" className={keyClass(b.style)} disabled={b.callback_data === undefined} onClick={() => b.callback_data !== undefined && onPress(entry.messageId!, b.callback_data)}>
                     {b.text}
                   </button>
                 ),

@@ -1,11 +1,12 @@
 // The preview chat (docs/preview.md): the project's current scenario as a throwaway bot in the
 // in-product emulator. Self-contained: the "Preview" tab shows it alone, the editor embeds it as a
 // side panel, passing its unsaved document and listening for the node behind each bot message.
-import { useEffect, useRef, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { PreviewEntry } from "./api";
 import { Composer } from "./Composer";
 import { Message } from "./Message";
+import { MiniAppPanel, type MiniAppOpen } from "./MiniApp";
 import { usePreview } from "./use-preview";
 import { Variables } from "./Variables";
 
@@ -38,6 +39,7 @@ export function PreviewChat({ projectId, templateId, document, onNodeMessage, on
   const { view, transcript, error, act, switchActor, restart, restartWith } = usePreview(templateId !== undefined ? { templateId } : { projectId: projectId! }, document);
   const listRef = useRef<HTMLOListElement>(null);
   const reported = useRef(0);
+  const [miniApp, setMiniApp] = useState<MiniAppOpen | null>(null);
   useEffect(() => {
     if (!restartRequest) return;
     reported.current = 0;
@@ -99,11 +101,12 @@ export function PreviewChat({ projectId, templateId, document, onNodeMessage, on
             {entries.length === 0 && <li className="pv-empty muted">{view ? t("preview.empty") : t("preview.starting")}</li>}
             {sessionId &&
               entries.map((e) => (
-                <Message key={e.seq} entry={e} sessionId={sessionId} highlighted={!!highlightNode && e.node === highlightNode} onPress={(messageId, data) => void act({ type: "button", messageId, data })} onSelectNode={onSelectNode} nodeName={e.node ? nodeName?.(e.node) : undefined} />
+                <Message key={e.seq} entry={e} sessionId={sessionId} highlighted={!!highlightNode && e.node === highlightNode} onPress={(messageId, data) => void act({ type: "button", messageId, data })} onMiniApp={setMiniApp} onReact={(messageId, emoji) => void act({ type: "reaction", messageId, emoji })} onPay={(messageId) => void act({ type: "pay", messageId })} onSelectNode={onSelectNode} nodeName={e.node ? nodeName?.(e.node) : undefined} />
               ))}
           </ol>
           {transcript?.typing && <p className="pv-typing muted small">{t("preview.typing")}</p>}
-          <Composer commands={view?.commands ?? []} keyboard={transcript?.replyKeyboard ?? null} disabled={!view || down} send={act} />
+          {miniApp && <MiniAppPanel app={miniApp} onClose={() => setMiniApp(null)} onSend={(buttonText, data) => void act({ type: "web_app_data", buttonText, data })} />}
+          <Composer commands={view?.commands ?? []} keyboard={transcript?.replyKeyboard ?? null} disabled={!view || down} send={act} onMiniApp={setMiniApp} />
         </div>
         {sessionId && !compact && <Variables sessionId={sessionId} version={transcript?.version ?? 0} chatId={transcript?.chatId ?? 0} />}
       </div>

@@ -105,7 +105,7 @@ export interface TopicAction {
 
 export interface ModerateAction {
   kind: "moderate";
-  op: "ban" | "unban" | "kick" | "mute" | "unmute" | "promote" | "demote";
+  op: "ban" | "unban" | "kick" | "mute" | "unmute" | "promote" | "demote" | "approve" | "decline";
   chat?: string;
   user: UserSource;
   /** ban and mute: for this many seconds (template); absent: for ever */
@@ -125,9 +125,34 @@ export interface BroadcastAction {
   failed?: string;
 }
 
+/** An invoice in Telegram Stars (XTR); every field may hold {variables}. */
+export interface InvoiceAction {
+  kind: "invoice";
+  title: string;
+  description: string;
+  /** whole Stars, 1 to 10000 once rendered */
+  amount: string;
+  /** 1 to 128 bytes once rendered; comes back in {payment_payload} */
+  payload: string;
+  photo?: string;
+}
+
+/** Gives a Stars payment back: the charge id (default {payment_charge_id}) of the user's payment. */
+export interface RefundAction {
+  kind: "refund";
+  charge: string;
+  user: UserSource;
+}
+
+/** In a checkout_trigger's flow: the checkout is refused with this reason (shown to the user). */
+export interface RefuseCheckoutAction {
+  kind: "refuse_checkout";
+  reason: string;
+}
+
 export type ActionDef =
   | SendAction | EditAction | DeleteAction | ForwardAction | AnswerAction | PinAction | TopicAction | ModerateAction
-  | BroadcastAction;
+  | BroadcastAction | InvoiceAction | RefundAction | RefuseCheckoutAction;
 
 export interface ActionNode {
   t: "action";
@@ -147,8 +172,10 @@ export interface ActionNode {
  * run in the chat of the user whose variable `threadVariable` holds that topic's id.
  */
 export interface MessageTriggerDef {
-  on: "incoming" | "outgoing" | "group";
+  on: "incoming" | "outgoing" | "group" | "reaction" | "member" | "join_request" | "payment" | "checkout";
   target: string;
+  /** reaction: only these emoji (none: any); member: only these events (none: any) */
+  only?: string[];
   /** group: the group's chat id (template; "-100" is added to a bare id) */
   group?: string;
   threadVariable?: string;

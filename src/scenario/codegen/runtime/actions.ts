@@ -2,7 +2,7 @@
 // refuses logs one line naming the chat and the node, and the flow goes on: one user's bad data
 // never stops the bot. (Part of every generated bot; see types.ts.)
 import { GrammyError, InlineKeyboard } from "grammy";
-import type { ActionNode, AnswerAction, DeleteAction, EditAction, ForwardAction, MessageSource, ModerateAction, PinAction, SendAction, TopicAction, UserSource } from "./action-tables";
+import type { ActionNode, AnswerAction, DeleteAction, EditAction, ForwardAction, InvoiceAction, MessageSource, ModerateAction, PinAction, RefundAction, SendAction, TopicAction, UserSource } from "./action-tables";
 import { broadcast } from "./broadcast";
 import { MAX_STEPS, log, nodeAt } from "./flow";
 import { PARSE_MODE, buildKeyboard, resolveMedia, sendText, withPlainFallback } from "./messages";
@@ -123,8 +123,30 @@ export async function moderate(turn: Turn, a: ModerateAction) {
     case "unmute": await api.restrictChatMember(chat, user, FREE); break;
     case "promote": await api.promoteChatMember(chat, user, { ...NO_RIGHTS, ...a.rights }); break;
     case "demote": await api.promoteChatMember(chat, user, NO_RIGHTS); break;
+    case "approve": await api.approveChatJoinRequest(chat, user); break;
+    case "decline": await api.declineChatJoinRequest(chat, user); break;
   }
   log(turn, a.op + " user " + user + " in chat " + chat);
+}
+
+/** An invoice in Stars; an amount or payload a variable made unusable fails the node (one log line). */
+export async function sendInvoice(turn: Turn, a: InvoiceAction) {
+  const amount = Number(render(turn, a.amount).trim());
+  if (!Number.isInteger(amount) || amount < 1 || amount > 10000) throw new Error("the amount must be a whole number of Stars from 1 to 10000");
+  const payload = render(turn, a.payload);
+  if (payload === "" || new TextEncoder().encode(payload).length > 128) throw new Error("the payload must be 1 to 128 bytes");
+  const title = render(turn, a.title);
+  const photo = a.photo ? render(turn, a.photo).trim() : "";
+  await turn.ctx.api.sendInvoice(turn.chatId, title, render(turn, a.description), payload, "XTR", [{ label: title, amount }], photo ? { photo_url: photo } : {});
+  log(turn, "invoice " + amount + " XTR");
+}
+
+export async function refund(turn: Turn, a: RefundAction) {
+  const charge = render(turn, a.charge).trim();
+  if (!charge) throw new Error("no payment to refund (the charge id is empty)");
+  const user = userOf(turn, a.user);
+  await turn.ctx.api.refundStarPayment(user, charge);
+  log(turn, "refunded " + charge + " to user " + user);
 }
 
 /** Sends a sticker, voice, animation, location (or venue) or contact. */
@@ -271,6 +293,10 @@ export async function runAction(turn: Turn, index: number, node: ActionNode): Pr
       case "topic": await createTopic(turn, a); break;
       case "moderate": await moderate(turn, a); break;
       case "broadcast": return await broadcast(turn, node, a);
+      case "invoice": await sendInvoice(turn, a); break;
+      case "refund": await refund(turn, a); break;
+      // Read by the pre_checkout_query handler once the checkout's flow ends (runtime/triggers.ts).
+      case "refuse_checkout": turn.event.refused = render(turn, a.reason).slice(0, 255) || "-"; break;
     }
   } catch (err) {
     console.error("chat " + turn.chatId + ": node " + node.id + " (" + a.kind + ") failed: " + describe(err));

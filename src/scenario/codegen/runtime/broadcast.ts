@@ -2,12 +2,13 @@
 import { GrammyError, InlineKeyboard } from "grammy";
 import type { ActionNode, BroadcastAction } from "./action-tables";
 import { ackPress, describe } from "./actions";
-import { INDEX, go, inChat, userLanguageIsRussian } from "./flow";
+import { INDEX, NODE_SCOPE, go, inChat, userLanguageIsRussian } from "./flow";
 import { sendText, showMessage } from "./messages";
 import { NODES, OPTIONS } from "./program-data";
 import { ADMIN_IDS, TOKEN_ID, db, loadState, saveState, states } from "./storage";
 import type { MessageNode } from "./tables";
 import type { Turn } from "./types";
+import { SENT_BY } from "./record";
 import { render } from "./values";
 
 // ─── Broadcast ─────────────────────────────────────────────────────────────────
@@ -35,15 +36,16 @@ export async function paceMassSend(): Promise<void> {
   if (at > now) await Bun.sleep(at - now);
 }
 
-/** Every recorded bot user (bot_users), else the private chats this run has seen. */
+/** Every recorded bot user (bot_users), else the private chats this run has seen; never a user who blocked the bot (bot_people). */
 export function broadcastRecipients(): { id: number; first_name?: string; username?: string }[] {
   if (db && OPTIONS.userDatabase) {
     try {
       const rows = db
-        .query<{ user_id: string; first_name: string | null; username: string | null }, [number]>(
-          "SELECT user_id, first_name, username FROM bot_users WHERE token_id = ? ORDER BY id",
+        .query<{ user_id: string; first_name: string | null; username: string | null }, [number, number]>(
+          "SELECT user_id, first_name, username FROM bot_users u WHERE token_id = ? AND NOT EXISTS " +
+            "(SELECT 1 FROM bot_people p WHERE p.token_id = ? AND p.user_id = u.user_id AND p.blocked = 1) ORDER BY id",
         )
-        .all(TOKEN_ID);
+        .all(TOKEN_ID, TOKEN_ID);
       return rows
         .map((r) => ({ id: Number(r.user_id), first_name: r.first_name ?? undefined, username: r.username ?? undefined }))
         .filter((r) => Number.isSafeInteger(r.id) && r.id > 0);
@@ -139,7 +141,8 @@ export async function sendOne(turn: Turn, user: { id: number; first_name?: strin
     const t: Turn = { ctx: turn.ctx, chatId: user.id, state: loadState(user.id), from, isAdmin: ADMIN_IDS.has(String(user.id)), event: {}, steps: 0 };
     for (let attempt = 0; attempt < 2 && !ok; attempt++) {
       try {
-        await showMessage(t, index, message);
+        // recorded as the campaign's, sent by its message node (docs/dialogs.md)
+        await SENT_BY.run("campaign", () => NODE_SCOPE.run(message.id, () => showMessage(t, index, message)));
         ok = true;
       } catch (err) {
         const retry = err instanceof GrammyError ? err.parameters.retry_after : undefined;

@@ -181,6 +181,7 @@ export const catchAllCallback = () => CALLBACK_TRIGGERS.find((t) => t.match === 
 export function keyboardOf(node: ScenarioNode | undefined, variant: number): KeyboardDef | undefined {
   if (node?.t === "message") return variant > 0 ? node.variants?.[variant - 1]?.keyboard : node.keyboard;
   if (node?.t === "action" && (node.do.kind === "send" || node.do.kind === "edit")) return node.do.keyboard;
+  if (node?.t === "input") return node.ask?.keyboard;
   return undefined;
 }
 

@@ -3,10 +3,10 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { chatOf, runAction } from "./actions";
 import { assign } from "./assign";
-import { replySelection } from "./callbacks";
+import { keyboardOf, replySelection } from "./callbacks";
 import { chooseBranch } from "./conditions";
 import { runLogicNode } from "./control";
-import { sendText, showMessage } from "./messages";
+import { askQuestion, sendText, showMessage } from "./messages";
 import { COMMANDS, NODES, OPTIONS, TEXT_TRIGGERS } from "./program-data";
 import { loadState, saveState } from "./storage";
 import type { ButtonDef, CollectDef, DelayNode, MediaKind, ScenarioNode, TextTriggerDef, ValidationDef } from "./tables";
@@ -31,6 +31,8 @@ export const NODE_SCOPE = new AsyncLocalStorage<string>();
 /** Runs node "id" and whatever follows it automatically, until input is needed or the flow ends. */
 export async function go(turn: Turn, id: string | undefined): Promise<void> {
   let next = id;
+  /** a message went out in this walk: an input node reached after it does not ask again */
+  let asked = false;
   while (next) {
     if (++turn.steps > MAX_STEPS) {
       console.error("stopped after " + MAX_STEPS + " steps in one update: the scenario loops at " + next);
@@ -51,6 +53,7 @@ export async function go(turn: Turn, id: string | undefined): Promise<void> {
     switch (node.t) {
       case "message":
         await showMessage(turn, index, node);
+        asked = true;
         next = node.next;
         break;
       case "condition":
@@ -64,7 +67,8 @@ export async function go(turn: Turn, id: string | undefined): Promise<void> {
         if (node.next) later(turn, node.next, delaySeconds(turn, node));
         return;
       case "input":
-        turn.state.waiting = { node: node.id, variant: 0 }; // waits silently for the next message
+        if (node.ask && !asked) await askQuestion(turn, index, node);
+        turn.state.waiting = { node: node.id, variant: 0 };
         return;
       case "http":
       case "loop":
@@ -254,17 +258,23 @@ export async function press(turn: Turn, owner: NodeRef, button: ButtonDef, label
 export async function runCommand(turn: Turn, name: string): Promise<boolean> {
   const command = COMMANDS.find((c) => c.command === name);
   if (!command) return false;
+  // "/start promo_7": a deep link's parameter picks its own flow (docs/nodes/triggers.md).
+  const param = command.links ? /^\/\S+\s+(\S{1,64})\s*$/.exec(turn.event.message_text ?? "")?.[1] : undefined;
+  const link = param === undefined ? undefined : command.links!.find((l) => (l.match === "exact" ? param === l.value : param.startsWith(l.value)));
+  const target = link ? link.target : command.target;
+  if (!target) return false;
   turn.state.waiting = undefined;
   if (command.adminOnly && !turn.isAdmin) {
     log(turn, "/" + name + " is for admins only");
     return true;
   }
-  if (!(await mayModerate(turn, command.target))) {
+  if (!(await mayModerate(turn, target))) {
     console.log("chat " + turn.chatId + ": /" + name + " refused: user " + (turn.from?.id ?? "?") + " is no administrator of the chat it acts on");
     return true;
   }
-  log(turn, "command /" + name);
-  await go(turn, command.target);
+  if (link?.saveAs) turn.state.vars[link.saveAs] = param;
+  log(turn, "command /" + name + (link ? " (deep link " + link.match + " " + JSON.stringify(link.value) + ")" : ""));
+  await go(turn, target);
   return true;
 }
 
@@ -300,8 +310,8 @@ export function matchTrigger(text: string): TextTriggerDef | undefined {
 export function shownButton(turn: Turn, test: (b: ButtonDef, shownText: string) => boolean): { owner: NodeRef; button: ButtonDef } | undefined {
   const shown = turn.state.keyboard;
   const node = shown && nodeAt(shown);
-  if (!shown || node?.t !== "message") return undefined;
-  const kb = shown.variant > 0 ? node.variants?.[shown.variant - 1]?.keyboard : node.keyboard;
+  if (!shown || (node?.t !== "message" && node?.t !== "input")) return undefined;
+  const kb = keyboardOf(node, shown.variant);
   const i = kb?.buttons.findIndex((b, j) => test(b, shown.texts[j] ?? "")) ?? -1;
   return i >= 0 ? { owner: shown, button: kb!.buttons[i] } : undefined;
 }

@@ -32,7 +32,11 @@ export interface BotHost {
   AsyncLocalStorage: typeof AsyncLocalStorage;
 }
 
+/** What the platform may tell a running bot (the runner passes it on; an own process reads it on stdin). */
+export type BotCommand = { op: "resume"; chatId: string; nodeId: string };
+
 export interface HostedBot {
   start(): Promise<void>;
   stop(reason: string): Promise<void>;
+  tell(command: BotCommand): void;
 }

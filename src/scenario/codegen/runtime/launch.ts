@@ -3,12 +3,13 @@
 // with runtime/hosted.ts instead). (Part of every generated bot; see types.ts.)
 import { webhookCallback } from "grammy";
 import { scenarioDb } from "./data";
-import { timers } from "./flow";
+import { chatQueues, timers } from "./flow";
 import { COMMANDS, NODES, OPTIONS } from "./program-data";
+import { flushRecords, pruneTimer, tellBotLine } from "./record";
 import { bot } from "./router";
 import { ADMIN_IDS, LAUNCH_MODE, PORT, WEBHOOK_SECRET, db, env, parseJson } from "./storage";
 import type { CommandDef, KeyboardDef } from "./tables";
-import { startSchedules, stopSchedules } from "./triggers";
+import { allowedUpdates, startSchedules, stopSchedules } from "./triggers";
 
 // ─── contentCache: node texts follow the project without a restart ─────────────
 
@@ -148,6 +149,10 @@ export async function release() {
   try {
     if (server) server.stop(true);
     if (bot.isRunning()) await bot.stop();
+    // Updates already taken finish first (bounded), so what they sent is in the last batch.
+    await Promise.race([Promise.all([...chatQueues.values()]), Bun.sleep(2000)]);
+    if (pruneTimer) clearInterval(pruneTimer);
+    flushRecords();
     scenarioDb.close();
     db?.close();
   } catch (err) {
@@ -189,7 +194,7 @@ export async function launch() {
     console.log("listening on " + server.port);
   } else {
     bot
-      .start({ onStart: (me) => console.log("bot started @" + me.username) })
+      .start({ allowed_updates: allowedUpdates(), onStart: (me) => console.log("bot started @" + me.username) })
       .catch((err) => {
         if (stopping) return;
         console.error("polling stopped:", err);
@@ -209,12 +214,18 @@ export async function shutdown(reason: string, code = 0) {
   process.exit(code);
 }
 
-/** Supervised by the platform: its pipe on stdin closes when it dies, and so does the bot. */
+/** Supervised by the platform: its pipe on stdin carries its commands (JSON lines) and closes when it dies, and so does the bot. */
 export async function exitWhenStdinCloses() {
   const reader = Bun.stdin.stream().getReader();
+  const decoder = new TextDecoder();
+  let pending = "";
   try {
-    while (!(await reader.read()).done) {
-      // the platform sends nothing; reading only detects the end
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const lines = (pending + decoder.decode(value, { stream: true })).split("\n");
+      pending = (lines.pop() ?? "").slice(-65536);
+      for (const line of lines) tellBotLine(line);
     }
   } catch {
     // a broken pipe means the same

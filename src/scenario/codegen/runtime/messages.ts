@@ -8,7 +8,7 @@ import { fileUpload } from "./control";
 import { log } from "./flow";
 import { MEDIA_CACHE, NODES, OPTIONS } from "./program-data";
 import { PROJECT_ID, TOKEN_ID, db, env } from "./storage";
-import type { Format, KeyboardDef, MediaDef, MediaKind, MessageNode } from "./tables";
+import type { Format, InputNode, KeyboardDef, MediaDef, MediaKind, MessageNode } from "./tables";
 import type { Turn } from "./types";
 import { evaluate, readVar, render, toText, variantHolds } from "./values";
 
@@ -24,14 +24,17 @@ export function buildKeyboard(turn: Turn, index: number, variant: number, kb: Ke
   const texts = kb.buttons.map((b) => render(turn, b.text));
   if (kb.kind === "inline") {
     const owner = { node: NODES[index].id, variant };
-    const rows = kb.rows.map((row) => row.filter((i) => texts[i] !== "").map((i) => {
+    const rows = kb.rows.map((row) => row.filter((i) => texts[i] !== "" && shows(turn, kb.buttons[i])).map((i) => {
       const b = kb.buttons[i];
+      const face = { text: texts[i], style: b.style };
+      if (b.action === "web_app") return InlineKeyboard.webApp(face, render(turn, b.url!));
+      if (b.action === "copy_text") return InlineKeyboard.copyText(face, render(turn, b.value!).slice(0, 256));
       const url = b.action === "url" && b.url ? render(turn, b.url) : "";
-      if (url) return InlineKeyboard.url(texts[i], url);
+      if (url) return InlineKeyboard.url(face, url);
       const label = b.action === "selection" ? selectionLabel(turn, owner, kb, texts[i]) : texts[i];
       const code = callbackData(index, variant, i);
       const own = b.data !== undefined ? render(turn, b.data).trim() : "";
-      return InlineKeyboard.text(label, own ? callbackFor(turn, own, code) : code);
+      return InlineKeyboard.text({ text: label, style: b.style }, own ? callbackFor(turn, own, code) : code);
     }));
     const fixed = rows.reduce((n, row) => n + row.length, 0);
     if (kb.dynamic) rows.splice(kb.dynamic.at, 0, ...dynamicRows(turn, kb.dynamic, Math.max(0, KEYBOARD_LIMIT - fixed)));
@@ -42,11 +45,16 @@ export function buildKeyboard(turn: Turn, index: number, variant: number, kb: Ke
   const owner = { node: NODES[index].id, variant };
   const shownTexts = kb.buttons.map((b, i) => (b.action === "selection" && texts[i] !== "" ? selectionLabel(turn, owner, kb, texts[i]) : texts[i]));
   const rows = kb.rows
-    .map((row) => row.filter((i) => texts[i] !== "").map((i) => {
+    .map((row) => row.filter((i) => texts[i] !== "" && shows(turn, kb.buttons[i])).map((i) => {
       const b = kb.buttons[i];
-      if (b.action === "contact") return Keyboard.requestContact(texts[i]);
-      if (b.action === "location") return Keyboard.requestLocation(texts[i]);
-      return Keyboard.text(shownTexts[i]);
+      const face = { text: texts[i], style: b.style };
+      if (b.action === "contact") return Keyboard.requestContact(face);
+      if (b.action === "location") return Keyboard.requestLocation(face);
+      if (b.action === "poll") return Keyboard.requestPoll(face, b.value as "quiz" | "regular" | undefined);
+      if (b.action === "web_app") return Keyboard.webApp(face, render(turn, b.url!));
+      // request_id only has to tell this keyboard's buttons apart in the answer.
+      if (b.action === "managed_bot") return Keyboard.requestManagedBot(face, i + 1, { suggested_name: b.suggest?.name, suggested_username: b.suggest?.username });
+      return Keyboard.text(shownTexts[i], b.style);
     }))
     .filter((row) => row.length > 0);
   if (rows.length === 0) return undefined;
@@ -54,6 +62,18 @@ export function buildKeyboard(turn: Turn, index: number, variant: number, kb: Ke
   if (kb.oneTime) markup.oneTime();
   if (kb.resize) markup.resized();
   return { markup, texts: shownTexts };
+}
+
+/**
+ * A Mini App opens only over https: a URL a variable turned into anything else would make
+ * Telegram refuse the whole message, so that button alone is left out and the log says why.
+ */
+export function shows(turn: Turn, b: KeyboardDef["buttons"][number]): boolean {
+  if (b.action !== "web_app") return true;
+  const url = render(turn, b.url ?? "");
+  if (/^https:\/\/[^\s\/]+/i.test(url) && !/\s/.test(url)) return true;
+  log(turn, "Mini App button " + JSON.stringify(b.text) + " left out: its URL is not https");
+  return false;
 }
 
 // ─── Media ─────────────────────────────────────────────────────────────────────
@@ -283,6 +303,14 @@ export async function sendText(turn: Turn, text: string, format: Format, markup?
       reply_markup: markup,
     }),
   );
+}
+
+/** An input node's own question (its inputPrompt and buttons); flow.ts go() decides when. */
+export async function askQuestion(turn: Turn, index: number, node: InputNode) {
+  const ask = node.ask!;
+  const built = ask.keyboard ? buildKeyboard(turn, index, 0, ask.keyboard) : undefined;
+  await sendText(turn, render(turn, ask.text, ask.format), ask.format, built?.markup);
+  if (built && ask.keyboard?.kind === "reply") turn.state.keyboard = { node: node.id, variant: 0, texts: built.texts };
 }
 
 /** The first conditional message whose check holds (they are ordered by priority), or 0. */

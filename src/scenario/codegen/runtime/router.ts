@@ -4,10 +4,11 @@ import { Bot, Context } from "grammy";
 import { ackPress, answersItself } from "./actions";
 import { onBroadcastAnswer } from "./broadcast";
 import { INTERNAL_CODE, answerByPress, buttonActs, buttonAt, catchAllCallback, codeOf, dataOf, finishSelection, matchCallback, runCallbackTrigger, toggleSelection, waitsForPress } from "./callbacks";
-import { anyReplyButton, collectAnswer, go, inChat, log, matchTrigger, press, runCommand, shownButton, userLanguageIsRussian } from "./flow";
+import { INDEX, anyReplyButton, collectAnswer, go, inChat, log, matchTrigger, press, runCommand, shownButton, userLanguageIsRussian } from "./flow";
 import { sendText } from "./messages";
 import { COMMANDS, OPTIONS } from "./program-data";
 import { ADMIN_IDS, API_ROOT, BOT_TOKEN, loadState, saveState, touchUser } from "./storage";
+import { noteIncoming, startParamOf } from "./record";
 import { messageTriggers } from "./triggers";
 import type { IncomingMessage, Turn } from "./types";
 import { render } from "./values";
@@ -22,6 +23,11 @@ bot.catch((err) => console.error("update " + err.ctx.update.update_id + " failed
 export function handle(ctx: Context, work: (turn: Turn) => Promise<unknown>) {
   const chatId = ctx.chat?.id ?? ctx.from?.id;
   if (chatId === undefined) return;
+  // An operator holds the chat: recorded, seen (last-seen time too), not answered; a press still stops spinning.
+  if (noteIncoming(ctx, chatId)) {
+    touchUser(ctx.from, loadState(chatId));
+    return ctx.callbackQuery ? ctx.answerCallbackQuery().catch(() => undefined) : undefined;
+  }
   return inChat(chatId, async () => {
     const from = ctx.from;
     const turn: Turn = {
@@ -33,6 +39,12 @@ export function handle(ctx: Context, work: (turn: Turn) => Promise<unknown>) {
       event: {},
       steps: 0,
     };
+    // A deep link's parameter reaches the scenario as {start_param} and {referrer_id} (ref_<id>).
+    const start = startParamOf(ctx.message?.text);
+    if (start) {
+      turn.state.vars.start_param = start.source;
+      if (start.referrer) turn.state.vars.referrer_id = start.referrer;
+    }
     touchUser(from, turn.state);
     try {
       await work(turn);
@@ -65,7 +77,7 @@ export async function onMessage(turn: Turn, msg: IncomingMessage) {
   if (text !== undefined) {
     const command = commandIn(text);
     if (command !== undefined && (await runCommand(turn, command))) return;
-    const shown = shownButton(turn, (b, shownText) => b.action !== "contact" && b.action !== "location" && shownText === text);
+    const shown = shownButton(turn, (b, shownText) => !SHARES.includes(b.action) && shownText === text);
     if (shown) return press(turn, shown.owner, shown.button, text);
     if (await collectAnswer(turn, msg)) return;
     const trigger = matchTrigger(text);
@@ -76,10 +88,13 @@ export async function onMessage(turn: Turn, msg: IncomingMessage) {
     }
     const fixed = anyReplyButton(text);
     if (fixed) return press(turn, fixed.owner, fixed.button, text);
-  } else if (msg.contact || msg.location) {
-    // A "share contact/location" reply button answers with the phone number or "lat,lon".
-    const shared = msg.contact ? msg.contact.phone_number : msg.location!.latitude + "," + msg.location!.longitude;
-    const action = msg.contact ? "contact" : "location";
+  } else if (msg.contact || msg.location || msg.poll || msg.web_app_data) {
+    // A reply button that shares something answers with the phone number, "lat,lon", the poll's
+    // question or the data the Mini App sent.
+    const [action, shared] = msg.contact ? ["contact", msg.contact.phone_number]
+      : msg.location ? ["location", msg.location.latitude + "," + msg.location.longitude]
+      : msg.poll ? ["poll", msg.poll.question]
+      : ["web_app", msg.web_app_data!.data];
     const shown = shownButton(turn, (b) => b.action === action);
     if (shown) return press(turn, shown.owner, shown.button, render(turn, shown.button.text), shared);
     if (await collectAnswer(turn, msg)) return;
@@ -88,6 +103,9 @@ export async function onMessage(turn: Turn, msg: IncomingMessage) {
   }
   await fallback(turn);
 }
+
+/** Reply buttons that answer with something shared, never with their own text. */
+export const SHARES: string[] = ["contact", "location", "poll", "web_app", "managed_bot"];
 
 /** With the catchAllHandlers flag, a private message that matched nothing gets a polite answer. */
 export async function fallback(turn: Turn) {
@@ -125,6 +143,11 @@ export async function onCallback(turn: Turn, query: CallbackQuery) {
     console.log("chat " + turn.chatId + ": press refused: the message shows no button with data " + JSON.stringify(raw));
     await ackPress(turn);
     return;
+  }
+  // An operator's "go to node" button (docs/dialogs.md): shown on the message, so the press is the user's.
+  if (raw.startsWith("o:") && INDEX.has(raw.slice(2))) {
+    await ackPress(turn);
+    return go(turn, raw.slice(2));
   }
   if (await onBroadcastAnswer(turn, raw)) return;
   const data = dataOf(turn, raw);

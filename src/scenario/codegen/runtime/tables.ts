@@ -16,10 +16,18 @@ export interface ButtonDef {
   id: string;
   text: string;
   /** selection: toggles a checkmark (multi-select); continue: stores the selection and goes on */
-  action: "goto" | "command" | "url" | "contact" | "location" | "complete" | "selection" | "continue";
-  /** node id (goto, complete, contact, location) or command name (command) */
+  action:
+    | "goto" | "command" | "url" | "contact" | "location" | "poll" | "complete" | "selection" | "continue"
+    | "web_app" | "copy_text" | "managed_bot";
+  /** node id (goto, complete, contact, location, poll) or command name (command) */
   target?: string;
+  /** url: the link; web_app: the Mini App's address (https only, checked once rendered) */
   url?: string;
+  /** copy_text: the text copied; poll: "quiz" | "regular" when narrowed */
+  value?: string;
+  /** managed_bot: the suggested name and username */
+  suggest?: { name?: string; username?: string };
+  style?: "primary" | "success" | "danger";
   /** skipDataCollection: pressing it does not store its text into the input variable */
   skipInput?: true;
   /** hideAfterClick: the inline keyboard disappears from the message after a press */
@@ -196,6 +204,8 @@ export interface InputNode {
   t: "input";
   id: string;
   collect: CollectDef;
+  /** inputPrompt with the node's buttons: sent when nothing asked the question in the same update */
+  ask?: { text: string; format: Format; keyboard?: KeyboardDef };
   adminOnly?: true;
 }
 
@@ -209,6 +219,17 @@ export interface CommandDef {
   description: string;
   menu?: true;
   adminOnly?: true;
+  /** deep links: "/start <parameter>" runs the first link that matches (exact ones, then the longest prefix) */
+  links?: DeepLinkDef[];
+}
+
+/** A command_trigger with deepLinkParam: its own flow for one parameter (or a family by prefix). */
+export interface DeepLinkDef {
+  match: "exact" | "prefix";
+  value: string;
+  target: string;
+  /** the variable that receives the parameter */
+  saveAs?: string;
 }
 
 /** A pressed inline button whose data matches starts the flow at target. */

@@ -7,7 +7,7 @@ import { chatOf, describe } from "./actions";
 import { broadcastRecipients, paceMassSend } from "./broadcast";
 import { go, inChat, log } from "./flow";
 import { MESSAGE_TRIGGERS, SCHEDULES } from "./program-data";
-import { bot } from "./router";
+import { bot, handle } from "./router";
 import { ADMIN_IDS, TOKEN_ID, db, loadState, saveState, states } from "./storage";
 import type { IncomingMessage, Sender, Turn } from "./types";
 import { render, toText } from "./values";
@@ -38,6 +38,7 @@ export function runIn(chatId: number, target: string, prepare: (turn: Turn) => v
  * user the topic belongs to (true: handled); incoming triggers run for every message (false).
  */
 export async function messageTriggers(turn: Turn, msg: IncomingMessage): Promise<boolean> {
+  if (msg.successful_payment) return paid(turn, msg.successful_payment);
   const chatType = turn.ctx.chat?.type;
   if ((chatType === "group" || chatType === "supergroup") && msg.message_thread_id && !msg.from?.is_bot) {
     for (const t of MESSAGE_TRIGGERS) {
@@ -105,6 +106,126 @@ bot.api.config.use(async (prev, method, payload, signal) => {
     });
   }
   return res;
+});
+
+// ─── Reactions, members and join requests ──────────────────────────────────────
+
+/** Telegram's update kinds when a bot names none; reactions and chat_member must be asked for. */
+export const DEFAULT_UPDATES = [
+  "message", "edited_message", "channel_post", "edited_channel_post", "business_connection", "business_message",
+  "edited_business_message", "deleted_business_messages", "inline_query", "chosen_inline_result", "callback_query",
+  "shipping_query", "pre_checkout_query", "purchased_paid_media", "poll", "poll_answer", "my_chat_member",
+  "chat_join_request", "chat_boost", "removed_chat_boost",
+] as const;
+
+/** What polling asks for: undefined (Telegram's default) unless a trigger needs an opt-in kind. */
+export function allowedUpdates(): NonNullable<Parameters<typeof bot.start>[0]>["allowed_updates"] {
+  const extra = new Set<"message_reaction" | "chat_member">();
+  for (const t of MESSAGE_TRIGGERS) {
+    if (t.on === "reaction") extra.add("message_reaction");
+    if (t.on === "member") extra.add("chat_member");
+  }
+  return extra.size > 0 ? [...DEFAULT_UPDATES, ...extra] : undefined;
+}
+
+type MemberState = { status: string; is_member?: boolean };
+const isIn = (m: MemberState) => m.status === "creator" || m.status === "administrator" || m.status === "member" || (m.status === "restricted" && m.is_member === true);
+
+/** joined, left, promoted, demoted; in a private chat the bot blocked or unblocked by its user. */
+export function memberEvent(before: MemberState, after: MemberState, privateChat: boolean): string | undefined {
+  if (privateChat) return after.status === "kicked" ? "blocked" : before.status === "kicked" && after.status === "member" ? "unblocked" : undefined;
+  if (!isIn(before) && isIn(after)) return "joined";
+  if (isIn(before) && !isIn(after)) return "left";
+  if (before.status !== "administrator" && after.status === "administrator") return "promoted";
+  if (before.status === "administrator" && after.status !== "administrator") return "demoted";
+  return undefined;
+}
+
+bot.on("message_reaction", (ctx) => {
+  const r = ctx.messageReaction;
+  const emojiOf = (list: typeof r.new_reaction) => list.flatMap((x) => (x.type === "emoji" ? [x.emoji as string] : []));
+  const before = emojiOf(r.old_reaction);
+  const added = emojiOf(r.new_reaction).filter((e) => !before.includes(e));
+  if (added.length === 0) return;
+  for (const t of MESSAGE_TRIGGERS) {
+    if (t.on !== "reaction") continue;
+    const emoji = added.find((e) => !t.only || t.only.includes(e));
+    if (emoji === undefined) continue;
+    return handle(ctx, (turn) => {
+      turn.state.vars.reaction_emoji = emoji;
+      turn.state.vars.reacted_message_id = String(r.message_id);
+      log(turn, "reaction " + emoji + " on message " + r.message_id);
+      return go(turn, t.target);
+    });
+  }
+});
+
+// Other parts watch my_chat_member too (a blocked user is marked): this one always passes it on.
+bot.on(["chat_member", "my_chat_member"], async (ctx, next) => {
+  const u = ctx.chatMember ?? ctx.myChatMember!;
+  const event = memberEvent(u.old_chat_member, u.new_chat_member, u.chat.type === "private");
+  const t = event && MESSAGE_TRIGGERS.find((x) => x.on === "member" && (!x.only || x.only.includes(event)));
+  if (t) {
+    await handle(ctx, (turn) => {
+      turn.state.vars.member_event = event;
+      turn.state.vars.member_id = String(u.new_chat_member.user.id);
+      log(turn, "member " + u.new_chat_member.user.id + " " + event);
+      return go(turn, t.target);
+    });
+  }
+  await next();
+});
+
+/** A successful payment: its fields become variables and payment_trigger's flow runs (true: handled). */
+export async function paid(turn: Turn, p: NonNullable<IncomingMessage["successful_payment"]>): Promise<boolean> {
+  turn.state.vars.payment_amount = p.total_amount;
+  turn.state.vars.payment_currency = p.currency;
+  turn.state.vars.payment_payload = p.invoice_payload;
+  turn.state.vars.payment_charge_id = p.telegram_payment_charge_id;
+  log(turn, "payment " + p.total_amount + " " + p.currency);
+  const t = MESSAGE_TRIGGERS.find((x) => x.on === "payment");
+  if (t) await go(turn, t.target);
+  return true;
+}
+
+// Telegram waits 10 seconds for this answer before it charges. Without a checkout_trigger every
+// checkout is accepted; with one, its flow runs first and a refuse_checkout node in it refuses.
+bot.on("pre_checkout_query", (ctx) => {
+  const q = ctx.preCheckoutQuery;
+  const t = MESSAGE_TRIGGERS.find((x) => x.on === "checkout");
+  const answer = (reason: string | undefined) =>
+    (reason ? ctx.answerPreCheckoutQuery(false, { error_message: reason }) : ctx.answerPreCheckoutQuery(true)).catch((err) => console.error("pre_checkout_query failed:", err));
+  if (!t) return answer(undefined);
+  return handle(ctx, async (turn) => {
+    turn.state.vars.payment_amount = q.total_amount;
+    turn.state.vars.payment_currency = q.currency;
+    turn.state.vars.payment_payload = q.invoice_payload;
+    try {
+      await go(turn, t.target);
+    } finally {
+      log(turn, "checkout " + q.invoice_payload + (turn.event.refused ? " refused" : " accepted"));
+      await answer(turn.event.refused);
+    }
+  });
+});
+
+// A join request's flow runs in the private chat with the user (a bot may write there for 5 minutes);
+// approve_join_request / decline_join_request answer it for {join_chat_id}.
+bot.on("chat_join_request", (ctx) => {
+  const q = ctx.chatJoinRequest;
+  const t = MESSAGE_TRIGGERS.find((x) => x.on === "join_request");
+  if (!t) return;
+  return inChat(q.user_chat_id, async () => {
+    const turn = systemTurn(q.user_chat_id, q.from);
+    turn.state.vars.join_chat_id = String(q.chat.id);
+    turn.state.vars.join_chat_title = "title" in q.chat ? q.chat.title ?? "" : "";
+    log(turn, "join request to chat " + q.chat.id);
+    try {
+      await go(turn, t.target);
+    } finally {
+      saveState(turn);
+    }
+  });
 });
 
 // ─── Schedules ─────────────────────────────────────────────────────────────────

@@ -1,11 +1,12 @@
 // Export: the project's document as project.json, and the generated bot program (highlighted,
-// downloadable as bot.ts; it runs on its own with `bun add grammy`).
+// downloadable as bot.ts; it runs on its own after the install line of export/run-line.ts).
 import { useMemo } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { get, post } from "../../api/client";
 import { CopyButton, downloadText, ErrorLine } from "../../components/ui";
 import { tokenize } from "./export/highlight";
+import { INSTALL_LINE } from "./export/run-line";
 
 export function ExportTab({ projectId }: { projectId: number }) {
   const { t } = useTranslation();
@@ -29,7 +30,7 @@ export function ExportTab({ projectId }: { projectId: number }) {
       </section>
       <section className="card stack" aria-labelledby="export-code">
         <h2 id="export-code">{t("export.codeTitle")}</h2>
-        <p className="muted small">{t("export.codeHint")}</p>
+        <p className="muted small">{t("export.codeHint")} <code data-testid="install-line">{INSTALL_LINE}</code></p>
         <div className="row">
           <button type="button" className="btn primary" onClick={() => code.mutate()} disabled={code.isPending}>{code.data ? t("export.regenerate") : t("export.generate")}</button>
           {code.data && (

@@ -1,13 +1,21 @@
 // Users of a project's bots: stats (total, active 24 h / 7 d, new today), new users per day as a
-// chart, the list with search and paging, and a user's card.
+// chart, the list with search, filters (docs/dialogs.md "People of a bot"), sorting, paging and CSV
+// export, and a user's card. ?token=&user= in the address open a token and a user's card.
+import "./dialogs/dialogs.css";
 import { useEffect, useState } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { get } from "../../api/client";
-import type { TokenItem } from "../../api/types";
-import { ErrorLine } from "../../components/ui";
+import { errorText, get } from "../../api/client";
+import { downloadText, ErrorLine } from "../../components/ui";
+import { registerAudienceStrings } from "./dialogs/i18n";
+import { Chips, TokenPicker, useDebounced, useTokenChoice } from "./dialogs/controls";
 import { UserCard } from "./users/UserCard";
 import { DailyChart } from "./users/DailyChart";
+
+registerAudienceStrings();
+
+const FILTERS = ["all", "active", "inactive", "blocked"] as const;
+const SORTS = ["lastSeen", "registered", "messages", "name"] as const;
 
 interface Stats {
   total_users: number;
@@ -28,44 +36,49 @@ const PAGE = 20;
 
 export function UsersTab({ projectId }: { projectId: number }) {
   const { t } = useTranslation();
-  const tokens = useQuery({ queryKey: ["tokens", projectId], queryFn: () => get<{ items: TokenItem[] }>(`/api/bot/projects/${projectId}/tokens`) });
-  const [chosen, setChosen] = useState<number | null>(null);
-  const tokenId = chosen ?? tokens.data?.items[0]?.id ?? null;
+  const { tokens, items, tokenId, params, setParams } = useTokenChoice(projectId);
   if (tokens.isPending) return <p>{t("common.loading")}</p>;
   if (tokens.isError) return <ErrorLine error={tokens.error} />;
   if (tokenId === null) return <p className="muted">{t("users.noBots")}</p>;
   return (
     <div className="stack">
-      {tokens.data.items.length > 1 && (
-        <label className="compact-label">
-          {t("logs.bot")}
-          <select value={tokenId} onChange={(e) => setChosen(Number(e.target.value))}>
-            {tokens.data.items.map((tk) => <option key={tk.id} value={tk.id}>{tk.name}</option>)}
-          </select>
-        </label>
-      )}
-      <TokenUsers key={tokenId} tokenId={tokenId} />
+      <TokenPicker items={items} tokenId={tokenId} onPick={(id) => setParams({ token: String(id) })} />
+      <TokenUsers key={tokenId} projectId={projectId} tokenId={tokenId} initialUser={params.get("user")} />
     </div>
   );
 }
 
-function TokenUsers({ tokenId }: { tokenId: number }) {
+function TokenUsers({ projectId, tokenId, initialUser }: { projectId: number; tokenId: number; initialUser: string | null }) {
   const { t } = useTranslation();
   const [search, setSearch] = useState("");
-  const [term, setTerm] = useState("");
+  const term = useDebounced(search.trim());
   const [offset, setOffset] = useState(0);
-  const [open, setOpen] = useState<string | null>(null);
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      setTerm(search.trim());
-      setOffset(0);
-    }, 250);
-    return () => clearTimeout(timer);
-  }, [search]);
+  const [open, setOpen] = useState<string | null>(initialUser);
+  const [filter, setFilter] = useState<(typeof FILTERS)[number]>("all");
+  const [sort, setSort] = useState<(typeof SORTS)[number]>("lastSeen");
+  const [typed, setTyped] = useState({ language: "", tag: "", source: "" });
+  const facets = useDebounced(typed);
+  const [exporting, setExporting] = useState(false);
+  const [exportError, setExportError] = useState<string | null>(null);
+  const query = { search: term, filter: filter === "all" ? undefined : filter, sort, language: facets.language.trim(), tag: facets.tag.trim(), source: facets.source.trim() };
+  const exportCsv = async () => {
+    setExporting(true);
+    setExportError(null);
+    try {
+      const csv = await get<string>(`/api/bot/tokens/${tokenId}/users/export`, { query: { ...query, sort: undefined } });
+      downloadText(`users-${tokenId}.csv`, csv, "text/csv");
+    } catch (e) {
+      setExportError(errorText(e));
+    } finally {
+      setExporting(false);
+    }
+  };
+  // a new search or filter starts at the first page
+  useEffect(() => setOffset(0), [term, facets]);
   const stats = useQuery({ queryKey: ["stats", tokenId], queryFn: () => get<Stats>(`/api/bot/tokens/${tokenId}/stats`), refetchInterval: 5000 });
   const page = useQuery({
-    queryKey: ["bot-users", tokenId, term, offset],
-    queryFn: () => get<Page>(`/api/bot/tokens/${tokenId}/users`, { query: { limit: PAGE, offset, search: term } }),
+    queryKey: ["bot-users", tokenId, query, offset],
+    queryFn: () => get<Page>(`/api/bot/tokens/${tokenId}/users`, { query: { limit: PAGE, offset, ...query } }),
     placeholderData: keepPreviousData,
     refetchInterval: 5000,
   });
@@ -96,8 +109,25 @@ function TokenUsers({ tokenId }: { tokenId: number }) {
             <span className="sr-only">{t("users.search")}</span>
             <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder={t("users.search")} />
           </label>
+          <Chips options={FILTERS} value={filter} label={t("people.filter")} labelKey="people.filters" onChange={(f) => { setFilter(f); setOffset(0); }} />
+          <div className="people-filters">
+            {(["language", "tag", "source"] as const).map((k) => (
+              <label key={k} className="grow">
+                <span className="small">{t(k === "language" ? "people.userLanguage" : `people.${k}`)}</span>
+                <input value={typed[k]} maxLength={64} onChange={(e) => setTyped({ ...typed, [k]: e.target.value })} placeholder={k === "language" ? "en, ru…" : ""} />
+              </label>
+            ))}
+            <label>
+              <span className="small">{t("people.sort")}</span>
+              <select value={sort} onChange={(e) => { setSort(e.target.value as (typeof SORTS)[number]); setOffset(0); }}>
+                {SORTS.map((x) => <option key={x} value={x}>{t(`people.sorts.${x}`)}</option>)}
+              </select>
+            </label>
+            <button type="button" className="btn" disabled={exporting} onClick={() => void exportCsv()}>{exporting ? t("people.exporting") : t("people.export")}</button>
+          </div>
+          <ErrorLine error={exportError} />
           <ErrorLine error={page.error} />
-          {page.data?.count === 0 && <p className="muted">{term ? t("users.noMatch") : t("users.none")}</p>}
+          {page.data?.count === 0 && <p className="muted">{term || filter !== "all" || query.language || query.tag || query.source ? t("users.noMatch") : t("users.none")}</p>}
           <ul className="plain user-list" data-testid="user-list">
             {page.data?.items.map((u) => (
               <li key={u.userId}>
@@ -115,7 +145,7 @@ function TokenUsers({ tokenId }: { tokenId: number }) {
             </div>
           )}
         </section>
-        {open && <UserCard tokenId={tokenId} userId={open} onClose={() => setOpen(null)} />}
+        {open && <UserCard key={open} projectId={projectId} tokenId={tokenId} userId={open} onClose={() => setOpen(null)} onDeleted={() => { setOpen(null); void page.refetch(); void stats.refetch(); }} />}
       </div>
     </>
   );

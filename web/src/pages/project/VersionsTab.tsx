@@ -1,17 +1,22 @@
-// Versions of the project's scenario: who saved (a person or an agent), node counts, a look at one
-// version's sheets and its document, and restore (stored as a new version by the server).
-import { useState } from "react";
+// Versions of the project's scenario: who saved (a person or an agent, by name), node counts, what
+// a version changed on a read-only canvas, its document, and restore (stored as a new version by
+// the server). docs/editor.md "Versions".
+import { lazy, Suspense, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { get, post } from "../../api/client";
 import type { ScenarioDoc } from "../../api/types";
 import { ConfirmDialog, ErrorLine, useDates } from "../../components/ui";
 
+// React Flow comes with the canvas, only when a version is opened
+const VersionDiffView = lazy(() => import("./VersionDiff").then((m) => ({ default: m.VersionDiffView })));
+
 interface Version {
   id: number;
   createdAt: string;
   commitMessage: string | null;
   authorId: number | null;
+  authorName: string | null;
   agentEdit: number | boolean;
   agentDisplayName: string | null;
   nodesCount: number;
@@ -37,13 +42,13 @@ export function VersionsTab({ projectId }: { projectId: number }) {
       <ErrorLine error={list.error} />
       {list.data?.length === 0 && <p className="muted">{t("versions.none")}</p>}
       <ul className="plain version-list" data-testid="version-list">
-        {list.data?.map((v) => (
+        {list.data?.map((v, i) => (
           <li key={v.id} className="card stack">
             <div className="row between">
               <div>
                 <strong>{v.commitMessage || t("versions.noMessage")}</strong>
                 <div className="muted small">
-                  {dateTime(v.createdAt)} · {v.agentEdit ? t("versions.agent", { name: v.agentDisplayName ?? "—" }) : t("versions.author", { id: v.authorId ?? "—" })} · {t("projects.nodes", { count: v.nodesCount })}
+                  {dateTime(v.createdAt)} · {v.agentEdit ? t("versions.agent", { name: v.agentDisplayName ?? "—" }) : t("versions.author", { name: v.authorName ?? (v.authorId ? `#${v.authorId}` : "—") })} · {t("projects.nodes", { count: v.nodesCount })}
                 </div>
               </div>
               <div className="actions">
@@ -51,7 +56,7 @@ export function VersionsTab({ projectId }: { projectId: number }) {
                 <button type="button" className="btn small-btn" onClick={() => setRestoring(v)}>{t("versions.restore")}</button>
               </div>
             </div>
-            {viewing === v.id && <VersionView projectId={projectId} versionId={v.id} />}
+            {viewing === v.id && <VersionView projectId={projectId} versionId={v.id} previousId={list.data?.[i + 1]?.id ?? null} onRestore={() => setRestoring(v)} />}
           </li>
         ))}
       </ul>
@@ -63,17 +68,22 @@ export function VersionsTab({ projectId }: { projectId: number }) {
   );
 }
 
-function VersionView({ projectId, versionId }: { projectId: number; versionId: number }) {
+function VersionView({ projectId, versionId, previousId, onRestore }: { projectId: number; versionId: number; previousId: number | null; onRestore: () => void }) {
   const { t } = useTranslation();
-  const v = useQuery({ queryKey: ["version", projectId, versionId], queryFn: () => get<{ data: ScenarioDoc }>(`/api/projects/${projectId}/versions/${versionId}`) });
-  if (v.isPending) return <p>{t("common.loading")}</p>;
+  const read = (id: number) => get<{ data: ScenarioDoc }>(`/api/projects/${projectId}/versions/${id}`);
+  const v = useQuery({ queryKey: ["version", projectId, versionId], queryFn: () => read(versionId) });
+  const prev = useQuery({ queryKey: ["version", projectId, previousId], queryFn: () => read(previousId!), enabled: previousId !== null });
+  if (v.isPending || (previousId !== null && prev.isPending)) return <p>{t("common.loading")}</p>;
   if (v.isError) return <ErrorLine error={v.error} />;
-  const sheets = v.data.data?.sheets ?? [];
+  if (prev.isError) return <ErrorLine error={prev.error} />;
   return (
     <div className="stack">
-      <ul className="small">
-        {sheets.map((s) => <li key={s.id}>{s.name}: {t("projects.nodes", { count: s.nodes?.length ?? 0 })}</li>)}
-      </ul>
+      <Suspense fallback={<p>{t("common.loading")}</p>}>
+        <VersionDiffView before={previousId === null ? null : prev.data?.data ?? null} after={v.data.data} />
+      </Suspense>
+      <div className="row wrap">
+        <button type="button" className="btn small-btn" onClick={onRestore}>{t("versions.restoreThis")}</button>
+      </div>
       <details>
         <summary>{t("versions.document")}</summary>
         <pre className="code small">{JSON.stringify(v.data.data, null, 2)}</pre>

@@ -15,6 +15,7 @@ export interface ProjectTab {
 const ScenarioTab = lazy(() => import("../../editor/ScenarioTab").then((m) => ({ default: m.ScenarioTab })));
 const BotsTab = lazy(() => import("./BotsTab").then((m) => ({ default: m.BotsTab })));
 const LogsTab = lazy(() => import("./LogsTab").then((m) => ({ default: m.LogsTab })));
+const DialogsTab = lazy(() => import("./DialogsTab").then((m) => ({ default: m.DialogsTab })));
 const UsersTab = lazy(() => import("./UsersTab").then((m) => ({ default: m.UsersTab })));
 const MediaTab = lazy(() => import("./MediaTab").then((m) => ({ default: m.MediaTab })));
 const VersionsTab = lazy(() => import("./VersionsTab").then((m) => ({ default: m.VersionsTab })));
@@ -27,6 +28,7 @@ export const PROJECT_TABS: ProjectTab[] = [
   { id: "bots", label: "project.tabs.bots", component: BotsTab },
   { id: "preview", label: "preview.tab", component: PreviewTab },
   { id: "logs", label: "project.tabs.logs", component: LogsTab },
+  { id: "dialogs", label: "project.tabs.dialogs", component: DialogsTab },
   { id: "users", label: "project.tabs.users", component: UsersTab },
   { id: "media", label: "project.tabs.media", component: MediaTab },
   { id: "versions", label: "project.tabs.versions", component: VersionsTab },

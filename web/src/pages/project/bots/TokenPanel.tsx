@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { del, get, patch, post } from "../../../api/client";
 import type { BotStatus, TokenItem } from "../../../api/types";
 import { ConfirmDialog, ErrorLine } from "../../../components/ui";
+import { BotProfile } from "./BotProfile";
 import { EnvVars } from "./EnvVars";
 
 const FLAGS = ["catchAllHandlers", "protectContent", "contentCache"] as const;
@@ -83,6 +84,10 @@ export function TokenPanel({ projectId, token: tk }: { projectId: number; token:
           </div>
           <ErrorLine error={save.error ?? remove.error} />
         </form>
+      </details>
+      <details>
+        <summary>{t("bots.profile.title")}</summary>
+        <BotProfile tokenId={tk.id} />
       </details>
       <details>
         <summary>{t("env.title")}</summary>

@@ -1,0 +1,1 @@
+ALTER TABLE `bot_tokens` ADD `message_retention_days` integer DEFAULT 30 NOT NULL;

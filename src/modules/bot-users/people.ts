@@ -1,0 +1,109 @@
+// The people of a bot (docs/dialogs.md "The people of a bot"): the users list's filters
+// and sort, the detail's added fields, tags, removal and the CSV export.
+import type { AppContext } from "../../context";
+import type { ProjectDb } from "../../db/project-db";
+import { notFound } from "../../errors";
+import { pageInfo, parseVariables, type BotUserPage } from "./model";
+import type { PeopleFilter } from "./model";
+import { deletePerson, knownUser, userFactsOf, peoplePage, peopleRows, personOf, setTags, takeoverOf } from "./queries";
+
+export interface PersonFields {
+  languageCode: string | null;
+  isPremium: boolean;
+  blocked: boolean;
+  blockedAt: string | null;
+  source: string | null;
+  referrerId: string | null;
+  tags: string[];
+  firstSeenAt: string | null;
+  lastSeenAt: string | null;
+  messagesIn: number;
+  messagesOut: number;
+  takeover: boolean;
+}
+
+export function tagsOf(raw: string | null | undefined): string[] {
+  try {
+    const v = JSON.parse(raw ?? "[]");
+    return Array.isArray(v) ? v.filter((t): t is string => typeof t === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** A spreadsheet would run a cell starting with = + - @ (or a tab/CR) as a formula: such cells get a leading quote. */
+export function csvCell(v: unknown): string {
+  let s = v === null || v === undefined ? "" : typeof v === "string" ? v : typeof v === "object" ? JSON.stringify(v) : String(v);
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+export class PeopleService {
+  constructor(private readonly ctx: AppContext) {}
+
+  private fileOf(tokenId: number, actorId: number): ProjectDb | null {
+    const { token } = this.ctx.tokens.access.require(tokenId, actorId);
+    return this.ctx.projectFiles.existing(token.projectId);
+  }
+
+  list(tokenId: number, actorId: number, f: PeopleFilter, limit: number, offset: number): BotUserPage {
+    const db = this.fileOf(tokenId, actorId);
+    if (!db) return { items: [], ...pageInfo(0, offset, limit, 0) };
+    const { rows, count } = peoplePage(db, tokenId, f, limit, offset);
+    const items = rows.map((r) => ({ userId: r.userId, firstName: r.firstName ?? "", userName: r.username ?? "" }));
+    return { items, ...pageInfo(count, offset, limit, items.length) };
+  }
+
+  /** The detail's added fields (the caller checked access and that the user exists). */
+  fields(tokenId: number, actorId: number, userId: string): PersonFields {
+    const db = this.fileOf(tokenId, actorId);
+    const p = db ? personOf(db, tokenId, userId) : undefined;
+    const u = db ? userFactsOf(db, tokenId, userId) : undefined;
+    return {
+      languageCode: u?.languageCode ?? p?.languageCode ?? null,
+      isPremium: p?.isPremium === 1,
+      blocked: p?.blocked === 1,
+      blockedAt: p?.blockedAt ?? null,
+      source: p?.source ?? null,
+      referrerId: p?.referrerId ?? null,
+      tags: tagsOf(p?.tags),
+      // bot_users keeps them too (with the user database on); the message store's when it is off
+      firstSeenAt: u?.firstSeenAt ?? p?.firstSeenAt ?? null,
+      lastSeenAt: u?.lastSeenAt ?? p?.lastSeenAt ?? null,
+      messagesIn: p?.messagesIn ?? 0,
+      messagesOut: p?.messagesOut ?? 0,
+      takeover: db ? takeoverOf(db, tokenId, userId) : false,
+    };
+  }
+
+  tags(tokenId: number, actorId: number, userId: string, tags: string[]): { userId: string; tags: string[] } {
+    const db = this.fileOf(tokenId, actorId);
+    if (!db || !knownUser(db, tokenId, userId)) throw notFound("Bot user not found");
+    const unique = [...new Set(tags.map((t) => t.trim()))];
+    setTags(db, tokenId, userId, unique);
+    return { userId, tags: unique };
+  }
+
+  remove(tokenId: number, actorId: number, userId: string): { success: true } {
+    const db = this.fileOf(tokenId, actorId);
+    if (!db || !knownUser(db, tokenId, userId)) throw notFound("Bot user not found");
+    deletePerson(db, tokenId, userId);
+    return { success: true };
+  }
+
+  /** One row per user, the fixed columns then one per variable any of them has. */
+  csv(tokenId: number, actorId: number, f: PeopleFilter): string {
+    const db = this.fileOf(tokenId, actorId);
+    const rows = db ? [...peopleRows(db, tokenId, f)] : [];
+    const vars = rows.map((r) => parseVariables(r.variables));
+    const keys = [...new Set(vars.flatMap((v) => Object.keys(v)))].sort();
+    const head = ["id", "first_name", "last_name", "username", "language", "premium", "blocked", "source", "referrer_id", "tags", "first_seen_at", "last_seen_at", "messages_in", "messages_out", ...keys];
+    const lines = [head.map(csvCell).join(",")];
+    rows.forEach((r, i) => {
+      const p = r.person;
+      const fixed = [r.userId, r.firstName, r.lastName, r.username, r.languageCode ?? p?.languageCode, p?.isPremium ? 1 : 0, p?.blocked ? 1 : 0, p?.source, p?.referrerId, tagsOf(p?.tags).join(";"), r.firstSeenAt, r.lastSeenAt, p?.messagesIn ?? 0, p?.messagesOut ?? 0];
+      lines.push([...fixed, ...keys.map((k) => vars[i]![k])].map(csvCell).join(","));
+    });
+    return lines.join("\r\n") + "\r\n";
+  }
+}

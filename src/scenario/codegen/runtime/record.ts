@@ -1,0 +1,345 @@
+// Runtime source: the message store and the people of a bot (docs/dialogs.md). Every message the
+// bot receives or sends, edits and deletions go to a queue that one transaction writes every
+// RECORD_WINDOW_MS (or at RECORD_BATCH_ROWS): no reply waits for the disk. An operator's takeover
+// keeps the scenario from answering a chat; the platform's commands arrive through tellBot.
+// (Part of every generated bot; see types.ts.)
+import { AsyncLocalStorage } from "node:async_hooks";
+import { Context } from "grammy";
+import { NODE_SCOPE } from "./flow";
+import { bot } from "./router";
+import { ADMIN_IDS, TOKEN_ID, db, env } from "./storage";
+import { runIn } from "./triggers";
+import type { IncomingMessage } from "./types";
+
+// ─── Message store: queued, written in batches ─────────────────────────────────
+
+/** The token's messageRetentionDays (the platform sets it; 30 without it, 0 = no message is kept). */
+export const RETENTION_DAYS = /^\d+$/.test(env.BOTLOOM_MESSAGE_RETENTION_DAYS ?? "") ? Number(env.BOTLOOM_MESSAGE_RETENTION_DAYS) : 30;
+/** The batch window: a record waits at most this long before its transaction commits. */
+export const RECORD_WINDOW_MS = 50;
+export const RECORD_BATCH_ROWS = 200;
+/** Run by the platform: each batch is followed by a line naming the chats it touched (live events). */
+export const TELL_PLATFORM = env.BOTLOOM_EVENTS === "1";
+/** The first characters of that line; the platform takes such lines out of the bot's log. */
+export const EVENT_MARK = "\u001fbotloom:chat-message ";
+
+export type Button = { text: string; url?: string; data?: string };
+export type ChatInfo = { kind: string; title: string | null; userId: string | null; firstName: string | null; username: string | null };
+export type MessageRecord = {
+  chatId: string;
+  direction: "in" | "out";
+  sentBy: "user" | "bot" | "campaign";
+  kind: string;
+  text: string;
+  buttons: Button[][] | null;
+  callbackData: string | null;
+  nodeId: string | null;
+  mid: number | null;
+  at: string;
+  chat: ChatInfo | null;
+};
+export type PersonRecord = { userId: string; premium: number; language: string | null; source: string | null; referrer: string | null; at: string; in: number; out: number };
+export type RecordOp =
+  | { t: "msg"; m: MessageRecord }
+  | { t: "edit"; chatId: string; mid: number; text: string; at: string }
+  | { t: "del"; chatId: string; mids: number[]; at: string }
+  | { t: "person"; p: PersonRecord }
+  | { t: "blocked"; userId: string; on: boolean; at: string };
+
+/** Set while a broadcast node sends: its messages are recorded as `sentBy: "campaign"`. */
+export const SENT_BY = new AsyncLocalStorage<"campaign">();
+
+export const recordQueue: RecordOp[] = [];
+export let recordTimer: ReturnType<typeof setTimeout> | undefined;
+
+export const recordSql = db && {
+  message: db.query<{ id: number }, [number, string, string, string, string, string, string | null, string | null, string | null, number | null, string]>(
+    "INSERT INTO bot_messages (token_id, chat_id, direction, sent_by, kind, text, buttons, callback_data, node_id, " +
+      "messenger_message_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+  ),
+  chat: db.query<unknown, [number, string, string, string | null, string | null, string | null, string | null, string, string, number]>(
+    "INSERT INTO bot_chats (token_id, chat_id, kind, title, user_id, first_name, username, last_message_at, last_message_text, unread) " +
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (token_id, chat_id) DO UPDATE SET " +
+      "kind = coalesce(excluded.kind, bot_chats.kind), title = coalesce(excluded.title, bot_chats.title), " +
+      "user_id = coalesce(excluded.user_id, bot_chats.user_id), first_name = coalesce(excluded.first_name, bot_chats.first_name), " +
+      "username = coalesce(excluded.username, bot_chats.username), last_message_at = excluded.last_message_at, " +
+      "last_message_text = excluded.last_message_text, unread = bot_chats.unread + excluded.unread",
+  ),
+  edit: db.query<unknown, [string, string, number, string, number]>(
+    "UPDATE bot_messages SET text = ?, edited_at = ? WHERE token_id = ? AND chat_id = ? AND messenger_message_id = ?",
+  ),
+  del: db.query<unknown, [string, number, string, number]>(
+    "UPDATE bot_messages SET deleted_at = ? WHERE token_id = ? AND chat_id = ? AND messenger_message_id = ? AND deleted_at IS NULL",
+  ),
+  person: db.query<unknown, [number, string, number, string | null, string | null, string | null, string, string, number, number]>(
+    "INSERT INTO bot_people (token_id, user_id, is_premium, language_code, source, referrer_id, first_seen_at, last_seen_at, " +
+      "messages_in, messages_out) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (token_id, user_id) DO UPDATE SET " +
+      "is_premium = CASE WHEN excluded.messages_in > 0 THEN excluded.is_premium ELSE bot_people.is_premium END, " +
+      "language_code = coalesce(excluded.language_code, bot_people.language_code), " +
+      "source = coalesce(bot_people.source, excluded.source), referrer_id = coalesce(bot_people.referrer_id, excluded.referrer_id), " +
+      "last_seen_at = CASE WHEN excluded.messages_in > 0 THEN excluded.last_seen_at ELSE bot_people.last_seen_at END, " +
+      "messages_in = bot_people.messages_in + excluded.messages_in, messages_out = bot_people.messages_out + excluded.messages_out, " +
+      // a message from the user means they are back
+      "blocked = CASE WHEN excluded.messages_in > 0 THEN 0 ELSE bot_people.blocked END, " +
+      "blocked_at = CASE WHEN excluded.messages_in > 0 THEN NULL ELSE bot_people.blocked_at END",
+  ),
+  blocked: db.query<unknown, [number, string, number, string | null, string, string]>(
+    "INSERT INTO bot_people (token_id, user_id, blocked, blocked_at, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?) " +
+      "ON CONFLICT (token_id, user_id) DO UPDATE SET blocked = excluded.blocked, blocked_at = excluded.blocked_at",
+  ),
+  takeover: db.query<{ takeover: number }, [number, string]>("SELECT takeover FROM bot_chats WHERE token_id = ? AND chat_id = ?"),
+  chatUser: db.query<{ first_name: string | null; username: string | null }, [number, string]>("SELECT first_name, username FROM bot_chats WHERE token_id = ? AND chat_id = ?"),
+  prune: db.query<unknown, [number, string]>(
+    "DELETE FROM bot_messages WHERE id IN (SELECT id FROM bot_messages WHERE token_id = ? AND created_at < ? LIMIT 2000)",
+  ),
+};
+
+export const recordsMessages = !!recordSql && RETENTION_DAYS > 0;
+
+export function queueRecord(op: RecordOp) {
+  if (!recordSql) return;
+  recordQueue.push(op);
+  if (recordQueue.length >= RECORD_BATCH_ROWS) flushRecords();
+  else recordTimer ??= setTimeout(flushRecords, RECORD_WINDOW_MS);
+}
+
+/** Writes the queue in one transaction; then tells the platform which chats got which last message. */
+export function flushRecords() {
+  if (recordTimer) clearTimeout(recordTimer);
+  recordTimer = undefined;
+  if (!recordSql || recordQueue.length === 0) return;
+  const ops = recordQueue.splice(0);
+  const last = new Map<string, number>();
+  const q = recordSql;
+  try {
+    db!.transaction(() => {
+      for (const op of ops) {
+        if (op.t === "msg") {
+          const m = op.m;
+          const row = q.message.get(TOKEN_ID, m.chatId, m.direction, m.sentBy, m.kind, m.text, m.buttons ? JSON.stringify(m.buttons) : null, m.callbackData, m.nodeId, m.mid, m.at);
+          const c = m.chat;
+          const preview = m.text || "[" + m.kind + "]";
+          q.chat.run(TOKEN_ID, m.chatId, c?.kind ?? (Number(m.chatId) > 0 ? "private" : "group"), c?.title ?? null, c?.userId ?? null, c?.firstName ?? null, c?.username ?? null, m.at, preview.slice(0, 200), m.direction === "in" ? 1 : 0);
+          if (row) last.set(m.chatId, row.id);
+        } else if (op.t === "edit") {
+          q.edit.run(op.text, op.at, TOKEN_ID, op.chatId, op.mid);
+        } else if (op.t === "del") {
+          for (const mid of op.mids) q.del.run(op.at, TOKEN_ID, op.chatId, mid);
+        } else if (op.t === "person") {
+          const p = op.p;
+          q.person.run(TOKEN_ID, p.userId, p.premium, p.language, p.source, p.referrer, p.at, p.at, p.in, p.out);
+        } else {
+          q.blocked.run(TOKEN_ID, op.userId, op.on ? 1 : 0, op.on ? op.at : null, op.at, op.at);
+        }
+      }
+    })();
+  } catch (err) {
+    console.error("could not record " + ops.length + " messages:", err);
+    return;
+  }
+  if (!TELL_PLATFORM || last.size === 0) return;
+  const pairs = [...last];
+  for (let i = 0; i < pairs.length; i += 100) console.log(EVENT_MARK + JSON.stringify(pairs.slice(i, i + 100)));
+}
+
+/** Removes messages older than the token's retention, a bounded chunk at a time (the bot keeps answering between). */
+export function pruneMessages() {
+  if (!recordSql || RETENTION_DAYS <= 0) return;
+  const cutoff = new Date(Date.now() - RETENTION_DAYS * 86_400_000).toISOString();
+  try {
+    for (let i = 0; i < 50; i++) if (recordSql.prune.run(TOKEN_ID, cutoff).changes < 2000) break;
+  } catch (err) {
+    console.error("could not prune old messages:", err);
+  }
+}
+
+export const pruneTimer = recordSql && RETENTION_DAYS > 0 ? setInterval(pruneMessages, 3_600_000) : undefined;
+if (pruneTimer) {
+  pruneTimer.unref?.();
+  setTimeout(pruneMessages, 1000).unref?.();
+}
+
+// ─── What an update says: kind, text, buttons, the chat, the person ────────────
+
+export function kindOf(m: IncomingMessage): { kind: string; text: string } {
+  const caption = m.caption ?? "";
+  if (m.text !== undefined) return { kind: "text", text: m.text };
+  if (m.photo) return { kind: "photo", text: caption };
+  if (m.video) return { kind: "video", text: caption };
+  if (m.animation) return { kind: "animation", text: caption };
+  if (m.document) return { kind: "document", text: caption };
+  if (m.voice) return { kind: "voice", text: caption };
+  if (m.audio) return { kind: "audio", text: caption };
+  if (m.video_note) return { kind: "video_note", text: "" };
+  if (m.sticker) return { kind: "sticker", text: m.sticker.emoji ?? "" };
+  if (m.location) return { kind: "location", text: m.location.latitude + "," + m.location.longitude };
+  if (m.contact) return { kind: "contact", text: m.contact.phone_number };
+  if (m.poll) return { kind: "poll", text: m.poll.question };
+  return { kind: Object.keys(m).find((k) => !/^(message_id|date|chat|from|message_thread_id|is_topic_message|entities|caption_entities)$/.test(k)) ?? "other", text: caption };
+}
+
+export function chatInfo(chat: { id: number; type: string; title?: string; first_name?: string; username?: string } | undefined, from: { id: number; first_name?: string; username?: string } | undefined): ChatInfo | null {
+  if (!chat) return null;
+  const priv = chat.type === "private";
+  return {
+    kind: chat.type,
+    title: chat.title ?? null,
+    userId: priv ? String(chat.id) : from ? String(from.id) : null,
+    firstName: (priv ? chat.first_name : undefined) ?? from?.first_name ?? null,
+    username: (priv ? chat.username : undefined) ?? from?.username ?? null,
+  };
+}
+
+type MarkupButton = { text?: unknown; url?: unknown; callback_data?: unknown };
+
+export function buttonsOf(markup: unknown): Button[][] | null {
+  const m = markup as { inline_keyboard?: MarkupButton[][]; keyboard?: (MarkupButton | string)[][] } | undefined;
+  const rows = m?.inline_keyboard ?? m?.keyboard;
+  if (!Array.isArray(rows)) return null;
+  return rows.map((row) =>
+    (Array.isArray(row) ? row : []).map((b) => {
+      if (typeof b === "string") return { text: b };
+      const out: Button = { text: String(b.text ?? "") };
+      if (typeof b.url === "string") out.url = b.url;
+      if (typeof b.callback_data === "string") out.data = b.callback_data;
+      return out;
+    }),
+  );
+}
+
+/** "/start payload" → payload; with `ref_<id>` the referrer. */
+export function startParamOf(text: string | undefined): { source: string; referrer: string | null } | undefined {
+  const m = /^\/start(?:@\S+)?\s+(\S{1,64})/.exec(text ?? "");
+  if (!m) return undefined;
+  const ref = /^ref_(\d{1,20})$/.exec(m[1]);
+  return { source: m[1], referrer: ref ? ref[1] : null };
+}
+
+/**
+ * Records an incoming message or press and the person who sent it; true when an operator holds
+ * the chat, so the scenario stays silent (the record and the last-seen time are kept all the same).
+ */
+export function noteIncoming(ctx: Context, chatId: number): boolean {
+  if (!recordSql) return false;
+  const at = new Date().toISOString();
+  const from = ctx.from;
+  const msg = ctx.message;
+  const query = ctx.callbackQuery;
+  const chat = chatInfo(ctx.chat ?? (from ? { id: from.id, type: "private", first_name: from.first_name, username: from.username } : undefined), from);
+  const start = startParamOf(msg?.text);
+  if (from && !from.is_bot) {
+    queueRecord({ t: "person", p: { userId: String(from.id), premium: from.is_premium ? 1 : 0, language: from.language_code ?? null, source: start?.source ?? null, referrer: start?.referrer ?? null, at, in: 1, out: 0 } });
+  }
+  if (recordsMessages) {
+    if (msg) {
+      const { kind, text } = kindOf(msg);
+      queueRecord({ t: "msg", m: { chatId: String(chatId), direction: "in", sentBy: "user", kind, text, buttons: null, callbackData: null, nodeId: null, mid: msg.message_id, at, chat } });
+    } else if (query) {
+      const rows = query.message && "reply_markup" in query.message ? buttonsOf(query.message.reply_markup) : null;
+      const label = rows?.flat().find((b) => b.data === query.data)?.text ?? "";
+      queueRecord({ t: "msg", m: { chatId: String(chatId), direction: "in", sentBy: "user", kind: "callback", text: label, buttons: null, callbackData: query.data ?? null, nodeId: null, mid: null, at, chat } });
+    }
+  }
+  try {
+    return recordSql.takeover.get(TOKEN_ID, String(chatId))?.takeover === 1;
+  } catch {
+    return false;
+  }
+}
+
+// ─── What the bot sends, edits and deletes (every Bot API call passes here) ────
+
+export const SENDS = new Set(["sendMessage", "sendPhoto", "sendVideo", "sendAnimation", "sendAudio", "sendDocument", "sendVoice", "sendVideoNote", "sendSticker", "sendLocation", "sendVenue", "sendContact", "sendPoll", "sendDice", "sendMediaGroup", "copyMessage", "forwardMessage"]);
+
+/** The messenger's words for "this user will not get your messages" (the user is then marked blocked). */
+export const BLOCKED_ERROR = /bot was blocked by the user|user is deactivated/i;
+
+type SentMessage = { message_id: number; chat: { id: number; type: string; title?: string; first_name?: string; username?: string }; text?: string; caption?: string };
+
+export function noteSent(method: string, payload: Record<string, unknown>, result: unknown) {
+  const at = new Date().toISOString();
+  const nodeId = NODE_SCOPE.getStore() || null;
+  const list = (Array.isArray(result) ? result : [result]) as SentMessage[];
+  for (const r of list) {
+    if (!r || typeof r !== "object" || typeof r.message_id !== "number" || !r.chat) continue;
+    const chatId = String(r.chat.id);
+    if (r.chat.type === "private") queueRecord({ t: "person", p: { userId: chatId, premium: 0, language: null, source: null, referrer: null, at, in: 0, out: 1 } });
+    if (!recordsMessages) continue;
+    const kind = method === "sendMessage" ? "text" : method.replace(/^send/, "").replace(/^./, (c) => c.toLowerCase());
+    const text = r.text ?? r.caption ?? (typeof payload.text === "string" ? payload.text : typeof payload.caption === "string" ? payload.caption : "");
+    queueRecord({ t: "msg", m: { chatId, direction: "out", sentBy: SENT_BY.getStore() ?? "bot", kind, text, buttons: buttonsOf(payload.reply_markup), callbackData: null, nodeId, mid: r.message_id, at, chat: chatInfo(r.chat, undefined) } });
+  }
+}
+
+bot.api.config.use(async (prev, method, payload, signal) => {
+  if (!recordSql) return prev(method, payload, signal);
+  const p = payload as Record<string, unknown>;
+  // A failure comes back as { ok: false } here; grammY throws it as a GrammyError after.
+  const res = await prev(method, payload, signal);
+  try {
+    if (!res.ok) {
+      const chat = p.chat_id;
+      if (SENDS.has(method) && res.error_code === 403 && BLOCKED_ERROR.test(res.description) && (typeof chat === "number" || typeof chat === "string") && Number(chat) > 0) {
+        queueRecord({ t: "blocked", userId: String(chat), on: true, at: new Date().toISOString() });
+      }
+    } else {
+      const chat = p.chat_id === undefined ? undefined : String(p.chat_id);
+      if (SENDS.has(method)) noteSent(method, p, res.result);
+      else if (recordsMessages && chat && (method === "editMessageText" || method === "editMessageCaption") && typeof p.message_id === "number") {
+        const text = typeof p.text === "string" ? p.text : typeof p.caption === "string" ? p.caption : "";
+        queueRecord({ t: "edit", chatId: chat, mid: p.message_id, text, at: new Date().toISOString() });
+      } else if (recordsMessages && chat && (method === "deleteMessage" || method === "deleteMessages")) {
+        const mids = (Array.isArray(p.message_ids) ? p.message_ids : [p.message_id]).filter((m): m is number => typeof m === "number");
+        queueRecord({ t: "del", chatId: chat, mids, at: new Date().toISOString() });
+      }
+    }
+  } catch (err) {
+    console.error("could not note a sent message:", err);
+  }
+  return res;
+});
+
+// Edits by the user, and the user leaving or coming back (my_chat_member: kicked = blocked).
+// Both pass the update on: member and edit triggers of the scenario may watch the same updates.
+bot.on("edited_message", (ctx, next) => {
+  const m = ctx.editedMessage;
+  if (recordsMessages) queueRecord({ t: "edit", chatId: String(m.chat.id), mid: m.message_id, text: kindOf(m).text, at: new Date().toISOString() });
+  return next();
+});
+
+bot.on("my_chat_member", (ctx, next) => {
+  const u = ctx.myChatMember;
+  if (u.chat.type === "private") queueRecord({ t: "blocked", userId: String(u.chat.id), on: u.new_chat_member.status === "kicked", at: new Date().toISOString() });
+  return next();
+});
+
+// ─── Commands of the platform (resume after a takeover) ────────────────────────
+
+/** A command of the platform (hosted-types.ts BotCommand, which programs on their own lack): a JSON line on stdin (own process) or HostedBot.tell (runner). */
+export type PlatformCommand = { op: string; chatId: string; nodeId: string };
+
+export function tellBot(command: PlatformCommand) {
+  if (command.op === "resume" && /^-?\d{1,20}$/.test(command.chatId) && typeof command.nodeId === "string") {
+    console.log("chat " + command.chatId + ": the operator let go; resuming at " + command.nodeId);
+    const id = Number(command.chatId);
+    // In a private chat the user is the chat: the node greets them by the name the store knows.
+    const known = id > 0 && recordSql ? recordSql.chatUser.get(TOKEN_ID, command.chatId) : null;
+    void runIn(id, command.nodeId, (turn) => {
+      if (id > 0) {
+        turn.from = { id, is_bot: false, first_name: known?.first_name ?? "", username: known?.username ?? undefined };
+        turn.isAdmin = ADMIN_IDS.has(command.chatId);
+      }
+    });
+  }
+}
+
+/** One stdin line of a supervised program; anything that is no command is ignored. */
+export function tellBotLine(line: string) {
+  if (!line.trim()) return;
+  try {
+    const c = JSON.parse(line) as PlatformCommand;
+    if (c && typeof c === "object") tellBot(c);
+  } catch {
+    // not a command
+  }
+}

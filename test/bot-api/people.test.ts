@@ -1,0 +1,109 @@
+// The people of a bot over HTTP (docs/dialogs.md): the users list's
+// filters and sort (the list's paging unchanged), the detail's added fields, tags, removal, CSV export.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { projectBotChats, projectBotMessages, projectBotPeople, projectBotState } from "../../src/db/project-schema";
+import { addToken, botApiEnv, createProject, seedBotUser, type BotApiEnv } from "./support";
+
+let env: BotApiEnv;
+let projectId: number;
+let tokenId: number;
+
+const now = Date.now();
+const daysAgo = (d: number) => new Date(now - d * 86_400_000).toISOString();
+const users = () => `/api/bot/tokens/${tokenId}/users`;
+const ids = async (q: string) => {
+  const r = await env.call("GET", `${users()}?limit=50&${q}`, { cookie: env.cookie });
+  expect(r.status).toBe(200);
+  return r.body.items.map((u: { userId: string }) => u.userId);
+};
+
+beforeAll(async () => {
+  env = await botApiEnv();
+  projectId = createProject(env);
+  tokenId = (await addToken(env, projectId)).tokenId;
+  seedBotUser(env, projectId, tokenId, { userId: "101", firstName: "Zed", firstSeenAt: daysAgo(50), lastSeenAt: daysAgo(1) });
+  seedBotUser(env, projectId, tokenId, { userId: "102", firstName: "amy", firstSeenAt: daysAgo(40), lastSeenAt: daysAgo(45) });
+  seedBotUser(env, projectId, tokenId, { userId: "103", firstName: "=HYPERLINK(\"x\")", firstSeenAt: daysAgo(30), lastSeenAt: daysAgo(2) });
+  const db = env.t.ctx.projectFiles.open(projectId);
+  db.$client.query("UPDATE bot_users SET language_code = ?, variables = ? WHERE user_id = ?").run("ru", JSON.stringify({ city: "Riga" }), "101");
+  db.insert(projectBotPeople).values({ tokenId, userId: "101", isPremium: 1, source: "ref_42", referrerId: "42", tags: '["vip"]', firstSeenAt: daysAgo(50), lastSeenAt: daysAgo(1), messagesIn: 5, messagesOut: 7 }).run();
+  db.insert(projectBotPeople).values({ tokenId, userId: "103", blocked: 1, blockedAt: daysAgo(1), firstSeenAt: daysAgo(30), lastSeenAt: daysAgo(2), messagesIn: 1 }).run();
+  db.insert(projectBotChats).values({ tokenId, chatId: "101", kind: "private", takeover: 1, lastMessageAt: daysAgo(1) }).run();
+  db.insert(projectBotMessages).values({ tokenId, chatId: "101", direction: "in", sentBy: "user", kind: "text", text: "hi", createdAt: daysAgo(1) }).run();
+  db.insert(projectBotState).values({ tokenId, chatId: "101", variables: "{}", updatedAt: daysAgo(1) }).run();
+});
+afterAll(() => env.close());
+
+describe("users list: filters and sort", () => {
+  test("without the new parameters: the list's order and answer", async () => {
+    const r = await env.call("GET", users(), { cookie: env.cookie });
+    expect(r.body.items.map((u: { userId: string }) => u.userId)).toEqual(["103", "102", "101"]);
+    expect(r.body).toMatchObject({ count: 3, nextOffset: null, prevOffset: null, fromItem: 1, toItem: 3 });
+  });
+
+  test("filter, language, tag, source, sort", async () => {
+    expect(await ids("filter=active")).toEqual(["101"]);
+    expect(await ids("filter=inactive")).toEqual(["102"]);
+    expect(await ids("filter=blocked")).toEqual(["103"]);
+    expect(await ids("language=RU")).toEqual(["101"]);
+    expect(await ids("tag=vip")).toEqual(["101"]);
+    expect(await ids("tag=vi")).toEqual([]);
+    expect(await ids("source=ref_42")).toEqual(["101"]);
+    expect(await ids("sort=lastSeen")).toEqual(["101", "103", "102"]);
+    expect(await ids("sort=messages")).toEqual(["101", "103", "102"]);
+    expect(await ids("sort=name")).toEqual(["103", "102", "101"]);
+    expect(await ids("sort=registered&filter=active&search=zed")).toEqual(["101"]);
+    const paged = await env.call("GET", `${users()}?sort=name&limit=2&offset=1`, { cookie: env.cookie });
+    expect(paged.body).toMatchObject({ count: 3, nextOffset: null, prevOffset: 0, fromItem: 2, toItem: 3 });
+    for (const q of ["filter=all", "sort=age", "sort=1"]) expect((await env.call("GET", `${users()}?${q}`, { cookie: env.cookie })).status).toBe(400);
+  });
+});
+
+describe("user detail, tags, delete", () => {
+  test("the detail's added fields", async () => {
+    const r = await env.call("GET", `${users()}/101`, { cookie: env.cookie });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ userId: "101", languageCode: "ru", isPremium: true, blocked: false, blockedAt: null, source: "ref_42", referrerId: "42", tags: ["vip"], messagesIn: 5, messagesOut: 7, takeover: true });
+    expect(r.body.firstSeenAt).toBe(daysAgo(50));
+    const b = await env.call("GET", `${users()}/103`, { cookie: env.cookie });
+    expect(b.body).toMatchObject({ blocked: true, tags: [], source: null, takeover: false });
+  });
+
+  test("PUT tags replaces them (deduplicated); bad tags 400; unknown user 404", async () => {
+    const r = await env.call("PUT", `${users()}/102/tags`, { cookie: env.cookie, json: { tags: ["new", "new", "lead"] } });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ userId: "102", tags: ["new", "lead"] });
+    expect(await ids("tag=lead")).toEqual(["102"]);
+    for (const json of [{ tags: [""] }, { tags: ["x".repeat(33)] }, { tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }, { tags: "vip" }, { tags: [1] }, {}]) {
+      const bad = await env.call("PUT", `${users()}/102/tags`, { cookie: env.cookie, json });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toBe("VALIDATION_FAILED");
+    }
+    expect((await env.call("PUT", `${users()}/999/tags`, { cookie: env.cookie, json: { tags: [] } })).status).toBe(404);
+  });
+
+  test("CSV export: the filters apply, a column per variable, formulas defused", async () => {
+    const r = await env.call("GET", `${users()}/export`, { cookie: env.cookie });
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-type")).toContain("text/csv");
+    const lines = r.text.trim().split("\r\n");
+    expect(lines[0]).toBe("id,first_name,last_name,username,language,premium,blocked,source,referrer_id,tags,first_seen_at,last_seen_at,messages_in,messages_out,city");
+    expect(lines.length).toBe(4);
+    expect(lines.find((l) => l.startsWith("101,"))).toContain(",ru,1,0,ref_42,42,vip,");
+    expect(lines.find((l) => l.startsWith("101,"))!.endsWith(",Riga")).toBe(true);
+    expect(lines.find((l) => l.startsWith("103,"))).toContain(`"'=HYPERLINK(""x"")"`);
+    const only = await env.call("GET", `${users()}/export?filter=blocked`, { cookie: env.cookie });
+    expect(only.text.trim().split("\r\n").length).toBe(2);
+  });
+
+  test("DELETE removes the user, their person, state, chat and messages", async () => {
+    const r = await env.call("DELETE", `${users()}/101`, { cookie: env.cookie });
+    expect(r.body).toEqual({ success: true });
+    const db = env.t.ctx.projectFiles.open(projectId).$client;
+    for (const table of ["bot_users", "bot_people"]) expect((db.query(`SELECT count(*) AS n FROM ${table} WHERE user_id = '101'`).get() as { n: number }).n).toBe(0);
+    for (const table of ["bot_state", "bot_chats", "bot_messages"]) expect((db.query(`SELECT count(*) AS n FROM ${table} WHERE chat_id = '101'`).get() as { n: number }).n).toBe(0);
+    expect((await env.call("GET", `${users()}/101`, { cookie: env.cookie })).status).toBe(404);
+    expect((await env.call("DELETE", `${users()}/101`, { cookie: env.cookie })).status).toBe(404);
+    expect((await env.call("DELETE", `${users()}/abc`, { cookie: env.cookie })).status).toBe(400);
+  });
+});

@@ -1,0 +1,152 @@
+// End-to-end (docs/dialogs.md): the platform runs a real bot — in a shared runner and as its own
+// process — against the fake messenger. A user arrives by a ref_42 deep link, writes and presses a
+// button; the Dialogs API shows both sides and the live event comes; an operator replies with a
+// button the user receives; edit and delete reach the chat; takeover silences that chat only and
+// "resume at" runs the node; a user who blocked the bot is marked and skipped by a broadcast.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startFakeMessenger, type FakeMessenger, type FakeUser } from "../support/fake-messenger";
+import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
+import { freePort, until } from "../support/process";
+import { createApp } from "../../src/app";
+import { greeterScenario } from "./scenario-fixture";
+
+const scenario = {
+  ...greeterScenario,
+  sheets: [
+    {
+      ...greeterScenario.sheets[0]!,
+      nodes: [
+        ...greeterScenario.sheets[0]!.nodes,
+        { id: "cast", type: "command_trigger", position: { x: 0, y: 400 }, data: { command: "/cast", autoTransitionTo: "bc" } },
+        { id: "bc", type: "broadcast", position: { x: 0, y: 500 }, data: { broadcastTargetNode: "news" } },
+        { id: "news", type: "message", position: { x: 0, y: 600 }, data: { messageText: "News!" } },
+      ],
+    },
+  ],
+};
+
+const MODES = [
+  { isolation: "runner", launchMode: "polling" },
+  { isolation: "process", launchMode: "polling" },
+  { isolation: "runner", launchMode: "webhook" },
+] as const;
+
+for (const { isolation, launchMode } of MODES) {
+  describe(`dialogs with a real bot (${isolation}, ${launchMode})`, () => {
+    let fake: FakeMessenger;
+    let t: TestApp;
+    let server: { stop: () => void } | undefined;
+    let cookie: string;
+    let tokenId: number;
+    let botToken: string;
+    const ann: FakeUser = { id: 6101, first_name: "Ann", username: "ann", language_code: "de" };
+    const bob: FakeUser = { id: 6102, first_name: "Bob" };
+    const events: { chatId: string; messageId: number }[] = [];
+
+    beforeAll(async () => {
+      fake = await startFakeMessenger();
+      const port = await freePort();
+      t = createTestApp({ fileDb: true, env: { MESSENGER_API_ROOT: fake.url, BOT_ISOLATION: isolation, WEBHOOK_BASE_URL: `http://127.0.0.1:${port}` } });
+      await setUp(t);
+      if (launchMode === "webhook") {
+        // the messenger posts updates to the platform's intake, which forwards them to the bot
+        const app = createApp(t.ctx).listen({ port, hostname: "127.0.0.1" });
+        server = { stop: () => app.server?.stop(true) };
+      }
+      cookie = await loginAs(t, 78);
+      const project = await t.call("POST", "/api/projects", { cookie, json: { name: `Dialogs ${isolation}`, data: scenario, userDatabaseEnabled: 1 } });
+      expect(project.status).toBe(201);
+      const bot = fake.addBot({ username: `dialogs_${isolation}_${launchMode}_bot` });
+      botToken = bot.token;
+      tokenId = (await t.call("POST", `/api/bot/projects/${project.body.id}/tokens`, { cookie, json: { token: bot.token } })).body.id;
+      if (launchMode === "webhook") expect((await t.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie, json: { launchMode } })).status).toBe(200);
+      t.ctx.events.on("chat-message", (e) => void events.push(e));
+      const started = await t.call("POST", `/api/bot/tokens/${tokenId}/start`, { cookie });
+      expect(started.status).toBe(200);
+    }, 30_000);
+
+    afterAll(async () => {
+      await t.ctx.bots.shutdown();
+      server?.stop();
+      await fake.stop();
+      t.cleanup();
+    });
+
+    const chats = () => t.call("GET", `/api/bot/tokens/${tokenId}/chats`, { cookie });
+    const messagesOf = (u: FakeUser) => t.call("GET", `/api/bot/tokens/${tokenId}/chats/${u.id}/messages`, { cookie });
+
+    test("a ref_42 user writes and presses a button; both sides recorded, live events, source and referrer", async () => {
+      fake.sendText(botToken, ann, "/start ref_42");
+      const [hello] = await fake.waitForSent(botToken, ann.id, 1, 15_000);
+      fake.pressButton(botToken, ann, hello.params.reply_markup.inline_keyboard[0][0].callback_data, hello.messageId);
+      await fake.waitForSent(botToken, ann.id, 1, 10_000);
+      await until(async () => (await messagesOf(ann)).body?.items?.length === 4, "four recorded messages", 10_000);
+      const m = (await messagesOf(ann)).body.items;
+      expect(m.map((x: any) => [x.direction, x.sentBy, x.kind, x.text, x.nodeId])).toEqual([
+        ["in", "user", "text", "/start ref_42", null],
+        ["out", "bot", "text", "Привет, Ann!", "start"],
+        ["in", "user", "callback", "Дальше", null],
+        ["out", "bot", "text", "Второй шаг", "second"],
+      ]);
+      expect(m[1].buttons[0][0].text).toBe("Дальше");
+      await until(() => events.some((e) => e.chatId === String(ann.id) && e.messageId === m[3].id), "the live event of the reply", 5000);
+      const list = (await chats()).body;
+      expect(list.items[0]).toMatchObject({ chatId: String(ann.id), firstName: "Ann", userName: "ann", unread: 2, takeover: false, blocked: false });
+      const user = await t.call("GET", `/api/bot/tokens/${tokenId}/users/${ann.id}`, { cookie });
+      expect(user.body).toMatchObject({ source: "ref_42", referrerId: "42", languageCode: "de", messagesIn: 2, messagesOut: 2, blocked: false });
+      expect((await t.call("GET", `/api/bot/tokens/${tokenId}/users?source=ref_42`, { cookie })).body.items.map((u: any) => u.userId)).toEqual([String(ann.id)]);
+    }, 30_000);
+
+    test("an operator replies with a button; edit and delete reach the chat", async () => {
+      const sent = await t.call("POST", `/api/bot/tokens/${tokenId}/chats/${ann.id}/messages`, { cookie, json: { text: "Hi, a person here", buttons: [[{ text: "Back", goto: "start" }]] } });
+      expect(sent.status).toBe(201);
+      const [got] = await fake.waitForSent(botToken, ann.id, 1, 10_000);
+      expect(got.params.text).toBe("Hi, a person here");
+      // the user presses the operator's go-to-node button: the bot runs that node
+      fake.pressButton(botToken, ann, got.params.reply_markup.inline_keyboard[0][0].callback_data, got.messageId);
+      const [back] = await fake.waitForSent(botToken, ann.id, 1, 10_000);
+      expect(back.params.text).toBe("Привет, Ann!");
+      const edited = await t.call("PATCH", `/api/bot/tokens/${tokenId}/chats/${ann.id}/messages/${sent.body.id}`, { cookie, json: { text: "Edited" } });
+      expect(edited.status).toBe(200);
+      const [edit] = await fake.waitForSent(botToken, ann.id, 1, 10_000);
+      expect([edit.method, edit.params.text]).toEqual(["editMessageText", "Edited"]);
+      expect((await t.call("DELETE", `/api/bot/tokens/${tokenId}/chats/${ann.id}/messages/${sent.body.id}`, { cookie })).status).toBe(200);
+      const [del] = await fake.waitForSent(botToken, ann.id, 1, 10_000);
+      expect(del.method).toBe("deleteMessage");
+    }, 30_000);
+
+    test("takeover silences that chat only; resume at a node runs it", async () => {
+      const interactionsBefore = (await t.call("GET", `/api/bot/tokens/${tokenId}/users/${ann.id}`, { cookie })).body.interactionCount;
+      expect((await t.call("PUT", `/api/bot/tokens/${tokenId}/chats/${ann.id}/takeover`, { cookie, json: { on: true } })).body.takeover).toBe(true);
+      const before = fake.sent(botToken, ann.id).length;
+      fake.sendText(botToken, ann, "/start");
+      fake.sendText(botToken, bob, "/start");
+      await fake.waitForSent(botToken, bob.id, 1, 10_000);
+      await until(async () => (await messagesOf(ann)).body.items.at(-1).text === "/start", "the held chat's message recorded", 5000);
+      expect(fake.sent(botToken, ann.id).length).toBe(before);
+      // still seen: the user's interaction count grows though nobody answered
+      const seen = await t.call("GET", `/api/bot/tokens/${tokenId}/users/${ann.id}`, { cookie });
+      expect(seen.body.interactionCount).toBe(interactionsBefore + 1);
+      const off = await t.call("PUT", `/api/bot/tokens/${tokenId}/chats/${ann.id}/takeover`, { cookie, json: { on: false, resumeAt: "second" } });
+      expect(off.body).toEqual({ chatId: String(ann.id), takeover: false, resumed: true });
+      const [resumed] = await fake.waitForSent(botToken, ann.id, 1, 10_000);
+      expect(resumed.params.text).toBe("Второй шаг");
+    }, 30_000);
+
+    test("a user who blocked the bot is marked and skipped by a broadcast", async () => {
+      fake.setBlocked(bob.id, true);
+      const r = await t.call("POST", `/api/bot/tokens/${tokenId}/chats/${bob.id}/messages`, { cookie, json: { text: "there?" } });
+      expect(r.status).toBe(409);
+      expect(r.body.error).toBe("BOT_BLOCKED");
+      expect((await chats()).body.items.find((c: any) => c.chatId === String(bob.id)).blocked).toBe(true);
+      const bobCalls = fake.calls(botToken).filter((c) => c.params.chat_id === bob.id || c.params.chat_id === String(bob.id)).length;
+      fake.sendText(botToken, ann, "/cast");
+      await fake.waitForCall(botToken, (c) => c.params.text === "News!" && Number(c.params.chat_id) === ann.id, 10_000);
+      await Bun.sleep(300); // the broadcast goes one recipient after another; bob comes last (id order)
+      expect(fake.calls(botToken).filter((c) => c.params.chat_id === bob.id || c.params.chat_id === String(bob.id)).length).toBe(bobCalls);
+      // the broadcast's message is recorded as a campaign's, with the node it sends
+      const news = await until(async () => (await messagesOf(ann)).body.items.find((m: any) => m.text === "News!"), "the broadcast recorded", 5000);
+      expect([news.sentBy, news.nodeId]).toEqual(["campaign", "news"]);
+    }, 30_000);
+  });
+}
