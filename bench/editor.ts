@@ -1,12 +1,15 @@
 // The scenario editor in Chromium (built web app, real server on loopback). Prints ONE JSON line:
 //  - open → interactive for vprogulke-admin-panel.json (216 nodes, 8 sheets), next to the same
 //    path for an empty project (the same-run baseline: app shell + editor chunk, no nodes);
+//  - open → interactive for every compat file (../shared/compat/*/*.json), freshly imported each run;
+//  - the drawing walk of issue 27 (test/browser/drawing-walk.ts): the user actions it takes to draw
+//    the small bot from an empty project, next to the text entries no editor can spare;
 //  - pan and zoom frame rate of a generated 1,000-node sheet, measured with requestAnimationFrame
 //    deltas while the pointer drags and the wheel zooms, next to the same gestures on an empty canvas.
 // "Interactive": the sheet's node cards are all in the DOM and the main thread answers a task.
 //
 //   bun bench/editor.ts [--runs 5]
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -15,11 +18,14 @@ import { buildContext } from "../src/bootstrap";
 import { createApp } from "../src/app";
 import { createLogger } from "../src/log";
 import { haveChromium, launchBrowser } from "../test/support/browser";
+import { drawWalk, WALK } from "../test/browser/drawing-walk";
 
 const USER = 515151;
 const runsArg = process.argv.indexOf("--runs");
 const RUNS = runsArg >= 0 ? Number(process.argv[runsArg + 1]) : 5;
-const VPROGULKE = join(import.meta.dir, "..", "..", "shared", "compat", "current", "vprogulke-admin-panel.json");
+const COMPAT = join(import.meta.dir, "..", "..", "shared", "compat");
+const VPROGULKE = join(COMPAT, "current", "vprogulke-admin-panel.json");
+const compatFiles = existsSync(COMPAT) ? ["current", "legacy"].flatMap((d) => readdirSync(join(COMPAT, d)).filter((n) => n.endsWith(".json")).map((n) => `${d}/${n}`)) : [];
 
 if (!haveChromium) {
   console.log(JSON.stringify({ bench: "editor", skipped: "no /usr/bin/chromium" }));
@@ -124,6 +130,26 @@ try {
     }
   }
 
+  // every compat file: its first sheet's nodes on the canvas, a fresh import each run
+  const compat: Record<string, { nodes: number; medianMs: number; allMs: number[] }> = {};
+  for (const file of compatFiles) {
+    const data = JSON.parse(readFileSync(join(COMPAT, file), "utf8")).data;
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const id = ctx.projects.create(USER, { name: `${file} ${i}`, data }).id;
+      // the editor opens the file's active sheet (the first when it names none)
+      const shown = data.sheets.find((x: any) => x.id === data.activeSheetId) ?? data.sheets[0];
+      times.push(await openMs(page, `${base}/projects/${id}/scenario`, shown.nodes.length));
+    }
+    compat[file] = { nodes: data.sheets.reduce((a: number, s: any) => a + s.nodes.length, 0), medianMs: median(times), allMs: times.map((x) => Math.round(x)) };
+  }
+
+  // the drawing walk, once (its count does not vary between runs)
+  const walkProject = ctx.projects.create(USER, { name: "Walk" }).id;
+  await openMs(page, `${base}/projects/${walkProject}/scenario`, 0);
+  const walk = await drawWalk(page);
+  const textEntries = Object.keys(WALK).length; // every text the bot holds (messages, button labels, the variable)
+
   await openMs(page, `${base}/projects/${empty}/scenario`, 0);
   const emptyFps = await gestureFps(page);
   await openMs(page, `${base}/projects/${big}/scenario`, -1).catch(() => undefined);
@@ -140,6 +166,8 @@ try {
       open: haveCompat
         ? { file: "vprogulke-admin-panel.json", nodes: vdata.sheets.reduce((a: number, s: any) => a + s.nodes.length, 0), medianMs: median(openV), allMs: openV.map((x) => Math.round(x)), emptyProjectMedianMs: median(openEmpty), budgetMs: 1000, withinBudget: median(openV) <= 1000 }
         : { skipped: "compat file absent", emptyProjectMedianMs: median(openEmpty) },
+      openCompat: { files: compat, emptyProjectMedianMs: median(openEmpty) },
+      drawingWalk: { actions: walk.actions, target: 25, meetsTarget: walk.actions <= 25, textEntriesBaseline: textEntries, issueReportedActions: 57 },
       panZoom: { nodes: 1000, renderedAtOpen: renderedAtFit, fps: bigFps.fps, p95FrameMs: bigFps.p95FrameMs, frames: bigFps.frames, emptyCanvasFps: emptyFps.fps, emptyCanvasP95FrameMs: emptyFps.p95FrameMs, target: 50, meetsTarget: bigFps.fps >= 50 },
     }),
   );

@@ -76,6 +76,8 @@ function headline(name: string, r: Figures) {
     case "editor":
       if (r.skipped) return;
       rows.push([name, `open ${r.open?.file ?? "compat file"} → interactive (median)`, ms(r.open?.medianMs), `empty project ${ms(r.open?.emptyProjectMedianMs)}`, r.open?.withinBudget === undefined ? "" : r.open.withinBudget ? "≤ 1 s" : "> 1 s"]);
+      for (const [file, f] of Object.entries<any>(r.openCompat?.files ?? {})) rows.push([name, `open ${file} (${f.nodes} nodes, median)`, ms(f.medianMs), `empty project ${ms(r.openCompat?.emptyProjectMedianMs)}`, ""]);
+      if (r.drawingWalk) rows.push([name, "drawing walk (issue 27): user actions", num(r.drawingWalk.actions), `text entries alone ${num(r.drawingWalk.textEntriesBaseline)}`, r.drawingWalk.meetsTarget ? "≤ 25" : "> 25"]);
       rows.push([name, "1,000-node pan/zoom (rAF)", `${num(r.panZoom?.fps)} fps, p95 ${ms(r.panZoom?.p95FrameMs)}`, `empty canvas ${num(r.panZoom?.emptyCanvasFps)} fps`, r.panZoom?.meetsTarget ? "≥ 50 fps" : "< 50 fps"]);
       return;
     case "webhook":

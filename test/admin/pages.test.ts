@@ -137,5 +137,7 @@ describe("settings page: what the admin sees after a refused or accepted save", 
     const hub = await t.call("GET", "/admin", { cookie: admin });
     expect(hub.text).toContain('<a href="/admin" aria-current="page">Hub</a>');
     expect(hub.text).not.toContain('href="/admin/settings" aria-current');
+    // after setup the way on leads to the Studio
+    expect(hub.text).toContain('<a href="/">Open the Studio</a>');
   });
 });

@@ -128,7 +128,7 @@ describe.skipIf(!haveChromium)("editor: draw a bot and run it", () => {
     await first.waitFor({ timeout: 20_000 });
     expect(await first.getAttribute("data-node")).toBe(ids.message!);
     await nodeEl(page, ids.message!).and(page.locator(".flash")).waitFor({ timeout: 5_000 });
-    await chat.getByRole("button", { name: "About" }).click();
+    await chat.getByRole("button", { name: "About", exact: true }).click();
     const second = chat.locator('[data-testid=pv-message][data-from=bot]').nth(1);
     await second.waitFor({ timeout: 20_000 });
     await expect(second.getByTestId("pv-text").textContent()).resolves.toBe("About (not saved yet)");

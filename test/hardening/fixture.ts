@@ -360,6 +360,7 @@ export const ROUTES: { method: string; path: string; level: Level }[] = [
   { method: "GET", path: "/admin/api/backups/{backup}", level: "admin" },
   // preview sessions (docs/preview.md): a session is its starter's alone
   { method: "POST", path: "/api/projects/{project}/preview", level: "user" },
+  { method: "POST", path: "/api/templates/{template}/preview", level: "user" },
   { method: "GET", path: "/api/preview/{preview}", level: "user" },
   { method: "DELETE", path: "/api/preview/{preview}", level: "user" },
   { method: "GET", path: "/api/preview/{preview}/transcript", level: "user" },

@@ -159,6 +159,8 @@ export const MATRIX: Row[] = [
   { method: "DELETE", path: "/api/templates/{template}", expect: [401, 404, 404, 200, 404, 404, 401] },
   { method: "POST", path: "/api/templates/{template}/use", body: () => ({}), expect: [401, 404, 404, 201, 404, 404, 401] },
   { method: "POST", path: "/api/templates/{template}/rate", body: () => ({ rating: 4 }), expect: [401, 404, 404, 200, 404, 404, 401] },
+  // "try it": a preview of the template, no project; a private template only for its owner
+  { method: "POST", path: "/api/templates/{template}/preview", expect: [401, 404, 404, 201, 404, 404, 401] },
   { method: "GET", path: "/api/templates/{publicTemplate}", expect: anyUser(200) },
   { method: "PUT", path: "/api/templates/{publicTemplate}", body: () => ({ name: "Changed" }), expect: [401, 403, 403, 200, 403, 403, 401] },
   { method: "DELETE", path: "/api/templates/{publicTemplate}", expect: [401, 403, 403, 200, 403, 403, 401] },

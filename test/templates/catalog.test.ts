@@ -4,7 +4,7 @@ import { builtInTemplateFiles } from "../../assets/templates";
 import { createTestApp, loginAs, patFor, setUp, type TestApp } from "../support/app";
 
 const RECORD_FIELDS = [
-  "id", "ownerId", "name", "description", "data", "flow_data", "category", "tags", "isPublic", "difficulty", "authorName",
+  "id", "ownerId", "name", "description", "descriptions", "data", "flow_data", "category", "tags", "isPublic", "difficulty", "authorName",
   "useCount", "rating", "ratingCount", "featured", "language", "complexity", "estimatedTime", "createdAt", "updatedAt",
 ];
 const LIST_FIELDS = RECORD_FIELDS.filter((f) => f !== "data" && f !== "flow_data");
@@ -171,5 +171,21 @@ describe("GET /api/templates/{id}", () => {
     }
     expect((await t.call("GET", "/api/templates/999999", { cookie: ann })).status).toBe(404);
     expect((await t.call("GET", `/api/templates/${privateId}`)).status).toBe(401);
+  });
+});
+
+describe("descriptions in the reader's language", () => {
+  test("a built-in carries its description in English and Russian; the row's own is the one in its language; user templates have none", async () => {
+    const r = await list("?perPage=100");
+    const builtIns = r.body.items.filter((x: any) => x.ownerId === null);
+    expect(builtIns.length).toBe(BUILT_INS);
+    for (const x of builtIns) {
+      expect(Object.keys(x.descriptions).sort()).toEqual(["en", "ru"]);
+      expect(x.description).toBe(x.descriptions[x.language]);
+    }
+    const mine = r.body.items.find((x: any) => x.name === "Ann public");
+    expect(mine.descriptions).toBeNull();
+    const one = await t.call("GET", `/api/templates/${builtIns[0].id}`, { cookie: ann });
+    expect(one.body.descriptions).toEqual(builtIns[0].descriptions);
   });
 });

@@ -15,6 +15,7 @@ import { seedBuiltInTemplates } from "../../src/modules/templates/seed";
 import { createTestApp, type TestApp } from "../support/app";
 
 const ASSETS = join(import.meta.dir, "..", "..", "assets", "templates");
+const NODE_TYPES = [...new Set(builtInTemplateFiles.flatMap((f) => JSON.parse(f.text).data.sheets.flatMap((s: any) => s.nodes.map((n: any) => n.type as string))))];
 const parsed = builtInTemplateFiles.map((f) => ({ file: f.file, t: JSON.parse(f.text) }));
 
 const apps: TestApp[] = [];
@@ -46,10 +47,17 @@ describe("the built-in files", () => {
       const meta = templateFileSchema.safeParse(t);
       expect(meta.success).toBe(true);
       expect(Object.keys(t).sort()).toEqual(
-        ["category", "complexity", "data", "description", "difficulty", "estimatedTime", "language", "name", "tags", ...(t.featured !== undefined ? ["featured"] : [])].sort(),
+        ["category", "complexity", "data", "descriptions", "difficulty", "estimatedTime", "language", "name", "tags", ...(t.featured !== undefined ? ["featured"] : [])].sort(),
       );
       expect(["ru", "en"]).toContain(t.language);
-      expect(t.description.length).toBeGreaterThan(20);
+      expect(Object.keys(t.descriptions).sort()).toEqual(["en", "ru"]);
+      for (const text of Object.values<string>(t.descriptions)) {
+        expect(text.length).toBeGreaterThan(20);
+        // plain words for people: no node types, keyboard kinds or modes of the editor
+        const internal = [...NODE_TYPES, "inline", "reply", "increment", "condition", "keyboard", "set_variable"].filter((w) => new RegExp(`(^|[^\\p{L}_])${w}($|[^\\p{L}_])`, "iu").test(text));
+        expect(internal).toEqual([]);
+      }
+      expect([/^[A-Z]/.test(t.descriptions.en), /^[А-ЯЁ]/.test(t.descriptions.ru)]).toEqual([true, true]);
       expect(t.tags.length).toBeGreaterThan(0);
       const { errors, warnings } = validateScenario(t.data);
       expect(errors).toEqual([]);
@@ -112,7 +120,7 @@ describe("seeding at start", () => {
     expect(faq.id).toBe(faqId);
     expect(faq.contentHash).toBe(sha256Hex(file.text));
     expect(faq.name).toBe(JSON.parse(file.text).name);
-    expect(faq.description).toBe(JSON.parse(file.text).description);
+    expect(faq.description).toBe(JSON.parse(file.text).descriptions.ru);
     expect([faq.useCount, faq.rating, faq.ratingCount, faq.featured]).toEqual([7, 4.5, 2, 0]);
     expect(again("quiz-ru.json")!.name).toBe("Edited in place");
     expect(again("support-contacts-ru.json")).toBeDefined();

@@ -6,6 +6,8 @@ import { BUTTON_STYLES } from "../../lib/button-url";
 const document = z.unknown().refine((v) => v !== null && typeof v === "object" && !Array.isArray(v), { error: "document must be a scenario object" });
 
 export const createPreviewSchema = z.object({ document: document.optional() });
+/** A template's try-it session takes nothing: the template is the scenario. */
+export const templatePreviewSchema = z.strictObject({}).optional();
 export const documentSchema = z.object({ document });
 
 const caption = z.string().max(1024).optional();

@@ -6,8 +6,9 @@ import type { AppContext } from "../../context";
 import { authPlugin } from "../../http/auth";
 import { badRequest } from "../../errors";
 import { parseIntQuery, parsePositiveId } from "../../http/params";
+import { TemplatesService } from "../templates/service";
 import { jsonAnswer } from "../../http/openapi-answer";
-import { actionSchema, actorSchema, createPreviewSchema, documentSchema, previewTranscriptSchema, previewViewSchema, variablesSchema } from "./model";
+import { actionSchema, actorSchema, createPreviewSchema, templatePreviewSchema, documentSchema, previewTranscriptSchema, previewViewSchema, variablesSchema } from "./model";
 
 const sessionId = (raw: string | undefined) => {
   if (!raw || !/^[A-Za-z0-9]{16,32}$/.test(raw)) throw badRequest("preview id is malformed");
@@ -21,6 +22,7 @@ const fileId = (raw: string | undefined) => {
 
 export const previewRoutes = (ctx: AppContext) => {
   const previews = ctx.preview;
+  const templates = new TemplatesService(ctx);
   return new Elysia()
     .use(authPlugin(ctx))
     .post(
@@ -31,6 +33,16 @@ export const previewRoutes = (ctx: AppContext) => {
         return view;
       },
       { user: true, body: createPreviewSchema, detail: { summary: "Start a preview of the project's saved scenario, or of an unsaved document" } },
+    )
+    .post(
+      "/api/templates/:id/preview",
+      async ({ actor, params, set }) => {
+        const template = templates.get(parsePositiveId(params.id, "id"), actor.userId);
+        const view = await previews.createForTemplate(actor.userId, template);
+        set.status = 201;
+        return view;
+      },
+      { user: true, body: templatePreviewSchema, detail: { summary: "Try a template: its scenario as a preview bot, no project made" } },
     )
     .get("/api/preview/:sid", ({ actor, params }) => previews.get(actor.userId, sessionId(params.sid)), { user: true, detail: { summary: "A preview session: status, bot, users, commands", ...jsonAnswer(previewViewSchema) } })
     .delete(

@@ -7,7 +7,7 @@ import type { EmulatorLimits } from "../../emulator/session";
 import type { TranscriptEntry } from "../../emulator/transcript";
 import { AppError, badRequest, notFound } from "../../errors";
 import { scenarioLimitProblem } from "../../lib/json-limits";
-import type { PreviewSession } from "./session";
+import type { PreviewSession, ScenarioSource } from "./session";
 import { PREVIEW_GROUP_ID, PREVIEW_PEOPLE } from "./people";
 import type { PreviewAction, PreviewActor, PreviewTranscript, PreviewUserKey, PreviewView } from "./model";
 
@@ -30,6 +30,9 @@ export const DEFAULT_PREVIEW_OPTIONS: PreviewOptions = {
 
 const MAX_WAIT_MS = 25_000;
 
+/** The project id of a template's try-it session: no project, so no access check beyond its owner. */
+export const TEMPLATE_PROJECT = 0;
+
 export class PreviewService {
   private sessions = new Map<string, PreviewSession>();
   private sweeper: ReturnType<typeof setTimeout> | null = null;
@@ -44,13 +47,27 @@ export class PreviewService {
   }
 
   async create(userId: number, projectId: number, document?: unknown) {
-    // The emulator and the preview bot load with the first preview, not with the server (cold
-    // start).
-    const { PreviewSession } = await import("./session");
     // The stored scenario as its text: parsing and re-serialising a large one here held the event
     // loop for 5–20 ms a start (bench/health-under-load.ts); the generator's worker parses it.
     const project = this.ctx.projects.getStoredScenario(projectId, userId);
     if (document !== undefined) checkLimits(document);
+    return this.open(userId, projectId, {
+      projectName: project.name,
+      userDatabaseEnabled: project.userDatabaseEnabled === 1,
+      ...(document === undefined ? { json: project.data, stored: true } : { json: JSON.stringify(document), stored: false }),
+    });
+  }
+
+  /** "Try it" on a template's page: the template's scenario runs without a project (project id 0). */
+  async createForTemplate(userId: number, template: { name: string; data: unknown }) {
+    checkLimits(template.data);
+    return this.open(userId, TEMPLATE_PROJECT, { projectName: template.name, userDatabaseEnabled: true, json: JSON.stringify(template.data), stored: false });
+  }
+
+  private async open(userId: number, projectId: number, source: ScenarioSource) {
+    // The emulator and the preview bot load with the first preview, not with the server (cold
+    // start).
+    const { PreviewSession } = await import("./session");
     // Checked and taken in one synchronous step (parallel starts must not all see the same free
     // slots): the user's oldest sessions beyond the limit leave the map now, this one enters it.
     const mine = [...this.sessions.values()].filter((s) => s.userId === userId).sort((a, b) => a.createdAt - b.createdAt);
@@ -60,11 +77,7 @@ export class PreviewService {
     const session = new PreviewSession(
       userId,
       projectId,
-      {
-        projectName: project.name,
-        userDatabaseEnabled: project.userDatabaseEnabled === 1,
-        ...(document === undefined ? { json: project.data, stored: true } : { json: JSON.stringify(document), stored: false }),
-      },
+      source,
       { config: this.ctx.config, limits: this.options.bot, emulatorLimits: this.options.emulator, platformUrl: () => this.ctx.state.localUrl },
     );
     this.sessions.set(session.id, session);
@@ -85,7 +98,7 @@ export class PreviewService {
   private session(userId: number, id: string): PreviewSession {
     const s = this.sessions.get(id);
     if (!s || s.userId !== userId) throw notFound("Preview not found");
-    if (this.ctx.access.roleOf(s.projectId, userId) == null) {
+    if (s.projectId !== TEMPLATE_PROJECT && this.ctx.access.roleOf(s.projectId, userId) == null) {
       void this.end(s);
       throw notFound("Preview not found");
     }

@@ -48,10 +48,13 @@ export const featuredSchema = z.strictObject({ featured: z.union([z.literal(0), 
 export type CreateTemplateInput = z.output<typeof createTemplateSchema>;
 export type UpdateTemplateInput = z.output<typeof updateTemplateSchema>;
 
-/** A built-in template file in assets/templates/. */
+/**
+ * A built-in template file in assets/templates/. Its description is plain words (no node types)
+ * in English and Russian; the row's `description` is the one in the template's own language.
+ */
 export const templateFileSchema = z.object({
   name,
-  description: description.default(""),
+  descriptions: z.object({ en: description.min(1), ru: description.min(1) }),
   category,
   tags: tags.default([]),
   difficulty,
@@ -78,6 +81,8 @@ export const templateListItemSchema = z.object({
   ownerId: z.number().int().nullable(),
   name: z.string(),
   description: z.string(),
+  /** built-ins only: the description in every language of the Studio (null for user templates) */
+  descriptions: z.record(z.string(), z.string()).nullable(),
   category: z.string(),
   tags: z.array(z.string()),
   isPublic: z.number().int(),

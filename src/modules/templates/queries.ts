@@ -3,6 +3,7 @@
 import { and, count, desc, eq, isNotNull, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { templateRatings, templates } from "../../db/schema";
+import { builtInDescriptions } from "./descriptions";
 import type { TemplateListItem, TemplateListQuery, TemplateRecord } from "./model";
 import { statements } from "../../db/prepared";
 
@@ -32,6 +33,7 @@ export const templateStatements = statements((db: Db) => ({
 export const listColumns = {
   id: templates.id,
   ownerId: templates.ownerId,
+  systemKey: templates.systemKey,
   name: templates.name,
   description: templates.description,
   category: templates.category,
@@ -157,12 +159,13 @@ function tagList(text: string): string[] {
   return Array.isArray(v) ? v.filter((t): t is string => typeof t === "string") : [];
 }
 
-export function toListItem(row: Omit<TemplateRow, "data" | "systemKey" | "contentHash">): TemplateListItem {
+export function toListItem(row: Omit<TemplateRow, "data" | "contentHash">): TemplateListItem {
   return {
     id: row.id,
     ownerId: row.ownerId,
     name: row.name,
     description: row.description,
+    descriptions: builtInDescriptions(row.systemKey),
     category: row.category,
     tags: tagList(row.tags),
     isPublic: row.isPublic,
@@ -182,7 +185,7 @@ export function toListItem(row: Omit<TemplateRow, "data" | "systemKey" | "conten
 
 /** The full record in docs/api.md's field order; `flow_data` is the same document as `data`. */
 export function toRecord(row: TemplateRow): TemplateRecord {
-  const { id, ownerId, name, description, ...rest } = toListItem(row);
+  const { id, ownerId, name, description, descriptions, ...rest } = toListItem(row);
   const data = parseJson(row.data, { sheets: [] });
-  return { id, ownerId, name, description, data, flow_data: data, ...rest };
+  return { id, ownerId, name, description, descriptions, data, flow_data: data, ...rest };
 }

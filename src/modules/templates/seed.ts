@@ -32,7 +32,7 @@ function rowOf(file: BuiltInTemplateFile) {
     systemKey: file.file,
     contentHash: sha256Hex(file.text),
     name: t.name,
-    description: t.description,
+    description: t.descriptions[t.language as keyof typeof t.descriptions] ?? t.descriptions.en,
     data: parseDocument(t.data).json,
     category: t.category,
     tags: JSON.stringify(t.tags),

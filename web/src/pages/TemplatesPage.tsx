@@ -7,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import { get } from "../api/client";
 import type { TemplateItem } from "../api/types";
 import { ErrorLine } from "../components/ui";
+import { describe } from "./templates/describe";
 import { Stars } from "./templates/Stars";
 import { TemplatePreview } from "./templates/TemplatePreview";
 
@@ -19,13 +20,19 @@ interface Page {
 const PER_PAGE = 24;
 
 export function TemplatesPage({ id }: { id?: number }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [search, setSearch] = useState("");
   const [term, setTerm] = useState("");
   const [category, setCategory] = useState("");
-  const [language, setLanguage] = useState("");
+  // the reader's language first; "All languages" stays one choice away
+  const [language, setLanguage] = useState(i18n.language);
   const [featured, setFeatured] = useState(false);
   const [page, setPage] = useState(1);
+  // the interface language changed on this page: the list follows it
+  useEffect(() => {
+    setLanguage(i18n.language);
+    setPage(1);
+  }, [i18n.language]);
   useEffect(() => {
     const timer = setTimeout(() => {
       setTerm(search.trim());
@@ -64,7 +71,7 @@ export function TemplatesPage({ id }: { id?: number }) {
           <span className="sr-only">{t("templates.language")}</span>
           <select value={language} onChange={(e) => { setLanguage(e.target.value); setPage(1); }} aria-label={t("templates.language")}>
             <option value="">{t("templates.allLanguages")}</option>
-            {languages.map((l) => <option key={l} value={l}>{l.toUpperCase()}</option>)}
+            {[...new Set([...languages, language].filter(Boolean))].sort().map((l) => <option key={l} value={l}>{l.toUpperCase()}</option>)}
           </select>
         </label>
         <label className="check">
@@ -81,11 +88,11 @@ export function TemplatesPage({ id }: { id?: number }) {
               <Link href={`/templates/${tp.id}`} className="card-title">{tp.name}</Link>
               {tp.featured === 1 && <span className="badge accent">{t("templates.featured")}</span>}
             </div>
-            <p className="small clamp">{tp.description}</p>
+            <p className="small clamp">{describe(tp, i18n.language)}</p>
             <p className="muted small">
               {t(`templates.categories.${tp.category}`, { defaultValue: tp.category })} · {t(`templates.difficulty.${tp.difficulty}`, { defaultValue: tp.difficulty })} · {tp.language.toUpperCase()} · {t("templates.uses", { count: tp.useCount })}
             </p>
-            <Stars rating={tp.rating} count={tp.ratingCount} />
+            {tp.ratingCount > 0 && <Stars rating={tp.rating} count={tp.ratingCount} />}
           </li>
         ))}
       </ul>

@@ -26,6 +26,8 @@ interface Props {
   /** Pay on an invoice of the bot */
   onPay?: (messageId: number) => void;
   onSelectNode?: (nodeId: string) => void;
+  /** the node's name in words (its text); the raw id only when there is none */
+  nodeName?: string;
 }
 
 function Media({ entry, sessionId }: { entry: PreviewEntry; sessionId: string }) {
@@ -42,15 +44,18 @@ function Media({ entry, sessionId }: { entry: PreviewEntry; sessionId: string })
   return <a className="pv-media-link" href={src} target="_blank" rel="noopener">📎 {m.fileName ?? t(`preview.media.${m.kind}`, { defaultValue: m.kind })}</a>;
 }
 
-export function Message({ entry, sessionId, highlighted, onPress, onMiniApp, onReact, onPay, onSelectNode }: Props) {
+export function Message({ entry, sessionId, highlighted, onPress, onMiniApp, onReact, onPay, onSelectNode, nodeName }: Props) {
   const { t } = useTranslation();
   if (entry.kind === "notice") return <li className="pv-notice" role="status">{entry.text}</li>;
   const mine = entry.from === "user";
   const classes = ["pv-msg", mine ? "pv-user" : "pv-bot", entry.deleted ? "pv-deleted" : "", highlighted ? "pv-highlight" : "", entry.node && onSelectNode ? "pv-clickable" : ""];
   const select = () => entry.node && onSelectNode?.(entry.node);
+  // a node named by the very words of its message needs no second line; a raw id never shows
+  const said = (entry.text ?? "").replace(/\s+/g, " ").trim();
+  const repeats = !!nodeName && said.startsWith(nodeName.replace(/…$/, ""));
   return (
     <li className={classes.filter(Boolean).join(" ")} data-testid="pv-message" data-from={entry.from} data-node={entry.node ?? ""}>
-      <div className="pv-bubble" onClick={select} title={entry.node ? t("preview.fromNode", { node: entry.node }) : undefined}>
+      <div className="pv-bubble" onClick={select} title={entry.node ? t(onSelectNode ? "preview.fromNodeClick" : "preview.fromNode", { node: nodeName || entry.node }) : undefined}>
         {entry.forwarded && <div className="pv-meta">{t("preview.forwarded")}</div>}
         {entry.media && <Media entry={entry} sessionId={sessionId} />}
         {entry.location && <div>📍 {entry.location.latitude.toFixed(5)}, {entry.location.longitude.toFixed(5)}</div>}
@@ -60,7 +65,7 @@ export function Message({ entry, sessionId, highlighted, onPress, onMiniApp, onR
           {entry.pinned && <span>📌 </span>}
           {entry.edits > 0 && <span>{t("preview.edited")} </span>}
           {entry.deleted && <span>{t("preview.deleted")} </span>}
-          {entry.node && <span className="pv-node">{entry.node}</span>}
+          {entry.node && nodeName && !repeats && <span className="pv-node" data-testid="pv-node">↳ {nodeName}</span>}
           {onReact && !mine && !entry.deleted && entry.messageId !== undefined && (
             <button type="button" className="pv-react" title={t("preview.react")} aria-label={t("preview.react")} onClick={(e) => { e.stopPropagation(); onReact(entry.messageId!, "👍"); }}>👍</button>
           )}

@@ -1,7 +1,7 @@
 // The preview chat (docs/preview.md): the project's current scenario as a throwaway bot in the
 // in-product emulator. Self-contained: the "Preview" tab shows it alone, the editor embeds it as a
 // side panel, passing its unsaved document and listening for the node behind each bot message.
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { PreviewEntry } from "./api";
 import { Composer } from "./Composer";
@@ -11,7 +11,9 @@ import { usePreview } from "./use-preview";
 import { Variables } from "./Variables";
 
 export interface PreviewChatProps {
-  projectId: number;
+  /** the project whose scenario runs; or `templateId` for a template's try-it chat */
+  projectId?: number;
+  templateId?: number;
   /** the editor's current, possibly unsaved document; absent = the saved scenario */
   document?: unknown;
   /** a new bot message arrived that node `nodeId` produced (the editor highlights the node) */
@@ -22,14 +24,33 @@ export interface PreviewChatProps {
   highlightNode?: string | null;
   /** narrow layout for a side panel */
   compact?: boolean;
+  /** what people call node `id` (its text), shown on bot messages instead of the id */
+  nodeName?: (id: string) => string | undefined;
+  /** a new chat started (restart): the walked path starts over */
+  onRestart?: () => void;
+  /** "preview from this node": each new request (by `seq`) restarts the chat on `document` with `text` */
+  restartRequest?: { seq: number; document: unknown; text: string } | null;
+  /** extra controls under the header (the editor's "preview from the selected node") */
+  extra?: ReactNode;
 }
 
-export function PreviewChat({ projectId, document, onNodeMessage, onSelectNode, highlightNode, compact }: PreviewChatProps) {
+export function PreviewChat({ projectId, templateId, document, onNodeMessage, onSelectNode, highlightNode, compact, nodeName, onRestart, restartRequest, extra }: PreviewChatProps) {
   const { t } = useTranslation();
-  const { view, transcript, error, act, switchActor, restart } = usePreview(projectId, document);
+  const { view, transcript, error, act, switchActor, restart, restartWith } = usePreview(templateId !== undefined ? { templateId } : { projectId: projectId! }, document);
   const listRef = useRef<HTMLOListElement>(null);
   const reported = useRef(0);
   const [miniApp, setMiniApp] = useState<MiniAppOpen | null>(null);
+  useEffect(() => {
+    if (!restartRequest) return;
+    reported.current = 0;
+    onRestart?.();
+    restartWith(restartRequest.document, restartRequest.text);
+  }, [restartRequest?.seq]); // eslint-disable-line react-hooks/exhaustive-deps
+  const restartHere = () => {
+    reported.current = 0;
+    onRestart?.();
+    restart();
+  };
 
   const entries = transcript?.entries ?? [];
   useEffect(() => {
@@ -67,10 +88,12 @@ export function PreviewChat({ projectId, document, onNodeMessage, onSelectNode, 
               <option value="group">{t("preview.chats.group")}</option>
             </select>
           </label>
-          <button type="button" className="btn small" onClick={restart}>{t("preview.restart")}</button>
+          <button type="button" className="btn small" onClick={restartHere}>{t("preview.restart")}</button>
         </div>
       </header>
       <p className="pv-note small muted">{t("preview.httpNote")}</p>
+      {onSelectNode && <p className="pv-hint small muted" data-testid="pv-hint">{t("preview.clickHint")}</p>}
+      {extra}
       {(error || transcript?.error || view?.error) && <p className="error small" role="alert">{error ?? transcript?.error ?? view?.error}</p>}
       <div className="pv-body">
         <div className="pv-chat">
@@ -78,7 +101,7 @@ export function PreviewChat({ projectId, document, onNodeMessage, onSelectNode, 
             {entries.length === 0 && <li className="pv-empty muted">{view ? t("preview.empty") : t("preview.starting")}</li>}
             {sessionId &&
               entries.map((e) => (
-                <Message key={e.seq} entry={e} sessionId={sessionId} highlighted={!!highlightNode && e.node === highlightNode} onPress={(messageId, data) => void act({ type: "button", messageId, data })} onMiniApp={setMiniApp} onReact={(messageId, emoji) => void act({ type: "reaction", messageId, emoji })} onPay={(messageId) => void act({ type: "pay", messageId })} onSelectNode={onSelectNode} />
+                <Message key={e.seq} entry={e} sessionId={sessionId} highlighted={!!highlightNode && e.node === highlightNode} onPress={(messageId, data) => void act({ type: "button", messageId, data })} onMiniApp={setMiniApp} onReact={(messageId, emoji) => void act({ type: "reaction", messageId, emoji })} onPay={(messageId) => void act({ type: "pay", messageId })} onSelectNode={onSelectNode} nodeName={e.node ? nodeName?.(e.node) : undefined} />
               ))}
           </ol>
           {transcript?.typing && <p className="pv-typing muted small">{t("preview.typing")}</p>}

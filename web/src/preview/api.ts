@@ -25,6 +25,8 @@ const base = (id: string) => `/api/preview/${encodeURIComponent(id)}`;
 
 export const previewApi = {
   create: (projectId: number, document?: unknown) => post<PreviewView>(`/api/projects/${projectId}/preview`, document === undefined ? {} : { document }),
+  /** a template's scenario, without a project */
+  createForTemplate: (templateId: number) => post<PreviewView>(`/api/templates/${templateId}/preview`, {}),
   view: (id: string) => get<PreviewView>(base(id)),
   /** `changes`: only entries added or changed after `after` (merge them with mergeTranscript) */
   transcript: (id: string, after: number, waitMs: number, signal?: AbortSignal, changes = false) =>

@@ -7,7 +7,11 @@ import { mergeTranscript, previewApi, type PreviewAction, type PreviewTranscript
 const WAIT_MS = 20_000;
 const DOCUMENT_DEBOUNCE_MS = 600;
 
-export function usePreview(projectId: number, document: unknown | undefined) {
+/** Where the preview bot's scenario comes from: a project (its saved or an unsaved document) or a template. */
+export type PreviewSource = { projectId: number; templateId?: undefined } | { templateId: number; projectId?: undefined };
+
+export function usePreview(source: PreviewSource, document: unknown | undefined) {
+  const { projectId, templateId } = source;
   const [view, setView] = useState<PreviewView | null>(null);
   const [transcript, setTranscript] = useState<PreviewTranscript | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -16,6 +20,8 @@ export function usePreview(projectId: number, document: unknown | undefined) {
   docRef.current = document;
   const idRef = useRef<string | null>(null);
   const transcriptRef = useRef<PreviewTranscript | null>(null);
+  // a restart "from here": the document to start with once, and the first message to send
+  const startRef = useRef<{ document: unknown; text: string } | null>(null);
 
   // start (and restart on demand); stop on unmount
   useEffect(() => {
@@ -25,12 +31,14 @@ export function usePreview(projectId: number, document: unknown | undefined) {
     setTranscript(null);
     transcriptRef.current = null;
     setError(null);
-    previewApi
-      .create(projectId, docRef.current)
+    const start = startRef.current;
+    startRef.current = null;
+    (templateId !== undefined ? previewApi.createForTemplate(templateId) : previewApi.create(projectId!, start?.document ?? docRef.current))
       .then(async (v) => {
         if (cancelled) return void previewApi.stop(v.id).catch(() => undefined);
         idRef.current = v.id;
         setView(v);
+        if (start) await previewApi.act(v.id, { type: "text", text: start.text }).catch((e) => setError(errorText(e)));
         // the first answer is the whole chat; later ones only what changed (merged here)
         let after = 0;
         let whole = true;
@@ -69,7 +77,7 @@ export function usePreview(projectId: number, document: unknown | undefined) {
       window.removeEventListener("pagehide", leave);
       leave();
     };
-  }, [projectId, generation]);
+  }, [projectId, templateId, generation]);
 
   // an edited, unsaved document runs in the same session (chats and variables stay)
   const firstDoc = useRef(true);
@@ -118,6 +126,11 @@ export function usePreview(projectId: number, document: unknown | undefined) {
   }, []);
 
   const restart = useCallback(() => setGeneration((g) => g + 1), []);
+  /** A new chat on `document`, opened by sending `text` (the editor's "preview from this node"). */
+  const restartWith = useCallback((document: unknown, text: string) => {
+    startRef.current = { document, text };
+    setGeneration((g) => g + 1);
+  }, []);
 
-  return { view, transcript, error, act, switchActor, refreshView, restart, sessionId: view?.id ?? null };
+  return { view, transcript, error, act, switchActor, refreshView, restart, restartWith, sessionId: view?.id ?? null };
 }

@@ -6,9 +6,10 @@ const ESC: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"
 export const esc = (s: unknown) => String(s ?? "").replace(/[&<>"']/g, (c) => ESC[c]);
 
 export function page(title: string, body: string, opts: { nav?: "hub" | "settings"; script?: string } = {}): Response {
+  // "Open the Studio": once the platform is set up, the admin's next step is the Studio itself
   const link = (href: string, label: string, here: boolean) => `<a href="${href}"${here ? ` aria-current="page"` : ""}>${label}</a>`;
   const nav = opts.nav
-    ? `<nav aria-label="Admin">${link("/admin", "Hub", opts.nav === "hub")}${link("/admin/settings", "Settings", opts.nav === "settings")}<form method="post" action="/admin/api/logout"><button class="secondary" type="submit">Log out</button></form></nav>`
+    ? `<nav aria-label="Admin">${link("/admin", "Hub", opts.nav === "hub")}${link("/admin/settings", "Settings", opts.nav === "settings")}${link("/", "Open the Studio", false)}<form method="post" action="/admin/api/logout"><button class="secondary" type="submit">Log out</button></form></nav>`
     : "";
   // The style and the hub's script are inline, each carrying this response's nonce: the policy
   // allows no other inline script, so injected markup could never run one.

@@ -12,7 +12,7 @@ export function Stars({ rating, count, onRate, busy }: { rating: number; count: 
       {[1, 2, 3, 4, 5].map((n) => (
         <button key={n} type="button" className="star-btn" disabled={busy} onClick={() => onRate(n)} aria-label={t("templates.rateN", { n })}>{n <= full ? "★" : "☆"}</button>
       ))}
-      <span className="muted small"> {count > 0 ? rating.toFixed(1) : ""} ({count})</span>
+      {count > 0 && <span className="muted small"> {rating.toFixed(1)} ({count})</span>}
     </span>
   );
 }

@@ -1,6 +1,7 @@
-// One template: what the bot does (description, commands and node kinds), its sheets and node
-// count; "use" makes a new project from it; the caller can rate it.
-import { useState, type FormEvent } from "react";
+// One template: what the bot does (in the reader's language), a picture of its graph and a chat to
+// try it (a preview bot of the template, no project made; the walked nodes light up on the
+// picture); "use" makes a new project from it; the caller can rate it.
+import { lazy, Suspense, useCallback, useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useLocation } from "wouter";
 import { useTranslation } from "react-i18next";
@@ -8,10 +9,19 @@ import { get, post } from "../../api/client";
 import type { TemplateItem } from "../../api/types";
 import { ErrorLine } from "../../components/ui";
 import { Stars } from "./Stars";
+import { describe } from "./describe";
+import { PreviewChat } from "../../preview";
+import { nodeName } from "../../editor/names";
+
+// the picture carries the editor's catalogue and layout: loaded with the detail page only
+const GraphPicture = lazy(() => import("../../editor/GraphPicture").then((m) => ({ default: m.GraphPicture })));
 
 export function TemplatePreview({ id }: { id: number }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const qc = useQueryClient();
+  const [trying, setTrying] = useState(false);
+  const [walked, setWalked] = useState<ReadonlySet<string>>(new Set());
+  const onNodeMessage = useCallback((id: string) => setWalked((w) => new Set(w).add(id)), []);
   const [, navigate] = useLocation();
   const [name, setName] = useState("");
   const tp = useQuery({ queryKey: ["templates", id], queryFn: () => get<TemplateItem>(`/api/templates/${id}`) });
@@ -32,8 +42,6 @@ export function TemplatePreview({ id }: { id: number }) {
   const d = tp.data;
   const sheets = d.data?.sheets ?? [];
   const nodes = sheets.flatMap((s) => s.nodes ?? []);
-  const kinds = new Map<string, number>();
-  for (const n of nodes) kinds.set(n.type, (kinds.get(n.type) ?? 0) + 1);
   const commands = [...new Set(nodes.map((n) => n.data?.command).filter((c): c is string => typeof c === "string" && c.startsWith("/")))];
   const onUse = (e: FormEvent) => {
     e.preventDefault();
@@ -45,7 +53,17 @@ export function TemplatePreview({ id }: { id: number }) {
         <h2 id="tpl-title" className="inline-h">{d.name}</h2>
         <Link href="/templates" className="btn small-btn">{t("common.close")}</Link>
       </div>
-      <p>{d.description}</p>
+      <p data-testid="tpl-description">{describe(d, i18n.language)}</p>
+      <div className={trying ? "tpl-show with-chat" : "tpl-show"}>
+        <Suspense fallback={<p className="muted small">{t("common.loading")}</p>}>
+          <GraphPicture document={d.data} highlight={walked} label={t("templates.picture", { name: d.name })} />
+        </Suspense>
+        {trying ? (
+          <PreviewChat templateId={id} compact onNodeMessage={onNodeMessage} onRestart={() => setWalked(new Set())} nodeName={(n) => { const node = nodes.find((x) => x.id === n); return node && nodeName(node, t(`editor.types.${node.type}`, { defaultValue: node.type })); }} />
+        ) : (
+          <button type="button" className="btn primary tpl-try" onClick={() => setTrying(true)}>▶ {t("templates.tryIt")}</button>
+        )}
+      </div>
       <div className="row">
         <Stars rating={d.rating} count={d.ratingCount} onRate={(n) => rate.mutate(n)} busy={rate.isPending} />
         {rate.isSuccess && <span className="ok small" role="status">{t("templates.thanks")}</span>}
@@ -57,8 +75,6 @@ export function TemplatePreview({ id }: { id: number }) {
         <dt>{t("templates.nodeCount")}</dt>
         <dd data-testid="tpl-nodes">{nodes.length}</dd>
         {commands.length > 0 && (<><dt>{t("templates.commands")}</dt><dd>{commands.join(" ")}</dd></>)}
-        <dt>{t("templates.kinds")}</dt>
-        <dd>{[...kinds].map(([k, n]) => `${k} ×${n}`).join(", ") || "—"}</dd>
         {d.tags.length > 0 && (<><dt>{t("templates.tags")}</dt><dd>{d.tags.join(", ")}</dd></>)}
       </dl>
       <form className="row" onSubmit={onUse}>
