@@ -118,6 +118,10 @@ export const MATRIX: Row[] = [
   { method: "GET", path: "/api/bot/tokens/{token}/photo", expect: botMember(200) },
   { method: "GET", path: "/api/bot/tokens/{token}/stats", expect: botMember(200) },
   { method: "GET", path: "/api/bot/tokens/{token}/stats/daily", expect: botMember(200) },
+  { method: "PUT", path: "/api/bot/tokens/{token}/profile", body: () => ({ shortDescription: "A bot" }), expect: botMember(200) },
+  { method: "DELETE", path: "/api/bot/tokens/{token}/profile/photo", expect: botMember(200) },
+  // a PNG where the messenger takes only a JPEG: members reach the check, others never do
+  { method: "PUT", path: "/api/bot/tokens/{token}/profile/photo", expect: botMember(400) },
   { method: "GET", path: "/api/bot/tokens/{token}/status", expect: botMember(200) },
   { method: "POST", path: "/api/bot/tokens/{token}/start", expect: botMember(200) },
   { method: "POST", path: "/api/bot/tokens/{token}/stop", expect: botMember(200) },
@@ -240,7 +244,7 @@ export const CODE: Record<number, string> = { 400: "VALIDATION_FAILED", 403: "FO
 /** One call of a matrix row as `caller` on the fixture `ids`. */
 export async function callAs(h: Hardening, row: Row, caller: Caller, ids: Ids) {
   const { opts, path } = credentials(h, caller, fill(row.path, ids));
-  if (row.path.endsWith("/media") && row.method === "POST") {
+  if ((row.path.endsWith("/media") && row.method === "POST") || (row.path.endsWith("/profile/photo") && row.method === "PUT")) {
     const fd = new FormData();
     fd.append("file", new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4])], "a.png", { type: "image/png" }));
     return { path, r: await h.call(row.method, path, { ...opts, body: fd }) };
