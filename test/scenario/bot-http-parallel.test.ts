@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
+import { until } from "../support/process";
 import { Chat, doc, node, removeDir, startBot, tmpDir, type BotProcess } from "./harness";
 
 let fake: FakeMessenger;
@@ -168,8 +169,9 @@ describe("parallel_split awaitAll", () => {
     expect(texts(await chat.say("/ping"))).toEqual(["pong"]); // the same chat, not held up by the branch
     // skipIfRunning (the default): a second run while the branches go on stops at the split
     await chat.say("/fire", 0);
+    // the stop sends nothing: its log line says the bot read that /fire
+    await until(() => b.output().includes("parallel_split fire: its branches still run for this chat; this run stops here"), "the second /fire stopping at the split");
     expect(texts(await chat.say("/ping"))).toEqual(["pong"]);
-    expect(b.output()).toContain("parallel_split fire: its branches still run for this chat; this run stops here");
     release();
     expect(texts(await chat.replies(1))).toEqual(["slow done yes"]);
   });
