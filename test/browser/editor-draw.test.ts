@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { FakeUser } from "../support/fake-messenger";
 import { haveChromium, warnIfNoChromium } from "../support/browser";
-import { connect, edgeCount, editorEnv, handle, newProject, nodeEl, nodeIds, openEditor, pick, type EditorEnv } from "./editor-support";
+import { connect, edgeCount, editorEnv, handle, newProject, nodeEl, nodeIds, openEditor, pick, settled, type EditorEnv } from "./editor-support";
 
 warnIfNoChromium("editor: draw a bot");
 
@@ -52,9 +52,16 @@ describe.skipIf(!haveChromium)("editor: draw a bot and run it", () => {
     // The layout runs off the main thread (elkjs): wait until it has moved the nodes.
     const positions = () => page.evaluate(() => [...document.querySelectorAll(".react-flow__node")].map((n) => (n as HTMLElement).style.transform).join("|"));
     const before = await positions();
+    const fits = () => page.getByTestId("canvas").getAttribute("data-fitted").then(Number);
+    const laidOut = await fits();
     await page.getByRole("button", { name: "Auto-layout" }).click();
     await page.waitForFunction((b) => [...document.querySelectorAll(".react-flow__node")].map((n) => (n as HTMLElement).style.transform).join("|") !== b, before);
+    await page.waitForFunction((n) => Number(document.querySelector(".ed-canvas")?.getAttribute("data-fitted")) > n, laidOut);
+    // the fit is animated: like a person, drag once the view has come to rest
+    const fitted = await fits();
     await page.getByRole("button", { name: "Fit View" }).click();
+    await page.waitForFunction((n) => Number(document.querySelector(".ed-canvas")?.getAttribute("data-fitted")) > n, fitted);
+    await settled(page);
 
     // drag: the "About" button's handle onto the second message
     const about = await page.evaluate((id) => {

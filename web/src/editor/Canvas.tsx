@@ -296,7 +296,7 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
     reveal(flow, boxesOf(show, measured.current));
   }, [sheet, measuredTick, store, flow]);
 
-  // data-fitted counts finished fits after a layout: tests wait for it instead of for time
+  // data-fitted counts finished fits (after a layout, or the Fit view button): tests wait for it instead of for time
   const fitRequest = useEditor(store, (s) => s.fit);
   const [fitted, setFitted] = useState(0);
   useEffect(() => {
@@ -368,7 +368,7 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
       >
         <Background variant={BackgroundVariant.Dots} gap={GRID} />
         <Controls showInteractive={false} showFitView={false}>
-          <ControlButton onClick={() => void fitReadable(flow, store, 200)} title={t("editor.fitView")} aria-label={t("editor.fitView")} className="ed-fit">⤢</ControlButton>
+          <ControlButton onClick={() => store.requestFit()} title={t("editor.fitView")} aria-label={t("editor.fitView")} className="ed-fit">⤢</ControlButton>
           <ControlButton
             onClick={() => setMinimap((m) => (localStorage.setItem(MINIMAP_KEY, m ? "0" : "1"), !m))}
             title={t("editor.minimap")}

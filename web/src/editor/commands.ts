@@ -1,6 +1,6 @@
 // The editor's commands, shared by the toolbar, the keyboard shortcuts and the clipboard events.
 import { type Doc, type SNode } from "./document";
-import { layoutSheet } from "./layout";
+import { layoutSheet, withPositions } from "./layout";
 import { clipboardText, deleteNodes, nodesFromClipboard, pasteNodes } from "./ops";
 import type { EditorStore } from "./store";
 
@@ -55,11 +55,28 @@ export function selectAll(store: EditorStore) {
 export async function autoLayout(store: EditorStore) {
   const before: Doc = store.state.doc;
   const r = document.querySelector(".ed-canvas")?.getBoundingClientRect();
-  const next = await layoutSheet(before, store.state.sheetId, store.sizes, r && r.height > 0 ? r.width / r.height : undefined);
+  const sheetId = store.state.sheetId;
+  const laid = await layoutSheet(before, sheetId, store.sizes, r && r.height > 0 ? r.width / r.height : undefined);
   // an edit during the layout wins over the layout
   if (store.state.doc !== before) return;
-  store.commit(next);
+  store.commit(inPlace(before, laid, sheetId));
   store.requestFit();
+}
+
+/**
+ * The laid-out sheet keeps the drawing's top-left corner (elk starts at its origin): the nodes stay
+ * where the user was looking instead of jumping out of view, under the floating palette, until the fit.
+ */
+function inPlace(before: Doc, laid: Doc, sheetId: string): Doc {
+  const corner = (d: Doc) => {
+    const ps = (d.sheets.find((s) => s.id === sheetId)?.nodes ?? []).map((n) => n.position).filter((p): p is { x: number; y: number } => !!p && Number.isFinite(p.x) && Number.isFinite(p.y));
+    return ps.length ? { x: Math.min(...ps.map((p) => p.x)), y: Math.min(...ps.map((p) => p.y)) } : null;
+  };
+  const a = corner(before), b = corner(laid);
+  if (!a || !b) return laid;
+  const dx = a.x - b.x, dy = a.y - b.y;
+  const at = new Map((laid.sheets.find((s) => s.id === sheetId)?.nodes ?? []).filter((n) => n.position).map((n) => [n.id, { x: n.position!.x + dx, y: n.position!.y + dy }]));
+  return withPositions(laid, sheetId, at);
 }
 
 export interface Shortcut {

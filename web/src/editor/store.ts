@@ -15,7 +15,7 @@ export interface EditorState {
   saved: Doc;
   /** a request to centre the view on a node (search, warnings, preview) */
   focus: { nodeId: string; at: number } | null;
-  /** a request to fit the view to the sheet (after auto-layout), counted up per request */
+  /** a request to fit the view to the sheet (after auto-layout, or the Fit view button), counted up per request */
   fit: number;
 }
 
