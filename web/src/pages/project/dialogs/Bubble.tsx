@@ -91,7 +91,7 @@ export function Bubble({ m, projectId, onEdit, onDelete }: Props) {
       <div className="dlg-actions">
         {m.nodeId && (
           <Link className="small dlg-node" href={`/projects/${projectId}/scenario?node=${encodeURIComponent(m.nodeId)}`} title={t("dialogs.openNode")}>
-            {t("preview.fromNode", { node: m.nodeId })}
+            {t("dialogs.fromNode", { node: m.nodeId })}
           </Link>
         )}
         {canChange && editing === null && (
