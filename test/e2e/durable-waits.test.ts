@@ -2,12 +2,12 @@
 // follow-up sequence running at the moment of the kill continue after the restart, each message
 // exactly once, in both isolation modes. Real processes: the server from source on loopback, its
 // runner or bot process, the fake messenger.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
-import { childPids, devLoginOnServer, isAlive, startProcessServer, until, type ProcessServer } from "../support/process";
+import { restartHarness } from "../support/restart-harness";
+import { childPids, devLoginOnServer, isAlive, startProcessServer, until } from "../support/process";
 
 const at = (id: string, type: string, data: Record<string, unknown>) => ({ id, type, position: { x: 0, y: 0 }, data });
 const say = (id: string, text: string, next?: string) => at(id, "message", { messageText: text, ...(next ? { enableAutoTransition: true, autoTransitionTo: next } : {}) });
@@ -39,48 +39,36 @@ const scenario = {
 };
 
 const ADMIN_KEY = "waits-admin-key-0123456789";
-let fake: FakeMessenger;
-const dirs: string[] = [];
-const servers: ProcessServer[] = [];
+const h = restartHarness();
 
-beforeAll(async () => {
-  fake = await startFakeMessenger();
-});
-
-afterAll(async () => {
-  for (const s of servers) await s.stop("SIGKILL");
-  await fake.stop();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-const texts = (token: string, chat: number) => fake.sent(token, chat).map((c) => c.params.text);
+const texts = (token: string, chat: number) => h.fake.sent(token, chat).map((c) => c.params.text);
 
 for (const isolation of ["runner", "process"] as const) {
   describe(`isolation ${isolation}`, () => {
     test("a delay and a follow-up running when the server is killed fire once after the restart", async () => {
       const dir = mkdtempSync(join(tmpdir(), `botloom-waits-${isolation}-`));
-      dirs.push(dir);
-      const env = { ADMIN_KEY, SESSION_SECRET: "waits-session-secret-0123456789", MESSENGER_API_ROOT: fake.url, BOT_ISOLATION: isolation };
+      h.dirs.push(dir);
+      const env = { ADMIN_KEY, SESSION_SECRET: "waits-session-secret-0123456789", MESSENGER_API_ROOT: h.fake.url, BOT_ISOLATION: isolation };
       const serve = async () => {
         const s = await startProcessServer([process.execPath, resolve(import.meta.dir, "../../src/main.ts"), "serve"], { cwd: dir, env, timeoutMs: 30_000 });
-        servers.push(s);
+        h.servers.push(s);
         return s;
       };
       const s1 = await serve();
       const cookie = await devLoginOnServer(s1.url, ADMIN_KEY, 1);
       const post = (path: string, body?: unknown) => fetch(s1.url + path, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
       const project = await (await post("/api/projects", { name: `Waits ${isolation}`, data: scenario })).json();
-      const bot = fake.addBot({ username: `waits_${isolation}_bot` });
+      const bot = h.fake.addBot({ username: `waits_${isolation}_bot` });
       const token = await (await post(`/api/bot/projects/${project.id}/tokens`, { token: bot.token })).json();
       expect((await post(`/api/bot/tokens/${token.id}/start`)).status).toBe(200);
 
       const ann = { id: 7101, first_name: "Ann" };
       const bob = { id: 7102, first_name: "Bob" };
       const cid = { id: 7103, first_name: "Cid" };
-      fake.sendText(bot.token, ann, "/remind");
-      fake.sendText(bot.token, bob, "/course");
-      await fake.waitForSent(bot.token, ann.id, 1, 20_000);
-      await fake.waitForSent(bot.token, bob.id, 1, 20_000);
+      h.fake.sendText(bot.token, ann, "/remind");
+      h.fake.sendText(bot.token, bob, "/course");
+      await h.fake.waitForSent(bot.token, ann.id, 1, 20_000);
+      await h.fake.waitForSent(bot.token, bob.id, 1, 20_000);
       const due = Date.now() + PAUSE * 1000;
       const bots = childPids(s1.proc.pid, () => true);
       await s1.stop("SIGKILL");
@@ -92,11 +80,11 @@ for (const isolation of ["runner", "process"] as const) {
       // Restart once the waits are overdue: they fire at once when the bot is back.
       await until(() => Date.now() > due, "the waits to fall due", 10_000);
       await serve();
-      await fake.waitForSent(bot.token, ann.id, 1, 30_000);
+      await h.fake.waitForSent(bot.token, ann.id, 1, 30_000);
       await until(() => texts(bot.token, bob.id).length >= 3 || undefined, "the follow-up to finish", 30_000);
       // One more round trip through the same bot before counting: a duplicate would be out by then.
-      fake.sendText(bot.token, cid, "/ping");
-      expect((await fake.waitForSent(bot.token, cid.id, 1, 20_000))[0]!.params.text).toBe("pong");
+      h.fake.sendText(bot.token, cid, "/ping");
+      expect((await h.fake.waitForSent(bot.token, cid.id, 1, 20_000))[0]!.params.text).toBe("pong");
       expect(texts(bot.token, ann.id)).toEqual(["Reminder set", "Reminder!"]);
       expect(texts(bot.token, bob.id)).toEqual(["Day 1", "Day 2", "Day 3"]);
     }, 120_000);
@@ -105,27 +93,27 @@ for (const isolation of ["runner", "process"] as const) {
 
 test("a stopped bot keeps its waits: they fire when it is started again", async () => {
   const dir = mkdtempSync(join(tmpdir(), "botloom-waits-stopped-"));
-  dirs.push(dir);
-  const env = { ADMIN_KEY, SESSION_SECRET: "waits-session-secret-0123456789", MESSENGER_API_ROOT: fake.url };
+  h.dirs.push(dir);
+  const env = { ADMIN_KEY, SESSION_SECRET: "waits-session-secret-0123456789", MESSENGER_API_ROOT: h.fake.url };
   const s = await startProcessServer([process.execPath, resolve(import.meta.dir, "../../src/main.ts"), "serve"], { cwd: dir, env, timeoutMs: 30_000 });
-  servers.push(s);
+  h.servers.push(s);
   const cookie = await devLoginOnServer(s.url, ADMIN_KEY, 1);
   const post = (path: string, body?: unknown) => fetch(s.url + path, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
   const project = await (await post("/api/projects", { name: "Waits stopped", data: scenario })).json();
-  const bot = fake.addBot({ username: "waits_stopped_bot" });
+  const bot = h.fake.addBot({ username: "waits_stopped_bot" });
   const token = await (await post(`/api/bot/projects/${project.id}/tokens`, { token: bot.token })).json();
   expect((await post(`/api/bot/tokens/${token.id}/start`)).status).toBe(200);
   const dan = { id: 7201, first_name: "Dan" };
-  fake.sendText(bot.token, dan, "/remind");
-  await fake.waitForSent(bot.token, dan.id, 1, 20_000);
+  h.fake.sendText(bot.token, dan, "/remind");
+  await h.fake.waitForSent(bot.token, dan.id, 1, 20_000);
   const due = Date.now() + PAUSE * 1000;
   expect((await post(`/api/bot/tokens/${token.id}/stop`)).status).toBe(200);
   await until(() => Date.now() > due, "the wait to fall due", 10_000);
   expect(texts(bot.token, dan.id)).toEqual(["Reminder set"]);
   expect((await post(`/api/bot/tokens/${token.id}/start`)).status).toBe(200);
-  expect((await fake.waitForSent(bot.token, dan.id, 1, 20_000))[0]!.params.text).toBe("Reminder!");
+  expect((await h.fake.waitForSent(bot.token, dan.id, 1, 20_000))[0]!.params.text).toBe("Reminder!");
   const eve = { id: 7202, first_name: "Eve" };
-  fake.sendText(bot.token, eve, "/ping");
-  await fake.waitForSent(bot.token, eve.id, 1, 20_000);
+  h.fake.sendText(bot.token, eve, "/ping");
+  await h.fake.waitForSent(bot.token, eve.id, 1, 20_000);
   expect(texts(bot.token, dan.id)).toEqual(["Reminder set", "Reminder!"]);
 }, 90_000);

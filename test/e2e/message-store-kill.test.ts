@@ -3,51 +3,39 @@
 // before it ended — the user's message and the bot's reply — is in the project's file afterwards:
 // no acknowledged record is lost (the batch window, 50 ms, bounds the loss only when a bot process
 // itself is killed). In a shared runner and with a process per bot.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { greeterScenario } from "../bots/scenario-fixture";
-import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
-import { childPids, isAlive, startProcessServer, until, type ProcessServer } from "../support/process";
+import { restartHarness } from "../support/restart-harness";
+import { childPids, isAlive, startProcessServer, until } from "../support/process";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const ADMIN_KEY = "kill-admin-key-0123456789";
-let fake: FakeMessenger;
-const dirs: string[] = [];
-const servers: ProcessServer[] = [];
-
-beforeAll(async () => {
-  fake = await startFakeMessenger();
-});
-
-afterAll(async () => {
-  for (const s of servers) await s.stop("SIGKILL");
-  await fake.stop();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const h = restartHarness();
 
 for (const isolation of ["runner", "process"] as const) {
   test(`SIGKILL of the server (${isolation}): every answered message is recorded, both sides`, async () => {
     const dir = mkdtempSync(join(tmpdir(), "botloom-store-kill-"));
-    dirs.push(dir);
+    h.dirs.push(dir);
     const dataDir = join(dir, "data");
-    const env = { ADMIN_KEY, SESSION_SECRET: "kill-session-secret-0123456789", MESSENGER_API_ROOT: fake.url, BOT_ISOLATION: isolation, DATA_DIR: dataDir, BOTS_DIR: join(dir, "bots") };
+    const env = { ADMIN_KEY, SESSION_SECRET: "kill-session-secret-0123456789", MESSENGER_API_ROOT: h.fake.url, BOT_ISOLATION: isolation, DATA_DIR: dataDir, BOTS_DIR: join(dir, "bots") };
     const s = await startProcessServer([process.execPath, join(ROOT, "src/main.ts"), "serve"], { cwd: dir, env });
-    servers.push(s);
+    h.servers.push(s);
     const login = await fetch(`${s.url}/admin/api/login`, { method: "POST", body: new URLSearchParams({ key: ADMIN_KEY }), redirect: "manual" });
     const admin = login.headers.getSetCookie()[0]!.split(";")[0]!;
     await fetch(`${s.url}/admin/api/app-settings`, { method: "PUT", headers: { cookie: admin, "content-type": "application/json" }, body: JSON.stringify({ auth: { loginMode: "dev_login" } }) });
     const dev = await fetch(`${s.url}/api/auth/dev-login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ userId: 1 }) });
     const json = { cookie: dev.headers.getSetCookie()[0]!.split(";")[0]!, "content-type": "application/json" };
     const project = await (await fetch(`${s.url}/api/projects`, { method: "POST", headers: json, body: JSON.stringify({ name: "Killed", data: greeterScenario }) })).json();
-    const bot = fake.addBot();
+    const bot = h.fake.addBot();
     const token = await (await fetch(`${s.url}/api/bot/projects/${project.id}/tokens`, { method: "POST", headers: json, body: JSON.stringify({ token: bot.token }) })).json();
     expect((await fetch(`${s.url}/api/bot/tokens/${token.id}/start`, { method: "POST", headers: json })).status).toBe(200);
     const users = Array.from({ length: 5 }, (_, i) => ({ id: 7_300_000 + i + (isolation === "process" ? 100 : 0), first_name: `U${i}` }));
-    fake.sendText(bot.token, users[0]!, "/start");
-    await fake.waitForSent(bot.token, users[0]!.id, 1, 15_000);
+    h.fake.sendText(bot.token, users[0]!, "/start");
+    await h.fake.waitForSent(bot.token, users[0]!.id, 1, 15_000);
     const botPids = childPids(s.proc.pid, () => true);
     expect(botPids.length).toBeGreaterThan(0);
 
@@ -55,11 +43,11 @@ for (const isolation of ["runner", "process"] as const) {
     let writing = true;
     const writers = users.map(async (u) => {
       while (writing) {
-        fake.sendText(bot.token, u, "дальше");
+        h.fake.sendText(bot.token, u, "дальше");
         await Bun.sleep(15);
       }
     });
-    await until(() => fake.sent(bot.token).length >= 60, "the bot answering under load", 15_000);
+    await until(() => h.fake.sent(bot.token).length >= 60, "the bot answering under load", 15_000);
     s.proc.kill("SIGKILL");
     await s.proc.exited;
     // The bots notice their pipe closing and stop (bounded by their own 3 s grace).
@@ -67,7 +55,7 @@ for (const isolation of ["runner", "process"] as const) {
     writing = false;
     await Promise.all(writers);
 
-    const answered = fake.sent(bot.token).filter((c) => c.method === "sendMessage");
+    const answered = h.fake.sent(bot.token).filter((c) => c.method === "sendMessage");
     const db = new Database(join(dataDir, "projects", `${project.id}.db`), { readonly: true });
     try {
       const outIds = new Set((db.query("SELECT messenger_message_id AS m FROM bot_messages WHERE direction = 'out'").all() as { m: number }[]).map((r) => r.m));

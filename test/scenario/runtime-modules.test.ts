@@ -84,29 +84,3 @@ describe("runtime modules", () => {
     }
   });
 });
-
-describe("scripts/port-runtime-literal.ts (merging branches begun on the String.raw form)", () => {
-  /** http.ts as it was before the conversion: its code as one literal, without `export`. */
-  const current = readFileSync(join(RUNTIME, "http.ts"), "utf8");
-  const oldForm = (code: string) => "// header\nexport const RUNTIME_HTTP = String.raw`\n" + code.replace(/^export /gm, "") + "`;\n";
-  const old = oldForm(current.slice(current.indexOf(SECTION) + 1));
-
-  test("the old form of a module converts back to the module's code", async () => {
-    const { literalAsModule } = await import("../../scripts/port-runtime-literal");
-    expect(literalAsModule(old)).toBe(current.slice(current.indexOf(SECTION) + 1));
-    expect(() => literalAsModule("const x = 1;\n")).toThrow("no String.raw runtime literal");
-  });
-
-  test("a branch's edit inside a function and a new function land in the module; a clash is marked", async () => {
-    const { portEdit } = await import("../../scripts/port-runtime-literal");
-    const line = old.match(/^function \w+\(.*\{\n/m)![0]; // the first function of the file
-    expect(current).toContain("export " + line);
-    const edited = old.replace(line, "function ported(): number {\n  return 1;\n}\n\n" + line + "  // ported edit\n");
-    const merged = portEdit(current, old, edited);
-    expect(merged.conflicts).toBe(0);
-    expect(merged.text).toContain("export function ported(): number {\n  return 1;\n}\n\nexport " + line + "  // ported edit\n");
-    expect(merged.text.slice(0, current.indexOf(SECTION))).toBe(current.slice(0, current.indexOf(SECTION))); // imports kept
-    const mine = current.replace("export " + line, "export " + line + "  // this tree's edit\n");
-    expect(portEdit(mine, old, edited).conflicts).toBe(1);
-  });
-});
