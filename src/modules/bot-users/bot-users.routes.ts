@@ -6,7 +6,7 @@ import { authPlugin } from "../../http/auth";
 import { badRequest } from "../../errors";
 import { jsonAnswer } from "../../http/openapi-answer";
 import { parseEnumQuery, parseIntQuery, parseTokenId } from "../../http/params";
-import { DAILY_DAYS_DEFAULT, DAILY_DAYS_MAX, USERS_LIMIT_DEFAULT, USERS_LIMIT_MAX } from "./model";
+import { botUserFullSchema, botUserPageSchema, DAILY_DAYS_DEFAULT, DAILY_DAYS_MAX, USERS_LIMIT_DEFAULT, USERS_LIMIT_MAX } from "./model";
 import { BotUsersService } from "./service";
 import { PEOPLE_FILTERS, PEOPLE_SORTS, type PeopleFilter } from "./model";
 import { PeopleService } from "./people";
@@ -72,6 +72,7 @@ export const botUserRoutes = (ctx: AppContext) => {
         botActor: true,
         detail: {
           summary: "Users of a bot, newest first (docs/api.md paging); `search` narrows to a name or @username substring or the exact id",
+          ...jsonAnswer(botUserPageSchema),
         },
         query: usersQuery,
       },
@@ -108,7 +109,7 @@ export const botUserRoutes = (ctx: AppContext) => {
         const detail = await service.detail(tokenId, actor.userId, userId);
         return { ...detail, ...people.fields(tokenId, actor.userId, userId) };
       },
-      { botActor: true, detail: { summary: "A user of a bot: the detail plus language, premium, blocked, source, referrer, tags, seen times, message counts, takeover" } },
+      { botActor: true, detail: { summary: "A user of a bot: the detail plus language, premium, blocked, source, referrer, tags, seen times, message counts, takeover", ...jsonAnswer(botUserFullSchema) } },
     )
     .put(
       "/tokens/:tokenId/users/:userId/tags",

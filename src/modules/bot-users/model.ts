@@ -1,36 +1,55 @@
 // Shapes of docs/api.md#bot-manager-api-apibot and the paging of docs/api.md#limits.
+import { z } from "zod";
 export const USERS_LIMIT_DEFAULT = 10;
 export const USERS_LIMIT_MAX = 50;
 
-export interface BotUserListItem {
-  userId: string;
-  firstName: string;
-  userName: string;
-}
+export const botUserListItemSchema = z.object({ userId: z.string(), firstName: z.string(), userName: z.string() });
+export type BotUserListItem = z.infer<typeof botUserListItemSchema>;
 
-export interface BotUserPage {
-  items: BotUserListItem[];
-  count: number;
-  nextOffset: number | null;
-  prevOffset: number | null;
-  fromItem: number;
-  toItem: number;
-}
+export const botUserPageSchema = z.object({
+  items: z.array(botUserListItemSchema),
+  count: z.number().int(),
+  nextOffset: z.number().int().nullable(),
+  prevOffset: z.number().int().nullable(),
+  fromItem: z.number().int(),
+  toItem: z.number().int(),
+});
+export type BotUserPage = z.infer<typeof botUserPageSchema>;
 
 /** docs/api.md detail plus the fields bot-manager clients render (userName, lastInteraction, interactionCount). */
-export interface BotUserDetail {
-  userId: string;
-  firstName: string;
-  lastName: string;
-  userName: string;
-  registeredAt: string;
-  lastInteraction: string;
-  interactionCount: number;
+export const botUserDetailSchema = z.object({
+  userId: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  userName: z.string(),
+  registeredAt: z.string(),
+  lastInteraction: z.string(),
+  interactionCount: z.number().int(),
   /** `/uploads/...` path, "" without an avatar */
-  photoUrl: string;
+  photoUrl: z.string(),
   /** What the bot stored about the user (scenario variables); {} when none or unreadable. */
-  variables: Record<string, unknown>;
-}
+  variables: z.record(z.string(), z.unknown()),
+});
+export type BotUserDetail = z.infer<typeof botUserDetailSchema>;
+
+/** What the message store knows of a person (docs/dialogs.md), added to the detail. */
+export const personFieldsSchema = z.object({
+  languageCode: z.string().nullable(),
+  isPremium: z.boolean(),
+  blocked: z.boolean(),
+  blockedAt: z.string().nullable(),
+  source: z.string().nullable(),
+  referrerId: z.string().nullable(),
+  tags: z.array(z.string()),
+  firstSeenAt: z.string().nullable(),
+  lastSeenAt: z.string().nullable(),
+  messagesIn: z.number().int(),
+  messagesOut: z.number().int(),
+  takeover: z.boolean(),
+});
+export type PersonFields = z.infer<typeof personFieldsSchema>;
+
+export const botUserFullSchema = botUserDetailSchema.extend(personFieldsSchema.shape);
 
 export const DAILY_DAYS_DEFAULT = 14;
 export const DAILY_DAYS_MAX = 90;

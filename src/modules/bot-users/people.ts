@@ -3,24 +3,9 @@
 import type { AppContext } from "../../context";
 import type { ProjectDb } from "../../db/project-db";
 import { notFound } from "../../errors";
-import { pageInfo, parseVariables, type BotUserPage } from "./model";
+import { pageInfo, parseVariables, type BotUserPage, type PersonFields } from "./model";
 import type { PeopleFilter } from "./model";
 import { deletePerson, knownUser, userFactsOf, peoplePage, peopleRows, personOf, setTags, takeoverOf } from "./queries";
-
-export interface PersonFields {
-  languageCode: string | null;
-  isPremium: boolean;
-  blocked: boolean;
-  blockedAt: string | null;
-  source: string | null;
-  referrerId: string | null;
-  tags: string[];
-  firstSeenAt: string | null;
-  lastSeenAt: string | null;
-  messagesIn: number;
-  messagesOut: number;
-  takeover: boolean;
-}
 
 export function tagsOf(raw: string | null | undefined): string[] {
   try {

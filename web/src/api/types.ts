@@ -25,6 +25,8 @@ export type AuthConfig = Answer<"/api/auth/config">;
 export type ProjectListItem = Answer<"/api/projects/list">[number];
 export type TokenItem = Answer<"/api/bot/projects/{id}/tokens">["items"][number];
 export type BotStatus = Answer<"/api/bot/tokens/{tokenId}/status">;
+export type BotUserPage = Answer<"/api/bot/tokens/{tokenId}/users">;
+export type BotUserDetail = Answer<"/api/bot/tokens/{tokenId}/users/{userId}">;
 export type MediaItem = Answer<"/api/projects/{id}/media">[number];
 /** The caller's own deleted projects (docs/api.md#trash). */
 export type TrashList = Answer<"/api/projects/trash">;

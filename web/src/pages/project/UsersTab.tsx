@@ -6,6 +6,7 @@ import { useEffect, useState } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { errorText, get } from "../../api/client";
+import type { BotUserPage } from "../../api/types";
 import { downloadText, ErrorLine } from "../../components/ui";
 import { registerAudienceStrings } from "./dialogs/i18n";
 import { Chips, TokenPicker, useDebounced, useTokenChoice } from "./dialogs/controls";
@@ -23,14 +24,7 @@ interface Stats {
   active_7d: number;
   new_today: number;
 }
-interface Page {
-  items: { userId: string; firstName: string; userName: string }[];
-  count: number;
-  nextOffset: number | null;
-  prevOffset: number | null;
-  fromItem: number;
-  toItem: number;
-}
+type Page = BotUserPage;
 
 const PAGE = 20;
 

@@ -6,31 +6,10 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { del, errorText, get, put } from "../../../api/client";
+import type { BotUserDetail } from "../../../api/types";
 import { ConfirmDialog, ErrorLine, useDates } from "../../../components/ui";
 
-interface Detail {
-  userId: string;
-  firstName: string;
-  lastName: string;
-  userName: string;
-  registeredAt: string;
-  lastInteraction: string;
-  interactionCount: number;
-  photoUrl: string;
-  variables: Record<string, unknown>;
-  languageCode?: string | null;
-  isPremium?: boolean;
-  blocked?: boolean;
-  blockedAt?: string | null;
-  source?: string | null;
-  referrerId?: string | null;
-  tags?: string[];
-  firstSeenAt?: string | null;
-  lastSeenAt?: string | null;
-  messagesIn?: number;
-  messagesOut?: number;
-  takeover?: boolean;
-}
+type Detail = BotUserDetail;
 
 const TAG_MAX = 32;
 const TAGS_MAX = 20;
