@@ -10,7 +10,6 @@ import {
   MiniMap,
   ReactFlow,
   useReactFlow,
-  type ReactFlowInstance,
   type Connection,
   type Edge,
   type Node,
@@ -23,67 +22,13 @@ import { InsertEdge, type InsertEdgeData } from "./InsertEdge";
 import { boxesOf, layoutSheet, needsLayout, separate, sizeOf, withPositions, type Box } from "./layout";
 import { deleteNodes } from "./ops";
 import { updateNode, useEditor, type EditorStore } from "./store";
+import { canvasAspect, fitReadable, reveal } from "./viewport";
 
 const nodeTypes = { scenario: FlowNode, portal: PortalNode };
 const edgeTypes = { insertable: InsertEdge };
 export const GRID = 16;
-/** Fit view never zooms out below this: past it node text is unreadable, so the view pans instead. */
-export const READABLE_ZOOM = 0.6;
 const PORTAL = { w: 270, h: 32 };
 const MINIMAP_KEY = "botloom.editor.minimap";
-
-/** The canvas's aspect (width / height), for auto-layout. */
-export function canvasAspect(): number | undefined {
-  const r = document.querySelector(".ed-canvas")?.getBoundingClientRect();
-  return r && r.height > 0 ? r.width / r.height : undefined;
-}
-
-/**
- * Shows the whole sheet when it stays readable; otherwise keeps READABLE_ZOOM and shows where the
- * scenario starts (its first trigger, else its top-left corner).
- */
-/** The part of the canvas not covered by the floating panels (screen pixels). */
-export function visibleRegion(): { left: number; top: number; right: number; bottom: number } | null {
-  const el = document.querySelector(".ed-canvas")?.getBoundingClientRect();
-  if (!el || el.width === 0) return null;
-  const v = { left: el.left, top: el.top, right: el.right, bottom: el.bottom };
-  for (const o of document.querySelectorAll(".ed-center .ed-palette, .ed-center .ed-props-dock")) {
-    const r = o.getBoundingClientRect();
-    if (r.width === 0) continue;
-    if (r.width < el.width / 2 && r.left - el.left < 24) v.left = Math.max(v.left, r.right);
-    else if (r.width < el.width / 2 && el.right - r.right < 24) v.right = Math.min(v.right, r.left);
-    else if (r.top > el.top + el.height / 3) v.bottom = Math.min(v.bottom, r.top);
-  }
-  return v;
-}
-
-/**
- * Shows the whole sheet when it stays readable; otherwise keeps READABLE_ZOOM and shows where the
- * scenario starts (its first trigger, else its top-left corner). The floating panels are left out.
- */
-export async function fitReadable(flow: ReactFlowInstance, store: EditorStore, duration = 0): Promise<void> {
-  const nodes = store.sheet.nodes;
-  const el = document.querySelector(".ed-canvas")?.getBoundingClientRect();
-  const v = visibleRegion();
-  if (!nodes.length || !el || !v) return;
-  const boxes = boxesOf(nodes, store.sizes);
-  const minX = Math.min(...boxes.map((b) => b.x));
-  const minY = Math.min(...boxes.map((b) => b.y));
-  const maxX = Math.max(...boxes.map((b) => b.x + b.w));
-  const maxY = Math.max(...boxes.map((b) => b.y + b.h));
-  const pad = 32;
-  // the region in canvas-local pixels
-  const L = v.left - el.left + pad, T = v.top - el.top + pad, W = Math.max(100, v.right - v.left - 2 * pad), H = Math.max(100, v.bottom - v.top - 2 * pad);
-  const zoom = Math.min(1.2, W / (maxX - minX || 1), H / (maxY - minY || 1));
-  if (zoom >= READABLE_ZOOM) {
-    await flow.setViewport({ zoom, x: L + (W - (maxX - minX) * zoom) / 2 - minX * zoom, y: T + (H - (maxY - minY) * zoom) / 2 - minY * zoom }, { duration });
-    return;
-  }
-  const z = READABLE_ZOOM;
-  const start = nodes.find((n) => /trigger$|^start$|^command$/.test(n.type));
-  const s = start ? boxes.find((b) => b.id === start.id)! : { x: minX, y: minY, w: 0, h: 0 };
-  await flow.setViewport({ zoom: z, x: L - Math.min(s.x, minX + W / z) * z, y: Math.min(T - minY * z, T + H / 2 - (s.y + s.h / 2) * z) }, { duration });
-}
 
 interface Props {
   store: EditorStore;
@@ -282,7 +227,8 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
       }
       const moved = separate(boxesOf(sh.nodes, measured.current));
       if (moved.size) store.replaceDoc(withPositions(store.state.doc, sh.id, moved));
-      openView(flow, store);
+      // a file's remembered view (`viewState`) was taken on another screen: a readable fit instead
+      void fitReadable(flow, store);
       setSettledSheet(sh.id);
       return;
     }
@@ -396,31 +342,4 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
       </ReactFlow>
     </div>
   );
-}
-
-/**
- * Opening a sheet: a readable fit. A file's remembered view (`viewState`) is not used: it was taken
- * on another screen (a template's is 100 % at the corner), so it shows a corner of the drawing.
- */
-function openView(flow: ReactFlowInstance, store: EditorStore) {
-  void fitReadable(flow, store);
-}
-
-/** Pans (at the same zoom, or `zoom`) so that the boxes are in view, when they are not already (or always). */
-function reveal(flow: ReactFlowInstance, boxes: Box[], zoom?: number, always = false) {
-  const el = visibleRegion();
-  if (!boxes.length || !el) return;
-  const minX = Math.min(...boxes.map((b) => b.x));
-  const minY = Math.min(...boxes.map((b) => b.y));
-  const maxX = Math.max(...boxes.map((b) => b.x + b.w));
-  const maxY = Math.max(...boxes.map((b) => b.y + b.h));
-  const a = flow.flowToScreenPosition({ x: minX, y: minY });
-  const b = flow.flowToScreenPosition({ x: maxX, y: maxY });
-  if (!always && a.x >= el.left && a.y >= el.top && b.x <= el.right && b.y <= el.bottom) return;
-  // centre them in the visible region: shift the centre by the region's offset in the canvas
-  const c = document.querySelector(".ed-canvas")!.getBoundingClientRect();
-  const z = zoom ?? flow.getZoom();
-  const dx = ((el.left + el.right) / 2 - (c.left + c.right) / 2) / z;
-  const dy = ((el.top + el.bottom) / 2 - (c.top + c.bottom) / 2) / z;
-  void flow.setCenter((minX + maxX) / 2 - dx, (minY + maxY) / 2 - dy, { zoom: z, duration: always ? 0 : 200 });
 }

@@ -3,6 +3,7 @@ import { type Doc, type SNode } from "./document";
 import { layoutSheet, withPositions } from "./layout";
 import { clipboardText, deleteNodes, nodesFromClipboard, pasteNodes } from "./ops";
 import type { EditorStore } from "./store";
+import { canvasAspect } from "./viewport";
 
 /** Kept for browsers that refuse clipboard access: copy and paste still work inside this tab. */
 let internalClipboard = "";
@@ -54,9 +55,8 @@ export function selectAll(store: EditorStore) {
 
 export async function autoLayout(store: EditorStore) {
   const before: Doc = store.state.doc;
-  const r = document.querySelector(".ed-canvas")?.getBoundingClientRect();
   const sheetId = store.state.sheetId;
-  const laid = await layoutSheet(before, sheetId, store.sizes, r && r.height > 0 ? r.width / r.height : undefined);
+  const laid = await layoutSheet(before, sheetId, store.sizes, canvasAspect());
   // an edit during the layout wins over the layout
   if (store.state.doc !== before) return;
   store.commit(inPlace(before, laid, sheetId));
