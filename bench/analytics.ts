@@ -6,9 +6,11 @@
 //     round trip on loopback. Baseline: the same calls over a token of 100 users and ~1,000
 //     messages. Target: ≤ 50 ms server time.
 //  2. update → reply with counting on vs off: two platforms in this process, one with
-//     BOT_ANALYTICS=on and one with off, --bots bots each in shared runners, --active users writing
+//     BOT_ANALYTICS=on and one with off, --bots bots each in shared runners, --active chats writing
 //     to bots of both in turn (/start, then a button, which walks three nodes and two transitions),
-//     --rate times a second for --seconds; p50/p99 of each side and their ratio (target ≤ 1.05).
+//     --rate times a second for --seconds; halfway the platforms swap roles. p50/p99 of each side
+//     and their ratio (target ≤ 1.05), for returning users (a chat is one user, a new one every
+//     fifth conversation) and for the worst case (a new user every conversation).
 // Prints ONE JSON line.
 //
 //   bun bench/analytics.ts [--users 10000] [--messages 100000] [--bots 10] [--active 20] [--rate 4] [--seconds 10]
@@ -62,11 +64,11 @@ function seed(p: Platform, projectId: number, tokenId: number, users: number, me
     db.query(`INSERT INTO analytics_user_days (token_id, user_id, day, prev_day, last_hour, active_hours) SELECT ?, 'u' || i, ${day("d")}, nullif(${prev}, ''), ${hour}, 1 FROM ud`).run(tokenId);
     db.query(`INSERT INTO analytics_active (token_id, day, prev_day, language, users) SELECT ?, ${day("d")}, ${prev}, ${language}, count(*) FROM ud GROUP BY 2, 3, 4`).run(tokenId);
     db.query(`INSERT INTO analytics_hours (token_id, hour, new_users, active_users, messages_in, messages_out, blocked) SELECT ?, ${hour}, sum(k = 0), count(*), sum(2 + i % 2), 2 * count(*), sum(i % 97 = 0) FROM ud GROUP BY 2`).run(tokenId);
-    db.query(`INSERT INTO analytics_tallies (token_id, hour, kind, name, node_id, count) SELECT ?, ${hour}, 'source', 'src' || (i % 50), '', count(*) FROM ud WHERE k = 0 GROUP BY 2, 4`).run(tokenId);
-    db.query(`INSERT INTO analytics_tallies (token_id, hour, kind, name, node_id, count) SELECT ?, ${hour}, 'command', 'start', '', count(*) FROM ud GROUP BY 2`).run(tokenId);
-    db.query(`INSERT INTO analytics_tallies (token_id, hour, kind, name, node_id, count) SELECT ?, ${hour}, 'button', 'Go', 'start', count(*) FROM ud GROUP BY 2`).run(tokenId);
+    db.query(`INSERT INTO analytics_tallies (token_id, day, kind, name, node_id, count) SELECT ?, ${day("d")}, 'source', 'src' || (i % 50), '', count(*) FROM ud WHERE k = 0 GROUP BY 2, 4`).run(tokenId);
+    db.query(`INSERT INTO analytics_tallies (token_id, day, kind, name, node_id, count) SELECT ?, ${day("d")}, 'command', 'start', '', count(*) FROM ud GROUP BY 2`).run(tokenId);
+    db.query(`INSERT INTO analytics_tallies (token_id, day, kind, name, node_id, count) SELECT ?, ${day("d")}, 'button', 'Go', 'start', count(*) FROM ud GROUP BY 2`).run(tokenId);
     for (const node of ["'start'", "'menu'", "'n' || (i % 10)"]) {
-      db.query(`INSERT INTO analytics_node_days (token_id, node_id, user_id, day, prev_day, visits) SELECT ?, ${node}, 'u' || i, ${day("d")}, nullif(${prev}, ''), 1 + i % 2 FROM ud`).run(tokenId);
+      db.query(`INSERT INTO analytics_node_days (token_id, node_id, user_id, day, prev_day) SELECT ?, ${node}, 'u' || i, ${day("d")}, nullif(${prev}, '') FROM ud`).run(tokenId);
       db.query(`INSERT INTO analytics_node_reach (token_id, day, node_id, prev_day, users, visits) SELECT ?, ${day("d")}, ${node}, ${prev}, count(*), sum(1 + i % 2) FROM ud GROUP BY 2, 3, 4`).run(tokenId);
     }
     for (const [from, to] of [["'start'", "'menu'"], ["'menu'", "'n' || (i % 10)"]]) {
@@ -157,17 +159,19 @@ await runBench("analytics", async () => {
   // starts), so neither runner's share of the loaded box decides the ratio.
   const off = await fleet(fake, false);
   await Bun.sleep(2000); // let the runners settle
-  const samples: { on: number[]; off: number[] } = { on: [], off: [] };
+  const mixed: { on: number[]; off: number[] } = { on: [], off: [] };
+  const fresh: { on: number[]; off: number[] } = { on: [], off: [] };
   let nextUser = 9_000_000;
-  const measure = async (counting: Side, quiet: Side, seconds: number) => {
+  const measure = async (counting: Side, quiet: Side, seconds: number, samples: { on: number[]; off: number[] }, newEvery: number) => {
     const deadline = performance.now() + seconds * 1000;
     await Promise.all(
       Array.from({ length: ACTIVE }, async (_, a) => {
         const side = a % 2 === 0 ? counting : quiet;
         const b = side.bots[Math.floor(a / 2) % side.bots.length]!;
         const list = side === counting ? samples.on : samples.off;
-        while (performance.now() < deadline) {
-          const user = { id: nextUser++, first_name: `U${a}`, language_code: "en" };
+        let user = { id: nextUser++, first_name: `U${a}`, language_code: "en" };
+        for (let n = 1; performance.now() < deadline; n++) {
+          if (n % newEvery === 0) user = { id: nextUser++, first_name: `U${a}`, language_code: "en" };
           let t = performance.now();
           fake.sendText(b.bot.token, user, "/start src" + (a % 5));
           const [hello] = await fake.waitForSent(b.bot.token, user.id, 1, 10_000);
@@ -181,7 +185,8 @@ await runBench("analytics", async () => {
       }),
     );
   };
-  await measure(on, off, SECONDS / 2);
+  await measure(on, off, SECONDS / 4, mixed, 5);
+  await measure(on, off, SECONDS / 4, fresh, 1);
   // the counting side really counted what it answered
   const counted = (await api(on.p.url, "GET", `/api/bot/tokens/${on.bots[0]!.tokenId}/analytics`, { cookie: on.cookie })).totals;
   on.p.ctx.config.bots.analytics = false;
@@ -192,9 +197,12 @@ await runBench("analytics", async () => {
     await Promise.all(side.bots.map((b) => fake.waitForCall(b.bot.token, (c: RecordedCall) => c.method === "getUpdates", 120_000)));
   }
   await Bun.sleep(2000);
-  await measure(off, on, SECONDS / 2);
-  const replyOn = latency(samples.on);
-  const replyOff = latency(samples.off);
+  await measure(off, on, SECONDS / 4, mixed, 5);
+  await measure(off, on, SECONDS / 4, fresh, 1);
+  const replyOn = latency(mixed.on);
+  const replyOff = latency(mixed.off);
+  const freshOn = latency(fresh.on);
+  const freshOff = latency(fresh.off);
 
   return {
     endpoint: {
@@ -218,6 +226,7 @@ await runBench("analytics", async () => {
       p50Ratio: ratio(replyOn.p50Ms, replyOff.p50Ms),
       p99Ratio: ratio(replyOn.p99Ms, replyOff.p99Ms),
       target: TARGETS.replyRatio,
+      everyUpdateANewUser: { countingOn: freshOn, countingOff: freshOff, p50Ratio: ratio(freshOn.p50Ms, freshOff.p50Ms), p99Ratio: ratio(freshOn.p99Ms, freshOff.p99Ms) },
       countedByOneBot: counted,
       loadAverage1m: round(loadavg()[0], 2),
     },

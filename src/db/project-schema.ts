@@ -50,14 +50,14 @@ export const PROJECT_DB_DDL: readonly string[] = [
   "CREATE TABLE IF NOT EXISTS analytics_hours (token_id INTEGER NOT NULL, hour TEXT NOT NULL, new_users INTEGER NOT NULL DEFAULT 0, " +
     "active_users INTEGER NOT NULL DEFAULT 0, messages_in INTEGER NOT NULL DEFAULT 0, messages_out INTEGER NOT NULL DEFAULT 0, " +
     "blocked INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (token_id, hour))",
-  "CREATE TABLE IF NOT EXISTS analytics_tallies (token_id INTEGER NOT NULL, hour TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, " +
-    "node_id TEXT NOT NULL DEFAULT '', count INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (token_id, hour, kind, name, node_id))",
+  "CREATE TABLE IF NOT EXISTS analytics_tallies (token_id INTEGER NOT NULL, day TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, " +
+    "node_id TEXT NOT NULL DEFAULT '', count INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (token_id, kind, day, name, node_id))",
   "CREATE TABLE IF NOT EXISTS analytics_user_days (token_id INTEGER NOT NULL, user_id TEXT NOT NULL, day TEXT NOT NULL, prev_day TEXT, " +
     "last_hour TEXT NOT NULL, active_hours INTEGER NOT NULL DEFAULT 1, PRIMARY KEY (token_id, user_id, day))",
   "CREATE TABLE IF NOT EXISTS analytics_active (token_id INTEGER NOT NULL, day TEXT NOT NULL, prev_day TEXT NOT NULL, language TEXT NOT NULL, " +
     "users INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (token_id, day, prev_day, language))",
   "CREATE TABLE IF NOT EXISTS analytics_node_days (token_id INTEGER NOT NULL, node_id TEXT NOT NULL, user_id TEXT NOT NULL, day TEXT NOT NULL, " +
-    "prev_day TEXT, visits INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (token_id, node_id, user_id, day))",
+    "prev_day TEXT, PRIMARY KEY (token_id, node_id, user_id, day))",
   "CREATE TABLE IF NOT EXISTS analytics_node_reach (token_id INTEGER NOT NULL, day TEXT NOT NULL, node_id TEXT NOT NULL, prev_day TEXT NOT NULL, " +
     "users INTEGER NOT NULL DEFAULT 0, visits INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (token_id, day, node_id, prev_day))",
   "CREATE TABLE IF NOT EXISTS analytics_edge_days (token_id INTEGER NOT NULL, from_node TEXT NOT NULL, to_node TEXT NOT NULL, " +
@@ -219,18 +219,18 @@ export const projectAnalyticsHours = sqliteTable(
   (t) => [primaryKey({ columns: [t.tokenId, t.hour] })],
 );
 
-/** Per token and hour, counts by name: `source` (new users by deep link), `command`, `button` (with its node). */
+/** Per token and day, counts by name: `source` (new users by deep link), `command`, `button` (with its node). */
 export const projectAnalyticsTallies = sqliteTable(
   "analytics_tallies",
   {
     tokenId: integer("token_id").notNull(),
-    hour: text("hour").notNull(),
+    day: text("day").notNull(),
     kind: text("kind").$type<"source" | "command" | "button">().notNull(),
     name: text("name").notNull(),
     nodeId: text("node_id").notNull().default(""),
     count: integer("count").notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.tokenId, t.hour, t.kind, t.name, t.nodeId] })],
+  (t) => [primaryKey({ columns: [t.tokenId, t.kind, t.day, t.name, t.nodeId] })],
 );
 
 /** A row per user and day they were active, with their previous active day (the bot's write side). */
@@ -260,7 +260,7 @@ export const projectAnalyticsActive = sqliteTable(
   (t) => [primaryKey({ columns: [t.tokenId, t.day, t.prevDay, t.language] })],
 );
 
-/** A row per node, user and day the user reached the node, with visits and the previous such day. */
+/** A row per node, user and day the user reached the node, with the previous such day. */
 export const projectAnalyticsNodeDays = sqliteTable(
   "analytics_node_days",
   {
@@ -269,7 +269,6 @@ export const projectAnalyticsNodeDays = sqliteTable(
     userId: text("user_id").notNull(),
     day: text("day").notNull(),
     prevDay: text("prev_day"),
-    visits: integer("visits").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.tokenId, t.nodeId, t.userId, t.day] })],
 );

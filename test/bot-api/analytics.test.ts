@@ -46,9 +46,9 @@ beforeAll(async () => {
   // users by their active days: u1 (en) on D2 and D1, u2 (ru) on D2, u3 (no language) on D2 and D1
   const act = (day: string, prevDay: string, language: string) => ({ tokenId, day, prevDay, language, users: 1 });
   db.insert(projectAnalyticsActive).values([act(D2, "", "en"), act(D2, "", "ru"), act(D2, "", ""), act(D1, D2, "en"), act(D1, D2, "")]).run();
-  const tally = (kind: "source" | "command" | "button", name: string, count: number, nodeId = "", h = D2 + "T10") => ({ tokenId, hour: h, kind, name, nodeId, count });
+  const tally = (kind: "source" | "command" | "button", name: string, count: number, nodeId = "", day = D2) => ({ tokenId, day, kind, name, nodeId, count });
   db.insert(projectAnalyticsTallies)
-    .values([tally("source", "promo", 2), tally("source", "ads", 1, "", D2 + "T11"), tally("command", "start", 3), tally("command", "start", 1, "", D1 + "T09"), tally("button", "Buy", 2, "menu"), tally("button", "Buy", 1, "cart")])
+    .values([tally("source", "promo", 2), tally("source", "ads", 1), tally("command", "start", 3), tally("command", "start", 1, "", D1), tally("button", "Buy", 2, "menu"), tally("button", "Buy", 1, "cart")])
     .run();
   // hello: u1 twice and u2 on D2, u1 again on D1; menu: u1 on D2; gone (no longer in the scenario): u2 on D1
   const nr = (nodeId: string, day: string, prevDay: string, users: number, visits: number) => ({ tokenId, nodeId, day, prevDay, users, visits });

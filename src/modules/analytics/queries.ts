@@ -66,13 +66,13 @@ export function activeByLanguage(db: ProjectDb, tokenId: number, fromDay: string
     .all();
 }
 
-/** The largest counts of one kind of tally between two hour keys. */
-export function topTallies(db: ProjectDb, tokenId: number, kind: "source" | "command" | "button", fromHour: string, toHour: string, limit: number): { name: string; nodeId: string; count: number }[] {
+/** The largest counts of one kind of tally between two days. */
+export function topTallies(db: ProjectDb, tokenId: number, kind: "source" | "command" | "button", fromDay: string, toDay: string, limit: number): { name: string; nodeId: string; count: number }[] {
   const total = sql<number>`sum(${tallies.count})`;
   return db
     .select({ name: tallies.name, nodeId: tallies.nodeId, count: total })
     .from(tallies)
-    .where(and(eq(tallies.tokenId, tokenId), between(tallies.hour, fromHour, toHour), eq(tallies.kind, kind)))
+    .where(and(eq(tallies.tokenId, tokenId), eq(tallies.kind, kind), between(tallies.day, fromDay, toDay)))
     .groupBy(tallies.name, tallies.nodeId)
     .orderBy(desc(total), tallies.name, tallies.nodeId)
     .limit(limit)

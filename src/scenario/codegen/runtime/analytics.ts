@@ -43,20 +43,20 @@ const analyticsSql = COUNTING && db
           "ON CONFLICT (token_id, day, prev_day, language) DO UPDATE SET users = analytics_active.users + excluded.users",
       ),
       tally: db.query<unknown, [number, string, string, string, string, number]>(
-        "INSERT INTO analytics_tallies (token_id, hour, kind, name, node_id, count) VALUES (?, ?, ?, ?, ?, ?) " +
-          "ON CONFLICT (token_id, hour, kind, name, node_id) DO UPDATE SET count = analytics_tallies.count + excluded.count",
+        "INSERT INTO analytics_tallies (token_id, day, kind, name, node_id, count) VALUES (?, ?, ?, ?, ?, ?) " +
+          "ON CONFLICT (token_id, day, kind, name, node_id) DO UPDATE SET count = analytics_tallies.count + excluded.count",
       ),
-      visit: db.query<{ visits: number; prev_day: string | null }, [number, string, string, string, number]>(
-        "INSERT INTO analytics_node_days (token_id, node_id, user_id, day, prev_day, visits) VALUES (?1, ?2, ?3, ?4, " +
-          "(SELECT max(day) FROM analytics_node_days WHERE token_id = ?1 AND node_id = ?2 AND user_id = ?3 AND day < ?4), ?5) " +
-          "ON CONFLICT (token_id, node_id, user_id, day) DO UPDATE SET visits = analytics_node_days.visits + excluded.visits RETURNING visits, prev_day",
+      // RETURNING answers only for a new row: the user's first time at this node this day
+      visit: db.query<{ prev_day: string | null }, [number, string, string, string]>(
+        "INSERT OR IGNORE INTO analytics_node_days (token_id, node_id, user_id, day, prev_day) VALUES (?1, ?2, ?3, ?4, " +
+          "(SELECT max(day) FROM analytics_node_days WHERE token_id = ?1 AND node_id = ?2 AND user_id = ?3 AND day < ?4)) RETURNING prev_day",
       ),
       reach: db.query<unknown, [number, string, string, string, number, number]>(
         "INSERT INTO analytics_node_reach (token_id, day, node_id, prev_day, users, visits) VALUES (?, ?, ?, ?, ?, ?) " +
           "ON CONFLICT (token_id, day, node_id, prev_day) DO UPDATE SET users = analytics_node_reach.users + excluded.users, " +
           "visits = analytics_node_reach.visits + excluded.visits",
       ),
-      // RETURNING answers only for a new row: the user's first time on this transition this day
+      // likewise: the user's first time on this transition this day
       edge: db.query<{ prev_day: string | null }, [number, string, string, string, string]>(
         "INSERT OR IGNORE INTO analytics_edge_days (token_id, from_node, to_node, user_id, day, prev_day) VALUES (?1, ?2, ?3, ?4, ?5, " +
           "(SELECT max(day) FROM analytics_edge_days WHERE token_id = ?1 AND from_node = ?2 AND to_node = ?3 AND user_id = ?4 AND day < ?5)) RETURNING prev_day",
@@ -79,12 +79,35 @@ const pending = {
   hours: new Map<string, HourCounts>(),
   /** day, previous day, language → users */
   active: new Map<string, number>(),
+  /** day, kind, name, node → count */
   tallies: new Map<string, number>(),
-  /** day, node, user → visits */
+  /** day, node → visits */
   visits: new Map<string, number>(),
+  /** day, node, user: first visits of the batch not yet known to be written */
+  reached: new Set<string>(),
   /** day, from, to, user */
   edges: new Set<string>(),
 };
+
+/**
+ * What this bot already wrote, so a returning user's next message or visit costs no statement:
+ * the hour a user was last counted active, users known to have written (with a source or not),
+ * and the (day, node, user) and (day, transition, user) rows that exist. Only this bot writes its
+ * token's rows, so the memory stays true; it is forgotten when a batch fails, and bounded.
+ */
+const known = {
+  activeHour: new Map<string, string>(),
+  /** user → whether the bot knows their source */
+  people: new Map<string, boolean>(),
+  rows: new Set<string>(),
+};
+const KNOWN_MAX = 50_000;
+
+export function forget() {
+  known.activeHour.clear();
+  known.people.clear();
+  known.rows.clear();
+}
 
 export function add(map: Map<string, number>, key: string, by = 1) {
   map.set(key, (map.get(key) ?? 0) + by);
@@ -96,8 +119,8 @@ export function bump(hour: string, field: number, by = 1) {
   counts[field] += by;
 }
 
-export function addTally(hour: string, kind: string, name: string, node: string) {
-  add(pending.tallies, hour + SEP + kind + SEP + name + SEP + node);
+export function addTally(day: string, kind: string, name: string, node: string) {
+  add(pending.tallies, day + SEP + kind + SEP + name + SEP + node);
 }
 
 /** A command the scenario knows ("/start promo" → "start"); anything else a user types is not counted (it would grow the table at will). */
@@ -123,24 +146,33 @@ export function countRecord(op: RecordOp) {
   if (op.t === "count") {
     const c = op.c;
     const hour = c.at.slice(0, 13);
+    const day = c.at.slice(0, 10);
     if (c.k === "in") {
       bump(hour, IN);
-      if (c.command) addTally(hour, "command", c.command, "");
+      if (c.command) addTally(day, "command", c.command, "");
     } else if (c.k === "out") bump(hour, OUT, c.n);
-    else if (c.k === "press") addTally(hour, "button", c.text, c.node);
+    else if (c.k === "press") addTally(day, "button", c.text, c.node);
     else {
-      const day = c.at.slice(0, 10);
-      add(pending.visits, day + SEP + c.node + SEP + c.userId);
-      if (c.via) pending.edges.add(day + SEP + c.via + SEP + c.node + SEP + c.userId);
+      add(pending.visits, day + SEP + c.node);
+      const reached = day + SEP + c.node + SEP + c.userId;
+      if (!known.rows.has(reached)) pending.reached.add(reached);
+      const followed = c.via ? day + SEP + c.via + SEP + c.node + SEP + c.userId + SEP + "edge" : undefined;
+      if (followed && !known.rows.has(followed)) pending.edges.add(followed);
     }
   } else if (op.t === "person" && op.p.in > 0) {
     const p = op.p;
     const hour = p.at.slice(0, 13);
     const day = p.at.slice(0, 10);
-    const before = q.person.get(TOKEN_ID, p.userId);
-    if (!before || before.messages_in === 0) bump(hour, NEW);
-    if (p.source && !before?.source) addTally(hour, "source", p.source, "");
+    const hadSource = known.people.get(p.userId);
+    if (hadSource === undefined || (p.source && !hadSource)) {
+      const before = q.person.get(TOKEN_ID, p.userId);
+      if (!before || before.messages_in === 0) bump(hour, NEW);
+      if (p.source && !before?.source) addTally(day, "source", p.source, "");
+      remember(known.people, p.userId, !!(before?.source ?? p.source));
+    }
+    if (known.activeHour.get(p.userId) === hour) return;
     const touched = q.touch.get(TOKEN_ID, p.userId, day, hour);
+    remember(known.activeHour, p.userId, hour);
     if (touched) {
       bump(hour, ACTIVE);
       // the user's language on their first message of the day
@@ -161,19 +193,19 @@ export function writeCounts() {
     q.active.run(TOKEN_ID, day, prev, language, n);
   }
   for (const [key, n] of pending.tallies) {
-    const [hour, kind, name, node] = key.split(SEP);
-    q.tally.run(TOKEN_ID, hour, kind, name, node, n);
+    const [day, kind, name, node] = key.split(SEP);
+    q.tally.run(TOKEN_ID, day, kind, name, node, n);
   }
-  // day, node, previous day → [users new to the node that day, visits]
+  // day, node, previous day → [users new to the node that day, visits]; visits go to the row
+  // without a previous day, which the users of every range include anyway
   const reach = new Map<string, [number, number]>();
-  for (const [key, n] of pending.visits) {
+  const reachOf = (key: string) => reach.get(key) ?? (reach.set(key, [0, 0]), reach.get(key)!);
+  for (const [key, n] of pending.visits) reachOf(key + SEP)[1] += n;
+  for (const key of pending.reached) {
     const [day, node, user] = key.split(SEP);
-    const row = q.visit.get(TOKEN_ID, node, user, day, n);
-    const at = day + SEP + node + SEP + (row?.prev_day ?? "");
-    const r = reach.get(at) ?? [0, 0];
-    r[0] += row?.visits === n ? 1 : 0;
-    r[1] += n;
-    reach.set(at, r);
+    const row = q.visit.get(TOKEN_ID, node, user, day);
+    if (row) reachOf(day + SEP + node + SEP + (row.prev_day ?? ""))[0] += 1;
+    rememberRow(key);
   }
   for (const [key, [users, visits]] of reach) {
     const [day, node, prev] = key.split(SEP);
@@ -184,18 +216,35 @@ export function writeCounts() {
     const [day, from, to, user] = key.split(SEP);
     const row = q.edge.get(TOKEN_ID, from, to, user, day);
     if (row) add(followed, day + SEP + from + SEP + to + SEP + (row.prev_day ?? ""));
+    rememberRow(key);
   }
   for (const [key, users] of followed) {
     const [day, from, to, prev] = key.split(SEP);
     q.edgeReach.run(TOKEN_ID, day, from, to, prev, users);
   }
-  clearCounts();
+  clearPending();
 }
 
-/** A batch that could not be written takes its counts with it (its records are dropped too). */
+export function remember<T>(map: Map<string, T>, key: string, value: T) {
+  if (map.size >= KNOWN_MAX) map.clear();
+  map.set(key, value);
+}
+
+export function rememberRow(key: string) {
+  if (known.rows.size >= KNOWN_MAX) known.rows.clear();
+  known.rows.add(key);
+}
+
+/** A batch that could not be written takes its counts with it (its records are dropped too), and what it taught the memory. */
 export function clearCounts() {
+  forget();
+  clearPending();
+}
+
+export function clearPending() {
   pending.hours.clear();
   pending.active.clear();
+  pending.reached.clear();
   pending.tallies.clear();
   pending.visits.clear();
   pending.edges.clear();
