@@ -101,7 +101,8 @@ const known = {
   people: new Map<string, boolean>(),
   rows: new Set<string>(),
 };
-const KNOWN_MAX = 50_000;
+/** Entries of each kind a bot remembers (a few MB at most, even for a busy bot in a shared runner). */
+const KNOWN_MAX = 10_000;
 
 export function forget() {
   known.activeHour.clear();
