@@ -185,6 +185,14 @@ for (const { isolation, mode } of MODES) {
       expect(before).toEqual({ nodeId: "start", sheetId: "main", users: 5, visits: 6 });
       expect(await start(range)).toEqual({ nodeId: "start", sheetId: "main", users: 5, visits: 7 });
       expect(await start(`?from=${today()}`)).toMatchObject({ users: 5 });
+
+      // counts wait up to a second in memory; a stopping bot writes them
+      const inBefore = (await get("")).body.totals.messagesIn;
+      await say(eve, "/help");
+      expect((await act(p, b, "stop")).status).toBe(200);
+      const after = await get("");
+      expect(after.body.totals.messagesIn).toBe(inBefore + 1);
+      expect(after.body.commands).toContainEqual({ command: "help", count: 2 });
     }, 60_000);
   });
 }

@@ -4,7 +4,7 @@
 // per-day tables, in the same transaction: no reply waits for a count.
 // (Part of every generated bot; see types.ts.)
 import { COMMANDS } from "./program-data";
-import { queueRecord, type RecordOp } from "./record";
+import { flushRecords, queueRecord, type RecordOp } from "./record";
 import { TOKEN_ID, db, env } from "./storage";
 import type { Turn } from "./types";
 
@@ -184,10 +184,35 @@ export function countRecord(op: RecordOp) {
   }
 }
 
-/** Writes what the batch summed; called at the end of the record transaction. */
-export function writeCounts() {
+/**
+ * The counts of several batches are summed in memory and written with the first batch a window
+ * after the last write (or when the bot stops): a busy bot writes each counter row about once a
+ * second instead of with every 50 ms batch. A timer brings a quiet bot's last counts in.
+ */
+export const COUNT_WINDOW_MS = 1000;
+let countsWrittenAt = 0;
+let countTimer: ReturnType<typeof setTimeout> | undefined;
+
+export function countsWaiting(): boolean {
+  return pending.hours.size + pending.active.size + pending.tallies.size + pending.visits.size + pending.reached.size + pending.edges.size > 0;
+}
+
+/** Writes what the batches summed once the window has passed (`now`: at once); called at the end of the record transaction. */
+export function writeCounts(now = false) {
   const q = analyticsSql;
-  if (!q) return;
+  if (!q || !countsWaiting()) return;
+  const wait = countsWrittenAt + COUNT_WINDOW_MS - Date.now();
+  if (!now && wait > 0) {
+    countTimer ??= setTimeout(() => {
+      countTimer = undefined;
+      flushRecords(true);
+    }, wait);
+    countTimer.unref?.();
+    return;
+  }
+  if (countTimer) clearTimeout(countTimer);
+  countTimer = undefined;
+  countsWrittenAt = Date.now();
   for (const [hour, c] of pending.hours) q.hour.run(TOKEN_ID, hour, c[NEW], c[ACTIVE], c[IN], c[OUT], c[BLOCKED]);
   for (const [key, n] of pending.active) {
     const [day, prev, language] = key.split(SEP);
