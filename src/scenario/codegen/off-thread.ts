@@ -5,19 +5,28 @@
 import type { Issue } from "../validate";
 import { ScenarioError } from "../../errors";
 import type { GeneratedBot, GenerateOptions } from "./index";
+import { transferable } from "./transfer";
 
 export interface Job {
-  /** the scenario as JSON text (parsed in the worker: text crosses to a thread far faster than objects) */
-  json: string;
+  /**
+   * the scenario as JSON text, or as its UTF-8 bytes (moved to the worker, not copied: the event
+   * loop neither decodes nor clones a large document); parsed in the worker
+   */
+  json: string | Uint8Array;
   opts: GenerateOptions;
   /** how a limit problem names the document; absent for a document already checked */
   label?: string;
+  /** answer the program as the UTF-8 bytes of its JSON string (`codeJson`) instead of `bot.code` */
+  codeAsJson?: boolean;
 }
 
-export type Reply = { bot: GeneratedBot } | { issues: Issue[] } | { limit: string } | { unreadable: true } | { failed: string };
+/** A program; with `codeAsJson`, `bot.code` is empty and `codeJson` holds it, JSON-encoded. */
+export type Generated = { bot: GeneratedBot; codeJson?: Uint8Array<ArrayBuffer> };
+
+export type Reply = Generated | { issues: Issue[] } | { limit: string } | { unreadable: true } | { failed: string };
 
 /** What a stored scenario gave: its program, or why there is none besides a ScenarioError. */
-export type StoredGenerate = { bot: GeneratedBot } | { limit: string } | { unreadable: true };
+export type StoredGenerate = Generated | { limit: string } | { unreadable: true };
 
 /** One core stays with the event loop; at most two generate at once (bench/health-under-load.ts). */
 const POOL_SIZE = Math.max(1, Math.min(2, (navigator.hardwareConcurrency || 1) - 1));
@@ -51,8 +60,8 @@ const queue: Queued[] = [];
  * Generates the program of a stored scenario off the event loop. Throws ScenarioError when the
  * document is unusable, like generateBot; a document over the limits or not JSON at all is a result.
  */
-export function generateStoredBot(json: string, opts: GenerateOptions, label: string): Promise<StoredGenerate> {
-  return enqueue({ json, opts, label });
+export function generateStoredBot(json: string | Uint8Array, opts: GenerateOptions, label: string, codeAsJson = false): Promise<StoredGenerate> {
+  return enqueue({ json, opts, label, codeAsJson });
 }
 
 /**
@@ -84,7 +93,7 @@ function pump() {
     slot.idle = null;
     slot.busy = next;
     slot.worker.ref();
-    slot.worker.postMessage(next.job);
+    slot.worker.postMessage(next.job, transferable(next.job.json));
   }
 }
 
