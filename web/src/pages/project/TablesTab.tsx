@@ -74,10 +74,7 @@ function TableView({ projectId, table }: { projectId: number; table: TableItem }
     <section className="tbl-main stack" aria-label={table.name}>
       {!writable && <p className="warn-text small" role="note">{t("tables.readOnly", { reason: table.readOnly })}</p>}
       <div className="tbl-tools">
-        <label className="grow" style={{ flex: "1 1 12rem" }}>
-          <span className="sr-only">{t("tables.search")}</span>
-          <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder={t("tables.search")} />
-        </label>
+        <input type="search" aria-label={t("tables.search")} value={search} onChange={(e) => setSearch(e.target.value)} placeholder={t("tables.search")} />
         <a className="btn small-btn" href={exportUrl(projectId, table.name, "csv")} download>{t("tables.exportCsv")}</a>
         <a className="btn small-btn" href={exportUrl(projectId, table.name, "json")} download>{t("tables.exportJson")}</a>
       </div>

@@ -6,7 +6,7 @@ const en = {
   tables: {
     title: "Scenario tables", list: "Tables", none: "No tables yet: a bot_table or psql_query node makes them as soon as the bot writes.",
     intro: "The data your scenario keeps with bot_table and psql_query. The bot reads every change at once.",
-    rows: "{{count}} rows", readOnly: "Read-only here: {{reason}}.", search: "Search text columns", empty: "The table is empty.", noMatch: "No row matches.",
+    rows_one: "{{count}} row", rows_few: "{{count}} rows", rows_many: "{{count}} rows", rows_other: "{{count}} rows", readOnly: "Read-only here: {{reason}}.", search: "Search text columns", empty: "The table is empty.", noMatch: "No row matches.",
     range: "{{from}}–{{to}} of {{total}}", rangeCapped: "{{from}}–{{to}} of more than {{total}}", sortBy: "Sort by {{column}}",
     edit: "Edit {{column}} of row {{id}}", save: "Save", cancel: "Cancel", nullValue: "empty",
     add: "Add a row", adding: "New row", addHint: "Columns left blank take their defaults.", create: "Add",
@@ -21,7 +21,7 @@ const ru: typeof en = {
   tables: {
     title: "Таблицы сценария", list: "Таблицы", none: "Таблиц пока нет: их создают узлы bot_table и psql_query, как только бот что-то запишет.",
     intro: "Данные, которые сценарий хранит через bot_table и psql_query. Бот сразу видит каждое изменение.",
-    rows: "строк: {{count}}", readOnly: "Здесь только для чтения: {{reason}}.", search: "Поиск по текстовым столбцам", empty: "Таблица пуста.", noMatch: "Ничего не найдено.",
+    rows_one: "{{count}} строка", rows_few: "{{count}} строки", rows_many: "{{count}} строк", rows_other: "{{count}} строки", readOnly: "Здесь только для чтения: {{reason}}.", search: "Поиск по текстовым столбцам", empty: "Таблица пуста.", noMatch: "Ничего не найдено.",
     range: "{{from}}–{{to}} из {{total}}", rangeCapped: "{{from}}–{{to}} из более чем {{total}}", sortBy: "Сортировать по {{column}}",
     edit: "Изменить {{column}} в строке {{id}}", save: "Сохранить", cancel: "Отмена", nullValue: "пусто",
     add: "Добавить строку", adding: "Новая строка", addHint: "Незаполненные столбцы получат значения по умолчанию.", create: "Добавить",
