@@ -64,6 +64,19 @@ describe("listing and reading", () => {
     expect(percent.body.total).toBe(0);
   });
 
+  test("pages past the middle (read from the other end) hold the same rows in the same order", async () => {
+    const ids = async (q: string) => (await t.call("GET", `${base}/orders/rows?${q}`, { cookie: owner })).body.items.map((r: { _id: number }) => r._id);
+    expect(await ids("perPage=7&page=4")).toEqual([22, 23, 24, 25, 26, 27, 28]);
+    expect(await ids("perPage=7&page=5")).toEqual([29, 30]);
+    expect(await ids("perPage=7&page=6")).toEqual([]);
+    expect(await ids("perPage=7&page=4&order=desc")).toEqual([9, 8, 7, 6, 5, 4, 3]);
+    expect(await ids("perPage=7&page=4&sort=note")).toEqual((await ids("perPage=30&sort=note")).slice(21, 28));
+    const full = await t.call("GET", `${base}/orders/rows?perPage=4&search=order`, { cookie: owner });
+    expect([full.body.items.length, full.body.total, full.body.totalCapped]).toEqual([4, 30, false]);
+    const tail = await t.call("GET", `${base}/orders/rows?perPage=4&page=8&search=order`, { cookie: owner });
+    expect([tail.body.items.length, tail.body.total]).toEqual([2, 30]);
+  });
+
   test("names that are not tables or columns are refused, whatever they look like", async () => {
     for (const name of ["x; DROP TABLE orders", 'orders"', "bot_users", "sqlite_schema", "ORDERS", "orders --"]) {
       const r = await t.call("GET", `${base}/${encodeURIComponent(name)}/rows`, { cookie: owner });

@@ -5,14 +5,13 @@ import type { AppContext } from "../../context";
 import { scenarioTablesPath } from "../../db/project-db";
 import { AppError, badRequest, conflict, notFound } from "../../errors";
 import { CsvError, csvRecord, parseCsv, type CsvField } from "../../lib/csv";
+import { readOffThread, type ReadReply } from "./reads";
 import type { CellOut, ExportFormat, ImportMode, RowIn, RowOut, RowPage, TableView } from "./model";
 import {
   allRows,
-  countRows,
   deleteRow,
   importRows,
   insertRow,
-  pageRows,
   plainColumns,
   rowById,
   RowRefused,
@@ -49,6 +48,13 @@ function rowOut(r: Row): RowOut {
   return out;
 }
 
+/** What the reader answered; its failure is the server's (a 500 with the reason logged). */
+function answer<K extends "list" | "page">(reply: ReadReply, kind: K): Extract<ReadReply, Record<K, unknown>>[K] {
+  if ("failed" in reply) throw new Error(`tables reader: ${reply.failed}`);
+  if (!(kind in reply)) throw new Error(`tables reader: no ${kind} in its answer`);
+  return (reply as unknown as Record<K, never>)[kind];
+}
+
 /** SQLite's refusals in the client's terms; anything else is a bug and goes up as it is. */
 function sqliteRefusal(e: unknown, what: string): never {
   const code = (e as { code?: string }).code ?? "";
@@ -81,22 +87,17 @@ export class TablesService {
   }
 
   async list(projectId: number): Promise<{ items: TableView[] }> {
-    const path = this.pathOf(projectId);
-    const items = [...tablesOf(path).values()].map((t) => ({
-      name: t.name,
-      columns: plainColumns(t).map((c) => ({ name: c.name, type: c.type, notNull: c.notNull, primaryKey: c.pk })),
-      rows: countRows(path, t),
-      readOnly: t.readOnly,
-      key: t.keyColumn,
-    }));
-    return { items };
+    return { items: answer(await readOffThread({ kind: "list", path: this.pathOf(projectId) }), "list") };
   }
 
   async rows(projectId: number, name: string, q: PageRequest): Promise<RowPage> {
     const { path, t } = this.table(projectId, name);
     const sort = q.sort && q.sort !== "" ? q.sort : "_id";
     if (sort !== "_id" && !plainColumns(t).some((c) => c.name === sort)) throw badRequest(`sort: ${JSON.stringify(sort.slice(0, 100))} is not a column of ${name}`);
-    const page = pageRows(path, t, { limit: q.perPage, offset: (q.page - 1) * q.perPage, sort, desc: q.order === "desc", search: q.search });
+    const query = { limit: q.perPage, offset: (q.page - 1) * q.perPage, sort, desc: q.order === "desc", search: q.search };
+    const reply = await readOffThread({ kind: "page", path, table: t.name, query });
+    if ("missing" in reply) throw notFound(`Table ${JSON.stringify(name.slice(0, 100))} not found`);
+    const page = answer(reply, "page");
     return { items: page.rows.map(rowOut), total: page.total, totalCapped: page.capped, page: q.page, perPage: q.perPage };
   }
 

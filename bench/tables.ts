@@ -1,0 +1,102 @@
+// Scenario tables (docs/tables.md): server time of the Tables reads on a table of --rows rows
+// (default 1,000,000) beside the same-run baseline, a table of 1,000 rows in the same project file,
+// made as bot_table makes them (an INTEGER PRIMARY KEY id, created_at, untyped columns). For each:
+//  - the listing with its row count: cold (counted) and warm (kept until a commit moves the file);
+//  - a page of 50 by _id: the first, one in the middle (OFFSET half the table), the last;
+//  - a page sorted by a column without an index, and a search of the text columns;
+//  - the HTTP round trip of the first page on loopback (the route, the access check, JSON).
+// Target: a page of the big table ≤ 20 ms server time. Prints ONE JSON line.
+//
+//   bun bench/tables.ts [--rows 1000000] [--samples 30]
+import { Database } from "bun:sqlite";
+import { scenarioTablesPath } from "../src/db/project-db";
+import { closeTablesFiles } from "../src/modules/tables/queries";
+import { TablesService } from "../src/modules/tables/service";
+import { arg, latency, ratio, round, runBench, startPlatform } from "./lib";
+
+const ROWS = arg("rows", 1_000_000);
+const SAMPLES = Math.max(3, arg("samples", 30));
+/** Scans of the whole table: fewer samples (each is one full pass). */
+const SCAN_SAMPLES = Math.max(3, Math.min(SAMPLES, 5));
+const OWNER = 1;
+const TARGET_PAGE_MS = 20;
+
+async function time(n: number, fn: () => Promise<unknown>) {
+  const samples: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await fn();
+    samples.push(performance.now() - t0);
+  }
+  return latency(samples);
+}
+
+function fill(file: Database, name: string, rows: number) {
+  file.exec(`CREATE TABLE ${name} (id INTEGER PRIMARY KEY AUTOINCREMENT, created_at TEXT NOT NULL DEFAULT (datetime('now')), customer, item, qty, note)`);
+  // One statement: a recursive CTE writes the rows without a round trip per row.
+  file.exec(
+    `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${rows})
+     INSERT INTO ${name} (customer, item, qty, note) SELECT 'customer ' || (i * 7919 % ${rows}), 'item ' || (i % 97), i % 13, CASE WHEN i % 50000 = 0 THEN 'needle' ELSE 'note ' || i END FROM n`,
+  );
+}
+
+await runBench("tables", async () => {
+  const p = await startPlatform();
+  const cookie = await p.login(OWNER);
+  const projectId = p.ctx.projects.create(OWNER, { name: "Tables bench" }).id;
+  p.ctx.projectFiles.open(projectId);
+  const path = scenarioTablesPath(p.ctx.projectFiles.pathOf(projectId));
+  const file = new Database(path, { create: true });
+  file.exec("PRAGMA journal_mode = WAL");
+  const t0 = performance.now();
+  fill(file, "big", ROWS);
+  fill(file, "small", 1000);
+  const fillMs = round(performance.now() - t0, 0);
+  const service = new TablesService(p.ctx);
+  const page = (name: string, pageNo: number, extra: Partial<{ sort: string; search: string }> = {}) =>
+    service.rows(projectId, name, { page: pageNo, perPage: 50, order: "asc", search: "", ...extra });
+
+  const measure = async (name: string, rows: number) => {
+    // a write by "another connection" (the bot) moves data_version: the next listing counts again
+    let n = 0;
+    const touch = () => file.exec(`UPDATE ${name} SET qty = ${++n} WHERE id = 1`);
+    const cold = await time(SCAN_SAMPLES, async () => {
+      touch();
+      await service.list(projectId);
+    });
+    const warm = await time(SAMPLES, () => service.list(projectId));
+    const last = Math.ceil(rows / 50);
+    const figures = {
+      listCold: cold,
+      listWarm: warm,
+      firstPage: await time(SAMPLES, () => page(name, 1)),
+      middlePage: await time(SAMPLES, () => page(name, Math.ceil(last / 2))),
+      lastPage: await time(SAMPLES, () => page(name, last)),
+      sortedUnindexed: await time(SCAN_SAMPLES, () => page(name, 1, { sort: "customer" })),
+      search: await time(SCAN_SAMPLES, () => page(name, 1, { search: "needle" })),
+      http: await time(SAMPLES, async () => {
+        const r = await fetch(`${p.url}/api/projects/${projectId}/tables/${name}/rows?perPage=50`, { headers: { cookie } });
+        if (r.status !== 200) throw new Error(`rows answered ${r.status}`);
+        await r.arrayBuffer();
+      }),
+    };
+    return figures;
+  };
+
+  const small = await measure("small", 1000);
+  const big = await measure("big", ROWS);
+  file.close();
+  closeTablesFiles();
+  const pageP99 = Math.max(big.firstPage.p99Ms, big.middlePage.p99Ms, big.lastPage.p99Ms);
+  return {
+    rows: ROWS,
+    fillMs,
+    target: { pageP99Ms: TARGET_PAGE_MS },
+    big,
+    baseline1000: small,
+    pageP99Ms: round(pageP99),
+    pageWithinTarget: pageP99 <= TARGET_PAGE_MS,
+    firstPageRatio: ratio(big.firstPage.p99Ms, small.firstPage.p99Ms),
+    sortedUnindexedRatio: ratio(big.sortedUnindexed.p50Ms, small.sortedUnindexed.p50Ms),
+  };
+});
