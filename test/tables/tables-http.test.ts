@@ -70,6 +70,11 @@ describe("listing and reading", () => {
     expect(await ids("perPage=7&page=5")).toEqual([29, 30]);
     expect(await ids("perPage=7&page=6")).toEqual([]);
     expect(await ids("perPage=7&page=4&order=desc")).toEqual([9, 8, 7, 6, 5, 4, 3]);
+    // next and previous pages start from the _id where the page read before ended or began
+    for (const order of ["asc", "desc"]) {
+      const all = await ids(`perPage=30&order=${order}`);
+      for (const p of [2, 3, 4, 3, 2, 1, 2, 5, 4]) expect(await ids(`perPage=6&page=${p}&order=${order}`)).toEqual(all.slice((p - 1) * 6, p * 6));
+    }
     expect(await ids("perPage=7&page=4&sort=note")).toEqual((await ids("perPage=30&sort=note")).slice(21, 28));
     const full = await t.call("GET", `${base}/orders/rows?perPage=4&search=order`, { cookie: owner });
     expect([full.body.items.length, full.body.total, full.body.totalCapped]).toEqual([4, 30, false]);

@@ -49,6 +49,8 @@ interface Kept {
   schema: number;
   tables: Map<string, TableInfo> | null;
   counts: Map<string, number>;
+  /** `_id`s where pages by `_id` begin and end ("table|desc|offset"), for the next and previous page */
+  bounds: Map<string, { first?: number; last?: number }>;
 }
 const open_ = new Map<string, Kept>();
 
@@ -78,14 +80,17 @@ function conn(path: string) {
     d.exec("PRAGMA busy_timeout = " + BUSY_MS);
     // Functions with side effects never run from the schema (a scenario wrote it).
     d.exec("PRAGMA trusted_schema = OFF");
-    c = { d, ino, version: Number.NaN, schema: Number.NaN, tables: null, counts: new Map() };
+    c = { d, ino, version: Number.NaN, schema: Number.NaN, tables: null, counts: new Map(), bounds: new Map() };
   }
   open_.set(path, c);
   while (open_.size > MAX_OPEN) close(open_.keys().next().value!);
   // data_version moves when another connection (a bot) commits: counts are then counted again.
   const version = c.d.query<{ data_version: number }, []>("PRAGMA data_version").get()!.data_version;
   const schema = c.d.query<{ schema_version: number }, []>("PRAGMA schema_version").get()!.schema_version;
-  if (version !== c.version) c.counts.clear();
+  if (version !== c.version) {
+    c.counts.clear();
+    c.bounds.clear();
+  }
   if (schema !== c.schema) c.tables = null;
   c.schema = schema;
   c.version = version;
@@ -171,6 +176,7 @@ function db(path: string): Database {
 /** A write of this connection: data_version moves only for other connections' commits. */
 function wrote<T>(path: string, table: string, result: T): T {
   open_.get(path)?.counts.delete(table);
+  open_.get(path)?.bounds.clear();
   return result;
 }
 
@@ -232,6 +238,10 @@ export function pageRows(path: string, t: TableInfo, q: PageQuery): { rows: Row[
     const order = q.sort === "_id" ? (t.key ? t.key + " " + dir : "1") : "main." + quote(t.name) + "." + quote(q.sort) + " " + dir + keyOrder;
     return run<Row>(d, sql`SELECT ${sql.raw(selectList(t))}${from}${where ? sql` WHERE ${where}` : sql``} ORDER BY ${sql.raw(order)} LIMIT ${limit} OFFSET ${offset}`);
   };
+  if (!where && q.sort === "_id" && t.key) {
+    const rows = byKey(path, t, q, select);
+    return { rows, total: countRows(path, t), capped: false };
+  }
   if (!where) {
     const total = countRows(path, t);
     // OFFSET steps over every row before the page: a page past the middle is read from the other
@@ -247,6 +257,40 @@ export function pageRows(path: string, t: TableInfo, q: PageQuery): { rows: Row[
   if (rows.length < q.limit && (rows.length > 0 || q.offset === 0)) return { rows, total: q.offset + rows.length, capped: false };
   const n = run<{ n: number }>(d, sql`SELECT count(*) AS n FROM (SELECT 1${from} WHERE ${where} LIMIT ${SEARCH_COUNT_CAP + 1})`, false)[0]!.n;
   return { rows, total: Math.min(n, SEARCH_COUNT_CAP), capped: n > SEARCH_COUNT_CAP };
+}
+
+/**
+ * A page in `_id` order. The page after (or before) one already read starts from that page's last
+ * (or first) `_id`: the index finds it at once, where OFFSET would step over every row before it.
+ */
+function byKey(path: string, t: TableInfo, q: PageQuery, select: (desc: boolean, limit: number, offset: number) => Row[]): Row[] {
+  const c = open_.get(path)!;
+  const at = (offset: number) => c.bounds.get(t.name + "|" + q.desc + "|" + offset);
+  const after = at(q.offset)?.last;
+  const before = at(q.offset + q.limit)?.first;
+  const cmp = (forward: boolean) => ((forward ? !q.desc : q.desc) ? " > ?" : " < ?");
+  const from = " FROM main." + quote(t.name) + " WHERE " + t.key;
+  let rows: Row[];
+  if (after !== undefined) {
+    rows = c.d.query<Row, [number, number]>("SELECT " + selectList(t) + from + cmp(true) + " ORDER BY " + t.key + (q.desc ? " DESC" : " ASC") + " LIMIT ?").all(after, q.limit);
+  } else if (before !== undefined && q.offset >= 0) {
+    rows = c.d.query<Row, [number, number]>("SELECT " + selectList(t) + from + cmp(false) + " ORDER BY " + t.key + (q.desc ? " ASC" : " DESC") + " LIMIT ?").all(before, q.limit).reverse();
+  } else {
+    const total = countRows(path, t);
+    // OFFSET steps over every row before the page: a page past the middle is read from the other
+    // end, so the last page of 1,000,000 rows costs what the first does (bench/tables.ts).
+    if (q.offset > total / 2 && q.offset < total) {
+      const limit = Math.min(q.limit, total - q.offset);
+      rows = select(!q.desc, limit, total - q.offset - limit).reverse();
+    } else rows = select(q.desc, q.limit, q.offset);
+  }
+  if (rows.length > 0) {
+    const key = t.name + "|" + q.desc + "|";
+    if (c.bounds.size > 1000) c.bounds.clear();
+    c.bounds.set(key + q.offset, { ...c.bounds.get(key + q.offset), first: Number(rows[0]!._id) });
+    c.bounds.set(key + (q.offset + rows.length), { ...c.bounds.get(key + (q.offset + rows.length)), last: Number(rows.at(-1)!._id) });
+  }
+  return rows;
 }
 
 export function rowById(path: string, t: TableInfo, id: number): Row | undefined {
@@ -317,6 +361,7 @@ export class RowRefused extends Error {
 export function importRows(path: string, t: TableInfo, records: Record<string, Cell>[], replace: boolean): number {
   const d = db(path);
   open_.get(path)?.counts.delete(t.name);
+  open_.get(path)?.bounds.clear();
   return d
     .transaction(() => {
       if (replace) d.exec("DELETE FROM main." + quote(t.name));
