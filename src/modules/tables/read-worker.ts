@@ -1,9 +1,11 @@
-// The Tables reads' worker thread (reads.ts): listings with row counts and pages of rows, away from
+// The Tables reads' worker thread (reads.ts): listings with row counts, pages of rows and imports, away from
 // the server's event loop — a sort by a column without an index or a search scans the whole table
 // (bench/tables.ts). Its own connections to the tables files; it never writes. Also an entry point
 // of the compiled executable (scripts/build.ts).
 import { setPriority } from "node:os";
-import { countRows, pageRows, plainColumns, tablesOf } from "./queries";
+import { AppError } from "../../errors";
+import { countRows, importRows, pageRows, plainColumns, RowRefused, tablesOf } from "./queries";
+import { csvRecords, jsonRecords } from "./records";
 import type { ReadJob, ReadReply } from "./reads";
 
 declare const self: Worker;
@@ -32,8 +34,25 @@ function run(job: ReadJob): ReadReply {
     }
     const t = tables.get(job.table);
     if (!t) return { missing: true };
-    return { page: pageRows(job.path, t, job.query) };
+    if (job.kind === "page") return { page: pageRows(job.path, t, job.query) };
+    if (t.readOnly) return { refused: { status: 409, code: "CONFLICT", message: `Table ${JSON.stringify(t.name)} is read-only here: ${t.readOnly}`, extra: {} } };
+    let records;
+    if (job.format === "csv") records = csvRecords(t, job.text);
+    else {
+      let json: unknown;
+      try {
+        json = JSON.parse(job.text);
+      } catch {
+        return { refused: { status: 400, code: "VALIDATION_FAILED", message: "Malformed request body: expected valid JSON", extra: {} } };
+      }
+      records = jsonRecords(t, json);
+    }
+    return { inserted: importRows(job.path, t, records, job.replace) };
   } catch (err) {
+    if (err instanceof AppError) return { refused: { status: err.status, code: err.code, message: err.message, extra: err.extra } };
+    if (err instanceof RowRefused) return { refused: { status: 400, code: "VALIDATION_FAILED", message: `row ${err.row}: ${err.message}`, extra: { row: err.row } } };
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === "string" && code.startsWith("SQLITE")) return { sqlite: { code, message: err instanceof Error ? err.message : String(err) } };
     return { failed: err instanceof Error ? err.message : String(err) };
   }
 }

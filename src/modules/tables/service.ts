@@ -4,29 +4,25 @@
 import type { AppContext } from "../../context";
 import { scenarioTablesPath } from "../../db/project-db";
 import { AppError, badRequest, conflict, notFound } from "../../errors";
-import { CsvError, csvRecord, parseCsv, type CsvField } from "../../lib/csv";
+import { csvRecord } from "../../lib/csv";
 import { readOffThread, type ReadReply } from "./reads";
+import { rowCells } from "./records";
 import type { CellOut, ExportFormat, ImportMode, RowIn, RowOut, RowPage, TableView } from "./model";
 import {
   allRows,
   deleteRow,
-  importRows,
   insertRow,
   plainColumns,
   rowById,
-  RowRefused,
   tablesOf,
   updateRow,
   type Cell,
-  type ColumnInfo,
   type Row,
   type TableInfo,
 } from "./queries";
 
 /** Rows an export reads and sends at a time (one read transaction for the whole table). */
 const EXPORT_BATCH = 500;
-/** A number as SQLite's numeric affinity would take it. */
-const NUMBER = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
 
 export interface PageRequest {
   page: number;
@@ -49,7 +45,7 @@ function rowOut(r: Row): RowOut {
 }
 
 /** What the reader answered; its failure is the server's (a 500 with the reason logged). */
-function answer<K extends "list" | "page">(reply: ReadReply, kind: K): Extract<ReadReply, Record<K, unknown>>[K] {
+function answer<K extends "list" | "page" | "inserted">(reply: ReadReply, kind: K): Extract<ReadReply, Record<K, unknown>>[K] {
   if ("failed" in reply) throw new Error(`tables reader: ${reply.failed}`);
   if (!(kind in reply)) throw new Error(`tables reader: no ${kind} in its answer`);
   return (reply as unknown as Record<K, never>)[kind];
@@ -101,21 +97,9 @@ export class TablesService {
     return { items: page.rows.map(rowOut), total: page.total, totalCapped: page.capped, page: q.page, perPage: q.perPage };
   }
 
-  /** A row's cells checked against the table: known, writable columns; numbers where the column takes numbers. */
-  private cells(t: TableInfo, row: RowIn, where: string): Record<string, Cell> {
-    const out: Record<string, Cell> = {};
-    const columns = new Map(plainColumns(t).map((c) => [c.name, c]));
-    for (const [name, value] of Object.entries(row)) {
-      const c = columns.get(name);
-      if (!c) throw badRequest(`${where}: ${JSON.stringify(name.slice(0, 100))} is not a column of ${t.name}`, { column: name.slice(0, 100) });
-      out[name] = cellIn(c, value, where);
-    }
-    return out;
-  }
-
   async insert(projectId: number, name: string, row: RowIn): Promise<RowOut> {
     const { path, t } = this.writable(projectId, name);
-    const cells = this.cells(t, row, "row");
+    const cells = rowCells(t, row, "row");
     let id: number;
     try {
       id = insertRow(path, t, cells);
@@ -128,7 +112,7 @@ export class TablesService {
   async update(projectId: number, name: string, id: number, patch: RowIn): Promise<RowOut> {
     const { path, t } = this.writable(projectId, name);
     if (t.keyColumn && t.keyColumn in patch) throw badRequest(`${t.keyColumn} is the row's key (_id) and is not edited`);
-    const cells = this.cells(t, patch, "row");
+    const cells = rowCells(t, patch, "row");
     let found: boolean;
     try {
       found = updateRow(path, t, id, cells);
@@ -189,78 +173,15 @@ export class TablesService {
 
   /**
    * A CSV (a header of column names, then records) or a JSON array of row objects, written all or
-   * nothing. The first bad record is named: its number among the data records (from 1).
+   * nothing. The first bad record is named: its number among the data records (from 1). Parsed,
+   * checked and written in the reads' worker: a 50 MB body would hold the event loop for seconds.
    */
-  async import(projectId: number, name: string, body: { csv: string } | { json: unknown }, mode: ImportMode): Promise<{ inserted: number }> {
+  async import(projectId: number, name: string, body: { format: "csv" | "json"; text: string }, mode: ImportMode): Promise<{ inserted: number }> {
     const { path, t } = this.writable(projectId, name);
-    const records = "csv" in body ? this.csvRecords(t, body.csv) : this.jsonRecords(t, body.json);
-    try {
-      return { inserted: importRows(path, t, records, mode === "replace") };
-    } catch (e) {
-      if (e instanceof RowRefused) throw badRequest(`row ${e.row}: ${e.message}`, { row: e.row });
-      sqliteRefusal(e, "import");
-    }
+    const reply = await readOffThread({ kind: "import", path, table: t.name, format: body.format, text: body.text, replace: mode === "replace" });
+    if ("refused" in reply) throw new AppError(reply.refused.status, reply.refused.code, reply.refused.message, reply.refused.extra);
+    if ("sqlite" in reply) sqliteRefusal(Object.assign(new Error(reply.sqlite.message), { code: reply.sqlite.code }), "import");
+    if ("missing" in reply) throw notFound(`Table ${JSON.stringify(name.slice(0, 100))} not found`);
+    return { inserted: answer(reply, "inserted") };
   }
-
-  private csvRecords(t: TableInfo, text: string): Record<string, Cell>[] {
-    let parsed: CsvField[][];
-    try {
-      parsed = parseCsv(text);
-    } catch (e) {
-      if (e instanceof CsvError) throw badRequest(e.record === 1 ? `header: ${e.message}` : `row ${e.record - 1}: ${e.message}`, { row: e.record - 1 });
-      throw e;
-    }
-    const [header, ...rows] = parsed;
-    if (!header) throw badRequest("The CSV is empty: the first line names the columns");
-    const columns = new Map(plainColumns(t).map((c) => [c.name, c]));
-    const seen = new Set<string>();
-    const cols = header.map((h) => {
-      const c = h === null ? undefined : columns.get(h);
-      if (!c) throw badRequest(`header: ${JSON.stringify((h ?? "").slice(0, 100))} is not a column of ${t.name}`, { row: 0 });
-      if (seen.has(c.name)) throw badRequest(`header: ${c.name} is named twice`, { row: 0 });
-      seen.add(c.name);
-      return c;
-    });
-    return rows.map((fields, i) => {
-      const where = `row ${i + 1}`;
-      if (fields.length !== cols.length) throw badRequest(`${where}: ${fields.length} fields where the header names ${cols.length}`, { row: i + 1 });
-      const out: Record<string, Cell> = {};
-      cols.forEach((c, k) => (out[c.name] = cellIn(c, fields[k]!, where, i + 1)));
-      return out;
-    });
-  }
-
-  private jsonRecords(t: TableInfo, json: unknown): Record<string, Cell>[] {
-    if (!Array.isArray(json)) throw badRequest("A JSON import is an array of row objects");
-    return json.map((r, i) => {
-      const where = `row ${i + 1}`;
-      if (r === null || typeof r !== "object" || Array.isArray(r)) throw badRequest(`${where}: not an object of column: value`, { row: i + 1 });
-      // `_id` is where the row was in the table it came from, not a column: a round trip drops it.
-      const { _id: _, ...cells } = r as Record<string, unknown>;
-      try {
-        return this.cells(t, cells as RowIn, where);
-      } catch (e) {
-        if (e instanceof AppError) throw badRequest(e.message, { ...e.extra, row: i + 1 });
-        throw e;
-      }
-    });
-  }
-}
-
-/** One cell as the column takes it; a value the column cannot hold is a 400 naming the column. */
-function cellIn(c: ColumnInfo, v: unknown, where: string, row?: number): Cell {
-  const refuse = (why: string) => badRequest(`${where}: ${c.name} ${why}`, { column: c.name, ...(row === undefined ? {} : { row }) });
-  if (c.generated) throw refuse("is a generated column");
-  if (v === null) return null;
-  if (typeof v === "boolean") return v ? 1 : 0;
-  if (typeof v === "number") {
-    if (!Number.isFinite(v)) throw refuse("takes finite numbers only");
-    return v;
-  }
-  if (typeof v !== "string") throw refuse("takes text, a number, true/false or null");
-  // NUMERIC (DATE, BOOLEAN, ...) keeps text it cannot read as a number; INTEGER and REAL columns are meant for numbers.
-  if ((c.affinity === "integer" || c.affinity === "real") && !NUMBER.test(v)) {
-    throw refuse(`is ${c.type || "a number"} and ${JSON.stringify(v.slice(0, 40))} is not a number`);
-  }
-  return v;
 }

@@ -109,15 +109,9 @@ export const tablesRoutes = (ctx: AppContext) => {
         const type = (request.headers.get("content-type") ?? "").toLowerCase();
         // Read after the access check; the 50 MB cap is body-limit.ts's.
         const raw = await request.text();
-        if (/^(text\/csv|text\/plain)\b/.test(type)) return service.import(projectId, name, { csv: raw }, mode);
+        if (/^(text\/csv|text\/plain)\b/.test(type)) return service.import(projectId, name, { format: "csv", text: raw }, mode);
         if (!/^application\/json\b/.test(type)) throw badRequest("Send text/csv or a JSON array (application/json)");
-        let json: unknown;
-        try {
-          json = JSON.parse(raw);
-        } catch {
-          throw badRequest("Malformed request body: expected valid JSON");
-        }
-        return service.import(projectId, name, { json }, mode);
+        return service.import(projectId, name, { format: "json", text: raw }, mode);
       },
       {
         user: true,
