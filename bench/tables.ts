@@ -5,18 +5,21 @@
 //  - a page of 50 by _id: the first, one in the middle (OFFSET half the table), the last, and the
 //    next page after one read (as the Studio's Next button asks);
 //  - a page sorted by a column without an index, and a search of the text columns;
-//  - the HTTP round trip of the first page on loopback (the route, the access check, JSON).
+//  - the HTTP round trip of the first page on loopback (the route, the access check, JSON);
+//  - an import of --import CSV rows (default 100,000) beside one of 1,000: the write lock it holds.
 // Target: a page of the big table ≤ 20 ms server time. Prints ONE JSON line.
 //
-//   bun bench/tables.ts [--rows 1000000] [--samples 30]
+//   bun bench/tables.ts [--rows 1000000] [--samples 30] [--import 100000]
 import { Database } from "bun:sqlite";
 import { scenarioTablesPath } from "../src/db/project-db";
 import { closeTablesFiles } from "../src/modules/tables/queries";
+import { readOffThread } from "../src/modules/tables/reads";
 import { TablesService } from "../src/modules/tables/service";
 import { arg, latency, ratio, round, runBench, startPlatform } from "./lib";
 
 const ROWS = arg("rows", 1_000_000);
 const SAMPLES = Math.max(3, arg("samples", 30));
+const IMPORT = arg("import", 100_000);
 /** Scans of the whole table: fewer samples (each is one full pass). */
 const SCAN_SAMPLES = Math.max(3, Math.min(SAMPLES, 5));
 const OWNER = 1;
@@ -90,6 +93,20 @@ await runBench("tables", async () => {
     return figures;
   };
 
+  // An import holds the file's write lock for its one transaction: the bot's writes wait that long
+  // (busy_timeout 5 s). A CSV of IMPORT rows into an empty table made like bot_table's, beside 1,000.
+  const importOf = async (rows: number) => {
+    file.exec(`DROP TABLE IF EXISTS imp; CREATE TABLE imp (id INTEGER PRIMARY KEY AUTOINCREMENT, created_at TEXT NOT NULL DEFAULT (datetime('now')), customer, item, qty, note)`);
+    let csv = "customer,item,qty,note\n";
+    for (let i = 0; i < rows; i++) csv += `customer ${i},"item, ${i % 97}",${i % 13},"a note\nwith a line break"\n`;
+    const t0 = performance.now();
+    // the service's own job, for the lock time it reports
+    const r = await readOffThread({ kind: "import", path, table: "imp", format: "csv", text: csv, replace: false });
+    const ms = round(performance.now() - t0, 1);
+    if (!("inserted" in r) || r.inserted !== rows) throw new Error(`import answered ${JSON.stringify(r).slice(0, 200)}`);
+    return { rows, bytes: csv.length, ms, lockMs: round(r.lockMs, 1) };
+  };
+  const imports = { big: await importOf(IMPORT), baseline1000: await importOf(1000) };
   const small = await measure("small", 1000);
   const big = await measure("big", ROWS);
   file.close();
@@ -98,6 +115,7 @@ await runBench("tables", async () => {
   return {
     rows: ROWS,
     fillMs,
+    imports,
     target: { pageP99Ms: TARGET_PAGE_MS },
     big,
     baseline1000: small,

@@ -355,30 +355,60 @@ export class RowRefused extends Error {
 }
 
 /**
- * Writes every record or none: one IMMEDIATE transaction (replace empties the table first). A
- * refused record rolls all of it back and names itself.
+ * Writes every record or none (replace empties the table first) and names the first record SQLite
+ * refuses. The bot writes the same file, so the write lock is held as briefly as it can be: the
+ * records go to a TEMP table first (this connection's own; the file is not locked meanwhile), then
+ * one IMMEDIATE transaction copies them in a single INSERT … SELECT. Only when that copy is refused
+ * are the records written one by one, in one transaction rolled back at the refused one, to name it.
+ * `lockMs`: how long the file's write lock was held.
  */
-export function importRows(path: string, t: TableInfo, records: Record<string, Cell>[], replace: boolean): number {
+export function importRows(path: string, t: TableInfo, records: Record<string, Cell>[], replace: boolean): { inserted: number; lockMs: number } {
   const d = db(path);
   open_.get(path)?.counts.delete(t.name);
   open_.get(path)?.bounds.clear();
-  return d
-    .transaction(() => {
-      if (replace) d.exec("DELETE FROM main." + quote(t.name));
-      // One statement per set of columns (JSON records may each name their own).
-      const inserts = new Map<string, (values: Cell[]) => number>();
-      for (let i = 0; i < records.length; i++) {
-        const columns = Object.keys(records[i]!);
-        const shape = JSON.stringify(columns);
-        let insert = inserts.get(shape);
-        if (!insert) inserts.set(shape, (insert = insertInto(d, t, columns)));
-        try {
-          insert(Object.values(records[i]!));
-        } catch (e) {
-          throw new RowRefused(i + 1, e instanceof Error ? e.message : String(e));
-        }
+  const shapes = new Set(records.map((r) => JSON.stringify(Object.keys(r))));
+  const columns = records.length > 0 ? Object.keys(records[0]!) : [];
+  if (shapes.size <= 1 && columns.length > 0) {
+    const list = columns.map(quote).join(", ");
+    d.exec("DROP TABLE IF EXISTS temp.botloom_import");
+    // Untyped columns: a value keeps its type until the table's own affinity takes it.
+    d.exec("CREATE TEMP TABLE botloom_import (" + list + ")");
+    try {
+      const stage = d.query<unknown, SQLQueryBindings[]>("INSERT INTO temp.botloom_import (" + list + ") VALUES (" + columns.map(() => "?").join(", ") + ")");
+      d.transaction(() => {
+        for (const r of records) stage.run(...(Object.values(r) as SQLQueryBindings[]));
+      })();
+      const t0 = performance.now();
+      try {
+        d.transaction(() => {
+          if (replace) d.exec("DELETE FROM main." + quote(t.name));
+          d.exec("INSERT INTO main." + quote(t.name) + " (" + list + ") SELECT " + list + " FROM temp.botloom_import ORDER BY rowid");
+        }).immediate();
+        return { inserted: records.length, lockMs: performance.now() - t0 };
+      } catch (e) {
+        if (!/^SQLITE_(CONSTRAINT|MISMATCH|TOOBIG)/.test(String((e as { code?: unknown }).code ?? ""))) throw e;
+        // a record was refused: find which, one by one
       }
-      return records.length;
-    })
-    .immediate();
+    } finally {
+      d.exec("DROP TABLE IF EXISTS temp.botloom_import");
+    }
+  }
+  const t0 = performance.now();
+  d.transaction(() => {
+    if (replace) d.exec("DELETE FROM main." + quote(t.name));
+    // One statement per set of columns (JSON records may each name their own).
+    const inserts = new Map<string, (values: Cell[]) => number>();
+    for (let i = 0; i < records.length; i++) {
+      const cols = Object.keys(records[i]!);
+      const shape = JSON.stringify(cols);
+      let insert = inserts.get(shape);
+      if (!insert) inserts.set(shape, (insert = insertInto(d, t, cols)));
+      try {
+        insert(Object.values(records[i]!));
+      } catch (e) {
+        throw new RowRefused(i + 1, e instanceof Error ? e.message : String(e));
+      }
+    }
+  }).immediate();
+  return { inserted: records.length, lockMs: performance.now() - t0 };
 }

@@ -47,7 +47,7 @@ function run(job: ReadJob): ReadReply {
       }
       records = jsonRecords(t, json);
     }
-    return { inserted: importRows(job.path, t, records, job.replace) };
+    return importRows(job.path, t, records, job.replace);
   } catch (err) {
     if (err instanceof AppError) return { refused: { status: err.status, code: err.code, message: err.message, extra: err.extra } };
     if (err instanceof RowRefused) return { refused: { status: 400, code: "VALIDATION_FAILED", message: `row ${err.row}: ${err.message}`, extra: { row: err.row } } };

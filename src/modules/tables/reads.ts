@@ -15,7 +15,8 @@ export type ReadJob =
 export type ReadReply =
   | { list: TableView[] }
   | { page: { rows: Row[]; total: number; capped: boolean } }
-  | { inserted: number }
+  /** `lockMs`: how long the import held the file's write lock */
+  | { inserted: number; lockMs: number }
   /** the client's mistake, in the error shape's terms */
   | { refused: { status: number; code: ErrorCode; message: string; extra: Record<string, unknown> } }
   /** SQLite refused the write (busy, full, a constraint not tied to a row) */
