@@ -185,6 +185,34 @@ describe("export and import", () => {
     expect(file.query("SELECT * FROM notes ORDER BY id").all()).toEqual(before);
   });
 
+  test("an export streams from its own snapshot while rows are edited; a dropped download lets go", async () => {
+    file.exec("CREATE TABLE big (id INTEGER PRIMARY KEY, v TEXT)");
+    file.exec("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) INSERT INTO big (v) SELECT 'v' || i FROM n");
+    const res = await t.app.handle(new Request(`http://localhost${base}/big/export?format=csv`, { headers: { cookie: owner } }));
+    const reader = res.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first.startsWith("id,v\r\n1,v1\r\n")).toBe(true);
+    // an edit and a bot's write while the download is half read
+    expect((await t.call("PATCH", `${base}/big/rows/2999`, { cookie: owner, json: { v: "edited" } })).status).toBe(200);
+    file.exec("INSERT INTO big (v) VALUES ('late')");
+    let text = first;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    const lines = text.trimEnd().split("\r\n");
+    expect(lines.length).toBe(3001);
+    expect(lines[2999]).toBe("2999,v2999");
+    // a download dropped half way ends its read
+    const dropped = await t.app.handle(new Request(`http://localhost${base}/big/export?format=json`, { headers: { cookie: owner } }));
+    const r2 = dropped.body!.getReader();
+    await r2.read();
+    await r2.cancel();
+    expect((await t.call("DELETE", `${base}/big/rows/1`, { cookie: owner })).status).toBe(200);
+    file.exec("DROP TABLE big");
+  });
+
   test("append adds rows; a bad record names itself and nothing is written", async () => {
     const n = () => (file.query("SELECT count(*) AS n FROM notes").get() as { n: number }).n;
     const start = n();

@@ -326,22 +326,29 @@ export function deleteRow(path: string, t: TableInfo, id: number): boolean {
 }
 
 /**
- * Every row of a table, in `_id` order, `batch` at a time from the one read transaction the
- * iterator holds until it ends (the bot's writes go on: WAL readers never block writers).
+ * Every row of a table, in `_id` order, `batch` at a time, from one read snapshot of a connection
+ * of the export's own (closed when the iterator ends or is dropped): the kept connection goes on
+ * writing meanwhile, and the bot's writes too (WAL readers never block writers).
  */
 export function* allRows(path: string, t: TableInfo, batch: number): Generator<Row[]> {
-  const d = db(path);
-  const cols = plainColumns(t).map((c) => quote(c.name)).join(", ");
-  const order = t.key ? " ORDER BY " + t.key : "";
-  let rows: Row[] = [];
-  for (const r of d.query<Row, []>("SELECT " + (cols || "NULL AS _") + " FROM main." + quote(t.name) + order).iterate()) {
-    rows.push(r);
-    if (rows.length >= batch) {
-      yield rows;
-      rows = [];
+  const d = new Database(path, { readonly: true });
+  try {
+    d.exec("PRAGMA busy_timeout = " + BUSY_MS);
+    d.exec("PRAGMA trusted_schema = OFF");
+    const cols = plainColumns(t).map((c) => quote(c.name)).join(", ");
+    const order = t.key ? " ORDER BY " + t.key : "";
+    let rows: Row[] = [];
+    for (const r of d.query<Row, []>("SELECT " + (cols || "NULL AS _") + " FROM main." + quote(t.name) + order).iterate()) {
+      rows.push(r);
+      if (rows.length >= batch) {
+        yield rows;
+        rows = [];
+      }
     }
+    if (rows.length) yield rows;
+  } finally {
+    d.close();
   }
-  if (rows.length) yield rows;
 }
 
 /** Thrown by importRows with the 1-based number of the record SQLite refused. */
