@@ -213,6 +213,16 @@ describe("export and import", () => {
     file.exec("DROP TABLE big");
   });
 
+  test("a table named in another alphabet exports under its name", async () => {
+    file.exec('CREATE TABLE "заказы" (id INTEGER PRIMARY KEY, "товар")');
+    file.exec("INSERT INTO \"заказы\" (\"товар\") VALUES ('чай')");
+    const r = await t.call("GET", `${base}/${encodeURIComponent("заказы")}/export`, { cookie: owner });
+    expect(r.status).toBe(200);
+    expect(r.text).toBe("id,товар\r\n1,чай\r\n");
+    expect(r.headers.get("content-disposition")).toBe(`attachment; filename="______.csv"; filename*=UTF-8''${encodeURIComponent("заказы.csv")}`);
+    file.exec('DROP TABLE "заказы"');
+  });
+
   test("append adds rows; a bad record names itself and nothing is written", async () => {
     const n = () => (file.query("SELECT count(*) AS n FROM notes").get() as { n: number }).n;
     const start = n();

@@ -94,7 +94,8 @@ export const tablesRoutes = (ctx: AppContext) => {
         return new Response(body, {
           headers: {
             "content-type": format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
-            "content-disposition": `attachment; filename="${filename}"`,
+            // A header carries Latin-1 only: the name as UTF-8 in filename*, an ASCII stand-in beside it.
+            "content-disposition": `attachment; filename="${filename.replace(/[^\x20-\x7e]|"/g, "_")}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
           },
         });
       },
