@@ -124,6 +124,7 @@ function headline(name: string, r: Figures) {
       rows.push([name, `page jumped to the middle of ${r.rows} rows p50 (OFFSET)`, ms(big.middlePage?.p50Ms), `1,000 rows ${ms(base.middlePage?.p50Ms)}`, ""]);
       rows.push([name, `sorted by a column without an index p50, ${r.rows} rows (worker)`, ms(big.sortedUnindexed?.p50Ms), `1,000 rows ${ms(base.sortedUnindexed?.p50Ms)}`, num(r.sortedUnindexedRatio)]);
       rows.push([name, `search of text columns p50, ${r.rows} rows (worker)`, ms(big.search?.p50Ms), `1,000 rows ${ms(base.search?.p50Ms)}`, ""]);
+      rows.push([name, "/api/health p99 while big-table searches run (reads in a worker)", ms(r.health?.duringSearches?.p99Ms), `idle ${ms(r.health?.idle?.p99Ms)}`, num(r.health?.p99Ratio)]);
       rows.push([name, `CSV import of ${r.imports?.big?.rows} rows: in all / write lock held`, `${ms(r.imports?.big?.ms)} / ${ms(r.imports?.big?.lockMs)}`, `1,000 rows ${ms(r.imports?.baseline1000?.ms)} / ${ms(r.imports?.baseline1000?.lockMs)}`, ""]);
       return;
     }

@@ -6,7 +6,8 @@
 //    next page after one read (as the Studio's Next button asks);
 //  - a page sorted by a column without an index, and a search of the text columns;
 //  - the HTTP round trip of the first page on loopback (the route, the access check, JSON);
-//  - an import of --import CSV rows (default 100,000) beside one of 1,000: the write lock it holds.
+//  - an import of --import CSV rows (default 100,000) beside one of 1,000: the write lock it holds;
+//  - /api/health while searches of the big table run back to back, beside /api/health idle.
 // Target: a page of the big table ≤ 20 ms server time. Prints ONE JSON line.
 //
 //   bun bench/tables.ts [--rows 1000000] [--samples 30] [--import 100000]
@@ -107,6 +108,21 @@ await runBench("tables", async () => {
     return { rows, bytes: csv.length, ms, lockMs: round(r.lockMs, 1) };
   };
   const imports = { big: await importOf(IMPORT), baseline1000: await importOf(1000) };
+  // The reads run in a worker: the event loop answers meanwhile. /api/health while searches of the
+  // big table run back to back, beside /api/health idle.
+  const health = () =>
+    time(SAMPLES, async () => {
+      const r = await fetch(`${p.url}/api/health`);
+      await r.arrayBuffer();
+    });
+  const healthIdle = await health();
+  let scanning = true;
+  const scans = (async () => {
+    while (scanning) await page("big", 1, { search: "needle" });
+  })();
+  const healthDuringScans = await health();
+  scanning = false;
+  await scans;
   const small = await measure("small", 1000);
   const big = await measure("big", ROWS);
   file.close();
@@ -116,6 +132,7 @@ await runBench("tables", async () => {
     rows: ROWS,
     fillMs,
     imports,
+    health: { idle: healthIdle, duringSearches: healthDuringScans, p99Ratio: ratio(healthDuringScans.p99Ms, healthIdle.p99Ms) },
     target: { pageP99Ms: TARGET_PAGE_MS },
     big,
     baseline1000: small,
