@@ -1,5 +1,5 @@
 // Opens the per-project database files (DATA_DIR/projects/<projectId>.db; scenario tables live in
-// <projectId>-tables.db beside it, which the platform never opens). The platform reads them
+// <projectId>-tables.db beside it, which only the tables module opens: docs/tables.md). The platform reads them
 // for the bot-users and stats endpoints, writes the content mirror for contentCache bots, and
 // removes a file with its project. Connections are kept open for a few recently used projects.
 import { Database } from "bun:sqlite";

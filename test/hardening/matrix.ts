@@ -96,6 +96,14 @@ export const MATRIX: Row[] = [
   { method: "POST", path: "/api/projects/{project}/media", expect: member(201) },
   { method: "GET", path: "/api/projects/{project}/media", expect: member(200) },
   { method: "DELETE", path: "/api/projects/{project}/media/{media}", expect: member(200) },
+  // scenario tables (docs/tables.md): project access
+  { method: "GET", path: "/api/projects/{project}/tables", expect: member(200) },
+  { method: "GET", path: "/api/projects/{project}/tables/{table}/rows", expect: member(200) },
+  { method: "POST", path: "/api/projects/{project}/tables/{table}/rows", body: () => ({ name: "added" }), expect: member(201) },
+  { method: "PATCH", path: "/api/projects/{project}/tables/{table}/rows/{tableRow}", body: () => ({ name: "changed" }), expect: member(200) },
+  { method: "DELETE", path: "/api/projects/{project}/tables/{table}/rows/{tableRow}", expect: member(200) },
+  { method: "GET", path: "/api/projects/{project}/tables/{table}/export", expect: member(200) },
+  { method: "POST", path: "/api/projects/{project}/tables/{table}/import", body: () => [{ name: "imported" }], expect: member(200) },
   // live events: credentials first, then "this is a WebSocket" (400)
   { method: "GET", path: "/api/events", expect: anyUser(400) },
   // bot API: projects and collaborators

@@ -1,9 +1,10 @@
 // Generating a large scenario takes hundreds of milliseconds of CPU: on the server's event loop a
 // few parallel `generate` calls stalled every other request (issue 29). Here it runs in a small pool
-// of worker threads (worker.ts) with a queue in front: at most POOL_SIZE programs are generated at
-// once, and the event loop only hands over the stored text and receives the program.
+// of worker threads (worker.ts, src/lib/worker-pool.ts) with a queue in front: at most two programs
+// are generated at once, and the event loop only hands over the stored text and receives the program.
 import type { Issue } from "../validate";
 import { ScenarioError } from "../../errors";
+import { SPARE_CORES, workerPool } from "../../lib/worker-pool";
 import type { GeneratedBot, GenerateOptions } from "./index";
 import { transferable } from "./transfer";
 
@@ -28,33 +29,14 @@ export type Reply = Generated | { issues: Issue[] } | { limit: string } | { unre
 /** What a stored scenario gave: its program, or why there is none besides a ScenarioError. */
 export type StoredGenerate = Generated | { limit: string } | { unreadable: true };
 
-/** One core stays with the event loop; at most two generate at once (bench/health-under-load.ts). */
-const POOL_SIZE = Math.max(1, Math.min(2, (navigator.hardwareConcurrency || 1) - 1));
-/** An idle worker ends after this long (it holds a heap of its own). */
-const IDLE_MS = 30_000;
-
-interface Queued {
-  job: Job;
-  done: PromiseWithResolvers<StoredGenerate>;
-}
-
-/** Bun's Worker: ref/unref as on timers (the DOM type the checker sees lacks them). */
-type BunWorker = Worker & { ref(): void; unref(): void };
-
-interface Slot {
-  worker: BunWorker;
-  busy: Queued | null;
-  idle: ReturnType<typeof setTimeout> | null;
-}
-
 /**
  * worker.ts beside this file; in the compiled executable this file is part of a chunk, and the
  * worker is the entry point scripts/build.ts adds, named by its path under src/ (the build's root).
  */
 const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./scenario/codegen/worker.ts" : new URL("./worker.ts", import.meta.url).href;
 
-const slots = new Set<Slot>();
-const queue: Queued[] = [];
+/** One core stays with the event loop; at most two generate at once (bench/health-under-load.ts); an idle worker ends after 30 s. */
+const run = workerPool<Job, Reply>({ entry: WORKER_ENTRY, size: SPARE_CORES, idleMs: 30_000, name: "the generator's worker", transfer: (job) => transferable(job.json) });
 
 /**
  * Generates the program of a stored scenario off the event loop. Throws ScenarioError when the
@@ -74,59 +56,9 @@ export function generateJsonOffThread(json: string, opts: GenerateOptions, label
   return enqueue({ json, opts, label });
 }
 
-function enqueue(job: Job): Promise<StoredGenerate> {
-  const done = Promise.withResolvers<StoredGenerate>();
-  queue.push({ job, done });
-  pump();
-  return done.promise;
-}
-
-function pump() {
-  while (queue.length > 0) {
-    let slot = [...slots].find((s) => s.busy === null);
-    if (!slot) {
-      if (slots.size >= POOL_SIZE) return;
-      slot = spawn();
-    }
-    const next = queue.shift()!;
-    if (slot.idle) clearTimeout(slot.idle);
-    slot.idle = null;
-    slot.busy = next;
-    slot.worker.ref();
-    slot.worker.postMessage(next.job, transferable(next.job.json));
-  }
-}
-
-function spawn(): Slot {
-  const worker = new Worker(WORKER_ENTRY) as BunWorker;
-  const slot: Slot = { worker, busy: null, idle: null };
-  worker.onmessage = (e: MessageEvent<Reply>) => settle(slot, e.data);
-  worker.onerror = (e) => {
-    // A worker that died takes its job with it; the next job gets a fresh one.
-    e.preventDefault?.();
-    drop(slot);
-    slot.busy?.done.reject(new Error(`the generator's worker failed: ${e.message}`));
-    pump();
-  };
-  slots.add(slot);
-  return slot;
-}
-
-function settle(slot: Slot, reply: Reply) {
-  const queued = slot.busy;
-  slot.busy = null;
-  slot.worker.unref();
-  slot.idle = setTimeout(() => drop(slot), IDLE_MS);
-  slot.idle.unref();
-  pump();
-  if (!queued) return;
-  if ("issues" in reply) queued.done.reject(new ScenarioError(reply.issues));
-  else if ("failed" in reply) queued.done.reject(new Error(reply.failed));
-  else queued.done.resolve(reply);
-}
-
-function drop(slot: Slot) {
-  slots.delete(slot);
-  if (slot.idle) clearTimeout(slot.idle);
-  void slot.worker.terminate();
+async function enqueue(job: Job): Promise<StoredGenerate> {
+  const reply = await run(job);
+  if ("issues" in reply) throw new ScenarioError(reply.issues);
+  if ("failed" in reply) throw new Error(reply.failed);
+  return reply;
 }
