@@ -23,7 +23,7 @@ export const InsertEdge = memo(function InsertEdge(p: EdgeProps) {
           <span
             className={`ed-funnel-edge ed-funnel-${shareTone(funnel.share)}`}
             style={{ transform: `translate(-50%, -135%) translate(${lx}px, ${ly}px)` }}
-            data-edge={p.id}
+            data-pair={`${p.source}>${p.target}`}
             data-users={funnel.users}
             title={funnel.share === null ? undefined : t("analytics.funnel.edge", { users: funnel.users, percent: percent(funnel.share) })}
           >
