@@ -5,11 +5,14 @@ import type { Page } from "playwright-core";
 import type { FakeUser } from "../support/fake-messenger";
 import { node, scenarioOf, type AudienceEnv } from "./audience-support";
 
+// laid out left to right, so the screenshots show the links between the nodes
+const at = (n: ReturnType<typeof node>, x: number, y: number) => ({ ...n, position: { x, y } });
+
 export const funnelScenario = scenarioOf(
-  node("cmd-start", "command_trigger", { command: "/start", autoTransitionTo: "menu" }, 0),
-  node("menu", "message", { messageText: "What would you like?", keyboardType: "inline", buttons: [{ id: "b1", text: "Buy", action: "goto", target: "thanks" }, { id: "b2", text: "Help", action: "goto", target: "help" }] }, 150),
-  node("thanks", "message", { messageText: "Thank you for the order!" }, 300),
-  node("help", "message", { messageText: "Write to @support." }, 450),
+  at(node("cmd-start", "command_trigger", { command: "/start", autoTransitionTo: "menu" }), 0, 60),
+  at(node("menu", "message", { messageText: "What would you like?", keyboardType: "inline", buttons: [{ id: "b1", text: "Buy", action: "goto", target: "thanks" }, { id: "b2", text: "Help", action: "goto", target: "help" }] }), 360, 40),
+  at(node("thanks", "message", { messageText: "Thank you for the order!" }), 720, -60),
+  at(node("help", "message", { messageText: "Write to @support." }), 720, 160),
 );
 
 export const people: FakeUser[] = [

@@ -127,8 +127,8 @@ function FunnelBadge({ f }: { f: NodeFunnel }) {
   const { t } = useTranslation();
   return (
     <div className={`ed-funnel-badge ed-funnel-${f.drop === null ? "none" : shareTone(1 - f.drop)}`} data-testid="funnel-badge" data-users={f.users} data-drop={f.drop === null ? "" : percent(f.drop)}>
-      <strong>{t("analytics.funnel.badge", { users: f.users })}</strong>
-      {f.drop !== null && <span>{t("analytics.funnel.drop", { percent: percent(f.drop) })}</span>}
+      <strong>{t("analytics.funnel.badge", { count: f.users })}</strong>
+      {f.drop !== null && percent(f.drop) > 0 && <span>{t("analytics.funnel.drop", { percent: percent(f.drop) })}</span>}
     </div>
   );
 }

@@ -33,7 +33,7 @@ export function FunnelFacts({ store, nodeId, doc }: { store: EditorStore; nodeId
             {f.drop !== null && (
               <>
                 <dt>{t("analytics.funnel.dropOff")}</dt>
-                <dd data-testid="funnel-drop">{t("analytics.funnel.dropOffText", { count: f.users - f.onward, users: f.users, percent: percent(f.drop) })}</dd>
+                <dd data-testid="funnel-drop">{t("analytics.funnel.dropOffText", { gone: f.users - f.onward, users: f.users, percent: percent(f.drop) })}</dd>
               </>
             )}
           </dl>
@@ -43,7 +43,7 @@ export function FunnelFacts({ store, nodeId, doc }: { store: EditorStore; nodeId
               <ul className="plain small">
                 {next.map((e) => (
                   <li key={`${e.to}-${e.users}`}>
-                    {name(e.to)}: {t("analytics.funnel.edge", { users: e.users, percent: percent(Math.min(1, e.users / f.users)) })}
+                    {name(e.to)}: {t("analytics.funnel.edge", { count: e.users, percent: percent(Math.min(1, e.users / f.users)) })}
                   </li>
                 ))}
               </ul>

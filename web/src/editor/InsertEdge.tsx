@@ -25,7 +25,7 @@ export const InsertEdge = memo(function InsertEdge(p: EdgeProps) {
             style={{ transform: `translate(-50%, -135%) translate(${lx}px, ${ly}px)` }}
             data-pair={`${p.source}>${p.target}`}
             data-users={funnel.users}
-            title={funnel.share === null ? undefined : t("analytics.funnel.edge", { users: funnel.users, percent: percent(funnel.share) })}
+            title={funnel.share === null ? undefined : t("analytics.funnel.edge", { count: funnel.users, percent: percent(funnel.share) })}
           >
             {funnel.users}
             {funnel.share !== null && <small> · {percent(funnel.share)}%</small>}

@@ -12,13 +12,14 @@ import { TokenPicker, useTokenChoice } from "./dialogs/controls";
 import { useAnalytics, type Analytics } from "./analytics/api";
 import { registerAnalyticsStrings } from "./analytics/i18n";
 import { PeriodPicker } from "./analytics/PeriodPicker";
-import { defaultBucket, periodQuery, DEFAULT_PERIOD, type Bucket, type Period } from "./analytics/range";
+import { defaultBucket, fillBuckets, periodQuery, DEFAULT_PERIOD, type Bucket, type Period } from "./analytics/range";
 import { SeriesChart } from "./analytics/SeriesChart";
 import { TopTable } from "./analytics/TopTable";
 
 registerAnalyticsStrings();
 
 const TOTALS = ["users", "activeUsers", "newUsers", "messagesIn", "messagesOut", "blocked"] as const;
+const ZERO = { newUsers: 0, activeUsers: 0, messagesIn: 0, messagesOut: 0, blocked: 0 };
 
 export function AnalyticsTab({ projectId }: { projectId: number }) {
   const { t } = useTranslation();
@@ -56,6 +57,7 @@ function Figures({ projectId, tokenId, period, bucket }: { projectId: number; to
   if (!a.data) return <p>{t("common.loading")}</p>;
   const d: Analytics = a.data;
   const empty = d.series.every((p) => p.newUsers + p.activeUsers + p.messagesIn + p.messagesOut + p.blocked === 0) && d.totals.users === 0;
+  const series = fillBuckets(d.series, range!, bucket, ZERO);
   const file = (name: string) => `${name}-${tokenId}-${range!.from}-${range!.to}.csv`;
   return (
     <>
@@ -70,8 +72,8 @@ function Figures({ projectId, tokenId, period, bucket }: { projectId: number; to
         ))}
       </ul>
       <div className="an-charts">
-        <SeriesChart id="users" title={t("analytics.users")} series={d.series} figures={["newUsers", "activeUsers"]} bucket={bucket} />
-        <SeriesChart id="messages" title={t("analytics.messages")} series={d.series} figures={["messagesIn", "messagesOut"]} bucket={bucket} />
+        <SeriesChart id="users" title={t("analytics.users")} series={series} figures={["newUsers", "activeUsers"]} bucket={bucket} />
+        <SeriesChart id="messages" title={t("analytics.messages")} series={series} figures={["messagesIn", "messagesOut"]} bucket={bucket} />
       </div>
       <div className="an-tables">
         <TopTable

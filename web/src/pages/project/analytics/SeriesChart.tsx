@@ -12,12 +12,13 @@ const css = (name: string) => getComputedStyle(document.documentElement).getProp
 const HEIGHT = 200;
 
 export function SeriesChart({ id, title, series, figures, bucket }: { id: string; title: string; series: SeriesPoint[]; figures: [Figure, Figure]; bucket: Bucket }) {
+  // `series` has every bucket of the period (fillBuckets)
   const { t, i18n } = useTranslation();
   const box = useRef<HTMLDivElement>(null);
   const colours = ["--accent", "--ok"] as const;
   useEffect(() => {
     const el = box.current;
-    if (!el || series.length === 0) return;
+    if (!el || series.length === 0 || figures.every((f) => series.every((p) => p[f] === 0))) return;
     const xs = series.map((p) => atSeconds(p.at));
     const half = bucket === "hour" ? 1800 : 43_200;
     const axis = { stroke: css("--muted"), grid: { stroke: css("--border"), width: 1 }, ticks: { stroke: css("--border") } };
@@ -32,7 +33,7 @@ export function SeriesChart({ id, title, series, figures, bucket }: { id: string
         axes: [axis, { ...axis, size: 48 }],
         series: [
           {},
-          ...figures.map((f, i) => ({ label: t(`analytics.figures.${f}`), stroke: css(colours[i]!), fill: i === 0 ? `${css(colours[i]!)}22` : undefined, width: 2, points: { show: series.length < 60 } })),
+          ...figures.map((f, i) => ({ label: t(`analytics.figures.${f}`), stroke: css(colours[i]!), fill: i === 0 ? `${css(colours[i]!)}22` : undefined, width: 2, points: { show: series.length <= 16 } })),
         ],
       },
       [xs, ...figures.map((f) => series.map((p) => p[f]))],
@@ -47,10 +48,11 @@ export function SeriesChart({ id, title, series, figures, bucket }: { id: string
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [series, bucket, figures[0], figures[1], i18n.language, t]);
   const sums = figures.map((f) => series.reduce((a, p) => a + p[f], 0));
+  const quiet = sums.every((x) => x === 0);
   return (
     <section className="card an-chart" aria-labelledby={`${id}-title`} data-testid={`chart-${id}`}>
       <h2 id={`${id}-title`}>{title}</h2>
-      {series.length === 0 ? (
+      {quiet ? (
         <p className="muted">{t("analytics.noData")}</p>
       ) : (
         <div ref={box} className="chart" role="img" aria-label={figures.map((f, i) => `${t(`analytics.figures.${f}`)}: ${sums[i]}`).join(", ")} />

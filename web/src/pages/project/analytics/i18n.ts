@@ -19,14 +19,17 @@ const en = {
       toggle: "Analytics", title: "Funnel: users who reached each node, and who went on", bot: "Bot", noBots: "Add a bot on the Bots tab to see its funnel here.",
       loading: "Loading figures…", empty: "No data yet for this period: the figures appear on the nodes once people use the bot.",
       legend: "Line width and colour: the share of a node's users who followed that link.",
-      badge: "{{users}} users", drop: "−{{percent}}% here", node: "Analytics of this node", visits: "Visits", users: "Users", dropOff: "Drop-off here",
-      dropOffText: "{{count}} of {{users}} went no further ({{percent}}%)", noVisits: "Nobody reached this node in this period.", next: "Went on to",
-      edge: "{{users}} users ({{percent}}%)",
+      badge_one: "{{count}} user", badge_other: "{{count}} users", drop: "−{{percent}}% here", node: "Analytics of this node", visits: "Visits", users: "Users", dropOff: "Drop-off here",
+      dropOffText: "{{gone}} of {{users}} went no further ({{percent}}%)", noVisits: "Nobody reached this node in this period.", next: "Went on to",
+      edge_one: "{{count}} user ({{percent}}%)", edge_other: "{{count}} users ({{percent}}%)",
     },
   },
 };
 
-const ru: typeof en = {
+/** Russian has two more plural forms than English. */
+type Ru = typeof en & { analytics: { funnel: { badge_few: string; badge_many: string; edge_few: string; edge_many: string } } };
+
+const ru: Ru = {
   analytics: {
     noBots: "Добавьте бота на вкладке «Боты» — здесь появятся его показатели, когда им начнут пользоваться.",
     period: "Период", presets: { "24h": "24 ч", "7d": "7 дней", "30d": "30 дней", "90d": "90 дней", custom: "Даты…" }, from: "С", to: "По",
@@ -43,9 +46,9 @@ const ru: typeof en = {
       toggle: "Аналитика", title: "Воронка: сколько пользователей дошло до каждого узла и сколько пошло дальше", bot: "Бот", noBots: "Добавьте бота на вкладке «Боты», чтобы увидеть здесь его воронку.",
       loading: "Загрузка показателей…", empty: "За этот период данных пока нет: цифры появятся на узлах, когда ботом начнут пользоваться.",
       legend: "Толщина и цвет связи — доля пользователей узла, прошедших по ней.",
-      badge: "{{users}} польз.", drop: "−{{percent}}% здесь", node: "Аналитика узла", visits: "Посещения", users: "Пользователи", dropOff: "Ушли здесь",
-      dropOffText: "{{count}} из {{users}} не пошли дальше ({{percent}}%)", noVisits: "За этот период до узла никто не дошёл.", next: "Пошли дальше",
-      edge: "{{users}} польз. ({{percent}}%)",
+      badge_one: "{{count}} пользователь", badge_few: "{{count}} пользователя", badge_many: "{{count}} пользователей", badge_other: "{{count}} пользователя", drop: "−{{percent}}% здесь", node: "Аналитика узла", visits: "Посещения", users: "Пользователи", dropOff: "Ушли здесь",
+      dropOffText: "{{gone}} из {{users}} не пошли дальше ({{percent}}%)", noVisits: "За этот период до узла никто не дошёл.", next: "Пошли дальше",
+      edge_one: "{{count}} пользователь ({{percent}}%)", edge_few: "{{count}} пользователя ({{percent}}%)", edge_many: "{{count}} пользователей ({{percent}}%)", edge_other: "{{count}} пользователя ({{percent}}%)",
     },
   },
 };

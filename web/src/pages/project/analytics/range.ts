@@ -40,3 +40,20 @@ export function atSeconds(at: string): number {
   const s = /^\d{4}-\d{2}-\d{2}$/.test(at) ? `${at}T00:00:00Z` : /^\d{4}-\d{2}-\d{2} \d/.test(at) ? `${at.replace(" ", "T")}${/Z|[+-]\d{2}:?\d{2}$/.test(at) ? "" : "Z"}` : at;
   return Date.parse(s) / 1000;
 }
+
+/**
+ * Every bucket of the period, in order, with the answer's figures where it has them and zeros
+ * elsewhere: a chart then spans the period asked for, and a quiet hour shows as 0, not as a line
+ * drawn across it.
+ */
+export function fillBuckets<P extends { at: string }>(series: P[], range: { from: string; to: string }, bucket: Bucket, zero: Omit<P, "at">): P[] {
+  const step = bucket === "hour" ? 3600 : 86_400;
+  const start = atSeconds(range.from);
+  const end = atSeconds(range.to) + 86_400;
+  const byAt = new Map(series.map((p) => [Math.floor(atSeconds(p.at) / step) * step, p]));
+  // a period is at most a few thousand buckets (90 days by hour); a broken answer must not hang the page
+  if (!Number.isFinite(start) || !Number.isFinite(end) || (end - start) / step > 10_000) return series;
+  const out: P[] = [];
+  for (let s = start; s < end; s += step) out.push(byAt.get(s) ?? ({ ...zero, at: new Date(s * 1000).toISOString() } as P));
+  return out;
+}
