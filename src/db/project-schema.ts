@@ -42,6 +42,25 @@ export const PROJECT_DB_DDL: readonly string[] = [
     "language_code TEXT, source TEXT, referrer_id TEXT, tags TEXT NOT NULL DEFAULT '[]', first_seen_at TEXT NOT NULL, " +
     "last_seen_at TEXT NOT NULL, messages_in INTEGER NOT NULL DEFAULT 0, messages_out INTEGER NOT NULL DEFAULT 0, " +
     "blocked INTEGER NOT NULL DEFAULT 0, blocked_at TEXT, PRIMARY KEY (token_id, user_id))",
+  // Analytics rollups (docs/analytics.md), counted in the bot's record batch. Hours are
+  // "YYYY-MM-DDTHH", days "YYYY-MM-DD" (UTC). prev_day is the same key's previous day with a row,
+  // so the distinct users of a range are the rows in it whose prev_day lies before it.
+  "CREATE TABLE IF NOT EXISTS analytics_hours (token_id INTEGER NOT NULL, hour TEXT NOT NULL, new_users INTEGER NOT NULL DEFAULT 0, " +
+    "active_users INTEGER NOT NULL DEFAULT 0, messages_in INTEGER NOT NULL DEFAULT 0, messages_out INTEGER NOT NULL DEFAULT 0, " +
+    "blocked INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (token_id, hour))",
+  "CREATE TABLE IF NOT EXISTS analytics_days (token_id INTEGER NOT NULL, day TEXT NOT NULL, active_users INTEGER NOT NULL DEFAULT 0, " +
+    "PRIMARY KEY (token_id, day))",
+  "CREATE TABLE IF NOT EXISTS analytics_tallies (token_id INTEGER NOT NULL, hour TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, " +
+    "node_id TEXT NOT NULL DEFAULT '', count INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (token_id, hour, kind, name, node_id))",
+  "CREATE TABLE IF NOT EXISTS analytics_user_days (token_id INTEGER NOT NULL, user_id TEXT NOT NULL, day TEXT NOT NULL, prev_day TEXT, " +
+    "language TEXT NOT NULL DEFAULT '', last_hour TEXT NOT NULL, active_hours INTEGER NOT NULL DEFAULT 1, PRIMARY KEY (token_id, user_id, day))",
+  "CREATE INDEX IF NOT EXISTS analytics_user_days_range_idx ON analytics_user_days (token_id, day, prev_day, language)",
+  "CREATE TABLE IF NOT EXISTS analytics_node_days (token_id INTEGER NOT NULL, node_id TEXT NOT NULL, user_id TEXT NOT NULL, day TEXT NOT NULL, " +
+    "prev_day TEXT, visits INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (token_id, node_id, user_id, day))",
+  "CREATE INDEX IF NOT EXISTS analytics_node_days_range_idx ON analytics_node_days (token_id, day, node_id, prev_day, visits)",
+  "CREATE TABLE IF NOT EXISTS analytics_edge_days (token_id INTEGER NOT NULL, from_node TEXT NOT NULL, to_node TEXT NOT NULL, " +
+    "user_id TEXT NOT NULL, day TEXT NOT NULL, prev_day TEXT, PRIMARY KEY (token_id, from_node, to_node, user_id, day))",
+  "CREATE INDEX IF NOT EXISTS analytics_edge_days_range_idx ON analytics_edge_days (token_id, day, from_node, to_node, prev_day)",
 ];
 
 export const projectBotUsers = sqliteTable(
@@ -182,4 +201,88 @@ export const projectBotWaits = sqliteTable(
   (t) => [index("bot_waits_due_idx").on(t.tokenId, t.dueAt)],
 );
 
-export const projectSchema = { projectBotUsers, projectBotState, projectMediaFileIds, projectContent, projectBotMessages, projectBotChats, projectBotPeople, projectBotWaits };
+/** Per token and hour (docs/analytics.md): new and active users, messages in and out, users who blocked the bot. */
+export const projectAnalyticsHours = sqliteTable(
+  "analytics_hours",
+  {
+    tokenId: integer("token_id").notNull(),
+    hour: text("hour").notNull(),
+    newUsers: integer("new_users").notNull().default(0),
+    activeUsers: integer("active_users").notNull().default(0),
+    messagesIn: integer("messages_in").notNull().default(0),
+    messagesOut: integer("messages_out").notNull().default(0),
+    blocked: integer("blocked").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tokenId, t.hour] })],
+);
+
+/** Per token and day: distinct active users (a day's are not the sum of its hours'). */
+export const projectAnalyticsDays = sqliteTable(
+  "analytics_days",
+  {
+    tokenId: integer("token_id").notNull(),
+    day: text("day").notNull(),
+    activeUsers: integer("active_users").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tokenId, t.day] })],
+);
+
+/** Per token and hour, counts by name: `source` (new users by deep link), `command`, `button` (with its node). */
+export const projectAnalyticsTallies = sqliteTable(
+  "analytics_tallies",
+  {
+    tokenId: integer("token_id").notNull(),
+    hour: text("hour").notNull(),
+    kind: text("kind").$type<"source" | "command" | "button">().notNull(),
+    name: text("name").notNull(),
+    nodeId: text("node_id").notNull().default(""),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tokenId, t.hour, t.kind, t.name, t.nodeId] })],
+);
+
+/** One row per user per day they were active: distinct users (and their languages) over any range of days. */
+export const projectAnalyticsUserDays = sqliteTable(
+  "analytics_user_days",
+  {
+    tokenId: integer("token_id").notNull(),
+    userId: text("user_id").notNull(),
+    day: text("day").notNull(),
+    prevDay: text("prev_day"),
+    language: text("language").notNull().default(""),
+    lastHour: text("last_hour").notNull(),
+    activeHours: integer("active_hours").notNull().default(1),
+  },
+  (t) => [primaryKey({ columns: [t.tokenId, t.userId, t.day] }), index("analytics_user_days_range_idx").on(t.tokenId, t.day, t.prevDay, t.language)],
+);
+
+/** One row per node, user and day the user reached the node: distinct users and visits over any range. */
+export const projectAnalyticsNodeDays = sqliteTable(
+  "analytics_node_days",
+  {
+    tokenId: integer("token_id").notNull(),
+    nodeId: text("node_id").notNull(),
+    userId: text("user_id").notNull(),
+    day: text("day").notNull(),
+    prevDay: text("prev_day"),
+    visits: integer("visits").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tokenId, t.nodeId, t.userId, t.day] }), index("analytics_node_days_range_idx").on(t.tokenId, t.day, t.nodeId, t.prevDay, t.visits)],
+);
+
+/** One row per transition (from → to), user and day the user followed it. */
+export const projectAnalyticsEdgeDays = sqliteTable(
+  "analytics_edge_days",
+  {
+    tokenId: integer("token_id").notNull(),
+    fromNode: text("from_node").notNull(),
+    toNode: text("to_node").notNull(),
+    userId: text("user_id").notNull(),
+    day: text("day").notNull(),
+    prevDay: text("prev_day"),
+  },
+  (t) => [primaryKey({ columns: [t.tokenId, t.fromNode, t.toNode, t.userId, t.day] }), index("analytics_edge_days_range_idx").on(t.tokenId, t.day, t.fromNode, t.toNode, t.prevDay)],
+);
+
+export const projectSchema = { projectBotUsers, projectBotState, projectMediaFileIds, projectContent, projectBotMessages, projectBotChats, projectBotPeople, projectBotWaits,
+  projectAnalyticsHours, projectAnalyticsDays, projectAnalyticsTallies, projectAnalyticsUserDays, projectAnalyticsNodeDays, projectAnalyticsEdgeDays };
