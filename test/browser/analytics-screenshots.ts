@@ -5,7 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { startAudience } from "./audience-support";
-import { funnelScenario, playScript, serveFigures } from "./analytics-support";
+import { funnelScenario, playScript } from "./analytics-support";
 
 const out = process.argv[2] ?? "/tmp/analytics-shots";
 mkdirSync(out, { recursive: true });
@@ -16,7 +16,6 @@ const shots: string[] = [];
 for (const width of [1280, 390]) {
   for (const scheme of ["light", "dark"] as const) {
     const b = await env.browser({ viewport: { width, height: width > 500 ? 900 : 844 }, colorScheme: scheme, locale: scheme === "dark" ? "ru-RU" : "en-US" });
-    await serveFigures(b.page);
     const { page } = b;
     await page.goto(`${env.base}/projects/${env.projectId}/analytics`);
     await page.getByTestId("chart-users").locator("canvas").waitFor();

@@ -52,7 +52,15 @@ describe("funnel overlay", () => {
     expect(f.nodes.get("thanks")).toEqual({ users: 3, visits: 3, onward: 0, drop: null });
     const unreached = funnelOf({ items: [], edges: [] }, doc);
     expect(unreached.nodes.get("menu")).toEqual({ users: 0, visits: 0, onward: 0, drop: null });
-    expect(unreached.edges.get(edgeKey("start", "menu"))).toEqual({ users: 0, share: null });
+    expect(unreached.edges.get(edgeKey("menu", "help"))).toEqual({ users: 0, share: null });
+    expect(unreached.nodes.has("start")).toBe(false);
+  });
+
+  test("a trigger the answer does not count carries no figures, nor do its links", () => {
+    const g = funnelOf({ items: figures.items.filter((i) => i.nodeId !== "start"), edges: figures.edges.filter((e) => e.from !== "start") }, doc);
+    expect(g.nodes.has("start")).toBe(false);
+    expect(g.edges.has(edgeKey("start", "menu"))).toBe(false);
+    expect(g.nodes.get("menu")).toEqual({ users: 8, visits: 12, onward: 4, drop: 0.5 });
   });
 
   test("figures of nodes deleted since are left out", () => {

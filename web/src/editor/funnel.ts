@@ -4,7 +4,8 @@
 // of its source's users.
 import type { NodeFigures } from "../pages/project/analytics/api";
 import type { Period } from "../pages/project/analytics/range";
-import { deriveEdges, sheetIndex, type Doc } from "./document";
+import { kindOf } from "./catalogue";
+import { deriveEdges, sheetIndex, type Doc, type SNode } from "./document";
 
 /** The overlay as the editor's store keeps it; null in the store = the overlay is off. */
 export interface FunnelOverlay {
@@ -37,11 +38,15 @@ export interface Funnel {
 
 export const edgeKey = (from: string, to: string) => `${from}>${to}`;
 
+/** The bot counts from the first node a trigger runs: a trigger is a way in, not a step (docs/editor.md "Analytics overlay"). */
+const isTrigger = (n: SNode | undefined) => kindOf(n?.type ?? "")?.group === "triggers";
+
 export function funnelOf(figures: NodeFigures, doc: Doc): Funnel {
   const index = sheetIndex(doc);
   // nodes that lead somewhere in the scenario as drawn now (across sheets too)
   const leads = new Set<string>();
   const links = new Set<string>();
+  const byId = new Map(doc.sheets.flatMap((s) => s.nodes.map((n) => [n.id, n] as const)));
   for (const s of doc.sheets) {
     const { local, portals } = deriveEdges(s, index);
     for (const e of [...local, ...portals]) {
@@ -62,14 +67,16 @@ export function funnelOf(figures: NodeFigures, doc: Doc): Funnel {
   }
   // a transition of the drawing that nobody took shows as 0
   for (const k of links) {
-    if (edges.has(k)) continue;
-    const from = reached.get(k.slice(0, k.indexOf(">")))?.users ?? 0;
+    const source = k.slice(0, k.indexOf(">"));
+    if (edges.has(k) || (!reached.has(source) && isTrigger(byId.get(source)))) continue;
+    const from = reached.get(source)?.users ?? 0;
     edges.set(k, { users: 0, share: from > 0 ? 0 : null });
   }
   const nodes = new Map<string, NodeFunnel>();
   for (const s of doc.sheets)
     for (const n of s.nodes) {
       const f = reached.get(n.id);
+      if (!f && isTrigger(n)) continue;
       const users = f?.users ?? 0;
       const onward = Math.min(users, out.get(n.id) ?? 0);
       nodes.set(n.id, { users, visits: f?.visits ?? 0, onward, drop: users > 0 && leads.has(n.id) ? (users - onward) / users : null });

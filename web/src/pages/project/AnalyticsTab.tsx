@@ -57,11 +57,12 @@ function Figures({ projectId, tokenId, period, bucket }: { projectId: number; to
   if (!a.data) return <p>{t("common.loading")}</p>;
   const d: Analytics = a.data;
   const empty = d.series.every((p) => p.newUsers + p.activeUsers + p.messagesIn + p.messagesOut + p.blocked === 0) && d.totals.users === 0;
-  const series = fillBuckets(d.series, range!, bucket, ZERO);
-  const file = (name: string) => `${name}-${tokenId}-${range!.from}-${range!.to}.csv`;
+  // the answer's range: the server cuts a range longer than it allows
+  const series = fillBuckets(d.series, d.range, bucket, ZERO);
+  const file = (name: string) => `${name}-${tokenId}-${d.range.from}-${d.range.to}.csv`;
   return (
     <>
-      {d.clamped ? <p className="warn-text" role="status">{t("analytics.clamped")}</p> : null}
+      {d.range.clamped && <p className="warn-text" role="status" data-testid="analytics-clamped">{t("analytics.clamped", { from: d.range.from, to: d.range.to })}</p>}
       {empty && <p className="muted" data-testid="analytics-empty">{t("analytics.noDataLong")}</p>}
       <ul className="stats" aria-label={t("analytics.totals")}>
         {TOTALS.map((k) => (
@@ -102,7 +103,7 @@ function Figures({ projectId, tokenId, period, bucket }: { projectId: number; to
           rows={d.commands}
           fileName={file("commands")}
           columns={[
-            { label: "analytics.col.command", value: (r) => r.command, render: (r) => <code>{r.command}</code> },
+            { label: "analytics.col.command", value: (r) => r.command, render: (r) => <code>{r.command.startsWith("/") ? r.command : `/${r.command}`}</code> },
             { label: "analytics.col.count", value: (r) => r.count, numeric: true },
           ]}
         />
