@@ -1,7 +1,7 @@
 // Screenshots of the Analytics tab and the editor's funnel overlay at 1280 and 390 px, light and
 // dark (dark ones in Russian), for review by eye: `bun test/browser/analytics-screenshots.ts [outDir]`
 // (default /tmp/analytics-shots). Not part of the suite. A real bot on the fake messenger plays the
-// analytics test's script first; docs/images/ holds the ones docs/analytics.md uses (copied by hand).
+// analytics test's script first; docs/images/ holds the ones docs/studio.md and docs/editor.md use (copied by hand).
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { startAudience } from "./audience-support";

@@ -1,4 +1,4 @@
-// The Analytics tab and the editor's funnel overlay in Chromium (docs/analytics.md), with a real bot
+// The Analytics tab and the editor's funnel overlay in Chromium (docs/studio.md "Analytics tab"), with a real bot
 // on the fake messenger that four scripted users talk to: the tab shows the totals and the tables
 // and downloads them as CSV with formulas defused; the overlay puts the users on the right nodes and
 // edges, a click on a node shows its figures, and turning it off leaves the editor as it was; it

@@ -1,5 +1,5 @@
 // The editor's funnel overlay and the Analytics tab's helpers against answers shaped as the
-// analytics routes give them (docs/analytics.md): per-node users and drop-off, per-transition
+// analytics routes give them (docs/studio.md "Analytics tab"): per-node users and drop-off, per-transition
 // shares, periods and their bad dates, CSV cells that must not become formulas.
 import { describe, expect, test } from "bun:test";
 import { edgeKey, funnelOf, shareTone } from "../../web/src/editor/funnel";

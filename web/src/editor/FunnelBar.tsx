@@ -1,4 +1,4 @@
-// The analytics overlay's bar over the canvas (docs/analytics.md "Funnel on the canvas"): which bot
+// The analytics overlay's bar over the canvas (docs/editor.md "Analytics overlay"): which bot
 // and period the figures are for, what the line widths mean, and words for loading, errors and "no
 // data yet". It fetches the figures and keeps them in the editor's store, where the canvas and the
 // properties panel read them.

@@ -1,4 +1,4 @@
-// The funnel the editor draws over the scenario (docs/analytics.md "Funnel on the canvas"): from the
+// The funnel the editor draws over the scenario (docs/editor.md "Analytics overlay"): from the
 // per-node and per-transition figures of GET /api/bot/tokens/{id}/analytics/nodes, each node's users,
 // visits and the part of its users who followed none of its transitions, and each transition's share
 // of its source's users.

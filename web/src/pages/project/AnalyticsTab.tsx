@@ -1,4 +1,4 @@
-// The figures of a project's bots (docs/analytics.md): a bot, a period and a step; totals; charts of
+// The figures of a project's bots (docs/studio.md "Analytics tab"): a bot, a period and a step; totals; charts of
 // users (new, active) and messages (in, out); tables of sources, languages, commands and buttons,
 // each downloadable as CSV. One screen for a bot's numbers (it took over the Users tab's counters
 // and its chart of new users per day).

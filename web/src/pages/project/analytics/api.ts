@@ -1,4 +1,4 @@
-// The analytics answers (docs/analytics.md; the routes of /api/bot/tokens/{id}/analytics) and the
+// The analytics answers (docs/studio.md "Analytics tab"; the routes of /api/bot/tokens/{id}/analytics) and the
 // queries that fetch them for the tab and the editor's funnel.
 import { useQuery } from "@tanstack/react-query";
 import { get } from "../../../api/client";

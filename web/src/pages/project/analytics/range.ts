@@ -1,6 +1,6 @@
 // The period a figure covers, shared by the Analytics tab and the editor's funnel overlay: a preset
 // (24 h, 7, 30 or 90 days) or custom dates, turned into the `from`/`to` UTC dates and the bucket the
-// analytics routes take (docs/analytics.md).
+// analytics routes take (docs/studio.md "Analytics tab").
 
 export const PRESETS = ["24h", "7d", "30d", "90d"] as const;
 export type Preset = (typeof PRESETS)[number];
