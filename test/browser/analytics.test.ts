@@ -8,6 +8,8 @@ import { readFileSync } from "node:fs";
 import { haveChromium, warnIfNoChromium, type Browser } from "../support/browser";
 import { startAudience, type AudienceEnv } from "./audience-support";
 import { expected, funnelScenario, playScript, serveEmptyFigures } from "./analytics-support";
+import { projectAnalyticsEdgeDays, projectAnalyticsNodeDays } from "../../src/db/project-schema";
+import { deriveEdges, normalizeDoc, sheetIndex } from "../../web/src/editor/document";
 import { compatData, compatFiles, nodeEl, settled } from "./editor-support";
 
 warnIfNoChromium("analytics");
@@ -113,19 +115,33 @@ describe.skipIf(!haveChromium)("Analytics in Chromium", () => {
   }, 30_000);
 
   const multi = compatFiles("analytics").find((f) => f.endsWith("bot-manager.json"));
-  test.skipIf(!multi)("an imported multi-sheet project: figures of a node on another sheet show on it", async () => {
+  test.skipIf(!multi)("an imported multi-sheet project: a node's users on its sheet, a link into another sheet on its chip", async () => {
     const data = compatData(multi!);
-    const r = await env.t.call("POST", "/api/projects", { cookie: env.cookie, json: { name: "Imported", data } });
-    await env.t.call("POST", `/api/bot/projects/${r.body.id}/tokens`, { cookie: env.cookie, json: { token: env.fake.addBot({ username: "imported_bot" }).token } });
-    const sheet = data.sheets[2];
-    const target = sheet.nodes[0].id as string;
+    const projectId = (await env.t.call("POST", "/api/projects", { cookie: env.cookie, json: { name: "Imported", data } })).body.id as number;
+    const tokenId = (await env.t.call("POST", `/api/bot/projects/${projectId}/tokens`, { cookie: env.cookie, json: { token: env.fake.addBot({ username: "imported_bot" }).token } })).body.id as number;
+    // a transition from one sheet into another, as the editor derives it
+    const doc = normalizeDoc(data);
+    const index = sheetIndex(doc);
+    const [{ sheet, link }] = doc.sheets.flatMap((sh) => deriveEdges(sh, index).portals.map((link) => ({ sheet: sh, link })));
+    const there = doc.sheets.find((sh) => sh.id === index.get(link!.target))!;
+    // the bot's rollups as its record batch writes them: 5 users reached the source, 3 went on
+    const db = env.t.ctx.projectFiles.open(projectId);
+    const day = new Date().toISOString().slice(0, 10);
+    const users = ["u1", "u2", "u3", "u4", "u5"];
+    db.insert(projectAnalyticsNodeDays).values([
+      ...users.map((userId) => ({ tokenId, nodeId: link!.source, userId, day, prevDay: null, visits: 2 })),
+      ...users.slice(0, 3).map((userId) => ({ tokenId, nodeId: link!.target, userId, day, prevDay: null, visits: 1 })),
+    ]).run();
+    db.insert(projectAnalyticsEdgeDays).values(users.slice(0, 3).map((userId) => ({ tokenId, fromNode: link!.source, toNode: link!.target, userId, day, prevDay: null }))).run();
     const e = await env.browser({ viewport: { width: 1280, height: 900 } });
-    await e.page.route(/\/analytics\/nodes\?/, (route) => route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ items: [{ nodeId: target, sheetId: sheet.id, users: 37, visits: 51 }], edges: [] }) }));
-    await e.page.goto(`${env.base}/projects/${r.body.id}/scenario`);
+    await e.page.goto(`${env.base}/projects/${projectId}/scenario`);
     await e.page.getByTestId("analytics-toggle").click();
-    await e.page.getByRole("tab", { name: new RegExp(`^${sheet.name}`) }).click();
-    await nodeEl(e.page, target).locator("[data-testid=funnel-badge][data-users='37']").waitFor();
-    await nodeEl(e.page, target).locator(".ed-head").dispatchEvent("click");
-    expect(await e.page.getByTestId("funnel-visits").textContent()).toBe("51");
+    await e.page.getByRole("tab", { name: new RegExp(`^${sheet!.name}`) }).click();
+    await nodeEl(e.page, link!.source).locator("[data-testid=funnel-badge][data-users='5']").waitFor();
+    await e.page.locator(`.ed-funnel-edge[data-pair^="${link!.source}>portal:"][data-users="3"]`).waitFor();
+    await nodeEl(e.page, link!.source).locator(".ed-head").dispatchEvent("click");
+    expect(await e.page.getByTestId("funnel-visits").textContent()).toBe("10");
+    await e.page.getByRole("tab", { name: new RegExp(`^${there.name}`) }).click();
+    await nodeEl(e.page, link!.target).locator("[data-testid=funnel-badge][data-users='3']").waitFor();
   }, 40_000);
 });
