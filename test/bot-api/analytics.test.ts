@@ -4,12 +4,11 @@
 // sheet, the range's defaults, clamping and every bad input.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import {
-  projectAnalyticsDays,
-  projectAnalyticsEdgeDays,
+  projectAnalyticsActive,
+  projectAnalyticsEdgeReach,
   projectAnalyticsHours,
-  projectAnalyticsNodeDays,
+  projectAnalyticsNodeReach,
   projectAnalyticsTallies,
-  projectAnalyticsUserDays,
 } from "../../src/db/project-schema";
 import { parseRange } from "../../src/modules/analytics/service";
 import { addToken, botApiEnv, createProject, OWNER, STRANGER, type BotApiEnv } from "./support";
@@ -44,17 +43,19 @@ beforeAll(async () => {
   hour(D2 + "T11", [1, 2, 3, 3, 1]);
   hour(D1 + "T09", [0, 2, 4, 4, 0]);
   hour(D1 + "T09", [9, 9, 9, 9, 9], otherToken);
-  db.insert(projectAnalyticsDays).values([{ tokenId, day: D2, activeUsers: 3 }, { tokenId, day: D1, activeUsers: 2 }]).run();
-  const ud = (userId: string, day: string, prevDay: string | null, language: string) => ({ tokenId, userId, day, prevDay, language, lastHour: day + "T10" });
-  db.insert(projectAnalyticsUserDays).values([ud("u1", D2, null, "en"), ud("u2", D2, null, "ru"), ud("u3", D2, null, ""), ud("u1", D1, D2, "en"), ud("u3", D1, D2, "")]).run();
-  const tally = (kind: "source" | "command" | "button", name: string, count: number, nodeId = "", h = D2 + "T10") => ({ tokenId, hour: h, kind, name, nodeId, count });
+  // users by their active days: u1 (en) on D2 and D1, u2 (ru) on D2, u3 (no language) on D2 and D1
+  const act = (day: string, prevDay: string, language: string) => ({ tokenId, day, prevDay, language, users: 1 });
+  db.insert(projectAnalyticsActive).values([act(D2, "", "en"), act(D2, "", "ru"), act(D2, "", ""), act(D1, D2, "en"), act(D1, D2, "")]).run();
+  const tally = (kind: "source" | "command" | "button", name: string, count: number, nodeId = "", day = D2) => ({ tokenId, day, kind, name, nodeId, count });
   db.insert(projectAnalyticsTallies)
-    .values([tally("source", "promo", 2), tally("source", "ads", 1, "", D2 + "T11"), tally("command", "start", 3), tally("command", "start", 1, "", D1 + "T09"), tally("button", "Buy", 2, "menu"), tally("button", "Buy", 1, "cart")])
+    .values([tally("source", "promo", 2), tally("source", "ads", 1), tally("command", "start", 3), tally("command", "start", 1, "", D1), tally("button", "Buy", 2, "menu"), tally("button", "Buy", 1, "cart")])
     .run();
-  const nd = (nodeId: string, userId: string, day: string, prevDay: string | null, visits: number) => ({ tokenId, nodeId, userId, day, prevDay, visits });
-  db.insert(projectAnalyticsNodeDays).values([nd("hello", "u1", D2, null, 2), nd("hello", "u2", D2, null, 1), nd("hello", "u1", D1, D2, 1), nd("menu", "u1", D2, null, 1), nd("gone", "u2", D1, null, 1)]).run();
-  const ed = (fromNode: string, toNode: string, userId: string, day: string, prevDay: string | null) => ({ tokenId, fromNode, toNode, userId, day, prevDay });
-  db.insert(projectAnalyticsEdgeDays).values([ed("hello", "menu", "u1", D2, null), ed("hello", "menu", "u1", D1, D2), ed("hello", "menu", "u2", D1, null)]).run();
+  // hello: u1 twice and u2 on D2, u1 again on D1; menu: u1 on D2; gone (no longer in the scenario): u2 on D1
+  const nr = (nodeId: string, day: string, prevDay: string, users: number, visits: number) => ({ tokenId, nodeId, day, prevDay, users, visits });
+  db.insert(projectAnalyticsNodeReach).values([nr("hello", D2, "", 2, 3), nr("hello", D1, D2, 1, 1), nr("menu", D2, "", 1, 1), nr("gone", D1, "", 1, 1)]).run();
+  // hello → menu: u1 on D2 and D1, u2 on D1
+  const er = (day: string, prevDay: string) => ({ tokenId, fromNode: "hello", toNode: "menu", day, prevDay, users: 1 });
+  db.insert(projectAnalyticsEdgeReach).values([er(D2, ""), er(D1, D2), er(D1, "")]).run();
 });
 afterAll(() => env.close());
 

@@ -1,15 +1,14 @@
 // SQL of the analytics: reads of the rollups the bot counts in its project's file
-// (runtime/analytics.ts, docs/analytics.md). Never a scan of bot_messages: each read is a range of
-// one rollup's primary key or range index.
+// (runtime/analytics.ts, docs/analytics.md). Never a scan of bot_messages nor of the per-user
+// rows: each read is a range of one rollup's primary key, rows per hour or per day.
 import { and, between, desc, eq, sql } from "drizzle-orm";
 import type { ProjectDb } from "../../db/project-db";
 import {
-  projectAnalyticsDays as days,
-  projectAnalyticsEdgeDays as edgeDays,
+  projectAnalyticsActive as active,
+  projectAnalyticsEdgeReach as edgeReach,
   projectAnalyticsHours as hours,
-  projectAnalyticsNodeDays as nodeDays,
+  projectAnalyticsNodeReach as nodeReach,
   projectAnalyticsTallies as tallies,
-  projectAnalyticsUserDays as userDays,
 } from "../../db/project-schema";
 
 export interface BucketRow {
@@ -41,7 +40,12 @@ export function hourSums(db: ProjectDb, tokenId: number, fromHour: string, toHou
 
 /** Distinct active users per day (a day's are not the sum of its hours'). */
 export function activeDays(db: ProjectDb, tokenId: number, fromDay: string, toDay: string): { day: string; activeUsers: number }[] {
-  return db.select({ day: days.day, activeUsers: days.activeUsers }).from(days).where(and(eq(days.tokenId, tokenId), between(days.day, fromDay, toDay))).all();
+  return db
+    .select({ day: active.day, activeUsers: sql<number>`sum(${active.users})` })
+    .from(active)
+    .where(and(eq(active.tokenId, tokenId), between(active.day, fromDay, toDay)))
+    .groupBy(active.day)
+    .all();
 }
 
 /** Users counted as new up to an hour key, included. */
@@ -50,25 +54,25 @@ export function usersUpTo(db: ProjectDb, tokenId: number, toHour: string): numbe
 }
 
 /**
- * Distinct users active between two days, by language: a user counts once, on the row of their
- * first active day in the range (the one whose previous active day lies before it).
+ * Distinct users active between two days, by language: a user counts once, on their first active
+ * day in the range (the one whose previous active day lies before it; '' sorts before every day).
  */
 export function activeByLanguage(db: ProjectDb, tokenId: number, fromDay: string, toDay: string): { language: string; users: number }[] {
   return db
-    .select({ language: userDays.language, users: sql<number>`count(*)` })
-    .from(userDays)
-    .where(and(eq(userDays.tokenId, tokenId), between(userDays.day, fromDay, toDay), sql`(${userDays.prevDay} IS NULL OR ${userDays.prevDay} < ${fromDay})`))
-    .groupBy(userDays.language)
+    .select({ language: active.language, users: sql<number>`sum(${active.users})` })
+    .from(active)
+    .where(and(eq(active.tokenId, tokenId), between(active.day, fromDay, toDay), sql`${active.prevDay} < ${fromDay}`))
+    .groupBy(active.language)
     .all();
 }
 
-/** The largest counts of one kind of tally between two hour keys. */
-export function topTallies(db: ProjectDb, tokenId: number, kind: "source" | "command" | "button", fromHour: string, toHour: string, limit: number): { name: string; nodeId: string; count: number }[] {
+/** The largest counts of one kind of tally between two days. */
+export function topTallies(db: ProjectDb, tokenId: number, kind: "source" | "command" | "button", fromDay: string, toDay: string, limit: number): { name: string; nodeId: string; count: number }[] {
   const total = sql<number>`sum(${tallies.count})`;
   return db
     .select({ name: tallies.name, nodeId: tallies.nodeId, count: total })
     .from(tallies)
-    .where(and(eq(tallies.tokenId, tokenId), between(tallies.hour, fromHour, toHour), eq(tallies.kind, kind)))
+    .where(and(eq(tallies.tokenId, tokenId), eq(tallies.kind, kind), between(tallies.day, fromDay, toDay)))
     .groupBy(tallies.name, tallies.nodeId)
     .orderBy(desc(total), tallies.name, tallies.nodeId)
     .limit(limit)
@@ -79,26 +83,22 @@ export function topTallies(db: ProjectDb, tokenId: number, kind: "source" | "com
 export function nodeCounts(db: ProjectDb, tokenId: number, fromDay: string, toDay: string): { nodeId: string; users: number; visits: number }[] {
   return db
     .select({
-      nodeId: nodeDays.nodeId,
-      users: sql<number>`sum(CASE WHEN ${nodeDays.prevDay} IS NULL OR ${nodeDays.prevDay} < ${fromDay} THEN 1 ELSE 0 END)`,
-      visits: sql<number>`sum(${nodeDays.visits})`,
+      nodeId: nodeReach.nodeId,
+      users: sql<number>`sum(CASE WHEN ${nodeReach.prevDay} < ${fromDay} THEN ${nodeReach.users} ELSE 0 END)`,
+      visits: sql<number>`sum(${nodeReach.visits})`,
     })
-    .from(nodeDays)
-    .where(and(eq(nodeDays.tokenId, tokenId), between(nodeDays.day, fromDay, toDay)))
-    .groupBy(nodeDays.nodeId)
+    .from(nodeReach)
+    .where(and(eq(nodeReach.tokenId, tokenId), between(nodeReach.day, fromDay, toDay)))
+    .groupBy(nodeReach.nodeId)
     .all();
 }
 
 /** Distinct users per transition between two days. */
 export function edgeCounts(db: ProjectDb, tokenId: number, fromDay: string, toDay: string): { from: string; to: string; users: number }[] {
   return db
-    .select({
-      from: edgeDays.fromNode,
-      to: edgeDays.toNode,
-      users: sql<number>`sum(CASE WHEN ${edgeDays.prevDay} IS NULL OR ${edgeDays.prevDay} < ${fromDay} THEN 1 ELSE 0 END)`,
-    })
-    .from(edgeDays)
-    .where(and(eq(edgeDays.tokenId, tokenId), between(edgeDays.day, fromDay, toDay)))
-    .groupBy(edgeDays.fromNode, edgeDays.toNode)
+    .select({ from: edgeReach.fromNode, to: edgeReach.toNode, users: sql<number>`sum(${edgeReach.users})` })
+    .from(edgeReach)
+    .where(and(eq(edgeReach.tokenId, tokenId), between(edgeReach.day, fromDay, toDay), sql`${edgeReach.prevDay} < ${fromDay}`))
+    .groupBy(edgeReach.fromNode, edgeReach.toNode)
     .all();
 }

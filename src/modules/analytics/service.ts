@@ -89,9 +89,9 @@ export class AnalyticsService {
         bucket === "day" ? activeDays(db, tokenId, range.from, range.to) : [],
         usersUpTo(db, tokenId, toHour),
         activeByLanguage(db, tokenId, range.from, range.to),
-        topTallies(db, tokenId, "source", fromHour, toHour, TOP_ROWS),
-        topTallies(db, tokenId, "command", fromHour, toHour, TOP_ROWS),
-        topTallies(db, tokenId, "button", fromHour, toHour, TOP_ROWS),
+        topTallies(db, tokenId, "source", range.from, range.to, TOP_ROWS),
+        topTallies(db, tokenId, "command", range.from, range.to, TOP_ROWS),
+        topTallies(db, tokenId, "button", range.from, range.to, TOP_ROWS),
       ]);
       for (const r of sums) rows.set(r.key, r);
       // a day's active users are its own distinct count, not the sum of its hours'
