@@ -114,6 +114,37 @@ describe.skipIf(!haveChromium)("Analytics in Chromium", () => {
     await nodeEl(e.page, "menu").locator("[data-testid=funnel-badge][data-users='0']").waitFor();
   }, 30_000);
 
+  test("on a phone, dark, in Russian: the tab fits the width and the overlay speaks Russian", async () => {
+    const e = await env.browser({ viewport: { width: 390, height: 844 }, colorScheme: "dark", locale: "ru-RU" });
+    await e.page.goto(`${env.base}/projects/${env.projectId}/analytics`);
+    await e.page.getByTestId("total-users").getByText("Пользователи").waitFor();
+    await e.page.getByTestId("chart-messages").locator("canvas").waitFor();
+    expect(await e.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    await e.page.goto(`${env.base}/projects/${env.projectId}/scenario`);
+    await e.page.getByTestId("analytics-toggle").click();
+    expect(await nodeEl(e.page, "menu").getByTestId("funnel-badge").innerText()).toMatch(/^4 пользователя\s+−25% здесь$/);
+    expect(await nodeEl(e.page, "help").getByTestId("funnel-badge").innerText()).toBe("1 пользователь");
+    expect(e.errors).toEqual([]);
+  }, 30_000);
+
+  test("a second bot: the tab and the overlay show the picked bot's figures", async () => {
+    const name = "Quiet bot";
+    const r = await env.t.call("POST", `/api/bot/projects/${env.projectId}/tokens`, { cookie: env.cookie, json: { token: env.fake.addBot({ username: "quiet_bot" }).token, name } });
+    expect(r.status).toBe(200);
+    const { page } = b;
+    await page.goto(`${env.base}/projects/${env.projectId}/analytics`);
+    await page.getByTestId("total-users").getByText("4", { exact: true }).waitFor();
+    await page.getByLabel("Bot").selectOption({ label: `${name} (@quiet_bot)` });
+    await page.getByTestId("total-users").getByText("0", { exact: true }).waitFor();
+    await page.getByTestId("analytics-empty").waitFor();
+    await page.goto(`${env.base}/projects/${env.projectId}/scenario`);
+    await page.getByTestId("analytics-toggle").click();
+    await nodeEl(page, "menu").locator("[data-testid=funnel-badge][data-users='4']").waitFor();
+    await page.getByTestId("funnel-bar").getByLabel("Bot").selectOption({ label: `${name} (@quiet_bot)` });
+    await nodeEl(page, "menu").locator("[data-testid=funnel-badge][data-users='0']").waitFor();
+    expect(b.errors).toEqual([]);
+  }, 30_000);
+
   const multi = compatFiles("analytics").find((f) => f.endsWith("bot-manager.json"));
   test.skipIf(!multi)("an imported multi-sheet project: a node's users on its sheet, a link into another sheet on its chip", async () => {
     const data = compatData(multi!);
