@@ -53,11 +53,7 @@ const ru: Ru = {
   },
 };
 
-let registered = false;
-
+/** Adds the strings to the app's translations; a second call (the other chunk) changes nothing. */
 export function registerAnalyticsStrings() {
-  if (registered) return;
-  registered = true;
-  i18next.addResourceBundle("en", "translation", en, true, true);
-  i18next.addResourceBundle("ru", "translation", ru, true, true);
+  for (const [lng, strings] of Object.entries({ en, ru })) i18next.addResourceBundle(lng, "translation", strings, true, true);
 }
