@@ -315,6 +315,18 @@ export const projectAnalyticsEdgeReach = sqliteTable(
   (t) => [primaryKey({ columns: [t.tokenId, t.day, t.fromNode, t.toNode, t.prevDay] })],
 );
 
+/** The analytics rollups (docs/analytics.md): a deleted token's go with its other rows. */
+export const projectAnalyticsTables = [
+  projectAnalyticsHours,
+  projectAnalyticsTallies,
+  projectAnalyticsUserDays,
+  projectAnalyticsActive,
+  projectAnalyticsNodeDays,
+  projectAnalyticsNodeReach,
+  projectAnalyticsEdgeDays,
+  projectAnalyticsEdgeReach,
+] as const;
+
 export const projectSchema = { projectBotUsers, projectBotState, projectMediaFileIds, projectContent, projectBotMessages, projectBotChats, projectBotPeople, projectBotWaits,
   projectAnalyticsHours, projectAnalyticsTallies, projectAnalyticsUserDays, projectAnalyticsActive, projectAnalyticsNodeDays, projectAnalyticsNodeReach,
   projectAnalyticsEdgeDays, projectAnalyticsEdgeReach };

@@ -1,7 +1,8 @@
 // End-to-end (docs/analytics.md): the platform runs a real bot — in a shared runner, as its own
 // process, and in a runner behind a webhook — against the fake messenger. Scripted traffic: users
-// arrive by deep links, press buttons across two sheets, answer a question, leave midway, send a
-// command trigger's command; one blocks the bot. The analytics and the per-node and per-transition
+// arrive by deep links (one with a trigger of its own), press buttons across two sheets, answer a
+// question, leave midway, send a command trigger's command; one blocks the bot. Trigger nodes count
+// as reached, with their transition into the flow. The analytics and the per-node and per-transition
 // counts equal exactly what the script did.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { FakeUser } from "../support/fake-messenger";
@@ -26,6 +27,7 @@ const scenario = {
         }),
         at("help", "message", { messageText: "Help text" }),
         at("helpCmd", "command_trigger", { command: "/help", autoTransitionTo: "help" }),
+        at("promoLink", "command_trigger", { command: "/start", deepLinkParam: "promo", autoTransitionTo: "start" }),
       ],
     },
     {
@@ -139,15 +141,19 @@ for (const { isolation, mode } of MODES) {
         { nodeId: "ask", sheetId: "shop", users: 2, visits: 2 },
         { nodeId: "check", sheetId: "shop", users: 2, visits: 2 },
         { nodeId: "help", sheetId: "main", users: 2, visits: 2 },
+        { nodeId: "promoLink", sheetId: "main", users: 2, visits: 2 },
         { nodeId: "bulk", sheetId: "shop", users: 1, visits: 1 },
+        { nodeId: "helpCmd", sheetId: "main", users: 1, visits: 1 },
         { nodeId: "thanks", sheetId: "shop", users: 1, visits: 1 },
       ]);
       expect(funnel.body.edges).toEqual([
         { from: "start", to: "catalog", users: 3 },
         { from: "ask", to: "check", users: 2 },
         { from: "catalog", to: "ask", users: 2 },
+        { from: "promoLink", to: "start", users: 2 },
         { from: "check", to: "bulk", users: 1 },
         { from: "check", to: "thanks", users: 1 },
+        { from: "helpCmd", to: "help", users: 1 },
         { from: "start", to: "help", users: 1 },
       ]);
     }, 60_000);

@@ -168,11 +168,11 @@ export function countRecord(op: RecordOp) {
       const before = q.person.get(TOKEN_ID, p.userId);
       if (!before || before.messages_in === 0) bump(hour, NEW);
       if (p.source && !before?.source) addTally(day, "source", p.source, "");
-      remember(known.people, p.userId, !!(before?.source ?? p.source));
+      keep(known.people, p.userId, !!(before?.source ?? p.source));
     }
     if (known.activeHour.get(p.userId) === hour) return;
     const touched = q.touch.get(TOKEN_ID, p.userId, day, hour);
-    remember(known.activeHour, p.userId, hour);
+    keep(known.activeHour, p.userId, hour);
     if (touched) {
       bump(hour, ACTIVE);
       // the user's language on their first message of the day
@@ -225,7 +225,7 @@ export function writeCounts() {
   clearPending();
 }
 
-export function remember<T>(map: Map<string, T>, key: string, value: T) {
+export function keep<T>(map: Map<string, T>, key: string, value: T) {
   if (map.size >= KNOWN_MAX) map.clear();
   map.set(key, value);
 }

@@ -225,5 +225,5 @@ export async function runCallbackTrigger(turn: Turn, t: CallbackTriggerDef, data
   }
   turn.state.waiting = undefined;
   log(turn, "callback trigger " + JSON.stringify(data) + " → " + t.target);
-  await go(turn, t.target);
+  await go(turn, t.target, t.via);
 }

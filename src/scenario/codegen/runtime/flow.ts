@@ -31,12 +31,14 @@ export const NODE_SCOPE = new AsyncLocalStorage<string>();
 /**
  * Runs node "id" and whatever follows it automatically, until input is needed or the flow ends.
  * `via` is the node whose transition leads to "id" (a pressed button's, an answered question's,
- * the loop or delay running it), for analytics; triggers have none. Named by each caller: the
- * node scope outlives the walk that entered it, so it cannot tell.
+ * the loop or delay running it, the trigger node that starts the flow), for analytics. Named by
+ * each caller: the node scope outlives the walk that entered it, so it cannot tell.
  */
 export async function go(turn: Turn, id: string | undefined, via?: string): Promise<void> {
   let next = id;
   let from = via;
+  // a trigger node is no step of the walk (not in NODES): reaching it is firing it
+  if (id && via && !INDEX.has(via)) countVisit(turn, via, undefined);
   /** a message went out in this walk: an input node reached after it does not ask again */
   let asked = false;
   while (next) {
@@ -271,7 +273,7 @@ export async function runCommand(turn: Turn, name: string): Promise<boolean> {
   }
   if (link?.saveAs) turn.state.vars[link.saveAs] = param;
   log(turn, "command /" + name + (link ? " (deep link " + link.match + " " + JSON.stringify(link.value) + ")" : ""));
-  await go(turn, target);
+  await go(turn, target, link ? link.via : command.via);
   return true;
 }
 
