@@ -38,7 +38,7 @@ export interface Funnel {
 
 export const edgeKey = (from: string, to: string) => `${from}>${to}`;
 
-/** The bot counts from the first node a trigger runs: a trigger is a way in, not a step (docs/editor.md "Analytics overlay"). */
+/** Some triggers start a walk without being counted as a step (docs/editor.md "Analytics overlay"): without figures they show none. */
 const isTrigger = (n: SNode | undefined) => kindOf(n?.type ?? "")?.group === "triggers";
 
 export function funnelOf(figures: NodeFigures, doc: Doc): Funnel {
