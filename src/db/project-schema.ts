@@ -46,7 +46,8 @@ export const PROJECT_DB_DDL: readonly string[] = [
   // "YYYY-MM-DDTHH", days "YYYY-MM-DD" (UTC). A *_days table holds a row per user and day (the
   // write side: is this user new to this day, and which day did they last come); the matching
   // reach table counts those rows per day and previous day ('' for none), so the distinct users
-  // of any range of days are the reach rows in it whose previous day lies before it.
+  // of any range of days are the reach rows in it whose previous day lies before it. The write
+  // side's keys begin with the user: one user's rows of a walk share a page of the batch.
   "CREATE TABLE IF NOT EXISTS analytics_hours (token_id INTEGER NOT NULL, hour TEXT NOT NULL, new_users INTEGER NOT NULL DEFAULT 0, " +
     "active_users INTEGER NOT NULL DEFAULT 0, messages_in INTEGER NOT NULL DEFAULT 0, messages_out INTEGER NOT NULL DEFAULT 0, " +
     "blocked INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (token_id, hour))",
@@ -57,11 +58,11 @@ export const PROJECT_DB_DDL: readonly string[] = [
   "CREATE TABLE IF NOT EXISTS analytics_active (token_id INTEGER NOT NULL, day TEXT NOT NULL, prev_day TEXT NOT NULL, language TEXT NOT NULL, " +
     "users INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (token_id, day, prev_day, language))",
   "CREATE TABLE IF NOT EXISTS analytics_node_days (token_id INTEGER NOT NULL, node_id TEXT NOT NULL, user_id TEXT NOT NULL, day TEXT NOT NULL, " +
-    "prev_day TEXT, PRIMARY KEY (token_id, node_id, user_id, day))",
+    "prev_day TEXT, PRIMARY KEY (token_id, user_id, node_id, day))",
   "CREATE TABLE IF NOT EXISTS analytics_node_reach (token_id INTEGER NOT NULL, day TEXT NOT NULL, node_id TEXT NOT NULL, prev_day TEXT NOT NULL, " +
     "users INTEGER NOT NULL DEFAULT 0, visits INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (token_id, day, node_id, prev_day))",
   "CREATE TABLE IF NOT EXISTS analytics_edge_days (token_id INTEGER NOT NULL, from_node TEXT NOT NULL, to_node TEXT NOT NULL, " +
-    "user_id TEXT NOT NULL, day TEXT NOT NULL, prev_day TEXT, PRIMARY KEY (token_id, from_node, to_node, user_id, day))",
+    "user_id TEXT NOT NULL, day TEXT NOT NULL, prev_day TEXT, PRIMARY KEY (token_id, user_id, from_node, to_node, day))",
   "CREATE TABLE IF NOT EXISTS analytics_edge_reach (token_id INTEGER NOT NULL, day TEXT NOT NULL, from_node TEXT NOT NULL, to_node TEXT NOT NULL, " +
     "prev_day TEXT NOT NULL, users INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (token_id, day, from_node, to_node, prev_day))",
 ];
@@ -270,7 +271,7 @@ export const projectAnalyticsNodeDays = sqliteTable(
     day: text("day").notNull(),
     prevDay: text("prev_day"),
   },
-  (t) => [primaryKey({ columns: [t.tokenId, t.nodeId, t.userId, t.day] })],
+  (t) => [primaryKey({ columns: [t.tokenId, t.userId, t.nodeId, t.day] })],
 );
 
 /** Users who reached a node on a day, by their previous day there ('' for none), and the day's visits. */
@@ -298,7 +299,7 @@ export const projectAnalyticsEdgeDays = sqliteTable(
     day: text("day").notNull(),
     prevDay: text("prev_day"),
   },
-  (t) => [primaryKey({ columns: [t.tokenId, t.fromNode, t.toNode, t.userId, t.day] })],
+  (t) => [primaryKey({ columns: [t.tokenId, t.userId, t.fromNode, t.toNode, t.day] })],
 );
 
 /** Users who followed a transition on a day, by their previous day on it ('' for none). */

@@ -157,5 +157,34 @@ for (const { isolation, mode } of MODES) {
         { from: "start", to: "help", users: 1 },
       ]);
     }, 60_000);
+
+    test("a user back from yesterday counts once over both days, and is no new user", async () => {
+      const eve: FakeUser = { id: base + 5, first_name: "Eve", language_code: "de" };
+      const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+      const db = p.t.ctx.projectFiles.open(b.projectId).$client;
+      // what the bot wrote when Eve came yesterday: her record, her day, the start node
+      db.query("INSERT INTO bot_people (token_id, user_id, first_seen_at, last_seen_at, messages_in, language_code) VALUES (?, ?, ?, ?, 1, 'de')").run(b.tokenId, String(eve.id), yesterday + "T10:00:00.000Z", yesterday + "T10:00:00.000Z");
+      db.query("INSERT INTO analytics_user_days (token_id, user_id, day, prev_day, last_hour) VALUES (?, ?, ?, NULL, ?)").run(b.tokenId, String(eve.id), yesterday, yesterday + "T10");
+      db.query("INSERT INTO analytics_active (token_id, day, prev_day, language, users) VALUES (?, ?, '', 'de', 1)").run(b.tokenId, yesterday);
+      db.query("INSERT INTO analytics_hours (token_id, hour, new_users, active_users, messages_in) VALUES (?, ?, 1, 1, 1)").run(b.tokenId, yesterday + "T10");
+      db.query("INSERT INTO analytics_node_days (token_id, node_id, user_id, day) VALUES (?, 'start', ?, ?)").run(b.tokenId, String(eve.id), yesterday);
+      db.query("INSERT INTO analytics_node_reach (token_id, day, node_id, prev_day, users, visits) VALUES (?, ?, 'start', '', 1, 1)").run(b.tokenId, yesterday);
+      const before = (await get(`/nodes?from=${yesterday}`)).body.items.find((n: { nodeId: string }) => n.nodeId === "start");
+      await say(eve, "/start");
+      const range = `?from=${yesterday}&to=${today()}`;
+      const figures = await until(async () => {
+        const r = await get(range);
+        return r.body.languages?.some((l: { language: string }) => l.language === "de") && r.body.series.at(-1).activeUsers === 5 ? r : undefined;
+      }, "Eve counted today", 15_000);
+      expect(figures.body.series.map((s: { activeUsers: number }) => s.activeUsers)).toEqual([1, 5]);
+      expect(figures.body.totals).toMatchObject({ activeUsers: 5, newUsers: 5 });
+      expect(figures.body.languages).toContainEqual({ language: "de", users: 1 });
+      expect((await get(`?from=${today()}`)).body.totals).toMatchObject({ activeUsers: 5, newUsers: 4 });
+      const start = async (q: string) => (await get(`/nodes${q}`)).body.items.find((n: { nodeId: string }) => n.nodeId === "start");
+      // over both days Eve was at start already (yesterday): one more visit, no more users
+      expect(before).toEqual({ nodeId: "start", sheetId: "main", users: 5, visits: 6 });
+      expect(await start(range)).toEqual({ nodeId: "start", sheetId: "main", users: 5, visits: 7 });
+      expect(await start(`?from=${today()}`)).toMatchObject({ users: 5 });
+    }, 60_000);
   });
 }
