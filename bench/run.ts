@@ -109,6 +109,13 @@ function headline(name: string, r: Figures) {
       rows.push([name, `update → reply p50 / p99, ${r.active} chats, minimal bots`, `${ms(u.paced?.p50Ms)} / ${ms(u.paced?.p99Ms)}`, `back to back: ${num(u.backToBack?.perS)}/s, p99 ${ms(u.backToBack?.p99Ms)}`, ""]);
       return;
     }
+    case "analytics": {
+      const e = r.endpoint ?? {};
+      const u = r.updateToReply ?? {};
+      rows.push([name, `GET /analytics, 90 days by day, ${e.messages} messages / ${e.users} users (service p50 / p99)`, `${ms(e.big?.figures?.p50Ms)} / ${ms(e.big?.figures?.p99Ms)}`, `100 users ${ms(e.baseline?.figures?.p50Ms)} / ${ms(e.baseline?.figures?.p99Ms)}`, num(e.serverP50RatioToBaseline)]);
+      rows.push([name, `update → reply p50 / p99, counting on (${u.bots} bots a side)`, `${ms(u.countingOn?.p50Ms)} / ${ms(u.countingOn?.p99Ms)}`, `off ${ms(u.countingOff?.p50Ms)} / ${ms(u.countingOff?.p99Ms)}`, num(u.p99Ratio)]);
+      return;
+    }
     case "dialogs": {
       const u = r.updateToReply ?? {};
       rows.push([name, `update → reply p50 / p99, recording on (${r.bots} bots)`, `${ms(u.recordingOn?.p50Ms)} / ${ms(u.recordingOn?.p99Ms)}`, `retention 0 ${ms(u.retention0?.p50Ms)} / ${ms(u.retention0?.p99Ms)}`, num(u.p99Ratio)]);

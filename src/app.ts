@@ -26,6 +26,7 @@ import { envVarRoutes } from "./modules/env-vars/env-vars.routes";
 import { botUserRoutes } from "./modules/bot-users/bot-users.routes";
 import { dialogsRoutes } from "./modules/dialogs/dialogs.routes";
 import { tablesRoutes } from "./modules/tables/tables.routes";
+import { analyticsRoutes } from "./modules/analytics/analytics.routes";
 import { templateRoutes } from "./modules/templates/templates.routes";
 import { templateAdminRoutes } from "./modules/templates/admin.routes";
 import { previewRoutes } from "./modules/preview/preview.routes";
@@ -75,6 +76,7 @@ export function createApp(ctx: AppContext) {
     .use(botUserRoutes(ctx))
     .use(dialogsRoutes(ctx))
     .use(tablesRoutes(ctx))
+    .use(analyticsRoutes(ctx))
     .use(templateRoutes(ctx))
     .use(previewRoutes(ctx))
     .use(mcpRoutes(ctx))

@@ -7,6 +7,7 @@ import { nodeTools } from "./tools/nodes";
 import { botTools } from "./tools/bots";
 import { dialogTools } from "./tools/dialogs";
 import { tableTools } from "./tools/tables";
+import { analyticsTools } from "./tools/analytics";
 import { templateTools } from "./tools/templates";
 import { previewTools } from "./tools/preview";
 import { registerResources } from "./resources";
@@ -26,6 +27,7 @@ export function createMcpServer(tc: ToolContext): McpServer {
   botTools(server, tc);
   dialogTools(server, tc);
   tableTools(server, tc);
+  analyticsTools(server, tc);
   templateTools(server, tc);
   previewTools(server, tc);
   registerResources(server);

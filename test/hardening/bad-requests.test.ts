@@ -208,6 +208,16 @@ const BAD_QUERIES = [
   "days=1e3",
   "days=99999999999999999999",
   "search=a&search=b",
+  // analytics ranges: malformed, impossible, reversed, far away, repeated (docs/analytics.md)
+  "from=2026-13-01",
+  "from=2026-02-30&to=2026-03-01",
+  "from=1999-12-31",
+  "to=9999-12-31",
+  "from=2026-03-10&to=2026-03-01",
+  "from=2000-01-01&bucket=hour",
+  "from=1%27%20OR%201=1",
+  "bucket=week",
+  "bucket=day&bucket=hour",
 ];
 
 /**

@@ -345,6 +345,9 @@ export const ROUTES: { method: string; path: string; level: Level }[] = [
   { method: "DELETE", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMessage}", level: "user" },
   { method: "PUT", path: "/api/bot/tokens/{token}/chats/{chat}/takeover", level: "user" },
   { method: "POST", path: "/api/bot/tokens/{token}/chats/{chat}/read", level: "user" },
+  // analytics (docs/analytics.md)
+  { method: "GET", path: "/api/bot/tokens/{token}/analytics", level: "user" },
+  { method: "GET", path: "/api/bot/tokens/{token}/analytics/nodes", level: "user" },
   // webhook intake
   { method: "POST", path: "/api/webhook/{project}/{token}", level: "public" },
   // storage configs

@@ -57,6 +57,8 @@ import waitsSource from "./runtime/waits.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import recordSource from "./runtime/record.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
+import analyticsSource from "./runtime/analytics.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above
 import launchSource from "./runtime/launch.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import previewSource from "./runtime/preview.ts" with { type: "text" };
@@ -106,6 +108,7 @@ export const RUNTIME_BODY = [
   triggersSource,
   waitsSource,
   recordSource,
+  analyticsSource,
 ].map((s: string) => code(s));
 /** What every bot runs of launch.ts: contentCache and the start. */
 export const RUNTIME_CONTENT = code(launchSource, { to: LAUNCH_SECTION });

@@ -2,7 +2,7 @@
 // file (DATABASE_PATH), so it fires after a restart: late ones at once, each exactly once. Without
 // DATABASE_PATH (an exported program run on its own) the waits stay in memory.
 // docs/nodes/messaging.md ("Waiting") states the rules. (Part of every generated bot; see types.ts.)
-import { go, inChat } from "./flow";
+import { NODE_SCOPE, go, inChat } from "./flow";
 import { stopping } from "./launch";
 import { TOKEN_ID, db, loadState, parseJson, saveState } from "./storage";
 import { systemTurn } from "./triggers";
@@ -23,6 +23,8 @@ export interface SavedTurn {
   from?: Sender;
   event?: Record<string, string>;
   depth?: number;
+  /** the delay node the wait continues from (analytics count the transition when it runs) */
+  via?: string;
 }
 
 /**
@@ -60,7 +62,7 @@ export let waitsRunning = false;
 /** Stores a wait for node "id" in "seconds" and arms the clock when it is the earliest. */
 export function addWait(turn: Turn, id: string, seconds: number) {
   const due = Date.now() + Math.max(0, Math.round(seconds * 1000));
-  const saved = JSON.stringify({ from: turn.from, event: turn.event, depth: turn.depth } satisfies SavedTurn);
+  const saved = JSON.stringify({ from: turn.from, event: turn.event, depth: turn.depth, via: NODE_SCOPE.getStore() || undefined } satisfies SavedTurn);
   const chat = String(turn.chatId);
   let waitId: number | undefined;
   if (waitSql) {
@@ -153,7 +155,7 @@ export function resumeWait(w: WaitRow): Promise<void> {
       base = { ...systemTurn(chatId, saved.from), event: saved.event ?? {}, depth: saved.depth };
     }
     const resumed: Turn = { ...base, state: loadState(chatId), steps: 0 };
-    await go(resumed, w.node);
+    await go(resumed, w.node, parseJson<SavedTurn>(w.turn, {}).via);
     saveState(resumed);
   });
 }
