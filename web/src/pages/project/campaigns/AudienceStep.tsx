@@ -7,9 +7,9 @@ import { Chips, useDebounced } from "../dialogs/controls";
 import { AUDIENCE_FILTERS, campaignsApi, type Audience } from "./api";
 import type { People } from "./people";
 
-/** Ids typed by hand: any run of digits (an optional leading minus for groups), however separated. */
+/** Ids typed by hand: any run of digits (user ids are positive), however separated. */
 export function idsOf(typed: string): string[] {
-  return [...new Set(typed.match(/-?\d+/g) ?? [])];
+  return [...new Set(typed.match(/\d+/g) ?? [])];
 }
 
 function Pick({ label, values, chosen, onChange, testId }: { label: string; values: string[]; chosen: string[] | undefined; onChange: (next: string[] | undefined) => void; testId: string }) {

@@ -40,7 +40,10 @@ export function CampaignList({ tokenId, active, onOpen, onNew }: { tokenId: numb
                 <StatusBadge status={c.status} />
               </span>
               <Progress campaign={c} />
-              <span className="muted small"><When c={c} />{c.createdBy ? ` · ${t("campaigns.by", { who: c.createdBy })}` : ""}</span>
+              <span className="muted small">
+                <When c={c} />
+                {c.source === "scenario" && c.nodeId ? ` · ${t("campaigns.fromNode", { node: c.nodeId })}` : c.createdBy ? ` · ${t("campaigns.by", { who: `#${c.createdBy}` })}` : ""}
+              </span>
             </button>
           </li>
         ))}

@@ -89,7 +89,7 @@ export function CampaignView({ projectId, tokenId, campaignId, onEdit, onBack, o
         <dt>{t("campaigns.scheduledAt")}</dt><dd>{zoned(c.scheduledAt)}</dd>
         <dt>{t("campaigns.startedAt")}</dt><dd>{zoned(c.startedAt)}</dd>
         <dt>{t("campaigns.finishedAt")}</dt><dd>{zoned(c.finishedAt)}</dd>
-        <dt>{t("campaigns.createdBy")}</dt><dd>{c.createdBy ?? "—"}</dd>
+        <dt>{t("campaigns.createdBy")}</dt><dd>{c.source === "scenario" && c.nodeId ? t("campaigns.fromNode", { node: c.nodeId }) : c.createdBy ? `#${c.createdBy}` : "—"}</dd>
       </dl>
       <div className="row wrap" role="group" aria-label={t("campaigns.actions")}>
         {isEditable(c.status) && <button type="button" className="btn" onClick={onEdit}>{t("campaigns.edit")}</button>}

@@ -53,7 +53,7 @@ export function MessageStep({ projectId, tokenId, draft, onChange, people, sampl
             {people?.users.map((u) => <option key={u.userId} value={u.userId}>{u.firstName || (u.userName ? `@${u.userName}` : u.userId)} ({u.userId})</option>)}
           </select>
         </label>
-        <MessagePreview projectId={projectId} message={{ text: draft.text, format: draft.format, mediaId: draft.mediaId, buttons: rowsOf(draft.buttons) }} user={user} nodeLabel={nodeLabel} />
+        <MessagePreview projectId={projectId} message={{ text: draft.text, format: draft.format, mediaId: draft.mediaId ?? undefined, buttons: rowsOf(draft.buttons) }} user={user} nodeLabel={nodeLabel} />
       </section>
     </div>
   );

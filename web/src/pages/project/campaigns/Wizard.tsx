@@ -35,7 +35,7 @@ export function Wizard({ projectId, tokenId, campaign, onSaved, onClose }: { pro
   const body = (): CampaignInput => ({
     name: name.trim(),
     audience,
-    message: { text: message.text, format: message.format, mediaId: message.mediaId, buttons: message.buttons.length ? rowsOf(message.buttons) : null },
+    message: { text: message.text, format: message.format, ...(message.mediaId !== null && { mediaId: message.mediaId }), ...(message.buttons.length > 0 && { buttons: rowsOf(message.buttons) }) },
   });
   const messageProblem = !message.text.trim() ? t("campaigns.needText") : message.text.length > limitOf(message) ? t("campaigns.tooLong", { max: limitOf(message) }) : null;
   const problem = (at: number): string | null => {
@@ -56,7 +56,8 @@ export function Wizard({ projectId, tokenId, campaign, onSaved, onClose }: { pro
     }
   };
   const save = async (extra: Partial<CampaignInput> = {}): Promise<Campaign> => {
-    const saved = savedId === null ? await campaignsApi.create(tokenId, { ...body(), ...extra }) : await campaignsApi.update(tokenId, savedId, { ...body(), ...extra });
+    // A new campaign is a draft unless it names a time; only a stored one can be unscheduled (null).
+    const saved = savedId === null ? await campaignsApi.create(tokenId, { ...body(), ...(extra.scheduledAt && { scheduledAt: extra.scheduledAt }) }) : await campaignsApi.update(tokenId, savedId, { ...body(), ...extra });
     setSavedId(saved.id);
     qc.setQueryData(["campaign", tokenId, saved.id], saved);
     void qc.invalidateQueries({ queryKey: ["campaigns", tokenId] });

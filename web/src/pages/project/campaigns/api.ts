@@ -28,8 +28,8 @@ export interface Audience {
 export interface CampaignMessage {
   text: string;
   format?: Format;
-  mediaId?: number | null;
-  buttons?: SendButton[][] | null;
+  mediaId?: number;
+  buttons?: SendButton[][];
 }
 
 export interface Counts {
@@ -51,8 +51,12 @@ export interface Campaign {
   startedAt: string | null;
   finishedAt: string | null;
   counts: Counts;
-  createdBy: string | number | null;
+  createdBy: number | null;
   createdAt: string;
+  sentDeletedAt?: string | null;
+  /** "scenario": made by the scenario's broadcast node `nodeId` */
+  source?: "api" | "scenario";
+  nodeId?: string | null;
   /** failures by reason, when the server reports them (else the report counts the recipients list) */
   failures?: Partial<Record<FailReason, number>>;
 }
@@ -66,7 +70,8 @@ export interface CampaignInput {
 
 export interface Recipient {
   userId: string;
-  status: RecipientStatus;
+  /** `sending`: in flight now (listed under the pending filter) */
+  status: RecipientStatus | "sending";
   error: string | null;
   sentAt: string | null;
   firstName?: string | null;
@@ -107,5 +112,5 @@ export const campaignsApi = {
   test: (tokenId: number, id: number, userIds: string[]) => post<{ sent: number; failed: number }>(`${base(tokenId, id)}/test`, { userIds }),
   act: (tokenId: number, id: number, action: "start" | "pause" | "resume" | "cancel" | "delete-sent") => post<Campaign>(`${base(tokenId, id)}/${action}`),
   recipients: (tokenId: number, id: number, q: { status?: RecipientStatus; page: number; perPage: number }) => get<Paged<Recipient>>(`${base(tokenId, id)}/recipients`, { query: q }),
-  audienceSize: (tokenId: number, audience: Audience) => post<{ size: number }>(`${base(tokenId)}/audience-size`, { audience }),
+  audienceSize: (tokenId: number, audience: Audience) => post<{ size: number }>(`${base(tokenId)}/audience-size`, audience),
 };

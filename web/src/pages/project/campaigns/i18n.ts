@@ -31,7 +31,7 @@ const en = {
       delete: "The campaign and its report are deleted. Messages already sent stay in the chats.",
     },
     report: "Report", byReason: "Failed by reason", reason: { blocked: "Blocked the bot", deactivated: "Account deleted", other: "Other errors", unknown: "Unknown (in flight at a crash)" },
-    recipients: "Recipients", csv: "Export CSV", recipientFilter: "Show recipients", recipientStatus: { all: "All", pending: "Pending", sent: "Sent", failed: "Failed" },
+    recipients: "Recipients", csv: "Export CSV", recipientFilter: "Show recipients", recipientStatus: { all: "All", pending: "Pending", sending: "Sending now", sent: "Sent", failed: "Failed" }, fromNode: "from node {{node}}",
     noRecipients: "No recipients here.", user: "User", state: "Status", error: "Error", sentAt: "Sent at", theMessage: "The message",
   },
 };
@@ -65,7 +65,7 @@ const ru: typeof en = {
       delete: "Рассылка и её отчёт будут удалены. Уже отправленные сообщения останутся в чатах.",
     },
     report: "Отчёт", byReason: "Ошибки по причинам", reason: { blocked: "Заблокировали бота", deactivated: "Аккаунт удалён", other: "Другие ошибки", unknown: "Неизвестно (отправка при сбое)" },
-    recipients: "Получатели", csv: "Экспорт CSV", recipientFilter: "Показать получателей", recipientStatus: { all: "Все", pending: "В очереди", sent: "Отправлено", failed: "Ошибка" },
+    recipients: "Получатели", csv: "Экспорт CSV", recipientFilter: "Показать получателей", recipientStatus: { all: "Все", pending: "В очереди", sending: "Отправляется", sent: "Отправлено", failed: "Ошибка" }, fromNode: "из узла {{node}}",
     noRecipients: "Здесь получателей нет.", user: "Пользователь", state: "Статус", error: "Ошибка", sentAt: "Отправлено", theMessage: "Сообщение",
   },
 };
