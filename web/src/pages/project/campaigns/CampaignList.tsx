@@ -4,8 +4,8 @@ import { useState } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { ErrorLine } from "../../../components/ui";
-import { campaignsApi, type Campaign } from "./api";
-import { Progress, StatusBadge, useZoned } from "./bits";
+import { campaignsApi, isEditable, type Campaign } from "./api";
+import { Progress, StatusBadge, useMaker, useZoned } from "./bits";
 
 const PAGE = 20;
 
@@ -20,6 +20,7 @@ function When({ c }: { c: Campaign }) {
 
 export function CampaignList({ tokenId, active, onOpen, onNew }: { tokenId: number; active: number | null; onOpen: (id: number) => void; onNew: () => void }) {
   const { t } = useTranslation();
+  const maker = useMaker();
   const [page, setPage] = useState(1);
   const list = useQuery({ queryKey: ["campaigns", tokenId, page], queryFn: () => campaignsApi.list(tokenId, page, PAGE), placeholderData: keepPreviousData });
   const pages = Math.max(1, Math.ceil((list.data?.total ?? 0) / PAGE));
@@ -39,10 +40,10 @@ export function CampaignList({ tokenId, active, onOpen, onNew }: { tokenId: numb
                 <strong className="ellipsis">{c.name}</strong>
                 <StatusBadge status={c.status} />
               </span>
-              <Progress campaign={c} />
+              {!isEditable(c.status) && <Progress campaign={c} />}
               <span className="muted small">
                 <When c={c} />
-                {c.source === "scenario" && c.nodeId ? ` · ${t("campaigns.fromNode", { node: c.nodeId })}` : c.createdBy ? ` · ${t("campaigns.by", { who: `#${c.createdBy}` })}` : ""}
+                {maker(c) ? ` · ${t("campaigns.by", { who: maker(c) })}` : ""}
               </span>
             </button>
           </li>

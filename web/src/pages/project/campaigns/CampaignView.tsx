@@ -7,7 +7,7 @@ import { errorText } from "../../../api/client";
 import { ConfirmDialog, ErrorLine } from "../../../components/ui";
 import { useScenarioNodes } from "../dialogs/nodes";
 import { campaignsApi, FAIL_REASONS, isEditable, isLive, reasonOf, type Campaign, type FailReason } from "./api";
-import { Progress, StatusBadge, useZoned } from "./bits";
+import { Progress, StatusBadge, useMaker, useZoned } from "./bits";
 import { MessagePreview } from "./MessagePreview";
 import { allRecipients, Recipients } from "./Recipients";
 
@@ -43,6 +43,7 @@ export function CampaignView({ projectId, tokenId, campaignId, onEdit, onBack, o
   const { t } = useTranslation();
   const qc = useQueryClient();
   const zoned = useZoned();
+  const maker = useMaker();
   const nodes = useScenarioNodes(projectId);
   const [confirm, setConfirm] = useState<Action | null>(null);
   const [busy, setBusy] = useState(false);
@@ -89,7 +90,7 @@ export function CampaignView({ projectId, tokenId, campaignId, onEdit, onBack, o
         <dt>{t("campaigns.scheduledAt")}</dt><dd>{zoned(c.scheduledAt)}</dd>
         <dt>{t("campaigns.startedAt")}</dt><dd>{zoned(c.startedAt)}</dd>
         <dt>{t("campaigns.finishedAt")}</dt><dd>{zoned(c.finishedAt)}</dd>
-        <dt>{t("campaigns.createdBy")}</dt><dd>{c.source === "scenario" && c.nodeId ? t("campaigns.fromNode", { node: c.nodeId }) : c.createdBy ? `#${c.createdBy}` : "—"}</dd>
+        <dt>{t("campaigns.createdBy")}</dt><dd>{maker(c) ?? "—"}</dd>
       </dl>
       <div className="row wrap" role="group" aria-label={t("campaigns.actions")}>
         {isEditable(c.status) && <button type="button" className="btn" onClick={onEdit}>{t("campaigns.edit")}</button>}
@@ -101,7 +102,7 @@ export function CampaignView({ projectId, tokenId, campaignId, onEdit, onBack, o
       {started && (
         <section className="stack" aria-labelledby="cmp-report-title" data-testid="campaign-report">
           <h3 id="cmp-report-title">{t("campaigns.report")}</h3>
-          <ul className="stats">
+          <ul className="stats cmp-report-stats">
             <li className="card stat" data-testid="report-sent"><span className="stat-value">{c.counts.sent}</span><span className="muted small">{t("campaigns.recipientStatus.sent")}</span></li>
             <li className="card stat" data-testid="report-failed"><span className="stat-value">{c.counts.failed}</span><span className="muted small">{t("campaigns.recipientStatus.failed")}</span></li>
             <li className="card stat" data-testid="report-pending"><span className="stat-value">{c.counts.pending}</span><span className="muted small">{t("campaigns.recipientStatus.pending")}</span></li>

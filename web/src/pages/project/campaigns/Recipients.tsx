@@ -83,7 +83,7 @@ export function Recipients({ tokenId, campaignId }: { tokenId: number; campaignI
                   <td>{r.firstName ? <>{r.firstName} <span className="muted small">{r.userId}</span></> : r.userId}</td>
                   <td>{t(`campaigns.recipientStatus.${r.status}`)}</td>
                   <td className="ellipsis">{r.error ?? ""}</td>
-                  <td className="small">{r.sentAt ? zoned(r.sentAt) : ""}</td>
+                  <td className="small nowrap">{r.sentAt ? zoned(r.sentAt, true) : ""}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,6 +1,7 @@
 // Small pieces of the Campaigns tab: the status badge, the progress bar of a campaign's
 // recipients, and times in the zone campaigns are scheduled in.
 import { useTranslation } from "react-i18next";
+import { useMe } from "../../../auth";
 import type { Campaign, CampaignStatus } from "./api";
 
 export function StatusBadge({ status }: { status: CampaignStatus }) {
@@ -27,14 +28,14 @@ export function Progress({ campaign }: { campaign: Pick<Campaign, "counts" | "au
 
 export const ZONE = "UTC";
 
-/** A stored time as read in the campaigns' zone, with the zone named. */
+/** A stored time as read in the campaigns' zone, with the zone named (`short`: for table cells). */
 export function useZoned() {
   const { i18n } = useTranslation();
-  return (iso: string | null | undefined): string => {
+  return (iso: string | null | undefined, short = false): string => {
     if (!iso) return "—";
     const d = new Date(iso);
     if (Number.isNaN(d.getTime())) return "—";
-    return `${d.toLocaleString(i18n.language, { timeZone: ZONE, dateStyle: "medium", timeStyle: "short" })} ${ZONE}`;
+    return `${d.toLocaleString(i18n.language, { timeZone: ZONE, dateStyle: short ? "short" : "medium", timeStyle: short ? "medium" : "short" })} ${ZONE}`;
   };
 }
 
@@ -50,4 +51,15 @@ export function isoToZoned(iso: string | null | undefined): string {
   if (!iso) return "";
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? "" : d.toISOString().slice(0, 16);
+}
+
+/** Who made a campaign: "you", the scenario's broadcast node, or the maker's user id. */
+export function useMaker() {
+  const { t } = useTranslation();
+  const me = useMe();
+  return (c: Pick<Campaign, "createdBy" | "source" | "nodeId">): string | null => {
+    if (c.source === "scenario" && c.nodeId) return t("campaigns.fromNode", { node: c.nodeId });
+    if (c.createdBy === null) return null;
+    return c.createdBy === me.data?.id ? t("campaigns.you") : `#${c.createdBy}`;
+  };
 }

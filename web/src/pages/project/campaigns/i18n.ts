@@ -5,7 +5,7 @@ import i18next from "i18next";
 const en = {
   campaigns: {
     title: "Campaigns", new: "New campaign", none: "No campaigns yet: create one to message the bot's users.", noBots: "Add a bot on the Bots tab: its campaigns appear here.",
-    pick: "Pick a campaign on the left, or create one.", back: "Campaigns", by: "by {{who}}",
+    pick: "Pick a campaign on the left, or create one.", back: "Campaigns", by: "by {{who}}", you: "you",
     status: { draft: "Draft", scheduled: "Scheduled", sending: "Sending", paused: "Paused", done: "Done", cancelled: "Cancelled" },
     progress: "Delivery progress", progressText: "Sent {{sent}} · failed {{failed}} · pending {{pending}} of {{total}}",
     finished: "Finished {{at}}", started: "Started {{at}}", scheduled: "Scheduled for {{at}}", created: "Created {{at}}",
@@ -39,7 +39,7 @@ const en = {
 const ru: typeof en = {
   campaigns: {
     title: "Рассылки", new: "Новая рассылка", none: "Рассылок пока нет: создайте первую, чтобы написать пользователям бота.", noBots: "Добавьте бота на вкладке «Боты» — здесь появятся его рассылки.",
-    pick: "Выберите рассылку слева или создайте новую.", back: "Рассылки", by: "автор: {{who}}",
+    pick: "Выберите рассылку слева или создайте новую.", back: "Рассылки", by: "автор: {{who}}", you: "вы",
     status: { draft: "Черновик", scheduled: "Запланирована", sending: "Отправляется", paused: "На паузе", done: "Завершена", cancelled: "Отменена" },
     progress: "Ход отправки", progressText: "Отправлено {{sent}} · ошибок {{failed}} · в очереди {{pending}} из {{total}}",
     finished: "Завершена {{at}}", started: "Начата {{at}}", scheduled: "Запланирована на {{at}}", created: "Создана {{at}}",
