@@ -25,6 +25,7 @@ import { tokenRoutes } from "./modules/tokens/tokens.routes";
 import { envVarRoutes } from "./modules/env-vars/env-vars.routes";
 import { botUserRoutes } from "./modules/bot-users/bot-users.routes";
 import { dialogsRoutes } from "./modules/dialogs/dialogs.routes";
+import { campaignRoutes } from "./modules/campaigns/campaigns.routes";
 import { templateRoutes } from "./modules/templates/templates.routes";
 import { templateAdminRoutes } from "./modules/templates/admin.routes";
 import { previewRoutes } from "./modules/preview/preview.routes";
@@ -73,6 +74,7 @@ export function createApp(ctx: AppContext) {
     .use(envVarRoutes(ctx))
     .use(botUserRoutes(ctx))
     .use(dialogsRoutes(ctx))
+    .use(campaignRoutes(ctx))
     .use(templateRoutes(ctx))
     .use(previewRoutes(ctx))
     .use(mcpRoutes(ctx))

@@ -93,6 +93,8 @@ export interface Ids {
   chat: string;
   /** an operator's message in that chat */
   chatMessage: number;
+  /** a draft campaign of the token for the bot user (docs/campaigns.md) */
+  campaign: number;
   collab: number;
   media: number;
   version: number;
@@ -149,6 +151,8 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
   t.ctx.projectFiles.open(project).insert(projectBotChats).values({ tokenId: token.body.id, chatId: botUser, kind: "private", userId: botUser, firstName: "Bot", lastMessageAt: new Date().toISOString() }).run();
   const chatMessage = await h.call("POST", `/api/bot/tokens/${token.body.id}/chats/${botUser}/messages`, { cookie: h.owner, json: { text: "hello" } });
   expect(chatMessage.status).toBe(201);
+  const campaign = await h.call("POST", `/api/bot/tokens/${token.body.id}/campaigns`, { cookie: h.owner, json: { name: "News", message: { text: "News for {first_name}" }, audience: { userIds: [botUser] } } });
+  expect(campaign.status).toBe(201);
   const fd = new FormData();
   fd.append("file", new File([PNG], "pixel.png", { type: "image/png" }));
   const media = await h.call("POST", `/api/projects/${project}/media`, { cookie: h.owner, body: fd });
@@ -178,6 +182,7 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
     botUser,
     chat: botUser,
     chatMessage: chatMessage.body.id,
+    campaign: campaign.body.id,
     collab: COLLAB,
     media: media.body.id,
     version: versions.body[0].id,
@@ -319,6 +324,20 @@ export const ROUTES: { method: string; path: string; level: Level }[] = [
   { method: "DELETE", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMessage}", level: "user" },
   { method: "PUT", path: "/api/bot/tokens/{token}/chats/{chat}/takeover", level: "user" },
   { method: "POST", path: "/api/bot/tokens/{token}/chats/{chat}/read", level: "user" },
+  // campaigns (docs/campaigns.md)
+  { method: "GET", path: "/api/bot/tokens/{token}/campaigns", level: "user" },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns", level: "user" },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/audience-size", level: "user" },
+  { method: "GET", path: "/api/bot/tokens/{token}/campaigns/{campaign}", level: "user" },
+  { method: "PATCH", path: "/api/bot/tokens/{token}/campaigns/{campaign}", level: "user" },
+  { method: "DELETE", path: "/api/bot/tokens/{token}/campaigns/{campaign}", level: "user" },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/test", level: "user" },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/start", level: "user" },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/pause", level: "user" },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/resume", level: "user" },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/cancel", level: "user" },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/delete-sent", level: "user" },
+  { method: "GET", path: "/api/bot/tokens/{token}/campaigns/{campaign}/recipients", level: "user" },
   // webhook intake
   { method: "POST", path: "/api/webhook/{project}/{token}", level: "public" },
   // storage configs
