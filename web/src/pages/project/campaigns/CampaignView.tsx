@@ -25,13 +25,12 @@ function actionsOf(c: Campaign): Action[] {
   }
 }
 
-/** Failures by reason: the server's own figures when it gives them, else counted from the list. */
+/** Failures by reason, counted from the failed recipients (the campaign's counts do not split them). */
 function useFailures(tokenId: number, c: Campaign) {
   return useQuery({
     queryKey: ["campaign-failures", tokenId, c.id, c.counts.failed],
     queryFn: async (): Promise<Record<FailReason, number>> => {
       const by = { blocked: 0, deactivated: 0, other: 0, unknown: 0 };
-      if (c.failures) return { ...by, ...c.failures };
       for (const r of await allRecipients(tokenId, c.id, "failed")) by[reasonOf(r.error)]++;
       return by;
     },

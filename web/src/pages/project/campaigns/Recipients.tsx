@@ -80,7 +80,7 @@ export function Recipients({ tokenId, campaignId }: { tokenId: number; campaignI
             <tbody>
               {list.data.items.map((r) => (
                 <tr key={r.userId} data-status={r.status}>
-                  <td>{r.firstName ? <>{r.firstName} <span className="muted small">{r.userId}</span></> : r.userId}</td>
+                  <td>{r.userId}</td>
                   <td>{t(`campaigns.recipientStatus.${r.status}`)}</td>
                   <td className="ellipsis">{r.error ?? ""}</td>
                   <td className="small nowrap">{r.sentAt ? zoned(r.sentAt, true) : ""}</td>

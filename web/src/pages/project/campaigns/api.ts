@@ -1,11 +1,8 @@
 // The Campaigns endpoints of a token (docs/campaigns.md): shapes and calls. A campaign is a message
 // sent to an audience of the token's users, stored and resumable on the server.
 import { del, get, patch, post } from "../../../api/client";
-import type { SendButton } from "../dialogs/api";
-import type { Format } from "../dialogs/MessageParts";
+import type { Answer, Body } from "../../../api/types";
 
-export const STATUSES = ["draft", "scheduled", "sending", "paused", "done", "cancelled"] as const;
-export type CampaignStatus = (typeof STATUSES)[number];
 export const RECIPIENT_STATUSES = ["pending", "sent", "failed"] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 export const AUDIENCE_FILTERS = ["all", "active", "inactive"] as const;
@@ -14,76 +11,17 @@ export const TEXT_MAX = 4096;
 export const CAPTION_MAX = 1024;
 export const TEST_MAX = 10;
 
-export interface Audience {
-  filter?: (typeof AUDIENCE_FILTERS)[number];
-  activeWithinDays?: number;
-  languages?: string[];
-  tags?: string[];
-  sources?: string[];
-  registeredFrom?: string;
-  registeredTo?: string;
-  userIds?: string[];
-}
-
-export interface CampaignMessage {
-  text: string;
-  format?: Format;
-  mediaId?: number;
-  buttons?: SendButton[][];
-}
-
-export interface Counts {
-  pending: number;
-  sent: number;
-  failed: number;
-  blocked: number;
-}
-
-export interface Campaign {
-  id: number;
-  tokenId: number;
-  name: string;
-  status: CampaignStatus;
-  message: CampaignMessage;
-  audience: Audience;
-  audienceSize: number | null;
-  scheduledAt: string | null;
-  startedAt: string | null;
-  finishedAt: string | null;
-  counts: Counts;
-  createdBy: number | null;
-  createdAt: string;
-  sentDeletedAt?: string | null;
-  /** "scenario": made by the scenario's broadcast node `nodeId` */
-  source?: "api" | "scenario";
-  nodeId?: string | null;
-  /** failures by reason, when the server reports them (else the report counts the recipients list) */
-  failures?: Partial<Record<FailReason, number>>;
-}
-
-export interface CampaignInput {
-  name: string;
-  message: CampaignMessage;
-  audience: Audience;
-  scheduledAt?: string | null;
-}
-
-export interface Recipient {
-  userId: string;
-  /** `sending`: in flight now (listed under the pending filter) */
-  status: RecipientStatus | "sending";
-  error: string | null;
-  sentAt: string | null;
-  firstName?: string | null;
-  userName?: string | null;
-}
-
-export interface Paged<T> {
-  items: T[];
-  total: number;
-  page: number;
-  perPage: number;
-}
+export type Campaign = Answer<"/api/bot/tokens/{tokenId}/campaigns/{id}">;
+export type CampaignStatus = Campaign["status"];
+export type Counts = Campaign["counts"];
+export type CampaignMessage = Campaign["message"];
+export type Paged<T> = { items: T[]; total: number; page: number; perPage: number };
+export type CampaignPage = Answer<"/api/bot/tokens/{tokenId}/campaigns">;
+export type RecipientPage = Answer<"/api/bot/tokens/{tokenId}/campaigns/{id}/recipients">;
+export type Recipient = RecipientPage["items"][number];
+export type Audience = Campaign["audience"];
+/** What the wizard writes (create, and PATCH of a draft): the document types instants loosely. */
+export type CampaignInput = Pick<Body<"/api/bot/tokens/{tokenId}/campaigns", "post">, "name" | "message"> & { audience: Audience; scheduledAt?: string | null };
 
 export const FAIL_REASONS = ["blocked", "deactivated", "other", "unknown"] as const;
 export type FailReason = (typeof FAIL_REASONS)[number];
@@ -104,13 +42,13 @@ export const isEditable = (s: CampaignStatus) => s === "draft" || s === "schedul
 const base = (tokenId: number, id?: number) => `/api/bot/tokens/${tokenId}/campaigns${id === undefined ? "" : `/${id}`}`;
 
 export const campaignsApi = {
-  list: (tokenId: number, page: number, perPage: number) => get<Paged<Campaign>>(base(tokenId), { query: { page, perPage } }),
+  list: (tokenId: number, page: number, perPage: number) => get<CampaignPage>(base(tokenId), { query: { page, perPage } }),
   one: (tokenId: number, id: number) => get<Campaign>(base(tokenId, id)),
   create: (tokenId: number, body: CampaignInput) => post<Campaign>(base(tokenId), body),
   update: (tokenId: number, id: number, body: Partial<CampaignInput>) => patch<Campaign>(base(tokenId, id), body),
   remove: (tokenId: number, id: number) => del<{ success: true }>(base(tokenId, id)),
   test: (tokenId: number, id: number, userIds: string[]) => post<{ sent: number; failed: number }>(`${base(tokenId, id)}/test`, { userIds }),
   act: (tokenId: number, id: number, action: "start" | "pause" | "resume" | "cancel" | "delete-sent") => post<Campaign>(`${base(tokenId, id)}/${action}`),
-  recipients: (tokenId: number, id: number, q: { status?: RecipientStatus; page: number; perPage: number }) => get<Paged<Recipient>>(`${base(tokenId, id)}/recipients`, { query: q }),
+  recipients: (tokenId: number, id: number, q: { status?: RecipientStatus; page: number; perPage: number }) => get<RecipientPage>(`${base(tokenId, id)}/recipients`, { query: q }),
   audienceSize: (tokenId: number, audience: Audience) => post<{ size: number }>(`${base(tokenId)}/audience-size`, audience),
 };

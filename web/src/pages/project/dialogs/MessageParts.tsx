@@ -38,10 +38,8 @@ export function rowsOf(buttons: DraftButton[]): SendButton[][] {
 }
 
 /** The editable form of stored button rows (the inverse of rowsOf). */
-export function draftsOf(rows: SendButton[][] | null | undefined): DraftButton[] {
-  return (rows ?? []).flatMap((row) =>
-    row.map((b, i): DraftButton => ("url" in b && b.url ? { text: b.text, kind: "url", target: b.url, newRow: i === 0 } : { text: b.text, kind: "goto", target: ("goto" in b && b.goto) || "", newRow: i === 0 })),
-  );
+export function draftsOf(rows: { text: string; url?: string; goto?: string }[][] | null | undefined): DraftButton[] {
+  return (rows ?? []).flatMap((row) => row.map((b, i): DraftButton => (b.url ? { text: b.text, kind: "url", target: b.url, newRow: i === 0 } : { text: b.text, kind: "goto", target: b.goto ?? "", newRow: i === 0 })));
 }
 
 /**
