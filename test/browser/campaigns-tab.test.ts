@@ -118,6 +118,8 @@ describe.skipIf(!haveChromium)("Campaigns tab in Chromium", () => {
 
     await view().waitFor();
     await view().locator('[data-testid="campaign-status"][data-status="done"]').waitFor({ timeout: 30_000 });
+    // the list polls nothing: only the live `campaign` events can bring it to done
+    await page.getByTestId("campaign-list").locator('[data-testid="campaign-status"][data-status="done"]').waitFor({ timeout: 10_000 });
     const progress = view().getByTestId("progress");
     expect(await progress.getAttribute("data-sent")).toBe("2");
     expect(await progress.getAttribute("data-failed")).toBe("1");
@@ -163,6 +165,66 @@ describe.skipIf(!haveChromium)("Campaigns tab in Chromium", () => {
     // only the campaign's messages: not the test to me, not the scenario's
     expect(env.fake.calls(env.botToken, "deleteMessage")).toHaveLength(sent.length);
   }, 30_000);
+
+  test("pause, resume and cancel, each confirmed first: everyone gets it once, the cancelled rest never", async () => {
+    const { page } = b;
+    const extra = [1, 2, 3, 4].map((i) => ({ id: 770100 + i, first_name: `Extra${i}` }) as FakeUser);
+    for (const u of extra) {
+      env.fake.sendText(env.botToken, u, "/start");
+      await env.fake.waitForSent(env.botToken, u.id, 1, 20_000);
+    }
+    // one send a second: slow enough to pause in the middle
+    expect((await env.t.call("PATCH", `/api/bot/tokens/${env.tokenId}`, { cookie: env.cookie, json: { sendsPerSecond: 1 } })).status).toBe(200);
+    const make = async (name: string) => (await env.t.call("POST", `/api/bot/tokens/${env.tokenId}/campaigns`, { cookie: env.cookie, json: { name, message: { text: `${name} for {first_name}` } } })).body as { id: number };
+    const slow = await make("Slow news");
+    const everyone = [me, ann, bob, out, ...extra];
+    const got = (u: FakeUser, name: string) => env.fake.sent(env.botToken, u.id).filter((c) => textOf(c).startsWith(name));
+    const status = (s: string) => view().locator(`[data-testid="campaign-status"][data-status="${s}"]`);
+    const confirm = async (action: string) => {
+      await view().getByRole("button", { name: action, exact: true }).click();
+      const dialog = page.getByRole("dialog");
+      await dialog.waitFor();
+      await dialog.getByRole("button", { name: action, exact: true }).click();
+      await dialog.waitFor({ state: "hidden" });
+    };
+
+    await page.goto(`${env.base}/projects/${env.projectId}/campaigns?token=${env.tokenId}&campaign=${slow.id}`);
+    await status("draft").waitFor();
+    // a confirmation that is cancelled does nothing
+    await view().getByRole("button", { name: "Start sending" }).click();
+    await view().getByTestId("audience-size").getByText("8 now", { exact: false }).waitFor();
+    await page.getByRole("dialog").getByText(": 8 recipients", { exact: false }).waitFor();
+    await page.getByRole("dialog").getByRole("button", { name: "Cancel", exact: true }).click();
+    expect(await status("draft").count()).toBe(1);
+    await confirm("Start sending");
+    await status("sending").waitFor();
+    await confirm("Pause");
+    await status("paused").waitFor();
+    const paused = Number(await view().getByTestId("progress").getAttribute("data-pending"));
+    expect(paused).toBeGreaterThan(0);
+    await confirm("Resume");
+    await status("done").waitFor({ timeout: 30_000 });
+    for (const u of everyone) expect(got(u, "Slow news").map(textOf)).toEqual([`Slow news for ${u.first_name}`]);
+    expect(got(zed, "Slow news")).toEqual([]);
+
+    const stopped = await make("Stopped news");
+    await page.goto(`${env.base}/projects/${env.projectId}/campaigns?token=${env.tokenId}&campaign=${stopped.id}`);
+    await confirm("Start sending");
+    await status("sending").waitFor();
+    await confirm("Cancel the campaign");
+    await status("cancelled").waitFor();
+    const progress = view().getByTestId("progress");
+    const sent = Number(await progress.getAttribute("data-sent"));
+    expect(Number(await progress.getAttribute("data-pending"))).toBeGreaterThan(0);
+    // nobody left pending ever gets it: what the fake received is what the report says was sent
+    await env.t.call("PATCH", `/api/bot/tokens/${env.tokenId}`, { cookie: env.cookie, json: { sendsPerSecond: 25 } });
+    const after = await env.t.call("GET", `/api/bot/tokens/${env.tokenId}/campaigns/${stopped.id}`, { cookie: env.cookie });
+    expect(after.body.counts.sent).toBe(sent);
+    expect(everyone.flatMap((u) => got(u, "Stopped news"))).toHaveLength(sent);
+    // a cancelled campaign offers no resume, and its deletion asks first
+    expect(await view().getByRole("button", { name: "Resume" }).count()).toBe(0);
+    expect(b.errors).toEqual([]);
+  }, 90_000);
 
   test("on a phone the list and the campaign are two screens, in Russian", async () => {
     const phone = await env.browser({ viewport: { width: 390, height: 844 }, colorScheme: "dark", locale: "ru-RU" });

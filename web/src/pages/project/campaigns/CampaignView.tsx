@@ -51,6 +51,8 @@ export function CampaignView({ projectId, tokenId, campaignId, onEdit, onBack, o
   const q = useQuery({ queryKey: ["campaign", tokenId, campaignId], queryFn: () => campaignsApi.one(tokenId, campaignId), refetchInterval: (query) => (query.state.data && isLive(query.state.data.status) ? 5000 : false) });
   const c = q.data;
   const failures = useFailures(tokenId, c ?? ({ id: campaignId, counts: { failed: 0 } } as Campaign));
+  // Before the start the audience is not fixed: its size now is what a start would take.
+  const sizeNow = useQuery({ queryKey: ["audience-size", tokenId, c?.audience], queryFn: () => campaignsApi.audienceSize(tokenId, c!.audience), enabled: Boolean(c && isEditable(c.status)), retry: false });
   if (q.isPending) return <section className="card cmp-detail"><p>{t("common.loading")}</p></section>;
   if (q.isError || !c) return <section className="card cmp-detail"><button type="button" className="btn ghost small-btn cmp-back" onClick={onBack}>← {t("campaigns.back")}</button><ErrorLine error={q.error} /></section>;
 
@@ -85,7 +87,7 @@ export function CampaignView({ projectId, tokenId, campaignId, onEdit, onBack, o
       </div>
       <Progress campaign={c} />
       <dl className="cmp-facts">
-        <dt>{t("campaigns.audienceSize")}</dt><dd>{c.audienceSize ?? "—"}</dd>
+        <dt>{t("campaigns.audienceSize")}</dt><dd data-testid="audience-size">{c.audienceSize ?? (sizeNow.data ? t("campaigns.sizeNow", { count: sizeNow.data.size }) : sizeNow.isError ? errorText(sizeNow.error) : "…")}</dd>
         <dt>{t("campaigns.scheduledAt")}</dt><dd>{zoned(c.scheduledAt)}</dd>
         <dt>{t("campaigns.startedAt")}</dt><dd>{zoned(c.startedAt)}</dd>
         <dt>{t("campaigns.finishedAt")}</dt><dd>{zoned(c.finishedAt)}</dd>
@@ -128,7 +130,7 @@ export function CampaignView({ projectId, tokenId, campaignId, onEdit, onBack, o
         onConfirm={() => confirm && void act(confirm)}
         onCancel={() => setConfirm(null)}
       >
-        {confirm && <p>{t(`campaigns.confirmText.${confirm}`, { count: c.audienceSize ?? c.counts.pending, sent: c.counts.sent })}</p>}
+        {confirm && <p>{t(`campaigns.confirmText.${confirm}`, { count: c.audienceSize ?? sizeNow.data?.size ?? "…", sent: c.counts.sent })}</p>}
       </ConfirmDialog>
     </section>
   );
