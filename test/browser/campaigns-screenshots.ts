@@ -2,7 +2,7 @@
 // review by eye: `bun test/browser/campaigns-screenshots.ts [outDir]` (default
 // /tmp/campaigns-shots). Not part of the suite. A real bot on the fake messenger has a few tagged
 // users and two campaigns (one done with a blocked recipient, one draft), so the screens show the
-// list, the wizard's audience and message steps, and a report as an owner sees them.
+// list, the wizard's audience, message and test steps, and a report as an owner sees them.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeUser } from "../support/fake-messenger";
@@ -42,7 +42,7 @@ for (let i = 0; i < 100; i++) {
   if ((await t.call("GET", `${api}/campaigns/${done.id}`, { cookie })).body.status === "done") break;
   await Bun.sleep(100);
 }
-const draft = (await t.call("POST", `${api}/campaigns`, { cookie, json: { name: "New menu announcement", message: { text: "Our new menu is here, {first_name}!" }, audience: { filter: "active", activeWithinDays: 7, languages: ["ru"] } } })).body;
+const draft = (await t.call("POST", `${api}/campaigns`, { cookie, json: { name: "New menu announcement", message: { text: "Our <b>new menu</b> is here, {first_name}! 🍕 Four new pizzas and a vegan one.", format: "html", buttons: [[{ text: "See the menu", goto: "menu" }], [{ text: "Order", url: "https://pizza.example/order" }]] }, audience: { filter: "active", activeWithinDays: 7, languages: ["ru"] } } })).body;
 
 const shots: string[] = [];
 const url = (q: string) => `/projects/${env.projectId}/campaigns?token=${env.tokenId}${q}`;
@@ -53,6 +53,7 @@ for (const width of [1280, 390]) {
       ["list", url("")],
       ["wizard-audience", url(`&campaign=${draft.id}&edit=1`)],
       ["wizard-message", url(`&campaign=${draft.id}&edit=1`)],
+      ["wizard-test", url(`&campaign=${draft.id}&edit=1`)],
       ["report", url(`&campaign=${done.id}`)],
     ];
     for (const [label, to] of pages) {
@@ -60,8 +61,15 @@ for (const width of [1280, 390]) {
       await b.page.waitForLoadState("networkidle").catch(() => undefined);
       if (label === "list") await b.page.getByTestId("campaign-list").locator("li").first().waitFor();
       if (label.startsWith("wizard")) await b.page.getByTestId("audience-size").locator("strong").waitFor();
+      const next = () => b.page.getByTestId("campaign-wizard").locator(".cmp-nav .btn.primary").click();
+      if (label === "wizard-test") {
+        await next();
+        await b.page.getByTestId("campaign-preview").waitFor();
+        await next();
+        await b.page.getByTestId("campaign-wizard").getByRole("checkbox").first().waitFor();
+      }
       if (label === "wizard-message") {
-        await b.page.getByTestId("campaign-wizard").locator(".cmp-nav .btn.primary").click();
+        await next();
         await b.page.getByTestId("campaign-preview").waitFor();
         await b.page.getByTestId("campaign-wizard").getByRole("combobox").last().selectOption(String(people[0]!.id));
       }
