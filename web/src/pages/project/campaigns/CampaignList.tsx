@@ -4,6 +4,7 @@ import { useState } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { ErrorLine } from "../../../components/ui";
+import { Pager } from "../dialogs/controls";
 import { campaignsApi, isEditable, type Campaign } from "./api";
 import { Progress, StatusBadge, useMaker, useZoned } from "./bits";
 
@@ -49,13 +50,7 @@ export function CampaignList({ tokenId, active, onOpen, onNew }: { tokenId: numb
           </li>
         ))}
       </ul>
-      {pages > 1 && (
-        <div className="row between">
-          <button type="button" className="btn small-btn" disabled={page <= 1} onClick={() => setPage(page - 1)}>{t("common.prev")}</button>
-          <span className="muted small">{t("dialogs.page", { page, pages })}</span>
-          <button type="button" className="btn small-btn" disabled={page >= pages} onClick={() => setPage(page + 1)}>{t("common.next")}</button>
-        </div>
-      )}
+      <Pager page={page} pages={pages} onPage={setPage} />
     </section>
   );
 }

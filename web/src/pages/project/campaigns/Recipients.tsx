@@ -5,7 +5,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { errorText } from "../../../api/client";
 import { downloadText, ErrorLine } from "../../../components/ui";
-import { Chips } from "../dialogs/controls";
+import { Chips, Pager } from "../dialogs/controls";
 import { campaignsApi, RECIPIENT_STATUSES, type Recipient, type RecipientStatus } from "./api";
 import { useZoned } from "./bits";
 
@@ -90,13 +90,7 @@ export function Recipients({ tokenId, campaignId }: { tokenId: number; campaignI
           </table>
         </div>
       )}
-      {pages > 1 && (
-        <div className="row between">
-          <button type="button" className="btn small-btn" disabled={page <= 1} onClick={() => setPage(page - 1)}>{t("common.prev")}</button>
-          <span className="muted small">{t("dialogs.page", { page, pages })}</span>
-          <button type="button" className="btn small-btn" disabled={page >= pages} onClick={() => setPage(page + 1)}>{t("common.next")}</button>
-        </div>
-      )}
+      <Pager page={page} pages={pages} onPage={setPage} />
     </section>
   );
 }
