@@ -81,6 +81,7 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
   ctx.campaigns = new CampaignSender(ctx);
   const campaigns = new CampaignsService(ctx);
   ctx.campaigns.startScheduled = (projectId, c) => campaigns.startScheduled(projectId, c);
+  events.on("campaign-created", ({ projectId, campaignId }) => ctx.campaigns.run(projectId, campaignId));
   // Files outside the database go with their project (rows go by FK cascade): media objects,
   // downloaded avatars, and bot folders (they keep the token in .env; the bots are stopped first).
   ctx.projectDeleteHooks.push((projectId) => ctx.media.deleteProjectObjects(projectId));

@@ -6,6 +6,7 @@ import { projectTools } from "./tools/projects";
 import { nodeTools } from "./tools/nodes";
 import { botTools } from "./tools/bots";
 import { dialogTools } from "./tools/dialogs";
+import { campaignTools } from "./tools/campaigns";
 import { templateTools } from "./tools/templates";
 import { previewTools } from "./tools/preview";
 import { registerResources } from "./resources";
@@ -24,6 +25,7 @@ export function createMcpServer(tc: ToolContext): McpServer {
   nodeTools(server, tc);
   botTools(server, tc);
   dialogTools(server, tc);
+  campaignTools(server, tc);
   templateTools(server, tc);
   previewTools(server, tc);
   registerResources(server);

@@ -108,7 +108,7 @@ export const campaignViewSchema = z.object({
   sentDeletedAt: z.string().nullable(),
   counts: countsSchema,
   source: z.enum(["api", "scenario"]),
-  /** the scenario's broadcast node that made it (source "scenario") */
+  /** source "scenario": the message node its broadcast node sends (its name names the broadcast node) */
   nodeId: z.string().nullable(),
   createdBy: int.nullable(),
   createdAt: z.string(),

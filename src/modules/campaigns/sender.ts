@@ -10,7 +10,7 @@ import type { TokenRow } from "../tokens/access";
 import { insertOperatorMessage, markBlocked } from "../dialogs/queries";
 import { BLOCKED, CAPTION_MAX, MEDIA_METHOD, PARSE_MODE } from "../dialogs/service";
 import { GOTO_DATA_PREFIX } from "../dialogs/model";
-import type { CampaignMessage, Counts } from "./model";
+import { messageSchema, type CampaignMessage, type Counts } from "./model";
 import {
   campaignById,
   campaignsIn,
@@ -153,9 +153,17 @@ export class CampaignSender {
     const db = this.ctx.projectFiles.existing(projectId);
     const first = db ? campaignById(db, campaignId) : undefined;
     if (!db || !first || first.status !== "sending") return;
+    // A bot writes its broadcast's campaign into the project file itself: its token must be one of
+    // this project's, and its message one the API would take (else it ends cancelled).
     let token = this.ctx.tokens.access.find(first.tokenId);
-    if (!token) return;
-    const prepared = await this.prepare(projectId, JSON.parse(first.message) as CampaignMessage);
+    if (!token || token.projectId !== projectId) return;
+    const message = messageSchema.safeParse(parseJson(first.message));
+    if (!message.success) {
+      updateCampaignIf(db, campaignId, ["sending"], { status: "cancelled", finishedAt: new Date().toISOString() });
+      this.ctx.log.warn(`campaign ${campaignId} of project ${projectId} cancelled: its message is not one the messenger can take`);
+      return;
+    }
+    const prepared = await this.prepare(projectId, message.data);
     let told = 0;
     const tell = (status: CampaignRow["status"], force = false) => {
       if (!force && performance.now() - told < PROGRESS_MS) return;
@@ -179,7 +187,7 @@ export class CampaignSender {
         if (out.ok) {
           const at = new Date().toISOString();
           recipientSent(db, r.id, out.messageId, at);
-          this.record(db, token, r.userId, prepared, out.messageId, at);
+          this.record(db, token, r.userId, prepared, out.messageId, at, first.nodeId);
         } else if (out.retryAfter !== undefined) {
           // not taken: the same recipient again once the token's queue resumes
           recipientBack(db, r.id);
@@ -193,7 +201,7 @@ export class CampaignSender {
   }
 
   /** The campaign's message in the chat's record (docs/dialogs.md), as the bot records its own. */
-  private record(db: ProjectDb, token: TokenRow, chatId: string, p: Prepared, messageId: number, at: string) {
+  private record(db: ProjectDb, token: TokenRow, chatId: string, p: Prepared, messageId: number, at: string, nodeId: string | null) {
     if (token.messageRetentionDays <= 0) return;
     try {
       insertOperatorMessage(db, token.id, chatId, {
@@ -204,6 +212,7 @@ export class CampaignSender {
         text: p.text,
         buttons: p.keyboard ? JSON.stringify(p.keyboard.map((r) => r.map((b) => (b.url ? { text: b.text, url: b.url } : { text: b.text, data: b.callback_data })))) : null,
         messengerMessageId: messageId,
+        nodeId,
         createdAt: at,
       });
     } catch (e) {
@@ -297,6 +306,14 @@ export class CampaignSender {
     const loops = [...this.loops.values()];
     for (const l of loops) l.stopped = true;
     await Promise.all(loops.map((l) => l.done));
+  }
+}
+
+function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return null;
   }
 }
 
