@@ -226,6 +226,49 @@ describe.skipIf(!haveChromium)("Campaigns tab in Chromium", () => {
     expect(b.errors).toEqual([]);
   }, 90_000);
 
+  test("scheduled in UTC: a past time is refused in words, a future one shows as scheduled; back to draft; deleted after asking", async () => {
+    const { page } = b;
+    await page.goto(`${env.base}/projects/${env.projectId}/campaigns?token=${env.tokenId}&campaign=new`);
+    const box = wizard();
+    await box.getByLabel("Name").fill("Later news");
+    await box.getByRole("button", { name: "Next" }).click();
+    await box.getByLabel("Message", { exact: true }).fill("Later, {first_name}.");
+    await box.getByRole("button", { name: "Next" }).click();
+    await box.getByText("Send a test to").waitFor();
+    await box.getByRole("button", { name: "Next" }).click();
+    await box.getByLabel("At a date and time").check();
+    await box.getByText("UTC", { exact: true }).waitFor();
+    await box.getByLabel("Send at").fill("2020-01-01T10:00");
+    await box.getByRole("button", { name: "Schedule" }).click();
+    const alert = box.getByRole("alert");
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/past/i);
+    expect(await alert.textContent()).not.toMatch(/^\s*\{/);
+    const year = new Date().getUTCFullYear() + 1;
+    await box.getByLabel("Send at").fill(`${year}-06-01T09:30`);
+    await box.getByRole("button", { name: "Schedule" }).click();
+    await view().locator('[data-testid="campaign-status"][data-status="scheduled"]').waitFor();
+    const id = Number(new URL(page.url()).searchParams.get("campaign"));
+    const stored = await env.t.call("GET", `/api/bot/tokens/${env.tokenId}/campaigns/${id}`, { cookie: env.cookie });
+    expect(stored.body.scheduledAt).toBe(`${year}-06-01T09:30:00.000Z`);
+    await view().getByText(`${year}, 9:30 AM UTC`, { exact: false }).waitFor();
+    // editing shows the time again; saving as a draft takes the schedule off
+    await view().getByRole("button", { name: "Edit", exact: true }).click();
+    await box.getByRole("button", { name: /When/ }).waitFor();
+    expect(await box.getByLabel("Name").inputValue()).toBe("Later news");
+    await box.getByRole("button", { name: "Next" }).click();
+    await box.getByRole("button", { name: "Save draft" }).click();
+    await view().locator('[data-testid="campaign-status"][data-status="draft"]').waitFor();
+    // deleting asks first
+    await view().getByRole("button", { name: "Delete the campaign" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByText("Delete “Later news”?").waitFor();
+    await dialog.getByRole("button", { name: "Delete the campaign" }).click();
+    await page.getByTestId("campaign-list").getByText("Later news").waitFor({ state: "detached" });
+    expect((await env.t.call("GET", `/api/bot/tokens/${env.tokenId}/campaigns/${id}`, { cookie: env.cookie })).status).toBe(404);
+    expect(b.errors.filter((e) => !e.includes("status of 400"))).toEqual([]);
+  }, 60_000);
+
   test("on a phone the list and the campaign are two screens, in Russian", async () => {
     const phone = await env.browser({ viewport: { width: 390, height: 844 }, colorScheme: "dark", locale: "ru-RU" });
     const { page } = phone;
