@@ -55,6 +55,7 @@ for (const width of [1280, 390]) {
       ["wizard-message", url(`&campaign=${draft.id}&edit=1`)],
       ["wizard-test", url(`&campaign=${draft.id}&edit=1`)],
       ["report", url(`&campaign=${done.id}`)],
+      ["confirm-start", url(`&campaign=${draft.id}`)],
     ];
     for (const [label, to] of pages) {
       await b.page.goto(base + to);
@@ -74,6 +75,11 @@ for (const width of [1280, 390]) {
         await b.page.getByTestId("campaign-wizard").getByRole("combobox").last().selectOption(String(people[0]!.id));
       }
       if (label === "report") await b.page.getByTestId("recipients").waitFor();
+      if (label === "confirm-start") {
+        await b.page.getByTestId("campaign-view").getByTestId("audience-size").locator("text=/\\d/").waitFor();
+        await b.page.getByTestId("campaign-view").locator('[role=group] .btn.primary').click();
+        await b.page.getByRole("dialog").waitFor();
+      }
       await b.page.waitForTimeout(300);
       const overflow = await b.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       const file = join(out, `campaigns-${label}-${width}-${scheme}.png`);

@@ -85,7 +85,7 @@ export function CampaignView({ projectId, tokenId, campaignId, onEdit, onBack, o
         <h2 id="cmp-view-title" className="grow ellipsis">{c.name}</h2>
         <StatusBadge status={c.status} />
       </div>
-      <Progress campaign={c} />
+      {started && <Progress campaign={c} />}
       <dl className="cmp-facts">
         <dt>{t("campaigns.audienceSize")}</dt><dd data-testid="audience-size">{c.audienceSize ?? (sizeNow.data ? t("campaigns.sizeNow", { count: sizeNow.data.size }) : sizeNow.isError ? errorText(sizeNow.error) : "…")}</dd>
         <dt>{t("campaigns.scheduledAt")}</dt><dd>{zoned(c.scheduledAt)}</dd>

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { errorText } from "../../../api/client";
+import { ErrorLine } from "../../../components/ui";
 import { draftsOf, rowsOf } from "../dialogs/MessageParts";
 import { campaignsApi, type Audience, type Campaign, type CampaignInput } from "./api";
 import { AudienceStep } from "./AudienceStep";
@@ -117,6 +118,7 @@ export function Wizard({ projectId, tokenId, campaign, onSaved, onClose }: { pro
       {step === 1 && <MessageStep projectId={projectId} tokenId={tokenId} draft={message} onChange={setMessage} people={people.data} sampleId={sample} onSample={setSampleId} />}
       {step === 2 && savedId !== null && <TestStep projectId={projectId} tokenId={tokenId} campaignId={savedId} />}
       {step === 3 && <WhenStep when={when} onChange={setWhen} />}
+      {step < 2 && <ErrorLine error={people.error} />}
       {error && <p className="error" role="alert">{error}</p>}
       <div className="row between wrap cmp-nav">
         <button type="button" className="btn" disabled={busy || step === 0} onClick={() => { setError(null); setStep(step - 1); }}>{t("common.prev")}</button>
