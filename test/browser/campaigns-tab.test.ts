@@ -2,7 +2,9 @@
 // campaign for a tag shows its audience size as it is chosen, previews with a sample user's name,
 // sends a test to the operator (who receives it, not counted), starts, reaches done live, and its
 // report equals what the fake messenger received (a vip who blocked the bot fails as "blocked").
-// Bad input is refused in words; on a phone the list and the campaign are two screens.
+// Pause, resume, cancel, delete-sent and delete ask first and act; scheduling reads UTC. Bad input
+// (no name, a text over 4096, a refused button, a past time) is refused in words; on a phone the
+// list and the campaign are two screens.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { haveChromium, warnIfNoChromium, type Browser } from "../support/browser";
 import type { FakeUser, RecordedCall } from "../support/fake-messenger";
@@ -226,13 +228,23 @@ describe.skipIf(!haveChromium)("Campaigns tab in Chromium", () => {
     expect(b.errors).toEqual([]);
   }, 90_000);
 
-  test("scheduled in UTC: a past time is refused in words, a future one shows as scheduled; back to draft; deleted after asking", async () => {
+  test("a refused button and scheduling in UTC: a past time is refused in words, a future one shows as scheduled; back to draft; deleted after asking", async () => {
     const { page } = b;
     await page.goto(`${env.base}/projects/${env.projectId}/campaigns?token=${env.tokenId}&campaign=new`);
     const box = wizard();
     await box.getByLabel("Name").fill("Later news");
     await box.getByRole("button", { name: "Next" }).click();
     await box.getByLabel("Message", { exact: true }).fill("Later, {first_name}.");
+    // a button the server refuses: its words show, nothing moves on
+    await box.getByRole("button", { name: "Add a button" }).click();
+    await box.getByLabel("Button text").fill("Evil");
+    await box.getByLabel("Button URL").fill("javascript:alert(1)");
+    await box.getByRole("button", { name: "Next" }).click();
+    const refused = box.getByRole("alert");
+    await refused.waitFor();
+    expect(await refused.textContent()).not.toMatch(/^\s*\{/);
+    expect(await box.getByLabel("Message", { exact: true }).count()).toBe(1);
+    await box.getByRole("button", { name: /^Remove button/ }).click();
     await box.getByRole("button", { name: "Next" }).click();
     await box.getByText("Send a test to").waitFor();
     await box.getByRole("button", { name: "Next" }).click();
