@@ -12,6 +12,7 @@ import {
   projectCampaigns as campaigns,
   type CampaignStatus,
 } from "../../db/project-schema";
+import { insertOperatorMessage, type NewMessage } from "../dialogs/queries";
 import { ACTIVE_DAYS_DEFAULT, type Audience, type Counts } from "./model";
 
 export type CampaignRow = typeof campaigns.$inferSelect;
@@ -188,8 +189,12 @@ export function claimRecipient(db: ProjectDb, id: number): boolean {
   return db.update(recipients).set({ status: "sending" }).where(and(eq(recipients.id, id), eq(recipients.status, "pending"))).returning({ id: recipients.id }).get() !== undefined;
 }
 
-export function recipientSent(db: ProjectDb, id: number, messageId: number, at: string) {
-  db.update(recipients).set({ status: "sent", messengerMessageId: messageId, sentAt: at, error: null }).where(eq(recipients.id, id)).run();
+/** `sent` with the message id, and the message in the chat's record (when kept), in one commit. */
+export function recipientSent(db: ProjectDb, id: number, messageId: number, at: string, record?: { tokenId: number; chatId: string; message: NewMessage }) {
+  db.transaction((tx) => {
+    tx.update(recipients).set({ status: "sent", messengerMessageId: messageId, sentAt: at, error: null }).where(eq(recipients.id, id)).run();
+    if (record) insertOperatorMessage(tx as unknown as ProjectDb, record.tokenId, record.chatId, record.message);
+  });
 }
 
 export function recipientFailed(db: ProjectDb, id: number, error: string) {
