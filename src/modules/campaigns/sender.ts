@@ -3,11 +3,10 @@
 // the messenger is called, then `sent` with the message id or `failed` with the reason. A start after
 // a crash turns every `sending` row into failed "unknown" (never sent twice) and resumes the rest.
 import type { AppContext } from "../../context";
-import type { ProjectDb } from "../../db/project-db";
 import { MessengerError } from "../../errors";
 import { renderFor } from "../../lib/shared-render";
 import type { TokenRow } from "../tokens/access";
-import { insertOperatorMessage, markBlocked } from "../dialogs/queries";
+import { markBlocked, type NewMessage } from "../dialogs/queries";
 import { BLOCKED, CAPTION_MAX, MEDIA_METHOD, PARSE_MODE } from "../dialogs/service";
 import { GOTO_DATA_PREFIX } from "../dialogs/model";
 import { messageSchema, type CampaignMessage, type Counts } from "./model";
@@ -32,6 +31,8 @@ import {
 /** How often a campaign being sent tells the Studio its counts (the contract: at least every 2 s). */
 const PROGRESS_MS = 1000;
 const BATCH = 200;
+/** At most this many sends of one campaign in flight at once (a raised pace). */
+const MAX_IN_FLIGHT = 16;
 /** setTimeout's longest wait; a schedule further away is armed again when it ends. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -179,45 +180,53 @@ export class CampaignSender {
         return;
       }
       // the pace may have changed (PATCH sendsPerSecond): read once a batch
-      token = this.ctx.tokens.access.find(first.tokenId) ?? token;
-      for (let i = 0; i < batch.length && !loop.stopped && !this.closed; i++) {
-        const r = batch[i]!;
-        if (!claimRecipient(db, r.id)) continue;
-        const out = await this.sendOne(token, prepared, r);
-        if (out.ok) {
-          const at = new Date().toISOString();
-          recipientSent(db, r.id, out.messageId, at);
-          this.record(db, token, r.userId, prepared, out.messageId, at, first.nodeId);
-        } else if (out.retryAfter !== undefined) {
-          // not taken: the same recipient again once the token's queue resumes
-          recipientBack(db, r.id);
-          i--;
-        } else recipientFailed(db, r.id, out.error);
-        tell("sending");
-      }
+      const t = (token = this.ctx.tokens.access.find(first.tokenId) ?? token);
+      // Sends in flight at once: one at the default pace (recipients in order), more when the pace
+      // is raised beyond what one round trip at a time allows. Each recipient is still claimed,
+      // sent and marked on its own, so the exactly-once rule holds per recipient.
+      const width = Math.min(MAX_IN_FLIGHT, Math.max(1, Math.ceil(t.sendsPerSecond / 50)));
+      let next = 0;
+      const worker = async () => {
+        while (next < batch.length && !loop.stopped && !this.closed) {
+          const r = batch[next++]!;
+          if (!claimRecipient(db, r.id)) continue;
+          for (;;) {
+            const out = await this.sendOne(t, prepared, r);
+            if (out.ok) {
+              const at = new Date().toISOString();
+              recipientSent(db, r.id, out.messageId, at, this.record(t, r.userId, prepared, out.messageId, at, first.nodeId));
+            } else if (out.retryAfter !== undefined) {
+              // not taken: pending again (a crash now leaves it to be sent), then the same
+              // recipient once the token's queue resumes
+              recipientBack(db, r.id);
+              if (!loop.stopped && !this.closed && claimRecipient(db, r.id)) continue;
+            } else recipientFailed(db, r.id, out.error);
+            break;
+          }
+          tell("sending");
+        }
+      };
+      await Promise.all(Array.from({ length: width }, worker));
     }
     const now = campaignById(db, campaignId);
     if (now) tell(now.status, true);
   }
 
-  /** The campaign's message in the chat's record (docs/dialogs.md), as the bot records its own. */
-  private record(db: ProjectDb, token: TokenRow, chatId: string, p: Prepared, messageId: number, at: string, nodeId: string | null) {
-    if (token.messageRetentionDays <= 0) return;
-    try {
-      insertOperatorMessage(db, token.id, chatId, {
-        direction: "out",
-        sentBy: "campaign",
-        operatorId: null,
-        kind: p.media?.field ?? "text",
-        text: p.text,
-        buttons: p.keyboard ? JSON.stringify(p.keyboard.map((r) => r.map((b) => (b.url ? { text: b.text, url: b.url } : { text: b.text, data: b.callback_data })))) : null,
-        messengerMessageId: messageId,
-        nodeId,
-        createdAt: at,
-      });
-    } catch (e) {
-      this.ctx.log.warn(`campaign message not recorded for chat ${chatId}: ${e instanceof Error ? e.message : e}`);
-    }
+  /** The campaign's message as the chat's record holds it (docs/dialogs.md); none when the token keeps no messages. */
+  private record(token: TokenRow, chatId: string, p: Prepared, messageId: number, at: string, nodeId: string | null) {
+    if (token.messageRetentionDays <= 0) return undefined;
+    const message: NewMessage = {
+      direction: "out",
+      sentBy: "campaign",
+      operatorId: null,
+      kind: p.media?.field ?? "text",
+      text: p.text,
+      buttons: p.keyboard ? JSON.stringify(p.keyboard.map((r) => r.map((b) => (b.url ? { text: b.text, url: b.url } : { text: b.text, data: b.callback_data })))) : null,
+      messengerMessageId: messageId,
+      nodeId,
+      createdAt: at,
+    };
+    return { tokenId: token.id, chatId, message };
   }
 
   emit(projectId: number, tokenId: number, campaignId: number, status: CampaignRow["status"], counts: Counts) {
