@@ -170,7 +170,7 @@ describe.skipIf(!haveChromium)("Campaigns tab in Chromium", () => {
 
   test("pause, resume and cancel, each confirmed first: everyone gets it once, the cancelled rest never", async () => {
     const { page } = b;
-    const extra = [1, 2, 3, 4].map((i) => ({ id: 770100 + i, first_name: `Extra${i}` }) as FakeUser);
+    const extra = [1, 2, 3, 4, 5, 6, 7, 8].map((i) => ({ id: 770100 + i, first_name: `Extra${i}` }) as FakeUser);
     for (const u of extra) {
       env.fake.sendText(env.botToken, u, "/start");
       await env.fake.waitForSent(env.botToken, u.id, 1, 20_000);
@@ -194,8 +194,8 @@ describe.skipIf(!haveChromium)("Campaigns tab in Chromium", () => {
     await status("draft").waitFor();
     // a confirmation that is cancelled does nothing
     await view().getByRole("button", { name: "Start sending" }).click();
-    await view().getByTestId("audience-size").getByText("8 now", { exact: false }).waitFor();
-    await page.getByRole("dialog").getByText(": 8 recipients", { exact: false }).waitFor();
+    await view().getByTestId("audience-size").getByText("12 now", { exact: false }).waitFor();
+    await page.getByRole("dialog").getByText(": 12 recipients", { exact: false }).waitFor();
     await page.getByRole("dialog").getByRole("button", { name: "Cancel", exact: true }).click();
     expect(await status("draft").count()).toBe(1);
     await confirm("Start sending");
