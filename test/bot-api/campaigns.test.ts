@@ -4,7 +4,7 @@
 // with retry_after mid-campaign losing no one, delete-sent, the live event, and bad input.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { projectBotPeople, projectBotUsers } from "../../src/db/project-schema";
-import { addToken, botApiEnv, createProject, expectNoSecrets, OWNER, type BotApiEnv } from "./support";
+import { addToken, botApiEnv, expectNoSecrets, OWNER, type BotApiEnv } from "./support";
 import { until } from "../support/process";
 
 let env: BotApiEnv;
@@ -19,13 +19,11 @@ const N = 30;
 
 beforeAll(async () => {
   env = await botApiEnv();
-  projectId = createProject(env);
-  env.t.ctx.projects.update(projectId, OWNER, {
-    data: { version: 2, sheets: [{ id: "s1", name: "Main", nodes: [{ id: "menu", type: "message", position: { x: 0, y: 0 }, data: { messageText: "Menu" } }], edges: [] }] },
-  } as never);
-  const a = await addToken(env, projectId);
-  tokenId = a.tokenId;
-  botToken = a.bot.token;
+  env.t.ctx.auth.ensureUser(OWNER);
+  // a scenario with the node the go-to buttons name
+  const menu = { id: "menu", type: "message", position: { x: 0, y: 0 }, data: { messageText: "Menu" } };
+  projectId = env.t.ctx.projects.create(OWNER, { name: "Campaigns", data: { version: 2, sheets: [{ id: "s1", name: "Main", nodes: [menu], edges: [] }] } } as never).id;
+  ({ tokenId, bot: { token: botToken } } = await addToken(env, projectId));
   const db = env.t.ctx.projectFiles.open(projectId);
   for (let i = 0; i < N; i++) {
     const seen = i >= 20 ? days(60) : days(1);
@@ -250,5 +248,16 @@ describe("bad input", () => {
     const c = await create({ name: "D", message: { text: "D" } });
     expect((await act(c.body.id, "pause")).status).toBe(409);
     expect((await env.call("GET", `${base()}/${c.body.id}/recipients?status=bogus`, { cookie: env.cookie })).status).toBe(400);
+  });
+});
+
+describe("a deleted token", () => {
+  test("takes its campaigns and recipients with it", async () => {
+    const db = env.t.ctx.projectFiles.open(projectId);
+    const count = (table: string) => (db.$client.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    expect(count("campaigns")).toBeGreaterThan(0);
+    expect(count("campaign_recipients")).toBeGreaterThan(0);
+    expect((await env.call("DELETE", `/api/bot/tokens/${tokenId}`, { cookie: env.cookie })).status).toBe(200);
+    expect([count("campaigns"), count("campaign_recipients")]).toEqual([0, 0]);
   });
 });

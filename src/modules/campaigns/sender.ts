@@ -180,7 +180,10 @@ export class CampaignSender {
         return;
       }
       // the pace may have changed (PATCH sendsPerSecond): read once a batch
-      const t = (token = this.ctx.tokens.access.find(first.tokenId) ?? token);
+      // (a deleted token sends nothing more)
+      const fresh = this.ctx.tokens.access.find(first.tokenId);
+      if (!fresh) return;
+      const t = (token = fresh);
       // Sends in flight at once: one at the default pace (recipients in order), more when the pace
       // is raised beyond what one round trip at a time allows. Each recipient is still claimed,
       // sent and marked on its own, so the exactly-once rule holds per recipient.
