@@ -116,6 +116,12 @@ function headline(name: string, r: Figures) {
       rows.push([name, `update → reply p50 / p99, counting on (${u.bots} bots a side)`, `${ms(u.countingOn?.p50Ms)} / ${ms(u.countingOn?.p99Ms)}`, `off ${ms(u.countingOff?.p50Ms)} / ${ms(u.countingOff?.p99Ms)}`, num(u.p99Ratio)]);
       return;
     }
+    case "campaigns": {
+      rows.push([name, `campaign sends/s, ${r.recipients} recipients`, `${r.sendsPerSecond}/s`, `fake back to back ${r.fakeBackToBackPerSecond}/s`, num(r.ofCeiling)]);
+      rows.push([name, "server RSS at start → end", `${r.serverRssMB?.atStart?.toFixed?.(1)} → ${r.serverRssMB?.atEnd?.toFixed?.(1)} MB`, "", ""]);
+      rows.push([name, "API p99 while sending", ms(r.apiWhileSending?.during?.p99Ms), `idle ${ms(r.apiWhileSending?.idleAfter?.p99Ms)}`, num(r.apiWhileSending?.p99Ratio)]);
+      return;
+    }
     case "dialogs": {
       const u = r.updateToReply ?? {};
       rows.push([name, `update → reply p50 / p99, recording on (${r.bots} bots)`, `${ms(u.recordingOn?.p50Ms)} / ${ms(u.recordingOn?.p99Ms)}`, `retention 0 ${ms(u.retention0?.p50Ms)} / ${ms(u.retention0?.p99Ms)}`, num(u.p99Ratio)]);

@@ -27,6 +27,7 @@ import { botUserRoutes } from "./modules/bot-users/bot-users.routes";
 import { dialogsRoutes } from "./modules/dialogs/dialogs.routes";
 import { tablesRoutes } from "./modules/tables/tables.routes";
 import { analyticsRoutes } from "./modules/analytics/analytics.routes";
+import { campaignRoutes } from "./modules/campaigns/campaigns.routes";
 import { templateRoutes } from "./modules/templates/templates.routes";
 import { templateAdminRoutes } from "./modules/templates/admin.routes";
 import { previewRoutes } from "./modules/preview/preview.routes";
@@ -77,6 +78,7 @@ export function createApp(ctx: AppContext) {
     .use(dialogsRoutes(ctx))
     .use(tablesRoutes(ctx))
     .use(analyticsRoutes(ctx))
+    .use(campaignRoutes(ctx))
     .use(templateRoutes(ctx))
     .use(previewRoutes(ctx))
     .use(mcpRoutes(ctx))

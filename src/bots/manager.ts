@@ -234,7 +234,8 @@ export class BotManager implements BotController {
     const onChats = (chats: [string, number][]) => {
       for (const [chatId, messageId] of chats) this.deps.events.emit("chat-message", { projectId: p.projectId, tokenId: p.tokenId, chatId, messageId });
     };
-    const instance = this.host.launch(p, outputOf(bot, this.logs, onChats));
+    const onCampaign = (campaignId: number) => this.deps.events.emit("campaign-created", { projectId: p.projectId, tokenId: p.tokenId, campaignId });
+    const instance = this.host.launch(p, outputOf(bot, this.logs, onChats, onCampaign));
     bot.instance = instance;
     bot.stopping = false;
     bot.stopAs = { status: "stopped", reason: null };

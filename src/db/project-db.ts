@@ -6,9 +6,9 @@ import { Database } from "bun:sqlite";
 import { existsSync, linkSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { repairSchema, schemaIsSound, type SchemaEntry } from "./project-schema-check";
-import { PROJECT_DB_DDL, projectAnalyticsTables, projectBotChats, projectBotMessages, projectBotPeople, projectBotState, projectBotUsers, projectBotWaits, projectContent, projectMediaFileIds, projectSchema } from "./project-schema";
+import { PROJECT_DB_DDL, projectAnalyticsTables, projectBotChats, projectBotMessages, projectBotPeople, projectBotState, projectBotUsers, projectBotWaits, projectCampaignRecipients, projectCampaigns, projectContent, projectMediaFileIds, projectSchema } from "./project-schema";
 
 /**
  * Where a project's scenario tables live: <id>.db → <id>-tables.db. The bot runtime names the same
@@ -159,7 +159,7 @@ export class ProjectDatabases {
     }
   }
 
-  /** Rows of a deleted token: its users, chat state, media file ids, pending waits, its message store (docs/dialogs.md) and analytics (docs/analytics.md). */
+  /** Rows of a deleted token: its users, chat state, media file ids, pending waits, its message store (docs/dialogs.md), analytics (docs/analytics.md) and campaigns (docs/campaigns.md). */
   forgetToken(projectId: number, tokenId: number) {
     const db = this.existing(projectId);
     if (!db) return;
@@ -172,6 +172,9 @@ export class ProjectDatabases {
       tx.delete(projectBotChats).where(eq(projectBotChats.tokenId, tokenId)).run();
       tx.delete(projectBotPeople).where(eq(projectBotPeople.tokenId, tokenId)).run();
       for (const table of projectAnalyticsTables) tx.delete(table).where(eq(table.tokenId, tokenId)).run();
+      const campaigns = tx.select({ id: projectCampaigns.id }).from(projectCampaigns).where(eq(projectCampaigns.tokenId, tokenId));
+      tx.delete(projectCampaignRecipients).where(inArray(projectCampaignRecipients.campaignId, campaigns)).run();
+      tx.delete(projectCampaigns).where(eq(projectCampaigns.tokenId, tokenId)).run();
     });
   }
 

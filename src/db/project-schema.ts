@@ -65,6 +65,20 @@ export const PROJECT_DB_DDL: readonly string[] = [
     "user_id TEXT NOT NULL, day TEXT NOT NULL, prev_day TEXT, PRIMARY KEY (token_id, user_id, from_node, to_node, day))",
   "CREATE TABLE IF NOT EXISTS analytics_edge_reach (token_id INTEGER NOT NULL, day TEXT NOT NULL, from_node TEXT NOT NULL, to_node TEXT NOT NULL, " +
     "prev_day TEXT NOT NULL, users INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (token_id, day, from_node, to_node, prev_day))",
+  // Campaigns (docs/campaigns.md): the platform's sender and a bot's broadcast node write them.
+  "CREATE TABLE IF NOT EXISTS campaigns (id INTEGER PRIMARY KEY AUTOINCREMENT, token_id INTEGER NOT NULL, name TEXT NOT NULL, " +
+    "status TEXT NOT NULL, message TEXT NOT NULL, audience TEXT NOT NULL DEFAULT '{}', audience_size INTEGER, scheduled_at TEXT, " +
+    "started_at TEXT, finished_at TEXT, sent_deleted_at TEXT, created_by INTEGER, created_at TEXT NOT NULL, " +
+    "source TEXT NOT NULL DEFAULT 'api', node_id TEXT)",
+  "CREATE INDEX IF NOT EXISTS campaigns_token_idx ON campaigns (token_id, id)",
+  // the sender's start-up finds campaigns to resume or schedule without reading finished ones
+  "CREATE INDEX IF NOT EXISTS campaigns_status_idx ON campaigns (status)",
+  "CREATE TABLE IF NOT EXISTS campaign_recipients (id INTEGER PRIMARY KEY AUTOINCREMENT, campaign_id INTEGER NOT NULL, " +
+    "user_id TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'pending', error TEXT, messenger_message_id INTEGER, sent_at TEXT, " +
+    "deleted_at TEXT)",
+  "CREATE UNIQUE INDEX IF NOT EXISTS campaign_recipients_user_idx ON campaign_recipients (campaign_id, user_id)",
+  // paging by status and "next pending" (in id order), and the counts, off one index
+  "CREATE INDEX IF NOT EXISTS campaign_recipients_status_idx ON campaign_recipients (campaign_id, status, id)",
 ];
 
 export const projectBotUsers = sqliteTable(
@@ -328,6 +342,49 @@ export const projectAnalyticsTables = [
   projectAnalyticsEdgeReach,
 ] as const;
 
+
+export type CampaignStatus = "draft" | "scheduled" | "sending" | "paused" | "done" | "cancelled";
+export type RecipientStatus = "pending" | "sending" | "sent" | "failed";
+
+/** A campaign of a token (docs/campaigns.md): message and audience as JSON, sizes fixed at its start. */
+export const projectCampaigns = sqliteTable(
+  "campaigns",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tokenId: integer("token_id").notNull(),
+    name: text("name").notNull(),
+    status: text("status").$type<CampaignStatus>().notNull(),
+    message: text("message").notNull(),
+    audience: text("audience").notNull().default("{}"),
+    audienceSize: integer("audience_size"),
+    scheduledAt: text("scheduled_at"),
+    startedAt: text("started_at"),
+    finishedAt: text("finished_at"),
+    sentDeletedAt: text("sent_deleted_at"),
+    createdBy: integer("created_by"),
+    createdAt: text("created_at").notNull(),
+    source: text("source").$type<"api" | "scenario">().notNull().default("api"),
+    nodeId: text("node_id"),
+  },
+  (t) => [index("campaigns_token_idx").on(t.tokenId, t.id), index("campaigns_status_idx").on(t.status)],
+);
+
+/** One row per recipient of a started campaign: `sending` is written before the messenger is called. */
+export const projectCampaignRecipients = sqliteTable(
+  "campaign_recipients",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    campaignId: integer("campaign_id").notNull(),
+    userId: text("user_id").notNull(),
+    status: text("status").$type<RecipientStatus>().notNull().default("pending"),
+    error: text("error"),
+    messengerMessageId: integer("messenger_message_id"),
+    sentAt: text("sent_at"),
+    deletedAt: text("deleted_at"),
+  },
+  (t) => [uniqueIndex("campaign_recipients_user_idx").on(t.campaignId, t.userId), index("campaign_recipients_status_idx").on(t.campaignId, t.status, t.id)],
+);
+
 export const projectSchema = { projectBotUsers, projectBotState, projectMediaFileIds, projectContent, projectBotMessages, projectBotChats, projectBotPeople, projectBotWaits,
   projectAnalyticsHours, projectAnalyticsTallies, projectAnalyticsUserDays, projectAnalyticsActive, projectAnalyticsNodeDays, projectAnalyticsNodeReach,
-  projectAnalyticsEdgeDays, projectAnalyticsEdgeReach };
+  projectAnalyticsEdgeDays, projectAnalyticsEdgeReach, projectCampaigns, projectCampaignRecipients };

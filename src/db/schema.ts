@@ -156,6 +156,8 @@ export const botTokens = sqliteTable(
     updatedAt: updatedAt(),
     /** days the bot keeps its chats' messages (docs/dialogs.md); 0 keeps none (last: a migration added it) */
     messageRetentionDays: integer("message_retention_days").notNull().default(30),
+    /** the token's one send pace for campaigns and operators (docs/campaigns.md#one-pace-per-token; a migration added it) */
+    sendsPerSecond: integer("sends_per_second").notNull().default(25),
   },
   (t) => [index("tokens_project_idx").on(t.projectId), uniqueIndex("tokens_project_token_idx").on(t.projectId, t.token)],
 );

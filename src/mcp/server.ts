@@ -8,6 +8,7 @@ import { botTools } from "./tools/bots";
 import { dialogTools } from "./tools/dialogs";
 import { tableTools } from "./tools/tables";
 import { analyticsTools } from "./tools/analytics";
+import { campaignTools } from "./tools/campaigns";
 import { templateTools } from "./tools/templates";
 import { previewTools } from "./tools/preview";
 import { registerResources } from "./resources";
@@ -28,6 +29,7 @@ export function createMcpServer(tc: ToolContext): McpServer {
   dialogTools(server, tc);
   tableTools(server, tc);
   analyticsTools(server, tc);
+  campaignTools(server, tc);
   templateTools(server, tc);
   previewTools(server, tc);
   registerResources(server);

@@ -95,6 +95,8 @@ export interface Ids {
   chat: string;
   /** an operator's message in that chat */
   chatMessage: number;
+  /** a draft campaign of the token for the bot user (docs/campaigns.md) */
+  campaign: number;
   collab: number;
   media: number;
   version: number;
@@ -154,6 +156,8 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
   t.ctx.projectFiles.open(project).insert(projectBotChats).values({ tokenId: token.body.id, chatId: botUser, kind: "private", userId: botUser, firstName: "Bot", lastMessageAt: new Date().toISOString() }).run();
   const chatMessage = await h.call("POST", `/api/bot/tokens/${token.body.id}/chats/${botUser}/messages`, { cookie: h.owner, json: { text: "hello" } });
   expect(chatMessage.status).toBe(201);
+  const campaign = await h.call("POST", `/api/bot/tokens/${token.body.id}/campaigns`, { cookie: h.owner, json: { name: "News", message: { text: "News for {first_name}" }, audience: { userIds: [botUser] } } });
+  expect(campaign.status).toBe(201);
   const fd = new FormData();
   fd.append("file", new File([PNG], "pixel.png", { type: "image/png" }));
   const media = await h.call("POST", `/api/projects/${project}/media`, { cookie: h.owner, body: fd });
@@ -186,6 +190,7 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
     botUser,
     chat: botUser,
     chatMessage: chatMessage.body.id,
+    campaign: campaign.body.id,
     collab: COLLAB,
     media: media.body.id,
     version: versions.body[0].id,
@@ -348,6 +353,20 @@ export const ROUTES: { method: string; path: string; level: Level }[] = [
   // analytics (docs/analytics.md)
   { method: "GET", path: "/api/bot/tokens/{token}/analytics", level: "user" },
   { method: "GET", path: "/api/bot/tokens/{token}/analytics/nodes", level: "user" },
+  // campaigns (docs/campaigns.md)
+  { method: "GET", path: "/api/bot/tokens/{token}/campaigns", level: "user" },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns", level: "user" },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/audience-size", level: "user" },
+  { method: "GET", path: "/api/bot/tokens/{token}/campaigns/{campaign}", level: "user" },
+  { method: "PATCH", path: "/api/bot/tokens/{token}/campaigns/{campaign}", level: "user" },
+  { method: "DELETE", path: "/api/bot/tokens/{token}/campaigns/{campaign}", level: "user" },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/test", level: "user" },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/start", level: "user" },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/pause", level: "user" },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/resume", level: "user" },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/cancel", level: "user" },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/delete-sent", level: "user" },
+  { method: "GET", path: "/api/bot/tokens/{token}/campaigns/{campaign}/recipients", level: "user" },
   // webhook intake
   { method: "POST", path: "/api/webhook/{project}/{token}", level: "public" },
   // storage configs

@@ -159,6 +159,21 @@ export const MATRIX: Row[] = [
   { method: "POST", path: "/api/bot/tokens/{token}/chats/{chat}/read", expect: botMember(200) },
   { method: "GET", path: "/api/bot/tokens/{token}/analytics", expect: botMemberHidden(200) },
   { method: "GET", path: "/api/bot/tokens/{token}/analytics/nodes", expect: botMemberHidden(200) },
+  // campaigns (docs/campaigns.md): the fixture's campaign is a draft for the bot user, so the
+  // controls that need one being sent (pause, resume) or done (delete-sent) answer members 409
+  { method: "GET", path: "/api/bot/tokens/{token}/campaigns", expect: botMember(200) },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns", body: () => ({ name: "More", message: { text: "hi" } }), expect: botMember(201) },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/audience-size", body: () => ({ filter: "all" }), expect: botMember(200) },
+  { method: "GET", path: "/api/bot/tokens/{token}/campaigns/{campaign}", expect: botMember(200) },
+  { method: "PATCH", path: "/api/bot/tokens/{token}/campaigns/{campaign}", body: () => ({ name: "Renamed" }), expect: botMember(200) },
+  { method: "DELETE", path: "/api/bot/tokens/{token}/campaigns/{campaign}", expect: botMember(200) },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/test", body: (ids) => ({ userIds: [ids.botUser] }), expect: botMember(200) },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/start", expect: botMember(200) },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/pause", expect: botMember(409) },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/resume", expect: botMember(409) },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/cancel", expect: botMember(200) },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/delete-sent", expect: botMember(409) },
+  { method: "GET", path: "/api/bot/tokens/{token}/campaigns/{campaign}/recipients", expect: botMember(200) },
   // storage configs: listing for any signed-in user; changes for platform operators only
   // (issue 12: a deliberate hardening beyond the older platform, documented in docs/api.md#storage-configs)
   { method: "GET", path: "/api/storage-configs", expect: anyUser(200) },

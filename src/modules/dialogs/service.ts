@@ -18,13 +18,12 @@ import {
   type SendBody,
 } from "./model";
 import { chatOf, chatPage, insertOperatorMessage, markBlocked, markRead, messageOf, messagesBefore, projectDataOf, setTakeover, updateMessage, type ChatFilter } from "./queries";
-import { SendPacer } from "./pacer";
 
 /** The messenger's words for a user the bot can no longer reach (the send is then 409 BOT_BLOCKED). */
-const BLOCKED = /bot was blocked by the user|user is deactivated/i;
-const PARSE_MODE = { none: undefined, html: "HTML", markdown: "Markdown" } as const;
-const CAPTION_MAX = 1024;
-const MEDIA_METHOD: Record<string, [string, string]> = {
+export const BLOCKED = /bot was blocked by the user|user is deactivated/i;
+export const PARSE_MODE = { none: undefined, html: "HTML", markdown: "Markdown" } as const;
+export const CAPTION_MAX = 1024;
+export const MEDIA_METHOD: Record<string, [string, string]> = {
   photo: ["sendPhoto", "photo"],
   video: ["sendVideo", "video"],
   audio: ["sendAudio", "audio"],
@@ -37,6 +36,12 @@ function inlineMarkupOf(rows: MessageView["buttons"]) {
   return { inline_keyboard: rows.map((r) => r.map((b) => (b.url ? { text: b.text, url: b.url } : { text: b.text, callback_data: b.data! }))) };
 }
 
+/** Whether the project's scenario has this node (goto buttons of operators and campaigns). */
+export function scenarioHasNode(db: AppContext["db"], projectId: number, nodeId: string): boolean {
+  const doc = normalizeDocument(projectDataOf(db, projectId)) as { sheets?: { nodes?: { id?: unknown }[] }[] } | null;
+  return !!doc?.sheets?.some((s) => Array.isArray(s?.nodes) && s.nodes.some((n) => n?.id === nodeId));
+}
+
 /** Chat ids are strings: group ids and some user ids exceed 2^53. */
 export function chatIdParam(raw: string | undefined): string {
   if (raw === undefined || !/^-?\d{1,20}$/.test(raw)) throw badRequest("chatId must be a chat id (an integer, as a string)");
@@ -44,8 +49,6 @@ export function chatIdParam(raw: string | undefined): string {
 }
 
 export class DialogsService {
-  private readonly pacer = new SendPacer();
-
   constructor(private readonly ctx: AppContext) {}
 
   private require(tokenId: number, actorId: number): { token: TokenRow; db: ProjectDb | null } {
@@ -76,8 +79,7 @@ export class DialogsService {
 
   /** Whether the project's scenario has this node (goto buttons, resume after a takeover). */
   private hasNode(projectId: number, nodeId: string): boolean {
-    const doc = normalizeDocument(projectDataOf(this.ctx.db, projectId)) as { sheets?: { nodes?: { id?: unknown }[] }[] } | null;
-    return !!doc?.sheets?.some((s) => Array.isArray(s?.nodes) && s.nodes.some((n) => n?.id === nodeId));
+    return scenarioHasNode(this.ctx.db, projectId, nodeId);
   }
 
   async send(tokenId: number, actorId: number, chatId: string, body: SendBody): Promise<MessageView> {
@@ -182,13 +184,13 @@ export class DialogsService {
    */
   private async call<T>(token: TokenRow, chatId: string, method: string, params: Record<string, unknown>, file?: Parameters<AppContext["messenger"]["call"]>[3]): Promise<T> {
     for (let attempt = 0; ; attempt++) {
-      await this.pacer.slot(token.id);
+      await this.ctx.sendPace.slot(token.id, token.sendsPerSecond);
       try {
         return await this.ctx.messenger.call<T>(token.token, method, params, file);
       } catch (e) {
         if (!(e instanceof MessengerError)) throw e;
         if (e.status === 429 && e.retryAfter !== undefined && e.retryAfter <= 30 && attempt < 2) {
-          this.pacer.pause(token.id, e.retryAfter * 1000);
+          this.ctx.sendPace.pause(token.id, e.retryAfter * 1000);
           continue;
         }
         if (e.status === 403 && BLOCKED.test(e.message)) {

@@ -89,6 +89,8 @@ export const RUNTIME_HOSTED_TYPES = code(hostedTypesSource, { keepExports: true 
 export const RUNTIME_SQL_GUARD = [sqlGuardSource, scenarioFileSource].map((s: string) => code(s)).join("\n\n");
 /** The egress policy of http_request and the secret masker; the server runs this text too (lib/shared-runtime.ts). */
 export const RUNTIME_EGRESS = [egressSource, secretFormsSource].map((s: string) => code(s)).join("\n\n");
+/** Variables and templates with their expressions; the server renders campaign texts with this text too (lib/shared-render.ts). */
+export const RUNTIME_RENDER = [valuesSource, exprSource].map((s: string) => code(s)).join("\n\n");
 /** The interpreter, in the order of the program: every part but the preview hooks and the end. */
 export const RUNTIME_BODY = [
   storageSource,

@@ -42,7 +42,7 @@ export const en = {
     hint: "Import a project.json: drop the file here or", pick: "Choose a file", busy: "Importing…", tooBig: "The file is larger than 10 MB.",
     notJson: "“{{name}}” is not a JSON file.", failed: "Import failed: {{reason}}",
   },
-  project: { tabsLabel: "Project sections", tabs: { scenario: "Scenario", bots: "Bots", logs: "Logs", dialogs: "Dialogs", users: "Users", analytics: "Analytics", tables: "Tables", media: "Media", versions: "Versions", team: "Team", export: "Export" } },
+  project: { tabsLabel: "Project sections", tabs: { scenario: "Scenario", bots: "Bots", logs: "Logs", dialogs: "Dialogs", users: "Users", campaigns: "Campaigns", analytics: "Analytics", tables: "Tables", media: "Media", versions: "Versions", team: "Team", export: "Export" } },
   bots: {
     profile: {
       title: "Profile in Telegram", hint: "What Telegram shows about the bot, set here instead of @BotFather. Empty fields stay as they are.",

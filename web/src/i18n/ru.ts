@@ -43,7 +43,7 @@ export const ru: Strings = {
     hint: "Импорт project.json: перетащите файл сюда или", pick: "Выберите файл", busy: "Импорт…", tooBig: "Файл больше 10 МБ.",
     notJson: "«{{name}}» — не JSON-файл.", failed: "Импорт не удался: {{reason}}",
   },
-  project: { tabsLabel: "Разделы проекта", tabs: { scenario: "Сценарий", bots: "Боты", logs: "Логи", dialogs: "Диалоги", users: "Пользователи", analytics: "Аналитика", tables: "Таблицы", media: "Медиа", versions: "Версии", team: "Команда", export: "Экспорт" } },
+  project: { tabsLabel: "Разделы проекта", tabs: { scenario: "Сценарий", bots: "Боты", logs: "Логи", dialogs: "Диалоги", users: "Пользователи", campaigns: "Рассылки", analytics: "Аналитика", tables: "Таблицы", media: "Медиа", versions: "Версии", team: "Команда", export: "Экспорт" } },
   bots: {
     profile: {
       title: "Профиль в Telegram", hint: "Что Telegram показывает о боте — задаётся здесь, без @BotFather. Пустые поля не меняются.",
