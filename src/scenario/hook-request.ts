@@ -72,6 +72,11 @@ export function readHookBody(s: HookSettings, body: Data): HookRead {
   const who = at(body, s.userField);
   const chatId = typeof who === "number" && Number.isSafeInteger(who) ? String(who) : typeof who === "string" ? who.trim() : "";
   if (!CHAT_ID.test(chatId) || chatId === "0") return { problem: `the body's field "${s.userField}" must be a user or chat id (an integer)` };
+  return { chatId, vars: hookVarsOf(s, body) };
+}
+
+/** The variables a body gives: the listed fields, or every top-level scalar; bounded in number and length. */
+export function hookVarsOf(s: HookSettings, body: Data): Record<string, HookValue> {
   const vars: Record<string, HookValue> = {};
   const fields = s.variables.length > 0 ? s.variables : Object.keys(body);
   for (const field of fields) {
@@ -81,7 +86,7 @@ export function readHookBody(s: HookSettings, body: Data): HookRead {
     if (Object.keys(vars).length >= HOOK_MAX_VARIABLES) break;
     vars[name] = bounded(v);
   }
-  return { chatId, vars };
+  return vars;
 }
 
 /** The answer's body: `{name}` becomes the request's variable of that name (unknown names stay as written). */

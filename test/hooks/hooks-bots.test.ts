@@ -6,19 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { loginAs } from "../support/app";
 import type { FakeUser } from "../support/fake-messenger";
 import { act, addBot, startRunnerPlatform, type RunnerPlatform, type TestBot } from "../bots/runner-platform";
-
-const node = (id: string, type: string, data: Record<string, unknown>) => ({ id, type, position: { x: 0, y: 0 }, data });
-
-export const hookScenario = {
-  sheets: [{
-    id: "s", name: "S", edges: [], nodes: [
-      node("start", "command_trigger", { command: "/start", autoTransitionTo: "hi" }),
-      node("hi", "message", { messageText: "hi {first_name}" }),
-      node("paid", "webhook_trigger", { userField: "customer.telegram_id", autoTransitionTo: "thanks" }),
-      node("thanks", "message", { messageText: "Order {order} paid: {total}, thanks {first_name}" }),
-    ],
-  }],
-};
+import { hookScenario } from "./scenario";
 
 const cases = [
   { isolation: "runner", mode: "polling" },
