@@ -9,15 +9,15 @@ import { FailureLadder, rateLimited, WindowLimiter } from "../../http/rate-limit
 import { randomBase62, safeEqual, sha256Hex } from "../../lib/crypto";
 import { depthMessage, tooDeep } from "../../lib/json-limits";
 import { normalizeDocument } from "../../scenario/model";
-import { hookNodeOf, hookNodesOf, hookSettingsOf, readHookBody, renderHookAnswer, type HookSettings, type HookValue } from "../../scenario/hook-request";
+import { HOOK_PER_MINUTE_MAX, hookNodeOf, hookNodesOf, hookSettingsOf, readHookBody, renderHookAnswer, type HookSettings, type HookValue } from "../../scenario/hook-request";
 import { readStoredScenario } from "../projects/document";
 import { hookById, hookOfNode, hooksOfProject, insertHook, projectScenarioOf, projectVersionOf, setHookSecret, tokenIdsOf } from "./queries";
 import type { HookListItem, HookSecretAnswer } from "./model";
 
 /** docs/hooks.md: a hook's body is at most 1 MB (the API's other JSON bodies may be 10 MB). */
 export const HOOK_BODY_LIMIT = 1024 * 1024;
-/** requests a minute one address may send to /api/hooks/*, whatever they carry */
-export const HOOK_ADDRESS_PER_MINUTE = 1200;
+/** requests a minute one address may send to /api/hooks/*, whatever they carry: as many as one hook may take */
+export const HOOK_ADDRESS_PER_MINUTE = HOOK_PER_MINUTE_MAX;
 /** wrong secrets (or unknown hooks) an address may send before it must wait, doubling, then is locked */
 export const HOOK_FREE_FAILURES = 10;
 const HOOK_ID = /^[A-Za-z0-9]{20,40}$/;
