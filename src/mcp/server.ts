@@ -8,6 +8,7 @@ import { botTools } from "./tools/bots";
 import { dialogTools } from "./tools/dialogs";
 import { templateTools } from "./tools/templates";
 import { previewTools } from "./tools/preview";
+import { hookTools } from "./tools/hooks";
 import { registerResources } from "./resources";
 
 const INSTRUCTIONS = [
@@ -26,6 +27,7 @@ export function createMcpServer(tc: ToolContext): McpServer {
   dialogTools(server, tc);
   templateTools(server, tc);
   previewTools(server, tc);
+  hookTools(server, tc);
   registerResources(server);
   return server;
 }
