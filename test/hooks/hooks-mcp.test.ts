@@ -2,21 +2,23 @@
 // user's project is refused), and preview_fire_hook runs a webhook node in a preview chat.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { createTestApp, loginAs, patFor, setUp, type TestApp } from "../support/app";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { createMcpServer } from "../../src/mcp/server";
+import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
 import { hookScenario } from "./scenario";
 
-let t: TestApp;
-let base: string;
-let cookie: string;
 const OWNER = 7201;
 const STRANGER = 7202;
+let t: TestApp;
+let cookie: string;
 const clients: Client[] = [];
 
+/** An agent of `userId` on the same tools an MCP session gets (the HTTP door is test/mcp's). */
 async function connect(userId: number): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${patFor(t, userId)}` } } });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await createMcpServer({ ctx: t.ctx, userId, sessionId: () => "hooks-test", clientName: () => "hooks-agent" }).connect(serverSide);
   const client = new Client({ name: "hooks-agent", version: "1.0.0" });
-  await client.connect(transport);
+  await client.connect(clientSide);
   clients.push(client);
   return client;
 }
@@ -24,17 +26,14 @@ type Result = { isError?: boolean; structuredContent?: any; content: { type: str
 const call = async (client: Client, name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as Result;
 
 beforeAll(async () => {
-  t = createTestApp({ fileDb: true });
+  t = createTestApp();
   await setUp(t);
-  t.app.listen({ port: 0, hostname: "127.0.0.1" });
-  base = `http://127.0.0.1:${t.app.server!.port}`;
   cookie = await loginAs(t, OWNER);
   await loginAs(t, STRANGER);
 });
 afterAll(async () => {
   for (const c of clients) await c.close().catch(() => undefined);
   await t.ctx.preview.stopAll();
-  await t.app.server?.stop(true);
   t.cleanup();
 });
 
