@@ -18,8 +18,9 @@ export function hookOfNode(db: Db, projectId: number, nodeId: string): HookRow |
   return db.select().from(hooks).where(and(eq(hooks.projectId, projectId), eq(hooks.nodeId, nodeId))).get();
 }
 
-export function insertHook(db: Db, row: { id: string; projectId: number; nodeId: string; secretHash: string }): HookRow {
-  return db.insert(hooks).values(row).returning().get();
+/** The new row, or undefined when the node got its hook meanwhile (two first calls at once). */
+export function insertHook(db: Db, row: { id: string; projectId: number; nodeId: string; secretHash: string }): HookRow | undefined {
+  return db.insert(hooks).values(row).onConflictDoNothing().returning().get();
 }
 
 export function setHookSecret(db: Db, id: string, secretHash: string, at: string) {

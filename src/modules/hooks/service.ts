@@ -87,10 +87,11 @@ export class HooksService {
     if (!(await this.hookNodes(projectId)).has(nodeId)) throw notFound(`The project's scenario has no webhook_trigger node "${nodeId}" (save the scenario first)`);
     const secret = SECRET_PREFIX + randomBase62(32);
     const secretHash = sha256Hex(secret);
-    const existing = hookOfNode(this.ctx.db, projectId, nodeId);
-    const row = existing ?? insertHook(this.ctx.db, { id: randomBase62(24), projectId, nodeId, secretHash });
-    if (existing) setHookSecret(this.ctx.db, existing.id, secretHash, new Date().toISOString());
-    this.ctx.log.info(`hook ${row.id} of project ${projectId}: ${existing ? "secret rotated" : "created"}`);
+    // Two first calls at once: the second finds the row the first made, and rotates its secret.
+    const made = hookOfNode(this.ctx.db, projectId, nodeId) ? undefined : insertHook(this.ctx.db, { id: randomBase62(24), projectId, nodeId, secretHash });
+    const row = made ?? hookOfNode(this.ctx.db, projectId, nodeId)!;
+    if (!made) setHookSecret(this.ctx.db, row.id, secretHash, new Date().toISOString());
+    this.ctx.log.info(`hook ${row.id} of project ${projectId}: ${made ? "created" : "secret rotated"}`);
     const path = hookPath(row.id);
     return { nodeId, hookId: row.id, path, url: this.ctx.config.webhookBaseUrl ? this.ctx.config.webhookBaseUrl + path : null, secret };
   }
