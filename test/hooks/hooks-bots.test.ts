@@ -74,8 +74,12 @@ for (const { isolation, mode } of cases) {
         const r = await post(h.path, h.secret, { order: "X", total: 0, customer: { telegram_id: u.id } });
         expect(r.status).toBe(409);
         expect(r.body.error).toBe("BOT_NOT_RUNNING");
-        expect((await act(p, b, "start")).status).toBe(200);
+        // A polling bot counts as running once launched, before it has checked its token: a hook
+        // arriving then waits for that check instead of failing in the bot.
+        const started = act(p, b, "start");
+        while (p.t.ctx.bots.state(b.tokenId).status !== "running") await Bun.sleep(1);
         expect((await post(h.path, h.secret, { order: "Y", total: 3, customer: { telegram_id: u.id } })).status).toBe(200);
+        expect((await started).status).toBe(200);
         const [sent] = await p.fake.waitForSent(b.bot.token, u.id, 1, 15_000);
         expect(sent!.params.text).toBe("Order Y paid: 3, thanks ");
       }, 30_000);

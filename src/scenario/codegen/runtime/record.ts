@@ -332,8 +332,23 @@ function runForPlatform(chatId: string, target: string, prepare: (turn: Turn) =>
   });
 }
 
+/**
+ * Commands that arrive while the token is still being checked: the platform counts a polling bot
+ * running once it is launched, and a flow cannot run before the bot knows itself (bot.init).
+ * launch.ts runs them once it does.
+ */
+const earlyCommands: PlatformCommand[] = [];
+
+export function commandsReady() {
+  for (const c of earlyCommands.splice(0)) tellBot(c);
+}
+
 export function tellBot(command: PlatformCommand) {
   if (!/^-?\d{1,20}$/.test(command.chatId) || typeof command.nodeId !== "string") return;
+  if (!bot.isInited()) {
+    if (earlyCommands.length < 1000) earlyCommands.push(command);
+    return;
+  }
   if (command.op === "resume") {
     console.log("chat " + command.chatId + ": the operator let go; resuming at " + command.nodeId);
     runForPlatform(command.chatId, command.nodeId, () => undefined);
