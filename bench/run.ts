@@ -122,6 +122,9 @@ function headline(name: string, r: Figures) {
       rows.push([name, "API p99 while sending", ms(r.apiWhileSending?.during?.p99Ms), `idle ${ms(r.apiWhileSending?.idleAfter?.p99Ms)}`, num(r.apiWhileSending?.p99Ratio)]);
       return;
     }
+    case "hooks":
+      rows.push([name, `inbound hook → message p50 / p99 (${r.isolation})`, `${ms(r.hookToMessage?.p50Ms)} / ${ms(r.hookToMessage?.p99Ms)}`, `webhook intake → reply ${ms(r.intakeToReply?.p50Ms)} / ${ms(r.intakeToReply?.p99Ms)}`, num(r.p99VsIntake)]);
+      return;
     case "dialogs": {
       const u = r.updateToReply ?? {};
       rows.push([name, `update → reply p50 / p99, recording on (${r.bots} bots)`, `${ms(u.recordingOn?.p50Ms)} / ${ms(u.recordingOn?.p99Ms)}`, `retention 0 ${ms(u.retention0?.p50Ms)} / ${ms(u.retention0?.p99Ms)}`, num(u.p99Ratio)]);

@@ -17,6 +17,7 @@ import { mediaRoutes } from "./modules/media/media.routes";
 import { botFolderRoutes } from "./modules/admin/bot-folders.routes";
 import { adminBackupRoutes } from "./modules/admin/backups.routes";
 import { webhookRoutes } from "./modules/webhook/webhook.routes";
+import { hookRoutes } from "./modules/hooks/hooks.routes";
 import { botLifecycleRoutes } from "./modules/bot-lifecycle/bot-lifecycle.routes";
 import { projectsRoutes } from "./modules/projects/projects.routes";
 import { eventsRoutes } from "./modules/events/events.routes";
@@ -68,6 +69,7 @@ export function createApp(ctx: AppContext) {
     .use(storageRoutes(ctx))
     .use(mediaRoutes(ctx))
     .use(webhookRoutes(ctx))
+    .use(hookRoutes(ctx))
     .use(botLifecycleRoutes(ctx))
     .use(projectsRoutes(ctx))
     .use(eventsRoutes(ctx))

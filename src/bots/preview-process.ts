@@ -7,6 +7,7 @@ import { setPriority } from "node:os";
 import { join } from "node:path";
 import { ensureBotModules } from "./bot-modules";
 import { readLines } from "./lines";
+import type { BotCommand } from "./runner/protocol";
 
 /** Niceness of a preview bot's process (docs/operations.md "Runners and stalls"). */
 const PREVIEW_NICE = 10;
@@ -113,6 +114,16 @@ export class PreviewBot {
       if (!this.stopping) spec.onExit(killedFor ?? `the preview bot exited (code ${code})`);
       this.endedResolve();
     });
+  }
+
+  /** A command of the platform (an inbound webhook, docs/hooks.md), as a production bot's process gets it on stdin; false when no process runs. */
+  tell(command: BotCommand): boolean {
+    const proc = this.proc;
+    if (!proc || exitedAlready(proc) || this.stopping) return false;
+    const sink = proc.stdin as import("bun").FileSink;
+    sink.write(JSON.stringify(command) + "\n");
+    sink.flush();
+    return true;
   }
 
   /** Ends the process (stdin closes, then SIGTERM, SIGKILL after `graceMs`). */

@@ -11,6 +11,7 @@ import { analyticsTools } from "./tools/analytics";
 import { campaignTools } from "./tools/campaigns";
 import { templateTools } from "./tools/templates";
 import { previewTools } from "./tools/preview";
+import { hookTools } from "./tools/hooks";
 import { registerResources } from "./resources";
 
 const INSTRUCTIONS = [
@@ -32,6 +33,7 @@ export function createMcpServer(tc: ToolContext): McpServer {
   campaignTools(server, tc);
   templateTools(server, tc);
   previewTools(server, tc);
+  hookTools(server, tc);
   registerResources(server);
   return server;
 }

@@ -67,6 +67,7 @@ export const NODE_DESCRIPTIONS: Record<string, NodeDescription> = {
   join_request_trigger: { en: "Runs when someone asks to join a group or channel; answer with approve or decline.", ru: "Срабатывает на заявку на вступление в группу или канал; ответьте одобрением или отказом." },
   approve_join_request: { en: "Lets the user who asked into the group ({join_chat_id}).", ru: "Принимает пользователя, подавшего заявку, в группу ({join_chat_id})." },
   decline_join_request: { en: "Refuses the user's request to join the group ({join_chat_id}).", ru: "Отклоняет заявку пользователя на вступление в группу ({join_chat_id})." },
+  webhook_trigger: { en: "Runs when an outside system (a shop, a form, a CRM) posts to the node's URL; the body's fields become variables.", ru: "Срабатывает, когда внешняя система (магазин, форма, CRM) шлёт запрос на адрес узла; поля тела становятся переменными." },
 };
 
 /** The one-line description of a type in a language ("en" when the language has none). */

@@ -164,6 +164,7 @@ export const SLOTS: Readonly<Record<string, readonly SlotSpec[]>> = {
   join_request_trigger: STEP,
   payment_trigger: STEP,
   checkout_trigger: STEP,
+  webhook_trigger: STEP,
   comment: [],
 };
 

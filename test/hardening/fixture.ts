@@ -117,6 +117,9 @@ export interface Ids {
   preview: string;
   /** a file the preview user sent in that session */
   previewFile: string;
+  /** the inbound webhook of the project's webhook_trigger node "hookNode" (docs/hooks.md) */
+  hook: string;
+  hookNode: string;
   /** a project of OWNER (COLLAB invited) in OWNER's trash (docs/api.md "Trash") */
   trashed: number;
   /** a scenario table of the project (docs/tables.md) and one of its rows */
@@ -141,7 +144,7 @@ function sharedBackup(t: { ctx: { backups: { create(): Promise<{ name: string }>
 export async function makeFixture(h: Hardening): Promise<Ids> {
   const n = ++serial;
   const { t } = h;
-  const project = t.ctx.projects.create(OWNER, { name: `Fixture ${n}`, data: { sheets: [{ id: "s", name: "S", nodes: [{ id: "start", type: "start", position: { x: 0, y: 0 }, data: { messageText: "hi" } }], edges: [] }] } }).id;
+  const project = t.ctx.projects.create(OWNER, { name: `Fixture ${n}`, data: { sheets: [{ id: "s", name: "S", nodes: [{ id: "start", type: "start", position: { x: 0, y: 0 }, data: { messageText: "hi" } }, { id: "hookNode", type: "webhook_trigger", position: { x: 0, y: 0 }, data: { autoTransitionTo: "start" } }], edges: [] }] } }).id;
   expect((await h.call("POST", `/api/bot/projects/${project}/collaborators`, { cookie: h.owner, json: { user_id: COLLAB } })).status).toBe(200);
   const bot = h.fake.addBot({ firstName: `Fixture${n}` });
   const token = await h.call("POST", `/api/bot/projects/${project}/tokens`, { cookie: h.owner, json: { token: bot.token } });
@@ -171,6 +174,8 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
   const storage = await h.call("POST", "/api/storage-configs", { cookie: h.owner, json: { name: `Store ${n}`, backend: "local", config: { rootPath: join(t.dir, `store-${n}`) } } });
   expect(storage.status).toBe(201);
   const preview = await sharedPreview(h, project);
+  const hook = await h.call("POST", `/api/projects/${project}/hooks/hookNode/secret`, { cookie: h.owner });
+  expect(hook.status).toBe(201);
   const pat = t.ctx.auth.createPat(OWNER, `fixture ${n}`, []);
   const adminPat = t.ctx.auth.createPat(OWNER, `admin-made ${n}`, []);
   const backup = await sharedBackup(t);
@@ -203,6 +208,8 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
     adminPat: adminPat.id,
     user: OWNER,
     backup,
+    hook: hook.body.hookId,
+    hookNode: "hookNode",
     ...preview,
   };
 }
@@ -369,6 +376,10 @@ export const ROUTES: { method: string; path: string; level: Level }[] = [
   { method: "GET", path: "/api/bot/tokens/{token}/campaigns/{campaign}/recipients", level: "user" },
   // webhook intake
   { method: "POST", path: "/api/webhook/{project}/{token}", level: "public" },
+  // inbound webhooks (docs/hooks.md): the public path is authenticated by the hook's secret only
+  { method: "POST", path: "/api/hooks/{hook}", level: "public" },
+  { method: "GET", path: "/api/projects/{project}/hooks", level: "user" },
+  { method: "POST", path: "/api/projects/{project}/hooks/{hookNode}/secret", level: "user" },
   // storage configs
   { method: "GET", path: "/api/storage-configs", level: "user" },
   { method: "POST", path: "/api/storage-configs", level: "operator" },
@@ -413,6 +424,7 @@ export const ROUTES: { method: string; path: string; level: Level }[] = [
   { method: "POST", path: "/api/projects/{project}/preview", level: "user" },
   { method: "POST", path: "/api/templates/{template}/preview", level: "user" },
   { method: "GET", path: "/api/preview/{preview}", level: "user" },
+  { method: "POST", path: "/api/preview/{preview}/hooks/{hookNode}", level: "user" },
   { method: "DELETE", path: "/api/preview/{preview}", level: "user" },
   { method: "GET", path: "/api/preview/{preview}/transcript", level: "user" },
   { method: "POST", path: "/api/preview/{preview}/actions", level: "user" },

@@ -51,6 +51,11 @@ export const MATRIX: Row[] = [
   { method: "HEAD", path: "/uploads/{upload}", expect: everyone(200) },
   // without the secret header the intake refuses everyone alike (docs/api.md#webhook-intake: a deliberate hardening)
   { method: "POST", path: "/api/webhook/{project}/{token}", body: () => ({ update_id: 1 }), expect: everyone(401) },
+  // an inbound webhook is authenticated by its secret only: no session or PAT opens it (docs/hooks.md)
+  { method: "POST", path: "/api/hooks/{hook}", body: () => ({ user_id: 1 }), expect: everyone(401) },
+  // a hook's URL and secret are the project members' (docs/hooks.md)
+  { method: "GET", path: "/api/projects/{project}/hooks", expect: member(200) },
+  { method: "POST", path: "/api/projects/{project}/hooks/{hookNode}/secret", expect: member(201) },
   // auth (docs/api.md)
   { method: "GET", path: "/api/auth/me", expect: anyUser(200) },
   { method: "GET", path: "/api/auth/pats", expect: anyUser(200) },
@@ -225,6 +230,7 @@ export const MATRIX: Row[] = [
   { method: "GET", path: "/api/preview/{preview}", expect: previewOwner(200) },
   { method: "GET", path: "/api/preview/{preview}/transcript", expect: previewOwner(200) },
   { method: "POST", path: "/api/preview/{preview}/actions", body: () => ({ type: "text", text: "/start" }), expect: previewOwner(200) },
+  { method: "POST", path: "/api/preview/{preview}/hooks/{hookNode}", body: () => ({ order: "1" }), expect: previewOwner(200) },
   { method: "PUT", path: "/api/preview/{preview}/actor", body: () => ({ user: "user", chat: "private" }), expect: previewOwner(200) },
   { method: "PUT", path: "/api/preview/{preview}/document", body: () => ({ document: { sheets: [{ id: "s", name: "S", nodes: [{ id: "start", type: "start", position: { x: 0, y: 0 }, data: { messageText: "edited" } }], edges: [] }] } }), expect: previewOwner(200) },
   { method: "GET", path: "/api/preview/{preview}/variables", expect: previewOwner(200) },

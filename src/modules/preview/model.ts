@@ -40,6 +40,9 @@ export type PreviewUserKey = (typeof PREVIEW_USERS)[number];
 
 export const actorSchema = z.object({ user: z.enum(PREVIEW_USERS), chat: z.enum(["private", "group"]) });
 
+/** A hook's body as the preview fires it (docs/hooks.md "In the preview"): any JSON object. */
+export const previewHookSchema = z.record(z.string(), z.unknown());
+
 export const variablesSchema = z.object({
   variables: z.record(z.string().min(1).max(128), z.unknown()).refine((v) => Object.keys(v).length <= 500, {
     error: "at most 500 variables",

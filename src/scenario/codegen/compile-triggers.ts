@@ -104,6 +104,8 @@ function updateTrigger(node: RawNode, ctx: CompileContext): MessageTriggerDef | 
   if (node.type === "join_request_trigger") return { on: "join_request", target };
   if (node.type === "payment_trigger") return { on: "payment", target };
   if (node.type === "checkout_trigger") return { on: "checkout", target };
+  // What the request carries is read by the platform (src/scenario/hook-request.ts); the bot only runs the flow.
+  if (node.type === "webhook_trigger") return { on: "hook", target, node: node.id };
   if (node.type === "reaction_trigger") {
     const only = listOf(node.data.emoji);
     // Telegram's reaction emoji are single emoji (with variation selectors); words or digits never arrive.
@@ -201,6 +203,7 @@ export function compileTrigger(node: RawNode, ctx: CompileContext, out: TriggerT
     case "join_request_trigger":
     case "payment_trigger":
     case "checkout_trigger":
+    case "webhook_trigger":
     case "incoming_message_trigger":
     case "outgoing_message_trigger":
     case "group_message_trigger": {

@@ -7,6 +7,7 @@ import { get } from "../api/client";
 import { AssignmentsEditor, BranchesEditor, ButtonsEditor, Check, Choice, LayoutEditor, Num, Target, Text, type FieldCtx } from "./fields";
 import { FunnelFacts } from "./FunnelFacts";
 import { HttpTest } from "./HttpTest";
+import { HookUrl } from "./HookUrl";
 import { MessageButtons } from "./MessageButtons";
 import { GenericFields } from "./GenericFields";
 import { labelOf, MESSAGE_LIKE, variablesOf, type Data, type SNode } from "./document";
@@ -157,6 +158,20 @@ function TypeFields({ ctx, node, projectId }: { ctx: FieldCtx; node: SNode; proj
           <Text ctx={ctx} k="httpRequestStatusVariable" label={t("editor.props.statusVar")} vars />
           <Target ctx={ctx} k="autoTransitionTo" label={t("editor.props.next")} />
           <HttpTest projectId={projectId} data={ctx.data} />
+        </>
+      );
+    case "webhook_trigger":
+      return (
+        <>
+          <HookUrl projectId={projectId} nodeId={node.id} />
+          <Text ctx={ctx} k="userField" label={t("editor.hook.userField")} placeholder="user_id" />
+          <Text ctx={ctx} k="variables" label={t("editor.hook.variables")} placeholder="order, total" />
+          <Text ctx={ctx} k="variablePrefix" label={t("editor.hook.prefix")} placeholder="order_" />
+          <Num ctx={ctx} k="answerStatus" label={t("editor.hook.status")} />
+          <Text ctx={ctx} k="answerBody" label={t("editor.hook.body")} multiline placeholder='{"ok":true}' />
+          <Num ctx={ctx} k="rateLimitPerMinute" label={t("editor.hook.perMinute")} />
+          <Num ctx={ctx} k="tokenId" label={t("editor.hook.tokenId")} />
+          <Target ctx={ctx} k="autoTransitionTo" label={t("editor.props.next")} />
         </>
       );
     default:

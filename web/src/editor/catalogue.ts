@@ -37,6 +37,7 @@ export const NODE_KINDS: NodeKind[] = [
   { type: "join_request_trigger", group: "triggers", icon: "✋", defaults: () => ({ autoTransitionTo: "" }) },
   { type: "checkout_trigger", group: "triggers", icon: "☑", defaults: () => ({ autoTransitionTo: "" }) },
   { type: "payment_trigger", group: "triggers", icon: "★", defaults: () => ({ autoTransitionTo: "" }) },
+  { type: "webhook_trigger", group: "triggers", icon: "⇲", defaults: () => ({ userField: "user_id", variables: "", variablePrefix: "", answerStatus: 200, answerBody: '{"ok":true}', rateLimitPerMinute: 60, autoTransitionTo: "" }) },
   { type: "schedule_trigger", group: "triggers", icon: "◴", defaults: () => ({ rules: [{ mode: "interval", intervalMinutes: 5 }], timezone: "Europe/Moscow", autoTransitionTo: "", runOnStart: false, enabled: true, maxConcurrent: 1 }) },
 
   { type: "message", group: "messages", icon: "✉", defaults: () => ({ messageText: "New message", markdown: false }) },

@@ -12,7 +12,7 @@ const types = {
     ban_user: "Ban user", unban_user: "Unban user", mute_user: "Mute user", unmute_user: "Unmute user", kick_user: "Kick user", promote_user: "Promote user", demote_user: "Demote user", admin_rights: "Admin rights",
     start: "Start (legacy)", command: "Command (legacy)",
     checkout_trigger: "Checkout", refuse_checkout: "Refuse checkout", payment_trigger: "Payment received", invoice: "Invoice in Stars", refund_payment: "Refund Stars", reaction_trigger: "Reaction", member_trigger: "Member joins or leaves", join_request_trigger: "Join request", approve_join_request: "Approve join request", decline_join_request: "Decline join request",
-    outgoing_message_trigger: "Outgoing message", group_message_trigger: "Group message", schedule_trigger: "Schedule", media: "Media", loop: "Loop", parallel_split: "Parallel split",
+    outgoing_message_trigger: "Outgoing message", group_message_trigger: "Group message", schedule_trigger: "Schedule", webhook_trigger: "Webhook", media: "Media", loop: "Loop", parallel_split: "Parallel split",
     bot_table: "Bot table", psql_query: "SQL query", convert_file: "Convert file", create_forum_topic: "Create forum topic", comment: "Comment",
   },
   ru: {
@@ -24,7 +24,7 @@ const types = {
     ban_user: "Забанить", unban_user: "Разбанить", mute_user: "Заглушить", unmute_user: "Снять заглушение", kick_user: "Исключить", promote_user: "Повысить", demote_user: "Понизить", admin_rights: "Права админа",
     start: "Старт (старый)", command: "Команда (старая)",
     checkout_trigger: "Подтверждение оплаты", refuse_checkout: "Отклонить оплату", payment_trigger: "Оплата получена", invoice: "Счёт в звёздах", refund_payment: "Возврат звёзд", reaction_trigger: "Реакция", member_trigger: "Участник вошёл или вышел", join_request_trigger: "Заявка на вступление", approve_join_request: "Одобрить заявку", decline_join_request: "Отклонить заявку",
-    outgoing_message_trigger: "Исходящее сообщение", group_message_trigger: "Сообщение в группе", schedule_trigger: "Расписание", media: "Медиафайл", loop: "Цикл", parallel_split: "Параллельные ветки",
+    outgoing_message_trigger: "Исходящее сообщение", group_message_trigger: "Сообщение в группе", schedule_trigger: "Расписание", webhook_trigger: "Вебхук", media: "Медиафайл", loop: "Цикл", parallel_split: "Параллельные ветки",
     bot_table: "Таблица бота", psql_query: "SQL-запрос", convert_file: "Конвертация файла", create_forum_topic: "Создать тему форума", comment: "Комментарий",
   },
 };
@@ -51,6 +51,12 @@ const en = {
   save: { save: "Save", message: "Commit message", autosave: "Autosave", restart: "Restart bots on save", saving: "Saving…", saved: "Saved", unsaved: "Unsaved changes", failed: "Save failed", leave: "This scenario has unsaved changes. Leave and lose them?", named: "Saved in the editor" },
   conflict: { title: "Someone else saved this project", text: "Another copy was saved at {{at}} while you were editing.", counts: "Yours: {{mine}} nodes · theirs: {{theirs}} nodes", onlyMine: "Only in yours", onlyTheirs: "Only in theirs", changed: "Different in both", keepMine: "Keep mine (overwrite)", loadTheirs: "Load theirs (drop mine)" },
   remote: { text: "This project was changed elsewhere.", dirty: "Reloading drops your unsaved changes.", reload: "Reload", dismiss: "Ignore" },
+  hook: {
+    url: "URL for outside systems", none: "No URL yet: create one.", saveFirst: "Save the scenario first: the URL belongs to the saved node.", create: "Create URL and secret", rotate: "New secret",
+    once: "The secret is shown only now. Copy it; the old one no longer works.", how: "Send it as the X-Botloom-Secret header (or Authorization: Bearer) with a POST of JSON or a form.", done: "Done",
+    note: "The bot must be running. The body's fields become variables; see docs/hooks.md.",
+    userField: "Body field with the user or chat id", variables: "Fields that become variables (empty: all)", prefix: "Variable name prefix", status: "Answer status", body: "Answer body ({variables} allowed)", perMinute: "Requests a minute", tokenId: "Token id (when the project runs several bots)",
+  },
   http: { send: "Send test request", sending: "Sending…", note: "Sent by the server as written: {variables} are not filled in.", truncated: "cut at 64 KB" },
   code: { title: "Code", program: "Program", refresh: "Regenerate", download: "Download", warnings: "Warnings", noWarnings: "No warnings." },
   keys: { title: "Keyboard shortcuts", save: "Save", undo: "Undo", redo: "Redo", copyPaste: "Copy / paste nodes (also between tabs and projects)", duplicate: "Duplicate selection", selectAll: "Select all nodes of the sheet", delete: "Delete selection or edge", search: "Search nodes on every sheet", layout: "Auto-layout the sheet", analytics: "Analytics overlay: users per node and link", marquee: "Select with a rectangle", multi: "Add to selection", help: "This help", close: "Close" },
@@ -108,6 +114,12 @@ const ru: Shape<typeof en> = {
   save: { save: "Сохранить", message: "Описание изменений", autosave: "Автосохранение", restart: "Перезапускать ботов при сохранении", saving: "Сохранение…", saved: "Сохранено", unsaved: "Есть несохранённые изменения", failed: "Не удалось сохранить", leave: "В сценарии есть несохранённые изменения. Уйти и потерять их?", named: "Сохранено в редакторе" },
   conflict: { title: "Проект сохранил кто-то другой", text: "Пока вы редактировали, в {{at}} была сохранена другая копия.", counts: "У вас: {{mine}} узлов · у них: {{theirs}} узлов", onlyMine: "Только у вас", onlyTheirs: "Только у них", changed: "Отличаются", keepMine: "Оставить моё (перезаписать)", loadTheirs: "Загрузить их (моё удалить)" },
   remote: { text: "Проект изменён в другом месте.", dirty: "Перезагрузка сбросит ваши несохранённые изменения.", reload: "Перезагрузить", dismiss: "Не сейчас" },
+  hook: {
+    url: "Адрес для внешних систем", none: "Адреса пока нет: создайте его.", saveFirst: "Сначала сохраните сценарий: адрес принадлежит сохранённому узлу.", create: "Создать адрес и секрет", rotate: "Новый секрет",
+    once: "Секрет показан только сейчас. Скопируйте его; старый больше не действует.", how: "Передавайте его в заголовке X-Botloom-Secret (или Authorization: Bearer) в POST-запросе с JSON или формой.", done: "Готово",
+    note: "Бот должен быть запущен. Поля тела запроса становятся переменными; см. docs/hooks.md.",
+    userField: "Поле тела с id пользователя или чата", variables: "Поля, которые станут переменными (пусто: все)", prefix: "Префикс имён переменных", status: "Статус ответа", body: "Тело ответа (можно {переменные})", perMinute: "Запросов в минуту", tokenId: "Id токена (если в проекте запущено несколько ботов)",
+  },
   http: { send: "Отправить тестовый запрос", sending: "Отправка…", note: "Запрос отправляет сервер как есть: {переменные} не подставляются.", truncated: "обрезано до 64 КБ" },
   code: { title: "Код", program: "Программа", refresh: "Сгенерировать", download: "Скачать", warnings: "Предупреждения", noWarnings: "Предупреждений нет." },
   keys: { title: "Горячие клавиши", save: "Сохранить", undo: "Отменить", redo: "Повторить", copyPaste: "Копировать / вставить узлы (и между вкладками и проектами)", duplicate: "Дублировать выделенное", selectAll: "Выделить все узлы листа", delete: "Удалить выделенное или связь", search: "Поиск узлов на всех листах", layout: "Авторасстановка листа", analytics: "Аналитика: пользователи на узлах и связях", marquee: "Выделить рамкой", multi: "Добавить к выделению", help: "Эта справка", close: "Закрыть" },

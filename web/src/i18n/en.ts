@@ -138,6 +138,7 @@ export const en = {
     noVariables: "No variables yet.",
     editVariables: "Edit",
     variablesJson: "Variables must be a JSON object.",
+    hookTitle: "Fire this webhook", hookBody: "Request body (JSON); the flow runs in this chat", hookFire: "Fire webhook", hookJson: "The body must be a JSON object.", hookAnswer: "The hook would answer {{status}}:",
     react: "React with 👍", joinRequest: "Ask to join the group", joinGroup: "Join the group",
     pay: "Pay {{amount}} ⭐",
     demoPoll: "A poll from the preview",

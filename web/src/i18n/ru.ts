@@ -139,6 +139,7 @@ export const ru: Strings = {
     noVariables: "Переменных пока нет.",
     editVariables: "Изменить",
     variablesJson: "Переменные должны быть JSON-объектом.",
+    hookTitle: "Вызвать этот вебхук", hookBody: "Тело запроса (JSON); ветка запустится в этом чате", hookFire: "Вызвать вебхук", hookJson: "Тело должно быть JSON-объектом.", hookAnswer: "Вебхук ответил бы {{status}}:",
     react: "Поставить 👍", joinRequest: "Заявка в группу", joinGroup: "Вступить в группу",
     pay: "Оплатить {{amount}} ⭐",
     demoPoll: "Опрос из предпросмотра",

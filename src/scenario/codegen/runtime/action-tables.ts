@@ -172,8 +172,10 @@ export interface ActionNode {
  * run in the chat of the user whose variable `threadVariable` holds that topic's id.
  */
 export interface MessageTriggerDef {
-  on: "incoming" | "outgoing" | "group" | "reaction" | "member" | "join_request" | "payment" | "checkout";
+  on: "incoming" | "outgoing" | "group" | "reaction" | "member" | "join_request" | "payment" | "checkout" | "hook";
   target: string;
+  /** hook: the webhook_trigger node's id (the platform names it in its command) */
+  node?: string;
   /** reaction: only these emoji (none: any); member: only these events (none: any) */
   only?: string[];
   /** group: the group's chat id (template; "-100" is added to a bare id) */
