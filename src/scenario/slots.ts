@@ -94,6 +94,8 @@ const MESSAGE: readonly SlotSpec[] = [BUTTONS, CONTINUE, INPUT, VARIANTS, KEYBOA
 /** Nodes that send something with a keyboard but collect nothing (compile-actions.ts). */
 const SENDER: readonly SlotSpec[] = [BUTTONS, CONTINUE, KEYBOARD, AUTO];
 const STEP: readonly SlotSpec[] = [AUTO];
+/** Where the flow goes when the node fails (a timeout, a refused connection, a bad answer); offered always. */
+const ON_ERROR = field("errorTransitionTo", "default", "error", "error", always);
 
 /** Slots per node type, in the order the node draws its handles. */
 export const SLOTS: Readonly<Record<string, readonly SlotSpec[]>> = {
@@ -131,7 +133,8 @@ export const SLOTS: Readonly<Record<string, readonly SlotSpec[]>> = {
   http_request: STEP,
   convert_file: STEP,
   bot_table: STEP,
-  psql_query: STEP,
+  psql_query: [AUTO, ON_ERROR],
+  ai_answer: [AUTO, ON_ERROR],
   delete_message: STEP,
   forward_message: STEP,
   answer_callback_query: STEP,

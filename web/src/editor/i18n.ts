@@ -13,7 +13,7 @@ const types = {
     start: "Start (legacy)", command: "Command (legacy)",
     checkout_trigger: "Checkout", refuse_checkout: "Refuse checkout", payment_trigger: "Payment received", invoice: "Invoice in Stars", refund_payment: "Refund Stars", reaction_trigger: "Reaction", member_trigger: "Member joins or leaves", join_request_trigger: "Join request", approve_join_request: "Approve join request", decline_join_request: "Decline join request",
     outgoing_message_trigger: "Outgoing message", group_message_trigger: "Group message", schedule_trigger: "Schedule", media: "Media", loop: "Loop", parallel_split: "Parallel split",
-    bot_table: "Bot table", psql_query: "SQL query", convert_file: "Convert file", create_forum_topic: "Create forum topic", comment: "Comment",
+    bot_table: "Bot table", psql_query: "SQL query", ai_answer: "AI answer", convert_file: "Convert file", create_forum_topic: "Create forum topic", comment: "Comment",
   },
   ru: {
     command_trigger: "Команда", text_trigger: "Текстовый триггер", incoming_message_trigger: "Любое сообщение", callback_trigger: "Триггер кнопки", incoming_callback_trigger: "Любое нажатие кнопки",
@@ -25,7 +25,7 @@ const types = {
     start: "Старт (старый)", command: "Команда (старая)",
     checkout_trigger: "Подтверждение оплаты", refuse_checkout: "Отклонить оплату", payment_trigger: "Оплата получена", invoice: "Счёт в звёздах", refund_payment: "Возврат звёзд", reaction_trigger: "Реакция", member_trigger: "Участник вошёл или вышел", join_request_trigger: "Заявка на вступление", approve_join_request: "Одобрить заявку", decline_join_request: "Отклонить заявку",
     outgoing_message_trigger: "Исходящее сообщение", group_message_trigger: "Сообщение в группе", schedule_trigger: "Расписание", media: "Медиафайл", loop: "Цикл", parallel_split: "Параллельные ветки",
-    bot_table: "Таблица бота", psql_query: "SQL-запрос", convert_file: "Конвертация файла", create_forum_topic: "Создать тему форума", comment: "Комментарий",
+    bot_table: "Таблица бота", psql_query: "SQL-запрос", ai_answer: "Ответ ИИ", convert_file: "Конвертация файла", create_forum_topic: "Создать тему форума", comment: "Комментарий",
   },
 };
 
@@ -43,7 +43,7 @@ const en = {
   phone: { title: "Read-only on a phone", text: "This screen is too narrow to edit the scenario. Look around, open a node to read it, and try the bot in the preview; edit on a wider screen (at least 800 px)." },
   types: types.en,
   groups: { triggers: "Triggers", messages: "Messages", logic: "Logic", http: "HTTP", data: "Data", actions: "Actions", content: "Content", users: "User management", utility: "Utility", legacy: "Legacy" },
-  slots: { auto: "next", button: "button", branch: "branch", default: "otherwise", input: "after answer", keyboard: "keyboard", continue: "after choice", afterLoop: "after loop", body: "each item", broadcast: "message to send" },
+  slots: { auto: "next", button: "button", branch: "branch", default: "otherwise", input: "after answer", keyboard: "keyboard", continue: "after choice", afterLoop: "after loop", body: "each item", broadcast: "message to send", error: "on error" },
   actions: { goto: "Go to node", command: "Run command", url: "Open URL", web_app: "Open Mini App", copy_text: "Copy text", contact: "Ask contact", location: "Ask location", poll: "Ask for a poll", request_managed_bot: "Create a bot", complete: "Complete", selection: "Select (multi)" },
   styles: { none: "App colour", primary: "Blue", success: "Green", danger: "Red" },
   sheets: { title: "Sheets", add: "Add sheet", rename: "Rename", duplicate: "Duplicate", delete: "Delete sheet", left: "Move left", right: "Move right", newName: "Sheet {{n}}", confirmDelete: "Delete sheet “{{name}}” and its nodes?" },
@@ -100,7 +100,7 @@ const ru: Shape<typeof en> = {
   phone: { title: "На телефоне — только просмотр", text: "Экран слишком узкий, чтобы редактировать сценарий. Можно смотреть схему, открывать узлы и пробовать бота в превью; редактируйте на экране шире 800 px." },
   types: types.ru,
   groups: { triggers: "Триггеры", messages: "Сообщения", logic: "Логика", http: "HTTP", data: "Данные", actions: "Действия", content: "Управление контентом", users: "Пользователи", utility: "Утилиты", legacy: "Старые" },
-  slots: { auto: "далее", button: "кнопка", branch: "ветка", default: "иначе", input: "после ответа", keyboard: "клавиатура", continue: "после выбора", afterLoop: "после цикла", body: "для каждого", broadcast: "что разослать" },
+  slots: { auto: "далее", button: "кнопка", branch: "ветка", default: "иначе", input: "после ответа", keyboard: "клавиатура", continue: "после выбора", afterLoop: "после цикла", body: "для каждого", broadcast: "что разослать", error: "при ошибке" },
   actions: { goto: "Перейти к узлу", command: "Выполнить команду", url: "Открыть ссылку", web_app: "Открыть Mini App", copy_text: "Скопировать текст", contact: "Запросить контакт", location: "Запросить геопозицию", poll: "Запросить опрос", request_managed_bot: "Создать бота", complete: "Завершить", selection: "Выбор (несколько)" },
   styles: { none: "Цвет приложения", primary: "Синий", success: "Зелёный", danger: "Красный" },
   sheets: { title: "Листы", add: "Добавить лист", rename: "Переименовать", duplicate: "Дублировать", delete: "Удалить лист", left: "Левее", right: "Правее", newName: "Лист {{n}}", confirmDelete: "Удалить лист «{{name}}» вместе с узлами?" },

@@ -75,6 +75,7 @@ export async function go(turn: Turn, id: string | undefined): Promise<void> {
       case "convert":
       case "table":
       case "sql":
+      case "ai":
         next = await runLogicNode(turn, node); // runtime/control.ts
         break;
       case "action":

@@ -33,6 +33,8 @@ export interface ChatState {
   selections?: Record<string, string[]>;
   /** id of the bot's latest message in this chat */
   lastBot?: number;
+  /** ai_answer's own memory when the bot keeps no messages: [user, answer] turns by node id (runtime/ai.ts) */
+  ai?: Record<string, [string, string][]>;
 }
 
 export type IncomingMessage = NonNullable<Context["message"]>;
