@@ -112,12 +112,14 @@ export async function pgRun(turn: Turn, node: SqlNode): Promise<{ rows: Record<s
   } catch (err) {
     // a broken pool is not kept: the next turn connects afresh (a restarted server, a new address)
     const pool = key ? pgPools.get(key) : undefined;
-    if (pool && !(err instanceof Error && /ERR_POSTGRES_SERVER_ERROR/.test(String((err as { code?: unknown }).code)))) {
+    if (pool && String((err as { code?: unknown } | null)?.code ?? "") !== "ERR_POSTGRES_SERVER_ERROR") {
       pgPools.delete(key);
       void pool.close({ timeout: 0 }).catch(() => undefined);
     }
+    const code = String((err as { code?: unknown } | null)?.code ?? "");
     const reason = err instanceof Error ? err.message : String(err);
-    throw new Error("PostgreSQL at " + where + ": " + reason);
+    // Bun's own words for a failed connection are short ("Failed to connect"): its code says which
+    throw new Error("PostgreSQL at " + where + ": " + reason + (code.startsWith("ERR_POSTGRES_CONNECTION") ? " (" + code.slice("ERR_POSTGRES_".length).toLowerCase().replace(/_/g, " ") + ")" : ""));
   } finally {
     clearTimeout(timer);
   }
