@@ -19,6 +19,12 @@ export const PG_IDLE_SECONDS = 30;
 /** One pool per env variable and checked address: a changed variable or DNS answer gets a new one. */
 export const pgPools = new Map<string, InstanceType<typeof Bun.SQL>>();
 
+/** A stopping bot lets go of its connections (a runner goes on hosting other bots). */
+export function closePgPools() {
+  for (const pool of pgPools.values()) void pool.close({ timeout: 0 }).catch(() => undefined);
+  pgPools.clear();
+}
+
 /** Where a connection string points, for log lines: never its user or password. */
 export function pgWhere(url: URL): string {
   return url.host + url.pathname;
