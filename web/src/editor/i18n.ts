@@ -69,6 +69,9 @@ const en = {
     textMatchType: { exact: "Exactly this text", contains: "Contains the text" },
     inputType: { text: "Text", any: "Anything", number: "Number", email: "E-mail", phone: "Phone number", photo: "Photo", video: "Video", audio: "Audio", document: "File", contact: "Contact", location: "Location" },
     httpRequestAuthType: { none: "None", bearer: "Bearer token" },
+    aiFormatMode: { none: "Plain text", html: "HTML", markdown: "Markdown" },
+    connectionSource: { builtin: "Project tables (SQLite)", env: "External PostgreSQL" },
+    resultFormat: { json: "All rows (list)", first_row: "First row", text: "Text, a line per row", affected: "Rows changed" },
   },
   props: {
     title: "Properties", none: "Select a node to edit it.", many: "{{count}} nodes selected.", rawOnly: "Edit this node's fields in JSON mode.", structuredInJson: "Lists and objects ({{fields}}) are edited in JSON mode.", rawJson: "Node data (JSON)", rawObject: "Node data must be a JSON object", applyJson: "Apply JSON",
@@ -80,6 +83,8 @@ const en = {
     variable: "Variable", branches: "Branches", addBranch: "Add branch", branchLabel: "Label", operator: "Operator", value: "Value", value2: "Second value", defaultTarget: "Otherwise go to",
     assignments: "Assignments", addAssignment: "Add assignment", mode: "Mode", pattern: "Pattern",
     seconds: "Seconds", method: "Method", headers: "Headers (JSON)", body: "Body", timeout: "Timeout, s", auth: "Authorization", token: "Bearer token", responseVar: "Save response to", statusVar: "Save status to", urlRaw: "Variables as written",
+    aiBaseUrl: "API base URL (OpenAI-compatible)", aiModel: "Model", aiKeyEnv: "API key: name of a secret env variable", aiSystem: "System prompt", aiUser: "User message (empty: the user's last message)", aiMemory: "Remember last turns", aiTemperature: "Temperature (0–2)", aiMaxTokens: "Max tokens", aiSaveTo: "Save answer to", aiSend: "Send the answer to the chat", onError: "On error go to",
+    sqlQuery: "SQL query", sqlConnection: "Database", sqlEnv: "Connection string: name of a secret env variable", sqlTimeout: "Statement timeout, s", sqlSaveTo: "Save result to", sqlFormat: "Result", sqlTemplate: "Line per row ({column})",
     up: "Move up", down: "Move down", remove: "Remove",
   },
 };
@@ -126,6 +131,9 @@ const ru: Shape<typeof en> = {
     textMatchType: { exact: "Точно этот текст", contains: "Содержит текст" },
     inputType: { text: "Текст", any: "Что угодно", number: "Число", email: "E-mail", phone: "Номер телефона", photo: "Фото", video: "Видео", audio: "Аудио", document: "Файл", contact: "Контакт", location: "Местоположение" },
     httpRequestAuthType: { none: "Нет", bearer: "Bearer-токен" },
+    aiFormatMode: { none: "Обычный текст", html: "HTML", markdown: "Markdown" },
+    connectionSource: { builtin: "Таблицы проекта (SQLite)", env: "Внешний PostgreSQL" },
+    resultFormat: { json: "Все строки (список)", first_row: "Первая строка", text: "Текст, строка на запись", affected: "Изменено строк" },
   },
   props: {
     title: "Свойства", none: "Выберите узел, чтобы его изменить.", many: "Выбрано узлов: {{count}}.", rawOnly: "Поля этого узла меняются в режиме JSON.", structuredInJson: "Списки и объекты ({{fields}}) меняются в режиме JSON.", rawJson: "Данные узла (JSON)", rawObject: "Данные узла должны быть JSON-объектом", applyJson: "Применить JSON",
@@ -137,6 +145,8 @@ const ru: Shape<typeof en> = {
     variable: "Переменная", branches: "Ветки", addBranch: "Добавить ветку", branchLabel: "Название", operator: "Оператор", value: "Значение", value2: "Второе значение", defaultTarget: "Иначе перейти к",
     assignments: "Присваивания", addAssignment: "Добавить присваивание", mode: "Режим", pattern: "Шаблон",
     seconds: "Секунды", method: "Метод", headers: "Заголовки (JSON)", body: "Тело", timeout: "Таймаут, с", auth: "Авторизация", token: "Bearer-токен", responseVar: "Сохранить ответ в", statusVar: "Сохранить статус в", urlRaw: "Переменные как есть",
+    aiBaseUrl: "Адрес API (совместимый с OpenAI)", aiModel: "Модель", aiKeyEnv: "Ключ API: имя секретной переменной окружения", aiSystem: "Системный промпт", aiUser: "Сообщение пользователя (пусто: его последнее сообщение)", aiMemory: "Помнить последних реплик", aiTemperature: "Температура (0–2)", aiMaxTokens: "Максимум токенов", aiSaveTo: "Сохранить ответ в", aiSend: "Отправить ответ в чат", onError: "При ошибке перейти к",
+    sqlQuery: "SQL-запрос", sqlConnection: "База данных", sqlEnv: "Строка подключения: имя секретной переменной окружения", sqlTimeout: "Таймаут запроса, с", sqlSaveTo: "Сохранить результат в", sqlFormat: "Результат", sqlTemplate: "Строка на каждую запись ({column})",
     up: "Выше", down: "Ниже", remove: "Убрать",
   },
 };
