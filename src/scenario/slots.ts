@@ -73,6 +73,8 @@ const KEYBOARD = field("keyboardNodeId", "keyboard", "keyboard", "keyboard", alw
 /** an input node's keyboard node goes with its question, so it is offered once there is one */
 const QUESTION_KEYBOARD = field("keyboardNodeId", "keyboard", "keyboard", "keyboard", (d) => str(d.inputPrompt).trim() !== "");
 const INPUT = field("inputTargetNodeId", "input", "input", "input", (d, type) => type === "input" || d.collectUserInput === true);
+/** where an input goes when nobody answers within its inputTimeout, offered once it has one */
+const INPUT_TIMEOUT = field("inputTimeoutTarget", "default", "timeout", "timeout", (d) => Number(d.inputTimeout) > 0);
 const CONTINUE = field("continueButtonTarget", "button", "continue", "continue", hasSelection);
 const BUTTONS: ListSpec = { form: "list", list: "buttons", field: "target", kind: "button", prefix: "btn", noun: "button", follows: followsButton };
 const VARIANTS: NestedSpec = {
@@ -115,7 +117,7 @@ export const SLOTS: Readonly<Record<string, readonly SlotSpec[]>> = {
   // a keyboard node reached by a transition puts its keyboard on the last message, then moves on
   keyboard: [BUTTONS, CONTINUE, AUTO],
   // the buttons of its question (inputPrompt, docs/scenario.md "Input nodes"), then the answer's way
-  input: [BUTTONS, CONTINUE, QUESTION_KEYBOARD, INPUT],
+  input: [BUTTONS, CONTINUE, QUESTION_KEYBOARD, INPUT, INPUT_TIMEOUT],
   condition: [
     { form: "list", list: "branches", field: "target", kind: "branch", prefix: "branch", noun: "branch" },
     field("defaultTargetId", "default", "default", "default", always),

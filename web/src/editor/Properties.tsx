@@ -53,6 +53,8 @@ function MessageFields({ ctx, node, projectId }: { ctx: FieldCtx; node: SNode; p
         <>
           <Text ctx={ctx} k="inputVariable" label={t("editor.props.inputVariable")} vars />
           <Target ctx={ctx} k="inputTargetNodeId" label={t("editor.props.inputTarget")} />
+          <Num ctx={ctx} k="inputTimeout" label={t("editor.props.inputTimeout")} />
+          {Number(ctx.data.inputTimeout) > 0 && <Target ctx={ctx} k="inputTimeoutTarget" label={t("editor.props.inputTimeoutTarget")} />}
         </>
       )}
       <Target ctx={ctx} k="autoTransitionTo" label={t("editor.props.next")} />

@@ -91,7 +91,7 @@ export function loadState(chatId: number): ChatState {
     const row = sql.loadState.get(TOKEN_ID, String(chatId));
     if (row) {
       state.vars = Object.assign(Object.create(null) as Vars, parseJson<Vars>(row.variables, {}));
-      const extra = parseJson<({ input?: NodeRef } & Omit<ChatState, "vars" | "waiting">) | null>(row.waiting, null);
+      const extra = parseJson<({ input?: NodeRef & { since?: number } } & Omit<ChatState, "vars" | "waiting">) | null>(row.waiting, null);
       state.waiting = extra?.input;
       state.keyboard = extra?.keyboard;
       state.mediaKinds = extra?.mediaKinds;
