@@ -22,6 +22,9 @@ const cmd = (name: string, target: string) => node(`cmd-${name}`, "command_trigg
 const q = (id: string, query: string, next: string, extra: Record<string, unknown> = {}) =>
   node(id, "psql_query", { query, connectionSource: "env", connectionEnvVar: "SHOP_DB", saveResultTo: "res", resultFormat: "first_row", queryTimeout: 2, autoTransitionTo: next, errorTransitionTo: "failed", ...extra });
 
+/** A command per statement that must fail: /<name> runs it, and only the error exit may follow. */
+const failingQueries = (statements: Record<string, string>) => Object.entries(statements).flatMap(([name, sql]) => [cmd(name, name), q(name, sql, "never")]);
+
 const scenario = doc(
   cmd("buy", "ask"),
   node("ask", "input", { inputType: "text", inputVariable: "item", inputTargetNodeId: "insert" }),
@@ -33,18 +36,14 @@ const scenario = doc(
   cmd("count", "count"),
   q("count", "UPDATE orders SET item = item WHERE user_id = {user_id}", "counted", { resultFormat: "affected" }),
   say("counted", "touched {res}"),
-  cmd("file", "file"),
-  q("file", "SELECT pg_read_file('/etc/passwd')", "never"),
-  cmd("role", "role"),
-  q("role", "SET ROLE pgadmin", "never"),
-  cmd("two", "two"),
-  q("two", "SELECT 1; DROP TABLE orders", "never"),
-  cmd("hidden", "hidden"),
-  q("hidden", "SELECT E'\\'', \"pg_ls_dir\"('.')", "never"),
-  cmd("slow", "slow"),
-  q("slow", "SELECT pg_sleep(5)", "never"),
-  cmd("bad", "bad"),
-  q("bad", "SELECT * FROM no_such_table", "never"),
+  ...failingQueries({
+    file: "SELECT pg_read_file('/etc/passwd')",
+    role: "SET ROLE pgadmin",
+    two: "SELECT 1; DROP TABLE orders",
+    hidden: "SELECT E'\\'', \"pg_ls_dir\"('.')",
+    slow: "SELECT pg_sleep(5)",
+    bad: "SELECT * FROM no_such_table",
+  }),
   cmd("noenv", "noenv"),
   q("noenv", "SELECT 1", "never", { connectionEnvVar: "MISSING_DB" }),
   say("never", "should not run"),

@@ -31,45 +31,51 @@ describe("guardPgSql", () => {
     ]) expect(refused(sql)).toBeUndefined();
   });
 
-  test("file, program, connection and hidden-SQL functions are refused, however they are spelled", () => {
-    expect(refused("SELECT pg_read_file('/etc/passwd')")).toContain("pg_read_file");
-    expect(refused("SELECT PG_CATALOG.PG_LS_DIR('.')")).toContain("pg_ls_dir");
-    expect(refused('SELECT "pg_read_binary_file"(\'x\')')).toContain("pg_read_binary_file");
-    expect(refused("SELECT E'\\'', pg_stat_file('x') --'")).toContain("pg_stat_file");
-    expect(refused("SELECT lo_import('/etc/passwd')")).toContain("large-object");
-    expect(refused("SELECT lo_export(1, '/tmp/x')")).toContain("large-object");
-    expect(refused("SELECT * FROM dblink('host=x', 'select 1') AS t(a int)")).toContain("dblink");
-    expect(refused("SELECT query_to_xml('select pg_read_file(''x'')', true, true, '')")).toContain("query_to_xml");
-    expect(refused("SELECT set_config('role', 'pgadmin', false)")).toContain("set_config");
-    expect(refused("SELECT pg_terminate_backend(1)")).toContain("pg_terminate_backend");
-    expect(refused('SELECT U&"\\0070g_read_file"(\'x\')')).toContain("Unicode escapes");
-  });
-
-  test("statements that change the session, the role, the server or its code are refused", () => {
-    expect(refused("SET ROLE pgadmin")).toContain("SET");
-    expect(refused("set session authorization pgadmin")).toContain("SET");
-    expect(refused("RESET ROLE")).toContain("RESET");
-    expect(refused("COPY orders FROM '/etc/passwd'")).toContain("COPY");
-    expect(refused("COPY (SELECT 1) TO PROGRAM 'id'")).toContain("COPY");
-    expect(refused("ALTER SYSTEM SET shared_buffers = '1GB'")).toContain("ALTER SYSTEM");
-    expect(refused("CREATE OR REPLACE FUNCTION f() RETURNS int LANGUAGE sql AS $$ SELECT 1 $$")).toContain("CREATE FUNCTION");
-    expect(refused("CREATE EXTENSION dblink")).toContain("CREATE EXTENSION");
-    expect(refused("ALTER ROLE shopbot SUPERUSER")).toContain("ALTER ROLE");
-    expect(refused("GRANT pg_read_server_files TO shopbot")).toContain("GRANT");
-    expect(refused("DO $$ BEGIN PERFORM 1; END $$")).toContain("DO");
-    expect(refused("LOAD 'evil'")).toContain("LOAD");
-    expect(refused("BEGIN")).toContain("transactions");
-    expect(refused("CREATE SCHEMA s AUTHORIZATION pgadmin")).toContain("AUTHORIZATION");
-  });
-
-  test("bad input: several statements, unterminated quotes and comments, empty text, NUL", () => {
-    expect(refused("SELECT 1; SELECT 2")).toContain("one SQL statement");
-    expect(refused("SELECT $$;DROP TABLE x;$$; DROP TABLE orders")).toContain("one SQL statement");
-    expect(refused("SELECT 'open")).toContain("unterminated quote");
-    expect(refused("SELECT $tag$ open")).toContain("unterminated dollar quote");
-    expect(refused("SELECT 1 /* open /* nested */")).toContain("unterminated comment");
-    expect(refused('SELECT "open')).toContain("unterminated quoted name");
-    expect(refused("   ")).toBe("empty SQL");
-    expect(refused("SELECT 1\u0000")).toContain("NUL");
-  });
+  // [statement, a part of the reason it is refused with]
+  const cases: Record<string, [string, string][]> = {
+    "file, program, connection and hidden-SQL functions are refused, however they are spelled": [
+      ["SELECT pg_read_file('/etc/passwd')", "pg_read_file"],
+      ["SELECT PG_CATALOG.PG_LS_DIR('.')", "pg_ls_dir"],
+      ['SELECT "pg_read_binary_file"(\'x\')', "pg_read_binary_file"],
+      ["SELECT E'\\'', pg_stat_file('x') --'", "pg_stat_file"],
+      ["SELECT lo_import('/etc/passwd')", "large-object"],
+      ["SELECT lo_export(1, '/tmp/x')", "large-object"],
+      ["SELECT * FROM dblink('host=x', 'select 1') AS t(a int)", "dblink"],
+      ["SELECT query_to_xml('select pg_read_file(''x'')', true, true, '')", "query_to_xml"],
+      ["SELECT set_config('role', 'pgadmin', false)", "set_config"],
+      ["SELECT pg_terminate_backend(1)", "pg_terminate_backend"],
+      ['SELECT U&"\\0070g_read_file"(\'x\')', "Unicode escapes"],
+    ],
+    "statements that change the session, the role, the server or its code are refused": [
+      ["SET ROLE pgadmin", "SET"],
+      ["set session authorization pgadmin", "SET"],
+      ["RESET ROLE", "RESET"],
+      ["COPY orders FROM '/etc/passwd'", "COPY"],
+      ["COPY (SELECT 1) TO PROGRAM 'id'", "COPY"],
+      ["ALTER SYSTEM SET shared_buffers = '1GB'", "ALTER SYSTEM"],
+      ["CREATE OR REPLACE FUNCTION f() RETURNS int LANGUAGE sql AS $$ SELECT 1 $$", "CREATE FUNCTION"],
+      ["CREATE EXTENSION dblink", "CREATE EXTENSION"],
+      ["ALTER ROLE shopbot SUPERUSER", "ALTER ROLE"],
+      ["GRANT pg_read_server_files TO shopbot", "GRANT"],
+      ["DO $$ BEGIN PERFORM 1; END $$", "DO"],
+      ["LOAD 'evil'", "LOAD"],
+      ["BEGIN", "transactions"],
+      ["CREATE SCHEMA s AUTHORIZATION pgadmin", "AUTHORIZATION"],
+    ],
+    "bad input: several statements, unterminated quotes and comments, empty text, NUL": [
+      ["SELECT 1; SELECT 2", "one SQL statement"],
+      ["SELECT $$;DROP TABLE x;$$; DROP TABLE orders", "one SQL statement"],
+      ["SELECT 'open", "unterminated quote"],
+      ["SELECT $tag$ open", "unterminated dollar quote"],
+      ["SELECT 1 /* open /* nested */", "unterminated comment"],
+      ['SELECT "open', "unterminated quoted name"],
+      ["   ", "empty SQL"],
+      ["SELECT 1\u0000", "NUL"],
+    ],
+  };
+  for (const [name, list] of Object.entries(cases)) {
+    test(name, () => {
+      for (const [sql, why] of list) expect([sql, refused(sql)]).toEqual([sql, expect.stringContaining(why)]);
+    });
+  }
 });
