@@ -40,6 +40,8 @@ function scenario(base: string) {
     ai("garbage", "garbage"),
     cmd("empty", "empty"),
     ai("empty", "empty"),
+    cmd("huge", "huge"),
+    ai("huge", "huge"),
     cmd("plainkey", "plainkey"),
     ai("plainkey", "echo", { aiApiKeyEnv: "PLAIN_KEY" }),
     cmd("private", "private"),
@@ -140,11 +142,12 @@ describe("ai_answer errors take the error exit, with {ai_error} and one log line
     expect(stored.output()).toMatch(/node hang: ai_answer "hang" at http:\/\/127\.0\.0\.1:\d+\/v1 failed: no answer within 1 s/);
   });
 
-  test("500, garbage and empty choices", async () => {
+  test("500, garbage, empty choices and an answer without end", async () => {
     const chat = new Chat(stored);
     expect(texts(await chat.say("/fail"))).toEqual(["sorry: the endpoint answered 500: the model is overloaded"]);
     expect(texts(await chat.say("/garbage"))).toEqual(['sorry: the answer is not JSON: "<html>definitely not JSON"']);
     expect(texts(await chat.say("/empty"))).toEqual(["sorry: the answer has no choices"]);
+    expect(texts(await chat.say("/huge"))).toEqual(["sorry: the answer is larger than 4194304 bytes"]);
     expect(stored.output()).toContain('node empty: ai_answer "empty" at');
   });
 

@@ -6,6 +6,7 @@
 //   fail     → 500 with an OpenAI-style error body
 //   garbage  → 200 with a body that is not JSON
 //   empty    → 200 with `choices: []`
+//   huge     → 200 streaming 5 MB without a content-length (an answer that never ends, cut short)
 // Every request is recorded (its headers and parsed body) for the test to read.
 
 export interface LlmRequest {
@@ -56,6 +57,18 @@ export function startFakeLlm(): FakeLlm {
           return new Response("<html>definitely not JSON", { status: 200, headers: { "content-type": "application/json" } });
         case "empty":
           return Response.json({ id: "x", object: "chat.completion", choices: [] });
+        case "huge": {
+          const chunk = new TextEncoder().encode("x".repeat(64 * 1024));
+          let sent = 0;
+          const body = new ReadableStream<Uint8Array>({
+            pull(controller) {
+              if (sent >= 80) return controller.close();
+              sent++;
+              controller.enqueue(chunk);
+            },
+          });
+          return new Response(body, { status: 200, headers: { "content-type": "application/json" } });
+        }
         default: {
           const users = (body.messages ?? []).filter((m) => m.role === "user");
           const content = `echo: ${users[users.length - 1]?.content ?? ""} (${body.messages?.length ?? 0} messages)`;

@@ -102,11 +102,33 @@ export async function aiAsk(node: AiNode, messages: AiMessage[], key: string | u
   // one clock for the connection, the answer's headers and its body
   const signal = AbortSignal.timeout(node.timeoutSeconds * 1000);
   const { response } = await egressFetch(EGRESS, base + "/chat/completions", { method: "POST", headers, body, signal });
-  if (Number(response.headers.get("content-length") ?? "0") > AI_MAX_BYTES) throw new Error("the answer is larger than " + AI_MAX_BYTES + " bytes");
-  const text = await response.text();
-  if (text.length > AI_MAX_BYTES) throw new Error("the answer is larger than " + AI_MAX_BYTES + " bytes");
+  const text = await aiBody(response);
   if (!response.ok) throw new Error(aiRefusal(response.status, text));
   return aiAnswerOf(text);
+}
+
+/** The answer's body, read no further than AI_MAX_BYTES: an endpoint streaming without end is cut off, not kept. */
+export async function aiBody(response: Response): Promise<string> {
+  const tooLarge = () => new Error("the answer is larger than " + AI_MAX_BYTES + " bytes");
+  if (Number(response.headers.get("content-length") ?? "0") > AI_MAX_BYTES) {
+    await response.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > AI_MAX_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    parts.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(parts));
 }
 
 export async function runAi(turn: Turn, node: AiNode): Promise<string | undefined> {
