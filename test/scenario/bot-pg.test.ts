@@ -16,6 +16,8 @@ const PASSWORD = "shop-bot-pw-7731";
 let pg: Postgres;
 let fake: FakeMessenger;
 let b: BotProcess;
+/** a server that takes connections and never says a word */
+let silent: ReturnType<typeof Bun.listen>;
 
 const say = (id: string, text: string) => node(id, "message", { messageText: text });
 const cmd = (name: string, target: string) => node(`cmd-${name}`, "command_trigger", { command: `/${name}`, autoTransitionTo: target });
@@ -44,6 +46,8 @@ const scenario = doc(
     slow: "SELECT pg_sleep(5)",
     bad: "SELECT * FROM no_such_table",
   }),
+  cmd("silent", "silent"),
+  q("silent", "SELECT 1", "never", { connectionEnvVar: "SILENT_DB", queryTimeout: 1 }),
   cmd("noenv", "noenv"),
   q("noenv", "SELECT 1", "never", { connectionEnvVar: "MISSING_DB" }),
   say("never", "should not run"),
@@ -61,15 +65,17 @@ suite("psql_query on an external PostgreSQL", () => {
     const owner = new SQL(pg.url("shopbot", PASSWORD, "shop"), { max: 1 });
     await owner.unsafe("CREATE TABLE orders (id serial PRIMARY KEY, user_id bigint NOT NULL, item text NOT NULL)");
     await owner.close();
+    silent = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
     fake = await startFakeMessenger();
     b = await startBot(fake, scenario, {
       generate: { enableLogging: true },
       env: {
-        BOTLOOM_ENV_KEYS: "SHOP_DB",
-        BOTLOOM_SECRET_KEYS: "SHOP_DB",
+        BOTLOOM_ENV_KEYS: "SHOP_DB,SILENT_DB",
+        BOTLOOM_SECRET_KEYS: "SHOP_DB,SILENT_DB",
         SHOP_DB: pg.url("shopbot", PASSWORD, "shop"),
+        SILENT_DB: `postgres://nobody:pw@127.0.0.1:${silent.port}/none`,
         // the egress policy (docs/security.md) refuses loopback unless the operator allows it
-        BOTLOOM_EGRESS_ALLOW: `127.0.0.1:${pg.port}`,
+        BOTLOOM_EGRESS_ALLOW: `127.0.0.1:${pg.port},127.0.0.1:${silent.port}`,
       },
     });
   }, 60_000);
@@ -78,6 +84,7 @@ suite("psql_query on an external PostgreSQL", () => {
     await b?.stop();
     if (b) removeDir(b.dir);
     await fake?.stop();
+    silent?.stop(true);
     await pg?.stop();
   });
 
@@ -111,6 +118,14 @@ suite("psql_query on an external PostgreSQL", () => {
     expect(texts(await chat.say("/bad"))).toEqual([`failed: PostgreSQL at 127.0.0.1:${pg.port}/shop: relation "no_such_table" does not exist`]);
     expect(texts(await chat.say("/noenv"))).toEqual(["failed: the env variable MISSING_DB is not set for this bot (a preview has no env variables)"]);
     expect(b.output()).toMatch(/node bad: psql_query failed: PostgreSQL at 127\.0\.0\.1:\d+\/shop: relation "no_such_table" does not exist/);
+  });
+
+  test("a server that accepts and never answers: the error exit within the timeout, others answered meanwhile", async () => {
+    const chat = new Chat(b);
+    const pending = chat.say("/silent", 1);
+    expect(texts(await new Chat(b).say("/ping"))).toEqual(["pong"]);
+    const [reply] = texts(await pending);
+    expect(reply).toMatch(new RegExp(`^failed: PostgreSQL at 127\\.0\\.0\\.1:${silent.port}/none: .*(timeout|timed out|no answer within 1 s)`, "i"));
   });
 
   test("a stopped server: the error exit with a clear line; the bot keeps answering", async () => {
