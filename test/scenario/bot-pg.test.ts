@@ -17,7 +17,7 @@ let pg: Postgres;
 let fake: FakeMessenger;
 let b: BotProcess;
 /** a server that takes connections and never says a word */
-let silent: ReturnType<typeof Bun.listen>;
+let silent: Bun.TCPSocketListener<undefined>;
 
 const say = (id: string, text: string) => node(id, "message", { messageText: text });
 const cmd = (name: string, target: string) => node(`cmd-${name}`, "command_trigger", { command: `/${name}`, autoTransitionTo: target });
@@ -140,5 +140,34 @@ suite("psql_query on an external PostgreSQL", () => {
   test("the password never appears in the bot's output", () => {
     expect(b.output()).toContain("psql_query");
     expect(b.output()).not.toContain(PASSWORD);
+  });
+});
+
+// The error exit is psql_query's whatever the database: on the project's own tables too.
+describe("psql_query's error exit on the project's own tables", () => {
+  let own: FakeMessenger;
+  let bot: BotProcess;
+  beforeAll(async () => {
+    own = await startFakeMessenger();
+    const local = (id: string, query: string, next: string) => node(id, "psql_query", { query, saveResultTo: "r", resultFormat: "first_row", autoTransitionTo: next, errorTransitionTo: "oops" });
+    bot = await startBot(own, doc(
+      cmd("bad", "bad"),
+      local("bad", "SELECT * FROM missing_table", "fine"),
+      cmd("good", "good"),
+      local("good", "SELECT 7 AS n", "fine"),
+      say("fine", "n={r.n} err=[{sql_error}]"),
+      say("oops", "oops: {sql_error}"),
+    ));
+  });
+  afterAll(async () => {
+    await bot?.stop();
+    if (bot) removeDir(bot.dir);
+    await own?.stop();
+  });
+
+  test("a failing statement takes errorTransitionTo with {sql_error}; the next success clears it", async () => {
+    const chat = new Chat(bot);
+    expect((await chat.say("/bad")).map((c) => c.params.text)).toEqual(["oops: no such table: missing_table"]);
+    expect((await chat.say("/good")).map((c) => c.params.text)).toEqual(["n=7 err=[]"]);
   });
 });
