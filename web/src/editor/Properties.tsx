@@ -53,8 +53,6 @@ function MessageFields({ ctx, node, projectId }: { ctx: FieldCtx; node: SNode; p
         <>
           <Text ctx={ctx} k="inputVariable" label={t("editor.props.inputVariable")} vars />
           <Target ctx={ctx} k="inputTargetNodeId" label={t("editor.props.inputTarget")} />
-          <Num ctx={ctx} k="inputTimeout" label={t("editor.props.inputTimeout")} />
-          {Number(ctx.data.inputTimeout) > 0 && <Target ctx={ctx} k="inputTimeoutTarget" label={t("editor.props.inputTimeoutTarget")} />}
         </>
       )}
       <Target ctx={ctx} k="autoTransitionTo" label={t("editor.props.next")} />
@@ -119,6 +117,8 @@ function TypeFields({ ctx, node, projectId }: { ctx: FieldCtx; node: SNode; proj
           <Check ctx={ctx} k="appendVariable" label={t("editor.props.append")} />
           <Check ctx={ctx} k="saveToDatabase" label={t("editor.props.saveDb")} />
           <Target ctx={ctx} k="inputTargetNodeId" label={t("editor.props.inputTarget")} />
+          <Num ctx={ctx} k="inputTimeout" label={t("editor.props.inputTimeout")} />
+          {Number(ctx.data.inputTimeout) > 0 && <Target ctx={ctx} k="inputTimeoutTarget" label={t("editor.props.inputTimeoutTarget")} />}
         </>
       );
     case "condition":
