@@ -8,6 +8,7 @@ import { loginAs } from "../support/app";
 import { startFakeLlm, type FakeLlm } from "../support/fake-llm";
 import type { FakeUser } from "../support/fake-messenger";
 import { postgresMissing, startPostgres, type Postgres } from "../support/postgres";
+import { until } from "../support/process";
 import { act, addBot, startRunnerPlatform, type RunnerPlatform, type TestBot } from "./runner-platform";
 
 const node = (id: string, type: string, data: Record<string, unknown>) => ({ id, type, position: { x: 0, y: 0 }, data });
@@ -29,6 +30,8 @@ const scenario = (llmUrl: string) => ({
       node("count", "psql_query", { query: "SELECT count(*)::int AS n FROM orders WHERE user_id = {user_id}", connectionSource: "env", connectionEnvVar: "SHOP_DB", saveResultTo: "c", resultFormat: "first_row", autoTransitionTo: "done", errorTransitionTo: "dbfail" }),
       node("done", "message", { messageText: "order {o.id}, you have {c.n}" }),
       node("dbfail", "message", { messageText: "db: {sql_error}" }),
+      node("broken", "command_trigger", { command: "/broken", autoTransitionTo: "boom" }),
+      node("boom", "psql_query", { query: "SELECT * FROM missing", connectionSource: "env", connectionEnvVar: "SHOP_DB", autoTransitionTo: "dbfail", errorTransitionTo: "dbfail" }),
     ],
   }],
 });
@@ -108,6 +111,17 @@ for (const isolation of ["runner", "process"] as const) {
       } finally {
         await owner.close();
       }
+    });
+
+    test("the logs show the failures but never the key nor the connection string", async () => {
+      const u = user();
+      expect((await say(u, "/broken"))[0]).toMatch(/^db: /);
+      const logs = async () => JSON.stringify((await p.t.call("GET", `/api/projects/${b.projectId}/logs/all?limit=1000`, { cookie: b.cookie })).body);
+      const text = await until(async () => ((await logs()).includes("node boom: psql_query failed") ? await logs() : undefined), "the failure's log line", 10_000);
+      expect(text).toContain("node boom: psql_query failed");
+      expect(text).toContain("ai_answer");
+      expect(text).not.toContain(KEY);
+      expect(text).not.toContain(PG_PASSWORD);
     });
   });
 }
