@@ -13,6 +13,7 @@ if (missing) console.warn(missing);
 const suite = missing ? describe.skip : describe;
 
 const PASSWORD = "shop-bot-pw-7731";
+const WRONG_PASSWORD = "not-the-pw-5150";
 let pg: Postgres;
 let fake: FakeMessenger;
 let b: BotProcess;
@@ -46,6 +47,8 @@ const scenario = doc(
     slow: "SELECT pg_sleep(5)",
     bad: "SELECT * FROM no_such_table",
   }),
+  cmd("badpw", "badpw"),
+  q("badpw", "SELECT 1", "never", { connectionEnvVar: "BADPW_DB" }),
   cmd("silent", "silent"),
   q("silent", "SELECT 1", "never", { connectionEnvVar: "SILENT_DB", queryTimeout: 1 }),
   cmd("noenv", "noenv"),
@@ -70,8 +73,9 @@ suite("psql_query on an external PostgreSQL", () => {
     b = await startBot(fake, scenario, {
       generate: { enableLogging: true },
       env: {
-        BOTLOOM_ENV_KEYS: "SHOP_DB,SILENT_DB",
-        BOTLOOM_SECRET_KEYS: "SHOP_DB,SILENT_DB",
+        BOTLOOM_ENV_KEYS: "SHOP_DB,SILENT_DB,BADPW_DB",
+        BOTLOOM_SECRET_KEYS: "SHOP_DB,SILENT_DB,BADPW_DB",
+        BADPW_DB: pg.url("shopbot", WRONG_PASSWORD, "shop"),
         SHOP_DB: pg.url("shopbot", PASSWORD, "shop"),
         SILENT_DB: `postgres://nobody:pw@127.0.0.1:${silent.port}/none`,
         // the egress policy (docs/security.md) refuses loopback unless the operator allows it
@@ -112,10 +116,11 @@ suite("psql_query on an external PostgreSQL", () => {
     expect(texts(await chat.say("/hidden"))).toEqual(["failed: refused: pg_ls_dir lists the server's folders"]);
   });
 
-  test("a statement over the timeout, an error of the server and a missing variable take the error exit", async () => {
+  test("a statement over the timeout, an error of the server, a wrong password and a missing variable take the error exit", async () => {
     const chat = new Chat(b);
     expect(texts(await chat.say("/slow", 1))).toEqual([`failed: PostgreSQL at 127.0.0.1:${pg.port}/shop: canceling statement due to statement timeout`]);
     expect(texts(await chat.say("/bad"))).toEqual([`failed: PostgreSQL at 127.0.0.1:${pg.port}/shop: relation "no_such_table" does not exist`]);
+    expect(texts(await chat.say("/badpw"))).toEqual([`failed: PostgreSQL at 127.0.0.1:${pg.port}/shop: password authentication failed for user "shopbot"`]);
     expect(texts(await chat.say("/noenv"))).toEqual(["failed: the env variable MISSING_DB is not set for this bot (a preview has no env variables)"]);
     expect(b.output()).toMatch(/node bad: psql_query failed: PostgreSQL at 127\.0\.0\.1:\d+\/shop: relation "no_such_table" does not exist/);
   });
@@ -140,6 +145,7 @@ suite("psql_query on an external PostgreSQL", () => {
   test("the password never appears in the bot's output", () => {
     expect(b.output()).toContain("psql_query");
     expect(b.output()).not.toContain(PASSWORD);
+    expect(b.output()).not.toContain(WRONG_PASSWORD);
   });
 });
 

@@ -96,7 +96,7 @@ export function pgBound(turn: Turn, query: string): { text: string; params: (str
 
 /**
  * Runs the node's statement; answers its rows and the count the server reports. A failure of any
- * kind throws with a reason naming the server (host/database) but never its user or password.
+ * kind throws with a reason naming the server (host/database) and the server's own words, never the password.
  */
 export async function pgRun(turn: Turn, node: SqlNode): Promise<{ rows: Record<string, unknown>[]; count: number }> {
   const { text, params } = pgBound(turn, node.query);
