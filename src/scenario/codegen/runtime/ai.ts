@@ -63,6 +63,16 @@ export function aiRemember(turn: Turn, node: AiNode, question: string, answer: s
   all[node.id] = [...(all[node.id] ?? []), [question, answer] as [string, string]].slice(-node.memory);
 }
 
+/** The endpoint for log lines: without any user or password written into the URL. */
+export function aiWhere(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    return url.origin + url.pathname.replace(/\/+$/, "");
+  } catch {
+    return JSON.stringify(baseUrl.slice(0, 80));
+  }
+}
+
 /** Why an endpoint refused, in its own words when it gives them ({ error: { message } }), cut short. */
 export function aiRefusal(status: number, body: string): string {
   let detail = "";
@@ -146,7 +156,7 @@ export async function runAi(turn: Turn, node: AiNode): Promise<string | undefine
   } catch (err) {
     const reason = err instanceof Error ? (err.name === "TimeoutError" || err.name === "AbortError" ? "no answer within " + node.timeoutSeconds + " s" : err.message) : String(err);
     vars.ai_error = reason;
-    nodeError(turn, node, "ai_answer " + JSON.stringify(node.model) + " at " + node.baseUrl + " failed: " + reason);
+    nodeError(turn, node, "ai_answer " + JSON.stringify(node.model) + " at " + aiWhere(node.baseUrl) + " failed: " + reason);
     return node.error ?? node.next;
   }
   delete vars.ai_error;
