@@ -112,12 +112,30 @@ function headline(name: string, r: Figures) {
       rows.push([name, `update → reply p50 / p99, ${r.active} chats, minimal bots`, `${ms(u.paced?.p50Ms)} / ${ms(u.paced?.p99Ms)}`, `back to back: ${num(u.backToBack?.perS)}/s, p99 ${ms(u.backToBack?.p99Ms)}`, ""]);
       return;
     }
+    case "analytics": {
+      const e = r.endpoint ?? {};
+      const u = r.updateToReply ?? {};
+      rows.push([name, `GET /analytics, 90 days by day, ${e.messages} messages / ${e.users} users (service p50 / p99)`, `${ms(e.big?.figures?.p50Ms)} / ${ms(e.big?.figures?.p99Ms)}`, `100 users ${ms(e.baseline?.figures?.p50Ms)} / ${ms(e.baseline?.figures?.p99Ms)}`, num(e.serverP50RatioToBaseline)]);
+      rows.push([name, `update → reply p50 / p99, counting on (${u.bots} bots a side)`, `${ms(u.countingOn?.p50Ms)} / ${ms(u.countingOn?.p99Ms)}`, `off ${ms(u.countingOff?.p50Ms)} / ${ms(u.countingOff?.p99Ms)}`, num(u.p99Ratio)]);
+      return;
+    }
     case "dialogs": {
       const u = r.updateToReply ?? {};
       rows.push([name, `update → reply p50 / p99, recording on (${r.bots} bots)`, `${ms(u.recordingOn?.p50Ms)} / ${ms(u.recordingOn?.p99Ms)}`, `retention 0 ${ms(u.retention0?.p50Ms)} / ${ms(u.retention0?.p99Ms)}`, num(u.p99Ratio)]);
       rows.push([name, "RSS recording adds per bot", `${r.rss?.addedPerRecordingBotMB} MB`, `fleet ${r.rss?.perBotMB} MB/bot`, ""]);
       const pg = r.pages ?? {};
       rows.push([name, `page p99, ${pg.chats} chats / ${pg.messages} messages (service)`, ms(pg.big?.service?.p99Ms), `100 chats / 1,000 messages ${ms(pg.baseline100Chats1000Messages?.service?.p99Ms)}`, num(pg.p99RatioToBaseline)]);
+      return;
+    }
+    case "tables": {
+      const big = r.big ?? {};
+      const base = r.baseline1000 ?? {};
+      rows.push([name, `page of ${r.rows} rows p99: first / last / next (server)`, `${ms(big.firstPage?.p99Ms)} / ${ms(big.lastPage?.p99Ms)} / ${ms(big.nextFromMiddle?.p99Ms)}`, `1,000 rows first ${ms(base.firstPage?.p99Ms)}`, num(r.firstPageRatio)]);
+      rows.push([name, `page jumped to the middle of ${r.rows} rows p50 (OFFSET)`, ms(big.middlePage?.p50Ms), `1,000 rows ${ms(base.middlePage?.p50Ms)}`, ""]);
+      rows.push([name, `sorted by a column without an index p50, ${r.rows} rows (worker)`, ms(big.sortedUnindexed?.p50Ms), `1,000 rows ${ms(base.sortedUnindexed?.p50Ms)}`, num(r.sortedUnindexedRatio)]);
+      rows.push([name, `search of text columns p50, ${r.rows} rows (worker)`, ms(big.search?.p50Ms), `1,000 rows ${ms(base.search?.p50Ms)}`, ""]);
+      rows.push([name, "/api/health p99 while big-table searches run (reads in a worker)", ms(r.health?.duringSearches?.p99Ms), `idle ${ms(r.health?.idle?.p99Ms)}`, num(r.health?.p99Ratio)]);
+      rows.push([name, `CSV import of ${r.imports?.big?.rows} rows: in all / write lock held`, `${ms(r.imports?.big?.ms)} / ${ms(r.imports?.big?.lockMs)}`, `1,000 rows ${ms(r.imports?.baseline1000?.ms)} / ${ms(r.imports?.baseline1000?.lockMs)}`, ""]);
       return;
     }
     case "fleet": {

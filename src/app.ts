@@ -25,6 +25,8 @@ import { tokenRoutes } from "./modules/tokens/tokens.routes";
 import { envVarRoutes } from "./modules/env-vars/env-vars.routes";
 import { botUserRoutes } from "./modules/bot-users/bot-users.routes";
 import { dialogsRoutes } from "./modules/dialogs/dialogs.routes";
+import { tablesRoutes } from "./modules/tables/tables.routes";
+import { analyticsRoutes } from "./modules/analytics/analytics.routes";
 import { templateRoutes } from "./modules/templates/templates.routes";
 import { templateAdminRoutes } from "./modules/templates/admin.routes";
 import { previewRoutes } from "./modules/preview/preview.routes";
@@ -73,6 +75,8 @@ export function createApp(ctx: AppContext) {
     .use(envVarRoutes(ctx))
     .use(botUserRoutes(ctx))
     .use(dialogsRoutes(ctx))
+    .use(tablesRoutes(ctx))
+    .use(analyticsRoutes(ctx))
     .use(templateRoutes(ctx))
     .use(previewRoutes(ctx))
     .use(mcpRoutes(ctx))

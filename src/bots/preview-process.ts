@@ -1,7 +1,8 @@
 // A preview bot: the generated program run like a production bot (same executable, BUN_BE_BUN=1,
 // supervised through stdin), but in a throwaway folder with its own database and limits: a
 // watchdog reads /proc and ends a bot that uses too much memory or CPU time.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { setPriority } from "node:os";
 import { join } from "node:path";
 import { ensureBotModules } from "./bot-modules";
@@ -134,6 +135,7 @@ export class PreviewBot {
   /** Stops the process and removes its folder (program, database and its WAL files). */
   async dispose() {
     await this.stop();
-    rmSync(this.dir, { recursive: true, force: true });
+    // Off the event loop: removing a just-closed database and its WAL took milliseconds there.
+    await rm(this.dir, { recursive: true, force: true });
   }
 }

@@ -134,6 +134,8 @@ export function buildBotProgram(config: Config, db: Db, files: ProjectDatabases,
     // The message store (docs/dialogs.md): days kept (0: none), and a line per batch for live events.
     BOTLOOM_MESSAGE_RETENTION_DAYS: String(token.messageRetentionDays),
     BOTLOOM_EVENTS: "1",
+    // analytics rollups (docs/analytics.md): "0" only where the operator turned counting off
+    BOTLOOM_ANALYTICS: config.bots.analytics ? "1" : "0",
     // the operator's egress allow list: the bot applies the platform's policy to http_request
     BOTLOOM_EGRESS_ALLOW: config.egressAllow,
   });

@@ -6,6 +6,8 @@ import { projectTools } from "./tools/projects";
 import { nodeTools } from "./tools/nodes";
 import { botTools } from "./tools/bots";
 import { dialogTools } from "./tools/dialogs";
+import { tableTools } from "./tools/tables";
+import { analyticsTools } from "./tools/analytics";
 import { templateTools } from "./tools/templates";
 import { previewTools } from "./tools/preview";
 import { registerResources } from "./resources";
@@ -24,6 +26,8 @@ export function createMcpServer(tc: ToolContext): McpServer {
   nodeTools(server, tc);
   botTools(server, tc);
   dialogTools(server, tc);
+  tableTools(server, tc);
+  analyticsTools(server, tc);
   templateTools(server, tc);
   previewTools(server, tc);
   registerResources(server);

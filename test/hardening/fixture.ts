@@ -2,6 +2,8 @@
 // that only records), the four kinds of callers, a fixture that gives every kind of resource an id,
 // and the catalogue of every route of the product with its path template.
 import { expect } from "bun:test";
+import { Database } from "bun:sqlite";
+import { scenarioTablesPath } from "../../src/db/project-db";
 import { join } from "node:path";
 import { projectBotChats, projectBotUsers as botUsers } from "../../src/db/project-schema";
 import type { App } from "../../src/app";
@@ -115,6 +117,9 @@ export interface Ids {
   previewFile: string;
   /** a project of OWNER (COLLAB invited) in OWNER's trash (docs/api.md "Trash") */
   trashed: number;
+  /** a scenario table of the project (docs/tables.md) and one of its rows */
+  table: string;
+  tableRow: number;
 }
 
 let serial = 0;
@@ -165,11 +170,14 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
   const pat = t.ctx.auth.createPat(OWNER, `fixture ${n}`, []);
   const adminPat = t.ctx.auth.createPat(OWNER, `admin-made ${n}`, []);
   const backup = await sharedBackup(t);
+  const tableRow = scenarioTable(t.ctx.projectFiles.pathOf(project));
   const trashed = t.ctx.projects.create(OWNER, { name: `Trashed ${n}` }).id;
   expect((await h.call("POST", `/api/bot/projects/${trashed}/collaborators`, { cookie: h.owner, json: { user_id: COLLAB } })).status).toBe(200);
   expect((await h.call("DELETE", `/api/projects/${trashed}`, { cookie: h.owner })).status).toBe(200);
   return {
     trashed,
+    table: "orders",
+    tableRow,
     project,
     token: token.body.id,
     botToken: bot.token,
@@ -192,6 +200,16 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
     backup,
     ...preview,
   };
+}
+
+/** The table a bot_table node would have made, with one row: its id. */
+function scenarioTable(botFile: string): number {
+  const d = new Database(scenarioTablesPath(botFile), { create: true });
+  d.exec("PRAGMA journal_mode = WAL");
+  d.exec("CREATE TABLE orders (id INTEGER PRIMARY KEY AUTOINCREMENT, created_at TEXT NOT NULL DEFAULT (datetime('now')), name)");
+  const id = Number(d.query("INSERT INTO orders (name) VALUES ('first')").run().lastInsertRowid);
+  d.close();
+  return id;
 }
 
 const previews = new WeakMap<Hardening, { preview: string; previewFile: string }>();
@@ -270,6 +288,14 @@ export const ROUTES: { method: string; path: string; level: Level }[] = [
   { method: "POST", path: "/api/projects/{project}/media", level: "user" },
   { method: "GET", path: "/api/projects/{project}/media", level: "user" },
   { method: "DELETE", path: "/api/projects/{project}/media/{media}", level: "user" },
+  // scenario tables (docs/tables.md)
+  { method: "GET", path: "/api/projects/{project}/tables", level: "user" },
+  { method: "GET", path: "/api/projects/{project}/tables/{table}/rows", level: "user" },
+  { method: "POST", path: "/api/projects/{project}/tables/{table}/rows", level: "user" },
+  { method: "PATCH", path: "/api/projects/{project}/tables/{table}/rows/{tableRow}", level: "user" },
+  { method: "DELETE", path: "/api/projects/{project}/tables/{table}/rows/{tableRow}", level: "user" },
+  { method: "GET", path: "/api/projects/{project}/tables/{table}/export", level: "user" },
+  { method: "POST", path: "/api/projects/{project}/tables/{table}/import", level: "user" },
   { method: "GET", path: "/uploads/{upload}", level: "public" },
   { method: "HEAD", path: "/uploads/{upload}", level: "public" },
   // live events (WebSocket upgrade; a plain GET is a 400)
@@ -319,6 +345,9 @@ export const ROUTES: { method: string; path: string; level: Level }[] = [
   { method: "DELETE", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMessage}", level: "user" },
   { method: "PUT", path: "/api/bot/tokens/{token}/chats/{chat}/takeover", level: "user" },
   { method: "POST", path: "/api/bot/tokens/{token}/chats/{chat}/read", level: "user" },
+  // analytics (docs/analytics.md)
+  { method: "GET", path: "/api/bot/tokens/{token}/analytics", level: "user" },
+  { method: "GET", path: "/api/bot/tokens/{token}/analytics/nodes", level: "user" },
   // webhook intake
   { method: "POST", path: "/api/webhook/{project}/{token}", level: "public" },
   // storage configs

@@ -27,6 +27,8 @@ const anyUser = (ok: number): Expect => [401, ok, ok, ok, ok, ok, 401];
 const operatorOnly = (ok: number): Expect => [401, 403, 403, ok, 403, 403, 401];
 const adminOnly = (ok: number): Expect => [401, 401, 401, 401, 401, 401, ok];
 const everyone = (ok: number): Expect => [ok, ok, ok, ok, ok, ok, ok];
+// The analytics answer a token of someone else's project as if it did not exist (docs/analytics.md#access).
+const botMemberHidden = (ok: number): Expect => [401, 404, ok, ok, ok, 404, 401];
 const previewOwner = (ok: number): Expect => [401, 404, 404, ok, 404, 404, 401]; // a preview is its starter's alone
 
 const scenario = { sheets: [{ id: "s1", name: "S", nodes: [], edges: [] }] };
@@ -96,6 +98,14 @@ export const MATRIX: Row[] = [
   { method: "POST", path: "/api/projects/{project}/media", expect: member(201) },
   { method: "GET", path: "/api/projects/{project}/media", expect: member(200) },
   { method: "DELETE", path: "/api/projects/{project}/media/{media}", expect: member(200) },
+  // scenario tables (docs/tables.md): project access
+  { method: "GET", path: "/api/projects/{project}/tables", expect: member(200) },
+  { method: "GET", path: "/api/projects/{project}/tables/{table}/rows", expect: member(200) },
+  { method: "POST", path: "/api/projects/{project}/tables/{table}/rows", body: () => ({ name: "added" }), expect: member(201) },
+  { method: "PATCH", path: "/api/projects/{project}/tables/{table}/rows/{tableRow}", body: () => ({ name: "changed" }), expect: member(200) },
+  { method: "DELETE", path: "/api/projects/{project}/tables/{table}/rows/{tableRow}", expect: member(200) },
+  { method: "GET", path: "/api/projects/{project}/tables/{table}/export", expect: member(200) },
+  { method: "POST", path: "/api/projects/{project}/tables/{table}/import", body: () => [{ name: "imported" }], expect: member(200) },
   // live events: credentials first, then "this is a WebSocket" (400)
   { method: "GET", path: "/api/events", expect: anyUser(400) },
   // bot API: projects and collaborators
@@ -147,6 +157,8 @@ export const MATRIX: Row[] = [
   { method: "DELETE", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMessage}", expect: botMember(200) },
   { method: "PUT", path: "/api/bot/tokens/{token}/chats/{chat}/takeover", body: () => ({ on: true }), expect: botMember(200) },
   { method: "POST", path: "/api/bot/tokens/{token}/chats/{chat}/read", expect: botMember(200) },
+  { method: "GET", path: "/api/bot/tokens/{token}/analytics", expect: botMemberHidden(200) },
+  { method: "GET", path: "/api/bot/tokens/{token}/analytics/nodes", expect: botMemberHidden(200) },
   // storage configs: listing for any signed-in user; changes for platform operators only
   // (issue 12: a deliberate hardening beyond the older platform, documented in docs/api.md#storage-configs)
   { method: "GET", path: "/api/storage-configs", expect: anyUser(200) },

@@ -23,11 +23,11 @@ describe("deep links on command_trigger", () => {
     expect(warnings).toEqual([]);
     expect(compiled.commands).toEqual([
       {
-        command: "start", target: "end", description: "start", menu: undefined, adminOnly: undefined,
+        command: "start", target: "end", description: "start", menu: undefined, adminOnly: undefined, via: "plain",
         links: [
-          { match: "exact", value: "promo_7", target: "end", saveAs: undefined },
-          { match: "prefix", value: "promo_", target: "end", saveAs: "campaign" },
-          { match: "prefix", value: "p", target: "end", saveAs: undefined },
+          { match: "exact", value: "promo_7", target: "end", saveAs: undefined, via: "exact" },
+          { match: "prefix", value: "promo_", target: "end", saveAs: "campaign", via: "long" },
+          { match: "prefix", value: "p", target: "end", saveAs: undefined, via: "short" },
         ],
       },
     ]);

@@ -3,6 +3,7 @@
 import type { AppContext } from "../../context";
 import type { ProjectDb } from "../../db/project-db";
 import { notFound } from "../../errors";
+import { csvCell } from "../../lib/csv-cell";
 import { pageInfo, parseVariables, type BotUserPage, type PersonFields } from "./model";
 import type { PeopleFilter } from "./model";
 import { deletePerson, knownUser, userFactsOf, peoplePage, peopleRows, personOf, setTags, takeoverOf } from "./queries";
@@ -14,13 +15,6 @@ export function tagsOf(raw: string | null | undefined): string[] {
   } catch {
     return [];
   }
-}
-
-/** A spreadsheet would run a cell starting with = + - @ (or a tab/CR) as a formula: such cells get a leading quote. */
-export function csvCell(v: unknown): string {
-  let s = v === null || v === undefined ? "" : typeof v === "string" ? v : typeof v === "object" ? JSON.stringify(v) : String(v);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }
 
 export class PeopleService {

@@ -43,7 +43,7 @@ function callbackTrigger(node: RawNode, ctx: CompileContext): CallbackTriggerDef
     }
     if (!target) return undefined;
     const match = String(d.matchType ?? "exact").toLowerCase() === "startswith" ? "prefix" : "exact";
-    const def: CallbackTriggerDef = { match, data, target, adminOnly };
+    const def: CallbackTriggerDef = { match, data, target, adminOnly, via: node.id };
     const template = text(d.callbackParseTemplate);
     const saves = Array.isArray(d.callbackSaveVariables) ? d.callbackSaveVariables : [];
     if (template && saves.length > 0) {
@@ -70,6 +70,7 @@ function callbackTrigger(node: RawNode, ctx: CompileContext): CallbackTriggerDef
     saveAs: saveAs && saveAs !== "callback_data" ? saveAs : undefined,
     strip: text(d.callbackDataStripPrefix),
     adminOnly,
+    via: node.id,
   };
 }
 

@@ -133,7 +133,7 @@ function deepLink(node: RawNode, d: z.infer<typeof commandTriggerDataSchema>, ta
   }
   const prefix = d.deepLinkMatchMode === "startsWith" || d.deepLinkMatchMode === "prefix";
   const saveAs = d.deepLinkSaveToVar !== false && d.deepLinkVarName?.trim() ? d.deepLinkVarName.trim() : undefined;
-  return { match: prefix ? "prefix" : "exact", value, target, saveAs };
+  return { match: prefix ? "prefix" : "exact", value, target, saveAs, via: node.id };
 }
 
 /** Deep links join their command's row; exact parameters are tried first, then the longest prefix. */
@@ -184,7 +184,7 @@ export function compileScenario(doc: DocumentNodes): { compiled: CompiledScenari
       if (!name) ctx.warn(node, `Node "${node.id}": command trigger without a command is ignored.`);
       else if (!target) ctx.warn(node, `Node "${node.id}": command /${name} leads nowhere; it answers nothing.`);
       else if (d.deepLinkParam?.trim()) links.push({ node, command: name, def: commandDef(name, "", d.description, d.showInMenu, d.adminOnly), link: deepLink(node, d, target, ctx) });
-      else claims.push({ def: commandDef(name, target, d.description, d.showInMenu, d.adminOnly), trigger: true, node });
+      else claims.push({ def: { ...commandDef(name, target, d.description, d.showInMenu, d.adminOnly), via: node.id }, trigger: true, node });
     } else if (node.type === "text_trigger") {
       const d = parseNodeData(textTriggerDataSchema, node.data);
       const texts = (d.textSynonyms ?? []).filter((s) => s.trim() !== "");
@@ -192,7 +192,7 @@ export function compileScenario(doc: DocumentNodes): { compiled: CompiledScenari
       if (texts.length === 0) ctx.warn(node, `Node "${node.id}": text trigger without texts is ignored.`);
       else if (target) {
         const match = d.textMatchType === "contains" ? "contains" : "exact";
-        textTriggers.push({ match, texts, target, adminOnly: d.adminOnly ? true : undefined });
+        textTriggers.push({ match, texts, target, adminOnly: d.adminOnly ? true : undefined, via: node.id });
       }
     } else if (compileTrigger(node, ctx, triggers)) {
       // its own table (compile-triggers.ts)

@@ -63,6 +63,8 @@ import pgSource from "./runtime/pg.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import pgGuardSource from "./runtime/pg-guard.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
+import analyticsSource from "./runtime/analytics.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above
 import launchSource from "./runtime/launch.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import previewSource from "./runtime/preview.ts" with { type: "text" };
@@ -114,6 +116,7 @@ export const RUNTIME_BODY = [
   recordSource,
   aiSource,
   pgSource,
+  analyticsSource,
 ].map((s: string) => code(s));
 /** What every bot runs of launch.ts: contentCache and the start. */
 export const RUNTIME_CONTENT = code(launchSource, { to: LAUNCH_SECTION });

@@ -45,3 +45,5 @@ export interface ScenarioNode {
 export interface ScenarioDoc {
   sheets?: { id: string; name: string; nodes?: ScenarioNode[] }[];
 }
+export type BotAnalytics = Answer<"/api/bot/tokens/{tokenId}/analytics">;
+export type NodeAnalytics = Answer<"/api/bot/tokens/{tokenId}/analytics/nodes">;

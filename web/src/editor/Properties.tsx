@@ -5,6 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { get } from "../api/client";
 import { AssignmentsEditor, BranchesEditor, ButtonsEditor, Check, Choice, LayoutEditor, Num, Target, Text, type FieldCtx } from "./fields";
+import { FunnelFacts } from "./FunnelFacts";
 import { HttpTest } from "./HttpTest";
 import { MessageButtons } from "./MessageButtons";
 import { GenericFields } from "./GenericFields";
@@ -256,6 +257,7 @@ export function Properties({ store, projectId }: { store: EditorStore; projectId
         <code className="small muted">{node.id}</code>
         <label className="ed-check small"><input type="checkbox" checked={raw} onChange={(e) => setRaw(e.target.checked)} /> JSON</label>
       </header>
+      <FunnelFacts store={store} nodeId={node.id} doc={doc} />
       <datalist id="ed-variables">{variables.map((v) => <option key={v} value={v} />)}</datalist>
       {raw ? <RawJson node={node} onApply={(data) => store.commit(updateNode(store.state.doc, node.id, (n) => ({ ...n, data })))} /> : <TypeFields ctx={ctx} node={node} projectId={projectId} />}
     </aside>

@@ -53,7 +53,7 @@ const en = {
   remote: { text: "This project was changed elsewhere.", dirty: "Reloading drops your unsaved changes.", reload: "Reload", dismiss: "Ignore" },
   http: { send: "Send test request", sending: "Sending…", note: "Sent by the server as written: {variables} are not filled in.", truncated: "cut at 64 KB" },
   code: { title: "Code", program: "Program", refresh: "Regenerate", download: "Download", warnings: "Warnings", noWarnings: "No warnings." },
-  keys: { title: "Keyboard shortcuts", save: "Save", undo: "Undo", redo: "Redo", copyPaste: "Copy / paste nodes (also between tabs and projects)", duplicate: "Duplicate selection", selectAll: "Select all nodes of the sheet", delete: "Delete selection or edge", search: "Search nodes on every sheet", layout: "Auto-layout the sheet", marquee: "Select with a rectangle", multi: "Add to selection", help: "This help", close: "Close" },
+  keys: { title: "Keyboard shortcuts", save: "Save", undo: "Undo", redo: "Redo", copyPaste: "Copy / paste nodes (also between tabs and projects)", duplicate: "Duplicate selection", selectAll: "Select all nodes of the sheet", delete: "Delete selection or edge", search: "Search nodes on every sheet", layout: "Auto-layout the sheet", analytics: "Analytics overlay: users per node and link", marquee: "Select with a rectangle", multi: "Add to selection", help: "This help", close: "Close" },
   warn: {
     name: "{{kind}} “{{text}}”",
     unreachable: "{{node}} is never reached: no command, trigger or step leads to it.",
@@ -116,7 +116,7 @@ const ru: Shape<typeof en> = {
   remote: { text: "Проект изменён в другом месте.", dirty: "Перезагрузка сбросит ваши несохранённые изменения.", reload: "Перезагрузить", dismiss: "Не сейчас" },
   http: { send: "Отправить тестовый запрос", sending: "Отправка…", note: "Запрос отправляет сервер как есть: {переменные} не подставляются.", truncated: "обрезано до 64 КБ" },
   code: { title: "Код", program: "Программа", refresh: "Сгенерировать", download: "Скачать", warnings: "Предупреждения", noWarnings: "Предупреждений нет." },
-  keys: { title: "Горячие клавиши", save: "Сохранить", undo: "Отменить", redo: "Повторить", copyPaste: "Копировать / вставить узлы (и между вкладками и проектами)", duplicate: "Дублировать выделенное", selectAll: "Выделить все узлы листа", delete: "Удалить выделенное или связь", search: "Поиск узлов на всех листах", layout: "Авторасстановка листа", marquee: "Выделить рамкой", multi: "Добавить к выделению", help: "Эта справка", close: "Закрыть" },
+  keys: { title: "Горячие клавиши", save: "Сохранить", undo: "Отменить", redo: "Повторить", copyPaste: "Копировать / вставить узлы (и между вкладками и проектами)", duplicate: "Дублировать выделенное", selectAll: "Выделить все узлы листа", delete: "Удалить выделенное или связь", search: "Поиск узлов на всех листах", layout: "Авторасстановка листа", analytics: "Аналитика: пользователи на узлах и связях", marquee: "Выделить рамкой", multi: "Добавить к выделению", help: "Эта справка", close: "Закрыть" },
   warn: {
     name: "{{kind}} «{{text}}»",
     unreachable: "До шага {{node}} никто не доходит: к нему не ведёт ни команда, ни триггер, ни другой шаг.",

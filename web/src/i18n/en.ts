@@ -42,7 +42,7 @@ export const en = {
     hint: "Import a project.json: drop the file here or", pick: "Choose a file", busy: "Importing…", tooBig: "The file is larger than 10 MB.",
     notJson: "“{{name}}” is not a JSON file.", failed: "Import failed: {{reason}}",
   },
-  project: { tabsLabel: "Project sections", tabs: { scenario: "Scenario", bots: "Bots", logs: "Logs", dialogs: "Dialogs", users: "Users", media: "Media", versions: "Versions", team: "Team", export: "Export" } },
+  project: { tabsLabel: "Project sections", tabs: { scenario: "Scenario", bots: "Bots", logs: "Logs", dialogs: "Dialogs", users: "Users", analytics: "Analytics", tables: "Tables", media: "Media", versions: "Versions", team: "Team", export: "Export" } },
   bots: {
     profile: {
       title: "Profile in Telegram", hint: "What Telegram shows about the bot, set here instead of @BotFather. Empty fields stay as they are.",
@@ -67,8 +67,7 @@ export const en = {
     downloadText: "Download .txt", downloadJson: "Download .json", live: "Live: refreshed every {{seconds}} s", paused: "Paused", count: "Lines: {{count}}", empty: "No log lines yet. What the bots started on the Bots tab print appears here; preview chats are not logged.",
   },
   users: {
-    noBots: "Add a bot on the Bots tab: its users appear here.", stats: "Statistics", total: "Users in total", active24h: "Active in 24 h", active7d: "Active in 7 days", newToday: "New today",
-    newPerDay: "New users per day", chartLabel: "Chart of new users per day, {{total}} in 30 days", title: "Users", search: "Search by name, @username or id",
+    noBots: "Add a bot on the Bots tab: its users appear here.", title: "Users", search: "Search by name, @username or id",
     none: "Nobody has written to this bot yet.", noMatch: "Nobody matches.", range: "{{from}}–{{to}} of {{count}}",
     id: "Id", username: "Username", firstSeen: "First seen", lastSeen: "Last seen", interactions: "Interactions", variables: "Variables", noVariables: "No variables stored.",
   },

@@ -5,6 +5,7 @@
 // (Part of every generated bot; see types.ts.)
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Context } from "grammy";
+import { clearCounts, commandOf, COUNTING, countRecord, tally, type Tally, writeCounts } from "./analytics";
 import { NODE_SCOPE } from "./flow";
 import { bot } from "./router";
 import { ADMIN_IDS, TOKEN_ID, db, env } from "./storage";
@@ -44,7 +45,8 @@ export type RecordOp =
   | { t: "edit"; chatId: string; mid: number; text: string; at: string }
   | { t: "del"; chatId: string; mids: number[]; at: string }
   | { t: "person"; p: PersonRecord }
-  | { t: "blocked"; userId: string; on: boolean; at: string };
+  | { t: "blocked"; userId: string; on: boolean; at: string }
+  | { t: "count"; c: Tally };
 
 /** Set while a broadcast node sends: its messages are recorded as `sentBy: "campaign"`. */
 export const SENT_BY = new AsyncLocalStorage<"campaign">();
@@ -114,6 +116,9 @@ export function flushRecords() {
   try {
     db!.transaction(() => {
       for (const op of ops) {
+        // analytics read a person's state before this op changes it (docs/analytics.md)
+        if (COUNTING) countRecord(op);
+        if (op.t === "count") continue;
         if (op.t === "msg") {
           const m = op.m;
           const row = q.message.get(TOKEN_ID, m.chatId, m.direction, m.sentBy, m.kind, m.text, m.buttons ? JSON.stringify(m.buttons) : null, m.callbackData, m.nodeId, m.mid, m.at);
@@ -132,8 +137,10 @@ export function flushRecords() {
           q.blocked.run(TOKEN_ID, op.userId, op.on ? 1 : 0, op.on ? op.at : null, op.at, op.at);
         }
       }
+      if (COUNTING) writeCounts();
     })();
   } catch (err) {
+    clearCounts();
     console.error("could not record " + ops.length + " messages:", err);
     return;
   }
@@ -227,6 +234,7 @@ export function noteIncoming(ctx: Context, chatId: number): boolean {
   const query = ctx.callbackQuery;
   const chat = chatInfo(ctx.chat ?? (from ? { id: from.id, type: "private", first_name: from.first_name, username: from.username } : undefined), from);
   const start = startParamOf(msg?.text);
+  if (COUNTING) tally({ k: "in", at, command: commandOf(msg?.text) });
   if (from && !from.is_bot) {
     queueRecord({ t: "person", p: { userId: String(from.id), premium: from.is_premium ? 1 : 0, language: from.language_code ?? null, source: start?.source ?? null, referrer: start?.referrer ?? null, at, in: 1, out: 0 } });
   }
@@ -260,6 +268,7 @@ export function noteSent(method: string, payload: Record<string, unknown>, resul
   const at = new Date().toISOString();
   const nodeId = NODE_SCOPE.getStore() || null;
   const list = (Array.isArray(result) ? result : [result]) as SentMessage[];
+  if (COUNTING) tally({ k: "out", at, n: list.filter((r) => r && typeof r === "object" && typeof r.message_id === "number").length });
   for (const r of list) {
     if (!r || typeof r !== "object" || typeof r.message_id !== "number" || !r.chat) continue;
     const chatId = String(r.chat.id);

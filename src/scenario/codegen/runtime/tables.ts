@@ -223,6 +223,8 @@ export interface CommandDef {
   adminOnly?: true;
   /** deep links: "/start <parameter>" runs the first link that matches (exact ones, then the longest prefix) */
   links?: DeepLinkDef[];
+  /** the trigger node that starts the flow (analytics count it and its transition, docs/analytics.md) */
+  via?: string;
 }
 
 /** A command_trigger with deepLinkParam: its own flow for one parameter (or a family by prefix). */
@@ -232,6 +234,8 @@ export interface DeepLinkDef {
   target: string;
   /** the variable that receives the parameter */
   saveAs?: string;
+  /** the trigger node that starts the flow (analytics count it and its transition, docs/analytics.md) */
+  via?: string;
 }
 
 /** A pressed inline button whose data matches starts the flow at target. */
@@ -246,6 +250,8 @@ export interface CallbackTriggerDef {
   /** callbackParseTemplate as a regular expression with named groups, and where each group goes */
   parse?: { pattern: string; vars: { group: string; variable: string }[] };
   adminOnly?: true;
+  /** the trigger node that starts the flow (analytics count it and its transition, docs/analytics.md) */
+  via?: string;
 }
 
 export interface TextTriggerDef {
@@ -253,4 +259,6 @@ export interface TextTriggerDef {
   texts: string[];
   target: string;
   adminOnly?: true;
+  /** the trigger node that starts the flow (analytics count it and its transition, docs/analytics.md) */
+  via?: string;
 }

@@ -2,7 +2,7 @@
 // bot_waits in the bot's file (DATABASE_PATH), so it fires after a restart: late ones at once, each exactly once. Without
 // DATABASE_PATH (an exported program run on its own) the waits stay in memory.
 // docs/nodes/messaging.md ("Waiting") states the rules. (Part of every generated bot; see types.ts.)
-import { INDEX, go, inChat, log } from "./flow";
+import { INDEX, NODE_SCOPE, go, inChat, log } from "./flow";
 import { NODES } from "./program-data";
 import { stopping } from "./launch";
 import { TOKEN_ID, db, loadState, parseJson, saveState } from "./storage";
@@ -24,6 +24,8 @@ export interface SavedTurn {
   from?: Sender;
   event?: Record<string, string>;
   depth?: number;
+  /** the delay node the wait continues from (analytics count the transition when it runs) */
+  via?: string;
 }
 
 /**
@@ -61,7 +63,7 @@ export let waitsRunning = false;
 /** Stores a wait for node "id" in "seconds" and arms the clock when it is the earliest. */
 export function addWait(turn: Turn, id: string, seconds: number) {
   const due = Date.now() + Math.max(0, Math.round(seconds * 1000));
-  const saved = JSON.stringify({ from: turn.from, event: turn.event, depth: turn.depth } satisfies SavedTurn);
+  const saved = JSON.stringify({ from: turn.from, event: turn.event, depth: turn.depth, via: NODE_SCOPE.getStore() || undefined } satisfies SavedTurn);
   const chat = String(turn.chatId);
   let waitId: number | undefined;
   if (waitSql) {
@@ -168,7 +170,7 @@ export async function expireQuestion(turn: Turn, mark: string) {
   const node = index === undefined ? undefined : NODES[index];
   const target = node && node.t === "input" ? node.timeout?.target : undefined;
   log(turn, "input " + nodeId + ": no answer in time" + (target ? "; on to " + target : ""));
-  if (target) await go(turn, target);
+  if (target) await go(turn, target, nodeId);
 }
 
 /** Continues the flow of a wait in its chat's queue: with its own update while this process has it, else rebuilt. */
@@ -184,7 +186,7 @@ export function resumeWait(w: WaitRow): Promise<void> {
     }
     const resumed: Turn = { ...base, state: loadState(chatId), steps: 0 };
     if (w.node.startsWith(INPUT_TIMEOUT)) await expireQuestion(resumed, w.node);
-    else await go(resumed, w.node);
+    else await go(resumed, w.node, parseJson<SavedTurn>(w.turn, {}).via);
     saveState(resumed);
   });
 }
