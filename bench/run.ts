@@ -99,6 +99,9 @@ function headline(name: string, r: Figures) {
       rows.push([name, "fake messenger: held getUpdates answered by an update", ms(r.heldPollAnsweredMs), `immediate ${ms(r.immediatePollMs)}`, ""]);
       return;
     }
+    case "ai-answer":
+      rows.push([name, `ai_answer update → answer p50 / p99 (${r.asks} asks, 5 turns of memory)`, `${ms(r.ai?.p50Ms)} / ${ms(r.ai?.p99Ms)}`, `plain message ${ms(r.ping?.p50Ms)} / ${ms(r.ping?.p99Ms)}; fake LLM alone ${ms(r.llmDirect?.p50Ms)}`, num(r.p50VsPing)]);
+      return;
     case "waits":
       rows.push([name, `${r.waits} due waits: bot start → all fired (median)`, ms(r.startToAllFiredMs), `no waits: start → first answer ${ms(r.noWaitsStartToFirstAnswerMs)}`, num(r.firedVsStart)]);
       rows.push([name, `bot RSS after ${r.waits} waits fired (peak)`, `${num(r.rssMB)} MB (${num(r.peakRssMB)} MB)`, `no waits ${num(r.rssNoWaitsMB)} MB (${num(r.peakRssNoWaitsMB)} MB)`, num(r.rssRatio)]);

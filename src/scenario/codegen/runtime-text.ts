@@ -57,6 +57,12 @@ import waitsSource from "./runtime/waits.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import recordSource from "./runtime/record.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
+import aiSource from "./runtime/ai.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above
+import pgSource from "./runtime/pg.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above
+import pgGuardSource from "./runtime/pg-guard.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above
 import analyticsSource from "./runtime/analytics.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import launchSource from "./runtime/launch.ts" with { type: "text" };
@@ -85,8 +91,8 @@ export const RUNTIME_TABLES = [tablesSource, logicTablesSource, actionTablesSour
 export const RUNTIME_TYPES = code(typesSource);
 /** What a runner gives and takes of each bot, exported by the runners' interpreter (hosted-types.ts). */
 export const RUNTIME_HOSTED_TYPES = code(hostedTypesSource, { keepExports: true });
-/** The guard for scenario SQL and the file it runs on (sql-guard.ts, scenario-file.ts). */
-export const RUNTIME_SQL_GUARD = [sqlGuardSource, scenarioFileSource].map((s: string) => code(s)).join("\n\n");
+/** The guards for scenario SQL and the file it runs on (sql-guard.ts, scenario-file.ts, pg-guard.ts for an external PostgreSQL). */
+export const RUNTIME_SQL_GUARD = [sqlGuardSource, scenarioFileSource, pgGuardSource].map((s: string) => code(s)).join("\n\n");
 /** The egress policy of http_request and the secret masker; the server runs this text too (lib/shared-runtime.ts). */
 export const RUNTIME_EGRESS = [egressSource, secretFormsSource].map((s: string) => code(s)).join("\n\n");
 /** Variables and templates with their expressions; the server renders campaign texts with this text too (lib/shared-render.ts). */
@@ -110,6 +116,8 @@ export const RUNTIME_BODY = [
   triggersSource,
   waitsSource,
   recordSource,
+  aiSource,
+  pgSource,
   analyticsSource,
 ].map((s: string) => code(s));
 /** What every bot runs of launch.ts: contentCache and the start. */

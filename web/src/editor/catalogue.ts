@@ -80,8 +80,30 @@ export const NODE_KINDS: NodeKind[] = [
     }),
   },
 
+  {
+    type: "ai_answer",
+    group: "http",
+    icon: "✦",
+    defaults: () => ({
+      aiBaseUrl: "https://api.openai.com/v1",
+      aiModel: "gpt-4o-mini",
+      aiApiKeyEnv: "OPENAI_API_KEY",
+      aiSystemPrompt: "You are a helpful assistant. The user's name is {user_name}.",
+      aiUserMessage: "",
+      aiMemoryTurns: 5,
+      aiTemperature: 0.7,
+      aiMaxTokens: 512,
+      aiTimeout: 30,
+      aiSaveTo: "ai_answer",
+      aiSendAnswer: true,
+      aiFormatMode: "none",
+      autoTransitionTo: "",
+      errorTransitionTo: "",
+    }),
+  },
+
   { type: "bot_table", group: "data", icon: "▥", defaults: () => ({ tableName: "", operation: "read", where: [], updates: [], row: {}, key: "", onConflict: "ignore", saveResultTo: "", resultFormat: "first_row", returnColumns: [], orderBy: "", orderDirection: "desc", limit: 0, autoTransitionTo: "", enableAutoTransition: false }) },
-  { type: "psql_query", group: "data", icon: "⛁", defaults: () => ({ query: "", saveResultTo: "", resultFormat: "first_row", textTemplate: "", enableAutoTransition: false, autoTransitionTo: "", connectionSource: "builtin", connectionEnvVar: "", connectionString: "" }) },
+  { type: "psql_query", group: "data", icon: "⛁", defaults: () => ({ query: "", saveResultTo: "", resultFormat: "first_row", textTemplate: "", enableAutoTransition: false, autoTransitionTo: "", connectionSource: "builtin", connectionEnvVar: "", connectionString: "", errorTransitionTo: "" }) },
   { type: "convert_file", group: "data", icon: "⇆", defaults: () => ({ convertFileMode: "toFile", convertFileInputVariable: "", convertFileFormat: "csv", convertFileFileName: "export_{date}.csv", convertFileCsvDelimiter: ",", convertFileIncludeHeaderRow: true, convertFileOutputVariable: "", enableAutoTransition: false, autoTransitionTo: "" }) },
 
   { type: "edit_message", group: "actions", icon: "✏", defaults: () => ({ editMode: "text", editMessageText: "", editFormatMode: "none", editMessageIdSource: "current_message", editChatIdSource: "current_chat", editRemoveKeyboard: false, editButtons: [], editKeyboardType: "inline" }) },

@@ -13,7 +13,7 @@ const types = {
     start: "Start (legacy)", command: "Command (legacy)",
     checkout_trigger: "Checkout", refuse_checkout: "Refuse checkout", payment_trigger: "Payment received", invoice: "Invoice in Stars", refund_payment: "Refund Stars", reaction_trigger: "Reaction", member_trigger: "Member joins or leaves", join_request_trigger: "Join request", approve_join_request: "Approve join request", decline_join_request: "Decline join request",
     outgoing_message_trigger: "Outgoing message", group_message_trigger: "Group message", schedule_trigger: "Schedule", webhook_trigger: "Webhook", media: "Media", loop: "Loop", parallel_split: "Parallel split",
-    bot_table: "Bot table", psql_query: "SQL query", convert_file: "Convert file", create_forum_topic: "Create forum topic", comment: "Comment",
+    bot_table: "Bot table", psql_query: "SQL query", ai_answer: "AI answer", convert_file: "Convert file", create_forum_topic: "Create forum topic", comment: "Comment",
   },
   ru: {
     command_trigger: "Команда", text_trigger: "Текстовый триггер", incoming_message_trigger: "Любое сообщение", callback_trigger: "Триггер кнопки", incoming_callback_trigger: "Любое нажатие кнопки",
@@ -25,7 +25,7 @@ const types = {
     start: "Старт (старый)", command: "Команда (старая)",
     checkout_trigger: "Подтверждение оплаты", refuse_checkout: "Отклонить оплату", payment_trigger: "Оплата получена", invoice: "Счёт в звёздах", refund_payment: "Возврат звёзд", reaction_trigger: "Реакция", member_trigger: "Участник вошёл или вышел", join_request_trigger: "Заявка на вступление", approve_join_request: "Одобрить заявку", decline_join_request: "Отклонить заявку",
     outgoing_message_trigger: "Исходящее сообщение", group_message_trigger: "Сообщение в группе", schedule_trigger: "Расписание", webhook_trigger: "Вебхук", media: "Медиафайл", loop: "Цикл", parallel_split: "Параллельные ветки",
-    bot_table: "Таблица бота", psql_query: "SQL-запрос", convert_file: "Конвертация файла", create_forum_topic: "Создать тему форума", comment: "Комментарий",
+    bot_table: "Таблица бота", psql_query: "SQL-запрос", ai_answer: "Ответ ИИ", convert_file: "Конвертация файла", create_forum_topic: "Создать тему форума", comment: "Комментарий",
   },
 };
 
@@ -43,7 +43,7 @@ const en = {
   phone: { title: "Read-only on a phone", text: "This screen is too narrow to edit the scenario. Look around, open a node to read it, and try the bot in the preview; edit on a wider screen (at least 800 px)." },
   types: types.en,
   groups: { triggers: "Triggers", messages: "Messages", logic: "Logic", http: "HTTP", data: "Data", actions: "Actions", content: "Content", users: "User management", utility: "Utility", legacy: "Legacy" },
-  slots: { auto: "next", button: "button", branch: "branch", default: "otherwise", input: "after answer", keyboard: "keyboard", continue: "after choice", afterLoop: "after loop", body: "each item", broadcast: "message to send" },
+  slots: { auto: "next", button: "button", branch: "branch", default: "otherwise", input: "after answer", keyboard: "keyboard", continue: "after choice", afterLoop: "after loop", body: "each item", broadcast: "message to send", error: "on error", timeout: "no answer" },
   actions: { goto: "Go to node", command: "Run command", url: "Open URL", web_app: "Open Mini App", copy_text: "Copy text", contact: "Ask contact", location: "Ask location", poll: "Ask for a poll", request_managed_bot: "Create a bot", complete: "Complete", selection: "Select (multi)" },
   styles: { none: "App colour", primary: "Blue", success: "Green", danger: "Red" },
   sheets: { title: "Sheets", add: "Add sheet", rename: "Rename", duplicate: "Duplicate", delete: "Delete sheet", left: "Move left", right: "Move right", newName: "Sheet {{n}}", confirmDelete: "Delete sheet “{{name}}” and its nodes?" },
@@ -75,6 +75,9 @@ const en = {
     textMatchType: { exact: "Exactly this text", contains: "Contains the text" },
     inputType: { text: "Text", any: "Anything", number: "Number", email: "E-mail", phone: "Phone number", photo: "Photo", video: "Video", audio: "Audio", document: "File", contact: "Contact", location: "Location" },
     httpRequestAuthType: { none: "None", bearer: "Bearer token" },
+    aiFormatMode: { none: "Plain text", html: "HTML", markdown: "Markdown" },
+    connectionSource: { builtin: "Project tables (SQLite)", env: "External PostgreSQL" },
+    resultFormat: { json: "All rows (list)", first_row: "First row", text: "Text, a line per row", affected: "Rows changed" },
   },
   props: {
     title: "Properties", none: "Select a node to edit it.", many: "{{count}} nodes selected.", rawOnly: "Edit this node's fields in JSON mode.", structuredInJson: "Lists and objects ({{fields}}) are edited in JSON mode.", rawJson: "Node data (JSON)", rawObject: "Node data must be a JSON object", applyJson: "Apply JSON",
@@ -86,6 +89,9 @@ const en = {
     variable: "Variable", branches: "Branches", addBranch: "Add branch", branchLabel: "Label", operator: "Operator", value: "Value", value2: "Second value", defaultTarget: "Otherwise go to",
     assignments: "Assignments", addAssignment: "Add assignment", mode: "Mode", pattern: "Pattern",
     seconds: "Seconds", method: "Method", headers: "Headers (JSON)", body: "Body", timeout: "Timeout, s", auth: "Authorization", token: "Bearer token", responseVar: "Save response to", statusVar: "Save status to", urlRaw: "Variables as written",
+    aiBaseUrl: "API base URL (OpenAI-compatible)", aiModel: "Model", aiKeyEnv: "API key: name of a secret env variable", aiSystem: "System prompt", aiUser: "User message (empty: the user's last message)", aiMemory: "Remember last turns", aiTemperature: "Temperature (0–2)", aiMaxTokens: "Max tokens", aiSaveTo: "Save answer to", aiSend: "Send the answer to the chat", onError: "On error go to",
+    inputTimeout: "Time to answer, s (0: no limit)", inputTimeoutTarget: "No answer in time: go to",
+    sqlQuery: "SQL query", sqlConnection: "Database", sqlEnv: "Connection string: name of a secret env variable", sqlTimeout: "Statement timeout, s", sqlSaveTo: "Save result to", sqlFormat: "Result", sqlTemplate: "Line per row ({column})",
     up: "Move up", down: "Move down", remove: "Remove",
   },
 };
@@ -106,7 +112,7 @@ const ru: Shape<typeof en> = {
   phone: { title: "На телефоне — только просмотр", text: "Экран слишком узкий, чтобы редактировать сценарий. Можно смотреть схему, открывать узлы и пробовать бота в превью; редактируйте на экране шире 800 px." },
   types: types.ru,
   groups: { triggers: "Триггеры", messages: "Сообщения", logic: "Логика", http: "HTTP", data: "Данные", actions: "Действия", content: "Управление контентом", users: "Пользователи", utility: "Утилиты", legacy: "Старые" },
-  slots: { auto: "далее", button: "кнопка", branch: "ветка", default: "иначе", input: "после ответа", keyboard: "клавиатура", continue: "после выбора", afterLoop: "после цикла", body: "для каждого", broadcast: "что разослать" },
+  slots: { auto: "далее", button: "кнопка", branch: "ветка", default: "иначе", input: "после ответа", keyboard: "клавиатура", continue: "после выбора", afterLoop: "после цикла", body: "для каждого", broadcast: "что разослать", error: "при ошибке", timeout: "нет ответа" },
   actions: { goto: "Перейти к узлу", command: "Выполнить команду", url: "Открыть ссылку", web_app: "Открыть Mini App", copy_text: "Скопировать текст", contact: "Запросить контакт", location: "Запросить геопозицию", poll: "Запросить опрос", request_managed_bot: "Создать бота", complete: "Завершить", selection: "Выбор (несколько)" },
   styles: { none: "Цвет приложения", primary: "Синий", success: "Зелёный", danger: "Красный" },
   sheets: { title: "Листы", add: "Добавить лист", rename: "Переименовать", duplicate: "Дублировать", delete: "Удалить лист", left: "Левее", right: "Правее", newName: "Лист {{n}}", confirmDelete: "Удалить лист «{{name}}» вместе с узлами?" },
@@ -138,6 +144,9 @@ const ru: Shape<typeof en> = {
     textMatchType: { exact: "Точно этот текст", contains: "Содержит текст" },
     inputType: { text: "Текст", any: "Что угодно", number: "Число", email: "E-mail", phone: "Номер телефона", photo: "Фото", video: "Видео", audio: "Аудио", document: "Файл", contact: "Контакт", location: "Местоположение" },
     httpRequestAuthType: { none: "Нет", bearer: "Bearer-токен" },
+    aiFormatMode: { none: "Обычный текст", html: "HTML", markdown: "Markdown" },
+    connectionSource: { builtin: "Таблицы проекта (SQLite)", env: "Внешний PostgreSQL" },
+    resultFormat: { json: "Все строки (список)", first_row: "Первая строка", text: "Текст, строка на запись", affected: "Изменено строк" },
   },
   props: {
     title: "Свойства", none: "Выберите узел, чтобы его изменить.", many: "Выбрано узлов: {{count}}.", rawOnly: "Поля этого узла меняются в режиме JSON.", structuredInJson: "Списки и объекты ({{fields}}) меняются в режиме JSON.", rawJson: "Данные узла (JSON)", rawObject: "Данные узла должны быть JSON-объектом", applyJson: "Применить JSON",
@@ -149,6 +158,9 @@ const ru: Shape<typeof en> = {
     variable: "Переменная", branches: "Ветки", addBranch: "Добавить ветку", branchLabel: "Название", operator: "Оператор", value: "Значение", value2: "Второе значение", defaultTarget: "Иначе перейти к",
     assignments: "Присваивания", addAssignment: "Добавить присваивание", mode: "Режим", pattern: "Шаблон",
     seconds: "Секунды", method: "Метод", headers: "Заголовки (JSON)", body: "Тело", timeout: "Таймаут, с", auth: "Авторизация", token: "Bearer-токен", responseVar: "Сохранить ответ в", statusVar: "Сохранить статус в", urlRaw: "Переменные как есть",
+    aiBaseUrl: "Адрес API (совместимый с OpenAI)", aiModel: "Модель", aiKeyEnv: "Ключ API: имя секретной переменной окружения", aiSystem: "Системный промпт", aiUser: "Сообщение пользователя (пусто: его последнее сообщение)", aiMemory: "Помнить последних реплик", aiTemperature: "Температура (0–2)", aiMaxTokens: "Максимум токенов", aiSaveTo: "Сохранить ответ в", aiSend: "Отправить ответ в чат", onError: "При ошибке перейти к",
+    inputTimeout: "Время на ответ, с (0: без ограничения)", inputTimeoutTarget: "Нет ответа вовремя: перейти к",
+    sqlQuery: "SQL-запрос", sqlConnection: "База данных", sqlEnv: "Строка подключения: имя секретной переменной окружения", sqlTimeout: "Таймаут запроса, с", sqlSaveTo: "Сохранить результат в", sqlFormat: "Результат", sqlTemplate: "Строка на каждую запись ({column})",
     up: "Выше", down: "Ниже", remove: "Убрать",
   },
 };

@@ -4,6 +4,7 @@
 import { webhookCallback } from "grammy";
 import { scenarioDb } from "./data";
 import { chatQueues } from "./flow";
+import { closePgPools } from "./pg";
 import { COMMANDS, NODES, OPTIONS } from "./program-data";
 import { commandsReady, flushRecords, pruneTimer, tellBotLine } from "./record";
 import { bot } from "./router";
@@ -156,6 +157,7 @@ export async function release() {
     flushRecords();
     scenarioDb.close();
     db?.close();
+    closePgPools();
   } catch (err) {
     console.error("while stopping:", err);
   }
