@@ -81,8 +81,9 @@ export class MessengerClient {
     return { id: me.id, username: me.username ?? "", firstName: me.first_name };
   }
 
-  setWebhook(token: string, url: string, secretToken: string) {
-    return this.call<boolean>(token, "setWebhook", { url, secret_token: secretToken, allowed_updates: [] });
+  /** `allowedUpdates` undefined: Telegram's default kinds ([] says so; an absent field would keep the last list). */
+  setWebhook(token: string, url: string, secretToken: string, allowedUpdates?: string[]) {
+    return this.call<boolean>(token, "setWebhook", { url, secret_token: secretToken, allowed_updates: allowedUpdates ?? [] });
   }
 
   deleteWebhook(token: string) {

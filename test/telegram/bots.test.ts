@@ -4,7 +4,8 @@
 // a Mini App URL a variable turns into anything but https leaves that one button out (the message
 // still goes out, the bot keeps running). Deep links: "/start <parameter>" runs the command_trigger
 // of that parameter (exact before the longest prefix), else the plain /start. Reactions, member
-// changes and join requests start their triggers' flows; approve_join_request answers a request.
+// changes and join requests start their triggers' flows; approve_join_request answers a request;
+// a webhook-mode bot is registered for the same update kinds polling asks for.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { loginAs } from "../support/app";
 import type { FakeUser } from "../support/fake-messenger";
@@ -165,6 +166,31 @@ for (const isolation of ["runner", "process"] as const) {
       expect(inside.params.text).toBe("you are in Cats club");
       const approved = p.fake.calls(b.bot.token).filter((c) => c.method === "approveChatJoinRequest");
       expect(approved.map((c) => [Number(c.params.chat_id), Number(c.params.user_id)])).toEqual([[group.id, u.id]]);
+    });
+
+    test("webhook mode: setWebhook asks for the kinds the triggers need, so reactions and member updates arrive", async () => {
+      const cookie = await loginAs(p.t, 93);
+      const w = await addBot(p, cookie, `Hooked${isolation}`, { data: scenario, mode: "webhook" });
+      expect((await act(p, w, "start")).status).toBe(200);
+      const registered = p.fake.calls(w.bot.token, "setWebhook").at(-1)?.params.allowed_updates;
+      expect(registered).toEqual(expect.arrayContaining(["message", "callback_query", "my_chat_member", "chat_join_request", "message_reaction", "chat_member"]));
+      const u = user();
+      const chat = { id: u.id, type: "private", first_name: u.first_name };
+      const date = Math.floor(Date.now() / 1000);
+      p.fake.sendText(w.bot.token, u, "/start");
+      const [shop] = await p.fake.waitForSent(w.bot.token, u.id, 1, 10_000);
+      p.fake.pushUpdate(w.bot.token, { message_reaction: { chat, message_id: shop.messageId, user: u, date, old_reaction: [], new_reaction: [{ type: "emoji", emoji: "👍" }] } });
+      const [thanks] = await p.fake.waitForSent(w.bot.token, u.id, 1, 10_000);
+      expect(thanks.params.text).toBe(`thanks for 👍 on ${shop.messageId}`);
+      const group = { id: -100_888_000 - n, type: "supergroup", title: "Dogs club" };
+      p.fake.pushUpdate(w.bot.token, { chat_member: { chat: group, from: u, date, old_chat_member: { status: "left", user: u }, new_chat_member: { status: "member", user: u } } });
+      const [welcome] = await p.fake.waitForSent(w.bot.token, group.id, 1, 10_000);
+      expect(welcome.params.text).toBe(`welcome ${u.id}`);
+      const me = { id: w.bot.id, is_bot: true, first_name: "Bot" };
+      p.fake.pushUpdate(w.bot.token, { my_chat_member: { chat, from: u, date, old_chat_member: { status: "kicked", user: me, until_date: 0 }, new_chat_member: { status: "member", user: me } } });
+      const [back] = await p.fake.waitForSent(w.bot.token, u.id, 1, 10_000);
+      expect(back.params.text).toBe("welcome back (unblocked)");
+      expect((await act(p, w, "stop")).status).toBe(200);
     });
 
     test("Stars: an amount a variable leaves empty fails the invoice node; a valid one is sent, the checkout accepted, the payment runs its flow and is refunded", async () => {

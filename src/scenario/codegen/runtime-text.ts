@@ -51,6 +51,8 @@ import actionsSource from "./runtime/actions.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import broadcastSource from "./runtime/broadcast.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
+import updateKindsSource from "./runtime/update-kinds.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above
 import triggersSource from "./runtime/triggers.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import waitsSource from "./runtime/waits.ts" with { type: "text" };
@@ -87,6 +89,8 @@ export const RUNTIME_HOSTED_TYPES = code(hostedTypesSource, { keepExports: true 
 export const RUNTIME_SQL_GUARD = [sqlGuardSource, scenarioFileSource].map((s: string) => code(s)).join("\n\n");
 /** The egress policy of http_request and the secret masker; the server runs this text too (lib/shared-runtime.ts). */
 export const RUNTIME_EGRESS = [egressSource, secretFormsSource].map((s: string) => code(s)).join("\n\n");
+/** The update kinds a scenario asks for; the server runs this text too (lib/shared-runtime.ts). */
+export const RUNTIME_UPDATE_KINDS = code(updateKindsSource);
 /** The interpreter, in the order of the program: every part but the preview hooks and the end. */
 export const RUNTIME_BODY = [
   storageSource,
@@ -103,6 +107,7 @@ export const RUNTIME_BODY = [
   routerSource,
   actionsSource,
   broadcastSource,
+  updateKindsSource,
   triggersSource,
   waitsSource,
   recordSource,
