@@ -42,6 +42,10 @@ export const PROJECT_DB_DDL: readonly string[] = [
     "language_code TEXT, source TEXT, referrer_id TEXT, tags TEXT NOT NULL DEFAULT '[]', first_seen_at TEXT NOT NULL, " +
     "last_seen_at TEXT NOT NULL, messages_in INTEGER NOT NULL DEFAULT 0, messages_out INTEGER NOT NULL DEFAULT 0, " +
     "blocked INTEGER NOT NULL DEFAULT 0, blocked_at TEXT, PRIMARY KEY (token_id, user_id))",
+  // How a recorded message is formatted (its id is the bot_messages row's): a table of its own, as
+  // the comment above says, so files written before it gain it by this statement.
+  "CREATE TABLE IF NOT EXISTS bot_message_details (id INTEGER PRIMARY KEY, token_id INTEGER NOT NULL, format TEXT, entities TEXT)",
+  "CREATE INDEX IF NOT EXISTS bot_message_details_token_idx ON bot_message_details (token_id)",
 ];
 
 export const projectBotUsers = sqliteTable(
@@ -182,4 +186,20 @@ export const projectBotWaits = sqliteTable(
   (t) => [index("bot_waits_due_idx").on(t.tokenId, t.dueAt)],
 );
 
-export const projectSchema = { projectBotUsers, projectBotState, projectMediaFileIds, projectContent, projectBotMessages, projectBotChats, projectBotPeople, projectBotWaits };
+/**
+ * The formatting of a recorded message (docs/dialogs.md "What is recorded"): `format` the parse mode
+ * it was sent with (html, markdown, markdownv2; its text is then the marked-up text), `entities`
+ * the messenger's entities over its plain text (JSON), for messages that carry them.
+ */
+export const projectBotMessageDetails = sqliteTable(
+  "bot_message_details",
+  {
+    id: integer("id").primaryKey(),
+    tokenId: integer("token_id").notNull(),
+    format: text("format"),
+    entities: text("entities"),
+  },
+  (t) => [index("bot_message_details_token_idx").on(t.tokenId)],
+);
+
+export const projectSchema = { projectBotUsers, projectBotState, projectMediaFileIds, projectContent, projectBotMessages, projectBotChats, projectBotPeople, projectBotWaits, projectBotMessageDetails };

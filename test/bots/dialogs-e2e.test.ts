@@ -2,7 +2,8 @@
 // process — against the fake messenger. A user arrives by a ref_42 deep link, writes and presses a
 // button; the Dialogs API shows both sides and the live event comes; an operator replies with a
 // button the user receives; edit and delete reach the chat; takeover silences that chat only and
-// "resume at" runs the node; a user who blocked the bot is marked and skipped by a broadcast.
+// "resume at" runs the node; a user who blocked the bot is marked and skipped by a broadcast;
+// formatting is kept: the bot's HTML, a user's entities, an operator's HTML through an edit.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startFakeMessenger, type FakeMessenger, type FakeUser } from "../support/fake-messenger";
 import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
@@ -20,6 +21,8 @@ const scenario = {
         { id: "cast", type: "command_trigger", position: { x: 0, y: 400 }, data: { command: "/cast", autoTransitionTo: "bc" } },
         { id: "bc", type: "broadcast", position: { x: 0, y: 500 }, data: { broadcastTargetNode: "news" } },
         { id: "news", type: "message", position: { x: 0, y: 600 }, data: { messageText: "News!" } },
+        { id: "fmtCmd", type: "command_trigger", position: { x: 0, y: 700 }, data: { command: "/fmt", autoTransitionTo: "fmt" } },
+        { id: "fmt", type: "message", position: { x: 0, y: 800 }, data: { messageText: "<b>Bold</b> move", formatMode: "html" } },
       ],
     },
   ],
@@ -113,6 +116,30 @@ for (const { isolation, launchMode } of MODES) {
       expect((await t.call("DELETE", `/api/bot/tokens/${tokenId}/chats/${ann.id}/messages/${sent.body.id}`, { cookie })).status).toBe(200);
       const [del] = await fake.waitForSent(botToken, ann.id, 1, 10_000);
       expect(del.method).toBe("deleteMessage");
+    }, 30_000);
+
+    test("formatting is recorded: the bot's parse mode, a user's entities; an operator's HTML edit is sent as HTML", async () => {
+      const cat: FakeUser = { id: 6103, first_name: "Cat" };
+      fake.sendText(botToken, cat, "/fmt");
+      const [bold] = await fake.waitForSent(botToken, cat.id, 1, 15_000);
+      expect(bold.params.parse_mode).toBe("HTML");
+      fake.sendUserMessage(botToken, cat, { text: "hey you", entities: [{ type: "italic", offset: 4, length: 3 }] });
+      await until(async () => (await messagesOf(cat)).body?.items?.length === 3, "three recorded messages", 10_000);
+      const [cmd, out, hey] = (await messagesOf(cat)).body.items;
+      expect([cmd.text, cmd.format, cmd.entities]).toEqual(["/fmt", null, [{ type: "bot_command", offset: 0, length: 4 }]]);
+      expect([out.text, out.format, out.entities]).toEqual(["<b>Bold</b> move", "html", null]);
+      expect([hey.format, hey.entities]).toEqual([null, [{ type: "italic", offset: 4, length: 3 }]]);
+      // the chat list shows the text the user saw, not the tags
+      expect((await chats()).body.items.find((c: any) => c.chatId === String(cat.id))?.lastMessageText).toBe("hey you");
+
+      const sent = await t.call("POST", `/api/bot/tokens/${tokenId}/chats/${cat.id}/messages`, { cookie, json: { text: "<b>Hi</b> there", format: "html" } });
+      expect([sent.status, sent.body.format]).toEqual([201, "html"]);
+      await fake.waitForSent(botToken, cat.id, 1, 10_000);
+      const edited = await t.call("PATCH", `/api/bot/tokens/${tokenId}/chats/${cat.id}/messages/${sent.body.id}`, { cookie, json: { text: "<i>Edited</i> there" } });
+      expect([edited.status, edited.body.text, edited.body.format]).toEqual([200, "<i>Edited</i> there", "html"]);
+      const [edit] = await fake.waitForSent(botToken, cat.id, 1, 10_000);
+      expect([edit.method, edit.params.text, edit.params.parse_mode]).toEqual(["editMessageText", "<i>Edited</i> there", "HTML"]);
+      expect(edit.error).toBeUndefined();
     }, 30_000);
 
     test("takeover silences that chat only; resume at a node runs it", async () => {

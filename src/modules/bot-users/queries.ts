@@ -1,12 +1,13 @@
 // Reads and writes of bot_users in a project's own database file (src/db/project-schema.ts).
 // Newest first (first_seen_at, then row id, both descending) so that a bot-manager client shows
 // recent sign-ups on its first page.
-import { and, asc, desc, eq, gte, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { containsText } from "../../db/like";
 import type { ProjectDb } from "../../db/project-db";
 import {
   projectBotChats as chats,
   projectBotMessages as messages,
+  projectBotMessageDetails as details,
   projectBotPeople as people,
   projectBotState as states,
   projectBotUsers as botUsers,
@@ -149,7 +150,9 @@ export function deletePerson(db: ProjectDb, tokenId: number, userId: string) {
     tx.delete(botUsers).where(and(eq(botUsers.tokenId, tokenId), eq(botUsers.userId, userId))).run();
     tx.delete(people).where(and(eq(people.tokenId, tokenId), eq(people.userId, userId))).run();
     tx.delete(states).where(and(eq(states.tokenId, tokenId), eq(states.chatId, userId))).run();
-    tx.delete(messages).where(and(eq(messages.tokenId, tokenId), eq(messages.chatId, userId))).run();
+    const ofChat = and(eq(messages.tokenId, tokenId), eq(messages.chatId, userId));
+    tx.delete(details).where(inArray(details.id, tx.select({ id: messages.id }).from(messages).where(ofChat))).run();
+    tx.delete(messages).where(ofChat).run();
     tx.delete(chats).where(and(eq(chats.tokenId, tokenId), eq(chats.chatId, userId))).run();
   });
 }

@@ -23,6 +23,8 @@ import { SendPacer } from "./pacer";
 /** The messenger's words for a user the bot can no longer reach (the send is then 409 BOT_BLOCKED). */
 const BLOCKED = /bot was blocked by the user|user is deactivated/i;
 const PARSE_MODE = { none: undefined, html: "HTML", markdown: "Markdown" } as const;
+/** A recorded format (lower case, as the bot records it) → the parse mode an edit is sent in. */
+const EDIT_PARSE_MODE: Record<string, string> = { html: "HTML", markdown: "Markdown", markdownv2: "MarkdownV2" };
 const CAPTION_MAX = 1024;
 const MEDIA_METHOD: Record<string, [string, string]> = {
   photo: ["sendPhoto", "photo"],
@@ -118,7 +120,7 @@ export class DialogsService {
       buttons: keyboard ? JSON.stringify(keyboard.map((r) => r.map((b) => ("url" in b ? { text: b.text, url: b.url } : { text: b.text, data: b.callback_data })))) : null,
       messengerMessageId: sent.message_id,
       createdAt: new Date().toISOString(),
-    });
+    }, { format: body.format && body.format !== "none" ? body.format : null, entities: null });
     this.told(token, chatId, row.id);
     return messageView(row);
   }
@@ -135,10 +137,13 @@ export class DialogsService {
       chat_id: chatId,
       message_id: m.messengerMessageId,
       ...(caption ? { caption: text } : { text }),
+      // The new text is written in the message's format, as the composer showed it for editing.
+      parse_mode: m.format ? EDIT_PARSE_MODE[m.format] : undefined,
       // An edit without reply_markup drops the message's inline buttons: they are sent again.
       reply_markup: inlineMarkupOf(messageView(m).buttons),
     });
-    const row = updateMessage(db, m.id, { text, editedAt: new Date().toISOString() });
+    // Entities over the old text do not fit the new one; a format does.
+    const row = updateMessage(db, m.id, { text, editedAt: new Date().toISOString() }, { format: m.format, entities: null });
     this.told(token, chatId, row.id);
     return messageView(row);
   }

@@ -37,11 +37,17 @@ export type MessageRecord = {
   mid: number | null;
   at: string;
   chat: ChatInfo | null;
+  /** the parse mode it was sent with (then `text` is the marked-up text) or the entities over its plain text */
+  look: Formatting;
+  /** the chat list's line when `text` is marked up */
+  plain?: string;
 };
+/** How a message's text is formatted (bot_message_details); both null for plain text. */
+export type Formatting = { format: string | null; entities: string | null };
 export type PersonRecord = { userId: string; premium: number; language: string | null; source: string | null; referrer: string | null; at: string; in: number; out: number };
 export type RecordOp =
   | { t: "msg"; m: MessageRecord }
-  | { t: "edit"; chatId: string; mid: number; text: string; at: string }
+  | { t: "edit"; chatId: string; mid: number; text: string; at: string; look: Formatting }
   | { t: "del"; chatId: string; mids: number[]; at: string }
   | { t: "person"; p: PersonRecord }
   | { t: "blocked"; userId: string; on: boolean; at: string };
@@ -65,9 +71,14 @@ export const recordSql = db && {
       "username = coalesce(excluded.username, bot_chats.username), last_message_at = excluded.last_message_at, " +
       "last_message_text = excluded.last_message_text, unread = bot_chats.unread + excluded.unread",
   ),
-  edit: db.query<unknown, [string, string, number, string, number]>(
-    "UPDATE bot_messages SET text = ?, edited_at = ? WHERE token_id = ? AND chat_id = ? AND messenger_message_id = ?",
+  edit: db.query<{ id: number }, [string, string, number, string, number]>(
+    "UPDATE bot_messages SET text = ?, edited_at = ? WHERE token_id = ? AND chat_id = ? AND messenger_message_id = ? RETURNING id",
   ),
+  look: db.query<unknown, [number, number, string | null, string | null]>(
+    "INSERT INTO bot_message_details (id, token_id, format, entities) VALUES (?, ?, ?, ?) " +
+      "ON CONFLICT (id) DO UPDATE SET format = excluded.format, entities = excluded.entities",
+  ),
+  plainLook: db.query<unknown, [number]>("DELETE FROM bot_message_details WHERE id = ?"),
   del: db.query<unknown, [string, number, string, number]>(
     "UPDATE bot_messages SET deleted_at = ? WHERE token_id = ? AND chat_id = ? AND messenger_message_id = ? AND deleted_at IS NULL",
   ),
@@ -89,9 +100,10 @@ export const recordSql = db && {
   ),
   takeover: db.query<{ takeover: number }, [number, string]>("SELECT takeover FROM bot_chats WHERE token_id = ? AND chat_id = ?"),
   chatUser: db.query<{ first_name: string | null; username: string | null }, [number, string]>("SELECT first_name, username FROM bot_chats WHERE token_id = ? AND chat_id = ?"),
-  prune: db.query<unknown, [number, string]>(
-    "DELETE FROM bot_messages WHERE id IN (SELECT id FROM bot_messages WHERE token_id = ? AND created_at < ? LIMIT 2000)",
+  prune: db.query<{ id: number }, [number, string]>(
+    "DELETE FROM bot_messages WHERE id IN (SELECT id FROM bot_messages WHERE token_id = ? AND created_at < ? LIMIT 2000) RETURNING id",
   ),
+  pruneLooks: db.query<unknown, [string]>("DELETE FROM bot_message_details WHERE id IN (SELECT value FROM json_each(?))"),
 };
 
 export const recordsMessages = !!recordSql && RETENTION_DAYS > 0;
@@ -117,12 +129,16 @@ export function flushRecords() {
         if (op.t === "msg") {
           const m = op.m;
           const row = q.message.get(TOKEN_ID, m.chatId, m.direction, m.sentBy, m.kind, m.text, m.buttons ? JSON.stringify(m.buttons) : null, m.callbackData, m.nodeId, m.mid, m.at);
+          if (row && (m.look.format || m.look.entities)) q.look.run(row.id, TOKEN_ID, m.look.format, m.look.entities);
           const c = m.chat;
-          const preview = m.text || "[" + m.kind + "]";
+          const preview = (m.plain ?? m.text) || "[" + m.kind + "]";
           q.chat.run(TOKEN_ID, m.chatId, c?.kind ?? (Number(m.chatId) > 0 ? "private" : "group"), c?.title ?? null, c?.userId ?? null, c?.firstName ?? null, c?.username ?? null, m.at, preview.slice(0, 200), m.direction === "in" ? 1 : 0);
           if (row) last.set(m.chatId, row.id);
         } else if (op.t === "edit") {
-          q.edit.run(op.text, op.at, TOKEN_ID, op.chatId, op.mid);
+          for (const { id } of q.edit.all(op.text, op.at, TOKEN_ID, op.chatId, op.mid)) {
+            if (op.look.format || op.look.entities) q.look.run(id, TOKEN_ID, op.look.format, op.look.entities);
+            else q.plainLook.run(id);
+          }
         } else if (op.t === "del") {
           for (const mid of op.mids) q.del.run(op.at, TOKEN_ID, op.chatId, mid);
         } else if (op.t === "person") {
@@ -147,7 +163,11 @@ export function pruneMessages() {
   if (!recordSql || RETENTION_DAYS <= 0) return;
   const cutoff = new Date(Date.now() - RETENTION_DAYS * 86_400_000).toISOString();
   try {
-    for (let i = 0; i < 50; i++) if (recordSql.prune.run(TOKEN_ID, cutoff).changes < 2000) break;
+    for (let i = 0; i < 50; i++) {
+      const gone = recordSql.prune.all(TOKEN_ID, cutoff);
+      if (gone.length > 0) recordSql.pruneLooks.run(JSON.stringify(gone.map((r) => r.id)));
+      if (gone.length < 2000) break;
+    }
   } catch (err) {
     console.error("could not prune old messages:", err);
   }
@@ -176,6 +196,14 @@ export function kindOf(m: IncomingMessage): { kind: string; text: string } {
   if (m.contact) return { kind: "contact", text: m.contact.phone_number };
   if (m.poll) return { kind: "poll", text: m.poll.question };
   return { kind: Object.keys(m).find((k) => !/^(message_id|date|chat|from|message_thread_id|is_topic_message|entities|caption_entities)$/.test(k)) ?? "other", text: caption };
+}
+
+const NO_LOOK: Formatting = { format: null, entities: null };
+
+/** A parse mode names the format (the text is then marked up); otherwise entities, when there are any. */
+export function formattingOf(parseMode: unknown, entities: unknown): Formatting {
+  if (typeof parseMode === "string" && parseMode !== "") return { format: parseMode.toLowerCase(), entities: null };
+  return Array.isArray(entities) && entities.length > 0 ? { format: null, entities: JSON.stringify(entities) } : NO_LOOK;
 }
 
 export function chatInfo(chat: { id: number; type: string; title?: string; first_name?: string; username?: string } | undefined, from: { id: number; first_name?: string; username?: string } | undefined): ChatInfo | null {
@@ -233,11 +261,12 @@ export function noteIncoming(ctx: Context, chatId: number): boolean {
   if (recordsMessages) {
     if (msg) {
       const { kind, text } = kindOf(msg);
-      queueRecord({ t: "msg", m: { chatId: String(chatId), direction: "in", sentBy: "user", kind, text, buttons: null, callbackData: null, nodeId: null, mid: msg.message_id, at, chat } });
+      const look = formattingOf(undefined, msg.entities ?? msg.caption_entities);
+      queueRecord({ t: "msg", m: { chatId: String(chatId), direction: "in", sentBy: "user", kind, text, buttons: null, callbackData: null, nodeId: null, mid: msg.message_id, at, chat, look } });
     } else if (query) {
       const rows = query.message && "reply_markup" in query.message ? buttonsOf(query.message.reply_markup) : null;
       const label = rows?.flat().find((b) => b.data === query.data)?.text ?? "";
-      queueRecord({ t: "msg", m: { chatId: String(chatId), direction: "in", sentBy: "user", kind: "callback", text: label, buttons: null, callbackData: query.data ?? null, nodeId: null, mid: null, at, chat } });
+      queueRecord({ t: "msg", m: { chatId: String(chatId), direction: "in", sentBy: "user", kind: "callback", text: label, buttons: null, callbackData: query.data ?? null, nodeId: null, mid: null, at, chat, look: NO_LOOK } });
     }
   }
   try {
@@ -254,7 +283,16 @@ export const SENDS = new Set(["sendMessage", "sendPhoto", "sendVideo", "sendAnim
 /** The messenger's words for "this user will not get your messages" (the user is then marked blocked). */
 export const BLOCKED_ERROR = /bot was blocked by the user|user is deactivated/i;
 
-type SentMessage = { message_id: number; chat: { id: number; type: string; title?: string; first_name?: string; username?: string }; text?: string; caption?: string };
+type SentMessage = { message_id: number; chat: { id: number; type: string; title?: string; first_name?: string; username?: string }; text?: string; caption?: string; entities?: unknown[]; caption_entities?: unknown[] };
+
+/** What a send or an edit wrote: the marked-up text and its parse mode, else the plain text and its entities. */
+export function sentText(payload: Record<string, unknown>, r: Partial<SentMessage> | undefined): { text: string; look: Formatting; plain?: string } {
+  const asked = typeof payload.text === "string" ? payload.text : typeof payload.caption === "string" ? payload.caption : undefined;
+  const shown = r?.text ?? r?.caption;
+  const look = formattingOf(payload.parse_mode, payload.entities ?? payload.caption_entities ?? r?.entities ?? r?.caption_entities);
+  if (look.format && asked !== undefined) return { text: asked, look, plain: shown };
+  return { text: shown ?? asked ?? "", look: look.format ? NO_LOOK : look };
+}
 
 export function noteSent(method: string, payload: Record<string, unknown>, result: unknown) {
   const at = new Date().toISOString();
@@ -266,8 +304,8 @@ export function noteSent(method: string, payload: Record<string, unknown>, resul
     if (r.chat.type === "private") queueRecord({ t: "person", p: { userId: chatId, premium: 0, language: null, source: null, referrer: null, at, in: 0, out: 1 } });
     if (!recordsMessages) continue;
     const kind = method === "sendMessage" ? "text" : method.replace(/^send/, "").replace(/^./, (c) => c.toLowerCase());
-    const text = r.text ?? r.caption ?? (typeof payload.text === "string" ? payload.text : typeof payload.caption === "string" ? payload.caption : "");
-    queueRecord({ t: "msg", m: { chatId, direction: "out", sentBy: SENT_BY.getStore() ?? "bot", kind, text, buttons: buttonsOf(payload.reply_markup), callbackData: null, nodeId, mid: r.message_id, at, chat: chatInfo(r.chat, undefined) } });
+    const { text, look, plain } = sentText(payload, r);
+    queueRecord({ t: "msg", m: { chatId, direction: "out", sentBy: SENT_BY.getStore() ?? "bot", kind, text, buttons: buttonsOf(payload.reply_markup), callbackData: null, nodeId, mid: r.message_id, at, chat: chatInfo(r.chat, undefined), look, plain } });
   }
 }
 
@@ -286,8 +324,8 @@ bot.api.config.use(async (prev, method, payload, signal) => {
       const chat = p.chat_id === undefined ? undefined : String(p.chat_id);
       if (SENDS.has(method)) noteSent(method, p, res.result);
       else if (recordsMessages && chat && (method === "editMessageText" || method === "editMessageCaption") && typeof p.message_id === "number") {
-        const text = typeof p.text === "string" ? p.text : typeof p.caption === "string" ? p.caption : "";
-        queueRecord({ t: "edit", chatId: chat, mid: p.message_id, text, at: new Date().toISOString() });
+        const { text, look } = sentText(p, typeof res.result === "object" ? (res.result as Partial<SentMessage>) : undefined);
+        queueRecord({ t: "edit", chatId: chat, mid: p.message_id, text, at: new Date().toISOString(), look });
       } else if (recordsMessages && chat && (method === "deleteMessage" || method === "deleteMessages")) {
         const mids = (Array.isArray(p.message_ids) ? p.message_ids : [p.message_id]).filter((m): m is number => typeof m === "number");
         queueRecord({ t: "del", chatId: chat, mids, at: new Date().toISOString() });
@@ -303,7 +341,7 @@ bot.api.config.use(async (prev, method, payload, signal) => {
 // Both pass the update on: member and edit triggers of the scenario may watch the same updates.
 bot.on("edited_message", (ctx, next) => {
   const m = ctx.editedMessage;
-  if (recordsMessages) queueRecord({ t: "edit", chatId: String(m.chat.id), mid: m.message_id, text: kindOf(m).text, at: new Date().toISOString() });
+  if (recordsMessages) queueRecord({ t: "edit", chatId: String(m.chat.id), mid: m.message_id, text: kindOf(m).text, at: new Date().toISOString(), look: formattingOf(undefined, m.entities ?? m.caption_entities) });
   return next();
 });
 
