@@ -41,6 +41,18 @@ describe("users list: filters and sort", () => {
     expect(r.body).toMatchObject({ count: 3, nextOffset: null, prevOffset: null, fromItem: 1, toItem: 3 });
   });
 
+  test("each item says blocked, takeover and tags: the plain list, a search and a filtered list alike", async () => {
+    const marks = { "101": { blocked: false, takeover: true, tags: ["vip"] }, "102": { blocked: false, takeover: false, tags: [] }, "103": { blocked: true, takeover: false, tags: [] } };
+    for (const q of ["", "?search=a", "?sort=name"]) {
+      const r = await env.call("GET", `${users()}${q}`, { cookie: env.cookie });
+      expect(r.status).toBe(200);
+      expect(r.body.items.length).toBeGreaterThan(0);
+      for (const u of r.body.items) expect({ userId: u.userId, blocked: u.blocked, takeover: u.takeover, tags: u.tags }).toEqual({ userId: u.userId, ...marks[u.userId as keyof typeof marks] });
+    }
+    const one = (await env.call("GET", `${users()}?search=zed`, { cookie: env.cookie })).body.items;
+    expect(one).toEqual([{ userId: "101", firstName: "Zed", userName: "user101", blocked: false, takeover: true, tags: ["vip"] }]);
+  });
+
   test("filter, language, tag, source, sort", async () => {
     expect(await ids("filter=active")).toEqual(["101"]);
     expect(await ids("filter=inactive")).toEqual(["102"]);

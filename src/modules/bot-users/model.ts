@@ -3,7 +3,16 @@ import { z } from "zod";
 export const USERS_LIMIT_DEFAULT = 10;
 export const USERS_LIMIT_MAX = 50;
 
-export const botUserListItemSchema = z.object({ userId: z.string(), firstName: z.string(), userName: z.string() });
+/** docs/api.md's list item, plus what the message store knows (docs/dialogs.md "The people of a bot"). */
+export const botUserListItemSchema = z.object({
+  userId: z.string(),
+  firstName: z.string(),
+  userName: z.string(),
+  blocked: z.boolean(),
+  /** an operator holds the user's private chat */
+  takeover: z.boolean(),
+  tags: z.array(z.string()),
+});
 export type BotUserListItem = z.infer<typeof botUserListItemSchema>;
 
 export const botUserPageSchema = z.object({

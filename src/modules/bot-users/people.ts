@@ -3,9 +3,9 @@
 import type { AppContext } from "../../context";
 import type { ProjectDb } from "../../db/project-db";
 import { notFound } from "../../errors";
-import { pageInfo, parseVariables, type BotUserPage, type PersonFields } from "./model";
+import { pageInfo, parseVariables, type BotUserListItem, type BotUserPage, type PersonFields } from "./model";
 import type { PeopleFilter } from "./model";
-import { deletePerson, knownUser, userFactsOf, peoplePage, peopleRows, personOf, setTags, takeoverOf } from "./queries";
+import { deletePerson, knownUser, userFactsOf, peoplePage, peopleRows, personOf, setTags, takeoverOf, type ListRow } from "./queries";
 
 export function tagsOf(raw: string | null | undefined): string[] {
   try {
@@ -23,6 +23,11 @@ export function csvCell(v: unknown): string {
   return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }
 
+/** One item of the users list: who, and whether blocked, held by an operator, tagged. */
+export function listItemOf(r: ListRow): BotUserListItem {
+  return { userId: r.userId, firstName: r.firstName ?? "", userName: r.username ?? "", blocked: r.blocked === 1, takeover: r.takeover === 1, tags: tagsOf(r.tags) };
+}
+
 export class PeopleService {
   constructor(private readonly ctx: AppContext) {}
 
@@ -35,7 +40,7 @@ export class PeopleService {
     const db = this.fileOf(tokenId, actorId);
     if (!db) return { items: [], ...pageInfo(0, offset, limit, 0) };
     const { rows, count } = peoplePage(db, tokenId, f, limit, offset);
-    const items = rows.map((r) => ({ userId: r.userId, firstName: r.firstName ?? "", userName: r.username ?? "" }));
+    const items = rows.map(listItemOf);
     return { items, ...pageInfo(count, offset, limit, items.length) };
   }
 

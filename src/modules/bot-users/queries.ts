@@ -18,12 +18,29 @@ import { statements } from "../../db/prepared";
 export type BotUserRow = typeof botUsers.$inferSelect;
 
 const byToken = eq(botUsers.tokenId, sql.placeholder("tokenId"));
-const listColumns = { userId: botUsers.userId, firstName: botUsers.firstName, username: botUsers.username };
+const samePerson = and(eq(people.tokenId, botUsers.tokenId), eq(people.userId, botUsers.userId));
+/** A user's private chat has the user's id: its takeover flag is the user's. */
+const privateChat = and(eq(chats.tokenId, botUsers.tokenId), eq(chats.chatId, botUsers.userId));
+/** A list item: the user and what the message store knows (blocked, takeover, tags; docs/dialogs.md). */
+const listColumns = {
+  userId: botUsers.userId,
+  firstName: botUsers.firstName,
+  username: botUsers.username,
+  blocked: sql<number>`coalesce(${people.blocked}, 0)`,
+  takeover: sql<number>`coalesce(${chats.takeover}, 0)`,
+  tags: people.tags,
+};
+export type ListRow = { userId: string; firstName: string | null; username: string | null; blocked: number; takeover: number; tags: string | null };
 const newestFirst = [desc(botUsers.firstSeenAt), desc(botUsers.id)];
+
+/** The list's rows: each user with their person row and private chat (primary-key lookups). */
+function listOf(db: ProjectDb) {
+  return db.select(listColumns).from(botUsers).leftJoin(people, samePerson).leftJoin(chats, privateChat);
+}
 
 export const botUserStatements = statements((db: ProjectDb) => ({
   count: () => db.select({ n: sql<number>`count(*)` }).from(botUsers).where(byToken).prepare(),
-  page: () => db.select(listColumns).from(botUsers).where(byToken).orderBy(...newestFirst).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")).prepare(),
+  page: () => listOf(db).where(byToken).orderBy(...newestFirst).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")).prepare(),
   one: () => db.select().from(botUsers).where(and(byToken, eq(botUsers.userId, sql.placeholder("userId")))).prepare(),
   setPhoto: () => db.update(botUsers).set({ photoUrl: sql`${sql.placeholder("photoUrl")}` }).where(eq(botUsers.id, sql.placeholder("id"))).prepare(),
 }));
@@ -40,7 +57,7 @@ function matching(tokenId: number, term: string) {
 export function searchBotUsers(db: ProjectDb, tokenId: number, term: string, limit: number, offset: number) {
   const where = matching(tokenId, term);
   const count = db.select({ n: sql<number>`count(*)` }).from(botUsers).where(where).get()?.n ?? 0;
-  const rows = db.select(listColumns).from(botUsers).where(where).orderBy(...newestFirst).limit(limit).offset(offset).all();
+  const rows = listOf(db).where(where).orderBy(...newestFirst).limit(limit).offset(offset).all();
   return { count, rows };
 }
 
@@ -56,7 +73,6 @@ export function newUsersPerDay(db: ProjectDb, tokenId: number, since: string): {
 
 // ─── The people of a bot (docs/dialogs.md): bot_users with what the message store knows (bot_people, bot_chats) ───
 
-const samePerson = and(eq(people.tokenId, botUsers.tokenId), eq(people.userId, botUsers.userId));
 const isBlocked = sql`coalesce(${people.blocked}, 0) = 1`;
 const notBlocked = sql`coalesce(${people.blocked}, 0) = 0`;
 
@@ -93,10 +109,7 @@ export type PersonRow = typeof botUsers.$inferSelect & { person: typeof people.$
 export function peoplePage(db: ProjectDb, tokenId: number, f: PeopleFilter, limit: number, offset: number, now = Date.now()) {
   const w = where(tokenId, f, now);
   const count = db.select({ n: sql<number>`count(*)` }).from(botUsers).leftJoin(people, samePerson).where(w).get()?.n ?? 0;
-  const rows = db
-    .select({ userId: botUsers.userId, firstName: botUsers.firstName, username: botUsers.username })
-    .from(botUsers)
-    .leftJoin(people, samePerson)
+  const rows = listOf(db)
     .where(w)
     .orderBy(...order(f.sort))
     .limit(limit)
