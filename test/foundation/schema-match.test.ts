@@ -119,7 +119,7 @@ describe("drizzle tables match the real tables column for column", () => {
     const db = new Database(":memory:");
     for (const ddl of PROJECT_DB_DDL) db.exec(ddl);
     const tables = tablesOf(projectSchema);
-    expect(tables.length).toBe(9); // with the message store's bot_messages, bot_message_details, bot_chats, bot_people (docs/dialogs.md) and bot_waits
+    expect(tables.length).toBe(10); // with the message store's bot_messages, bot_message_details, bot_chats, bot_people (docs/dialogs.md), bot_waits and bot_payments
     expectSameTables(db, tables);
     db.close();
   });

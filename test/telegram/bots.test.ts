@@ -226,6 +226,28 @@ for (const isolation of ["runner", "process"] as const) {
       }
       expect(card).toMatchObject({ payment_amount: 5, payment_payload: `premium_${u.id}`, payment_charge_id: charge });
       expect(p.fake.calls(b.bot.token).filter((c) => c.method === "refundStarPayment").map((c) => c.params)).toEqual([{ user_id: u.id, telegram_payment_charge_id: charge }]);
+      // The payment is a row of the project's payments, refunded in place; the card lists it.
+      const paymentsOf = async () => (await p.t.call("GET", `/api/bot/tokens/${b.tokenId}/users/${u.id}/payments`, { cookie: b.cookie })).body;
+      let page = await paymentsOf();
+      for (let i = 0; i < 50 && page.items?.[0]?.status !== "refunded"; i++) {
+        await Bun.sleep(100);
+        page = await paymentsOf();
+      }
+      expect(page.total).toBe(1);
+      expect(page.items[0]).toMatchObject({ chargeId: charge, providerChargeId: null, amount: 5, currency: "XTR", payload: `premium_${u.id}`, status: "refunded" });
+      expect(typeof page.items[0].paidAt).toBe("string");
+      expect(page.items[0].refundedAt >= page.items[0].paidAt).toBe(true);
+      // Telegram redelivering the same payment does not count it twice.
+      p.fake.sendUserMessage(b.bot.token, u, { successful_payment: { currency: "XTR", total_amount: 5, invoice_payload: `premium_${u.id}`, telegram_payment_charge_id: charge, provider_payment_charge_id: "" } });
+      await p.fake.waitForSent(b.bot.token, u.id, 2, 10_000);
+      const other = `stxOther${u.id}`;
+      p.fake.sendUserMessage(b.bot.token, u, { successful_payment: { currency: "XTR", total_amount: 7, invoice_payload: "second", telegram_payment_charge_id: other, provider_payment_charge_id: "" } });
+      await p.fake.waitForSent(b.bot.token, u.id, 2, 10_000);
+      for (let i = 0; i < 50 && page.total !== 2; i++) {
+        await Bun.sleep(100);
+        page = await paymentsOf();
+      }
+      expect(page.items.map((x: { chargeId: string; status: string }) => [x.chargeId, x.status])).toEqual([[other, "refunded"], [charge, "refunded"]]);
     });
 
     test("a Mini App URL that is not https once filled in leaves that button out; the bot answers on", async () => {

@@ -60,6 +60,23 @@ export type PersonFields = z.infer<typeof personFieldsSchema>;
 
 export const botUserFullSchema = botUserDetailSchema.extend(personFieldsSchema.shape);
 
+export const PAYMENTS_LIMIT_DEFAULT = 50;
+export const PAYMENTS_LIMIT_MAX = 200;
+
+/** A Stars payment the bot received (docs/nodes/payments.md): Telegram's charge ids, Stars, the invoice payload. */
+export const paymentSchema = z.object({
+  chargeId: z.string(),
+  providerChargeId: z.string().nullable(),
+  amount: z.number().int(),
+  currency: z.string(),
+  payload: z.string(),
+  status: z.enum(["paid", "refunded"]),
+  paidAt: z.string(),
+  refundedAt: z.string().nullable(),
+});
+export const paymentsPageSchema = z.object({ items: z.array(paymentSchema), total: z.number().int() });
+export type PaymentsPage = z.infer<typeof paymentsPageSchema>;
+
 export const DAILY_DAYS_DEFAULT = 14;
 export const DAILY_DAYS_MAX = 90;
 

@@ -3,9 +3,9 @@
 import type { AppContext } from "../../context";
 import type { ProjectDb } from "../../db/project-db";
 import { notFound } from "../../errors";
-import { pageInfo, parseVariables, type BotUserListItem, type BotUserPage, type PersonFields } from "./model";
+import { pageInfo, parseVariables, type BotUserListItem, type BotUserPage, type PaymentsPage, type PersonFields } from "./model";
 import type { PeopleFilter } from "./model";
-import { deletePerson, knownUser, userFactsOf, peoplePage, peopleRows, personOf, setTags, takeoverOf, type ListRow } from "./queries";
+import { deletePerson, knownUser, userFactsOf, paymentsOf, peoplePage, peopleRows, personOf, setTags, takeoverOf, type ListRow } from "./queries";
 
 export function tagsOf(raw: string | null | undefined): string[] {
   try {
@@ -72,6 +72,15 @@ export class PeopleService {
     const unique = [...new Set(tags.map((t) => t.trim()))];
     setTags(db, tokenId, userId, unique);
     return { userId, tags: unique };
+  }
+
+  /** The user's Stars payments, newest first (the bot records them: runtime/record.ts). */
+  async payments(tokenId: number, actorId: number, userId: string, limit: number): Promise<PaymentsPage> {
+    const db = this.fileOf(tokenId, actorId);
+    if (!db || !(await knownUser(db, tokenId, userId))) throw notFound("Bot user not found");
+    const { rows, total } = await paymentsOf(db, tokenId, userId, limit);
+    const items = rows.map((r) => ({ chargeId: r.chargeId, providerChargeId: r.providerChargeId, amount: r.amount, currency: r.currency, payload: r.payload, status: r.status, paidAt: r.paidAt, refundedAt: r.refundedAt }));
+    return { items, total };
   }
 
   remove(tokenId: number, actorId: number, userId: string): { success: true } {

@@ -8,6 +8,7 @@ import {
   projectBotChats as chats,
   projectBotMessages as messages,
   projectBotMessageDetails as details,
+  projectBotPayments as payments,
   projectBotPeople as people,
   projectBotState as states,
   projectBotUsers as botUsers,
@@ -157,11 +158,20 @@ export function setTags(db: ProjectDb, tokenId: number, userId: string, tags: st
     .run();
 }
 
+/** A user's Stars payments, newest first, and how many there are. */
+export function paymentsOf(db: ProjectDb, tokenId: number, userId: string, limit: number) {
+  const theirs = and(eq(payments.tokenId, tokenId), eq(payments.userId, userId));
+  const total = db.select({ n: sql<number>`count(*)` }).from(payments).where(theirs).get()?.n ?? 0;
+  const rows = db.select().from(payments).where(theirs).orderBy(desc(payments.id)).limit(limit).all();
+  return { rows, total };
+}
+
 /** The user, their variables and state, their person row, their private chat and its messages. */
 export function deletePerson(db: ProjectDb, tokenId: number, userId: string) {
   db.transaction((tx) => {
     tx.delete(botUsers).where(and(eq(botUsers.tokenId, tokenId), eq(botUsers.userId, userId))).run();
     tx.delete(people).where(and(eq(people.tokenId, tokenId), eq(people.userId, userId))).run();
+    tx.delete(payments).where(and(eq(payments.tokenId, tokenId), eq(payments.userId, userId))).run();
     tx.delete(states).where(and(eq(states.tokenId, tokenId), eq(states.chatId, userId))).run();
     const ofChat = and(eq(messages.tokenId, tokenId), eq(messages.chatId, userId));
     tx.delete(details).where(inArray(details.id, tx.select({ id: messages.id }).from(messages).where(ofChat))).run();

@@ -50,7 +50,9 @@ export type RecordOp =
   | { t: "edit"; chatId: string; mid: number; text: string; at: string; look: Formatting }
   | { t: "del"; chatId: string; mids: number[]; at: string }
   | { t: "person"; p: PersonRecord }
-  | { t: "blocked"; userId: string; on: boolean; at: string };
+  | { t: "blocked"; userId: string; on: boolean; at: string }
+  | { t: "paid"; userId: string; charge: string; provider: string | null; amount: number; currency: string; payload: string; at: string }
+  | { t: "refunded"; charge: string; at: string };
 
 /** Set while a broadcast node sends: its messages are recorded as `sentBy: "campaign"`. */
 export const SENT_BY = new AsyncLocalStorage<"campaign">();
@@ -98,6 +100,14 @@ export const recordSql = db && {
     "INSERT INTO bot_people (token_id, user_id, blocked, blocked_at, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?) " +
       "ON CONFLICT (token_id, user_id) DO UPDATE SET blocked = excluded.blocked, blocked_at = excluded.blocked_at",
   ),
+  // a redelivered update records its charge once
+  paid: db.query<unknown, [number, string, string, string | null, number, string, string, string]>(
+    "INSERT INTO bot_payments (token_id, user_id, charge_id, provider_charge_id, amount, currency, payload, paid_at) " +
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (token_id, charge_id) DO NOTHING",
+  ),
+  refunded: db.query<unknown, [string, number, string]>(
+    "UPDATE bot_payments SET status = 'refunded', refunded_at = ? WHERE token_id = ? AND charge_id = ? AND status = 'paid'",
+  ),
   takeover: db.query<{ takeover: number }, [number, string]>("SELECT takeover FROM bot_chats WHERE token_id = ? AND chat_id = ?"),
   chatUser: db.query<{ first_name: string | null; username: string | null }, [number, string]>("SELECT first_name, username FROM bot_chats WHERE token_id = ? AND chat_id = ?"),
   prune: db.query<{ id: number }, [number, string]>(
@@ -144,6 +154,10 @@ export function flushRecords() {
         } else if (op.t === "person") {
           const p = op.p;
           q.person.run(TOKEN_ID, p.userId, p.premium, p.language, p.source, p.referrer, p.at, p.at, p.in, p.out);
+        } else if (op.t === "paid") {
+          q.paid.run(TOKEN_ID, op.userId, op.charge, op.provider, op.amount, op.currency, op.payload, op.at);
+        } else if (op.t === "refunded") {
+          q.refunded.run(op.at, TOKEN_ID, op.charge);
         } else {
           q.blocked.run(TOKEN_ID, op.userId, op.on ? 1 : 0, op.on ? op.at : null, op.at, op.at);
         }
@@ -258,6 +272,11 @@ export function noteIncoming(ctx: Context, chatId: number): boolean {
   if (from && !from.is_bot) {
     queueRecord({ t: "person", p: { userId: String(from.id), premium: from.is_premium ? 1 : 0, language: from.language_code ?? null, source: start?.source ?? null, referrer: start?.referrer ?? null, at, in: 1, out: 0 } });
   }
+  // Payments are kept whatever the message retention: they are the owner's accounts.
+  const pay = msg?.successful_payment;
+  if (pay && from) {
+    queueRecord({ t: "paid", userId: String(from.id), charge: pay.telegram_payment_charge_id, provider: pay.provider_payment_charge_id || null, amount: pay.total_amount, currency: pay.currency, payload: pay.invoice_payload, at });
+  }
   if (recordsMessages) {
     if (msg) {
       const { kind, text } = kindOf(msg);
@@ -323,6 +342,9 @@ bot.api.config.use(async (prev, method, payload, signal) => {
     } else {
       const chat = p.chat_id === undefined ? undefined : String(p.chat_id);
       if (SENDS.has(method)) noteSent(method, p, res.result);
+      else if (method === "refundStarPayment" && typeof p.telegram_payment_charge_id === "string") {
+        queueRecord({ t: "refunded", charge: p.telegram_payment_charge_id, at: new Date().toISOString() });
+      }
       else if (recordsMessages && chat && (method === "editMessageText" || method === "editMessageCaption") && typeof p.message_id === "number") {
         const { text, look } = sentText(p, typeof res.result === "object" ? (res.result as Partial<SentMessage>) : undefined);
         queueRecord({ t: "edit", chatId: chat, mid: p.message_id, text, at: new Date().toISOString(), look });
