@@ -95,7 +95,7 @@ describe.skipIf(!haveChromium)("Users tab in Chromium", () => {
     expect(facts).toContain("ru");
     expect(facts).toContain("Premium");
     const payments = card().getByTestId("user-payments");
-    await payments.getByText("25 ⭐").waitFor();
+    await payments.getByText("25 XTR").waitFor();
     expect(await payments.textContent()).toContain("gold_pack");
     expect(await payments.textContent()).toContain("paid");
   }, 30_000);

@@ -209,6 +209,7 @@ export function kindOf(m: IncomingMessage): { kind: string; text: string } {
   if (m.location) return { kind: "location", text: m.location.latitude + "," + m.location.longitude };
   if (m.contact) return { kind: "contact", text: m.contact.phone_number };
   if (m.poll) return { kind: "poll", text: m.poll.question };
+  if (m.successful_payment) return { kind: "successful_payment", text: m.successful_payment.total_amount + " " + m.successful_payment.currency };
   return { kind: Object.keys(m).find((k) => !/^(message_id|date|chat|from|message_thread_id|is_topic_message|entities|caption_entities)$/.test(k)) ?? "other", text: caption };
 }
 

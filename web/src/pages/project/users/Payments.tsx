@@ -22,7 +22,7 @@ export function Payments({ tokenId, userId }: { tokenId: number; userId: string 
         <ul className="plain stack">
           {page.items.map((p) => (
             <li key={p.chargeId}>
-              <strong>{p.amount} {p.currency === "XTR" ? "⭐" : p.currency}</strong>{" "}
+              <strong>{p.amount} {p.currency}</strong>{" "}
               <span className={p.status === "refunded" ? "badge warn-badge" : "badge"}>{t(`people.paymentStatus.${p.status}`)}</span>{" "}
               <span className="muted small">{dateTime(p.paidAt)}{p.refundedAt ? ` · ${t("people.refundedAt", { date: dateTime(p.refundedAt) })}` : ""}</span>
               <div className="muted small">{t("people.payload")}: <code>{p.payload}</code> · {t("people.charge")}: <code>{p.chargeId}</code></div>
