@@ -42,9 +42,10 @@ export const PROJECT_DB_DDL: readonly string[] = [
     "language_code TEXT, source TEXT, referrer_id TEXT, tags TEXT NOT NULL DEFAULT '[]', first_seen_at TEXT NOT NULL, " +
     "last_seen_at TEXT NOT NULL, messages_in INTEGER NOT NULL DEFAULT 0, messages_out INTEGER NOT NULL DEFAULT 0, " +
     "blocked INTEGER NOT NULL DEFAULT 0, blocked_at TEXT, PRIMARY KEY (token_id, user_id))",
-  // How a recorded message is formatted (its id is the bot_messages row's): a table of its own, as
+  // How a recorded message is formatted and which file it carries (its id is the bot_messages row's): a table of its own, as
   // the comment above says, so files written before it gain it by this statement.
-  "CREATE TABLE IF NOT EXISTS bot_message_details (id INTEGER PRIMARY KEY, token_id INTEGER NOT NULL, format TEXT, entities TEXT)",
+  "CREATE TABLE IF NOT EXISTS bot_message_details (id INTEGER PRIMARY KEY, token_id INTEGER NOT NULL, format TEXT, entities TEXT, " +
+    "file_id TEXT, media_id INTEGER)",
   "CREATE INDEX IF NOT EXISTS bot_message_details_token_idx ON bot_message_details (token_id)",
   // Stars payments (docs/nodes/payments.md): a row per charge, refunded in place.
   "CREATE TABLE IF NOT EXISTS bot_payments (id INTEGER PRIMARY KEY AUTOINCREMENT, token_id INTEGER NOT NULL, " +
@@ -193,7 +194,7 @@ export const projectBotWaits = sqliteTable(
 );
 
 /**
- * The formatting of a recorded message (docs/dialogs.md "What is recorded"): `format` the parse mode
+ * The formatting and the file of a recorded message (docs/dialogs.md "What is recorded"): `format` the parse mode
  * it was sent with (html, markdown, markdownv2; its text is then the marked-up text), `entities`
  * the messenger's entities over its plain text (JSON), for messages that carry them.
  */
@@ -204,6 +205,10 @@ export const projectBotMessageDetails = sqliteTable(
     tokenId: integer("token_id").notNull(),
     format: text("format"),
     entities: text("entities"),
+    /** the messenger's file id of the message's media (docs/dialogs.md "Media") */
+    fileId: text("file_id"),
+    /** the project's media file an operator sent */
+    mediaId: integer("media_id"),
   },
   (t) => [index("bot_message_details_token_idx").on(t.tokenId)],
 );

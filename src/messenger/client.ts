@@ -2,6 +2,9 @@
 // is bounded in time, failures are typed, and the token never appears in an error or log line.
 import { MessengerError } from "../errors";
 
+/** A download over its size cap (the message of that MessengerError). */
+export const FILE_TOO_LARGE = "file too large";
+
 export interface MessengerBot {
   id: number;
   username: string;
@@ -128,9 +131,10 @@ export class MessengerClient {
     return { fileId: largest?.file_id ?? null, totalCount: r.total_count ?? 0 };
   }
 
-  /** Downloads a file by id. Bounded in time and size (avatars are small). */
-  async downloadFile(token: string, fileId: string, maxBytes = 10 * 1024 * 1024): Promise<{ bytes: Uint8Array; filePath: string }> {
-    const f = await this.call<{ file_path?: string }>(token, "getFile", { file_id: fileId });
+  /** Downloads a file by id, with the content type the messenger gives it. Bounded in time and size (avatars are small). */
+  async downloadFile(token: string, fileId: string, maxBytes = 10 * 1024 * 1024): Promise<{ bytes: Uint8Array; filePath: string; contentType: string }> {
+    const f = await this.call<{ file_path?: string; file_size?: number }>(token, "getFile", { file_id: fileId });
+    if (typeof f.file_size === "number" && f.file_size > maxBytes) throw new MessengerError("rejected", FILE_TOO_LARGE);
     if (!f.file_path) throw new MessengerError("rejected", "getFile returned no file_path");
     let res: Response;
     try {
@@ -139,8 +143,12 @@ export class MessengerClient {
       throw new MessengerError("unreachable", "The messenger platform is unreachable (file download)");
     }
     if (!res.ok) throw new MessengerError("rejected", `file download failed: HTTP ${res.status}`, res.status);
+    if (Number(res.headers.get("content-length")) > maxBytes) {
+      await res.body?.cancel();
+      throw new MessengerError("rejected", FILE_TOO_LARGE);
+    }
     const bytes = new Uint8Array(await res.arrayBuffer());
-    if (bytes.byteLength > maxBytes) throw new MessengerError("rejected", "file too large");
-    return { bytes, filePath: f.file_path };
+    if (bytes.byteLength > maxBytes) throw new MessengerError("rejected", FILE_TOO_LARGE);
+    return { bytes, filePath: f.file_path, contentType: res.headers.get("content-type") ?? "application/octet-stream" };
   }
 }

@@ -93,6 +93,8 @@ export interface Ids {
   chat: string;
   /** an operator's message in that chat */
   chatMessage: number;
+  /** an operator's message with a media file in that chat */
+  chatMediaMessage: number;
   collab: number;
   media: number;
   version: number;
@@ -153,6 +155,8 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
   fd.append("file", new File([PNG], "pixel.png", { type: "image/png" }));
   const media = await h.call("POST", `/api/projects/${project}/media`, { cookie: h.owner, body: fd });
   expect(media.status).toBe(201);
+  const chatMediaMessage = await h.call("POST", `/api/bot/tokens/${token.body.id}/chats/${botUser}/messages`, { cookie: h.owner, json: { text: "a picture", mediaId: media.body.id } });
+  expect(chatMediaMessage.status).toBe(201);
   expect((await h.call("PUT", `/api/projects/${project}`, { cookie: h.owner, json: { description: `v${n}` } })).status).toBe(200);
   const versions = await h.call("GET", `/api/projects/${project}/versions`, { cookie: h.owner });
   const template = await h.call("POST", "/api/templates", { cookie: h.owner, json: { name: `Tpl ${n}`, data: { sheets: [] }, isPublic: 0 } });
@@ -178,6 +182,7 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
     botUser,
     chat: botUser,
     chatMessage: chatMessage.body.id,
+    chatMediaMessage: chatMediaMessage.body.id,
     collab: COLLAB,
     media: media.body.id,
     version: versions.body[0].id,
@@ -318,6 +323,7 @@ export const ROUTES: { method: string; path: string; level: Level }[] = [
   { method: "POST", path: "/api/bot/tokens/{token}/chats/{chat}/messages", level: "user" },
   { method: "PATCH", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMessage}", level: "user" },
   { method: "DELETE", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMessage}", level: "user" },
+  { method: "GET", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMediaMessage}/media", level: "user" },
   { method: "PUT", path: "/api/bot/tokens/{token}/chats/{chat}/takeover", level: "user" },
   { method: "POST", path: "/api/bot/tokens/{token}/chats/{chat}/read", level: "user" },
   // webhook intake

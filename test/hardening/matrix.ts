@@ -146,6 +146,7 @@ export const MATRIX: Row[] = [
   { method: "POST", path: "/api/bot/tokens/{token}/chats/{chat}/messages", body: () => ({ text: "hi" }), expect: botMember(201) },
   { method: "PATCH", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMessage}", body: () => ({ text: "edited" }), expect: botMember(200) },
   { method: "DELETE", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMessage}", expect: botMember(200) },
+  { method: "GET", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMediaMessage}/media", expect: botMember(200) },
   { method: "PUT", path: "/api/bot/tokens/{token}/chats/{chat}/takeover", body: () => ({ on: true }), expect: botMember(200) },
   { method: "POST", path: "/api/bot/tokens/{token}/chats/{chat}/read", expect: botMember(200) },
   // storage configs: listing for any signed-in user; changes for platform operators only

@@ -85,6 +85,10 @@ export const messageViewSchema = z.object({
   format: z.string().nullable(),
   /** the messenger's entities over the plain text (incoming messages, sends that carried them) */
   entities: z.array(entitySchema).nullable(),
+  /** the message carries a messenger file: GET …/messages/{id}/media gives it */
+  hasFile: z.boolean(),
+  /** the project's media file an operator sent */
+  mediaId: int.nullable(),
   buttons: z.array(z.array(buttonSchema)).nullable(),
   callbackData: z.string().nullable(),
   nodeId: z.string().nullable(),
@@ -150,6 +154,8 @@ export function messageView(r: MessageRow): MessageView {
     text: r.text,
     format: r.format,
     entities: parseEntities(r.entities),
+    hasFile: r.fileId !== null,
+    mediaId: r.mediaId,
     buttons,
     callbackData: r.callbackData,
     nodeId: r.nodeId,

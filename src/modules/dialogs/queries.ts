@@ -9,11 +9,13 @@ import { projectBotChats as chats, projectBotMessageDetails as details, projectB
 import { containsText } from "../../db/like";
 
 export type ChatRow = typeof chats.$inferSelect & { blocked: number };
-/** A recorded message with its formatting (bot_message_details; null for plain text). */
-export type MessageRow = typeof messages.$inferSelect & { format: string | null; entities: string | null };
+/** A recorded message with its formatting and file (bot_message_details; null for plain text without media). */
+export type MessageRow = typeof messages.$inferSelect & { format: string | null; entities: string | null; fileId: string | null; mediaId: number | null };
 export type Formatting = Pick<MessageRow, "format" | "entities">;
+export type Details = Pick<MessageRow, "format" | "entities" | "fileId" | "mediaId">;
 
-const withLook = { ...getTableColumns(messages), format: details.format, entities: details.entities };
+const detailColumns = { format: details.format, entities: details.entities, fileId: details.fileId, mediaId: details.mediaId };
+const withLook = { ...getTableColumns(messages), ...detailColumns };
 const lookOf = eq(details.id, messages.id);
 
 export interface ChatFilter {
@@ -86,11 +88,11 @@ export function messageOf(db: ProjectDb, tokenId: number, chatId: string, id: nu
 
 export type NewMessage = Omit<typeof messages.$inferInsert, "id" | "tokenId" | "chatId">;
 
-/** An operator's message, its formatting, its chat's last message and the person's count, in one transaction. */
-export function insertOperatorMessage(db: ProjectDb, tokenId: number, chatId: string, m: NewMessage, look: Formatting): MessageRow {
+/** An operator's message, its formatting and file, its chat's last message and the person's count, in one transaction. */
+export function insertOperatorMessage(db: ProjectDb, tokenId: number, chatId: string, m: NewMessage, extra: Details): MessageRow {
   return db.transaction((tx) => {
     const row = tx.insert(messages).values({ ...m, tokenId, chatId }).returning().get();
-    if (look.format || look.entities) tx.insert(details).values({ id: row.id, tokenId, ...look }).run();
+    if (extra.format || extra.entities || extra.fileId || extra.mediaId !== null) tx.insert(details).values({ id: row.id, tokenId, ...extra }).run();
     tx.update(chats)
       .set({ lastMessageAt: m.createdAt, lastMessageText: (m.text || `[${m.kind}]`).slice(0, 200) })
       .where(and(eq(chats.tokenId, tokenId), eq(chats.chatId, chatId)))
@@ -99,19 +101,19 @@ export function insertOperatorMessage(db: ProjectDb, tokenId: number, chatId: st
       .set({ messagesOut: sql`${people.messagesOut} + 1` })
       .where(and(eq(people.tokenId, tokenId), eq(people.userId, chatId)))
       .run();
-    return { ...row, ...look };
+    return { ...row, ...extra };
   });
 }
 
-/** An edit (with the formatting of its new text) or a deletion (which keeps the formatting). */
+/** An edit (with the formatting of its new text; the file stays) or a deletion (which keeps both). */
 export function updateMessage(db: ProjectDb, id: number, set: Partial<Pick<MessageRow, "text" | "editedAt" | "deletedAt">>, look?: Formatting): MessageRow {
   return db.transaction((tx) => {
     const row = tx.update(messages).set(set).where(eq(messages.id, id)).returning().get()!;
     if (look && (look.format || look.entities)) {
       tx.insert(details).values({ id, tokenId: row.tokenId, ...look }).onConflictDoUpdate({ target: details.id, set: look }).run();
-    } else if (look) tx.delete(details).where(eq(details.id, id)).run();
-    const now = tx.select({ format: details.format, entities: details.entities }).from(details).where(eq(details.id, id)).get();
-    return { ...row, format: now?.format ?? null, entities: now?.entities ?? null };
+    } else if (look) tx.update(details).set({ format: null, entities: null }).where(eq(details.id, id)).run();
+    const now = tx.select(detailColumns).from(details).where(eq(details.id, id)).get();
+    return { ...row, format: now?.format ?? null, entities: now?.entities ?? null, fileId: now?.fileId ?? null, mediaId: now?.mediaId ?? null };
   });
 }
 

@@ -6,6 +6,8 @@ import type { AppContext } from "../../context";
 import type { ProjectDb } from "../../db/project-db";
 import { AppError, badRequest, notFound } from "../../errors";
 import { MessengerError } from "../../errors";
+import { FILE_TOO_LARGE } from "../../messenger/client";
+import { messageFileId } from "../../lib/shared-runtime";
 import { normalizeDocument } from "../../scenario/model";
 import type { TokenRow } from "../tokens/access";
 import {
@@ -26,6 +28,8 @@ const PARSE_MODE = { none: undefined, html: "HTML", markdown: "Markdown" } as co
 /** A recorded format (lower case, as the bot records it) → the parse mode an edit is sent in. */
 const EDIT_PARSE_MODE: Record<string, string> = { html: "HTML", markdown: "Markdown", markdownv2: "MarkdownV2" };
 const CAPTION_MAX = 1024;
+/** The Bot API's own download limit for bots. */
+export const MEDIA_MAX_BYTES = 20 * 1024 * 1024;
 const MEDIA_METHOD: Record<string, [string, string]> = {
   photo: ["sendPhoto", "photo"],
   video: ["sendVideo", "video"],
@@ -102,7 +106,7 @@ export class DialogsService {
       protect_content: token.protectContent === 1 ? true : undefined,
       reply_markup: keyboard ? { inline_keyboard: keyboard } : undefined,
     };
-    let sent: { message_id: number };
+    let sent: { message_id: number } & Record<string, unknown>;
     let kind = "text";
     if (media) {
       const [method, field] = MEDIA_METHOD[media.kind] ?? MEDIA_METHOD.document!;
@@ -120,7 +124,7 @@ export class DialogsService {
       buttons: keyboard ? JSON.stringify(keyboard.map((r) => r.map((b) => ("url" in b ? { text: b.text, url: b.url } : { text: b.text, data: b.callback_data })))) : null,
       messengerMessageId: sent.message_id,
       createdAt: new Date().toISOString(),
-    }, { format: body.format && body.format !== "none" ? body.format : null, entities: null });
+    }, { format: body.format && body.format !== "none" ? body.format : null, entities: null, fileId: messageFileId(sent), mediaId: media ? body.mediaId! : null });
     this.told(token, chatId, row.id);
     return messageView(row);
   }
@@ -159,6 +163,26 @@ export class DialogsService {
       this.told(token, chatId, m.id);
     }
     return { success: true };
+  }
+
+  /**
+   * The file of a recorded message, fetched through the token (getFile, then the download): the
+   * browser gets it from this server, never a URL with the token in it. At most MEDIA_MAX_BYTES.
+   */
+  async media(tokenId: number, actorId: number, chatId: string, messageId: number): Promise<{ bytes: Uint8Array; contentType: string }> {
+    const { token, db } = this.requireChat(tokenId, actorId, chatId);
+    const m = messageOf(db, tokenId, chatId, messageId);
+    if (!m) throw notFound("Message not found");
+    if (!m.fileId) throw notFound("This message has no file");
+    try {
+      const f = await this.ctx.messenger.downloadFile(token.token, m.fileId, MEDIA_MAX_BYTES);
+      return { bytes: f.bytes, contentType: f.contentType };
+    } catch (e) {
+      if (!(e instanceof MessengerError)) throw e;
+      if (e.message === FILE_TOO_LARGE) throw new AppError(413, "PAYLOAD_TOO_LARGE", `The file is larger than ${MEDIA_MAX_BYTES / 1024 / 1024} MB; open it in the messenger`);
+      if (e.status === 400 || e.status === 404) throw notFound("The messenger no longer has this file");
+      throw new AppError(502, "BAD_GATEWAY", `The messenger did not give the file: ${e.message}`);
+    }
   }
 
   takeover(tokenId: number, actorId: number, chatId: string, on: boolean, resumeAt: string | undefined): { chatId: string; takeover: boolean; resumed: boolean } {

@@ -57,6 +57,8 @@ import triggersSource from "./runtime/triggers.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import waitsSource from "./runtime/waits.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
+import messageFileSource from "./runtime/message-file.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above
 import recordSource from "./runtime/record.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import launchSource from "./runtime/launch.ts" with { type: "text" };
@@ -89,8 +91,8 @@ export const RUNTIME_HOSTED_TYPES = code(hostedTypesSource, { keepExports: true 
 export const RUNTIME_SQL_GUARD = [sqlGuardSource, scenarioFileSource].map((s: string) => code(s)).join("\n\n");
 /** The egress policy of http_request and the secret masker; the server runs this text too (lib/shared-runtime.ts). */
 export const RUNTIME_EGRESS = [egressSource, secretFormsSource].map((s: string) => code(s)).join("\n\n");
-/** The update kinds a scenario asks for; the server runs this text too (lib/shared-runtime.ts). */
-export const RUNTIME_UPDATE_KINDS = code(updateKindsSource);
+/** The update kinds a scenario asks for and the file of a message; the server runs this text too (lib/shared-runtime.ts). */
+export const RUNTIME_SHARED_PURE = [updateKindsSource, messageFileSource].map((s: string) => code(s)).join("\n\n");
 /** The interpreter, in the order of the program: every part but the preview hooks and the end. */
 export const RUNTIME_BODY = [
   storageSource,
@@ -110,6 +112,7 @@ export const RUNTIME_BODY = [
   updateKindsSource,
   triggersSource,
   waitsSource,
+  messageFileSource,
   recordSource,
 ].map((s: string) => code(s));
 /** What every bot runs of launch.ts: contentCache and the start. */

@@ -7,6 +7,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { Context } from "grammy";
 import { NODE_SCOPE } from "./flow";
 import { bot } from "./router";
+import { messageFileId } from "./message-file";
 import { ADMIN_IDS, TOKEN_ID, db, env } from "./storage";
 import { runIn } from "./triggers";
 import type { IncomingMessage } from "./types";
@@ -41,6 +42,8 @@ export type MessageRecord = {
   look: Formatting;
   /** the chat list's line when `text` is marked up */
   plain?: string;
+  /** the messenger's file id of its media */
+  fileId: string | null;
 };
 /** How a message's text is formatted (bot_message_details); both null for plain text. */
 export type Formatting = { format: string | null; entities: string | null };
@@ -76,11 +79,15 @@ export const recordSql = db && {
   edit: db.query<{ id: number }, [string, string, number, string, number]>(
     "UPDATE bot_messages SET text = ?, edited_at = ? WHERE token_id = ? AND chat_id = ? AND messenger_message_id = ? RETURNING id",
   ),
+  details: db.query<unknown, [number, number, string | null, string | null, string | null]>(
+    "INSERT INTO bot_message_details (id, token_id, format, entities, file_id) VALUES (?, ?, ?, ?, ?)",
+  ),
+  // an edit changes the text's formatting, never the file
   look: db.query<unknown, [number, number, string | null, string | null]>(
     "INSERT INTO bot_message_details (id, token_id, format, entities) VALUES (?, ?, ?, ?) " +
       "ON CONFLICT (id) DO UPDATE SET format = excluded.format, entities = excluded.entities",
   ),
-  plainLook: db.query<unknown, [number]>("DELETE FROM bot_message_details WHERE id = ?"),
+  plainLook: db.query<unknown, [number]>("UPDATE bot_message_details SET format = NULL, entities = NULL WHERE id = ?"),
   del: db.query<unknown, [string, number, string, number]>(
     "UPDATE bot_messages SET deleted_at = ? WHERE token_id = ? AND chat_id = ? AND messenger_message_id = ? AND deleted_at IS NULL",
   ),
@@ -139,7 +146,7 @@ export function flushRecords() {
         if (op.t === "msg") {
           const m = op.m;
           const row = q.message.get(TOKEN_ID, m.chatId, m.direction, m.sentBy, m.kind, m.text, m.buttons ? JSON.stringify(m.buttons) : null, m.callbackData, m.nodeId, m.mid, m.at);
-          if (row && (m.look.format || m.look.entities)) q.look.run(row.id, TOKEN_ID, m.look.format, m.look.entities);
+          if (row && (m.look.format || m.look.entities || m.fileId)) q.details.run(row.id, TOKEN_ID, m.look.format, m.look.entities, m.fileId);
           const c = m.chat;
           const preview = (m.plain ?? m.text) || "[" + m.kind + "]";
           q.chat.run(TOKEN_ID, m.chatId, c?.kind ?? (Number(m.chatId) > 0 ? "private" : "group"), c?.title ?? null, c?.userId ?? null, c?.firstName ?? null, c?.username ?? null, m.at, preview.slice(0, 200), m.direction === "in" ? 1 : 0);
@@ -282,11 +289,11 @@ export function noteIncoming(ctx: Context, chatId: number): boolean {
     if (msg) {
       const { kind, text } = kindOf(msg);
       const look = formattingOf(undefined, msg.entities ?? msg.caption_entities);
-      queueRecord({ t: "msg", m: { chatId: String(chatId), direction: "in", sentBy: "user", kind, text, buttons: null, callbackData: null, nodeId: null, mid: msg.message_id, at, chat, look } });
+      queueRecord({ t: "msg", m: { chatId: String(chatId), direction: "in", sentBy: "user", kind, text, buttons: null, callbackData: null, nodeId: null, mid: msg.message_id, at, chat, look, fileId: messageFileId(msg) } });
     } else if (query) {
       const rows = query.message && "reply_markup" in query.message ? buttonsOf(query.message.reply_markup) : null;
       const label = rows?.flat().find((b) => b.data === query.data)?.text ?? "";
-      queueRecord({ t: "msg", m: { chatId: String(chatId), direction: "in", sentBy: "user", kind: "callback", text: label, buttons: null, callbackData: query.data ?? null, nodeId: null, mid: null, at, chat, look: NO_LOOK } });
+      queueRecord({ t: "msg", m: { chatId: String(chatId), direction: "in", sentBy: "user", kind: "callback", text: label, buttons: null, callbackData: query.data ?? null, nodeId: null, mid: null, at, chat, look: NO_LOOK, fileId: null } });
     }
   }
   try {
@@ -325,7 +332,7 @@ export function noteSent(method: string, payload: Record<string, unknown>, resul
     if (!recordsMessages) continue;
     const kind = method === "sendMessage" ? "text" : method.replace(/^send/, "").replace(/^./, (c) => c.toLowerCase());
     const { text, look, plain } = sentText(payload, r);
-    queueRecord({ t: "msg", m: { chatId, direction: "out", sentBy: SENT_BY.getStore() ?? "bot", kind, text, buttons: buttonsOf(payload.reply_markup), callbackData: null, nodeId, mid: r.message_id, at, chat: chatInfo(r.chat, undefined), look, plain } });
+    queueRecord({ t: "msg", m: { chatId, direction: "out", sentBy: SENT_BY.getStore() ?? "bot", kind, text, buttons: buttonsOf(payload.reply_markup), callbackData: null, nodeId, mid: r.message_id, at, chat: chatInfo(r.chat, undefined), look, plain, fileId: messageFileId(r) } });
   }
 }
 
