@@ -43,6 +43,8 @@ const scenario = {
       node("team", "message", { messageText: "welcome to the team" }),
       node("liked", "reaction_trigger", { emoji: ["👍"], autoTransitionTo: "thanks" }),
       node("thanks", "message", { messageText: "thanks for {reaction_emoji} on {reacted_message_id}" }),
+      node("loved", "reaction_trigger", { emoji: ["❤"], messageNodes: ["next"], autoTransitionTo: "lovedSaid" }),
+      node("lovedSaid", "message", { messageText: "love for {reacted_message_id}" }),
       node("joins", "member_trigger", { memberEvents: ["joined"], autoTransitionTo: "welcome" }),
       node("welcome", "message", { messageText: "welcome {member_id}" }),
       node("back", "member_trigger", { memberEvents: ["unblocked"], autoTransitionTo: "welcomeBack" }),
@@ -166,6 +168,25 @@ for (const isolation of ["runner", "process"] as const) {
       expect(inside.params.text).toBe("you are in Cats club");
       const approved = p.fake.calls(b.bot.token).filter((c) => c.method === "approveChatJoinRequest");
       expect(approved.map((c) => [Number(c.params.chat_id), Number(c.params.user_id)])).toEqual([[group.id, u.id]]);
+    });
+
+    test("a reaction trigger limited to the messages of chosen nodes: a reaction elsewhere runs nothing", async () => {
+      const u = user();
+      const shop = await say(u, "/start");
+      const chat = { id: u.id, type: "private", first_name: u.first_name };
+      const date = Math.floor(Date.now() / 1000);
+      const goButton = shop.params.reply_markup.inline_keyboard[2][0].callback_data;
+      p.fake.pressButton(b.bot.token, u, goButton, shop.messageId);
+      const [next] = await p.fake.waitForSent(b.bot.token, u.id, 1, 10_000);
+      expect(next.params.text).toBe("next");
+      // ❤ on the shop message (sent by "start"), then on the message "next" sent: only the second runs the flow
+      p.fake.pushUpdate(b.bot.token, { message_reaction: { chat, message_id: shop.messageId, user: u, date, old_reaction: [], new_reaction: [{ type: "emoji", emoji: "❤" }] } });
+      p.fake.pushUpdate(b.bot.token, { message_reaction: { chat, message_id: next.messageId, user: u, date, old_reaction: [], new_reaction: [{ type: "emoji", emoji: "❤" }] } });
+      const [loved] = await p.fake.waitForSent(b.bot.token, u.id, 1, 10_000);
+      expect(loved.params.text).toBe(`love for ${next.messageId}`);
+      // a message id the store never saw (another sender) runs nothing either; the next reply is the plain /start's
+      p.fake.pushUpdate(b.bot.token, { message_reaction: { chat, message_id: 999_999, user: u, date, old_reaction: [], new_reaction: [{ type: "emoji", emoji: "❤" }] } });
+      expect((await say(u, "/start")).params.text).toBe("Shop");
     });
 
     test("webhook mode: setWebhook asks for the kinds the triggers need, so reactions and member updates arrive", async () => {

@@ -116,6 +116,9 @@ export const recordSql = db && {
     "UPDATE bot_payments SET status = 'refunded', refunded_at = ? WHERE token_id = ? AND charge_id = ? AND status = 'paid'",
   ),
   takeover: db.query<{ takeover: number }, [number, string]>("SELECT takeover FROM bot_chats WHERE token_id = ? AND chat_id = ?"),
+  sender: db.query<{ node_id: string | null }, [number, string, number]>(
+    "SELECT node_id FROM bot_messages WHERE token_id = ? AND chat_id = ? AND messenger_message_id = ? AND direction = 'out' ORDER BY id DESC LIMIT 1",
+  ),
   chatUser: db.query<{ first_name: string | null; username: string | null }, [number, string]>("SELECT first_name, username FROM bot_chats WHERE token_id = ? AND chat_id = ?"),
   prune: db.query<{ id: number }, [number, string]>(
     "DELETE FROM bot_messages WHERE id IN (SELECT id FROM bot_messages WHERE token_id = ? AND created_at < ? LIMIT 2000) RETURNING id",
@@ -198,6 +201,21 @@ export const pruneTimer = recordSql && RETENTION_DAYS > 0 ? setInterval(pruneMes
 if (pruneTimer) {
   pruneTimer.unref?.();
   setTimeout(pruneMessages, 1000).unref?.();
+}
+
+/**
+ * The node that sent a message of the bot (reaction_trigger's messageNodes), from the store; null
+ * when it is not recorded (no database, retention 0, or another sender). What waits in the queue
+ * is written first, so a reaction right after the send finds it.
+ */
+export function nodeOfMessage(chatId: number, messageId: number): string | null {
+  if (!recordSql || !recordsMessages) return null;
+  flushRecords();
+  try {
+    return recordSql.sender.get(TOKEN_ID, String(chatId), messageId)?.node_id ?? null;
+  } catch {
+    return null;
+  }
 }
 
 // ─── What an update says: kind, text, buttons, the chat, the person ────────────

@@ -11,6 +11,7 @@ import { bot, handle } from "./router";
 import { ADMIN_IDS, TOKEN_ID, db, loadState, saveState, states } from "./storage";
 import type { IncomingMessage, Sender, Turn } from "./types";
 import { updatesAskedFor } from "./update-kinds";
+import { nodeOfMessage } from "./record";
 import { render, toText } from "./values";
 
 // ─── Message triggers ──────────────────────────────────────────────────────────
@@ -135,10 +136,15 @@ bot.on("message_reaction", (ctx) => {
   const before = emojiOf(r.old_reaction);
   const added = emojiOf(r.new_reaction).filter((e) => !before.includes(e));
   if (added.length === 0) return;
+  let sender: string | null | undefined;
   for (const t of MESSAGE_TRIGGERS) {
     if (t.on !== "reaction") continue;
     const emoji = added.find((e) => !t.only || t.only.includes(e));
     if (emoji === undefined) continue;
+    if (t.fromNodes) {
+      sender ??= nodeOfMessage(r.chat.id, r.message_id);
+      if (!sender || !t.fromNodes.includes(sender)) continue;
+    }
     return handle(ctx, (turn) => {
       turn.state.vars.reaction_emoji = emoji;
       turn.state.vars.reacted_message_id = String(r.message_id);
