@@ -83,6 +83,22 @@ for (const isolation of ["runner", "process"] as const) {
       p.fake.sendText(b.bot.token, u, text);
       return (await p.fake.waitForSent(b.bot.token, u.id, 1, 10_000))[0];
     };
+    const privateChat = (u: FakeUser) => ({ id: u.id, type: "private", first_name: u.first_name });
+    const now = () => Math.floor(Date.now() / 1000);
+    const emoji = (list: string[]) => list.map((e) => ({ type: "emoji", emoji: e }));
+    /** The user reacts with `added` on a message of their chat, having put `before` there earlier. */
+    const react = (token: string, u: FakeUser, messageId: number | undefined, added: string, before: string[] = []) =>
+      p.fake.pushUpdate(token, { message_reaction: { chat: privateChat(u), message_id: messageId, user: u, date: now(), old_reaction: emoji(before), new_reaction: emoji([...before, added]) } });
+    /** The user joins a group (chat_member), then restarts the bot after blocking it (my_chat_member): both flows answer. */
+    const memberFlowsRun = async (bot: { token: string; id: number }, u: FakeUser, group: { id: number }) => {
+      p.fake.pushUpdate(bot.token, { chat_member: { chat: group, from: u, date: now(), old_chat_member: { status: "left", user: u }, new_chat_member: { status: "member", user: u } } });
+      const [welcome] = await p.fake.waitForSent(bot.token, group.id, 1, 10_000);
+      expect(welcome!.params.text).toBe(`welcome ${u.id}`);
+      const me = { id: bot.id, is_bot: true, first_name: "Bot" };
+      p.fake.pushUpdate(bot.token, { my_chat_member: { chat: privateChat(u), from: u, date: now(), old_chat_member: { status: "kicked", user: me, until_date: 0 }, new_chat_member: { status: "member", user: me } } });
+      const [back] = await p.fake.waitForSent(bot.token, u.id, 1, 10_000);
+      expect(back!.params.text).toBe("welcome back (unblocked)");
+    };
 
     beforeAll(async () => {
       p = await startRunnerPlatform({ env: { BOT_ISOLATION: isolation } });
@@ -140,11 +156,10 @@ for (const isolation of ["runner", "process"] as const) {
       const u = user();
       const group = { id: -100_777_000 - n, type: "supergroup", title: "Cats club" };
       const shop = await say(u, "/start");
-      const chat = { id: u.id, type: "private", first_name: u.first_name };
-      const date = Math.floor(Date.now() / 1000);
+      const date = now();
       // A reaction the trigger does not watch, then one it does.
-      p.fake.pushUpdate(b.bot.token, { message_reaction: { chat, message_id: shop.messageId, user: u, date, old_reaction: [], new_reaction: [{ type: "emoji", emoji: "😢" }] } });
-      p.fake.pushUpdate(b.bot.token, { message_reaction: { chat, message_id: shop.messageId, user: u, date, old_reaction: [{ type: "emoji", emoji: "😢" }], new_reaction: [{ type: "emoji", emoji: "😢" }, { type: "emoji", emoji: "👍" }] } });
+      react(b.bot.token, u, shop.messageId, "😢");
+      react(b.bot.token, u, shop.messageId, "👍", ["😢"]);
       const [thanks] = await p.fake.waitForSent(b.bot.token, u.id, 1, 10_000);
       expect(thanks.params.text).toBe(`thanks for 👍 on ${shop.messageId}`);
       // Only asked for because a trigger needs it.
@@ -152,15 +167,7 @@ for (const isolation of ["runner", "process"] as const) {
       const asked = polls.find((c) => c.params.allowed_updates !== undefined)?.params.allowed_updates;
       expect(asked).toEqual(expect.arrayContaining(["message", "callback_query", "my_chat_member", "chat_join_request", "message_reaction", "chat_member"]));
 
-      p.fake.pushUpdate(b.bot.token, { chat_member: { chat: group, from: u, date, old_chat_member: { status: "left", user: u }, new_chat_member: { status: "member", user: u } } });
-      const [welcome] = await p.fake.waitForSent(b.bot.token, group.id, 1, 10_000);
-      expect(welcome.params.text).toBe(`welcome ${u.id}`);
-
-      // The user restarts the bot after blocking it (my_chat_member in the private chat).
-      const me = { id: b.bot.id, is_bot: true, first_name: "Bot" };
-      p.fake.pushUpdate(b.bot.token, { my_chat_member: { chat, from: u, date, old_chat_member: { status: "kicked", user: me, until_date: 0 }, new_chat_member: { status: "member", user: me } } });
-      const [back] = await p.fake.waitForSent(b.bot.token, u.id, 1, 10_000);
-      expect(back.params.text).toBe("welcome back (unblocked)");
+      await memberFlowsRun(b.bot, u, group);
 
       p.fake.sendGroupMessage(b.bot.token, group.id, u, "hi all");
       p.fake.pushUpdate(b.bot.token, { chat_join_request: { chat: group, from: u, user_chat_id: u.id, date } });
@@ -173,19 +180,17 @@ for (const isolation of ["runner", "process"] as const) {
     test("a reaction trigger limited to the messages of chosen nodes: a reaction elsewhere runs nothing", async () => {
       const u = user();
       const shop = await say(u, "/start");
-      const chat = { id: u.id, type: "private", first_name: u.first_name };
-      const date = Math.floor(Date.now() / 1000);
       const goButton = shop.params.reply_markup.inline_keyboard[2][0].callback_data;
       p.fake.pressButton(b.bot.token, u, goButton, shop.messageId);
       const [next] = await p.fake.waitForSent(b.bot.token, u.id, 1, 10_000);
       expect(next.params.text).toBe("next");
       // ❤ on the shop message (sent by "start"), then on the message "next" sent: only the second runs the flow
-      p.fake.pushUpdate(b.bot.token, { message_reaction: { chat, message_id: shop.messageId, user: u, date, old_reaction: [], new_reaction: [{ type: "emoji", emoji: "❤" }] } });
-      p.fake.pushUpdate(b.bot.token, { message_reaction: { chat, message_id: next.messageId, user: u, date, old_reaction: [], new_reaction: [{ type: "emoji", emoji: "❤" }] } });
+      react(b.bot.token, u, shop.messageId, "❤");
+      react(b.bot.token, u, next.messageId, "❤");
       const [loved] = await p.fake.waitForSent(b.bot.token, u.id, 1, 10_000);
       expect(loved.params.text).toBe(`love for ${next.messageId}`);
       // a message id the store never saw (another sender) runs nothing either; the next reply is the plain /start's
-      p.fake.pushUpdate(b.bot.token, { message_reaction: { chat, message_id: 999_999, user: u, date, old_reaction: [], new_reaction: [{ type: "emoji", emoji: "❤" }] } });
+      react(b.bot.token, u, 999_999, "❤");
       expect((await say(u, "/start")).params.text).toBe("Shop");
     });
 
@@ -196,21 +201,13 @@ for (const isolation of ["runner", "process"] as const) {
       const registered = p.fake.calls(w.bot.token, "setWebhook").at(-1)?.params.allowed_updates;
       expect(registered).toEqual(expect.arrayContaining(["message", "callback_query", "my_chat_member", "chat_join_request", "message_reaction", "chat_member"]));
       const u = user();
-      const chat = { id: u.id, type: "private", first_name: u.first_name };
-      const date = Math.floor(Date.now() / 1000);
       p.fake.sendText(w.bot.token, u, "/start");
       const [shop] = await p.fake.waitForSent(w.bot.token, u.id, 1, 10_000);
-      p.fake.pushUpdate(w.bot.token, { message_reaction: { chat, message_id: shop.messageId, user: u, date, old_reaction: [], new_reaction: [{ type: "emoji", emoji: "👍" }] } });
+      react(w.bot.token, u, shop.messageId, "👍");
       const [thanks] = await p.fake.waitForSent(w.bot.token, u.id, 1, 10_000);
       expect(thanks.params.text).toBe(`thanks for 👍 on ${shop.messageId}`);
       const group = { id: -100_888_000 - n, type: "supergroup", title: "Dogs club" };
-      p.fake.pushUpdate(w.bot.token, { chat_member: { chat: group, from: u, date, old_chat_member: { status: "left", user: u }, new_chat_member: { status: "member", user: u } } });
-      const [welcome] = await p.fake.waitForSent(w.bot.token, group.id, 1, 10_000);
-      expect(welcome.params.text).toBe(`welcome ${u.id}`);
-      const me = { id: w.bot.id, is_bot: true, first_name: "Bot" };
-      p.fake.pushUpdate(w.bot.token, { my_chat_member: { chat, from: u, date, old_chat_member: { status: "kicked", user: me, until_date: 0 }, new_chat_member: { status: "member", user: me } } });
-      const [back] = await p.fake.waitForSent(w.bot.token, u.id, 1, 10_000);
-      expect(back.params.text).toBe("welcome back (unblocked)");
+      await memberFlowsRun(w.bot, u, group);
       expect((await act(p, w, "stop")).status).toBe(200);
     });
 
