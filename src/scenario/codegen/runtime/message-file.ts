@@ -4,7 +4,7 @@
 
 // ─── The file of a message ─────────────────────────────────────────────────────
 
-type FileRef = { file_id?: unknown; width?: unknown };
+type MessageFileRef = { file_id?: unknown; width?: unknown };
 
 /** The file id of a message's media (the largest photo size), or null for a message without one. */
 export function messageFileId(message: object | null | undefined): string | null {
@@ -12,11 +12,11 @@ export function messageFileId(message: object | null | undefined): string | null
   const m = message as Record<string, unknown>;
   const sizes = m.photo;
   if (Array.isArray(sizes) && sizes.length > 0) {
-    const largest = (sizes as FileRef[]).reduce((a, b) => (Number(b.width) > Number(a.width) ? b : a));
+    const largest = (sizes as MessageFileRef[]).reduce((a, b) => (Number(b.width) > Number(a.width) ? b : a));
     return typeof largest.file_id === "string" ? largest.file_id : null;
   }
   for (const key of ["video", "animation", "document", "voice", "audio", "video_note", "sticker"]) {
-    const f = m[key] as FileRef | undefined;
+    const f = m[key] as MessageFileRef | undefined;
     if (f && typeof f.file_id === "string") return f.file_id;
   }
   return null;
