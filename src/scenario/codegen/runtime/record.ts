@@ -187,11 +187,14 @@ export function pruneMessages() {
   if (!recordSql || RETENTION_DAYS <= 0) return;
   const cutoff = new Date(Date.now() - RETENTION_DAYS * 86_400_000).toISOString();
   try {
-    for (let i = 0; i < 50; i++) {
-      const gone = recordSql.prune.all(TOKEN_ID, cutoff);
-      if (gone.length > 0) recordSql.pruneLooks.run(JSON.stringify(gone.map((r) => r.id)));
-      if (gone.length < 2000) break;
-    }
+    const q = recordSql;
+    // a chunk and the details of its messages go in one transaction: none outlives its message
+    const chunk = db!.transaction(() => {
+      const gone = q.prune.all(TOKEN_ID, cutoff);
+      if (gone.length > 0) q.pruneLooks.run(JSON.stringify(gone.map((r) => r.id)));
+      return gone.length;
+    });
+    for (let i = 0; i < 50; i++) if (chunk() < 2000) break;
   } catch (err) {
     console.error("could not prune old messages:", err);
   }
