@@ -52,6 +52,11 @@ for (let i = 0; i < 100; i++) {
 await t.call("PUT", `${path(maria.id)}/takeover`, { cookie, json: { on: true } });
 const sent = await t.call("POST", `${path(maria.id)}/messages`, { cookie, json: { text: "Of course! Delivery is <b>free</b> from 20 €. Anything else?", format: "html", buttons: [[{ text: "Track order", url: "https://pizza.example/track" }], [{ text: "Back to menu", goto: "menu" }]] } });
 if (sent.status !== 201) console.log("operator send:", sent.status, sent.body);
+// a picture from the project's media, shown in place in the conversation
+const picture = new FormData();
+picture.append("file", new File([await Bun.file(join(import.meta.dir, "../../docs/images/preview.png")).arrayBuffer()], "menu.png", { type: "image/png" }));
+const media = await t.call("POST", `/api/projects/${p.id}/media`, { cookie, body: picture });
+await t.call("POST", `${path(maria.id)}/messages`, { cookie, json: { text: "Today's menu", mediaId: media.body.id } });
 await t.call("PUT", `/api/bot/tokens/${tk.id}/users/${maria.id}/tags`, { cookie, json: { tags: ["vip", "delivery"] } });
 // two Stars payments of Maria for the card's payments list (the bot records them)
 for (const [charge, amount, payload] of [["stxMariaA", 150, "pizza_club_month"], ["stxMariaB", 40, "tip"]] as const) {

@@ -89,7 +89,7 @@ export function messageOf(db: ProjectDb, tokenId: number, chatId: string, id: nu
 export type NewMessage = Omit<typeof messages.$inferInsert, "id" | "tokenId" | "chatId">;
 
 /** An operator's message, its formatting and file, its chat's last message and the person's count, in one transaction. */
-export function insertOperatorMessage(db: ProjectDb, tokenId: number, chatId: string, m: NewMessage, extra: Details): MessageRow {
+export function insertOperatorMessage(db: ProjectDb, tokenId: number, chatId: string, m: NewMessage, extra: Details = { format: null, entities: null, fileId: null, mediaId: null }): MessageRow {
   return db.transaction((tx) => {
     const row = tx.insert(messages).values({ ...m, tokenId, chatId }).returning().get();
     if (extra.format || extra.entities || extra.fileId || extra.mediaId !== null) tx.insert(details).values({ id: row.id, tokenId, ...extra }).run();
