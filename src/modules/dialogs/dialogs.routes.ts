@@ -114,7 +114,7 @@ export const dialogsRoutes = (ctx: AppContext) => {
       async ({ actor, params }) => {
         const { tokenId, chatId } = ids(params);
         const file = await service.media(tokenId, actor.userId, chatId, parsePositiveId(params.messageId, "messageId"));
-        return new Response(file.bytes as Uint8Array<ArrayBuffer>, { headers: mediaHeaders(file.contentType) });
+        return new Response(file.body, { headers: mediaHeaders(file.contentType) });
       },
       { botActor: true, detail: { summary: "The file of a recorded message (photo, video, document…), fetched through the token; 404 when it has none, 413 over 20 MB" } },
     )

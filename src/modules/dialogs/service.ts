@@ -167,16 +167,17 @@ export class DialogsService {
 
   /**
    * The file of a recorded message, fetched through the token (getFile, then the download): the
-   * browser gets it from this server, never a URL with the token in it. At most MEDIA_MAX_BYTES.
+   * browser gets it from this server, never a URL with the token in it. At most MEDIA_MAX_BYTES,
+   * streamed (the server holds no whole file).
    */
-  async media(tokenId: number, actorId: number, chatId: string, messageId: number): Promise<{ bytes: Uint8Array; contentType: string }> {
+  async media(tokenId: number, actorId: number, chatId: string, messageId: number): Promise<{ body: ReadableStream<Uint8Array>; contentType: string }> {
     const { token, db } = this.requireChat(tokenId, actorId, chatId);
     const m = messageOf(db, tokenId, chatId, messageId);
     if (!m) throw notFound("Message not found");
     if (!m.fileId) throw notFound("This message has no file");
     try {
-      const f = await this.ctx.messenger.downloadFile(token.token, m.fileId, MEDIA_MAX_BYTES);
-      return { bytes: f.bytes, contentType: f.contentType };
+      const f = await this.ctx.messenger.openFile(token.token, m.fileId, MEDIA_MAX_BYTES);
+      return { body: f.body, contentType: f.contentType };
     } catch (e) {
       if (!(e instanceof MessengerError)) throw e;
       if (e.message === FILE_TOO_LARGE) throw new AppError(413, "PAYLOAD_TOO_LARGE", `The file is larger than ${MEDIA_MAX_BYTES / 1024 / 1024} MB; open it in the messenger`);
