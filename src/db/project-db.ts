@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { eq, inArray } from "drizzle-orm";
 import { repairSchema, schemaIsSound, type SchemaEntry } from "./project-schema-check";
-import { PROJECT_DB_DDL, projectAnalyticsTables, projectBotChats, projectBotMessages, projectBotPeople, projectBotState, projectBotUsers, projectBotWaits, projectCampaignRecipients, projectCampaigns, projectContent, projectMediaFileIds, projectSchema } from "./project-schema";
+import { PROJECT_DB_DDL, projectAnalyticsTables, projectBotChats, projectBotMessageDetails, projectBotMessages, projectBotPayments, projectBotPeople, projectBotState, projectBotUsers, projectBotWaits, projectCampaignRecipients, projectCampaigns, projectContent, projectMediaFileIds, projectSchema } from "./project-schema";
 
 /**
  * Where a project's scenario tables live: <id>.db → <id>-tables.db. The bot runtime names the same
@@ -169,6 +169,8 @@ export class ProjectDatabases {
       tx.delete(projectMediaFileIds).where(eq(projectMediaFileIds.tokenId, tokenId)).run();
       tx.delete(projectBotWaits).where(eq(projectBotWaits.tokenId, tokenId)).run();
       tx.delete(projectBotMessages).where(eq(projectBotMessages.tokenId, tokenId)).run();
+      tx.delete(projectBotMessageDetails).where(eq(projectBotMessageDetails.tokenId, tokenId)).run();
+      tx.delete(projectBotPayments).where(eq(projectBotPayments.tokenId, tokenId)).run();
       tx.delete(projectBotChats).where(eq(projectBotChats.tokenId, tokenId)).run();
       tx.delete(projectBotPeople).where(eq(projectBotPeople.tokenId, tokenId)).run();
       for (const table of projectAnalyticsTables) tx.delete(table).where(eq(table.tokenId, tokenId)).run();

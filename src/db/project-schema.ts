@@ -79,6 +79,17 @@ export const PROJECT_DB_DDL: readonly string[] = [
   "CREATE UNIQUE INDEX IF NOT EXISTS campaign_recipients_user_idx ON campaign_recipients (campaign_id, user_id)",
   // paging by status and "next pending" (in id order), and the counts, off one index
   "CREATE INDEX IF NOT EXISTS campaign_recipients_status_idx ON campaign_recipients (campaign_id, status, id)",
+  // How a recorded message is formatted and which file it carries (its id is the bot_messages row's): a table of its own, as
+  // the comment above says, so files written before it gain it by this statement.
+  "CREATE TABLE IF NOT EXISTS bot_message_details (id INTEGER PRIMARY KEY, token_id INTEGER NOT NULL, format TEXT, entities TEXT, " +
+    "file_id TEXT, media_id INTEGER)",
+  "CREATE INDEX IF NOT EXISTS bot_message_details_token_idx ON bot_message_details (token_id)",
+  // Stars payments (docs/nodes/payments.md): a row per charge, refunded in place.
+  "CREATE TABLE IF NOT EXISTS bot_payments (id INTEGER PRIMARY KEY AUTOINCREMENT, token_id INTEGER NOT NULL, " +
+    "user_id TEXT NOT NULL, charge_id TEXT NOT NULL, provider_charge_id TEXT, amount INTEGER NOT NULL, currency TEXT NOT NULL, " +
+    "payload TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'paid', paid_at TEXT NOT NULL, refunded_at TEXT)",
+  "CREATE UNIQUE INDEX IF NOT EXISTS bot_payments_charge_idx ON bot_payments (token_id, charge_id)",
+  "CREATE INDEX IF NOT EXISTS bot_payments_user_idx ON bot_payments (token_id, user_id, id)",
 ];
 
 export const projectBotUsers = sqliteTable(
@@ -385,6 +396,48 @@ export const projectCampaignRecipients = sqliteTable(
   (t) => [uniqueIndex("campaign_recipients_user_idx").on(t.campaignId, t.userId), index("campaign_recipients_status_idx").on(t.campaignId, t.status, t.id)],
 );
 
+/**
+ * The formatting and the file of a recorded message (docs/dialogs.md "What is recorded"): `format` the parse mode
+ * it was sent with (html, markdown, markdownv2; its text is then the marked-up text), `entities`
+ * the messenger's entities over its plain text (JSON), for messages that carry them.
+ */
+export const projectBotMessageDetails = sqliteTable(
+  "bot_message_details",
+  {
+    id: integer("id").primaryKey(),
+    tokenId: integer("token_id").notNull(),
+    format: text("format"),
+    entities: text("entities"),
+    /** the messenger's file id of the message's media (docs/dialogs.md "Media") */
+    fileId: text("file_id"),
+    /** the project's media file an operator sent */
+    mediaId: integer("media_id"),
+  },
+  (t) => [index("bot_message_details_token_idx").on(t.tokenId)],
+);
+
+/**
+ * A Stars payment of a token's bot (docs/nodes/payments.md "Payments on the user's card"): the
+ * charge ids Telegram gave, the amount in Stars, the invoice payload; `status` paid or refunded.
+ */
+export const projectBotPayments = sqliteTable(
+  "bot_payments",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tokenId: integer("token_id").notNull(),
+    userId: text("user_id").notNull(),
+    chargeId: text("charge_id").notNull(),
+    providerChargeId: text("provider_charge_id"),
+    amount: integer("amount").notNull(),
+    currency: text("currency").notNull(),
+    payload: text("payload").notNull(),
+    status: text("status").$type<"paid" | "refunded">().notNull().default("paid"),
+    paidAt: text("paid_at").notNull(),
+    refundedAt: text("refunded_at"),
+  },
+  (t) => [uniqueIndex("bot_payments_charge_idx").on(t.tokenId, t.chargeId), index("bot_payments_user_idx").on(t.tokenId, t.userId, t.id)],
+);
+
 export const projectSchema = { projectBotUsers, projectBotState, projectMediaFileIds, projectContent, projectBotMessages, projectBotChats, projectBotPeople, projectBotWaits,
-  projectAnalyticsHours, projectAnalyticsTallies, projectAnalyticsUserDays, projectAnalyticsActive, projectAnalyticsNodeDays, projectAnalyticsNodeReach,
-  projectAnalyticsEdgeDays, projectAnalyticsEdgeReach, projectCampaigns, projectCampaignRecipients };
+  projectBotMessageDetails, projectBotPayments, projectAnalyticsHours, projectAnalyticsTallies, projectAnalyticsUserDays, projectAnalyticsActive,
+  projectAnalyticsNodeDays, projectAnalyticsNodeReach, projectAnalyticsEdgeDays, projectAnalyticsEdgeReach, projectCampaigns, projectCampaignRecipients };

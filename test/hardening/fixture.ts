@@ -97,6 +97,8 @@ export interface Ids {
   chatMessage: number;
   /** a draft campaign of the token for the bot user (docs/campaigns.md) */
   campaign: number;
+  /** an operator's message with a media file in that chat */
+  chatMediaMessage: number;
   collab: number;
   media: number;
   version: number;
@@ -165,6 +167,8 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
   fd.append("file", new File([PNG], "pixel.png", { type: "image/png" }));
   const media = await h.call("POST", `/api/projects/${project}/media`, { cookie: h.owner, body: fd });
   expect(media.status).toBe(201);
+  const chatMediaMessage = await h.call("POST", `/api/bot/tokens/${token.body.id}/chats/${botUser}/messages`, { cookie: h.owner, json: { text: "a picture", mediaId: media.body.id } });
+  expect(chatMediaMessage.status).toBe(201);
   expect((await h.call("PUT", `/api/projects/${project}`, { cookie: h.owner, json: { description: `v${n}` } })).status).toBe(200);
   const versions = await h.call("GET", `/api/projects/${project}/versions`, { cookie: h.owner });
   const template = await h.call("POST", "/api/templates", { cookie: h.owner, json: { name: `Tpl ${n}`, data: { sheets: [] }, isPublic: 0 } });
@@ -196,6 +200,7 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
     chat: botUser,
     chatMessage: chatMessage.body.id,
     campaign: campaign.body.id,
+    chatMediaMessage: chatMediaMessage.body.id,
     collab: COLLAB,
     media: media.body.id,
     version: versions.body[0].id,
@@ -348,6 +353,7 @@ export const ROUTES: { method: string; path: string; level: Level }[] = [
   { method: "GET", path: "/api/bot/tokens/{token}/users/{botUser}", level: "user" },
   // people and dialogs (docs/dialogs.md)
   { method: "GET", path: "/api/bot/tokens/{token}/users/export", level: "user" },
+  { method: "GET", path: "/api/bot/tokens/{token}/users/{botUser}/payments", level: "user" },
   { method: "PUT", path: "/api/bot/tokens/{token}/users/{botUser}/tags", level: "user" },
   { method: "DELETE", path: "/api/bot/tokens/{token}/users/{botUser}", level: "user" },
   { method: "GET", path: "/api/bot/tokens/{token}/chats", level: "user" },
@@ -355,6 +361,7 @@ export const ROUTES: { method: string; path: string; level: Level }[] = [
   { method: "POST", path: "/api/bot/tokens/{token}/chats/{chat}/messages", level: "user" },
   { method: "PATCH", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMessage}", level: "user" },
   { method: "DELETE", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMessage}", level: "user" },
+  { method: "GET", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMediaMessage}/media", level: "user" },
   { method: "PUT", path: "/api/bot/tokens/{token}/chats/{chat}/takeover", level: "user" },
   { method: "POST", path: "/api/bot/tokens/{token}/chats/{chat}/read", level: "user" },
   // analytics (docs/analytics.md)

@@ -153,6 +153,7 @@ export const MATRIX: Row[] = [
   { method: "GET", path: "/api/bot/tokens/{token}/users/{botUser}", expect: botMember(200) },
   // people and dialogs (docs/dialogs.md): the actor rules of /api/bot/*
   { method: "GET", path: "/api/bot/tokens/{token}/users/export", expect: botMember(200) },
+  { method: "GET", path: "/api/bot/tokens/{token}/users/{botUser}/payments", expect: botMember(200) },
   { method: "PUT", path: "/api/bot/tokens/{token}/users/{botUser}/tags", body: () => ({ tags: ["vip"] }), expect: botMember(200) },
   { method: "DELETE", path: "/api/bot/tokens/{token}/users/{botUser}", expect: botMember(200) },
   { method: "GET", path: "/api/bot/tokens/{token}/chats", expect: botMember(200) },
@@ -160,6 +161,7 @@ export const MATRIX: Row[] = [
   { method: "POST", path: "/api/bot/tokens/{token}/chats/{chat}/messages", body: () => ({ text: "hi" }), expect: botMember(201) },
   { method: "PATCH", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMessage}", body: () => ({ text: "edited" }), expect: botMember(200) },
   { method: "DELETE", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMessage}", expect: botMember(200) },
+  { method: "GET", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMediaMessage}/media", expect: botMember(200) },
   { method: "PUT", path: "/api/bot/tokens/{token}/chats/{chat}/takeover", body: () => ({ on: true }), expect: botMember(200) },
   { method: "POST", path: "/api/bot/tokens/{token}/chats/{chat}/read", expect: botMember(200) },
   { method: "GET", path: "/api/bot/tokens/{token}/analytics", expect: botMemberHidden(200) },

@@ -207,6 +207,12 @@ export class PreviewSession {
       case "join_group":
         e.joinGroup(from, PREVIEW_GROUP_ID);
         return null;
+      case "leave_group":
+        e.memberChange(from, PREVIEW_GROUP_ID, "left");
+        return null;
+      case "promote":
+        e.memberChange(from, PREVIEW_GROUP_ID, "administrator");
+        return null;
       case "web_app_data":
         return e.userMessage(from, chat, webAppDataFields(action.buttonText, action.data));
     }

@@ -111,7 +111,11 @@ function updateTrigger(node: RawNode, ctx: CompileContext): MessageTriggerDef | 
     // Telegram's reaction emoji are single emoji (with variation selectors); words or digits never arrive.
     const odd = only.filter((e) => !/^\p{Extended_Pictographic}/u.test(e));
     if (odd.length > 0) ctx.warn(node, `Node "${node.id}": ${odd.map((e) => `"${e}"`).join(", ")} is no reaction emoji; the trigger never runs for it.`);
-    return { on: "reaction", target, only: only.length ? only : undefined };
+    // Only reactions on messages these nodes sent (the message store knows which node sent what).
+    const senders = listOf(node.data.messageNodes);
+    const unknown = senders.filter((id) => !ctx.byId.has(id));
+    if (unknown.length > 0) ctx.warn(node, `Node "${node.id}": messageNodes ${unknown.map((id) => `"${id}"`).join(", ")} are not in the scenario; reactions on their messages never arrive.`);
+    return { on: "reaction", target, only: only.length ? only : undefined, fromNodes: senders.length ? senders : undefined };
   }
   const only = listOf(node.data.memberEvents);
   const unknown = only.filter((e) => !MEMBER_EVENTS.includes(e));

@@ -51,9 +51,13 @@ import actionsSource from "./runtime/actions.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import broadcastSource from "./runtime/broadcast.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
+import updateKindsSource from "./runtime/update-kinds.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above
 import triggersSource from "./runtime/triggers.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import waitsSource from "./runtime/waits.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above
+import messageFileSource from "./runtime/message-file.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import recordSource from "./runtime/record.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
@@ -97,6 +101,8 @@ export const RUNTIME_SQL_GUARD = [sqlGuardSource, scenarioFileSource, pgGuardSou
 export const RUNTIME_EGRESS = [egressSource, secretFormsSource].map((s: string) => code(s)).join("\n\n");
 /** Variables and templates with their expressions; the server renders campaign texts with this text too (lib/shared-render.ts). */
 export const RUNTIME_RENDER = [valuesSource, exprSource].map((s: string) => code(s)).join("\n\n");
+/** The update kinds a scenario asks for and the file of a message; the server runs this text too (lib/shared-runtime.ts). */
+export const RUNTIME_SHARED_PURE = [updateKindsSource, messageFileSource].map((s: string) => code(s)).join("\n\n");
 /** The interpreter, in the order of the program: every part but the preview hooks and the end. */
 export const RUNTIME_BODY = [
   storageSource,
@@ -113,8 +119,10 @@ export const RUNTIME_BODY = [
   routerSource,
   actionsSource,
   broadcastSource,
+  updateKindsSource,
   triggersSource,
   waitsSource,
+  messageFileSource,
   recordSource,
   aiSource,
   pgSource,

@@ -139,12 +139,13 @@ export const en = {
     editVariables: "Edit",
     variablesJson: "Variables must be a JSON object.",
     hookTitle: "Fire this webhook", hookBody: "Request body (JSON); the flow runs in this chat", hookFire: "Fire webhook", hookJson: "The body must be a JSON object.", hookAnswer: "The hook would answer {{status}}:",
-    react: "React with 👍", joinRequest: "Ask to join the group", joinGroup: "Join the group",
+    react: "React with {{emoji}}", moreReactions: "More reactions", joinRequest: "Ask to join the group", joinGroup: "Join the group",
+    leaveGroup: "Leave the group", promote: "Become a group admin",
     pay: "Pay {{amount}} ⭐",
     demoPoll: "A poll from the preview",
     copies: "Copies “{{text}}”",
     miniApp: { title: "Mini App", newTab: "New tab", close: "Close", notHttps: "Telegram opens Mini Apps over https only.", data: "Data the Mini App sends back", send: "Send data" },
-    media: { photo: "Photo", video: "Video", audio: "Audio", document: "File", animation: "Animation", voice: "Voice message", video_note: "Video message", sticker: "Sticker" },
+    media: { photo: "Photo", video: "Video", audio: "Audio", document: "File", animation: "Animation", voice: "Voice message", video_note: "Video message", sticker: "Sticker", successful_payment: "Payment" },
   },
 };
 

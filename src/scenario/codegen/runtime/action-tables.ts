@@ -178,6 +178,8 @@ export interface MessageTriggerDef {
   node?: string;
   /** reaction: only these emoji (none: any); member: only these events (none: any) */
   only?: string[];
+  /** reaction: only on messages these nodes sent (none: any message) */
+  fromNodes?: string[];
   /** group: the group's chat id (template; "-100" is added to a bare id) */
   group?: string;
   threadVariable?: string;

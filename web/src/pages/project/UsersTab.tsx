@@ -100,6 +100,9 @@ function TokenUsers({ projectId, tokenId, initialUser }: { projectId: number; to
               <li key={u.userId}>
                 <button type="button" className={open === u.userId ? "list-btn active" : "list-btn"} onClick={() => setOpen(u.userId)}>
                   <strong>{u.firstName || `#${u.userId}`}</strong> {u.userName && <span className="muted">@{u.userName}</span>} <span className="muted small">{u.userId}</span>
+                  {u.blocked && <> <span className="badge danger-badge">{t("people.blocked")}</span></>}
+                  {u.takeover && <> <span className="badge warn-badge">{t("people.takeover")}</span></>}
+                  {u.tags.length > 0 && <> <span className="muted small" aria-label={t("people.tags")}>{u.tags.map((tag) => `#${tag}`).join(" ")}</span></>}
                 </button>
               </li>
             ))}
