@@ -19,6 +19,9 @@ import { StorageConfigService } from "./modules/storage/service";
 import { MediaService } from "./modules/media/service";
 import { BackupService } from "./modules/backups/service";
 import { PreviewService } from "./modules/preview/service";
+import { SendPace } from "./messenger/send-pace";
+import { CampaignSender } from "./modules/campaigns/sender";
+import { CampaignsService } from "./modules/campaigns/service";
 import { loadBuiltInTemplates } from "./modules/templates/seed";
 import type { BotController } from "./bots/controller";
 import { BotManager } from "./bots/manager";
@@ -50,6 +53,7 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
     log,
     events,
     messenger,
+    sendPace: new SendPace(),
     bots: opts.bots ?? new BotManager({ config, db, log, messenger, events, projectFiles, platformUrl: () => state.localUrl }, opts.botPolicy),
     settings: new SettingsService(db, messenger),
     auth: new AuthService(db, config.sessionSecret),
@@ -62,6 +66,7 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
     media: undefined as unknown as MediaService,
     backups: undefined as unknown as BackupService,
     preview: undefined as unknown as PreviewService,
+    campaigns: undefined as unknown as CampaignSender,
     projectDeleteHooks: [],
     state,
   };
@@ -73,6 +78,10 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
   ctx.media = new MediaService(ctx, ctx.storage);
   ctx.backups = new BackupService(config, () => db.$client, log, ctx.storage);
   ctx.preview = new PreviewService(ctx);
+  ctx.campaigns = new CampaignSender(ctx);
+  const campaigns = new CampaignsService(ctx);
+  ctx.campaigns.startScheduled = (projectId, c) => campaigns.startScheduled(projectId, c);
+  events.on("campaign-created", ({ projectId, campaignId }) => ctx.campaigns.run(projectId, campaignId));
   // Files outside the database go with their project (rows go by FK cascade): media objects,
   // downloaded avatars, and bot folders (they keep the token in .env; the bots are stopped first).
   ctx.projectDeleteHooks.push((projectId) => ctx.media.deleteProjectObjects(projectId));

@@ -16,6 +16,8 @@ import type { StorageConfigService } from "./modules/storage/service";
 import type { MediaService } from "./modules/media/service";
 import type { BackupService } from "./modules/backups/service";
 import type { PreviewService } from "./modules/preview/service";
+import type { SendPace } from "./messenger/send-pace";
+import type { CampaignSender } from "./modules/campaigns/sender";
 
 export interface AppState {
   /** System templates seeded into the catalog (health.templates). */
@@ -37,6 +39,8 @@ export interface AppContext {
   log: Logger;
   events: EventBus;
   messenger: MessengerClient;
+  /** Each token's one send pace: campaigns and operators' sends share it (docs/campaigns.md#one-pace-per-token). */
+  sendPace: SendPace;
   bots: BotController;
   settings: SettingsService;
   auth: AuthService;
@@ -52,6 +56,8 @@ export interface AppContext {
   backups: BackupService;
   /** Preview sessions of the Studio (a throwaway bot against the in-product emulator). */
   preview: PreviewService;
+  /** Campaigns being sent, scheduled, paused or resumed (the schedule and resume run only in `serve`). */
+  campaigns: CampaignSender;
   /**
    * Run before a project row is deleted (docs/api.md#project-rules rule 3): features that keep data outside
    * the database (media objects, bot folders) register here. Rows go with the project (FK cascade).

@@ -10,6 +10,10 @@ export interface EventMap {
   "bot:table_updated": { projectId: number; restartOnUpdate: boolean };
   /** a message recorded in a token's chat (docs/dialogs.md): the project's members are told live */
   "chat-message": { projectId: number; tokenId: number; chatId: string; messageId: number };
+  /** a bot's broadcast node wrote a campaign for the server to send (docs/campaigns.md#the-broadcast-node) */
+  "campaign-created": { projectId: number; tokenId: number; campaignId: number };
+  /** a campaign's status and counts (docs/campaigns.md): at least every 2 s while it is sent */
+  campaign: { projectId: number; tokenId: number; campaignId: number; status: string; counts: { pending: number; sent: number; failed: number; blocked: number } };
 }
 
 export class EventBus {

@@ -148,6 +148,7 @@ async function serve(init: boolean) {
   let trashPurge: { stop(): void } | null = null;
   const background = setTimeout(() => {
     void ctx.bots.resumeAll();
+    void ctx.campaigns.resumeAll();
     resume.resolve();
     schedule = scheduleBackups(config.backupSchedule, ctx.backups, ctx.log);
     trashPurge = ctx.projects.scheduleTrashPurge();

@@ -39,6 +39,7 @@ export async function startServer(ctx: AppContext, { requestGraceMs = 5000, list
       // Requests in flight get a grace period; an open WebSocket (/api/events) would hold stop(false) forever.
       await Promise.race([server.stop(false), Bun.sleep(requestGraceMs)]);
       await server.stop(true);
+      await ctx.campaigns.stop();
       await ctx.preview.stopAll();
       await ctx.bots.shutdown();
       ctx.projectFiles.closeAll();

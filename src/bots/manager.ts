@@ -234,7 +234,8 @@ export class BotManager implements BotController {
     const onChats = (chats: [string, number][]) => {
       for (const [chatId, messageId] of chats) this.deps.events.emit("chat-message", { projectId: p.projectId, tokenId: p.tokenId, chatId, messageId });
     };
-    const instance = this.host.launch(p, outputOf(bot, this.logs, onChats));
+    const onCampaign = (campaignId: number) => this.deps.events.emit("campaign-created", { projectId: p.projectId, tokenId: p.tokenId, campaignId });
+    const instance = this.host.launch(p, outputOf(bot, this.logs, onChats, onCampaign));
     bot.instance = instance;
     bot.stopping = false;
     bot.stopAs = { status: "stopped", reason: null };
@@ -252,7 +253,7 @@ export class BotManager implements BotController {
       }
       const url = `${config.webhookBaseUrl}/api/webhook/${p.projectId}/${p.tokenId}`;
       try {
-        await messenger.setWebhook(p.token, url, p.env.WEBHOOK_SECRET);
+        await messenger.setWebhook(p.token, url, p.env.WEBHOOK_SECRET, p.allowedUpdates);
       } catch (e) {
         throw new BotError("MESSENGER", `The messenger platform refused the webhook: ${e instanceof Error ? e.message : e}`);
       }

@@ -3,7 +3,7 @@
 import { maskSecrets } from "../log";
 import { secretMasker } from "../lib/shared-runtime";
 import type { LineSink } from "./instance";
-import { CHAT_EVENT_MARK } from "./runner/protocol";
+import { CAMPAIGN_EVENT_MARK, CHAT_EVENT_MARK } from "./runner/protocol";
 import type { LogWriter } from "./log-writer";
 import type { SupervisedBot } from "./supervised";
 
@@ -24,7 +24,7 @@ export function chatEventOf(json: string): [string, number][] {
   }
 }
 
-export function outputOf(bot: SupervisedBot, logs: LogWriter, onChats?: ChatSink): LineSink {
+export function outputOf(bot: SupervisedBot, logs: LogWriter, onChats?: ChatSink, onCampaign?: (campaignId: number) => void): LineSink {
   const { projectId, tokenId, token, env } = bot.program;
   // The bot masks these itself; a line it printed some other way must not carry them either.
   const secretValues = (env.BOTLOOM_SECRET_KEYS ?? "").split(",").filter(Boolean).map((k) => env[k] ?? "");
@@ -34,6 +34,11 @@ export function outputOf(bot: SupervisedBot, logs: LogWriter, onChats?: ChatSink
     if (level === "stdout" && line.startsWith(CHAT_EVENT_MARK)) {
       const chats = chatEventOf(line.slice(CHAT_EVENT_MARK.length));
       if (chats.length > 0) onChats?.(chats);
+      return;
+    }
+    if (level === "stdout" && line.startsWith(CAMPAIGN_EVENT_MARK)) {
+      const id = Number(line.slice(CAMPAIGN_EVENT_MARK.length));
+      if (Number.isSafeInteger(id) && id > 0) onCampaign?.(id);
       return;
     }
     const safe = maskSecrets(hide(line));

@@ -65,6 +65,31 @@ export const PROJECT_DB_DDL: readonly string[] = [
     "user_id TEXT NOT NULL, day TEXT NOT NULL, prev_day TEXT, PRIMARY KEY (token_id, user_id, from_node, to_node, day))",
   "CREATE TABLE IF NOT EXISTS analytics_edge_reach (token_id INTEGER NOT NULL, day TEXT NOT NULL, from_node TEXT NOT NULL, to_node TEXT NOT NULL, " +
     "prev_day TEXT NOT NULL, users INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (token_id, day, from_node, to_node, prev_day))",
+  // Campaigns (docs/campaigns.md): the platform's sender and a bot's broadcast node write them.
+  "CREATE TABLE IF NOT EXISTS campaigns (id INTEGER PRIMARY KEY AUTOINCREMENT, token_id INTEGER NOT NULL, name TEXT NOT NULL, " +
+    "status TEXT NOT NULL, message TEXT NOT NULL, audience TEXT NOT NULL DEFAULT '{}', audience_size INTEGER, scheduled_at TEXT, " +
+    "started_at TEXT, finished_at TEXT, sent_deleted_at TEXT, created_by INTEGER, created_at TEXT NOT NULL, " +
+    "source TEXT NOT NULL DEFAULT 'api', node_id TEXT)",
+  "CREATE INDEX IF NOT EXISTS campaigns_token_idx ON campaigns (token_id, id)",
+  // the sender's start-up finds campaigns to resume or schedule without reading finished ones
+  "CREATE INDEX IF NOT EXISTS campaigns_status_idx ON campaigns (status)",
+  "CREATE TABLE IF NOT EXISTS campaign_recipients (id INTEGER PRIMARY KEY AUTOINCREMENT, campaign_id INTEGER NOT NULL, " +
+    "user_id TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'pending', error TEXT, messenger_message_id INTEGER, sent_at TEXT, " +
+    "deleted_at TEXT)",
+  "CREATE UNIQUE INDEX IF NOT EXISTS campaign_recipients_user_idx ON campaign_recipients (campaign_id, user_id)",
+  // paging by status and "next pending" (in id order), and the counts, off one index
+  "CREATE INDEX IF NOT EXISTS campaign_recipients_status_idx ON campaign_recipients (campaign_id, status, id)",
+  // How a recorded message is formatted and which file it carries (its id is the bot_messages row's): a table of its own, as
+  // the comment above says, so files written before it gain it by this statement.
+  "CREATE TABLE IF NOT EXISTS bot_message_details (id INTEGER PRIMARY KEY, token_id INTEGER NOT NULL, format TEXT, entities TEXT, " +
+    "file_id TEXT, media_id INTEGER)",
+  "CREATE INDEX IF NOT EXISTS bot_message_details_token_idx ON bot_message_details (token_id)",
+  // Stars payments (docs/nodes/payments.md): a row per charge, refunded in place.
+  "CREATE TABLE IF NOT EXISTS bot_payments (id INTEGER PRIMARY KEY AUTOINCREMENT, token_id INTEGER NOT NULL, " +
+    "user_id TEXT NOT NULL, charge_id TEXT NOT NULL, provider_charge_id TEXT, amount INTEGER NOT NULL, currency TEXT NOT NULL, " +
+    "payload TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'paid', paid_at TEXT NOT NULL, refunded_at TEXT)",
+  "CREATE UNIQUE INDEX IF NOT EXISTS bot_payments_charge_idx ON bot_payments (token_id, charge_id)",
+  "CREATE INDEX IF NOT EXISTS bot_payments_user_idx ON bot_payments (token_id, user_id, id)",
 ];
 
 export const projectBotUsers = sqliteTable(
@@ -328,6 +353,91 @@ export const projectAnalyticsTables = [
   projectAnalyticsEdgeReach,
 ] as const;
 
+
+export type CampaignStatus = "draft" | "scheduled" | "sending" | "paused" | "done" | "cancelled";
+export type RecipientStatus = "pending" | "sending" | "sent" | "failed";
+
+/** A campaign of a token (docs/campaigns.md): message and audience as JSON, sizes fixed at its start. */
+export const projectCampaigns = sqliteTable(
+  "campaigns",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tokenId: integer("token_id").notNull(),
+    name: text("name").notNull(),
+    status: text("status").$type<CampaignStatus>().notNull(),
+    message: text("message").notNull(),
+    audience: text("audience").notNull().default("{}"),
+    audienceSize: integer("audience_size"),
+    scheduledAt: text("scheduled_at"),
+    startedAt: text("started_at"),
+    finishedAt: text("finished_at"),
+    sentDeletedAt: text("sent_deleted_at"),
+    createdBy: integer("created_by"),
+    createdAt: text("created_at").notNull(),
+    source: text("source").$type<"api" | "scenario">().notNull().default("api"),
+    nodeId: text("node_id"),
+  },
+  (t) => [index("campaigns_token_idx").on(t.tokenId, t.id), index("campaigns_status_idx").on(t.status)],
+);
+
+/** One row per recipient of a started campaign: `sending` is written before the messenger is called. */
+export const projectCampaignRecipients = sqliteTable(
+  "campaign_recipients",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    campaignId: integer("campaign_id").notNull(),
+    userId: text("user_id").notNull(),
+    status: text("status").$type<RecipientStatus>().notNull().default("pending"),
+    error: text("error"),
+    messengerMessageId: integer("messenger_message_id"),
+    sentAt: text("sent_at"),
+    deletedAt: text("deleted_at"),
+  },
+  (t) => [uniqueIndex("campaign_recipients_user_idx").on(t.campaignId, t.userId), index("campaign_recipients_status_idx").on(t.campaignId, t.status, t.id)],
+);
+
+/**
+ * The formatting and the file of a recorded message (docs/dialogs.md "What is recorded"): `format` the parse mode
+ * it was sent with (html, markdown, markdownv2; its text is then the marked-up text), `entities`
+ * the messenger's entities over its plain text (JSON), for messages that carry them.
+ */
+export const projectBotMessageDetails = sqliteTable(
+  "bot_message_details",
+  {
+    id: integer("id").primaryKey(),
+    tokenId: integer("token_id").notNull(),
+    format: text("format"),
+    entities: text("entities"),
+    /** the messenger's file id of the message's media (docs/dialogs.md "Media") */
+    fileId: text("file_id"),
+    /** the project's media file an operator sent */
+    mediaId: integer("media_id"),
+  },
+  (t) => [index("bot_message_details_token_idx").on(t.tokenId)],
+);
+
+/**
+ * A Stars payment of a token's bot (docs/nodes/payments.md "Payments on the user's card"): the
+ * charge ids Telegram gave, the amount in Stars, the invoice payload; `status` paid or refunded.
+ */
+export const projectBotPayments = sqliteTable(
+  "bot_payments",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tokenId: integer("token_id").notNull(),
+    userId: text("user_id").notNull(),
+    chargeId: text("charge_id").notNull(),
+    providerChargeId: text("provider_charge_id"),
+    amount: integer("amount").notNull(),
+    currency: text("currency").notNull(),
+    payload: text("payload").notNull(),
+    status: text("status").$type<"paid" | "refunded">().notNull().default("paid"),
+    paidAt: text("paid_at").notNull(),
+    refundedAt: text("refunded_at"),
+  },
+  (t) => [uniqueIndex("bot_payments_charge_idx").on(t.tokenId, t.chargeId), index("bot_payments_user_idx").on(t.tokenId, t.userId, t.id)],
+);
+
 export const projectSchema = { projectBotUsers, projectBotState, projectMediaFileIds, projectContent, projectBotMessages, projectBotChats, projectBotPeople, projectBotWaits,
-  projectAnalyticsHours, projectAnalyticsTallies, projectAnalyticsUserDays, projectAnalyticsActive, projectAnalyticsNodeDays, projectAnalyticsNodeReach,
-  projectAnalyticsEdgeDays, projectAnalyticsEdgeReach };
+  projectBotMessageDetails, projectBotPayments, projectAnalyticsHours, projectAnalyticsTallies, projectAnalyticsUserDays, projectAnalyticsActive,
+  projectAnalyticsNodeDays, projectAnalyticsNodeReach, projectAnalyticsEdgeDays, projectAnalyticsEdgeReach, projectCampaigns, projectCampaignRecipients };

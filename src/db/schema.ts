@@ -156,6 +156,8 @@ export const botTokens = sqliteTable(
     updatedAt: updatedAt(),
     /** days the bot keeps its chats' messages (docs/dialogs.md); 0 keeps none (last: a migration added it) */
     messageRetentionDays: integer("message_retention_days").notNull().default(30),
+    /** the token's one send pace for campaigns and operators (docs/campaigns.md#one-pace-per-token; a migration added it) */
+    sendsPerSecond: integer("sends_per_second").notNull().default(25),
   },
   (t) => [index("tokens_project_idx").on(t.projectId), uniqueIndex("tokens_project_token_idx").on(t.projectId, t.token)],
 );
@@ -338,4 +340,21 @@ export const usedLoginPayloads = sqliteTable(
     expiresAt: text("expires_at").notNull(),
   },
   (t) => [index("used_login_expires_idx").on(t.expiresAt)],
+);
+
+/**
+ * Inbound webhooks (docs/hooks.md): the public id of a webhook_trigger node's URL, so a request
+ * finds its project without opening every project, and its secret as SHA-256 (shown once).
+ */
+export const hooks = sqliteTable(
+  "hooks",
+  {
+    id: text("id").primaryKey(),
+    projectId: integer("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    nodeId: text("node_id").notNull(),
+    secretHash: text("secret_hash").notNull(),
+    createdAt: createdAt(),
+    rotatedAt: text("rotated_at"),
+  },
+  (t) => [uniqueIndex("hooks_project_node_idx").on(t.projectId, t.nodeId)],
 );

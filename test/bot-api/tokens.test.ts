@@ -135,7 +135,11 @@ describe("token PATCH (docs/api.md)", () => {
     tokens.push(bot.token);
     const r = await env.call("PATCH", `/api/bot/tokens/token_${tokenId}`, { cookie: env.cookie, json: { name: "Renamed", launchMode: "webhook", catchAllHandlers: 1, protectContent: 1, contentCache: 0 } });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ id: tokenId, name: "Renamed", projectId, launchMode: "webhook", catchAllHandlers: 1, protectContent: 1, contentCache: 0, messageRetentionDays: 30, botStatus: "🔴" });
+    expect(r.body).toEqual({ id: tokenId, name: "Renamed", projectId, launchMode: "webhook", catchAllHandlers: 1, protectContent: 1, contentCache: 0, messageRetentionDays: 30, sendsPerSecond: 25, botStatus: "🔴" });
+    // the token's send pace (docs/campaigns.md#one-pace-per-token): 1..1000
+    expect((await env.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie: env.cookie, json: { sendsPerSecond: 1000 } })).body.sendsPerSecond).toBe(1000);
+    for (const bad of [0, 1001, 2.5, "30"]) expect((await env.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie: env.cookie, json: { sendsPerSecond: bad } })).status).toBe(400);
+    await env.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie: env.cookie, json: { sendsPerSecond: 25 } });
     const partial = await env.call("PATCH", `/api/bot/tokens/${tokenId}`, { bearer: env.pat, json: { contentCache: 1 } });
     expect(partial.body).toMatchObject({ name: "Renamed", launchMode: "webhook", contentCache: 1 });
     const noop = await env.call("PATCH", `/api/bot/tokens/${tokenId}`, { bearer: env.pat, json: {} });

@@ -6,6 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startFakeMessenger, type FakeMessenger, type FakeUser } from "../support/fake-messenger";
 import { createTestApp, loginAs, patFor, setUp, type TestApp } from "../support/app";
+import { until } from "../support/process";
 
 let t: TestApp;
 let fake: FakeMessenger;
@@ -71,7 +72,7 @@ describe("MCP endpoint", () => {
     const { client } = await connect(patFor(t, OWNER));
     const { tools } = await client.listTools();
     const names = tools.map((x) => x.name);
-    for (const n of ["list_projects", "get_project", "create_project", "update_project_data", "add_node", "update_node", "delete_node", "connect_nodes", "validate_project", "generate_code", "list_templates", "use_template", "list_tokens", "start_bot", "stop_bot", "bot_status", "read_logs", "list_bot_users", "bot_stats", "preview_start", "preview_send", "preview_transcript", "list_chats", "read_chat", "send_as_bot", "edit_bot_message", "set_takeover", "find_bot_users", "tag_bot_user", "bot_analytics", "node_funnel"]) {
+    for (const n of ["list_projects", "get_project", "create_project", "update_project_data", "add_node", "update_node", "delete_node", "connect_nodes", "validate_project", "generate_code", "list_templates", "use_template", "list_tokens", "start_bot", "stop_bot", "bot_status", "read_logs", "list_bot_users", "bot_stats", "preview_start", "preview_send", "preview_transcript", "list_chats", "read_chat", "send_as_bot", "edit_bot_message", "set_takeover", "find_bot_users", "tag_bot_user", "bot_analytics", "node_funnel", "create_campaign", "test_campaign", "start_campaign", "pause_campaign", "campaign_status", "list_tables", "read_rows", "insert_row", "update_row", "delete_row"]) {
       expect(names).toContain(n);
     }
     for (const tool of tools) {
@@ -230,6 +231,22 @@ describe("MCP endpoint", () => {
     expect(figures.totals).toMatchObject({ users: 1, activeUsers: 1, newUsers: 1 });
     expect(figures.commands).toEqual([{ command: "start", count: 2 }]);
     expect(errorText(await call(client, "bot_analytics", { tokenId, from: "2026-02-30" }))).toMatch(/from must be a date/);
+    // a campaign to the "vip" tag (docs/campaigns.md): a test to Alice, the start, the status; its
+    // go-to-node button runs that node in the running bot
+    const campaign = await ok(client, "create_campaign", { tokenId, name: "VIP", message: { text: "News for {first_name}", buttons: [[{ text: "About", goto: "about" }]] }, audience: { tags: ["vip"] } });
+    expect(campaign).toMatchObject({ status: "draft", currentAudienceSize: 1 });
+    expect(await ok(client, "test_campaign", { tokenId, campaignId: campaign.id, userIds: [chatId] })).toEqual({ sent: 1, failed: 0 });
+    expect((await fake.waitForSent(bot.token, alice.id, 1, 10_000))[0]!.params.text).toBe("News for Alice");
+    expect((await ok(client, "start_campaign", { tokenId, campaignId: campaign.id })).status).toBe("sending");
+    const [news] = await fake.waitForSent(bot.token, alice.id, 1, 10_000);
+    expect(news.params.reply_markup).toMatchObject({ inline_keyboard: [[{ text: "About", callback_data: "o:about" }]] });
+    await until(async () => (await ok(client, "campaign_status", { tokenId, campaignId: campaign.id })).status === "done", "the campaign done");
+    expect((await ok(client, "campaign_status", { tokenId, campaignId: campaign.id })).counts).toEqual({ pending: 0, sent: 1, failed: 0, blocked: 0 });
+    fake.pressButton(bot.token, alice, "o:about", news.messageId);
+    expect((await fake.waitForSent(bot.token, alice.id, 1, 10_000)).at(-1)!.params.text).toBe("Made by an agent, for Alice.");
+    expect(errorText(await call(client, "pause_campaign", { tokenId, campaignId: campaign.id }))).toMatch(/being sent/);
+    expect(errorText(await call(client, "create_campaign", { tokenId, name: "Past", message: { text: "x" }, scheduledAt: "2001-01-01T00:00:00Z" }))).toMatch(/past/);
+    expect(errorText(await call(client, "create_campaign", { tokenId, name: "Bad", message: { text: "x" }, audience: { filter: "sometimes" } }))).toMatch(/filter/);
     const logs = await ok(client, "read_logs", { projectId, limit: 50 });
     expect(Array.isArray(logs.items)).toBe(true);
     const stopped = await ok(client, "stop_bot", { projectId });

@@ -54,6 +54,8 @@ export interface FakeMessenger {
   waitForSent(token: string, chatId: number, count?: number, timeoutMs?: number): Promise<RecordedCall[]>;
   /** the next call to `method` answers with this error instead (e.g. 429 with retry_after) */
   failNext(token: string, method: string, error: { error_code: number; description: string; retry_after?: number }): void;
+  /** calls to `method` are carried out and recorded at once but answered `ms` later (0 ends it): a send in flight */
+  holdAnswers(token: string, method: string, ms: number): void;
   /** forgets recorded calls and waitForSent positions; chats, queues and webhooks stay */
   clear(token?: string): void;
   webhookOf(token: string): { url: string; secretToken?: string } | null;
@@ -90,6 +92,7 @@ class Fake implements FakeMessenger {
     this.bots.has(token) ? null : `(no bot with this token; known: ${[...this.bots.values()].map((s) => s.bot.username).join(", ")})`,
   );
   private failures = new Map<string, ApiError[]>();
+  private holds = new Map<string, number>();
 
   constructor(private readonly opts: FakeMessengerOptions) {}
 
@@ -126,6 +129,8 @@ class Fake implements FakeMessenger {
       const result = await found.h(ctx);
       if (ctx.messageId !== undefined) call.messageId = ctx.messageId;
       if (!recorded) this.record(call);
+      const hold = this.holds.get(`${token}|${found.name}`);
+      if (hold) await Bun.sleep(hold);
       return result instanceof Described
         ? json(200, { ok: true, result: result.result, description: result.description })
         : json(200, { ok: true, result });
@@ -278,6 +283,11 @@ class Fake implements FakeMessenger {
 
   waitForSent(token: string, chatId: number, count = 1, timeoutMs = 5000): Promise<RecordedCall[]> {
     return this.log.waitForSent(token, chatId, count, timeoutMs);
+  }
+
+  holdAnswers(token: string, method: string, ms: number) {
+    if (ms > 0) this.holds.set(`${token}|${method}`, ms);
+    else this.holds.delete(`${token}|${method}`);
   }
 
   failNext(token: string, method: string, error: { error_code: number; description: string; retry_after?: number }) {

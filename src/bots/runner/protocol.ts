@@ -34,6 +34,12 @@ export type RunnerEvent =
  */
 export const CHAT_EVENT_MARK = "\u001fbotloom:chat-message ";
 
+/**
+ * The start of the line a bot prints when its broadcast node wrote a campaign for the platform to
+ * send, followed by the campaign's id (runtime/broadcast.ts CAMPAIGN_MARK; docs/campaigns.md).
+ */
+export const CAMPAIGN_EVENT_MARK = "\u001fbotloom:campaign ";
+
 type KeyOf<T> = T extends unknown ? keyof T : never;
 type FieldOf<T, K extends PropertyKey> = T extends unknown ? (K extends keyof T ? T[K] : never) : never;
 

@@ -6,6 +6,8 @@ import type { AppContext } from "../../context";
 import type { ProjectDb } from "../../db/project-db";
 import { AppError, badRequest, notFound } from "../../errors";
 import { MessengerError } from "../../errors";
+import { FILE_TOO_LARGE } from "../../messenger/client";
+import { messageFileId } from "../../lib/shared-runtime";
 import { normalizeDocument } from "../../scenario/model";
 import type { TokenRow } from "../tokens/access";
 import {
@@ -18,13 +20,16 @@ import {
   type SendBody,
 } from "./model";
 import { chatOf, chatPage, insertOperatorMessage, markBlocked, markRead, messageOf, messagesBefore, projectDataOf, setTakeover, updateMessage, type ChatFilter } from "./queries";
-import { SendPacer } from "./pacer";
 
 /** The messenger's words for a user the bot can no longer reach (the send is then 409 BOT_BLOCKED). */
-const BLOCKED = /bot was blocked by the user|user is deactivated/i;
-const PARSE_MODE = { none: undefined, html: "HTML", markdown: "Markdown" } as const;
-const CAPTION_MAX = 1024;
-const MEDIA_METHOD: Record<string, [string, string]> = {
+export const BLOCKED = /bot was blocked by the user|user is deactivated/i;
+export const PARSE_MODE = { none: undefined, html: "HTML", markdown: "Markdown" } as const;
+/** A recorded format (lower case, as the bot records it) → the parse mode an edit is sent in. */
+const EDIT_PARSE_MODE: Record<string, string> = { html: "HTML", markdown: "Markdown", markdownv2: "MarkdownV2" };
+export const CAPTION_MAX = 1024;
+/** The Bot API's own download limit for bots. */
+export const MEDIA_MAX_BYTES = 20 * 1024 * 1024;
+export const MEDIA_METHOD: Record<string, [string, string]> = {
   photo: ["sendPhoto", "photo"],
   video: ["sendVideo", "video"],
   audio: ["sendAudio", "audio"],
@@ -37,6 +42,12 @@ function inlineMarkupOf(rows: MessageView["buttons"]) {
   return { inline_keyboard: rows.map((r) => r.map((b) => (b.url ? { text: b.text, url: b.url } : { text: b.text, callback_data: b.data! }))) };
 }
 
+/** Whether the project's scenario has this node (goto buttons of operators and campaigns). */
+export function scenarioHasNode(db: AppContext["db"], projectId: number, nodeId: string): boolean {
+  const doc = normalizeDocument(projectDataOf(db, projectId)) as { sheets?: { nodes?: { id?: unknown }[] }[] } | null;
+  return !!doc?.sheets?.some((s) => Array.isArray(s?.nodes) && s.nodes.some((n) => n?.id === nodeId));
+}
+
 /** Chat ids are strings: group ids and some user ids exceed 2^53. */
 export function chatIdParam(raw: string | undefined): string {
   if (raw === undefined || !/^-?\d{1,20}$/.test(raw)) throw badRequest("chatId must be a chat id (an integer, as a string)");
@@ -44,8 +55,6 @@ export function chatIdParam(raw: string | undefined): string {
 }
 
 export class DialogsService {
-  private readonly pacer = new SendPacer();
-
   constructor(private readonly ctx: AppContext) {}
 
   private require(tokenId: number, actorId: number): { token: TokenRow; db: ProjectDb | null } {
@@ -76,8 +85,7 @@ export class DialogsService {
 
   /** Whether the project's scenario has this node (goto buttons, resume after a takeover). */
   private hasNode(projectId: number, nodeId: string): boolean {
-    const doc = normalizeDocument(projectDataOf(this.ctx.db, projectId)) as { sheets?: { nodes?: { id?: unknown }[] }[] } | null;
-    return !!doc?.sheets?.some((s) => Array.isArray(s?.nodes) && s.nodes.some((n) => n?.id === nodeId));
+    return scenarioHasNode(this.ctx.db, projectId, nodeId);
   }
 
   async send(tokenId: number, actorId: number, chatId: string, body: SendBody): Promise<MessageView> {
@@ -100,7 +108,7 @@ export class DialogsService {
       protect_content: token.protectContent === 1 ? true : undefined,
       reply_markup: keyboard ? { inline_keyboard: keyboard } : undefined,
     };
-    let sent: { message_id: number };
+    let sent: { message_id: number } & Record<string, unknown>;
     let kind = "text";
     if (media) {
       const [method, field] = MEDIA_METHOD[media.kind] ?? MEDIA_METHOD.document!;
@@ -118,7 +126,7 @@ export class DialogsService {
       buttons: keyboard ? JSON.stringify(keyboard.map((r) => r.map((b) => ("url" in b ? { text: b.text, url: b.url } : { text: b.text, data: b.callback_data })))) : null,
       messengerMessageId: sent.message_id,
       createdAt: new Date().toISOString(),
-    });
+    }, { format: body.format && body.format !== "none" ? body.format : null, entities: null, fileId: messageFileId(sent), mediaId: media ? body.mediaId! : null });
     this.told(token, chatId, row.id);
     return messageView(row);
   }
@@ -135,10 +143,13 @@ export class DialogsService {
       chat_id: chatId,
       message_id: m.messengerMessageId,
       ...(caption ? { caption: text } : { text }),
+      // The new text is written in the message's format, as the composer showed it for editing.
+      parse_mode: m.format ? EDIT_PARSE_MODE[m.format] : undefined,
       // An edit without reply_markup drops the message's inline buttons: they are sent again.
       reply_markup: inlineMarkupOf(messageView(m).buttons),
     });
-    const row = updateMessage(db, m.id, { text, editedAt: new Date().toISOString() });
+    // Entities over the old text do not fit the new one; a format does.
+    const row = updateMessage(db, m.id, { text, editedAt: new Date().toISOString() }, { format: m.format, entities: null });
     this.told(token, chatId, row.id);
     return messageView(row);
   }
@@ -154,6 +165,27 @@ export class DialogsService {
       this.told(token, chatId, m.id);
     }
     return { success: true };
+  }
+
+  /**
+   * The file of a recorded message, fetched through the token (getFile, then the download): the
+   * browser gets it from this server, never a URL with the token in it. At most MEDIA_MAX_BYTES,
+   * streamed (the server holds no whole file).
+   */
+  async media(tokenId: number, actorId: number, chatId: string, messageId: number): Promise<{ body: ReadableStream<Uint8Array>; contentType: string }> {
+    const { token, db } = this.requireChat(tokenId, actorId, chatId);
+    const m = messageOf(db, tokenId, chatId, messageId);
+    if (!m) throw notFound("Message not found");
+    if (!m.fileId) throw notFound("This message has no file");
+    try {
+      const f = await this.ctx.messenger.openFile(token.token, m.fileId, MEDIA_MAX_BYTES);
+      return { body: f.body, contentType: f.contentType };
+    } catch (e) {
+      if (!(e instanceof MessengerError)) throw e;
+      if (e.message === FILE_TOO_LARGE) throw new AppError(413, "PAYLOAD_TOO_LARGE", `The file is larger than ${MEDIA_MAX_BYTES / 1024 / 1024} MB; open it in the messenger`);
+      if (e.status === 400 || e.status === 404) throw notFound("The messenger no longer has this file");
+      throw new AppError(502, "BAD_GATEWAY", `The messenger did not give the file: ${e.message}`);
+    }
   }
 
   takeover(tokenId: number, actorId: number, chatId: string, on: boolean, resumeAt: string | undefined): { chatId: string; takeover: boolean; resumed: boolean } {
@@ -182,13 +214,13 @@ export class DialogsService {
    */
   private async call<T>(token: TokenRow, chatId: string, method: string, params: Record<string, unknown>, file?: Parameters<AppContext["messenger"]["call"]>[3]): Promise<T> {
     for (let attempt = 0; ; attempt++) {
-      await this.pacer.slot(token.id);
+      await this.ctx.sendPace.slot(token.id, token.sendsPerSecond);
       try {
         return await this.ctx.messenger.call<T>(token.token, method, params, file);
       } catch (e) {
         if (!(e instanceof MessengerError)) throw e;
         if (e.status === 429 && e.retryAfter !== undefined && e.retryAfter <= 30 && attempt < 2) {
-          this.pacer.pause(token.id, e.retryAfter * 1000);
+          this.ctx.sendPace.pause(token.id, e.retryAfter * 1000);
           continue;
         }
         if (e.status === 403 && BLOCKED.test(e.message)) {

@@ -17,6 +17,8 @@ export const tokenPatchSchema = z.object({
   contentCache: flag.optional(),
   /** days the bot keeps its chats' messages (docs/dialogs.md); 0 records none; a running bot takes a new value at its next start */
   messageRetentionDays: z.number({ error: "messageRetentionDays must be an integer 0..3650" }).int("messageRetentionDays must be an integer 0..3650").min(0, "messageRetentionDays must be 0..3650").max(3650, "messageRetentionDays must be 0..3650").optional(),
+  /** the token's send pace for campaigns and operators (docs/campaigns.md#one-pace-per-token) */
+  sendsPerSecond: z.number({ error: "sendsPerSecond must be an integer 1..1000" }).int("sendsPerSecond must be an integer 1..1000").min(1, "sendsPerSecond must be 1..1000").max(1000, "sendsPerSecond must be 1..1000").optional(),
 });
 
 export type TokenCreate = z.infer<typeof tokenCreateSchema>;
@@ -38,6 +40,8 @@ export const tokenListItemSchema = z.object({
   contentCache: z.number().int(),
   /** days the bot keeps its chats' messages (docs/dialogs.md) */
   messageRetentionDays: z.number().int(),
+  /** sends per second of campaigns and operators together (docs/campaigns.md#one-pace-per-token) */
+  sendsPerSecond: z.number().int(),
 });
 export type TokenListItem = z.output<typeof tokenListItemSchema>;
 

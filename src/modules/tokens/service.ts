@@ -53,6 +53,7 @@ export class TokensService {
       protectContent: t.protectContent,
       contentCache: t.contentCache,
       messageRetentionDays: t.messageRetentionDays,
+      sendsPerSecond: t.sendsPerSecond,
     };
   }
 
@@ -110,6 +111,7 @@ export class TokensService {
     if (patch.protectContent !== undefined) set.protectContent = patch.protectContent;
     if (patch.contentCache !== undefined) set.contentCache = patch.contentCache;
     if (patch.messageRetentionDays !== undefined) set.messageRetentionDays = patch.messageRetentionDays;
+    if (patch.sendsPerSecond !== undefined) set.sendsPerSecond = patch.sendsPerSecond;
     if (Object.keys(set).length > 0) {
       set.updatedAt = new Date().toISOString();
       updateToken(this.ctx.db, tokenId, set);
@@ -124,6 +126,7 @@ export class TokensService {
       protectContent: t.protectContent,
       contentCache: t.contentCache,
       messageRetentionDays: t.messageRetentionDays,
+      sendsPerSecond: t.sendsPerSecond,
       botStatus: botStatusIndicator(this.ctx.bots.state(t.id).status),
     };
   }

@@ -5,6 +5,7 @@ import { commandTriggerDataSchema, messageDataSchema, textTriggerDataSchema, typ
 import { commandName } from "../refs";
 import { CompileContext, TABLE_TYPES, text, type RawNode } from "./compile-context";
 import { compileConvertFile, compileLoop, compileParallel } from "./compile-control";
+import { compileAi } from "./compile-ai";
 import { compileBotTable, compilePsqlQuery } from "./compile-data";
 import { compileHttp } from "./compile-http";
 import { ACTION_TYPES } from "../types-messaging";
@@ -70,6 +71,8 @@ function compileNode(node: RawNode, ctx: CompileContext): TableNode {
       return compileBotTable(node, ctx);
     case "psql_query":
       return compilePsqlQuery(node, ctx);
+    case "ai_answer":
+      return compileAi(node, ctx);
     default:
       if (ACTIONS.has(node.type)) return compileAction(node, ctx);
       return compileMessage(node, ctx); // start, command, message, photo, video, audio, document

@@ -8,7 +8,7 @@ import { NODES, OPTIONS } from "./program-data";
 import { ADMIN_IDS, TOKEN_ID, db, loadState, saveState, states } from "./storage";
 import type { MessageNode } from "./tables";
 import type { Turn } from "./types";
-import { SENT_BY } from "./record";
+import { SENT_BY, TELL_PLATFORM } from "./record";
 import { render } from "./values";
 
 // ─── Broadcast ─────────────────────────────────────────────────────────────────
@@ -89,6 +89,89 @@ export async function onBroadcastAnswer(turn: Turn, data: string): Promise<boole
   return true;
 }
 
+/**
+ * The start of the line that hands a broadcast to the platform as a campaign (docs/campaigns.md),
+ * followed by the campaign's id; the platform's copy is CAMPAIGN_EVENT_MARK (runner/protocol.ts).
+ */
+export const CAMPAIGN_MARK = "\u001fbotloom:campaign ";
+/** How often the bot looks whether the platform finished its campaign (to report to the initiator). */
+export const CAMPAIGN_POLL_MS = 1000;
+
+export type CampaignButton = { text: string; url: string } | { text: string; goto: string };
+
+/**
+ * The message node as a campaign's message, when it is one: a text with inline URL or go-to
+ * buttons, nothing rendered but the text. Anything more (media, variants, answers to collect, reply
+ * or dynamic keyboards, templates in buttons) is sent by the bot itself, as before.
+ */
+export function campaignMessageOf(m: MessageNode): { text: string; format: "none" | "html" | "markdown"; buttons?: CampaignButton[][] } | undefined {
+  if (!m.text.trim() || m.text.length > 4096 || m.media?.length || m.variants?.length || m.collect || m.removeKeyboard || m.caption) return undefined;
+  const k = m.keyboard;
+  if (k && (k.kind !== "inline" || k.dynamic || k.multi)) return undefined;
+  const buttons: CampaignButton[][] = [];
+  for (const row of k?.rows ?? []) {
+    const out: CampaignButton[] = [];
+    for (const i of row) {
+      const b = k!.buttons[i];
+      if (!b || b.text.includes("{")) return undefined;
+      if (b.action === "url" && b.url && /^(https?|tg):\/\/[^\s{}]+$/i.test(b.url)) out.push({ text: b.text, url: b.url });
+      else if (b.action === "goto" && b.target) out.push({ text: b.text, goto: b.target });
+      else return undefined;
+    }
+    if (out.length > 0) buttons.push(out);
+  }
+  return { text: m.text, format: m.format === "text" ? "none" : m.format, buttons: buttons.length > 0 ? buttons : undefined };
+}
+
+/**
+ * A broadcast as the platform's campaign: the campaign and its recipients (every recorded user who
+ * did not block the bot) written in one transaction, the platform told by a line. Its server sends
+ * it at the token's one pace, exactly once per user across restarts. The id, or undefined when this
+ * bot cannot hand it over (not run by the platform, no database, a message the server cannot send).
+ */
+export function handToPlatform(node: ActionNode, message: MessageNode): number | undefined {
+  if (!TELL_PLATFORM || !db || !OPTIONS.userDatabase) return undefined;
+  const m = campaignMessageOf(message);
+  if (!m) return undefined;
+  const now = new Date().toISOString();
+  try {
+    const id = db.transaction(() => {
+      const row = db!
+        .query<{ id: number }, [number, string, string, string, string, string]>(
+          "INSERT INTO campaigns (token_id, name, status, message, audience, created_at, started_at, source, node_id) " +
+            "VALUES (?, ?, 'sending', ?, '{}', ?, ?, 'scenario', ?) RETURNING id",
+        )
+        .get(TOKEN_ID, "Broadcast " + node.id, JSON.stringify(m), now, now, message.id)!;
+      db!.run(
+        "INSERT INTO campaign_recipients (campaign_id, user_id) SELECT ?, user_id FROM bot_users u WHERE token_id = ? AND NOT EXISTS " +
+          "(SELECT 1 FROM bot_people p WHERE p.token_id = ? AND p.user_id = u.user_id AND p.blocked = 1) ORDER BY id",
+        [row.id, TOKEN_ID, TOKEN_ID],
+      );
+      db!.run("UPDATE campaigns SET audience_size = (SELECT count(*) FROM campaign_recipients WHERE campaign_id = ?) WHERE id = ?", [row.id, row.id]);
+      return row.id;
+    }).immediate();
+    console.log(CAMPAIGN_MARK + id);
+    return id;
+  } catch (err) {
+    console.error("broadcast " + node.id + ": cannot hand it to the platform:", err);
+    return undefined;
+  }
+}
+
+/** Waits (polling the file) until the platform has sent the campaign; its counts. */
+export async function campaignFinished(id: number): Promise<{ sent: number; failed: number; total: number }> {
+  for (;;) {
+    await Bun.sleep(CAMPAIGN_POLL_MS);
+    const c = db!.query<{ status: string; size: number | null }, [number]>("SELECT status, audience_size AS size FROM campaigns WHERE id = ?").get(id);
+    if (!c || c.status === "done" || c.status === "cancelled") {
+      const n = db!
+        .query<{ sent: number | null; failed: number | null }, [number]>("SELECT sum(status = 'sent') AS sent, sum(status = 'failed') AS failed FROM campaign_recipients WHERE campaign_id = ?")
+        .get(id);
+      return { sent: n?.sent ?? 0, failed: n?.failed ?? 0, total: c?.size ?? 0 };
+    }
+  }
+}
+
 /** Sends in the background (the initiator's chat stays responsive); one broadcast at a time. */
 export function startBroadcast(turn: Turn, node: ActionNode, a: BroadcastAction) {
   const initiator = turn.chatId;
@@ -97,7 +180,10 @@ export function startBroadcast(turn: Turn, node: ActionNode, a: BroadcastAction)
     return;
   }
   broadcasting = true;
-  void deliver(turn, node, a)
+  const index = INDEX.get(a.message);
+  const message = index === undefined ? undefined : NODES[index];
+  const campaign = message?.t === "message" ? handToPlatform(node, message) : undefined;
+  void (campaign !== undefined ? campaignFinished(campaign) : deliver(turn, node, a))
     .then(async ({ sent, failed, total }) => {
       console.log("broadcast " + node.id + ": done, " + sent + " of " + total + " sent, " + failed + " failed");
       const template = failed > 0 && a.failed ? a.failed : a.done;

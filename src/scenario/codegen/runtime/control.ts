@@ -1,6 +1,7 @@
 // Runtime source: loop, parallel_split and convert_file, and the dispatch of the logic and data
 // nodes (http_request lives in http.ts). (Part of every generated bot; see types.ts.)
 import { InputFile } from "grammy";
+import { runAi } from "./ai";
 import { listOf } from "./assign";
 import { runSql, runTable } from "./data";
 import { structured } from "./expr";
@@ -30,6 +31,7 @@ export async function runLogicNode(turn: Turn, node: LogicNode): Promise<string 
     case "convert": return runConvert(turn, node);
     case "table": return runTable(turn, node);
     case "sql": return runSql(turn, node);
+    case "ai": return runAi(turn, node);
   }
 }
 

@@ -10,7 +10,7 @@ import { runLogicNode } from "./control";
 import { askQuestion, sendText, showMessage } from "./messages";
 import { COMMANDS, NODES, OPTIONS, TEXT_TRIGGERS } from "./program-data";
 import { loadState, saveState } from "./storage";
-import { addWait } from "./waits";
+import { addInputTimeout, addWait } from "./waits";
 import type { ButtonDef, CollectDef, DelayNode, MediaKind, ScenarioNode, TextTriggerDef, ValidationDef } from "./tables";
 import type { IncomingMessage, NodeRef, Turn } from "./types";
 import { type FileRef, regex, render, store, toNumber } from "./values";
@@ -79,6 +79,7 @@ export async function go(turn: Turn, id: string | undefined, via?: string): Prom
       case "input":
         if (node.ask && !asked) await askQuestion(turn, index, node);
         turn.state.waiting = { node: node.id, variant: 0 };
+        if (node.timeout) addInputTimeout(turn, node.id, node.timeout.seconds);
         return;
       case "http":
       case "loop":
@@ -86,6 +87,7 @@ export async function go(turn: Turn, id: string | undefined, via?: string): Prom
       case "convert":
       case "table":
       case "sql":
+      case "ai":
         next = await runLogicNode(turn, node); // runtime/control.ts
         break;
       case "action":

@@ -206,6 +206,8 @@ export interface InputNode {
   collect: CollectDef;
   /** inputPrompt with the node's buttons: sent when nothing asked the question in the same update */
   ask?: { text: string; format: Format; keyboard?: KeyboardDef };
+  /** inputTimeout: no answer within seconds → the question expires and the flow goes to target (a durable wait, waits.ts) */
+  timeout?: { seconds: number; target?: string };
   adminOnly?: true;
 }
 

@@ -1,0 +1,118 @@
+// Campaigns (docs/campaigns.md): one campaign to --recipients users on the fake messenger with the
+// token's pace raised to its limit (sendsPerSecond 1000), the server as its own process. Each
+// figure beside a same-run baseline:
+//  1. sends per second of the campaign (startedAt → finishedAt) vs the fake's back-to-back ceiling:
+//     this process calling sendMessage one after another, as the sender does;
+//  2. the server's RSS when the campaign starts vs when it is done (flat: nothing per recipient
+//     stays in memory);
+//  3. API p99 (GET of the campaign, and of a page of its recipients) while it sends vs the same
+//     requests once it is done (same data, sender idle; target ≤ 1.2×).
+// Prints ONE JSON line.
+//
+//   bun bench/campaigns.ts [--recipients 10000] [--full (100,000)] [--probes 300]
+import { Database } from "bun:sqlite";
+import { join } from "node:path";
+import { startFakeMessenger } from "../test/support/fake-messenger";
+import { devLoginOnServer, startProcessServer } from "../test/support/process";
+import { BUN, api, arg, latency, onCleanup, ratio, round, rssMb, runBench, tempDir, until, ROOT, BENCH_ADMIN_KEY, BENCH_SESSION_SECRET } from "./lib";
+
+const FULL = process.argv.includes("--full");
+const N = FULL ? 100_000 : arg("recipients", 10_000);
+const PROBES = arg("probes", 300);
+const CEILING_CALLS = Math.min(N, 3000);
+const TARGET_P99_RATIO = 1.2;
+
+await runBench("campaigns", async () => {
+  const fake = await startFakeMessenger();
+  onCleanup(() => fake.stop());
+  const dir = tempDir("campaigns");
+  const server = await startProcessServer([BUN, join(ROOT, "src/main.ts"), "serve"], {
+    cwd: dir,
+    env: { ADMIN_KEY: BENCH_ADMIN_KEY, SESSION_SECRET: BENCH_SESSION_SECRET, LOG_LEVEL: "warn", MESSENGER_API_ROOT: fake.url, DATA_DIR: join(dir, "data"), BOTS_DIR: join(dir, "bots") },
+  });
+  onCleanup(() => server.stop("SIGTERM"));
+  const cookie = await devLoginOnServer(server.url, BENCH_ADMIN_KEY, 1);
+  const project = await api(server.url, "POST", "/api/projects", { cookie, json: { name: "Campaign bench" } });
+  const bot = fake.addBot();
+  const token = await api(server.url, "POST", `/api/bot/projects/${project.id}/tokens`, { cookie, json: { token: bot.token } });
+  await api(server.url, "PATCH", `/api/bot/tokens/${token.id}`, { cookie, json: { sendsPerSecond: 1000 } });
+  const base = `/api/bot/tokens/${token.id}/campaigns`;
+  await api(server.url, "POST", `${base}/audience-size`, { cookie, json: {} }); // opens (creates) the project file
+
+  // the audience: N recorded users, written straight into the project file
+  const file = new Database(join(dir, "data", "projects", `${project.id}.db`));
+  file.exec("PRAGMA busy_timeout = 5000");
+  const now = new Date().toISOString();
+  const insert = file.prepare("INSERT INTO bot_users (token_id, user_id, first_name, first_seen_at, last_seen_at, variables) VALUES (?, ?, ?, ?, ?, ?)");
+  file.transaction(() => {
+    for (let i = 0; i < N; i++) insert.run(token.id, String(10_000_000 + i), `U${i}`, now, now, JSON.stringify({ city: `C${i % 100}` }));
+  })();
+  file.close();
+
+  // baseline 1: the fake's back-to-back ceiling for one sender
+  const other = fake.addBot();
+  const c0 = performance.now();
+  for (let i = 0; i < CEILING_CALLS; i++) {
+    await fetch(`${fake.url}/bot${other.token}/sendMessage`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ chat_id: 20_000_000 + i, text: `Hello U${i} from C${i % 100}` }) }).then((r) => r.arrayBuffer());
+  }
+  const ceiling = CEILING_CALLS / ((performance.now() - c0) / 1000);
+  fake.clear(other.token);
+
+  const created = await api(server.url, "POST", base, { cookie, json: { name: "Bench", message: { text: "Hello {first_name} from {city}" }, audience: {} }, expect: 201 });
+  const probe = async () => {
+    const samples: number[] = [];
+    for (let i = 0; i < PROBES; i++) {
+      const path = i % 2 ? `${base}/${created.id}` : `${base}/${created.id}/recipients?status=sent&perPage=50&page=${1 + (i % 20)}`;
+      const t0 = performance.now();
+      await api(server.url, "GET", path, { cookie });
+      samples.push(performance.now() - t0);
+    }
+    return latency(samples);
+  };
+  await probe(); // warm
+  const idleBefore = await probe();
+
+  const pid = server.proc.pid;
+  await api(server.url, "POST", `${base}/${created.id}/start`, { cookie });
+  const rssStart = rssMb(pid);
+  // probes while it sends (stopped once the campaign is done, so they measure only "during")
+  const during: number[] = [];
+  let sending = true;
+  const prober = (async () => {
+    let i = 0;
+    while (sending) {
+      const path = i++ % 2 ? `${base}/${created.id}` : `${base}/${created.id}/recipients?status=sent&perPage=50&page=${1 + (i % 20)}`;
+      const t0 = performance.now();
+      const c = await api(server.url, "GET", path, { cookie });
+      during.push(performance.now() - t0);
+      if (c.status === "done") sending = false;
+    }
+  })();
+  let rssPeak = rssStart ?? 0;
+  const done = await until(async () => {
+    rssPeak = Math.max(rssPeak, rssMb(pid) ?? 0);
+    const c = await api(server.url, "GET", `${base}/${created.id}`, { cookie });
+    return c.status === "done" ? c : undefined;
+  }, "the campaign done", 30 * 60_000, 200);
+  sending = false;
+  await prober;
+  const rssEnd = rssMb(pid);
+  // the baseline: the same requests on the same data (every recipient written) with the sender idle
+  const idle = await probe();
+  const seconds = (Date.parse(done.finishedAt) - Date.parse(done.startedAt)) / 1000;
+  const sendsPerSecond = round(N / seconds, 1);
+  const received = fake.sent(bot.token).length;
+  const duringLat = latency(during);
+  return {
+    recipients: N,
+    sent: done.counts.sent,
+    failed: done.counts.failed,
+    receivedByFake: received,
+    seconds: round(seconds, 1),
+    sendsPerSecond,
+    fakeBackToBackPerSecond: round(ceiling, 1),
+    ofCeiling: ratio(sendsPerSecond, ceiling),
+    serverRssMB: { atStart: rssStart, peak: round(rssPeak, 1), atEnd: rssEnd, growth: rssStart && rssEnd ? round(rssEnd - rssStart, 1) : null },
+    apiWhileSending: { idleAfter: idle, idleBefore, during: duringLat, p99Ratio: ratio(duringLat.p99Ms, idle.p99Ms), target: TARGET_P99_RATIO },
+  };
+}, { timeoutMs: 60 * 60_000 });

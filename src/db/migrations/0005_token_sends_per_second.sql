@@ -1,0 +1,1 @@
+ALTER TABLE `bot_tokens` ADD `sends_per_second` integer DEFAULT 25 NOT NULL;

@@ -1,0 +1,36 @@
+// The bot runtime's template renderer (runtime/values.ts `render`, with runtime/expr.ts for
+// {=expr}), run by the server for campaign texts: a recipient's `{first_name}` and saved variables
+// read exactly as the bot would render them (docs/campaigns.md#the-message). The server evaluates
+// the very text bots carry (as lib/shared-runtime.ts does for the egress policy); what the texts
+// take from other runtime parts is given here: no environment, no secrets, no scenario tables.
+import jsep from "jsep";
+import type * as Values from "../scenario/codegen/runtime/values";
+import type { Turn } from "../scenario/codegen/runtime/types";
+import { RUNTIME_RENDER } from "../scenario/codegen/runtime-text";
+
+const parseJson = <T>(text: string | null | undefined, fallback: T): T => {
+  if (!text) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+};
+
+const PARAMS = ["jsep", "parseJson", "tableRows", "SCENARIO_ENV", "SECRET_ENV", "secretValue", "env"] as const;
+const body = `let secretReads = null;\n${new Bun.Transpiler({ loader: "ts" }).transformSync(RUNTIME_RENDER)}\nreturn { render };`;
+const shared = new Function(...PARAMS, body)(jsep, parseJson, () => undefined, new Set(), new Set(), () => "", {}) as Pick<typeof Values, "render">;
+
+export interface RenderUser {
+  id: number;
+  firstName?: string | null;
+  lastName?: string | null;
+  username?: string | null;
+}
+
+/** A text with this user's variables (saved ones first, then the built-ins such as {first_name}). */
+export function renderFor(template: string, user: RenderUser, vars: Record<string, unknown>, format: "none" | "html" | "markdown" = "none"): string {
+  const from = { id: user.id, is_bot: false, first_name: user.firstName ?? "", last_name: user.lastName ?? undefined, username: user.username ?? undefined };
+  const turn = { chatId: user.id, from, state: { vars }, event: {}, steps: 0, isAdmin: false } as unknown as Turn;
+  return shared.render(turn, template, format === "none" ? "text" : format);
+}

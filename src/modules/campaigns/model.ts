@@ -1,0 +1,160 @@
+// Shapes of the campaign endpoints (docs/campaigns.md, docs/api.md "Campaigns"). A campaign's
+// message is what an operator sends in Dialogs (same fields, same limits), so its schema is that one.
+import { z } from "zod";
+import type { CampaignStatus, RecipientStatus } from "../../db/project-schema";
+import { sendSchema } from "../dialogs/model";
+import type { CampaignRow, RecipientRow } from "./queries";
+
+export const CAMPAIGN_STATUSES = ["draft", "scheduled", "sending", "paused", "done", "cancelled"] as const satisfies readonly CampaignStatus[];
+/** What the recipients list filters on: `sending` (in flight) is listed with `pending`. */
+export const RECIPIENT_FILTERS = ["pending", "sent", "failed"] as const satisfies readonly RecipientStatus[];
+export const TEST_USERS_MAX = 10;
+export const NAME_MAX = 100;
+/** Lists in an audience: enough for a hand-picked segment, bounded for one statement's parameters. */
+export const AUDIENCE_LIST_MAX = 100;
+export const USER_IDS_MAX = 10_000;
+
+const userId = z.string().regex(/^\d{1,20}$/, "a user id is a positive integer, as a string");
+const listOf = (what: string, max: number, item: z.ZodType<string> = z.string().trim().min(1, `a ${what} must not be empty`).max(64, `a ${what} is at most 64 characters`)) =>
+  z.array(item).max(max, `at most ${max} ${what}s`).optional();
+const instant = (name: string) =>
+  z
+    .string()
+    .refine((s) => isInstant(s), `${name} must be an ISO 8601 date-time (UTC unless it names an offset)`)
+    .transform((s) => toInstant(s));
+
+/** ISO 8601 date or date-time; without an offset it is UTC (the project's time zone, docs/campaigns.md#schedules). */
+export function isInstant(s: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(s) && !Number.isNaN(Date.parse(zoned(s)));
+}
+function zoned(s: string): string {
+  if (s.length === 10) return s + "T00:00:00Z";
+  const t = s.replace(" ", "T");
+  return /(Z|[+-]\d{2}:?\d{2})$/.test(t) ? t : t + "Z";
+}
+export const toInstant = (s: string) => new Date(zoned(s)).toISOString();
+
+export const audienceSchema = z.strictObject({
+  filter: z.enum(["all", "active", "inactive"], { error: "filter must be all, active or inactive" }).optional(),
+  activeWithinDays: z.number({ error: "activeWithinDays must be an integer 1..3650" }).int("activeWithinDays must be an integer 1..3650").min(1, "activeWithinDays must be 1..3650").max(3650, "activeWithinDays must be 1..3650").optional(),
+  languages: listOf("language", AUDIENCE_LIST_MAX),
+  tags: listOf("tag", AUDIENCE_LIST_MAX),
+  sources: listOf("source", AUDIENCE_LIST_MAX),
+  registeredFrom: instant("registeredFrom").optional(),
+  registeredTo: instant("registeredTo").optional(),
+  userIds: listOf("user id", USER_IDS_MAX, userId),
+});
+export type Audience = z.output<typeof audienceSchema>;
+/** "active" without a number of days means seen within the last 30. */
+export const ACTIVE_DAYS_DEFAULT = 30;
+
+export const messageSchema = sendSchema;
+export type CampaignMessage = z.output<typeof messageSchema>;
+
+const name = z.string().trim().min(1, "name must not be empty").max(NAME_MAX, `name is at most ${NAME_MAX} characters`);
+export const createSchema = z.strictObject({
+  name,
+  message: messageSchema,
+  audience: audienceSchema.optional(),
+  scheduledAt: instant("scheduledAt").optional(),
+});
+export type CreateBody = z.output<typeof createSchema>;
+
+export const patchSchema = z.strictObject({
+  name: name.optional(),
+  message: messageSchema.optional(),
+  audience: audienceSchema.optional(),
+  /** null takes a scheduled campaign back to draft */
+  scheduledAt: instant("scheduledAt").nullable().optional(),
+});
+export type PatchBody = z.output<typeof patchSchema>;
+
+export const testSchema = z.strictObject({
+  userIds: z.array(userId).min(1, "name at least one user").max(TEST_USERS_MAX, `a test goes to at most ${TEST_USERS_MAX} users`),
+});
+
+// The answers, for OpenAPI (the Studio's types are generated from it) and the service's types.
+const int = z.number().int();
+export const countsSchema = z.object({ pending: int, sent: int, failed: int, blocked: int });
+export type Counts = z.output<typeof countsSchema>;
+
+export const campaignViewSchema = z.object({
+  id: int,
+  tokenId: int,
+  name: z.string(),
+  status: z.enum(CAMPAIGN_STATUSES),
+  message: z.object({
+    text: z.string(),
+    format: z.enum(["none", "html", "markdown"]).optional(),
+    mediaId: int.optional(),
+    buttons: z.array(z.array(z.object({ text: z.string(), url: z.string().optional(), goto: z.string().optional() }))).optional(),
+  }),
+  audience: z.object({
+    filter: z.enum(["all", "active", "inactive"]).optional(),
+    activeWithinDays: int.optional(),
+    languages: z.array(z.string()).optional(),
+    tags: z.array(z.string()).optional(),
+    sources: z.array(z.string()).optional(),
+    registeredFrom: z.string().optional(),
+    registeredTo: z.string().optional(),
+    userIds: z.array(z.string()).optional(),
+  }),
+  /** fixed when sending starts; null before */
+  audienceSize: int.nullable(),
+  scheduledAt: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  /** when delete-sent last ran, or null */
+  sentDeletedAt: z.string().nullable(),
+  counts: countsSchema,
+  source: z.enum(["api", "scenario"]),
+  /** source "scenario": the message node its broadcast node sends (its name names the broadcast node) */
+  nodeId: z.string().nullable(),
+  createdBy: int.nullable(),
+  createdAt: z.string(),
+});
+export type CampaignView = z.output<typeof campaignViewSchema>;
+
+export const campaignPageSchema = z.object({ items: z.array(campaignViewSchema), total: int, page: int, perPage: int });
+export const recipientViewSchema = z.object({
+  userId: z.string(),
+  status: z.enum(["pending", "sending", "sent", "failed"]),
+  /** failed: "blocked", "deactivated", "unknown" (in flight at a crash) or the messenger's words */
+  error: z.string().nullable(),
+  sentAt: z.string().nullable(),
+});
+export const recipientPageSchema = z.object({ items: z.array(recipientViewSchema), total: int, page: int, perPage: int });
+export const audienceSizeSchema = z.object({ size: int });
+export const testAnswerSchema = z.object({ sent: int, failed: int });
+export const successSchema = z.object({ success: z.literal(true) });
+
+const parse = <T>(raw: string, fallback: T): T => {
+  try {
+    return JSON.parse(raw) as T;
+  } catch {
+    return fallback;
+  }
+};
+
+export function campaignView(r: CampaignRow, counts: Counts): CampaignView {
+  return {
+    id: r.id,
+    tokenId: r.tokenId,
+    name: r.name,
+    status: r.status,
+    message: parse(r.message, { text: "" }),
+    audience: parse(r.audience, {}),
+    audienceSize: r.audienceSize,
+    scheduledAt: r.scheduledAt,
+    startedAt: r.startedAt,
+    finishedAt: r.finishedAt,
+    sentDeletedAt: r.sentDeletedAt,
+    counts,
+    source: r.source,
+    nodeId: r.nodeId,
+    createdBy: r.createdBy,
+    createdAt: r.createdAt,
+  };
+}
+
+export const recipientView = (r: RecipientRow) => ({ userId: r.userId, status: r.status, error: r.error, sentAt: r.sentAt });

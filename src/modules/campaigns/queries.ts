@@ -1,0 +1,257 @@
+// SQL of campaigns (docs/campaigns.md) in the token's project file: the campaigns, the audience
+// (bot_users with bot_people), the snapshot of recipients and the sender's per-recipient steps.
+import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { Statement } from "bun:sqlite";
+import type { Db } from "../../db/client";
+import type { ProjectDb } from "../../db/project-db";
+import { projects } from "../../db/schema";
+import {
+  projectBotPeople as people,
+  projectBotState as state,
+  projectBotUsers as users,
+  projectCampaignRecipients as recipients,
+  projectCampaigns as campaigns,
+  type CampaignStatus,
+} from "../../db/project-schema";
+import { insertOperatorMessage, type NewMessage } from "../dialogs/queries";
+import { ACTIVE_DAYS_DEFAULT, type Audience, type Counts } from "./model";
+
+export type CampaignRow = typeof campaigns.$inferSelect;
+export type RecipientRow = typeof recipients.$inferSelect;
+export type NewCampaign = Omit<typeof campaigns.$inferInsert, "id">;
+
+/** JSON text of a SQL list parameter: one bound value whatever the list's length. */
+const inJson = (column: SQL | typeof users.userId, list: string[]) => sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(list)}))`;
+
+/** The people an audience names: bot_users of the token with their bot_people row; the blocked never. */
+function audienceWhere(tokenId: number, a: Audience, now: number): SQL {
+  const lastSeen = sql`coalesce(${people.lastSeenAt}, ${users.lastSeenAt})`;
+  const language = sql`coalesce(${people.languageCode}, ${users.languageCode})`;
+  const parts: SQL[] = [eq(users.tokenId, tokenId), sql`coalesce(${people.blocked}, 0) = 0`];
+  if (a.filter === "active" || a.filter === "inactive") {
+    const cutoff = new Date(now - (a.activeWithinDays ?? ACTIVE_DAYS_DEFAULT) * 86_400_000).toISOString();
+    parts.push(a.filter === "active" ? sql`${lastSeen} >= ${cutoff}` : sql`${lastSeen} < ${cutoff}`);
+  }
+  // "en" also takes "en-GB": a language matches itself or its primary subtag
+  if (a.languages?.length) {
+    const langs = a.languages.map((l) => l.toLowerCase());
+    parts.push(sql`(${inJson(sql`lower(${language})`, langs)} OR ${inJson(sql`lower(substr(${language}, 1, instr(${language} || '-', '-') - 1))`, langs)})`);
+  }
+  if (a.tags?.length) parts.push(sql`EXISTS (SELECT 1 FROM json_each(${people.tags}) t WHERE ${inJson(sql`t.value`, a.tags)})`);
+  if (a.sources?.length) parts.push(inJson(sql`${people.source}`, a.sources));
+  if (a.registeredFrom) parts.push(sql`${users.firstSeenAt} >= ${a.registeredFrom}`);
+  if (a.registeredTo) parts.push(sql`${users.firstSeenAt} <= ${a.registeredTo}`);
+  if (a.userIds?.length) parts.push(inJson(users.userId, a.userIds));
+  return and(...parts)!;
+}
+
+const personOfUser = and(eq(people.tokenId, users.tokenId), eq(people.userId, users.userId));
+
+export function audienceSize(db: ProjectDb, tokenId: number, a: Audience, now: number): number {
+  return db.select({ n: sql<number>`count(*)` }).from(users).leftJoin(people, personOfUser).where(audienceWhere(tokenId, a, now)).get()?.n ?? 0;
+}
+
+/** Tags among the given ones that no person of the token carries (an unknown tag is a mistake, not an empty segment). */
+export function unknownTags(db: ProjectDb, tokenId: number, tags: string[]): string[] {
+  const known = db
+    .select({ tag: sql<string>`DISTINCT t.value` })
+    .from(people)
+    .innerJoin(sql`json_each(${people.tags}) t`, sql`1`)
+    .where(and(eq(people.tokenId, tokenId), inJson(sql`t.value`, tags)))
+    .all()
+    .map((r) => r.tag);
+  return tags.filter((t) => !known.includes(t));
+}
+
+export function insertCampaign(db: ProjectDb, c: NewCampaign): CampaignRow {
+  return db.insert(campaigns).values(c).returning().get();
+}
+
+export function campaignOf(db: ProjectDb, tokenId: number, id: number): CampaignRow | undefined {
+  return db.select().from(campaigns).where(and(eq(campaigns.tokenId, tokenId), eq(campaigns.id, id))).get();
+}
+
+export function campaignById(db: ProjectDb, id: number): CampaignRow | undefined {
+  return db.select().from(campaigns).where(eq(campaigns.id, id)).get();
+}
+
+export function campaignPage(db: ProjectDb, tokenId: number, limit: number, offset: number): { rows: CampaignRow[]; total: number } {
+  const total = db.select({ n: sql<number>`count(*)` }).from(campaigns).where(eq(campaigns.tokenId, tokenId)).get()?.n ?? 0;
+  const rows = db.select().from(campaigns).where(eq(campaigns.tokenId, tokenId)).orderBy(desc(campaigns.id)).limit(limit).offset(offset).all();
+  return { rows, total };
+}
+
+/** Changes a campaign only while it is in one of `from`: the one writer that wins a race (two starts at once). */
+export function updateCampaignIf(db: ProjectDb, id: number, from: CampaignStatus[], set: Partial<CampaignRow>): CampaignRow | undefined {
+  return db.update(campaigns).set(set).where(and(eq(campaigns.id, id), inArray(campaigns.status, from))).returning().get();
+}
+
+export function deleteCampaign(db: ProjectDb, id: number) {
+  db.transaction((tx) => {
+    tx.delete(recipients).where(eq(recipients.campaignId, id)).run();
+    tx.delete(campaigns).where(eq(campaigns.id, id)).run();
+  });
+}
+
+/**
+ * Start: the status moves from draft/scheduled to sending and the audience is written as recipients
+ * (one INSERT … SELECT) in one transaction, so a second start finds the status taken and a crash
+ * leaves either no recipients or all of them. Undefined when the status was not startable.
+ */
+export function startCampaign(db: ProjectDb, c: CampaignRow, a: Audience, now: number): CampaignRow | undefined {
+  return db.transaction((tx) => {
+    const started = tx
+      .update(campaigns)
+      .set({ status: "sending", startedAt: new Date(now).toISOString(), scheduledAt: null })
+      .where(and(eq(campaigns.id, c.id), inArray(campaigns.status, ["draft", "scheduled"])))
+      .returning()
+      .get();
+    if (!started) return undefined;
+    const chosen = tx.select({ campaignId: sql`${c.id}`.as("campaign_id"), userId: users.userId }).from(users).leftJoin(people, personOfUser).where(audienceWhere(c.tokenId, a, now)).orderBy(users.id);
+    tx.run(sql`INSERT INTO ${recipients} (campaign_id, user_id) SELECT campaign_id, user_id FROM ${chosen}`);
+    const n = tx.select({ n: sql<number>`count(*)` }).from(recipients).where(eq(recipients.campaignId, c.id)).get()?.n ?? 0;
+    return tx.update(campaigns).set({ audienceSize: n }).where(eq(campaigns.id, c.id)).returning().get();
+  });
+}
+
+export function countsOf(db: ProjectDb, campaignId: number): Counts {
+  const rows = db
+    .select({ status: recipients.status, blocked: sql<number>`sum(${recipients.error} = 'blocked')`, n: sql<number>`count(*)` })
+    .from(recipients)
+    .where(eq(recipients.campaignId, campaignId))
+    .groupBy(recipients.status)
+    .all();
+  const counts: Counts = { pending: 0, sent: 0, failed: 0, blocked: 0 };
+  for (const r of rows) {
+    if (r.status === "sent") counts.sent = r.n;
+    else if (r.status === "failed") {
+      counts.failed = r.n;
+      counts.blocked = r.blocked ?? 0;
+    } else counts.pending += r.n;
+  }
+  return counts;
+}
+
+export function recipientPage(db: ProjectDb, campaignId: number, status: "pending" | "sent" | "failed" | undefined, limit: number, offset: number): { rows: RecipientRow[]; total: number } {
+  const where = and(eq(recipients.campaignId, campaignId), status === undefined ? undefined : status === "pending" ? inArray(recipients.status, ["pending", "sending"]) : eq(recipients.status, status));
+  const total = db.select({ n: sql<number>`count(*)` }).from(recipients).where(where).get()?.n ?? 0;
+  const rows = db.select().from(recipients).where(where).orderBy(recipients.id).limit(limit).offset(offset).all();
+  return { rows, total };
+}
+
+// --- the sender's steps -------------------------------------------------------------------------
+
+export interface Addressee {
+  id: number;
+  userId: string;
+  firstName: string | null;
+  lastName: string | null;
+  username: string | null;
+  /** the user's saved variables (bot_users.variables) */
+  variables: string | null;
+  /** the chat's variables (bot_state.variables) */
+  chatVariables: string | null;
+}
+
+/** The next pending recipients in order, with what their message is rendered from. */
+export function nextPending(db: ProjectDb, tokenId: number, campaignId: number, limit: number): Addressee[] {
+  return db
+    .select({
+      id: recipients.id,
+      userId: recipients.userId,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      username: users.username,
+      variables: users.variables,
+      chatVariables: state.variables,
+    })
+    .from(recipients)
+    .leftJoin(users, and(eq(users.tokenId, tokenId), eq(users.userId, recipients.userId)))
+    .leftJoin(state, and(eq(state.tokenId, tokenId), eq(state.chatId, recipients.userId)))
+    .where(and(eq(recipients.campaignId, campaignId), eq(recipients.status, "pending")))
+    .orderBy(recipients.id)
+    .limit(limit)
+    .all();
+}
+
+/** What a test send renders from: the same fields for any user ids (unknown users have none). */
+export function addresseesOf(db: ProjectDb, tokenId: number, userIds: string[]): Map<string, Omit<Addressee, "id" | "userId">> {
+  const rows = db
+    .select({ userId: users.userId, firstName: users.firstName, lastName: users.lastName, username: users.username, variables: users.variables, chatVariables: state.variables })
+    .from(users)
+    .leftJoin(state, and(eq(state.tokenId, tokenId), eq(state.chatId, users.userId)))
+    .where(and(eq(users.tokenId, tokenId), inJson(users.userId, userIds)))
+    .all();
+  return new Map(rows.map((r) => [r.userId, r]));
+}
+
+// The two statements of every send, prepared once per file: built by drizzle for each of 100,000
+// recipients they cost more than the send itself (bench/campaigns.ts).
+const hot = new WeakMap<ProjectDb, { claim: Statement; sent: Statement }>();
+function hotOf(db: ProjectDb) {
+  let s = hot.get(db);
+  if (!s) {
+    s = {
+      claim: db.$client.prepare("UPDATE campaign_recipients SET status = 'sending' WHERE id = ? AND status = 'pending'"),
+      sent: db.$client.prepare("UPDATE campaign_recipients SET status = 'sent', messenger_message_id = ?, sent_at = ?, error = NULL WHERE id = ?"),
+    };
+    hot.set(db, s);
+  }
+  return s;
+}
+
+/** Marks a pending recipient `sending` (committed before the messenger is called); false when it was not pending. */
+export function claimRecipient(db: ProjectDb, id: number): boolean {
+  return hotOf(db).claim.run(id).changes === 1;
+}
+
+/** `sent` with the message id, and the message in the chat's record (when kept), in one commit. */
+export function recipientSent(db: ProjectDb, id: number, messageId: number, at: string, record?: { tokenId: number; chatId: string; message: NewMessage }) {
+  const { sent } = hotOf(db);
+  if (!record) return void sent.run(messageId, at, id);
+  db.transaction((tx) => {
+    sent.run(messageId, at, id);
+    insertOperatorMessage(tx as unknown as ProjectDb, record.tokenId, record.chatId, record.message);
+  });
+}
+
+export function recipientFailed(db: ProjectDb, id: number, error: string) {
+  db.update(recipients).set({ status: "failed", error }).where(eq(recipients.id, id)).run();
+}
+
+/** The messenger did not take it (429): the recipient is pending again, retried next. */
+export function recipientBack(db: ProjectDb, id: number) {
+  db.update(recipients).set({ status: "pending" }).where(eq(recipients.id, id)).run();
+}
+
+/**
+ * After a crash: a recipient left `sending` may or may not have received the message; it is never
+ * retried (at most once) and reads failed "unknown" (docs/campaigns.md#exactly-once).
+ */
+export function failInFlight(db: ProjectDb): number {
+  return db.update(recipients).set({ status: "failed", error: "unknown" }).where(eq(recipients.status, "sending")).returning({ id: recipients.id }).all().length;
+}
+
+export function campaignsIn(db: ProjectDb, statuses: CampaignStatus[]): CampaignRow[] {
+  return db.select().from(campaigns).where(inArray(campaigns.status, statuses)).all();
+}
+
+/** Sent messages not yet deleted, a batch at a time (delete-sent). */
+export function sentNotDeleted(db: ProjectDb, campaignId: number, afterId: number, limit: number): { id: number; userId: string; messageId: number | null }[] {
+  return db
+    .select({ id: recipients.id, userId: recipients.userId, messageId: recipients.messengerMessageId })
+    .from(recipients)
+    .where(and(eq(recipients.campaignId, campaignId), eq(recipients.status, "sent"), sql`${recipients.deletedAt} IS NULL`, sql`${recipients.id} > ${afterId}`))
+    .orderBy(recipients.id)
+    .limit(limit)
+    .all();
+}
+
+export function recipientDeleted(db: ProjectDb, id: number, at: string) {
+  db.update(recipients).set({ deletedAt: at }).where(eq(recipients.id, id)).run();
+}
+
+/** Every project (platform database): whose files the sender's start-up looks into. */
+export function projectIds(db: Db): number[] {
+  return db.select({ id: projects.id }).from(projects).all().map((r) => r.id);
+}

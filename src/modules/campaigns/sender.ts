@@ -1,0 +1,340 @@
+// The campaign sender (docs/campaigns.md#the-sender): one loop per campaign being sent, in the
+// server, so a campaign goes out whether its bot runs or not. Per recipient: `sending` is committed,
+// the messenger is called, then `sent` with the message id or `failed` with the reason. A start after
+// a crash turns every `sending` row into failed "unknown" (never sent twice) and resumes the rest.
+import type { AppContext } from "../../context";
+import { MessengerError } from "../../errors";
+import { renderFor } from "../../lib/shared-render";
+import type { TokenRow } from "../tokens/access";
+import { markBlocked, type NewMessage } from "../dialogs/queries";
+import { BLOCKED, CAPTION_MAX, MEDIA_METHOD, PARSE_MODE } from "../dialogs/service";
+import { GOTO_DATA_PREFIX } from "../dialogs/model";
+import { messageSchema, type CampaignMessage, type Counts } from "./model";
+import {
+  campaignById,
+  campaignsIn,
+  claimRecipient,
+  countsOf,
+  failInFlight,
+  nextPending,
+  projectIds,
+  recipientBack,
+  recipientDeleted,
+  recipientFailed,
+  recipientSent,
+  sentNotDeleted,
+  updateCampaignIf,
+  type Addressee,
+  type CampaignRow,
+} from "./queries";
+
+/** How often a campaign being sent tells the Studio its counts (the contract: at least every 2 s). */
+const PROGRESS_MS = 1000;
+const BATCH = 200;
+/** At most this many sends of one campaign in flight at once (a raised pace). */
+const MAX_IN_FLIGHT = 16;
+/** setTimeout's longest wait; a schedule further away is armed again when it ends. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+type Key = `${number}:${number}`;
+const keyOf = (projectId: number, campaignId: number): Key => `${projectId}:${campaignId}`;
+
+interface Loop {
+  stopped: boolean;
+  done: Promise<void>;
+}
+
+/** What one send needs besides the recipient: the message as the messenger takes it. */
+export interface Prepared {
+  text: string;
+  format: "none" | "html" | "markdown";
+  keyboard?: { text: string; url?: string; callback_data?: string }[][];
+  media?: { method: string; field: string; kind: string; fileName: string; mimeType: string; bytes: Uint8Array; fileId?: string };
+}
+
+export type SendOutcome = { ok: true; messageId: number } | { ok: false; retryAfter?: number; error: string };
+
+/** The file id the messenger answered for an upload (so the next recipient reuses it). */
+function fileIdOf(result: Record<string, unknown>, field: string): string | undefined {
+  const v = result[field];
+  if (Array.isArray(v)) return (v[v.length - 1] as { file_id?: string } | undefined)?.file_id;
+  return (v as { file_id?: string } | undefined)?.file_id;
+}
+
+export class CampaignSender {
+  private readonly loops = new Map<Key, Loop>();
+  private readonly timers = new Map<Key, ReturnType<typeof setTimeout>>();
+  private closed = false;
+  /** Starts a scheduled campaign (the service's start, so a schedule and a request take one path). */
+  startScheduled: (projectId: number, campaign: CampaignRow) => Promise<void> = async () => {};
+
+  constructor(private readonly ctx: AppContext) {}
+
+  /** The messenger's form of a campaign message (media read once; goto buttons as Dialogs encodes them). */
+  async prepare(projectId: number, m: CampaignMessage): Promise<Prepared> {
+    const keyboard = m.buttons?.map((row) => row.map((b) => ("url" in b ? { text: b.text, url: b.url } : { text: b.text, callback_data: GOTO_DATA_PREFIX + b.goto })));
+    const p: Prepared = { text: m.text, format: m.format ?? "none", keyboard };
+    if (m.mediaId !== undefined) {
+      const media = await this.ctx.media.bytesOf(projectId, m.mediaId);
+      if (media) {
+        const [method, field] = MEDIA_METHOD[media.kind] ?? MEDIA_METHOD.document!;
+        p.media = { method, field, kind: media.kind, fileName: media.fileName, mimeType: media.mimeType, bytes: media.bytes };
+      }
+    }
+    return p;
+  }
+
+  /** One message to one user, paced with the token's other sends; never throws. */
+  async sendOne(token: TokenRow, p: Prepared, to: Omit<Addressee, "id">): Promise<SendOutcome> {
+    const vars = { ...parseVars(to.variables), ...parseVars(to.chatVariables) };
+    const text = renderFor(p.text, { id: Number(to.userId), firstName: to.firstName, lastName: to.lastName, username: to.username }, vars, p.format);
+    const params: Record<string, unknown> = {
+      chat_id: to.userId,
+      parse_mode: PARSE_MODE[p.format],
+      protect_content: token.protectContent === 1 ? true : undefined,
+      reply_markup: p.keyboard ? { inline_keyboard: p.keyboard } : undefined,
+    };
+    await this.ctx.sendPace.slot(token.id, token.sendsPerSecond);
+    try {
+      if (p.media) {
+        const m = p.media;
+        const file = m.fileId ? undefined : { field: m.field, name: m.fileName, type: m.mimeType, bytes: m.bytes };
+        const r = await this.ctx.messenger.call<Record<string, unknown> & { message_id: number }>(token.token, m.method, { ...params, caption: text, [m.field]: m.fileId }, file);
+        m.fileId ??= fileIdOf(r, m.field);
+        return { ok: true, messageId: r.message_id };
+      }
+      const r = await this.ctx.messenger.call<{ message_id: number }>(token.token, "sendMessage", { ...params, text });
+      return { ok: true, messageId: r.message_id };
+    } catch (e) {
+      if (!(e instanceof MessengerError)) return { ok: false, error: "unknown" };
+      if (e.status === 429) {
+        this.ctx.sendPace.pause(token.id, (e.retryAfter ?? 1) * 1000);
+        return { ok: false, retryAfter: e.retryAfter ?? 1, error: "rate limited" };
+      }
+      if (e.status === 403 && BLOCKED.test(e.message)) {
+        const db = this.ctx.projectFiles.existing(token.projectId);
+        if (db && Number(to.userId) > 0) markBlocked(db, token.id, to.userId, new Date().toISOString());
+        return { ok: false, error: /deactivated/i.test(e.message) ? "deactivated" : "blocked" };
+      }
+      // unreachable: the messenger may have taken it, so it is not retried (at most once)
+      return { ok: false, error: e.kind === "unreachable" ? "unknown" : e.message.slice(0, 300) };
+    }
+  }
+
+  /** Sends the campaign's pending recipients until none is left, or it is paused or cancelled. */
+  run(projectId: number, campaignId: number) {
+    if (this.closed) return;
+    const key = keyOf(projectId, campaignId);
+    const existing = this.loops.get(key);
+    if (existing && !existing.stopped) return;
+    const loop: Loop = { stopped: false, done: Promise.resolve() };
+    loop.done = (existing?.done ?? Promise.resolve())
+      .then(() => this.send(projectId, campaignId, loop))
+      .catch((e) => this.ctx.log.error(`campaign ${campaignId} of project ${projectId} stopped: ${e instanceof Error ? e.message : e}`))
+      .finally(() => {
+        if (this.loops.get(key) === loop) this.loops.delete(key);
+      });
+    this.loops.set(key, loop);
+  }
+
+  /** Pause or cancel: no new send starts; the one in flight is recorded. Resolves once the loop has ended. */
+  async halt(projectId: number, campaignId: number): Promise<void> {
+    const loop = this.loops.get(keyOf(projectId, campaignId));
+    if (!loop) return;
+    loop.stopped = true;
+    await loop.done;
+  }
+
+  isRunning(projectId: number, campaignId: number): boolean {
+    const loop = this.loops.get(keyOf(projectId, campaignId));
+    return !!loop && !loop.stopped;
+  }
+
+  private async send(projectId: number, campaignId: number, loop: Loop) {
+    const db = this.ctx.projectFiles.existing(projectId);
+    const first = db ? campaignById(db, campaignId) : undefined;
+    if (!db || !first || first.status !== "sending") return;
+    // A bot writes its broadcast's campaign into the project file itself: its token must be one of
+    // this project's, and its message one the API would take (else it ends cancelled).
+    let token = this.ctx.tokens.access.find(first.tokenId);
+    if (!token || token.projectId !== projectId) return;
+    const message = messageSchema.safeParse(parseJson(first.message));
+    if (!message.success) {
+      updateCampaignIf(db, campaignId, ["sending"], { status: "cancelled", finishedAt: new Date().toISOString() });
+      this.ctx.log.warn(`campaign ${campaignId} of project ${projectId} cancelled: its message is not one the messenger can take`);
+      return;
+    }
+    const prepared = await this.prepare(projectId, message.data);
+    let told = 0;
+    const tell = (status: CampaignRow["status"], force = false) => {
+      if (!force && performance.now() - told < PROGRESS_MS) return;
+      told = performance.now();
+      this.emit(projectId, first.tokenId, campaignId, status, countsOf(db, campaignId));
+    };
+    tell("sending", true);
+    while (!loop.stopped && !this.closed) {
+      const batch = nextPending(db, first.tokenId, campaignId, BATCH);
+      if (batch.length === 0) {
+        const done = updateCampaignIf(db, campaignId, ["sending"], { status: "done", finishedAt: new Date().toISOString() });
+        if (done) tell("done", true);
+        return;
+      }
+      // the pace may have changed (PATCH sendsPerSecond): read once a batch
+      // (a deleted token sends nothing more)
+      const fresh = this.ctx.tokens.access.find(first.tokenId);
+      if (!fresh) return;
+      const t = (token = fresh);
+      // Sends in flight at once: one at the default pace (recipients in order), more when the pace
+      // is raised beyond what one round trip at a time allows. Each recipient is still claimed,
+      // sent and marked on its own, so the exactly-once rule holds per recipient.
+      const width = Math.min(MAX_IN_FLIGHT, Math.max(1, Math.ceil(t.sendsPerSecond / 50)));
+      let next = 0;
+      const worker = async () => {
+        while (next < batch.length && !loop.stopped && !this.closed) {
+          const r = batch[next++]!;
+          if (!claimRecipient(db, r.id)) continue;
+          for (;;) {
+            const out = await this.sendOne(t, prepared, r);
+            if (out.ok) {
+              const at = new Date().toISOString();
+              recipientSent(db, r.id, out.messageId, at, this.record(t, r.userId, prepared, out.messageId, at, first.nodeId));
+            } else if (out.retryAfter !== undefined) {
+              // not taken: pending again (a crash now leaves it to be sent), then the same
+              // recipient once the token's queue resumes
+              recipientBack(db, r.id);
+              if (!loop.stopped && !this.closed && claimRecipient(db, r.id)) continue;
+            } else recipientFailed(db, r.id, out.error);
+            break;
+          }
+          tell("sending");
+        }
+      };
+      await Promise.all(Array.from({ length: width }, worker));
+    }
+    const now = campaignById(db, campaignId);
+    if (now) tell(now.status, true);
+  }
+
+  /** The campaign's message as the chat's record holds it (docs/dialogs.md); none when the token keeps no messages. */
+  private record(token: TokenRow, chatId: string, p: Prepared, messageId: number, at: string, nodeId: string | null) {
+    if (token.messageRetentionDays <= 0) return undefined;
+    const message: NewMessage = {
+      direction: "out",
+      sentBy: "campaign",
+      operatorId: null,
+      kind: p.media?.field ?? "text",
+      text: p.text,
+      buttons: p.keyboard ? JSON.stringify(p.keyboard.map((r) => r.map((b) => (b.url ? { text: b.text, url: b.url } : { text: b.text, data: b.callback_data })))) : null,
+      messengerMessageId: messageId,
+      nodeId,
+      createdAt: at,
+    };
+    return { tokenId: token.id, chatId, message };
+  }
+
+  emit(projectId: number, tokenId: number, campaignId: number, status: CampaignRow["status"], counts: Counts) {
+    this.ctx.events.emit("campaign", { projectId, tokenId, campaignId, status, counts });
+  }
+
+  /** Deletes the campaign's sent messages in their chats, paced; each deletion is recorded. */
+  async deleteSent(projectId: number, token: TokenRow, campaignId: number): Promise<void> {
+    const db = this.ctx.projectFiles.existing(projectId);
+    if (!db) return;
+    let after = 0;
+    for (;;) {
+      const batch = sentNotDeleted(db, campaignId, after, BATCH);
+      if (batch.length === 0) return;
+      for (let i = 0; i < batch.length; i++) {
+        const r = batch[i]!;
+        after = r.id;
+        if (r.messageId === null) continue;
+        await this.ctx.sendPace.slot(token.id, token.sendsPerSecond);
+        try {
+          await this.ctx.messenger.call(token.token, "deleteMessage", { chat_id: r.userId, message_id: r.messageId });
+        } catch (e) {
+          if (e instanceof MessengerError && e.status === 429) {
+            this.ctx.sendPace.pause(token.id, (e.retryAfter ?? 1) * 1000);
+            i--;
+            continue;
+          }
+          // too old to delete, or already gone: the messenger allows no more
+        }
+        recipientDeleted(db, r.id, new Date().toISOString());
+      }
+    }
+  }
+
+  /** Runs a scheduled campaign at its time (timers re-armed past setTimeout's longest wait). */
+  schedule(projectId: number, c: CampaignRow) {
+    this.unschedule(projectId, c.id);
+    if (this.closed || !c.scheduledAt) return;
+    const key = keyOf(projectId, c.id);
+    const wait = Date.parse(c.scheduledAt) - Date.now();
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(key);
+        if (wait > MAX_TIMER_MS) return this.schedule(projectId, c);
+        void this.startScheduled(projectId, c).catch((e) => this.ctx.log.warn(`scheduled campaign ${c.id} of project ${projectId} did not start: ${e instanceof Error ? e.message : e}`));
+      },
+      Math.max(0, Math.min(wait, MAX_TIMER_MS)),
+    );
+    timer.unref?.();
+    this.timers.set(key, timer);
+  }
+
+  unschedule(projectId: number, campaignId: number) {
+    const key = keyOf(projectId, campaignId);
+    clearTimeout(this.timers.get(key));
+    this.timers.delete(key);
+  }
+
+  /**
+   * Server start: in every project file, a recipient left `sending` by a crash becomes failed
+   * "unknown", campaigns in `sending` go on and scheduled ones are armed.
+   */
+  async resumeAll(): Promise<{ resumed: number; unknown: number }> {
+    let resumed = 0;
+    let unknown = 0;
+    for (const projectId of projectIds(this.ctx.db)) {
+      const db = this.ctx.projectFiles.existing(projectId);
+      if (!db) continue;
+      unknown += failInFlight(db);
+      for (const c of campaignsIn(db, ["sending", "scheduled"])) {
+        if (c.status === "sending") {
+          this.run(projectId, c.id);
+          resumed++;
+        } else this.schedule(projectId, c);
+      }
+    }
+    if (resumed + unknown > 0) this.ctx.log.info(`Campaigns: ${resumed} resumed; ${unknown} send(s) in flight at the last stop marked failed "unknown"`);
+    return { resumed, unknown };
+  }
+
+  /** Server stop: no new send starts; the ones in flight are recorded. */
+  async stop() {
+    this.closed = true;
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    const loops = [...this.loops.values()];
+    for (const l of loops) l.stopped = true;
+    await Promise.all(loops.map((l) => l.done));
+  }
+}
+
+function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return null;
+  }
+}
+
+function parseVars(raw: string | null): Record<string, unknown> {
+  if (!raw) return {};
+  try {
+    const v = JSON.parse(raw);
+    return v && typeof v === "object" && !Array.isArray(v) ? v : {};
+  } catch {
+    return {};
+  }
+}

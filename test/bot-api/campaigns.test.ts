@@ -1,0 +1,263 @@
+// Campaigns over HTTP (docs/campaigns.md, docs/api.md "Campaigns") with the server's sender on the
+// fake messenger (the bot does not run): audience segments and their size, blocked users left out,
+// rendering with each recipient's variables, a test send not counted, pause/resume/cancel, a 429
+// with retry_after mid-campaign losing no one, delete-sent, the live event, and bad input.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { projectBotPeople, projectBotUsers } from "../../src/db/project-schema";
+import { addToken, botApiEnv, expectNoSecrets, OWNER, type BotApiEnv } from "./support";
+import { until } from "../support/process";
+
+let env: BotApiEnv;
+let projectId: number;
+let tokenId: number;
+let botToken: string;
+const base = () => `/api/bot/tokens/${tokenId}/campaigns`;
+const days = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
+/** 30 users: 7_100_000 + i; every third speaks ru, the first ten carry "vip", user 5 blocked, 20.. inactive for 60 days. */
+const uid = (i: number) => 7_100_000 + i;
+const N = 30;
+
+beforeAll(async () => {
+  env = await botApiEnv();
+  env.t.ctx.auth.ensureUser(OWNER);
+  // a scenario with the node the go-to buttons name
+  const menu = { id: "menu", type: "message", position: { x: 0, y: 0 }, data: { messageText: "Menu" } };
+  projectId = env.t.ctx.projects.create(OWNER, { name: "Campaigns", data: { version: 2, sheets: [{ id: "s1", name: "Main", nodes: [menu], edges: [] }] } } as never).id;
+  ({ tokenId, bot: { token: botToken } } = await addToken(env, projectId));
+  const db = env.t.ctx.projectFiles.open(projectId);
+  for (let i = 0; i < N; i++) {
+    const seen = i >= 20 ? days(60) : days(1);
+    env.fake.sendText(botToken, { id: uid(i), first_name: `U${i}` } as never, "hi");
+    db.insert(projectBotUsers).values({ tokenId, userId: String(uid(i)), firstName: `U${i}`, languageCode: i % 3 === 0 ? "ru" : "en-GB", firstSeenAt: seen, lastSeenAt: seen, variables: JSON.stringify({ city: `C${i}` }) }).run();
+    db.insert(projectBotPeople).values({ tokenId, userId: String(uid(i)), languageCode: i % 3 === 0 ? "ru" : "en-GB", tags: JSON.stringify(i < 10 ? ["vip"] : []), source: i < 4 ? "ads" : null, blocked: i === 5 ? 1 : 0, firstSeenAt: seen, lastSeenAt: seen }).run();
+  }
+});
+afterAll(async () => {
+  await env.t.ctx.campaigns.stop();
+  expectNoSecrets(env, [botToken]);
+  await env.close();
+});
+
+const create = (json: unknown) => env.call("POST", base(), { cookie: env.cookie, json });
+const act = (id: number, verb: string) => env.call("POST", `${base()}/${id}/${verb}`, { cookie: env.cookie });
+const get = async (id: number) => (await env.call("GET", `${base()}/${id}`, { cookie: env.cookie })).body;
+const size = async (audience: unknown) => {
+  const r = await env.call("POST", `${base()}/audience-size`, { cookie: env.cookie, json: audience });
+  expect(r.status).toBe(200);
+  return r.body.size as number;
+};
+/** users (indexes) who received a message with this text so far */
+const receivedBy = (text: string) =>
+  env.fake
+    .sent(botToken)
+    .filter((c) => c.method === "sendMessage" && String(c.params.text).startsWith(text))
+    .map((c) => Number(c.params.chat_id) - 7_100_000)
+    .sort((a, b) => a - b);
+const finished = (id: number) => until(async () => ["done", "cancelled"].includes((await get(id)).status), `campaign ${id} finished`);
+
+describe("audience", () => {
+  test("size per segment; blocked users never counted", async () => {
+    expect(await size({})).toBe(N - 1);
+    expect(await size({ filter: "active" })).toBe(19);
+    expect(await size({ filter: "inactive" })).toBe(10);
+    expect(await size({ filter: "active", activeWithinDays: 90 })).toBe(N - 1);
+    expect(await size({ tags: ["vip"] })).toBe(9);
+    expect(await size({ languages: ["ru"] })).toBe(10);
+    expect(await size({ languages: ["en"] })).toBe(19); // "en" takes "en-GB"; 5 (blocked) is en
+    expect(await size({ sources: ["ads"] })).toBe(4);
+    expect(await size({ userIds: [String(uid(1)), String(uid(5)), "1"] })).toBe(1);
+    expect(await size({ registeredTo: days(30) })).toBe(10);
+    expect(await size({ tags: ["vip"], languages: ["ru"] })).toBe(4); // 0, 3, 6, 9
+  });
+
+  test("bad audiences are 400", async () => {
+    for (const bad of [{ filter: "some" }, { activeWithinDays: 0 }, { tags: "vip" }, { userIds: ["abc"] }, { registeredFrom: "yesterday" }, { extra: 1 }]) {
+      const r = await env.call("POST", `${base()}/audience-size`, { cookie: env.cookie, json: bad });
+      expect(r.status).toBe(400);
+      expect(r.body.error).toBe("VALIDATION_FAILED");
+    }
+  });
+});
+
+describe("a campaign's life", () => {
+  test("created as a draft, changed, listed; started: the segment gets it once, rendered per user", async () => {
+    const c = await create({ name: "VIP news", message: { text: "Hello {first_name} from {city}", buttons: [[{ text: "Site", url: "https://example.com" }, { text: "Menu", goto: "menu" }]] }, audience: { tags: ["vip"] } });
+    expect(c.status).toBe(201);
+    expect(c.body).toMatchObject({ name: "VIP news", status: "draft", audienceSize: null, source: "api", counts: { pending: 0, sent: 0, failed: 0, blocked: 0 }, createdBy: OWNER });
+    const id = c.body.id as number;
+    const p = await env.call("PATCH", `${base()}/${id}`, { cookie: env.cookie, json: { name: "VIP news 2" } });
+    expect(p.status).toBe(200);
+    expect(p.body.name).toBe("VIP news 2");
+    const events: { status: string; counts: { sent: number } }[] = [];
+    const off = env.t.ctx.events.on("campaign", (e) => void (e.campaignId === id && events.push(e)));
+    const s = await act(id, "start");
+    expect(s.status).toBe(200);
+    expect(s.body).toMatchObject({ status: "sending", audienceSize: 9 });
+    await finished(id);
+    off();
+    const done = await get(id);
+    expect(done).toMatchObject({ status: "done", audienceSize: 9, counts: { pending: 0, sent: 9, failed: 0, blocked: 0 } });
+    expect(done.finishedAt).toBeString();
+    expect(receivedBy("Hello")).toEqual([0, 1, 2, 3, 4, 6, 7, 8, 9]);
+    const toFirst = env.fake.sent(botToken, uid(1)).find((m) => String(m.params.text).startsWith("Hello"))!;
+    expect(toFirst.params.text).toBe("Hello U1 from C1");
+    expect(toFirst.params.reply_markup).toMatchObject({ inline_keyboard: [[{ text: "Site", url: "https://example.com" }, { text: "Menu", callback_data: "o:menu" }]] });
+    expect(events.at(-1)).toMatchObject({ status: "done", counts: { sent: 9 } });
+    // the recipients list and its filter
+    const r = await env.call("GET", `${base()}/${id}/recipients?status=sent&perPage=5`, { cookie: env.cookie });
+    expect(r.body).toMatchObject({ total: 9, page: 1, perPage: 5 });
+    expect(r.body.items[0]).toMatchObject({ userId: String(uid(0)), status: "sent", error: null });
+    // a finished campaign is not changed, not started again
+    expect((await env.call("PATCH", `${base()}/${id}`, { cookie: env.cookie, json: { name: "x" } })).status).toBe(409);
+    expect((await act(id, "start")).status).toBe(409);
+    // the list shows it
+    const list = await env.call("GET", base(), { cookie: env.cookie });
+    expect(list.body.items.some((x: { id: number }) => x.id === id)).toBe(true);
+  });
+
+  test("a test send reaches only the named users and is not counted", async () => {
+    const c = await create({ name: "T", message: { text: "Test {first_name}" }, audience: {} });
+    const id = c.body.id;
+    const r = await env.call("POST", `${base()}/${id}/test`, { cookie: env.cookie, json: { userIds: [String(uid(2))] } });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ sent: 1, failed: 0 });
+    expect(receivedBy("Test U2")).toEqual([2]);
+    const after = await get(id);
+    expect(after).toMatchObject({ status: "draft", counts: { pending: 0, sent: 0, failed: 0 } });
+    expect((await env.call("POST", `${base()}/${id}/test`, { cookie: env.cookie, json: { userIds: Array.from({ length: 11 }, (_, i) => String(uid(i))) } })).status).toBe(400);
+    await env.call("DELETE", `${base()}/${id}`, { cookie: env.cookie });
+  });
+
+  test("a 429 with retry_after in the middle loses no one; a user who blocked the bot is failed 'blocked' and marked", async () => {
+    env.fake.setBlocked(uid(7), true);
+    const c = await create({ name: "All", message: { text: "Everyone" }, audience: {} });
+    const id = c.body.id;
+    env.fake.failNext(botToken, "sendMessage", { error_code: 429, description: "Too Many Requests: retry after 1", retry_after: 1 });
+    expect((await act(id, "start")).status).toBe(200);
+    await finished(id);
+    const done = await get(id);
+    expect(done.counts).toEqual({ pending: 0, sent: N - 2, failed: 1, blocked: 1 });
+    const got = receivedBy("Everyone");
+    expect(got).toEqual([...Array(N).keys()].filter((i) => i !== 5 && i !== 7));
+    const failed = await env.call("GET", `${base()}/${id}/recipients?status=failed`, { cookie: env.cookie });
+    expect(failed.body.items).toEqual([{ userId: String(uid(7)), status: "failed", error: "blocked", sentAt: null }]);
+    // the person is now blocked: the next audience leaves them out
+    expect(await size({})).toBe(N - 2);
+    env.fake.setBlocked(uid(7), false);
+  });
+
+  test("pause stops sending at once, resume finishes, cancel leaves the rest pending", async () => {
+    await env.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie: env.cookie, json: { sendsPerSecond: 5 } });
+    const c = await create({ name: "Slow", message: { text: "Slow" }, audience: { filter: "active" } });
+    const id = c.body.id;
+    await act(id, "start");
+    await until(() => receivedBy("Slow").length >= 2, "two sent");
+    const p = await act(id, "pause");
+    expect(p.status).toBe(200);
+    expect(p.body.status).toBe("paused");
+    const atPause = receivedBy("Slow").length;
+    expect(p.body.counts.sent).toBe(atPause);
+    // a paused campaign sends nothing more (watched for a bounded window, as a "does not happen" test does)
+    await Bun.sleep(600);
+    expect(receivedBy("Slow").length).toBe(atPause);
+    const r = await act(id, "resume");
+    expect(r.body.status).toBe("sending");
+    await finished(id);
+    // 7 is blocked since the campaign above found out
+    expect(receivedBy("Slow")).toEqual([...Array(20).keys()].filter((i) => i !== 5 && i !== 7));
+    expect((await get(id)).counts).toMatchObject({ pending: 0, sent: 18 });
+  });
+
+  test("cancel while sending: the rest stays pending and is never sent; delete-sent; delete", async () => {
+    const c = await create({ name: "Cancel", message: { text: "Cancel" }, audience: {} });
+    const id = c.body.id;
+    await act(id, "start");
+    await until(() => receivedBy("Cancel").length >= 1, "one sent");
+    expect((await env.call("DELETE", `${base()}/${id}`, { cookie: env.cookie })).status).toBe(409);
+    expect((await act(id, "delete-sent")).status).toBe(409);
+    const x = await act(id, "cancel");
+    expect(x.body.status).toBe("cancelled");
+    const sent = receivedBy("Cancel").length;
+    expect(x.body.counts.sent).toBe(sent);
+    expect(x.body.counts.pending).toBe(N - 2 - sent);
+    await Bun.sleep(600);
+    expect(receivedBy("Cancel").length).toBe(sent);
+    expect((await act(id, "resume")).status).toBe(409);
+    const d = await act(id, "delete-sent");
+    expect(d.status).toBe(200);
+    expect(d.body.sentDeletedAt).toBeString();
+    expect(env.fake.calls(botToken, "deleteMessage").length).toBe(sent);
+    expect((await env.call("DELETE", `${base()}/${id}`, { cookie: env.cookie })).status).toBe(200);
+    expect((await env.call("GET", `${base()}/${id}`, { cookie: env.cookie })).status).toBe(404);
+    await env.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie: env.cookie, json: { sendsPerSecond: 25 } });
+  });
+});
+
+describe("bad input", () => {
+  const future = () => new Date(Date.now() + 3_600_000).toISOString();
+  test("create refuses past and malformed schedules, long texts, unknown media, tags and nodes", async () => {
+    const msg = { text: "x" };
+    const bad: unknown[] = [
+      { name: "a", message: msg, scheduledAt: "2020-01-01T00:00:00Z" },
+      { name: "a", message: msg, scheduledAt: "tomorrow" },
+      { name: "a", message: msg, scheduledAt: "2030-13-45T99:00" },
+      { name: "a", message: { text: "x".repeat(4097) } },
+      { name: "a", message: { text: "x", mediaId: 999 } },
+      { name: "a", message: msg, audience: { tags: ["nobody-has-this"] } },
+      { name: "a", message: { text: "x", buttons: [[{ text: "b", goto: "nope" }]] } },
+      { name: "", message: msg },
+      { message: msg },
+      { name: "a", message: { text: "" } },
+      { name: "a", message: { text: "x", buttons: [[{ text: "b", url: "javascript:alert(1)" }]] } },
+    ];
+    for (const json of bad) {
+      const r = await create(json);
+      expect([JSON.stringify(json).slice(0, 80), r.status, r.body.error]).toEqual([JSON.stringify(json).slice(0, 80), 400, "VALIDATION_FAILED"]);
+    }
+  });
+
+  test("a scheduled campaign; PATCH to null makes it a draft; an empty audience cannot start", async () => {
+    const c = await create({ name: "Later", message: { text: "Later" }, scheduledAt: future() });
+    expect(c.body.status).toBe("scheduled");
+    const p = await env.call("PATCH", `${base()}/${c.body.id}`, { cookie: env.cookie, json: { scheduledAt: null, audience: { userIds: ["1"] } } });
+    expect(p.body).toMatchObject({ status: "draft", scheduledAt: null });
+    const s = await act(c.body.id, "start");
+    expect(s.status).toBe(400);
+    expect(s.body.message).toContain("empty");
+    expect((await env.call("PATCH", `${base()}/${c.body.id}`, { cookie: env.cookie, json: { scheduledAt: "2001-01-01" } })).status).toBe(400);
+  });
+
+  test("a schedule a moment away starts on its own", async () => {
+    const c = await create({ name: "Soon", message: { text: "Soon" }, audience: { userIds: [String(uid(3))] }, scheduledAt: new Date(Date.now() + 300).toISOString() });
+    expect(c.body.status).toBe("scheduled");
+    await finished(c.body.id);
+    expect(receivedBy("Soon")).toEqual([3]);
+  });
+
+  test("two starts at once: one wins, the other is 409", async () => {
+    const c = await create({ name: "Race", message: { text: "Race" }, audience: { userIds: [String(uid(1))] } });
+    const [a, b] = await Promise.all([act(c.body.id, "start"), act(c.body.id, "start")]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    await finished(c.body.id);
+    expect(receivedBy("Race")).toEqual([1]);
+  });
+
+  test("unknown campaign and ids are 404/400; pause of a draft is 409", async () => {
+    expect((await env.call("GET", `${base()}/99999`, { cookie: env.cookie })).status).toBe(404);
+    expect((await env.call("GET", `${base()}/abc`, { cookie: env.cookie })).status).toBe(400);
+    const c = await create({ name: "D", message: { text: "D" } });
+    expect((await act(c.body.id, "pause")).status).toBe(409);
+    expect((await env.call("GET", `${base()}/${c.body.id}/recipients?status=bogus`, { cookie: env.cookie })).status).toBe(400);
+  });
+});
+
+describe("a deleted token", () => {
+  test("takes its campaigns and recipients with it", async () => {
+    const db = env.t.ctx.projectFiles.open(projectId);
+    const count = (table: string) => (db.$client.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    expect(count("campaigns")).toBeGreaterThan(0);
+    expect(count("campaign_recipients")).toBeGreaterThan(0);
+    expect((await env.call("DELETE", `/api/bot/tokens/${tokenId}`, { cookie: env.cookie })).status).toBe(200);
+    expect([count("campaigns"), count("campaign_recipients")]).toEqual([0, 0]);
+  });
+});
