@@ -15,6 +15,7 @@
 //
 //   bun bench/analytics.ts [--users 10000] [--messages 100000] [--bots 10] [--active 20] [--rate 4] [--seconds 10]
 //   full size: bun bench/analytics.ts --users 100000 --messages 1000000
+//   the noise alone (both sides off): add --aa 1
 import { loadavg } from "node:os";
 import { AnalyticsService } from "../src/modules/analytics/service";
 import { startFakeMessenger, type FakeBot, type FakeMessenger, type RecordedCall } from "../test/support/fake-messenger";
@@ -29,6 +30,8 @@ const SECONDS = arg("seconds", 10);
 const DAYS = 90;
 const OWNER = 1;
 const TARGETS = { serverMs: 50, replyRatio: 1.05 };
+/** --aa 1: both sides count nothing — the ratio the box's noise alone gives (an A/A run). */
+const AA = arg("aa", 0) > 0;
 
 const at = (id: string, type: string, data: Record<string, unknown>) => ({ id, type, position: { x: 0, y: 0 }, data });
 /** /start shows a button; pressing it walks three nodes (message → set → message). */
@@ -122,7 +125,7 @@ interface Side {
 }
 
 async function fleet(fake: FakeMessenger, counting: boolean): Promise<Side> {
-  const p = await startPlatform({ env: { MESSENGER_API_ROOT: fake.url, BOT_ISOLATION: "runner", BOT_ANALYTICS: counting ? "on" : "off" } });
+  const p = await startPlatform({ env: { MESSENGER_API_ROOT: fake.url, BOT_ISOLATION: "runner", BOT_ANALYTICS: counting && !AA ? "on" : "off" } });
   const cookie = await p.login(OWNER);
   const project = await api(p.url, "POST", "/api/projects", { cookie, json: { name: counting ? "Counting" : "Not counting", data: scenario } });
   const bots: Side["bots"] = [];
@@ -190,7 +193,7 @@ await runBench("analytics", async () => {
   // the counting side really counted what it answered
   const counted = (await api(on.p.url, "GET", `/api/bot/tokens/${on.bots[0]!.tokenId}/analytics`, { cookie: on.cookie })).totals;
   on.p.ctx.config.bots.analytics = false;
-  off.p.ctx.config.bots.analytics = true;
+  off.p.ctx.config.bots.analytics = !AA;
   for (const side of [on, off]) {
     for (const b of side.bots) fake.clear(b.bot.token);
     await pool(side.bots, 8, (b) => api(side.p.url, "POST", `/api/bot/tokens/${b.tokenId}/restart`, { cookie: side.cookie }));
@@ -217,6 +220,7 @@ await runBench("analytics", async () => {
       target: TARGETS.serverMs,
     },
     updateToReply: {
+      aaRunBothSidesOff: AA,
       bots: BOTS,
       activeUsers: ACTIVE,
       rate: RATE,

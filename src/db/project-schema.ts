@@ -43,7 +43,7 @@ export const PROJECT_DB_DDL: readonly string[] = [
     "last_seen_at TEXT NOT NULL, messages_in INTEGER NOT NULL DEFAULT 0, messages_out INTEGER NOT NULL DEFAULT 0, " +
     "blocked INTEGER NOT NULL DEFAULT 0, blocked_at TEXT, PRIMARY KEY (token_id, user_id))",
   // Analytics rollups (docs/analytics.md), counted in the bot's record batch. Hours are
-  // "YYYY-MM-DDTHH", days "YYYY-MM-DD" (UTC). A *_days table holds a row per user and day (the
+  // "YYYY-MM-DDTHH", days "YYYY-MM-DD" (UTC). A *_days table holds a user's latest two days (the
   // write side: is this user new to this day, and which day did they last come); the matching
   // reach table counts those rows per day and previous day ('' for none), so the distinct users
   // of any range of days are the reach rows in it whose previous day lies before it. The write
@@ -259,7 +259,7 @@ export const projectAnalyticsTallies = sqliteTable(
   (t) => [primaryKey({ columns: [t.tokenId, t.kind, t.day, t.name, t.nodeId] })],
 );
 
-/** A row per user and day they were active, with their previous active day (the bot's write side). */
+/** A user's latest two days of activity, each with the day before it (the bot's write side). */
 export const projectAnalyticsUserDays = sqliteTable(
   "analytics_user_days",
   {
@@ -286,7 +286,7 @@ export const projectAnalyticsActive = sqliteTable(
   (t) => [primaryKey({ columns: [t.tokenId, t.day, t.prevDay, t.language] })],
 );
 
-/** A row per node, user and day the user reached the node, with the previous such day. */
+/** The latest two days a user reached a node, each with the day before it. */
 export const projectAnalyticsNodeDays = sqliteTable(
   "analytics_node_days",
   {
@@ -313,7 +313,7 @@ export const projectAnalyticsNodeReach = sqliteTable(
   (t) => [primaryKey({ columns: [t.tokenId, t.day, t.nodeId, t.prevDay] })],
 );
 
-/** A row per transition (from → to), user and day the user followed it. */
+/** The latest two days a user followed a transition (from → to), each with the day before it. */
 export const projectAnalyticsEdgeDays = sqliteTable(
   "analytics_edge_days",
   {

@@ -164,7 +164,10 @@ for (const { isolation, mode } of MODES) {
       const db = p.t.ctx.projectFiles.open(b.projectId).$client;
       // what the bot wrote when Eve came yesterday: her record, her day, the start node
       db.query("INSERT INTO bot_people (token_id, user_id, first_seen_at, last_seen_at, messages_in, language_code) VALUES (?, ?, ?, ?, 1, 'de')").run(b.tokenId, String(eve.id), yesterday + "T10:00:00.000Z", yesterday + "T10:00:00.000Z");
-      db.query("INSERT INTO analytics_user_days (token_id, user_id, day, prev_day, last_hour) VALUES (?, ?, ?, NULL, ?)").run(b.tokenId, String(eve.id), yesterday, yesterday + "T10");
+      const longAgo = new Date(Date.now() - 9 * 86_400_000).toISOString().slice(0, 10);
+      db.query("INSERT INTO analytics_user_days (token_id, user_id, day, prev_day, last_hour) VALUES (?, ?, ?, NULL, ?)").run(b.tokenId, String(eve.id), longAgo, longAgo + "T10");
+      db.query("INSERT INTO analytics_user_days (token_id, user_id, day, prev_day, last_hour) VALUES (?, ?, ?, ?, ?)").run(b.tokenId, String(eve.id), yesterday, longAgo, yesterday + "T10");
+      db.query("INSERT INTO analytics_node_days (token_id, node_id, user_id, day) VALUES (?, 'start', ?, ?)").run(b.tokenId, String(eve.id), longAgo);
       db.query("INSERT INTO analytics_active (token_id, day, prev_day, language, users) VALUES (?, ?, '', 'de', 1)").run(b.tokenId, yesterday);
       db.query("INSERT INTO analytics_hours (token_id, hour, new_users, active_users, messages_in) VALUES (?, ?, 1, 1, 1)").run(b.tokenId, yesterday + "T10");
       db.query("INSERT INTO analytics_node_days (token_id, node_id, user_id, day) VALUES (?, 'start', ?, ?)").run(b.tokenId, String(eve.id), yesterday);
@@ -185,6 +188,18 @@ for (const { isolation, mode } of MODES) {
       expect(before).toEqual({ nodeId: "start", sheetId: "main", users: 5, visits: 6 });
       expect(await start(range)).toEqual({ nodeId: "start", sheetId: "main", users: 5, visits: 7 });
       expect(await start(`?from=${today()}`)).toMatchObject({ users: 5 });
+      // the write side keeps Eve's latest two days: the day before yesterday's rows are gone
+      const days = (table: string) => db.query(`SELECT day FROM ${table} WHERE token_id = ? AND user_id = ? ORDER BY day`).all(b.tokenId, String(eve.id)).map((r: any) => r.day);
+      expect(days("analytics_user_days")).toEqual([yesterday, today()]);
+      expect(days("analytics_node_days")).toEqual([yesterday, today()]);
+
+      // counts wait up to a second in memory; a stopping bot writes them
+      const inBefore = (await get("")).body.totals.messagesIn;
+      await say(eve, "/help");
+      expect((await act(p, b, "stop")).status).toBe(200);
+      const after = await get("");
+      expect(after.body.totals.messagesIn).toBe(inBefore + 1);
+      expect(after.body.commands).toContainEqual({ command: "help", count: 2 });
     }, 60_000);
   });
 }

@@ -4,7 +4,7 @@
 // per-day tables, in the same transaction: no reply waits for a count.
 // (Part of every generated bot; see types.ts.)
 import { COMMANDS } from "./program-data";
-import { queueRecord, type RecordOp } from "./record";
+import { flushRecords, queueRecord, type RecordOp } from "./record";
 import { TOKEN_ID, db, env } from "./storage";
 import type { Turn } from "./types";
 
@@ -61,6 +61,13 @@ const analyticsSql = COUNTING && db
         "INSERT OR IGNORE INTO analytics_edge_days (token_id, from_node, to_node, user_id, day, prev_day) VALUES (?1, ?2, ?3, ?4, ?5, " +
           "(SELECT max(day) FROM analytics_edge_days WHERE token_id = ?1 AND from_node = ?2 AND to_node = ?3 AND user_id = ?4 AND day < ?5)) RETURNING prev_day",
       ),
+      // A key's rows before its previous day are never read again (the next row's prev_day is the
+      // latest): the write side keeps two rows per user, node and transition, not one a day.
+      oldUserDays: db.query<unknown, [number, string, string]>("DELETE FROM analytics_user_days WHERE token_id = ? AND user_id = ? AND day < ?"),
+      oldNodeDays: db.query<unknown, [number, string, string, string]>("DELETE FROM analytics_node_days WHERE token_id = ? AND user_id = ? AND node_id = ? AND day < ?"),
+      oldEdgeDays: db.query<unknown, [number, string, string, string, string]>(
+        "DELETE FROM analytics_edge_days WHERE token_id = ? AND user_id = ? AND from_node = ? AND to_node = ? AND day < ?",
+      ),
       edgeReach: db.query<unknown, [number, string, string, string, string, number]>(
         "INSERT INTO analytics_edge_reach (token_id, day, from_node, to_node, prev_day, users) VALUES (?, ?, ?, ?, ?, ?) " +
           "ON CONFLICT (token_id, day, from_node, to_node, prev_day) DO UPDATE SET users = analytics_edge_reach.users + excluded.users",
@@ -101,7 +108,8 @@ const known = {
   people: new Map<string, boolean>(),
   rows: new Set<string>(),
 };
-const KNOWN_MAX = 50_000;
+/** Entries of each kind a bot remembers (a few MB at most, even for a busy bot in a shared runner). */
+const KNOWN_MAX = 10_000;
 
 export function forget() {
   known.activeHour.clear();
@@ -176,17 +184,45 @@ export function countRecord(op: RecordOp) {
     if (touched) {
       bump(hour, ACTIVE);
       // the user's language on their first message of the day
-      if (touched.active_hours === 1) add(pending.active, day + SEP + (touched.prev_day ?? "") + SEP + (p.language ?? ""));
+      if (touched.active_hours === 1) {
+        add(pending.active, day + SEP + (touched.prev_day ?? "") + SEP + (p.language ?? ""));
+        if (touched.prev_day) q.oldUserDays.run(TOKEN_ID, p.userId, touched.prev_day);
+      }
     }
   } else if (op.t === "blocked" && op.on) {
     if (q.person.get(TOKEN_ID, op.userId)?.blocked !== 1) bump(op.at.slice(0, 13), BLOCKED);
   }
 }
 
-/** Writes what the batch summed; called at the end of the record transaction. */
-export function writeCounts() {
+/**
+ * The counts of several batches are summed in memory and written with the first batch a window
+ * after the last write (or when the bot stops): a busy bot writes each counter row about once a
+ * second instead of with every 50 ms batch. A timer brings a quiet bot's last counts in.
+ */
+export const COUNT_WINDOW_MS = 1000;
+let countsWrittenAt = 0;
+let countTimer: ReturnType<typeof setTimeout> | undefined;
+
+export function countsWaiting(): boolean {
+  return pending.hours.size + pending.active.size + pending.tallies.size + pending.visits.size + pending.reached.size + pending.edges.size > 0;
+}
+
+/** Writes what the batches summed once the window has passed (`now`: at once); called at the end of the record transaction. */
+export function writeCounts(now = false) {
   const q = analyticsSql;
-  if (!q) return;
+  if (!q || !countsWaiting()) return;
+  const wait = countsWrittenAt + COUNT_WINDOW_MS - Date.now();
+  if (!now && wait > 0) {
+    countTimer ??= setTimeout(() => {
+      countTimer = undefined;
+      flushRecords(true);
+    }, wait);
+    countTimer.unref?.();
+    return;
+  }
+  if (countTimer) clearTimeout(countTimer);
+  countTimer = undefined;
+  countsWrittenAt = Date.now();
   for (const [hour, c] of pending.hours) q.hour.run(TOKEN_ID, hour, c[NEW], c[ACTIVE], c[IN], c[OUT], c[BLOCKED]);
   for (const [key, n] of pending.active) {
     const [day, prev, language] = key.split(SEP);
@@ -205,6 +241,7 @@ export function writeCounts() {
     const [day, node, user] = key.split(SEP);
     const row = q.visit.get(TOKEN_ID, node, user, day);
     if (row) reachOf(day + SEP + node + SEP + (row.prev_day ?? ""))[0] += 1;
+    if (row?.prev_day) q.oldNodeDays.run(TOKEN_ID, user, node, row.prev_day);
     rememberRow(key);
   }
   for (const [key, [users, visits]] of reach) {
@@ -216,6 +253,7 @@ export function writeCounts() {
     const [day, from, to, user] = key.split(SEP);
     const row = q.edge.get(TOKEN_ID, from, to, user, day);
     if (row) add(followed, day + SEP + from + SEP + to + SEP + (row.prev_day ?? ""));
+    if (row?.prev_day) q.oldEdgeDays.run(TOKEN_ID, user, from, to, row.prev_day);
     rememberRow(key);
   }
   for (const [key, users] of followed) {

@@ -154,7 +154,7 @@ export async function release() {
     // Updates already taken finish first (bounded), so what they sent is in the last batch.
     await Promise.race([Promise.all([...chatQueues.values()]), Bun.sleep(2000)]);
     if (pruneTimer) clearInterval(pruneTimer);
-    flushRecords();
+    flushRecords(true);
     scenarioDb.close();
     db?.close();
     closePgPools();

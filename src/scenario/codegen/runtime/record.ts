@@ -5,7 +5,7 @@
 // (Part of every generated bot; see types.ts.)
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Context } from "grammy";
-import { clearCounts, commandOf, COUNTING, countRecord, tally, type Tally, writeCounts } from "./analytics";
+import { clearCounts, commandOf, COUNTING, countRecord, countsWaiting, tally, type Tally, writeCounts } from "./analytics";
 import { log, NODE_SCOPE } from "./flow";
 import { bot } from "./router";
 import { messageFileId } from "./message-file";
@@ -138,11 +138,15 @@ export function queueRecord(op: RecordOp) {
   else recordTimer ??= setTimeout(flushRecords, RECORD_WINDOW_MS);
 }
 
-/** Writes the queue in one transaction; then tells the platform which chats got which last message. */
-export function flushRecords() {
+/**
+ * Writes the queue in one transaction; then tells the platform which chats got which last message.
+ * `withCounts` (the bot stopping, the count window's timer) also writes the analytics counts that
+ * wait for their window (analytics.ts).
+ */
+export function flushRecords(withCounts = false) {
   if (recordTimer) clearTimeout(recordTimer);
   recordTimer = undefined;
-  if (!recordSql || recordQueue.length === 0) return;
+  if (!recordSql || (recordQueue.length === 0 && !(withCounts && countsWaiting()))) return;
   const ops = recordQueue.splice(0);
   const last = new Map<string, number>();
   const q = recordSql;
@@ -178,7 +182,7 @@ export function flushRecords() {
           q.blocked.run(TOKEN_ID, op.userId, op.on ? 1 : 0, op.on ? op.at : null, op.at, op.at);
         }
       }
-      if (COUNTING) writeCounts();
+      if (COUNTING) writeCounts(withCounts);
     })();
   } catch (err) {
     clearCounts();
