@@ -209,7 +209,7 @@ describe("generateBot", () => {
     );
     const out = generateBot(d, { projectName: "P", userDatabaseEnabled: false });
     const commands = out.code.slice(out.code.indexOf("const COMMANDS"), out.code.indexOf("const TEXT_TRIGGERS"));
-    expect(commands).toContain('{ command: "start", target: "m1", description: "start" }');
+    expect(commands).toContain('{ command: "start", target: "m1", description: "start", via: "t1" }');
     expect(commands.match(/command: "start"/g)?.length).toBe(1);
     expect(out.warnings.map((w) => w.message)).toContain('Node "t2": command /start is already handled by trigger "t1"; this trigger is ignored.');
   });
