@@ -5,6 +5,7 @@
 import type { AppContext } from "../../context";
 import { MessengerError } from "../../errors";
 import { renderFor } from "../../lib/shared-render";
+import type { ProjectDb } from "../../db/project-db";
 import type { TokenRow } from "../tokens/access";
 import { markBlocked, type NewMessage } from "../dialogs/queries";
 import { BLOCKED, CAPTION_MAX, MEDIA_METHOD, PARSE_MODE } from "../dialogs/service";
@@ -165,18 +166,26 @@ export class CampaignSender {
       return;
     }
     const prepared = await this.prepare(projectId, message.data);
-    let told = 0;
-    const tell = (status: CampaignRow["status"], force = false) => {
-      if (!force && performance.now() - told < PROGRESS_MS) return;
-      told = performance.now();
-      this.emit(projectId, first.tokenId, campaignId, status, countsOf(db, campaignId));
-    };
-    tell("sending", true);
+    const tell = (status: CampaignRow["status"]) => this.emit(projectId, first.tokenId, campaignId, status, countsOf(db, campaignId));
+    tell("sending");
+    // once a second while the loop runs, also while it waits out a retry_after
+    const beat = setInterval(() => tell("sending"), PROGRESS_MS);
+    try {
+      await this.sendAll(db, first, loop, prepared, token, tell);
+    } finally {
+      clearInterval(beat);
+    }
+    const now = campaignById(db, campaignId);
+    if (now && now.status !== "done") tell(now.status);
+  }
+
+  private async sendAll(db: ProjectDb, first: CampaignRow, loop: Loop, prepared: Prepared, token: TokenRow, tell: (status: CampaignRow["status"]) => void) {
+    const campaignId = first.id;
     while (!loop.stopped && !this.closed) {
       const batch = nextPending(db, first.tokenId, campaignId, BATCH);
       if (batch.length === 0) {
         const done = updateCampaignIf(db, campaignId, ["sending"], { status: "done", finishedAt: new Date().toISOString() });
-        if (done) tell("done", true);
+        if (done) tell("done");
         return;
       }
       // the pace may have changed (PATCH sendsPerSecond): read once a batch
@@ -206,13 +215,10 @@ export class CampaignSender {
             } else recipientFailed(db, r.id, out.error);
             break;
           }
-          tell("sending");
         }
       };
       await Promise.all(Array.from({ length: width }, worker));
     }
-    const now = campaignById(db, campaignId);
-    if (now) tell(now.status, true);
   }
 
   /** The campaign's message as the chat's record holds it (docs/dialogs.md); none when the token keeps no messages. */
