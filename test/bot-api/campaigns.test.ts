@@ -193,6 +193,26 @@ describe("a campaign's life", () => {
   });
 });
 
+describe("media", () => {
+  test("a project's photo: uploaded to the first recipient, the messenger's file id for the rest; a caption over 1024 is 400", async () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
+    const media = await env.t.ctx.media.upload(projectId, new File([png], "a.png", { type: "image/png" }));
+    expect((await create({ name: "Long", message: { text: "x".repeat(1025), mediaId: media.id } })).status).toBe(400);
+    const c = await create({ name: "Photo", message: { text: "Look, {first_name}", mediaId: media.id }, audience: { userIds: [String(uid(1)), String(uid(2))] } });
+    expect(c.status).toBe(201);
+    await act(c.body.id, "start");
+    await finished(c.body.id);
+    const photos = env.fake.sent(botToken).filter((x) => x.method === "sendPhoto" && String(x.params.caption).startsWith("Look"));
+    expect(photos.map((x) => [Number(x.params.chat_id) - 7_100_000, x.params.caption])).toEqual([
+      [1, "Look, U1"],
+      [2, "Look, U2"],
+    ]);
+    // the second send names the file the first one uploaded
+    expect(typeof photos[1]!.params.photo).toBe("string");
+    expect((await get(c.body.id)).counts).toMatchObject({ sent: 2, failed: 0 });
+  });
+});
+
 describe("bad input", () => {
   const future = () => new Date(Date.now() + 3_600_000).toISOString();
   test("create refuses past and malformed schedules, long texts, unknown media, tags and nodes", async () => {
