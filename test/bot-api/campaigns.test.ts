@@ -107,6 +107,13 @@ describe("a campaign's life", () => {
     const r = await env.call("GET", `${base()}/${id}/recipients?status=sent&perPage=5`, { cookie: env.cookie });
     expect(r.body).toMatchObject({ total: 9, page: 1, perPage: 5 });
     expect(r.body.items[0]).toMatchObject({ userId: String(uid(0)), status: "sent", error: null });
+    // the report as CSV, in send order
+    const csv = await env.call("GET", `${base()}/${id}/recipients/export`, { cookie: env.cookie });
+    expect(csv.headers.get("content-type")).toContain("text/csv");
+    const lines = csv.text.trim().split("\n");
+    expect(lines[0]).toBe("userId,firstName,username,status,error,sentAt");
+    expect(lines.length).toBe(10);
+    expect(lines[1]!.startsWith(`${uid(0)},U0,,sent,,`)).toBe(true);
     // a finished campaign is not changed, not started again
     expect((await env.call("PATCH", `${base()}/${id}`, { cookie: env.cookie, json: { name: "x" } })).status).toBe(409);
     expect((await act(id, "start")).status).toBe(409);

@@ -260,3 +260,15 @@ export function recipientDeleted(db: ProjectDb, id: number, at: string) {
 export function projectIds(db: Db): number[] {
   return db.select({ id: projects.id }).from(projects).all().map((r) => r.id);
 }
+
+/** Recipients after `afterId` in order with the user's names, for the CSV report (read a page at a time). */
+export function recipientRowsForCsv(db: ProjectDb, tokenId: number, campaignId: number, afterId: number, limit: number) {
+  return db
+    .select({ id: recipients.id, userId: recipients.userId, firstName: users.firstName, username: users.username, status: recipients.status, error: recipients.error, sentAt: recipients.sentAt })
+    .from(recipients)
+    .leftJoin(users, and(eq(users.tokenId, tokenId), eq(users.userId, recipients.userId)))
+    .where(and(eq(recipients.campaignId, campaignId), sql`${recipients.id} > ${afterId}`))
+    .orderBy(recipients.id)
+    .limit(limit)
+    .all();
+}

@@ -23,6 +23,7 @@ import {
   deleteCampaign,
   insertCampaign,
   recipientPage,
+  recipientRowsForCsv,
   startCampaign,
   unknownTags,
   updateCampaignIf,
@@ -30,6 +31,7 @@ import {
 } from "./queries";
 import { recipientView } from "./model";
 import type { CampaignSender } from "./sender";
+import { csvCell } from "../bot-users/people";
 
 type Page<T> = { items: T[]; total: number; page: number; perPage: number };
 
@@ -232,6 +234,19 @@ export class CampaignsService {
     const { db } = this.requireCampaign(tokenId, actorId, id);
     const { rows, total } = await recipientPage(db, id, status, perPage, (page - 1) * perPage);
     return { items: rows.map(recipientView), total, page, perPage };
+  }
+
+  /** The report as CSV: one row per recipient in send order (cells a spreadsheet would run are defused). */
+  async recipientsCsv(tokenId: number, actorId: number, id: number): Promise<string> {
+    const { db } = this.requireCampaign(tokenId, actorId, id);
+    const lines = [["userId", "firstName", "username", "status", "error", "sentAt"].join(",")];
+    for (let after = 0; ; ) {
+      const rows = await recipientRowsForCsv(db, tokenId, id, after, 5000);
+      if (rows.length === 0) break;
+      for (const r of rows) lines.push([r.userId, r.firstName, r.username, r.status, r.error, r.sentAt].map(csvCell).join(","));
+      after = rows[rows.length - 1]!.id;
+    }
+    return lines.join("\n") + "\n";
   }
 
   /** A test to up to ten users: paced like any send, never a recipient, never counted. */
