@@ -242,14 +242,33 @@ export class CampaignSender {
     this.ctx.events.emit("campaign", { projectId, tokenId, campaignId, status, counts });
   }
 
-  /** Deletes the campaign's sent messages in their chats, paced; each deletion is recorded. */
-  async deleteSent(projectId: number, token: TokenRow, campaignId: number): Promise<void> {
+  private readonly deletions = new Map<Key, Promise<boolean>>();
+
+  /** Whether the campaign's sent messages are being deleted now. */
+  deleting(projectId: number, campaignId: number): boolean {
+    return this.deletions.has(keyOf(projectId, campaignId));
+  }
+
+  /**
+   * Deletes the campaign's sent messages in their chats, paced; each deletion is recorded. One run
+   * per campaign at a time; true once every sent message was handled (false: the server stopped).
+   */
+  deleteSent(projectId: number, token: TokenRow, campaignId: number): Promise<boolean> {
+    const key = keyOf(projectId, campaignId);
+    const running = this.deletions.get(key);
+    if (running) return running;
+    const job = this.deleteAll(projectId, token, campaignId).finally(() => this.deletions.delete(key));
+    this.deletions.set(key, job);
+    return job;
+  }
+
+  private async deleteAll(projectId: number, token: TokenRow, campaignId: number): Promise<boolean> {
     const db = this.ctx.projectFiles.existing(projectId);
-    if (!db) return;
+    if (!db) return false;
     let after = 0;
-    for (;;) {
+    while (!this.closed) {
       const batch = sentNotDeleted(db, campaignId, after, BATCH);
-      if (batch.length === 0) return;
+      if (batch.length === 0) return true;
       for (let i = 0; i < batch.length; i++) {
         const r = batch[i]!;
         after = r.id;
@@ -268,6 +287,7 @@ export class CampaignSender {
         recipientDeleted(db, r.id, new Date().toISOString());
       }
     }
+    return false;
   }
 
   /** Runs a scheduled campaign at its time (timers re-armed past setTimeout's longest wait). */

@@ -33,6 +33,9 @@ import { recipientView } from "./model";
 import type { CampaignSender } from "./sender";
 import { csvCell } from "../bot-users/people";
 
+/** How long delete-sent's answer waits for the deletions to end (docs/campaigns.md#the-sender). */
+const DELETE_SENT_WAIT_MS = 10_000;
+
 type Page<T> = { items: T[]; total: number; page: number; perPage: number };
 
 export class CampaignsService {
@@ -225,9 +228,18 @@ export class CampaignsService {
     const { token, db, c } = this.requireCampaign(tokenId, actorId, id);
     if (c.status === "sending") throw conflict("Pause or cancel the campaign before deleting its messages");
     if (c.status === "draft" || c.status === "scheduled") throw conflict("The campaign has sent nothing yet");
-    await this.sender.deleteSent(token.projectId, token, id);
-    const v = await updateCampaignIf(db, id, ["paused", "done", "cancelled"], { sentDeletedAt: new Date().toISOString() });
-    return this.view(db, v ?? campaignOf(db, tokenId, id)!);
+    if (this.sender.deleting(token.projectId, id)) throw conflict("The campaign's messages are being deleted already");
+    const job = this.sender.deleteSent(token.projectId, token, id).then((complete) => {
+      if (!complete) return;
+      updateCampaignIf(db, id, ["sending", "paused", "done", "cancelled"], { sentDeletedAt: new Date().toISOString() });
+      const v = this.view(db, campaignOf(db, tokenId, id)!);
+      this.sender.emit(token.projectId, tokenId, id, v.status, v.counts);
+    });
+    job.catch((e) => this.ctx.log.warn(`campaign ${id}: deleting its messages stopped: ${e instanceof Error ? e.message : e}`));
+    // A small campaign's answer says it is done (sentDeletedAt); a big one goes on after the
+    // answer (deletions are paced like sends) and tells the Studio with a campaign event.
+    await Promise.race([job.catch(() => undefined), Bun.sleep(DELETE_SENT_WAIT_MS)]);
+    return this.view(db, campaignOf(db, tokenId, id)!);
   }
 
   async recipients(tokenId: number, actorId: number, id: number, status: "pending" | "sent" | "failed" | undefined, page: number, perPage: number) {
