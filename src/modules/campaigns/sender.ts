@@ -33,7 +33,7 @@ import {
 const PROGRESS_MS = 1000;
 const BATCH = 200;
 /** At most this many sends of one campaign in flight at once (a raised pace). */
-const MAX_IN_FLIGHT = 16;
+const MAX_IN_FLIGHT = 4;
 /** setTimeout's longest wait; a schedule further away is armed again when it ends. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
