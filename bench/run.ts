@@ -99,6 +99,9 @@ function headline(name: string, r: Figures) {
       rows.push([name, "fake messenger: held getUpdates answered by an update", ms(r.heldPollAnsweredMs), `immediate ${ms(r.immediatePollMs)}`, ""]);
       return;
     }
+    case "ai-answer":
+      rows.push([name, `ai_answer update → answer p50 / p99 (${r.asks} asks, 5 turns of memory)`, `${ms(r.ai?.p50Ms)} / ${ms(r.ai?.p99Ms)}`, `plain message ${ms(r.ping?.p50Ms)} / ${ms(r.ping?.p99Ms)}; fake LLM alone ${ms(r.llmDirect?.p50Ms)}`, num(r.p50VsPing)]);
+      return;
     case "waits":
       rows.push([name, `${r.waits} due waits: bot start → all fired (median)`, ms(r.startToAllFiredMs), `no waits: start → first answer ${ms(r.noWaitsStartToFirstAnswerMs)}`, num(r.firedVsStart)]);
       rows.push([name, `bot RSS after ${r.waits} waits fired (peak)`, `${num(r.rssMB)} MB (${num(r.peakRssMB)} MB)`, `no waits ${num(r.rssNoWaitsMB)} MB (${num(r.peakRssNoWaitsMB)} MB)`, num(r.rssRatio)]);
@@ -109,18 +112,39 @@ function headline(name: string, r: Figures) {
       rows.push([name, `update → reply p50 / p99, ${r.active} chats, minimal bots`, `${ms(u.paced?.p50Ms)} / ${ms(u.paced?.p99Ms)}`, `back to back: ${num(u.backToBack?.perS)}/s, p99 ${ms(u.backToBack?.p99Ms)}`, ""]);
       return;
     }
+    case "analytics": {
+      const e = r.endpoint ?? {};
+      const u = r.updateToReply ?? {};
+      rows.push([name, `GET /analytics, 90 days by day, ${e.messages} messages / ${e.users} users (service p50 / p99)`, `${ms(e.big?.figures?.p50Ms)} / ${ms(e.big?.figures?.p99Ms)}`, `100 users ${ms(e.baseline?.figures?.p50Ms)} / ${ms(e.baseline?.figures?.p99Ms)}`, num(e.serverP50RatioToBaseline)]);
+      rows.push([name, `update → reply p50 / p99, counting on (${u.bots} bots a side)`, `${ms(u.countingOn?.p50Ms)} / ${ms(u.countingOn?.p99Ms)}`, `off ${ms(u.countingOff?.p50Ms)} / ${ms(u.countingOff?.p99Ms)}`, num(u.p99Ratio)]);
+      return;
+    }
     case "campaigns": {
       rows.push([name, `campaign sends/s, ${r.recipients} recipients`, `${r.sendsPerSecond}/s`, `fake back to back ${r.fakeBackToBackPerSecond}/s`, num(r.ofCeiling)]);
       rows.push([name, "server RSS at start → end", `${r.serverRssMB?.atStart?.toFixed?.(1)} → ${r.serverRssMB?.atEnd?.toFixed?.(1)} MB`, "", ""]);
       rows.push([name, "API p99 while sending", ms(r.apiWhileSending?.during?.p99Ms), `idle ${ms(r.apiWhileSending?.idleAfter?.p99Ms)}`, num(r.apiWhileSending?.p99Ratio)]);
       return;
     }
+    case "hooks":
+      rows.push([name, `inbound hook → message p50 / p99 (${r.isolation})`, `${ms(r.hookToMessage?.p50Ms)} / ${ms(r.hookToMessage?.p99Ms)}`, `webhook intake → reply ${ms(r.intakeToReply?.p50Ms)} / ${ms(r.intakeToReply?.p99Ms)}`, num(r.p99VsIntake)]);
+      return;
     case "dialogs": {
       const u = r.updateToReply ?? {};
       rows.push([name, `update → reply p50 / p99, recording on (${r.bots} bots)`, `${ms(u.recordingOn?.p50Ms)} / ${ms(u.recordingOn?.p99Ms)}`, `retention 0 ${ms(u.retention0?.p50Ms)} / ${ms(u.retention0?.p99Ms)}`, num(u.p99Ratio)]);
       rows.push([name, "RSS recording adds per bot", `${r.rss?.addedPerRecordingBotMB} MB`, `fleet ${r.rss?.perBotMB} MB/bot`, ""]);
       const pg = r.pages ?? {};
       rows.push([name, `page p99, ${pg.chats} chats / ${pg.messages} messages (service)`, ms(pg.big?.service?.p99Ms), `100 chats / 1,000 messages ${ms(pg.baseline100Chats1000Messages?.service?.p99Ms)}`, num(pg.p99RatioToBaseline)]);
+      return;
+    }
+    case "tables": {
+      const big = r.big ?? {};
+      const base = r.baseline1000 ?? {};
+      rows.push([name, `page of ${r.rows} rows p99: first / last / next (server)`, `${ms(big.firstPage?.p99Ms)} / ${ms(big.lastPage?.p99Ms)} / ${ms(big.nextFromMiddle?.p99Ms)}`, `1,000 rows first ${ms(base.firstPage?.p99Ms)}`, num(r.firstPageRatio)]);
+      rows.push([name, `page jumped to the middle of ${r.rows} rows p50 (OFFSET)`, ms(big.middlePage?.p50Ms), `1,000 rows ${ms(base.middlePage?.p50Ms)}`, ""]);
+      rows.push([name, `sorted by a column without an index p50, ${r.rows} rows (worker)`, ms(big.sortedUnindexed?.p50Ms), `1,000 rows ${ms(base.sortedUnindexed?.p50Ms)}`, num(r.sortedUnindexedRatio)]);
+      rows.push([name, `search of text columns p50, ${r.rows} rows (worker)`, ms(big.search?.p50Ms), `1,000 rows ${ms(base.search?.p50Ms)}`, ""]);
+      rows.push([name, "/api/health p99 while big-table searches run (reads in a worker)", ms(r.health?.duringSearches?.p99Ms), `idle ${ms(r.health?.idle?.p99Ms)}`, num(r.health?.p99Ratio)]);
+      rows.push([name, `CSV import of ${r.imports?.big?.rows} rows: in all / write lock held`, `${ms(r.imports?.big?.ms)} / ${ms(r.imports?.big?.lockMs)}`, `1,000 rows ${ms(r.imports?.baseline1000?.ms)} / ${ms(r.imports?.baseline1000?.lockMs)}`, ""]);
       return;
     }
     case "fleet": {

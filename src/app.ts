@@ -17,6 +17,7 @@ import { mediaRoutes } from "./modules/media/media.routes";
 import { botFolderRoutes } from "./modules/admin/bot-folders.routes";
 import { adminBackupRoutes } from "./modules/admin/backups.routes";
 import { webhookRoutes } from "./modules/webhook/webhook.routes";
+import { hookRoutes } from "./modules/hooks/hooks.routes";
 import { botLifecycleRoutes } from "./modules/bot-lifecycle/bot-lifecycle.routes";
 import { projectsRoutes } from "./modules/projects/projects.routes";
 import { eventsRoutes } from "./modules/events/events.routes";
@@ -25,6 +26,8 @@ import { tokenRoutes } from "./modules/tokens/tokens.routes";
 import { envVarRoutes } from "./modules/env-vars/env-vars.routes";
 import { botUserRoutes } from "./modules/bot-users/bot-users.routes";
 import { dialogsRoutes } from "./modules/dialogs/dialogs.routes";
+import { tablesRoutes } from "./modules/tables/tables.routes";
+import { analyticsRoutes } from "./modules/analytics/analytics.routes";
 import { campaignRoutes } from "./modules/campaigns/campaigns.routes";
 import { templateRoutes } from "./modules/templates/templates.routes";
 import { templateAdminRoutes } from "./modules/templates/admin.routes";
@@ -66,6 +69,7 @@ export function createApp(ctx: AppContext) {
     .use(storageRoutes(ctx))
     .use(mediaRoutes(ctx))
     .use(webhookRoutes(ctx))
+    .use(hookRoutes(ctx))
     .use(botLifecycleRoutes(ctx))
     .use(projectsRoutes(ctx))
     .use(eventsRoutes(ctx))
@@ -74,6 +78,8 @@ export function createApp(ctx: AppContext) {
     .use(envVarRoutes(ctx))
     .use(botUserRoutes(ctx))
     .use(dialogsRoutes(ctx))
+    .use(tablesRoutes(ctx))
+    .use(analyticsRoutes(ctx))
     .use(campaignRoutes(ctx))
     .use(templateRoutes(ctx))
     .use(previewRoutes(ctx))

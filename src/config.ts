@@ -45,6 +45,8 @@ const envSchema = z.object({
   BOT_RUNNER_CAPACITY: z.coerce.number().int().min(1).default(100),
   BOT_RUNNER_BLOCK_SECONDS: z.coerce.number().min(0.5).max(600).default(5),
   BOT_RUNNER_MEMORY_MB: z.coerce.number().int().min(64).default(1024),
+  // Bots count their analytics rollups (docs/analytics.md); off only to measure what counting costs.
+  BOT_ANALYTICS: z.enum(["on", "off"]).default("on"),
   // Internal services scenarios may reach despite the egress policy (docs/security.md "Egress policy").
   EGRESS_ALLOW: z
     .string()
@@ -92,6 +94,8 @@ export interface BotRuntimeConfig {
   runnerBlockMs: number;
   /** a runner using more memory than this (RSS) is recycled the same way */
   runnerMemoryMb: number;
+  /** bots count their analytics rollups as they run (docs/analytics.md) */
+  analytics: boolean;
 }
 
 export interface Config {
@@ -230,6 +234,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       runnerCapacity: e.BOT_RUNNER_CAPACITY,
       runnerBlockMs: Math.round(e.BOT_RUNNER_BLOCK_SECONDS * 1000),
       runnerMemoryMb: e.BOT_RUNNER_MEMORY_MB,
+      analytics: e.BOT_ANALYTICS === "on",
     },
     egressAllow: e.EGRESS_ALLOW.split(",").map((x) => x.trim()).filter(Boolean).join(","),
     childEnv,

@@ -14,6 +14,9 @@ export type ErrorCode =
   | "CONFLICT"
   /** docs/dialogs.md: an operator's send to a user who blocked the bot */
   | "BOT_BLOCKED"
+  /** docs/hooks.md: an inbound webhook for a project whose bot does not run, or whose running bots are several */
+  | "BOT_NOT_RUNNING"
+  | "HOOK_TOKEN_AMBIGUOUS"
   | "NOT_SET_UP"
   | "PAYLOAD_TOO_LARGE"
   | "UNSUPPORTED_MEDIA_TYPE"

@@ -253,7 +253,7 @@ export class BotManager implements BotController {
       }
       const url = `${config.webhookBaseUrl}/api/webhook/${p.projectId}/${p.tokenId}`;
       try {
-        await messenger.setWebhook(p.token, url, p.env.WEBHOOK_SECRET);
+        await messenger.setWebhook(p.token, url, p.env.WEBHOOK_SECRET, p.allowedUpdates);
       } catch (e) {
         throw new BotError("MESSENGER", `The messenger platform refused the webhook: ${e instanceof Error ? e.message : e}`);
       }

@@ -1,11 +1,13 @@
 // A preview bot: the generated program run like a production bot (same executable, BUN_BE_BUN=1,
 // supervised through stdin), but in a throwaway folder with its own database and limits: a
 // watchdog reads /proc and ends a bot that uses too much memory or CPU time.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { setPriority } from "node:os";
 import { join } from "node:path";
 import { ensureBotModules } from "./bot-modules";
 import { readLines } from "./lines";
+import type { BotCommand } from "./runner/protocol";
 
 /** Niceness of a preview bot's process (docs/operations.md "Runners and stalls"). */
 const PREVIEW_NICE = 10;
@@ -114,6 +116,16 @@ export class PreviewBot {
     });
   }
 
+  /** A command of the platform (an inbound webhook, docs/hooks.md), as a production bot's process gets it on stdin; false when no process runs. */
+  tell(command: BotCommand): boolean {
+    const proc = this.proc;
+    if (!proc || exitedAlready(proc) || this.stopping) return false;
+    const sink = proc.stdin as import("bun").FileSink;
+    sink.write(JSON.stringify(command) + "\n");
+    sink.flush();
+    return true;
+  }
+
   /** Ends the process (stdin closes, then SIGTERM, SIGKILL after `graceMs`). */
   async stop(graceMs = 2000) {
     this.stopping = true;
@@ -134,6 +146,7 @@ export class PreviewBot {
   /** Stops the process and removes its folder (program, database and its WAL files). */
   async dispose() {
     await this.stop();
-    rmSync(this.dir, { recursive: true, force: true });
+    // Off the event loop: removing a just-closed database and its WAL took milliseconds there.
+    await rm(this.dir, { recursive: true, force: true });
   }
 }

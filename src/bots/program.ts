@@ -43,6 +43,8 @@ export interface BotProgram {
   run: { code: string } | { tables: BotTables };
   env: Record<string, string>;
   warnings: string[];
+  /** the update kinds the scenario needs (undefined: Telegram's default), given to setWebhook in webhook mode */
+  allowedUpdates: string[] | undefined;
 }
 
 /**
@@ -87,6 +89,7 @@ export function buildBotProgram(config: Config, db: Db, files: ProjectDatabases,
   }
   let run: BotProgram["run"];
   let warnings: string[] = [];
+  let allowedUpdates: string[] | undefined;
   try {
     const doc = JSON.parse(project.data);
     // A row stored before the scenario limits must not overflow the generator's walks.
@@ -104,6 +107,7 @@ export function buildBotProgram(config: Config, db: Db, files: ProjectDatabases,
     const out = config.bots.isolation === "process" ? generateBot(doc, opts) : compileBotTables(doc, opts);
     run = "code" in out ? { code: out.code } : { tables: out.tables };
     warnings = out.warnings.map((w) => (w.nodeId ? `${w.nodeId}: ${w.message}` : w.message));
+    allowedUpdates = out.allowedUpdates;
   } catch (e) {
     if (e instanceof ScenarioError) throw new BotError("INVALID", `The scenario cannot run: ${e.message}`, { issues: e.issues });
     throw e;
@@ -134,6 +138,8 @@ export function buildBotProgram(config: Config, db: Db, files: ProjectDatabases,
     // The message store (docs/dialogs.md): days kept (0: none), and a line per batch for live events.
     BOTLOOM_MESSAGE_RETENTION_DAYS: String(token.messageRetentionDays),
     BOTLOOM_EVENTS: "1",
+    // analytics rollups (docs/analytics.md): "0" only where the operator turned counting off
+    BOTLOOM_ANALYTICS: config.bots.analytics ? "1" : "0",
     // the operator's egress allow list: the bot applies the platform's policy to http_request
     BOTLOOM_EGRESS_ALLOW: config.egressAllow,
   });
@@ -143,5 +149,5 @@ export function buildBotProgram(config: Config, db: Db, files: ProjectDatabases,
     env.PORT = String(port);
     env.WEBHOOK_SECRET = webhookSecret(config.sessionSecret, project.id, tokenId);
   }
-  return { tokenId, projectId: project.id, projectName: project.name, ownerId: project.ownerId, token: token.token, launchMode: token.launchMode, port, run, env, warnings };
+  return { tokenId, projectId: project.id, projectName: project.name, ownerId: project.ownerId, token: token.token, launchMode: token.launchMode, port, run, env, warnings, allowedUpdates };
 }

@@ -1,5 +1,5 @@
 // Opens the per-project database files (DATA_DIR/projects/<projectId>.db; scenario tables live in
-// <projectId>-tables.db beside it, which the platform never opens). The platform reads them
+// <projectId>-tables.db beside it, which only the tables module opens: docs/tables.md). The platform reads them
 // for the bot-users and stats endpoints, writes the content mirror for contentCache bots, and
 // removes a file with its project. Connections are kept open for a few recently used projects.
 import { Database } from "bun:sqlite";
@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { eq, inArray } from "drizzle-orm";
 import { repairSchema, schemaIsSound, type SchemaEntry } from "./project-schema-check";
-import { PROJECT_DB_DDL, projectBotChats, projectBotMessages, projectBotPeople, projectBotState, projectBotUsers, projectBotWaits, projectCampaignRecipients, projectCampaigns, projectContent, projectMediaFileIds, projectSchema } from "./project-schema";
+import { PROJECT_DB_DDL, projectAnalyticsTables, projectBotChats, projectBotMessageDetails, projectBotMessages, projectBotPayments, projectBotPeople, projectBotState, projectBotUsers, projectBotWaits, projectCampaignRecipients, projectCampaigns, projectContent, projectMediaFileIds, projectSchema } from "./project-schema";
 
 /**
  * Where a project's scenario tables live: <id>.db → <id>-tables.db. The bot runtime names the same
@@ -159,7 +159,7 @@ export class ProjectDatabases {
     }
   }
 
-  /** Rows of a deleted token: its users, chat state, media file ids, pending waits, its message store (docs/dialogs.md) and campaigns (docs/campaigns.md). */
+  /** Rows of a deleted token: its users, chat state, media file ids, pending waits, its message store (docs/dialogs.md), analytics (docs/analytics.md) and campaigns (docs/campaigns.md). */
   forgetToken(projectId: number, tokenId: number) {
     const db = this.existing(projectId);
     if (!db) return;
@@ -169,8 +169,11 @@ export class ProjectDatabases {
       tx.delete(projectMediaFileIds).where(eq(projectMediaFileIds.tokenId, tokenId)).run();
       tx.delete(projectBotWaits).where(eq(projectBotWaits.tokenId, tokenId)).run();
       tx.delete(projectBotMessages).where(eq(projectBotMessages.tokenId, tokenId)).run();
+      tx.delete(projectBotMessageDetails).where(eq(projectBotMessageDetails.tokenId, tokenId)).run();
+      tx.delete(projectBotPayments).where(eq(projectBotPayments.tokenId, tokenId)).run();
       tx.delete(projectBotChats).where(eq(projectBotChats.tokenId, tokenId)).run();
       tx.delete(projectBotPeople).where(eq(projectBotPeople.tokenId, tokenId)).run();
+      for (const table of projectAnalyticsTables) tx.delete(table).where(eq(table.tokenId, tokenId)).run();
       const campaigns = tx.select({ id: projectCampaigns.id }).from(projectCampaigns).where(eq(projectCampaigns.tokenId, tokenId));
       tx.delete(projectCampaignRecipients).where(inArray(projectCampaignRecipients.campaignId, campaigns)).run();
       tx.delete(projectCampaigns).where(eq(projectCampaigns.tokenId, tokenId)).run();

@@ -42,6 +42,29 @@ export const PROJECT_DB_DDL: readonly string[] = [
     "language_code TEXT, source TEXT, referrer_id TEXT, tags TEXT NOT NULL DEFAULT '[]', first_seen_at TEXT NOT NULL, " +
     "last_seen_at TEXT NOT NULL, messages_in INTEGER NOT NULL DEFAULT 0, messages_out INTEGER NOT NULL DEFAULT 0, " +
     "blocked INTEGER NOT NULL DEFAULT 0, blocked_at TEXT, PRIMARY KEY (token_id, user_id))",
+  // Analytics rollups (docs/analytics.md), counted in the bot's record batch. Hours are
+  // "YYYY-MM-DDTHH", days "YYYY-MM-DD" (UTC). A *_days table holds a row per user and day (the
+  // write side: is this user new to this day, and which day did they last come); the matching
+  // reach table counts those rows per day and previous day ('' for none), so the distinct users
+  // of any range of days are the reach rows in it whose previous day lies before it. The write
+  // side's keys begin with the user: one user's rows of a walk share a page of the batch.
+  "CREATE TABLE IF NOT EXISTS analytics_hours (token_id INTEGER NOT NULL, hour TEXT NOT NULL, new_users INTEGER NOT NULL DEFAULT 0, " +
+    "active_users INTEGER NOT NULL DEFAULT 0, messages_in INTEGER NOT NULL DEFAULT 0, messages_out INTEGER NOT NULL DEFAULT 0, " +
+    "blocked INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (token_id, hour))",
+  "CREATE TABLE IF NOT EXISTS analytics_tallies (token_id INTEGER NOT NULL, day TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, " +
+    "node_id TEXT NOT NULL DEFAULT '', count INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (token_id, kind, day, name, node_id))",
+  "CREATE TABLE IF NOT EXISTS analytics_user_days (token_id INTEGER NOT NULL, user_id TEXT NOT NULL, day TEXT NOT NULL, prev_day TEXT, " +
+    "last_hour TEXT NOT NULL, active_hours INTEGER NOT NULL DEFAULT 1, PRIMARY KEY (token_id, user_id, day))",
+  "CREATE TABLE IF NOT EXISTS analytics_active (token_id INTEGER NOT NULL, day TEXT NOT NULL, prev_day TEXT NOT NULL, language TEXT NOT NULL, " +
+    "users INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (token_id, day, prev_day, language))",
+  "CREATE TABLE IF NOT EXISTS analytics_node_days (token_id INTEGER NOT NULL, node_id TEXT NOT NULL, user_id TEXT NOT NULL, day TEXT NOT NULL, " +
+    "prev_day TEXT, PRIMARY KEY (token_id, user_id, node_id, day))",
+  "CREATE TABLE IF NOT EXISTS analytics_node_reach (token_id INTEGER NOT NULL, day TEXT NOT NULL, node_id TEXT NOT NULL, prev_day TEXT NOT NULL, " +
+    "users INTEGER NOT NULL DEFAULT 0, visits INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (token_id, day, node_id, prev_day))",
+  "CREATE TABLE IF NOT EXISTS analytics_edge_days (token_id INTEGER NOT NULL, from_node TEXT NOT NULL, to_node TEXT NOT NULL, " +
+    "user_id TEXT NOT NULL, day TEXT NOT NULL, prev_day TEXT, PRIMARY KEY (token_id, user_id, from_node, to_node, day))",
+  "CREATE TABLE IF NOT EXISTS analytics_edge_reach (token_id INTEGER NOT NULL, day TEXT NOT NULL, from_node TEXT NOT NULL, to_node TEXT NOT NULL, " +
+    "prev_day TEXT NOT NULL, users INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (token_id, day, from_node, to_node, prev_day))",
   // Campaigns (docs/campaigns.md): the platform's sender and a bot's broadcast node write them.
   "CREATE TABLE IF NOT EXISTS campaigns (id INTEGER PRIMARY KEY AUTOINCREMENT, token_id INTEGER NOT NULL, name TEXT NOT NULL, " +
     "status TEXT NOT NULL, message TEXT NOT NULL, audience TEXT NOT NULL DEFAULT '{}', audience_size INTEGER, scheduled_at TEXT, " +
@@ -56,6 +79,17 @@ export const PROJECT_DB_DDL: readonly string[] = [
   "CREATE UNIQUE INDEX IF NOT EXISTS campaign_recipients_user_idx ON campaign_recipients (campaign_id, user_id)",
   // paging by status and "next pending" (in id order), and the counts, off one index
   "CREATE INDEX IF NOT EXISTS campaign_recipients_status_idx ON campaign_recipients (campaign_id, status, id)",
+  // How a recorded message is formatted and which file it carries (its id is the bot_messages row's): a table of its own, as
+  // the comment above says, so files written before it gain it by this statement.
+  "CREATE TABLE IF NOT EXISTS bot_message_details (id INTEGER PRIMARY KEY, token_id INTEGER NOT NULL, format TEXT, entities TEXT, " +
+    "file_id TEXT, media_id INTEGER)",
+  "CREATE INDEX IF NOT EXISTS bot_message_details_token_idx ON bot_message_details (token_id)",
+  // Stars payments (docs/nodes/payments.md): a row per charge, refunded in place.
+  "CREATE TABLE IF NOT EXISTS bot_payments (id INTEGER PRIMARY KEY AUTOINCREMENT, token_id INTEGER NOT NULL, " +
+    "user_id TEXT NOT NULL, charge_id TEXT NOT NULL, provider_charge_id TEXT, amount INTEGER NOT NULL, currency TEXT NOT NULL, " +
+    "payload TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'paid', paid_at TEXT NOT NULL, refunded_at TEXT)",
+  "CREATE UNIQUE INDEX IF NOT EXISTS bot_payments_charge_idx ON bot_payments (token_id, charge_id)",
+  "CREATE INDEX IF NOT EXISTS bot_payments_user_idx ON bot_payments (token_id, user_id, id)",
 ];
 
 export const projectBotUsers = sqliteTable(
@@ -196,6 +230,130 @@ export const projectBotWaits = sqliteTable(
   (t) => [index("bot_waits_due_idx").on(t.tokenId, t.dueAt)],
 );
 
+/** Per token and hour (docs/analytics.md): new and active users, messages in and out, users who blocked the bot. */
+export const projectAnalyticsHours = sqliteTable(
+  "analytics_hours",
+  {
+    tokenId: integer("token_id").notNull(),
+    hour: text("hour").notNull(),
+    newUsers: integer("new_users").notNull().default(0),
+    activeUsers: integer("active_users").notNull().default(0),
+    messagesIn: integer("messages_in").notNull().default(0),
+    messagesOut: integer("messages_out").notNull().default(0),
+    blocked: integer("blocked").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tokenId, t.hour] })],
+);
+
+/** Per token and day, counts by name: `source` (new users by deep link), `command`, `button` (with its node). */
+export const projectAnalyticsTallies = sqliteTable(
+  "analytics_tallies",
+  {
+    tokenId: integer("token_id").notNull(),
+    day: text("day").notNull(),
+    kind: text("kind").$type<"source" | "command" | "button">().notNull(),
+    name: text("name").notNull(),
+    nodeId: text("node_id").notNull().default(""),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tokenId, t.kind, t.day, t.name, t.nodeId] })],
+);
+
+/** A row per user and day they were active, with their previous active day (the bot's write side). */
+export const projectAnalyticsUserDays = sqliteTable(
+  "analytics_user_days",
+  {
+    tokenId: integer("token_id").notNull(),
+    userId: text("user_id").notNull(),
+    day: text("day").notNull(),
+    prevDay: text("prev_day"),
+    lastHour: text("last_hour").notNull(),
+    activeHours: integer("active_hours").notNull().default(1),
+  },
+  (t) => [primaryKey({ columns: [t.tokenId, t.userId, t.day] })],
+);
+
+/** Users active on a day, by their previous active day ('' for none) and language: distinct users of any range. */
+export const projectAnalyticsActive = sqliteTable(
+  "analytics_active",
+  {
+    tokenId: integer("token_id").notNull(),
+    day: text("day").notNull(),
+    prevDay: text("prev_day").notNull(),
+    language: text("language").notNull(),
+    users: integer("users").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tokenId, t.day, t.prevDay, t.language] })],
+);
+
+/** A row per node, user and day the user reached the node, with the previous such day. */
+export const projectAnalyticsNodeDays = sqliteTable(
+  "analytics_node_days",
+  {
+    tokenId: integer("token_id").notNull(),
+    nodeId: text("node_id").notNull(),
+    userId: text("user_id").notNull(),
+    day: text("day").notNull(),
+    prevDay: text("prev_day"),
+  },
+  (t) => [primaryKey({ columns: [t.tokenId, t.userId, t.nodeId, t.day] })],
+);
+
+/** Users who reached a node on a day, by their previous day there ('' for none), and the day's visits. */
+export const projectAnalyticsNodeReach = sqliteTable(
+  "analytics_node_reach",
+  {
+    tokenId: integer("token_id").notNull(),
+    day: text("day").notNull(),
+    nodeId: text("node_id").notNull(),
+    prevDay: text("prev_day").notNull(),
+    users: integer("users").notNull().default(0),
+    visits: integer("visits").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tokenId, t.day, t.nodeId, t.prevDay] })],
+);
+
+/** A row per transition (from → to), user and day the user followed it. */
+export const projectAnalyticsEdgeDays = sqliteTable(
+  "analytics_edge_days",
+  {
+    tokenId: integer("token_id").notNull(),
+    fromNode: text("from_node").notNull(),
+    toNode: text("to_node").notNull(),
+    userId: text("user_id").notNull(),
+    day: text("day").notNull(),
+    prevDay: text("prev_day"),
+  },
+  (t) => [primaryKey({ columns: [t.tokenId, t.userId, t.fromNode, t.toNode, t.day] })],
+);
+
+/** Users who followed a transition on a day, by their previous day on it ('' for none). */
+export const projectAnalyticsEdgeReach = sqliteTable(
+  "analytics_edge_reach",
+  {
+    tokenId: integer("token_id").notNull(),
+    day: text("day").notNull(),
+    fromNode: text("from_node").notNull(),
+    toNode: text("to_node").notNull(),
+    prevDay: text("prev_day").notNull(),
+    users: integer("users").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tokenId, t.day, t.fromNode, t.toNode, t.prevDay] })],
+);
+
+/** The analytics rollups (docs/analytics.md): a deleted token's go with its other rows. */
+export const projectAnalyticsTables = [
+  projectAnalyticsHours,
+  projectAnalyticsTallies,
+  projectAnalyticsUserDays,
+  projectAnalyticsActive,
+  projectAnalyticsNodeDays,
+  projectAnalyticsNodeReach,
+  projectAnalyticsEdgeDays,
+  projectAnalyticsEdgeReach,
+] as const;
+
+
 export type CampaignStatus = "draft" | "scheduled" | "sending" | "paused" | "done" | "cancelled";
 export type RecipientStatus = "pending" | "sending" | "sent" | "failed";
 
@@ -238,4 +396,48 @@ export const projectCampaignRecipients = sqliteTable(
   (t) => [uniqueIndex("campaign_recipients_user_idx").on(t.campaignId, t.userId), index("campaign_recipients_status_idx").on(t.campaignId, t.status, t.id)],
 );
 
-export const projectSchema = { projectBotUsers, projectBotState, projectMediaFileIds, projectContent, projectBotMessages, projectBotChats, projectBotPeople, projectBotWaits, projectCampaigns, projectCampaignRecipients };
+/**
+ * The formatting and the file of a recorded message (docs/dialogs.md "What is recorded"): `format` the parse mode
+ * it was sent with (html, markdown, markdownv2; its text is then the marked-up text), `entities`
+ * the messenger's entities over its plain text (JSON), for messages that carry them.
+ */
+export const projectBotMessageDetails = sqliteTable(
+  "bot_message_details",
+  {
+    id: integer("id").primaryKey(),
+    tokenId: integer("token_id").notNull(),
+    format: text("format"),
+    entities: text("entities"),
+    /** the messenger's file id of the message's media (docs/dialogs.md "Media") */
+    fileId: text("file_id"),
+    /** the project's media file an operator sent */
+    mediaId: integer("media_id"),
+  },
+  (t) => [index("bot_message_details_token_idx").on(t.tokenId)],
+);
+
+/**
+ * A Stars payment of a token's bot (docs/nodes/payments.md "Payments on the user's card"): the
+ * charge ids Telegram gave, the amount in Stars, the invoice payload; `status` paid or refunded.
+ */
+export const projectBotPayments = sqliteTable(
+  "bot_payments",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tokenId: integer("token_id").notNull(),
+    userId: text("user_id").notNull(),
+    chargeId: text("charge_id").notNull(),
+    providerChargeId: text("provider_charge_id"),
+    amount: integer("amount").notNull(),
+    currency: text("currency").notNull(),
+    payload: text("payload").notNull(),
+    status: text("status").$type<"paid" | "refunded">().notNull().default("paid"),
+    paidAt: text("paid_at").notNull(),
+    refundedAt: text("refunded_at"),
+  },
+  (t) => [uniqueIndex("bot_payments_charge_idx").on(t.tokenId, t.chargeId), index("bot_payments_user_idx").on(t.tokenId, t.userId, t.id)],
+);
+
+export const projectSchema = { projectBotUsers, projectBotState, projectMediaFileIds, projectContent, projectBotMessages, projectBotChats, projectBotPeople, projectBotWaits,
+  projectBotMessageDetails, projectBotPayments, projectAnalyticsHours, projectAnalyticsTallies, projectAnalyticsUserDays, projectAnalyticsActive,
+  projectAnalyticsNodeDays, projectAnalyticsNodeReach, projectAnalyticsEdgeDays, projectAnalyticsEdgeReach, projectCampaigns, projectCampaignRecipients };

@@ -341,3 +341,20 @@ export const usedLoginPayloads = sqliteTable(
   },
   (t) => [index("used_login_expires_idx").on(t.expiresAt)],
 );
+
+/**
+ * Inbound webhooks (docs/hooks.md): the public id of a webhook_trigger node's URL, so a request
+ * finds its project without opening every project, and its secret as SHA-256 (shown once).
+ */
+export const hooks = sqliteTable(
+  "hooks",
+  {
+    id: text("id").primaryKey(),
+    projectId: integer("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    nodeId: text("node_id").notNull(),
+    secretHash: text("secret_hash").notNull(),
+    createdAt: createdAt(),
+    rotatedAt: text("rotated_at"),
+  },
+  (t) => [uniqueIndex("hooks_project_node_idx").on(t.projectId, t.nodeId)],
+);

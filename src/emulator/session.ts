@@ -269,6 +269,17 @@ export class EmulatorSession {
     this.state.updates.push({ chat_member: { chat, from: user, date: nowSeconds(), old_chat_member: { status: "left", user }, new_chat_member: { status: "member", user } } });
   }
 
+  /** The user leaves group `groupId` or is made its administrator (chat_member, from the status they had). */
+  memberChange(from: FakeUser, groupId: number, status: "left" | "administrator") {
+    this.dir.remember(from);
+    const chat = this.dir.chat(groupId);
+    const user = userObject(from);
+    const before = this.dir.member(groupId, from.id);
+    this.dir.setMember(groupId, from.id, { status });
+    const after = status === "administrator" ? { status, user, can_be_edited: false, is_anonymous: false } : { status, user };
+    this.state.updates.push({ chat_member: { chat, from: user, date: nowSeconds(), old_chat_member: { ...before, user }, new_chat_member: after } });
+  }
+
   /** Commands the bot registered for this user in this chat (chat scope first, as Telegram picks). */
   commandsFor(userId: number, chatId: number): { command: string; description: string }[] {
     const scoped = (scope: Record<string, any>) => this.state.commands.get(`${JSON.stringify(scope)}|`);

@@ -6,9 +6,12 @@ import { projectTools } from "./tools/projects";
 import { nodeTools } from "./tools/nodes";
 import { botTools } from "./tools/bots";
 import { dialogTools } from "./tools/dialogs";
+import { tableTools } from "./tools/tables";
+import { analyticsTools } from "./tools/analytics";
 import { campaignTools } from "./tools/campaigns";
 import { templateTools } from "./tools/templates";
 import { previewTools } from "./tools/preview";
+import { hookTools } from "./tools/hooks";
 import { registerResources } from "./resources";
 
 const INSTRUCTIONS = [
@@ -25,9 +28,12 @@ export function createMcpServer(tc: ToolContext): McpServer {
   nodeTools(server, tc);
   botTools(server, tc);
   dialogTools(server, tc);
+  tableTools(server, tc);
+  analyticsTools(server, tc);
   campaignTools(server, tc);
   templateTools(server, tc);
   previewTools(server, tc);
+  hookTools(server, tc);
   registerResources(server);
   return server;
 }

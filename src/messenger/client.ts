@@ -2,6 +2,9 @@
 // is bounded in time, failures are typed, and the token never appears in an error or log line.
 import { MessengerError } from "../errors";
 
+/** A download over its size cap (the message of that MessengerError). */
+export const FILE_TOO_LARGE = "file too large";
+
 export interface MessengerBot {
   id: number;
   username: string;
@@ -81,8 +84,9 @@ export class MessengerClient {
     return { id: me.id, username: me.username ?? "", firstName: me.first_name };
   }
 
-  setWebhook(token: string, url: string, secretToken: string) {
-    return this.call<boolean>(token, "setWebhook", { url, secret_token: secretToken, allowed_updates: [] });
+  /** `allowedUpdates` undefined: Telegram's default kinds ([] says so; an absent field would keep the last list). */
+  setWebhook(token: string, url: string, secretToken: string, allowedUpdates?: string[]) {
+    return this.call<boolean>(token, "setWebhook", { url, secret_token: secretToken, allowed_updates: allowedUpdates ?? [] });
   }
 
   deleteWebhook(token: string) {
@@ -129,17 +133,43 @@ export class MessengerClient {
 
   /** Downloads a file by id. Bounded in time and size (avatars are small). */
   async downloadFile(token: string, fileId: string, maxBytes = 10 * 1024 * 1024): Promise<{ bytes: Uint8Array; filePath: string }> {
-    const f = await this.call<{ file_path?: string }>(token, "getFile", { file_id: fileId });
+    const f = await this.openFile(token, fileId, maxBytes, this.timeoutMs);
+    try {
+      return { bytes: new Uint8Array(await new Response(f.body).arrayBuffer()), filePath: f.filePath };
+    } catch (e) {
+      if (e instanceof Error && e.message === FILE_TOO_LARGE) throw new MessengerError("rejected", FILE_TOO_LARGE);
+      throw new MessengerError("unreachable", "The messenger platform is unreachable (file download)");
+    }
+  }
+
+  /**
+   * A file by id as a stream with the content type the messenger gives it (the Dialogs' media):
+   * refused before the download when getFile or the answer says it is over `maxBytes`, and cut
+   * (the stream errs) should more bytes come. The token stays in this request, never in an answer.
+   */
+  async openFile(token: string, fileId: string, maxBytes: number, timeoutMs = 60_000): Promise<{ body: ReadableStream<Uint8Array>; filePath: string; contentType: string }> {
+    const f = await this.call<{ file_path?: string; file_size?: number }>(token, "getFile", { file_id: fileId });
+    if (typeof f.file_size === "number" && f.file_size > maxBytes) throw new MessengerError("rejected", FILE_TOO_LARGE);
     if (!f.file_path) throw new MessengerError("rejected", "getFile returned no file_path");
     let res: Response;
     try {
-      res = await fetch(`${this.apiRoot}/file/bot${token}/${f.file_path}`, { signal: AbortSignal.timeout(this.timeoutMs) });
+      res = await fetch(`${this.apiRoot}/file/bot${token}/${f.file_path}`, { signal: AbortSignal.timeout(timeoutMs) });
     } catch {
       throw new MessengerError("unreachable", "The messenger platform is unreachable (file download)");
     }
-    if (!res.ok) throw new MessengerError("rejected", `file download failed: HTTP ${res.status}`, res.status);
-    const bytes = new Uint8Array(await res.arrayBuffer());
-    if (bytes.byteLength > maxBytes) throw new MessengerError("rejected", "file too large");
-    return { bytes, filePath: f.file_path };
+    if (!res.ok || !res.body) throw new MessengerError("rejected", `file download failed: HTTP ${res.status}`, res.status);
+    if (Number(res.headers.get("content-length")) > maxBytes) {
+      await res.body.cancel();
+      throw new MessengerError("rejected", FILE_TOO_LARGE);
+    }
+    let seen = 0;
+    const capped = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, out) {
+        seen += chunk.byteLength;
+        if (seen > maxBytes) out.error(new Error(FILE_TOO_LARGE));
+        else out.enqueue(chunk);
+      },
+    });
+    return { body: res.body.pipeThrough(capped), filePath: f.file_path, contentType: res.headers.get("content-type") ?? "application/octet-stream" };
   }
 }

@@ -36,7 +36,8 @@ export const NODE_DESCRIPTIONS: Record<string, NodeDescription> = {
   delay: { en: "Waits a while before the next step.", ru: "Ждёт заданное время перед следующим шагом." },
   http_request: { en: "Calls a web address (API) and saves the answer.", ru: "Обращается к веб-адресу (API) и сохраняет ответ." },
   bot_table: { en: "Reads or writes rows of the bot's own table.", ru: "Читает или записывает строки собственной таблицы бота." },
-  psql_query: { en: "Runs an SQL query and saves the result.", ru: "Выполняет SQL-запрос и сохраняет результат." },
+  psql_query: { en: "Runs an SQL query (the project's tables or an external PostgreSQL) and saves the result.", ru: "Выполняет SQL-запрос (таблицы проекта или внешний PostgreSQL) и сохраняет результат." },
+  ai_answer: { en: "Asks an AI model (any OpenAI-compatible API) and sends or saves its answer.", ru: "Спрашивает ИИ-модель (любой API, совместимый с OpenAI) и отправляет или сохраняет её ответ." },
   convert_file: { en: "Turns data into a CSV or JSON file, or a file back into data.", ru: "Превращает данные в файл CSV или JSON, или файл обратно в данные." },
   edit_message: { en: "Changes the text or buttons of a message already sent.", ru: "Меняет текст или кнопки уже отправленного сообщения." },
   answer_callback_query: { en: "Shows a short notice after a button press.", ru: "Показывает короткое уведомление после нажатия кнопки." },
@@ -67,6 +68,7 @@ export const NODE_DESCRIPTIONS: Record<string, NodeDescription> = {
   join_request_trigger: { en: "Runs when someone asks to join a group or channel; answer with approve or decline.", ru: "Срабатывает на заявку на вступление в группу или канал; ответьте одобрением или отказом." },
   approve_join_request: { en: "Lets the user who asked into the group ({join_chat_id}).", ru: "Принимает пользователя, подавшего заявку, в группу ({join_chat_id})." },
   decline_join_request: { en: "Refuses the user's request to join the group ({join_chat_id}).", ru: "Отклоняет заявку пользователя на вступление в группу ({join_chat_id})." },
+  webhook_trigger: { en: "Runs when an outside system (a shop, a form, a CRM) posts to the node's URL; the body's fields become variables.", ru: "Срабатывает, когда внешняя система (магазин, форма, CRM) шлёт запрос на адрес узла; поля тела становятся переменными." },
 };
 
 /** The one-line description of a type in a language ("en" when the language has none). */

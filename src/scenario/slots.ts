@@ -73,6 +73,8 @@ const KEYBOARD = field("keyboardNodeId", "keyboard", "keyboard", "keyboard", alw
 /** an input node's keyboard node goes with its question, so it is offered once there is one */
 const QUESTION_KEYBOARD = field("keyboardNodeId", "keyboard", "keyboard", "keyboard", (d) => str(d.inputPrompt).trim() !== "");
 const INPUT = field("inputTargetNodeId", "input", "input", "input", (d, type) => type === "input" || d.collectUserInput === true);
+/** where an input goes when nobody answers within its inputTimeout, offered once it has one */
+const INPUT_TIMEOUT = field("inputTimeoutTarget", "default", "timeout", "timeout", (d) => Number(d.inputTimeout) > 0);
 const CONTINUE = field("continueButtonTarget", "button", "continue", "continue", hasSelection);
 const BUTTONS: ListSpec = { form: "list", list: "buttons", field: "target", kind: "button", prefix: "btn", noun: "button", follows: followsButton };
 const VARIANTS: NestedSpec = {
@@ -94,6 +96,8 @@ const MESSAGE: readonly SlotSpec[] = [BUTTONS, CONTINUE, INPUT, VARIANTS, KEYBOA
 /** Nodes that send something with a keyboard but collect nothing (compile-actions.ts). */
 const SENDER: readonly SlotSpec[] = [BUTTONS, CONTINUE, KEYBOARD, AUTO];
 const STEP: readonly SlotSpec[] = [AUTO];
+/** Where the flow goes when the node fails (a timeout, a refused connection, a bad answer); offered always. */
+const ON_ERROR = field("errorTransitionTo", "default", "error", "error", always);
 
 /** Slots per node type, in the order the node draws its handles. */
 export const SLOTS: Readonly<Record<string, readonly SlotSpec[]>> = {
@@ -113,7 +117,7 @@ export const SLOTS: Readonly<Record<string, readonly SlotSpec[]>> = {
   // a keyboard node reached by a transition puts its keyboard on the last message, then moves on
   keyboard: [BUTTONS, CONTINUE, AUTO],
   // the buttons of its question (inputPrompt, docs/scenario.md "Input nodes"), then the answer's way
-  input: [BUTTONS, CONTINUE, QUESTION_KEYBOARD, INPUT],
+  input: [BUTTONS, CONTINUE, QUESTION_KEYBOARD, INPUT, INPUT_TIMEOUT],
   condition: [
     { form: "list", list: "branches", field: "target", kind: "branch", prefix: "branch", noun: "branch" },
     field("defaultTargetId", "default", "default", "default", always),
@@ -131,7 +135,8 @@ export const SLOTS: Readonly<Record<string, readonly SlotSpec[]>> = {
   http_request: STEP,
   convert_file: STEP,
   bot_table: STEP,
-  psql_query: STEP,
+  psql_query: [AUTO, ON_ERROR],
+  ai_answer: [AUTO, ON_ERROR],
   delete_message: STEP,
   forward_message: STEP,
   answer_callback_query: STEP,
@@ -164,6 +169,7 @@ export const SLOTS: Readonly<Record<string, readonly SlotSpec[]>> = {
   join_request_trigger: STEP,
   payment_trigger: STEP,
   checkout_trigger: STEP,
+  webhook_trigger: STEP,
   comment: [],
 };
 

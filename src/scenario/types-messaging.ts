@@ -46,6 +46,7 @@ export const TRIGGER_NODE_TYPES = [
   "join_request_trigger",
   "payment_trigger",
   "checkout_trigger",
+  "webhook_trigger",
 ] as const;
 
 /** Types left out on purpose, with the reason the warning names. */

@@ -1,7 +1,7 @@
 // The people of a bot over HTTP (docs/dialogs.md): the users list's
 // filters and sort (the list's paging unchanged), the detail's added fields, tags, removal, CSV export.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { projectBotChats, projectBotMessages, projectBotPeople, projectBotState } from "../../src/db/project-schema";
+import { projectBotChats, projectBotMessages, projectBotPayments, projectBotPeople, projectBotState } from "../../src/db/project-schema";
 import { addToken, botApiEnv, createProject, seedBotUser, type BotApiEnv } from "./support";
 
 let env: BotApiEnv;
@@ -31,6 +31,9 @@ beforeAll(async () => {
   db.insert(projectBotChats).values({ tokenId, chatId: "101", kind: "private", takeover: 1, lastMessageAt: daysAgo(1) }).run();
   db.insert(projectBotMessages).values({ tokenId, chatId: "101", direction: "in", sentBy: "user", kind: "text", text: "hi", createdAt: daysAgo(1) }).run();
   db.insert(projectBotState).values({ tokenId, chatId: "101", variables: "{}", updatedAt: daysAgo(1) }).run();
+  db.insert(projectBotPayments).values({ tokenId, userId: "101", chargeId: "ch1", amount: 50, currency: "XTR", payload: "premium", paidAt: daysAgo(3) }).run();
+  db.insert(projectBotPayments).values({ tokenId, userId: "101", chargeId: "ch2", amount: 5, currency: "XTR", payload: "tip", status: "refunded", paidAt: daysAgo(2), refundedAt: daysAgo(1) }).run();
+  db.insert(projectBotPayments).values({ tokenId, userId: "102", chargeId: "ch3", amount: 9, currency: "XTR", payload: "other", paidAt: daysAgo(2) }).run();
 });
 afterAll(() => env.close());
 
@@ -39,6 +42,18 @@ describe("users list: filters and sort", () => {
     const r = await env.call("GET", users(), { cookie: env.cookie });
     expect(r.body.items.map((u: { userId: string }) => u.userId)).toEqual(["103", "102", "101"]);
     expect(r.body).toMatchObject({ count: 3, nextOffset: null, prevOffset: null, fromItem: 1, toItem: 3 });
+  });
+
+  test("each item says blocked, takeover and tags: the plain list, a search and a filtered list alike", async () => {
+    const marks = { "101": { blocked: false, takeover: true, tags: ["vip"] }, "102": { blocked: false, takeover: false, tags: [] }, "103": { blocked: true, takeover: false, tags: [] } };
+    for (const q of ["", "?search=a", "?sort=name"]) {
+      const r = await env.call("GET", `${users()}${q}`, { cookie: env.cookie });
+      expect(r.status).toBe(200);
+      expect(r.body.items.length).toBeGreaterThan(0);
+      for (const u of r.body.items) expect({ userId: u.userId, blocked: u.blocked, takeover: u.takeover, tags: u.tags }).toEqual({ userId: u.userId, ...marks[u.userId as keyof typeof marks] });
+    }
+    const one = (await env.call("GET", `${users()}?search=zed`, { cookie: env.cookie })).body.items;
+    expect(one).toEqual([{ userId: "101", firstName: "Zed", userName: "user101", blocked: false, takeover: true, tags: ["vip"] }]);
   });
 
   test("filter, language, tag, source, sort", async () => {
@@ -69,6 +84,23 @@ describe("user detail, tags, delete", () => {
     expect(b.body).toMatchObject({ blocked: true, tags: [], source: null, takeover: false });
   });
 
+  test("a user's payments, newest first, only theirs; limit; bad input 400; unknown user 404", async () => {
+    const r = await env.call("GET", `${users()}/101/payments`, { cookie: env.cookie });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({
+      total: 2,
+      items: [
+        { chargeId: "ch2", providerChargeId: null, amount: 5, currency: "XTR", payload: "tip", status: "refunded", paidAt: daysAgo(2), refundedAt: daysAgo(1) },
+        { chargeId: "ch1", providerChargeId: null, amount: 50, currency: "XTR", payload: "premium", status: "paid", paidAt: daysAgo(3), refundedAt: null },
+      ],
+    });
+    expect((await env.call("GET", `${users()}/101/payments?limit=1`, { cookie: env.cookie })).body.items.map((p: { chargeId: string }) => p.chargeId)).toEqual(["ch2"]);
+    expect((await env.call("GET", `${users()}/103/payments`, { cookie: env.cookie })).body).toEqual({ total: 0, items: [] });
+    for (const q of ["limit=0", "limit=x"]) expect((await env.call("GET", `${users()}/101/payments?${q}`, { cookie: env.cookie })).status).toBe(400);
+    expect((await env.call("GET", `${users()}/abc/payments`, { cookie: env.cookie })).status).toBe(400);
+    expect((await env.call("GET", `${users()}/999/payments`, { cookie: env.cookie })).status).toBe(404);
+  });
+
   test("PUT tags replaces them (deduplicated); bad tags 400; unknown user 404", async () => {
     const r = await env.call("PUT", `${users()}/102/tags`, { cookie: env.cookie, json: { tags: ["new", "new", "lead"] } });
     expect(r.status).toBe(200);
@@ -96,11 +128,13 @@ describe("user detail, tags, delete", () => {
     expect(only.text.trim().split("\r\n").length).toBe(2);
   });
 
-  test("DELETE removes the user, their person, state, chat and messages", async () => {
+  test("DELETE removes the user, their person, payments, state, chat and messages", async () => {
     const r = await env.call("DELETE", `${users()}/101`, { cookie: env.cookie });
     expect(r.body).toEqual({ success: true });
     const db = env.t.ctx.projectFiles.open(projectId).$client;
-    for (const table of ["bot_users", "bot_people"]) expect((db.query(`SELECT count(*) AS n FROM ${table} WHERE user_id = '101'`).get() as { n: number }).n).toBe(0);
+    for (const table of ["bot_users", "bot_people", "bot_payments"]) expect((db.query(`SELECT count(*) AS n FROM ${table} WHERE user_id = '101'`).get() as { n: number }).n).toBe(0);
+    // another user's payments stay
+    expect((db.query("SELECT count(*) AS n FROM bot_payments WHERE user_id = '102'").get() as { n: number }).n).toBe(1);
     for (const table of ["bot_state", "bot_chats", "bot_messages"]) expect((db.query(`SELECT count(*) AS n FROM ${table} WHERE chat_id = '101'`).get() as { n: number }).n).toBe(0);
     expect((await env.call("GET", `${users()}/101`, { cookie: env.cookie })).status).toBe(404);
     expect((await env.call("DELETE", `${users()}/101`, { cookie: env.cookie })).status).toBe(404);

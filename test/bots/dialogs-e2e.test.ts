@@ -2,13 +2,16 @@
 // process — against the fake messenger. A user arrives by a ref_42 deep link, writes and presses a
 // button; the Dialogs API shows both sides and the live event comes; an operator replies with a
 // button the user receives; edit and delete reach the chat; takeover silences that chat only and
-// "resume at" runs the node; a user who blocked the bot is marked and skipped by a broadcast.
+// "resume at" runs the node; a user who blocked the bot is marked and skipped by a broadcast;
+// formatting is kept: the bot's HTML, a user's entities, an operator's HTML through an edit;
+// media records keep the file: the platform serves it through the token, never as a URL with it.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startFakeMessenger, type FakeMessenger, type FakeUser } from "../support/fake-messenger";
 import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
 import { freePort, until } from "../support/process";
 import { createApp } from "../../src/app";
 import { greeterScenario } from "./scenario-fixture";
+import { PNG } from "../hardening/fixture";
 
 const scenario = {
   ...greeterScenario,
@@ -20,6 +23,8 @@ const scenario = {
         { id: "cast", type: "command_trigger", position: { x: 0, y: 400 }, data: { command: "/cast", autoTransitionTo: "bc" } },
         { id: "bc", type: "broadcast", position: { x: 0, y: 500 }, data: { broadcastTargetNode: "news" } },
         { id: "news", type: "message", position: { x: 0, y: 600 }, data: { messageText: "News!" } },
+        { id: "fmtCmd", type: "command_trigger", position: { x: 0, y: 700 }, data: { command: "/fmt", autoTransitionTo: "fmt" } },
+        { id: "fmt", type: "message", position: { x: 0, y: 800 }, data: { messageText: "<b>Bold</b> move", formatMode: "html" } },
       ],
     },
   ],
@@ -38,6 +43,7 @@ for (const { isolation, launchMode } of MODES) {
     let server: { stop: () => void } | undefined;
     let cookie: string;
     let tokenId: number;
+    let projectId: number;
     let botToken: string;
     const ann: FakeUser = { id: 6101, first_name: "Ann", username: "ann", language_code: "de" };
     const bob: FakeUser = { id: 6102, first_name: "Bob" };
@@ -58,6 +64,7 @@ for (const { isolation, launchMode } of MODES) {
       expect(project.status).toBe(201);
       const bot = fake.addBot({ username: `dialogs_${isolation}_${launchMode}_bot` });
       botToken = bot.token;
+      projectId = project.body.id;
       tokenId = (await t.call("POST", `/api/bot/projects/${project.body.id}/tokens`, { cookie, json: { token: bot.token } })).body.id;
       if (launchMode === "webhook") expect((await t.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie, json: { launchMode } })).status).toBe(200);
       t.ctx.events.on("chat-message", (e) => void events.push(e));
@@ -113,6 +120,70 @@ for (const { isolation, launchMode } of MODES) {
       expect((await t.call("DELETE", `/api/bot/tokens/${tokenId}/chats/${ann.id}/messages/${sent.body.id}`, { cookie })).status).toBe(200);
       const [del] = await fake.waitForSent(botToken, ann.id, 1, 10_000);
       expect(del.method).toBe("deleteMessage");
+    }, 30_000);
+
+    test("formatting is recorded: the bot's parse mode, a user's entities; an operator's HTML edit is sent as HTML", async () => {
+      const cat: FakeUser = { id: 6103, first_name: "Cat" };
+      fake.sendText(botToken, cat, "/fmt");
+      const [bold] = await fake.waitForSent(botToken, cat.id, 1, 15_000);
+      expect(bold.params.parse_mode).toBe("HTML");
+      fake.sendUserMessage(botToken, cat, { text: "hey you", entities: [{ type: "italic", offset: 4, length: 3 }] });
+      await until(async () => (await messagesOf(cat)).body?.items?.length === 3, "three recorded messages", 10_000);
+      const [cmd, out, hey] = (await messagesOf(cat)).body.items;
+      expect([cmd.text, cmd.format, cmd.entities]).toEqual(["/fmt", null, [{ type: "bot_command", offset: 0, length: 4 }]]);
+      expect([out.text, out.format, out.entities]).toEqual(["<b>Bold</b> move", "html", null]);
+      expect([hey.format, hey.entities]).toEqual([null, [{ type: "italic", offset: 4, length: 3 }]]);
+      // the chat list shows the text the user saw, not the tags
+      expect((await chats()).body.items.find((c: any) => c.chatId === String(cat.id))?.lastMessageText).toBe("hey you");
+
+      const sent = await t.call("POST", `/api/bot/tokens/${tokenId}/chats/${cat.id}/messages`, { cookie, json: { text: "<b>Hi</b> there", format: "html" } });
+      expect([sent.status, sent.body.format]).toEqual([201, "html"]);
+      await fake.waitForSent(botToken, cat.id, 1, 10_000);
+      const edited = await t.call("PATCH", `/api/bot/tokens/${tokenId}/chats/${cat.id}/messages/${sent.body.id}`, { cookie, json: { text: "<i>Edited</i> there" } });
+      expect([edited.status, edited.body.text, edited.body.format]).toEqual([200, "<i>Edited</i> there", "html"]);
+      const [edit] = await fake.waitForSent(botToken, cat.id, 1, 10_000);
+      expect([edit.method, edit.params.text, edit.params.parse_mode]).toEqual(["editMessageText", "<i>Edited</i> there", "HTML"]);
+      expect(edit.error).toBeUndefined();
+    }, 30_000);
+
+    test("media records keep their file: a user's photo and document, an operator's media; served through the token, capped and sandboxed", async () => {
+      const dan: FakeUser = { id: 6104, first_name: "Dan" };
+      const photoBytes = new TextEncoder().encode("the bytes of a picture");
+      fake.sendText(botToken, dan, "/start");
+      await fake.waitForSent(botToken, dan.id, 1, 15_000);
+      fake.sendDocument(botToken, dan, { fileName: "pic.png", mimeType: "image/png", bytes: photoBytes });
+      fake.sendDocument(botToken, dan, { fileName: "page.html", mimeType: "text/html", bytes: new TextEncoder().encode("<script>alert(1)</script>") });
+      await until(async () => (await messagesOf(dan)).body?.items?.length === 4, "four recorded messages", 10_000);
+      const [start, , doc, html] = (await messagesOf(dan)).body.items;
+      expect([start.hasFile, doc.kind, doc.hasFile, html.hasFile]).toEqual([false, "document", true, true]);
+      const fileOf = (id: number) => t.call("GET", `/api/bot/tokens/${tokenId}/chats/${dan.id}/messages/${id}/media`, { cookie });
+      const got = await fileOf(doc.id);
+      expect(got.status).toBe(200);
+      expect(got.headers.get("content-type")).toBe("image/png");
+      expect(got.text).toBe("the bytes of a picture");
+      // a file that a browser would run is a sandboxed download
+      const page = await fileOf(html.id);
+      expect([page.status, page.headers.get("content-type"), page.headers.get("content-disposition")]).toEqual([200, "application/octet-stream", "attachment"]);
+      expect(page.headers.get("content-security-policy")).toContain("sandbox");
+      // the download went through the platform with the token; nothing the browser got names it
+      expect(fake.calls(botToken, "downloadFile").length).toBeGreaterThan(0);
+      expect(page.text).not.toContain(botToken);
+      // a message without a file, an unknown message: 404 in the error shape
+      const none = await fileOf(start.id);
+      expect([none.status, none.body.error]).toEqual([404, "NOT_FOUND"]);
+      expect((await fileOf(999_999)).status).toBe(404);
+      expect((await t.call("GET", `/api/bot/tokens/${tokenId}/chats/${dan.id}/messages/abc/media`, { cookie })).status).toBe(400);
+
+      // an operator's media: its project media id and the file the messenger gave back
+      const fd = new FormData();
+      fd.append("file", new File([PNG], "menu.png", { type: "image/png" }));
+      const media = await t.call("POST", `/api/projects/${projectId}/media`, { cookie, body: fd });
+      expect(media.status).toBe(201);
+      const sent = await t.call("POST", `/api/bot/tokens/${tokenId}/chats/${dan.id}/messages`, { cookie, json: { text: "Our menu", mediaId: media.body.id } });
+      expect([sent.status, sent.body.kind, sent.body.mediaId, sent.body.hasFile]).toEqual([201, "photo", media.body.id, true]);
+      await fake.waitForSent(botToken, dan.id, 1, 10_000);
+      const back = await fileOf(sent.body.id);
+      expect([back.status, back.headers.get("content-type")]).toEqual([200, "image/png"]);
     }, 30_000);
 
     test("takeover silences that chat only; resume at a node runs it", async () => {

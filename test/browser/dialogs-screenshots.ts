@@ -1,7 +1,7 @@
 // Screenshots of the Dialogs and Users tabs at 1280 and 390 px, light and dark, for review by eye:
 // `bun test/browser/dialogs-screenshots.ts [outDir]` (default /tmp/dialogs-shots). Not part of the
 // suite. A real bot on the fake messenger talks to a few users first (a deep link, a button press,
-// a photo, an operator reply with buttons, a takeover, a blocked user, tags), so the screens show
+// a photo, an operator reply with buttons, a takeover, a blocked user, tags, payments), so the screens show
 // what an owner sees. docs/images/ holds the ones docs/dialogs.md uses (copied by hand).
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -52,7 +52,16 @@ for (let i = 0; i < 100; i++) {
 await t.call("PUT", `${path(maria.id)}/takeover`, { cookie, json: { on: true } });
 const sent = await t.call("POST", `${path(maria.id)}/messages`, { cookie, json: { text: "Of course! Delivery is <b>free</b> from 20 €. Anything else?", format: "html", buttons: [[{ text: "Track order", url: "https://pizza.example/track" }], [{ text: "Back to menu", goto: "menu" }]] } });
 if (sent.status !== 201) console.log("operator send:", sent.status, sent.body);
+// a picture from the project's media, shown in place in the conversation
+const picture = new FormData();
+picture.append("file", new File([await Bun.file(join(import.meta.dir, "../../docs/images/preview.png")).arrayBuffer()], "menu.png", { type: "image/png" }));
+const media = await t.call("POST", `/api/projects/${p.id}/media`, { cookie, body: picture });
+await t.call("POST", `${path(maria.id)}/messages`, { cookie, json: { text: "Today's menu", mediaId: media.body.id } });
 await t.call("PUT", `/api/bot/tokens/${tk.id}/users/${maria.id}/tags`, { cookie, json: { tags: ["vip", "delivery"] } });
+// two Stars payments of Maria for the card's payments list (the bot records them)
+for (const [charge, amount, payload] of [["stxMariaA", 150, "pizza_club_month"], ["stxMariaB", 40, "tip"]] as const) {
+  fake.sendUserMessage(bot.token, maria, { successful_payment: { currency: "XTR", total_amount: amount, invoice_payload: payload, telegram_payment_charge_id: charge, provider_payment_charge_id: "" } });
+}
 fake.setBlocked(people[3]!.id, true);
 await t.call("POST", `${path(people[3]!.id)}/messages`, { cookie, json: { text: "Are you still there?" } });
 await Bun.sleep(300);

@@ -2,7 +2,8 @@
 // writes and presses a button, the bot answers, and both sides appear live in the open tab; the
 // operator replies with a URL and a "go to node" button and the fake user receives it; edit and
 // delete reach the chat; takeover silences the scenario for that chat only and "resume at" runs the
-// node; a bot message's node opens in the editor; hostile names and texts stay text; on a phone the
+// node; a bot message's node opens in the editor; an operator's picture shows in place (served by the
+// platform through the token); hostile names and texts stay text; on a phone the
 // list and the chat are two screens.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { haveChromium, warnIfNoChromium, type Browser } from "../support/browser";
@@ -157,7 +158,11 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
     expect(photo!.method).toBe("sendPhoto");
     expect(photo!.params.caption).toBe("Our menu");
     const sent = messages().locator('[data-sent-by="operator"]', { hasText: "Our menu" });
-    await sent.getByText("Photo").waitFor();
+    // the picture itself, from this server (fetched through the token), not a messenger URL
+    const img = sent.getByRole("img", { name: "Photo" });
+    await img.waitFor();
+    await b.page.waitForFunction((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0, await img.elementHandle());
+    expect(await img.getAttribute("src")).toMatch(new RegExp(`^/api/bot/tokens/${env.tokenId}/chats/${eve.id}/messages/\\d+/media$`));
     await box.getByRole("button", { name: "Media and buttons" }).click();
   }, 30_000);
 

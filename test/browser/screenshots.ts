@@ -46,7 +46,7 @@ await t.call("PUT", `/api/projects/${p.id}/admin-ids`, { cookie, json: { adminId
 const pages: [string, string][] = [
   ["login", "/login"],
   ["projects", "/projects"],
-  ...["bots", "logs", "users", "media", "versions", "team", "export"].map((x) => [`project-${x}`, `/projects/${p.id}/${x}`] as [string, string]),
+  ...["bots", "logs", "users", "tables", "media", "versions", "team", "export"].map((x) => [`project-${x}`, `/projects/${p.id}/${x}`] as [string, string]),
   ["templates", "/templates"],
   ["template", `/templates/${tpl.id}`],
   ["account", "/account"],

@@ -231,7 +231,7 @@ describe.skipIf(!haveChromium)("Studio tabs in Chromium", () => {
   test("at 390 px no page scrolls sideways", async () => {
     const { page } = b;
     await page.setViewportSize({ width: 390, height: 844 });
-    for (const path of ["/projects", ...["bots", "logs", "users", "media", "versions", "team", "export"].map((x) => `/projects/${projectId}/${x}`), "/templates", "/account"]) {
+    for (const path of ["/projects", ...["bots", "logs", "users", "tables", "media", "versions", "team", "export"].map((x) => `/projects/${projectId}/${x}`), "/templates", "/account"]) {
       await page.goto(base + path);
       await page.waitForLoadState("networkidle");
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

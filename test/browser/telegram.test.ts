@@ -117,6 +117,14 @@ describe.skipIf(!haveChromium)("today's Telegram in Chromium", () => {
     // A 👍 on the bot's first message runs the reaction trigger; a join request is approved.
     await chat.locator('[data-from="bot"]').first().getByRole("button", { name: "React with 👍" }).click();
     await botSaid("liked 👍");
+    // other emoji wait behind "More reactions"
+    const first = chat.locator('[data-from="bot"]').first();
+    await first.getByRole("button", { name: "More reactions" }).click();
+    await first.getByRole("button", { name: "React with 🔥" }).waitFor();
+    await first.getByRole("button", { name: "More reactions" }).click();
+    await first.getByRole("button", { name: "React with 🔥" }).waitFor({ state: "detached" });
+    await chat.getByRole("button", { name: "Leave the group" }).waitFor();
+    await chat.getByRole("button", { name: "Become a group admin" }).waitFor();
     await chat.getByRole("button", { name: "Ask to join the group" }).click();
     await botSaid("approved for -");
 

@@ -2,10 +2,12 @@
 // (docs/dialogs.md "People of a bot"): a ref_42 deep link shows as source and referrer; a user who
 // blocked the bot is marked when an operator's send fails and found by the "Blocked" filter; tags
 // are edited and filter the list; filters by source and language; sorting; CSV export with the
-// list's filters; "open dialog"; deleting a user after a confirmation that names what goes.
+// list's filters; "open dialog"; deleting a user after a confirmation that names what goes; the
+// list marks blocked users and shows tags; the card lists the user's Stars payments.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { haveChromium, warnIfNoChromium, type Browser } from "../support/browser";
 import type { FakeUser } from "../support/fake-messenger";
+import { until } from "../support/process";
 import { node, scenarioOf, startAudience, type AudienceEnv } from "./audience-support";
 
 warnIfNoChromium("users tab");
@@ -31,6 +33,9 @@ describe.skipIf(!haveChromium)("Users tab in Chromium", () => {
       env.fake.sendText(env.botToken, u, text);
       await env.fake.waitForSent(env.botToken, u.id, 1, 20_000);
     }
+    env.fake.sendUserMessage(env.botToken, eve, { successful_payment: { currency: "XTR", total_amount: 25, invoice_payload: "gold_pack", telegram_payment_charge_id: "stxEveCharge", provider_payment_charge_id: "" } });
+    const paid = async () => (await env.t.call("GET", `/api/bot/tokens/${env.tokenId}/users/${eve.id}/payments`, { cookie: env.cookie })).body?.total === 1;
+    await until(paid, "Eve's payment recorded", 10_000);
     b = await env.browser({ viewport: { width: 1280, height: 1000 } });
   }, 60_000);
 
@@ -66,6 +71,8 @@ describe.skipIf(!haveChromium)("Users tab in Chromium", () => {
     await page.goto(`${env.base}/projects/${env.projectId}/users`);
     await list().getByText("Zed", { exact: true }).waitFor({ timeout: 10_000 });
     expect((await names()).sort()).toEqual(["Bob", "Eve", "Zed"]);
+    expect(await list().locator("li", { hasText: "Zed" }).getByText("blocked", { exact: true }).count()).toBe(1);
+    expect(await list().locator("li", { hasText: "Bob" }).getByText("blocked", { exact: true }).count()).toBe(0);
     await page.getByRole("button", { name: "Blocked", exact: true }).click();
     await list().getByText("Bob", { exact: true }).waitFor({ state: "detached" });
     expect(await names()).toEqual(["Zed"]);
@@ -87,6 +94,10 @@ describe.skipIf(!haveChromium)("Users tab in Chromium", () => {
     const facts = await card().locator("dl.facts").first().textContent();
     expect(facts).toContain("ru");
     expect(facts).toContain("Premium");
+    const payments = card().getByTestId("user-payments");
+    await payments.getByText("25 XTR").waitFor();
+    expect(await payments.textContent()).toContain("gold_pack");
+    expect(await payments.textContent()).toContain("paid");
   }, 30_000);
 
   test("tags: add, filter by tag, remove; CSV export follows the filters", async () => {
@@ -94,6 +105,7 @@ describe.skipIf(!haveChromium)("Users tab in Chromium", () => {
     await card().getByLabel("Add a tag").fill("vip");
     await card().getByRole("button", { name: "Add a tag" }).click();
     await card().getByTestId("user-tags").getByText("vip").waitFor();
+    await list().locator("li", { hasText: "Eve" }).getByText("#vip").waitFor();
     await card().getByLabel("Add a tag").fill("x".repeat(32));
     await card().getByRole("button", { name: "Add a tag" }).click();
     await card().getByRole("button", { name: `Remove tag ${"x".repeat(32)}` }).waitFor();

@@ -1,8 +1,10 @@
 // The executable is split into chunks (scripts/build.ts): code reached only through import() is
 // loaded on first use. These paths are never taken by a start, so they are proven here, in the
-// binary: the MCP SDK answers /mcp, the S3 SDK talks to a real S3-compatible server.
+// binary: the MCP SDK answers /mcp, the S3 SDK talks to a real S3-compatible server, the Tables
+// reads' worker thread (an entry point of its own) lists and pages a scenario table.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { Database } from "bun:sqlite";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { buildBinary, startProcessServer, type ProcessServer } from "../support/process";
@@ -53,6 +55,23 @@ describe("chunks loaded on first use inside the executable", () => {
     const body = await res.json();
     expect(body.id).toBe(1);
     expect(typeof body.result.serverInfo.name).toBe("string");
+  });
+
+  test("the Tables reads' worker starts inside the executable and pages a scenario table", async () => {
+    const made = await fetch(`${server.url}/api/projects`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ name: "Tables" }) });
+    const { id } = await made.json();
+    mkdirSync(join(dir, "data", "projects"), { recursive: true });
+    const file = new Database(join(dir, "data", "projects", `${id}-tables.db`), { create: true });
+    file.exec("CREATE TABLE orders (id INTEGER PRIMARY KEY AUTOINCREMENT, item)");
+    file.exec("INSERT INTO orders (item) VALUES ('tea'), ('coffee')");
+    file.close();
+    const list = await fetch(`${server.url}/api/projects/${id}/tables`, { headers: { cookie } });
+    expect(list.status).toBe(200);
+    expect((await list.json()).items.map((t: { name: string; rows: number }) => [t.name, t.rows])).toEqual([["orders", 2]]);
+    const rows = await fetch(`${server.url}/api/projects/${id}/tables/orders/rows?sort=item`, { headers: { cookie } });
+    expect((await rows.json()).items.map((r: { item: string }) => r.item)).toEqual(["coffee", "tea"]);
+    const imported = await fetch(`${server.url}/api/projects/${id}/tables/orders/import`, { method: "POST", headers: { cookie, "content-type": "text/csv" }, body: "item\nwater\n" });
+    expect(await imported.json()).toEqual({ inserted: 1 });
   });
 
   test("object storage: the S3 SDK loads and reaches the bucket; wrong credentials are refused", async () => {

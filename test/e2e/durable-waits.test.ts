@@ -3,11 +3,8 @@
 // exactly once, in both isolation modes. Real processes: the server from source on loopback, its
 // runner or bot process, the fake messenger.
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { restartHarness } from "../support/restart-harness";
-import { childPids, devLoginOnServer, isAlive, startProcessServer, until } from "../support/process";
+import { restartHarness, serverInFolder, startedBot } from "../support/restart-harness";
+import { childPids, isAlive, until } from "../support/process";
 
 const at = (id: string, type: string, data: Record<string, unknown>) => ({ id, type, position: { x: 0, y: 0 }, data });
 const say = (id: string, text: string, next?: string) => at(id, "message", { messageText: text, ...(next ? { enableAutoTransition: true, autoTransitionTo: next } : {}) });
@@ -46,21 +43,9 @@ const texts = (token: string, chat: number) => h.fake.sent(token, chat).map((c) 
 for (const isolation of ["runner", "process"] as const) {
   describe(`isolation ${isolation}`, () => {
     test("a delay and a follow-up running when the server is killed fire once after the restart", async () => {
-      const dir = mkdtempSync(join(tmpdir(), `botloom-waits-${isolation}-`));
-      h.dirs.push(dir);
-      const env = { ADMIN_KEY, SESSION_SECRET: "waits-session-secret-0123456789", MESSENGER_API_ROOT: h.fake.url, BOT_ISOLATION: isolation };
-      const serve = async () => {
-        const s = await startProcessServer([process.execPath, resolve(import.meta.dir, "../../src/main.ts"), "serve"], { cwd: dir, env, timeoutMs: 30_000 });
-        h.servers.push(s);
-        return s;
-      };
+      const serve = serverInFolder(h, `botloom-waits-${isolation}-`, { ADMIN_KEY, SESSION_SECRET: "waits-session-secret-0123456789", BOT_ISOLATION: isolation });
       const s1 = await serve();
-      const cookie = await devLoginOnServer(s1.url, ADMIN_KEY, 1);
-      const post = (path: string, body?: unknown) => fetch(s1.url + path, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
-      const project = await (await post("/api/projects", { name: `Waits ${isolation}`, data: scenario })).json();
-      const bot = h.fake.addBot({ username: `waits_${isolation}_bot` });
-      const token = await (await post(`/api/bot/projects/${project.id}/tokens`, { token: bot.token })).json();
-      expect((await post(`/api/bot/tokens/${token.id}/start`)).status).toBe(200);
+      const { bot } = await startedBot(h, s1, ADMIN_KEY, `Waits ${isolation}`, scenario);
 
       const ann = { id: 7101, first_name: "Ann" };
       const bob = { id: 7102, first_name: "Bob" };
@@ -92,17 +77,9 @@ for (const isolation of ["runner", "process"] as const) {
 }
 
 test("a stopped bot keeps its waits: they fire when it is started again", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "botloom-waits-stopped-"));
-  h.dirs.push(dir);
-  const env = { ADMIN_KEY, SESSION_SECRET: "waits-session-secret-0123456789", MESSENGER_API_ROOT: h.fake.url };
-  const s = await startProcessServer([process.execPath, resolve(import.meta.dir, "../../src/main.ts"), "serve"], { cwd: dir, env, timeoutMs: 30_000 });
-  h.servers.push(s);
-  const cookie = await devLoginOnServer(s.url, ADMIN_KEY, 1);
-  const post = (path: string, body?: unknown) => fetch(s.url + path, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const project = await (await post("/api/projects", { name: "Waits stopped", data: scenario })).json();
-  const bot = h.fake.addBot({ username: "waits_stopped_bot" });
-  const token = await (await post(`/api/bot/projects/${project.id}/tokens`, { token: bot.token })).json();
-  expect((await post(`/api/bot/tokens/${token.id}/start`)).status).toBe(200);
+  const s = await serverInFolder(h, "botloom-waits-stopped-", { ADMIN_KEY, SESSION_SECRET: "waits-session-secret-0123456789" })();
+  const { bot, tokenId, post } = await startedBot(h, s, ADMIN_KEY, "Waits stopped", scenario);
+  const token = { id: tokenId };
   const dan = { id: 7201, first_name: "Dan" };
   h.fake.sendText(bot.token, dan, "/remind");
   await h.fake.waitForSent(bot.token, dan.id, 1, 20_000);

@@ -36,7 +36,7 @@ const BAD_IDS = [
 ];
 
 /** Path parameters holding a number: a bad value is a 400 there (house rule), never a lookup. */
-const NUMERIC = new Set(["project", "token", "env", "media", "version", "template", "pat", "adminPat", "user", "collab", "chatMessage"]);
+const NUMERIC = new Set(["project", "token", "env", "media", "version", "template", "pat", "adminPat", "user", "collab", "chatMessage", "tableRow"]);
 
 test("the catalogue names every route of the app", () => {
   expect(uncovered(h.t.app)).toEqual([]);
@@ -56,6 +56,12 @@ describe("bad ids in every path parameter", () => {
           if (name === "upload") {
             // public file links: a missing or malformed path is simply not found
             expect([400, 404]).toContain(r.status);
+            expectNoLeak(r.text, where);
+            continue;
+          }
+          if (route.path.startsWith("/api/hooks/")) {
+            // an unknown hook is a failure like a wrong secret: a run of them is rate limited (docs/hooks.md)
+            expect([401, 404, 429]).toContain(r.status);
             expectNoLeak(r.text, where);
             continue;
           }
@@ -208,6 +214,16 @@ const BAD_QUERIES = [
   "days=1e3",
   "days=99999999999999999999",
   "search=a&search=b",
+  // analytics ranges: malformed, impossible, reversed, far away, repeated (docs/analytics.md)
+  "from=2026-13-01",
+  "from=2026-02-30&to=2026-03-01",
+  "from=1999-12-31",
+  "to=9999-12-31",
+  "from=2026-03-10&to=2026-03-01",
+  "from=2000-01-01&bucket=hour",
+  "from=1%27%20OR%201=1",
+  "bucket=week",
+  "bucket=day&bucket=hour",
 ];
 
 /**

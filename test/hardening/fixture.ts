@@ -2,6 +2,8 @@
 // that only records), the four kinds of callers, a fixture that gives every kind of resource an id,
 // and the catalogue of every route of the product with its path template.
 import { expect } from "bun:test";
+import { Database } from "bun:sqlite";
+import { scenarioTablesPath } from "../../src/db/project-db";
 import { join } from "node:path";
 import { projectBotChats, projectBotUsers as botUsers } from "../../src/db/project-schema";
 import type { App } from "../../src/app";
@@ -95,6 +97,8 @@ export interface Ids {
   chatMessage: number;
   /** a draft campaign of the token for the bot user (docs/campaigns.md) */
   campaign: number;
+  /** an operator's message with a media file in that chat */
+  chatMediaMessage: number;
   collab: number;
   media: number;
   version: number;
@@ -115,8 +119,14 @@ export interface Ids {
   preview: string;
   /** a file the preview user sent in that session */
   previewFile: string;
+  /** the inbound webhook of the project's webhook_trigger node "hookNode" (docs/hooks.md) */
+  hook: string;
+  hookNode: string;
   /** a project of OWNER (COLLAB invited) in OWNER's trash (docs/api.md "Trash") */
   trashed: number;
+  /** a scenario table of the project (docs/tables.md) and one of its rows */
+  table: string;
+  tableRow: number;
 }
 
 let serial = 0;
@@ -136,7 +146,7 @@ function sharedBackup(t: { ctx: { backups: { create(): Promise<{ name: string }>
 export async function makeFixture(h: Hardening): Promise<Ids> {
   const n = ++serial;
   const { t } = h;
-  const project = t.ctx.projects.create(OWNER, { name: `Fixture ${n}`, data: { sheets: [{ id: "s", name: "S", nodes: [{ id: "start", type: "start", position: { x: 0, y: 0 }, data: { messageText: "hi" } }], edges: [] }] } }).id;
+  const project = t.ctx.projects.create(OWNER, { name: `Fixture ${n}`, data: { sheets: [{ id: "s", name: "S", nodes: [{ id: "start", type: "start", position: { x: 0, y: 0 }, data: { messageText: "hi" } }, { id: "hookNode", type: "webhook_trigger", position: { x: 0, y: 0 }, data: { autoTransitionTo: "start" } }], edges: [] }] } }).id;
   expect((await h.call("POST", `/api/bot/projects/${project}/collaborators`, { cookie: h.owner, json: { user_id: COLLAB } })).status).toBe(200);
   const bot = h.fake.addBot({ firstName: `Fixture${n}` });
   const token = await h.call("POST", `/api/bot/projects/${project}/tokens`, { cookie: h.owner, json: { token: bot.token } });
@@ -157,6 +167,8 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
   fd.append("file", new File([PNG], "pixel.png", { type: "image/png" }));
   const media = await h.call("POST", `/api/projects/${project}/media`, { cookie: h.owner, body: fd });
   expect(media.status).toBe(201);
+  const chatMediaMessage = await h.call("POST", `/api/bot/tokens/${token.body.id}/chats/${botUser}/messages`, { cookie: h.owner, json: { text: "a picture", mediaId: media.body.id } });
+  expect(chatMediaMessage.status).toBe(201);
   expect((await h.call("PUT", `/api/projects/${project}`, { cookie: h.owner, json: { description: `v${n}` } })).status).toBe(200);
   const versions = await h.call("GET", `/api/projects/${project}/versions`, { cookie: h.owner });
   const template = await h.call("POST", "/api/templates", { cookie: h.owner, json: { name: `Tpl ${n}`, data: { sheets: [] }, isPublic: 0 } });
@@ -166,14 +178,19 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
   const storage = await h.call("POST", "/api/storage-configs", { cookie: h.owner, json: { name: `Store ${n}`, backend: "local", config: { rootPath: join(t.dir, `store-${n}`) } } });
   expect(storage.status).toBe(201);
   const preview = await sharedPreview(h, project);
+  const hook = await h.call("POST", `/api/projects/${project}/hooks/hookNode/secret`, { cookie: h.owner });
+  expect(hook.status).toBe(201);
   const pat = t.ctx.auth.createPat(OWNER, `fixture ${n}`, []);
   const adminPat = t.ctx.auth.createPat(OWNER, `admin-made ${n}`, []);
   const backup = await sharedBackup(t);
+  const tableRow = scenarioTable(t.ctx.projectFiles.pathOf(project));
   const trashed = t.ctx.projects.create(OWNER, { name: `Trashed ${n}` }).id;
   expect((await h.call("POST", `/api/bot/projects/${trashed}/collaborators`, { cookie: h.owner, json: { user_id: COLLAB } })).status).toBe(200);
   expect((await h.call("DELETE", `/api/projects/${trashed}`, { cookie: h.owner })).status).toBe(200);
   return {
     trashed,
+    table: "orders",
+    tableRow,
     project,
     token: token.body.id,
     botToken: bot.token,
@@ -183,6 +200,7 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
     chat: botUser,
     chatMessage: chatMessage.body.id,
     campaign: campaign.body.id,
+    chatMediaMessage: chatMediaMessage.body.id,
     collab: COLLAB,
     media: media.body.id,
     version: versions.body[0].id,
@@ -195,8 +213,20 @@ export async function makeFixture(h: Hardening): Promise<Ids> {
     adminPat: adminPat.id,
     user: OWNER,
     backup,
+    hook: hook.body.hookId,
+    hookNode: "hookNode",
     ...preview,
   };
+}
+
+/** The table a bot_table node would have made, with one row: its id. */
+function scenarioTable(botFile: string): number {
+  const d = new Database(scenarioTablesPath(botFile), { create: true });
+  d.exec("PRAGMA journal_mode = WAL");
+  d.exec("CREATE TABLE orders (id INTEGER PRIMARY KEY AUTOINCREMENT, created_at TEXT NOT NULL DEFAULT (datetime('now')), name)");
+  const id = Number(d.query("INSERT INTO orders (name) VALUES ('first')").run().lastInsertRowid);
+  d.close();
+  return id;
 }
 
 const previews = new WeakMap<Hardening, { preview: string; previewFile: string }>();
@@ -275,6 +305,14 @@ export const ROUTES: { method: string; path: string; level: Level }[] = [
   { method: "POST", path: "/api/projects/{project}/media", level: "user" },
   { method: "GET", path: "/api/projects/{project}/media", level: "user" },
   { method: "DELETE", path: "/api/projects/{project}/media/{media}", level: "user" },
+  // scenario tables (docs/tables.md)
+  { method: "GET", path: "/api/projects/{project}/tables", level: "user" },
+  { method: "GET", path: "/api/projects/{project}/tables/{table}/rows", level: "user" },
+  { method: "POST", path: "/api/projects/{project}/tables/{table}/rows", level: "user" },
+  { method: "PATCH", path: "/api/projects/{project}/tables/{table}/rows/{tableRow}", level: "user" },
+  { method: "DELETE", path: "/api/projects/{project}/tables/{table}/rows/{tableRow}", level: "user" },
+  { method: "GET", path: "/api/projects/{project}/tables/{table}/export", level: "user" },
+  { method: "POST", path: "/api/projects/{project}/tables/{table}/import", level: "user" },
   { method: "GET", path: "/uploads/{upload}", level: "public" },
   { method: "HEAD", path: "/uploads/{upload}", level: "public" },
   // live events (WebSocket upgrade; a plain GET is a 400)
@@ -315,6 +353,7 @@ export const ROUTES: { method: string; path: string; level: Level }[] = [
   { method: "GET", path: "/api/bot/tokens/{token}/users/{botUser}", level: "user" },
   // people and dialogs (docs/dialogs.md)
   { method: "GET", path: "/api/bot/tokens/{token}/users/export", level: "user" },
+  { method: "GET", path: "/api/bot/tokens/{token}/users/{botUser}/payments", level: "user" },
   { method: "PUT", path: "/api/bot/tokens/{token}/users/{botUser}/tags", level: "user" },
   { method: "DELETE", path: "/api/bot/tokens/{token}/users/{botUser}", level: "user" },
   { method: "GET", path: "/api/bot/tokens/{token}/chats", level: "user" },
@@ -322,8 +361,12 @@ export const ROUTES: { method: string; path: string; level: Level }[] = [
   { method: "POST", path: "/api/bot/tokens/{token}/chats/{chat}/messages", level: "user" },
   { method: "PATCH", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMessage}", level: "user" },
   { method: "DELETE", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMessage}", level: "user" },
+  { method: "GET", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMediaMessage}/media", level: "user" },
   { method: "PUT", path: "/api/bot/tokens/{token}/chats/{chat}/takeover", level: "user" },
   { method: "POST", path: "/api/bot/tokens/{token}/chats/{chat}/read", level: "user" },
+  // analytics (docs/analytics.md)
+  { method: "GET", path: "/api/bot/tokens/{token}/analytics", level: "user" },
+  { method: "GET", path: "/api/bot/tokens/{token}/analytics/nodes", level: "user" },
   // campaigns (docs/campaigns.md)
   { method: "GET", path: "/api/bot/tokens/{token}/campaigns", level: "user" },
   { method: "POST", path: "/api/bot/tokens/{token}/campaigns", level: "user" },
@@ -341,6 +384,10 @@ export const ROUTES: { method: string; path: string; level: Level }[] = [
   { method: "GET", path: "/api/bot/tokens/{token}/campaigns/{campaign}/recipients/export", level: "user" },
   // webhook intake
   { method: "POST", path: "/api/webhook/{project}/{token}", level: "public" },
+  // inbound webhooks (docs/hooks.md): the public path is authenticated by the hook's secret only
+  { method: "POST", path: "/api/hooks/{hook}", level: "public" },
+  { method: "GET", path: "/api/projects/{project}/hooks", level: "user" },
+  { method: "POST", path: "/api/projects/{project}/hooks/{hookNode}/secret", level: "user" },
   // storage configs
   { method: "GET", path: "/api/storage-configs", level: "user" },
   { method: "POST", path: "/api/storage-configs", level: "operator" },
@@ -385,6 +432,7 @@ export const ROUTES: { method: string; path: string; level: Level }[] = [
   { method: "POST", path: "/api/projects/{project}/preview", level: "user" },
   { method: "POST", path: "/api/templates/{template}/preview", level: "user" },
   { method: "GET", path: "/api/preview/{preview}", level: "user" },
+  { method: "POST", path: "/api/preview/{preview}/hooks/{hookNode}", level: "user" },
   { method: "DELETE", path: "/api/preview/{preview}", level: "user" },
   { method: "GET", path: "/api/preview/{preview}/transcript", level: "user" },
   { method: "POST", path: "/api/preview/{preview}/actions", level: "user" },

@@ -27,6 +27,8 @@ const anyUser = (ok: number): Expect => [401, ok, ok, ok, ok, ok, 401];
 const operatorOnly = (ok: number): Expect => [401, 403, 403, ok, 403, 403, 401];
 const adminOnly = (ok: number): Expect => [401, 401, 401, 401, 401, 401, ok];
 const everyone = (ok: number): Expect => [ok, ok, ok, ok, ok, ok, ok];
+// The analytics answer a token of someone else's project as if it did not exist (docs/analytics.md#access).
+const botMemberHidden = (ok: number): Expect => [401, 404, ok, ok, ok, 404, 401];
 const previewOwner = (ok: number): Expect => [401, 404, 404, ok, 404, 404, 401]; // a preview is its starter's alone
 
 const scenario = { sheets: [{ id: "s1", name: "S", nodes: [], edges: [] }] };
@@ -49,6 +51,11 @@ export const MATRIX: Row[] = [
   { method: "HEAD", path: "/uploads/{upload}", expect: everyone(200) },
   // without the secret header the intake refuses everyone alike (docs/api.md#webhook-intake: a deliberate hardening)
   { method: "POST", path: "/api/webhook/{project}/{token}", body: () => ({ update_id: 1 }), expect: everyone(401) },
+  // an inbound webhook is authenticated by its secret only: no session or PAT opens it (docs/hooks.md)
+  { method: "POST", path: "/api/hooks/{hook}", body: () => ({ user_id: 1 }), expect: everyone(401) },
+  // a hook's URL and secret are the project members' (docs/hooks.md)
+  { method: "GET", path: "/api/projects/{project}/hooks", expect: member(200) },
+  { method: "POST", path: "/api/projects/{project}/hooks/{hookNode}/secret", expect: member(201) },
   // auth (docs/api.md)
   { method: "GET", path: "/api/auth/me", expect: anyUser(200) },
   { method: "GET", path: "/api/auth/pats", expect: anyUser(200) },
@@ -96,6 +103,14 @@ export const MATRIX: Row[] = [
   { method: "POST", path: "/api/projects/{project}/media", expect: member(201) },
   { method: "GET", path: "/api/projects/{project}/media", expect: member(200) },
   { method: "DELETE", path: "/api/projects/{project}/media/{media}", expect: member(200) },
+  // scenario tables (docs/tables.md): project access
+  { method: "GET", path: "/api/projects/{project}/tables", expect: member(200) },
+  { method: "GET", path: "/api/projects/{project}/tables/{table}/rows", expect: member(200) },
+  { method: "POST", path: "/api/projects/{project}/tables/{table}/rows", body: () => ({ name: "added" }), expect: member(201) },
+  { method: "PATCH", path: "/api/projects/{project}/tables/{table}/rows/{tableRow}", body: () => ({ name: "changed" }), expect: member(200) },
+  { method: "DELETE", path: "/api/projects/{project}/tables/{table}/rows/{tableRow}", expect: member(200) },
+  { method: "GET", path: "/api/projects/{project}/tables/{table}/export", expect: member(200) },
+  { method: "POST", path: "/api/projects/{project}/tables/{table}/import", body: () => [{ name: "imported" }], expect: member(200) },
   // live events: credentials first, then "this is a WebSocket" (400)
   { method: "GET", path: "/api/events", expect: anyUser(400) },
   // bot API: projects and collaborators
@@ -138,6 +153,7 @@ export const MATRIX: Row[] = [
   { method: "GET", path: "/api/bot/tokens/{token}/users/{botUser}", expect: botMember(200) },
   // people and dialogs (docs/dialogs.md): the actor rules of /api/bot/*
   { method: "GET", path: "/api/bot/tokens/{token}/users/export", expect: botMember(200) },
+  { method: "GET", path: "/api/bot/tokens/{token}/users/{botUser}/payments", expect: botMember(200) },
   { method: "PUT", path: "/api/bot/tokens/{token}/users/{botUser}/tags", body: () => ({ tags: ["vip"] }), expect: botMember(200) },
   { method: "DELETE", path: "/api/bot/tokens/{token}/users/{botUser}", expect: botMember(200) },
   { method: "GET", path: "/api/bot/tokens/{token}/chats", expect: botMember(200) },
@@ -145,8 +161,11 @@ export const MATRIX: Row[] = [
   { method: "POST", path: "/api/bot/tokens/{token}/chats/{chat}/messages", body: () => ({ text: "hi" }), expect: botMember(201) },
   { method: "PATCH", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMessage}", body: () => ({ text: "edited" }), expect: botMember(200) },
   { method: "DELETE", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMessage}", expect: botMember(200) },
+  { method: "GET", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMediaMessage}/media", expect: botMember(200) },
   { method: "PUT", path: "/api/bot/tokens/{token}/chats/{chat}/takeover", body: () => ({ on: true }), expect: botMember(200) },
   { method: "POST", path: "/api/bot/tokens/{token}/chats/{chat}/read", expect: botMember(200) },
+  { method: "GET", path: "/api/bot/tokens/{token}/analytics", expect: botMemberHidden(200) },
+  { method: "GET", path: "/api/bot/tokens/{token}/analytics/nodes", expect: botMemberHidden(200) },
   // campaigns (docs/campaigns.md): the fixture's campaign is a draft for the bot user, so the
   // controls that need one being sent (pause, resume) or done (delete-sent) answer members 409
   { method: "GET", path: "/api/bot/tokens/{token}/campaigns", expect: botMember(200) },
@@ -214,6 +233,7 @@ export const MATRIX: Row[] = [
   { method: "GET", path: "/api/preview/{preview}", expect: previewOwner(200) },
   { method: "GET", path: "/api/preview/{preview}/transcript", expect: previewOwner(200) },
   { method: "POST", path: "/api/preview/{preview}/actions", body: () => ({ type: "text", text: "/start" }), expect: previewOwner(200) },
+  { method: "POST", path: "/api/preview/{preview}/hooks/{hookNode}", body: () => ({ order: "1" }), expect: previewOwner(200) },
   { method: "PUT", path: "/api/preview/{preview}/actor", body: () => ({ user: "user", chat: "private" }), expect: previewOwner(200) },
   { method: "PUT", path: "/api/preview/{preview}/document", body: () => ({ document: { sheets: [{ id: "s", name: "S", nodes: [{ id: "start", type: "start", position: { x: 0, y: 0 }, data: { messageText: "edited" } }], edges: [] }] } }), expect: previewOwner(200) },
   { method: "GET", path: "/api/preview/{preview}/variables", expect: previewOwner(200) },

@@ -74,7 +74,7 @@ test("inside a session: unknown methods and tools, and wrong arguments of every 
   const unknownTool = JSON.parse((await callTool("rm_rf", {})).text);
   expect(JSON.stringify(unknownTool)).toMatch(/rm_rf/);
   const wrong: unknown[] = [{}, { projectId: "1 OR 1=1" }, { projectId: -1 }, { projectId: 1e308 }, { projectId: null }, { projectId: [1] }, { projectId: { $gt: 0 } }, "not an object", [1, 2]];
-  for (const tool of ["get_project", "add_node", "update_node", "delete_node", "connect_nodes", "update_project_data", "start_bot", "read_logs", "list_bot_users"]) {
+  for (const tool of ["get_project", "add_node", "update_node", "delete_node", "connect_nodes", "update_project_data", "start_bot", "read_logs", "list_bot_users", "list_tables", "read_rows", "insert_row", "update_row", "delete_row"]) {
     for (const a of wrong) {
       const r = await callTool(tool, a);
       expect(r.status).toBeLessThan(500);

@@ -107,6 +107,13 @@ test("a session that exercises everything", async () => {
   webhookSecrets.push(secret);
   await h.call("POST", `/api/webhook/${shared.project}/${shared.token}`, { json: { update_id: 1 }, headers: { "x-telegram-bot-api-secret-token": secret } });
   await h.call("POST", `/api/webhook/${shared.project}/${shared.token}`, { json: { update_id: 1 }, headers: { "x-telegram-bot-api-secret-token": `${secret}x` } });
+  // inbound webhooks (docs/hooks.md): a secret made, rotated, used right and wrong, the list
+  const hookSecret = await h.call("POST", `/api/projects/${shared.project}/hooks/hookNode/secret`, { cookie: h.owner });
+  expect(hookSecret.status).toBe(201);
+  await h.call("POST", hookSecret.body.path, { json: { user_id: 1 }, headers: { "x-botloom-secret": hookSecret.body.secret } });
+  await h.call("POST", hookSecret.body.path, { json: { user_id: 1 }, headers: { "x-botloom-secret": `${hookSecret.body.secret}x` } });
+  await h.call("POST", hookSecret.body.path, { json: { user_id: 1 }, headers: { authorization: `Bearer ${hookSecret.body.secret}` } });
+  await h.call("GET", `/api/projects/${shared.project}/hooks`, { cookie: h.owner });
   await h.call("PATCH", `/api/bot/tokens/${shared.token}`, { cookie: h.owner, json: { launchMode: "webhook" } });
   await h.call("POST", `/api/projects/${shared.project}/generate`, { cookie: h.owner, json: {} });
   await h.call("POST", `/api/projects/${shared.project}/export`, { cookie: h.owner });
@@ -124,6 +131,7 @@ test("a session that exercises everything", async () => {
 const unmasked = (r: Recorded) => r.method === "PATCH" && /^\/api\/bot\/env\/\d+(\?|$)/.test(r.path) && r.status === 200 && /"isSecret":0/.test(r.text);
 const envAllowed = (r: Recorded) =>
   (r.method === "POST" && /\/api\/bot\/tokens\/[^/]+\/env(\?|$)/.test(r.path) && r.status === 201) || (/\/reveal(\?|$)/.test(r.path) && r.status === 200) || unmasked(r);
+const hookAllowed = (r: Recorded) => r.method === "POST" && /^\/api\/projects\/\d+\/hooks\/[^/]+\/secret(\?|$)/.test(r.path) && r.status === 201;
 const patAllowed = (r: Recorded) => r.method === "POST" && /^\/(admin\/)?api\/(auth\/)?pats(\?|$)/.test(r.path) && r.status === 201;
 
 function scan(name: string, needle: string | RegExp, allowed: (r: Recorded) => boolean = () => false) {
@@ -152,11 +160,13 @@ test("no secret in any response body or header, nor in any log line", () => {
   scan("the storage encryption key", ENCRYPTION_KEY);
   scan("the messenger client secret", SETTINGS_CLIENT_SECRET);
   for (const s of webhookSecrets) scan("a webhook secret", s);
+  scan("a hook secret", /whs_[A-Za-z0-9]{20,}/, hookAllowed);
 });
 
 test("the scan is not vacuous: the contract answers really carry their secrets", () => {
   expect(h.responses.some((r) => envAllowed(r) && /fixture-secret-\d+-5a4b3c2d1e/.test(r.text))).toBe(true);
   expect(h.responses.some((r) => envAllowed(r) && r.text.includes("env-secret-value-0f1e2d3c"))).toBe(true);
   expect(h.responses.some((r) => patAllowed(r) && /mcp_[A-Za-z0-9]{20,}/.test(r.text))).toBe(true);
+  expect(h.responses.some((r) => hookAllowed(r) && /whs_[A-Za-z0-9]{20,}/.test(r.text))).toBe(true);
   expect(h.t.logs.length).toBeGreaterThan(0);
 });

@@ -72,7 +72,7 @@ describe("MCP endpoint", () => {
     const { client } = await connect(patFor(t, OWNER));
     const { tools } = await client.listTools();
     const names = tools.map((x) => x.name);
-    for (const n of ["list_projects", "get_project", "create_project", "update_project_data", "add_node", "update_node", "delete_node", "connect_nodes", "validate_project", "generate_code", "list_templates", "use_template", "list_tokens", "start_bot", "stop_bot", "bot_status", "read_logs", "list_bot_users", "bot_stats", "preview_start", "preview_send", "preview_transcript", "list_chats", "read_chat", "send_as_bot", "edit_bot_message", "set_takeover", "find_bot_users", "tag_bot_user", "create_campaign", "test_campaign", "start_campaign", "pause_campaign", "campaign_status"]) {
+    for (const n of ["list_projects", "get_project", "create_project", "update_project_data", "add_node", "update_node", "delete_node", "connect_nodes", "validate_project", "generate_code", "list_templates", "use_template", "list_tokens", "start_bot", "stop_bot", "bot_status", "read_logs", "list_bot_users", "bot_stats", "preview_start", "preview_send", "preview_transcript", "list_chats", "read_chat", "send_as_bot", "edit_bot_message", "set_takeover", "find_bot_users", "tag_bot_user", "bot_analytics", "node_funnel", "create_campaign", "test_campaign", "start_campaign", "pause_campaign", "campaign_status", "list_tables", "read_rows", "insert_row", "update_row", "delete_row"]) {
       expect(names).toContain(n);
     }
     for (const tool of tools) {
@@ -217,6 +217,20 @@ describe("MCP endpoint", () => {
     expect(again.params.text).toBe("Made by an agent, for Alice.");
     expect((await ok(client, "tag_bot_user", { tokenId, userId: chatId, tags: ["vip"] })).tags).toEqual(["vip"]);
     expect((await ok(client, "find_bot_users", { tokenId, tag: "vip" })).items.map((u: any) => u.userId)).toEqual([chatId]);
+    // docs/analytics.md: the same run, counted (the batch that holds the resumed walk may still be on its way)
+    let funnel: any;
+    for (let i = 0; i < 100 && !(funnel?.edges?.some((e: any) => e.to === "about" && e.users === 1) && funnel.items.find((n: any) => n.nodeId === "about")?.visits === 2); i++) {
+      if (i > 0) await Bun.sleep(50);
+      funnel = await ok(client, "node_funnel", { tokenId });
+    }
+    expect(funnel.items.find((n: any) => n.nodeId === "hello")).toMatchObject({ users: 1, visits: 1 });
+    expect(funnel.items.find((n: any) => n.nodeId === "about")).toMatchObject({ users: 1, visits: 2 });
+    expect(funnel.edges).toContainEqual({ from: "hello", to: "about", users: 1 });
+    const figures = await ok(client, "bot_analytics", { tokenId, bucket: "hour", from: new Date().toISOString().slice(0, 10) });
+    expect(figures.series.length).toBe(24);
+    expect(figures.totals).toMatchObject({ users: 1, activeUsers: 1, newUsers: 1 });
+    expect(figures.commands).toEqual([{ command: "start", count: 2 }]);
+    expect(errorText(await call(client, "bot_analytics", { tokenId, from: "2026-02-30" }))).toMatch(/from must be a date/);
     // a campaign to the "vip" tag (docs/campaigns.md): a test to Alice, the start, the status; its
     // go-to-node button runs that node in the running bot
     const campaign = await ok(client, "create_campaign", { tokenId, name: "VIP", message: { text: "News for {first_name}", buttons: [[{ text: "About", goto: "about" }]] }, audience: { tags: ["vip"] } });

@@ -210,6 +210,30 @@ test("group moderation: the admin bans the second user by id in the preview grou
   await stop(d);
 }, 60_000);
 
+test("reactions of any emoji, leaving the group and becoming its admin reach the bot's triggers", async () => {
+  const d = await start({
+    sheets: [{ id: "s", name: "S", edges: [], nodes: [
+      node("start", "start", { command: "/start", messageText: "hello" }),
+      node("loved", "reaction_trigger", { emoji: ["🔥"], messageNodes: ["start"], autoTransitionTo: "lovedSaid" }),
+      node("lovedSaid", "message", { messageText: "fire on {reacted_message_id}" }),
+      node("moves", "member_trigger", { memberEvents: ["left", "promoted"], autoTransitionTo: "movedSaid" }),
+      node("movedSaid", "message", { messageText: "member {member_event}" }),
+    ] }],
+  });
+  await d.act({ type: "text", text: "/start" });
+  const [hello] = await d.botSays((m) => m.includes("hello"));
+  await d.act({ type: "reaction", messageId: hello!.messageId, emoji: "🔥" });
+  await d.botSays((m) => m.includes(`fire on ${hello!.messageId}`));
+  expect((await t.call("POST", `/api/preview/${d.id}/actions`, { cookie: owner, json: { type: "reaction", messageId: hello!.messageId, emoji: "fire" } })).status).toBe(400);
+  // the group's transcript shows what the member trigger says there
+  expect((await t.call("PUT", `/api/preview/${d.id}/actor`, { cookie: owner, json: { user: "user", chat: "group" } })).status).toBe(200);
+  await d.act({ type: "promote" });
+  await d.botSays((m) => m.includes("member promoted"));
+  await d.act({ type: "leave_group" });
+  await d.botSays((m) => m.includes("member left"));
+  await stop(d);
+}, 60_000);
+
 test("project media reach the preview: the bot sends an uploaded picture and the chat serves its bytes", async () => {
   const png = Uint8Array.from(Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64"));
   const form = new FormData();

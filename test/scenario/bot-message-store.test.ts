@@ -153,7 +153,7 @@ describe("message store", () => {
 });
 
 describe("retention", () => {
-  test("messages older than messageRetentionDays are pruned by the bot (newer ones stay)", { timeout: 20_000 }, async () => {
+  test("messages older than messageRetentionDays are pruned by the bot with their details (newer ones stay)", { timeout: 20_000 }, async () => {
     const dirR = tmpDir("message-store-prune-");
     const path = join(dirR, "p.db");
     const seed = new Database(path, { create: true });
@@ -161,10 +161,12 @@ describe("retention", () => {
     const old = new Date(Date.now() - 3 * 86_400_000).toISOString();
     const recent = new Date(Date.now() - 3_600_000).toISOString();
     const add = seed.query("INSERT INTO bot_messages (token_id, chat_id, direction, sent_by, kind, text, created_at) VALUES (?, '1', 'in', 'user', 'text', ?, ?)");
+    const look = seed.query("INSERT INTO bot_message_details (id, token_id, format) SELECT id, token_id, 'html' FROM bot_messages");
     seed.transaction(() => {
       for (let i = 0; i < 2500; i++) add.run(9, `old ${i}`, old);
       add.run(9, "recent", recent);
       add.run(10, "another token's", old);
+      look.run();
     })();
     seed.close();
     const bR = await startBot(fake, scenario, { dir: dirR, env: { DATABASE_PATH: path, TOKEN_ID: "9", BOTLOOM_MESSAGE_RETENTION_DAYS: "2" } });
@@ -173,6 +175,9 @@ describe("retention", () => {
       await eventually(() => expect((d.query("SELECT count(*) AS n FROM bot_messages WHERE token_id = 9").get() as Row).n).toBe(1), 8000);
       expect((d.query("SELECT text FROM bot_messages WHERE token_id = 9").get() as Row).text).toBe("recent");
       expect((d.query("SELECT count(*) AS n FROM bot_messages WHERE token_id = 10").get() as Row).n).toBe(1);
+      // the formatting of the pruned messages goes with them (2,500 over two chunks)
+      await eventually(() => expect((d.query("SELECT count(*) AS n FROM bot_message_details WHERE token_id = 9").get() as Row).n).toBe(1), 8000);
+      expect((d.query("SELECT count(*) AS n FROM bot_message_details WHERE token_id = 10").get() as Row).n).toBe(1);
     } finally {
       d.close();
       await bR.stop();

@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { PROJECT_DB_DDL } from "../../src/db/project-schema";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
 import { until } from "../support/process";
-import { doc, node, removeDir, startBot, tmpDir, type BotProcess } from "./harness";
+import { inputTimeoutScenario } from "./fixtures-input-timeout";
+import { Chat, doc, node, pendingWaits, removeDir, startBot, tmpDir, type BotProcess } from "./harness";
 
 const scenario = doc(
   node("cmd-remind", "command_trigger", { command: "/remind", autoTransitionTo: "set" }),
@@ -32,15 +33,6 @@ afterAll(async () => {
   for (const d of dirs) removeDir(d);
 });
 
-const pending = (dbPath: string) => {
-  const d = new Database(dbPath, { readonly: true });
-  try {
-    return d.query<{ n: number }, []>("SELECT count(*) AS n FROM bot_waits").get()!.n;
-  } finally {
-    d.close();
-  }
-};
-
 describe("durable waits in a program on its own", () => {
   test("a delay running when the program is killed fires once after it starts again", async () => {
     const dir = tmpDir("scenario-waits-");
@@ -52,7 +44,7 @@ describe("durable waits in a program on its own", () => {
     const ann = { id: 9_100_001, first_name: "Ann" };
     fake.sendText(first.bot.token, ann, "/remind");
     expect((await fake.waitForSent(first.bot.token, ann.id, 1, 10_000))[0]!.params.text).toBe("Reminder set");
-    await until(() => pending(dbPath) === 1, "the wait stored");
+    await until(() => pendingWaits(dbPath) === 1, "the wait stored");
     first.proc.kill("SIGKILL");
     await first.proc.exited;
     expect(fake.sent(first.bot.token, ann.id).length).toBe(1);
@@ -65,7 +57,7 @@ describe("durable waits in a program on its own", () => {
     fake.sendText(first.bot.token, bob, "/ping");
     await fake.waitForSent(first.bot.token, bob.id, 1, 10_000);
     expect(fake.sent(first.bot.token, ann.id).map((c) => c.params.text)).toEqual(["Reminder set", "Reminder for Ann!"]);
-    expect(pending(dbPath)).toBe(0);
+    expect(pendingWaits(dbPath)).toBe(0);
   }, 40_000);
 
   test("bad input: 10,000 waits due at the same second fire once each, and the bot answers others meanwhile", async () => {
@@ -105,6 +97,64 @@ describe("durable waits in a program on its own", () => {
     const chats = fake.calls(bot.token).filter(isRing).map((c) => String(c.params.chat_id));
     expect(chats.length).toBe(COUNT);
     expect(new Set(chats).size).toBe(COUNT);
-    expect(pending(dbPath)).toBe(0);
+    expect(pendingWaits(dbPath)).toBe(0);
   }, 90_000);
+});
+
+// An input's timeout (the reference's inputTimeout) is a durable wait too: no answer within N seconds →
+// the question expires and the flow goes to inputTimeoutTarget; an answer in time cancels it, so does
+// asking the question again; it fires once after the program is killed with SIGKILL and started again.
+const scenarioOf = inputTimeoutScenario;
+const texts = (calls: { params: Record<string, any> }[]) => calls.map((c) => c.params.text);
+
+describe("input timeout", () => {
+  test("no answer in time: the timeout exit; an answer in time or a new asking cancels the old timeout", async () => {
+    const dir = tmpDir("scenario-input-timeout-");
+    dirs.push(dir);
+    const b = await startBot(fake, scenarioOf(1), { dir, generate: { enableLogging: true }, env: { DATABASE_PATH: join(dir, "project.db") } });
+    bots.push(b);
+    const chat = new Chat(b, { first_name: "Ann" });
+    expect(texts(await chat.say("/ask"))).toEqual(["Your name?"]);
+    expect(texts(await chat.replies(1, 5000))).toEqual(["Too late, Ann"]);
+    // the question expired: the text is no answer to it now
+    expect(texts(await chat.say("/ping"))).toEqual(["pong"]);
+
+    // asked again and answered in time: no "Too late" follows (watched for a bounded window)
+    expect(texts(await chat.say("/ask"))).toEqual(["Your name?"]);
+    expect(texts(await chat.say("Zed"))).toEqual(["Thanks, Zed"]);
+    // asked twice: only the newest asking may expire, once
+    const other = new Chat(b, { first_name: "Bob" });
+    expect(texts(await other.say("/ask"))).toEqual(["Your name?"]);
+    expect(texts(await other.say("/ask"))).toEqual(["Your name?"]);
+    expect(texts(await other.replies(1, 5000))).toEqual(["Too late, Bob"]);
+    await chat.quiet(1500);
+    await other.quiet(500);
+    expect(b.output()).toContain("input ask: no answer in time; on to late");
+  }, 30_000);
+
+  test("the timeout survives a SIGKILL of the program and fires once after the restart", async () => {
+    const dir = tmpDir("scenario-input-timeout-kill-");
+    dirs.push(dir);
+    const dbPath = join(dir, "project.db");
+    const env = { DATABASE_PATH: dbPath };
+    const first = await startBot(fake, scenarioOf(2), { dir, env });
+    bots.push(first);
+    const cid = { id: 9_200_001, first_name: "Cid" };
+    fake.sendText(first.bot.token, cid, "/ask");
+    expect((await fake.waitForSent(first.bot.token, cid.id, 1, 10_000))[0]!.params.text).toBe("Your name?");
+    await until(() => pendingWaits(dbPath) === 1, "the timeout stored");
+    const due = Date.now() + 2000;
+    first.proc.kill("SIGKILL");
+    await first.proc.exited;
+    await until(() => Date.now() > due, "the timeout to fall due", 10_000);
+
+    const second = await startBot(fake, scenarioOf(2), { dir, env, bot: first.bot });
+    bots.push(second);
+    expect((await fake.waitForSent(first.bot.token, cid.id, 1, 10_000))[0]!.params.text).toBe("Too late, Cid");
+    const dan = { id: 9_200_002, first_name: "Dan" };
+    fake.sendText(first.bot.token, dan, "/ping");
+    await fake.waitForSent(first.bot.token, dan.id, 1, 10_000);
+    expect(fake.sent(first.bot.token, cid.id).map((c) => c.params.text)).toEqual(["Your name?", "Too late, Cid"]);
+    expect(pendingWaits(dbPath)).toBe(0);
+  }, 40_000);
 });

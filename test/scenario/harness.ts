@@ -1,6 +1,7 @@
 // Runs generated bots as real processes against the fake messenger, and plays their users.
 // A bot is written to .tmp/ inside the repository, so `import "grammy"` resolves from the repo's
 // node_modules exactly as a bot folder of the appliance resolves it from bots/node_modules.
+import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBotModules } from "../../src/bots/bot-modules";
@@ -119,6 +120,16 @@ export async function startBot(fake: FakeMessenger, scenario: unknown, opts: Sta
     throw err;
   }
   return handle;
+}
+
+/** How many waits a bot's file holds (bot_waits), read beside the running bot. */
+export function pendingWaits(dbPath: string): number {
+  const d = new Database(dbPath, { readonly: true });
+  try {
+    return d.query<{ n: number }, []>("SELECT count(*) AS n FROM bot_waits").get()!.n;
+  } finally {
+    d.close();
+  }
 }
 
 export function removeDir(dir: string) {

@@ -27,7 +27,7 @@ describe("logic and data nodes at generation", () => {
       node("bt", "bot_table", { tableName: "bad name", operation: "explode" }),
     );
     expect(w).toContain('Node "q": psql_query without a query fails when it runs.');
-    expect(w).toContain('Node "q": psql_query runs on the project\'s own SQLite database; external connections (env) are not used.');
+    expect(w).toContain('Node "q": psql_query on an external PostgreSQL needs connectionEnvVar, the name of a secret env variable of the token (A-Z, 0-9, _); the node fails when it runs.');
     expect(w).toContain('Node "bt": bot_table operation "explode" is unknown; it reads.');
     expect(w).toContain('Node "bt": bot_table needs a tableName of letters, digits and _; the node fails when it runs.');
   });

@@ -4,7 +4,8 @@
 // a Mini App URL a variable turns into anything but https leaves that one button out (the message
 // still goes out, the bot keeps running). Deep links: "/start <parameter>" runs the command_trigger
 // of that parameter (exact before the longest prefix), else the plain /start. Reactions, member
-// changes and join requests start their triggers' flows; approve_join_request answers a request.
+// changes and join requests start their triggers' flows; approve_join_request answers a request;
+// a webhook-mode bot is registered for the same update kinds polling asks for.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { loginAs } from "../support/app";
 import type { FakeUser } from "../support/fake-messenger";
@@ -42,6 +43,8 @@ const scenario = {
       node("team", "message", { messageText: "welcome to the team" }),
       node("liked", "reaction_trigger", { emoji: ["👍"], autoTransitionTo: "thanks" }),
       node("thanks", "message", { messageText: "thanks for {reaction_emoji} on {reacted_message_id}" }),
+      node("loved", "reaction_trigger", { emoji: ["❤"], messageNodes: ["next"], autoTransitionTo: "lovedSaid" }),
+      node("lovedSaid", "message", { messageText: "love for {reacted_message_id}" }),
       node("joins", "member_trigger", { memberEvents: ["joined"], autoTransitionTo: "welcome" }),
       node("welcome", "message", { messageText: "welcome {member_id}" }),
       node("back", "member_trigger", { memberEvents: ["unblocked"], autoTransitionTo: "welcomeBack" }),
@@ -79,6 +82,22 @@ for (const isolation of ["runner", "process"] as const) {
     const say = async (u: FakeUser, text: string) => {
       p.fake.sendText(b.bot.token, u, text);
       return (await p.fake.waitForSent(b.bot.token, u.id, 1, 10_000))[0];
+    };
+    const privateChat = (u: FakeUser) => ({ id: u.id, type: "private", first_name: u.first_name });
+    const now = () => Math.floor(Date.now() / 1000);
+    const emoji = (list: string[]) => list.map((e) => ({ type: "emoji", emoji: e }));
+    /** The user reacts with `added` on a message of their chat, having put `before` there earlier. */
+    const react = (token: string, u: FakeUser, messageId: number | undefined, added: string, before: string[] = []) =>
+      p.fake.pushUpdate(token, { message_reaction: { chat: privateChat(u), message_id: messageId, user: u, date: now(), old_reaction: emoji(before), new_reaction: emoji([...before, added]) } });
+    /** The user joins a group (chat_member), then restarts the bot after blocking it (my_chat_member): both flows answer. */
+    const memberFlowsRun = async (bot: { token: string; id: number }, u: FakeUser, group: { id: number }) => {
+      p.fake.pushUpdate(bot.token, { chat_member: { chat: group, from: u, date: now(), old_chat_member: { status: "left", user: u }, new_chat_member: { status: "member", user: u } } });
+      const [welcome] = await p.fake.waitForSent(bot.token, group.id, 1, 10_000);
+      expect(welcome!.params.text).toBe(`welcome ${u.id}`);
+      const me = { id: bot.id, is_bot: true, first_name: "Bot" };
+      p.fake.pushUpdate(bot.token, { my_chat_member: { chat: privateChat(u), from: u, date: now(), old_chat_member: { status: "kicked", user: me, until_date: 0 }, new_chat_member: { status: "member", user: me } } });
+      const [back] = await p.fake.waitForSent(bot.token, u.id, 1, 10_000);
+      expect(back!.params.text).toBe("welcome back (unblocked)");
     };
 
     beforeAll(async () => {
@@ -137,11 +156,10 @@ for (const isolation of ["runner", "process"] as const) {
       const u = user();
       const group = { id: -100_777_000 - n, type: "supergroup", title: "Cats club" };
       const shop = await say(u, "/start");
-      const chat = { id: u.id, type: "private", first_name: u.first_name };
-      const date = Math.floor(Date.now() / 1000);
+      const date = now();
       // A reaction the trigger does not watch, then one it does.
-      p.fake.pushUpdate(b.bot.token, { message_reaction: { chat, message_id: shop.messageId, user: u, date, old_reaction: [], new_reaction: [{ type: "emoji", emoji: "😢" }] } });
-      p.fake.pushUpdate(b.bot.token, { message_reaction: { chat, message_id: shop.messageId, user: u, date, old_reaction: [{ type: "emoji", emoji: "😢" }], new_reaction: [{ type: "emoji", emoji: "😢" }, { type: "emoji", emoji: "👍" }] } });
+      react(b.bot.token, u, shop.messageId, "😢");
+      react(b.bot.token, u, shop.messageId, "👍", ["😢"]);
       const [thanks] = await p.fake.waitForSent(b.bot.token, u.id, 1, 10_000);
       expect(thanks.params.text).toBe(`thanks for 👍 on ${shop.messageId}`);
       // Only asked for because a trigger needs it.
@@ -149,15 +167,7 @@ for (const isolation of ["runner", "process"] as const) {
       const asked = polls.find((c) => c.params.allowed_updates !== undefined)?.params.allowed_updates;
       expect(asked).toEqual(expect.arrayContaining(["message", "callback_query", "my_chat_member", "chat_join_request", "message_reaction", "chat_member"]));
 
-      p.fake.pushUpdate(b.bot.token, { chat_member: { chat: group, from: u, date, old_chat_member: { status: "left", user: u }, new_chat_member: { status: "member", user: u } } });
-      const [welcome] = await p.fake.waitForSent(b.bot.token, group.id, 1, 10_000);
-      expect(welcome.params.text).toBe(`welcome ${u.id}`);
-
-      // The user restarts the bot after blocking it (my_chat_member in the private chat).
-      const me = { id: b.bot.id, is_bot: true, first_name: "Bot" };
-      p.fake.pushUpdate(b.bot.token, { my_chat_member: { chat, from: u, date, old_chat_member: { status: "kicked", user: me, until_date: 0 }, new_chat_member: { status: "member", user: me } } });
-      const [back] = await p.fake.waitForSent(b.bot.token, u.id, 1, 10_000);
-      expect(back.params.text).toBe("welcome back (unblocked)");
+      await memberFlowsRun(b.bot, u, group);
 
       p.fake.sendGroupMessage(b.bot.token, group.id, u, "hi all");
       p.fake.pushUpdate(b.bot.token, { chat_join_request: { chat: group, from: u, user_chat_id: u.id, date } });
@@ -165,6 +175,40 @@ for (const isolation of ["runner", "process"] as const) {
       expect(inside.params.text).toBe("you are in Cats club");
       const approved = p.fake.calls(b.bot.token).filter((c) => c.method === "approveChatJoinRequest");
       expect(approved.map((c) => [Number(c.params.chat_id), Number(c.params.user_id)])).toEqual([[group.id, u.id]]);
+    });
+
+    test("a reaction trigger limited to the messages of chosen nodes: a reaction elsewhere runs nothing", async () => {
+      const u = user();
+      const shop = await say(u, "/start");
+      const goButton = shop.params.reply_markup.inline_keyboard[2][0].callback_data;
+      p.fake.pressButton(b.bot.token, u, goButton, shop.messageId);
+      const [next] = await p.fake.waitForSent(b.bot.token, u.id, 1, 10_000);
+      expect(next.params.text).toBe("next");
+      // ❤ on the shop message (sent by "start"), then on the message "next" sent: only the second runs the flow
+      react(b.bot.token, u, shop.messageId, "❤");
+      react(b.bot.token, u, next.messageId, "❤");
+      const [loved] = await p.fake.waitForSent(b.bot.token, u.id, 1, 10_000);
+      expect(loved.params.text).toBe(`love for ${next.messageId}`);
+      // a message id the store never saw (another sender) runs nothing either; the next reply is the plain /start's
+      react(b.bot.token, u, 999_999, "❤");
+      expect((await say(u, "/start")).params.text).toBe("Shop");
+    });
+
+    test("webhook mode: setWebhook asks for the kinds the triggers need, so reactions and member updates arrive", async () => {
+      const cookie = await loginAs(p.t, 93);
+      const w = await addBot(p, cookie, `Hooked${isolation}`, { data: scenario, mode: "webhook" });
+      expect((await act(p, w, "start")).status).toBe(200);
+      const registered = p.fake.calls(w.bot.token, "setWebhook").at(-1)?.params.allowed_updates;
+      expect(registered).toEqual(expect.arrayContaining(["message", "callback_query", "my_chat_member", "chat_join_request", "message_reaction", "chat_member"]));
+      const u = user();
+      p.fake.sendText(w.bot.token, u, "/start");
+      const [shop] = await p.fake.waitForSent(w.bot.token, u.id, 1, 10_000);
+      react(w.bot.token, u, shop.messageId, "👍");
+      const [thanks] = await p.fake.waitForSent(w.bot.token, u.id, 1, 10_000);
+      expect(thanks.params.text).toBe(`thanks for 👍 on ${shop.messageId}`);
+      const group = { id: -100_888_000 - n, type: "supergroup", title: "Dogs club" };
+      await memberFlowsRun(w.bot, u, group);
+      expect((await act(p, w, "stop")).status).toBe(200);
     });
 
     test("Stars: an amount a variable leaves empty fails the invoice node; a valid one is sent, the checkout accepted, the payment runs its flow and is refunded", async () => {
@@ -200,6 +244,28 @@ for (const isolation of ["runner", "process"] as const) {
       }
       expect(card).toMatchObject({ payment_amount: 5, payment_payload: `premium_${u.id}`, payment_charge_id: charge });
       expect(p.fake.calls(b.bot.token).filter((c) => c.method === "refundStarPayment").map((c) => c.params)).toEqual([{ user_id: u.id, telegram_payment_charge_id: charge }]);
+      // The payment is a row of the project's payments, refunded in place; the card lists it.
+      const paymentsOf = async () => (await p.t.call("GET", `/api/bot/tokens/${b.tokenId}/users/${u.id}/payments`, { cookie: b.cookie })).body;
+      let page = await paymentsOf();
+      for (let i = 0; i < 50 && page.items?.[0]?.status !== "refunded"; i++) {
+        await Bun.sleep(100);
+        page = await paymentsOf();
+      }
+      expect(page.total).toBe(1);
+      expect(page.items[0]).toMatchObject({ chargeId: charge, providerChargeId: null, amount: 5, currency: "XTR", payload: `premium_${u.id}`, status: "refunded" });
+      expect(typeof page.items[0].paidAt).toBe("string");
+      expect(page.items[0].refundedAt >= page.items[0].paidAt).toBe(true);
+      // Telegram redelivering the same payment does not count it twice.
+      p.fake.sendUserMessage(b.bot.token, u, { successful_payment: { currency: "XTR", total_amount: 5, invoice_payload: `premium_${u.id}`, telegram_payment_charge_id: charge, provider_payment_charge_id: "" } });
+      await p.fake.waitForSent(b.bot.token, u.id, 2, 10_000);
+      const other = `stxOther${u.id}`;
+      p.fake.sendUserMessage(b.bot.token, u, { successful_payment: { currency: "XTR", total_amount: 7, invoice_payload: "second", telegram_payment_charge_id: other, provider_payment_charge_id: "" } });
+      await p.fake.waitForSent(b.bot.token, u.id, 2, 10_000);
+      for (let i = 0; i < 50 && page.total !== 2; i++) {
+        await Bun.sleep(100);
+        page = await paymentsOf();
+      }
+      expect(page.items.map((x: { chargeId: string; status: string }) => [x.chargeId, x.status])).toEqual([[other, "refunded"], [charge, "refunded"]]);
     });
 
     test("a Mini App URL that is not https once filled in leaves that button out; the bot answers on", async () => {

@@ -23,11 +23,11 @@ describe("deep links on command_trigger", () => {
     expect(warnings).toEqual([]);
     expect(compiled.commands).toEqual([
       {
-        command: "start", target: "end", description: "start", menu: undefined, adminOnly: undefined,
+        command: "start", target: "end", description: "start", menu: undefined, adminOnly: undefined, via: "plain",
         links: [
-          { match: "exact", value: "promo_7", target: "end", saveAs: undefined },
-          { match: "prefix", value: "promo_", target: "end", saveAs: "campaign" },
-          { match: "prefix", value: "p", target: "end", saveAs: undefined },
+          { match: "exact", value: "promo_7", target: "end", saveAs: undefined, via: "exact" },
+          { match: "prefix", value: "promo_", target: "end", saveAs: "campaign", via: "long" },
+          { match: "prefix", value: "p", target: "end", saveAs: undefined, via: "short" },
         ],
       },
     ]);
@@ -67,11 +67,19 @@ describe("reaction, member and join-request triggers", () => {
     );
     expect(warnings).toEqual([]);
     expect(compiled.messageTriggers).toEqual([
-      { on: "reaction", target: "end", only: ["👍", "❤️"] },
+      { on: "reaction", target: "end", only: ["👍", "❤️"], fromNodes: undefined },
       { on: "member", target: "end", only: ["joined", "blocked"] },
       { on: "join_request", target: "end" },
-      { on: "reaction", target: "end", only: undefined },
+      { on: "reaction", target: "end", only: undefined, fromNodes: undefined },
     ]);
+  });
+
+  test("messageNodes limits a reaction trigger to the messages those nodes sent; an unknown node is a warning", () => {
+    const { compiled, warnings } = compile(
+      node("r", "reaction_trigger", { emoji: "👍", messageNodes: "end, ghost", autoTransitionTo: "end" }),
+    );
+    expect(compiled.messageTriggers).toEqual([{ on: "reaction", target: "end", only: ["👍"], fromNodes: ["end", "ghost"] }]);
+    expect(warnings.map((w) => w.message)).toEqual([expect.stringMatching(/messageNodes "ghost" are not in the scenario/)]);
   });
 
   test("a word among the emoji and an unknown member event are warnings", () => {

@@ -6,7 +6,7 @@ import { authPlugin } from "../../http/auth";
 import { badRequest } from "../../errors";
 import { jsonAnswer } from "../../http/openapi-answer";
 import { parseEnumQuery, parseIntQuery, parseTokenId } from "../../http/params";
-import { botUserFullSchema, botUserPageSchema, DAILY_DAYS_DEFAULT, DAILY_DAYS_MAX, USERS_LIMIT_DEFAULT, USERS_LIMIT_MAX } from "./model";
+import { botUserFullSchema, botUserPageSchema, DAILY_DAYS_DEFAULT, DAILY_DAYS_MAX, PAYMENTS_LIMIT_DEFAULT, PAYMENTS_LIMIT_MAX, paymentsPageSchema, USERS_LIMIT_DEFAULT, USERS_LIMIT_MAX } from "./model";
 import { BotUsersService } from "./service";
 import { PEOPLE_FILTERS, PEOPLE_SORTS, type PeopleFilter } from "./model";
 import { PeopleService } from "./people";
@@ -51,6 +51,7 @@ function peopleFilter(query: Record<string, unknown>): PeopleFilter {
     sort: parseEnumQuery(query.sort, PEOPLE_SORTS, "sort"),
   };
 }
+const paymentsQuery = z.looseObject({ limit: text.describe(`how many, newest first, 1..${PAYMENTS_LIMIT_MAX} (larger is clamped), default ${PAYMENTS_LIMIT_DEFAULT}`) });
 const dailyQuery = z.looseObject({ days: text.describe(`days back from today, 1..${DAILY_DAYS_MAX} (larger is clamped), default ${DAILY_DAYS_DEFAULT}`) });
 
 export const botUserRoutes = (ctx: AppContext) => {
@@ -110,6 +111,14 @@ export const botUserRoutes = (ctx: AppContext) => {
         return { ...detail, ...people.fields(tokenId, actor.userId, userId) };
       },
       { botActor: true, detail: { summary: "A user of a bot: the detail plus language, premium, blocked, source, referrer, tags, seen times, message counts, takeover", ...jsonAnswer(botUserFullSchema) } },
+    )
+    .get(
+      "/tokens/:tokenId/users/:userId/payments",
+      ({ actor, params, query }) => {
+        const limit = parseIntQuery(query.limit, "limit", { default: PAYMENTS_LIMIT_DEFAULT, min: 1, max: PAYMENTS_LIMIT_MAX, clamp: true });
+        return people.payments(parseTokenId(params.tokenId), actor.userId, botUserIdParam(params.userId), limit);
+      },
+      { botActor: true, query: paymentsQuery, detail: { summary: "A user's Stars payments, newest first: charge ids, amount, payload, paid or refunded", ...jsonAnswer(paymentsPageSchema) } },
     )
     .put(
       "/tokens/:tokenId/users/:userId/tags",

@@ -3,7 +3,16 @@ import { z } from "zod";
 export const USERS_LIMIT_DEFAULT = 10;
 export const USERS_LIMIT_MAX = 50;
 
-export const botUserListItemSchema = z.object({ userId: z.string(), firstName: z.string(), userName: z.string() });
+/** docs/api.md's list item, plus what the message store knows (docs/dialogs.md "The people of a bot"). */
+export const botUserListItemSchema = z.object({
+  userId: z.string(),
+  firstName: z.string(),
+  userName: z.string(),
+  blocked: z.boolean(),
+  /** an operator holds the user's private chat */
+  takeover: z.boolean(),
+  tags: z.array(z.string()),
+});
 export type BotUserListItem = z.infer<typeof botUserListItemSchema>;
 
 export const botUserPageSchema = z.object({
@@ -50,6 +59,23 @@ export const personFieldsSchema = z.object({
 export type PersonFields = z.infer<typeof personFieldsSchema>;
 
 export const botUserFullSchema = botUserDetailSchema.extend(personFieldsSchema.shape);
+
+export const PAYMENTS_LIMIT_DEFAULT = 50;
+export const PAYMENTS_LIMIT_MAX = 200;
+
+/** A Stars payment the bot received (docs/nodes/payments.md): Telegram's charge ids, Stars, the invoice payload. */
+export const paymentSchema = z.object({
+  chargeId: z.string(),
+  providerChargeId: z.string().nullable(),
+  amount: z.number().int(),
+  currency: z.string(),
+  payload: z.string(),
+  status: z.enum(["paid", "refunded"]),
+  paidAt: z.string(),
+  refundedAt: z.string().nullable(),
+});
+export const paymentsPageSchema = z.object({ items: z.array(paymentSchema), total: z.number().int() });
+export type PaymentsPage = z.infer<typeof paymentsPageSchema>;
 
 export const DAILY_DAYS_DEFAULT = 14;
 export const DAILY_DAYS_MAX = 90;

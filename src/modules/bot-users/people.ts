@@ -3,9 +3,10 @@
 import type { AppContext } from "../../context";
 import type { ProjectDb } from "../../db/project-db";
 import { notFound } from "../../errors";
-import { pageInfo, parseVariables, type BotUserPage, type PersonFields } from "./model";
+import { csvCell } from "../../lib/csv-cell";
+import { pageInfo, parseVariables, type BotUserListItem, type BotUserPage, type PaymentsPage, type PersonFields } from "./model";
 import type { PeopleFilter } from "./model";
-import { deletePerson, knownUser, userFactsOf, peoplePage, peopleRows, personOf, setTags, takeoverOf } from "./queries";
+import { deletePerson, knownUser, userFactsOf, paymentsOf, peoplePage, peopleRows, personOf, setTags, takeoverOf, type ListRow } from "./queries";
 
 export function tagsOf(raw: string | null | undefined): string[] {
   try {
@@ -16,11 +17,9 @@ export function tagsOf(raw: string | null | undefined): string[] {
   }
 }
 
-/** A spreadsheet would run a cell starting with = + - @ (or a tab/CR) as a formula: such cells get a leading quote. */
-export function csvCell(v: unknown): string {
-  let s = v === null || v === undefined ? "" : typeof v === "string" ? v : typeof v === "object" ? JSON.stringify(v) : String(v);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+/** One item of the users list: who, and whether blocked, held by an operator, tagged. */
+export function listItemOf(r: ListRow): BotUserListItem {
+  return { userId: r.userId, firstName: r.firstName ?? "", userName: r.username ?? "", blocked: r.blocked === 1, takeover: r.takeover === 1, tags: tagsOf(r.tags) };
 }
 
 export class PeopleService {
@@ -35,7 +34,7 @@ export class PeopleService {
     const db = this.fileOf(tokenId, actorId);
     if (!db) return { items: [], ...pageInfo(0, offset, limit, 0) };
     const { rows, count } = peoplePage(db, tokenId, f, limit, offset);
-    const items = rows.map((r) => ({ userId: r.userId, firstName: r.firstName ?? "", userName: r.username ?? "" }));
+    const items = rows.map(listItemOf);
     return { items, ...pageInfo(count, offset, limit, items.length) };
   }
 
@@ -67,6 +66,15 @@ export class PeopleService {
     const unique = [...new Set(tags.map((t) => t.trim()))];
     setTags(db, tokenId, userId, unique);
     return { userId, tags: unique };
+  }
+
+  /** The user's Stars payments, newest first (the bot records them: runtime/record.ts). */
+  async payments(tokenId: number, actorId: number, userId: string, limit: number): Promise<PaymentsPage> {
+    const db = this.fileOf(tokenId, actorId);
+    if (!db || !(await knownUser(db, tokenId, userId))) throw notFound("Bot user not found");
+    const { rows, total } = await paymentsOf(db, tokenId, userId, limit);
+    const items = rows.map((r) => ({ chargeId: r.chargeId, providerChargeId: r.providerChargeId, amount: r.amount, currency: r.currency, payload: r.payload, status: r.status, paidAt: r.paidAt, refundedAt: r.refundedAt }));
+    return { items, total };
   }
 
   remove(tokenId: number, actorId: number, userId: string): { success: true } {

@@ -1,12 +1,14 @@
 // Reads and writes of bot_users in a project's own database file (src/db/project-schema.ts).
 // Newest first (first_seen_at, then row id, both descending) so that a bot-manager client shows
 // recent sign-ups on its first page.
-import { and, asc, desc, eq, gte, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { containsText } from "../../db/like";
 import type { ProjectDb } from "../../db/project-db";
 import {
   projectBotChats as chats,
   projectBotMessages as messages,
+  projectBotMessageDetails as details,
+  projectBotPayments as payments,
   projectBotPeople as people,
   projectBotState as states,
   projectBotUsers as botUsers,
@@ -17,12 +19,29 @@ import { statements } from "../../db/prepared";
 export type BotUserRow = typeof botUsers.$inferSelect;
 
 const byToken = eq(botUsers.tokenId, sql.placeholder("tokenId"));
-const listColumns = { userId: botUsers.userId, firstName: botUsers.firstName, username: botUsers.username };
+const samePerson = and(eq(people.tokenId, botUsers.tokenId), eq(people.userId, botUsers.userId));
+/** A user's private chat has the user's id: its takeover flag is the user's. */
+const privateChat = and(eq(chats.tokenId, botUsers.tokenId), eq(chats.chatId, botUsers.userId));
+/** A list item: the user and what the message store knows (blocked, takeover, tags; docs/dialogs.md). */
+const listColumns = {
+  userId: botUsers.userId,
+  firstName: botUsers.firstName,
+  username: botUsers.username,
+  blocked: sql<number>`coalesce(${people.blocked}, 0)`,
+  takeover: sql<number>`coalesce(${chats.takeover}, 0)`,
+  tags: people.tags,
+};
+export type ListRow = { userId: string; firstName: string | null; username: string | null; blocked: number; takeover: number; tags: string | null };
 const newestFirst = [desc(botUsers.firstSeenAt), desc(botUsers.id)];
+
+/** The list's rows: each user with their person row and private chat (primary-key lookups). */
+function listOf(db: ProjectDb) {
+  return db.select(listColumns).from(botUsers).leftJoin(people, samePerson).leftJoin(chats, privateChat);
+}
 
 export const botUserStatements = statements((db: ProjectDb) => ({
   count: () => db.select({ n: sql<number>`count(*)` }).from(botUsers).where(byToken).prepare(),
-  page: () => db.select(listColumns).from(botUsers).where(byToken).orderBy(...newestFirst).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")).prepare(),
+  page: () => listOf(db).where(byToken).orderBy(...newestFirst).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")).prepare(),
   one: () => db.select().from(botUsers).where(and(byToken, eq(botUsers.userId, sql.placeholder("userId")))).prepare(),
   setPhoto: () => db.update(botUsers).set({ photoUrl: sql`${sql.placeholder("photoUrl")}` }).where(eq(botUsers.id, sql.placeholder("id"))).prepare(),
 }));
@@ -39,7 +58,7 @@ function matching(tokenId: number, term: string) {
 export function searchBotUsers(db: ProjectDb, tokenId: number, term: string, limit: number, offset: number) {
   const where = matching(tokenId, term);
   const count = db.select({ n: sql<number>`count(*)` }).from(botUsers).where(where).get()?.n ?? 0;
-  const rows = db.select(listColumns).from(botUsers).where(where).orderBy(...newestFirst).limit(limit).offset(offset).all();
+  const rows = listOf(db).where(where).orderBy(...newestFirst).limit(limit).offset(offset).all();
   return { count, rows };
 }
 
@@ -55,7 +74,6 @@ export function newUsersPerDay(db: ProjectDb, tokenId: number, since: string): {
 
 // ─── The people of a bot (docs/dialogs.md): bot_users with what the message store knows (bot_people, bot_chats) ───
 
-const samePerson = and(eq(people.tokenId, botUsers.tokenId), eq(people.userId, botUsers.userId));
 const isBlocked = sql`coalesce(${people.blocked}, 0) = 1`;
 const notBlocked = sql`coalesce(${people.blocked}, 0) = 0`;
 
@@ -92,10 +110,7 @@ export type PersonRow = typeof botUsers.$inferSelect & { person: typeof people.$
 export function peoplePage(db: ProjectDb, tokenId: number, f: PeopleFilter, limit: number, offset: number, now = Date.now()) {
   const w = where(tokenId, f, now);
   const count = db.select({ n: sql<number>`count(*)` }).from(botUsers).leftJoin(people, samePerson).where(w).get()?.n ?? 0;
-  const rows = db
-    .select({ userId: botUsers.userId, firstName: botUsers.firstName, username: botUsers.username })
-    .from(botUsers)
-    .leftJoin(people, samePerson)
+  const rows = listOf(db)
     .where(w)
     .orderBy(...order(f.sort))
     .limit(limit)
@@ -143,13 +158,24 @@ export function setTags(db: ProjectDb, tokenId: number, userId: string, tags: st
     .run();
 }
 
+/** A user's Stars payments, newest first, and how many there are. */
+export function paymentsOf(db: ProjectDb, tokenId: number, userId: string, limit: number) {
+  const theirs = and(eq(payments.tokenId, tokenId), eq(payments.userId, userId));
+  const total = db.select({ n: sql<number>`count(*)` }).from(payments).where(theirs).get()?.n ?? 0;
+  const rows = db.select().from(payments).where(theirs).orderBy(desc(payments.id)).limit(limit).all();
+  return { rows, total };
+}
+
 /** The user, their variables and state, their person row, their private chat and its messages. */
 export function deletePerson(db: ProjectDb, tokenId: number, userId: string) {
   db.transaction((tx) => {
     tx.delete(botUsers).where(and(eq(botUsers.tokenId, tokenId), eq(botUsers.userId, userId))).run();
     tx.delete(people).where(and(eq(people.tokenId, tokenId), eq(people.userId, userId))).run();
+    tx.delete(payments).where(and(eq(payments.tokenId, tokenId), eq(payments.userId, userId))).run();
     tx.delete(states).where(and(eq(states.tokenId, tokenId), eq(states.chatId, userId))).run();
-    tx.delete(messages).where(and(eq(messages.tokenId, tokenId), eq(messages.chatId, userId))).run();
+    const ofChat = and(eq(messages.tokenId, tokenId), eq(messages.chatId, userId));
+    tx.delete(details).where(inArray(details.id, tx.select({ id: messages.id }).from(messages).where(ofChat))).run();
+    tx.delete(messages).where(ofChat).run();
     tx.delete(chats).where(and(eq(chats.tokenId, tokenId), eq(chats.chatId, userId))).run();
   });
 }

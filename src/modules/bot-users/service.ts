@@ -6,6 +6,7 @@ import { MessengerError } from "../../errors";
 import type { TokenAccess, TokenRow } from "../tokens/access";
 import { fetchAvatar, PHOTO_RECHECK_MS, uploadExists } from "../tokens/photos";
 import { formatDateTime, pageInfo, parseVariables, type BotUserDetail, type BotUserPage, type DailyNewUsers } from "./model";
+import { listItemOf } from "./people";
 import { botUserStatements, newUsersPerDay, searchBotUsers, type BotUserRow } from "./queries";
 
 /** Bounds the in-memory "checked, no avatar" cache. */
@@ -35,13 +36,13 @@ export class BotUsersService {
     const q = db ? botUserStatements(db) : undefined;
     const count = q?.count.get({ tokenId })?.n ?? 0;
     const rows = q?.page.all({ tokenId, limit, offset }) ?? [];
-    const items = rows.map((r) => ({ userId: r.userId, firstName: r.firstName ?? "", userName: r.username ?? "" }));
+    const items = rows.map(listItemOf);
     return { items, ...pageInfo(count, offset, limit, items.length) };
   }
 
   private search(db: ProjectDb, tokenId: number, limit: number, offset: number, term: string): BotUserPage {
     const { count, rows } = searchBotUsers(db, tokenId, term, limit, offset);
-    const items = rows.map((r) => ({ userId: r.userId, firstName: r.firstName ?? "", userName: r.username ?? "" }));
+    const items = rows.map(listItemOf);
     return { items, ...pageInfo(count, offset, limit, items.length) };
   }
 

@@ -31,7 +31,7 @@ import {
 } from "./queries";
 import { recipientView } from "./model";
 import type { CampaignSender } from "./sender";
-import { csvCell } from "../bot-users/people";
+import { csvCell } from "../../lib/csv-cell";
 
 /** How long delete-sent's answer waits for the deletions to end (docs/campaigns.md#the-sender). */
 const DELETE_SENT_WAIT_MS = 10_000;

@@ -25,6 +25,22 @@ import {
 } from "./model";
 import { chatIdParam, DialogsService } from "./service";
 
+/** Types a browser may show in place; anything else (HTML, SVG, scripts) is a download, sandboxed. */
+const INLINE_TYPE = /^(image\/(png|jpeg|gif|webp)|video\/(mp4|webm|quicktime)|audio\/(mpeg|ogg|mp4|x-m4a|wav))$/;
+
+/** A file from a bot user is hostile: shown in place only when a browser cannot run it (docs/security.md). */
+function mediaHeaders(contentType: string): Record<string, string> {
+  const type = contentType.split(";")[0]!.trim().toLowerCase();
+  const inline = INLINE_TYPE.test(type);
+  return {
+    "content-type": inline ? type : "application/octet-stream",
+    "content-disposition": inline ? "inline" : "attachment",
+    "x-content-type-options": "nosniff",
+    "content-security-policy": "default-src 'none'; sandbox",
+    "cache-control": "private, max-age=3600",
+  };
+}
+
 const text = z.string().optional();
 const chatsQuery = z.looseObject({
   search: text.describe("title, first name, @username (substring) or the exact chat or user id"),
@@ -92,6 +108,15 @@ export const dialogsRoutes = (ctx: AppContext) => {
         return service.edit(tokenId, actor.userId, chatId, parsePositiveId(params.messageId, "messageId"), body.text);
       },
       { botActor: true, body: editSchema, detail: doc("Edit a message the bot sent (text or caption): the message with editedAt", messageViewSchema) },
+    )
+    .get(
+      "/:chatId/messages/:messageId/media",
+      async ({ actor, params }) => {
+        const { tokenId, chatId } = ids(params);
+        const file = await service.media(tokenId, actor.userId, chatId, parsePositiveId(params.messageId, "messageId"));
+        return new Response(file.body, { headers: mediaHeaders(file.contentType) });
+      },
+      { botActor: true, detail: { summary: "The file of a recorded message (photo, video, document…), fetched through the token; 404 when it has none, 413 over 20 MB" } },
     )
     .delete(
       "/:chatId/messages/:messageId",

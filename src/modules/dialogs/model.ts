@@ -69,6 +69,9 @@ export type ChatPage = z.output<typeof chatPageSchema>;
 
 const buttonSchema = z.object({ text: z.string(), url: z.string().optional(), data: z.string().optional(), goto: z.string().optional() });
 export type Button = z.output<typeof buttonSchema>;
+/** A messenger entity: formatting over a slice of the plain text (offset and length in UTF-16 units). */
+const entitySchema = z.object({ type: z.string(), offset: int, length: int, url: z.string().optional(), language: z.string().optional() });
+type Entity = z.output<typeof entitySchema>;
 
 export const messageViewSchema = z.object({
   id: int,
@@ -78,6 +81,14 @@ export const messageViewSchema = z.object({
   operatorId: int.nullable(),
   kind: z.string(),
   text: z.string(),
+  /** the parse mode the text was sent in (it is then marked up): html, markdown, markdownv2; null: plain */
+  format: z.string().nullable(),
+  /** the messenger's entities over the plain text (incoming messages, sends that carried them) */
+  entities: z.array(entitySchema).nullable(),
+  /** the message carries a messenger file: GET …/messages/{id}/media gives it */
+  hasFile: z.boolean(),
+  /** the project's media file an operator sent */
+  mediaId: int.nullable(),
   buttons: z.array(z.array(buttonSchema)).nullable(),
   callbackData: z.string().nullable(),
   nodeId: z.string().nullable(),
@@ -119,6 +130,16 @@ function parseButtons(raw: string | null): Button[][] | null {
   }
 }
 
+function parseEntities(raw: string | null): Entity[] | null {
+  if (!raw) return null;
+  try {
+    const v = JSON.parse(raw);
+    return Array.isArray(v) ? v.filter((e) => e && typeof e.type === "string" && Number.isInteger(e.offset) && Number.isInteger(e.length)) : null;
+  } catch {
+    return null;
+  }
+}
+
 export function messageView(r: MessageRow): MessageView {
   const buttons = parseButtons(r.buttons);
   // An operator's "go to node" button shows its node (its data is GOTO_DATA_PREFIX + node id).
@@ -131,6 +152,10 @@ export function messageView(r: MessageRow): MessageView {
     operatorId: r.operatorId,
     kind: r.kind,
     text: r.text,
+    format: r.format,
+    entities: parseEntities(r.entities),
+    hasFile: r.fileId !== null,
+    mediaId: r.mediaId,
     buttons,
     callbackData: r.callbackData,
     nodeId: r.nodeId,

@@ -1,15 +1,22 @@
 // SQL of the Dialogs: a token's chats and messages in its project's file (docs/dialogs.md). The bot
 // writes the same tables (runtime/record.ts); the platform writes an operator's messages, the
 // takeover flag and the read mark.
-import { and, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import type { ProjectDb } from "../../db/project-db";
 import { projects } from "../../db/schema";
-import { projectBotChats as chats, projectBotMessages as messages, projectBotPeople as people } from "../../db/project-schema";
+import { projectBotChats as chats, projectBotMessageDetails as details, projectBotMessages as messages, projectBotPeople as people } from "../../db/project-schema";
 import { containsText } from "../../db/like";
 
 export type ChatRow = typeof chats.$inferSelect & { blocked: number };
-export type MessageRow = typeof messages.$inferSelect;
+/** A recorded message with its formatting and file (bot_message_details; null for plain text without media). */
+export type MessageRow = typeof messages.$inferSelect & { format: string | null; entities: string | null; fileId: string | null; mediaId: number | null };
+export type Formatting = Pick<MessageRow, "format" | "entities">;
+export type Details = Pick<MessageRow, "format" | "entities" | "fileId" | "mediaId">;
+
+const detailColumns = { format: details.format, entities: details.entities, fileId: details.fileId, mediaId: details.mediaId };
+const withLook = { ...getTableColumns(messages), ...detailColumns };
+const lookOf = eq(details.id, messages.id);
 
 export interface ChatFilter {
   search: string;
@@ -72,19 +79,20 @@ export function chatOf(db: ProjectDb, tokenId: number, chatId: string): typeof c
 /** `limit` messages before `before` (the newest without it), newest first, plus one to tell whether more exist. */
 export function messagesBefore(db: ProjectDb, tokenId: number, chatId: string, before: number | undefined, limit: number): MessageRow[] {
   const where = and(eq(messages.tokenId, tokenId), eq(messages.chatId, chatId), before === undefined ? undefined : lt(messages.id, before));
-  return db.select().from(messages).where(where).orderBy(desc(messages.id)).limit(limit + 1).all();
+  return db.select(withLook).from(messages).leftJoin(details, lookOf).where(where).orderBy(desc(messages.id)).limit(limit + 1).all();
 }
 
 export function messageOf(db: ProjectDb, tokenId: number, chatId: string, id: number): MessageRow | undefined {
-  return db.select().from(messages).where(and(eq(messages.tokenId, tokenId), eq(messages.chatId, chatId), eq(messages.id, id))).get();
+  return db.select(withLook).from(messages).leftJoin(details, lookOf).where(and(eq(messages.tokenId, tokenId), eq(messages.chatId, chatId), eq(messages.id, id))).get();
 }
 
 export type NewMessage = Omit<typeof messages.$inferInsert, "id" | "tokenId" | "chatId">;
 
-/** An operator's message, its chat's last message and the person's count, in one transaction. */
-export function insertOperatorMessage(db: ProjectDb, tokenId: number, chatId: string, m: NewMessage): MessageRow {
+/** An operator's message, its formatting and file, its chat's last message and the person's count, in one transaction. */
+export function insertOperatorMessage(db: ProjectDb, tokenId: number, chatId: string, m: NewMessage, extra: Details = { format: null, entities: null, fileId: null, mediaId: null }): MessageRow {
   return db.transaction((tx) => {
     const row = tx.insert(messages).values({ ...m, tokenId, chatId }).returning().get();
+    if (extra.format || extra.entities || extra.fileId || extra.mediaId !== null) tx.insert(details).values({ id: row.id, tokenId, ...extra }).run();
     tx.update(chats)
       .set({ lastMessageAt: m.createdAt, lastMessageText: (m.text || `[${m.kind}]`).slice(0, 200) })
       .where(and(eq(chats.tokenId, tokenId), eq(chats.chatId, chatId)))
@@ -93,12 +101,20 @@ export function insertOperatorMessage(db: ProjectDb, tokenId: number, chatId: st
       .set({ messagesOut: sql`${people.messagesOut} + 1` })
       .where(and(eq(people.tokenId, tokenId), eq(people.userId, chatId)))
       .run();
-    return row;
+    return { ...row, ...extra };
   });
 }
 
-export function updateMessage(db: ProjectDb, id: number, set: Partial<Pick<MessageRow, "text" | "editedAt" | "deletedAt">>): MessageRow {
-  return db.update(messages).set(set).where(eq(messages.id, id)).returning().get()!;
+/** An edit (with the formatting of its new text; the file stays) or a deletion (which keeps both). */
+export function updateMessage(db: ProjectDb, id: number, set: Partial<Pick<MessageRow, "text" | "editedAt" | "deletedAt">>, look?: Formatting): MessageRow {
+  return db.transaction((tx) => {
+    const row = tx.update(messages).set(set).where(eq(messages.id, id)).returning().get()!;
+    if (look && (look.format || look.entities)) {
+      tx.insert(details).values({ id, tokenId: row.tokenId, ...look }).onConflictDoUpdate({ target: details.id, set: look }).run();
+    } else if (look) tx.update(details).set({ format: null, entities: null }).where(eq(details.id, id)).run();
+    const now = tx.select(detailColumns).from(details).where(eq(details.id, id)).get();
+    return { ...row, format: now?.format ?? null, entities: now?.entities ?? null, fileId: now?.fileId ?? null, mediaId: now?.mediaId ?? null };
+  });
 }
 
 export function setTakeover(db: ProjectDb, tokenId: number, chatId: string, on: boolean) {

@@ -6,6 +6,8 @@ import type { AppContext } from "../../context";
 import type { ProjectDb } from "../../db/project-db";
 import { AppError, badRequest, notFound } from "../../errors";
 import { MessengerError } from "../../errors";
+import { FILE_TOO_LARGE } from "../../messenger/client";
+import { messageFileId } from "../../lib/shared-runtime";
 import { normalizeDocument } from "../../scenario/model";
 import type { TokenRow } from "../tokens/access";
 import {
@@ -22,7 +24,11 @@ import { chatOf, chatPage, insertOperatorMessage, markBlocked, markRead, message
 /** The messenger's words for a user the bot can no longer reach (the send is then 409 BOT_BLOCKED). */
 export const BLOCKED = /bot was blocked by the user|user is deactivated/i;
 export const PARSE_MODE = { none: undefined, html: "HTML", markdown: "Markdown" } as const;
+/** A recorded format (lower case, as the bot records it) → the parse mode an edit is sent in. */
+const EDIT_PARSE_MODE: Record<string, string> = { html: "HTML", markdown: "Markdown", markdownv2: "MarkdownV2" };
 export const CAPTION_MAX = 1024;
+/** The Bot API's own download limit for bots. */
+export const MEDIA_MAX_BYTES = 20 * 1024 * 1024;
 export const MEDIA_METHOD: Record<string, [string, string]> = {
   photo: ["sendPhoto", "photo"],
   video: ["sendVideo", "video"],
@@ -102,7 +108,7 @@ export class DialogsService {
       protect_content: token.protectContent === 1 ? true : undefined,
       reply_markup: keyboard ? { inline_keyboard: keyboard } : undefined,
     };
-    let sent: { message_id: number };
+    let sent: { message_id: number } & Record<string, unknown>;
     let kind = "text";
     if (media) {
       const [method, field] = MEDIA_METHOD[media.kind] ?? MEDIA_METHOD.document!;
@@ -120,7 +126,7 @@ export class DialogsService {
       buttons: keyboard ? JSON.stringify(keyboard.map((r) => r.map((b) => ("url" in b ? { text: b.text, url: b.url } : { text: b.text, data: b.callback_data })))) : null,
       messengerMessageId: sent.message_id,
       createdAt: new Date().toISOString(),
-    });
+    }, { format: body.format && body.format !== "none" ? body.format : null, entities: null, fileId: messageFileId(sent), mediaId: media ? body.mediaId! : null });
     this.told(token, chatId, row.id);
     return messageView(row);
   }
@@ -137,10 +143,13 @@ export class DialogsService {
       chat_id: chatId,
       message_id: m.messengerMessageId,
       ...(caption ? { caption: text } : { text }),
+      // The new text is written in the message's format, as the composer showed it for editing.
+      parse_mode: m.format ? EDIT_PARSE_MODE[m.format] : undefined,
       // An edit without reply_markup drops the message's inline buttons: they are sent again.
       reply_markup: inlineMarkupOf(messageView(m).buttons),
     });
-    const row = updateMessage(db, m.id, { text, editedAt: new Date().toISOString() });
+    // Entities over the old text do not fit the new one; a format does.
+    const row = updateMessage(db, m.id, { text, editedAt: new Date().toISOString() }, { format: m.format, entities: null });
     this.told(token, chatId, row.id);
     return messageView(row);
   }
@@ -156,6 +165,27 @@ export class DialogsService {
       this.told(token, chatId, m.id);
     }
     return { success: true };
+  }
+
+  /**
+   * The file of a recorded message, fetched through the token (getFile, then the download): the
+   * browser gets it from this server, never a URL with the token in it. At most MEDIA_MAX_BYTES,
+   * streamed (the server holds no whole file).
+   */
+  async media(tokenId: number, actorId: number, chatId: string, messageId: number): Promise<{ body: ReadableStream<Uint8Array>; contentType: string }> {
+    const { token, db } = this.requireChat(tokenId, actorId, chatId);
+    const m = messageOf(db, tokenId, chatId, messageId);
+    if (!m) throw notFound("Message not found");
+    if (!m.fileId) throw notFound("This message has no file");
+    try {
+      const f = await this.ctx.messenger.openFile(token.token, m.fileId, MEDIA_MAX_BYTES);
+      return { body: f.body, contentType: f.contentType };
+    } catch (e) {
+      if (!(e instanceof MessengerError)) throw e;
+      if (e.message === FILE_TOO_LARGE) throw new AppError(413, "PAYLOAD_TOO_LARGE", `The file is larger than ${MEDIA_MAX_BYTES / 1024 / 1024} MB; open it in the messenger`);
+      if (e.status === 400 || e.status === 404) throw notFound("The messenger no longer has this file");
+      throw new AppError(502, "BAD_GATEWAY", `The messenger did not give the file: ${e.message}`);
+    }
   }
 
   takeover(tokenId: number, actorId: number, chatId: string, on: boolean, resumeAt: string | undefined): { chatId: string; takeover: boolean; resumed: boolean } {

@@ -31,6 +31,9 @@ export const actionSchema = z.discriminatedUnion("type", [
   /** Pay on an invoice of the bot (the preview's Stars are free) */
   z.object({ type: z.literal("pay"), messageId: z.number().int().positive() }),
   z.object({ type: z.literal("join_group") }),
+  /** the preview user leaves the preview group, or is made one of its administrators (chat_member) */
+  z.object({ type: z.literal("leave_group") }),
+  z.object({ type: z.literal("promote") }),
   /** a reply keyboard's Mini App sends its data back (web_app_data) */
   z.object({ type: z.literal("web_app_data"), buttonText: z.string().min(1).max(64), data: z.string().max(4096) }),
 ]);
@@ -39,6 +42,9 @@ export const PREVIEW_USERS = ["user", "admin", "second"] as const;
 export type PreviewUserKey = (typeof PREVIEW_USERS)[number];
 
 export const actorSchema = z.object({ user: z.enum(PREVIEW_USERS), chat: z.enum(["private", "group"]) });
+
+/** A hook's body as the preview fires it (docs/hooks.md "In the preview"): any JSON object. */
+export const previewHookSchema = z.record(z.string(), z.unknown());
 
 export const variablesSchema = z.object({
   variables: z.record(z.string().min(1).max(128), z.unknown()).refine((v) => Object.keys(v).length <= 500, {

@@ -8,7 +8,9 @@ import { badRequest } from "../../errors";
 import { parseIntQuery, parsePositiveId } from "../../http/params";
 import { TemplatesService } from "../templates/service";
 import { jsonAnswer } from "../../http/openapi-answer";
-import { actionSchema, actorSchema, createPreviewSchema, templatePreviewSchema, documentSchema, previewTranscriptSchema, previewViewSchema, variablesSchema } from "./model";
+import { nodeIdParam } from "../hooks/hooks.routes";
+import { hookPreviewAnswerSchema } from "../hooks/model";
+import { actionSchema, actorSchema, createPreviewSchema, templatePreviewSchema, documentSchema, previewHookSchema, previewTranscriptSchema, previewViewSchema, variablesSchema } from "./model";
 
 const sessionId = (raw: string | undefined) => {
   if (!raw || !/^[A-Za-z0-9]{16,32}$/.test(raw)) throw badRequest("preview id is malformed");
@@ -84,6 +86,11 @@ export const previewRoutes = (ctx: AppContext) => {
       user: true,
       body: variablesSchema,
       detail: { summary: "Replace the variables of the current preview chat" },
+    })
+    .post("/api/preview/:sid/hooks/:nodeId", ({ actor, params, body }) => previews.fireHook(actor.userId, sessionId(params.sid), nodeIdParam(params.nodeId), body), {
+      user: true,
+      body: previewHookSchema,
+      detail: { summary: "Fire a webhook_trigger node in the preview chat with this body (no secret: the preview is its starter's; docs/hooks.md)", ...jsonAnswer(hookPreviewAnswerSchema) },
     })
     .get("/api/preview/:sid/log", ({ actor, params }) => previews.log(actor.userId, sessionId(params.sid)), { user: true, detail: { summary: "What the preview bot printed (its last 200 lines)" } })
     .get(

@@ -181,6 +181,12 @@ export class PreviewService {
     return { chatId: s.chatId, variables: s.variables() };
   }
 
+  fireHook(userId: number, id: string, nodeId: string, body: Record<string, unknown>) {
+    const s = this.session(userId, id);
+    const { status, body: answer, chatId } = s.fireHook(nodeId, body);
+    return { status, body: answer, chatId };
+  }
+
   log(userId: number, id: string) {
     return { lines: [...this.session(userId, id).log] };
   }

@@ -15,6 +15,9 @@ import { generateBot } from "../../scenario";
 import { generateJsonOffThread } from "../../scenario/codegen/off-thread";
 import { readStoredScenario, STORED_SCENARIO, storedOverLimit } from "../projects/document";
 import type { PreviewAction, PreviewActor } from "./model";
+import { answerOf, hookSettingsIn } from "../hooks/service";
+import { hookVarsOf } from "../../scenario/hook-request";
+import { normalizeDocument } from "../../scenario/model";
 import { PREVIEW_GROUP_ID, PREVIEW_PEOPLE } from "./people";
 
 export interface ScenarioSource {
@@ -204,6 +207,12 @@ export class PreviewSession {
       case "join_group":
         e.joinGroup(from, PREVIEW_GROUP_ID);
         return null;
+      case "leave_group":
+        e.memberChange(from, PREVIEW_GROUP_ID, "left");
+        return null;
+      case "promote":
+        e.memberChange(from, PREVIEW_GROUP_ID, "administrator");
+        return null;
       case "web_app_data":
         return e.userMessage(from, chat, webAppDataFields(action.buttonText, action.data));
     }
@@ -220,6 +229,19 @@ export class PreviewSession {
       written = this.bot !== null && writeChatVariables(this.bot.databasePath, this.chatId, vars);
     });
     if (!written) throw badRequest("The preview bot has no variables yet: send it a message first");
+  }
+
+  /**
+   * Fires a webhook_trigger of the running document as if its URL had been called (docs/hooks.md
+   * "In the preview"): the flow runs in the current preview chat, whatever user the body names.
+   */
+  fireHook(nodeId: string, body: Record<string, unknown>) {
+    const settings = hookSettingsIn(normalizeDocument(readStoredScenario(this.source.json)), nodeId);
+    const vars = hookVarsOf(settings, body);
+    const chatId = String(this.chatId);
+    if (this.status !== "running" || !this.bot?.tell({ op: "hook", chatId, nodeId, vars })) throw new AppError(409, "BOT_NOT_RUNNING", "The preview bot is not running");
+    this.lastActive = Date.now();
+    return { ...answerOf(settings, vars), chatId };
   }
 
   /** Where the process and its files are, for tests and the resource check of stop. */

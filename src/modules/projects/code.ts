@@ -5,7 +5,7 @@ import { mediaCacheOf } from "../../bots/program";
 import type { AppContext } from "../../context";
 import { badRequest, notFound, ScenarioError } from "../../errors";
 import { generateBot, type GeneratedBot, type GenerateOptions as BotOptions } from "../../scenario";
-import { generateStoredBot } from "../../scenario/codegen/off-thread";
+import { generateStoredBot, type Generated } from "../../scenario/codegen/off-thread";
 import { readStoredScenario, STORED_SCENARIO, storedOverLimit } from "./document";
 import { toFlag, type Flag } from "./model";
 import { projectStatements } from "./queries";
@@ -31,7 +31,7 @@ export class ProjectCode {
   }
 
   private project(projectId: number) {
-    const p = this.q.forCode.get({ projectId });
+    const p = this.q.forCodeBytes.get({ projectId });
     if (!p) throw notFound("Project not found");
     return p;
   }
@@ -39,16 +39,31 @@ export class ProjectCode {
   /** Access is checked by the caller. */
   async export(projectId: number): Promise<{ code: string }> {
     const p = this.project(projectId);
-    const { code } = await generate(p.data, { projectName: p.name, userDatabaseEnabled: p.userDatabaseEnabled === 1 });
-    return { code };
+    const { bot } = await generate(p.data, { projectName: p.name, userDatabaseEnabled: p.userDatabaseEnabled === 1 });
+    return { code: bot.code };
   }
 
   async generate(projectId: number, opts: GenerateOptions = {}): Promise<{ code: string; lines: number; generatedAt: number; warnings: GenerateWarning[] }> {
+    const { bot, generatedAt } = await this.generateStored(projectId, opts, false);
+    return { code: bot.code, lines: bot.lines, generatedAt, warnings: warningsOf(bot) };
+  }
+
+  /**
+   * generate's answer as a JSON body whose code the worker has already encoded: the event loop
+   * neither decodes the stored scenario nor serialises the program (docs/performance.md).
+   */
+  async generateBody(projectId: number, opts: GenerateOptions = {}): Promise<Blob> {
+    const { bot, generatedAt, codeJson } = await this.generateStored(projectId, opts, true);
+    const rest = JSON.stringify({ lines: bot.lines, generatedAt, warnings: warningsOf(bot) });
+    return new Blob(['{"code":', codeJson ?? JSON.stringify(bot.code), ",", rest.slice(1)], { type: "application/json" });
+  }
+
+  private async generateStored(projectId: number, opts: GenerateOptions, codeAsJson: boolean) {
     const p = this.project(projectId);
     const token = this.ctx.tokens.first(projectId);
     // The same cache a start bakes into the bot, so "generate" shows what would run.
     const mediaCache = mediaCacheOf(this.ctx.db, this.ctx.projectFiles, projectId, token?.id);
-    const result = await generate(p.data, {
+    const out = await generate(p.data, {
       projectName: p.name,
       userDatabaseEnabled: (opts.userDatabaseEnabled === undefined ? p.userDatabaseEnabled : toFlag(opts.userDatabaseEnabled)) === 1,
       enableLogging: opts.enableLogging === undefined ? undefined : toFlag(opts.enableLogging) === 1,
@@ -56,27 +71,25 @@ export class ProjectCode {
         ? { catchAllHandlers: token.catchAllHandlers === 1, protectContent: token.protectContent === 1, contentCache: token.contentCache === 1 }
         : undefined,
       mediaCache,
-    });
-    const warnings = result.warnings.map((w) => ({
-      nodeId: w.nodeId ?? null,
-      sheetId: w.sheetId ?? null,
-      code: w.code ?? "INVALID_DATA",
-      message: w.message,
-    }));
-    return { code: result.code, lines: result.lines, generatedAt: Date.now(), warnings };
+    }, codeAsJson);
+    return { ...out, generatedAt: Date.now() };
   }
 }
+
+const warningsOf = (bot: GeneratedBot): GenerateWarning[] =>
+  bot.warnings.map((w) => ({ nodeId: w.nodeId ?? null, sheetId: w.sheetId ?? null, code: w.code ?? "INVALID_DATA", message: w.message }));
 
 /**
  * The program of a stored scenario, generated off the event loop (scenario/codegen/off-thread.ts).
  * An unusable scenario is the client's problem: 400 with the generator's messages.
  */
-async function generate(json: string, opts: BotOptions): Promise<GeneratedBot> {
+async function generate(json: string | Uint8Array, opts: BotOptions, codeAsJson = false): Promise<Generated> {
   try {
-    const out = await generateStoredBot(json, opts, STORED_SCENARIO);
+    const out = await generateStoredBot(json, opts, STORED_SCENARIO, codeAsJson);
     if ("limit" in out) throw storedOverLimit(out.limit);
-    // A corrupt row reads as the empty document (readStoredScenario): small, generated here.
-    return "bot" in out ? out.bot : generateBot(readStoredScenario(json), opts);
+    // Not JSON: a corrupt row reads as the empty document (readStored), small, generated here. (Bytes
+    // have moved to the worker by now; their text is not needed for that.)
+    return "bot" in out ? out : { bot: generateBot(readStoredScenario(typeof json === "string" ? json : ""), opts) };
   } catch (err) {
     if (err instanceof ScenarioError) throw badRequest(err.message, { issues: err.issues });
     throw err;

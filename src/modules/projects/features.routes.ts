@@ -71,7 +71,7 @@ export const projectExtraRoutes = (ctx: AppContext) => {
       { user: true, body: duplicateSchema },
     )
     .post("/:id/export", ({ actor, params }) => code.export(member(params.id, actor.userId)), { user: true })
-    .post("/:id/generate", ({ actor, params, body }) => code.generate(member(params.id, actor.userId), body ?? {}), {
+    .post("/:id/generate", async ({ actor, params, body }) => new Response(await code.generateBody(member(params.id, actor.userId), body ?? {})), {
       user: true,
       body: generateSchema,
       response: { 200: generateResponseSchema },

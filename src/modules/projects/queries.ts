@@ -156,8 +156,14 @@ export const projectStatements = statements((db: Db) => ({
       .values({ projectId: sql`${pid}`, userId: sql`${uid}`, sortOrder: sql`${sql.placeholder("sortOrder")}` })
       .onConflictDoUpdate({ target: [projectOrder.projectId, projectOrder.userId], set: { sortOrder: sql`${sql.placeholder("sortOrder")}` } })
       .prepare(),
-    /** What generate and export read of a project. */
+    /** A preview's read of a project: the document as text (a session may generate it more than once). */
     forCode: () => db.select({ name: projects.name, data: projects.data, userDatabaseEnabled: projects.userDatabaseEnabled }).from(projects).where(eq(projects.id, pid)).prepare(),
+    /** What generate and export read of a project: the document as UTF-8 bytes, which move to the generator's worker undecoded. */
+    forCodeBytes: () => db
+      .select({ name: projects.name, data: sql<Uint8Array>`CAST(${projects.data} AS BLOB)`, userDatabaseEnabled: projects.userDatabaseEnabled })
+      .from(projects)
+      .where(eq(projects.id, pid))
+      .prepare(),
     adminIds: () => db.select({ adminIds: projects.adminIds }).from(projects).where(eq(projects.id, pid)).prepare(),
     tokenIds: () => db.select({ id: botTokens.id }).from(botTokens).where(eq(botTokens.projectId, pid)).orderBy(botTokens.id).prepare(),
     /** The hot path of every project-scoped request (projects/access.ts). */

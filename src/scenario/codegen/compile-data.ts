@@ -1,6 +1,6 @@
 // `bot_table` and `psql_query` nodes (field names of the reference editor). Both work on the
-// project's own SQLite database; psql_query keeps its name from the reference, but its dialect is
-// SQLite and it can reach nothing but that file (runtime/sql-guard.ts, checked in the bot).
+// project's own SQLite database (runtime/sql-guard.ts, checked in the bot); a psql_query that names
+// an external connection runs on that PostgreSQL instead (runtime/pg.ts, runtime/pg-guard.ts).
 import { CompileContext, num, text, type RawNode } from "./compile-context";
 import { varName } from "./compile-control";
 import type { SqlNode, TableOpNode } from "./runtime/logic-tables";
@@ -53,12 +53,27 @@ export function compileBotTable(node: RawNode, ctx: CompileContext): TableOpNode
   };
 }
 
+/** An env variable's name as the platform accepts it (modules/env-vars). */
+const ENV_NAME = /^[A-Z][A-Z0-9_]{0,63}$/;
+
+/**
+ * The external PostgreSQL of a psql_query: any connectionSource but "builtin" names one, by the
+ * token's secret env variable in connectionEnvVar. A connection string written into the scenario
+ * (connectionString) is never used: the document is no place for a password.
+ */
+function externalOf(node: RawNode, ctx: CompileContext): SqlNode["pg"] {
+  const d = node.data;
+  if (d.connectionSource === undefined || d.connectionSource === "builtin" || d.connectionSource === "") return undefined;
+  if (text(d.connectionString)) ctx.warn(node, `Node "${node.id}": psql_query connectionString is not used: put the connection string into a secret env variable of the token and name it in connectionEnvVar.`);
+  const name = text(d.connectionEnvVar)?.trim().replace(/^\{(.+)\}$/, "$1") ?? "";
+  if (!ENV_NAME.test(name)) ctx.warn(node, `Node "${node.id}": psql_query on an external PostgreSQL needs connectionEnvVar, the name of a secret env variable of the token (A-Z, 0-9, _); the node fails when it runs.`);
+  return { env: ENV_NAME.test(name) ? name : "", timeoutSeconds: Math.min(Math.max(num(d.queryTimeout) ?? 10, 1), 60) };
+}
+
 export function compilePsqlQuery(node: RawNode, ctx: CompileContext): SqlNode {
   const d = node.data;
   const query = text(d.query) ?? "";
-  if (d.connectionSource !== undefined && d.connectionSource !== "builtin") {
-    ctx.warn(node, `Node "${node.id}": psql_query runs on the project's own SQLite database; external connections (${str(d.connectionSource)}) are not used.`);
-  }
+  const pg = externalOf(node, ctx);
   // The SQL guard (runtime/sql-guard.ts) runs in the bot: runtime-text.ts embeds that file as text, and
   // a bundle cannot also import it as a module.
   if (query.trim() === "") ctx.warn(node, `Node "${node.id}": psql_query without a query fails when it runs.`);
@@ -70,7 +85,9 @@ export function compilePsqlQuery(node: RawNode, ctx: CompileContext): SqlNode {
     saveTo: varName(d.saveResultTo),
     format: format === "text" || format === "first_row" || format === "affected" ? format : "json",
     template: format === "text" ? str(d.textTemplate) : undefined,
+    pg,
     next: ctx.target(node, text(d.autoTransitionTo), "autoTransitionTo"),
+    error: ctx.target(node, text(d.errorTransitionTo), "errorTransitionTo"),
     adminOnly: d.adminOnly === true ? true : undefined,
   };
 }

@@ -86,7 +86,22 @@ export function compileInputNode(node: RawNode, ctx: CompileContext): InputNode 
   if (!collect.variable && collect.media.length === 0) {
     ctx.warn(node, `Node "${node.id}": input node without inputVariable; answers are not stored.`);
   }
-  return { t: "input", id: node.id, collect, ask: compileAsk(node, d.inputPrompt, ctx), adminOnly: d.adminOnly ? true : undefined };
+  return { t: "input", id: node.id, collect, ask: compileAsk(node, d.inputPrompt, ctx), timeout: timeoutOf(node, ctx), adminOnly: d.adminOnly ? true : undefined };
+}
+
+/** The longest inputTimeout: 30 days (a question left open longer simply waits). */
+const MAX_INPUT_TIMEOUT = 30 * 86_400;
+
+/** inputTimeout (seconds, the reference's field) and where the flow goes then (inputTimeoutTarget, Botloom's). */
+function timeoutOf(node: RawNode, ctx: CompileContext): InputNode["timeout"] {
+  const seconds = num(node.data.inputTimeout);
+  const target = ctx.target(node, text(node.data.inputTimeoutTarget), "inputTimeoutTarget");
+  if (seconds === undefined || seconds <= 0) {
+    if (target) ctx.warn(node, `Node "${node.id}": inputTimeoutTarget without an inputTimeout (seconds) is never reached.`);
+    return undefined;
+  }
+  if (seconds > MAX_INPUT_TIMEOUT) ctx.warn(node, `Node "${node.id}": inputTimeout is capped at ${MAX_INPUT_TIMEOUT} seconds (30 days).`);
+  return { seconds: Math.min(seconds, MAX_INPUT_TIMEOUT), target };
 }
 
 /**

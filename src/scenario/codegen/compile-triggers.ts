@@ -43,7 +43,7 @@ function callbackTrigger(node: RawNode, ctx: CompileContext): CallbackTriggerDef
     }
     if (!target) return undefined;
     const match = String(d.matchType ?? "exact").toLowerCase() === "startswith" ? "prefix" : "exact";
-    const def: CallbackTriggerDef = { match, data, target, adminOnly };
+    const def: CallbackTriggerDef = { match, data, target, adminOnly, via: node.id };
     const template = text(d.callbackParseTemplate);
     const saves = Array.isArray(d.callbackSaveVariables) ? d.callbackSaveVariables : [];
     if (template && saves.length > 0) {
@@ -70,6 +70,7 @@ function callbackTrigger(node: RawNode, ctx: CompileContext): CallbackTriggerDef
     saveAs: saveAs && saveAs !== "callback_data" ? saveAs : undefined,
     strip: text(d.callbackDataStripPrefix),
     adminOnly,
+    via: node.id,
   };
 }
 
@@ -103,12 +104,18 @@ function updateTrigger(node: RawNode, ctx: CompileContext): MessageTriggerDef | 
   if (node.type === "join_request_trigger") return { on: "join_request", target };
   if (node.type === "payment_trigger") return { on: "payment", target };
   if (node.type === "checkout_trigger") return { on: "checkout", target };
+  // What the request carries is read by the platform (src/scenario/hook-request.ts); the bot only runs the flow.
+  if (node.type === "webhook_trigger") return { on: "hook", target, node: node.id };
   if (node.type === "reaction_trigger") {
     const only = listOf(node.data.emoji);
     // Telegram's reaction emoji are single emoji (with variation selectors); words or digits never arrive.
     const odd = only.filter((e) => !/^\p{Extended_Pictographic}/u.test(e));
     if (odd.length > 0) ctx.warn(node, `Node "${node.id}": ${odd.map((e) => `"${e}"`).join(", ")} is no reaction emoji; the trigger never runs for it.`);
-    return { on: "reaction", target, only: only.length ? only : undefined };
+    // Only reactions on messages these nodes sent (the message store knows which node sent what).
+    const senders = listOf(node.data.messageNodes);
+    const unknown = senders.filter((id) => !ctx.byId.has(id));
+    if (unknown.length > 0) ctx.warn(node, `Node "${node.id}": messageNodes ${unknown.map((id) => `"${id}"`).join(", ")} are not in the scenario; reactions on their messages never arrive.`);
+    return { on: "reaction", target, only: only.length ? only : undefined, fromNodes: senders.length ? senders : undefined };
   }
   const only = listOf(node.data.memberEvents);
   const unknown = only.filter((e) => !MEMBER_EVENTS.includes(e));
@@ -200,6 +207,7 @@ export function compileTrigger(node: RawNode, ctx: CompileContext, out: TriggerT
     case "join_request_trigger":
     case "payment_trigger":
     case "checkout_trigger":
+    case "webhook_trigger":
     case "incoming_message_trigger":
     case "outgoing_message_trigger":
     case "group_message_trigger": {

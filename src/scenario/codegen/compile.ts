@@ -5,6 +5,7 @@ import { commandTriggerDataSchema, messageDataSchema, textTriggerDataSchema, typ
 import { commandName } from "../refs";
 import { CompileContext, TABLE_TYPES, text, type RawNode } from "./compile-context";
 import { compileConvertFile, compileLoop, compileParallel } from "./compile-control";
+import { compileAi } from "./compile-ai";
 import { compileBotTable, compilePsqlQuery } from "./compile-data";
 import { compileHttp } from "./compile-http";
 import { ACTION_TYPES } from "../types-messaging";
@@ -70,6 +71,8 @@ function compileNode(node: RawNode, ctx: CompileContext): TableNode {
       return compileBotTable(node, ctx);
     case "psql_query":
       return compilePsqlQuery(node, ctx);
+    case "ai_answer":
+      return compileAi(node, ctx);
     default:
       if (ACTIONS.has(node.type)) return compileAction(node, ctx);
       return compileMessage(node, ctx); // start, command, message, photo, video, audio, document
@@ -130,7 +133,7 @@ function deepLink(node: RawNode, d: z.infer<typeof commandTriggerDataSchema>, ta
   }
   const prefix = d.deepLinkMatchMode === "startsWith" || d.deepLinkMatchMode === "prefix";
   const saveAs = d.deepLinkSaveToVar !== false && d.deepLinkVarName?.trim() ? d.deepLinkVarName.trim() : undefined;
-  return { match: prefix ? "prefix" : "exact", value, target, saveAs };
+  return { match: prefix ? "prefix" : "exact", value, target, saveAs, via: node.id };
 }
 
 /** Deep links join their command's row; exact parameters are tried first, then the longest prefix. */
@@ -181,7 +184,7 @@ export function compileScenario(doc: DocumentNodes): { compiled: CompiledScenari
       if (!name) ctx.warn(node, `Node "${node.id}": command trigger without a command is ignored.`);
       else if (!target) ctx.warn(node, `Node "${node.id}": command /${name} leads nowhere; it answers nothing.`);
       else if (d.deepLinkParam?.trim()) links.push({ node, command: name, def: commandDef(name, "", d.description, d.showInMenu, d.adminOnly), link: deepLink(node, d, target, ctx) });
-      else claims.push({ def: commandDef(name, target, d.description, d.showInMenu, d.adminOnly), trigger: true, node });
+      else claims.push({ def: { ...commandDef(name, target, d.description, d.showInMenu, d.adminOnly), via: node.id }, trigger: true, node });
     } else if (node.type === "text_trigger") {
       const d = parseNodeData(textTriggerDataSchema, node.data);
       const texts = (d.textSynonyms ?? []).filter((s) => s.trim() !== "");
@@ -189,7 +192,7 @@ export function compileScenario(doc: DocumentNodes): { compiled: CompiledScenari
       if (texts.length === 0) ctx.warn(node, `Node "${node.id}": text trigger without texts is ignored.`);
       else if (target) {
         const match = d.textMatchType === "contains" ? "contains" : "exact";
-        textTriggers.push({ match, texts, target, adminOnly: d.adminOnly ? true : undefined });
+        textTriggers.push({ match, texts, target, adminOnly: d.adminOnly ? true : undefined, via: node.id });
       }
     } else if (compileTrigger(node, ctx, triggers)) {
       // its own table (compile-triggers.ts)

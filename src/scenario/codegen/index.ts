@@ -3,6 +3,7 @@
 import { documentNodesSchema, normalizeDocument } from "../model";
 import { ScenarioError } from "../../errors";
 import { validateScenario, type Issue } from "../validate";
+import { updatesAskedFor } from "../../lib/shared-runtime";
 import { compileScenario } from "./compile";
 import { renderProgram, tablesOf, type BotTables, type ProgramSettings } from "./program";
 export { renderInterpreter, type BotTables } from "./program";
@@ -26,6 +27,8 @@ export interface GeneratedBot {
   lines: number;
   /** validation warnings, then what the generator left out or could not use */
   warnings: Issue[];
+  /** the update kinds the bot asks for (undefined: Telegram's default); webhook mode registers them */
+  allowedUpdates: string[] | undefined;
 }
 
 function compileFor(doc: unknown, opts: GenerateOptions) {
@@ -57,11 +60,11 @@ export function generateBot(doc: unknown, opts: GenerateOptions): GeneratedBot {
   const code = renderProgram(settings, compiled);
   let lines = 0; // counted in place: splitting a 1 MB program only to count it cost a copy of it
   for (let i = code.indexOf("\n"); i !== -1; i = code.indexOf("\n", i + 1)) lines++;
-  return { code, lines, warnings };
+  return { code, lines, warnings, allowedUpdates: updatesAskedFor(compiled.messageTriggers) };
 }
 
 /** The same bot as data for a shared runner's interpreter (renderInterpreter); same checks, same warnings. */
-export function compileBotTables(doc: unknown, opts: GenerateOptions): { tables: BotTables; warnings: Issue[] } {
+export function compileBotTables(doc: unknown, opts: GenerateOptions): { tables: BotTables; warnings: Issue[]; allowedUpdates: string[] | undefined } {
   const { compiled, settings, warnings } = compileFor(doc, opts);
-  return { tables: tablesOf(settings, compiled), warnings };
+  return { tables: tablesOf(settings, compiled), warnings, allowedUpdates: updatesAskedFor(compiled.messageTriggers) };
 }

@@ -51,11 +51,23 @@ import actionsSource from "./runtime/actions.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import broadcastSource from "./runtime/broadcast.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
+import updateKindsSource from "./runtime/update-kinds.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above
 import triggersSource from "./runtime/triggers.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import waitsSource from "./runtime/waits.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
+import messageFileSource from "./runtime/message-file.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above
 import recordSource from "./runtime/record.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above
+import aiSource from "./runtime/ai.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above
+import pgSource from "./runtime/pg.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above
+import pgGuardSource from "./runtime/pg-guard.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above
+import analyticsSource from "./runtime/analytics.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import launchSource from "./runtime/launch.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
@@ -83,12 +95,14 @@ export const RUNTIME_TABLES = [tablesSource, logicTablesSource, actionTablesSour
 export const RUNTIME_TYPES = code(typesSource);
 /** What a runner gives and takes of each bot, exported by the runners' interpreter (hosted-types.ts). */
 export const RUNTIME_HOSTED_TYPES = code(hostedTypesSource, { keepExports: true });
-/** The guard for scenario SQL and the file it runs on (sql-guard.ts, scenario-file.ts). */
-export const RUNTIME_SQL_GUARD = [sqlGuardSource, scenarioFileSource].map((s: string) => code(s)).join("\n\n");
+/** The guards for scenario SQL and the file it runs on (sql-guard.ts, scenario-file.ts, pg-guard.ts for an external PostgreSQL). */
+export const RUNTIME_SQL_GUARD = [sqlGuardSource, scenarioFileSource, pgGuardSource].map((s: string) => code(s)).join("\n\n");
 /** The egress policy of http_request and the secret masker; the server runs this text too (lib/shared-runtime.ts). */
 export const RUNTIME_EGRESS = [egressSource, secretFormsSource].map((s: string) => code(s)).join("\n\n");
 /** Variables and templates with their expressions; the server renders campaign texts with this text too (lib/shared-render.ts). */
 export const RUNTIME_RENDER = [valuesSource, exprSource].map((s: string) => code(s)).join("\n\n");
+/** The update kinds a scenario asks for and the file of a message; the server runs this text too (lib/shared-runtime.ts). */
+export const RUNTIME_SHARED_PURE = [updateKindsSource, messageFileSource].map((s: string) => code(s)).join("\n\n");
 /** The interpreter, in the order of the program: every part but the preview hooks and the end. */
 export const RUNTIME_BODY = [
   storageSource,
@@ -105,9 +119,14 @@ export const RUNTIME_BODY = [
   routerSource,
   actionsSource,
   broadcastSource,
+  updateKindsSource,
   triggersSource,
   waitsSource,
+  messageFileSource,
   recordSource,
+  aiSource,
+  pgSource,
+  analyticsSource,
 ].map((s: string) => code(s));
 /** What every bot runs of launch.ts: contentCache and the start. */
 export const RUNTIME_CONTENT = code(launchSource, { to: LAUNCH_SECTION });

@@ -5,6 +5,7 @@ import { scenarioLimitProblem } from "../../lib/json-limits";
 import { ScenarioError } from "../../errors";
 import { generateBot } from "./index";
 import type { Job, Reply } from "./off-thread";
+import { transferable } from "./transfer";
 
 declare const self: Worker;
 
@@ -20,18 +21,26 @@ try {
 function run(job: Job): Reply {
   let doc: unknown;
   try {
-    doc = JSON.parse(job.json);
+    doc = JSON.parse(typeof job.json === "string" ? job.json : new TextDecoder().decode(job.json));
   } catch {
     return { unreadable: true };
   }
   const limit = job.label === undefined ? null : scenarioLimitProblem(doc, job.label);
   if (limit) return { limit };
   try {
-    return { bot: generateBot(doc, job.opts) };
+    const bot = generateBot(doc, job.opts);
+    if (!job.codeAsJson) return { bot };
+    // Serialised here, not on the event loop: a large program's JSON escaping took milliseconds there
+    // per answer, which every other request waited for (docs/performance.md).
+    const codeJson = new TextEncoder().encode(JSON.stringify(bot.code));
+    return { bot: { ...bot, code: "" }, codeJson };
   } catch (err) {
     if (err instanceof ScenarioError) return { issues: err.issues };
     return { failed: err instanceof Error ? (err.stack ?? err.message) : String(err) };
   }
 }
 
-self.onmessage = (e: MessageEvent<Job>) => self.postMessage(run(e.data));
+self.onmessage = (e: MessageEvent<Job>) => {
+  const reply = run(e.data);
+  self.postMessage(reply, "codeJson" in reply && reply.codeJson ? transferable(reply.codeJson) : []);
+};

@@ -40,7 +40,8 @@ async function errorOf(res: Response): Promise<ApiError> {
 
 export async function api<T = unknown>(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
   const init: RequestInit = { method, credentials: "same-origin", signal: opts.signal, headers: { ...opts.headers } };
-  if (body instanceof FormData) init.body = body;
+  // A file as it is (a table import): its type is the content type.
+  if (body instanceof FormData || body instanceof Blob) init.body = body;
   else if (typeof body === "string") {
     // A JSON document as the user gave it (an imported project.json): sent without re-encoding.
     init.body = body;

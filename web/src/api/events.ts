@@ -1,6 +1,8 @@
 // Live events: one WebSocket to /api/events per tab, shared by every component that listens.
 // The server sends { event: "projects-changed", kind, projectId } (docs/api.md#live-events) and, for
-// a bot's Dialogs, { event: "chat-message", projectId, tokenId, chatId, messageId } (docs/dialogs.md).
+// a bot's Dialogs, { event: "chat-message", projectId, tokenId, chatId, messageId } (docs/dialogs.md),
+// and a campaign's progress, { event: "campaign", projectId, tokenId, campaignId, status, counts }
+// (docs/campaigns.md).
 // A dropped socket reconnects with a growing delay, so a restarting server is picked up again.
 import { useEffect, useRef } from "react";
 import { useQueryClient } from "@tanstack/react-query";
@@ -19,7 +21,16 @@ export interface ChatMessageEvent {
   messageId: number | null;
 }
 
-export type LiveEvent = ProjectsChanged | ChatMessageEvent;
+export interface CampaignEvent {
+  event: "campaign";
+  projectId: number;
+  tokenId: number;
+  campaignId: number;
+  status: "draft" | "scheduled" | "sending" | "paused" | "done" | "cancelled";
+  counts: { pending: number; sent: number; failed: number; blocked: number };
+}
+
+export type LiveEvent = ProjectsChanged | ChatMessageEvent | CampaignEvent;
 type Listener = (e: LiveEvent) => void;
 
 const listeners = new Set<Listener>();
@@ -39,6 +50,7 @@ function parse(data: unknown): LiveEvent | null {
     if (!m || typeof m.projectId !== "number") return null;
     if (m.event === "projects-changed") return m as ProjectsChanged;
     if (m.event === "chat-message" && typeof m.tokenId === "number") return { ...m, chatId: String(m.chatId) } as ChatMessageEvent;
+    if (m.event === "campaign" && typeof m.tokenId === "number" && typeof m.campaignId === "number" && m.counts) return m as CampaignEvent;
     return null;
   } catch {
     return null;

@@ -28,6 +28,9 @@ export type BotStatus = Answer<"/api/bot/tokens/{tokenId}/status">;
 export type BotUserPage = Answer<"/api/bot/tokens/{tokenId}/users">;
 export type BotUserDetail = Answer<"/api/bot/tokens/{tokenId}/users/{userId}">;
 export type MediaItem = Answer<"/api/projects/{id}/media">[number];
+/** Inbound webhooks of a project's scenario (docs/hooks.md) and a new secret, shown once (a 201). */
+export type HookItem = Answer<"/api/projects/{id}/hooks">["items"][number];
+export type HookSecret = paths["/api/projects/{id}/hooks/{nodeId}/secret"]["post"]["responses"][201]["content"]["application/json"];
 /** The caller's own deleted projects (docs/api.md#trash). */
 export type TrashList = Answer<"/api/projects/trash">;
 export type TrashItem = TrashList["items"][number];
@@ -45,3 +48,5 @@ export interface ScenarioNode {
 export interface ScenarioDoc {
   sheets?: { id: string; name: string; nodes?: ScenarioNode[] }[];
 }
+export type BotAnalytics = Answer<"/api/bot/tokens/{tokenId}/analytics">;
+export type NodeAnalytics = Answer<"/api/bot/tokens/{tokenId}/analytics/nodes">;

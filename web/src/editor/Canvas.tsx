@@ -18,6 +18,8 @@ import {
 } from "@xyflow/react";
 import { FlowNode, PortalNode, type FlowNodeData, type PortalData } from "./FlowNode";
 import { deriveEdges, sheetIndex, withTarget, type SNode } from "./document";
+import { edgeKey, shareTone, type EdgeFunnel, type NodeFunnel } from "./funnel";
+import { useFunnel } from "./FunnelBar";
 import { InsertEdge, type InsertEdgeData } from "./InsertEdge";
 import { boxesOf, layoutSheet, needsLayout, separate, sizeOf, withPositions, type Box } from "./layout";
 import { deleteNodes } from "./ops";
@@ -43,6 +45,16 @@ interface Props {
 }
 
 type Measured = { width?: number; height?: number };
+type Cached = { src: SNode; sel: boolean; warn?: string[]; m?: Measured; fl: boolean; ro: boolean; fu: string; rf: Node };
+
+/** A node's funnel figures as one string: a node card re-renders only when they change. */
+const funnelSig = (f: NodeFunnel | undefined) => (f ? `${f.users}/${f.visits}/${f.onward}/${f.drop}` : "");
+
+/** How a transition looks under the analytics overlay: wider and greener as more of its source's users took it. */
+function funnelEdge(f: EdgeFunnel | undefined): Pick<Edge, "style"> & { tone: string } {
+  if (!f) return { tone: "" };
+  return { style: { strokeWidth: 1.5 + 6 * (f.share ?? 0) }, tone: ` ed-funnel ed-funnel-${shareTone(f.share)}` };
+}
 
 /** A file may hold anything as a position; the canvas gets finite numbers (until the layout places it). */
 const safePosition = (p: unknown): { x: number; y: number } => {
@@ -77,7 +89,8 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
   // counts first measurements of nodes, so placement runs once new nodes have their real size
   const [measuredTick, setMeasuredTick] = useState(0);
   const [minimap, setMinimap] = useState(() => localStorage.getItem(MINIMAP_KEY) !== "0");
-  const cache = useRef(new Map<string, { src: SNode; sel: boolean; warn?: string[]; m?: Measured; fl: boolean; ro: boolean; rf: Node }>());
+  const cache = useRef(new Map<string, Cached>());
+  const funnel = useFunnel(store);
 
   const sheet = doc.sheets.find((s) => s.id === sheetId) ?? doc.sheets[0]!;
   const index = useMemo(() => sheetIndex(doc), [doc]);
@@ -88,26 +101,32 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
   const { nodes, edges } = useMemo(() => {
     const sel = new Set(selected);
     const nodes: Node[] = [];
-    const next = new Map<string, { src: SNode; sel: boolean; warn?: string[]; m?: Measured; fl: boolean; ro: boolean; rf: Node }>();
+    const next = new Map<string, Cached>();
     for (const n of sheet.nodes) {
       const isSel = sel.has(n.id);
       const warn = warnings.get(n.id);
       const m = measured.current.get(n.id);
       const fl = flash === n.id;
+      const nf = funnel?.nodes.get(n.id);
+      const fu = funnelSig(nf);
       const hit = cache.current.get(n.id);
       let rf: Node;
-      if (hit && hit.src === n && hit.sel === isSel && hit.warn === warn && hit.m === m && hit.fl === fl && hit.ro === !!readOnly) rf = hit.rf;
+      if (hit && hit.src === n && hit.sel === isSel && hit.warn === warn && hit.m === m && hit.fl === fl && hit.ro === !!readOnly && hit.fu === fu) rf = hit.rf;
       else {
-        const data: FlowNodeData = { node: n, warnings: warn, onQuickAdd: readOnly ? undefined : quickAdd, flash: fl };
+        const data: FlowNodeData = { node: n, warnings: warn, onQuickAdd: readOnly ? undefined : quickAdd, flash: fl, ...(nf ? { funnel: nf } : {}) };
         rf = { id: n.id, type: "scenario", position: safePosition(n.position), data, selected: isSel, ...(m ? { measured: m } : {}) };
       }
-      next.set(n.id, { src: n, sel: isSel, warn, m, fl, ro: !!readOnly, rf });
+      next.set(n.id, { src: n, sel: isSel, warn, m, fl, ro: !!readOnly, fu, rf });
       nodes.push(rf);
     }
     cache.current = next;
     const { local, portals } = deriveEdges(sheet, index);
     const edgeData: InsertEdgeData = readOnly ? {} : { onInsert };
-    const edges: Edge[] = local.map((e) => ({ id: e.id, type: "insertable", data: edgeData, source: e.source, sourceHandle: e.sourceHandle, target: e.target, targetHandle: "in", className: `ed-edge ed-edge-${e.kind}`, reconnectable: "target" }));
+    const edges: Edge[] = local.map((e) => {
+      const ef = funnel?.edges.get(edgeKey(e.source, e.target));
+      const { tone, ...look } = funnelEdge(ef);
+      return { id: e.id, type: "insertable", data: ef ? { ...edgeData, funnel: ef } : edgeData, source: e.source, sourceHandle: e.sourceHandle, target: e.target, targetHandle: "in", className: `ed-edge ed-edge-${e.kind}${tone}`, reconnectable: "target", ...look };
+    });
     // portal chips go right of their source, below anything they would cover
     const taken: Box[] = portals.length ? boxesOf(sheet.nodes, measured.current) : [];
     for (const p of portals) {
@@ -122,10 +141,12 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
       const data: PortalData = { target: p.target, sheetName: names.get(index.get(p.target)!) ?? "", label, onOpen: openNode };
       const id = `portal:${p.id}`;
       nodes.push({ id, type: "portal", position: { x: pos.x + 320, y: pos.y }, data, draggable: false, selectable: false, deletable: false, connectable: false });
-      edges.push({ id: `${p.id}|portal`, source: p.source, sourceHandle: p.sourceHandle, target: id, targetHandle: "in", className: "ed-edge ed-edge-portal", deletable: true, reconnectable: "target" });
+      const ef = funnel?.edges.get(edgeKey(p.source, p.target));
+      const { tone, ...look } = funnelEdge(ef);
+      edges.push({ id: `${p.id}|portal`, ...(ef ? { type: "insertable", data: { funnel: ef } } : {}), source: p.source, sourceHandle: p.sourceHandle, target: id, targetHandle: "in", className: `ed-edge ed-edge-portal${tone}`, deletable: true, reconnectable: "target", ...look });
     }
     return { nodes, edges };
-  }, [sheet, selected, warnings, flash, index, names, doc.sheets, quickAdd, openNode, onInsert, readOnly, measuredTick]);
+  }, [sheet, selected, warnings, flash, index, names, doc.sheets, quickAdd, openNode, onInsert, readOnly, measuredTick, funnel]);
 
   const onNodesChange = useCallback(
     (changes: NodeChange[]) => {
@@ -270,7 +291,7 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
 
   return (
     <div
-      className={minimap ? "ed-canvas minimap-on" : "ed-canvas"}
+      className={`ed-canvas${minimap ? " minimap-on" : ""}${funnel ? " funnel-on" : ""}`}
       data-testid="canvas"
       data-fitted={fitted}
       data-settled={settledSheet === sheet.id ? sheet.id : ""}

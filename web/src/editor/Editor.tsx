@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import { errorText, post } from "../api/client";
 import { Canvas } from "./Canvas";
 import { CodeView, WarningList, type Generated } from "./CodeView";
-import { autoLayout, copyText, duplicate, pasteText, removeSelected, selectAll, copyToClipboard, pasteFromClipboard } from "./commands";
+import { autoLayout, copyText, duplicate, pasteText, removeSelected, selectAll, copyToClipboard, pasteFromClipboard, toggleAnalytics } from "./commands";
 import { ConflictDialog, RemoteBanner, ShortcutsHelp } from "./Dialogs";
 import { CARD, sizeOf } from "./layout";
 import { normalizeDoc } from "./document";
@@ -16,6 +16,7 @@ import { Properties } from "./Properties";
 import { PreviewPanel } from "./PreviewPanel";
 import { Search } from "./Search";
 import { EmptyHint, Tour } from "./Guide";
+import { FunnelBar } from "./FunnelBar";
 import { SheetTabs } from "./SheetTabs";
 import { useEditor, EditorStore } from "./store";
 import { useSave, type ProjectRecord } from "./useSave";
@@ -32,6 +33,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
   const canUndo = useEditor(store, (s) => s.past.length > 0);
   const canRedo = useEditor(store, (s) => s.future.length > 0);
   const hasSelection = useEditor(store, (s) => s.selected.length > 0);
+  const analytics = useEditor(store, (s) => s.analytics !== null);
   const [view, setView] = useState<"canvas" | "code">("canvas");
   const [searching, setSearching] = useState(false);
   const [help, setHelp] = useState(false);
@@ -146,6 +148,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
       else if (mod && k === "d") (e.preventDefault(), duplicate(store));
       else if (mod && k === "a") (e.preventDefault(), selectAll(store));
       else if (e.altKey && k === "l") (e.preventDefault(), void autoLayout(store));
+      else if (e.altKey && k === "a") (e.preventDefault(), toggleAnalytics(store));
       else if (e.key === "?") setHelp((h) => !h);
     };
     // Clipboard events carry the data without a permission prompt, also between tabs and projects.
@@ -198,6 +201,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
         )}
         <button type="button" onClick={() => setSearching(true)} title="Ctrl+F">{t("editor.search.title")}</button>
         {editing && <button type="button" onClick={() => setHelp(true)} aria-label={t("editor.keys.title")}>?</button>}
+        <button type="button" className={analytics ? "active" : ""} aria-pressed={analytics} onClick={() => toggleAnalytics(store)} title="Alt+A" data-testid="analytics-toggle">{t("analytics.funnel.toggle")}</button>
         <button type="button" data-tour="preview" className={preview ? "active" : ""} aria-pressed={preview} onClick={() => setPreview((p) => !p)}>{t("editor.preview")}</button>
         {editing && (
           <button type="button" className={fullscreen ? "active" : ""} aria-pressed={fullscreen} onClick={() => setFullscreen((f) => !f)} aria-label={t("editor.fullscreen")} title={fullscreen ? t("editor.exitFullscreen") : t("editor.fullscreen")}>
@@ -224,6 +228,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
       {s.remote && <RemoteBanner dirty={s.dirty} onReload={() => s.adopt(s.remote!)} onDismiss={s.dismissRemote} />}
       {s.conflict && <ConflictDialog mine={doc} theirs={s.conflict} onKeepMine={s.keepMine} onLoadTheirs={() => s.adopt(s.conflict!)} />}
       <SheetTabs store={store} readOnly={phone} />
+      {analytics && view === "canvas" && <FunnelBar store={store} projectId={project.id} />}
       <div className={preview && view === "canvas" ? "ed-main with-preview" : "ed-main"}>
         {view === "canvas" ? (
           <>

@@ -6,6 +6,7 @@ import { Handle, Position, type NodeProps } from "@xyflow/react";
 import { useTranslation } from "react-i18next";
 import { iconOf } from "./catalogue";
 import { slotsOf, type SNode, type Slot } from "./document";
+import { percent, shareTone, type NodeFunnel } from "./funnel";
 
 export interface FlowNodeData extends Record<string, unknown> {
   node: SNode;
@@ -13,6 +14,8 @@ export interface FlowNodeData extends Record<string, unknown> {
   /** the preview just showed a message this node sent */
   flash?: boolean;
   onQuickAdd?: (source: string, handle: string, at: { x: number; y: number }) => void;
+  /** the analytics overlay's figures for this node (absent while the overlay is off) */
+  funnel?: NodeFunnel;
 }
 
 const VAR = /(\{[^{}\s]{1,80}\})/g;
@@ -92,7 +95,7 @@ function Body({ node }: { node: SNode }) {
 
 function FlowNodeView({ data, selected }: NodeProps) {
   const { t } = useTranslation();
-  const { node, warnings, onQuickAdd, flash } = data as FlowNodeData;
+  const { node, warnings, onQuickAdd, flash, funnel } = data as FlowNodeData;
   const all = slotsOf(node);
   // the keyboard link leaves from the bottom edge: it is an attachment, not a step of the flow
   const keyboard = all.find((s) => s.handle === "keyboard");
@@ -105,6 +108,7 @@ function FlowNodeView({ data, selected }: NodeProps) {
         <span className="ed-type">{t(`editor.types.${node.type}`, { defaultValue: node.type })}</span>
         {warnings?.length ? <span className="ed-warn" title={warnings.join("\n")}>⚠ {warnings.length}</span> : null}
       </header>
+      {funnel && <FunnelBadge f={funnel} />}
       <div className="ed-body"><Body node={node} /></div>
       <div className="ed-slots">
         {slots.map((s) => (
@@ -114,6 +118,17 @@ function FlowNodeView({ data, selected }: NodeProps) {
         ))}
       </div>
       {keyboard && <Handle type="source" position={Position.Bottom} id="keyboard" className="ed-handle ed-handle-keyboard" title={t("editor.slots.keyboard")} />}
+    </div>
+  );
+}
+
+/** "N users, −X% here": who reached the node, and the part of them who followed none of its links. */
+function FunnelBadge({ f }: { f: NodeFunnel }) {
+  const { t } = useTranslation();
+  return (
+    <div className={`ed-funnel-badge ed-funnel-${f.drop === null ? "none" : shareTone(1 - f.drop)}`} data-testid="funnel-badge" data-users={f.users} data-drop={f.drop === null ? "" : percent(f.drop)}>
+      <strong>{t("analytics.funnel.badge", { count: f.users })}</strong>
+      {f.drop !== null && percent(f.drop) > 0 && <span>{t("analytics.funnel.drop", { percent: percent(f.drop) })}</span>}
     </div>
   );
 }

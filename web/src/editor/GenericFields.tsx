@@ -6,7 +6,7 @@ import { kindOf } from "./catalogue";
 import { Check, Num, Target, Text, type FieldCtx } from "./fields";
 
 /** Data fields that name another node (docs/scenario.md: transitions live in node data). */
-const TARGET_KEY = /^(autoTransitionTo|defaultTargetId|inputTargetNodeId|nextNodeAfterInput|continueButtonTarget|keyboardNodeId)$|TargetId$|TargetNode(Id)?$/;
+const TARGET_KEY = /^(autoTransitionTo|errorTransitionTo|defaultTargetId|inputTargetNodeId|nextNodeAfterInput|continueButtonTarget|keyboardNodeId)$|TargetId$|TargetNode(Id)?$/;
 
 /** "targetUserId" → "Target user id" */
 export const fieldLabel = (key: string) => {

@@ -55,6 +55,7 @@ export function PreviewPanel({ store, projectId, onFlash }: { store: EditorStore
         onRestart={() => setPath([])}
         restartRequest={restartRequest}
         extra={extra}
+        hookNode={from?.type === "webhook_trigger" ? from.id : undefined}
       />
     </aside>
   );

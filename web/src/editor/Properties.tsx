@@ -5,7 +5,9 @@ import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { get } from "../api/client";
 import { AssignmentsEditor, BranchesEditor, ButtonsEditor, Check, Choice, LayoutEditor, Num, Target, Text, type FieldCtx } from "./fields";
+import { FunnelFacts } from "./FunnelFacts";
 import { HttpTest } from "./HttpTest";
+import { HookUrl } from "./HookUrl";
 import { MessageButtons } from "./MessageButtons";
 import { GenericFields } from "./GenericFields";
 import { labelOf, MESSAGE_LIKE, variablesOf, type Data, type SNode } from "./document";
@@ -117,6 +119,8 @@ function TypeFields({ ctx, node, projectId }: { ctx: FieldCtx; node: SNode; proj
           <Check ctx={ctx} k="appendVariable" label={t("editor.props.append")} />
           <Check ctx={ctx} k="saveToDatabase" label={t("editor.props.saveDb")} />
           <Target ctx={ctx} k="inputTargetNodeId" label={t("editor.props.inputTarget")} />
+          <Num ctx={ctx} k="inputTimeout" label={t("editor.props.inputTimeout")} />
+          {Number(ctx.data.inputTimeout) > 0 && <Target ctx={ctx} k="inputTimeoutTarget" label={t("editor.props.inputTimeoutTarget")} />}
         </>
       );
     case "condition":
@@ -158,6 +162,55 @@ function TypeFields({ ctx, node, projectId }: { ctx: FieldCtx; node: SNode; proj
           <HttpTest projectId={projectId} data={ctx.data} />
         </>
       );
+    case "webhook_trigger":
+      return (
+        <>
+          <HookUrl projectId={projectId} nodeId={node.id} />
+          <Text ctx={ctx} k="userField" label={t("editor.hook.userField")} placeholder="user_id" />
+          <Text ctx={ctx} k="variables" label={t("editor.hook.variables")} placeholder="order, total" />
+          <Text ctx={ctx} k="variablePrefix" label={t("editor.hook.prefix")} placeholder="order_" />
+          <Num ctx={ctx} k="answerStatus" label={t("editor.hook.status")} />
+          <Text ctx={ctx} k="answerBody" label={t("editor.hook.body")} multiline placeholder='{"ok":true}' />
+          <Num ctx={ctx} k="rateLimitPerMinute" label={t("editor.hook.perMinute")} />
+          <Num ctx={ctx} k="tokenId" label={t("editor.hook.tokenId")} />
+          <Target ctx={ctx} k="autoTransitionTo" label={t("editor.props.next")} />
+        </>
+      );
+    case "ai_answer":
+      return (
+        <>
+          <Text ctx={ctx} k="aiBaseUrl" label={t("editor.props.aiBaseUrl")} placeholder="https://api.openai.com/v1" />
+          <Text ctx={ctx} k="aiModel" label={t("editor.props.aiModel")} placeholder="gpt-4o-mini" />
+          <Text ctx={ctx} k="aiApiKeyEnv" label={t("editor.props.aiKeyEnv")} placeholder="OPENAI_API_KEY" />
+          <Text ctx={ctx} k="aiSystemPrompt" label={t("editor.props.aiSystem")} multiline vars />
+          <Text ctx={ctx} k="aiUserMessage" label={t("editor.props.aiUser")} vars />
+          <Num ctx={ctx} k="aiMemoryTurns" label={t("editor.props.aiMemory")} />
+          <Num ctx={ctx} k="aiTemperature" label={t("editor.props.aiTemperature")} />
+          <Num ctx={ctx} k="aiMaxTokens" label={t("editor.props.aiMaxTokens")} />
+          <Num ctx={ctx} k="aiTimeout" label={t("editor.props.timeout")} />
+          <Text ctx={ctx} k="aiSaveTo" label={t("editor.props.aiSaveTo")} vars />
+          <Check ctx={ctx} k="aiSendAnswer" label={t("editor.props.aiSend")} />
+          {ctx.data.aiSendAnswer !== false && <Choice ctx={ctx} k="aiFormatMode" label={t("editor.props.format")} options={["none", "markdown", "html"]} fallback="none" />}
+          <Target ctx={ctx} k="autoTransitionTo" label={t("editor.props.next")} />
+          <Target ctx={ctx} k="errorTransitionTo" label={t("editor.props.onError")} />
+        </>
+      );
+    case "psql_query": {
+      const external = ctx.data.connectionSource !== undefined && ctx.data.connectionSource !== "builtin" && ctx.data.connectionSource !== "";
+      return (
+        <>
+          <Choice ctx={ctx} k="connectionSource" label={t("editor.props.sqlConnection")} options={["builtin", "env"]} fallback="builtin" />
+          {external && <Text ctx={ctx} k="connectionEnvVar" label={t("editor.props.sqlEnv")} placeholder="SHOP_DB" />}
+          {external && <Num ctx={ctx} k="queryTimeout" label={t("editor.props.sqlTimeout")} />}
+          <Text ctx={ctx} k="query" label={t("editor.props.sqlQuery")} multiline placeholder="SELECT * FROM orders WHERE user_id = {user_id}" />
+          <Text ctx={ctx} k="saveResultTo" label={t("editor.props.sqlSaveTo")} vars />
+          <Choice ctx={ctx} k="resultFormat" label={t("editor.props.sqlFormat")} options={["json", "first_row", "text", "affected"]} fallback="json" />
+          {ctx.data.resultFormat === "text" && <Text ctx={ctx} k="textTemplate" label={t("editor.props.sqlTemplate")} />}
+          <Target ctx={ctx} k="autoTransitionTo" label={t("editor.props.next")} />
+          <Target ctx={ctx} k="errorTransitionTo" label={t("editor.props.onError")} />
+        </>
+      );
+    }
     default:
       if (MESSAGE_LIKE.has(node.type)) return <MessageFields ctx={ctx} node={node} projectId={projectId} />;
       return <GenericFields ctx={ctx} type={node.type} />;
@@ -219,6 +272,7 @@ export function Properties({ store, projectId }: { store: EditorStore; projectId
         <code className="small muted">{node.id}</code>
         <label className="ed-check small"><input type="checkbox" checked={raw} onChange={(e) => setRaw(e.target.checked)} /> JSON</label>
       </header>
+      <FunnelFacts store={store} nodeId={node.id} doc={doc} />
       <datalist id="ed-variables">{variables.map((v) => <option key={v} value={v} />)}</datalist>
       {raw ? <RawJson node={node} onApply={(data) => store.commit(updateNode(store.state.doc, node.id, (n) => ({ ...n, data })))} /> : <TypeFields ctx={ctx} node={node} projectId={projectId} />}
     </aside>

@@ -1,5 +1,7 @@
 // The editor's commands, shared by the toolbar, the keyboard shortcuts and the clipboard events.
 import { type Doc, type SNode } from "./document";
+import { DEFAULT_PERIOD } from "../pages/project/analytics/range";
+import type { FunnelOverlay } from "./funnel";
 import { layoutSheet, withPositions } from "./layout";
 import { clipboardText, deleteNodes, nodesFromClipboard, pasteNodes } from "./ops";
 import type { EditorStore } from "./store";
@@ -53,6 +55,16 @@ export function selectAll(store: EditorStore) {
   store.select(store.sheet.nodes.map((n) => n.id));
 }
 
+/** The overlay's bot and period as last shown: turning it on again shows the same. */
+let lastOverlay: Omit<FunnelOverlay, "figures"> = { tokenId: null, period: DEFAULT_PERIOD };
+
+/** The analytics overlay on or off (off = the editor exactly as without it). */
+export function toggleAnalytics(store: EditorStore) {
+  const cur = store.state.analytics;
+  if (cur) lastOverlay = { tokenId: cur.tokenId, period: cur.period };
+  store.setAnalytics(cur ? null : { ...lastOverlay, figures: null });
+}
+
 export async function autoLayout(store: EditorStore) {
   const before: Doc = store.state.doc;
   const sheetId = store.state.sheetId;
@@ -95,6 +107,7 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: "Delete / Backspace", label: "editor.keys.delete" },
   { keys: "Ctrl+F", label: "editor.keys.search" },
   { keys: "Alt+L", label: "editor.keys.layout" },
+  { keys: "Alt+A", label: "editor.keys.analytics" },
   { keys: "Shift+drag", label: "editor.keys.marquee" },
   { keys: "Ctrl/Shift+click", label: "editor.keys.multi" },
   { keys: "?", label: "editor.keys.help" },

@@ -2,6 +2,7 @@
 // sheet, the selection and the undo history. Components read slices with useEditor(selector).
 import { useSyncExternalStore } from "react";
 import { deriveEdges, sheetIndex, storedEdges, type Doc, type SNode, type Sheet } from "./document";
+import type { FunnelOverlay } from "./funnel";
 
 export const HISTORY_LIMIT = 100;
 
@@ -17,6 +18,8 @@ export interface EditorState {
   focus: { nodeId: string; at: number } | null;
   /** a request to fit the view to the sheet (after auto-layout, or the Fit view button), counted up per request */
   fit: number;
+  /** the analytics overlay (funnel.ts): null = off, the editor exactly as without it */
+  analytics: FunnelOverlay | null;
 }
 
 type Listener = () => void;
@@ -31,7 +34,7 @@ export class EditorStore {
   readonly placedByHand = new Set<string>();
 
   constructor(doc: Doc) {
-    this.state = { doc, sheetId: doc.activeSheetId && doc.sheets.some((s) => s.id === doc.activeSheetId) ? doc.activeSheetId : doc.sheets[0]!.id, selected: [], past: [], future: [], saved: doc, focus: null, fit: 0 };
+    this.state = { doc, sheetId: doc.activeSheetId && doc.sheets.some((s) => s.id === doc.activeSheetId) ? doc.activeSheetId : doc.sheets[0]!.id, selected: [], past: [], future: [], saved: doc, focus: null, fit: 0, analytics: null };
   }
 
   subscribe = (l: Listener) => {
@@ -99,6 +102,11 @@ export class EditorStore {
     const sheet = this.state.doc.sheets.find((s) => s.nodes.some((n) => n.id === nodeId));
     if (!sheet) return;
     this.set({ sheetId: sheet.id, selected: [nodeId], focus: { nodeId, at: Date.now() } });
+  }
+
+  /** Turns the analytics overlay on (with its bot, period and figures) or off (null). */
+  setAnalytics(analytics: FunnelOverlay | null) {
+    if (analytics !== this.state.analytics) this.set({ analytics });
   }
 
   requestFit() {

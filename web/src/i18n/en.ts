@@ -42,7 +42,7 @@ export const en = {
     hint: "Import a project.json: drop the file here or", pick: "Choose a file", busy: "Importing…", tooBig: "The file is larger than 10 MB.",
     notJson: "“{{name}}” is not a JSON file.", failed: "Import failed: {{reason}}",
   },
-  project: { tabsLabel: "Project sections", tabs: { scenario: "Scenario", bots: "Bots", logs: "Logs", dialogs: "Dialogs", users: "Users", media: "Media", versions: "Versions", team: "Team", export: "Export" } },
+  project: { tabsLabel: "Project sections", tabs: { scenario: "Scenario", bots: "Bots", logs: "Logs", dialogs: "Dialogs", users: "Users", campaigns: "Campaigns", analytics: "Analytics", tables: "Tables", media: "Media", versions: "Versions", team: "Team", export: "Export" } },
   bots: {
     profile: {
       title: "Profile in Telegram", hint: "What Telegram shows about the bot, set here instead of @BotFather. Empty fields stay as they are.",
@@ -67,8 +67,7 @@ export const en = {
     downloadText: "Download .txt", downloadJson: "Download .json", live: "Live: refreshed every {{seconds}} s", paused: "Paused", count: "Lines: {{count}}", empty: "No log lines yet. What the bots started on the Bots tab print appears here; preview chats are not logged.",
   },
   users: {
-    noBots: "Add a bot on the Bots tab: its users appear here.", stats: "Statistics", total: "Users in total", active24h: "Active in 24 h", active7d: "Active in 7 days", newToday: "New today",
-    newPerDay: "New users per day", chartLabel: "Chart of new users per day, {{total}} in 30 days", title: "Users", search: "Search by name, @username or id",
+    noBots: "Add a bot on the Bots tab: its users appear here.", title: "Users", search: "Search by name, @username or id",
     none: "Nobody has written to this bot yet.", noMatch: "Nobody matches.", range: "{{from}}–{{to}} of {{count}}",
     id: "Id", username: "Username", firstSeen: "First seen", lastSeen: "Last seen", interactions: "Interactions", variables: "Variables", noVariables: "No variables stored.",
   },
@@ -139,12 +138,14 @@ export const en = {
     noVariables: "No variables yet.",
     editVariables: "Edit",
     variablesJson: "Variables must be a JSON object.",
-    react: "React with 👍", joinRequest: "Ask to join the group", joinGroup: "Join the group",
+    hookTitle: "Fire this webhook", hookBody: "Request body (JSON); the flow runs in this chat", hookFire: "Fire webhook", hookJson: "The body must be a JSON object.", hookAnswer: "The hook would answer {{status}}:",
+    react: "React with {{emoji}}", moreReactions: "More reactions", joinRequest: "Ask to join the group", joinGroup: "Join the group",
+    leaveGroup: "Leave the group", promote: "Become a group admin",
     pay: "Pay {{amount}} ⭐",
     demoPoll: "A poll from the preview",
     copies: "Copies “{{text}}”",
     miniApp: { title: "Mini App", newTab: "New tab", close: "Close", notHttps: "Telegram opens Mini Apps over https only.", data: "Data the Mini App sends back", send: "Send data" },
-    media: { photo: "Photo", video: "Video", audio: "Audio", document: "File", animation: "Animation", voice: "Voice message", video_note: "Video message", sticker: "Sticker" },
+    media: { photo: "Photo", video: "Video", audio: "Audio", document: "File", animation: "Animation", voice: "Voice message", video_note: "Video message", sticker: "Sticker", successful_payment: "Payment" },
   },
 };
 

@@ -43,7 +43,7 @@ export const ru: Strings = {
     hint: "Импорт project.json: перетащите файл сюда или", pick: "Выберите файл", busy: "Импорт…", tooBig: "Файл больше 10 МБ.",
     notJson: "«{{name}}» — не JSON-файл.", failed: "Импорт не удался: {{reason}}",
   },
-  project: { tabsLabel: "Разделы проекта", tabs: { scenario: "Сценарий", bots: "Боты", logs: "Логи", dialogs: "Диалоги", users: "Пользователи", media: "Медиа", versions: "Версии", team: "Команда", export: "Экспорт" } },
+  project: { tabsLabel: "Разделы проекта", tabs: { scenario: "Сценарий", bots: "Боты", logs: "Логи", dialogs: "Диалоги", users: "Пользователи", campaigns: "Рассылки", analytics: "Аналитика", tables: "Таблицы", media: "Медиа", versions: "Версии", team: "Команда", export: "Экспорт" } },
   bots: {
     profile: {
       title: "Профиль в Telegram", hint: "Что Telegram показывает о боте — задаётся здесь, без @BotFather. Пустые поля не меняются.",
@@ -68,8 +68,7 @@ export const ru: Strings = {
     downloadText: "Скачать .txt", downloadJson: "Скачать .json", live: "Обновляется каждые {{seconds}} с", paused: "На паузе", count: "Строк: {{count}}", empty: "Строк лога пока нет. Здесь появляется то, что пишут боты, запущенные на вкладке «Боты»; чаты предпросмотра не записываются.",
   },
   users: {
-    noBots: "Добавьте бота на вкладке «Боты» — здесь появятся его пользователи.", stats: "Статистика", total: "Всего пользователей", active24h: "Активны за 24 ч", active7d: "Активны за 7 дней", newToday: "Новых сегодня",
-    newPerDay: "Новые пользователи по дням", chartLabel: "График новых пользователей по дням, {{total}} за 30 дней", title: "Пользователи", search: "Поиск по имени, @username или id",
+    noBots: "Добавьте бота на вкладке «Боты» — здесь появятся его пользователи.", title: "Пользователи", search: "Поиск по имени, @username или id",
     none: "Боту ещё никто не писал.", noMatch: "Никого не нашлось.", range: "{{from}}–{{to}} из {{count}}",
     id: "Id", username: "Имя пользователя", firstSeen: "Впервые", lastSeen: "Последний раз", interactions: "Обращений", variables: "Переменные", noVariables: "Переменных нет.",
   },
@@ -140,11 +139,13 @@ export const ru: Strings = {
     noVariables: "Переменных пока нет.",
     editVariables: "Изменить",
     variablesJson: "Переменные должны быть JSON-объектом.",
-    react: "Поставить 👍", joinRequest: "Заявка в группу", joinGroup: "Вступить в группу",
+    hookTitle: "Вызвать этот вебхук", hookBody: "Тело запроса (JSON); ветка запустится в этом чате", hookFire: "Вызвать вебхук", hookJson: "Тело должно быть JSON-объектом.", hookAnswer: "Вебхук ответил бы {{status}}:",
+    react: "Поставить {{emoji}}", moreReactions: "Другие реакции", joinRequest: "Заявка в группу", joinGroup: "Вступить в группу",
+    leaveGroup: "Выйти из группы", promote: "Стать админом группы",
     pay: "Оплатить {{amount}} ⭐",
     demoPoll: "Опрос из предпросмотра",
     copies: "Копирует «{{text}}»",
     miniApp: { title: "Mini App", newTab: "Новая вкладка", close: "Закрыть", notHttps: "Telegram открывает Mini App только по https.", data: "Данные, которые Mini App отправит боту", send: "Отправить данные" },
-    media: { photo: "Фото", video: "Видео", audio: "Аудио", document: "Файл", animation: "Анимация", voice: "Голосовое сообщение", video_note: "Видеосообщение", sticker: "Стикер" },
+    media: { photo: "Фото", video: "Видео", audio: "Аудио", document: "Файл", animation: "Анимация", voice: "Голосовое сообщение", video_note: "Видеосообщение", sticker: "Стикер", successful_payment: "Платёж" },
   },
 };

@@ -86,6 +86,8 @@ export function Composer({ commands, keyboard, disabled, send, onMiniApp }: Prop
         <button type="button" className="btn ghost small" disabled={disabled} onClick={() => void send({ type: "contact", phone: DEMO_PHONE })}>{t("preview.sendContact")}</button>
         <button type="button" className="btn ghost small" disabled={disabled} onClick={() => void send({ type: "join_request" })}>{t("preview.joinRequest")}</button>
         <button type="button" className="btn ghost small" disabled={disabled} onClick={() => void send({ type: "join_group" })}>{t("preview.joinGroup")}</button>
+        <button type="button" className="btn ghost small" disabled={disabled} onClick={() => void send({ type: "promote" })}>{t("preview.promote")}</button>
+        <button type="button" className="btn ghost small" disabled={disabled} onClick={() => void send({ type: "leave_group" })}>{t("preview.leaveGroup")}</button>
         <input ref={photoInput} type="file" accept="image/*" hidden onChange={(e) => void pick(e.currentTarget, "photo")} />
         <input ref={docInput} type="file" hidden onChange={(e) => void pick(e.currentTarget, "document")} />
       </div>

@@ -1,5 +1,6 @@
 // One entry of the preview chat: a message of either side (text, media, location, contact,
 // inline keyboard) or a short notice of the bot; edits and deletions show as they happen.
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { previewApi, type PreviewEntry } from "./api";
 import { Formatted } from "./formatted";
@@ -44,6 +45,28 @@ function Media({ entry, sessionId }: { entry: PreviewEntry; sessionId: string })
   return <a className="pv-media-link" href={src} target="_blank" rel="noopener">📎 {m.fileName ?? t(`preview.media.${m.kind}`, { defaultValue: m.kind })}</a>;
 }
 
+/** Telegram's common reactions: 👍 at hand, the others behind "…" (a reaction_trigger may watch any). */
+const REACTIONS = ["❤", "🔥", "🎉", "😁", "😢", "👎", "🤔"];
+
+function Reactions({ onReact }: { onReact: (emoji: string) => void }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const react = (emoji: string) => (e: React.MouseEvent) => {
+    e.stopPropagation();
+    setOpen(false);
+    onReact(emoji);
+  };
+  return (
+    <span className="pv-reactions">
+      <button type="button" className="pv-react" title={t("preview.react", { emoji: "👍" })} aria-label={t("preview.react", { emoji: "👍" })} onClick={react("👍")}>👍</button>
+      <button type="button" className="pv-react" title={t("preview.moreReactions")} aria-label={t("preview.moreReactions")} aria-expanded={open} onClick={(e) => { e.stopPropagation(); setOpen((o) => !o); }}>…</button>
+      {open && REACTIONS.map((emoji) => (
+        <button key={emoji} type="button" className="pv-react" title={t("preview.react", { emoji })} aria-label={t("preview.react", { emoji })} onClick={react(emoji)}>{emoji}</button>
+      ))}
+    </span>
+  );
+}
+
 export function Message({ entry, sessionId, highlighted, onPress, onMiniApp, onReact, onPay, onSelectNode, nodeName }: Props) {
   const { t } = useTranslation();
   if (entry.kind === "notice") return <li className="pv-notice" role="status">{entry.text}</li>;
@@ -66,9 +89,7 @@ export function Message({ entry, sessionId, highlighted, onPress, onMiniApp, onR
           {entry.edits > 0 && <span>{t("preview.edited")} </span>}
           {entry.deleted && <span>{t("preview.deleted")} </span>}
           {entry.node && nodeName && !repeats && <span className="pv-node" data-testid="pv-node">↳ {nodeName}</span>}
-          {onReact && !mine && !entry.deleted && entry.messageId !== undefined && (
-            <button type="button" className="pv-react" title={t("preview.react")} aria-label={t("preview.react")} onClick={(e) => { e.stopPropagation(); onReact(entry.messageId!, "👍"); }}>👍</button>
-          )}
+          {onReact && !mine && !entry.deleted && entry.messageId !== undefined && <Reactions onReact={(emoji) => onReact(entry.messageId!, emoji)} />}
         </div>
       </div>
       {!entry.deleted && entry.invoice && onPay && entry.messageId !== undefined && (

@@ -5,6 +5,7 @@ import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { PreviewEntry } from "./api";
 import { Composer } from "./Composer";
+import { HookFire } from "./HookFire";
 import { Message } from "./Message";
 import { MiniAppPanel, type MiniAppOpen } from "./MiniApp";
 import { usePreview } from "./use-preview";
@@ -32,9 +33,11 @@ export interface PreviewChatProps {
   restartRequest?: { seq: number; document: unknown; text: string } | null;
   /** extra controls under the header (the editor's "preview from the selected node") */
   extra?: ReactNode;
+  /** a selected webhook_trigger node: the chat offers to fire it (docs/hooks.md "In the preview") */
+  hookNode?: string;
 }
 
-export function PreviewChat({ projectId, templateId, document, onNodeMessage, onSelectNode, highlightNode, compact, nodeName, onRestart, restartRequest, extra }: PreviewChatProps) {
+export function PreviewChat({ projectId, templateId, document, onNodeMessage, onSelectNode, highlightNode, compact, nodeName, onRestart, restartRequest, extra, hookNode }: PreviewChatProps) {
   const { t } = useTranslation();
   const { view, transcript, error, act, switchActor, restart, restartWith } = usePreview(templateId !== undefined ? { templateId } : { projectId: projectId! }, document);
   const listRef = useRef<HTMLOListElement>(null);
@@ -94,6 +97,7 @@ export function PreviewChat({ projectId, templateId, document, onNodeMessage, on
       <p className="pv-note small muted">{t("preview.httpNote")}</p>
       {onSelectNode && <p className="pv-hint small muted" data-testid="pv-hint">{t("preview.clickHint")}</p>}
       {extra}
+      {sessionId && hookNode && !down && <HookFire sessionId={sessionId} nodeId={hookNode} />}
       {(error || transcript?.error || view?.error) && <p className="error small" role="alert">{error ?? transcript?.error ?? view?.error}</p>}
       <div className="pv-body">
         <div className="pv-chat">

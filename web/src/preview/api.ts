@@ -20,6 +20,7 @@ export function mergeTranscript(prev: PreviewTranscript, changes: PreviewTranscr
 }
 
 export type PreviewAction = Body<"/api/preview/{sid}/actions", "post">;
+export type PreviewHookAnswer = Answer<"/api/preview/{sid}/hooks/{nodeId}", "post">;
 
 const base = (id: string) => `/api/preview/${encodeURIComponent(id)}`;
 
@@ -36,6 +37,8 @@ export const previewApi = {
   setDocument: (id: string, document: unknown) => put<PreviewView>(`${base(id)}/document`, { document }),
   variables: (id: string) => get<{ chatId: number; variables: Record<string, unknown> }>(`${base(id)}/variables`),
   setVariables: (id: string, variables: Record<string, unknown>) => put<{ chatId: number; variables: Record<string, unknown> }>(`${base(id)}/variables`, { variables }),
+  /** fires a webhook_trigger of the running document in the current chat (docs/hooks.md "In the preview") */
+  fireHook: (id: string, nodeId: string, body: Record<string, unknown>) => post<PreviewHookAnswer>(`${base(id)}/hooks/${encodeURIComponent(nodeId)}`, body),
   stop: (id: string) => del<{ success: boolean }>(base(id)),
   /** Stops a preview even while the page unloads (keepalive outlives the document). */
   stopOnLeave: (id: string) => void fetch(base(id), { method: "DELETE", credentials: "same-origin", keepalive: true }).catch(() => undefined),

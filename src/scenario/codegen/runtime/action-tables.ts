@@ -172,10 +172,14 @@ export interface ActionNode {
  * run in the chat of the user whose variable `threadVariable` holds that topic's id.
  */
 export interface MessageTriggerDef {
-  on: "incoming" | "outgoing" | "group" | "reaction" | "member" | "join_request" | "payment" | "checkout";
+  on: "incoming" | "outgoing" | "group" | "reaction" | "member" | "join_request" | "payment" | "checkout" | "hook";
   target: string;
+  /** hook: the webhook_trigger node's id (the platform names it in its command) */
+  node?: string;
   /** reaction: only these emoji (none: any); member: only these events (none: any) */
   only?: string[];
+  /** reaction: only on messages these nodes sent (none: any message) */
+  fromNodes?: string[];
   /** group: the group's chat id (template; "-100" is added to a bare id) */
   group?: string;
   threadVariable?: string;

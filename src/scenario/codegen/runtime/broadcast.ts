@@ -85,7 +85,7 @@ export async function onBroadcastAnswer(turn: Turn, data: string): Promise<boole
     return true;
   }
   startBroadcast(turn, node, node.do);
-  await go(turn, node.next);
+  await go(turn, node.next, node.id);
   return true;
 }
 

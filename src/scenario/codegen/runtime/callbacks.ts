@@ -208,11 +208,12 @@ export function waitsForPress(turn: Turn): boolean {
 
 /** Callback input: the pressed button's text (its data when not found) answers the waiting question. */
 export async function answerByPress(turn: Turn, value: string) {
-  const collect = collectOf(turn.state.waiting!)!;
+  const ref = turn.state.waiting!;
+  const collect = collectOf(ref)!;
   store(turn, collect.variable!, value, collect.append);
   turn.state.waiting = undefined;
   log(turn, "button answer stored in " + collect.variable);
-  await go(turn, collect.target);
+  await go(turn, collect.target, ref.node);
 }
 
 export async function runCallbackTrigger(turn: Turn, t: CallbackTriggerDef, data: string) {
@@ -224,5 +225,5 @@ export async function runCallbackTrigger(turn: Turn, t: CallbackTriggerDef, data
   }
   turn.state.waiting = undefined;
   log(turn, "callback trigger " + JSON.stringify(data) + " → " + t.target);
-  await go(turn, t.target);
+  await go(turn, t.target, t.via);
 }

@@ -1,6 +1,7 @@
 // Runtime source: loop, parallel_split and convert_file, and the dispatch of the logic and data
 // nodes (http_request lives in http.ts). (Part of every generated bot; see types.ts.)
 import { InputFile } from "grammy";
+import { runAi } from "./ai";
 import { listOf } from "./assign";
 import { runSql, runTable } from "./data";
 import { structured } from "./expr";
@@ -30,15 +31,16 @@ export async function runLogicNode(turn: Turn, node: LogicNode): Promise<string 
     case "convert": return runConvert(turn, node);
     case "table": return runTable(turn, node);
     case "sql": return runSql(turn, node);
+    case "ai": return runAi(turn, node);
   }
 }
 
 /** A branch of the flow with its own step budget (a loop body, a parallel branch). */
-export async function subFlow(turn: Turn, target: string): Promise<void> {
+export async function subFlow(turn: Turn, target: string, via: string): Promise<void> {
   const depth = (turn.depth ?? 0) + 1;
   if (depth > 5) return console.error("[chat " + turn.chatId + "] loops and parallel branches nest deeper than 5 levels at " + target + "; stopped");
   const branch: Turn = { ...turn, steps: 0, depth };
-  await go(branch, target);
+  await go(branch, target, via);
 }
 
 export async function runLoop(turn: Turn, node: LoopNode): Promise<string | undefined> {
@@ -56,7 +58,7 @@ export async function runLoop(turn: Turn, node: LoopNode): Promise<string | unde
     if (i > 0 && node.delaySeconds > 0) await Bun.sleep(node.delaySeconds * 1000);
     vars[node.item] = items[i];
     if (node.index) vars[node.index] = i;
-    if (node.body) await subFlow(turn, node.body);
+    if (node.body) await subFlow(turn, node.body, node.id);
   }
   return node.after;
 }
@@ -70,10 +72,10 @@ export async function runParallel(turn: Turn, node: ParallelNode): Promise<strin
   const worker = async () => {
     for (let b = queue.shift(); b; b = queue.shift()) {
       try {
-        await subFlow(turn, b.target);
+        await subFlow(turn, b.target, node.id);
       } catch (err) {
         nodeError(turn, node, "branch " + JSON.stringify(b.label) + " failed: " + (err instanceof Error ? err.message : String(err)));
-        if (b.onError) await subFlow(turn, b.onError);
+        if (b.onError) await subFlow(turn, b.onError, node.id);
       }
     }
   };

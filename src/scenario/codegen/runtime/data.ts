@@ -4,6 +4,7 @@ import { Database } from "bun:sqlite";
 import { nodeError } from "./control";
 import { log } from "./flow";
 import type { SqlNode, TableOpNode } from "./logic-tables";
+import { pgRun } from "./pg";
 import { PROJECT_DB_DDL } from "./program-data";
 import { openScenarioDatabase } from "./scenario-file";
 import { guardCompiledScenarioSql, guardScenarioSql } from "./sql-guard";
@@ -209,25 +210,51 @@ export function boundSql(turn: Turn, query: string): { text: string; params: (st
   return { text, params };
 }
 
-export function runSql(turn: Turn, node: SqlNode): string | undefined {
+/** Saves a statement's rows (or its count) as the node's result format says. */
+export function saveSqlResult(turn: Turn, node: SqlNode, rows: Row[], count: number) {
+  if (!node.saveTo) return;
+  const vars = turn.state.vars;
+  if (node.format === "affected") vars[node.saveTo] = count;
+  else if (node.format === "first_row") vars[node.saveTo] = rows[0] ?? {};
+  else if (node.format === "text") vars[node.saveTo] = rows.map((r) => node.template!.replace(PLACEHOLDER, (_, k: string) => toText(Object.hasOwn(r, k) ? r[k] : readVar(turn, k)))).join("\n");
+  else vars[node.saveTo] = rows;
+}
+
+/** A failed statement: {sql_error} says why, and the flow takes the node's error exit when it has one. */
+export function sqlFailed(turn: Turn, node: SqlNode, err: unknown): string | undefined {
+  const reason = err instanceof Error ? err.message : String(err);
+  turn.state.vars.sql_error = reason;
+  nodeError(turn, node, "psql_query failed: " + reason);
+  return node.error ?? node.next;
+}
+
+export function runSql(turn: Turn, node: SqlNode): string | undefined | Promise<string | undefined> {
+  if (node.pg) return runExternalSql(turn, node);
   try {
     const { text, params } = boundSql(turn, node.query);
     const statement = scenarioDb.query<Row, (string | number | null)[]>(guardCompiledScenarioSql(scenarioDb, guardScenarioSql(text)));
-    const vars = turn.state.vars;
-    if (node.format === "affected") {
-      const changes = statement.run(...params).changes;
-      if (node.saveTo) vars[node.saveTo] = changes;
-    } else {
+    if (node.format === "affected") saveSqlResult(turn, node, [], statement.run(...params).changes);
+    else {
       const rows = statement.all(...params).slice(0, ROW_LIMIT);
-      if (node.saveTo) {
-        if (node.format === "first_row") vars[node.saveTo] = rows[0] ?? {};
-        else if (node.format === "text") vars[node.saveTo] = rows.map((r) => node.template!.replace(PLACEHOLDER, (_, k: string) => toText(Object.hasOwn(r, k) ? r[k] : readVar(turn, k)))).join("\n");
-        else vars[node.saveTo] = rows;
-      }
+      saveSqlResult(turn, node, rows, rows.length);
     }
+    delete turn.state.vars.sql_error;
     log(turn, "psql_query " + node.id + " ran");
   } catch (err) {
-    nodeError(turn, node, "psql_query failed: " + (err instanceof Error ? err.message : String(err)));
+    return sqlFailed(turn, node, err);
+  }
+  return node.next;
+}
+
+/** psql_query on the node's external PostgreSQL (pg.ts). */
+export async function runExternalSql(turn: Turn, node: SqlNode): Promise<string | undefined> {
+  try {
+    const { rows, count } = await pgRun(turn, node);
+    saveSqlResult(turn, node, rows.slice(0, ROW_LIMIT), count);
+    delete turn.state.vars.sql_error;
+    log(turn, "psql_query " + node.id + " ran on PostgreSQL: " + count + " rows");
+  } catch (err) {
+    return sqlFailed(turn, node, err);
   }
   return node.next;
 }

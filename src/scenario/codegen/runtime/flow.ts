@@ -2,6 +2,7 @@
 // (Part of every generated bot; see types.ts.)
 import { AsyncLocalStorage } from "node:async_hooks";
 import { chatOf, runAction } from "./actions";
+import { COUNTING, countVisit, tally } from "./analytics";
 import { assign } from "./assign";
 import { keyboardOf, replySelection } from "./callbacks";
 import { chooseBranch } from "./conditions";
@@ -9,7 +10,7 @@ import { runLogicNode } from "./control";
 import { askQuestion, sendText, showMessage } from "./messages";
 import { COMMANDS, NODES, OPTIONS, TEXT_TRIGGERS } from "./program-data";
 import { loadState, saveState } from "./storage";
-import { addWait } from "./waits";
+import { addInputTimeout, addWait } from "./waits";
 import type { ButtonDef, CollectDef, DelayNode, MediaKind, ScenarioNode, TextTriggerDef, ValidationDef } from "./tables";
 import type { IncomingMessage, NodeRef, Turn } from "./types";
 import { type FileRef, regex, render, store, toNumber } from "./values";
@@ -27,9 +28,17 @@ export function log(turn: Turn, line: string) {
 /** The node running now, per update; the preview build names it in the calls it makes. */
 export const NODE_SCOPE = new AsyncLocalStorage<string>();
 
-/** Runs node "id" and whatever follows it automatically, until input is needed or the flow ends. */
-export async function go(turn: Turn, id: string | undefined): Promise<void> {
+/**
+ * Runs node "id" and whatever follows it automatically, until input is needed or the flow ends.
+ * `via` is the node whose transition leads to "id" (a pressed button's, an answered question's,
+ * the loop or delay running it, the trigger node that starts the flow), for analytics. Named by
+ * each caller: the node scope outlives the walk that entered it, so it cannot tell.
+ */
+export async function go(turn: Turn, id: string | undefined, via?: string): Promise<void> {
   let next = id;
+  let from = via;
+  // a trigger node is no step of the walk (not in NODES): reaching it is firing it
+  if (id && via && !INDEX.has(via)) countVisit(turn, via, undefined);
   /** a message went out in this walk: an input node reached after it does not ask again */
   let asked = false;
   while (next) {
@@ -48,6 +57,8 @@ export async function go(turn: Turn, id: string | undefined): Promise<void> {
       return;
     }
     log(turn, "node " + node.id + " (" + node.t + ")");
+    countVisit(turn, node.id, from);
+    from = node.id;
     NODE_SCOPE.enterWith(node.id);
     switch (node.t) {
       case "message":
@@ -68,6 +79,7 @@ export async function go(turn: Turn, id: string | undefined): Promise<void> {
       case "input":
         if (node.ask && !asked) await askQuestion(turn, index, node);
         turn.state.waiting = { node: node.id, variant: 0 };
+        if (node.timeout) addInputTimeout(turn, node.id, node.timeout.seconds);
         return;
       case "http":
       case "loop":
@@ -75,6 +87,7 @@ export async function go(turn: Turn, id: string | undefined): Promise<void> {
       case "convert":
       case "table":
       case "sql":
+      case "ai":
         next = await runLogicNode(turn, node); // runtime/control.ts
         break;
       case "action":
@@ -219,7 +232,7 @@ export async function collectAnswer(turn: Turn, msg: IncomingMessage): Promise<b
   }
   log(turn, "answer stored in " + (variable ?? "(nothing)"));
   turn.state.waiting = undefined;
-  await go(turn, collect.target);
+  await go(turn, collect.target, ref.node);
   return true;
 }
 
@@ -232,6 +245,7 @@ export async function collectAnswer(turn: Turn, msg: IncomingMessage): Promise<b
 export async function press(turn: Turn, owner: NodeRef, button: ButtonDef, label: string, answer = label) {
   if (await replySelection(turn, owner, button)) return;
   turn.event.button_text = label;
+  if (COUNTING) tally({ k: "press", at: new Date().toISOString(), node: owner.node, text: button.text });
   const collect = collectOf(owner);
   const stored = !!collect?.variable && !button.skipInput;
   if (stored) store(turn, collect!.variable!, answer, collect!.append);
@@ -239,7 +253,7 @@ export async function press(turn: Turn, owner: NodeRef, button: ButtonDef, label
   log(turn, "button " + JSON.stringify(label) + " (" + button.action + ")");
   if (button.action === "command") return runCommand(turn, button.target ?? "");
   if (button.action === "url" || button.action === "selection") return;
-  await go(turn, button.target ?? (stored ? collect!.target : undefined));
+  await go(turn, button.target ?? (stored ? collect!.target : undefined), owner.node);
 }
 
 export async function runCommand(turn: Turn, name: string): Promise<boolean> {
@@ -261,7 +275,7 @@ export async function runCommand(turn: Turn, name: string): Promise<boolean> {
   }
   if (link?.saveAs) turn.state.vars[link.saveAs] = param;
   log(turn, "command /" + name + (link ? " (deep link " + link.match + " " + JSON.stringify(link.value) + ")" : ""));
-  await go(turn, target);
+  await go(turn, target, link ? link.via : command.via);
   return true;
 }
 

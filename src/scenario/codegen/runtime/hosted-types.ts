@@ -33,7 +33,10 @@ export interface BotHost {
 }
 
 /** What the platform may tell a running bot (the runner passes it on; an own process reads it on stdin). */
-export type BotCommand = { op: "resume"; chatId: string; nodeId: string };
+export type BotCommand =
+  | { op: "resume"; chatId: string; nodeId: string }
+  /** an inbound webhook (docs/hooks.md): run webhook_trigger `nodeId`'s flow in the chat with these variables */
+  | { op: "hook"; chatId: string; nodeId: string; vars: Record<string, string | number | boolean> };
 
 export interface HostedBot {
   start(): Promise<void>;

@@ -4,8 +4,9 @@
 import { webhookCallback } from "grammy";
 import { scenarioDb } from "./data";
 import { chatQueues } from "./flow";
+import { closePgPools } from "./pg";
 import { COMMANDS, NODES, OPTIONS } from "./program-data";
-import { flushRecords, pruneTimer, tellBotLine } from "./record";
+import { commandsReady, flushRecords, pruneTimer, tellBotLine } from "./record";
 import { bot } from "./router";
 import { ADMIN_IDS, LAUNCH_MODE, PORT, WEBHOOK_SECRET, db, env, parseJson } from "./storage";
 import type { CommandDef, KeyboardDef } from "./tables";
@@ -156,6 +157,7 @@ export async function release() {
     flushRecords();
     scenarioDb.close();
     db?.close();
+    closePgPools();
   } catch (err) {
     console.error("while stopping:", err);
   }
@@ -172,6 +174,7 @@ export async function launch() {
   // Stopped while the token was checked: nothing more may begin (in a runner the bot's
   // schedules and polling would outlive it).
   if (stopping) return;
+  commandsReady();
   await registerMenu();
   if (stopping) return;
   watchContent();

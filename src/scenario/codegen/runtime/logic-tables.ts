@@ -113,11 +113,18 @@ export interface TableOpNode {
   adminOnly?: true;
 }
 
-/** psql_query: one SQLite statement on the project's own database ({variables} are bound parameters). */
+/**
+ * psql_query: one statement ({variables} are bound parameters) on the project's own SQLite
+ * database, or on an external PostgreSQL whose connection string is in a secret env variable (pg)
+ */
 export interface SqlNode {
   t: "sql";
   id: string;
   query: string;
+  /** the external PostgreSQL: the token's env variable holding its connection string */
+  pg?: { env: string; timeoutSeconds: number };
+  /** where a failure goes (otherwise on to next, with {sql_error} set either way) */
+  error?: string;
   saveTo?: string;
   format: "json" | "text" | "first_row" | "affected";
   /** format text: one line per row, {column} of the row */
@@ -126,4 +133,31 @@ export interface SqlNode {
   adminOnly?: true;
 }
 
-export type LogicNode = HttpNode | LoopNode | ParallelNode | ConvertNode | TableOpNode | SqlNode;
+/** ai_answer: one chat-completions request to an OpenAI-compatible endpoint (docs/nodes/ai.md). */
+export interface AiNode {
+  t: "ai";
+  id: string;
+  /** the endpoint's base, e.g. https://api.openai.com/v1 (/chat/completions is appended) */
+  baseUrl: string;
+  model: string;
+  /** the token's secret env variable holding the API key */
+  keyEnv?: string;
+  /** template with {variables} */
+  system: string;
+  /** template; "" = the user's message of this update ({message_text}) */
+  user: string;
+  /** earlier turns (a user message and the bot's answer) sent along; 0 = none */
+  memory: number;
+  temperature: number;
+  maxTokens: number;
+  timeoutSeconds: number;
+  saveTo?: string;
+  send: boolean;
+  format: "html" | "markdown" | "text";
+  next?: string;
+  /** where a failure goes (otherwise on to next, with {ai_error} set either way) */
+  error?: string;
+  adminOnly?: true;
+}
+
+export type LogicNode = HttpNode | LoopNode | ParallelNode | ConvertNode | TableOpNode | SqlNode | AiNode;

@@ -5,11 +5,14 @@
 // (Part of every generated bot; see types.ts.)
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Context } from "grammy";
-import { NODE_SCOPE } from "./flow";
+import { clearCounts, commandOf, COUNTING, countRecord, tally, type Tally, writeCounts } from "./analytics";
+import { log, NODE_SCOPE } from "./flow";
 import { bot } from "./router";
+import { messageFileId } from "./message-file";
 import { ADMIN_IDS, TOKEN_ID, db, env } from "./storage";
 import { runIn } from "./triggers";
-import type { IncomingMessage } from "./types";
+import { MESSAGE_TRIGGERS } from "./program-data";
+import type { IncomingMessage, Turn } from "./types";
 
 // ─── Message store: queued, written in batches ─────────────────────────────────
 
@@ -37,14 +40,25 @@ export type MessageRecord = {
   mid: number | null;
   at: string;
   chat: ChatInfo | null;
+  /** the parse mode it was sent with (then `text` is the marked-up text) or the entities over its plain text */
+  look: Formatting;
+  /** the chat list's line when `text` is marked up */
+  plain?: string;
+  /** the messenger's file id of its media */
+  fileId: string | null;
 };
+/** How a message's text is formatted (bot_message_details); both null for plain text. */
+export type Formatting = { format: string | null; entities: string | null };
 export type PersonRecord = { userId: string; premium: number; language: string | null; source: string | null; referrer: string | null; at: string; in: number; out: number };
 export type RecordOp =
   | { t: "msg"; m: MessageRecord }
-  | { t: "edit"; chatId: string; mid: number; text: string; at: string }
+  | { t: "edit"; chatId: string; mid: number; text: string; at: string; look: Formatting }
   | { t: "del"; chatId: string; mids: number[]; at: string }
   | { t: "person"; p: PersonRecord }
-  | { t: "blocked"; userId: string; on: boolean; at: string };
+  | { t: "blocked"; userId: string; on: boolean; at: string }
+  | { t: "count"; c: Tally }
+  | { t: "paid"; userId: string; charge: string; provider: string | null; amount: number; currency: string; payload: string; at: string }
+  | { t: "refunded"; charge: string; at: string };
 
 /** Set while a broadcast node sends: its messages are recorded as `sentBy: "campaign"`. */
 export const SENT_BY = new AsyncLocalStorage<"campaign">();
@@ -65,9 +79,18 @@ export const recordSql = db && {
       "username = coalesce(excluded.username, bot_chats.username), last_message_at = excluded.last_message_at, " +
       "last_message_text = excluded.last_message_text, unread = bot_chats.unread + excluded.unread",
   ),
-  edit: db.query<unknown, [string, string, number, string, number]>(
-    "UPDATE bot_messages SET text = ?, edited_at = ? WHERE token_id = ? AND chat_id = ? AND messenger_message_id = ?",
+  edit: db.query<{ id: number }, [string, string, number, string, number]>(
+    "UPDATE bot_messages SET text = ?, edited_at = ? WHERE token_id = ? AND chat_id = ? AND messenger_message_id = ? RETURNING id",
   ),
+  details: db.query<unknown, [number, number, string | null, string | null, string | null]>(
+    "INSERT INTO bot_message_details (id, token_id, format, entities, file_id) VALUES (?, ?, ?, ?, ?)",
+  ),
+  // an edit changes the text's formatting, never the file
+  look: db.query<unknown, [number, number, string | null, string | null]>(
+    "INSERT INTO bot_message_details (id, token_id, format, entities) VALUES (?, ?, ?, ?) " +
+      "ON CONFLICT (id) DO UPDATE SET format = excluded.format, entities = excluded.entities",
+  ),
+  plainLook: db.query<unknown, [number]>("UPDATE bot_message_details SET format = NULL, entities = NULL WHERE id = ?"),
   del: db.query<unknown, [string, number, string, number]>(
     "UPDATE bot_messages SET deleted_at = ? WHERE token_id = ? AND chat_id = ? AND messenger_message_id = ? AND deleted_at IS NULL",
   ),
@@ -87,11 +110,23 @@ export const recordSql = db && {
     "INSERT INTO bot_people (token_id, user_id, blocked, blocked_at, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?) " +
       "ON CONFLICT (token_id, user_id) DO UPDATE SET blocked = excluded.blocked, blocked_at = excluded.blocked_at",
   ),
-  takeover: db.query<{ takeover: number }, [number, string]>("SELECT takeover FROM bot_chats WHERE token_id = ? AND chat_id = ?"),
-  chatUser: db.query<{ first_name: string | null; username: string | null }, [number, string]>("SELECT first_name, username FROM bot_chats WHERE token_id = ? AND chat_id = ?"),
-  prune: db.query<unknown, [number, string]>(
-    "DELETE FROM bot_messages WHERE id IN (SELECT id FROM bot_messages WHERE token_id = ? AND created_at < ? LIMIT 2000)",
+  // a redelivered update records its charge once
+  paid: db.query<unknown, [number, string, string, string | null, number, string, string, string]>(
+    "INSERT INTO bot_payments (token_id, user_id, charge_id, provider_charge_id, amount, currency, payload, paid_at) " +
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (token_id, charge_id) DO NOTHING",
   ),
+  refunded: db.query<unknown, [string, number, string]>(
+    "UPDATE bot_payments SET status = 'refunded', refunded_at = ? WHERE token_id = ? AND charge_id = ? AND status = 'paid'",
+  ),
+  takeover: db.query<{ takeover: number }, [number, string]>("SELECT takeover FROM bot_chats WHERE token_id = ? AND chat_id = ?"),
+  sender: db.query<{ node_id: string | null }, [number, string, number]>(
+    "SELECT node_id FROM bot_messages WHERE token_id = ? AND chat_id = ? AND messenger_message_id = ? AND direction = 'out' ORDER BY id DESC LIMIT 1",
+  ),
+  chatUser: db.query<{ first_name: string | null; username: string | null }, [number, string]>("SELECT first_name, username FROM bot_chats WHERE token_id = ? AND chat_id = ?"),
+  prune: db.query<{ id: number }, [number, string]>(
+    "DELETE FROM bot_messages WHERE id IN (SELECT id FROM bot_messages WHERE token_id = ? AND created_at < ? LIMIT 2000) RETURNING id",
+  ),
+  pruneLooks: db.query<unknown, [string]>("DELETE FROM bot_message_details WHERE id IN (SELECT value FROM json_each(?))"),
 };
 
 export const recordsMessages = !!recordSql && RETENTION_DAYS > 0;
@@ -114,26 +149,39 @@ export function flushRecords() {
   try {
     db!.transaction(() => {
       for (const op of ops) {
+        // analytics read a person's state before this op changes it (docs/analytics.md)
+        if (COUNTING) countRecord(op);
+        if (op.t === "count") continue;
         if (op.t === "msg") {
           const m = op.m;
           const row = q.message.get(TOKEN_ID, m.chatId, m.direction, m.sentBy, m.kind, m.text, m.buttons ? JSON.stringify(m.buttons) : null, m.callbackData, m.nodeId, m.mid, m.at);
+          if (row && (m.look.format || m.look.entities || m.fileId)) q.details.run(row.id, TOKEN_ID, m.look.format, m.look.entities, m.fileId);
           const c = m.chat;
-          const preview = m.text || "[" + m.kind + "]";
+          const preview = (m.plain ?? m.text) || "[" + m.kind + "]";
           q.chat.run(TOKEN_ID, m.chatId, c?.kind ?? (Number(m.chatId) > 0 ? "private" : "group"), c?.title ?? null, c?.userId ?? null, c?.firstName ?? null, c?.username ?? null, m.at, preview.slice(0, 200), m.direction === "in" ? 1 : 0);
           if (row) last.set(m.chatId, row.id);
         } else if (op.t === "edit") {
-          q.edit.run(op.text, op.at, TOKEN_ID, op.chatId, op.mid);
+          for (const { id } of q.edit.all(op.text, op.at, TOKEN_ID, op.chatId, op.mid)) {
+            if (op.look.format || op.look.entities) q.look.run(id, TOKEN_ID, op.look.format, op.look.entities);
+            else q.plainLook.run(id);
+          }
         } else if (op.t === "del") {
           for (const mid of op.mids) q.del.run(op.at, TOKEN_ID, op.chatId, mid);
         } else if (op.t === "person") {
           const p = op.p;
           q.person.run(TOKEN_ID, p.userId, p.premium, p.language, p.source, p.referrer, p.at, p.at, p.in, p.out);
+        } else if (op.t === "paid") {
+          q.paid.run(TOKEN_ID, op.userId, op.charge, op.provider, op.amount, op.currency, op.payload, op.at);
+        } else if (op.t === "refunded") {
+          q.refunded.run(op.at, TOKEN_ID, op.charge);
         } else {
           q.blocked.run(TOKEN_ID, op.userId, op.on ? 1 : 0, op.on ? op.at : null, op.at, op.at);
         }
       }
+      if (COUNTING) writeCounts();
     })();
   } catch (err) {
+    clearCounts();
     console.error("could not record " + ops.length + " messages:", err);
     return;
   }
@@ -147,7 +195,14 @@ export function pruneMessages() {
   if (!recordSql || RETENTION_DAYS <= 0) return;
   const cutoff = new Date(Date.now() - RETENTION_DAYS * 86_400_000).toISOString();
   try {
-    for (let i = 0; i < 50; i++) if (recordSql.prune.run(TOKEN_ID, cutoff).changes < 2000) break;
+    const q = recordSql;
+    // a chunk and the details of its messages go in one transaction: none outlives its message
+    const chunk = db!.transaction(() => {
+      const gone = q.prune.all(TOKEN_ID, cutoff);
+      if (gone.length > 0) q.pruneLooks.run(JSON.stringify(gone.map((r) => r.id)));
+      return gone.length;
+    });
+    for (let i = 0; i < 50; i++) if (chunk() < 2000) break;
   } catch (err) {
     console.error("could not prune old messages:", err);
   }
@@ -157,6 +212,21 @@ export const pruneTimer = recordSql && RETENTION_DAYS > 0 ? setInterval(pruneMes
 if (pruneTimer) {
   pruneTimer.unref?.();
   setTimeout(pruneMessages, 1000).unref?.();
+}
+
+/**
+ * The node that sent a message of the bot (reaction_trigger's messageNodes), from the store; null
+ * when it is not recorded (no database, retention 0, or another sender). What waits in the queue
+ * is written first, so a reaction right after the send finds it.
+ */
+export function nodeOfMessage(chatId: number, messageId: number): string | null {
+  if (!recordSql || !recordsMessages) return null;
+  flushRecords();
+  try {
+    return recordSql.sender.get(TOKEN_ID, String(chatId), messageId)?.node_id ?? null;
+  } catch {
+    return null;
+  }
 }
 
 // ─── What an update says: kind, text, buttons, the chat, the person ────────────
@@ -175,7 +245,16 @@ export function kindOf(m: IncomingMessage): { kind: string; text: string } {
   if (m.location) return { kind: "location", text: m.location.latitude + "," + m.location.longitude };
   if (m.contact) return { kind: "contact", text: m.contact.phone_number };
   if (m.poll) return { kind: "poll", text: m.poll.question };
+  if (m.successful_payment) return { kind: "successful_payment", text: m.successful_payment.total_amount + " " + m.successful_payment.currency };
   return { kind: Object.keys(m).find((k) => !/^(message_id|date|chat|from|message_thread_id|is_topic_message|entities|caption_entities)$/.test(k)) ?? "other", text: caption };
+}
+
+const NO_LOOK: Formatting = { format: null, entities: null };
+
+/** A parse mode names the format (the text is then marked up); otherwise entities, when there are any. */
+export function formattingOf(parseMode: unknown, entities: unknown): Formatting {
+  if (typeof parseMode === "string" && parseMode !== "") return { format: parseMode.toLowerCase(), entities: null };
+  return Array.isArray(entities) && entities.length > 0 ? { format: null, entities: JSON.stringify(entities) } : NO_LOOK;
 }
 
 export function chatInfo(chat: { id: number; type: string; title?: string; first_name?: string; username?: string } | undefined, from: { id: number; first_name?: string; username?: string } | undefined): ChatInfo | null {
@@ -227,17 +306,24 @@ export function noteIncoming(ctx: Context, chatId: number): boolean {
   const query = ctx.callbackQuery;
   const chat = chatInfo(ctx.chat ?? (from ? { id: from.id, type: "private", first_name: from.first_name, username: from.username } : undefined), from);
   const start = startParamOf(msg?.text);
+  if (COUNTING) tally({ k: "in", at, command: commandOf(msg?.text) });
   if (from && !from.is_bot) {
     queueRecord({ t: "person", p: { userId: String(from.id), premium: from.is_premium ? 1 : 0, language: from.language_code ?? null, source: start?.source ?? null, referrer: start?.referrer ?? null, at, in: 1, out: 0 } });
+  }
+  // Payments are kept whatever the message retention: they are the owner's accounts.
+  const pay = msg?.successful_payment;
+  if (pay && from) {
+    queueRecord({ t: "paid", userId: String(from.id), charge: pay.telegram_payment_charge_id, provider: pay.provider_payment_charge_id || null, amount: pay.total_amount, currency: pay.currency, payload: pay.invoice_payload, at });
   }
   if (recordsMessages) {
     if (msg) {
       const { kind, text } = kindOf(msg);
-      queueRecord({ t: "msg", m: { chatId: String(chatId), direction: "in", sentBy: "user", kind, text, buttons: null, callbackData: null, nodeId: null, mid: msg.message_id, at, chat } });
+      const look = formattingOf(undefined, msg.entities ?? msg.caption_entities);
+      queueRecord({ t: "msg", m: { chatId: String(chatId), direction: "in", sentBy: "user", kind, text, buttons: null, callbackData: null, nodeId: null, mid: msg.message_id, at, chat, look, fileId: messageFileId(msg) } });
     } else if (query) {
       const rows = query.message && "reply_markup" in query.message ? buttonsOf(query.message.reply_markup) : null;
       const label = rows?.flat().find((b) => b.data === query.data)?.text ?? "";
-      queueRecord({ t: "msg", m: { chatId: String(chatId), direction: "in", sentBy: "user", kind: "callback", text: label, buttons: null, callbackData: query.data ?? null, nodeId: null, mid: null, at, chat } });
+      queueRecord({ t: "msg", m: { chatId: String(chatId), direction: "in", sentBy: "user", kind: "callback", text: label, buttons: null, callbackData: query.data ?? null, nodeId: null, mid: null, at, chat, look: NO_LOOK, fileId: null } });
     }
   }
   try {
@@ -254,20 +340,30 @@ export const SENDS = new Set(["sendMessage", "sendPhoto", "sendVideo", "sendAnim
 /** The messenger's words for "this user will not get your messages" (the user is then marked blocked). */
 export const BLOCKED_ERROR = /bot was blocked by the user|user is deactivated/i;
 
-type SentMessage = { message_id: number; chat: { id: number; type: string; title?: string; first_name?: string; username?: string }; text?: string; caption?: string };
+type SentMessage = { message_id: number; chat: { id: number; type: string; title?: string; first_name?: string; username?: string }; text?: string; caption?: string; entities?: unknown[]; caption_entities?: unknown[] };
+
+/** What a send or an edit wrote: the marked-up text and its parse mode, else the plain text and its entities. */
+export function sentText(payload: Record<string, unknown>, r: Partial<SentMessage> | undefined): { text: string; look: Formatting; plain?: string } {
+  const asked = typeof payload.text === "string" ? payload.text : typeof payload.caption === "string" ? payload.caption : undefined;
+  const shown = r?.text ?? r?.caption;
+  const look = formattingOf(payload.parse_mode, payload.entities ?? payload.caption_entities ?? r?.entities ?? r?.caption_entities);
+  if (look.format && asked !== undefined) return { text: asked, look, plain: shown };
+  return { text: shown ?? asked ?? "", look: look.format ? NO_LOOK : look };
+}
 
 export function noteSent(method: string, payload: Record<string, unknown>, result: unknown) {
   const at = new Date().toISOString();
   const nodeId = NODE_SCOPE.getStore() || null;
   const list = (Array.isArray(result) ? result : [result]) as SentMessage[];
+  if (COUNTING) tally({ k: "out", at, n: list.filter((r) => r && typeof r === "object" && typeof r.message_id === "number").length });
   for (const r of list) {
     if (!r || typeof r !== "object" || typeof r.message_id !== "number" || !r.chat) continue;
     const chatId = String(r.chat.id);
     if (r.chat.type === "private") queueRecord({ t: "person", p: { userId: chatId, premium: 0, language: null, source: null, referrer: null, at, in: 0, out: 1 } });
     if (!recordsMessages) continue;
     const kind = method === "sendMessage" ? "text" : method.replace(/^send/, "").replace(/^./, (c) => c.toLowerCase());
-    const text = r.text ?? r.caption ?? (typeof payload.text === "string" ? payload.text : typeof payload.caption === "string" ? payload.caption : "");
-    queueRecord({ t: "msg", m: { chatId, direction: "out", sentBy: SENT_BY.getStore() ?? "bot", kind, text, buttons: buttonsOf(payload.reply_markup), callbackData: null, nodeId, mid: r.message_id, at, chat: chatInfo(r.chat, undefined) } });
+    const { text, look, plain } = sentText(payload, r);
+    queueRecord({ t: "msg", m: { chatId, direction: "out", sentBy: SENT_BY.getStore() ?? "bot", kind, text, buttons: buttonsOf(payload.reply_markup), callbackData: null, nodeId, mid: r.message_id, at, chat: chatInfo(r.chat, undefined), look, plain, fileId: messageFileId(r) } });
   }
 }
 
@@ -285,9 +381,12 @@ bot.api.config.use(async (prev, method, payload, signal) => {
     } else {
       const chat = p.chat_id === undefined ? undefined : String(p.chat_id);
       if (SENDS.has(method)) noteSent(method, p, res.result);
+      else if (method === "refundStarPayment" && typeof p.telegram_payment_charge_id === "string") {
+        queueRecord({ t: "refunded", charge: p.telegram_payment_charge_id, at: new Date().toISOString() });
+      }
       else if (recordsMessages && chat && (method === "editMessageText" || method === "editMessageCaption") && typeof p.message_id === "number") {
-        const text = typeof p.text === "string" ? p.text : typeof p.caption === "string" ? p.caption : "";
-        queueRecord({ t: "edit", chatId: chat, mid: p.message_id, text, at: new Date().toISOString() });
+        const { text, look } = sentText(p, typeof res.result === "object" ? (res.result as Partial<SentMessage>) : undefined);
+        queueRecord({ t: "edit", chatId: chat, mid: p.message_id, text, at: new Date().toISOString(), look });
       } else if (recordsMessages && chat && (method === "deleteMessage" || method === "deleteMessages")) {
         const mids = (Array.isArray(p.message_ids) ? p.message_ids : [p.message_id]).filter((m): m is number => typeof m === "number");
         queueRecord({ t: "del", chatId: chat, mids, at: new Date().toISOString() });
@@ -303,7 +402,7 @@ bot.api.config.use(async (prev, method, payload, signal) => {
 // Both pass the update on: member and edit triggers of the scenario may watch the same updates.
 bot.on("edited_message", (ctx, next) => {
   const m = ctx.editedMessage;
-  if (recordsMessages) queueRecord({ t: "edit", chatId: String(m.chat.id), mid: m.message_id, text: kindOf(m).text, at: new Date().toISOString() });
+  if (recordsMessages) queueRecord({ t: "edit", chatId: String(m.chat.id), mid: m.message_id, text: kindOf(m).text, at: new Date().toISOString(), look: formattingOf(undefined, m.entities ?? m.caption_entities) });
   return next();
 });
 
@@ -313,22 +412,52 @@ bot.on("my_chat_member", (ctx, next) => {
   return next();
 });
 
-// ─── Commands of the platform (resume after a takeover) ────────────────────────
+// ─── Commands of the platform (resume after a takeover, an inbound webhook) ─────
 
 /** A command of the platform (hosted-types.ts BotCommand, which programs on their own lack): a JSON line on stdin (own process) or HostedBot.tell (runner). */
-export type PlatformCommand = { op: string; chatId: string; nodeId: string };
+export type PlatformCommand = { op: string; chatId: string; nodeId: string; vars?: Record<string, unknown> };
+
+/** Runs a flow in a chat the platform names; in a private chat the user is the chat and is greeted by the name the store knows. */
+function runForPlatform(chatId: string, target: string, prepare: (turn: Turn) => void) {
+  const id = Number(chatId);
+  const known = id > 0 && recordSql ? recordSql.chatUser.get(TOKEN_ID, chatId) : null;
+  void runIn(id, target, (turn) => {
+    if (id > 0) {
+      turn.from = { id, is_bot: false, first_name: known?.first_name ?? "", username: known?.username ?? undefined };
+      turn.isAdmin = ADMIN_IDS.has(chatId);
+    }
+    prepare(turn);
+  });
+}
+
+/**
+ * Commands that arrive while the token is still being checked: the platform counts a polling bot
+ * running once it is launched, and a flow cannot run before the bot knows itself (bot.init).
+ * launch.ts runs them once it does.
+ */
+const earlyCommands: PlatformCommand[] = [];
+
+export function commandsReady() {
+  for (const c of earlyCommands.splice(0)) tellBot(c);
+}
 
 export function tellBot(command: PlatformCommand) {
-  if (command.op === "resume" && /^-?\d{1,20}$/.test(command.chatId) && typeof command.nodeId === "string") {
+  if (!/^-?\d{1,20}$/.test(command.chatId) || typeof command.nodeId !== "string") return;
+  if (!bot.isInited()) {
+    if (earlyCommands.length < 1000) earlyCommands.push(command);
+    return;
+  }
+  if (command.op === "resume") {
     console.log("chat " + command.chatId + ": the operator let go; resuming at " + command.nodeId);
-    const id = Number(command.chatId);
-    // In a private chat the user is the chat: the node greets them by the name the store knows.
-    const known = id > 0 && recordSql ? recordSql.chatUser.get(TOKEN_ID, command.chatId) : null;
-    void runIn(id, command.nodeId, (turn) => {
-      if (id > 0) {
-        turn.from = { id, is_bot: false, first_name: known?.first_name ?? "", username: known?.username ?? undefined };
-        turn.isAdmin = ADMIN_IDS.has(command.chatId);
-      }
+    runForPlatform(command.chatId, command.nodeId, () => undefined);
+  } else if (command.op === "hook") {
+    // docs/hooks.md: the platform read the request; the bot runs the node's flow with its variables.
+    const t = MESSAGE_TRIGGERS.find((x) => x.on === "hook" && x.node === command.nodeId);
+    if (!t) return console.log("webhook " + command.nodeId + ": this program has no such webhook trigger (restart the bot after editing); ignored");
+    const vars = command.vars && typeof command.vars === "object" ? command.vars : {};
+    runForPlatform(command.chatId, t.target, (turn) => {
+      for (const [k, v] of Object.entries(vars)) turn.state.vars[k] = v;
+      log(turn, "webhook " + command.nodeId);
     });
   }
 }

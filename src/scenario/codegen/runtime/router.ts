@@ -84,7 +84,7 @@ export async function onMessage(turn: Turn, msg: IncomingMessage) {
     if (trigger) {
       turn.state.waiting = undefined;
       if (trigger.adminOnly && !turn.isAdmin) return log(turn, "text trigger for admins only");
-      return go(turn, trigger.target);
+      return go(turn, trigger.target, trigger.via);
     }
     const fixed = anyReplyButton(text);
     if (fixed) return press(turn, fixed.owner, fixed.button, text);

@@ -91,7 +91,7 @@ export function loadState(chatId: number): ChatState {
     const row = sql.loadState.get(TOKEN_ID, String(chatId));
     if (row) {
       state.vars = Object.assign(Object.create(null) as Vars, parseJson<Vars>(row.variables, {}));
-      const extra = parseJson<({ input?: NodeRef } & Omit<ChatState, "vars" | "waiting">) | null>(row.waiting, null);
+      const extra = parseJson<({ input?: NodeRef & { since?: number } } & Omit<ChatState, "vars" | "waiting">) | null>(row.waiting, null);
       state.waiting = extra?.input;
       state.keyboard = extra?.keyboard;
       state.mediaKinds = extra?.mediaKinds;
@@ -99,6 +99,7 @@ export function loadState(chatId: number): ChatState {
       state.nextCallback = extra?.nextCallback;
       state.selections = extra?.selections;
       state.lastBot = extra?.lastBot;
+      state.ai = extra?.ai;
     }
   }
   states.set(chatId, state);
@@ -109,8 +110,8 @@ export function loadState(chatId: number): ChatState {
 export function saveState(turn: Turn) {
   if (!sql) return;
   const s = turn.state;
-  const extra = s.waiting || s.keyboard || s.mediaKinds || s.callbacks || s.selections || s.lastBot
-    ? JSON.stringify({ input: s.waiting, keyboard: s.keyboard, mediaKinds: s.mediaKinds, callbacks: s.callbacks, nextCallback: s.nextCallback, selections: s.selections, lastBot: s.lastBot })
+  const extra = s.waiting || s.keyboard || s.mediaKinds || s.callbacks || s.selections || s.lastBot || s.ai
+    ? JSON.stringify({ input: s.waiting, keyboard: s.keyboard, mediaKinds: s.mediaKinds, callbacks: s.callbacks, nextCallback: s.nextCallback, selections: s.selections, lastBot: s.lastBot, ai: s.ai })
     : null;
   const vars = JSON.stringify(s.vars);
   try {

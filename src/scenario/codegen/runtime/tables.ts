@@ -206,6 +206,8 @@ export interface InputNode {
   collect: CollectDef;
   /** inputPrompt with the node's buttons: sent when nothing asked the question in the same update */
   ask?: { text: string; format: Format; keyboard?: KeyboardDef };
+  /** inputTimeout: no answer within seconds → the question expires and the flow goes to target (a durable wait, waits.ts) */
+  timeout?: { seconds: number; target?: string };
   adminOnly?: true;
 }
 
@@ -221,6 +223,8 @@ export interface CommandDef {
   adminOnly?: true;
   /** deep links: "/start <parameter>" runs the first link that matches (exact ones, then the longest prefix) */
   links?: DeepLinkDef[];
+  /** the trigger node that starts the flow (analytics count it and its transition, docs/analytics.md) */
+  via?: string;
 }
 
 /** A command_trigger with deepLinkParam: its own flow for one parameter (or a family by prefix). */
@@ -230,6 +234,8 @@ export interface DeepLinkDef {
   target: string;
   /** the variable that receives the parameter */
   saveAs?: string;
+  /** the trigger node that starts the flow (analytics count it and its transition, docs/analytics.md) */
+  via?: string;
 }
 
 /** A pressed inline button whose data matches starts the flow at target. */
@@ -244,6 +250,8 @@ export interface CallbackTriggerDef {
   /** callbackParseTemplate as a regular expression with named groups, and where each group goes */
   parse?: { pattern: string; vars: { group: string; variable: string }[] };
   adminOnly?: true;
+  /** the trigger node that starts the flow (analytics count it and its transition, docs/analytics.md) */
+  via?: string;
 }
 
 export interface TextTriggerDef {
@@ -251,4 +259,6 @@ export interface TextTriggerDef {
   texts: string[];
   target: string;
   adminOnly?: true;
+  /** the trigger node that starts the flow (analytics count it and its transition, docs/analytics.md) */
+  via?: string;
 }

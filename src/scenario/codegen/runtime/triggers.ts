@@ -10,6 +10,8 @@ import { MESSAGE_TRIGGERS, SCHEDULES } from "./program-data";
 import { bot, handle } from "./router";
 import { ADMIN_IDS, TOKEN_ID, db, loadState, saveState, states } from "./storage";
 import type { IncomingMessage, Sender, Turn } from "./types";
+import { updatesAskedFor } from "./update-kinds";
+import { nodeOfMessage } from "./record";
 import { render, toText } from "./values";
 
 // ─── Message triggers ──────────────────────────────────────────────────────────
@@ -110,22 +112,9 @@ bot.api.config.use(async (prev, method, payload, signal) => {
 
 // ─── Reactions, members and join requests ──────────────────────────────────────
 
-/** Telegram's update kinds when a bot names none; reactions and chat_member must be asked for. */
-export const DEFAULT_UPDATES = [
-  "message", "edited_message", "channel_post", "edited_channel_post", "business_connection", "business_message",
-  "edited_business_message", "deleted_business_messages", "inline_query", "chosen_inline_result", "callback_query",
-  "shipping_query", "pre_checkout_query", "purchased_paid_media", "poll", "poll_answer", "my_chat_member",
-  "chat_join_request", "chat_boost", "removed_chat_boost",
-] as const;
-
-/** What polling asks for: undefined (Telegram's default) unless a trigger needs an opt-in kind. */
+/** What polling asks for: the same list the platform gives setWebhook (update-kinds.ts). */
 export function allowedUpdates(): NonNullable<Parameters<typeof bot.start>[0]>["allowed_updates"] {
-  const extra = new Set<"message_reaction" | "chat_member">();
-  for (const t of MESSAGE_TRIGGERS) {
-    if (t.on === "reaction") extra.add("message_reaction");
-    if (t.on === "member") extra.add("chat_member");
-  }
-  return extra.size > 0 ? [...DEFAULT_UPDATES, ...extra] : undefined;
+  return updatesAskedFor(MESSAGE_TRIGGERS) as NonNullable<Parameters<typeof bot.start>[0]>["allowed_updates"];
 }
 
 type MemberState = { status: string; is_member?: boolean };
@@ -147,10 +136,15 @@ bot.on("message_reaction", (ctx) => {
   const before = emojiOf(r.old_reaction);
   const added = emojiOf(r.new_reaction).filter((e) => !before.includes(e));
   if (added.length === 0) return;
+  let sender: string | null | undefined;
   for (const t of MESSAGE_TRIGGERS) {
     if (t.on !== "reaction") continue;
     const emoji = added.find((e) => !t.only || t.only.includes(e));
     if (emoji === undefined) continue;
+    if (t.fromNodes) {
+      sender ??= nodeOfMessage(r.chat.id, r.message_id);
+      if (!sender || !t.fromNodes.includes(sender)) continue;
+    }
     return handle(ctx, (turn) => {
       turn.state.vars.reaction_emoji = emoji;
       turn.state.vars.reacted_message_id = String(r.message_id);

@@ -20,8 +20,8 @@ export interface NodeRef {
 
 export interface ChatState {
   vars: Vars;
-  /** the question whose answer the bot waits for */
-  waiting?: NodeRef;
+  /** the question whose answer the bot waits for; since: when an input with a timeout asked it (its wait names that time) */
+  waiting?: NodeRef & { since?: number };
   /** the reply keyboard on the user's screen, with its button texts as shown */
   keyboard?: NodeRef & { texts: string[] };
   /** what kind of media an input stored in a variable (for attachedMedia) */
@@ -33,6 +33,8 @@ export interface ChatState {
   selections?: Record<string, string[]>;
   /** id of the bot's latest message in this chat */
   lastBot?: number;
+  /** ai_answer's own memory when the bot keeps no messages: [user, answer] turns by node id (runtime/ai.ts) */
+  ai?: Record<string, [string, string][]>;
 }
 
 export type IncomingMessage = NonNullable<Context["message"]>;

@@ -1,8 +1,9 @@
-// Runtime source: durable waits. A delay node's continuation is a row of bot_waits in the bot's
-// file (DATABASE_PATH), so it fires after a restart: late ones at once, each exactly once. Without
+// Runtime source: durable waits. A delay node's continuation (and an input's timeout) is a row of
+// bot_waits in the bot's file (DATABASE_PATH), so it fires after a restart: late ones at once, each exactly once. Without
 // DATABASE_PATH (an exported program run on its own) the waits stay in memory.
 // docs/nodes/messaging.md ("Waiting") states the rules. (Part of every generated bot; see types.ts.)
-import { go, inChat } from "./flow";
+import { INDEX, NODE_SCOPE, go, inChat, log } from "./flow";
+import { NODES } from "./program-data";
 import { stopping } from "./launch";
 import { TOKEN_ID, db, loadState, parseJson, saveState } from "./storage";
 import { systemTurn } from "./triggers";
@@ -23,6 +24,8 @@ export interface SavedTurn {
   from?: Sender;
   event?: Record<string, string>;
   depth?: number;
+  /** the delay node the wait continues from (analytics count the transition when it runs) */
+  via?: string;
 }
 
 /**
@@ -60,7 +63,7 @@ export let waitsRunning = false;
 /** Stores a wait for node "id" in "seconds" and arms the clock when it is the earliest. */
 export function addWait(turn: Turn, id: string, seconds: number) {
   const due = Date.now() + Math.max(0, Math.round(seconds * 1000));
-  const saved = JSON.stringify({ from: turn.from, event: turn.event, depth: turn.depth } satisfies SavedTurn);
+  const saved = JSON.stringify({ from: turn.from, event: turn.event, depth: turn.depth, via: NODE_SCOPE.getStore() || undefined } satisfies SavedTurn);
   const chat = String(turn.chatId);
   let waitId: number | undefined;
   if (waitSql) {
@@ -141,6 +144,35 @@ export async function fireWaits() {
   }
 }
 
+/**
+ * The wait of an input's timeout continues at no node: its row names the question and when it was
+ * asked, "<INPUT_TIMEOUT><input node id> <since>" (no node id starts with that character).
+ */
+export const INPUT_TIMEOUT = "\u23f1";
+
+/** An input node with inputTimeout just asked: the question expires in "seconds" unless answered (or asked again). */
+export function addInputTimeout(turn: Turn, nodeId: string, seconds: number) {
+  const since = Date.now();
+  turn.state.waiting = { ...turn.state.waiting!, since };
+  addWait(turn, INPUT_TIMEOUT + nodeId + " " + since, seconds);
+}
+
+/** A question's timeout fell due: when the chat still waits for that very asking, it stops waiting and goes to the timeout's target. */
+export async function expireQuestion(turn: Turn, mark: string) {
+  const cut = mark.lastIndexOf(" ");
+  const nodeId = mark.slice(INPUT_TIMEOUT.length, cut);
+  const since = Number(mark.slice(cut + 1));
+  const waiting = turn.state.waiting;
+  // answered, or asked again since (a newer wait of its own): nothing to do
+  if (!waiting || waiting.node !== nodeId || waiting.since !== since) return;
+  turn.state.waiting = undefined;
+  const index = INDEX.get(nodeId);
+  const node = index === undefined ? undefined : NODES[index];
+  const target = node && node.t === "input" ? node.timeout?.target : undefined;
+  log(turn, "input " + nodeId + ": no answer in time" + (target ? "; on to " + target : ""));
+  if (target) await go(turn, target, nodeId);
+}
+
 /** Continues the flow of a wait in its chat's queue: with its own update while this process has it, else rebuilt. */
 export function resumeWait(w: WaitRow): Promise<void> {
   const live = liveTurns.get(w.id);
@@ -153,7 +185,8 @@ export function resumeWait(w: WaitRow): Promise<void> {
       base = { ...systemTurn(chatId, saved.from), event: saved.event ?? {}, depth: saved.depth };
     }
     const resumed: Turn = { ...base, state: loadState(chatId), steps: 0 };
-    await go(resumed, w.node);
+    if (w.node.startsWith(INPUT_TIMEOUT)) await expireQuestion(resumed, w.node);
+    else await go(resumed, w.node, parseJson<SavedTurn>(w.turn, {}).via);
     saveState(resumed);
   });
 }

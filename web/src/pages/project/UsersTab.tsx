@@ -1,6 +1,5 @@
-// Users of a project's bots: stats (total, active 24 h / 7 d, new today), new users per day as a
-// chart, the list with search, filters (docs/dialogs.md "People of a bot"), sorting, paging and CSV
-// export, and a user's card. ?token=&user= in the address open a token and a user's card.
+// Users of a project's bots (their figures are on the Analytics tab): the list with search, filters
+// (docs/dialogs.md "People of a bot"), sorting, paging and CSV export, and a user's card. ?token=&user= in the address open a token and a user's card.
 import "./dialogs/dialogs.css";
 import { useEffect, useState } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
@@ -11,19 +10,12 @@ import { downloadText, ErrorLine } from "../../components/ui";
 import { registerAudienceStrings } from "./dialogs/i18n";
 import { Chips, TokenPicker, useDebounced, useTokenChoice } from "./dialogs/controls";
 import { UserCard } from "./users/UserCard";
-import { DailyChart } from "./users/DailyChart";
 
 registerAudienceStrings();
 
 const FILTERS = ["all", "active", "inactive", "blocked"] as const;
 const SORTS = ["lastSeen", "registered", "messages", "name"] as const;
 
-interface Stats {
-  total_users: number;
-  active_24h: number;
-  active_7d: number;
-  new_today: number;
-}
 type Page = BotUserPage;
 
 const PAGE = 20;
@@ -69,33 +61,14 @@ function TokenUsers({ projectId, tokenId, initialUser }: { projectId: number; to
   };
   // a new search or filter starts at the first page
   useEffect(() => setOffset(0), [term, facets]);
-  const stats = useQuery({ queryKey: ["stats", tokenId], queryFn: () => get<Stats>(`/api/bot/tokens/${tokenId}/stats`), refetchInterval: 5000 });
   const page = useQuery({
     queryKey: ["bot-users", tokenId, query, offset],
     queryFn: () => get<Page>(`/api/bot/tokens/${tokenId}/users`, { query: { limit: PAGE, offset, ...query } }),
     placeholderData: keepPreviousData,
     refetchInterval: 5000,
   });
-  const s = stats.data;
   return (
     <>
-      <ul className="stats" aria-label={t("users.stats")}>
-        {(
-          [
-            ["total", s?.total_users],
-            ["active24h", s?.active_24h],
-            ["active7d", s?.active_7d],
-            ["newToday", s?.new_today],
-          ] as const
-        ).map(([k, v]) => (
-          <li key={k} className="card stat" data-testid={`stat-${k}`}>
-            <span className="stat-value">{v ?? "—"}</span>
-            <span className="muted small">{t(`users.${k}`)}</span>
-          </li>
-        ))}
-      </ul>
-      <ErrorLine error={stats.error} />
-      <DailyChart tokenId={tokenId} />
       <div className="users-layout">
         <section className="card stack" aria-labelledby="users-list-title">
           <h2 id="users-list-title">{t("users.title")}</h2>
@@ -127,6 +100,9 @@ function TokenUsers({ projectId, tokenId, initialUser }: { projectId: number; to
               <li key={u.userId}>
                 <button type="button" className={open === u.userId ? "list-btn active" : "list-btn"} onClick={() => setOpen(u.userId)}>
                   <strong>{u.firstName || `#${u.userId}`}</strong> {u.userName && <span className="muted">@{u.userName}</span>} <span className="muted small">{u.userId}</span>
+                  {u.blocked && <> <span className="badge danger-badge">{t("people.blocked")}</span></>}
+                  {u.takeover && <> <span className="badge warn-badge">{t("people.takeover")}</span></>}
+                  {u.tags.length > 0 && <> <span className="muted small" aria-label={t("people.tags")}>{u.tags.map((tag) => `#${tag}`).join(" ")}</span></>}
                 </button>
               </li>
             ))}
@@ -139,7 +115,7 @@ function TokenUsers({ projectId, tokenId, initialUser }: { projectId: number; to
             </div>
           )}
         </section>
-        {open && <UserCard key={open} projectId={projectId} tokenId={tokenId} userId={open} onClose={() => setOpen(null)} onDeleted={() => { setOpen(null); void page.refetch(); void stats.refetch(); }} />}
+        {open && <UserCard key={open} projectId={projectId} tokenId={tokenId} userId={open} onClose={() => setOpen(null)} onDeleted={() => { setOpen(null); void page.refetch(); }} />}
       </div>
     </>
   );

@@ -16,7 +16,10 @@ const ScenarioTab = lazy(() => import("../../editor/ScenarioTab").then((m) => ({
 const BotsTab = lazy(() => import("./BotsTab").then((m) => ({ default: m.BotsTab })));
 const LogsTab = lazy(() => import("./LogsTab").then((m) => ({ default: m.LogsTab })));
 const DialogsTab = lazy(() => import("./DialogsTab").then((m) => ({ default: m.DialogsTab })));
+const AnalyticsTab = lazy(() => import("./AnalyticsTab").then((m) => ({ default: m.AnalyticsTab })));
+const CampaignsTab = lazy(() => import("./CampaignsTab").then((m) => ({ default: m.CampaignsTab })));
 const UsersTab = lazy(() => import("./UsersTab").then((m) => ({ default: m.UsersTab })));
+const TablesTab = lazy(() => import("./TablesTab").then((m) => ({ default: m.TablesTab })));
 const MediaTab = lazy(() => import("./MediaTab").then((m) => ({ default: m.MediaTab })));
 const VersionsTab = lazy(() => import("./VersionsTab").then((m) => ({ default: m.VersionsTab })));
 const TeamTab = lazy(() => import("./TeamTab").then((m) => ({ default: m.TeamTab })));
@@ -30,6 +33,9 @@ export const PROJECT_TABS: ProjectTab[] = [
   { id: "logs", label: "project.tabs.logs", component: LogsTab },
   { id: "dialogs", label: "project.tabs.dialogs", component: DialogsTab },
   { id: "users", label: "project.tabs.users", component: UsersTab },
+  { id: "campaigns", label: "project.tabs.campaigns", component: CampaignsTab },
+  { id: "analytics", label: "project.tabs.analytics", component: AnalyticsTab },
+  { id: "tables", label: "project.tabs.tables", component: TablesTab },
   { id: "media", label: "project.tabs.media", component: MediaTab },
   { id: "versions", label: "project.tabs.versions", component: VersionsTab },
   { id: "team", label: "project.tabs.team", component: TeamTab },

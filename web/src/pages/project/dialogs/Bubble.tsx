@@ -1,7 +1,7 @@
 // One recorded message as the user saw it: text with formatting, media, location, contact, the
 // inline buttons; a press shows as a line of its own. Bot messages name the node that sent them
 // (a link into the editor) and, while they still exist in the chat, can be edited or deleted.
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import type { ChatMessage } from "./api";
@@ -9,20 +9,39 @@ import { MessageText } from "./MessageText";
 import { useWhen } from "./when";
 
 
-/** The store keeps a media message's kind and caption, not the file: the kind stands for it. */
-function Media({ m }: { m: ChatMessage }) {
+const PICTURES = new Set(["photo", "sticker"]);
+const MOVIES = new Set(["video", "animation", "video_note"]);
+const SOUNDS = new Set(["voice", "audio"]);
+
+/**
+ * A media message: its file from this server (which fetches it through the token; the page never
+ * sees a messenger URL), in place for pictures, video and sound, a link for the rest. Without a
+ * recorded file, or when the file cannot be had, the kind's name stands for it.
+ */
+function Media({ m, tokenId }: { m: ChatMessage; tokenId: number }) {
   const { t } = useTranslation();
-  return <div className="dlg-media">{t(`preview.media.${m.kind}`, { defaultValue: m.kind })}</div>;
+  const [failed, setFailed] = useState(false);
+  const label = t(`preview.media.${m.kind}`, { defaultValue: m.kind });
+  const name = <div className="dlg-media">{label}</div>;
+  if (!m.hasFile || failed || m.deletedAt) return name;
+  const src = `/api/bot/tokens/${tokenId}/chats/${encodeURIComponent(m.chatId)}/messages/${m.id}/media`;
+  let shown: ReactNode;
+  if (PICTURES.has(m.kind)) shown = <img className="dlg-file" src={src} alt={label} loading="lazy" onError={() => setFailed(true)} />;
+  else if (MOVIES.has(m.kind)) shown = <video className="dlg-file" src={src} controls preload="metadata" onError={() => setFailed(true)} />;
+  else if (SOUNDS.has(m.kind)) shown = <audio src={src} controls preload="metadata" onError={() => setFailed(true)} />;
+  else return <a className="dlg-media" href={src} download>{label}</a>;
+  return <div data-testid="dlg-file">{shown}</div>;
 }
 
 interface Props {
   m: ChatMessage;
   projectId: number;
+  tokenId: number;
   onEdit: (m: ChatMessage, text: string) => Promise<void>;
   onDelete: (m: ChatMessage) => void;
 }
 
-export function Bubble({ m, projectId, onEdit, onDelete }: Props) {
+export function Bubble({ m, projectId, tokenId, onEdit, onDelete }: Props) {
   const { t } = useTranslation();
   const when = useWhen();
   const [editing, setEditing] = useState<string | null>(null);
@@ -51,7 +70,7 @@ export function Bubble({ m, projectId, onEdit, onDelete }: Props) {
   return (
     <li className={classes} data-testid="dlg-message" data-direction={m.direction} data-sent-by={m.sentBy} data-id={m.id}>
       <div className="pv-bubble">
-        {m.kind !== "text" && m.kind !== "location" && m.kind !== "contact" && <Media m={m} />}
+        {m.kind !== "text" && m.kind !== "location" && m.kind !== "contact" && <Media m={m} tokenId={tokenId} />}
         {m.kind === "location" && <div>📍 {m.text}</div>}
         {m.kind === "contact" && <div>👤 {m.text}</div>}
         {editing !== null ? (

@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { ErrorLine } from "../../../components/ui";
-import { Chips, useDebounced } from "./controls";
+import { Chips, Pager, useDebounced } from "./controls";
 import { useWhen } from "./when";
 import { CHAT_FILTERS, CHAT_KINDS, chatName, dialogsApi, type ChatFilter } from "./api";
 
@@ -62,13 +62,7 @@ export function ChatList({ tokenId, active, onOpen }: { tokenId: number; active:
           </li>
         ))}
       </ul>
-      {pages > 1 && (
-        <div className="row between">
-          <button type="button" className="btn small-btn" disabled={page <= 1} onClick={() => setPage(page - 1)}>{t("common.prev")}</button>
-          <span className="muted small">{t("dialogs.page", { page, pages })}</span>
-          <button type="button" className="btn small-btn" disabled={page >= pages} onClick={() => setPage(page + 1)}>{t("common.next")}</button>
-        </div>
-      )}
+      <Pager page={page} pages={pages} onPage={setPage} />
     </section>
   );
 }

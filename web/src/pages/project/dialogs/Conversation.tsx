@@ -146,7 +146,7 @@ export function Conversation({ projectId, tokenId, chatId, onBack }: Props) {
         )}
         {latest.isSuccess && messages.length === 0 && <li className="pv-empty muted">{t("dialogs.empty")}</li>}
         {messages.map((m) => (
-          <Bubble key={m.id} m={m} projectId={projectId} onEdit={edit} onDelete={setDeleting} />
+          <Bubble key={m.id} m={m} projectId={projectId} tokenId={tokenId} onEdit={edit} onDelete={setDeleting} />
         ))}
       </ol>
       <Composer projectId={projectId} tokenId={tokenId} chatId={chatId} blocked={c?.blocked ?? false} onSent={refresh} />

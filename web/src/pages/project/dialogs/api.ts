@@ -13,18 +13,10 @@ export type Button = NonNullable<RecordedMessage["buttons"]>[number][number];
 type RecordedMessage = Answer<"/api/bot/tokens/{tokenId}/chats/{chatId}/messages">["items"][number];
 
 /** A Telegram message entity: formatting over a slice of a message's text. */
-export interface Entity {
-  type: string;
-  offset: number;
-  length: number;
-  url?: string;
-}
+export type Entity = NonNullable<RecordedMessage["entities"]>[number];
 
-/**
- * A recorded message. `format` and `entities` say how its text is formatted; the store does not
- * keep them yet (docs/dialogs.md), and MessageText renders them the moment it does.
- */
-export type ChatMessage = RecordedMessage & { format?: "none" | "html" | "markdown" | null; entities?: Entity[] | null };
+/** A recorded message; `format` (the parse mode it was sent in) or `entities` say how its text is formatted. */
+export type ChatMessage = RecordedMessage;
 export type MessagePage = { items: ChatMessage[]; hasMore: boolean };
 
 export type SendBody = Body<"/api/bot/tokens/{tokenId}/chats/{chatId}/messages", "post">;

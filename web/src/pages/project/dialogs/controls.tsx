@@ -1,7 +1,7 @@
-// Controls the Dialogs and Users tabs share: the bot whose audience a tab shows (the project's
-// tokens, the one named by ?token= in the address, else the first, and the picker shown when there
-// is more than one, so their links to each other keep the bot), a debounce for search boxes, and a
-// row of filter chips.
+// Controls the Dialogs, Users and Campaigns tabs share: the bot whose audience a tab shows (the
+// project's tokens, the one named by ?token= in the address, else the first, and the picker shown
+// when there is more than one, so their links to each other keep the bot), a debounce for search
+// boxes, a row of filter chips, and a pager.
 import { useEffect, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
@@ -51,6 +51,19 @@ export function Chips<T extends string>({ options, value, onChange, label, label
           {t(`${labelKey}.${o}`)}
         </button>
       ))}
+    </div>
+  );
+}
+
+/** Previous / "page N of M" / next under a paged list; nothing when everything fits on one page. */
+export function Pager({ page, pages, onPage }: { page: number; pages: number; onPage: (page: number) => void }) {
+  const { t } = useTranslation();
+  if (pages <= 1) return null;
+  return (
+    <div className="row between">
+      <button type="button" className="btn small-btn" disabled={page <= 1} onClick={() => onPage(page - 1)}>{t("common.prev")}</button>
+      <span className="muted small">{t("dialogs.page", { page, pages })}</span>
+      <button type="button" className="btn small-btn" disabled={page >= pages} onClick={() => onPage(page + 1)}>{t("common.next")}</button>
     </div>
   );
 }

@@ -28,8 +28,10 @@ const en = {
     premium: "Premium", yes: "yes", no: "no", sourceFact: "Source", referrer: "Referrer", messagesIn: "Messages in", messagesOut: "Messages out",
     blockedFact: "Blocked", blockedSince: "since {{date}}", takeoverFact: "Operator", tags: "Tags", noTags: "No tags.", addTag: "Add a tag", tagHint: "Up to 20 tags, each 1–32 characters.",
     removeTag: "Remove tag {{tag}}", saveTags: "Save tags", openDialog: "Open dialog", remove: "Delete user",
-    removeTitle: "Delete {{name}}?", removeIntro: "This cannot be undone. Deleted:", removeWhat: "the user's record and tags; their variables and scenario state; every stored message of their chat with this bot",
+    removeTitle: "Delete {{name}}?", removeIntro: "This cannot be undone. Deleted:", removeWhat: "the user's record and tags; their variables and scenario state; their payment records; every stored message of their chat with this bot",
     removeNote: "If they write again they start as a new user.",
+    payments: "Payments", noPayments: "No payments.", paymentStatus: { paid: "paid", refunded: "refunded" }, paymentsShown: "The newest {{shown}} of {{total}}.",
+    refundedAt: "refunded {{date}}", payload: "Payload", charge: "Charge id",
   },
 };
 
@@ -59,8 +61,10 @@ const ru: typeof en = {
     premium: "Premium", yes: "да", no: "нет", sourceFact: "Источник", referrer: "Пригласил", messagesIn: "Сообщений от него", messagesOut: "Сообщений ему",
     blockedFact: "Заблокировал бота", blockedSince: "с {{date}}", takeoverFact: "Оператор", tags: "Теги", noTags: "Тегов нет.", addTag: "Добавить тег", tagHint: "До 20 тегов, каждый 1–32 символа.",
     removeTag: "Убрать тег {{tag}}", saveTags: "Сохранить теги", openDialog: "Открыть диалог", remove: "Удалить пользователя",
-    removeTitle: "Удалить {{name}}?", removeIntro: "Это нельзя отменить. Будут удалены:", removeWhat: "запись пользователя и его теги; его переменные и состояние сценария; все сохранённые сообщения его чата с этим ботом",
+    removeTitle: "Удалить {{name}}?", removeIntro: "Это нельзя отменить. Будут удалены:", removeWhat: "запись пользователя и его теги; его переменные и состояние сценария; записи его платежей; все сохранённые сообщения его чата с этим ботом",
     removeNote: "Если он напишет снова, он начнёт как новый пользователь.",
+    payments: "Платежи", noPayments: "Платежей нет.", paymentStatus: { paid: "оплачен", refunded: "возвращён" }, paymentsShown: "Последние {{shown}} из {{total}}.",
+    refundedAt: "возвращён {{date}}", payload: "Payload", charge: "Id платежа",
   },
 };
 

@@ -1,5 +1,5 @@
 // A bot user's card: names, language, premium, where they came from (source, referrer), first and
-// last seen, messages in and out, blocked and takeover marks, tags (editable), the variables the
+// last seen, messages in and out, blocked and takeover marks, tags (editable), payments, the variables the
 // bot stored; "open dialog" and deleting the user (docs/dialogs.md "People of a bot").
 import { useEffect, useRef, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
@@ -8,6 +8,7 @@ import { Link } from "wouter";
 import { del, errorText, get, put } from "../../../api/client";
 import type { BotUserDetail } from "../../../api/types";
 import { ConfirmDialog, ErrorLine, useDates } from "../../../components/ui";
+import { Payments } from "./Payments";
 
 type Detail = BotUserDetail;
 
@@ -144,6 +145,7 @@ export function UserCard({ projectId, tokenId, userId, onClose, onDeleted }: { p
             </dl>
           </div>
           <Tags tokenId={tokenId} userId={u.userId} tags={u.tags ?? []} />
+          <Payments tokenId={tokenId} userId={u.userId} />
           <h3>{t("users.variables")}</h3>
           {vars.length === 0 ? (
             <p className="muted small">{t("users.noVariables")}</p>

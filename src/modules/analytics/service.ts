@@ -1,0 +1,155 @@
+// The figures of a token's bot (docs/analytics.md): series, totals and ranked tables over a range of
+// UTC days, and the funnel per node and transition, all read off the rollups the bot counts as it
+// runs. The project's access rule applies (owner and collaborators; another user's token is 404).
+import type { AppContext } from "../../context";
+import { AppError, badRequest, notFound } from "../../errors";
+import { normalizeDocument } from "../../scenario/model";
+import { projectDataOf } from "../dialogs/queries";
+import {
+  DEFAULT_DAYS,
+  EARLIEST_DATE,
+  MAX_DAYS,
+  NODES_MAX_DAYS,
+  TOP_ROWS,
+  type Analytics,
+  type Bucket,
+  type NodeAnalytics,
+  type Range,
+} from "./model";
+import { activeByLanguage, activeDays, edgeCounts, hourSums, nodeCounts, topTallies, usersUpTo, type BucketRow } from "./queries";
+
+const DAY_MS = 86_400_000;
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** A date the range may name: a real calendar day between EARLIEST_DATE and tomorrow (UTC: a user east of it may already be there). */
+function parseDay(raw: string | undefined, name: string, now: number): number | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  const ms = /^\d{4}-\d{2}-\d{2}$/.test(raw) ? Date.parse(raw + "T00:00:00Z") : NaN;
+  if (Number.isNaN(ms) || dayOf(ms) !== raw) throw badRequest(`${name} must be a date, YYYY-MM-DD`);
+  if (raw < EARLIEST_DATE || ms > now + DAY_MS) throw badRequest(`${name} must lie between ${EARLIEST_DATE} and tomorrow (UTC)`);
+  return ms;
+}
+
+/**
+ * The range of days a request names: `to` defaults to today (UTC), `from` to DEFAULT_DAYS days
+ * before it, today included. A range longer than `maxDays` keeps its most recent days (clamped).
+ */
+export function parseRange(from: string | undefined, to: string | undefined, maxDays: number, now = Date.now()): Range {
+  const end = parseDay(to, "to", now) ?? Date.parse(dayOf(now) + "T00:00:00Z");
+  let start = parseDay(from, "from", now) ?? end - (DEFAULT_DAYS - 1) * DAY_MS;
+  if (start > end) throw badRequest("to must not be before from");
+  const clamped = (end - start) / DAY_MS + 1 > maxDays;
+  if (clamped) start = end - (maxDays - 1) * DAY_MS;
+  return { from: dayOf(start), to: dayOf(end), clamped };
+}
+
+/** Every bucket key of a range, in order: "YYYY-MM-DD" or "YYYY-MM-DDTHH". */
+function bucketKeys(range: Range, bucket: Bucket): string[] {
+  const keys: string[] = [];
+  const step = bucket === "day" ? DAY_MS : 3_600_000;
+  const end = Date.parse(range.to + "T00:00:00Z") + DAY_MS;
+  for (let t = Date.parse(range.from + "T00:00:00Z"); t < end; t += step) keys.push(new Date(t).toISOString().slice(0, bucket === "day" ? 10 : 13));
+  return keys;
+}
+
+const startOf = (key: string) => (key.length === 10 ? key + "T00:00:00.000Z" : key + ":00:00.000Z");
+
+export class AnalyticsService {
+  constructor(private readonly ctx: AppContext) {}
+
+  /**
+   * The token and its project's file, when the project has one yet. A token of a project the
+   * actor is no member of is 404, as if it did not exist (docs/analytics.md#access).
+   */
+  private open(tokenId: number, actorId: number) {
+    try {
+      const { token } = this.ctx.tokens.access.require(tokenId, actorId);
+      return { token, db: this.ctx.projectFiles.existing(token.projectId) };
+    } catch (e) {
+      if (e instanceof AppError && e.status === 403) throw notFound("Bot token not found");
+      throw e;
+    }
+  }
+
+  async figures(tokenId: number, actorId: number, q: { from?: string; to?: string; bucket?: Bucket }): Promise<Analytics> {
+    const bucket = q.bucket ?? "day";
+    const { db } = this.open(tokenId, actorId);
+    const range = parseRange(q.from, q.to, MAX_DAYS[bucket]);
+    const fromHour = range.from + "T00";
+    const toHour = range.to + "T23";
+    const keys = bucketKeys(range, bucket);
+    const rows = new Map<string, BucketRow>();
+    let users = 0;
+    let activeUsers = 0;
+    let languages: { language: string; users: number }[] = [];
+    let ranked = { source: [], command: [], button: [] } as Record<"source" | "command" | "button", { name: string; nodeId: string; count: number }[]>;
+    if (db) {
+      const [sums, active, upTo, byLanguage, source, command, button] = await Promise.all([
+        hourSums(db, tokenId, fromHour, toHour, bucket === "day"),
+        bucket === "day" ? activeDays(db, tokenId, range.from, range.to) : [],
+        usersUpTo(db, tokenId, toHour),
+        activeByLanguage(db, tokenId, range.from, range.to),
+        topTallies(db, tokenId, "source", range.from, range.to, TOP_ROWS),
+        topTallies(db, tokenId, "command", range.from, range.to, TOP_ROWS),
+        topTallies(db, tokenId, "button", range.from, range.to, TOP_ROWS),
+      ]);
+      for (const r of sums) rows.set(r.key, r);
+      // a day's active users are its own distinct count, not the sum of its hours'
+      for (const d of active) {
+        const r = rows.get(d.day);
+        if (r) r.activeUsers = d.activeUsers;
+      }
+      users = upTo;
+      activeUsers = byLanguage.reduce((n, l) => n + l.users, 0);
+      languages = byLanguage.sort((a, b) => b.users - a.users || a.language.localeCompare(b.language)).slice(0, TOP_ROWS);
+      ranked = { source, command, button };
+    }
+    const series = keys.map((key) => {
+      const r = rows.get(key);
+      return { at: startOf(key), newUsers: r?.newUsers ?? 0, activeUsers: r?.activeUsers ?? 0, messagesIn: r?.messagesIn ?? 0, messagesOut: r?.messagesOut ?? 0, blocked: r?.blocked ?? 0 };
+    });
+    const sum = (f: "newUsers" | "messagesIn" | "messagesOut" | "blocked") => series.reduce((n, p) => n + p[f], 0);
+    return {
+      series,
+      totals: {
+        users,
+        activeUsers,
+        newUsers: sum("newUsers"),
+        messagesIn: sum("messagesIn"),
+        messagesOut: sum("messagesOut"),
+        blocked: sum("blocked"),
+      },
+      sources: ranked.source.map((t) => ({ source: t.name, users: t.count })),
+      languages,
+      commands: ranked.command.map((t) => ({ command: t.name, count: t.count })),
+      buttons: ranked.button.map((t) => ({ text: t.name, nodeId: t.nodeId, count: t.count })),
+      range: { ...range, bucket },
+    };
+  }
+
+  async nodes(tokenId: number, actorId: number, q: { from?: string; to?: string }): Promise<NodeAnalytics> {
+    const { token, db } = this.open(tokenId, actorId);
+    const range = parseRange(q.from, q.to, NODES_MAX_DAYS);
+    if (!db) return { items: [], edges: [], range };
+    const [counts, edges] = await Promise.all([nodeCounts(db, tokenId, range.from, range.to), edgeCounts(db, tokenId, range.from, range.to)]);
+    const sheetOf = this.sheetsOfNodes(token.projectId);
+    return {
+      items: counts
+        .map((c) => ({ nodeId: c.nodeId, sheetId: sheetOf.get(c.nodeId) ?? null, users: c.users, visits: c.visits }))
+        .sort((a, b) => b.users - a.users || a.nodeId.localeCompare(b.nodeId)),
+      edges: edges.sort((a, b) => b.users - a.users || a.from.localeCompare(b.from) || a.to.localeCompare(b.to)),
+      range,
+    };
+  }
+
+  /** Node id → the sheet holding it in the project's scenario now (node ids are unique across sheets). */
+  private sheetsOfNodes(projectId: number): Map<string, string> {
+    const doc = normalizeDocument(projectDataOf(this.ctx.db, projectId)) as { sheets?: { id?: unknown; nodes?: { id?: unknown }[] }[] } | null;
+    const out = new Map<string, string>();
+    for (const sheet of doc?.sheets ?? []) {
+      if (typeof sheet?.id !== "string" || !Array.isArray(sheet.nodes)) continue;
+      for (const n of sheet.nodes) if (typeof n?.id === "string") out.set(n.id, sheet.id);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,251 @@
+// Runtime source: the analytics rollups (docs/analytics.md). The reply path only queues tallies
+// next to the message records (record.ts); the record batch turns them, and the records it writes
+// anyway (a person's message, a user blocking the bot), into a few upserts of small per-hour and
+// per-day tables, in the same transaction: no reply waits for a count.
+// (Part of every generated bot; see types.ts.)
+import { COMMANDS } from "./program-data";
+import { queueRecord, type RecordOp } from "./record";
+import { TOKEN_ID, db, env } from "./storage";
+import type { Turn } from "./types";
+
+// ─── Analytics: tallies counted in the record batch ────────────────────────────
+
+/** Counting is on wherever the bot has its database; the platform turns it off only for a measurement (BOT_ANALYTICS=off). */
+export const COUNTING = !!db && env.BOTLOOM_ANALYTICS !== "0";
+
+/** What the reply path queues; a person's activity and blocks come from the records themselves. */
+export type Tally =
+  | { k: "in"; at: string; command: string | null }
+  | { k: "out"; at: string; n: number }
+  | { k: "visit"; at: string; node: string; via: string | null; userId: string }
+  | { k: "press"; at: string; node: string; text: string };
+
+const analyticsSql = COUNTING && db
+  ? {
+      person: db.query<{ messages_in: number; blocked: number; source: string | null }, [number, string]>(
+        "SELECT messages_in, blocked, source FROM bot_people WHERE token_id = ? AND user_id = ?",
+      ),
+      // A row per user and day; RETURNING answers only when the hour is new for the user.
+      touch: db.query<{ active_hours: number; prev_day: string | null }, [number, string, string, string]>(
+        "INSERT INTO analytics_user_days (token_id, user_id, day, prev_day, last_hour, active_hours) VALUES (?1, ?2, ?3, " +
+          "(SELECT max(day) FROM analytics_user_days WHERE token_id = ?1 AND user_id = ?2 AND day < ?3), ?4, 1) " +
+          "ON CONFLICT (token_id, user_id, day) DO UPDATE SET last_hour = excluded.last_hour, active_hours = analytics_user_days.active_hours + 1 " +
+          "WHERE analytics_user_days.last_hour <> excluded.last_hour RETURNING active_hours, prev_day",
+      ),
+      hour: db.query<unknown, [number, string, number, number, number, number, number]>(
+        "INSERT INTO analytics_hours (token_id, hour, new_users, active_users, messages_in, messages_out, blocked) VALUES (?, ?, ?, ?, ?, ?, ?) " +
+          "ON CONFLICT (token_id, hour) DO UPDATE SET new_users = analytics_hours.new_users + excluded.new_users, " +
+          "active_users = analytics_hours.active_users + excluded.active_users, messages_in = analytics_hours.messages_in + excluded.messages_in, " +
+          "messages_out = analytics_hours.messages_out + excluded.messages_out, blocked = analytics_hours.blocked + excluded.blocked",
+      ),
+      active: db.query<unknown, [number, string, string, string, number]>(
+        "INSERT INTO analytics_active (token_id, day, prev_day, language, users) VALUES (?, ?, ?, ?, ?) " +
+          "ON CONFLICT (token_id, day, prev_day, language) DO UPDATE SET users = analytics_active.users + excluded.users",
+      ),
+      tally: db.query<unknown, [number, string, string, string, string, number]>(
+        "INSERT INTO analytics_tallies (token_id, day, kind, name, node_id, count) VALUES (?, ?, ?, ?, ?, ?) " +
+          "ON CONFLICT (token_id, day, kind, name, node_id) DO UPDATE SET count = analytics_tallies.count + excluded.count",
+      ),
+      // RETURNING answers only for a new row: the user's first time at this node this day
+      visit: db.query<{ prev_day: string | null }, [number, string, string, string]>(
+        "INSERT OR IGNORE INTO analytics_node_days (token_id, node_id, user_id, day, prev_day) VALUES (?1, ?2, ?3, ?4, " +
+          "(SELECT max(day) FROM analytics_node_days WHERE token_id = ?1 AND node_id = ?2 AND user_id = ?3 AND day < ?4)) RETURNING prev_day",
+      ),
+      reach: db.query<unknown, [number, string, string, string, number, number]>(
+        "INSERT INTO analytics_node_reach (token_id, day, node_id, prev_day, users, visits) VALUES (?, ?, ?, ?, ?, ?) " +
+          "ON CONFLICT (token_id, day, node_id, prev_day) DO UPDATE SET users = analytics_node_reach.users + excluded.users, " +
+          "visits = analytics_node_reach.visits + excluded.visits",
+      ),
+      // likewise: the user's first time on this transition this day
+      edge: db.query<{ prev_day: string | null }, [number, string, string, string, string]>(
+        "INSERT OR IGNORE INTO analytics_edge_days (token_id, from_node, to_node, user_id, day, prev_day) VALUES (?1, ?2, ?3, ?4, ?5, " +
+          "(SELECT max(day) FROM analytics_edge_days WHERE token_id = ?1 AND from_node = ?2 AND to_node = ?3 AND user_id = ?4 AND day < ?5)) RETURNING prev_day",
+      ),
+      edgeReach: db.query<unknown, [number, string, string, string, string, number]>(
+        "INSERT INTO analytics_edge_reach (token_id, day, from_node, to_node, prev_day, users) VALUES (?, ?, ?, ?, ?, ?) " +
+          "ON CONFLICT (token_id, day, from_node, to_node, prev_day) DO UPDATE SET users = analytics_edge_reach.users + excluded.users",
+      ),
+    }
+  : null;
+
+/** new users, active users, messages in, messages out, blocked: one hour's counts of a batch */
+type HourCounts = [number, number, number, number, number];
+const NEW = 0, ACTIVE = 1, IN = 2, OUT = 3, BLOCKED = 4;
+/** Keys of the batch's maps join their parts with a character no id, day or text of ours holds. */
+const SEP = "\u0000";
+
+/** What one batch adds, summed in memory and written once per key when the batch ends. */
+const pending = {
+  hours: new Map<string, HourCounts>(),
+  /** day, previous day, language → users */
+  active: new Map<string, number>(),
+  /** day, kind, name, node → count */
+  tallies: new Map<string, number>(),
+  /** day, node → visits */
+  visits: new Map<string, number>(),
+  /** day, node, user: first visits of the batch not yet known to be written */
+  reached: new Set<string>(),
+  /** day, from, to, user */
+  edges: new Set<string>(),
+};
+
+/**
+ * What this bot already wrote, so a returning user's next message or visit costs no statement:
+ * the hour a user was last counted active, users known to have written (with a source or not),
+ * and the (day, node, user) and (day, transition, user) rows that exist. Only this bot writes its
+ * token's rows, so the memory stays true; it is forgotten when a batch fails, and bounded.
+ */
+const known = {
+  activeHour: new Map<string, string>(),
+  /** user → whether the bot knows their source */
+  people: new Map<string, boolean>(),
+  rows: new Set<string>(),
+};
+const KNOWN_MAX = 50_000;
+
+export function forget() {
+  known.activeHour.clear();
+  known.people.clear();
+  known.rows.clear();
+}
+
+export function add(map: Map<string, number>, key: string, by = 1) {
+  map.set(key, (map.get(key) ?? 0) + by);
+}
+
+export function bump(hour: string, field: number, by = 1) {
+  let counts = pending.hours.get(hour);
+  if (!counts) pending.hours.set(hour, (counts = [0, 0, 0, 0, 0]));
+  counts[field] += by;
+}
+
+export function addTally(day: string, kind: string, name: string, node: string) {
+  add(pending.tallies, day + SEP + kind + SEP + name + SEP + node);
+}
+
+/** A command the scenario knows ("/start promo" → "start"); anything else a user types is not counted (it would grow the table at will). */
+export function commandOf(text: string | undefined): string | null {
+  const m = /^\/([A-Za-z0-9_]{1,32})(?:@\S+)?(?:\s|$)/.exec(text ?? "");
+  const name = m?.[1].toLowerCase();
+  return name && COMMANDS.some((c) => c.command === name) ? name : null;
+}
+
+export function tally(c: Tally) {
+  if (COUNTING) queueRecord({ t: "count", c });
+}
+
+/** A node entered by a walk of the flow, and the transition that led there (via: the node it came from). */
+export function countVisit(turn: Turn, node: string, via: string | undefined) {
+  if (COUNTING) tally({ k: "visit", at: new Date().toISOString(), node, via: via ?? null, userId: String(turn.from?.id ?? turn.chatId) });
+}
+
+/** Reads the person's state before record.ts writes the op: whether they are new, had a source, had blocked the bot. */
+export function countRecord(op: RecordOp) {
+  const q = analyticsSql;
+  if (!q) return;
+  if (op.t === "count") {
+    const c = op.c;
+    const hour = c.at.slice(0, 13);
+    const day = c.at.slice(0, 10);
+    if (c.k === "in") {
+      bump(hour, IN);
+      if (c.command) addTally(day, "command", c.command, "");
+    } else if (c.k === "out") bump(hour, OUT, c.n);
+    else if (c.k === "press") addTally(day, "button", c.text, c.node);
+    else {
+      add(pending.visits, day + SEP + c.node);
+      const reached = day + SEP + c.node + SEP + c.userId;
+      if (!known.rows.has(reached)) pending.reached.add(reached);
+      const followed = c.via ? day + SEP + c.via + SEP + c.node + SEP + c.userId + SEP + "edge" : undefined;
+      if (followed && !known.rows.has(followed)) pending.edges.add(followed);
+    }
+  } else if (op.t === "person" && op.p.in > 0) {
+    const p = op.p;
+    const hour = p.at.slice(0, 13);
+    const day = p.at.slice(0, 10);
+    const hadSource = known.people.get(p.userId);
+    if (hadSource === undefined || (p.source && !hadSource)) {
+      const before = q.person.get(TOKEN_ID, p.userId);
+      if (!before || before.messages_in === 0) bump(hour, NEW);
+      if (p.source && !before?.source) addTally(day, "source", p.source, "");
+      keep(known.people, p.userId, !!(before?.source ?? p.source));
+    }
+    if (known.activeHour.get(p.userId) === hour) return;
+    const touched = q.touch.get(TOKEN_ID, p.userId, day, hour);
+    keep(known.activeHour, p.userId, hour);
+    if (touched) {
+      bump(hour, ACTIVE);
+      // the user's language on their first message of the day
+      if (touched.active_hours === 1) add(pending.active, day + SEP + (touched.prev_day ?? "") + SEP + (p.language ?? ""));
+    }
+  } else if (op.t === "blocked" && op.on) {
+    if (q.person.get(TOKEN_ID, op.userId)?.blocked !== 1) bump(op.at.slice(0, 13), BLOCKED);
+  }
+}
+
+/** Writes what the batch summed; called at the end of the record transaction. */
+export function writeCounts() {
+  const q = analyticsSql;
+  if (!q) return;
+  for (const [hour, c] of pending.hours) q.hour.run(TOKEN_ID, hour, c[NEW], c[ACTIVE], c[IN], c[OUT], c[BLOCKED]);
+  for (const [key, n] of pending.active) {
+    const [day, prev, language] = key.split(SEP);
+    q.active.run(TOKEN_ID, day, prev, language, n);
+  }
+  for (const [key, n] of pending.tallies) {
+    const [day, kind, name, node] = key.split(SEP);
+    q.tally.run(TOKEN_ID, day, kind, name, node, n);
+  }
+  // day, node, previous day → [users new to the node that day, visits]; visits go to the row
+  // without a previous day, which the users of every range include anyway
+  const reach = new Map<string, [number, number]>();
+  const reachOf = (key: string) => reach.get(key) ?? (reach.set(key, [0, 0]), reach.get(key)!);
+  for (const [key, n] of pending.visits) reachOf(key + SEP)[1] += n;
+  for (const key of pending.reached) {
+    const [day, node, user] = key.split(SEP);
+    const row = q.visit.get(TOKEN_ID, node, user, day);
+    if (row) reachOf(day + SEP + node + SEP + (row.prev_day ?? ""))[0] += 1;
+    rememberRow(key);
+  }
+  for (const [key, [users, visits]] of reach) {
+    const [day, node, prev] = key.split(SEP);
+    q.reach.run(TOKEN_ID, day, node, prev, users, visits);
+  }
+  const followed = new Map<string, number>();
+  for (const key of pending.edges) {
+    const [day, from, to, user] = key.split(SEP);
+    const row = q.edge.get(TOKEN_ID, from, to, user, day);
+    if (row) add(followed, day + SEP + from + SEP + to + SEP + (row.prev_day ?? ""));
+    rememberRow(key);
+  }
+  for (const [key, users] of followed) {
+    const [day, from, to, prev] = key.split(SEP);
+    q.edgeReach.run(TOKEN_ID, day, from, to, prev, users);
+  }
+  clearPending();
+}
+
+export function keep<T>(map: Map<string, T>, key: string, value: T) {
+  if (map.size >= KNOWN_MAX) map.clear();
+  map.set(key, value);
+}
+
+export function rememberRow(key: string) {
+  if (known.rows.size >= KNOWN_MAX) known.rows.clear();
+  known.rows.add(key);
+}
+
+/** A batch that could not be written takes its counts with it (its records are dropped too), and what it taught the memory. */
+export function clearCounts() {
+  forget();
+  clearPending();
+}
+
+export function clearPending() {
+  pending.hours.clear();
+  pending.active.clear();
+  pending.reached.clear();
+  pending.tallies.clear();
+  pending.visits.clear();
+  pending.edges.clear();
+}

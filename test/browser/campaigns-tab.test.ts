@@ -1,0 +1,298 @@
+// The Campaigns tab in Chromium with a real bot on the fake messenger (docs/campaigns.md): a
+// campaign for a tag shows its audience size as it is chosen, previews with a sample user's name,
+// sends a test to the operator (who receives it, not counted), starts, reaches done live, and its
+// report equals what the fake messenger received (a vip who blocked the bot fails as "blocked").
+// Pause, resume, cancel, delete-sent and delete ask first and act; scheduling reads UTC. Bad input
+// (no name, a text over 4096, a refused button, a past time) is refused in words; on a phone the
+// list and the campaign are two screens.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { haveChromium, warnIfNoChromium, type Browser } from "../support/browser";
+import type { FakeUser, RecordedCall } from "../support/fake-messenger";
+import { node, scenarioOf, startAudience, type AudienceEnv } from "./audience-support";
+
+warnIfNoChromium("campaigns tab");
+
+const scenario = scenarioOf(
+  node("cmd-start", "command_trigger", { command: "/start", autoTransitionTo: "hello" }),
+  node("hello", "message", { messageText: "Hello!" }, 150),
+  node("offer", "message", { messageText: "Here is the offer." }, 300),
+);
+
+const TEXT = "Hi {first_name}, the sale starts now!";
+const textOf = (c: RecordedCall) => String(c.params.text ?? c.params.caption ?? "");
+
+describe.skipIf(!haveChromium)("Campaigns tab in Chromium", () => {
+  let env: AudienceEnv;
+  let b: Browser;
+  const me: FakeUser = { id: 4242, first_name: "Ada", username: "ada" } as FakeUser;
+  const ann: FakeUser = { id: 770001, first_name: "Ann", language_code: "en" } as FakeUser;
+  const bob: FakeUser = { id: 770002, first_name: "Bob", language_code: "ru" } as FakeUser;
+  const zed: FakeUser = { id: 770003, first_name: "Zed", language_code: "en" } as FakeUser;
+  const out: FakeUser = { id: 770004, first_name: "Olga", language_code: "en" } as FakeUser;
+  const vips = [ann, bob, zed];
+  const wizard = () => b.page.getByTestId("campaign-wizard");
+  const view = () => b.page.getByTestId("campaign-view");
+  // what the fake received from the bot since the users started, per user
+  const received = (u: FakeUser) => env.fake.sent(env.botToken, u.id).filter((c) => textOf(c).includes("the sale starts now"));
+
+  beforeAll(async () => {
+    env = await startAudience({ project: "Shop", bot: "shop_bot", scenario });
+    for (const u of [me, ann, bob, zed, out]) {
+      env.fake.sendText(env.botToken, u, "/start");
+      await env.fake.waitForSent(env.botToken, u.id, 1, 20_000);
+    }
+    for (const u of vips) {
+      const r = await env.t.call("PUT", `/api/bot/tokens/${env.tokenId}/users/${u.id}/tags`, { cookie: env.cookie, json: { tags: ["vip"] } });
+      expect(r.status).toBe(200);
+    }
+    // Zed blocks the bot without the bot learning it: the campaign's send to him fails
+    env.fake.setBlocked(zed.id, true);
+    b = await env.browser({ viewport: { width: 1280, height: 1000 } });
+  }, 60_000);
+
+  afterAll(async () => {
+    await env?.stop();
+  });
+
+  test("a campaign for a tag: the count, a preview with a sample user's name, a test to me that is not counted", async () => {
+    const { page } = b;
+    await page.goto(`${env.base}/projects/${env.projectId}/campaigns`);
+    await page.getByText("No campaigns yet", { exact: false }).waitFor();
+    await page.getByRole("button", { name: "New campaign" }).click();
+    await page.waitForURL(/campaign=new/);
+    // everyone first, then the tag narrows it
+    const size = page.getByTestId("audience-size");
+    await size.getByText("Recipients: 5").waitFor({ timeout: 10_000 });
+    await wizard().getByTestId("pick-tags").getByRole("button", { name: "vip" }).click();
+    await size.getByText("Recipients: 3").waitFor();
+    // no name: refused in words before anything is stored
+    await wizard().getByRole("button", { name: "Next" }).click();
+    await wizard().getByRole("alert").getByText("Give the campaign a name.").waitFor();
+    await wizard().getByLabel("Name").fill("Spring sale");
+    await wizard().getByRole("button", { name: "Next" }).click();
+
+    const box = wizard();
+    await box.getByLabel("Message", { exact: true }).fill(TEXT);
+    await box.getByLabel("Sample user").selectOption(String(ann.id));
+    const preview = page.getByTestId("campaign-preview");
+    await preview.getByText("Hi Ann, the sale starts now!").waitFor();
+    await box.getByLabel("Sample user").selectOption(String(bob.id));
+    await preview.getByText("Hi Bob, the sale starts now!").waitFor();
+    // a go-to-node button picked by name
+    await box.getByRole("button", { name: "Add a button" }).click();
+    await box.getByLabel("Button text").fill("See the offer");
+    await box.getByLabel("Button action").selectOption("goto");
+    await box.getByLabel("Node to run").selectOption("offer");
+    await preview.getByText("See the offer").waitFor();
+    // over the limit: the counter says so and Next refuses
+    await box.getByLabel("Message", { exact: true }).fill("x".repeat(4097));
+    expect(await box.getByTestId("text-counter").textContent()).toContain("4097 / 4096");
+    await box.getByRole("button", { name: "Next" }).click();
+    await box.getByRole("alert").getByText("longer than 4096", { exact: false }).waitFor();
+    await box.getByLabel("Message", { exact: true }).fill(TEXT);
+    await box.getByRole("button", { name: "Next" }).click();
+
+    // the draft is stored now; a test to me arrives with my own name and is not counted
+    await page.waitForURL(/campaign=new/);
+    await box.getByLabel("me (4242)").check();
+    await box.getByRole("button", { name: "Send a test (1)" }).click();
+    await box.getByTestId("test-result").getByText("1 delivered", { exact: false }).waitFor({ timeout: 15_000 });
+    const [test1] = await env.fake.waitForSent(env.botToken, me.id, 1, 15_000);
+    expect(textOf(test1!)).toBe("Hi Ada, the sale starts now!");
+    const list = page.getByTestId("campaign-list");
+    await list.getByText("Spring sale").waitFor();
+    expect(await list.getByTestId("campaign-status").first().textContent()).toBe("Draft");
+    for (const u of vips) expect(received(u)).toEqual([]);
+    expect(b.errors).toEqual([]);
+  }, 90_000);
+
+  test("started now: progress reaches done live and the report equals what the fake received", async () => {
+    const { page } = b;
+    const box = wizard();
+    await box.getByRole("button", { name: "Next" }).click();
+    expect(await box.getByLabel("Now").isChecked()).toBe(true);
+    // a bad schedule is refused before the server is asked
+    await box.getByLabel("At a date and time").check();
+    await box.getByRole("button", { name: "Schedule" }).click();
+    await box.getByRole("alert").getByText("Pick the date and time", { exact: false }).waitFor();
+    await box.getByLabel("Now").check();
+    await box.getByRole("button", { name: "Start sending" }).click();
+
+    await view().waitFor();
+    await view().locator('[data-testid="campaign-status"][data-status="done"]').waitFor({ timeout: 30_000 });
+    // the list polls nothing: only the live `campaign` events can bring it to done
+    await page.getByTestId("campaign-list").locator('[data-testid="campaign-status"][data-status="done"]').waitFor({ timeout: 10_000 });
+    const progress = view().getByTestId("progress");
+    expect(await progress.getAttribute("data-sent")).toBe("2");
+    expect(await progress.getAttribute("data-failed")).toBe("1");
+    expect(await progress.getAttribute("data-pending")).toBe("0");
+    // the fake: Ann and Bob got it once each with their own names and the button; Zed and Olga not
+    expect(received(ann).map(textOf)).toEqual(["Hi Ann, the sale starts now!"]);
+    expect(received(bob).map(textOf)).toEqual(["Hi Bob, the sale starts now!"]);
+    expect(received(zed)).toEqual([]);
+    expect(received(out)).toEqual([]);
+    expect(received(me)).toHaveLength(1);
+    const kb = (received(ann)[0]!.params.reply_markup as { inline_keyboard: { text: string }[][] }).inline_keyboard;
+    expect(kb.flat().map((x) => x.text)).toEqual(["See the offer"]);
+
+    const report = view().getByTestId("campaign-report");
+    expect(await report.getByTestId("report-sent").locator(".stat-value").textContent()).toBe(String(received(ann).length + received(bob).length));
+    expect(await report.getByTestId("report-failed").locator(".stat-value").textContent()).toBe("1");
+    await report.getByTestId("reason-blocked").getByText("1", { exact: true }).waitFor();
+    const rows = report.getByTestId("recipients").locator("tbody tr");
+    await rows.nth(2).waitFor();
+    expect(await rows.count()).toBe(3);
+    await report.getByRole("button", { name: "Failed", exact: true }).click();
+    await report.getByTestId("recipients").locator(`tbody tr[data-status="sent"]`).first().waitFor({ state: "detached" });
+    expect(await rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain(String(zed.id));
+    // the CSV is the recipients list
+    const [download] = await Promise.all([page.waitForEvent("download"), report.getByRole("button", { name: "Export CSV" }).click()]);
+    const csv = await Bun.file((await download.path())!).text();
+    expect(csv.split("\r\n")[0]).toBe("user_id,status,error,sent_at");
+    expect(csv).toContain(`${zed.id},failed,`);
+    expect(b.errors).toEqual([]);
+  }, 90_000);
+
+  test("delete-sent asks first, then removes the message from the users' chats", async () => {
+    await view().getByRole("button", { name: "Delete sent messages" }).click();
+    const dialog = b.page.getByRole("dialog");
+    await dialog.getByText("Delete the sent messages", { exact: false }).waitFor();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    expect(env.fake.calls(env.botToken, "deleteMessage")).toEqual([]);
+    await view().getByRole("button", { name: "Delete sent messages" }).click();
+    await dialog.getByRole("button", { name: "Delete sent messages" }).click();
+    const sent = [...received(ann), ...received(bob)];
+    for (const m of sent) await env.fake.waitForCall(env.botToken, (c) => c.method === "deleteMessage" && Number(c.params.message_id) === m.messageId && Number(c.params.chat_id) === Number(m.params.chat_id), 15_000);
+    // only the campaign's messages: not the test to me, not the scenario's
+    expect(env.fake.calls(env.botToken, "deleteMessage")).toHaveLength(sent.length);
+  }, 30_000);
+
+  test("pause, resume and cancel, each confirmed first: everyone gets it once, the cancelled rest never", async () => {
+    const { page } = b;
+    const extra = [1, 2, 3, 4, 5, 6, 7, 8].map((i) => ({ id: 770100 + i, first_name: `Extra${i}` }) as FakeUser);
+    for (const u of extra) {
+      env.fake.sendText(env.botToken, u, "/start");
+      await env.fake.waitForSent(env.botToken, u.id, 1, 20_000);
+    }
+    // one send a second: slow enough to pause in the middle
+    expect((await env.t.call("PATCH", `/api/bot/tokens/${env.tokenId}`, { cookie: env.cookie, json: { sendsPerSecond: 1 } })).status).toBe(200);
+    const make = async (name: string) => (await env.t.call("POST", `/api/bot/tokens/${env.tokenId}/campaigns`, { cookie: env.cookie, json: { name, message: { text: `${name} for {first_name}` } } })).body as { id: number };
+    const slow = await make("Slow news");
+    const everyone = [me, ann, bob, out, ...extra];
+    const got = (u: FakeUser, name: string) => env.fake.sent(env.botToken, u.id).filter((c) => textOf(c).startsWith(name));
+    const status = (s: string) => view().locator(`[data-testid="campaign-status"][data-status="${s}"]`);
+    const confirm = async (action: string) => {
+      await view().getByRole("button", { name: action, exact: true }).click();
+      const dialog = page.getByRole("dialog");
+      await dialog.waitFor();
+      await dialog.getByRole("button", { name: action, exact: true }).click();
+      await dialog.waitFor({ state: "hidden" });
+    };
+
+    await page.goto(`${env.base}/projects/${env.projectId}/campaigns?token=${env.tokenId}&campaign=${slow.id}`);
+    await status("draft").waitFor();
+    // a confirmation that is cancelled does nothing
+    await view().getByRole("button", { name: "Start sending" }).click();
+    await view().getByTestId("audience-size").getByText("12 now", { exact: false }).waitFor();
+    await page.getByRole("dialog").getByText(": 12 recipients", { exact: false }).waitFor();
+    await page.getByRole("dialog").getByRole("button", { name: "Cancel", exact: true }).click();
+    expect(await status("draft").count()).toBe(1);
+    await confirm("Start sending");
+    await status("sending").waitFor();
+    await confirm("Pause");
+    await status("paused").waitFor();
+    const paused = Number(await view().getByTestId("progress").getAttribute("data-pending"));
+    expect(paused).toBeGreaterThan(0);
+    await confirm("Resume");
+    await status("done").waitFor({ timeout: 30_000 });
+    for (const u of everyone) expect(got(u, "Slow news").map(textOf)).toEqual([`Slow news for ${u.first_name}`]);
+    expect(got(zed, "Slow news")).toEqual([]);
+
+    const stopped = await make("Stopped news");
+    await page.goto(`${env.base}/projects/${env.projectId}/campaigns?token=${env.tokenId}&campaign=${stopped.id}`);
+    await confirm("Start sending");
+    await status("sending").waitFor();
+    await confirm("Cancel the campaign");
+    await status("cancelled").waitFor();
+    const progress = view().getByTestId("progress");
+    const sent = Number(await progress.getAttribute("data-sent"));
+    expect(Number(await progress.getAttribute("data-pending"))).toBeGreaterThan(0);
+    // nobody left pending ever gets it: what the fake received is what the report says was sent
+    await env.t.call("PATCH", `/api/bot/tokens/${env.tokenId}`, { cookie: env.cookie, json: { sendsPerSecond: 25 } });
+    const after = await env.t.call("GET", `/api/bot/tokens/${env.tokenId}/campaigns/${stopped.id}`, { cookie: env.cookie });
+    expect(after.body.counts.sent).toBe(sent);
+    expect(everyone.flatMap((u) => got(u, "Stopped news"))).toHaveLength(sent);
+    // a cancelled campaign offers no resume, and its deletion asks first
+    expect(await view().getByRole("button", { name: "Resume" }).count()).toBe(0);
+    expect(b.errors).toEqual([]);
+  }, 90_000);
+
+  test("a refused button and scheduling in UTC: a past time is refused in words, a future one shows as scheduled; back to draft; deleted after asking", async () => {
+    const { page } = b;
+    await page.goto(`${env.base}/projects/${env.projectId}/campaigns?token=${env.tokenId}&campaign=new`);
+    const box = wizard();
+    await box.getByLabel("Name").fill("Later news");
+    await box.getByRole("button", { name: "Next" }).click();
+    await box.getByLabel("Message", { exact: true }).fill("Later, {first_name}.");
+    // a button the server refuses: its words show, nothing moves on
+    await box.getByRole("button", { name: "Add a button" }).click();
+    await box.getByLabel("Button text").fill("Evil");
+    await box.getByLabel("Button URL").fill("javascript:alert(1)");
+    await box.getByRole("button", { name: "Next" }).click();
+    const refused = box.getByRole("alert");
+    await refused.waitFor();
+    expect(await refused.textContent()).not.toMatch(/^\s*\{/);
+    expect(await box.getByLabel("Message", { exact: true }).count()).toBe(1);
+    await box.getByRole("button", { name: /^Remove button/ }).click();
+    await box.getByRole("button", { name: "Next" }).click();
+    await box.getByText("Send a test to").waitFor();
+    await box.getByRole("button", { name: "Next" }).click();
+    await box.getByLabel("At a date and time").check();
+    await box.getByText("UTC", { exact: true }).waitFor();
+    await box.getByLabel("Send at").fill("2020-01-01T10:00");
+    await box.getByRole("button", { name: "Schedule" }).click();
+    const alert = box.getByRole("alert");
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/past/i);
+    expect(await alert.textContent()).not.toMatch(/^\s*\{/);
+    const year = new Date().getUTCFullYear() + 1;
+    await box.getByLabel("Send at").fill(`${year}-06-01T09:30`);
+    await box.getByRole("button", { name: "Schedule" }).click();
+    await view().locator('[data-testid="campaign-status"][data-status="scheduled"]').waitFor();
+    const id = Number(new URL(page.url()).searchParams.get("campaign"));
+    const stored = await env.t.call("GET", `/api/bot/tokens/${env.tokenId}/campaigns/${id}`, { cookie: env.cookie });
+    expect(stored.body.scheduledAt).toBe(`${year}-06-01T09:30:00.000Z`);
+    await view().getByText(`${year}, 9:30 AM UTC`, { exact: false }).waitFor();
+    // editing shows the time again; saving as a draft takes the schedule off
+    await view().getByRole("button", { name: "Edit", exact: true }).click();
+    await box.getByRole("button", { name: /When/ }).waitFor();
+    expect(await box.getByLabel("Name").inputValue()).toBe("Later news");
+    await box.getByRole("button", { name: "Next" }).click();
+    await box.getByRole("button", { name: "Save draft" }).click();
+    await view().locator('[data-testid="campaign-status"][data-status="draft"]').waitFor();
+    // deleting asks first
+    await view().getByRole("button", { name: "Delete the campaign" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByText("Delete “Later news”?").waitFor();
+    await dialog.getByRole("button", { name: "Delete the campaign" }).click();
+    await page.getByTestId("campaign-list").getByText("Later news").waitFor({ state: "detached" });
+    expect((await env.t.call("GET", `/api/bot/tokens/${env.tokenId}/campaigns/${id}`, { cookie: env.cookie })).status).toBe(404);
+    expect(b.errors.filter((e) => !e.includes("status of 400"))).toEqual([]);
+  }, 60_000);
+
+  test("on a phone the list and the campaign are two screens, in Russian", async () => {
+    const phone = await env.browser({ viewport: { width: 390, height: 844 }, colorScheme: "dark", locale: "ru-RU" });
+    const { page } = phone;
+    await page.goto(`${env.base}/projects/${env.projectId}/campaigns`);
+    const list = page.getByTestId("campaign-list");
+    await list.getByText("Spring sale").click();
+    await page.getByTestId("campaign-view").waitFor();
+    expect(await list.isVisible()).toBe(false);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await page.getByRole("button", { name: "← Рассылки" }).click();
+    await list.waitFor();
+    expect(await page.getByTestId("campaign-view").count()).toBe(0);
+    expect(phone.errors).toEqual([]);
+  }, 30_000);
+});

@@ -1,0 +1,65 @@
+// Small pieces of the Campaigns tab: the status badge, the progress bar of a campaign's
+// recipients, and times in the zone campaigns are scheduled in.
+import { useTranslation } from "react-i18next";
+import { useMe } from "../../../auth";
+import type { Campaign, CampaignStatus } from "./api";
+
+export function StatusBadge({ status }: { status: CampaignStatus }) {
+  const { t } = useTranslation();
+  return <span className={`badge cmp-status cmp-${status}`} data-testid="campaign-status" data-status={status}>{t(`campaigns.status.${status}`)}</span>;
+}
+
+/** Sent, failed and pending as parts of one bar over the audience (the counts before it is fixed). */
+export function Progress({ campaign }: { campaign: Pick<Campaign, "counts" | "audienceSize"> }) {
+  const { t } = useTranslation();
+  const { sent, failed, pending } = campaign.counts;
+  const total = Math.max(campaign.audienceSize ?? 0, sent + failed + pending);
+  const pct = (n: number) => (total > 0 ? `${(100 * n) / total}%` : "0%");
+  return (
+    <div className="cmp-progress" data-testid="progress" data-sent={sent} data-failed={failed} data-pending={pending}>
+      <div className="cmp-bar" role="progressbar" aria-valuemin={0} aria-valuemax={total} aria-valuenow={sent + failed} aria-label={t("campaigns.progress")}>
+        <span className="cmp-bar-sent" style={{ width: pct(sent) }} />
+        <span className="cmp-bar-failed" style={{ width: pct(failed) }} />
+      </div>
+      <span className="small muted">{t("campaigns.progressText", { sent, failed, pending, total })}</span>
+    </div>
+  );
+}
+
+export const ZONE = "UTC";
+
+/** A stored time as read in the campaigns' zone, with the zone named (`short`: for table cells). */
+export function useZoned() {
+  const { i18n } = useTranslation();
+  return (iso: string | null | undefined, short = false): string => {
+    if (!iso) return "—";
+    const d = new Date(iso);
+    if (Number.isNaN(d.getTime())) return "—";
+    return `${d.toLocaleString(i18n.language, { timeZone: ZONE, dateStyle: short ? "short" : "medium", timeStyle: short ? "medium" : "short" })} ${ZONE}`;
+  };
+}
+
+/** `YYYY-MM-DDTHH:MM` typed in the campaigns' zone (UTC) → an ISO timestamp; null when malformed. */
+export function zonedToIso(local: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(local)) return null;
+  const d = new Date(`${local}:00Z`);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+}
+
+/** The inverse of zonedToIso, for a datetime-local input. */
+export function isoToZoned(iso: string | null | undefined): string {
+  if (!iso) return "";
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? "" : d.toISOString().slice(0, 16);
+}
+
+/** Who made a campaign: "you", the scenario's broadcast node, or the maker's user id. */
+export function useMaker() {
+  const { t } = useTranslation();
+  const me = useMe();
+  return (c: Pick<Campaign, "createdBy" | "source" | "nodeId">): string | null => {
+    if (c.source === "scenario" && c.nodeId) return t("campaigns.fromNode", { node: c.nodeId });
+    if (c.createdBy === null) return null;
+    return c.createdBy === me.data?.id ? t("campaigns.you") : `#${c.createdBy}`;
+  };
+}
