@@ -107,6 +107,13 @@ describe("a campaign's life", () => {
     const r = await env.call("GET", `${base()}/${id}/recipients?status=sent&perPage=5`, { cookie: env.cookie });
     expect(r.body).toMatchObject({ total: 9, page: 1, perPage: 5 });
     expect(r.body.items[0]).toMatchObject({ userId: String(uid(0)), status: "sent", error: null });
+    // the report as CSV, in send order
+    const csv = await env.call("GET", `${base()}/${id}/recipients/export`, { cookie: env.cookie });
+    expect(csv.headers.get("content-type")).toContain("text/csv");
+    const lines = csv.text.trim().split("\n");
+    expect(lines[0]).toBe("userId,firstName,username,status,error,sentAt");
+    expect(lines.length).toBe(10);
+    expect(lines[1]!.startsWith(`${uid(0)},U0,,sent,,`)).toBe(true);
     // a finished campaign is not changed, not started again
     expect((await env.call("PATCH", `${base()}/${id}`, { cookie: env.cookie, json: { name: "x" } })).status).toBe(409);
     expect((await act(id, "start")).status).toBe(409);
@@ -190,6 +197,26 @@ describe("a campaign's life", () => {
     expect((await env.call("DELETE", `${base()}/${id}`, { cookie: env.cookie })).status).toBe(200);
     expect((await env.call("GET", `${base()}/${id}`, { cookie: env.cookie })).status).toBe(404);
     await env.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie: env.cookie, json: { sendsPerSecond: 25 } });
+  });
+});
+
+describe("media", () => {
+  test("a project's photo: uploaded to the first recipient, the messenger's file id for the rest; a caption over 1024 is 400", async () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
+    const media = await env.t.ctx.media.upload(projectId, new File([png], "a.png", { type: "image/png" }));
+    expect((await create({ name: "Long", message: { text: "x".repeat(1025), mediaId: media.id } })).status).toBe(400);
+    const c = await create({ name: "Photo", message: { text: "Look, {first_name}", mediaId: media.id }, audience: { userIds: [String(uid(1)), String(uid(2))] } });
+    expect(c.status).toBe(201);
+    await act(c.body.id, "start");
+    await finished(c.body.id);
+    const photos = env.fake.sent(botToken).filter((x) => x.method === "sendPhoto" && String(x.params.caption).startsWith("Look"));
+    expect(photos.map((x) => [Number(x.params.chat_id) - 7_100_000, x.params.caption])).toEqual([
+      [1, "Look, U1"],
+      [2, "Look, U2"],
+    ]);
+    // the second send names the file the first one uploaded
+    expect(typeof photos[1]!.params.photo).toBe("string");
+    expect((await get(c.body.id)).counts).toMatchObject({ sent: 2, failed: 0 });
   });
 });
 

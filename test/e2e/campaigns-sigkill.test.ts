@@ -52,6 +52,9 @@ test("SIGKILL mid-campaign at several points, then restart: every recipient exac
   const created = await api(s.url, "POST", `/api/bot/tokens/${token.id}/campaigns`, { name: "Kill", message: { text: "Once for {first_name}" }, audience: {} });
   expect(created.status).toBe(201);
   const id = created.body.id;
+  // a scheduled one too: its timer dies with each server and is armed again at each start
+  const later = await api(s.url, "POST", `/api/bot/tokens/${token.id}/campaigns`, { name: "Later", message: { text: "Later for {first_name}" }, audience: { userIds: [String(uid(3))] }, scheduledAt: new Date(Date.now() + 6000).toISOString() });
+  expect(later.body.status).toBe("scheduled");
   const started = await api(s.url, "POST", `/api/bot/tokens/${token.id}/campaigns/${id}/start`);
   expect(started.body).toMatchObject({ status: "sending", audienceSize: RECIPIENTS });
 
@@ -90,6 +93,9 @@ test("SIGKILL mid-campaign at several points, then restart: every recipient exac
   expect(unknown.length).toBe(3);
   for (const u of unknown) expect(perUser.get(Number(u))).toBe(1);
   expect(done.counts).toEqual({ pending: 0, sent: RECIPIENTS - unknown.length, failed: unknown.length, blocked: 0 });
+  // the scheduled campaign started on its own after the restarts, once
+  await until(async () => (await api(s.url, "GET", `/api/bot/tokens/${token.id}/campaigns/${later.body.id}`)).body.status === "done", "the scheduled campaign done", 30_000);
+  expect(h.fake.sent(bot.token).filter((c) => String(c.params.text).startsWith("Later for")).map((c) => [Number(c.params.chat_id), c.params.text])).toEqual([[uid(3), "Later for U3"]]);
   // the text was rendered per user
   expect(received().find((c) => Number(c.params.chat_id) === uid(7))?.params.text).toBe("Once for U7");
 }, 120_000);

@@ -381,6 +381,7 @@ export const ROUTES: { method: string; path: string; level: Level }[] = [
   { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/cancel", level: "user" },
   { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/delete-sent", level: "user" },
   { method: "GET", path: "/api/bot/tokens/{token}/campaigns/{campaign}/recipients", level: "user" },
+  { method: "GET", path: "/api/bot/tokens/{token}/campaigns/{campaign}/recipients/export", level: "user" },
   // webhook intake
   { method: "POST", path: "/api/webhook/{project}/{token}", level: "public" },
   // inbound webhooks (docs/hooks.md): the public path is authenticated by the hook's secret only

@@ -181,6 +181,7 @@ export const MATRIX: Row[] = [
   { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/cancel", expect: botMember(200) },
   { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/delete-sent", expect: botMember(409) },
   { method: "GET", path: "/api/bot/tokens/{token}/campaigns/{campaign}/recipients", expect: botMember(200) },
+  { method: "GET", path: "/api/bot/tokens/{token}/campaigns/{campaign}/recipients/export", expect: botMember(200) },
   // storage configs: listing for any signed-in user; changes for platform operators only
   // (issue 12: a deliberate hardening beyond the older platform, documented in docs/api.md#storage-configs)
   { method: "GET", path: "/api/storage-configs", expect: anyUser(200) },

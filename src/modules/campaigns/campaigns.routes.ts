@@ -129,5 +129,16 @@ export const campaignRoutes = (ctx: AppContext) => {
         return service.recipients(tokenId, actor.userId, id, parseEnumQuery(query.status, RECIPIENT_FILTERS, "status"), page, perPage);
       },
       { botActor: true, query: recipientsQuery, detail: doc("A campaign's recipients in order, with status, error and sentAt", recipientPageSchema) },
+    )
+    .get(
+      "/:id/recipients/export",
+      async ({ actor, params, set }) => {
+        const { tokenId, id } = ids(params);
+        const csv = await service.recipientsCsv(tokenId, actor.userId, id);
+        set.headers["content-type"] = "text/csv; charset=utf-8";
+        set.headers["content-disposition"] = `attachment; filename="campaign-${id}-recipients.csv"`;
+        return csv;
+      },
+      { botActor: true, detail: { summary: "The recipients as CSV: userId, firstName, username, status, error, sentAt" } },
     );
 };

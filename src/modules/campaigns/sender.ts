@@ -5,6 +5,7 @@
 import type { AppContext } from "../../context";
 import { MessengerError } from "../../errors";
 import { renderFor } from "../../lib/shared-render";
+import type { ProjectDb } from "../../db/project-db";
 import type { TokenRow } from "../tokens/access";
 import { markBlocked, type NewMessage } from "../dialogs/queries";
 import { BLOCKED, CAPTION_MAX, MEDIA_METHOD, PARSE_MODE } from "../dialogs/service";
@@ -32,7 +33,7 @@ import {
 const PROGRESS_MS = 1000;
 const BATCH = 200;
 /** At most this many sends of one campaign in flight at once (a raised pace). */
-const MAX_IN_FLIGHT = 16;
+const MAX_IN_FLIGHT = 4;
 /** setTimeout's longest wait; a schedule further away is armed again when it ends. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -165,18 +166,26 @@ export class CampaignSender {
       return;
     }
     const prepared = await this.prepare(projectId, message.data);
-    let told = 0;
-    const tell = (status: CampaignRow["status"], force = false) => {
-      if (!force && performance.now() - told < PROGRESS_MS) return;
-      told = performance.now();
-      this.emit(projectId, first.tokenId, campaignId, status, countsOf(db, campaignId));
-    };
-    tell("sending", true);
+    const tell = (status: CampaignRow["status"]) => this.emit(projectId, first.tokenId, campaignId, status, countsOf(db, campaignId));
+    tell("sending");
+    // once a second while the loop runs, also while it waits out a retry_after
+    const beat = setInterval(() => tell("sending"), PROGRESS_MS);
+    try {
+      await this.sendAll(db, first, loop, prepared, token, tell);
+    } finally {
+      clearInterval(beat);
+    }
+    const now = campaignById(db, campaignId);
+    if (now && now.status !== "done") tell(now.status);
+  }
+
+  private async sendAll(db: ProjectDb, first: CampaignRow, loop: Loop, prepared: Prepared, token: TokenRow, tell: (status: CampaignRow["status"]) => void) {
+    const campaignId = first.id;
     while (!loop.stopped && !this.closed) {
       const batch = nextPending(db, first.tokenId, campaignId, BATCH);
       if (batch.length === 0) {
         const done = updateCampaignIf(db, campaignId, ["sending"], { status: "done", finishedAt: new Date().toISOString() });
-        if (done) tell("done", true);
+        if (done) tell("done");
         return;
       }
       // the pace may have changed (PATCH sendsPerSecond): read once a batch
@@ -206,13 +215,10 @@ export class CampaignSender {
             } else recipientFailed(db, r.id, out.error);
             break;
           }
-          tell("sending");
         }
       };
       await Promise.all(Array.from({ length: width }, worker));
     }
-    const now = campaignById(db, campaignId);
-    if (now) tell(now.status, true);
   }
 
   /** The campaign's message as the chat's record holds it (docs/dialogs.md); none when the token keeps no messages. */
@@ -236,14 +242,33 @@ export class CampaignSender {
     this.ctx.events.emit("campaign", { projectId, tokenId, campaignId, status, counts });
   }
 
-  /** Deletes the campaign's sent messages in their chats, paced; each deletion is recorded. */
-  async deleteSent(projectId: number, token: TokenRow, campaignId: number): Promise<void> {
+  private readonly deletions = new Map<Key, Promise<boolean>>();
+
+  /** Whether the campaign's sent messages are being deleted now. */
+  deleting(projectId: number, campaignId: number): boolean {
+    return this.deletions.has(keyOf(projectId, campaignId));
+  }
+
+  /**
+   * Deletes the campaign's sent messages in their chats, paced; each deletion is recorded. One run
+   * per campaign at a time; true once every sent message was handled (false: the server stopped).
+   */
+  deleteSent(projectId: number, token: TokenRow, campaignId: number): Promise<boolean> {
+    const key = keyOf(projectId, campaignId);
+    const running = this.deletions.get(key);
+    if (running) return running;
+    const job = this.deleteAll(projectId, token, campaignId).finally(() => this.deletions.delete(key));
+    this.deletions.set(key, job);
+    return job;
+  }
+
+  private async deleteAll(projectId: number, token: TokenRow, campaignId: number): Promise<boolean> {
     const db = this.ctx.projectFiles.existing(projectId);
-    if (!db) return;
+    if (!db) return false;
     let after = 0;
-    for (;;) {
+    while (!this.closed) {
       const batch = sentNotDeleted(db, campaignId, after, BATCH);
-      if (batch.length === 0) return;
+      if (batch.length === 0) return true;
       for (let i = 0; i < batch.length; i++) {
         const r = batch[i]!;
         after = r.id;
@@ -262,6 +287,7 @@ export class CampaignSender {
         recipientDeleted(db, r.id, new Date().toISOString());
       }
     }
+    return false;
   }
 
   /** Runs a scheduled campaign at its time (timers re-armed past setTimeout's longest wait). */

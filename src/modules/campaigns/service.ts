@@ -23,6 +23,7 @@ import {
   deleteCampaign,
   insertCampaign,
   recipientPage,
+  recipientRowsForCsv,
   startCampaign,
   unknownTags,
   updateCampaignIf,
@@ -30,6 +31,10 @@ import {
 } from "./queries";
 import { recipientView } from "./model";
 import type { CampaignSender } from "./sender";
+import { csvCell } from "../../lib/csv-cell";
+
+/** How long delete-sent's answer waits for the deletions to end (docs/campaigns.md#the-sender). */
+const DELETE_SENT_WAIT_MS = 10_000;
 
 type Page<T> = { items: T[]; total: number; page: number; perPage: number };
 
@@ -223,15 +228,37 @@ export class CampaignsService {
     const { token, db, c } = this.requireCampaign(tokenId, actorId, id);
     if (c.status === "sending") throw conflict("Pause or cancel the campaign before deleting its messages");
     if (c.status === "draft" || c.status === "scheduled") throw conflict("The campaign has sent nothing yet");
-    await this.sender.deleteSent(token.projectId, token, id);
-    const v = await updateCampaignIf(db, id, ["paused", "done", "cancelled"], { sentDeletedAt: new Date().toISOString() });
-    return this.view(db, v ?? campaignOf(db, tokenId, id)!);
+    if (this.sender.deleting(token.projectId, id)) throw conflict("The campaign's messages are being deleted already");
+    const job = this.sender.deleteSent(token.projectId, token, id).then((complete) => {
+      if (!complete) return;
+      updateCampaignIf(db, id, ["sending", "paused", "done", "cancelled"], { sentDeletedAt: new Date().toISOString() });
+      const v = this.view(db, campaignOf(db, tokenId, id)!);
+      this.sender.emit(token.projectId, tokenId, id, v.status, v.counts);
+    });
+    job.catch((e) => this.ctx.log.warn(`campaign ${id}: deleting its messages stopped: ${e instanceof Error ? e.message : e}`));
+    // A small campaign's answer says it is done (sentDeletedAt); a big one goes on after the
+    // answer (deletions are paced like sends) and tells the Studio with a campaign event.
+    await Promise.race([job.catch(() => undefined), Bun.sleep(DELETE_SENT_WAIT_MS)]);
+    return this.view(db, campaignOf(db, tokenId, id)!);
   }
 
   async recipients(tokenId: number, actorId: number, id: number, status: "pending" | "sent" | "failed" | undefined, page: number, perPage: number) {
     const { db } = this.requireCampaign(tokenId, actorId, id);
     const { rows, total } = await recipientPage(db, id, status, perPage, (page - 1) * perPage);
     return { items: rows.map(recipientView), total, page, perPage };
+  }
+
+  /** The report as CSV: one row per recipient in send order (cells a spreadsheet would run are defused). */
+  async recipientsCsv(tokenId: number, actorId: number, id: number): Promise<string> {
+    const { db } = this.requireCampaign(tokenId, actorId, id);
+    const lines = [["userId", "firstName", "username", "status", "error", "sentAt"].join(",")];
+    for (let after = 0; ; ) {
+      const rows = await recipientRowsForCsv(db, tokenId, id, after, 5000);
+      if (rows.length === 0) break;
+      for (const r of rows) lines.push([r.userId, r.firstName, r.username, r.status, r.error, r.sentAt].map(csvCell).join(","));
+      after = rows[rows.length - 1]!.id;
+    }
+    return lines.join("\n") + "\n";
   }
 
   /** A test to up to ten users: paced like any send, never a recipient, never counted. */
