@@ -58,6 +58,9 @@ describe.skipIf(!haveChromium)("API docs and backups in Chromium", () => {
   });
 
   test("/api/docs renders the operations from files of this server alone, under a CSP without inline scripts", async () => {
+    // The viewer renders only the operations in view (a virtual list): a page tall enough to hold
+    // them all lets the test find any of them without scrolling.
+    await page.setViewportSize({ width: 1280, height: 16_000 });
     const res = await page.goto(`${base}/api/docs`);
     expect(res!.status()).toBe(200);
     expect(res!.headers()["content-security-policy"]).toContain("script-src 'self';");
