@@ -3,7 +3,11 @@
 // read exactly as the bot would render them (docs/campaigns.md#the-message). The server evaluates
 // the very text bots carry (as lib/shared-runtime.ts does for the egress policy); what the texts
 // take from other runtime parts is given here: no environment, no secrets, no scenario tables.
-import jsep from "jsep";
+// jsep's CommonJS build: its ES build is embedded as text for bots (bots/bot-modules.ts), and the
+// compiled executable cannot hold one file both as text and as a module (docs/runtime.md)
+// @ts-expect-error TS7016: the CommonJS build has no declaration file of its own (its types are jsep's)
+import jsepBuild from "../../node_modules/jsep/dist/cjs/jsep.cjs.js";
+import type Jsep from "jsep";
 import type * as Values from "../scenario/codegen/runtime/values";
 import type { Turn } from "../scenario/codegen/runtime/types";
 import { RUNTIME_RENDER } from "../scenario/codegen/runtime-text";
@@ -19,6 +23,7 @@ const parseJson = <T>(text: string | null | undefined, fallback: T): T => {
 
 const PARAMS = ["jsep", "parseJson", "tableRows", "SCENARIO_ENV", "SECRET_ENV", "secretValue", "env"] as const;
 const body = `let secretReads = null;\n${new Bun.Transpiler({ loader: "ts" }).transformSync(RUNTIME_RENDER)}\nreturn { render };`;
+const jsep = jsepBuild as typeof Jsep;
 const shared = new Function(...PARAMS, body)(jsep, parseJson, () => undefined, new Set(), new Set(), () => "", {}) as Pick<typeof Values, "render">;
 
 export interface RenderUser {
