@@ -2,7 +2,9 @@
 //  1. update → reply with recording on vs messageRetentionDays 0: one fleet of --bots polling bots
 //     in shared runners (this process is the platform, the fake messenger runs here too), half of
 //     them recording, half not; --active users each write to a bot of either half in turn, --rate
-//     times a second, for --seconds; p50/p99 of each half and their ratio (target ≤ 1.1);
+//     times a second, for half of --seconds; then the halves swap (the same bots restarted with the
+//     other retention) for the other half, so runner placement weighs on both sides alike;
+//     p50/p99 of each side and their ratio (target ≤ 1.1);
 //  2. memory: RSS of the runners with the fleet recording nothing, then with half of it recording
 //     (the same bots started again); what recording adds per recording bot, and the fleet's RSS per
 //     bot (target: recording adds ≤ 0.5 MB a bot);
@@ -71,26 +73,34 @@ await runBench("dialogs", async () => {
   await startAll();
   const rssHalf = treeRssMb(process.pid);
 
-  // --- 1. update → reply, both halves interleaved ---
-  const recording = fleet.filter((m) => m.records);
-  const silent = fleet.filter((m) => !m.records);
+  // --- 1. update → reply, both halves interleaved; then the halves swap (the same bots, restarted
+  // with the other retention), so where a bot sits in the runners weighs on both sides alike ---
   const samples: { on: number[]; off: number[] } = { on: [], off: [] };
   let nextUser = 9_000_000;
-  const deadline = performance.now() + SECONDS * 1000;
-  await Promise.all(
-    Array.from({ length: ACTIVE }, async (_, a) => {
-      const half = a % 2 === 0 ? recording : silent;
-      const m = half[Math.floor(a / 2) % half.length]!;
-      const user = { id: nextUser++, first_name: `U${a}` };
-      while (performance.now() < deadline) {
-        const t0 = performance.now();
-        fake.sendText(m.bot.token, user, "/start");
-        await fake.waitForSent(m.bot.token, user.id, 1, 10_000);
-        (m.records ? samples.on : samples.off).push(performance.now() - t0);
-        if (RATE > 0) await Bun.sleep(Math.max(0, 1000 / RATE - (performance.now() - t0)));
-      }
-    }),
-  );
+  const talk = async (seconds: number) => {
+    const deadline = performance.now() + seconds * 1000;
+    await Promise.all(
+      Array.from({ length: ACTIVE }, async (_, a) => {
+        // the same bots talk in both windows; only which of them records changes
+        const m = fleet[a % fleet.length]!;
+        const user = { id: nextUser++, first_name: `U${a}` };
+        while (performance.now() < deadline) {
+          const t0 = performance.now();
+          fake.sendText(m.bot.token, user, "/start");
+          await fake.waitForSent(m.bot.token, user.id, 1, 10_000);
+          (m.records ? samples.on : samples.off).push(performance.now() - t0);
+          if (RATE > 0) await Bun.sleep(Math.max(0, 1000 / RATE - (performance.now() - t0)));
+        }
+      }),
+    );
+  };
+  await talk(SECONDS / 2);
+  await stopAll();
+  for (const m of fleet) m.records = !m.records;
+  await pool(fleet, 16, (m) => retention(m, m.records ? 30 : 0));
+  await startAll();
+  await talk(SECONDS / 2);
+  const recording = fleet.filter((m) => m.records);
   // every recorded reply reached the store
   const check = fleet.find((m) => m.records)!;
   await until(() => (p.ctx.projectFiles.existing(check.projectId)?.$client.query("SELECT count(*) AS n FROM bot_messages WHERE token_id = ? AND direction = 'out'").get(check.tokenId) as { n: number } | undefined)?.n, "recorded replies", 5000);
