@@ -13,7 +13,7 @@ import {
   projectCampaigns as campaigns,
   type CampaignStatus,
 } from "../../db/project-schema";
-import { insertOperatorMessage, type NewMessage } from "../dialogs/queries";
+import { writeOutgoing, type NewMessage } from "../dialogs/queries";
 import { ACTIVE_DAYS_DEFAULT, type Audience, type Counts } from "./model";
 
 export type CampaignRow = typeof campaigns.$inferSelect;
@@ -226,12 +226,12 @@ export type Settled =
 export function settleRecipients(db: ProjectDb, outcomes: Settled[]) {
   if (outcomes.length === 0) return;
   const s = hotOf(db);
-  db.transaction((tx) => {
+  db.transaction(() => {
     for (const o of outcomes) {
       if ("sent" in o) {
         s.sent.run(o.sent.messageId, o.sent.at, o.id);
         const r = o.sent.record;
-        if (r) insertOperatorMessage(tx as unknown as ProjectDb, r.tokenId, r.chatId, r.message);
+        if (r) writeOutgoing(db, r.tokenId, r.chatId, r.message);
       } else if ("failed" in o) s.failed.run(o.failed, o.id);
       else s.back.run(o.id);
     }
