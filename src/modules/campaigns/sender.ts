@@ -1,7 +1,8 @@
 // The campaign sender (docs/campaigns.md#the-sender): one loop per campaign being sent, in the
-// server, so a campaign goes out whether its bot runs or not. Per recipient: `sending` is committed,
-// the messenger is called, then `sent` with the message id or `failed` with the reason. A start after
-// a crash turns every `sending` row into failed "unknown" (never sent twice) and resumes the rest.
+// server, so a campaign goes out whether its bot runs or not. Per window of sends in flight: `sending`
+// is committed, the messenger is called for each, then `sent` with the message id or `failed` with the
+// reason in one commit. A start after a crash turns every `sending` row into failed "unknown" (never
+// sent twice) and resumes the rest.
 import type { AppContext } from "../../context";
 import { MessengerError } from "../../errors";
 import { renderFor } from "../../lib/shared-render";
