@@ -6,13 +6,14 @@
 //  2. the server's RSS when the campaign starts vs when it is done (flat: nothing per recipient
 //     stays in memory);
 //  3. API p99 (GET of the campaign, and of a page of its recipients) while it sends vs the same
-//     requests once it is done (same data, sender idle; target ≤ 1.2×).
+//     requests once it is done (same data, sender idle; target ≤ 1.2×). The fake messenger runs
+//     as a process of its own: in this one, answering ~1,000 sends a second held the probes'
+//     own event loop and counted into the server's latency.
 // Prints ONE JSON line.
 //
 //   bun bench/campaigns.ts [--recipients 10000] [--full (100,000)] [--probes 300]
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
-import { startFakeMessenger } from "../test/support/fake-messenger";
 import { devLoginOnServer, startProcessServer } from "../test/support/process";
 import { BUN, api, arg, latency, onCleanup, ratio, round, rssMb, runBench, tempDir, until, ROOT, BENCH_ADMIN_KEY, BENCH_SESSION_SECRET } from "./lib";
 
@@ -23,7 +24,7 @@ const CEILING_CALLS = Math.min(N, 3000);
 const TARGET_P99_RATIO = 1.2;
 
 await runBench("campaigns", async () => {
-  const fake = await startFakeMessenger();
+  const fake = await fakeProcess();
   onCleanup(() => fake.stop());
   const dir = tempDir("campaigns");
   const server = await startProcessServer([BUN, join(ROOT, "src/main.ts"), "serve"], {
@@ -33,7 +34,7 @@ await runBench("campaigns", async () => {
   onCleanup(() => server.stop("SIGTERM"));
   const cookie = await devLoginOnServer(server.url, BENCH_ADMIN_KEY, 1);
   const project = await api(server.url, "POST", "/api/projects", { cookie, json: { name: "Campaign bench" } });
-  const bot = fake.addBot();
+  const bot = await fake.addBot();
   const token = await api(server.url, "POST", `/api/bot/projects/${project.id}/tokens`, { cookie, json: { token: bot.token } });
   await api(server.url, "PATCH", `/api/bot/tokens/${token.id}`, { cookie, json: { sendsPerSecond: 1000 } });
   const base = `/api/bot/tokens/${token.id}/campaigns`;
@@ -50,13 +51,13 @@ await runBench("campaigns", async () => {
   file.close();
 
   // baseline 1: the fake's back-to-back ceiling for one sender
-  const other = fake.addBot();
+  const other = await fake.addBot();
   const c0 = performance.now();
   for (let i = 0; i < CEILING_CALLS; i++) {
     await fetch(`${fake.url}/bot${other.token}/sendMessage`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ chat_id: 20_000_000 + i, text: `Hello U${i} from C${i % 100}` }) }).then((r) => r.arrayBuffer());
   }
   const ceiling = CEILING_CALLS / ((performance.now() - c0) / 1000);
-  fake.clear(other.token);
+  await fake.clear(other.token);
 
   const created = await api(server.url, "POST", base, { cookie, json: { name: "Bench", message: { text: "Hello {first_name} from {city}" }, audience: {} }, expect: 201 });
   const probe = async () => {
@@ -101,7 +102,7 @@ await runBench("campaigns", async () => {
   const idle = await probe();
   const seconds = (Date.parse(done.finishedAt) - Date.parse(done.startedAt)) / 1000;
   const sendsPerSecond = round(N / seconds, 1);
-  const received = fake.sent(bot.token).length;
+  const received = (await fake.sent(bot.token)).length;
   const duringLat = latency(during);
   return {
     recipients: N,
@@ -116,3 +117,33 @@ await runBench("campaigns", async () => {
     apiWhileSending: { idleAfter: idle, idleBefore, during: duringLat, p99Ratio: ratio(duringLat.p99Ms, idle.p99Ms), target: TARGET_P99_RATIO },
   };
 }, { timeoutMs: 60 * 60_000 });
+
+/** The fake messenger as a process of its own (test/support/fake-messenger.ts standalone), driven through /__control. */
+async function fakeProcess() {
+  const proc = Bun.spawn([BUN, join(ROOT, "test/support/fake-messenger.ts")], { cwd: ROOT, stdout: "pipe", stderr: "inherit" });
+  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
+  let out = "";
+  const deadline = Date.now() + 20_000;
+  while (!/FAKE_MESSENGER_URL=(\S+)/.test(out)) {
+    if (Date.now() > deadline) throw new Error("the fake messenger did not start");
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the fake messenger exited: ${out}`);
+    out += new TextDecoder().decode(value);
+  }
+  const url = /FAKE_MESSENGER_URL=(\S+)/.exec(out)![1]!;
+  const control = async (method: string, path: string) => {
+    const r = await fetch(`${url}/__control/${path}`, { method, headers: { "content-type": "application/json" }, body: method === "POST" ? "{}" : undefined });
+    if (!r.ok) throw new Error(`fake control ${path}: ${r.status}`);
+    return r.json();
+  };
+  return {
+    url,
+    addBot: () => control("POST", "bots") as Promise<{ token: string }>,
+    sent: (token: string) => control("GET", `${encodeURIComponent(token)}/sent`) as Promise<unknown[]>,
+    clear: (token: string) => control("POST", `${encodeURIComponent(token)}/clear`),
+    stop: async () => {
+      proc.kill("SIGTERM");
+      await proc.exited;
+    },
+  };
+}

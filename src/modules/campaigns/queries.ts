@@ -13,7 +13,7 @@ import {
   projectCampaigns as campaigns,
   type CampaignStatus,
 } from "../../db/project-schema";
-import { insertOperatorMessage, type NewMessage } from "../dialogs/queries";
+import { writeOutgoing, type NewMessage } from "../dialogs/queries";
 import { ACTIVE_DAYS_DEFAULT, type Audience, type Counts } from "./model";
 
 export type CampaignRow = typeof campaigns.$inferSelect;
@@ -190,43 +190,52 @@ export function addresseesOf(db: ProjectDb, tokenId: number, userIds: string[]):
   return new Map(rows.map((r) => [r.userId, r]));
 }
 
-// The two statements of every send, prepared once per file: built by drizzle for each of 100,000
-// recipients they cost more than the send itself (bench/campaigns.ts).
-const hot = new WeakMap<ProjectDb, { claim: Statement; sent: Statement }>();
+// The sender's statements, prepared once per file: built by drizzle for each of 100,000 recipients
+// they cost more than the send itself (bench/campaigns.ts).
+const hot = new WeakMap<ProjectDb, { claim: Statement; sent: Statement; failed: Statement; back: Statement }>();
 function hotOf(db: ProjectDb) {
   let s = hot.get(db);
   if (!s) {
     s = {
-      claim: db.$client.prepare("UPDATE campaign_recipients SET status = 'sending' WHERE id = ? AND status = 'pending'"),
+      claim: db.$client.prepare("UPDATE campaign_recipients SET status = 'sending' WHERE id IN (SELECT value FROM json_each(?)) AND status = 'pending' RETURNING id"),
       sent: db.$client.prepare("UPDATE campaign_recipients SET status = 'sent', messenger_message_id = ?, sent_at = ?, error = NULL WHERE id = ?"),
+      failed: db.$client.prepare("UPDATE campaign_recipients SET status = 'failed', error = ? WHERE id = ?"),
+      back: db.$client.prepare("UPDATE campaign_recipients SET status = 'pending' WHERE id = ?"),
     };
     hot.set(db, s);
   }
   return s;
 }
 
-/** Marks a pending recipient `sending` (committed before the messenger is called); false when it was not pending. */
-export function claimRecipient(db: ProjectDb, id: number): boolean {
-  return hotOf(db).claim.run(id).changes === 1;
+/**
+ * Marks the pending ones among these recipients `sending` in one commit, before the messenger is
+ * called for any of them; answers the ids it marked (one no longer pending is left out).
+ */
+export function claimRecipients(db: ProjectDb, ids: number[]): Set<number> {
+  if (ids.length === 0) return new Set();
+  return new Set((hotOf(db).claim.all(JSON.stringify(ids)) as { id: number }[]).map((r) => r.id));
 }
 
-/** `sent` with the message id, and the message in the chat's record (when kept), in one commit. */
-export function recipientSent(db: ProjectDb, id: number, messageId: number, at: string, record?: { tokenId: number; chatId: string; message: NewMessage }) {
-  const { sent } = hotOf(db);
-  if (!record) return void sent.run(messageId, at, id);
-  db.transaction((tx) => {
-    sent.run(messageId, at, id);
-    insertOperatorMessage(tx as unknown as ProjectDb, record.tokenId, record.chatId, record.message);
+/** How one claimed send ended: taken (with the chat's record when kept), refused, or not taken (429: pending again). */
+export type Settled =
+  | { id: number; sent: { messageId: number; at: string; record?: { tokenId: number; chatId: string; message: NewMessage } } }
+  | { id: number; failed: string }
+  | { id: number; back: true };
+
+/** The outcomes of a window of sends, with their chat records, in one commit. */
+export function settleRecipients(db: ProjectDb, outcomes: Settled[]) {
+  if (outcomes.length === 0) return;
+  const s = hotOf(db);
+  db.transaction(() => {
+    for (const o of outcomes) {
+      if ("sent" in o) {
+        s.sent.run(o.sent.messageId, o.sent.at, o.id);
+        const r = o.sent.record;
+        if (r) writeOutgoing(db, r.tokenId, r.chatId, r.message);
+      } else if ("failed" in o) s.failed.run(o.failed, o.id);
+      else s.back.run(o.id);
+    }
   });
-}
-
-export function recipientFailed(db: ProjectDb, id: number, error: string) {
-  db.update(recipients).set({ status: "failed", error }).where(eq(recipients.id, id)).run();
-}
-
-/** The messenger did not take it (429): the recipient is pending again, retried next. */
-export function recipientBack(db: ProjectDb, id: number) {
-  db.update(recipients).set({ status: "pending" }).where(eq(recipients.id, id)).run();
 }
 
 /**

@@ -1,7 +1,8 @@
 // The campaign sender (docs/campaigns.md#the-sender): one loop per campaign being sent, in the
-// server, so a campaign goes out whether its bot runs or not. Per recipient: `sending` is committed,
-// the messenger is called, then `sent` with the message id or `failed` with the reason. A start after
-// a crash turns every `sending` row into failed "unknown" (never sent twice) and resumes the rest.
+// server, so a campaign goes out whether its bot runs or not. Per window of sends in flight: `sending`
+// is committed, the messenger is called for each, then `sent` with the message id or `failed` with the
+// reason in one commit. A start after a crash turns every `sending` row into failed "unknown" (never
+// sent twice) and resumes the rest.
 import type { AppContext } from "../../context";
 import { MessengerError } from "../../errors";
 import { renderFor } from "../../lib/shared-render";
@@ -14,28 +15,33 @@ import { messageSchema, type CampaignMessage, type Counts } from "./model";
 import {
   campaignById,
   campaignsIn,
-  claimRecipient,
+  claimRecipients,
   countsOf,
   failInFlight,
   nextPending,
   projectIds,
-  recipientBack,
   recipientDeleted,
-  recipientFailed,
-  recipientSent,
   sentNotDeleted,
+  settleRecipients,
   updateCampaignIf,
   type Addressee,
   type CampaignRow,
+  type Settled,
 } from "./queries";
 
 /** How often a campaign being sent tells the Studio its counts (the contract: at least every 2 s). */
 const PROGRESS_MS = 1000;
 const BATCH = 200;
-/** At most this many sends of one campaign in flight at once (a raised pace). */
-const MAX_IN_FLIGHT = 4;
+/** At most this many sends of one campaign in flight at once (a raised pace): one window. */
+const MAX_IN_FLIGHT = 16;
 /** setTimeout's longest wait; a schedule further away is armed again when it ends. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Sends in flight at once: one at the default pace (recipients in order), more when the pace is
+ * raised beyond what one round trip at a time allows.
+ */
+const windowFor = (sendsPerSecond: number) => Math.min(MAX_IN_FLIGHT, Math.max(1, Math.ceil(sendsPerSecond / 50)));
 
 type Key = `${number}:${number}`;
 const keyOf = (projectId: number, campaignId: number): Key => `${projectId}:${campaignId}`;
@@ -181,6 +187,8 @@ export class CampaignSender {
 
   private async sendAll(db: ProjectDb, first: CampaignRow, loop: Loop, prepared: Prepared, token: TokenRow, tell: (status: CampaignRow["status"]) => void) {
     const campaignId = first.id;
+    /** not taken (429) in the last window: pending again, and first in the next one */
+    let retry: Addressee[] = [];
     while (!loop.stopped && !this.closed) {
       const batch = nextPending(db, first.tokenId, campaignId, BATCH);
       if (batch.length === 0) {
@@ -188,37 +196,47 @@ export class CampaignSender {
         if (done) tell("done");
         return;
       }
-      // the pace may have changed (PATCH sendsPerSecond): read once a batch
-      // (a deleted token sends nothing more)
-      const fresh = this.ctx.tokens.access.find(first.tokenId);
-      if (!fresh) return;
-      const t = (token = fresh);
-      // Sends in flight at once: one at the default pace (recipients in order), more when the pace
-      // is raised beyond what one round trip at a time allows. Each recipient is still claimed,
-      // sent and marked on its own, so the exactly-once rule holds per recipient.
-      const width = Math.min(MAX_IN_FLIGHT, Math.max(1, Math.ceil(t.sendsPerSecond / 50)));
       let next = 0;
-      const worker = async () => {
-        while (next < batch.length && !loop.stopped && !this.closed) {
-          const r = batch[next++]!;
-          if (!claimRecipient(db, r.id)) continue;
-          for (;;) {
-            const out = await this.sendOne(t, prepared, r);
-            if (out.ok) {
-              const at = new Date().toISOString();
-              recipientSent(db, r.id, out.messageId, at, this.record(t, r.userId, prepared, out.messageId, at, first.nodeId));
-            } else if (out.retryAfter !== undefined) {
-              // not taken: pending again (a crash now leaves it to be sent), then the same
-              // recipient once the token's queue resumes
-              recipientBack(db, r.id);
-              if (!loop.stopped && !this.closed && claimRecipient(db, r.id)) continue;
-            } else recipientFailed(db, r.id, out.error);
-            break;
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: width }, worker));
+      while ((next < batch.length || retry.length > 0) && !loop.stopped && !this.closed) {
+        // the pace may have changed (PATCH sendsPerSecond): read once a window
+        // (a deleted token sends nothing more)
+        const fresh = this.ctx.tokens.access.find(first.tokenId);
+        if (!fresh) return;
+        const t = (token = fresh);
+        const windowOf = windowFor(t.sendsPerSecond);
+        const seen = new Set(retry.map((r) => r.id));
+        const take = [...retry, ...batch.slice(next, next + Math.max(0, windowOf - retry.length)).filter((r) => !seen.has(r.id))];
+        next += take.length - retry.length;
+        retry = [];
+        const settled = await this.sendWindow(db, first, t, prepared, take);
+        retry = take.filter((r) => settled.back.has(r.id));
+        // API requests waiting behind the window's commits go first (docs/campaigns.md#the-sender)
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
     }
+  }
+
+  /**
+   * One window: its recipients marked `sending` in one commit, sent at once (each in the token's
+   * pace), their outcomes and chat records in one commit. A crash can leave only this window
+   * `sending`: the sends in flight (docs/campaigns.md#exactly-once).
+   */
+  private async sendWindow(db: ProjectDb, first: CampaignRow, t: TokenRow, prepared: Prepared, take: Addressee[]): Promise<{ back: Set<number> }> {
+    const claimed = claimRecipients(db, take.map((r) => r.id));
+    const outcomes = await Promise.all(
+      take
+        .filter((r) => claimed.has(r.id))
+        .map(async (r): Promise<Settled> => {
+          const out = await this.sendOne(t, prepared, r);
+          if (out.ok) {
+            const at = new Date().toISOString();
+            return { id: r.id, sent: { messageId: out.messageId, at, record: this.record(t, r.userId, prepared, out.messageId, at, first.nodeId) } };
+          }
+          return out.retryAfter !== undefined ? { id: r.id, back: true } : { id: r.id, failed: out.error };
+        }),
+    );
+    settleRecipients(db, outcomes);
+    return { back: new Set(outcomes.filter((o) => "back" in o).map((o) => o.id)) };
   }
 
   /** The campaign's message as the chat's record holds it (docs/dialogs.md); none when the token keeps no messages. */
