@@ -79,6 +79,13 @@ describe("audience", () => {
   });
 });
 
+/** The message store's records of campaign sends to a chat, with their format (bot_message_details). */
+const campaignRecords = (chatId: number) =>
+  env.t.ctx.projectFiles
+    .open(projectId)
+    .$client.query("SELECT m.text, d.format FROM bot_messages m LEFT JOIN bot_message_details d ON d.id = m.id WHERE m.token_id = ? AND m.chat_id = ? AND m.sent_by = 'campaign' ORDER BY m.id")
+    .all(tokenId, String(chatId));
+
 describe("a campaign's life", () => {
   test("created as a draft, changed, listed; started: the segment gets it once, rendered per user", async () => {
     const c = await create({ name: "VIP news", message: { text: "Hello {first_name} from {city}", buttons: [[{ text: "Site", url: "https://example.com" }, { text: "Menu", goto: "menu" }]] }, audience: { tags: ["vip"] } });
@@ -103,6 +110,8 @@ describe("a campaign's life", () => {
     expect(toFirst.params.text).toBe("Hello U1 from C1");
     expect(toFirst.params.reply_markup).toMatchObject({ inline_keyboard: [[{ text: "Site", url: "https://example.com" }, { text: "Menu", callback_data: "o:menu" }]] });
     expect(events.at(-1)).toMatchObject({ status: "done", counts: { sent: 9 } });
+    // the chat's record holds what the user got, not the template (docs/dialogs.md)
+    expect(campaignRecords(uid(1))).toEqual([{ text: "Hello U1 from C1", format: null }]);
     // the recipients list and its filter
     const r = await env.call("GET", `${base()}/${id}/recipients?status=sent&perPage=5`, { cookie: env.cookie });
     expect(r.body).toMatchObject({ total: 9, page: 1, perPage: 5 });
@@ -120,6 +129,14 @@ describe("a campaign's life", () => {
     // the list shows it
     const list = await env.call("GET", base(), { cookie: env.cookie });
     expect(list.body.items.some((x: { id: number }) => x.id === id)).toBe(true);
+  });
+
+  test("a formatted campaign is recorded with its format, as the user got it", async () => {
+    const c = await create({ name: "Bold", message: { text: "<b>Hi {first_name}</b>", format: "html" }, audience: { userIds: [String(uid(2))] } });
+    const id = c.body.id as number;
+    expect((await act(id, "start")).status).toBe(200);
+    await finished(id);
+    expect(campaignRecords(uid(2)).at(-1)).toEqual({ text: "<b>Hi U2</b>", format: "html" });
   });
 
   test("a test send reaches only the named users and is not counted", async () => {

@@ -218,7 +218,7 @@ export function claimRecipients(db: ProjectDb, ids: number[]): Set<number> {
 
 /** How one claimed send ended: taken (with the chat's record when kept), refused, or not taken (429: pending again). */
 export type Settled =
-  | { id: number; sent: { messageId: number; at: string; record?: { tokenId: number; chatId: string; message: NewMessage } } }
+  | { id: number; sent: { messageId: number; at: string; record?: { tokenId: number; chatId: string; message: NewMessage; format: string | null } } }
   | { id: number; failed: string }
   | { id: number; back: true };
 
@@ -231,7 +231,7 @@ export function settleRecipients(db: ProjectDb, outcomes: Settled[]) {
       if ("sent" in o) {
         s.sent.run(o.sent.messageId, o.sent.at, o.id);
         const r = o.sent.record;
-        if (r) writeOutgoing(db, r.tokenId, r.chatId, r.message);
+        if (r) writeOutgoing(db, r.tokenId, r.chatId, r.message, r.format);
       } else if ("failed" in o) s.failed.run(o.failed, o.id);
       else s.back.run(o.id);
     }

@@ -59,7 +59,8 @@ export interface Prepared {
   media?: { method: string; field: string; kind: string; fileName: string; mimeType: string; bytes: Uint8Array; fileId?: string };
 }
 
-export type SendOutcome = { ok: true; messageId: number } | { ok: false; retryAfter?: number; error: string };
+/** A sent message carries the text the recipient got (their variables rendered in), for its record. */
+export type SendOutcome = { ok: true; messageId: number; text: string } | { ok: false; retryAfter?: number; error: string };
 
 /** The file id the messenger answered for an upload (so the next recipient reuses it). */
 function fileIdOf(result: Record<string, unknown>, field: string): string | undefined {
@@ -108,10 +109,10 @@ export class CampaignSender {
         const file = m.fileId ? undefined : { field: m.field, name: m.fileName, type: m.mimeType, bytes: m.bytes };
         const r = await this.ctx.messenger.call<Record<string, unknown> & { message_id: number }>(token.token, m.method, { ...params, caption: text, [m.field]: m.fileId }, file);
         m.fileId ??= fileIdOf(r, m.field);
-        return { ok: true, messageId: r.message_id };
+        return { ok: true, messageId: r.message_id, text };
       }
       const r = await this.ctx.messenger.call<{ message_id: number }>(token.token, "sendMessage", { ...params, text });
-      return { ok: true, messageId: r.message_id };
+      return { ok: true, messageId: r.message_id, text };
     } catch (e) {
       if (!(e instanceof MessengerError)) return { ok: false, error: "unknown" };
       if (e.status === 429) {
@@ -230,7 +231,7 @@ export class CampaignSender {
           const out = await this.sendOne(t, prepared, r);
           if (out.ok) {
             const at = new Date().toISOString();
-            return { id: r.id, sent: { messageId: out.messageId, at, record: this.record(t, r.userId, prepared, out.messageId, at, first.nodeId) } };
+            return { id: r.id, sent: { messageId: out.messageId, at, record: this.record(t, r.userId, prepared, out.messageId, out.text, at, first.nodeId) } };
           }
           return out.retryAfter !== undefined ? { id: r.id, back: true } : { id: r.id, failed: out.error };
         }),
@@ -240,20 +241,20 @@ export class CampaignSender {
   }
 
   /** The campaign's message as the chat's record holds it (docs/dialogs.md); none when the token keeps no messages. */
-  private record(token: TokenRow, chatId: string, p: Prepared, messageId: number, at: string, nodeId: string | null) {
+  private record(token: TokenRow, chatId: string, p: Prepared, messageId: number, text: string, at: string, nodeId: string | null) {
     if (token.messageRetentionDays <= 0) return undefined;
     const message: NewMessage = {
       direction: "out",
       sentBy: "campaign",
       operatorId: null,
       kind: p.media?.field ?? "text",
-      text: p.text,
+      text,
       buttons: p.keyboard ? JSON.stringify(p.keyboard.map((r) => r.map((b) => (b.url ? { text: b.text, url: b.url } : { text: b.text, data: b.callback_data })))) : null,
       messengerMessageId: messageId,
       nodeId,
       createdAt: at,
     };
-    return { tokenId: token.id, chatId, message };
+    return { tokenId: token.id, chatId, message, format: p.format === "none" ? null : p.format };
   }
 
   emit(projectId: number, tokenId: number, campaignId: number, status: CampaignRow["status"], counts: Counts) {

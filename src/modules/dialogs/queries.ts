@@ -132,6 +132,7 @@ function prepareOutgoing(db: ProjectDb) {
       .set({ messagesOut: sql`${people.messagesOut} + 1` })
       .where(and(eq(people.tokenId, p("tokenId")), eq(people.userId, p("chatId"))))
       .prepare(),
+    format: db.insert(details).values({ id: p("id"), tokenId: p("tokenId"), format: p("format") }).prepare(),
   };
 }
 const outgoing = new WeakMap<object, ReturnType<typeof prepareOutgoing>>();
@@ -140,7 +141,7 @@ const outgoing = new WeakMap<object, ReturnType<typeof prepareOutgoing>>();
  * An outgoing message, its chat's last message and the person's count: called inside a transaction
  * on `db` (the file, not the transaction's object: the statements run on the file's one connection).
  */
-export function writeOutgoing(db: ProjectDb, tokenId: number, chatId: string, m: NewMessage): typeof messages.$inferSelect {
+export function writeOutgoing(db: ProjectDb, tokenId: number, chatId: string, m: NewMessage, format: string | null = null): typeof messages.$inferSelect {
   let s = outgoing.get(db);
   if (!s) outgoing.set(db, (s = prepareOutgoing(db)));
   const row = s.message.get({
@@ -161,6 +162,8 @@ export function writeOutgoing(db: ProjectDb, tokenId: number, chatId: string, m:
   })!;
   s.chat.run({ tokenId, chatId, at: m.createdAt, last: (m.text || `[${m.kind}]`).slice(0, 200) });
   s.person.run({ tokenId, chatId });
+  // the text keeps its markup; the format says how to show it (docs/dialogs.md)
+  if (format) s.format.run({ id: row.id, tokenId, format });
   return row;
 }
 
