@@ -9,7 +9,7 @@ import { clearCounts, commandOf, COUNTING, countRecord, countsWaiting, tally, ty
 import { log, NODE_SCOPE } from "./flow";
 import { bot } from "./router";
 import { messageFileId } from "./message-file";
-import { ADMIN_IDS, TOKEN_ID, db, env } from "./storage";
+import { ADMIN_IDS, TOKEN_ID, db, env, lazyStatements } from "./storage";
 import { runIn } from "./triggers";
 import { MESSAGE_TRIGGERS } from "./program-data";
 import type { IncomingMessage, Turn } from "./types";
@@ -66,12 +66,12 @@ export const SENT_BY = new AsyncLocalStorage<"campaign">();
 export const recordQueue: RecordOp[] = [];
 export let recordTimer: ReturnType<typeof setTimeout> | undefined;
 
-export const recordSql = db && {
-  message: db.query<{ id: number }, [number, string, string, string, string, string, string | null, string | null, string | null, number | null, string]>(
+export const recordSql = db && lazyStatements({
+  message: () => db!.query<{ id: number }, [number, string, string, string, string, string, string | null, string | null, string | null, number | null, string]>(
     "INSERT INTO bot_messages (token_id, chat_id, direction, sent_by, kind, text, buttons, callback_data, node_id, " +
       "messenger_message_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
   ),
-  chat: db.query<unknown, [number, string, string, string | null, string | null, string | null, string | null, string, string, number]>(
+  chat: () => db!.query<unknown, [number, string, string, string | null, string | null, string | null, string | null, string, string, number]>(
     "INSERT INTO bot_chats (token_id, chat_id, kind, title, user_id, first_name, username, last_message_at, last_message_text, unread) " +
       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (token_id, chat_id) DO UPDATE SET " +
       "kind = coalesce(excluded.kind, bot_chats.kind), title = coalesce(excluded.title, bot_chats.title), " +
@@ -79,22 +79,22 @@ export const recordSql = db && {
       "username = coalesce(excluded.username, bot_chats.username), last_message_at = excluded.last_message_at, " +
       "last_message_text = excluded.last_message_text, unread = bot_chats.unread + excluded.unread",
   ),
-  edit: db.query<{ id: number }, [string, string, number, string, number]>(
+  edit: () => db!.query<{ id: number }, [string, string, number, string, number]>(
     "UPDATE bot_messages SET text = ?, edited_at = ? WHERE token_id = ? AND chat_id = ? AND messenger_message_id = ? RETURNING id",
   ),
-  details: db.query<unknown, [number, number, string | null, string | null, string | null]>(
+  details: () => db!.query<unknown, [number, number, string | null, string | null, string | null]>(
     "INSERT INTO bot_message_details (id, token_id, format, entities, file_id) VALUES (?, ?, ?, ?, ?)",
   ),
   // an edit changes the text's formatting, never the file
-  look: db.query<unknown, [number, number, string | null, string | null]>(
+  look: () => db!.query<unknown, [number, number, string | null, string | null]>(
     "INSERT INTO bot_message_details (id, token_id, format, entities) VALUES (?, ?, ?, ?) " +
       "ON CONFLICT (id) DO UPDATE SET format = excluded.format, entities = excluded.entities",
   ),
-  plainLook: db.query<unknown, [number]>("UPDATE bot_message_details SET format = NULL, entities = NULL WHERE id = ?"),
-  del: db.query<unknown, [string, number, string, number]>(
+  plainLook: () => db!.query<unknown, [number]>("UPDATE bot_message_details SET format = NULL, entities = NULL WHERE id = ?"),
+  del: () => db!.query<unknown, [string, number, string, number]>(
     "UPDATE bot_messages SET deleted_at = ? WHERE token_id = ? AND chat_id = ? AND messenger_message_id = ? AND deleted_at IS NULL",
   ),
-  person: db.query<unknown, [number, string, number, string | null, string | null, string | null, string, string, number, number]>(
+  person: () => db!.query<unknown, [number, string, number, string | null, string | null, string | null, string, string, number, number]>(
     "INSERT INTO bot_people (token_id, user_id, is_premium, language_code, source, referrer_id, first_seen_at, last_seen_at, " +
       "messages_in, messages_out) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (token_id, user_id) DO UPDATE SET " +
       "is_premium = CASE WHEN excluded.messages_in > 0 THEN excluded.is_premium ELSE bot_people.is_premium END, " +
@@ -106,28 +106,28 @@ export const recordSql = db && {
       "blocked = CASE WHEN excluded.messages_in > 0 THEN 0 ELSE bot_people.blocked END, " +
       "blocked_at = CASE WHEN excluded.messages_in > 0 THEN NULL ELSE bot_people.blocked_at END",
   ),
-  blocked: db.query<unknown, [number, string, number, string | null, string, string]>(
+  blocked: () => db!.query<unknown, [number, string, number, string | null, string, string]>(
     "INSERT INTO bot_people (token_id, user_id, blocked, blocked_at, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?) " +
       "ON CONFLICT (token_id, user_id) DO UPDATE SET blocked = excluded.blocked, blocked_at = excluded.blocked_at",
   ),
   // a redelivered update records its charge once
-  paid: db.query<unknown, [number, string, string, string | null, number, string, string, string]>(
+  paid: () => db!.query<unknown, [number, string, string, string | null, number, string, string, string]>(
     "INSERT INTO bot_payments (token_id, user_id, charge_id, provider_charge_id, amount, currency, payload, paid_at) " +
       "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (token_id, charge_id) DO NOTHING",
   ),
-  refunded: db.query<unknown, [string, number, string]>(
+  refunded: () => db!.query<unknown, [string, number, string]>(
     "UPDATE bot_payments SET status = 'refunded', refunded_at = ? WHERE token_id = ? AND charge_id = ? AND status = 'paid'",
   ),
-  takeover: db.query<{ takeover: number }, [number, string]>("SELECT takeover FROM bot_chats WHERE token_id = ? AND chat_id = ?"),
-  sender: db.query<{ node_id: string | null }, [number, string, number]>(
+  takeover: () => db!.query<{ takeover: number }, [number, string]>("SELECT takeover FROM bot_chats WHERE token_id = ? AND chat_id = ?"),
+  sender: () => db!.query<{ node_id: string | null }, [number, string, number]>(
     "SELECT node_id FROM bot_messages WHERE token_id = ? AND chat_id = ? AND messenger_message_id = ? AND direction = 'out' ORDER BY id DESC LIMIT 1",
   ),
-  chatUser: db.query<{ first_name: string | null; username: string | null }, [number, string]>("SELECT first_name, username FROM bot_chats WHERE token_id = ? AND chat_id = ?"),
-  prune: db.query<{ id: number }, [number, string]>(
+  chatUser: () => db!.query<{ first_name: string | null; username: string | null }, [number, string]>("SELECT first_name, username FROM bot_chats WHERE token_id = ? AND chat_id = ?"),
+  prune: () => db!.query<{ id: number }, [number, string]>(
     "DELETE FROM bot_messages WHERE id IN (SELECT id FROM bot_messages WHERE token_id = ? AND created_at < ? LIMIT 2000) RETURNING id",
   ),
-  pruneLooks: db.query<unknown, [string]>("DELETE FROM bot_message_details WHERE id IN (SELECT value FROM json_each(?))"),
-};
+  pruneLooks: () => db!.query<unknown, [string]>("DELETE FROM bot_message_details WHERE id IN (SELECT value FROM json_each(?))"),
+});
 
 export const recordsMessages = !!recordSql && RETENTION_DAYS > 0;
 

@@ -54,26 +54,47 @@ export function openDatabase(path: string | undefined): Database | null {
   return d;
 }
 
-export const sql = db && {
-  loadState: db.query<{ variables: string; waiting: string | null }, [number, string]>(
+/**
+ * Statements prepared when first used: each costs its connection about 6.5 KB, a bot carries some
+ * fifty, and most of a runner's hundreds of bots are idle (docs/performance.md). `make` maps a name
+ * to what prepares it; the answer reads like the object of statements it stands for.
+ */
+export function lazyStatements<T extends Record<string, () => unknown>>(make: T): { [K in keyof T]: ReturnType<T[K]> } {
+  const out = {} as { [K in keyof T]: ReturnType<T[K]> };
+  for (const key of Object.keys(make)) {
+    Object.defineProperty(out, key, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        const value = make[key]!();
+        Object.defineProperty(out, key, { value, enumerable: true });
+        return value;
+      },
+    });
+  }
+  return out;
+}
+
+export const sql = db && lazyStatements({
+  loadState: () => db!.query<{ variables: string; waiting: string | null }, [number, string]>(
     "SELECT variables, waiting FROM bot_state WHERE token_id = ? AND chat_id = ?",
   ),
-  saveState: db.query<unknown, [number, string, string, string | null, string]>(
+  saveState: () => db!.query<unknown, [number, string, string, string | null, string]>(
     "INSERT INTO bot_state (token_id, chat_id, variables, waiting, updated_at) VALUES (?, ?, ?, ?, ?) " +
       "ON CONFLICT (token_id, chat_id) DO UPDATE SET variables = excluded.variables, " +
       "waiting = excluded.waiting, updated_at = excluded.updated_at",
   ),
-  touchUser: db.query<unknown, [number, string, string, string | null, string | null, string | null, string, string, string]>(
+  touchUser: () => db!.query<unknown, [number, string, string, string | null, string | null, string | null, string, string, string]>(
     "INSERT INTO bot_users (token_id, user_id, first_name, last_name, username, language_code, " +
       "first_seen_at, last_seen_at, interaction_count, variables) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?) " +
       "ON CONFLICT (token_id, user_id) DO UPDATE SET first_name = excluded.first_name, " +
       "last_name = excluded.last_name, username = excluded.username, language_code = excluded.language_code, " +
       "last_seen_at = excluded.last_seen_at, interaction_count = bot_users.interaction_count + 1",
   ),
-  userVariables: db.query<unknown, [string, number, string]>(
+  userVariables: () => db!.query<unknown, [string, number, string]>(
     "UPDATE bot_users SET variables = ? WHERE token_id = ? AND user_id = ?",
   ),
-};
+});
 
 export function parseJson<T>(text: string | null | undefined, fallback: T): T {
   if (!text) return fallback;
