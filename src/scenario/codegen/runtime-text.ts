@@ -61,6 +61,8 @@ import messageFileSource from "./runtime/message-file.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import recordSource from "./runtime/record.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
+import platformCommandsSource from "./runtime/platform-commands.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above
 import aiSource from "./runtime/ai.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import pgSource from "./runtime/pg.ts" with { type: "text" };
@@ -124,6 +126,7 @@ export const RUNTIME_BODY = [
   waitsSource,
   messageFileSource,
   recordSource,
+  platformCommandsSource,
   aiSource,
   pgSource,
   analyticsSource,
