@@ -1,6 +1,7 @@
-// A campaign's recipients, filtered by status and paged, and their CSV: the server has no CSV
-// route, so the file is built here from every page of the list.
+// A campaign's recipients, filtered by status and paged, and their CSV, built here from every page
+// of the list (the columns the list shows; the server's recipients/export adds names).
 import { useState } from "react";
+import { csvCell } from "../../../../../src/lib/csv-cell";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { errorText } from "../../../api/client";
@@ -23,16 +24,9 @@ export async function allRecipients(tokenId: number, id: number, status?: Recipi
   }
 }
 
-// A cell a spreadsheet would run as a formula gets a leading ' (as the users export does).
-const cell = (v: unknown) => {
-  const s = v === null || v === undefined ? "" : String(v);
-  const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
-
 export function recipientsCsv(items: Recipient[]): string {
   const lines = [["user_id", "status", "error", "sent_at"].join(",")];
-  for (const r of items) lines.push([r.userId, r.status, r.error, r.sentAt].map(cell).join(","));
+  for (const r of items) lines.push([r.userId, r.status, r.error, r.sentAt].map(csvCell).join(","));
   return lines.join("\r\n") + "\r\n";
 }
 

@@ -3,6 +3,7 @@
 // (docs/api.md, "bot users"), the one call that carries every user's language, source and tags.
 import { useQuery } from "@tanstack/react-query";
 import { get } from "../../../api/client";
+import { parseCsv as parseRecords } from "../../../../../src/lib/csv";
 
 export interface SampleUser {
   userId: string;
@@ -19,34 +20,11 @@ export interface People {
 
 const SAMPLE_MAX = 200;
 
-/** RFC 4180 rows (quoted cells, doubled quotes, CRLF or LF line ends). */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") row.push(cell), (cell = "");
-    else if (c === "\n" || c === "\r") {
-      if (c === "\r" && text[i + 1] === "\n") i++;
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = "";
-    } else cell += c;
-  }
-  if (cell !== "" || row.length > 0) rows.push([...row, cell]);
-  return rows;
-}
-
-/** The export guards cells against spreadsheet formulas with a leading `'`: take it off again. */
-const unguard = (cell: string) => (/^'[=+\-@]/.test(cell) ? cell.slice(1) : cell);
+/**
+ * RFC 4180 rows, empty cells as "": the reader the Tables import uses (src/lib/csv.ts), which also
+ * takes off the leading ' the export puts before a cell a spreadsheet would run as a formula.
+ */
+export const parseCsv = (text: string): string[][] => parseRecords(text).map((r) => r.map((c) => c ?? ""));
 
 export function peopleOf(csv: string): People {
   const [head, ...rows] = parseCsv(csv);
@@ -57,7 +35,7 @@ export function peopleOf(csv: string): People {
   const sources = new Set<string>();
   const users: SampleUser[] = [];
   for (const r of rows) {
-    const at = (i: number | undefined) => (i !== undefined && i >= 0 ? unguard(r[i] ?? "").trim() : "");
+    const at = (i: number | undefined) => (i !== undefined && i >= 0 ? (r[i] ?? "").trim() : "");
     if (!at(id)) continue;
     if (at(lang)) languages.add(at(lang));
     if (at(source)) sources.add(at(source));
