@@ -160,7 +160,7 @@ describe("a campaign's life", () => {
     expect((await act(id, "start")).status).toBe(200);
     await finished(id);
     const done = await get(id);
-    expect(done.counts).toEqual({ pending: 0, sent: N - 2, failed: 1, blocked: 1 });
+    expect(done.counts).toEqual({ pending: 0, sent: N - 2, failed: 1, blocked: 1, deactivated: 0, unknown: 0 });
     const got = receivedBy("Everyone");
     expect(got).toEqual([...Array(N).keys()].filter((i) => i !== 5 && i !== 7));
     const failed = await env.call("GET", `${base()}/${id}/recipients?status=failed`, { cookie: env.cookie });

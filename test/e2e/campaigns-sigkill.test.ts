@@ -92,7 +92,7 @@ test("SIGKILL mid-campaign at several points, then restart: every recipient exac
   // one send in flight at each kill: received, but never sent again
   expect(unknown.length).toBe(3);
   for (const u of unknown) expect(perUser.get(Number(u))).toBe(1);
-  expect(done.counts).toEqual({ pending: 0, sent: RECIPIENTS - unknown.length, failed: unknown.length, blocked: 0 });
+  expect(done.counts).toEqual({ pending: 0, sent: RECIPIENTS - unknown.length, failed: unknown.length, blocked: 0, deactivated: 0, unknown: unknown.length });
   // the scheduled campaign started on its own after the restarts, once
   await until(async () => (await api(s.url, "GET", `/api/bot/tokens/${token.id}/campaigns/${later.body.id}`)).body.status === "done", "the scheduled campaign done", 30_000);
   expect(h.fake.sent(bot.token).filter((c) => String(c.params.text).startsWith("Later for")).map((c) => [Number(c.params.chat_id), c.params.text])).toEqual([[uid(3), "Later for U3"]]);

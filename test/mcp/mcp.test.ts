@@ -241,7 +241,7 @@ describe("MCP endpoint", () => {
     const [news] = await fake.waitForSent(bot.token, alice.id, 1, 10_000);
     expect(news.params.reply_markup).toMatchObject({ inline_keyboard: [[{ text: "About", callback_data: "o:about" }]] });
     await until(async () => (await ok(client, "campaign_status", { tokenId, campaignId: campaign.id })).status === "done", "the campaign done");
-    expect((await ok(client, "campaign_status", { tokenId, campaignId: campaign.id })).counts).toEqual({ pending: 0, sent: 1, failed: 0, blocked: 0 });
+    expect((await ok(client, "campaign_status", { tokenId, campaignId: campaign.id })).counts).toEqual({ pending: 0, sent: 1, failed: 0, blocked: 0, deactivated: 0, unknown: 0 });
     fake.pressButton(bot.token, alice, "o:about", news.messageId);
     expect((await fake.waitForSent(bot.token, alice.id, 1, 10_000)).at(-1)!.params.text).toBe("Made by an agent, for Alice.");
     expect(errorText(await call(client, "pause_campaign", { tokenId, campaignId: campaign.id }))).toMatch(/being sent/);

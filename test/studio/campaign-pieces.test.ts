@@ -4,7 +4,6 @@
 // guarded), typed ids, the schedule time in UTC, failure reasons, and the button rows round trip.
 import { describe, expect, test } from "bun:test";
 import { draftsOf, rowsOf } from "../../web/src/pages/project/dialogs/MessageParts";
-import { reasonOf } from "../../web/src/pages/project/campaigns/api";
 import { idsOf } from "../../web/src/pages/project/campaigns/AudienceStep";
 import { isoToZoned, zonedToIso } from "../../web/src/pages/project/campaigns/bits";
 import { parseCsv, peopleOf } from "../../web/src/pages/project/campaigns/people";
@@ -90,15 +89,6 @@ describe("small conversions", () => {
     expect(zonedToIso("2030-05-06T07:08")).toBe("2030-05-06T07:08:00.000Z");
     expect(isoToZoned("2030-05-06T07:08:00.000Z")).toBe("2030-05-06T07:08");
     for (const bad of ["", "2030-05-06", "2030-13-45T99:99", "tomorrow"]) expect(zonedToIso(bad)).toBeNull();
-  });
-
-  test("failure reasons", () => {
-    expect(reasonOf("blocked")).toBe("blocked");
-    expect(reasonOf("Forbidden: bot was blocked by the user")).toBe("blocked");
-    expect(reasonOf("deactivated")).toBe("deactivated");
-    expect(reasonOf("unknown")).toBe("unknown");
-    expect(reasonOf("Bad Request: chat not found")).toBe("other");
-    expect(reasonOf(null)).toBe("other");
   });
 
   test("button rows and their drafts round trip", () => {

@@ -75,7 +75,8 @@ export const testSchema = z.strictObject({
 
 // The answers, for OpenAPI (the Studio's types are generated from it) and the service's types.
 const int = z.number().int();
-export const countsSchema = z.object({ pending: int, sent: int, failed: int, blocked: int });
+/** `blocked`, `deactivated`, `unknown` (in flight at a crash): the failures by reason; the rest of `failed` are other errors. */
+export const countsSchema = z.object({ pending: int, sent: int, failed: int, blocked: int, deactivated: int, unknown: int });
 export type Counts = z.output<typeof countsSchema>;
 
 export const campaignViewSchema = z.object({

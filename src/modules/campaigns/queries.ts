@@ -120,19 +120,24 @@ export function startCampaign(db: ProjectDb, c: CampaignRow, a: Audience, now: n
  */
 export function countsOf(db: ProjectDb, campaignId: number): Counts {
   const rows = db.select({ status: recipients.status, n: sql<number>`count(*)` }).from(recipients).where(eq(recipients.campaignId, campaignId)).groupBy(recipients.status).all();
-  const counts: Counts = { pending: 0, sent: 0, failed: 0, blocked: 0 };
+  const counts: Counts = { pending: 0, sent: 0, failed: 0, blocked: 0, deactivated: 0, unknown: 0 };
   for (const r of rows) {
     if (r.status === "sent") counts.sent = r.n;
     else if (r.status === "failed") counts.failed = r.n;
     else counts.pending += r.n;
   }
+  // the failures by reason, for the report (the sender writes these three as they are; any other
+  // error is the messenger's own words)
   if (counts.failed > 0) {
-    counts.blocked =
-      db
-        .select({ n: sql<number>`count(*)` })
-        .from(recipients)
-        .where(and(eq(recipients.campaignId, campaignId), eq(recipients.status, "failed"), eq(recipients.error, "blocked")))
-        .get()?.n ?? 0;
+    const as = (error: string) => sql<number>`count(*) filter (where ${recipients.error} = ${error})`;
+    const by = db
+      .select({ blocked: as("blocked"), deactivated: as("deactivated"), unknown: as("unknown") })
+      .from(recipients)
+      .where(and(eq(recipients.campaignId, campaignId), eq(recipients.status, "failed")))
+      .get();
+    counts.blocked = by?.blocked ?? 0;
+    counts.deactivated = by?.deactivated ?? 0;
+    counts.unknown = by?.unknown ?? 0;
   }
   return counts;
 }

@@ -6,10 +6,10 @@ import { useTranslation } from "react-i18next";
 import { errorText } from "../../../api/client";
 import { ConfirmDialog, ErrorLine } from "../../../components/ui";
 import { useScenarioNodes } from "../dialogs/nodes";
-import { campaignsApi, FAIL_REASONS, isEditable, isLive, reasonOf, type Campaign, type FailReason } from "./api";
+import { campaignsApi, FAIL_REASONS, isEditable, isLive, type Campaign, type FailReason } from "./api";
 import { Progress, StatusBadge, useMaker, useZoned } from "./bits";
 import { MessagePreview } from "./MessagePreview";
-import { allRecipients, Recipients } from "./Recipients";
+import { Recipients } from "./Recipients";
 
 type Action = "start" | "pause" | "resume" | "cancel" | "delete-sent" | "delete";
 const DANGER: Action[] = ["cancel", "delete-sent", "delete"];
@@ -25,18 +25,13 @@ function actionsOf(c: Campaign): Action[] {
   }
 }
 
-/** Failures by reason, counted from the failed recipients (the campaign's counts do not split them). */
-function useFailures(tokenId: number, c: Campaign) {
-  return useQuery({
-    queryKey: ["campaign-failures", tokenId, c.id, c.counts.failed],
-    queryFn: async (): Promise<Record<FailReason, number>> => {
-      const by = { blocked: 0, deactivated: 0, other: 0, unknown: 0 };
-      for (const r of await allRecipients(tokenId, c.id, "failed")) by[reasonOf(r.error)]++;
-      return by;
-    },
-    enabled: c.counts.failed > 0,
-  });
-}
+/** Failures by reason: the campaign's counts split them; "other" is the messenger's other errors. */
+const failuresOf = (c: Campaign): Record<FailReason, number> => ({
+  blocked: c.counts.blocked,
+  deactivated: c.counts.deactivated,
+  unknown: c.counts.unknown,
+  other: c.counts.failed - c.counts.blocked - c.counts.deactivated - c.counts.unknown,
+});
 
 export function CampaignView({ projectId, tokenId, campaignId, onEdit, onBack, onDeleted }: { projectId: number; tokenId: number; campaignId: number; onEdit: () => void; onBack: () => void; onDeleted: () => void }) {
   const { t } = useTranslation();
@@ -50,7 +45,6 @@ export function CampaignView({ projectId, tokenId, campaignId, onEdit, onBack, o
   // Live counts come from `campaign` events (CampaignsTab); polling covers a dropped socket.
   const q = useQuery({ queryKey: ["campaign", tokenId, campaignId], queryFn: () => campaignsApi.one(tokenId, campaignId), refetchInterval: (query) => (query.state.data && isLive(query.state.data.status) ? 5000 : false) });
   const c = q.data;
-  const failures = useFailures(tokenId, c ?? ({ id: campaignId, counts: { failed: 0 } } as Campaign));
   // Before the start the audience is not fixed: its size now is what a start would take.
   const sizeNow = useQuery({ queryKey: ["audience-size", tokenId, c?.audience], queryFn: () => campaignsApi.audienceSize(tokenId, c!.audience), enabled: Boolean(c && isEditable(c.status)), retry: false });
   if (q.isPending) return <section className="card cmp-detail"><p>{t("common.loading")}</p></section>;
@@ -110,10 +104,9 @@ export function CampaignView({ projectId, tokenId, campaignId, onEdit, onBack, o
           </ul>
           {c.counts.failed > 0 && (
             <ul className="plain-row cmp-reasons" aria-label={t("campaigns.byReason")}>
-              {FAIL_REASONS.map((r) => <li key={r} data-testid={`reason-${r}`}>{t(`campaigns.reason.${r}`)}: <strong>{failures.data?.[r] ?? "…"}</strong></li>)}
+              {FAIL_REASONS.map((r) => <li key={r} data-testid={`reason-${r}`}>{t(`campaigns.reason.${r}`)}: <strong>{failuresOf(c)[r]}</strong></li>)}
             </ul>
           )}
-          <ErrorLine error={failures.error} />
           <Recipients tokenId={tokenId} campaignId={c.id} />
         </section>
       )}

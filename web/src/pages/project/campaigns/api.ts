@@ -26,16 +26,6 @@ export type CampaignInput = Pick<Body<"/api/bot/tokens/{tokenId}/campaigns", "po
 export const FAIL_REASONS = ["blocked", "deactivated", "other", "unknown"] as const;
 export type FailReason = (typeof FAIL_REASONS)[number];
 
-/** The reason a failed recipient is counted under: the server's own words for the first three and
- * `unknown` (a send in flight at a crash), anything else is "other". */
-export function reasonOf(error: string | null): FailReason {
-  const e = (error ?? "").toLowerCase();
-  if (e === "unknown") return "unknown";
-  if (e.includes("blocked")) return "blocked";
-  if (e.includes("deactivated")) return "deactivated";
-  return "other";
-}
-
 export const isLive = (s: CampaignStatus) => s === "sending" || s === "paused";
 export const isEditable = (s: CampaignStatus) => s === "draft" || s === "scheduled";
 
