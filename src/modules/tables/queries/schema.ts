@@ -25,6 +25,12 @@ export interface TableInfo {
   columns: ColumnInfo[];
   /** the expression that reads a row's `_id`, or null (WITHOUT ROWID tables have none) */
   key: string | null;
+  /**
+   * What orders the rows, one of a kind, when they are sorted by `_id`: the key, or where there is
+   * none the primary key's columns (WITHOUT ROWID); empty when nothing does (a table whose columns
+   * hide every name of its rowid): such a table is paged in the order a scan reads it.
+   */
+  order: string[];
   /** the column that is the rowid (an INTEGER PRIMARY KEY), if any */
   keyColumn: string | null;
   /** why the server does not write this table, or null */
@@ -80,7 +86,8 @@ function describe(d: Database, name: string, withoutRowid: boolean): TableInfo {
       break;
     }
   }
-  return { name, columns, key, keyColumn, readOnly: reasons.length ? reasons.join("; ") : null };
+  const order = key ? [key] : pks.sort((a, b) => a.pk - b.pk).map((c) => quote(c.name));
+  return { name, columns, key, order, keyColumn, readOnly: reasons.length ? reasons.join("; ") : null };
 }
 
 /** The scenario tables of the file: plain tables, not SQLite's own, not virtual or shadow tables, not views. */
