@@ -8,7 +8,7 @@ import { ORDERS_DDL, tablesApp } from "./helpers";
 import type { TestApp } from "../support/app";
 
 /** The rows between two marks (pages.ts MARK_STEP): the tables below span several. */
-const STEP = 1000;
+const STEP = 4096;
 
 let t: TestApp;
 let owner: string;
@@ -18,7 +18,7 @@ let base: string;
 beforeAll(async () => {
   ({ t, owner, file, base } = await tablesApp());
   file.exec(ORDERS_DDL);
-  file.exec("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 6500) INSERT INTO orders (name, note) SELECT 'order ' || i, 'n' || (i % 7) FROM n");
+  file.exec("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 27000) INSERT INTO orders (name, note) SELECT 'order ' || i, 'n' || (i % 7) FROM n");
 });
 afterAll(() => {
   file.close();
@@ -75,11 +75,11 @@ describe("pages jumped to anywhere are what OFFSET answers", () => {
     file.query(`DELETE FROM orders WHERE id IN (${atMarks.join(",")})`).run();
     await expectPagesAsOffset("orders", "id");
     // rows in the gaps, before the first mark and at the end
-    file.exec("INSERT INTO orders (id, name) VALUES (10, 'back in a gap'), (1501, 'x'), (0, 'zero'), (-5, 'below zero')");
+    file.exec("INSERT INTO orders (id, name) VALUES (10, 'back in a gap'), (5001, 'x'), (0, 'zero'), (-5, 'below zero')");
     file.exec("INSERT INTO orders (name) VALUES ('appended 1'), ('appended 2')");
     await expectPagesAsOffset("orders", "id");
     // one write of the Studio's own (its connection is not the reader's) and one of the bot
-    const made = await t.call("POST", `${base}/orders/rows`, { cookie: owner, json: { id: 2502, name: "from the Studio" } });
+    const made = await t.call("POST", `${base}/orders/rows`, { cookie: owner, json: { id: 9012, name: "from the Studio" } });
     expect(made.status).toBe(201);
     await expectPagesAsOffset("orders", "id");
     expect((await t.call("DELETE", `${base}/orders/rows/${idAt("orders", "id", 2 * STEP)}`, { cookie: owner })).status).toBe(200);
@@ -89,7 +89,7 @@ describe("pages jumped to anywhere are what OFFSET answers", () => {
   test("a table without an INTEGER PRIMARY KEY: _id is its rowid, which VACUUM renumbers", async () => {
     // as a psql_query node may make it
     file.exec("CREATE TABLE notes (body TEXT, n INTEGER)");
-    file.exec("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 4200) INSERT INTO notes SELECT 'note ' || i, i FROM n");
+    file.exec("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 17000) INSERT INTO notes SELECT 'note ' || i, i FROM n");
     file.exec("DELETE FROM notes WHERE n % 5 = 0");
     await expectPagesAsOffset("notes", "rowid");
     const before = await page("notes", "perPage=50&page=40");

@@ -10,7 +10,7 @@ import { plainColumns, selectList, type Row, type TableInfo } from "./schema";
 const dialect = new SQLiteSyncDialect();
 
 /** Rows between two marks: a page read from a mark steps over fewer than this many rows. */
-export const MARK_STEP = 1000;
+export const MARK_STEP = 4096;
 
 /**
  * Rows of a table. `count(*)` of a whole table walks the b-tree's pages, not its rows (under a
