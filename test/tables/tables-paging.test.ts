@@ -120,6 +120,31 @@ describe("pages jumped to anywhere are what OFFSET answers", () => {
   });
 });
 
+describe("sorted by a column", () => {
+  test("with an index or without: nulls, ties, mixed types, either way, from either end, as OFFSET answers", async () => {
+    file.exec("CREATE TABLE scores (id INTEGER PRIMARY KEY, player, points)");
+    file.exec(
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) INSERT INTO scores (player, points) SELECT CASE WHEN i % 11 = 0 THEN NULL WHEN i % 13 = 0 THEN i % 7 ELSE 'p' || (i % 50) END, i % 17 FROM n",
+    );
+    const n = 3000;
+    for (const indexed of [false, true]) {
+      if (indexed) file.exec("CREATE INDEX scores_player ON scores (player)");
+      for (const desc of [false, true]) {
+        const expected = file
+          .query<{ id: number }, []>(`SELECT id FROM scores ORDER BY player ${desc ? "DESC" : "ASC"}, id ${desc ? "DESC" : "ASC"}`)
+          .all()
+          .map((r) => r.id);
+        for (const p of [1, 2, 14, 15, 16, 29, 30, 31]) {
+          const got = await page("scores", `perPage=100&page=${p}&sort=player&order=${desc ? "desc" : "asc"}`);
+          expect({ indexed, desc, p, ids: got.ids }).toEqual({ indexed, desc, p, ids: expected.slice((p - 1) * 100, p * 100) });
+          expect(got.total).toBe(n);
+        }
+      }
+    }
+    file.exec("DROP TABLE scores");
+  });
+});
+
 describe("while the bot writes at the same moment", () => {
   test("each page agrees with its own count: one snapshot, whatever is committed meanwhile", async () => {
     // ids 1..n with no gaps, the bot appending: ascending position p holds id p + 1, and the

@@ -61,7 +61,13 @@ export function pageRows(path: string, t: TableInfo, q: PageQuery): { rows: Row[
   const select = (desc: boolean, limit: number, offset: number) => {
     const dir = desc ? " DESC" : " ASC";
     const order = [...(q.sort === "_id" ? [] : ["main." + quote(t.name) + "." + quote(q.sort)]), ...t.order].map((o) => o + dir).join(", ");
-    return run<Row>(d, sql`SELECT ${sql.raw(selectList(t))}${from}${where ? sql` WHERE ${where}` : sql``}${sql.raw(order ? " ORDER BY " + order : "")} LIMIT ${limit} OFFSET ${offset}`);
+    const orderBy = sql.raw(order ? " ORDER BY " + order : "");
+    if (q.sort !== "_id" && t.key && !where) {
+      // OFFSET steps over the sorted column and the key only — an index on the column holds both,
+      // so the steps never reach the table's rows — and the page's rows are then read by their key
+      return run<Row>(d, sql`SELECT ${sql.raw(selectList(t))}${from} WHERE ${sql.raw(t.key)} IN (SELECT ${sql.raw(t.key)}${from}${orderBy} LIMIT ${limit} OFFSET ${offset})${orderBy}`);
+    }
+    return run<Row>(d, sql`SELECT ${sql.raw(selectList(t))}${from}${where ? sql` WHERE ${where}` : sql``}${orderBy} LIMIT ${limit} OFFSET ${offset}`);
   };
   if (!where && q.sort === "_id" && t.key) return { rows: byKey(conn(path)!, t, q, countRows(path, t)), total: countRows(path, t), capped: false };
   if (!where) {
