@@ -26,9 +26,9 @@ export interface TableInfo {
   /** the expression that reads a row's `_id`, or null (WITHOUT ROWID tables have none) */
   key: string | null;
   /**
-   * What orders the rows, one of a kind, when they are sorted by `_id`: the key, or where there is
-   * none the primary key's columns (WITHOUT ROWID); empty when nothing does (a table whose columns
-   * hide every name of its rowid): such a table is paged in the order a scan reads it.
+   * What orders the rows, one of a kind, when they are sorted by `_id`: the key, or a WITHOUT ROWID
+   * table's primary key; empty when nothing does (a table whose columns hide every name of its
+   * rowid): such a table is paged in the order a scan reads it.
    */
   order: string[];
   /** the column that is the rowid (an INTEGER PRIMARY KEY), if any */
@@ -86,7 +86,8 @@ function describe(d: Database, name: string, withoutRowid: boolean): TableInfo {
       break;
     }
   }
-  const order = key ? [key] : pks.sort((a, b) => a.pk - b.pk).map((c) => quote(c.name));
+  // a rowid table's other primary key may hold several NULLs: only WITHOUT ROWID makes it one of a kind
+  const order = key ? [key] : withoutRowid ? pks.sort((a, b) => a.pk - b.pk).map((c) => quote(c.name)) : [];
   return { name, columns, key, order, keyColumn, readOnly: reasons.length ? reasons.join("; ") : null };
 }
 
