@@ -19,6 +19,7 @@ import { PreviewPanel } from "./PreviewPanel";
 import { Search } from "./Search";
 import { EmptyHint, Tour } from "./Guide";
 import { FunnelBar } from "./FunnelBar";
+import { overlayFromAddress, useOverlayAddress } from "./funnel-address";
 import { SheetTabs } from "./SheetTabs";
 import { useEditor, EditorStore } from "./store";
 import { useSave, type ProjectRecord } from "./useSave";
@@ -67,6 +68,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
   }, [project.id]);
   const s = useSave(store, project.id, project, () => void generate());
   useLeaveGuard(s.dirty, t("editor.save.leave"));
+  useOverlayAddress(store);
   useEffect(() => void generate(), [generate]);
 
   // Warnings follow the edits (checked 250 ms after the last one), saved or not.
@@ -310,7 +312,11 @@ function useStoredFlag(key: string): [boolean, (on: boolean) => void] {
 /** Makes the store once per opened project. */
 export function Editor({ project }: { project: ProjectRecord }) {
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const store = useMemo(() => new EditorStore(normalizeDoc(project.data)), [project.id]);
+  const store = useMemo(() => {
+    const s = new EditorStore(normalizeDoc(project.data));
+    s.setAnalytics(overlayFromAddress(new URLSearchParams(location.search)));
+    return s;
+  }, [project.id]);
   return (
     <ReactFlowProvider>
       <EditorBody store={store} project={project} />
