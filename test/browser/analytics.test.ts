@@ -159,12 +159,12 @@ describe.skipIf(!haveChromium)("Analytics in Chromium", () => {
     const query = () => new URL(page.url()).searchParams;
     await page.goto(`${env.base}/projects/${env.projectId}/analytics`);
     await page.getByTestId("total-users").getByText("4", { exact: true }).waitFor();
+    const steps = await page.evaluate(() => window.history.length);
     await page.getByRole("button", { name: "7 days" }).click();
     await page.getByLabel("Step").selectOption("hour");
     await page.getByLabel("Bot").selectOption(String(quiet));
     await page.getByTestId("total-users").getByText("0", { exact: true }).waitFor();
     expect(Object.fromEntries(query())).toEqual({ range: "7d", bucket: "hour", token: String(quiet) });
-    const steps = await page.evaluate(() => window.history.length);
     await page.reload();
     await page.getByTestId("total-users").getByText("0", { exact: true }).waitFor();
     expect(await pressed("7 days")).toBe("true");
