@@ -84,6 +84,8 @@ export const ACTIONS: readonly Action[] = [
   { id: "search", labelKey: "editor.search.title", keys: ["Mod+F"], helpKey: "editor.keys.search", whileTyping: true, run: (c) => c.openSearch() },
   { id: "layout", labelKey: "editor.layout", keys: ["Alt+L"], helpKey: "editor.keys.layout", editOnly: true, run: (c) => void autoLayout(c.store) },
   { id: "analytics", labelKey: "analytics.funnel.toggle", keys: ["Alt+A"], helpKey: "editor.keys.analytics", toggle: true, attrs: { "data-testid": "analytics-toggle" }, active: (v) => v.analytics, run: (c) => toggleAnalytics(c.store) },
+  { id: "marquee", labelKey: "editor.keys.marquee", keys: ["Shift+drag"], keysBy: "canvas", helpKey: "editor.keys.marquee" },
+  { id: "multiSelect", labelKey: "editor.keys.multi", keys: ["Mod+click", "Shift+click"], keysBy: "canvas", helpKey: "editor.keys.multi" },
   { id: "preview", labelKey: "editor.preview", toggle: true, attrs: { "data-tour": "preview" }, active: (v) => v.preview, run: (c) => c.togglePreview() },
   { id: "fullscreen", labelKey: "editor.fullscreen", activeLabelKey: "editor.exitFullscreen", icon: (v) => (v.fullscreen ? "⤡" : "⤢"), editOnly: true, toggle: true, active: (v) => v.fullscreen, run: (c) => c.toggleFullscreen() },
   { id: "help", labelKey: "editor.keys.title", icon: () => "?", keys: ["?"], helpKey: "editor.keys.help", editOnly: true, run: (c) => c.toggleHelp() },
@@ -92,8 +94,6 @@ export const ACTIONS: readonly Action[] = [
   { id: "properties", labelKey: "editor.showProps", active: (v) => v.properties, run: (c) => c.toggleProperties() },
   { id: "fitView", labelKey: "editor.fitView", icon: () => "⤢", run: (c) => c.store.requestFit() },
   { id: "minimap", labelKey: "editor.minimap", icon: () => "▣", toggle: true, active: (v) => v.minimap, run: (c) => c.toggleMinimap() },
-  { id: "marquee", labelKey: "editor.keys.marquee", keys: ["Shift+drag"], keysBy: "canvas", helpKey: "editor.keys.marquee" },
-  { id: "multiSelect", labelKey: "editor.keys.multi", keys: ["Mod+click", "Shift+click"], keysBy: "canvas", helpKey: "editor.keys.multi" },
 ];
 
 export type ActionId = (typeof ACTIONS)[number]["id"];
