@@ -18,6 +18,16 @@ const waitCount = (page: Page, n: number) => page.waitForFunction((n) => documen
 const pane = (page: Page) => page.locator(".react-flow__pane").click({ position: { x: 5, y: 5 } });
 const selectedCount = (page: Page) => page.locator(".ed-node.selected").count();
 
+/** Selects a node, presses the keys, sees one node more, and undoes it. */
+async function addsOneThenUndo(page: Page, id: string, keys: string[]) {
+  const n = await count(page);
+  await pick(page, id);
+  for (const k of keys) await page.keyboard.press(k);
+  await waitCount(page, n + 1);
+  await page.keyboard.press("Control+z");
+  await waitCount(page, n);
+}
+
 /** What each key of the table visibly does, pressed on the canvas with nothing else open. */
 const checks: Record<string, (page: Page) => Promise<void>> = {
   selectAll: async (page) => {
@@ -37,14 +47,7 @@ const checks: Record<string, (page: Page) => Promise<void>> = {
     await page.keyboard.press("Control+z");
     await waitCount(page, n);
   },
-  undo: async (page) => {
-    const n = await count(page);
-    await pick(page, "one");
-    await page.keyboard.press("Control+d");
-    await waitCount(page, n + 1);
-    await page.keyboard.press("Control+z");
-    await waitCount(page, n);
-  },
+  undo: (page) => addsOneThenUndo(page, "one", ["Control+d"]),
   redo: async (page) => {
     const n = await count(page);
     await pick(page, "one");
@@ -59,23 +62,8 @@ const checks: Record<string, (page: Page) => Promise<void>> = {
     await page.keyboard.press("Control+z");
     await waitCount(page, n);
   },
-  duplicate: async (page) => {
-    const n = await count(page);
-    await pick(page, "three");
-    await page.keyboard.press("Control+d");
-    await waitCount(page, n + 1);
-    await page.keyboard.press("Control+z");
-    await waitCount(page, n);
-  },
-  copy: async (page) => {
-    const n = await count(page);
-    await pick(page, "three");
-    await page.keyboard.press("Control+c");
-    await page.keyboard.press("Control+v");
-    await waitCount(page, n + 1);
-    await page.keyboard.press("Control+z");
-    await waitCount(page, n);
-  },
+  duplicate: (page) => addsOneThenUndo(page, "three", ["Control+d"]),
+  copy: (page) => addsOneThenUndo(page, "three", ["Control+c", "Control+v"]),
   paste: async (page) => checks.copy!(page),
   search: async (page) => {
     await page.keyboard.press("Control+f");
@@ -94,6 +82,11 @@ const checks: Record<string, (page: Page) => Promise<void>> = {
     await page.getByRole("dialog", { name: "Keyboard shortcuts" }).waitFor();
     await page.keyboard.press("Escape");
     await page.getByRole("dialog", { name: "Keyboard shortcuts" }).waitFor({ state: "detached" });
+    // with nothing open, Escape leaves full screen
+    await page.getByRole("button", { name: "Full screen" }).click();
+    await page.locator(".ed-root.fullscreen").waitFor();
+    await page.keyboard.press("Escape");
+    await page.locator(".ed-root.fullscreen").waitFor({ state: "detached" });
   },
   layout: async (page) => {
     const fitted = Number(await page.getByTestId("canvas").getAttribute("data-fitted"));
