@@ -132,7 +132,7 @@ describe.skipIf(!haveChromium)("editor: one actions table for toolbar, keys and 
     expect(await toolbar.locator("[data-action]").evaluateAll((els) => els.map((e) => e.getAttribute("data-action")))).toEqual(TOOLBAR.flat());
     for (const a of ACTIONS.filter((a) => TOOLBAR.flat().includes(a.id) && a.keys)) expect(await toolbar.locator(`[data-action=${a.id}]`).getAttribute("title")).toBe(keysText(a, false));
     // the buttons outside the toolbar come from the table too
-    for (const id of ["fitView", "minimap"]) await page.locator(`.react-flow__controls [data-action=${id}]`).waitFor();
+    for (const id of ["zoomIn", "zoomOut", "fitView", "minimap"]) await page.locator(`.react-flow__controls [data-action=${id}]`).waitFor();
   }, 30_000);
 
   test("the help lists every line of the table with its keys", async () => {

@@ -334,7 +334,9 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
         colorMode={dark ? "dark" : "light"}
       >
         <Background variant={BackgroundVariant.Dots} gap={GRID} />
-        <Controls showInteractive={false} showFitView={false}>
+        <Controls showInteractive={false} showFitView={false} showZoom={false}>
+          <ActionButton id="zoomIn" as={ControlButton} className="react-flow__controls-zoomin" />
+          <ActionButton id="zoomOut" as={ControlButton} className="react-flow__controls-zoomout" />
           <ActionButton id="fitView" as={ControlButton} className="ed-fit" />
           <ActionButton id="minimap" as={ControlButton} />
         </Controls>

@@ -144,6 +144,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
     togglePreview: () => setPreview((p) => !p),
     toggleFullscreen: () => setFullscreen((f) => !f),
     toggleMinimap: () => setMinimap(!minimap),
+    zoom: (direction) => void (direction === "in" ? flow.zoomIn() : flow.zoomOut()),
     togglePalette: () => setPaletteOpen(!paletteOpen),
     toggleProperties: () => setPropsOpen(!propsOpen),
     closeOverlays: (typing) => {

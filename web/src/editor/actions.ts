@@ -32,6 +32,7 @@ export interface ActionContext {
   togglePreview(): void;
   toggleFullscreen(): void;
   toggleMinimap(): void;
+  zoom(direction: "in" | "out"): void;
   togglePalette(): void;
   toggleProperties(): void;
   /** Escape: closes search, help, menus and the tour; then, when nothing was open, full screen */
@@ -92,6 +93,8 @@ export const ACTIONS: readonly Action[] = [
   { id: "escape", labelKey: "editor.keys.close", keys: ["Escape"], helpKey: "editor.keys.close", whileTyping: true, run: (c, how) => c.closeOverlays(how.typing) },
   { id: "palette", labelKey: "editor.showPalette", editOnly: true, active: (v) => v.palette, run: (c) => c.togglePalette() },
   { id: "properties", labelKey: "editor.showProps", active: (v) => v.properties, run: (c) => c.toggleProperties() },
+  { id: "zoomIn", labelKey: "editor.zoomIn", icon: () => "+", run: (c) => c.zoom("in") },
+  { id: "zoomOut", labelKey: "editor.zoomOut", icon: () => "−", run: (c) => c.zoom("out") },
   { id: "fitView", labelKey: "editor.fitView", icon: () => "⤢", run: (c) => c.store.requestFit() },
   { id: "minimap", labelKey: "editor.minimap", icon: () => "▣", toggle: true, active: (v) => v.minimap, run: (c) => c.toggleMinimap() },
 ];
