@@ -101,6 +101,8 @@ describe("a campaign's life", () => {
     expect(s.status).toBe(200);
     expect(s.body).toMatchObject({ status: "sending", audienceSize: 9 });
     await finished(id);
+    // the sender's thread commits "done" and then tells the server: the event may come a moment after
+    await until(async () => events.at(-1)?.status === "done", "the done event");
     off();
     const done = await get(id);
     expect(done).toMatchObject({ status: "done", audienceSize: 9, counts: { pending: 0, sent: 9, failed: 0, blocked: 0 } });
