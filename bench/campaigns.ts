@@ -6,12 +6,16 @@
 //  2. the server's RSS when the campaign starts vs when it is done (flat: nothing per recipient
 //     stays in memory);
 //  3. API p99 (GET of the campaign, and of a page of its recipients) while it sends vs the same
-//     requests once it is done (same data, sender idle; target ≤ 1.2×). The fake messenger runs
-//     as a process of its own: in this one, answering ~1,000 sends a second held the probes'
-//     own event loop and counted into the server's latency.
+//     requests with the sender idle (target ≤ 1.2×), in a second campaign of the same audience that
+//     alternates: probes for a second while it sends, pause, probes for a second while it is paused,
+//     resume, ... so the busy and the idle samples meet the same load of the (shared) machine and
+//     the same data. The first campaign's probes while it sends vs before it and after it are kept
+//     as `apiWhileSending` (the figure of earlier rounds). The fake messenger runs as a process of
+//     its own: in this one, answering ~1,000 sends a second held the probes' own event loop and
+//     counted into the server's latency.
 // Prints ONE JSON line.
 //
-//   bun bench/campaigns.ts [--recipients 10000] [--full (100,000)] [--probes 300]
+//   bun bench/campaigns.ts [--recipients 10000] [--full (100,000)] [--probes 300] [--phase-ms 1000]
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { devLoginOnServer, startProcessServer } from "../test/support/process";
@@ -20,6 +24,7 @@ import { BUN, api, arg, latency, onCleanup, ratio, round, rssMb, runBench, tempD
 const FULL = process.argv.includes("--full");
 const N = FULL ? 100_000 : arg("recipients", 10_000);
 const PROBES = arg("probes", 300);
+const PHASE_MS = arg("phase-ms", 1000);
 const CEILING_CALLS = Math.min(N, 3000);
 const TARGET_P99_RATIO = 1.2;
 
@@ -60,15 +65,18 @@ await runBench("campaigns", async () => {
   await fake.clear(other.token);
 
   const created = await api(server.url, "POST", base, { cookie, json: { name: "Bench", message: { text: "Hello {first_name} from {city}" }, audience: {} }, expect: 201 });
+  /** One probe: the campaign (odd) or a page of its sent recipients (even); answers the campaign when it read it. */
+  const probeOnce = async (id: number, i: number, samples: number[]) => {
+    const path = i % 2 ? `${base}/${id}` : `${base}/${id}/recipients?status=sent&perPage=50&page=${1 + (i % 20)}`;
+    const t0 = performance.now();
+    const answer = await api(server.url, "GET", path, { cookie });
+    samples.push(performance.now() - t0);
+    return i % 2 ? answer : undefined;
+  };
   const probe = async () => {
     const samples: number[] = [];
-    for (let i = 0; i < PROBES; i++) {
-      const path = i % 2 ? `${base}/${created.id}` : `${base}/${created.id}/recipients?status=sent&perPage=50&page=${1 + (i % 20)}`;
-      const t0 = performance.now();
-      await api(server.url, "GET", path, { cookie });
-      samples.push(performance.now() - t0);
-    }
-    return latency(samples);
+    for (let i = 0; i < PROBES; i++) await probeOnce(created.id, i, samples);
+    return samples;
   };
   await probe(); // warm
   const idleBefore = await probe();
@@ -99,11 +107,14 @@ await runBench("campaigns", async () => {
   await prober;
   const rssEnd = rssMb(pid);
   // the baseline: the same requests on the same data (every recipient written) with the sender idle
-  const idle = await probe();
+  const idleAfter = await probe();
+  const received = (await fake.sent(bot.token)).length;
+  const interleaved = await alternate();
+  const receivedAlternated = (await fake.sent(bot.token)).length - received;
   const seconds = (Date.parse(done.finishedAt) - Date.parse(done.startedAt)) / 1000;
   const sendsPerSecond = round(N / seconds, 1);
-  const received = (await fake.sent(bot.token)).length;
   const duringLat = latency(during);
+  const idle = latency([...idleBefore, ...idleAfter]);
   return {
     recipients: N,
     sent: done.counts.sent,
@@ -114,8 +125,41 @@ await runBench("campaigns", async () => {
     fakeBackToBackPerSecond: round(ceiling, 1),
     ofCeiling: ratio(sendsPerSecond, ceiling),
     serverRssMB: { atStart: rssStart, peak: round(rssPeak, 1), atEnd: rssEnd, growth: rssStart && rssEnd ? round(rssEnd - rssStart, 1) : null },
-    apiWhileSending: { idleAfter: idle, idleBefore, during: duringLat, p99Ratio: ratio(duringLat.p99Ms, idle.p99Ms), target: TARGET_P99_RATIO },
+    apiInterleaved: { ...interleaved, receivedByFake: receivedAlternated, target: TARGET_P99_RATIO },
+    apiWhileSending: { idle: { before: latency(idleBefore), after: latency(idleAfter), both: idle }, during: duringLat, p99Ratio: ratio(duringLat.p99Ms, idle.p99Ms) },
   };
+
+  /**
+   * The second campaign: PHASE_MS of probes while it sends, pause, PHASE_MS of probes while it is
+   * paused (the sender idle), resume, until it is done. A phase's probes go on only while its state
+   * holds (a pause answers once the window in flight is recorded).
+   */
+  async function alternate() {
+    const c = await api(server.url, "POST", base, { cookie, json: { name: "Bench, alternated", message: { text: "Again {first_name} from {city}" }, audience: {} }, expect: 201 });
+    const busy: number[] = [];
+    const idle: number[] = [];
+    let phases = 0;
+    await api(server.url, "POST", `${base}/${c.id}/start`, { cookie });
+    for (let i = 0; ; ) {
+      const end = performance.now() + PHASE_MS;
+      let status = "sending";
+      while (performance.now() < end && status === "sending") status = (await probeOnce(c.id, i++, busy))?.status ?? status;
+      if (status !== "sending") break;
+      const paused = await fetch(`${server.url}${base}/${c.id}/pause`, { method: "POST", headers: { cookie } });
+      if (paused.status === 409) break; // done meanwhile
+      phases++;
+      const idleEnd = performance.now() + PHASE_MS;
+      while (performance.now() < idleEnd) await probeOnce(c.id, i++, idle);
+      await api(server.url, "POST", `${base}/${c.id}/resume`, { cookie });
+    }
+    const done = await until(async () => {
+      const now = await api(server.url, "GET", `${base}/${c.id}`, { cookie });
+      return now.status === "done" ? now : undefined;
+    }, "the alternated campaign done", 30 * 60_000, 100);
+    const b = latency(busy);
+    const q = latency(idle);
+    return { phases, sent: done.counts.sent, failed: done.counts.failed, whileSending: b, whilePaused: q, p99Ratio: ratio(b.p99Ms, q.p99Ms), p50Ratio: ratio(b.p50Ms, q.p50Ms) };
+  }
 }, { timeoutMs: 60 * 60_000 });
 
 /** The fake messenger as a process of its own (test/support/fake-messenger.ts standalone), driven through /__control. */

@@ -3,7 +3,7 @@
 // rendering with each recipient's variables, a test send not counted, pause/resume/cancel, a 429
 // with retry_after mid-campaign losing no one, delete-sent, the live event, and bad input.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { projectBotPeople, projectBotUsers } from "../../src/db/project-schema";
+import { projectBotChats, projectBotPeople, projectBotUsers } from "../../src/db/project-schema";
 import { addToken, botApiEnv, expectNoSecrets, OWNER, type BotApiEnv } from "./support";
 import { until } from "../support/process";
 
@@ -215,6 +215,29 @@ describe("a campaign's life", () => {
     expect(env.fake.calls(botToken, "deleteMessage").length).toBe(sent);
     expect((await env.call("DELETE", `${base()}/${id}`, { cookie: env.cookie })).status).toBe(200);
     expect((await env.call("GET", `${base()}/${id}`, { cookie: env.cookie })).status).toBe(404);
+    await env.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie: env.cookie, json: { sendsPerSecond: 25 } });
+  });
+});
+
+describe("one pace per token", () => {
+  test("a campaign (sent by the sender's thread) and an operator's sends (Dialogs, on the event loop) share the token's pace", async () => {
+    const PACE = 4;
+    await env.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie: env.cookie, json: { sendsPerSecond: PACE } });
+    const users = [10, 11, 12, 13, 14, 15, 16, 17].map((i) => String(uid(i)));
+    const c = await create({ name: "Shared pace", message: { text: "Shared campaign" }, audience: { userIds: users } });
+    expect((await act(c.body.id, "start")).status).toBe(200);
+    env.t.ctx.projectFiles.open(projectId).insert(projectBotChats).values({ tokenId, chatId: String(uid(1)), userId: String(uid(1)), firstName: "U1" }).onConflictDoNothing().run();
+    const operator = Array.from({ length: 8 }, (_, i) =>
+      env.call("POST", `/api/bot/tokens/${tokenId}/chats/${uid(1)}/messages`, { cookie: env.cookie, json: { text: `Shared operator ${i}` } }),
+    );
+    expect((await Promise.all(operator)).map((r) => r.status)).toEqual(Array(8).fill(201));
+    await finished(c.body.id);
+    const sends = env.fake.sent(botToken).filter((m) => m.method === "sendMessage" && String(m.params.text).startsWith("Shared"));
+    expect(sends.length).toBe(16);
+    // 16 sends in one budget of PACE a second take (16 - 1) / PACE s at least; with a budget each
+    // (thread and event loop) they would take half that. The margin allows for a late first arrival.
+    const span = (sends.at(-1)!.at - sends[0]!.at) / 1000;
+    expect(span).toBeGreaterThan(15 / PACE - 0.75);
     await env.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie: env.cookie, json: { sendsPerSecond: 25 } });
   });
 });
