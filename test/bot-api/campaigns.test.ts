@@ -242,6 +242,30 @@ describe("one pace per token", () => {
   });
 });
 
+describe("the sender's thread", () => {
+  test("a thread that dies mid-campaign: what it had in flight is failed 'unknown', a new thread sends the rest, nobody gets it twice", async () => {
+    await env.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie: env.cookie, json: { sendsPerSecond: 10 } });
+    const c = await create({ name: "Thread death", message: { text: "Survive" }, audience: { filter: "active" } });
+    const id = c.body.id;
+    await act(id, "start");
+    await until(() => receivedBy("Survive").length >= 3, "three sent");
+    // the thread's end as a crash would end it (not through SendThread.end)
+    const thread = (env.t.ctx.campaigns as unknown as { thread: { worker: Worker } }).thread;
+    thread.worker.terminate();
+    await finished(id);
+    const got = receivedBy("Survive");
+    expect(new Set(got).size).toBe(got.length);
+    const done = await get(id);
+    expect(done.status).toBe("done");
+    expect(done.counts.pending).toBe(0);
+    expect(done.counts.sent).toBe(got.length);
+    expect(done.counts.sent + done.counts.failed).toBe(done.audienceSize);
+    expect(done.counts.failed).toBe(done.counts.unknown);
+    expect(env.t.logs.some((l) => l.includes("The campaign sender's thread stopped"))).toBe(true);
+    await env.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie: env.cookie, json: { sendsPerSecond: 25 } });
+  });
+});
+
 describe("media", () => {
   test("a project's photo: uploaded to the first recipient, the messenger's file id for the rest; a caption over 1024 is 400", async () => {
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
