@@ -4,7 +4,6 @@
 // messenger's round trips, the pace's timers, the commits and their WAL checkpoints stay off the
 // event loop that answers requests (docs/campaigns.md#the-sender). Also an entry point of the
 // compiled executable (scripts/build.ts).
-import { setPriority } from "node:os";
 import { ProjectDatabases } from "../../db/project-db";
 import { MessengerClient } from "../../messenger/client";
 import { SendPace } from "../../messenger/send-pace";
@@ -18,13 +17,9 @@ declare const self: Worker;
 /** How stale the server's reading of a token may get before the thread asks again. */
 const TOKEN_FRESH_MS = 200;
 
-// Niced, this thread only, as the generator's and the Tables reads' workers: when the cores are
-// busy the event loop, which answers every request, gets them first.
-try {
-  setPriority(0, 5);
-} catch {
-  // not allowed here: the thread runs at the server's priority
-}
+// Not niced, unlike the generator's and the Tables reads' workers: this thread's work is short
+// steps between waits on the messenger, and niced on a busy machine it lost a large part of its
+// sends per second (docs/performance.md#campaigns) while the event loop gained little.
 
 const tell = (m: FromThread) => self.postMessage(m);
 const tokens = new Map<number, { row: SendToken | null; at: number; asking: boolean }>();
