@@ -53,6 +53,14 @@ const receivedBy = (text: string) =>
     .filter((c) => c.method === "sendMessage" && String(c.params.text).startsWith(text))
     .map((c) => Number(c.params.chat_id) - 7_100_000)
     .sort((a, b) => a - b);
+const setPace = (sendsPerSecond: number) => env.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie: env.cookie, json: { sendsPerSecond } });
+/** A campaign of `text` to the active users, started and sending: `count` received. */
+const sendingActive = async (text: string, count: number) => {
+  const id = (await create({ name: text, message: { text }, audience: { filter: "active" } })).body.id as number;
+  await act(id, "start");
+  await until(() => receivedBy(text).length >= count, `${count} sent`);
+  return id;
+};
 const finished = (id: number) => until(async () => ["done", "cancelled"].includes((await get(id)).status), `campaign ${id} finished`);
 
 describe("audience", () => {
@@ -173,11 +181,8 @@ describe("a campaign's life", () => {
   });
 
   test("pause stops sending at once, resume finishes, cancel leaves the rest pending", async () => {
-    await env.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie: env.cookie, json: { sendsPerSecond: 5 } });
-    const c = await create({ name: "Slow", message: { text: "Slow" }, audience: { filter: "active" } });
-    const id = c.body.id;
-    await act(id, "start");
-    await until(() => receivedBy("Slow").length >= 2, "two sent");
+    await setPace(5);
+    const id = await sendingActive("Slow", 2);
     const p = await act(id, "pause");
     expect(p.status).toBe(200);
     expect(p.body.status).toBe("paused");
@@ -215,14 +220,14 @@ describe("a campaign's life", () => {
     expect(env.fake.calls(botToken, "deleteMessage").length).toBe(sent);
     expect((await env.call("DELETE", `${base()}/${id}`, { cookie: env.cookie })).status).toBe(200);
     expect((await env.call("GET", `${base()}/${id}`, { cookie: env.cookie })).status).toBe(404);
-    await env.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie: env.cookie, json: { sendsPerSecond: 25 } });
+    await setPace(25);
   });
 });
 
 describe("one pace per token", () => {
   test("a campaign (sent by the sender's thread) and an operator's sends (Dialogs, on the event loop) share the token's pace", async () => {
     const PACE = 4;
-    await env.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie: env.cookie, json: { sendsPerSecond: PACE } });
+    await setPace(PACE);
     const users = [10, 11, 12, 13, 14, 15, 16, 17].map((i) => String(uid(i)));
     const c = await create({ name: "Shared pace", message: { text: "Shared campaign" }, audience: { userIds: users } });
     expect((await act(c.body.id, "start")).status).toBe(200);
@@ -238,17 +243,14 @@ describe("one pace per token", () => {
     // (thread and event loop) they would take half that. The margin allows for a late first arrival.
     const span = (sends.at(-1)!.at - sends[0]!.at) / 1000;
     expect(span).toBeGreaterThan(15 / PACE - 0.75);
-    await env.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie: env.cookie, json: { sendsPerSecond: 25 } });
+    await setPace(25);
   });
 });
 
 describe("the sender's thread", () => {
   test("a thread that dies mid-campaign: what it had in flight is failed 'unknown', a new thread sends the rest, nobody gets it twice", async () => {
-    await env.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie: env.cookie, json: { sendsPerSecond: 10 } });
-    const c = await create({ name: "Thread death", message: { text: "Survive" }, audience: { filter: "active" } });
-    const id = c.body.id;
-    await act(id, "start");
-    await until(() => receivedBy("Survive").length >= 3, "three sent");
+    await setPace(10);
+    const id = await sendingActive("Survive", 3);
     // the thread's end as a crash would end it (not through SendThread.end)
     const thread = (env.t.ctx.campaigns as unknown as { thread: { worker: Worker } }).thread;
     thread.worker.terminate();
@@ -262,7 +264,7 @@ describe("the sender's thread", () => {
     expect(done.counts.sent + done.counts.failed).toBe(done.audienceSize);
     expect(done.counts.failed).toBe(done.counts.unknown);
     expect(env.t.logs.some((l) => l.includes("The campaign sender's thread stopped"))).toBe(true);
-    await env.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie: env.cookie, json: { sendsPerSecond: 25 } });
+    await setPace(25);
   });
 });
 
