@@ -346,6 +346,28 @@ describe("bad input", () => {
   });
 });
 
+describe("a purged project", () => {
+  test("its campaign stops: the sender's thread closes the file and sends nothing more", async () => {
+    const other = env.t.ctx.projects.create(OWNER, { name: "Purged" } as never).id;
+    const { tokenId: otherToken, bot } = await addToken(env, other);
+    const db = env.t.ctx.projectFiles.open(other);
+    const now = new Date().toISOString();
+    for (let i = 0; i < 20; i++) db.insert(projectBotUsers).values({ tokenId: otherToken, userId: String(7_200_000 + i), firstSeenAt: now, lastSeenAt: now }).run();
+    await env.call("PATCH", `/api/bot/tokens/${otherToken}`, { cookie: env.cookie, json: { sendsPerSecond: 5 } });
+    const c = await env.call("POST", `/api/bot/tokens/${otherToken}/campaigns`, { cookie: env.cookie, json: { name: "Doomed", message: { text: "Doomed" }, audience: {} } });
+    await env.call("POST", `/api/bot/tokens/${otherToken}/campaigns/${c.body.id}/start`, { cookie: env.cookie });
+    const sent = () => env.fake.sent(bot.token).filter((m) => m.method === "sendMessage").length;
+    await until(() => sent() >= 2, "two sent");
+    expect((await env.call("DELETE", `/api/projects/${other}`, { cookie: env.cookie })).status).toBe(200);
+    expect(await env.t.ctx.projects.purge(other)).toBe(true);
+    expect(env.t.ctx.campaigns.isRunning(other, c.body.id)).toBe(false);
+    const atPurge = sent();
+    // nothing more goes out (watched for a bounded window, as a "does not happen" test does)
+    await Bun.sleep(800);
+    expect(sent()).toBe(atPurge);
+  });
+});
+
 describe("a deleted token", () => {
   test("takes its campaigns and recipients with it", async () => {
     const db = env.t.ctx.projectFiles.open(projectId);

@@ -25,6 +25,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 const MAX_THREAD_DEATHS = 3;
 
 interface Loop {
+  projectId: number;
+  campaignId: number;
   stopped: boolean;
   done: Promise<void>;
   /** handed to the thread: it says when the loop ended */
@@ -87,7 +89,7 @@ export class CampaignSender {
     const key = keyOf(projectId, campaignId);
     const existing = this.loops.get(key);
     if (existing && !existing.stopped) return;
-    const loop: Loop = { stopped: false, posted: false, done: Promise.resolve() };
+    const loop: Loop = { projectId, campaignId, stopped: false, posted: false, done: Promise.resolve() };
     loop.done = (existing?.done ?? Promise.resolve())
       .then(() => this.hand(projectId, campaignId, loop))
       .catch((e) => this.ctx.log.error(`campaign ${campaignId} of project ${projectId} stopped: ${e instanceof Error ? e.message : e}`))
@@ -102,13 +104,13 @@ export class CampaignSender {
   async halt(projectId: number, campaignId: number): Promise<void> {
     const loop = this.loops.get(keyOf(projectId, campaignId));
     if (!loop) return;
-    this.stopLoop(projectId, campaignId, loop);
+    this.stopLoop(loop);
     await loop.done;
   }
 
-  private stopLoop(projectId: number, campaignId: number, loop: Loop) {
+  private stopLoop(loop: Loop) {
     loop.stopped = true;
-    if (loop.posted) this.thread.post({ kind: "halt", projectId, campaignId });
+    if (loop.posted) this.thread.post({ kind: "halt", projectId: loop.projectId, campaignId: loop.campaignId });
   }
 
   isRunning(projectId: number, campaignId: number): boolean {
@@ -156,28 +158,27 @@ export class CampaignSender {
    */
   private died(why: string) {
     this.ctx.log.error(`The campaign sender's thread stopped: ${why}`);
-    const hit = [...this.loops.entries()].filter(([, l]) => l.posted);
-    for (const [, l] of hit) l.ended?.();
+    const hit = [...this.loops.values()].filter((l) => l.posted);
+    for (const l of hit) l.ended?.();
     if (this.closed) return;
     if (++this.deaths > MAX_THREAD_DEATHS) {
       this.ctx.log.error("Campaigns being sent stay so until the server starts again (the sender's thread stopped too often)");
       return;
     }
-    void Promise.all(hit.map(([, l]) => l.done)).then(() => {
-      const ids = hit.map(([k]) => k.split(":").map(Number) as [number, number]);
-      for (const projectId of new Set(ids.map(([p]) => p))) {
+    void Promise.all(hit.map((l) => l.done)).then(() => {
+      for (const projectId of new Set(hit.map((l) => l.projectId))) {
         const db = this.ctx.projectFiles.existing(projectId);
         if (db) failInFlight(db);
       }
-      for (const [projectId, campaignId] of ids) this.run(projectId, campaignId);
+      for (const l of hit) this.run(l.projectId, l.campaignId);
     });
   }
 
   /** A project is being deleted: its campaigns stop and the thread closes its file. */
   async forgetProject(projectId: number) {
-    const mine = [...this.loops.entries()].filter(([k]) => k.startsWith(`${projectId}:`));
-    for (const [k, l] of mine) this.stopLoop(projectId, Number(k.split(":")[1]), l);
-    await Promise.all(mine.map(([, l]) => l.done));
+    const mine = [...this.loops.values()].filter((l) => l.projectId === projectId);
+    for (const l of mine) this.stopLoop(l);
+    await Promise.all(mine.map((l) => l.done));
     if (this.thread.started) this.thread.post({ kind: "forget", projectId });
   }
 
@@ -284,12 +285,9 @@ export class CampaignSender {
     this.closed = true;
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
-    const loops = [...this.loops.entries()];
-    for (const [k, l] of loops) {
-      const [projectId, campaignId] = k.split(":").map(Number) as [number, number];
-      this.stopLoop(projectId, campaignId, l);
-    }
-    await Promise.all(loops.map(([, l]) => l.done));
+    const loops = [...this.loops.values()];
+    for (const l of loops) this.stopLoop(l);
+    await Promise.all(loops.map((l) => l.done));
     this.thread.end();
   }
 }
