@@ -23,9 +23,10 @@ export class SendThread {
     private readonly onDeath: (why: string) => void,
   ) {}
 
+  /** A run starts the thread when it is not running; anything else for a thread that is not running has no one to reach. */
   post(m: ToThread) {
-    if (!this.worker) this.worker = this.spawn();
-    this.worker.postMessage(m);
+    if (!this.worker && m.kind === "run") this.worker = this.spawn();
+    this.worker?.postMessage(m);
   }
 
   /** While campaigns are sent the thread keeps the process alive; idle, it ends after a while. */
