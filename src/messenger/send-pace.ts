@@ -13,6 +13,8 @@ export const SENDS_PER_SECOND_DEFAULT = 25;
 /** Tokens with a reservation at once; a token whose slots are all in the past gives its place up. */
 const SLOTS = 4096;
 const LOCK_BYTES = 8;
+/** Far beyond any look-up, even of a thread the machine left waiting for a core. */
+const LOCK_STALE_MS = 250;
 
 const clock = () => performance.timeOrigin + performance.now();
 
@@ -59,10 +61,16 @@ export class SendPace {
 
   /**
    * Held for a table look-up only (no await inside), so a spin is shorter than any wait a thread
-   * could park in; the Atomics operations order the plain reads and writes between them.
+   * could park in; the Atomics operations order the plain reads and writes between them. A thread
+   * terminated inside the look-up would leave the lock taken: after LOCK_STALE_MS of spinning it is
+   * taken over (at worst one token's slot is written twice), never a server spinning for good.
    */
   private locked<T>(fn: () => T): T {
-    while (Atomics.compareExchange(this.lock, 0, 0, 1) !== 0);
+    for (let spins = 0, since = 0; Atomics.compareExchange(this.lock, 0, 0, 1) !== 0; spins++) {
+      if ((spins & 1023) !== 1023) continue;
+      since ||= performance.now();
+      if (performance.now() - since > LOCK_STALE_MS) break;
+    }
     try {
       return fn();
     } finally {
