@@ -299,7 +299,7 @@ export function raiseTokenIds(databasePath: string, count: number): number {
 
 // --- processes ------------------------------------------------------------------------------
 
-export { childrenOf, cpuMs, rssMb, treeOf, treeRssMb } from "./proc";
+export { childrenOf, cpuMs, rssMb, threadCpuMs, treeOf, treeRssMb } from "./proc";
 
 export async function until<T>(fn: () => T | Promise<T>, what: string, timeoutMs: number, stepMs = 20): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;

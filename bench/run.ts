@@ -122,7 +122,10 @@ function headline(name: string, r: Figures) {
     case "campaigns": {
       rows.push([name, `campaign sends/s, ${r.recipients} recipients`, `${r.sendsPerSecond}/s`, `fake back to back ${r.fakeBackToBackPerSecond}/s`, num(r.ofCeiling)]);
       rows.push([name, "server RSS at start → end", `${r.serverRssMB?.atStart?.toFixed?.(1)} → ${r.serverRssMB?.atEnd?.toFixed?.(1)} MB`, "", ""]);
-      rows.push([name, "API p99 while sending", ms(r.apiWhileSending?.during?.p99Ms), `idle ${ms(r.apiWhileSending?.idleAfter?.p99Ms)}`, num(r.apiWhileSending?.p99Ratio)]);
+      const a = r.apiInterleaved ?? {};
+      rows.push([name, "API p99 while sending, alternated with paused phases", ms(a.whileSending?.p99Ms), `paused ${ms(a.whilePaused?.p99Ms)}`, num(a.p99Ratio)]);
+      rows.push([name, "server main thread CPU while sending (ms/s)", `${a.mainThreadCpuMsPerS?.whileSending}`, `paused ${a.mainThreadCpuMsPerS?.whilePaused}`, ""]);
+      rows.push([name, "API p99 while sending, vs before and after", ms(r.apiWhileSending?.during?.p99Ms), `idle ${ms(r.apiWhileSending?.idle?.both?.p99Ms)}`, num(r.apiWhileSending?.p99Ratio)]);
       return;
     }
     case "hooks":
