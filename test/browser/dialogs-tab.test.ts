@@ -94,6 +94,10 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
     const mine = messages().locator('[data-sent-by="operator"]').last();
     await mine.getByText("Hello from a person", { exact: false }).waitFor();
     expect(await box.getByLabel("Message", { exact: true }).inputValue()).toBe("");
+    // the chat list's last line is the text the user saw, not its tags
+    const row = page.getByTestId("chat-list").locator(`[data-chat="${eve.id}"]`);
+    await row.getByText("Hello from a person", { exact: true }).waitFor();
+    expect(await row.textContent()).not.toContain("<b>");
     // the user presses "Again": the scenario runs the node the operator chose
     env.fake.pressButton(env.botToken, eve, kb.flat()[1]!.callback_data!, sent!.messageId);
     const [again] = await env.fake.waitForSent(env.botToken, eve.id, 1, 15_000);
