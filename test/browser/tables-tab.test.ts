@@ -50,6 +50,13 @@ describe.skipIf(!haveChromium)("Tables tab in Chromium", () => {
     await page.getByTestId("table-list").getByText("orders").waitFor();
     await grid().waitFor();
     expect(await grid().locator("tbody tr").count()).toBe(4);
+    // a row's id stands on the line of its cells' text (theirs sits inside a button's border and padding)
+    const lines = await grid().locator("tbody tr").first().evaluate((tr) => [tr.querySelector("td.tbl-id")!, tr.querySelector(".tbl-cell")!].map((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return range.getBoundingClientRect().bottom;
+    }));
+    expect(Math.abs(lines[0]! - lines[1]!)).toBeLessThan(0.5);
     await grid().getByRole("button", { name: /^item/ }).click();
     await page.waitForFunction(() => document.querySelector('[data-testid="table-grid"] th[aria-sort="ascending"]')?.textContent?.startsWith("item"));
     const firstItem = async () => (await grid().locator("tbody tr").first().locator("td").nth(2).textContent())?.trim();
