@@ -110,6 +110,12 @@ describe.skipIf(!haveChromium)("Tables tab in Chromium", () => {
     await result.waitFor();
     expect(await result.textContent()).toContain("row 2: 3 fields");
     expect((await rowsApi()).length).toBe(before);
+    // a spreadsheet's semicolon "CSV" is named as such, not only as an unknown column
+    await input.setInputFiles({ name: "excel.csv", mimeType: "text/csv", buffer: Buffer.from("item;price\r\nfig;1\r\n") });
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+    await result.getByText("this header has semicolons", { exact: false }).waitFor();
+    expect(await result.textContent()).toContain('"item;price" is not a column of orders');
+    expect((await rowsApi()).length).toBe(before);
     await input.setInputFiles({ name: "more.csv", mimeType: "text/csv", buffer: Buffer.from('item,price\nfig,1\n"lime\nwith a line break",2\n') });
     await page.getByRole("button", { name: "Import", exact: true }).click();
     await page.getByText("2 rows imported.").waitFor();
