@@ -6,7 +6,7 @@
 // platform through the token); hostile names and texts stay text; on a phone the
 // list and the chat are two screens.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { haveChromium, warnIfNoChromium, type Browser } from "../support/browser";
+import { haveChromium, placeholderFits, warnIfNoChromium, type Browser } from "../support/browser";
 import type { FakeUser, RecordedCall } from "../support/fake-messenger";
 import { node, scenarioOf, startAudience, type AudienceEnv } from "./audience-support";
 
@@ -202,13 +202,14 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
   test("the chat list: search by name and by exact id, the kind filter", async () => {
     const { page } = b;
     const list = page.getByTestId("chat-list");
-    await page.getByPlaceholder("Search: name, @username or id").fill("Oscar");
+    expect(await placeholderFits(page.getByLabel("Search: name, @username or id"))).toBe(true);
+    await page.getByLabel("Search: name, @username or id").fill("Oscar");
     await list.locator(`[data-chat="${eve.id}"]`).waitFor({ state: "detached" });
     expect(await list.locator("[data-chat]").evaluateAll((els) => els.map((e) => e.getAttribute("data-chat")))).toEqual([String(other.id)]);
-    await page.getByPlaceholder("Search: name, @username or id").fill(String(eve.id));
+    await page.getByLabel("Search: name, @username or id").fill(String(eve.id));
     await list.locator(`[data-chat="${eve.id}"]`).waitFor();
     expect(await list.locator("[data-chat]").count()).toBe(1);
-    await page.getByPlaceholder("Search: name, @username or id").fill("");
+    await page.getByLabel("Search: name, @username or id").fill("");
     await page.getByLabel("Chat kind").selectOption("group");
     await page.getByText("No chat matches.").waitFor();
     await page.getByLabel("Chat kind").selectOption("private");
@@ -263,6 +264,7 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
       const { page } = phone;
       await page.goto(`${env.base}/projects/${env.projectId}/dialogs`);
       const row = page.getByTestId("chat-list").locator(`[data-chat="${eve.id}"]`);
+      expect(await placeholderFits(page.getByLabel("Search: name, @username or id"))).toBe(true);
       await row.click();
       await page.getByTestId("dlg-messages").getByText("Done here.").first().waitFor();
       expect(await page.getByTestId("chat-list").isVisible()).toBe(false);

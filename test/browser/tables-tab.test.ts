@@ -4,7 +4,7 @@
 // (a bad one names its row and writes nothing) and exports CSV and JSON.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { haveChromium, warnIfNoChromium, type Browser } from "../support/browser";
+import { haveChromium, placeholderFits, warnIfNoChromium, type Browser } from "../support/browser";
 import type { FakeUser } from "../support/fake-messenger";
 import { node, scenarioOf, startAudience, type AudienceEnv } from "./audience-support";
 
@@ -69,6 +69,18 @@ describe.skipIf(!haveChromium)("Tables tab in Chromium", () => {
     expect(await grid().getByText("kiwi, gold").count()).toBe(1);
     await page.getByPlaceholder("Search text columns").fill("");
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="table-grid"] tbody tr').length === 4);
+    // on a phone the search's hint shows whole, in both languages, and nothing runs off the page
+    const viewport = page.viewportSize()!;
+    await page.setViewportSize({ width: 390, height: 844 });
+    const search = page.locator('.tbl-tools input[type="search"]');
+    expect(await placeholderFits(search)).toBe(true);
+    await page.getByLabel("Language").selectOption("ru");
+    await page.getByPlaceholder("Поиск по текстовым столбцам").waitFor();
+    expect(await placeholderFits(search)).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.getByLabel("Язык").selectOption("en");
+    await page.getByPlaceholder("Search text columns").waitFor();
+    await page.setViewportSize(viewport);
   }, 60_000);
 
   test("a cell edited in place is what the running bot reads next", async () => {
