@@ -214,6 +214,18 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
     await page.getByText("No chat matches.").waitFor();
     await page.getByLabel("Chat kind").selectOption("private");
     await list.locator(`[data-chat="${other.id}"]`).waitFor();
+    // reached by the keyboard, a chat's focus ring shows whole inside the scrolling list
+    await page.getByLabel("Search: name, @username or id").focus();
+    for (let i = 0; i < 12 && !(await page.evaluate(() => document.activeElement?.hasAttribute("data-chat"))); i++) await page.keyboard.press("Tab");
+    const ring = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement;
+      const s = getComputedStyle(el);
+      const out = parseFloat(s.outlineOffset) + parseFloat(s.outlineWidth);
+      const r = el.getBoundingClientRect();
+      const box = el.closest("[data-testid=chat-list]")!.getBoundingClientRect();
+      return { chat: el.hasAttribute("data-chat"), visible: el.matches(":focus-visible") && s.outlineStyle !== "none", inside: r.left - out >= box.left && r.right + out <= box.right };
+    });
+    expect(ring).toEqual({ chat: true, visible: true, inside: true });
     await page.getByLabel("Chat kind").selectOption("");
   }, 30_000);
 
