@@ -8,15 +8,12 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeUser } from "../support/fake-messenger";
-import { node, scenarioOf, startAudience } from "./audience-support";
+import { node, pizzaWelcome, scenarioOf, shoot, startAudience } from "./audience-support";
 
 const out = process.argv[2] ?? "/tmp/studio-review-shots";
 mkdirSync(out, { recursive: true });
 const scenario = scenarioOf(
-  node("cmd-start", "command_trigger", { command: "/start", autoTransitionTo: "welcome" }, 0),
-  node("welcome", "message", { messageText: "Welcome to the pizza place! What would you like?", keyboardType: "inline", buttons: [{ id: "b1", text: "🍕 Menu", action: "goto", target: "menu" }, { id: "b2", text: "📞 Call me", action: "goto", target: "call" }] }, 150),
-  node("menu", "message", { messageText: "Margherita — 9 €\nPepperoni — 11 €\nFour cheeses — 12 €" }, 300),
-  node("call", "message", { messageText: "An operator will call you within 10 minutes." }, 450),
+  ...pizzaWelcome,
   node("cmd-order", "command_trigger", { command: "/order", autoTransitionTo: "ins" }, 600),
   node("ins", "bot_table", { tableName: "orders", operation: "insert", row: { customer: "{first_name}", pizza: "Margherita", qty: "1", status: "new" }, autoTransitionTo: "ok" }, 750),
   node("ok", "message", { messageText: "Order taken!" }, 900),
@@ -97,10 +94,7 @@ for (const width of [1280, 390]) {
       await ready(b.page);
       await b.page.waitForLoadState("networkidle").catch(() => undefined);
       await b.page.waitForTimeout(300);
-      const overflow = await b.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      const file = join(out, `${label}-${width}-${scheme}-${locale.slice(0, 2)}.png`);
-      await b.page.screenshot({ path: file, fullPage: true });
-      shots.push(`${file}${overflow > 0 ? `  HORIZONTAL OVERFLOW ${overflow}px` : ""}`);
+      shots.push(await shoot(b.page, join(out, `${label}-${width}-${scheme}-${locale.slice(0, 2)}.png`)));
     }
     if (b.errors.length) console.log("errors:", b.errors);
     await b.close();
