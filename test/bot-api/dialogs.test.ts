@@ -51,7 +51,7 @@ describe("chat list", () => {
     expect(r.status).toBe(200);
     expect(r.body.total).toBe(32);
     expect(r.body).toMatchObject({ page: 1, perPage: 2 });
-    expect(r.body.items[0]).toEqual({ chatId: String(USER), kind: "private", title: null, userId: String(USER), firstName: "Ann", userName: "ann", lastMessageAt: at(30), lastMessageText: "hello", unread: 2, takeover: false, blocked: false });
+    expect(r.body.items[0]).toEqual({ chatId: String(USER), kind: "private", title: null, userId: String(USER), firstName: "Ann", lastName: null, userName: "ann", lastMessageAt: at(30), lastMessageText: "hello", unread: 2, takeover: false, blocked: false });
     expect(r.body.items[1]).toMatchObject({ chatId: GROUP, kind: "supergroup", title: "Fans <b>", takeover: true });
     const last = await env.call("GET", `${base()}?perPage=10&page=4`, { cookie: env.cookie });
     expect(last.body.items.length).toBe(2);

@@ -160,5 +160,10 @@ describe.skipIf(!haveChromium)("Users tab in Chromium", () => {
     await page.goBack();
     await card().waitFor({ state: "detached" });
     await card().page().waitForURL((url) => !url.searchParams.has("user"));
+    // the Dialogs tab names the chat the same way, in the list and over the conversation
+    await page.goto(`${env.base}/projects/${env.projectId}/dialogs?token=${env.tokenId}&chat=${eve2.id}`);
+    await page.getByTestId("chat-list").locator(`[data-chat="${eve2.id}"]`).getByText("Eve Adams", { exact: true }).waitFor({ timeout: 10_000 });
+    await page.getByTestId("conversation").getByRole("heading", { name: "Eve Adams" }).waitFor();
+    expect(await page.getByTestId("chat-list").locator(`[data-chat="${eve.id}"]`).locator("strong").textContent()).toBe("Eve");
   }, 30_000);
 });

@@ -5,11 +5,11 @@ import { and, desc, eq, getTableColumns, lt, or, sql, type SQL } from "drizzle-o
 import type { Db } from "../../db/client";
 import type { ProjectDb } from "../../db/project-db";
 import { projects } from "../../db/schema";
-import { projectBotChats as chats, projectBotMessageDetails as details, projectBotMessages as messages, projectBotPeople as people } from "../../db/project-schema";
+import { projectBotChats as chats, projectBotMessageDetails as details, projectBotMessages as messages, projectBotPeople as people, projectBotUsers as users } from "../../db/project-schema";
 import { containsText } from "../../db/like";
 import { plainText } from "./plain-text";
 
-export type ChatRow = typeof chats.$inferSelect & { blocked: number };
+export type ChatRow = typeof chats.$inferSelect & { blocked: number; lastName: string | null };
 /** A recorded message with its formatting and file (bot_message_details; null for plain text without media). */
 export type MessageRow = typeof messages.$inferSelect & { format: string | null; entities: string | null; fileId: string | null; mediaId: number | null };
 export type Formatting = Pick<MessageRow, "format" | "entities">;
@@ -58,6 +58,7 @@ export function chatPage(db: ProjectDb, tokenId: number, f: ChatFilter, limit: n
       title: chats.title,
       userId: chats.userId,
       firstName: chats.firstName,
+      lastName: users.lastName,
       username: chats.username,
       lastMessageAt: chats.lastMessageAt,
       lastMessageText: chats.lastMessageText,
@@ -67,6 +68,8 @@ export function chatPage(db: ProjectDb, tokenId: number, f: ChatFilter, limit: n
     })
     .from(chats)
     .leftJoin(people, personOfChat)
+    // the user's last name is kept with the user, not the chat: two "Maria"s are told apart by it
+    .leftJoin(users, and(eq(users.tokenId, chats.tokenId), eq(users.userId, chats.userId)))
     .where(sql`${chats}.rowid IN ${page}`)
     .orderBy(desc(chats.lastMessageAt), desc(chats.chatId))
     .all();
