@@ -3,14 +3,12 @@
 // watchdog reads /proc and ends a bot that uses too much memory or CPU time.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import { setPriority } from "node:os";
 import { join } from "node:path";
 import { ensureBotModules } from "./bot-modules";
 import { readLines } from "./lines";
+import { BACKGROUND_NICE, lowerPriority } from "../lib/priority";
 import type { BotCommand } from "./runner/protocol";
 
-/** Niceness of a preview bot's process (docs/operations.md "Runners and stalls"). */
-const PREVIEW_NICE = 10;
 const exitedAlready = (proc: ReturnType<typeof Bun.spawn>) => proc.exitCode !== null || proc.signalCode !== null;
 
 export interface PreviewLimits {
@@ -87,12 +85,8 @@ export class PreviewBot {
       stderr: "pipe",
     });
     this.proc = proc;
-    // A preview is a user's trial run: when the cores are busy, the server's requests go first.
-    try {
-      setPriority(proc.pid, PREVIEW_NICE);
-    } catch {
-      // not allowed here: it runs at the server's priority
-    }
+    // A preview is a user's trial run: when the cores are busy, the server's requests and the bots go first.
+    lowerPriority(proc.pid, BACKGROUND_NICE);
     const token = spec.env.BOT_TOKEN ?? "";
     const mask = (l: string) => (token ? l.split(token).join("***") : l);
     const output = Promise.all([

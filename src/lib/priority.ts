@@ -1,0 +1,21 @@
+// Who gets the cores first when they are busy (docs/operations.md "Runners and stalls"): the
+// server's event loop, which answers every request and watches the runners, runs at the priority
+// it was started with; the processes it starts for bots run below it, and the work of one user that
+// can wait (a preview bot, generating a program, a Tables read) below the bots. A bot burning CPU in
+// its scenario SQL then cannot delay the server's answers (bench/health-under-load.ts), and a
+// user's trial run cannot delay other owners' bots.
+import { setPriority } from "node:os";
+
+/** Niceness of bot processes: the shared runners and, with BOT_ISOLATION=process, each bot. */
+export const BOT_NICE = 5;
+/** Niceness of a preview bot's process and of the server's worker threads. */
+export const BACKGROUND_NICE = 10;
+
+/** Lowers the priority of process (or, on Linux, thread) `pid` (0: the calling thread); a no-op where that is not allowed. */
+export function lowerPriority(pid: number, nice: number) {
+  try {
+    setPriority(pid, nice);
+  } catch {
+    // not allowed here: it keeps the server's priority
+  }
+}
