@@ -4,17 +4,20 @@
 // can wait (a preview bot, generating a program, a Tables read) below the bots. A bot burning CPU in
 // its scenario SQL then cannot delay the server's answers (bench/health-under-load.ts), and a
 // user's trial run cannot delay other owners' bots.
-import { setPriority } from "node:os";
+import { getPriority, setPriority } from "node:os";
 
-/** Niceness of bot processes: the shared runners and, with BOT_ISOLATION=process, each bot. */
+/** How much nicer than the server bot processes run: the shared runners and, with BOT_ISOLATION=process, each bot. */
 export const BOT_NICE = 5;
-/** Niceness of a preview bot's process and of the server's worker threads. */
+/** How much nicer than the server a preview bot's process and the server's worker threads run. */
 export const BACKGROUND_NICE = 10;
 
-/** Lowers the priority of process (or, on Linux, thread) `pid` (0: the calling thread); a no-op where that is not allowed. */
-export function lowerPriority(pid: number, nice: number) {
+/**
+ * Makes process (or, on Linux, thread) `pid` (0: the calling thread) `by` nicer than the calling
+ * thread, so a server started niced keeps the order; a no-op where that is not allowed.
+ */
+export function lowerPriority(pid: number, by: number) {
   try {
-    setPriority(pid, nice);
+    setPriority(pid, Math.min(19, getPriority(0) + by));
   } catch {
     // not allowed here: it keeps the server's priority
   }
