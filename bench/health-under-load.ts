@@ -12,6 +12,7 @@
 //
 //   bun bench/health-under-load.ts [--seconds 12] [--rounds 3] [--generators 8] [--previewers 2] [--sql 1]
 //   --profile <dir>: the server from source under Bun's CPU profiler (written there at the end)
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeMessenger } from "../test/support/fake-messenger";
 import { greeterScenario } from "../test/bots/scenario-fixture";
@@ -63,6 +64,16 @@ async function probe(url: string, ms: number): Promise<number[]> {
   const out = await new Response(proc.stdout).text();
   if ((await proc.exited) !== 0) throw new Error("the health probe failed");
   return JSON.parse(out);
+}
+
+/**
+ * The server's main thread (the event loop: its thread id is the process id) from /proc: CPU it
+ * used and time it waited, ready, for a core (schedstat), in ms. Together they tell work on the
+ * event loop from contention for the cores, which the health p99 alone cannot.
+ */
+function mainThread(pid: number): { cpuMs: number; waitMs: number } {
+  const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ").map(Number);
+  return { cpuMs: run! / 1e6, waitMs: wait! / 1e6 };
 }
 
 /** POST generate, reading the answer without parsing it (the program is large). */
@@ -189,9 +200,20 @@ else await runBench("health-under-load", async () => {
   let previewBurns = 0;
   const windowMs = (SECONDS * 1000) / ROUNDS;
   const spec: ClientSpec = { url: p.url, ms: windowMs, generators: GENERATORS, generate: { projectId: large.id, cookie }, previews: previewers.map((c, i) => ({ cookie: c, projectId: shared[i]! })), sqlPreview };
+  const pid = p.server.proc.pid;
+  const thread = { idle: { cpuMs: 0, waitMs: 0 }, loaded: { cpuMs: 0, waitMs: 0 } };
+  /** Runs `window`, adding what the main thread did meanwhile to `into`. */
+  const watched = async <T>(into: { cpuMs: number; waitMs: number }, window: () => Promise<T>): Promise<T> => {
+    const before = mainThread(pid);
+    const out = await window();
+    const after = mainThread(pid);
+    into.cpuMs += after.cpuMs - before.cpuMs;
+    into.waitMs += after.waitMs - before.waitMs;
+    return out;
+  };
   for (let round = 0; round < ROUNDS; round++) {
-    idleSamples.push(...(await probe(p.url, windowMs)));
-    const [samples, done, burns] = await Promise.all([probe(p.url, windowMs), load(spec), burnInBot(windowMs)]);
+    idleSamples.push(...(await watched(thread.idle, () => probe(p.url, windowMs))));
+    const [samples, done, burns] = await watched(thread.loaded, () => Promise.all([probe(p.url, windowMs), load(spec), burnInBot(windowMs)]));
     loadedSamples.push(...samples);
     generates += done.generates;
     previews += done.previews;
@@ -219,6 +241,10 @@ else await runBench("health-under-load", async () => {
     previewsPerSecond: Number((previews / loadedSeconds).toFixed(2)),
     // /burn rounds of the worst SQL: in the third owner's bot, in a preview
     sqlBurns: { bot: botBurns, preview: previewBurns },
+    // the event loop's thread per second of each kind of window: CPU used, time waited for a core
+    mainThreadPerSecond: Object.fromEntries(
+      Object.entries(thread).map(([k, v]) => [k, { cpuMs: Number((v.cpuMs / loadedSeconds).toFixed(1)), waitMs: Number((v.waitMs / loadedSeconds).toFixed(1)) }]),
+    ),
     runnersKilled: kills.length,
     ...(kills.length ? { kills } : {}),
     // every bot still in its first launch: no runner restarted, no crash counted
