@@ -11,6 +11,7 @@
 // 1.5x idle). Prints ONE JSON line.
 //
 //   bun bench/health-under-load.ts [--seconds 12] [--rounds 3] [--generators 8] [--previewers 2] [--sql 1]
+//     [--generate-rate N]: N generates a second in all instead of each client without pause
 //   --profile <dir>: the server from source under Bun's CPU profiler (written there at the end)
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -26,6 +27,8 @@ const ROUNDS = arg("rounds", 3);
 const GENERATORS = arg("generators", 8);
 /** 0 leaves the worst scenario SQL out (the load of the first version of this bench) */
 const SQL = arg("sql", 1);
+/** generates a second in all (0: each client without pause): compares servers at the same offered load */
+const RATE = arg("generate-rate", 0);
 const PROFILE = process.argv.includes("--profile") ? process.argv[process.argv.indexOf("--profile") + 1] : undefined;
 
 /**
@@ -87,6 +90,8 @@ interface ClientSpec {
   url: string;
   ms: number;
   generators: number;
+  /** generates a second in all; 0: without pause */
+  rate: number;
   generate: { projectId: number; cookie: string };
   previews: { cookie: string; projectId: number }[];
   /** a user running the worst SQL in a preview of it */
@@ -112,8 +117,18 @@ async function clients(spec: ClientSpec) {
   const over = () => performance.now() > end;
   let generates = 0;
   let previews = 0;
-  const generating = Array.from({ length: spec.generators }, async () => {
-    for (; !over(); generates++) await generate(spec.url, spec.generate.projectId, spec.generate.cookie);
+  const generating = Array.from({ length: spec.generators }, async (_, i) => {
+    const every = spec.rate > 0 ? (1000 * spec.generators) / spec.rate : 0;
+    let next = performance.now() + (every * i) / spec.generators;
+    for (;;) {
+      if (every) {
+        await Bun.sleep(Math.max(0, next - performance.now()));
+        next += every;
+      }
+      if (over()) return;
+      await generate(spec.url, spec.generate.projectId, spec.generate.cookie);
+      generates++;
+    }
   });
   const previewing = spec.previews.map(async ({ cookie, projectId }) => {
     for (; !over(); previews++) {
@@ -199,7 +214,7 @@ else await runBench("health-under-load", async () => {
   let botBurns = 0;
   let previewBurns = 0;
   const windowMs = (SECONDS * 1000) / ROUNDS;
-  const spec: ClientSpec = { url: p.url, ms: windowMs, generators: GENERATORS, generate: { projectId: large.id, cookie }, previews: previewers.map((c, i) => ({ cookie: c, projectId: shared[i]! })), sqlPreview };
+  const spec: ClientSpec = { url: p.url, ms: windowMs, generators: GENERATORS, rate: RATE, generate: { projectId: large.id, cookie }, previews: previewers.map((c, i) => ({ cookie: c, projectId: shared[i]! })), sqlPreview };
   const pid = p.server.proc.pid;
   const thread = { idle: { cpuMs: 0, waitMs: 0 }, loaded: { cpuMs: 0, waitMs: 0 } };
   /** Runs `window`, adding what the main thread did meanwhile to `into`. */
@@ -231,6 +246,7 @@ else await runBench("health-under-load", async () => {
     seconds: SECONDS,
     rounds: ROUNDS,
     generators: GENERATORS,
+    generateRate: RATE,
     previewers: PREVIEWERS,
     idle,
     loaded,
