@@ -121,7 +121,7 @@ export class PreviewSession {
       },
     });
     this.bot = bot;
-    bot.start();
+    await bot.start();
     const started = await Promise.race([polled.then(() => true), Bun.sleep(READY_TIMEOUT_MS).then(() => false), bot.ended.then(() => false)]);
     if (started && this.status === "starting") this.status = "running";
     else if (this.status === "starting") {
