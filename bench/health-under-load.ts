@@ -33,27 +33,30 @@ const PROFILE = process.argv.includes("--profile") ? process.argv[process.argv.i
 
 /**
  * The worst scenario SQL issue 29's probe ran, as one user's bot may: on /setup a table whose
- * generated column is expensive to compute; on /burn a sort of every row by it, a recursive CTE and
- * 48 MB of TEMP (its cap is 64 MB) in four writes. Each statement takes about 0.1 s, so the bot
- * burns CPU without pause while its runner's watchdog (5 s) has no bot to blame.
+ * generated column is expensive to compute; then, one command per statement (a flow runs its nodes
+ * without yielding, and a runner blocked 5 s has its bot named and killed), a sort of every row by
+ * that column, a recursive CTE, and TEMP filled to 48 MB (its cap is 64 MB) and emptied. A round of
+ * BURN is the user sending each in turn; each statement takes about 0.1 s of CPU.
  */
-const fill = (id: string, next: string) => sqlNode(id, next, "INSERT INTO temp.spill WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c LIMIT 12) SELECT randomblob(1048576) FROM c");
+const FILL = "INSERT INTO temp.spill WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c LIMIT 12) SELECT randomblob(1048576) FROM c";
+const STATEMENTS: Record<string, string> = {
+  setup0: "DROP TABLE IF EXISTS heavy",
+  setup1: "CREATE TABLE heavy (n INTEGER, t TEXT, x AS (length(hex(zeroblob(3000 + n % 1000)))))",
+  setup2: "INSERT INTO heavy (n, t) WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c LIMIT 20000) SELECT n, hex(randomblob(16)) FROM c",
+  sort: "SELECT count(*) AS n, max(x) AS m FROM (SELECT x, t FROM heavy ORDER BY x DESC, t LIMIT 100000)",
+  count: "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c LIMIT 500000) SELECT sum(n) AS s FROM c",
+  spill: "CREATE TEMP TABLE IF NOT EXISTS spill (b BLOB)",
+  fill1: FILL,
+  fill2: FILL,
+  fill3: FILL,
+  fill4: FILL,
+  empty: "DROP TABLE temp.spill",
+};
+const SETUP = ["/setup0", "/setup1", "/setup2"];
+const BURN = ["/sort", "/count", "/spill", "/fill1", "/fill2", "/fill3", "/fill4", "/empty"];
 const WORST_SQL = scenarioOf(
-  commandNode("setup", "/setup", "s1"),
-  sqlNode("s1", "s2", "DROP TABLE IF EXISTS heavy"),
-  sqlNode("s2", "s3", "CREATE TABLE heavy (n INTEGER, t TEXT, x AS (length(hex(zeroblob(3000 + n % 1000)))))"),
-  sqlNode("s3", "ready", "INSERT INTO heavy (n, t) WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c LIMIT 20000) SELECT n, hex(randomblob(16)) FROM c"),
-  messageNode("ready", "ready"),
-  commandNode("burn", "/burn", "b1"),
-  sqlNode("b1", "b2", "SELECT count(*) AS n, max(x) AS m FROM (SELECT x, t FROM heavy ORDER BY x DESC, t LIMIT 100000)"),
-  sqlNode("b2", "b3", "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c LIMIT 500000) SELECT sum(n) AS s FROM c"),
-  sqlNode("b3", "f1", "CREATE TEMP TABLE IF NOT EXISTS spill (b BLOB)"),
-  fill("f1", "f2"),
-  fill("f2", "f3"),
-  fill("f3", "f4"),
-  fill("f4", "b4"),
-  sqlNode("b4", "burnt", "DROP TABLE temp.spill"),
-  messageNode("burnt", "burnt"),
+  ...Object.entries(STATEMENTS).flatMap(([name, query]) => [commandNode(`c_${name}`, `/${name}`, `q_${name}`), sqlNode(`q_${name}`, "done", query)]),
+  messageNode("done", "done"),
 );
 
 /**
@@ -140,16 +143,16 @@ async function clients(spec: ClientSpec) {
   let previewBurns = 0;
   const burning = spec.sqlPreview && (async ({ cookie, projectId }: { cookie: string; projectId: number }) => {
     const s = await api(spec.url, "POST", `/api/projects/${projectId}/preview`, { cookie, json: {}, expect: 201 });
-    const say = async (text: string, reply: string) => {
+    const say = async (text: string) => {
       let version = (await api(spec.url, "POST", `/api/preview/${s.id}/actions`, { cookie, json: { type: "text", text } })).version;
       await until(async () => {
         const t = await api(spec.url, "GET", `/api/preview/${s.id}/transcript?after=${version}&wait=1000`, { cookie });
         version = t.version;
-        return t.entries.some((e: { from: string; text?: string }) => e.from === "bot" && e.text === reply);
-      }, `the preview's "${reply}"`, 60_000);
+        return t.entries.some((e: { from: string; text?: string }) => e.from === "bot" && e.text === "done");
+      }, `the preview's answer to ${text}`, 60_000);
     };
-    await say("/setup", "ready");
-    for (; !over(); previewBurns++) await say("/burn", "burnt");
+    for (const command of SETUP) await say(command);
+    for (; !over(); previewBurns++) for (const command of BURN) await say(command);
     await api(spec.url, "DELETE", `/api/preview/${s.id}`, { cookie });
   })(spec.sqlPreview);
   await Promise.all([...generating, ...previewing, burning]);
@@ -190,12 +193,12 @@ else await runBench("health-under-load", async () => {
     fake.sendText(sqlBot!.token, sqlUser, text);
     await fake.waitForSent(sqlBot!.token, sqlUser.id, 1, 60_000);
   };
-  if (sqlBot) await tell("/setup");
-  /** The worst SQL in the third owner's bot, one /burn after another, for `ms`: how many ran. */
+  if (sqlBot) for (const command of SETUP) await tell(command);
+  /** The worst SQL in the third owner's bot, one round of BURN after another, for `ms`: how many rounds ran. */
   const burnInBot = async (ms: number) => {
     let burns = 0;
     if (!sqlBot) return 0;
-    for (const end = performance.now() + ms; performance.now() < end; burns++) await tell("/burn");
+    for (const end = performance.now() + ms; performance.now() < end; burns++) for (const command of BURN) await tell(command);
     return burns;
   };
 
