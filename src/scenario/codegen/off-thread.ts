@@ -41,9 +41,10 @@ const run = workerPool<Job, Reply>({ entry: WORKER_ENTRY, size: SPARE_CORES, idl
 
 /**
  * Programs of the last calls that named a `scope` (program-cache.ts): at most 16, 48 MB in all (a
- * 2,000-node scenario's program is about 0.75 MB).
+ * 2,000-node scenario's program is about 0.75 MB). A program as JSON counts twice: generate keeps
+ * the answer body made from it while it is kept (projects/code.ts).
  */
-const programs = programCache<Reply>({ entries: 16, bytes: 48 * 1024 * 1024 }, (r) => ("bot" in r ? (r.codeJson?.byteLength ?? 0) + r.bot.code.length * 2 : 0));
+const programs = programCache<Reply>({ entries: 16, bytes: 48 * 1024 * 1024 }, (r) => ("bot" in r ? (r.codeJson?.byteLength ?? 0) * 2 + r.bot.code.length * 2 : 0));
 
 /** The cache scope of a project's stored scenario. */
 export const projectScope = (projectId: number) => `project ${projectId}`;
