@@ -184,6 +184,10 @@ function headline(name: string, r: Figures) {
       rows.push([name, "message → reply in the transcript, p50 / p99", `${ms(r.preview?.p50Ms)} / ${ms(r.preview?.p99Ms)}`, `production via fake messenger ${ms(r.production?.p50Ms)} / ${ms(r.production?.p99Ms)}`, num(r.p50VsProduction)]);
       rows.push([name, "preview start (bot polling)", ms(r.previewStartMs), "", ""]);
       return;
+    case "health-under-load":
+      rows.push([name, "/api/health p99 under generate, preview and scenario SQL load", ms(r.loaded?.p99Ms), `idle ${ms(r.idle?.p99Ms)}`, num(r.p99Ratio)]);
+      rows.push([name, "generates/s, previews/s, runners killed", `${num(r.generatesPerSecond)}, ${num(r.previewsPerSecond)}, ${num(r.runnersKilled)}`, "", ""]);
+      return;
     case "codegen":
       for (const [k, v] of Object.entries(r)) {
         if (v && typeof v === "object" && "medianMs" in v) rows.push([name, `generate ${k}`, ms(v.medianMs), `${v.lines} lines, ${v.kb} KB`, ""]);
