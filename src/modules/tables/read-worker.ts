@@ -2,8 +2,8 @@
 // the server's event loop — a sort by a column without an index or a search scans the whole table
 // (bench/tables.ts). Its own connections to the tables files; it never writes. Also an entry point
 // of the compiled executable (scripts/build.ts).
-import { setPriority } from "node:os";
 import { AppError } from "../../errors";
+import { BACKGROUND_NICE, lowerPriority } from "../../lib/priority";
 import { countRows, importRows, inSnapshot, pageRows, plainColumns, RowRefused, tablesOf } from "./queries";
 import { csvRecords, jsonRecords } from "./records";
 import type { ReadJob, ReadReply } from "./reads";
@@ -12,11 +12,7 @@ declare const self: Worker;
 
 // Niced, this thread only: when the cores are busy the event loop, which answers every request,
 // gets them first (as the generator's worker, src/scenario/codegen/worker.ts).
-try {
-  setPriority(0, 10);
-} catch {
-  // not allowed here: the thread runs at the server's priority
-}
+lowerPriority(0, BACKGROUND_NICE);
 
 function run(job: ReadJob): ReadReply {
   try {
