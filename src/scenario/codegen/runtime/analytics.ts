@@ -17,7 +17,7 @@ export const COUNTING = !!db && env.BOTLOOM_ANALYTICS !== "0";
 export type Tally =
   | { k: "in"; at: string; command: string | null }
   | { k: "out"; at: string; n: number }
-  | { k: "visit"; at: string; node: string; via: string | null; userId: string }
+  | { k: "visit"; at: string; node: string; via: string | null; userId: string | null }
   | { k: "press"; at: string; node: string; text: string };
 
 const analyticsSql = COUNTING && db
@@ -142,9 +142,15 @@ export function tally(c: Tally) {
   if (COUNTING) queueRecord({ t: "count", c });
 }
 
-/** A node entered by a walk of the flow, and the transition that led there (via: the node it came from). */
+/**
+ * A node entered by a walk of the flow, and the transition that led there (via: the node it came
+ * from). The user is the update's sender, else the private chat's (its id is the user's); a walk in
+ * a group that no user started (a schedule, the bot's own message there) counts visits only.
+ */
 export function countVisit(turn: Turn, node: string, via: string | undefined) {
-  if (COUNTING) tally({ k: "visit", at: new Date().toISOString(), node, via: via ?? null, userId: String(turn.from?.id ?? turn.chatId) });
+  if (!COUNTING) return;
+  const user = turn.from?.id ?? (turn.chatId > 0 ? turn.chatId : null);
+  tally({ k: "visit", at: new Date().toISOString(), node, via: via ?? null, userId: user === null ? null : String(user) });
 }
 
 /** Reads the person's state before record.ts writes the op: whether they are new, had a source, had blocked the bot. */
@@ -162,6 +168,7 @@ export function countRecord(op: RecordOp) {
     else if (c.k === "press") addTally(day, "button", c.text, c.node);
     else {
       add(pending.visits, day + SEP + c.node);
+      if (c.userId === null) return;
       const reached = day + SEP + c.node + SEP + c.userId;
       if (!known.rows.has(reached)) pending.reached.add(reached);
       const followed = c.via ? day + SEP + c.via + SEP + c.node + SEP + c.userId + SEP + "edge" : undefined;
