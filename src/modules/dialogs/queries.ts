@@ -5,7 +5,7 @@ import { and, desc, eq, getTableColumns, lt, or, sql, type SQL } from "drizzle-o
 import type { Db } from "../../db/client";
 import type { ProjectDb } from "../../db/project-db";
 import { projects } from "../../db/schema";
-import { projectBotChats as chats, projectBotMessageDetails as details, projectBotMessages as messages, projectBotPeople as people } from "../../db/project-schema";
+import { projectAnalyticsHours as hours, projectBotChats as chats, projectBotMessageDetails as details, projectBotMessages as messages, projectBotPeople as people } from "../../db/project-schema";
 import { containsText } from "../../db/like";
 
 export type ChatRow = typeof chats.$inferSelect & { blocked: number };
@@ -133,12 +133,19 @@ function prepareOutgoing(db: ProjectDb) {
       .where(and(eq(people.tokenId, p("tokenId")), eq(people.userId, p("chatId"))))
       .prepare(),
     format: db.insert(details).values({ id: p("id"), tokenId: p("tokenId"), format: p("format") }).prepare(),
+    // the bot's account sent it: "messages out" of its hour (docs/analytics.md), beside the bot's own sends
+    counted: db
+      .insert(hours)
+      .values({ tokenId: p("tokenId"), hour: p("hour"), messagesOut: 1 })
+      .onConflictDoUpdate({ target: [hours.tokenId, hours.hour], set: { messagesOut: sql`${hours.messagesOut} + 1` } })
+      .prepare(),
   };
 }
 const outgoing = new WeakMap<object, ReturnType<typeof prepareOutgoing>>();
 
 /**
- * An outgoing message, its chat's last message and the person's count: called inside a transaction
+ * An outgoing message, its chat's last message, the person's count and the hour's messages out
+ * (operators' and campaigns' sends count as the bot's do): called inside a transaction
  * on `db` (the file, not the transaction's object: the statements run on the file's one connection).
  */
 export function writeOutgoing(db: ProjectDb, tokenId: number, chatId: string, m: NewMessage, format: string | null = null): typeof messages.$inferSelect {
@@ -162,6 +169,7 @@ export function writeOutgoing(db: ProjectDb, tokenId: number, chatId: string, m:
   })!;
   s.chat.run({ tokenId, chatId, at: m.createdAt, last: (m.text || `[${m.kind}]`).slice(0, 200) });
   s.person.run({ tokenId, chatId });
+  s.counted.run({ tokenId, hour: m.createdAt.slice(0, 13) });
   // the text keeps its markup; the format says how to show it (docs/dialogs.md)
   if (format) s.format.run({ id: row.id, tokenId, format });
   return row;
