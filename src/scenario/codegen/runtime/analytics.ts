@@ -102,11 +102,11 @@ const pending = {
   /** day, from, to, user */
   edges: new Set<string>(),
   /**
-   * Users of the window the bot found without any trace (no person record, no day of activity):
-   * their rows have no previous day, so they are written without a lookup. Kept only until the
-   * window is written (a later day would have one).
+   * Users the bot found without any trace (no person record, no day of activity), with that day:
+   * their rows of that day have no previous day, so they are written without a lookup. Kept until
+   * the window's rows are written.
    */
-  fresh: new Set<string>(),
+  fresh: new Map<string, string>(),
 };
 
 /**
@@ -200,12 +200,12 @@ export function countRecord(op: RecordOp) {
       keep(known.people, p.userId, !!(before?.source ?? p.source));
       if (!before) {
         latest = q.lastDay.get(TOKEN_ID, p.userId, day);
-        if (!latest) pending.fresh.add(p.userId);
+        if (!latest) keep(pending.fresh, p.userId, day);
       }
     }
     if (known.activeHour.get(p.userId) === hour) return;
     keep(known.activeHour, p.userId, hour);
-    if (latest === undefined) latest = pending.fresh.has(p.userId) ? null : q.lastDay.get(TOKEN_ID, p.userId, day);
+    if (latest === undefined) latest = pending.fresh.get(p.userId) === day ? null : q.lastDay.get(TOKEN_ID, p.userId, day);
     if (latest?.day === day) {
       // a later hour of a day already counted: active this hour, not a first of the day
       if (latest.last_hour !== hour && q.nextHour.run(hour, TOKEN_ID, p.userId, day, hour).changes > 0) bump(hour, ACTIVE);
@@ -228,11 +228,30 @@ export function countRecord(op: RecordOp) {
  * second instead of with every 50 ms batch. A timer brings a quiet bot's last counts in.
  */
 export const COUNT_WINDOW_MS = 1000;
+/**
+ * Write-side rows (a user's first visit of a node or transition that day) per transaction: a
+ * window with many new users is written in slices with a turn of the event loop between, so no
+ * reply of the bot (or of the other bots of its runner) waits behind all of them at once.
+ */
+export const COUNT_SLICE = 64;
 let countsWrittenAt = 0;
 let countTimer: ReturnType<typeof setTimeout> | undefined;
+/** set by the timers: a slice of the window is written, not all (a stopping bot writes all) */
+let slicing = false;
 
 export function countsWaiting(): boolean {
   return pending.hours.size + pending.active.size + pending.tallies.size + pending.visits.size + pending.reached.size + pending.edges.size > 0;
+}
+
+/** The timers' write: the records waiting and a slice of the counts. */
+export function writeSlice() {
+  countTimer = undefined;
+  slicing = true;
+  try {
+    flushRecords(true);
+  } finally {
+    slicing = false;
+  }
 }
 
 /** Writes what the batches summed once the window has passed (`now`: at once); called at the end of the record transaction. */
@@ -241,15 +260,13 @@ export function writeCounts(now = false) {
   if (!q || !countsWaiting()) return;
   const wait = countsWrittenAt + COUNT_WINDOW_MS - Date.now();
   if (!now && wait > 0) {
-    countTimer ??= setTimeout(() => {
-      countTimer = undefined;
-      flushRecords(true);
-    }, wait);
+    countTimer ??= setTimeout(writeSlice, wait);
     countTimer.unref?.();
     return;
   }
   if (countTimer) clearTimeout(countTimer);
   countTimer = undefined;
+  let budget = !now || slicing ? COUNT_SLICE : Infinity;
   countsWrittenAt = Date.now();
   for (const [hour, c] of pending.hours) q.hour.run(TOKEN_ID, hour, c[NEW], c[ACTIVE], c[IN], c[OUT], c[BLOCKED]);
   for (const [key, n] of pending.active) {
@@ -266,9 +283,11 @@ export function writeCounts(now = false) {
   const reachOf = (key: string) => reach.get(key) ?? (reach.set(key, [0, 0]), reach.get(key)!);
   for (const [key, n] of pending.visits) reachOf(key + SEP)[1] += n;
   for (const key of pending.reached) {
+    if (budget-- <= 0) break;
+    pending.reached.delete(key);
     const [day, node, user] = key.split(SEP);
     rememberRow(key);
-    const prev = pending.fresh.has(user) ? null : q.lastNodeDay.get(TOKEN_ID, user, node, day)?.day ?? null;
+    const prev = pending.fresh.get(user) === day ? null : q.lastNodeDay.get(TOKEN_ID, user, node, day)?.day ?? null;
     if (prev === day || q.visit.run(TOKEN_ID, node, user, day, prev).changes === 0) continue;
     reachOf(day + SEP + node + SEP + (prev ?? ""))[0] += 1;
     if (prev) q.oldNodeDays.run(TOKEN_ID, user, node, prev);
@@ -279,9 +298,11 @@ export function writeCounts(now = false) {
   }
   const followed = new Map<string, number>();
   for (const key of pending.edges) {
+    if (budget-- <= 0) break;
+    pending.edges.delete(key);
     const [day, from, to, user] = key.split(SEP);
     rememberRow(key);
-    const prev = pending.fresh.has(user) ? null : q.lastEdgeDay.get(TOKEN_ID, user, from, to, day)?.day ?? null;
+    const prev = pending.fresh.get(user) === day ? null : q.lastEdgeDay.get(TOKEN_ID, user, from, to, day)?.day ?? null;
     if (prev === day || q.edge.run(TOKEN_ID, from, to, user, day, prev).changes === 0) continue;
     add(followed, day + SEP + from + SEP + to + SEP + (prev ?? ""));
     if (prev) q.oldEdgeDays.run(TOKEN_ID, user, from, to, prev);
@@ -290,7 +311,13 @@ export function writeCounts(now = false) {
     const [day, from, to, prev] = key.split(SEP);
     q.edgeReach.run(TOKEN_ID, day, from, to, prev, users);
   }
-  clearPending();
+  pending.hours.clear();
+  pending.active.clear();
+  pending.tallies.clear();
+  pending.visits.clear();
+  if (pending.reached.size + pending.edges.size === 0) return pending.fresh.clear();
+  countTimer = setTimeout(writeSlice, 0);
+  countTimer.unref?.();
 }
 
 export function keep<T>(map: Map<string, T>, key: string, value: T) {
