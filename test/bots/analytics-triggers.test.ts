@@ -2,7 +2,9 @@
 // a member update, a webhook and a schedule — count their node as reached when they fire, with
 // their transition into the flow, per user where a user is known: a reaction's and a member's
 // update carry one, a webhook names a private chat (its user); a schedule that runs in a group
-// has no user and counts visits only. A real bot in a shared runner on the fake messenger.
+// has no user and counts visits only. And a window of many new users, written in slices (40 users
+// at once, each walking four nodes and three transitions: 280 write-side rows, several slices of
+// COUNT_SLICE), counts each exactly once. A real bot in a shared runner on the fake messenger.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { loginAs } from "../support/app";
 import type { FakeUser } from "../support/fake-messenger";
@@ -22,6 +24,10 @@ const scenario = {
       at("welcome", "message", { messageText: "welcome {member_id}" }),
       at("tick", "schedule_trigger", { rules: [{ mode: "interval", intervalMinutes: 600 }], runOnStart: true, targetChatId: String(GROUP.id), autoTransitionTo: "tock" }),
       at("tock", "message", { messageText: "daily news" }),
+      at("walk", "command", { command: "/walk", messageText: "Hi", autoTransitionTo: "a" }),
+      at("a", "set_variable", { assignments: [{ variable: "x", value: "1" }], autoTransitionTo: "b" }),
+      at("b", "set_variable", { assignments: [{ variable: "y", value: "2" }], autoTransitionTo: "c" }),
+      at("c", "message", { messageText: "Done" }),
     ],
   }],
 };
@@ -65,18 +71,27 @@ test("reactions, member updates and a schedule in a group count their trigger no
     const r = await get("/nodes");
     return r.body.items?.some((n: { nodeId: string; users: number }) => n.nodeId === "joins" && n.users === 2) ? r : undefined;
   }, "the member trigger counted", 15_000);
-  expect(funnel.body.items).toEqual([
-    { nodeId: "joins", sheetId: "main", users: 2, visits: 2 },
-    { nodeId: "welcome", sheetId: "main", users: 2, visits: 2 },
-    { nodeId: "liked", sheetId: "main", users: 1, visits: 2 },
-    { nodeId: "start", sheetId: "main", users: 1, visits: 1 },
-    { nodeId: "thanks", sheetId: "main", users: 1, visits: 2 },
-    { nodeId: "tick", sheetId: "main", users: 0, visits: 1 },
-    { nodeId: "tock", sheetId: "main", users: 0, visits: 1 },
-  ]);
+  // node, users, visits
+  const nodes: [string, number, number][] = [["joins", 2, 2], ["welcome", 2, 2], ["liked", 1, 2], ["start", 1, 1], ["thanks", 1, 2], ["tick", 0, 1], ["tock", 0, 1]];
+  expect(funnel.body.items).toEqual(nodes.map(([nodeId, users, visits]) => ({ nodeId, sheetId: "main", users, visits })));
   // the schedule's transition had no user to count
-  expect(funnel.body.edges).toEqual([
-    { from: "joins", to: "welcome", users: 2 },
-    { from: "liked", to: "thanks", users: 1 },
-  ]);
+  expect(funnel.body.edges.map((e: { from: string; to: string; users: number }) => [e.from, e.to, e.users])).toEqual([["joins", "welcome", 2], ["liked", "thanks", 1]]);
+}, 60_000);
+
+test("280 write-side rows of one window, in slices, each counted once", async () => {
+  const USERS = 40;
+  const users = Array.from({ length: USERS }, (_, i) => ({ id: 74_100 + i, first_name: `U${i}` }));
+  for (const u of users) p.fake.sendText(b.bot.token, u, "/walk");
+  await Promise.all(users.map((u) => p.fake.waitForSent(b.bot.token, u.id, 2, 20_000)));
+  const walked = (r: { body: { items?: { nodeId: string }[]; edges?: { from: string }[] } }) => ({
+    items: (r.body.items ?? []).filter((n) => ["walk", "a", "b", "c"].includes(n.nodeId)),
+    edges: (r.body.edges ?? []).filter((e) => ["walk", "a", "b"].includes(e.from)),
+  });
+  const get = () => p.t.call("GET", `/api/bot/tokens/${b.tokenId}/analytics/nodes`, { cookie: b.cookie });
+  const funnel = await until(async () => {
+    const w = walked(await get());
+    return w.edges.length === 3 && w.edges.every((e: any) => e.users === USERS) ? w : undefined;
+  }, "every transition counted", 15_000).catch(async () => walked(await get()));
+  expect(funnel.items).toEqual(["a", "b", "c", "walk"].map((nodeId) => ({ nodeId, sheetId: "main", users: USERS, visits: USERS })));
+  expect(funnel.edges).toEqual([["a", "b"], ["b", "c"], ["walk", "a"]].map(([from, to]) => ({ from, to, users: USERS })));
 }, 60_000);
