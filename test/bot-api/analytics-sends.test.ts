@@ -1,7 +1,8 @@
 // "Messages out" counts every message the bot's account sent (docs/analytics.md "What is counted"):
 // an operator's message from the Dialogs tab and a campaign's sends raise the hour's messagesOut by
 // exactly what went out, in the transaction that writes their chat records (the bot does not run:
-// the server sends on the fake messenger). A send the messenger refuses counts nothing.
+// the server sends on the fake messenger). A send the messenger refuses counts nothing; a campaign
+// of a token that keeps no messages (no chat record) counts too.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { projectBotChats, projectBotPeople, projectBotUsers } from "../../src/db/project-schema";
 import { until } from "../support/process";
@@ -57,4 +58,12 @@ test("an operator's message counts one, a campaign of three recipients three; a 
   await until(async () => (await env.call("GET", `/api/bot/tokens/${tokenId}/campaigns/${c.body.id}`, { cookie: env.cookie })).body.status === "done", "the campaign done");
   expect(env.fake.sent(botToken).filter((m) => String(m.params.text).startsWith("News for")).length).toBe(3);
   expect(await messagesOut()).toEqual({ total: 4, today: 4 });
+
+  // a token that keeps no messages writes no chat record: its campaign's sends count all the same
+  expect((await env.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie: env.cookie, json: { messageRetentionDays: 0 } })).status).toBe(200);
+  const quiet = await env.call("POST", `/api/bot/tokens/${tokenId}/campaigns`, { cookie: env.cookie, json: { name: "Quiet", message: { text: "Quiet news" }, audience: { userIds: [String(uid(0)), String(uid(2))] } } });
+  expect((await env.call("POST", `/api/bot/tokens/${tokenId}/campaigns/${quiet.body.id}/start`, { cookie: env.cookie })).body.audienceSize).toBe(2);
+  await until(async () => (await env.call("GET", `/api/bot/tokens/${tokenId}/campaigns/${quiet.body.id}`, { cookie: env.cookie })).body.status === "done", "the quiet campaign done");
+  expect(env.t.ctx.projectFiles.open(projectId).$client.query("SELECT count(*) AS n FROM bot_messages WHERE text = 'Quiet news'").get()).toEqual({ n: 0 });
+  expect(await messagesOut()).toEqual({ total: 6, today: 6 });
 });
