@@ -140,7 +140,9 @@ function headline(name: string, r: Figures) {
       const big = r.big ?? {};
       const base = r.baseline1000 ?? {};
       rows.push([name, `page of ${r.rows} rows p99: first / last / next (server)`, `${ms(big.firstPage?.p99Ms)} / ${ms(big.lastPage?.p99Ms)} / ${ms(big.nextFromMiddle?.p99Ms)}`, `1,000 rows first ${ms(base.firstPage?.p99Ms)}`, num(r.firstPageRatio)]);
-      rows.push([name, `page jumped to the middle of ${r.rows} rows p50 (OFFSET)`, ms(big.middlePage?.p50Ms), `1,000 rows ${ms(base.middlePage?.p50Ms)}`, ""]);
+      const j = big.jumps ?? {};
+      rows.push([name, `page jumped to in the middle of ${r.rows} rows p50 / p99: marks kept / after a bot's commit (first ever ${ms(j.firstEverMs)})`, `${ms(j.marksKept?.p50Ms)} / ${ms(j.marksKept?.p99Ms)}, ${ms(j.afterBotWrite?.p50Ms)} / ${ms(j.afterBotWrite?.p99Ms)}`, `plain OFFSET ${ms(j.marksKeptPlainOffset?.p50Ms)} / ${ms(j.marksKeptPlainOffset?.p99Ms)}`, num(r.jumpAfterWriteVsOffset)]);
+      rows.push([name, `page in the middle sorted by a column with an index p50, ${r.rows} rows`, ms(big.sortedIndexedMiddle?.p50Ms), `1,000 rows ${ms(base.sortedIndexedMiddle?.p50Ms)}`, ""]);
       rows.push([name, `sorted by a column without an index p50, ${r.rows} rows (worker)`, ms(big.sortedUnindexed?.p50Ms), `1,000 rows ${ms(base.sortedUnindexed?.p50Ms)}`, num(r.sortedUnindexedRatio)]);
       rows.push([name, `search of text columns p50, ${r.rows} rows (worker)`, ms(big.search?.p50Ms), `1,000 rows ${ms(base.search?.p50Ms)}`, ""]);
       rows.push([name, "/api/health p99 while big-table searches run (reads in a worker)", ms(r.health?.duringSearches?.p99Ms), `idle ${ms(r.health?.idle?.p99Ms)}`, num(r.health?.p99Ratio)]);

@@ -4,7 +4,8 @@
 
 export const PRESETS = ["24h", "7d", "30d", "90d"] as const;
 export type Preset = (typeof PRESETS)[number];
-export type Bucket = "hour" | "day";
+export const BUCKETS = ["hour", "day"] as const;
+export type Bucket = (typeof BUCKETS)[number];
 
 export interface Period {
   preset: Preset | "custom";
