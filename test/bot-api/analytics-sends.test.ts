@@ -1,6 +1,7 @@
 // "Messages out" counts every message the bot's account sent (docs/analytics.md "What is counted"):
 // an operator's message from the Dialogs tab and a campaign's sends raise the hour's messagesOut by
-// exactly what went out, in the transaction that writes their chat records (the bot does not run:
+// exactly what went out, in the transaction that writes their chat records, and a send that finds
+// the user blocked counts them blocked once (the bot does not run:
 // the server sends on the fake messenger). A send the messenger refuses counts nothing; a campaign
 // of a token that keeps no messages (no chat record) counts too.
 import { afterAll, beforeAll, expect, test } from "bun:test";
@@ -48,6 +49,11 @@ test("an operator's message counts one, a campaign of three recipients three; a 
   const refused = await env.call("POST", `/api/bot/tokens/${tokenId}/chats/${uid(1)}/messages`, { cookie: env.cookie, json: { text: "there?" } });
   expect(refused.status).toBe(409);
   expect((await messagesOut()).total).toBe(1);
+  // the refusal marked the user blocked: counted once, however often a send finds them so
+  const blocked = async () => (await env.call("GET", `/api/bot/tokens/${tokenId}/analytics`, { cookie: env.cookie })).body.totals.blocked;
+  expect(await blocked()).toBe(1);
+  expect((await env.call("POST", `/api/bot/tokens/${tokenId}/chats/${uid(1)}/messages`, { cookie: env.cookie, json: { text: "still there?" } })).status).toBe(409);
+  expect(await blocked()).toBe(1);
   env.fake.setBlocked(uid(1), false);
   // the refused send marked the user blocked; a campaign leaves them out, so unblock the record
   env.t.ctx.projectFiles.open(projectId).$client.query("UPDATE bot_people SET blocked = 0 WHERE token_id = ?").run(tokenId);

@@ -195,12 +195,24 @@ export function markRead(db: ProjectDb, tokenId: number, chatId: string) {
   return db.update(chats).set({ unread: 0 }).where(and(eq(chats.tokenId, tokenId), eq(chats.chatId, chatId))).run();
 }
 
-/** The user blocked the bot (a send said so): the flag the chat list and broadcasts read. */
+/**
+ * The user blocked the bot (a send said so): the flag the chat list and broadcasts read, and — when
+ * the user turns from "not blocked" to "blocked" — the hour's `blocked` count, as the bot's own
+ * sends count it (docs/analytics.md).
+ */
 export function markBlocked(db: ProjectDb, tokenId: number, userId: string, at: string) {
-  db.insert(people)
-    .values({ tokenId, userId, blocked: 1, blockedAt: at, firstSeenAt: at, lastSeenAt: at })
-    .onConflictDoUpdate({ target: [people.tokenId, people.userId], set: { blocked: 1, blockedAt: at } })
-    .run();
+  db.transaction((tx) => {
+    const before = tx.select({ blocked: people.blocked }).from(people).where(and(eq(people.tokenId, tokenId), eq(people.userId, userId))).get();
+    tx.insert(people)
+      .values({ tokenId, userId, blocked: 1, blockedAt: at, firstSeenAt: at, lastSeenAt: at })
+      .onConflictDoUpdate({ target: [people.tokenId, people.userId], set: { blocked: 1, blockedAt: at } })
+      .run();
+    if (before?.blocked === 1) return;
+    tx.insert(hours)
+      .values({ tokenId, hour: at.slice(0, 13), blocked: 1 })
+      .onConflictDoUpdate({ target: [hours.tokenId, hours.hour], set: { blocked: sql`${hours.blocked} + 1` } })
+      .run();
+  });
 }
 
 /** The project's scenario (platform database), to check node ids named by goto buttons and resumeAt. */
