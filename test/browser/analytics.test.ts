@@ -72,6 +72,14 @@ describe.skipIf(!haveChromium)("Analytics in Chromium", () => {
     expect(await page.getByTestId("analytics-clamped").count()).toBe(0);
     await page.getByLabel("Step").selectOption("hour");
     expect(await page.getByTestId("analytics-clamped").innerText()).toMatch(/^The period is longer than the server answers for this step: the figures cover \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}\.$/);
+    // 24 h: the last 24 hours by hour (hours=24), whatever the step said before
+    const asked: string[] = [];
+    page.on("request", (r) => void (r.url().includes("/analytics?") && asked.push(r.url())));
+    await page.getByLabel("Step").selectOption("day");
+    await page.getByRole("button", { name: "24 h" }).click();
+    await page.getByTestId("total-users").waitFor();
+    expect(await page.getByLabel("Step").inputValue()).toBe("hour");
+    expect(asked.some((u) => /[?&]hours=24(&|$)/.test(u) && /bucket=hour/.test(u) && !/[?&]from=/.test(u))).toBe(true);
   }, 30_000);
 
   test("the overlay puts the users on the right nodes and edges; a click shows a node's figures; off removes it", async () => {

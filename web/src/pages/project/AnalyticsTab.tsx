@@ -36,7 +36,8 @@ export function AnalyticsTab({ projectId }: { projectId: number }) {
   if (tokens.isPending) return <p>{t("common.loading")}</p>;
   if (tokens.isError) return <ErrorLine error={tokens.error} />;
   if (tokenId === null) return <p className="muted">{t("analytics.noBots")}</p>;
-  const step = bucket ?? defaultBucket(period);
+  // 24 h is a rolling window of hours (`hours=24`): by hour only
+  const step = period.preset === "24h" ? "hour" : bucket ?? defaultBucket(period);
   return (
     <div className="stack" data-testid="analytics">
       <div className="an-controls">
