@@ -40,7 +40,7 @@ test("a bot in a runner cannot replace bot_users; the users endpoint answers its
 
   const users = await t.call("GET", `/api/bot/tokens/${token.body.id}/users`, { cookie });
   expect(users.status).toBe(200);
-  expect(users.body.items).toEqual([{ userId: "6101", firstName: "Real", userName: "real_user", blocked: false, takeover: false, tags: [] }]);
+  expect(users.body.items).toEqual([{ userId: "6101", firstName: "Real", lastName: "", userName: "real_user", blocked: false, takeover: false, tags: [] }]);
   const path = t.ctx.projectFiles.pathOf(project.body.id);
   const file = new Database(path, { readonly: true });
   expect(unexpectedSchema(file)).toEqual([]);
