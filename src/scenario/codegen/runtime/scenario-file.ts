@@ -20,6 +20,14 @@ export function scenarioTablesPath(databasePath: string): string {
  */
 const SCENARIO_TEMP_MAX_MB = 64;
 
+/**
+ * The page cache a bot's connection keeps per file, in KiB. A shared runner hosts hundreds of bots:
+ * SQLite's default (up to 2 MB a file) kept what a start touched, about 0.25 MB a bot. 256 KB holds
+ * a busy bot's hot pages (the rest are one read from the OS's cache away), and an idle bot gives
+ * back even that (docs/performance.md).
+ */
+export const CONNECTION_CACHE_KIB = 256;
+
 function capPages(d: Database, schema: "main" | "temp", mb: number) {
   const pageSize = d.query<{ page_size: number }, []>("PRAGMA " + schema + ".page_size").get()?.page_size ?? 4096;
   d.exec("PRAGMA " + schema + ".max_page_count = " + Math.max(1, Math.floor((mb * 1024 * 1024) / pageSize)));
@@ -50,11 +58,31 @@ export function openScenarioDatabase(databasePath: string | undefined, maxMb: nu
   d.exec("PRAGMA journal_mode = WAL");
   capPages(d, "main", maxMb);
   capPages(d, "temp", SCENARIO_TEMP_MAX_MB);
+  d.exec("PRAGMA main.cache_size = -" + CONNECTION_CACHE_KIB);
   if (system) {
     d.query("ATTACH ? AS bot").run(readOnlyUri(databasePath));
+    d.exec("PRAGMA bot.cache_size = -" + CONNECTION_CACHE_KIB);
     moveLegacyTables(system, d, systemDdl);
   }
+  d.exec("PRAGMA shrink_memory");
   return d;
+}
+
+/** Tables of the bot's file that its DDL does not name: a scenario's, from older versions. */
+function legacyTables(system: Database, systemDdl: readonly string[]): string[] {
+  const own = new Set(systemDdl.map((ddl) => /^CREATE TABLE IF NOT EXISTS (\w+)/.exec(ddl)?.[1]));
+  // prepared and finalized, not kept in the connection's statement cache: it runs once a start
+  const list = system.prepare<{ name: string }, []>("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'virtual') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'");
+  try {
+    return list.all().map((t) => t.name).filter((name) => !own.has(name));
+  } finally {
+    list.finalize();
+  }
+}
+
+/** Whether the bot's file still holds scenario tables of older versions (opening the scenario connection moves them). */
+export function hasLegacyTables(system: Database, systemDdl: readonly string[]): boolean {
+  return legacyTables(system, systemDdl).length > 0;
 }
 
 const quoteName = (name: string) => '"' + name.replaceAll('"', '""') + '"';
@@ -65,12 +93,7 @@ const quoteName = (name: string) => '"' + name.replaceAll('"', '""') + '"';
  * copy is one IMMEDIATE transaction that skips a table already here, and the drop comes after.
  */
 function moveLegacyTables(system: Database, d: Database, systemDdl: readonly string[]) {
-  const own = new Set(systemDdl.map((ddl) => /^CREATE TABLE IF NOT EXISTS (\w+)/.exec(ddl)?.[1]));
-  const legacy = system
-    .query<{ name: string }, []>("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'virtual') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
-    .all()
-    .map((t) => t.name)
-    .filter((name) => !own.has(name));
+  const legacy = legacyTables(system, systemDdl);
   if (legacy.length === 0) return;
   d.transaction(() => {
     for (const name of legacy) {

@@ -2,6 +2,7 @@
 // (Part of every generated bot; see types.ts.)
 import { Database } from "bun:sqlite";
 import { OPTIONS, PROJECT_DB_DDL } from "./program-data";
+import { CONNECTION_CACHE_KIB } from "./scenario-file";
 import type { ChatState, NodeRef, Sender, Turn, Vars } from "./types";
 
 // ─── Environment (the only source of the token and settings) ─────────────────
@@ -44,11 +45,7 @@ export function openDatabase(path: string | undefined): Database | null {
   d.exec("PRAGMA synchronous = NORMAL");
   const pageSize = d.query<{ page_size: number }, []>("PRAGMA page_size").get()?.page_size ?? 4096;
   d.exec("PRAGMA max_page_count = " + Math.max(1, Math.floor((DB_MAX_MB * 1024 * 1024) / pageSize)));
-  // A shared runner hosts hundreds of bots, each with this connection: SQLite's default page cache
-  // (up to 2 MB) kept what the start-up touched, about 0.25 MB a bot. 256 KB holds a busy bot's hot
-  // pages (the rest are one read from the OS's cache away), and an idle bot gives back what
-  // creating the tables read (docs/performance.md).
-  d.exec("PRAGMA cache_size = -256");
+  d.exec("PRAGMA cache_size = -" + CONNECTION_CACHE_KIB);
   for (const ddl of PROJECT_DB_DDL) d.exec(ddl);
   d.exec("PRAGMA shrink_memory");
   return d;
