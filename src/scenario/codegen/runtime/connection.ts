@@ -14,47 +14,26 @@ import type { Database } from "bun:sqlite";
  */
 export const CONNECTION_CACHE_KIB = 256;
 
-/** Every object lazyStatements made, with its makers. */
-export const statementSets: { out: object; make: Record<string, () => unknown> }[] = [];
-
 /**
  * Statements prepared when first used: each costs its connection about 6.5 KB, a bot carries some
  * fifty, and most of a runner's hundreds of bots are idle (docs/performance.md). `make` maps a name
  * to what prepares it (db.prepare: db.query would keep it in the connection's own cache too); the
- * answer reads like the object of statements it stands for. releaseStatements finalizes them again.
+ * answer reads like the object of statements it stands for.
  */
 export function lazyStatements<T extends Record<string, () => unknown>>(make: T): { [K in keyof T]: ReturnType<T[K]> } {
   const out = {} as { [K in keyof T]: ReturnType<T[K]> };
-  for (const key of Object.keys(make)) prepareOnUse(out, key, make[key]!);
-  statementSets.push({ out, make });
-  return out;
-}
-
-function prepareOnUse(out: object, key: string, make: () => unknown) {
-  Object.defineProperty(out, key, {
-    configurable: true,
-    enumerable: true,
-    get() {
-      const value = make();
-      Object.defineProperty(out, key, { value, enumerable: true, configurable: true });
-      return value;
-    },
-  });
-}
-
-/**
- * Finalizes every statement the bot has prepared (an idle bot, launch.ts shrinkMemory); the next
- * use prepares it again. Safe between two turns: no statement is held across an await.
- */
-export function releaseStatements() {
-  for (const { out, make } of statementSets) {
-    for (const key of Object.keys(make)) {
-      const held = Object.getOwnPropertyDescriptor(out, key);
-      if (!held || !("value" in held)) continue;
-      (held.value as { finalize(): void }).finalize();
-      prepareOnUse(out, key, make[key]!);
-    }
+  for (const key of Object.keys(make)) {
+    Object.defineProperty(out, key, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        const value = make[key]!();
+        Object.defineProperty(out, key, { value, enumerable: true });
+        return value;
+      },
+    });
   }
+  return out;
 }
 
 /**

@@ -2,7 +2,6 @@
 // then start (polling or webhook) and graceful stop of a standalone program (runners start bots
 // with runtime/hosted.ts instead). (Part of every generated bot; see types.ts.)
 import { webhookCallback } from "grammy";
-import { releaseStatements } from "./connection";
 import { closeScenarioDb, openScenarioDb } from "./data";
 import { chatQueues } from "./flow";
 import { closePgPools } from "./pg";
@@ -150,12 +149,12 @@ export let shrinkTimer: ReturnType<typeof setTimeout> | undefined;
 
 /**
  * A runner hosts hundreds of bots and most are idle: what a start or an hour of chats read stays in
- * each connection's page cache (up to CONNECTION_CACHE_KIB a file), and each statement the bot
- * prepared holds some 6.5 KB, until given back. A busy bot reads its hot pages again from the OS's
- * cache, a few microseconds each, and prepares its statements again, some tens of microseconds.
+ * each connection's page cache (up to CONNECTION_CACHE_KIB a file) until given back. A busy bot
+ * reads its hot pages again from the OS's cache, a few microseconds each. (Finalizing the bot's
+ * prepared statements here as well cost some 2 ms a bot: 1,000 bots started together stalled
+ * their runner for 2 s; docs/performance.md.)
  */
 export function shrinkMemory() {
-  releaseStatements();
   for (const d of [db, openScenarioDb()]) {
     try {
       d?.exec("PRAGMA shrink_memory");
