@@ -197,7 +197,7 @@ export function addresseesOf(db: ProjectDb, tokenId: number, userIds: string[]):
 
 // The sender's statements, prepared once per file: built by drizzle for each of 100,000 recipients
 // they cost more than the send itself (bench/campaigns.ts).
-const hot = new WeakMap<ProjectDb, { claim: Statement; sent: Statement; failed: Statement; back: Statement }>();
+const hot = new WeakMap<ProjectDb, { claim: Statement; sent: Statement; failed: Statement; back: Statement; counted: Statement }>();
 function hotOf(db: ProjectDb) {
   let s = hot.get(db);
   if (!s) {
@@ -206,6 +206,12 @@ function hotOf(db: ProjectDb) {
       sent: db.$client.prepare("UPDATE campaign_recipients SET status = 'sent', messenger_message_id = ?, sent_at = ?, error = NULL WHERE id = ?"),
       failed: db.$client.prepare("UPDATE campaign_recipients SET status = 'failed', error = ? WHERE id = ?"),
       back: db.$client.prepare("UPDATE campaign_recipients SET status = 'pending' WHERE id = ?"),
+      // a send of a token that keeps no messages has no chat record (writeOutgoing counts those):
+      // it still is a message out of its hour (docs/analytics.md)
+      counted: db.$client.prepare(
+        "INSERT INTO analytics_hours (token_id, hour, messages_out) SELECT c.token_id, ?, 1 FROM campaign_recipients r JOIN campaigns c ON c.id = r.campaign_id " +
+          "WHERE r.id = ? ON CONFLICT (token_id, hour) DO UPDATE SET messages_out = analytics_hours.messages_out + 1",
+      ),
     };
     hot.set(db, s);
   }
@@ -237,6 +243,7 @@ export function settleRecipients(db: ProjectDb, outcomes: Settled[]) {
         s.sent.run(o.sent.messageId, o.sent.at, o.id);
         const r = o.sent.record;
         if (r) writeOutgoing(db, r.tokenId, r.chatId, r.message, r.format);
+        else s.counted.run(o.sent.at.slice(0, 13), o.id);
       } else if ("failed" in o) s.failed.run(o.failed, o.id);
       else s.back.run(o.id);
     }
