@@ -152,6 +152,13 @@ function headline(name: string, r: Figures) {
       rows.push([name, `CSV import of ${r.imports?.big?.rows} rows: in all / write lock held`, `${ms(r.imports?.big?.ms)} / ${ms(r.imports?.big?.lockMs)}`, `1,000 rows ${ms(r.imports?.baseline1000?.ms)} / ${ms(r.imports?.baseline1000?.lockMs)}`, ""]);
       return;
     }
+    case "runner-memory": {
+      const b = r.perBot ?? {};
+      const kb = (x: unknown) => (typeof x === "number" ? `${x} KB` : "—");
+      rows.push([name, `runner RSS per started bot, with its database (${r.bots} bots)`, kb(b.withDatabase?.startedKB), `without one ${kb(b.withoutDatabase?.startedKB)}`, num(ratio(b.withDatabase?.startedKB, b.withoutDatabase?.startedKB))]);
+      rows.push([name, "kept per bot after one reply each, once idle again", kb(b.withDatabase?.idleAgainKB), `right after the replies ${kb(b.withDatabase?.afterOneReplyKB)}`, ""]);
+      return;
+    }
     case "fleet": {
       const n = r.bots;
       const a = r.active;

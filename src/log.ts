@@ -2,7 +2,7 @@
 // slips into a message is never written out (tests scan the log output for secrets).
 import { createConsola, type ConsolaReporter } from "consola/core";
 import type { LogLevel } from "./config";
-import { secretMasker } from "./lib/shared-runtime";
+import { secretIndex } from "./lib/shared-runtime";
 
 const LEVELS: Record<LogLevel, number> = { silent: -999, error: 0, warn: 1, info: 3, debug: 4, trace: 5 };
 
@@ -10,20 +10,18 @@ const LEVELS: Record<LogLevel, number> = { silent: -999, error: 0, warn: 1, info
 // No `\b` before the bot id: in `bot<token>` URL segments the id follows a letter.
 // The ":" may be percent-encoded (a token in a URL's query).
 const SECRET_PATTERNS: RegExp[] = [/(?<![0-9])\d{5,}(?::|%3[Aa])[A-Za-z0-9_-]{20,}/g, /\bmcp_[A-Za-z0-9]{16,}\b/g];
-const extraSecrets = new Set<string>();
-let maskExtra = (text: string) => text;
+/** Secrets registered at run time: the admin key, storage keys, the token of every bot started. */
+const extraSecrets = secretIndex(6);
 
-/** Registers a literal secret (admin key, storage keys) to be masked wherever it shows up, in any of its forms. */
+/** Registers a literal secret (admin key, storage keys, a bot's token) to be masked wherever it shows up, in any of its forms. */
 export function registerSecret(secret: string | null | undefined) {
-  if (!secret || secret.length < 6 || extraSecrets.has(secret)) return;
-  extraSecrets.add(secret);
-  maskExtra = secretMasker([...extraSecrets], 6);
+  if (secret) extraSecrets.add(secret);
 }
 
 export function maskSecrets(text: string): string {
   let out = text;
   for (const re of SECRET_PATTERNS) out = out.replace(re, (m) => (m.startsWith("mcp_") ? "mcp_***" : /^\d+/.exec(m)![0] + ":***"));
-  return maskExtra(out);
+  return extraSecrets.mask(out);
 }
 
 function maskArg(a: unknown): unknown {

@@ -12,8 +12,8 @@ import type * as UpdateKinds from "../scenario/codegen/runtime/update-kinds";
 import type * as MessageFile from "../scenario/codegen/runtime/message-file";
 import { RUNTIME_EGRESS, RUNTIME_SHARED_PURE } from "../scenario/codegen/runtime-text";
 
-const NAMES = ["EgressError", "egressFetch", "egressPolicy", "parseEgressAllow", "secretMasker"] as const;
-type Shared = Pick<typeof Egress, "EgressError" | "egressFetch" | "egressPolicy" | "parseEgressAllow"> & Pick<typeof Forms, "secretMasker">;
+const NAMES = ["EgressError", "egressFetch", "egressPolicy", "parseEgressAllow", "secretMasker", "secretIndex"] as const;
+type Shared = Pick<typeof Egress, "EgressError" | "egressFetch" | "egressPolicy" | "parseEgressAllow"> & Pick<typeof Forms, "secretMasker" | "secretIndex">;
 
 // The text's one import (program.ts IMPORTS) is its only parameter; everything else is a global.
 const transpiler = new Bun.Transpiler({ loader: "ts" });
@@ -23,6 +23,6 @@ const pure = new Function(`${transpiler.transformSync(RUNTIME_SHARED_PURE)}\nret
 
 export const { updatesAskedFor, messageFileId } = pure;
 
-export const { EgressError, egressFetch, egressPolicy, parseEgressAllow, secretMasker } = shared;
+export const { EgressError, egressFetch, egressPolicy, parseEgressAllow, secretMasker, secretIndex } = shared;
 export type EgressError = Egress.EgressError;
 export type { EgressPolicy } from "../scenario/codegen/runtime/egress";

@@ -17,6 +17,8 @@ import hostedTypesSource from "./runtime/hosted-types.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import sqlGuardSource from "./runtime/sql-guard.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
+import connectionSource from "./runtime/connection.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above
 import scenarioFileSource from "./runtime/scenario-file.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import egressSource from "./runtime/egress.ts" with { type: "text" };
@@ -99,8 +101,8 @@ export const RUNTIME_TABLES = [tablesSource, logicTablesSource, actionTablesSour
 export const RUNTIME_TYPES = code(typesSource);
 /** What a runner gives and takes of each bot, exported by the runners' interpreter (hosted-types.ts). */
 export const RUNTIME_HOSTED_TYPES = code(hostedTypesSource, { keepExports: true });
-/** The guards for scenario SQL and the file it runs on (sql-guard.ts, scenario-file.ts, pg-guard.ts for an external PostgreSQL). */
-export const RUNTIME_SQL_GUARD = [sqlGuardSource, scenarioFileSource, pgGuardSource].map((s: string) => code(s)).join("\n\n");
+/** The guards for scenario SQL and the file it runs on (sql-guard.ts, connection.ts, scenario-file.ts, pg-guard.ts for an external PostgreSQL). */
+export const RUNTIME_SQL_GUARD = [sqlGuardSource, connectionSource, scenarioFileSource, pgGuardSource].map((s: string) => code(s)).join("\n\n");
 /** The egress policy of http_request and the secret masker; the server runs this text too (lib/shared-runtime.ts). */
 export const RUNTIME_EGRESS = [egressSource, secretFormsSource].map((s: string) => code(s)).join("\n\n");
 /** Variables and templates with their expressions; the server renders campaign texts with this text too (lib/shared-render.ts). */

@@ -8,6 +8,7 @@ import { EGRESS, SECRET_ENV } from "./http";
 import type { AiNode } from "./logic-tables";
 import { sendText } from "./messages";
 import { flushRecords, recordsMessages } from "./record";
+import { lazyStatements } from "./connection";
 import { TOKEN_ID, db, env } from "./storage";
 import type { Turn } from "./types";
 import { render, toText } from "./values";
@@ -23,9 +24,11 @@ export const AI_ERROR_QUOTE = 200;
 
 export type AiMessage = { role: "system" | "user" | "assistant"; content: string };
 
-export const aiHistory = db?.query<{ direction: string; text: string }, [number, string, number]>(
-  "SELECT direction, text FROM bot_messages WHERE token_id = ? AND chat_id = ? AND deleted_at IS NULL AND text <> '' ORDER BY id DESC LIMIT ?",
-);
+export const aiSql = db && lazyStatements({
+  history: () => db!.prepare<{ direction: string; text: string }, [number, string, number]>(
+    "SELECT direction, text FROM bot_messages WHERE token_id = ? AND chat_id = ? AND deleted_at IS NULL AND text <> '' ORDER BY id DESC LIMIT ?",
+  ),
+});
 
 /** The API key: only from a secret env variable of the token, so the logs mask it (http.ts maskSecrets). */
 export function aiKey(node: AiNode): string | undefined {
@@ -45,9 +48,9 @@ export function aiKey(node: AiNode): string | undefined {
  */
 export function aiMemory(turn: Turn, node: AiNode, question: string): AiMessage[] {
   if (node.memory <= 0) return [];
-  if (recordsMessages && aiHistory) {
+  if (recordsMessages && aiSql) {
     flushRecords();
-    const rows = aiHistory.all(TOKEN_ID, String(turn.chatId), node.memory * 2 + 1).reverse();
+    const rows = aiSql.history.all(TOKEN_ID, String(turn.chatId), node.memory * 2 + 1).reverse();
     const last = rows[rows.length - 1];
     if (last && last.direction === "in" && last.text === question) rows.pop();
     return rows.slice(-node.memory * 2).map((r) => ({ role: r.direction === "in" ? "user" : "assistant", content: r.text }));

@@ -5,7 +5,8 @@
 // write lock is never held long, replies go on, and a bot stopped midway resumes at its cursor.
 // (Part of every generated bot; see types.ts.)
 import { COUNTING } from "./analytics";
-import { TOKEN_ID, db, lazyStatements } from "./storage";
+import { inTransaction, lazyStatements } from "./connection";
+import { TOKEN_ID, db } from "./storage";
 
 // ─── Analytics: backfill of users recorded before counting began ───────────────
 
@@ -14,20 +15,20 @@ export const BACKFILL_ROWS = 2000;
 
 const backfillSql = COUNTING && db
   ? lazyStatements({
-      mark: () => db!.query<{ before: string; cursor: string; done: number }, [number]>("SELECT before, cursor, done FROM analytics_backfill WHERE token_id = ?"),
+      mark: () => db!.prepare<{ before: string; cursor: string; done: number }, [number]>("SELECT before, cursor, done FROM analytics_backfill WHERE token_id = ?"),
       // counting began with the token's first counted hour (a bot that never counted begins now)
-      firstHour: () => db!.query<{ hour: string | null }, [number]>("SELECT min(hour) AS hour FROM analytics_hours WHERE token_id = ?"),
-      begin: () => db!.query<unknown, [number, string]>("INSERT OR IGNORE INTO analytics_backfill (token_id, before) VALUES (?, ?)"),
-      advance: () => db!.query<unknown, [string, number, number]>("UPDATE analytics_backfill SET cursor = ?, done = ? WHERE token_id = ?"),
-      people: () => db!.query<{ key: string; seen: string; writes: number }, [number, string, number]>(
+      firstHour: () => db!.prepare<{ hour: string | null }, [number]>("SELECT min(hour) AS hour FROM analytics_hours WHERE token_id = ?"),
+      begin: () => db!.prepare<unknown, [number, string]>("INSERT OR IGNORE INTO analytics_backfill (token_id, before) VALUES (?, ?)"),
+      advance: () => db!.prepare<unknown, [string, number, number]>("UPDATE analytics_backfill SET cursor = ?, done = ? WHERE token_id = ?"),
+      people: () => db!.prepare<{ key: string; seen: string; writes: number }, [number, string, number]>(
         "SELECT user_id AS key, first_seen_at AS seen, messages_in AS writes FROM bot_people WHERE token_id = ? AND user_id > ? ORDER BY user_id LIMIT ?",
       ),
       // older versions kept their users here only: those without a person record
-      users: () => db!.query<{ key: number; seen: string; writes: number }, [number, number, number]>(
+      users: () => db!.prepare<{ key: number; seen: string; writes: number }, [number, number, number]>(
         "SELECT u.id AS key, u.first_seen_at AS seen, NOT EXISTS (SELECT 1 FROM bot_people p WHERE p.token_id = u.token_id AND p.user_id = u.user_id) AS writes " +
           "FROM bot_users u WHERE u.token_id = ? AND u.id > ? ORDER BY u.id LIMIT ?",
       ),
-      hour: () => db!.query<unknown, [number, string, number]>(
+      hour: () => db!.prepare<unknown, [number, string, number]>(
         "INSERT INTO analytics_hours (token_id, hour, new_users) VALUES (?, ?, ?) ON CONFLICT (token_id, hour) DO UPDATE SET new_users = analytics_hours.new_users + excluded.new_users",
       ),
     })
@@ -72,7 +73,7 @@ export function backfillStep(before: string, cursor: string) {
   let next = cursor;
   let done = false;
   try {
-    db!.transaction(() => {
+    inTransaction(db!, () => {
       const users = cursor.startsWith("u:");
       const rows = users ? q.users.all(TOKEN_ID, Number(cursor.slice(2)) || 0, BACKFILL_ROWS) : q.people.all(TOKEN_ID, cursor.slice(2), BACKFILL_ROWS);
       const hours = new Map<string, number>();
@@ -86,7 +87,7 @@ export function backfillStep(before: string, cursor: string) {
       else if (!users) next = "u:0";
       else done = true;
       q.advance.run(next, done ? 1 : 0, TOKEN_ID);
-    })();
+    });
   } catch (err) {
     console.error("analytics backfill: a chunk failed; it is tried again at the next start:", err);
     return;

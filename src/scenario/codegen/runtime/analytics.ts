@@ -5,7 +5,8 @@
 // (Part of every generated bot; see types.ts.)
 import { COMMANDS } from "./program-data";
 import { flushRecords, queueRecord, type RecordOp } from "./record";
-import { TOKEN_ID, db, env, lazyStatements } from "./storage";
+import { lazyStatements } from "./connection";
+import { TOKEN_ID, db, env } from "./storage";
 import type { Turn } from "./types";
 
 // ─── Analytics: tallies counted in the record batch ────────────────────────────
@@ -22,60 +23,60 @@ export type Tally =
 
 const analyticsSql = COUNTING && db
   ? lazyStatements({
-      person: () => db!.query<{ messages_in: number; blocked: number; source: string | null }, [number, string]>(
+      person: () => db!.prepare<{ messages_in: number; blocked: number; source: string | null }, [number, string]>(
         "SELECT messages_in, blocked, source FROM bot_people WHERE token_id = ? AND user_id = ?",
       ),
       // The write side's rows are looked up and written by separate statements: an INSERT whose
       // VALUES read its own table (the previous day) costs SQLite a temporary table on every run,
       // about 50 µs, eight times per new user (docs/analytics.md "Cost").
-      lastDay: () => db!.query<{ day: string; last_hour: string }, [number, string, string]>(
+      lastDay: () => db!.prepare<{ day: string; last_hour: string }, [number, string, string]>(
         "SELECT day, last_hour FROM analytics_user_days WHERE token_id = ? AND user_id = ? AND day <= ? ORDER BY day DESC LIMIT 1",
       ),
-      newDay: () => db!.query<unknown, [number, string, string, string | null, string]>(
+      newDay: () => db!.prepare<unknown, [number, string, string, string | null, string]>(
         "INSERT OR IGNORE INTO analytics_user_days (token_id, user_id, day, prev_day, last_hour, active_hours) VALUES (?, ?, ?, ?, ?, 1)",
       ),
-      nextHour: () => db!.query<unknown, [string, number, string, string, string]>(
+      nextHour: () => db!.prepare<unknown, [string, number, string, string, string]>(
         "UPDATE analytics_user_days SET last_hour = ?, active_hours = active_hours + 1 WHERE token_id = ? AND user_id = ? AND day = ? AND last_hour <> ?",
       ),
-      hour: () => db!.query<unknown, [number, string, number, number, number, number, number]>(
+      hour: () => db!.prepare<unknown, [number, string, number, number, number, number, number]>(
         "INSERT INTO analytics_hours (token_id, hour, new_users, active_users, messages_in, messages_out, blocked) VALUES (?, ?, ?, ?, ?, ?, ?) " +
           "ON CONFLICT (token_id, hour) DO UPDATE SET new_users = analytics_hours.new_users + excluded.new_users, " +
           "active_users = analytics_hours.active_users + excluded.active_users, messages_in = analytics_hours.messages_in + excluded.messages_in, " +
           "messages_out = analytics_hours.messages_out + excluded.messages_out, blocked = analytics_hours.blocked + excluded.blocked",
       ),
-      active: () => db!.query<unknown, [number, string, string, string, number]>(
+      active: () => db!.prepare<unknown, [number, string, string, string, number]>(
         "INSERT INTO analytics_active (token_id, day, prev_day, language, users) VALUES (?, ?, ?, ?, ?) " +
           "ON CONFLICT (token_id, day, prev_day, language) DO UPDATE SET users = analytics_active.users + excluded.users",
       ),
-      tally: () => db!.query<unknown, [number, string, string, string, string, number]>(
+      tally: () => db!.prepare<unknown, [number, string, string, string, string, number]>(
         "INSERT INTO analytics_tallies (token_id, day, kind, name, node_id, count) VALUES (?, ?, ?, ?, ?, ?) " +
           "ON CONFLICT (token_id, day, kind, name, node_id) DO UPDATE SET count = analytics_tallies.count + excluded.count",
       ),
-      lastNodeDay: () => db!.query<{ day: string | null }, [number, string, string, string]>(
+      lastNodeDay: () => db!.prepare<{ day: string | null }, [number, string, string, string]>(
         "SELECT max(day) AS day FROM analytics_node_days WHERE token_id = ? AND user_id = ? AND node_id = ? AND day <= ?",
       ),
-      visit: () => db!.query<unknown, [number, string, string, string, string | null]>(
+      visit: () => db!.prepare<unknown, [number, string, string, string, string | null]>(
         "INSERT OR IGNORE INTO analytics_node_days (token_id, node_id, user_id, day, prev_day) VALUES (?, ?, ?, ?, ?)",
       ),
-      reach: () => db!.query<unknown, [number, string, string, string, number, number]>(
+      reach: () => db!.prepare<unknown, [number, string, string, string, number, number]>(
         "INSERT INTO analytics_node_reach (token_id, day, node_id, prev_day, users, visits) VALUES (?, ?, ?, ?, ?, ?) " +
           "ON CONFLICT (token_id, day, node_id, prev_day) DO UPDATE SET users = analytics_node_reach.users + excluded.users, " +
           "visits = analytics_node_reach.visits + excluded.visits",
       ),
-      lastEdgeDay: () => db!.query<{ day: string | null }, [number, string, string, string, string]>(
+      lastEdgeDay: () => db!.prepare<{ day: string | null }, [number, string, string, string, string]>(
         "SELECT max(day) AS day FROM analytics_edge_days WHERE token_id = ? AND user_id = ? AND from_node = ? AND to_node = ? AND day <= ?",
       ),
-      edge: () => db!.query<unknown, [number, string, string, string, string, string | null]>(
+      edge: () => db!.prepare<unknown, [number, string, string, string, string, string | null]>(
         "INSERT OR IGNORE INTO analytics_edge_days (token_id, from_node, to_node, user_id, day, prev_day) VALUES (?, ?, ?, ?, ?, ?)",
       ),
       // A key's rows before its previous day are never read again (the next row's prev_day is the
       // latest): the write side keeps two rows per user, node and transition, not one a day.
-      oldUserDays: () => db!.query<unknown, [number, string, string]>("DELETE FROM analytics_user_days WHERE token_id = ? AND user_id = ? AND day < ?"),
-      oldNodeDays: () => db!.query<unknown, [number, string, string, string]>("DELETE FROM analytics_node_days WHERE token_id = ? AND user_id = ? AND node_id = ? AND day < ?"),
-      oldEdgeDays: () => db!.query<unknown, [number, string, string, string, string]>(
+      oldUserDays: () => db!.prepare<unknown, [number, string, string]>("DELETE FROM analytics_user_days WHERE token_id = ? AND user_id = ? AND day < ?"),
+      oldNodeDays: () => db!.prepare<unknown, [number, string, string, string]>("DELETE FROM analytics_node_days WHERE token_id = ? AND user_id = ? AND node_id = ? AND day < ?"),
+      oldEdgeDays: () => db!.prepare<unknown, [number, string, string, string, string]>(
         "DELETE FROM analytics_edge_days WHERE token_id = ? AND user_id = ? AND from_node = ? AND to_node = ? AND day < ?",
       ),
-      edgeReach: () => db!.query<unknown, [number, string, string, string, string, number]>(
+      edgeReach: () => db!.prepare<unknown, [number, string, string, string, string, number]>(
         "INSERT INTO analytics_edge_reach (token_id, day, from_node, to_node, prev_day, users) VALUES (?, ?, ?, ?, ?, ?) " +
           "ON CONFLICT (token_id, day, from_node, to_node, prev_day) DO UPDATE SET users = analytics_edge_reach.users + excluded.users",
       ),

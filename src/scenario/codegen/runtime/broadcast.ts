@@ -1,5 +1,6 @@
 // Runtime source: the broadcast node. (Part of every generated bot; see types.ts.)
 import { GrammyError, InlineKeyboard } from "grammy";
+import { inTransaction, readOnce } from "./connection";
 import type { ActionNode, BroadcastAction } from "./action-tables";
 import { ackPress, describe } from "./actions";
 import { INDEX, NODE_SCOPE, go, inChat, userLanguageIsRussian } from "./flow";
@@ -40,12 +41,12 @@ export async function paceMassSend(): Promise<void> {
 export function broadcastRecipients(): { id: number; first_name?: string; username?: string }[] {
   if (db && OPTIONS.userDatabase) {
     try {
-      const rows = db
-        .query<{ user_id: string; first_name: string | null; username: string | null }, [number, number]>(
-          "SELECT user_id, first_name, username FROM bot_users u WHERE token_id = ? AND NOT EXISTS " +
-            "(SELECT 1 FROM bot_people p WHERE p.token_id = ? AND p.user_id = u.user_id AND p.blocked = 1) ORDER BY id",
-        )
-        .all(TOKEN_ID, TOKEN_ID);
+      const rows = readOnce<{ user_id: string; first_name: string | null; username: string | null }>(
+        db,
+        "SELECT user_id, first_name, username FROM bot_users u WHERE token_id = ? AND NOT EXISTS " +
+          "(SELECT 1 FROM bot_people p WHERE p.token_id = ? AND p.user_id = u.user_id AND p.blocked = 1) ORDER BY id",
+        TOKEN_ID, TOKEN_ID,
+      );
       return rows
         .map((r) => ({ id: Number(r.user_id), first_name: r.first_name ?? undefined, username: r.username ?? undefined }))
         .filter((r) => Number.isSafeInteger(r.id) && r.id > 0);
@@ -135,13 +136,13 @@ export function handToPlatform(node: ActionNode, message: MessageNode): number |
   if (!m) return undefined;
   const now = new Date().toISOString();
   try {
-    const id = db.transaction(() => {
-      const row = db!
-        .query<{ id: number }, [number, string, string, string, string, string]>(
-          "INSERT INTO campaigns (token_id, name, status, message, audience, created_at, started_at, source, node_id) " +
-            "VALUES (?, ?, 'sending', ?, '{}', ?, ?, 'scenario', ?) RETURNING id",
-        )
-        .get(TOKEN_ID, "Broadcast " + node.id, JSON.stringify(m), now, now, message.id)!;
+    const id = inTransaction(db, () => {
+      const row = readOnce<{ id: number }>(
+        db!,
+        "INSERT INTO campaigns (token_id, name, status, message, audience, created_at, started_at, source, node_id) " +
+          "VALUES (?, ?, 'sending', ?, '{}', ?, ?, 'scenario', ?) RETURNING id",
+        TOKEN_ID, "Broadcast " + node.id, JSON.stringify(m), now, now, message.id,
+      )[0]!;
       db!.run(
         "INSERT INTO campaign_recipients (campaign_id, user_id) SELECT ?, user_id FROM bot_users u WHERE token_id = ? AND NOT EXISTS " +
           "(SELECT 1 FROM bot_people p WHERE p.token_id = ? AND p.user_id = u.user_id AND p.blocked = 1) ORDER BY id",
@@ -149,7 +150,7 @@ export function handToPlatform(node: ActionNode, message: MessageNode): number |
       );
       db!.run("UPDATE campaigns SET audience_size = (SELECT count(*) FROM campaign_recipients WHERE campaign_id = ?) WHERE id = ?", [row.id, row.id]);
       return row.id;
-    }).immediate();
+    }, "BEGIN IMMEDIATE");
     console.log(CAMPAIGN_MARK + id);
     return id;
   } catch (err) {
@@ -162,11 +163,9 @@ export function handToPlatform(node: ActionNode, message: MessageNode): number |
 export async function campaignFinished(id: number): Promise<{ sent: number; failed: number; total: number }> {
   for (;;) {
     await Bun.sleep(CAMPAIGN_POLL_MS);
-    const c = db!.query<{ status: string; size: number | null }, [number]>("SELECT status, audience_size AS size FROM campaigns WHERE id = ?").get(id);
+    const c = readOnce<{ status: string; size: number | null }>(db!, "SELECT status, audience_size AS size FROM campaigns WHERE id = ?", id)[0];
     if (!c || c.status === "done" || c.status === "cancelled") {
-      const n = db!
-        .query<{ sent: number | null; failed: number | null }, [number]>("SELECT sum(status = 'sent') AS sent, sum(status = 'failed') AS failed FROM campaign_recipients WHERE campaign_id = ?")
-        .get(id);
+      const n = readOnce<{ sent: number | null; failed: number | null }>(db!, "SELECT sum(status = 'sent') AS sent, sum(status = 'failed') AS failed FROM campaign_recipients WHERE campaign_id = ?", id)[0];
       return { sent: n?.sent ?? 0, failed: n?.failed ?? 0, total: c?.size ?? 0 };
     }
   }

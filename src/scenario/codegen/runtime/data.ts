@@ -6,7 +6,7 @@ import { log } from "./flow";
 import type { SqlNode, TableOpNode } from "./logic-tables";
 import { pgRun } from "./pg";
 import { PROJECT_DB_DDL } from "./program-data";
-import { openScenarioDatabase } from "./scenario-file";
+import { hasLegacyTables, openScenarioDatabase } from "./scenario-file";
 import { guardCompiledScenarioSql, guardScenarioSql } from "./sql-guard";
 import { DB_MAX_MB, db, env, parseJson } from "./storage";
 import type { Turn } from "./types";
@@ -14,8 +14,31 @@ import { PLACEHOLDER, readVar, render, toText } from "./values";
 
 // ─── The project's own tables: bot_table, psql_query ───────────────────────────
 
-/** Scenario tables: a file of their own, the bot's file attached read-only (scenario-file.ts). */
-export const scenarioDb: Database = openScenarioDatabase(env.DATABASE_PATH, DB_MAX_MB, db, PROJECT_DB_DDL);
+/** Undefined until a scenario first needs its tables; null once the bot has closed it. */
+let scenarioConnection: Database | null | undefined;
+
+/**
+ * Scenario tables: a file of their own, the bot's file attached read-only (scenario-file.ts). The
+ * connection opens when a bot_table or psql_query node (or {table.…}) first needs it: most bots
+ * never do, and with the bot's file attached it held about 0.4 MB of a runner per bot
+ * (docs/performance.md). A bot whose file still holds legacy scenario tables opens it at once
+ * at start, so they move as before.
+ */
+export function scenarioDb(): Database {
+  if (scenarioConnection === null) throw new Error("the bot was stopped");
+  return (scenarioConnection ??= openScenarioDatabase(env.DATABASE_PATH, DB_MAX_MB, db, PROJECT_DB_DDL));
+}
+
+/** The scenario connection if it is open (the bot gives back its cache, or closes it). */
+export const openScenarioDb = (): Database | undefined => scenarioConnection ?? undefined;
+
+export function closeScenarioDb() {
+  scenarioConnection?.close();
+  scenarioConnection = null;
+}
+
+if (db && hasLegacyTables(db, PROJECT_DB_DDL)) scenarioDb();
+
 /** The bot's own tables: a bot_table node may not write them (psql_query may read them). */
 export const BOT_TABLES = new Set(["bot_users", "bot_state", "media_file_ids", "project_content"]);
 export const IDENT = /^[\p{L}_][\p{L}\p{N}_]{0,62}$/u;
@@ -30,26 +53,26 @@ export function quoteIdent(name: string, what: string): string {
 }
 
 export function tableExists(name: string): boolean {
-  return !!scenarioDb.query<{ n: number }, [string]>("SELECT 1 AS n FROM sqlite_master WHERE type = 'table' AND name = ?").get(name);
+  return !!scenarioDb().query<{ n: number }, [string]>("SELECT 1 AS n FROM sqlite_master WHERE type = 'table' AND name = ?").get(name);
 }
 
 export function columnsOf(name: string): string[] {
-  return scenarioDb.query<{ name: string }, [string]>("SELECT name FROM pragma_table_info(?)").all(name).map((c) => c.name);
+  return scenarioDb().query<{ name: string }, [string]>("SELECT name FROM pragma_table_info(?)").all(name).map((c) => c.name);
 }
 
 /** Creates the table and any missing columns: scenario tables grow with the data written to them. */
 export function ensureTable(name: string, columns: string[]) {
   const table = quoteIdent(name, "table");
   if (BOT_TABLES.has(name)) throw new Error("table " + name + " belongs to the bot; bot_table nodes do not write it");
-  scenarioDb.exec("CREATE TABLE IF NOT EXISTS " + table + " (id INTEGER PRIMARY KEY AUTOINCREMENT, created_at TEXT NOT NULL DEFAULT (datetime('now')))");
+  scenarioDb().exec("CREATE TABLE IF NOT EXISTS " + table + " (id INTEGER PRIMARY KEY AUTOINCREMENT, created_at TEXT NOT NULL DEFAULT (datetime('now')))");
   const have = new Set(columnsOf(name));
-  for (const c of columns) if (!have.has(c)) scenarioDb.exec("ALTER TABLE " + table + " ADD COLUMN " + quoteIdent(c, "column"));
+  for (const c of columns) if (!have.has(c)) scenarioDb().exec("ALTER TABLE " + table + " ADD COLUMN " + quoteIdent(c, "column"));
 }
 
 /** Rows of a scenario table as a variable: {table.orders} (set_variable lookup reads it too). */
 export function tableRows(name: string): Row[] | undefined {
   if (!IDENT.test(name) || !tableExists(name)) return undefined;
-  return scenarioDb.query<Row, []>("SELECT * FROM " + quoteIdent(name, "table") + " ORDER BY id LIMIT " + ROW_LIMIT).all();
+  return scenarioDb().query<Row, []>("SELECT * FROM " + quoteIdent(name, "table") + " ORDER BY id LIMIT " + ROW_LIMIT).all();
 }
 
 export function whereSql(turn: Turn, where: TableOpNode["where"]): { sql: string; params: string[] } {
@@ -77,7 +100,7 @@ export function readRows(turn: Turn, node: TableOpNode): Row[] {
   const order = node.orderBy ? " ORDER BY CAST(" + quoteIdent(node.orderBy, "column") + " AS REAL) " + (node.desc ? "DESC" : "ASC") + ", id" : " ORDER BY id";
   const limit = Math.min(node.limit > 0 ? node.limit : ROW_LIMIT, ROW_LIMIT);
   const sql = "SELECT " + cols + " FROM " + quoteIdent(node.table, "table") + w.sql + order + " LIMIT " + limit + " OFFSET " + Math.max(0, node.offset);
-  return scenarioDb.query<Row, string[]>(sql).all(...w.params);
+  return scenarioDb().query<Row, string[]>(sql).all(...w.params);
 }
 
 export function renderedRow(turn: Turn, row: Record<string, string>): Record<string, string> {
@@ -90,9 +113,9 @@ export function insertRow(node: TableOpNode, values: Record<string, string>): nu
   const cols = Object.keys(values);
   ensureTable(node.table, cols);
   const table = quoteIdent(node.table, "table");
-  if (cols.length === 0) return Number(scenarioDb.query("INSERT INTO " + table + " DEFAULT VALUES").run().lastInsertRowid);
+  if (cols.length === 0) return Number(scenarioDb().query("INSERT INTO " + table + " DEFAULT VALUES").run().lastInsertRowid);
   const sql = "INSERT INTO " + table + " (" + cols.map((c) => quoteIdent(c, "column")).join(", ") + ") VALUES (" + cols.map(() => "?").join(", ") + ")";
-  return Number(scenarioDb.query<unknown, string[]>(sql).run(...cols.map((c) => values[c])).lastInsertRowid);
+  return Number(scenarioDb().query<unknown, string[]>(sql).run(...cols.map((c) => values[c])).lastInsertRowid);
 }
 
 /** update: set / increment / decrement / min / max per column, on the rows the conditions pick. */
@@ -112,21 +135,21 @@ export function updateRows(turn: Turn, node: TableOpNode): number {
   }
   if (sets.length === 0) return 0;
   const w = whereSql(turn, node.where);
-  return scenarioDb.query<unknown, string[]>("UPDATE " + quoteIdent(node.table, "table") + " SET " + sets.join(", ") + w.sql).run(...params, ...w.params).changes;
+  return scenarioDb().query<unknown, string[]>("UPDATE " + quoteIdent(node.table, "table") + " SET " + sets.join(", ") + w.sql).run(...params, ...w.params).changes;
 }
 
 export function upsertRow(turn: Turn, node: TableOpNode, values: Record<string, string>): number | undefined {
   const key = node.key && Object.hasOwn(values, node.key) ? node.key : undefined;
   ensureTable(node.table, Object.keys(values));
   const existing = key
-    ? scenarioDb.query<Row, [string]>("SELECT * FROM " + quoteIdent(node.table, "table") + " WHERE coalesce(" + quoteIdent(key, "column") + ", '') = ? LIMIT 1").get(values[key]) ?? undefined
+    ? scenarioDb().query<Row, [string]>("SELECT * FROM " + quoteIdent(node.table, "table") + " WHERE coalesce(" + quoteIdent(key, "column") + ", '') = ? LIMIT 1").get(values[key]) ?? undefined
     : undefined;
   if (!existing) return insertRow(node, values);
   if (node.onConflict === "ignore") return Number(existing.id);
   const changed = Object.entries(values).filter(([, v]) => node.onConflict !== "merge" || v !== "");
   if (changed.length > 0) {
     const sql = "UPDATE " + quoteIdent(node.table, "table") + " SET " + changed.map(([c]) => quoteIdent(c, "column") + " = ?").join(", ") + " WHERE id = ?";
-    scenarioDb.query<unknown, (string | number)[]>(sql).run(...changed.map(([, v]) => v), Number(existing.id));
+    scenarioDb().query<unknown, (string | number)[]>(sql).run(...changed.map(([, v]) => v), Number(existing.id));
   }
   return Number(existing.id);
 }
@@ -161,7 +184,7 @@ export function runTable(turn: Turn, node: TableOpNode): string | undefined {
         const w = whereSql(turn, node.where);
         const col = node.op === "count" ? "*" : quoteIdent(node.aggregate ?? "", "aggregateColumn");
         const expr = node.op === "count" ? "count(*)" : node.op === "distinct" ? "json_group_array(DISTINCT " + col + ")" : node.op + "(CAST(" + col + " AS REAL))";
-        const row = exists ? scenarioDb.query<{ v: unknown }, string[]>("SELECT " + expr + " AS v FROM " + quoteIdent(node.table, "table") + w.sql).get(...w.params) : undefined;
+        const row = exists ? scenarioDb().query<{ v: unknown }, string[]>("SELECT " + expr + " AS v FROM " + quoteIdent(node.table, "table") + w.sql).get(...w.params) : undefined;
         const value = node.op === "distinct" ? parseJson<unknown[]>(toText(row?.v), []) : row?.v ?? 0;
         if (node.saveTo) vars[node.saveTo] = value === null ? 0 : value;
         break;
@@ -187,7 +210,7 @@ export function runTable(turn: Turn, node: TableOpNode): string | undefined {
         if (!exists) break;
         const w = node.op === "delete_all" ? { sql: "", params: [] } : whereSql(turn, node.where);
         if (node.op === "delete" && w.sql === "") throw new Error("delete without conditions; use delete_all to empty the table");
-        const changed = scenarioDb.query<unknown, string[]>("DELETE FROM " + quoteIdent(node.table, "table") + w.sql).run(...w.params).changes;
+        const changed = scenarioDb().query<unknown, string[]>("DELETE FROM " + quoteIdent(node.table, "table") + w.sql).run(...w.params).changes;
         if (node.saveTo) vars[node.saveTo] = changed;
         break;
       }
@@ -232,7 +255,7 @@ export function runSql(turn: Turn, node: SqlNode): string | undefined | Promise<
   if (node.pg) return runExternalSql(turn, node);
   try {
     const { text, params } = boundSql(turn, node.query);
-    const statement = scenarioDb.query<Row, (string | number | null)[]>(guardCompiledScenarioSql(scenarioDb, guardScenarioSql(text)));
+    const statement = scenarioDb().query<Row, (string | number | null)[]>(guardCompiledScenarioSql(scenarioDb(), guardScenarioSql(text)));
     if (node.format === "affected") saveSqlResult(turn, node, [], statement.run(...params).changes);
     else {
       const rows = statement.all(...params).slice(0, ROW_LIMIT);

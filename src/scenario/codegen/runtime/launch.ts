@@ -2,7 +2,7 @@
 // then start (polling or webhook) and graceful stop of a standalone program (runners start bots
 // with runtime/hosted.ts instead). (Part of every generated bot; see types.ts.)
 import { webhookCallback } from "grammy";
-import { scenarioDb } from "./data";
+import { closeScenarioDb, openScenarioDb } from "./data";
 import { chatQueues } from "./flow";
 import { closePgPools } from "./pg";
 import { COMMANDS, NODES, OPTIONS } from "./program-data";
@@ -140,6 +140,41 @@ export async function registerMenu() {
   }
 }
 
+// ─── An idle bot's memory ──────────────────────────────────────────────────────
+
+/** How often the bot's connections give back their page cache (docs/performance.md). */
+export const SHRINK_MS = 30_000;
+/** The first time, a little after the start: the start-up's reads and the first prune are done. */
+export const FIRST_SHRINK_MS = 2_000;
+export let shrinkTimer: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * A runner hosts hundreds of bots and most are idle: what a start or an hour of chats read stays in
+ * each connection's page cache (up to CONNECTION_CACHE_KIB a file) until given back. A busy bot
+ * reads its hot pages again from the OS's cache, a few microseconds each. (Finalizing the bot's
+ * prepared statements here as well cost some 2 ms a bot: 1,000 bots started together stalled
+ * their runner for 2 s; docs/performance.md.)
+ */
+export function shrinkMemory() {
+  for (const d of [db, openScenarioDb()]) {
+    try {
+      d?.exec("PRAGMA shrink_memory");
+    } catch {
+      // closed meanwhile: nothing to give back
+    }
+  }
+}
+
+export function startShrinking() {
+  const again = () => {
+    shrinkMemory();
+    shrinkTimer = setTimeout(again, SHRINK_MS);
+    shrinkTimer.unref?.();
+  };
+  shrinkTimer = setTimeout(again, FIRST_SHRINK_MS);
+  shrinkTimer.unref?.();
+}
+
 // ─── Start and stop ────────────────────────────────────────────────────────────
 
 export let server: ReturnType<typeof Bun.serve> | undefined;
@@ -150,6 +185,7 @@ export async function release() {
   stopWaits();
   stopBackfill();
   if (contentTimer) clearInterval(contentTimer);
+  if (shrinkTimer) clearTimeout(shrinkTimer);
   stopSchedules();
   try {
     if (server) server.stop(true);
@@ -158,7 +194,7 @@ export async function release() {
     await Promise.race([Promise.all([...chatQueues.values()]), Bun.sleep(2000)]);
     if (pruneTimer) clearInterval(pruneTimer);
     flushRecords(true);
-    scenarioDb.close();
+    closeScenarioDb();
     db?.close();
     closePgPools();
   } catch (err) {
@@ -184,6 +220,7 @@ export async function launch() {
   startSchedules();
   startWaits();
   startBackfill();
+  startShrinking();
   if (LAUNCH_MODE === "webhook") {
     if (!PORT) {
       console.error("LAUNCH_MODE=webhook needs PORT");

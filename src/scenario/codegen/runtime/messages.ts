@@ -7,6 +7,7 @@ import { KEYBOARD_LIMIT, callbackFor, dynamicRows, selectionLabel } from "./call
 import { fileUpload } from "./control";
 import { log } from "./flow";
 import { MEDIA_CACHE, NODES, OPTIONS } from "./program-data";
+import { lazyStatements } from "./connection";
 import { PROJECT_ID, TOKEN_ID, db, env } from "./storage";
 import type { Format, InputNode, KeyboardDef, MediaDef, MediaKind, MessageNode } from "./tables";
 import type { Turn } from "./types";
@@ -85,14 +86,16 @@ export const uploaded = new Map<string, string>();
  * The platform's own media (/uploads/...) remembers this bot's file id in the project's database,
  * so the next start of this bot sends it by id (docs/api.md#project-rules rule 6). File ids belong to one bot.
  */
-export const rememberMedia = db && TOKEN_ID
-  ? db.query<unknown, [number, string, string]>("INSERT OR REPLACE INTO media_file_ids (token_id, media_url, file_id) VALUES (?, ?, ?)")
+export const mediaSql = db && TOKEN_ID
+  ? lazyStatements({
+      remember: () => db!.prepare<unknown, [number, string, string]>("INSERT OR REPLACE INTO media_file_ids (token_id, media_url, file_id) VALUES (?, ?, ?)"),
+    })
   : null;
 
 export function persistFileId(key: string, fileId: string) {
-  if (!key.startsWith("/uploads/") || !rememberMedia) return;
+  if (!key.startsWith("/uploads/") || !mediaSql) return;
   try {
-    rememberMedia.run(TOKEN_ID, key, fileId);
+    mediaSql.remember.run(TOKEN_ID, key, fileId);
   } catch (err) {
     console.error("could not remember the file id of " + key + ":", err);
   }

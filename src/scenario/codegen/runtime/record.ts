@@ -7,10 +7,11 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Context } from "grammy";
 import { clearCounts, commandOf, COUNTING, countRecord, countsWaiting, tally, type Tally, writeCounts } from "./analytics";
+import { inTransaction, lazyStatements } from "./connection";
 import { NODE_SCOPE } from "./flow";
 import { bot } from "./router";
 import { messageFileId } from "./message-file";
-import { TOKEN_ID, db, env, lazyStatements } from "./storage";
+import { TOKEN_ID, db, env } from "./storage";
 import type { IncomingMessage } from "./types";
 
 // ─── Message store: queued, written in batches ─────────────────────────────────
@@ -66,11 +67,11 @@ export const recordQueue: RecordOp[] = [];
 export let recordTimer: ReturnType<typeof setTimeout> | undefined;
 
 export const recordSql = db && lazyStatements({
-  message: () => db!.query<{ id: number }, [number, string, string, string, string, string, string | null, string | null, string | null, number | null, string]>(
+  message: () => db!.prepare<{ id: number }, [number, string, string, string, string, string, string | null, string | null, string | null, number | null, string]>(
     "INSERT INTO bot_messages (token_id, chat_id, direction, sent_by, kind, text, buttons, callback_data, node_id, " +
       "messenger_message_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
   ),
-  chat: () => db!.query<unknown, [number, string, string, string | null, string | null, string | null, string | null, string, string, number]>(
+  chat: () => db!.prepare<unknown, [number, string, string, string | null, string | null, string | null, string | null, string, string, number]>(
     "INSERT INTO bot_chats (token_id, chat_id, kind, title, user_id, first_name, username, last_message_at, last_message_text, unread) " +
       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (token_id, chat_id) DO UPDATE SET " +
       "kind = coalesce(excluded.kind, bot_chats.kind), title = coalesce(excluded.title, bot_chats.title), " +
@@ -78,22 +79,22 @@ export const recordSql = db && lazyStatements({
       "username = coalesce(excluded.username, bot_chats.username), last_message_at = excluded.last_message_at, " +
       "last_message_text = excluded.last_message_text, unread = bot_chats.unread + excluded.unread",
   ),
-  edit: () => db!.query<{ id: number }, [string, string, number, string, number]>(
+  edit: () => db!.prepare<{ id: number }, [string, string, number, string, number]>(
     "UPDATE bot_messages SET text = ?, edited_at = ? WHERE token_id = ? AND chat_id = ? AND messenger_message_id = ? RETURNING id",
   ),
-  details: () => db!.query<unknown, [number, number, string | null, string | null, string | null]>(
+  details: () => db!.prepare<unknown, [number, number, string | null, string | null, string | null]>(
     "INSERT INTO bot_message_details (id, token_id, format, entities, file_id) VALUES (?, ?, ?, ?, ?)",
   ),
   // an edit changes the text's formatting, never the file
-  look: () => db!.query<unknown, [number, number, string | null, string | null]>(
+  look: () => db!.prepare<unknown, [number, number, string | null, string | null]>(
     "INSERT INTO bot_message_details (id, token_id, format, entities) VALUES (?, ?, ?, ?) " +
       "ON CONFLICT (id) DO UPDATE SET format = excluded.format, entities = excluded.entities",
   ),
-  plainLook: () => db!.query<unknown, [number]>("UPDATE bot_message_details SET format = NULL, entities = NULL WHERE id = ?"),
-  del: () => db!.query<unknown, [string, number, string, number]>(
+  plainLook: () => db!.prepare<unknown, [number]>("UPDATE bot_message_details SET format = NULL, entities = NULL WHERE id = ?"),
+  del: () => db!.prepare<unknown, [string, number, string, number]>(
     "UPDATE bot_messages SET deleted_at = ? WHERE token_id = ? AND chat_id = ? AND messenger_message_id = ? AND deleted_at IS NULL",
   ),
-  person: () => db!.query<unknown, [number, string, number, string | null, string | null, string | null, string, string, number, number]>(
+  person: () => db!.prepare<unknown, [number, string, number, string | null, string | null, string | null, string, string, number, number]>(
     "INSERT INTO bot_people (token_id, user_id, is_premium, language_code, source, referrer_id, first_seen_at, last_seen_at, " +
       "messages_in, messages_out) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (token_id, user_id) DO UPDATE SET " +
       "is_premium = CASE WHEN excluded.messages_in > 0 THEN excluded.is_premium ELSE bot_people.is_premium END, " +
@@ -105,27 +106,27 @@ export const recordSql = db && lazyStatements({
       "blocked = CASE WHEN excluded.messages_in > 0 THEN 0 ELSE bot_people.blocked END, " +
       "blocked_at = CASE WHEN excluded.messages_in > 0 THEN NULL ELSE bot_people.blocked_at END",
   ),
-  blocked: () => db!.query<unknown, [number, string, number, string | null, string, string]>(
+  blocked: () => db!.prepare<unknown, [number, string, number, string | null, string, string]>(
     "INSERT INTO bot_people (token_id, user_id, blocked, blocked_at, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?) " +
       "ON CONFLICT (token_id, user_id) DO UPDATE SET blocked = excluded.blocked, blocked_at = excluded.blocked_at",
   ),
   // a redelivered update records its charge once
-  paid: () => db!.query<unknown, [number, string, string, string | null, number, string, string, string]>(
+  paid: () => db!.prepare<unknown, [number, string, string, string | null, number, string, string, string]>(
     "INSERT INTO bot_payments (token_id, user_id, charge_id, provider_charge_id, amount, currency, payload, paid_at) " +
       "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (token_id, charge_id) DO NOTHING",
   ),
-  refunded: () => db!.query<unknown, [string, number, string]>(
+  refunded: () => db!.prepare<unknown, [string, number, string]>(
     "UPDATE bot_payments SET status = 'refunded', refunded_at = ? WHERE token_id = ? AND charge_id = ? AND status = 'paid'",
   ),
-  takeover: () => db!.query<{ takeover: number }, [number, string]>("SELECT takeover FROM bot_chats WHERE token_id = ? AND chat_id = ?"),
-  sender: () => db!.query<{ node_id: string | null }, [number, string, number]>(
+  takeover: () => db!.prepare<{ takeover: number }, [number, string]>("SELECT takeover FROM bot_chats WHERE token_id = ? AND chat_id = ?"),
+  sender: () => db!.prepare<{ node_id: string | null }, [number, string, number]>(
     "SELECT node_id FROM bot_messages WHERE token_id = ? AND chat_id = ? AND messenger_message_id = ? AND direction = 'out' ORDER BY id DESC LIMIT 1",
   ),
-  chatUser: () => db!.query<{ first_name: string | null; username: string | null }, [number, string]>("SELECT first_name, username FROM bot_chats WHERE token_id = ? AND chat_id = ?"),
-  prune: () => db!.query<{ id: number }, [number, string]>(
+  chatUser: () => db!.prepare<{ first_name: string | null; username: string | null }, [number, string]>("SELECT first_name, username FROM bot_chats WHERE token_id = ? AND chat_id = ?"),
+  prune: () => db!.prepare<{ id: number }, [number, string]>(
     "DELETE FROM bot_messages WHERE id IN (SELECT id FROM bot_messages WHERE token_id = ? AND created_at < ? LIMIT 2000) RETURNING id",
   ),
-  pruneLooks: () => db!.query<unknown, [string]>("DELETE FROM bot_message_details WHERE id IN (SELECT value FROM json_each(?))"),
+  pruneLooks: () => db!.prepare<unknown, [string]>("DELETE FROM bot_message_details WHERE id IN (SELECT value FROM json_each(?))"),
 });
 
 export const recordsMessages = !!recordSql && RETENTION_DAYS > 0;
@@ -150,7 +151,7 @@ export function flushRecords(withCounts = false) {
   const last = new Map<string, number>();
   const q = recordSql;
   try {
-    db!.transaction(() => {
+    inTransaction(db!, () => {
       for (const op of ops) {
         // analytics read a person's state before this op changes it (docs/analytics.md)
         if (COUNTING) countRecord(op);
@@ -182,7 +183,7 @@ export function flushRecords(withCounts = false) {
         }
       }
       if (COUNTING) writeCounts(withCounts);
-    })();
+    });
   } catch (err) {
     clearCounts();
     console.error("could not record " + ops.length + " messages:", err);
@@ -200,11 +201,12 @@ export function pruneMessages() {
   try {
     const q = recordSql;
     // a chunk and the details of its messages go in one transaction: none outlives its message
-    const chunk = db!.transaction(() => {
-      const gone = q.prune.all(TOKEN_ID, cutoff);
-      if (gone.length > 0) q.pruneLooks.run(JSON.stringify(gone.map((r) => r.id)));
-      return gone.length;
-    });
+    const chunk = () =>
+      inTransaction(db!, () => {
+        const gone = q.prune.all(TOKEN_ID, cutoff);
+        if (gone.length > 0) q.pruneLooks.run(JSON.stringify(gone.map((r) => r.id)));
+        return gone.length;
+      });
     for (let i = 0; i < 50; i++) if (chunk() < 2000) break;
   } catch (err) {
     console.error("could not prune old messages:", err);

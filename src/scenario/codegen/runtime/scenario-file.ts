@@ -6,6 +6,7 @@
 // Part of every generated program (runtime-text.ts embeds it from the first "// ─── " line on,
 // without `export`; docs/runtime.md); the imports above that line are for the type checker only.
 import { Database } from "bun:sqlite";
+import { CONNECTION_CACHE_KIB, inTransaction, readOnce } from "./connection";
 
 // ─── Scenario tables: a file of their own ──────────────────────────────────────
 
@@ -20,8 +21,9 @@ export function scenarioTablesPath(databasePath: string): string {
  */
 const SCENARIO_TEMP_MAX_MB = 64;
 
-function capPages(d: Database, schema: "main" | "temp", mb: number) {
-  const pageSize = d.query<{ page_size: number }, []>("PRAGMA " + schema + ".page_size").get()?.page_size ?? 4096;
+/** Caps the file (`schema`) of a connection at `mb` MiB: its max_page_count, which scenario SQL cannot lift (no PRAGMA). */
+export function capPages(d: Database, schema: "main" | "temp", mb: number) {
+  const pageSize = readOnce<{ page_size: number }>(d, "PRAGMA " + schema + ".page_size")[0]?.page_size ?? 4096;
   d.exec("PRAGMA " + schema + ".max_page_count = " + Math.max(1, Math.floor((mb * 1024 * 1024) / pageSize)));
 }
 
@@ -50,11 +52,27 @@ export function openScenarioDatabase(databasePath: string | undefined, maxMb: nu
   d.exec("PRAGMA journal_mode = WAL");
   capPages(d, "main", maxMb);
   capPages(d, "temp", SCENARIO_TEMP_MAX_MB);
+  d.exec("PRAGMA main.cache_size = -" + CONNECTION_CACHE_KIB);
   if (system) {
-    d.query("ATTACH ? AS bot").run(readOnlyUri(databasePath));
+    readOnce(d, "ATTACH ? AS bot", readOnlyUri(databasePath));
+    d.exec("PRAGMA bot.cache_size = -" + CONNECTION_CACHE_KIB);
     moveLegacyTables(system, d, systemDdl);
   }
+  d.exec("PRAGMA shrink_memory");
   return d;
+}
+
+/** Tables of the bot's file that its DDL does not name: a scenario's, from older versions. */
+function legacyTables(system: Database, systemDdl: readonly string[]): string[] {
+  const own = new Set(systemDdl.map((ddl) => /^CREATE TABLE IF NOT EXISTS (\w+)/.exec(ddl)?.[1]));
+  return readOnce<{ name: string }>(system, "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'virtual') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
+    .map((t) => t.name)
+    .filter((name) => !own.has(name));
+}
+
+/** Whether the bot's file still holds scenario tables of older versions (opening the scenario connection moves them). */
+export function hasLegacyTables(system: Database, systemDdl: readonly string[]): boolean {
+  return legacyTables(system, systemDdl).length > 0;
 }
 
 const quoteName = (name: string) => '"' + name.replaceAll('"', '""') + '"';
@@ -65,29 +83,22 @@ const quoteName = (name: string) => '"' + name.replaceAll('"', '""') + '"';
  * copy is one IMMEDIATE transaction that skips a table already here, and the drop comes after.
  */
 function moveLegacyTables(system: Database, d: Database, systemDdl: readonly string[]) {
-  const own = new Set(systemDdl.map((ddl) => /^CREATE TABLE IF NOT EXISTS (\w+)/.exec(ddl)?.[1]));
-  const legacy = system
-    .query<{ name: string }, []>("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'virtual') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
-    .all()
-    .map((t) => t.name)
-    .filter((name) => !own.has(name));
+  const legacy = legacyTables(system, systemDdl);
   if (legacy.length === 0) return;
-  d.transaction(() => {
+  inTransaction(d, () => {
     for (const name of legacy) {
-      if (d.query("SELECT 1 FROM main.sqlite_master WHERE name = ?").get(name)) continue;
-      const created = d.query<{ sql: string | null }, [string]>("SELECT sql FROM bot.sqlite_master WHERE type = 'table' AND name = ?").get(name);
+      if (readOnce(d, "SELECT 1 FROM main.sqlite_master WHERE name = ?", name).length > 0) continue;
+      const created = readOnce<{ sql: string | null }>(d, "SELECT sql FROM bot.sqlite_master WHERE type = 'table' AND name = ?", name)[0];
       if (!created?.sql) continue;
       d.exec(created.sql);
       // Generated and hidden columns compute themselves.
-      const columns = d
-        .query<{ name: string }, [string]>("SELECT name FROM pragma_table_xinfo(?, 'bot') WHERE hidden = 0")
-        .all(name)
+      const columns = readOnce<{ name: string }>(d, "SELECT name FROM pragma_table_xinfo(?, 'bot') WHERE hidden = 0", name)
         .map((c) => quoteName(c.name))
         .join(", ");
       if (columns) d.exec("INSERT INTO main." + quoteName(name) + " (" + columns + ") SELECT " + columns + " FROM bot." + quoteName(name));
-      const indexes = d.query<{ sql: string }, [string]>("SELECT sql FROM bot.sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").all(name);
+      const indexes = readOnce<{ sql: string }>(d, "SELECT sql FROM bot.sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL", name);
       for (const index of indexes) d.exec(index.sql);
     }
-  }).immediate();
+  }, "BEGIN IMMEDIATE");
   for (const name of legacy) system.exec("DROP TABLE IF EXISTS main." + quoteName(name));
 }

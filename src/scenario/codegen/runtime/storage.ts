@@ -2,6 +2,8 @@
 // (Part of every generated bot; see types.ts.)
 import { Database } from "bun:sqlite";
 import { OPTIONS, PROJECT_DB_DDL } from "./program-data";
+import { CONNECTION_CACHE_KIB, lazyStatements } from "./connection";
+import { capPages } from "./scenario-file";
 import type { ChatState, NodeRef, Sender, Turn, Vars } from "./types";
 
 // ─── Environment (the only source of the token and settings) ─────────────────
@@ -42,56 +44,30 @@ export function openDatabase(path: string | undefined): Database | null {
   // In WAL mode NORMAL loses no commit when the bot is killed (only on a power loss), and spares the
   // fsync of every chat's state and every wait: FULL made 10,000 due waits take a minute.
   d.exec("PRAGMA synchronous = NORMAL");
-  const pageSize = d.query<{ page_size: number }, []>("PRAGMA page_size").get()?.page_size ?? 4096;
-  d.exec("PRAGMA max_page_count = " + Math.max(1, Math.floor((DB_MAX_MB * 1024 * 1024) / pageSize)));
-  // A shared runner hosts hundreds of bots, each with this connection: SQLite's default page cache
-  // (up to 2 MB) kept what the start-up touched, about 0.25 MB a bot. 256 KB holds a busy bot's hot
-  // pages (the rest are one read from the OS's cache away), and an idle bot gives back what
-  // creating the tables read (docs/performance.md).
-  d.exec("PRAGMA cache_size = -256");
+  capPages(d, "main", DB_MAX_MB);
+  d.exec("PRAGMA cache_size = -" + CONNECTION_CACHE_KIB);
   for (const ddl of PROJECT_DB_DDL) d.exec(ddl);
   d.exec("PRAGMA shrink_memory");
   return d;
 }
 
-/**
- * Statements prepared when first used: each costs its connection about 6.5 KB, a bot carries some
- * fifty, and most of a runner's hundreds of bots are idle (docs/performance.md). `make` maps a name
- * to what prepares it; the answer reads like the object of statements it stands for.
- */
-export function lazyStatements<T extends Record<string, () => unknown>>(make: T): { [K in keyof T]: ReturnType<T[K]> } {
-  const out = {} as { [K in keyof T]: ReturnType<T[K]> };
-  for (const key of Object.keys(make)) {
-    Object.defineProperty(out, key, {
-      configurable: true,
-      enumerable: true,
-      get() {
-        const value = make[key]!();
-        Object.defineProperty(out, key, { value, enumerable: true });
-        return value;
-      },
-    });
-  }
-  return out;
-}
-
 export const sql = db && lazyStatements({
-  loadState: () => db!.query<{ variables: string; waiting: string | null }, [number, string]>(
+  loadState: () => db!.prepare<{ variables: string; waiting: string | null }, [number, string]>(
     "SELECT variables, waiting FROM bot_state WHERE token_id = ? AND chat_id = ?",
   ),
-  saveState: () => db!.query<unknown, [number, string, string, string | null, string]>(
+  saveState: () => db!.prepare<unknown, [number, string, string, string | null, string]>(
     "INSERT INTO bot_state (token_id, chat_id, variables, waiting, updated_at) VALUES (?, ?, ?, ?, ?) " +
       "ON CONFLICT (token_id, chat_id) DO UPDATE SET variables = excluded.variables, " +
       "waiting = excluded.waiting, updated_at = excluded.updated_at",
   ),
-  touchUser: () => db!.query<unknown, [number, string, string, string | null, string | null, string | null, string, string, string]>(
+  touchUser: () => db!.prepare<unknown, [number, string, string, string | null, string | null, string | null, string, string, string]>(
     "INSERT INTO bot_users (token_id, user_id, first_name, last_name, username, language_code, " +
       "first_seen_at, last_seen_at, interaction_count, variables) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?) " +
       "ON CONFLICT (token_id, user_id) DO UPDATE SET first_name = excluded.first_name, " +
       "last_name = excluded.last_name, username = excluded.username, language_code = excluded.language_code, " +
       "last_seen_at = excluded.last_seen_at, interaction_count = bot_users.interaction_count + 1",
   ),
-  userVariables: () => db!.query<unknown, [string, number, string]>(
+  userVariables: () => db!.prepare<unknown, [string, number, string]>(
     "UPDATE bot_users SET variables = ? WHERE token_id = ? AND user_id = ?",
   ),
 });

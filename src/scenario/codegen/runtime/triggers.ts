@@ -5,6 +5,7 @@ import { Cron } from "croner";
 import type { ScheduleDef } from "./action-tables";
 import { chatOf, describe } from "./actions";
 import { broadcastRecipients, paceMassSend } from "./broadcast";
+import { readOnce } from "./connection";
 import { go, inChat, log } from "./flow";
 import { MESSAGE_TRIGGERS, SCHEDULES } from "./program-data";
 import { bot, handle } from "./router";
@@ -73,11 +74,11 @@ export function userByThread(variable: string, thread: number): number | undefin
   for (const [chatId, state] of states) if (chatId > 0 && toText(state.vars[variable]) === String(thread)) return chatId;
   if (!db) return undefined;
   try {
-    const row = db
-      .query<{ chat_id: string }, [number, string, string]>(
-        "SELECT chat_id FROM bot_state WHERE token_id = ? AND CAST(json_extract(variables, ?) AS TEXT) = ? LIMIT 1",
-      )
-      .get(TOKEN_ID, "$." + JSON.stringify(variable), String(thread));
+    const row = readOnce<{ chat_id: string }>(
+      db,
+      "SELECT chat_id FROM bot_state WHERE token_id = ? AND CAST(json_extract(variables, ?) AS TEXT) = ? LIMIT 1",
+      TOKEN_ID, "$." + JSON.stringify(variable), String(thread),
+    )[0];
     return row ? Number(row.chat_id) : undefined;
   } catch (err) {
     console.error("group_message_trigger: cannot search the users:", err);

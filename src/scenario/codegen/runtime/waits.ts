@@ -5,7 +5,8 @@
 import { INDEX, NODE_SCOPE, go, inChat, log } from "./flow";
 import { NODES } from "./program-data";
 import { stopping } from "./launch";
-import { TOKEN_ID, db, lazyStatements, loadState, parseJson, saveState } from "./storage";
+import { lazyStatements } from "./connection";
+import { TOKEN_ID, db, loadState, parseJson, saveState } from "./storage";
 import { systemTurn } from "./triggers";
 import type { Sender, Turn } from "./types";
 
@@ -35,15 +36,15 @@ export interface SavedTurn {
 export const WAIT_BATCH = 64;
 
 export const waitSql = db && lazyStatements({
-  add: () => db!.query<{ id: number }, [number, string, string, number, string]>(
+  add: () => db!.prepare<{ id: number }, [number, string, string, number, string]>(
     "INSERT INTO bot_waits (token_id, chat_id, node, due_at, turn) VALUES (?, ?, ?, ?, ?) RETURNING id",
   ),
   // One statement takes the rows it returns: a second process on the same file never gets them too.
-  claim: () => db!.query<WaitRow, [number, number, number]>(
+  claim: () => db!.prepare<WaitRow, [number, number, number]>(
     "DELETE FROM bot_waits WHERE id IN (SELECT id FROM bot_waits WHERE token_id = ? AND due_at <= ? ORDER BY due_at, id LIMIT ?) " +
       "RETURNING id, chat_id, node, due_at, turn",
   ),
-  next: () => db!.query<{ due_at: number | null }, [number]>("SELECT MIN(due_at) AS due_at FROM bot_waits WHERE token_id = ?"),
+  next: () => db!.prepare<{ due_at: number | null }, [number]>("SELECT MIN(due_at) AS due_at FROM bot_waits WHERE token_id = ?"),
 });
 
 /**
