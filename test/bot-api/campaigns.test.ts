@@ -70,6 +70,22 @@ describe("audience", () => {
     expect(await size({ tags: ["vip"], languages: ["ru"] })).toBe(4); // 0, 3, 6, 9
   });
 
+  test("the users' facets: values with their reachable users, most first; blocked users left out", async () => {
+    const r = await env.call("GET", `/api/bot/tokens/${tokenId}/users/facets`, { cookie: env.cookie });
+    expect(r.status).toBe(200);
+    // user 5 (en-GB, vip) blocked the bot: not counted anywhere
+    expect(r.body).toEqual({
+      users: N - 1,
+      tags: [{ value: "vip", users: 9 }],
+      languages: [{ value: "en-GB", users: 19 }, { value: "ru", users: 10 }],
+      sources: [{ value: "ads", users: 4 }],
+    });
+    // each count is the audience size of that one value
+    expect(await size({ tags: ["vip"] })).toBe(r.body.tags[0].users);
+    expect(await size({ sources: ["ads"] })).toBe(r.body.sources[0].users);
+    expect((await env.call("GET", `/api/bot/tokens/999999/users/facets`, { cookie: env.cookie })).status).toBe(404);
+  });
+
   test("bad audiences are 400", async () => {
     for (const bad of [{ filter: "some" }, { activeWithinDays: 0 }, { tags: "vip" }, { userIds: ["abc"] }, { registeredFrom: "yesterday" }, { extra: 1 }]) {
       const r = await env.call("POST", `${base()}/audience-size`, { cookie: env.cookie, json: bad });
@@ -123,6 +139,10 @@ describe("a campaign's life", () => {
     expect(lines[0]).toBe("userId,firstName,username,status,error,sentAt");
     expect(lines.length).toBe(10);
     expect(lines[1]!.startsWith(`${uid(0)},U0,,sent,,`)).toBe(true);
+    // the list's filter applies (the Studio links the export with it)
+    expect((await env.call("GET", `${base()}/${id}/recipients/export?status=failed`, { cookie: env.cookie })).text.trim().split("\n")).toEqual([lines[0]]);
+    expect((await env.call("GET", `${base()}/${id}/recipients/export?status=sent`, { cookie: env.cookie })).text.trim().split("\n").length).toBe(10);
+    expect((await env.call("GET", `${base()}/${id}/recipients/export?status=nope`, { cookie: env.cookie })).status).toBe(400);
     // a finished campaign is not changed, not started again
     expect((await env.call("PATCH", `${base()}/${id}`, { cookie: env.cookie, json: { name: "x" } })).status).toBe(409);
     expect((await act(id, "start")).status).toBe(409);

@@ -142,8 +142,12 @@ export function countsOf(db: ProjectDb, campaignId: number): Counts {
   return counts;
 }
 
+/** A recipients filter: `pending` takes a send in flight too. */
+const statusIs = (status: "pending" | "sent" | "failed" | undefined) =>
+  status === undefined ? undefined : status === "pending" ? inArray(recipients.status, ["pending", "sending"]) : eq(recipients.status, status);
+
 export function recipientPage(db: ProjectDb, campaignId: number, status: "pending" | "sent" | "failed" | undefined, limit: number, offset: number): { rows: RecipientRow[]; total: number } {
-  const where = and(eq(recipients.campaignId, campaignId), status === undefined ? undefined : status === "pending" ? inArray(recipients.status, ["pending", "sending"]) : eq(recipients.status, status));
+  const where = and(eq(recipients.campaignId, campaignId), statusIs(status));
   const total = db.select({ n: sql<number>`count(*)` }).from(recipients).where(where).get()?.n ?? 0;
   const rows = db.select().from(recipients).where(where).orderBy(recipients.id).limit(limit).offset(offset).all();
   return { rows, total };
@@ -276,12 +280,12 @@ export function projectIds(db: Db): number[] {
 }
 
 /** Recipients after `afterId` in order with the user's names, for the CSV report (read a page at a time). */
-export function recipientRowsForCsv(db: ProjectDb, tokenId: number, campaignId: number, afterId: number, limit: number) {
+export function recipientRowsForCsv(db: ProjectDb, tokenId: number, campaignId: number, status: "pending" | "sent" | "failed" | undefined, afterId: number, limit: number) {
   return db
     .select({ id: recipients.id, userId: recipients.userId, firstName: users.firstName, username: users.username, status: recipients.status, error: recipients.error, sentAt: recipients.sentAt })
     .from(recipients)
     .leftJoin(users, and(eq(users.tokenId, tokenId), eq(users.userId, recipients.userId)))
-    .where(and(eq(recipients.campaignId, campaignId), sql`${recipients.id} > ${afterId}`))
+    .where(and(eq(recipients.campaignId, campaignId), statusIs(status), sql`${recipients.id} > ${afterId}`))
     .orderBy(recipients.id)
     .limit(limit)
     .all();

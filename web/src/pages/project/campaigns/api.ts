@@ -31,6 +31,10 @@ export const isEditable = (s: CampaignStatus) => s === "draft" || s === "schedul
 
 const base = (tokenId: number, id?: number) => `/api/bot/tokens/${tokenId}/campaigns${id === undefined ? "" : `/${id}`}`;
 
+/** The report's CSV (the server's recipients/export, same origin: the session cookie goes with a plain link). */
+export const recipientsCsvUrl = (tokenId: number, id: number, status?: RecipientStatus) =>
+  `${base(tokenId, id)}/recipients/export${status ? `?status=${status}` : ""}`;
+
 export const campaignsApi = {
   list: (tokenId: number, page: number, perPage: number) => get<CampaignPage>(base(tokenId), { query: { page, perPage } }),
   one: (tokenId: number, id: number) => get<Campaign>(base(tokenId, id)),

@@ -32,6 +32,7 @@ const en = {
     },
     report: "Report", byReason: "Failed by reason", reason: { blocked: "Blocked the bot", deactivated: "Account deleted", other: "Other errors", unknown: "Unknown (in flight at a crash)" },
     recipients: "Recipients", csv: "Export CSV", recipientFilter: "Show recipients", recipientStatus: { all: "All", pending: "Pending", sending: "Sending now", sent: "Sent", failed: "Failed" }, fromNode: "from node {{node}}",
+    facetUsers: "users: {{count}}",
     noRecipients: "No recipients here.", user: "User", state: "Status", error: "Error", sentAt: "Sent at", theMessage: "The message",
   },
 };
@@ -66,6 +67,7 @@ const ru: typeof en = {
     },
     report: "Отчёт", byReason: "Ошибки по причинам", reason: { blocked: "Заблокировали бота", deactivated: "Аккаунт удалён", other: "Другие ошибки", unknown: "Неизвестно (отправка при сбое)" },
     recipients: "Получатели", csv: "Экспорт CSV", recipientFilter: "Показать получателей", recipientStatus: { all: "Все", pending: "В очереди", sending: "Отправляется", sent: "Отправлено", failed: "Ошибка" }, fromNode: "из узла {{node}}",
+    facetUsers: "пользователей: {{count}}",
     noRecipients: "Здесь получателей нет.", user: "Пользователь", state: "Статус", error: "Ошибка", sentAt: "Отправлено", theMessage: "Сообщение",
   },
 };
