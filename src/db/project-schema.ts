@@ -82,6 +82,9 @@ export const PROJECT_DB_DDL: readonly string[] = [
   "CREATE UNIQUE INDEX IF NOT EXISTS campaign_recipients_user_idx ON campaign_recipients (campaign_id, user_id)",
   // paging by status and "next pending" (in id order), and the counts, off one index
   "CREATE INDEX IF NOT EXISTS campaign_recipients_status_idx ON campaign_recipients (campaign_id, status, id)",
+  // an album's messages after the first (the recipient row holds the first): delete-sent deletes them all
+  "CREATE TABLE IF NOT EXISTS campaign_album_messages (recipient_id INTEGER NOT NULL, messenger_message_id INTEGER NOT NULL, " +
+    "PRIMARY KEY (recipient_id, messenger_message_id))",
   // How a recorded message is formatted and which file it carries (its id is the bot_messages row's): a table of its own, as
   // the comment above says, so files written before it gain it by this statement.
   "CREATE TABLE IF NOT EXISTS bot_message_details (id INTEGER PRIMARY KEY, token_id INTEGER NOT NULL, format TEXT, entities TEXT, " +
@@ -275,6 +278,16 @@ export const projectCampaignRecipients = sqliteTable(
   (t) => [uniqueIndex("campaign_recipients_user_idx").on(t.campaignId, t.userId), index("campaign_recipients_status_idx").on(t.campaignId, t.status, t.id)],
 );
 
+/** A campaign album's messages after the first, per recipient (docs/campaigns.md#albums). */
+export const projectCampaignAlbumMessages = sqliteTable(
+  "campaign_album_messages",
+  {
+    recipientId: integer("recipient_id").notNull(),
+    messengerMessageId: integer("messenger_message_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.recipientId, t.messengerMessageId] })],
+);
+
 /**
  * The formatting and the file of a recorded message (docs/dialogs.md "What is recorded"): `format` the parse mode
  * it was sent with (html, markdown, markdownv2; its text is then the marked-up text), `entities`
@@ -319,4 +332,4 @@ export const projectBotPayments = sqliteTable(
 
 export const projectSchema = { projectBotUsers, projectBotState, projectMediaFileIds, projectContent, projectBotMessages, projectBotChats, projectBotPeople, projectBotWaits,
   projectBotMessageDetails, projectBotPayments, projectAnalyticsHours, projectAnalyticsTallies, projectAnalyticsUserDays, projectAnalyticsActive,
-  projectAnalyticsNodeDays, projectAnalyticsNodeReach, projectAnalyticsEdgeDays, projectAnalyticsEdgeReach, projectCampaigns, projectCampaignRecipients };
+  projectAnalyticsNodeDays, projectAnalyticsNodeReach, projectAnalyticsEdgeDays, projectAnalyticsEdgeReach, projectCampaigns, projectCampaignRecipients, projectCampaignAlbumMessages };

@@ -257,6 +257,72 @@ describe("media", () => {
   });
 });
 
+describe("albums", () => {
+  /** each file's bytes differ (its name in them), with the head the upload's sniffing expects of its type */
+  const HEADS: Record<string, string> = { "image/png": "\x89PNG\r\n\x1a\n", "video/mp4": "\0\0\0\x18ftypmp42", "application/pdf": "%PDF-1.4\n", "audio/mpeg": "ID3\x04\0\0" };
+  const upload = (name: string, type: string) => env.t.ctx.media.upload(projectId, new File([Uint8Array.from(HEADS[type]! + name, (ch) => ch.charCodeAt(0))], name, { type }));
+
+  test("photos and a video in one media group: uploaded once, the caption on the first, recorded, tested, deleted whole", async () => {
+    const [a, b, v] = [await upload("a.png", "image/png"), await upload("b.png", "image/png"), await upload("c.mp4", "video/mp4")];
+    const to = [String(uid(11)), String(uid(12))];
+    const c = await create({ name: "Album", message: { text: "<b>Look</b>, {first_name}", format: "html", mediaIds: [a.id, b.id, v.id] }, audience: { userIds: to } });
+    expect(c.status).toBe(201);
+    expect(c.body.message.mediaIds).toEqual([a.id, b.id, v.id]);
+    // a test goes out as the album too, and is not counted
+    const test = await env.call("POST", `${base()}/${c.body.id}/test`, { cookie: env.cookie, json: { userIds: [String(uid(13))] } });
+    expect(test.body).toEqual({ sent: 1, failed: 0 });
+    expect(env.fake.sent(botToken, uid(13)).filter((x) => x.method === "sendMediaGroup").length).toBe(1);
+    await act(c.body.id, "start");
+    await finished(c.body.id);
+    const groups = env.fake.sent(botToken).filter((x) => x.method === "sendMediaGroup" && [uid(11), uid(12)].includes(Number(x.params.chat_id)));
+    expect(groups.map((x) => Number(x.params.chat_id) - 7_100_000)).toEqual([11, 12]);
+    const items = groups.map((x) => x.params.media as { type: string; media: unknown; caption?: string; parse_mode?: string }[]);
+    expect(items[0]!.map((m) => m.type)).toEqual(["photo", "photo", "video"]);
+    expect(items[1]!.map((m) => [m.caption, m.parse_mode])).toEqual([["<b>Look</b>, U12", "HTML"], [undefined, undefined], [undefined, undefined]]);
+    // the first send uploads the files; the next names them by the file ids the messenger answered
+    expect(items[0]!.every((m) => typeof m.media === "object")).toBe(true);
+    expect(items[1]!.every((m) => typeof m.media === "string" && !String(m.media).startsWith("attach://"))).toBe(true);
+    expect((await get(c.body.id)).counts).toMatchObject({ sent: 2, failed: 0 });
+    // the chat's record: each message of the album, the caption on the first (Dialogs shows them)
+    const records = env.t.ctx.projectFiles
+      .open(projectId)
+      .$client.query("SELECT kind, text, messenger_message_id AS id FROM bot_messages WHERE token_id = ? AND chat_id = ? AND sent_by = 'campaign' AND kind <> 'text' ORDER BY id")
+      .all(tokenId, String(uid(11))) as { kind: string; text: string; id: number }[];
+    expect(records.map((r) => [r.kind, r.text])).toEqual([["photo", "<b>Look</b>, U11"], ["photo", ""], ["video", ""]]);
+    // delete-sent deletes every message of each album
+    expect((await act(c.body.id, "delete-sent")).body.sentDeletedAt).not.toBeNull();
+    const deletes = env.fake.calls(botToken, "deleteMessages").filter((x) => Number(x.params.chat_id) === uid(11));
+    expect(deletes.map((x) => x.params.message_ids)).toEqual([records.map((r) => r.id)]);
+  });
+
+  test("bad albums are 400: 1 or 11 files, another project's, documents with photos, audio with video, buttons, a long caption, both mediaId and mediaIds", async () => {
+    const [p1, p2, d, au, v] = [await upload("p1.png", "image/png"), await upload("p2.png", "image/png"), await upload("d.pdf", "application/pdf"), await upload("s.mp3", "audio/mpeg"), await upload("v.mp4", "video/mp4")];
+    const other = env.t.ctx.projects.create(OWNER, { name: "Other", data: { version: 2, sheets: [] } } as never).id;
+    const foreign = await env.t.ctx.media.upload(other, new File([Uint8Array.from(HEADS["image/png"]! + "f", (ch) => ch.charCodeAt(0))], "f.png", { type: "image/png" }));
+    const eleven = Array.from({ length: 11 }, (_, i) => p1.id + 1000 + i);
+    const cases: [unknown, RegExp][] = [
+      [{ text: "x", mediaIds: [p1.id] }, /2\.\.10/],
+      [{ text: "x", mediaIds: eleven }, /2\.\.10/],
+      [{ text: "x", mediaIds: [p1.id, p1.id] }, /once/],
+      [{ text: "x", mediaIds: [p1.id, foreign.id] }, new RegExp(`media file ${foreign.id} is not in the project`)],
+      [{ text: "x", mediaIds: [p1.id, d.id] }, /documents only/],
+      [{ text: "x", mediaIds: [v.id, au.id] }, /audio only/],
+      [{ text: "x", mediaIds: [p1.id, p2.id], buttons: [[{ text: "Site", url: "https://example.com" }]] }, /cannot carry buttons/],
+      [{ text: "x".repeat(1025), mediaIds: [p1.id, p2.id] }, /1024/],
+      [{ text: "x", mediaId: p1.id, mediaIds: [p1.id, p2.id] }, /not both/],
+    ];
+    for (const [message, why] of cases) {
+      const r = await create({ name: "Bad album", message });
+      expect([JSON.stringify(message).slice(0, 60), r.status]).toEqual([JSON.stringify(message).slice(0, 60), 400]);
+      expect(r.body.message).toMatch(why);
+    }
+    // the same rules on PATCH; documents only and audio only are albums
+    const ok = await create({ name: "Docs", message: { text: "x", mediaIds: [d.id, (await upload("e.pdf", "application/pdf")).id] } });
+    expect(ok.status).toBe(201);
+    expect((await env.call("PATCH", `${base()}/${ok.body.id}`, { cookie: env.cookie, json: { message: { text: "x", mediaIds: [d.id, p1.id] } } })).status).toBe(400);
+  });
+});
+
 describe("bad input", () => {
   const future = () => new Date(Date.now() + 3_600_000).toISOString();
   test("create refuses past and malformed schedules, long texts, unknown media, tags and nodes", async () => {

@@ -48,8 +48,32 @@ export type Audience = z.output<typeof audienceSchema>;
 /** "active" without a number of days means seen within the last 30. */
 export const ACTIVE_DAYS_DEFAULT = 30;
 
-export const messageSchema = sendSchema;
+/** Telegram's sendMediaGroup takes 2..10 items (docs/campaigns.md#albums). */
+export const ALBUM_MIN = 2;
+export const ALBUM_MAX = 10;
+/** The message's fields, for a JSON schema (MCP); messageSchema adds the rules across fields. */
+export const messageShape = sendSchema.extend({
+  mediaIds: z
+    .array(z.number({ error: "mediaIds must be integers" }).int("mediaIds must be integers").positive("mediaIds must be positive"), { error: "mediaIds must be an array of media ids" })
+    .min(ALBUM_MIN, `an album has ${ALBUM_MIN}..${ALBUM_MAX} media files`)
+    .max(ALBUM_MAX, `an album has ${ALBUM_MIN}..${ALBUM_MAX} media files`)
+    .refine((ids) => new Set(ids).size === ids.length, "mediaIds: a media file is in the album once")
+    .optional(),
+});
+export const messageSchema = messageShape.superRefine((m, ctx) => {
+  if (m.mediaIds && m.mediaId !== undefined) ctx.addIssue({ code: "custom", path: ["mediaIds"], message: "a message has mediaId (one file) or mediaIds (an album), not both" });
+  // Telegram cannot put an inline keyboard under a media group (docs/campaigns.md#albums)
+  if (m.mediaIds && m.buttons?.length) ctx.addIssue({ code: "custom", path: ["buttons"], message: "an album (mediaIds) cannot carry buttons: Telegram attaches no keyboard to a media group" });
+});
 export type CampaignMessage = z.output<typeof messageSchema>;
+
+/** What an album of these media kinds breaks of Telegram's media group rules, or null. */
+export function albumProblem(kinds: string[]): string | null {
+  const group = (k: string) => (k === "photo" || k === "video" ? "photos and videos" : k === "audio" ? "audio" : "documents");
+  const groups = new Set(kinds.map(group));
+  if (groups.size <= 1) return null;
+  return `an album holds photos and videos (mixed), or documents only, or audio only; this one mixes ${[...groups].join(" and ")}`;
+}
 
 const name = z.string().trim().min(1, "name must not be empty").max(NAME_MAX, `name is at most ${NAME_MAX} characters`);
 export const createSchema = z.strictObject({
@@ -88,6 +112,8 @@ export const campaignViewSchema = z.object({
     text: z.string(),
     format: z.enum(["none", "html", "markdown"]).optional(),
     mediaId: int.optional(),
+    /** an album: 2..10 of the project's media files, the text the first one's caption */
+    mediaIds: z.array(int).optional(),
     buttons: z.array(z.array(z.object({ text: z.string(), url: z.string().optional(), goto: z.string().optional() }))).optional(),
   }),
   audience: z.object({

@@ -7,6 +7,7 @@ import type { ProjectDb } from "../../db/project-db";
 import { projects } from "../../db/schema";
 import {
   projectBotPeople as people,
+  projectCampaignAlbumMessages as album,
   projectBotState as state,
   projectBotUsers as users,
   projectCampaignRecipients as recipients,
@@ -88,6 +89,7 @@ export function updateCampaignIf(db: ProjectDb, id: number, from: CampaignStatus
 
 export function deleteCampaign(db: ProjectDb, id: number) {
   db.transaction((tx) => {
+    tx.delete(album).where(inArray(album.recipientId, tx.select({ id: recipients.id }).from(recipients).where(eq(recipients.campaignId, id)))).run();
     tx.delete(recipients).where(eq(recipients.campaignId, id)).run();
     tx.delete(campaigns).where(eq(campaigns.id, id)).run();
   });
@@ -201,7 +203,7 @@ export function addresseesOf(db: ProjectDb, tokenId: number, userIds: string[]):
 
 // The sender's statements, prepared once per file: built by drizzle for each of 100,000 recipients
 // they cost more than the send itself (bench/campaigns.ts).
-const hot = new WeakMap<ProjectDb, { claim: Statement; sent: Statement; failed: Statement; back: Statement }>();
+const hot = new WeakMap<ProjectDb, { claim: Statement; sent: Statement; failed: Statement; back: Statement; album: Statement }>();
 function hotOf(db: ProjectDb) {
   let s = hot.get(db);
   if (!s) {
@@ -210,6 +212,7 @@ function hotOf(db: ProjectDb) {
       sent: db.$client.prepare("UPDATE campaign_recipients SET status = 'sent', messenger_message_id = ?, sent_at = ?, error = NULL WHERE id = ?"),
       failed: db.$client.prepare("UPDATE campaign_recipients SET status = 'failed', error = ? WHERE id = ?"),
       back: db.$client.prepare("UPDATE campaign_recipients SET status = 'pending' WHERE id = ?"),
+      album: db.$client.prepare("INSERT OR IGNORE INTO campaign_album_messages (recipient_id, messenger_message_id) VALUES (?, ?)"),
     };
     hot.set(db, s);
   }
@@ -227,7 +230,7 @@ export function claimRecipients(db: ProjectDb, ids: number[]): Set<number> {
 
 /** How one claimed send ended: taken (with the chat's record when kept), refused, or not taken (429: pending again). */
 export type Settled =
-  | { id: number; sent: { messageId: number; at: string; record?: { tokenId: number; chatId: string; message: NewMessage; format: string | null } } }
+  | { id: number; sent: { messageId: number; at: string; albumIds?: number[]; records: { tokenId: number; chatId: string; message: NewMessage; format: string | null }[] } }
   | { id: number; failed: string }
   | { id: number; back: true };
 
@@ -239,8 +242,8 @@ export function settleRecipients(db: ProjectDb, outcomes: Settled[]) {
     for (const o of outcomes) {
       if ("sent" in o) {
         s.sent.run(o.sent.messageId, o.sent.at, o.id);
-        const r = o.sent.record;
-        if (r) writeOutgoing(db, r.tokenId, r.chatId, r.message, r.format);
+        for (const m of o.sent.albumIds ?? []) s.album.run(o.id, m);
+        for (const r of o.sent.records) writeOutgoing(db, r.tokenId, r.chatId, r.message, r.format);
       } else if ("failed" in o) s.failed.run(o.failed, o.id);
       else s.back.run(o.id);
     }
@@ -260,9 +263,15 @@ export function campaignsIn(db: ProjectDb, statuses: CampaignStatus[]): Campaign
 }
 
 /** Sent messages not yet deleted, a batch at a time (delete-sent). */
-export function sentNotDeleted(db: ProjectDb, campaignId: number, afterId: number, limit: number): { id: number; userId: string; messageId: number | null }[] {
+/** `albumIds`: an album's messages after the first (JSON text of an array), or null. */
+export function sentNotDeleted(db: ProjectDb, campaignId: number, afterId: number, limit: number): { id: number; userId: string; messageId: number | null; albumIds: string | null }[] {
   return db
-    .select({ id: recipients.id, userId: recipients.userId, messageId: recipients.messengerMessageId })
+    .select({
+      id: recipients.id,
+      userId: recipients.userId,
+      messageId: recipients.messengerMessageId,
+      albumIds: sql<string | null>`(SELECT json_group_array(${album.messengerMessageId}) FROM ${album} WHERE ${album.recipientId} = ${recipients.id} HAVING count(*) > 0)`,
+    })
     .from(recipients)
     .where(and(eq(recipients.campaignId, campaignId), eq(recipients.status, "sent"), sql`${recipients.deletedAt} IS NULL`, sql`${recipients.id} > ${afterId}`))
     .orderBy(recipients.id)

@@ -5,6 +5,7 @@
 // sent twice) and resumes the rest.
 import type { AppContext } from "../../context";
 import { MessengerError } from "../../errors";
+import type { FilePart } from "../../messenger/client";
 import { renderFor } from "../../lib/shared-render";
 import type { ProjectDb } from "../../db/project-db";
 import type { TokenRow } from "../tokens/access";
@@ -57,10 +58,15 @@ export interface Prepared {
   format: "none" | "html" | "markdown";
   keyboard?: { text: string; url?: string; callback_data?: string }[][];
   media?: { method: string; field: string; kind: string; fileName: string; mimeType: string; bytes: Uint8Array; fileId?: string };
+  /** an album (sendMediaGroup): the items in order, the caption on the first (docs/campaigns.md#albums) */
+  album?: { type: string; fileName: string; mimeType: string; bytes: Uint8Array; fileId?: string }[];
 }
 
-/** A sent message carries the text the recipient got (their variables rendered in), for its record. */
-export type SendOutcome = { ok: true; messageId: number; text: string } | { ok: false; retryAfter?: number; error: string };
+/**
+ * A sent message carries the text the recipient got (their variables rendered in), for its record;
+ * an album's `messageIds` are all of its messages, the first being `messageId`.
+ */
+export type SendOutcome = { ok: true; messageId: number; messageIds?: number[]; text: string } | { ok: false; retryAfter?: number; error: string };
 
 /** The file id the messenger answered for an upload (so the next recipient reuses it). */
 function fileIdOf(result: Record<string, unknown>, field: string): string | undefined {
@@ -82,6 +88,11 @@ export class CampaignSender {
   async prepare(projectId: number, m: CampaignMessage): Promise<Prepared> {
     const keyboard = m.buttons?.map((row) => row.map((b) => ("url" in b ? { text: b.text, url: b.url } : { text: b.text, callback_data: GOTO_DATA_PREFIX + b.goto })));
     const p: Prepared = { text: m.text, format: m.format ?? "none", keyboard };
+    if (m.mediaIds) {
+      // read once, like a single file; the first send uploads them and the rest reuse the file ids
+      const items = await Promise.all(m.mediaIds.map((id) => this.ctx.media.bytesOf(projectId, id)));
+      p.album = items.flatMap((media) => (media ? [{ type: MEDIA_METHOD[media.kind]?.[1] ?? "document", fileName: media.fileName, mimeType: media.mimeType, bytes: media.bytes }] : []));
+    }
     if (m.mediaId !== undefined) {
       const media = await this.ctx.media.bytesOf(projectId, m.mediaId);
       if (media) {
@@ -104,6 +115,7 @@ export class CampaignSender {
     };
     await this.ctx.sendPace.slot(token.id, token.sendsPerSecond);
     try {
+      if (p.album && p.album.length > 0) return await this.sendAlbum(token, p.album, params, text);
       if (p.media) {
         const m = p.media;
         const file = m.fileId ? undefined : { field: m.field, name: m.fileName, type: m.mimeType, bytes: m.bytes };
@@ -127,6 +139,30 @@ export class CampaignSender {
       // unreachable: the messenger may have taken it, so it is not retried (at most once)
       return { ok: false, error: e.kind === "unreachable" ? "unknown" : e.message.slice(0, 300) };
     }
+  }
+
+  /**
+   * An album in one sendMediaGroup: files not uploaded yet go as attach:// parts, the caption rides on
+   * the first item (a media group takes no keyboard: the model refuses buttons with one).
+   */
+  private async sendAlbum(token: TokenRow, album: NonNullable<Prepared["album"]>, params: Record<string, unknown>, text: string): Promise<SendOutcome> {
+    const files: FilePart[] = [];
+    const media = album.map((it, i) => {
+      if (!it.fileId) files.push({ field: `file${i}`, name: it.fileName, type: it.mimeType, bytes: it.bytes });
+      return { type: it.type, media: it.fileId ?? `attach://file${i}`, ...(i === 0 && { caption: text, parse_mode: params.parse_mode }) };
+    });
+    const sent = await this.ctx.messenger.call<(Record<string, unknown> & { message_id: number })[]>(
+      token.token,
+      "sendMediaGroup",
+      { chat_id: params.chat_id, protect_content: params.protect_content, media },
+      files,
+    );
+    sent.forEach((m, i) => {
+      const it = album[i];
+      if (it) it.fileId ??= fileIdOf(m, it.type);
+    });
+    const ids = sent.map((m) => m.message_id);
+    return { ok: true, messageId: ids[0]!, messageIds: ids, text };
   }
 
   /** Sends the campaign's pending recipients until none is left, or it is paused or cancelled. */
@@ -231,7 +267,8 @@ export class CampaignSender {
           const out = await this.sendOne(t, prepared, r);
           if (out.ok) {
             const at = new Date().toISOString();
-            return { id: r.id, sent: { messageId: out.messageId, at, record: this.record(t, r.userId, prepared, out.messageId, out.text, at, first.nodeId) } };
+            const records = this.records(t, r.userId, prepared, out.messageIds ?? [out.messageId], out.text, at, first.nodeId);
+            return { id: r.id, sent: { messageId: out.messageId, albumIds: out.messageIds?.slice(1), at, records } };
           }
           return out.retryAfter !== undefined ? { id: r.id, back: true } : { id: r.id, failed: out.error };
         }),
@@ -240,21 +277,27 @@ export class CampaignSender {
     return { back: new Set(outcomes.filter((o) => "back" in o).map((o) => o.id)) };
   }
 
-  /** The campaign's message as the chat's record holds it (docs/dialogs.md); none when the token keeps no messages. */
-  private record(token: TokenRow, chatId: string, p: Prepared, messageId: number, text: string, at: string, nodeId: string | null) {
-    if (token.messageRetentionDays <= 0) return undefined;
-    const message: NewMessage = {
-      direction: "out",
-      sentBy: "campaign",
-      operatorId: null,
-      kind: p.media?.field ?? "text",
-      text,
-      buttons: p.keyboard ? JSON.stringify(p.keyboard.map((r) => r.map((b) => (b.url ? { text: b.text, url: b.url } : { text: b.text, data: b.callback_data })))) : null,
-      messengerMessageId: messageId,
-      nodeId,
-      createdAt: at,
-    };
-    return { tokenId: token.id, chatId, message, format: p.format === "none" ? null : p.format };
+  /**
+   * The campaign's message as the chat's record holds it (docs/dialogs.md): one record per message
+   * (an album's items each, the caption on the first); none when the token keeps no messages.
+   */
+  private records(token: TokenRow, chatId: string, p: Prepared, messageIds: number[], text: string, at: string, nodeId: string | null) {
+    if (token.messageRetentionDays <= 0) return [];
+    const format = p.format === "none" ? null : p.format;
+    return messageIds.map((messageId, i) => {
+      const message: NewMessage = {
+        direction: "out",
+        sentBy: "campaign",
+        operatorId: null,
+        kind: p.album?.[i]?.type ?? p.media?.field ?? "text",
+        text: i === 0 ? text : "",
+        buttons: p.keyboard ? JSON.stringify(p.keyboard.map((r) => r.map((b) => (b.url ? { text: b.text, url: b.url } : { text: b.text, data: b.callback_data })))) : null,
+        messengerMessageId: messageId,
+        nodeId,
+        createdAt: at,
+      };
+      return { tokenId: token.id, chatId, message, format: i === 0 ? format : null };
+    });
   }
 
   emit(projectId: number, tokenId: number, campaignId: number, status: CampaignRow["status"], counts: Counts) {
@@ -293,8 +336,11 @@ export class CampaignSender {
         after = r.id;
         if (r.messageId === null) continue;
         await this.ctx.sendPace.slot(token.id, token.sendsPerSecond);
+        // an album: every message of it in one deleteMessages
+        const album = r.albumIds ? (JSON.parse(r.albumIds) as number[]) : [];
         try {
-          await this.ctx.messenger.call(token.token, "deleteMessage", { chat_id: r.userId, message_id: r.messageId });
+          if (album.length > 0) await this.ctx.messenger.call(token.token, "deleteMessages", { chat_id: r.userId, message_ids: [r.messageId, ...album] });
+          else await this.ctx.messenger.call(token.token, "deleteMessage", { chat_id: r.userId, message_id: r.messageId });
         } catch (e) {
           if (e instanceof MessengerError && e.status === 429) {
             this.ctx.sendPace.pause(token.id, (e.retryAfter ?? 1) * 1000);

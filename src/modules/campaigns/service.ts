@@ -7,6 +7,7 @@ import type { TokenRow } from "../tokens/access";
 import { GOTO_DATA_MAX_BYTES, GOTO_DATA_PREFIX } from "../dialogs/model";
 import { CAPTION_MAX, scenarioHasNode } from "../dialogs/service";
 import {
+  albumProblem,
   campaignView,
   type Audience,
   type CampaignMessage,
@@ -66,6 +67,17 @@ export class CampaignsService {
     if (m.mediaId !== undefined) {
       if (!(await this.ctx.media.bytesOf(token.projectId, m.mediaId))) throw badRequest(`message.mediaId: media file ${m.mediaId} is not in the project`);
       if (m.text.length > CAPTION_MAX) throw badRequest(`message.text is at most ${CAPTION_MAX} characters with a media file (a caption)`);
+    }
+    if (m.mediaIds) {
+      const kinds: string[] = [];
+      for (const id of m.mediaIds) {
+        const media = await this.ctx.media.bytesOf(token.projectId, id);
+        if (!media) throw badRequest(`message.mediaIds: media file ${id} is not in the project`);
+        kinds.push(media.kind);
+      }
+      const problem = albumProblem(kinds);
+      if (problem) throw badRequest(`message.mediaIds: ${problem}`);
+      if (m.text.length > CAPTION_MAX) throw badRequest(`message.text is at most ${CAPTION_MAX} characters with an album (the first file's caption)`);
     }
     for (const row of m.buttons ?? [])
       for (const b of row) {
