@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { eq, inArray } from "drizzle-orm";
 import { repairSchema, schemaIsSound, type SchemaEntry } from "./project-schema-check";
-import { PROJECT_DB_DDL, projectAnalyticsTables, projectBotChats, projectBotMessageDetails, projectBotMessages, projectBotPayments, projectBotPeople, projectBotState, projectBotUsers, projectBotWaits, projectCampaignAlbumMessages, projectCampaignRecipients, projectCampaigns, projectContent, projectMediaFileIds, projectSchema } from "./project-schema";
+import { PROJECT_DB_DDL, projectAnalyticsTables, projectBotChats, projectBotMessageDetails, projectBotMessages, projectBotPayments, projectBotPeople, projectBotState, projectBotUsers, projectBotWaits, projectCampaignAlbumMessages, projectCampaignRecipients, projectCampaigns, projectCampaignTimeZones, projectContent, projectMediaFileIds, projectSchema } from "./project-schema";
 
 /**
  * Where a project's scenario tables live: <id>.db → <id>-tables.db. The bot runtime names the same
@@ -178,6 +178,7 @@ export class ProjectDatabases {
       const recipients = tx.select({ id: projectCampaignRecipients.id }).from(projectCampaignRecipients).where(inArray(projectCampaignRecipients.campaignId, campaigns));
       tx.delete(projectCampaignAlbumMessages).where(inArray(projectCampaignAlbumMessages.recipientId, recipients)).run();
       tx.delete(projectCampaignRecipients).where(inArray(projectCampaignRecipients.campaignId, campaigns)).run();
+      tx.delete(projectCampaignTimeZones).where(inArray(projectCampaignTimeZones.campaignId, campaigns)).run();
       tx.delete(projectCampaigns).where(eq(projectCampaigns.tokenId, tokenId)).run();
     });
   }

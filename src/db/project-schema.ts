@@ -85,6 +85,8 @@ export const PROJECT_DB_DDL: readonly string[] = [
   // an album's messages after the first (the recipient row holds the first): delete-sent deletes them all
   "CREATE TABLE IF NOT EXISTS campaign_album_messages (recipient_id INTEGER NOT NULL, messenger_message_id INTEGER NOT NULL, " +
     "PRIMARY KEY (recipient_id, messenger_message_id))",
+  // the IANA zone a campaign's schedule is typed and shown in; none is UTC (a table of its own: no new columns)
+  "CREATE TABLE IF NOT EXISTS campaign_time_zones (campaign_id INTEGER PRIMARY KEY, time_zone TEXT NOT NULL)",
   // How a recorded message is formatted and which file it carries (its id is the bot_messages row's): a table of its own, as
   // the comment above says, so files written before it gain it by this statement.
   "CREATE TABLE IF NOT EXISTS bot_message_details (id INTEGER PRIMARY KEY, token_id INTEGER NOT NULL, format TEXT, entities TEXT, " +
@@ -288,6 +290,12 @@ export const projectCampaignAlbumMessages = sqliteTable(
   (t) => [primaryKey({ columns: [t.recipientId, t.messengerMessageId] })],
 );
 
+/** The time zone of a campaign's schedule (docs/campaigns.md#schedules); a campaign without a row is in UTC. */
+export const projectCampaignTimeZones = sqliteTable("campaign_time_zones", {
+  campaignId: integer("campaign_id").primaryKey(),
+  timeZone: text("time_zone").notNull(),
+});
+
 /**
  * The formatting and the file of a recorded message (docs/dialogs.md "What is recorded"): `format` the parse mode
  * it was sent with (html, markdown, markdownv2; its text is then the marked-up text), `entities`
@@ -332,4 +340,4 @@ export const projectBotPayments = sqliteTable(
 
 export const projectSchema = { projectBotUsers, projectBotState, projectMediaFileIds, projectContent, projectBotMessages, projectBotChats, projectBotPeople, projectBotWaits,
   projectBotMessageDetails, projectBotPayments, projectAnalyticsHours, projectAnalyticsTallies, projectAnalyticsUserDays, projectAnalyticsActive,
-  projectAnalyticsNodeDays, projectAnalyticsNodeReach, projectAnalyticsEdgeDays, projectAnalyticsEdgeReach, projectCampaigns, projectCampaignRecipients, projectCampaignAlbumMessages };
+  projectAnalyticsNodeDays, projectAnalyticsNodeReach, projectAnalyticsEdgeDays, projectAnalyticsEdgeReach, projectCampaigns, projectCampaignRecipients, projectCampaignAlbumMessages, projectCampaignTimeZones };

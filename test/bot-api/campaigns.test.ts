@@ -357,6 +357,32 @@ describe("bad input", () => {
     expect((await env.call("PATCH", `${base()}/${c.body.id}`, { cookie: env.cookie, json: { scheduledAt: "2001-01-01" } })).status).toBe(400);
   });
 
+  test("a schedule in the campaign's time zone: wall times read there, instants kept; bad zones are 400", async () => {
+    const year = new Date().getUTCFullYear() + 1;
+    const c = await create({ name: "Moscow", message: { text: "M" }, scheduledAt: `${year}-12-01T10:00`, timeZone: "Europe/Moscow" });
+    expect(c.status).toBe(201);
+    expect(c.body).toMatchObject({ status: "scheduled", scheduledAt: `${year}-12-01T07:00:00.000Z`, timeZone: "Europe/Moscow" });
+    // an offset wins over the zone; the zone stays what the Studio shows it in
+    const p = await env.call("PATCH", `${base()}/${c.body.id}`, { cookie: env.cookie, json: { scheduledAt: `${year}-12-01T10:00Z` } });
+    expect(p.body).toMatchObject({ scheduledAt: `${year}-12-01T10:00:00.000Z`, timeZone: "Europe/Moscow" });
+    // a DST zone: New York in July is UTC-4, in January UTC-5
+    const ny = await env.call("PATCH", `${base()}/${c.body.id}`, { cookie: env.cookie, json: { scheduledAt: `${year}-07-01T09:00`, timeZone: "America/New_York" } });
+    expect(ny.body).toMatchObject({ scheduledAt: `${year}-07-01T13:00:00.000Z`, timeZone: "America/New_York" });
+    const jan = await env.call("PATCH", `${base()}/${c.body.id}`, { cookie: env.cookie, json: { scheduledAt: `${year + 1}-01-01T09:00` } });
+    expect(jan.body.scheduledAt).toBe(`${year + 1}-01-01T14:00:00.000Z`);
+    expect((await get(c.body.id)).timeZone).toBe("America/New_York");
+    // without one, UTC
+    const utc = await create({ name: "UTC", message: { text: "U" }, scheduledAt: `${year}-12-01T10:00` });
+    expect(utc.body).toMatchObject({ scheduledAt: `${year}-12-01T10:00:00.000Z`, timeZone: "UTC" });
+    for (const timeZone of ["Mars/Olympus", "", 3, "Europe/Moscow\n"]) {
+      const r = await create({ name: "Bad zone", message: { text: "x" }, scheduledAt: `${year}-12-01T10:00`, timeZone });
+      expect([timeZone, r.status]).toEqual([timeZone, 400]);
+    }
+    expect((await env.call("PATCH", `${base()}/${c.body.id}`, { cookie: env.cookie, json: { timeZone: "Nowhere/City" } })).status).toBe(400);
+    await env.call("DELETE", `${base()}/${c.body.id}`, { cookie: env.cookie });
+    await env.call("DELETE", `${base()}/${utc.body.id}`, { cookie: env.cookie });
+  });
+
   test("a schedule a moment away starts on its own", async () => {
     const c = await create({ name: "Soon", message: { text: "Soon" }, audience: { userIds: [String(uid(3))] }, scheduledAt: new Date(Date.now() + 300).toISOString() });
     expect(c.body.status).toBe("scheduled");

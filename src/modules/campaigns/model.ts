@@ -3,6 +3,7 @@
 import { z } from "zod";
 import type { CampaignStatus, RecipientStatus } from "../../db/project-schema";
 import { sendSchema } from "../dialogs/model";
+import { isTimeZone, wallToInstant } from "../../lib/zoned-time";
 import type { CampaignRow, RecipientRow } from "./queries";
 
 export const CAMPAIGN_STATUSES = ["draft", "scheduled", "sending", "paused", "done", "cancelled"] as const satisfies readonly CampaignStatus[];
@@ -17,13 +18,16 @@ export const USER_IDS_MAX = 10_000;
 const userId = z.string().regex(/^\d{1,20}$/, "a user id is a positive integer, as a string");
 const listOf = (what: string, max: number, item: z.ZodType<string> = z.string().trim().min(1, `a ${what} must not be empty`).max(64, `a ${what} is at most 64 characters`)) =>
   z.array(item).max(max, `at most ${max} ${what}s`).optional();
+/** A schedule as typed: without an offset it is read in the campaign's time zone, by the service. */
+const when = (name: string) => z.string().refine((s) => isInstant(s), `${name} must be an ISO 8601 date-time (in the campaign's timeZone unless it names an offset)`);
+export const timeZoneSchema = z.string({ error: "timeZone must be an IANA time zone such as Europe/Moscow" }).refine(isTimeZone, "timeZone must be an IANA time zone such as Europe/Moscow, or UTC");
 const instant = (name: string) =>
   z
     .string()
     .refine((s) => isInstant(s), `${name} must be an ISO 8601 date-time (UTC unless it names an offset)`)
     .transform((s) => toInstant(s));
 
-/** ISO 8601 date or date-time; without an offset it is UTC (the project's time zone, docs/campaigns.md#schedules). */
+/** ISO 8601 date or date-time (the offset, when there is none, is the caller's: docs/campaigns.md#schedules). */
 export function isInstant(s: string): boolean {
   return /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(s) && !Number.isNaN(Date.parse(zoned(s)));
 }
@@ -33,6 +37,8 @@ function zoned(s: string): string {
   return /(Z|[+-]\d{2}:?\d{2})$/.test(t) ? t : t + "Z";
 }
 export const toInstant = (s: string) => new Date(zoned(s)).toISOString();
+/** A schedule's instant: its own offset, or else its wall time in the zone. */
+export const instantIn = (s: string, zone: string) => (/(Z|[+-]\d{2}:?\d{2})$/.test(s) ? toInstant(s) : (wallToInstant(s, zone) ?? toInstant(s)));
 
 export const audienceSchema = z.strictObject({
   filter: z.enum(["all", "active", "inactive"], { error: "filter must be all, active or inactive" }).optional(),
@@ -80,7 +86,9 @@ export const createSchema = z.strictObject({
   name,
   message: messageSchema,
   audience: audienceSchema.optional(),
-  scheduledAt: instant("scheduledAt").optional(),
+  scheduledAt: when("scheduledAt").optional(),
+  /** the IANA zone the schedule is typed and shown in; default UTC */
+  timeZone: timeZoneSchema.optional(),
 });
 export type CreateBody = z.output<typeof createSchema>;
 
@@ -89,7 +97,8 @@ export const patchSchema = z.strictObject({
   message: messageSchema.optional(),
   audience: audienceSchema.optional(),
   /** null takes a scheduled campaign back to draft */
-  scheduledAt: instant("scheduledAt").nullable().optional(),
+  scheduledAt: when("scheduledAt").nullable().optional(),
+  timeZone: timeZoneSchema.optional(),
 });
 export type PatchBody = z.output<typeof patchSchema>;
 
@@ -129,6 +138,8 @@ export const campaignViewSchema = z.object({
   /** fixed when sending starts; null before */
   audienceSize: int.nullable(),
   scheduledAt: z.string().nullable(),
+  /** the IANA zone the Studio types and shows the schedule in (scheduledAt itself is an instant) */
+  timeZone: z.string(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
   /** when delete-sent last ran, or null */
@@ -163,7 +174,7 @@ const parse = <T>(raw: string, fallback: T): T => {
   }
 };
 
-export function campaignView(r: CampaignRow, counts: Counts): CampaignView {
+export function campaignView(r: CampaignRow, counts: Counts, timeZone: string): CampaignView {
   return {
     id: r.id,
     tokenId: r.tokenId,
@@ -173,6 +184,7 @@ export function campaignView(r: CampaignRow, counts: Counts): CampaignView {
     audience: parse(r.audience, {}),
     audienceSize: r.audienceSize,
     scheduledAt: r.scheduledAt,
+    timeZone,
     startedAt: r.startedAt,
     finishedAt: r.finishedAt,
     sentDeletedAt: r.sentDeletedAt,

@@ -8,6 +8,7 @@ import { projects } from "../../db/schema";
 import {
   projectBotPeople as people,
   projectCampaignAlbumMessages as album,
+  projectCampaignTimeZones as zones,
   projectBotState as state,
   projectBotUsers as users,
   projectCampaignRecipients as recipients,
@@ -68,6 +69,15 @@ export function insertCampaign(db: ProjectDb, c: NewCampaign): CampaignRow {
   return db.insert(campaigns).values(c).returning().get();
 }
 
+/** The zone a campaign's schedule is typed and shown in: UTC unless one was set. */
+export function timeZoneOf(db: ProjectDb, campaignId: number): string {
+  return db.select({ z: zones.timeZone }).from(zones).where(eq(zones.campaignId, campaignId)).get()?.z ?? "UTC";
+}
+
+export function setTimeZone(db: ProjectDb, campaignId: number, timeZone: string) {
+  db.insert(zones).values({ campaignId, timeZone }).onConflictDoUpdate({ target: zones.campaignId, set: { timeZone } }).run();
+}
+
 export function campaignOf(db: ProjectDb, tokenId: number, id: number): CampaignRow | undefined {
   return db.select().from(campaigns).where(and(eq(campaigns.tokenId, tokenId), eq(campaigns.id, id))).get();
 }
@@ -89,6 +99,7 @@ export function updateCampaignIf(db: ProjectDb, id: number, from: CampaignStatus
 
 export function deleteCampaign(db: ProjectDb, id: number) {
   db.transaction((tx) => {
+    tx.delete(zones).where(eq(zones.campaignId, id)).run();
     tx.delete(album).where(inArray(album.recipientId, tx.select({ id: recipients.id }).from(recipients).where(eq(recipients.campaignId, id)))).run();
     tx.delete(recipients).where(eq(recipients.campaignId, id)).run();
     tx.delete(campaigns).where(eq(campaigns.id, id)).run();

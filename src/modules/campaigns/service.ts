@@ -9,6 +9,7 @@ import { CAPTION_MAX, scenarioHasNode } from "../dialogs/service";
 import {
   albumProblem,
   campaignView,
+  instantIn,
   type Audience,
   type CampaignMessage,
   type CampaignView,
@@ -20,6 +21,8 @@ import {
   audienceSize,
   campaignOf,
   campaignPage,
+  setTimeZone,
+  timeZoneOf,
   countsOf,
   deleteCampaign,
   insertCampaign,
@@ -59,7 +62,7 @@ export class CampaignsService {
   }
 
   private view(db: ProjectDb, c: CampaignRow): CampaignView {
-    return campaignView(c, countsOf(db, c.id));
+    return campaignView(c, countsOf(db, c.id), timeZoneOf(db, c.id));
   }
 
   /** What a start or a save refuses: unknown media, goto nodes or tags; a caption over 1024. */
@@ -117,7 +120,8 @@ export class CampaignsService {
     const { token, db } = this.require(tokenId, actorId);
     const audience = body.audience ?? {};
     await this.check(token, db, body.message, audience);
-    const scheduledAt = body.scheduledAt === undefined ? null : this.future(body.scheduledAt);
+    const timeZone = body.timeZone ?? "UTC";
+    const scheduledAt = body.scheduledAt === undefined ? null : this.future(instantIn(body.scheduledAt, timeZone));
     const c = await insertCampaign(db, {
       tokenId,
       name: body.name,
@@ -129,6 +133,7 @@ export class CampaignsService {
       createdAt: new Date().toISOString(),
       source: "api",
     });
+    if (timeZone !== "UTC") await setTimeZone(db, c.id, timeZone);
     if (scheduledAt) this.sender.schedule(token.projectId, c);
     return this.view(db, c);
   }
@@ -139,7 +144,8 @@ export class CampaignsService {
     const message = body.message ?? (JSON.parse(c.message) as CampaignMessage);
     const audience = body.audience ?? (JSON.parse(c.audience) as Audience);
     await this.check(token, db, message, audience);
-    const scheduledAt = body.scheduledAt === undefined ? c.scheduledAt : body.scheduledAt === null ? null : this.future(body.scheduledAt);
+    const timeZone = body.timeZone ?? (await timeZoneOf(db, id));
+    const scheduledAt = body.scheduledAt === undefined ? c.scheduledAt : body.scheduledAt === null ? null : this.future(instantIn(body.scheduledAt, timeZone));
     const updated = await updateCampaignIf(db, id, ["draft", "scheduled"], {
       name: body.name ?? c.name,
       message: JSON.stringify(message),
@@ -148,6 +154,7 @@ export class CampaignsService {
       status: scheduledAt ? "scheduled" : "draft",
     });
     if (!updated) throw conflict("The campaign started meanwhile; it can no longer be changed");
+    if (body.timeZone !== undefined) await setTimeZone(db, id, body.timeZone);
     if (updated.scheduledAt) this.sender.schedule(token.projectId, updated);
     else this.sender.unschedule(token.projectId, id);
     return this.view(db, updated);

@@ -10,7 +10,8 @@ import { draftsOf, rowsOf } from "../dialogs/MessageParts";
 import { campaignsApi, type Audience, type Campaign, type CampaignInput } from "./api";
 import { AudienceStep } from "./AudienceStep";
 import { isoToZoned, zonedToIso } from "./bits";
-import { limitOf, MessageStep, type MessageDraft } from "./MessageStep";
+import { mediaFields } from "./MediaList";
+import { isAlbum, limitOf, MessageStep, type MessageDraft } from "./MessageStep";
 import { usePeople } from "./people";
 import { TestStep, WhenStep, type When } from "./SendSteps";
 
@@ -26,7 +27,7 @@ export function Wizard({ projectId, tokenId, campaign, onSaved, onClose }: { pro
   const [name, setName] = useState(campaign?.name ?? "");
   const [audience, setAudience] = useState<Audience>(campaign?.audience ?? { filter: "all" });
   const [typedIds, setTypedIds] = useState((campaign?.audience.userIds ?? []).join(", "));
-  const [message, setMessage] = useState<MessageDraft>({ text: campaign?.message.text ?? "", format: campaign?.message.format ?? "none", mediaId: campaign?.message.mediaId ?? null, buttons: draftsOf(campaign?.message.buttons) });
+  const [message, setMessage] = useState<MessageDraft>({ text: campaign?.message.text ?? "", format: campaign?.message.format ?? "none", media: campaign?.message.mediaIds ?? (campaign?.message.mediaId ? [campaign.message.mediaId] : []), buttons: draftsOf(campaign?.message.buttons) });
   const [sampleId, setSampleId] = useState("");
   const [when, setWhen] = useState<When>(campaign?.scheduledAt ? { kind: "later", at: isoToZoned(campaign.scheduledAt) } : { kind: "now" });
   const [busy, setBusy] = useState(false);
@@ -36,9 +37,15 @@ export function Wizard({ projectId, tokenId, campaign, onSaved, onClose }: { pro
   const body = (): CampaignInput => ({
     name: name.trim(),
     audience,
-    message: { text: message.text, format: message.format, ...(message.mediaId !== null && { mediaId: message.mediaId }), ...(message.buttons.length > 0 && { buttons: rowsOf(message.buttons) }) },
+    message: { text: message.text, format: message.format, ...mediaFields(message.media), ...(message.buttons.length > 0 && { buttons: rowsOf(message.buttons) }) },
   });
-  const messageProblem = !message.text.trim() ? t("campaigns.needText") : message.text.length > limitOf(message) ? t("campaigns.tooLong", { max: limitOf(message) }) : null;
+  const messageProblem = !message.text.trim()
+    ? t("campaigns.needText")
+    : message.text.length > limitOf(message)
+      ? t("campaigns.tooLong", { max: limitOf(message) })
+      : isAlbum(message) && message.buttons.length > 0
+        ? t("campaigns.albumButtons")
+        : null;
   const problem = (at: number): string | null => {
     if (at >= 0 && !name.trim()) return t("campaigns.needName");
     if (at >= 1 && messageProblem) return messageProblem;

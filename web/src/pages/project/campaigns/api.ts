@@ -10,6 +10,8 @@ export const AUDIENCE_FILTERS = ["all", "active", "inactive"] as const;
 export const TEXT_MAX = 4096;
 export const CAPTION_MAX = 1024;
 export const TEST_MAX = 10;
+/** Telegram's media group: 2..10 files. */
+export const ALBUM_MAX = 10;
 
 export type Campaign = Answer<"/api/bot/tokens/{tokenId}/campaigns/{id}">;
 export type CampaignStatus = Campaign["status"];

@@ -33,6 +33,10 @@ const en = {
     report: "Report", byReason: "Failed by reason", reason: { blocked: "Blocked the bot", deactivated: "Account deleted", other: "Other errors", unknown: "Unknown (in flight at a crash)" },
     recipients: "Recipients", csv: "Export CSV", recipientFilter: "Show recipients", recipientStatus: { all: "All", pending: "Pending", sending: "Sending now", sent: "Sent", failed: "Failed" }, fromNode: "from node {{node}}",
     facetUsers: "users: {{count}}",
+    album: "Album: {{count}} of at most {{max}} files", addMedia: "Add a file to an album…", removeMedia: "Remove {{name}}",
+    albumRules: "An album holds photos and videos (mixed), or documents only, or audio only. The text is the first file's caption.",
+    albumNoButtons: "An album cannot carry buttons: Telegram attaches no keyboard to a media group.",
+    albumButtons: "Remove the buttons or keep one file: an album cannot carry buttons.",
     noRecipients: "No recipients here.", user: "User", state: "Status", error: "Error", sentAt: "Sent at", theMessage: "The message",
   },
 };
@@ -68,6 +72,10 @@ const ru: typeof en = {
     report: "Отчёт", byReason: "Ошибки по причинам", reason: { blocked: "Заблокировали бота", deactivated: "Аккаунт удалён", other: "Другие ошибки", unknown: "Неизвестно (отправка при сбое)" },
     recipients: "Получатели", csv: "Экспорт CSV", recipientFilter: "Показать получателей", recipientStatus: { all: "Все", pending: "В очереди", sending: "Отправляется", sent: "Отправлено", failed: "Ошибка" }, fromNode: "из узла {{node}}",
     facetUsers: "пользователей: {{count}}",
+    album: "Альбом: {{count}} из не более {{max}} файлов", addMedia: "Добавить файл в альбом…", removeMedia: "Убрать {{name}}",
+    albumRules: "В альбоме — фото и видео (вперемешку), или только документы, или только аудио. Текст — подпись к первому файлу.",
+    albumNoButtons: "У альбома не бывает кнопок: Telegram не прикрепляет клавиатуру к группе медиа.",
+    albumButtons: "Уберите кнопки или оставьте один файл: у альбома не бывает кнопок.",
     noRecipients: "Здесь получателей нет.", user: "Пользователь", state: "Статус", error: "Ошибка", sentAt: "Отправлено", theMessage: "Сообщение",
   },
 };
