@@ -64,6 +64,14 @@ describe("small conversions", () => {
     for (const bad of ["", "2030-05-06", "2030-13-45T99:99", "tomorrow"]) expect(zonedToIso(bad)).toBeNull();
   });
 
+  test("a schedule time on another zone's clock (the campaign's timeZone)", () => {
+    expect(zonedToIso("2030-05-06T10:00", "Europe/Moscow")).toBe("2030-05-06T07:00:00.000Z");
+    expect(isoToZoned("2030-05-06T07:00:00.000Z", "Europe/Moscow")).toBe("2030-05-06T10:00");
+    // New York: -4 in summer, -5 in winter
+    expect(zonedToIso("2030-07-01T10:00", "America/New_York")).toBe("2030-07-01T14:00:00.000Z");
+    expect(zonedToIso("2030-01-15T10:00", "America/New_York")).toBe("2030-01-15T15:00:00.000Z");
+  });
+
   test("button rows and their drafts round trip", () => {
     const rows = [[{ text: "Site", url: "https://example.com" }, { text: "Go", goto: "n1" }], [{ text: "Again", goto: "n2" }]];
     expect(rowsOf(draftsOf(rows))).toEqual(rows);

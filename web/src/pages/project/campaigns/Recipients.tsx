@@ -11,7 +11,7 @@ import { useZoned } from "./bits";
 const PAGE = 20;
 const FILTERS = ["all", ...RECIPIENT_STATUSES] as const;
 
-export function Recipients({ tokenId, campaignId }: { tokenId: number; campaignId: number }) {
+export function Recipients({ tokenId, campaignId, timeZone }: { tokenId: number; campaignId: number; timeZone: string }) {
   const { t } = useTranslation();
   const zoned = useZoned();
   const [filter, setFilter] = useState<(typeof FILTERS)[number]>("all");
@@ -44,7 +44,7 @@ export function Recipients({ tokenId, campaignId }: { tokenId: number; campaignI
                   <td>{r.userId}</td>
                   <td>{t(`campaigns.recipientStatus.${r.status}`)}</td>
                   <td className="ellipsis">{r.error ?? ""}</td>
-                  <td className="small nowrap">{r.sentAt ? zoned(r.sentAt, true) : ""}</td>
+                  <td className="small nowrap">{r.sentAt ? zoned(r.sentAt, timeZone, true) : ""}</td>
                 </tr>
               ))}
             </tbody>

@@ -23,7 +23,7 @@ export type RecipientPage = Answer<"/api/bot/tokens/{tokenId}/campaigns/{id}/rec
 export type Recipient = RecipientPage["items"][number];
 export type Audience = Campaign["audience"];
 /** What the wizard writes (create, and PATCH of a draft): the document types instants loosely. */
-export type CampaignInput = Pick<Body<"/api/bot/tokens/{tokenId}/campaigns", "post">, "name" | "message"> & { audience: Audience; scheduledAt?: string | null };
+export type CampaignInput = Pick<Body<"/api/bot/tokens/{tokenId}/campaigns", "post">, "name" | "message" | "timeZone"> & { audience: Audience; scheduledAt?: string | null };
 
 export const FAIL_REASONS = ["blocked", "deactivated", "other", "unknown"] as const;
 export type FailReason = (typeof FAIL_REASONS)[number];
