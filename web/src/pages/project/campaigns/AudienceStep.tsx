@@ -29,7 +29,7 @@ function Pick({ label, values, chosen, onChange, testId }: { label: string; valu
             <button key={v} type="button" className={set.has(v) ? "chip active" : "chip"} aria-pressed={set.has(v)} onClick={() => {
               const next = set.has(v) ? [...set].filter((x) => x !== v) : [...set, v];
               onChange(next.length ? next : undefined);
-            }}>{v}{users.has(v) && <span className="muted small" aria-label={t("campaigns.facetUsers", { count: users.get(v) })}> {users.get(v)}</span>}</button>
+            }}>{v}{users.has(v) && <span className="muted small cmp-facet-n" aria-label={t("campaigns.facetUsers", { count: users.get(v) })}> {users.get(v)}</span>}</button>
           ))}
         </div>
       )}

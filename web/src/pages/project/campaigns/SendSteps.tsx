@@ -85,7 +85,7 @@ export function WhenStep({ when, onChange, zone, onZone }: { when: When; onChang
         <input type="radio" name="cmp-when" checked={when.kind === "later"} onChange={() => onChange({ kind: "later", at: when.kind === "later" ? when.at : "" })} /> {t("campaigns.later")}
       </label>
       {when.kind === "later" && (
-        <div className="row wrap">
+        <div className="row wrap cmp-when">
           <label className="compact-label">
             {t("campaigns.at")}
             <input type="datetime-local" value={when.at} onChange={(e) => onChange({ kind: "later", at: e.target.value })} aria-describedby="cmp-zone" />
