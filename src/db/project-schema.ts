@@ -4,7 +4,7 @@
 // these files for the bot-users and stats endpoints. PROJECT_DB_DDL is also written into every
 // generated program, so a bot run outside the platform creates the same tables.
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { projectAnalyticsActive, projectAnalyticsEdgeDays, projectAnalyticsEdgeReach, projectAnalyticsHours, projectAnalyticsNodeDays, projectAnalyticsNodeReach, projectAnalyticsTallies, projectAnalyticsUserDays } from "./project-analytics-schema";
 
 export * from "./project-analytics-schema";
@@ -87,6 +87,8 @@ export const PROJECT_DB_DDL: readonly string[] = [
     "PRIMARY KEY (recipient_id, messenger_message_id))",
   // the IANA zone a campaign's schedule is typed and shown in; none is UTC (a table of its own: no new columns)
   "CREATE TABLE IF NOT EXISTS campaign_time_zones (campaign_id INTEGER PRIMARY KEY, time_zone TEXT NOT NULL)",
+  // the token's one send pace, shared by the server and its bot (runtime/pace.ts): when the next send time is free
+  "CREATE TABLE IF NOT EXISTS send_pace (token_id INTEGER PRIMARY KEY, next_at REAL NOT NULL, per_second REAL NOT NULL)",
   // How a recorded message is formatted and which file it carries (its id is the bot_messages row's): a table of its own, as
   // the comment above says, so files written before it gain it by this statement.
   "CREATE TABLE IF NOT EXISTS bot_message_details (id INTEGER PRIMARY KEY, token_id INTEGER NOT NULL, format TEXT, entities TEXT, " +
@@ -296,6 +298,14 @@ export const projectCampaignTimeZones = sqliteTable("campaign_time_zones", {
   timeZone: text("time_zone").notNull(),
 });
 
+/** The token's send time reserved so far, shared by the server and its bot (docs/campaigns.md#one-pace-per-token). */
+export const projectSendPace = sqliteTable("send_pace", {
+  tokenId: integer("token_id").primaryKey(),
+  /** epoch ms: the first instant no process has reserved */
+  nextAt: real("next_at").notNull(),
+  perSecond: real("per_second").notNull(),
+});
+
 /**
  * The formatting and the file of a recorded message (docs/dialogs.md "What is recorded"): `format` the parse mode
  * it was sent with (html, markdown, markdownv2; its text is then the marked-up text), `entities`
@@ -340,4 +350,4 @@ export const projectBotPayments = sqliteTable(
 
 export const projectSchema = { projectBotUsers, projectBotState, projectMediaFileIds, projectContent, projectBotMessages, projectBotChats, projectBotPeople, projectBotWaits,
   projectBotMessageDetails, projectBotPayments, projectAnalyticsHours, projectAnalyticsTallies, projectAnalyticsUserDays, projectAnalyticsActive,
-  projectAnalyticsNodeDays, projectAnalyticsNodeReach, projectAnalyticsEdgeDays, projectAnalyticsEdgeReach, projectCampaigns, projectCampaignRecipients, projectCampaignAlbumMessages, projectCampaignTimeZones };
+  projectAnalyticsNodeDays, projectAnalyticsNodeReach, projectAnalyticsEdgeDays, projectAnalyticsEdgeReach, projectCampaigns, projectCampaignRecipients, projectCampaignAlbumMessages, projectCampaignTimeZones, projectSendPace };
