@@ -247,6 +247,11 @@ describe("MCP endpoint", () => {
     expect(errorText(await call(client, "pause_campaign", { tokenId, campaignId: campaign.id }))).toMatch(/being sent/);
     expect(errorText(await call(client, "create_campaign", { tokenId, name: "Past", message: { text: "x" }, scheduledAt: "2001-01-01T00:00:00Z" }))).toMatch(/past/);
     expect(errorText(await call(client, "create_campaign", { tokenId, name: "Bad", message: { text: "x" }, audience: { filter: "sometimes" } }))).toMatch(/filter/);
+    // an album and a time zone go through the same checks as over HTTP
+    expect(errorText(await call(client, "create_campaign", { tokenId, name: "Album", message: { text: "x", mediaIds: [1] } }))).toMatch(/2\.\.10/);
+    expect(errorText(await call(client, "create_campaign", { tokenId, name: "Album", message: { text: "x", mediaIds: [999_998, 999_999] } }))).toMatch(/not in the project/);
+    expect(errorText(await call(client, "create_campaign", { tokenId, name: "Zone", message: { text: "x" }, scheduledAt: "2099-01-01T10:00", timeZone: "Mars/Olympus" }))).toMatch(/timeZone/);
+    expect(await ok(client, "create_campaign", { tokenId, name: "Zone", message: { text: "x" }, scheduledAt: "2099-01-01T10:00", timeZone: "Europe/Moscow" })).toMatchObject({ scheduledAt: "2099-01-01T07:00:00.000Z", timeZone: "Europe/Moscow" });
     const logs = await ok(client, "read_logs", { projectId, limit: 50 });
     expect(Array.isArray(logs.items)).toBe(true);
     const stopped = await ok(client, "stop_bot", { projectId });
