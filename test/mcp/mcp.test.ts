@@ -72,7 +72,7 @@ describe("MCP endpoint", () => {
     const { client } = await connect(patFor(t, OWNER));
     const { tools } = await client.listTools();
     const names = tools.map((x) => x.name);
-    for (const n of ["list_projects", "get_project", "create_project", "update_project_data", "add_node", "update_node", "delete_node", "connect_nodes", "validate_project", "generate_code", "list_templates", "use_template", "list_tokens", "start_bot", "stop_bot", "bot_status", "read_logs", "list_bot_users", "bot_stats", "preview_start", "preview_send", "preview_transcript", "list_chats", "read_chat", "send_as_bot", "edit_bot_message", "set_takeover", "find_bot_users", "tag_bot_user", "bot_analytics", "node_funnel", "create_campaign", "test_campaign", "start_campaign", "pause_campaign", "campaign_status", "list_tables", "read_rows", "insert_row", "update_row", "delete_row"]) {
+    for (const n of ["list_projects", "get_project", "create_project", "update_project_data", "add_node", "update_node", "delete_node", "connect_nodes", "validate_project", "generate_code", "list_templates", "use_template", "list_tokens", "start_bot", "stop_bot", "bot_status", "read_logs", "list_bot_users", "bot_stats", "preview_start", "preview_send", "preview_transcript", "list_chats", "read_chat", "send_as_bot", "edit_bot_message", "set_takeover", "find_bot_users", "bot_user_facets", "tag_bot_user", "bot_analytics", "node_funnel", "create_campaign", "test_campaign", "start_campaign", "pause_campaign", "campaign_status", "list_tables", "read_rows", "insert_row", "update_row", "delete_row"]) {
       expect(names).toContain(n);
     }
     for (const tool of tools) {
@@ -231,6 +231,8 @@ describe("MCP endpoint", () => {
     expect(figures.totals).toMatchObject({ users: 1, activeUsers: 1, newUsers: 1 });
     expect(figures.commands).toEqual([{ command: "start", count: 2 }]);
     expect(errorText(await call(client, "bot_analytics", { tokenId, from: "2026-02-30" }))).toMatch(/from must be a date/);
+    // what an audience can name: the "vip" tag with its one reachable user
+    expect(await ok(client, "bot_user_facets", { tokenId })).toMatchObject({ users: 1, tags: [{ value: "vip", users: 1 }] });
     // a campaign to the "vip" tag (docs/campaigns.md): a test to Alice, the start, the status; its
     // go-to-node button runs that node in the running bot
     const campaign = await ok(client, "create_campaign", { tokenId, name: "VIP", message: { text: "News for {first_name}", buttons: [[{ text: "About", goto: "about" }]] }, audience: { tags: ["vip"] } });
