@@ -4,7 +4,8 @@
 // report equals what the fake messenger received (a vip who blocked the bot fails as "blocked").
 // Pause, resume, cancel, delete-sent and delete ask first and act; a schedule is typed and shown
 // on the clock of the zone picked. Bad input
-// (no name, a text over 4096, a refused button, a past time) is refused in words; on a phone the
+// (no name, a text over 4096, a refused button, a past time, buttons on an album) is refused in
+// words; an album of two photos previews as a grid and saves as mediaIds; on a phone the
 // list and the campaign are two screens.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { haveChromium, warnIfNoChromium, type Browser } from "../support/browser";
@@ -300,6 +301,47 @@ describe.skipIf(!haveChromium)("Campaigns tab in Chromium", () => {
     await dialog.getByRole("button", { name: "Delete the campaign" }).click();
     await page.getByTestId("campaign-list").getByText("Later news").waitFor({ state: "detached" });
     expect((await env.t.call("GET", `/api/bot/tokens/${env.tokenId}/campaigns/${id}`, { cookie: env.cookie })).status).toBe(404);
+    expect(b.errors.filter((e) => !e.includes("status of 400"))).toEqual([]);
+  }, 60_000);
+
+  test("an album: two photos added one by one, previewed as a grid with the caption, buttons refused, saved as mediaIds; a test delivers one media group", async () => {
+    const { page } = b;
+    const png = Uint8Array.from("\x89PNG\r\n\x1a\n", (c) => c.charCodeAt(0));
+    const files = [];
+    for (const name of ["one.png", "two.png"]) files.push(await env.t.ctx.media.upload(env.projectId, new File([png, name], name, { type: "image/png" })));
+    await page.goto(`${env.base}/projects/${env.projectId}/campaigns?token=${env.tokenId}&campaign=new`);
+    const box = wizard();
+    await box.getByLabel("Name").fill("Album news");
+    await box.getByRole("button", { name: "Next" }).click();
+    await box.getByLabel("Message", { exact: true }).fill("Two photos for {first_name}");
+    // a button first: with an album it blocks the step, in words
+    await box.getByRole("button", { name: "Add a button" }).click();
+    await box.getByLabel("Button text").fill("Site");
+    await box.getByLabel("Button URL").fill("https://example.com");
+    await box.getByTestId("media-list").locator("select").selectOption({ label: "one.png" });
+    await box.getByTestId("media-list").locator("select").selectOption({ label: "two.png" });
+    await box.getByTestId("media-list").getByText("Album: 2 of at most 10 files").waitFor();
+    const preview = box.getByTestId("campaign-preview");
+    expect(await preview.getByTestId("preview-album").locator("img").count()).toBe(2);
+    await preview.getByText("Two photos for", { exact: false }).waitFor();
+    await box.getByRole("button", { name: "Next" }).click();
+    expect(await box.getByRole("alert").textContent()).toMatch(/album cannot carry buttons/);
+    await box.getByRole("button", { name: /^Remove button/ }).click();
+    await box.getByTestId("album-no-buttons").waitFor();
+    await box.getByRole("button", { name: "Next" }).click();
+    await box.getByText("Send a test to").waitFor();
+    // the draft was saved on leaving the message step
+    const list = (await env.t.call("GET", `/api/bot/tokens/${env.tokenId}/campaigns`, { cookie: env.cookie })).body.items as { id: number; name: string }[];
+    const id = list.find((c) => c.name === "Album news")!.id;
+    const stored = (await env.t.call("GET", `/api/bot/tokens/${env.tokenId}/campaigns/${id}`, { cookie: env.cookie })).body;
+    expect(stored.message).toMatchObject({ text: "Two photos for {first_name}", mediaIds: files.map((f) => f.id) });
+    expect(stored.message.mediaId).toBeUndefined();
+    // the API's test goes out as one media group, caption on the first
+    expect((await env.t.call("POST", `/api/bot/tokens/${env.tokenId}/campaigns/${id}/test`, { cookie: env.cookie, json: { userIds: [String(me.id)] } })).body).toEqual({ sent: 1, failed: 0 });
+    const group = env.fake.sent(env.botToken, me.id).filter((c) => c.method === "sendMediaGroup");
+    expect(group.length).toBe(1);
+    expect((group[0]!.params.media as { caption?: string }[]).map((m) => m.caption)).toEqual(["Two photos for Ada", undefined]);
+    await env.t.call("DELETE", `/api/bot/tokens/${env.tokenId}/campaigns/${id}`, { cookie: env.cookie });
     expect(b.errors.filter((e) => !e.includes("status of 400"))).toEqual([]);
   }, 60_000);
 
