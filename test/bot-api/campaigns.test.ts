@@ -286,9 +286,14 @@ describe("albums", () => {
     // the chat's record: each message of the album, the caption on the first (Dialogs shows them)
     const records = env.t.ctx.projectFiles
       .open(projectId)
-      .$client.query("SELECT kind, text, messenger_message_id AS id FROM bot_messages WHERE token_id = ? AND chat_id = ? AND sent_by = 'campaign' AND kind <> 'text' ORDER BY id")
-      .all(tokenId, String(uid(11))) as { kind: string; text: string; id: number }[];
-    expect(records.map((r) => [r.kind, r.text])).toEqual([["photo", "<b>Look</b>, U11"], ["photo", ""], ["video", ""]]);
+      .$client.query(
+        "SELECT m.kind, m.text, m.messenger_message_id AS id, d.file_id AS fileId, d.media_id AS mediaId, d.format FROM bot_messages m LEFT JOIN bot_message_details d ON d.id = m.id " +
+          "WHERE m.token_id = ? AND m.chat_id = ? AND m.sent_by = 'campaign' AND m.kind <> 'text' ORDER BY m.id",
+      )
+      .all(tokenId, String(uid(11))) as { kind: string; text: string; id: number; fileId: string | null; mediaId: number | null; format: string | null }[];
+    expect(records.map((r) => [r.kind, r.text, r.mediaId, r.format])).toEqual([["photo", "<b>Look</b>, U11", a.id, "html"], ["photo", "", b.id, null], ["video", "", v.id, null]]);
+    // each with the messenger's file id: Dialogs shows a recorded message's file when it has one (hasFile)
+    expect(records.every((r) => typeof r.fileId === "string" && r.fileId.length > 0)).toBe(true);
     // delete-sent deletes every message of each album
     expect((await act(c.body.id, "delete-sent")).body.sentDeletedAt).not.toBeNull();
     const deletes = env.fake.calls(botToken, "deleteMessages").filter((x) => Number(x.params.chat_id) === uid(11));

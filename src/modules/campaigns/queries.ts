@@ -214,7 +214,7 @@ export function addresseesOf(db: ProjectDb, tokenId: number, userIds: string[]):
 
 // The sender's statements, prepared once per file: built by drizzle for each of 100,000 recipients
 // they cost more than the send itself (bench/campaigns.ts).
-const hot = new WeakMap<ProjectDb, { claim: Statement; sent: Statement; failed: Statement; back: Statement; album: Statement }>();
+const hot = new WeakMap<ProjectDb, { claim: Statement; sent: Statement; failed: Statement; back: Statement; album: Statement; file: Statement }>();
 function hotOf(db: ProjectDb) {
   let s = hot.get(db);
   if (!s) {
@@ -224,6 +224,10 @@ function hotOf(db: ProjectDb) {
       failed: db.$client.prepare("UPDATE campaign_recipients SET status = 'failed', error = ? WHERE id = ?"),
       back: db.$client.prepare("UPDATE campaign_recipients SET status = 'pending' WHERE id = ?"),
       album: db.$client.prepare("INSERT OR IGNORE INTO campaign_album_messages (recipient_id, messenger_message_id) VALUES (?, ?)"),
+      // a media message's file beside its format (writeOutgoing may have written the format row)
+      file: db.$client.prepare(
+        "INSERT INTO bot_message_details (id, token_id, file_id, media_id) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET file_id = excluded.file_id, media_id = excluded.media_id",
+      ),
     };
     hot.set(db, s);
   }
@@ -241,7 +245,7 @@ export function claimRecipients(db: ProjectDb, ids: number[]): Set<number> {
 
 /** How one claimed send ended: taken (with the chat's record when kept), refused, or not taken (429: pending again). */
 export type Settled =
-  | { id: number; sent: { messageId: number; at: string; albumIds?: number[]; records: { tokenId: number; chatId: string; message: NewMessage; format: string | null }[] } }
+  | { id: number; sent: { messageId: number; at: string; albumIds?: number[]; records: { tokenId: number; chatId: string; message: NewMessage; format: string | null; fileId?: string | null; mediaId?: number | null }[] } }
   | { id: number; failed: string }
   | { id: number; back: true };
 
@@ -254,7 +258,10 @@ export function settleRecipients(db: ProjectDb, outcomes: Settled[]) {
       if ("sent" in o) {
         s.sent.run(o.sent.messageId, o.sent.at, o.id);
         for (const m of o.sent.albumIds ?? []) s.album.run(o.id, m);
-        for (const r of o.sent.records) writeOutgoing(db, r.tokenId, r.chatId, r.message, r.format);
+        for (const r of o.sent.records) {
+          const row = writeOutgoing(db, r.tokenId, r.chatId, r.message, r.format);
+          if (r.fileId || r.mediaId) s.file.run(row.id, r.tokenId, r.fileId ?? null, r.mediaId ?? null);
+        }
       } else if ("failed" in o) s.failed.run(o.failed, o.id);
       else s.back.run(o.id);
     }

@@ -7,6 +7,7 @@ import type { AppContext } from "../../context";
 import { MessengerError } from "../../errors";
 import type { FilePart } from "../../messenger/client";
 import { renderFor } from "../../lib/shared-render";
+import { messageFileId } from "../../lib/shared-runtime";
 import type { ProjectDb } from "../../db/project-db";
 import type { TokenRow } from "../tokens/access";
 import { markBlocked, type NewMessage } from "../dialogs/queries";
@@ -57,23 +58,17 @@ export interface Prepared {
   text: string;
   format: "none" | "html" | "markdown";
   keyboard?: { text: string; url?: string; callback_data?: string }[][];
-  media?: { method: string; field: string; kind: string; fileName: string; mimeType: string; bytes: Uint8Array; fileId?: string };
+  media?: { mediaId: number; method: string; field: string; kind: string; fileName: string; mimeType: string; bytes: Uint8Array; fileId?: string };
   /** an album (sendMediaGroup): the items in order, the caption on the first (docs/campaigns.md#albums) */
-  album?: { type: string; fileName: string; mimeType: string; bytes: Uint8Array; fileId?: string }[];
+  album?: { mediaId: number; type: string; fileName: string; mimeType: string; bytes: Uint8Array; fileId?: string }[];
 }
 
 /**
  * A sent message carries the text the recipient got (their variables rendered in), for its record;
  * an album's `messageIds` are all of its messages, the first being `messageId`.
  */
-export type SendOutcome = { ok: true; messageId: number; messageIds?: number[]; text: string } | { ok: false; retryAfter?: number; error: string };
+export type SendOutcome = { ok: true; messageId: number; messageIds?: number[]; fileIds?: (string | null)[]; text: string } | { ok: false; retryAfter?: number; error: string };
 
-/** The file id the messenger answered for an upload (so the next recipient reuses it). */
-function fileIdOf(result: Record<string, unknown>, field: string): string | undefined {
-  const v = result[field];
-  if (Array.isArray(v)) return (v[v.length - 1] as { file_id?: string } | undefined)?.file_id;
-  return (v as { file_id?: string } | undefined)?.file_id;
-}
 
 export class CampaignSender {
   private readonly loops = new Map<Key, Loop>();
@@ -91,13 +86,13 @@ export class CampaignSender {
     if (m.mediaIds) {
       // read once, like a single file; the first send uploads them and the rest reuse the file ids
       const items = await Promise.all(m.mediaIds.map((id) => this.ctx.media.bytesOf(projectId, id)));
-      p.album = items.flatMap((media) => (media ? [{ type: MEDIA_METHOD[media.kind]?.[1] ?? "document", fileName: media.fileName, mimeType: media.mimeType, bytes: media.bytes }] : []));
+      p.album = items.flatMap((media, i) => (media ? [{ mediaId: m.mediaIds![i]!, type: MEDIA_METHOD[media.kind]?.[1] ?? "document", fileName: media.fileName, mimeType: media.mimeType, bytes: media.bytes }] : []));
     }
     if (m.mediaId !== undefined) {
       const media = await this.ctx.media.bytesOf(projectId, m.mediaId);
       if (media) {
         const [method, field] = MEDIA_METHOD[media.kind] ?? MEDIA_METHOD.document!;
-        p.media = { method, field, kind: media.kind, fileName: media.fileName, mimeType: media.mimeType, bytes: media.bytes };
+        p.media = { mediaId: m.mediaId, method, field, kind: media.kind, fileName: media.fileName, mimeType: media.mimeType, bytes: media.bytes };
       }
     }
     return p;
@@ -120,8 +115,9 @@ export class CampaignSender {
         const m = p.media;
         const file = m.fileId ? undefined : { field: m.field, name: m.fileName, type: m.mimeType, bytes: m.bytes };
         const r = await this.ctx.messenger.call<Record<string, unknown> & { message_id: number }>(token.token, m.method, { ...params, caption: text, [m.field]: m.fileId }, file);
-        m.fileId ??= fileIdOf(r, m.field);
-        return { ok: true, messageId: r.message_id, text };
+        const fileId = messageFileId(r);
+        m.fileId ??= fileId ?? undefined;
+        return { ok: true, messageId: r.message_id, fileIds: [fileId], text };
       }
       const r = await this.ctx.messenger.call<{ message_id: number }>(token.token, "sendMessage", { ...params, text });
       return { ok: true, messageId: r.message_id, text };
@@ -157,12 +153,10 @@ export class CampaignSender {
       { chat_id: params.chat_id, protect_content: params.protect_content, media },
       files,
     );
-    sent.forEach((m, i) => {
-      const it = album[i];
-      if (it) it.fileId ??= fileIdOf(m, it.type);
-    });
+    const fileIds = sent.map((m) => messageFileId(m));
+    album.forEach((it, i) => (it.fileId ??= fileIds[i] ?? undefined));
     const ids = sent.map((m) => m.message_id);
-    return { ok: true, messageId: ids[0]!, messageIds: ids, text };
+    return { ok: true, messageId: ids[0]!, messageIds: ids, fileIds, text };
   }
 
   /** Sends the campaign's pending recipients until none is left, or it is paused or cancelled. */
@@ -267,7 +261,7 @@ export class CampaignSender {
           const out = await this.sendOne(t, prepared, r);
           if (out.ok) {
             const at = new Date().toISOString();
-            const records = this.records(t, r.userId, prepared, out.messageIds ?? [out.messageId], out.text, at, first.nodeId);
+            const records = this.records(t, r.userId, prepared, out.messageIds ?? [out.messageId], out.fileIds ?? [], out.text, at, first.nodeId);
             return { id: r.id, sent: { messageId: out.messageId, albumIds: out.messageIds?.slice(1), at, records } };
           }
           return out.retryAfter !== undefined ? { id: r.id, back: true } : { id: r.id, failed: out.error };
@@ -281,7 +275,7 @@ export class CampaignSender {
    * The campaign's message as the chat's record holds it (docs/dialogs.md): one record per message
    * (an album's items each, the caption on the first); none when the token keeps no messages.
    */
-  private records(token: TokenRow, chatId: string, p: Prepared, messageIds: number[], text: string, at: string, nodeId: string | null) {
+  private records(token: TokenRow, chatId: string, p: Prepared, messageIds: number[], fileIds: (string | null)[], text: string, at: string, nodeId: string | null) {
     if (token.messageRetentionDays <= 0) return [];
     const format = p.format === "none" ? null : p.format;
     return messageIds.map((messageId, i) => {
@@ -296,7 +290,9 @@ export class CampaignSender {
         nodeId,
         createdAt: at,
       };
-      return { tokenId: token.id, chatId, message, format: i === 0 ? format : null };
+      // the file as Dialogs shows it (fetched through the token by its file id), and the project's media file
+      const mediaId = p.album?.[i]?.mediaId ?? p.media?.mediaId ?? null;
+      return { tokenId: token.id, chatId, message, format: i === 0 ? format : null, fileId: fileIds[i] ?? null, mediaId };
     });
   }
 
