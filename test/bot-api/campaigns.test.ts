@@ -1,7 +1,8 @@
 // Campaigns over HTTP (docs/campaigns.md, docs/api.md "Campaigns") with the server's sender on the
 // fake messenger (the bot does not run): audience segments and their size, blocked users left out,
 // rendering with each recipient's variables, a test send not counted, pause/resume/cancel, a 429
-// with retry_after mid-campaign losing no one, delete-sent, the live event, and bad input.
+// with retry_after mid-campaign losing no one, delete-sent, the live event, albums (one media group,
+// recorded and deleted whole), schedules in a time zone, the users' facets, the export's filter, and bad input.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { projectBotPeople, projectBotUsers } from "../../src/db/project-schema";
 import { addToken, botApiEnv, expectNoSecrets, OWNER, type BotApiEnv } from "./support";
