@@ -1,16 +1,23 @@
 // /api/health while the server is loaded by generates and previews (issue 29 item 11), under the
 // compiled binary: p99 of a health probe (a process of its own; one request at a time, 10 ms
 // apart) idle, then while
-// 8 clients each generate the program of a large scenario (2,000 nodes) without pause and
-// --previewers users each start a preview of it, talk to it and stop it, over and over. Two
-// owners' bots run in shared runners on the fake messenger (this process) meanwhile: none of
-// their runners may be killed and no crash counted. The idle probe is the same-run baseline
-// (target: loaded p99 <= 1.5x idle). Prints ONE JSON line.
+// 8 clients each generate the program of a large scenario (2,000 nodes) without pause,
+// --previewers users each start a preview of it, talk to it and stop it, over and over, and one
+// user runs the worst scenario SQL of issue 29's probe (expensive generated columns, a big sort,
+// a recursive CTE, TEMP filled near its cap) without pause in a bot of a third owner (its
+// runner, on the fake messenger) and in a preview of the same scenario. Two owners' bots run in
+// shared runners on the fake messenger (this process) meanwhile: none of the runners may be
+// killed and no crash counted. The idle probe is the same-run baseline (target: loaded p99 <=
+// 1.5x idle). Prints ONE JSON line.
 //
-//   bun bench/health-under-load.ts [--seconds 12] [--rounds 3] [--generators 8] [--previewers 2]
+//   bun bench/health-under-load.ts [--seconds 12] [--rounds 3] [--generators 8] [--previewers 2] [--sql 1]
+//     [--generate-rate N]: N generates a second in all instead of each client without pause
+//   --profile <dir>: the server from source under Bun's CPU profiler (written there at the end)
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeMessenger } from "../test/support/fake-messenger";
 import { greeterScenario } from "../test/bots/scenario-fixture";
+import { commandNode, messageNode, scenarioOf, sqlNode } from "../test/support/hostile-sql";
 import { synthetic } from "./codegen-scenarios";
 import { api, arg, BUN, latency, onCleanup, raiseTokenIds, ratio, runBench, startBinaryPlatform, until } from "./lib";
 
@@ -18,6 +25,39 @@ const SECONDS = arg("seconds", 12);
 const PREVIEWERS = arg("previewers", 2);
 const ROUNDS = arg("rounds", 3);
 const GENERATORS = arg("generators", 8);
+/** 0 leaves the worst scenario SQL out (the load of the first version of this bench) */
+const SQL = arg("sql", 1);
+/** generates a second in all (0: each client without pause): compares servers at the same offered load */
+const RATE = arg("generate-rate", 0);
+const PROFILE = process.argv.includes("--profile") ? process.argv[process.argv.indexOf("--profile") + 1] : undefined;
+
+/**
+ * The worst scenario SQL issue 29's probe ran, as one user's bot may: on /setup a table whose
+ * generated column is expensive to compute; then, one command per statement (a flow runs its nodes
+ * without yielding, and a runner blocked 5 s has its bot named and killed), a sort of every row by
+ * that column, a recursive CTE, and TEMP filled to 48 MB (its cap is 64 MB) and emptied. A round of
+ * BURN is the user sending each in turn; each statement takes about 0.1 s of CPU.
+ */
+const FILL = "INSERT INTO temp.spill WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c LIMIT 12) SELECT randomblob(1048576) FROM c";
+const STATEMENTS: Record<string, string> = {
+  setup0: "DROP TABLE IF EXISTS heavy",
+  setup1: "CREATE TABLE heavy (n INTEGER, t TEXT, x AS (length(hex(zeroblob(3000 + n % 1000)))))",
+  setup2: "INSERT INTO heavy (n, t) WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c LIMIT 20000) SELECT n, hex(randomblob(16)) FROM c",
+  sort: "SELECT count(*) AS n, max(x) AS m FROM (SELECT x, t FROM heavy ORDER BY x DESC, t LIMIT 100000)",
+  count: "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c LIMIT 500000) SELECT sum(n) AS s FROM c",
+  spill: "CREATE TEMP TABLE IF NOT EXISTS spill (b BLOB)",
+  fill1: FILL,
+  fill2: FILL,
+  fill3: FILL,
+  fill4: FILL,
+  empty: "DROP TABLE temp.spill",
+};
+const SETUP = ["/setup0", "/setup1", "/setup2"];
+const BURN = ["/sort", "/count", "/spill", "/fill1", "/fill2", "/fill3", "/fill4", "/empty"];
+const WORST_SQL = scenarioOf(
+  ...Object.entries(STATEMENTS).flatMap(([name, query]) => [commandNode(`c_${name}`, `/${name}`, `q_${name}`), sqlNode(`q_${name}`, "done", query)]),
+  messageNode("done", "done"),
+);
 
 /**
  * Health requests one at a time, 10 ms apart, for `ms`: their latencies. The probe is a process of
@@ -32,6 +72,16 @@ async function probe(url: string, ms: number): Promise<number[]> {
   return JSON.parse(out);
 }
 
+/**
+ * The server's main thread (the event loop: its thread id is the process id) from /proc: CPU it
+ * used and time it waited, ready, for a core (schedstat), in ms. Together they tell work on the
+ * event loop from contention for the cores, which the health p99 alone cannot.
+ */
+function mainThread(pid: number): { cpuMs: number; waitMs: number } {
+  const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ").map(Number);
+  return { cpuMs: run! / 1e6, waitMs: wait! / 1e6 };
+}
+
 /** POST generate, reading the answer without parsing it (the program is large). */
 async function generate(url: string, projectId: number, cookie: string) {
   const r = await fetch(`${url}/api/projects/${projectId}/generate`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: "{}" });
@@ -43,8 +93,12 @@ interface ClientSpec {
   url: string;
   ms: number;
   generators: number;
+  /** generates a second in all; 0: without pause */
+  rate: number;
   generate: { projectId: number; cookie: string };
   previews: { cookie: string; projectId: number }[];
+  /** a user running the worst SQL in a preview of it */
+  sqlPreview: { cookie: string; projectId: number } | null;
 }
 
 /**
@@ -52,7 +106,7 @@ interface ClientSpec {
  * they are elsewhere, so their CPU must not count against the server's answers. Resolves once the
  * last of their requests is answered.
  */
-async function load(spec: ClientSpec): Promise<{ generates: number; previews: number }> {
+async function load(spec: ClientSpec): Promise<{ generates: number; previews: number; previewBurns: number }> {
   const proc = Bun.spawn(["nice", "-n", "10", BUN, import.meta.path, "--clients", JSON.stringify(spec)], { stdout: "pipe", stderr: "inherit" });
   onCleanup(() => proc.kill());
   const out = await new Response(proc.stdout).text();
@@ -66,8 +120,18 @@ async function clients(spec: ClientSpec) {
   const over = () => performance.now() > end;
   let generates = 0;
   let previews = 0;
-  const generating = Array.from({ length: spec.generators }, async () => {
-    for (; !over(); generates++) await generate(spec.url, spec.generate.projectId, spec.generate.cookie);
+  const generating = Array.from({ length: spec.generators }, async (_, i) => {
+    const every = spec.rate > 0 ? (1000 * spec.generators) / spec.rate : 0;
+    let next = performance.now() + (every * i) / spec.generators;
+    for (;;) {
+      if (every) {
+        await Bun.sleep(Math.max(0, next - performance.now()));
+        next += every;
+      }
+      if (over()) return;
+      await generate(spec.url, spec.generate.projectId, spec.generate.cookie);
+      generates++;
+    }
   });
   const previewing = spec.previews.map(async ({ cookie, projectId }) => {
     for (; !over(); previews++) {
@@ -76,28 +140,46 @@ async function clients(spec: ClientSpec) {
       await api(spec.url, "DELETE", `/api/preview/${s.id}`, { cookie });
     }
   });
-  await Promise.all([...generating, ...previewing]);
-  console.log(JSON.stringify({ generates, previews }));
+  let previewBurns = 0;
+  const burning = spec.sqlPreview && (async ({ cookie, projectId }: { cookie: string; projectId: number }) => {
+    const s = await api(spec.url, "POST", `/api/projects/${projectId}/preview`, { cookie, json: {}, expect: 201 });
+    const say = async (text: string) => {
+      let version = (await api(spec.url, "POST", `/api/preview/${s.id}/actions`, { cookie, json: { type: "text", text } })).version;
+      await until(async () => {
+        const t = await api(spec.url, "GET", `/api/preview/${s.id}/transcript?after=${version}&wait=1000`, { cookie });
+        version = t.version;
+        return t.entries.some((e: { from: string; text?: string }) => e.from === "bot" && e.text === "done");
+      }, `the preview's answer to ${text}`, 60_000);
+    };
+    for (const command of SETUP) await say(command);
+    for (; !over(); previewBurns++) for (const command of BURN) await say(command);
+    await api(spec.url, "DELETE", `/api/preview/${s.id}`, { cookie });
+  })(spec.sqlPreview);
+  await Promise.all([...generating, ...previewing, burning]);
+  console.log(JSON.stringify({ generates, previews, previewBurns }));
 }
 
 if (process.argv[2] === "--clients") await clients(JSON.parse(process.argv[3]!));
 else await runBench("health-under-load", async () => {
   const fake = await startFakeMessenger();
   onCleanup(() => fake.stop());
-  const p = await startBinaryPlatform({ env: { MESSENGER_API_ROOT: fake.url, BOT_RUNNERS: "1", LOG_LEVEL: "warn" } });
+  const p = await startBinaryPlatform({ env: { MESSENGER_API_ROOT: fake.url, BOT_RUNNERS: "1", LOG_LEVEL: "warn" }, cpuProfileDir: PROFILE });
   raiseTokenIds(join(p.dir, "data", "botloom.db"), 4);
+  // When a step fails, what the server said is the first thing to read.
+  onCleanup(() => process.exitCode && console.error(`the server's output:\n${p.server.output().slice(-4000)}`));
 
-  // Two owners' bots in their runners.
+  // Two owners' bots in their runners, and the third owner's bot that runs the worst SQL.
   const bots: { cookie: string; projectId: number; token: string; tokenId: number }[] = [];
-  for (const owner of [21, 22]) {
+  for (const owner of SQL ? [21, 22, 23] : [21, 22]) {
     const cookie = await p.login(owner);
-    const project = await api(p.url, "POST", "/api/projects", { cookie, json: { name: `Owner${owner}`, data: greeterScenario } });
+    const project = await api(p.url, "POST", "/api/projects", { cookie, json: { name: `Owner${owner}`, data: owner === 23 ? WORST_SQL : greeterScenario } });
     const f = fake.addBot({ username: `owner${owner}_bot` });
     const token = await api(p.url, "POST", `/api/bot/projects/${project.id}/tokens`, { cookie, json: { token: f.token } });
     await api(p.url, "POST", `/api/bot/tokens/${token.id}/start`, { cookie });
     await until(() => fake.calls(f.token, "getUpdates").length > 0, "the bot to poll", 30_000);
     bots.push({ cookie, projectId: project.id, token: f.token, tokenId: token.id });
   }
+  const sqlBot = SQL ? bots.pop()! : null;
   const answers = async (round: number) => {
     for (const [i, b] of bots.entries()) {
       const user = { id: 9100 + 10 * round + i, first_name: "Ann" };
@@ -106,43 +188,84 @@ else await runBench("health-under-load", async () => {
     }
   };
   await answers(0);
+  const sqlUser = { id: 9300, first_name: "Eve" };
+  const tell = async (text: string) => {
+    fake.sendText(sqlBot!.token, sqlUser, text);
+    await fake.waitForSent(sqlBot!.token, sqlUser.id, 1, 60_000);
+  };
+  if (sqlBot) for (const command of SETUP) await tell(command);
+  /** The worst SQL in the third owner's bot, one round of BURN after another, for `ms`: how many rounds ran. */
+  const burnInBot = async (ms: number) => {
+    let burns = 0;
+    if (!sqlBot) return 0;
+    for (const end = performance.now() + ms; performance.now() < end; burns++) for (const command of BURN) await tell(command);
+    return burns;
+  };
 
   const cookie = await p.login(31);
   const large = await api(p.url, "POST", "/api/projects", { cookie, json: { name: "Large", data: synthetic(2000) } });
   const previewers = await Promise.all(Array.from({ length: PREVIEWERS }, (_, i) => p.login(41 + i)));
   const shared = await Promise.all(previewers.map(async (c, i) => (await api(p.url, "POST", "/api/projects", { cookie: c, json: { name: `Preview${i}`, data: synthetic(2000) } })).id as number));
+  const sqlPreviewer = SQL ? await p.login(51) : null;
+  const sqlPreview = sqlPreviewer ? { cookie: sqlPreviewer, projectId: (await api(p.url, "POST", "/api/projects", { cookie: sqlPreviewer, json: { name: "Worst SQL", data: WORST_SQL } })).id as number } : null;
 
   // Idle and loaded windows alternate (the machine is shared: its other load then falls on both alike).
   const idleSamples: number[] = [];
   const loadedSamples: number[] = [];
   let generates = 0;
   let previews = 0;
+  let botBurns = 0;
+  let previewBurns = 0;
   const windowMs = (SECONDS * 1000) / ROUNDS;
-  const spec: ClientSpec = { url: p.url, ms: windowMs, generators: GENERATORS, generate: { projectId: large.id, cookie }, previews: previewers.map((c, i) => ({ cookie: c, projectId: shared[i]! })) };
+  const spec: ClientSpec = { url: p.url, ms: windowMs, generators: GENERATORS, rate: RATE, generate: { projectId: large.id, cookie }, previews: previewers.map((c, i) => ({ cookie: c, projectId: shared[i]! })), sqlPreview };
+  const pid = p.server.proc.pid;
+  const thread = { idle: { cpuMs: 0, waitMs: 0 }, loaded: { cpuMs: 0, waitMs: 0 } };
+  /** Runs `window`, adding what the main thread did meanwhile to `into`. */
+  const watched = async <T>(into: { cpuMs: number; waitMs: number }, window: () => Promise<T>): Promise<T> => {
+    const before = mainThread(pid);
+    const out = await window();
+    const after = mainThread(pid);
+    into.cpuMs += after.cpuMs - before.cpuMs;
+    into.waitMs += after.waitMs - before.waitMs;
+    return out;
+  };
   for (let round = 0; round < ROUNDS; round++) {
-    idleSamples.push(...(await probe(p.url, windowMs)));
-    const [samples, done] = await Promise.all([probe(p.url, windowMs), load(spec)]);
+    idleSamples.push(...(await watched(thread.idle, () => probe(p.url, windowMs))));
+    const [samples, done, burns] = await watched(thread.loaded, () => Promise.all([probe(p.url, windowMs), load(spec), burnInBot(windowMs)]));
     loadedSamples.push(...samples);
     generates += done.generates;
     previews += done.previews;
+    previewBurns += done.previewBurns;
+    botBurns += burns;
   }
   const idle = latency(idleSamples);
   const loaded = latency(loadedSamples);
 
   await answers(1);
-  const launches = await Promise.all(bots.map(async (b) => (await api(p.url, "GET", `/api/projects/${b.projectId}/launches/all`, { cookie: b.cookie })) as { status: string }[]));
-  const runnersKilled = (p.server.output().match(/bot runner \d+ killed/g) ?? []).length;
+  const launches = await Promise.all([...bots, ...(sqlBot ? [sqlBot] : [])].map(async (b) => (await api(p.url, "GET", `/api/projects/${b.projectId}/launches/all`, { cookie: b.cookie })) as { status: string }[]));
+  const kills = p.server.output().match(/bot runner \d+ killed.*/g) ?? [];
+  const loadedSeconds = (windowMs * ROUNDS) / 1000;
   return {
     seconds: SECONDS,
     rounds: ROUNDS,
     generators: GENERATORS,
+    generateRate: RATE,
     previewers: PREVIEWERS,
     idle,
     loaded,
     p99Ratio: ratio(loaded.p99Ms, idle.p99Ms),
     generates,
     previews,
-    runnersKilled,
+    generatesPerSecond: Number((generates / loadedSeconds).toFixed(2)),
+    previewsPerSecond: Number((previews / loadedSeconds).toFixed(2)),
+    // /burn rounds of the worst SQL: in the third owner's bot, in a preview
+    sqlBurns: { bot: botBurns, preview: previewBurns },
+    // the event loop's thread per second of each kind of window: CPU used, time waited for a core
+    mainThreadPerSecond: Object.fromEntries(
+      Object.entries(thread).map(([k, v]) => [k, { cpuMs: Number((v.cpuMs / loadedSeconds).toFixed(1)), waitMs: Number((v.waitMs / loadedSeconds).toFixed(1)) }]),
+    ),
+    runnersKilled: kills.length,
+    ...(kills.length ? { kills } : {}),
     // every bot still in its first launch: no runner restarted, no crash counted
     botsRelaunched: launches.filter((l) => l.length !== 1 || l[0]!.status !== "running").length,
   };

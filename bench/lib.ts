@@ -244,10 +244,15 @@ export interface BinaryPlatform {
 
 /**
  * The compiled binary (dist/botloom-bench, built once) as its own process in a fresh folder, set up
- * through the admin API with dev login. `env` reaches the server (MESSENGER_API_ROOT, ...).
+ * through the admin API with dev login. `env` reaches the server (MESSENGER_API_ROOT, ...);
+ * `cpuProfileDir` runs `src/main.ts` under Bun's CPU profiler instead of the binary.
  */
-export async function startBinaryPlatform(opts: { env?: Record<string, string>; webhooks?: boolean } = {}): Promise<BinaryPlatform> {
-  const binary = await buildBinary(ROOT, "botloom-bench");
+export async function startBinaryPlatform(opts: { env?: Record<string, string>; webhooks?: boolean; cpuProfileDir?: string } = {}): Promise<BinaryPlatform> {
+  // From source with Bun's CPU profiler instead (written to `cpuProfileDir` when the server stops):
+  // what the server's own thread spends its time on under a bench's load.
+  const cmd = opts.cpuProfileDir
+    ? [BUN, "--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${opts.cpuProfileDir}`, join(ROOT, "src/main.ts"), "serve"]
+    : [await buildBinary(ROOT, "botloom-bench"), "serve"];
   const dir = tempDir("binary");
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -256,10 +261,10 @@ export async function startBinaryPlatform(opts: { env?: Record<string, string>; 
     url,
     dir,
     admin: "",
-    server: await startProcessServer([binary, "serve"], { cwd: dir, env, port }),
+    server: await startProcessServer(cmd, { cwd: dir, env, port, timeoutMs: 60_000 }),
     login: (userId) => devLogin(url, userId),
     async restart() {
-      p.server = await startProcessServer([binary, "serve"], { cwd: dir, env, port });
+      p.server = await startProcessServer(cmd, { cwd: dir, env, port, timeoutMs: 60_000 });
     },
   };
   onCleanup(() => p.server.stop("SIGTERM"));
@@ -299,7 +304,7 @@ export function raiseTokenIds(databasePath: string, count: number): number {
 
 // --- processes ------------------------------------------------------------------------------
 
-export { childrenOf, cpuMs, rssMb, treeOf, treeRssMb } from "./proc";
+export { childrenOf, cpuMs, rssMb, threadCpuMs, treeOf, treeRssMb } from "./proc";
 
 export async function until<T>(fn: () => T | Promise<T>, what: string, timeoutMs: number, stepMs = 20): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;

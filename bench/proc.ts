@@ -25,9 +25,9 @@ export function treeRssMb(pid: number): { totalMB: number; processes: number } {
 }
 
 /** Fields of /proc/<pid>/stat after the parenthesised command name (so f[0] is field 3, the state). */
-function statFields(pid: number): string[] | null {
+function statFields(pid: number, tid?: number): string[] | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, "utf8");
     return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   } catch {
     return null;
@@ -37,6 +37,12 @@ function statFields(pid: number): string[] | null {
 /** CPU time (user + system, fields 14 and 15) a process has used so far, in ms; null when it is gone. */
 export function cpuMs(pid: number): number | null {
   const f = statFields(pid);
+  return f ? ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS : null;
+}
+
+/** CPU time one thread of a process has used so far, in ms (the main thread's id is the process id); null when it is gone. */
+export function threadCpuMs(pid: number, tid: number): number | null {
+  const f = statFields(pid, tid);
   return f ? ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS : null;
 }
 

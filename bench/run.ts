@@ -122,7 +122,10 @@ function headline(name: string, r: Figures) {
     case "campaigns": {
       rows.push([name, `campaign sends/s, ${r.recipients} recipients`, `${r.sendsPerSecond}/s`, `fake back to back ${r.fakeBackToBackPerSecond}/s`, num(r.ofCeiling)]);
       rows.push([name, "server RSS at start → end", `${r.serverRssMB?.atStart?.toFixed?.(1)} → ${r.serverRssMB?.atEnd?.toFixed?.(1)} MB`, "", ""]);
-      rows.push([name, "API p99 while sending", ms(r.apiWhileSending?.during?.p99Ms), `idle ${ms(r.apiWhileSending?.idleAfter?.p99Ms)}`, num(r.apiWhileSending?.p99Ratio)]);
+      const a = r.apiInterleaved ?? {};
+      rows.push([name, "API p99 while sending, alternated with paused phases", ms(a.whileSending?.p99Ms), `paused ${ms(a.whilePaused?.p99Ms)}`, num(a.p99Ratio)]);
+      rows.push([name, "server main thread CPU while sending (ms/s)", `${a.mainThreadCpuMsPerS?.whileSending}`, `paused ${a.mainThreadCpuMsPerS?.whilePaused}`, ""]);
+      rows.push([name, "API p99 while sending, vs before and after", ms(r.apiWhileSending?.during?.p99Ms), `idle ${ms(r.apiWhileSending?.idle?.both?.p99Ms)}`, num(r.apiWhileSending?.p99Ratio)]);
       return;
     }
     case "hooks":
@@ -140,7 +143,9 @@ function headline(name: string, r: Figures) {
       const big = r.big ?? {};
       const base = r.baseline1000 ?? {};
       rows.push([name, `page of ${r.rows} rows p99: first / last / next (server)`, `${ms(big.firstPage?.p99Ms)} / ${ms(big.lastPage?.p99Ms)} / ${ms(big.nextFromMiddle?.p99Ms)}`, `1,000 rows first ${ms(base.firstPage?.p99Ms)}`, num(r.firstPageRatio)]);
-      rows.push([name, `page jumped to the middle of ${r.rows} rows p50 (OFFSET)`, ms(big.middlePage?.p50Ms), `1,000 rows ${ms(base.middlePage?.p50Ms)}`, ""]);
+      const j = big.jumps ?? {};
+      rows.push([name, `page jumped to in the middle of ${r.rows} rows p50 / p99: marks kept / after a bot's commit (first ever ${ms(j.firstEverMs)})`, `${ms(j.marksKept?.p50Ms)} / ${ms(j.marksKept?.p99Ms)}, ${ms(j.afterBotWrite?.p50Ms)} / ${ms(j.afterBotWrite?.p99Ms)}`, `plain OFFSET ${ms(j.marksKeptPlainOffset?.p50Ms)} / ${ms(j.marksKeptPlainOffset?.p99Ms)}`, num(r.jumpAfterWriteVsOffset)]);
+      rows.push([name, `page in the middle sorted by a column with an index p50, ${r.rows} rows`, ms(big.sortedIndexedMiddle?.p50Ms), `1,000 rows ${ms(base.sortedIndexedMiddle?.p50Ms)}`, ""]);
       rows.push([name, `sorted by a column without an index p50, ${r.rows} rows (worker)`, ms(big.sortedUnindexed?.p50Ms), `1,000 rows ${ms(base.sortedUnindexed?.p50Ms)}`, num(r.sortedUnindexedRatio)]);
       rows.push([name, `search of text columns p50, ${r.rows} rows (worker)`, ms(big.search?.p50Ms), `1,000 rows ${ms(base.search?.p50Ms)}`, ""]);
       rows.push([name, "/api/health p99 while big-table searches run (reads in a worker)", ms(r.health?.duringSearches?.p99Ms), `idle ${ms(r.health?.idle?.p99Ms)}`, num(r.health?.p99Ratio)]);
@@ -178,6 +183,10 @@ function headline(name: string, r: Figures) {
     case "preview":
       rows.push([name, "message → reply in the transcript, p50 / p99", `${ms(r.preview?.p50Ms)} / ${ms(r.preview?.p99Ms)}`, `production via fake messenger ${ms(r.production?.p50Ms)} / ${ms(r.production?.p99Ms)}`, num(r.p50VsProduction)]);
       rows.push([name, "preview start (bot polling)", ms(r.previewStartMs), "", ""]);
+      return;
+    case "health-under-load":
+      rows.push([name, "/api/health p99 under generate, preview and scenario SQL load", ms(r.loaded?.p99Ms), `idle ${ms(r.idle?.p99Ms)}`, num(r.p99Ratio)]);
+      rows.push([name, "generates/s, previews/s, runners killed", `${num(r.generatesPerSecond)}, ${num(r.previewsPerSecond)}, ${num(r.runnersKilled)}`, "", ""]);
       return;
     case "codegen":
       for (const [k, v] of Object.entries(r)) {

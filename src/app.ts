@@ -6,6 +6,7 @@ import { errorHandler } from "./http/errors";
 import { bodyLimit, capUnsizedBody } from "./http/body-limit";
 import { setupGuard } from "./http/setup-guard";
 import { docsRoutes } from "./modules/docs/docs.routes";
+import { tagged } from "./http/openapi-tags";
 import { BASELINE_HEADERS, withSecurityHeaders } from "./http/security-headers";
 import { depthMessage, tooDeep } from "./lib/json-limits";
 import { badRequest } from "./errors";
@@ -64,29 +65,29 @@ export function createApp(ctx: AppContext) {
       if (response instanceof Response) withSecurityHeaders(response.headers);
     })
     .use(docsRoutes())
-    .use(healthRoutes(ctx))
-    .use(authRoutes(ctx))
-    .use(storageRoutes(ctx))
-    .use(mediaRoutes(ctx))
-    .use(webhookRoutes(ctx))
-    .use(hookRoutes(ctx))
-    .use(botLifecycleRoutes(ctx))
-    .use(projectsRoutes(ctx))
-    .use(eventsRoutes(ctx))
-    .use(botApiRoutes(ctx))
-    .use(tokenRoutes(ctx))
-    .use(envVarRoutes(ctx))
-    .use(botUserRoutes(ctx))
-    .use(dialogsRoutes(ctx))
-    .use(tablesRoutes(ctx))
-    .use(analyticsRoutes(ctx))
-    .use(campaignRoutes(ctx))
-    .use(templateRoutes(ctx))
-    .use(previewRoutes(ctx))
-    .use(mcpRoutes(ctx))
+    .use(tagged("Health", healthRoutes(ctx)))
+    .use(tagged("Auth", authRoutes(ctx)))
+    .use(tagged("Media", storageRoutes(ctx)))
+    .use(tagged("Media", mediaRoutes(ctx)))
+    .use(tagged("Hooks", webhookRoutes(ctx)))
+    .use(tagged("Hooks", hookRoutes(ctx)))
+    .use(tagged("Bots", botLifecycleRoutes(ctx)))
+    .use(tagged("Projects", projectsRoutes(ctx)))
+    .use(tagged("Events", eventsRoutes(ctx)))
+    .use(tagged("Bot manager", botApiRoutes(ctx)))
+    .use(tagged("Bots", tokenRoutes(ctx)))
+    .use(tagged("Environment", envVarRoutes(ctx)))
+    .use(tagged("Users", botUserRoutes(ctx)))
+    .use(tagged("Dialogs", dialogsRoutes(ctx)))
+    .use(tagged("Tables", tablesRoutes(ctx)))
+    .use(tagged("Analytics", analyticsRoutes(ctx)))
+    .use(tagged("Campaigns", campaignRoutes(ctx)))
+    .use(tagged("Templates", templateRoutes(ctx)))
+    .use(tagged("Preview", previewRoutes(ctx)))
+    .use(tagged("MCP", mcpRoutes(ctx)))
     .use(studioRoutes(ctx));
   // Production without an admin key: the admin area does not exist (docs/api.md#admin-area).
-  const withAdmin = ctx.config.production && !ctx.config.adminKey ? app : app.use(adminRoutes(ctx)).use(botFolderRoutes(ctx)).use(adminBackupRoutes(ctx)).use(templateAdminRoutes(ctx));
+  const withAdmin = ctx.config.production && !ctx.config.adminKey ? app : app.use(tagged("Admin", adminRoutes(ctx))).use(tagged("Admin", botFolderRoutes(ctx))).use(tagged("Admin", adminBackupRoutes(ctx))).use(tagged("Admin", templateAdminRoutes(ctx)));
   return withAdmin;
 }
 

@@ -55,6 +55,7 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
     messenger,
     // the pace is shared with the token's bot through its project file (docs/campaigns.md#one-pace-per-token)
     sendPace: new SendPace(
+      undefined,
       projectFileLedger((tokenId) => {
         const token = ctx.tokens?.access.find(tokenId);
         return token ? projectFiles.existing(token.projectId)?.$client : undefined;
@@ -90,6 +91,7 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
   events.on("campaign-created", ({ projectId, campaignId }) => ctx.campaigns.run(projectId, campaignId));
   // Files outside the database go with their project (rows go by FK cascade): media objects,
   // downloaded avatars, and bot folders (they keep the token in .env; the bots are stopped first).
+  ctx.projectDeleteHooks.push((projectId) => ctx.campaigns.forgetProject(projectId));
   ctx.projectDeleteHooks.push((projectId) => ctx.media.deleteProjectObjects(projectId));
   ctx.projectDeleteHooks.push(async (projectId) => removeProjectAvatars(config.uploadsDir, projectId));
   ctx.projectDeleteHooks.push(async (projectId) => removeBotFolders(config.botsDir, { projectId }));

@@ -1,16 +1,14 @@
 // A preview bot: the generated program run like a production bot (same executable, BUN_BE_BUN=1,
 // supervised through stdin), but in a throwaway folder with its own database and limits: a
 // watchdog reads /proc and ends a bot that uses too much memory or CPU time.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { rm } from "node:fs/promises";
-import { setPriority } from "node:os";
+import { readFileSync } from "node:fs";
+import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { ensureBotModules } from "./bot-modules";
 import { readLines } from "./lines";
+import { BACKGROUND_NICE, lowerPriority } from "../lib/priority";
 import type { BotCommand } from "./runner/protocol";
 
-/** Niceness of a preview bot's process (docs/operations.md "Runners and stalls"). */
-const PREVIEW_NICE = 10;
 const exitedAlready = (proc: ReturnType<typeof Bun.spawn>) => proc.exitCode !== null || proc.signalCode !== null;
 
 export interface PreviewLimits {
@@ -55,6 +53,8 @@ export class PreviewBot {
   private exited: Promise<void> = Promise.resolve();
   private watchdog: ReturnType<typeof setInterval> | null = null;
   private stopping = false;
+  /** the program being written before a process starts */
+  private starting: Promise<void> = Promise.resolve();
   private endedResolve: () => void = () => {};
   /** settles when the current process has ended (for whatever reason) */
   ended: Promise<void> = new Promise((r) => (this.endedResolve = r));
@@ -71,13 +71,27 @@ export class PreviewBot {
     return join(this.dir, "preview.db");
   }
 
-  start() {
-    const { spec } = this;
-    ensureBotModules(spec.botsDir);
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    writeFileSync(join(this.dir, "bot.ts"), spec.code);
+  /** Writes the program and starts the process; `ended` is the new process's from the call on. */
+  start(): Promise<void> {
     this.stopping = false;
     this.ended = new Promise((r) => (this.endedResolve = r));
+    this.starting = this.write().then(() => {
+      // Stopped while the program was written: nothing to start.
+      if (this.stopping) this.endedResolve();
+      else this.spawn();
+    });
+    return this.starting;
+  }
+
+  /** The program (about 0.75 MB for a 2,000-node scenario) goes to disk off the event loop. */
+  private async write() {
+    ensureBotModules(this.spec.botsDir);
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    await Bun.write(join(this.dir, "bot.ts"), this.spec.code);
+  }
+
+  private spawn() {
+    const { spec } = this;
     const proc = Bun.spawn([process.execPath, "--no-install", "bot.ts"], {
       cwd: this.dir,
       // the token lives only in the process environment: a preview folder holds no secret
@@ -87,12 +101,8 @@ export class PreviewBot {
       stderr: "pipe",
     });
     this.proc = proc;
-    // A preview is a user's trial run: when the cores are busy, the server's requests go first.
-    try {
-      setPriority(proc.pid, PREVIEW_NICE);
-    } catch {
-      // not allowed here: it runs at the server's priority
-    }
+    // A preview is a user's trial run: when the cores are busy, the server's requests and the bots go first.
+    lowerPriority(proc.pid, BACKGROUND_NICE);
     const token = spec.env.BOT_TOKEN ?? "";
     const mask = (l: string) => (token ? l.split(token).join("***") : l);
     const output = Promise.all([
@@ -129,6 +139,7 @@ export class PreviewBot {
   /** Ends the process (stdin closes, then SIGTERM, SIGKILL after `graceMs`). */
   async stop(graceMs = 2000) {
     this.stopping = true;
+    await this.starting.catch(() => {});
     const proc = this.proc;
     if (!proc) return;
     if (!exitedAlready(proc)) {

@@ -7,6 +7,7 @@ import { ensureBotModules } from "./bot-modules";
 import { foldersOfToken, folderName, writeBotFolder } from "./folders";
 import type { BotEnd, BotHost, BotInstance, LineSink } from "./instance";
 import { readLines } from "./lines";
+import { BOT_NICE, lowerPriority } from "../lib/priority";
 import type { BotProgram } from "./program";
 
 export class ProcessHost implements BotHost {
@@ -26,6 +27,7 @@ export class ProcessHost implements BotHost {
       stdout: "pipe",
       stderr: "pipe",
     });
+    lowerPriority(proc.pid, BOT_NICE);
     const output = Promise.all([
       readLines(proc.stdout as ReadableStream<Uint8Array>, (line) => onLine("stdout", line)),
       readLines(proc.stderr as ReadableStream<Uint8Array>, (line) => onLine("stderr", line)),

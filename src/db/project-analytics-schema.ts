@@ -113,8 +113,20 @@ export const projectAnalyticsEdgeReach = sqliteTable(
   (t) => [primaryKey({ columns: [t.tokenId, t.day, t.fromNode, t.toNode, t.prevDay] })],
 );
 
+/**
+ * The one-time backfill of new users recorded before counting began (docs/analytics.md
+ * "Backfill"): the moment counting began, how far the bot has come (`cursor`), and whether it is done.
+ */
+export const projectAnalyticsBackfill = sqliteTable("analytics_backfill", {
+  tokenId: integer("token_id").primaryKey(),
+  before: text("before").notNull(),
+  cursor: text("cursor").notNull().default(""),
+  done: integer("done").notNull().default(0),
+});
+
 /** The analytics rollups (docs/analytics.md): a deleted token's go with its other rows. */
 export const projectAnalyticsTables = [
+  projectAnalyticsBackfill,
   projectAnalyticsHours,
   projectAnalyticsTallies,
   projectAnalyticsUserDays,

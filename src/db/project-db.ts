@@ -143,6 +143,13 @@ export class ProjectDatabases {
     return existsSync(this.pathOf(projectId)) ? this.open(projectId) : null;
   }
 
+  /** Closes the project's connection, if open (another thread's: the campaign sender's, before the file goes). */
+  close(projectId: number) {
+    this.open_.get(projectId)?.$client.close();
+    this.open_.delete(projectId);
+    this.checked.delete(projectId);
+  }
+
   /** Deletes the project's file (its bots are stopped first). */
   remove(projectId: number) {
     const path = this.pathOf(projectId);

@@ -5,7 +5,7 @@
 // generated program, so a bot run outside the platform creates the same tables.
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { projectAnalyticsActive, projectAnalyticsEdgeDays, projectAnalyticsEdgeReach, projectAnalyticsHours, projectAnalyticsNodeDays, projectAnalyticsNodeReach, projectAnalyticsTallies, projectAnalyticsUserDays } from "./project-analytics-schema";
+import { projectAnalyticsActive, projectAnalyticsBackfill, projectAnalyticsEdgeDays, projectAnalyticsEdgeReach, projectAnalyticsHours, projectAnalyticsNodeDays, projectAnalyticsNodeReach, projectAnalyticsTallies, projectAnalyticsUserDays } from "./project-analytics-schema";
 
 export * from "./project-analytics-schema";
 
@@ -68,6 +68,8 @@ export const PROJECT_DB_DDL: readonly string[] = [
     "user_id TEXT NOT NULL, day TEXT NOT NULL, prev_day TEXT, PRIMARY KEY (token_id, user_id, from_node, to_node, day))",
   "CREATE TABLE IF NOT EXISTS analytics_edge_reach (token_id INTEGER NOT NULL, day TEXT NOT NULL, from_node TEXT NOT NULL, to_node TEXT NOT NULL, " +
     "prev_day TEXT NOT NULL, users INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (token_id, day, from_node, to_node, prev_day))",
+  "CREATE TABLE IF NOT EXISTS analytics_backfill (token_id INTEGER PRIMARY KEY, before TEXT NOT NULL, cursor TEXT NOT NULL DEFAULT '', " +
+    "done INTEGER NOT NULL DEFAULT 0)",
   // Campaigns (docs/campaigns.md): the platform's sender and a bot's broadcast node write them.
   "CREATE TABLE IF NOT EXISTS campaigns (id INTEGER PRIMARY KEY AUTOINCREMENT, token_id INTEGER NOT NULL, name TEXT NOT NULL, " +
     "status TEXT NOT NULL, message TEXT NOT NULL, audience TEXT NOT NULL DEFAULT '{}', audience_size INTEGER, scheduled_at TEXT, " +
@@ -350,4 +352,5 @@ export const projectBotPayments = sqliteTable(
 
 export const projectSchema = { projectBotUsers, projectBotState, projectMediaFileIds, projectContent, projectBotMessages, projectBotChats, projectBotPeople, projectBotWaits,
   projectBotMessageDetails, projectBotPayments, projectAnalyticsHours, projectAnalyticsTallies, projectAnalyticsUserDays, projectAnalyticsActive,
-  projectAnalyticsNodeDays, projectAnalyticsNodeReach, projectAnalyticsEdgeDays, projectAnalyticsEdgeReach, projectCampaigns, projectCampaignRecipients, projectCampaignAlbumMessages, projectCampaignTimeZones, projectSendPace };
+  projectAnalyticsNodeDays, projectAnalyticsNodeReach, projectAnalyticsEdgeDays, projectAnalyticsEdgeReach, projectAnalyticsBackfill, projectCampaigns, projectCampaignRecipients,
+  projectCampaignAlbumMessages, projectCampaignTimeZones, projectSendPace };

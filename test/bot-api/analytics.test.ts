@@ -10,7 +10,7 @@ import {
   projectAnalyticsNodeReach,
   projectAnalyticsTallies,
 } from "../../src/db/project-schema";
-import { parseRange } from "../../src/modules/analytics/service";
+import { parseHours, parseRange } from "../../src/modules/analytics/service";
 import { addToken, botApiEnv, createProject, OWNER, STRANGER, type BotApiEnv } from "./support";
 
 let env: BotApiEnv;
@@ -127,6 +127,43 @@ describe("GET /analytics", () => {
     expect((await get("/nodes?from=2026-00-10")).status).toBe(400);
   });
 
+  test("hours=24 is a true rolling 24 hours by hour; the per-day figures say which days they cover", async () => {
+    const rolling = (await addToken(env, projectId)).tokenId;
+    const db = env.t.ctx.projectFiles.open(projectId);
+    const HOUR = 3_600_000;
+    const hourAgo = (n: number) => new Date(Math.floor(Date.now() / HOUR) * HOUR - n * HOUR).toISOString();
+    // the current hour, 23 hours ago (the window's first), 24 hours ago (just outside it)
+    for (const [n, v] of [[0, 1], [23, 10], [24, 100]] as const) {
+      db.insert(projectAnalyticsHours).values({ tokenId: rolling, hour: hourAgo(n).slice(0, 13), newUsers: v, activeUsers: v, messagesIn: v, messagesOut: v, blocked: 0 }).run();
+    }
+    const r = await env.call("GET", `/api/bot/tokens/${rolling}/analytics?hours=24`, { cookie: env.cookie });
+    expect(r.status).toBe(200);
+    // the hour may turn between the seeding and the answer: then the window moved by one
+    const shift = r.body.range.since === hourAgo(23) ? 0 : 1;
+    expect(r.body.range).toEqual({
+      from: hourAgo(23 - shift).slice(0, 10), to: hourAgo(-shift).slice(0, 10), clamped: false, bucket: "hour", hours: 24,
+      since: hourAgo(23 - shift), until: hourAgo(-1 - shift),
+    });
+    expect(r.body.series.length).toBe(24);
+    expect(r.body.series[0].at).toBe(hourAgo(23 - shift));
+    expect(r.body.series.at(-1).at).toBe(hourAgo(-shift));
+    if (shift === 0) expect(r.body.totals).toMatchObject({ users: 111, newUsers: 11, messagesIn: 11, messagesOut: 11 });
+    const nodes = await env.call("GET", `/api/bot/tokens/${rolling}/analytics/nodes?hours=24`, { cookie: env.cookie });
+    expect(nodes.body.range).toMatchObject({ from: r.body.range.from, to: r.body.range.to, hours: 24 });
+    for (const [q, message] of [
+      ["hours=0", /hours must be a whole number from 1 to 744/],
+      ["hours=745", /hours must be a whole number/],
+      ["hours=2.5", /hours must be a whole number/],
+      ["hours=abc", /hours must be a whole number/],
+      [`hours=24&from=${D1}`, /hours replaces from and to/],
+      ["hours=24&bucket=day", /hours goes with bucket=hour/],
+    ] as const) {
+      const bad = await env.call("GET", `/api/bot/tokens/${rolling}/analytics?${q}`, { cookie: env.cookie });
+      expect([q, bad.status, bad.body.error]).toEqual([q, 400, "VALIDATION_FAILED"]);
+      expect(bad.body.message).toMatch(message);
+    }
+  });
+
   test("another user's token is 404; an unknown token is 404", async () => {
     const { loginAs } = await import("../support/app");
     const stranger = await loginAs(env.t, STRANGER);
@@ -167,5 +204,12 @@ describe("parseRange", () => {
     expect(() => parseRange(undefined, "2026-03-12", 366, now)).toThrow(/to must lie between/);
     expect(() => parseRange("2024-02-30", undefined, 366, now)).toThrow(/from must be a date/);
     expect(parseRange("2024-02-29", "2024-03-01", 366, now)).toEqual({ from: "2024-02-29", to: "2024-03-01", clamped: false });
+  });
+  test("a rolling window ends with the current hour and names the days it touches", () => {
+    expect(parseHours("24", {}, Date.parse("2026-03-10T12:34:00Z"))).toEqual({
+      from: "2026-03-09", to: "2026-03-10", clamped: false, hours: 24, since: "2026-03-09T13:00:00.000Z", until: "2026-03-10T13:00:00.000Z",
+    });
+    expect(parseHours("1", {}, Date.parse("2026-03-10T00:00:00Z"))).toMatchObject({ from: "2026-03-10", to: "2026-03-10", since: "2026-03-10T00:00:00.000Z" });
+    expect(parseHours(undefined, {})).toBeUndefined();
   });
 });

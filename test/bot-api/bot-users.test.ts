@@ -37,7 +37,7 @@ describe("bot users list paging (docs/api.md#limits)", () => {
     expect(r.status).toBe(200);
     expect(r.body.count).toBe(23);
     expect(r.body.items.length).toBe(10);
-    expect(r.body.items[0]).toEqual({ userId: "1023", firstName: "U23", userName: "u23", blocked: false, takeover: false, tags: [] });
+    expect(r.body.items[0]).toEqual({ userId: "1023", firstName: "U23", lastName: "", userName: "u23", blocked: false, takeover: false, tags: [] });
     expect(r.body.items[9].userId).toBe("1014");
     expect(r.body).toMatchObject({ nextOffset: 10, prevOffset: null, fromItem: 1, toItem: 10 });
   });

@@ -4,7 +4,7 @@
 // with retry_after mid-campaign losing no one, delete-sent, the live event, albums (one media group,
 // recorded and deleted whole), schedules in a time zone, the users' facets, the export's filter, and bad input.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { projectBotPeople, projectBotUsers } from "../../src/db/project-schema";
+import { projectBotChats, projectBotPeople, projectBotUsers } from "../../src/db/project-schema";
 import { addToken, botApiEnv, expectNoSecrets, OWNER, type BotApiEnv } from "./support";
 import { until } from "../support/process";
 
@@ -54,6 +54,14 @@ const receivedBy = (text: string) =>
     .filter((c) => c.method === "sendMessage" && String(c.params.text).startsWith(text))
     .map((c) => Number(c.params.chat_id) - 7_100_000)
     .sort((a, b) => a - b);
+const setPace = (sendsPerSecond: number) => env.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie: env.cookie, json: { sendsPerSecond } });
+/** A campaign of `text` to the active users, started and sending: `count` received. */
+const sendingActive = async (text: string, count: number) => {
+  const id = (await create({ name: text, message: { text }, audience: { filter: "active" } })).body.id as number;
+  await act(id, "start");
+  await until(() => receivedBy(text).length >= count, `${count} sent`);
+  return id;
+};
 const finished = (id: number) => until(async () => ["done", "cancelled"].includes((await get(id)).status), `campaign ${id} finished`);
 
 describe("audience", () => {
@@ -118,6 +126,8 @@ describe("a campaign's life", () => {
     expect(s.status).toBe(200);
     expect(s.body).toMatchObject({ status: "sending", audienceSize: 9 });
     await finished(id);
+    // the sender's thread commits "done" and then tells the server: the event may come a moment after
+    await until(async () => events.at(-1)?.status === "done", "the done event");
     off();
     const done = await get(id);
     expect(done).toMatchObject({ status: "done", audienceSize: 9, counts: { pending: 0, sent: 9, failed: 0, blocked: 0 } });
@@ -192,11 +202,8 @@ describe("a campaign's life", () => {
   });
 
   test("pause stops sending at once, resume finishes, cancel leaves the rest pending", async () => {
-    await env.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie: env.cookie, json: { sendsPerSecond: 5 } });
-    const c = await create({ name: "Slow", message: { text: "Slow" }, audience: { filter: "active" } });
-    const id = c.body.id;
-    await act(id, "start");
-    await until(() => receivedBy("Slow").length >= 2, "two sent");
+    await setPace(5);
+    const id = await sendingActive("Slow", 2);
     const p = await act(id, "pause");
     expect(p.status).toBe(200);
     expect(p.body.status).toBe("paused");
@@ -234,7 +241,51 @@ describe("a campaign's life", () => {
     expect(env.fake.calls(botToken, "deleteMessage").length).toBe(sent);
     expect((await env.call("DELETE", `${base()}/${id}`, { cookie: env.cookie })).status).toBe(200);
     expect((await env.call("GET", `${base()}/${id}`, { cookie: env.cookie })).status).toBe(404);
-    await env.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie: env.cookie, json: { sendsPerSecond: 25 } });
+    await setPace(25);
+  });
+});
+
+describe("one pace per token", () => {
+  test("a campaign (sent by the sender's thread) and an operator's sends (Dialogs, on the event loop) share the token's pace", async () => {
+    const PACE = 4;
+    await setPace(PACE);
+    const users = [10, 11, 12, 13, 14, 15, 16, 17].map((i) => String(uid(i)));
+    const c = await create({ name: "Shared pace", message: { text: "Shared campaign" }, audience: { userIds: users } });
+    expect((await act(c.body.id, "start")).status).toBe(200);
+    env.t.ctx.projectFiles.open(projectId).insert(projectBotChats).values({ tokenId, chatId: String(uid(1)), userId: String(uid(1)), firstName: "U1" }).onConflictDoNothing().run();
+    const operator = Array.from({ length: 8 }, (_, i) =>
+      env.call("POST", `/api/bot/tokens/${tokenId}/chats/${uid(1)}/messages`, { cookie: env.cookie, json: { text: `Shared operator ${i}` } }),
+    );
+    expect((await Promise.all(operator)).map((r) => r.status)).toEqual(Array(8).fill(201));
+    await finished(c.body.id);
+    const sends = env.fake.sent(botToken).filter((m) => m.method === "sendMessage" && String(m.params.text).startsWith("Shared"));
+    expect(sends.length).toBe(16);
+    // 16 sends in one budget of PACE a second take (16 - 1) / PACE s at least; with a budget each
+    // (thread and event loop) they would take half that. The margin allows for a late first arrival.
+    const span = (sends.at(-1)!.at - sends[0]!.at) / 1000;
+    expect(span).toBeGreaterThan(15 / PACE - 0.75);
+    await setPace(25);
+  });
+});
+
+describe("the sender's thread", () => {
+  test("a thread that dies mid-campaign: what it had in flight is failed 'unknown', a new thread sends the rest, nobody gets it twice", async () => {
+    await setPace(10);
+    const id = await sendingActive("Survive", 3);
+    // the thread's end as a crash would end it (not through SendThread.end)
+    const thread = (env.t.ctx.campaigns as unknown as { thread: { worker: Worker } }).thread;
+    thread.worker.terminate();
+    await finished(id);
+    const got = receivedBy("Survive");
+    expect(new Set(got).size).toBe(got.length);
+    const done = await get(id);
+    expect(done.status).toBe("done");
+    expect(done.counts.pending).toBe(0);
+    expect(done.counts.sent).toBe(got.length);
+    expect(done.counts.sent + done.counts.failed).toBe(done.audienceSize);
+    expect(done.counts.failed).toBe(done.counts.unknown);
+    expect(env.t.logs.some((l) => l.includes("The campaign sender's thread stopped"))).toBe(true);
+    await setPace(25);
   });
 });
 
@@ -410,6 +461,28 @@ describe("bad input", () => {
     const c = await create({ name: "D", message: { text: "D" } });
     expect((await act(c.body.id, "pause")).status).toBe(409);
     expect((await env.call("GET", `${base()}/${c.body.id}/recipients?status=bogus`, { cookie: env.cookie })).status).toBe(400);
+  });
+});
+
+describe("a purged project", () => {
+  test("its campaign stops: the sender's thread closes the file and sends nothing more", async () => {
+    const other = env.t.ctx.projects.create(OWNER, { name: "Purged" } as never).id;
+    const { tokenId: otherToken, bot } = await addToken(env, other);
+    const db = env.t.ctx.projectFiles.open(other);
+    const now = new Date().toISOString();
+    for (let i = 0; i < 20; i++) db.insert(projectBotUsers).values({ tokenId: otherToken, userId: String(7_200_000 + i), firstSeenAt: now, lastSeenAt: now }).run();
+    await env.call("PATCH", `/api/bot/tokens/${otherToken}`, { cookie: env.cookie, json: { sendsPerSecond: 5 } });
+    const c = await env.call("POST", `/api/bot/tokens/${otherToken}/campaigns`, { cookie: env.cookie, json: { name: "Doomed", message: { text: "Doomed" }, audience: {} } });
+    await env.call("POST", `/api/bot/tokens/${otherToken}/campaigns/${c.body.id}/start`, { cookie: env.cookie });
+    const sent = () => env.fake.sent(bot.token).filter((m) => m.method === "sendMessage").length;
+    await until(() => sent() >= 2, "two sent");
+    expect((await env.call("DELETE", `/api/projects/${other}`, { cookie: env.cookie })).status).toBe(200);
+    expect(await env.t.ctx.projects.purge(other)).toBe(true);
+    expect(env.t.ctx.campaigns.isRunning(other, c.body.id)).toBe(false);
+    const atPurge = sent();
+    // nothing more goes out (watched for a bounded window, as a "does not happen" test does)
+    await Bun.sleep(800);
+    expect(sent()).toBe(atPurge);
   });
 });
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { projectBotChats, projectBotMessages, projectBotPeople } from "../../src/db/project-schema";
 import { addToken, botApiEnv, COLLAB, createProject, expectNoSecrets, OWNER, STRANGER, type BotApiEnv } from "./support";
 import { loginAs, patFor } from "../support/app";
+import { plainText } from "../../src/modules/dialogs/plain-text";
 
 let env: BotApiEnv;
 let projectId: number;
@@ -50,7 +51,7 @@ describe("chat list", () => {
     expect(r.status).toBe(200);
     expect(r.body.total).toBe(32);
     expect(r.body).toMatchObject({ page: 1, perPage: 2 });
-    expect(r.body.items[0]).toEqual({ chatId: String(USER), kind: "private", title: null, userId: String(USER), firstName: "Ann", userName: "ann", lastMessageAt: at(30), lastMessageText: "hello", unread: 2, takeover: false, blocked: false });
+    expect(r.body.items[0]).toEqual({ chatId: String(USER), kind: "private", title: null, userId: String(USER), firstName: "Ann", lastName: null, userName: "ann", lastMessageAt: at(30), lastMessageText: "hello", unread: 2, takeover: false, blocked: false });
     expect(r.body.items[1]).toMatchObject({ chatId: GROUP, kind: "supergroup", title: "Fans <b>", takeover: true });
     const last = await env.call("GET", `${base()}?perPage=10&page=4`, { cookie: env.cookie });
     expect(last.body.items.length).toBe(2);
@@ -104,6 +105,14 @@ describe("messages", () => {
   });
 });
 
+describe("the chat list's text of a marked-up send", () => {
+  test("HTML and Markdown lose their markup; plain text stays as written", () => {
+    expect(plainText(`<b>Hi</b> <a href="https://x.example/?a=1&amp;b=2">there</a> &lt;3 &amp; &#128512; &bogus;`, "html")).toBe("Hi there <3 & 😀 &bogus;");
+    expect(plainText("*Hi* _there_ [site](https://x.example) a\\_b \\*", "markdownv2")).toBe("Hi there site a_b *");
+    expect(plainText("<b>not markup</b> *as is*", null)).toBe("<b>not markup</b> *as is*");
+  });
+});
+
 describe("operator sends, edits, deletes", () => {
   test("a reply with a URL and a go-to-node button reaches the user; recorded as the operator's; a live event", async () => {
     const events: unknown[] = [];
@@ -123,7 +132,8 @@ describe("operator sends, edits, deletes", () => {
     expect(r.body.messengerMessageId).toBe(call.messageId);
     expect(events).toEqual([{ projectId, tokenId, chatId: String(USER), messageId: r.body.id }]);
     const list = await env.call("GET", `${base()}?perPage=1`, { cookie: env.cookie });
-    expect(list.body.items[0].lastMessageText).toBe("<b>Hi</b>");
+    // the chat list shows the text the user saw, without the tags it was sent with
+    expect(list.body.items[0].lastMessageText).toBe("Hi");
 
     const edited = await env.call("PATCH", `${base()}/${USER}/messages/${r.body.id}`, { cookie: env.cookie, json: { text: "Hello" } });
     expect(edited.status).toBe(200);

@@ -53,7 +53,7 @@ describe("users list: filters and sort", () => {
       for (const u of r.body.items) expect({ userId: u.userId, blocked: u.blocked, takeover: u.takeover, tags: u.tags }).toEqual({ userId: u.userId, ...marks[u.userId as keyof typeof marks] });
     }
     const one = (await env.call("GET", `${users()}?search=zed`, { cookie: env.cookie })).body.items;
-    expect(one).toEqual([{ userId: "101", firstName: "Zed", userName: "user101", blocked: false, takeover: true, tags: ["vip"] }]);
+    expect(one).toEqual([{ userId: "101", firstName: "Zed", lastName: "", userName: "user101", blocked: false, takeover: true, tags: ["vip"] }]);
   });
 
   test("filter, language, tag, source, sort", async () => {

@@ -51,7 +51,7 @@ test("the server's and the bot's sends share the token's pace through the projec
   const serverSide = projectFile("shared.db");
   const botSide = new Database(join(dir, "shared.db"));
   botSide.exec("PRAGMA busy_timeout = 5000");
-  const starts = await bothSend(new SendPace(projectFileLedger((id) => (id === TOKEN ? serverSide : undefined))), botSide, 15);
+  const starts = await bothSend(new SendPace(undefined, projectFileLedger((id) => (id === TOKEN ? serverSide : undefined))), botSide, 15);
   // both sent, interleaved (the bot is not simply made to wait for the server to finish)
   const firstServer = starts.findIndex((s) => s.by === "server");
   const lastServer = starts.findLastIndex((s) => s.by === "server");
@@ -61,7 +61,7 @@ test("the server's and the bot's sends share the token's pace through the projec
   // the row holds the server's pace for the bot to read
   expect(botSide.query("SELECT per_second AS p FROM send_pace WHERE token_id = ?").get(TOKEN)).toEqual({ p: PER_SECOND });
   // a 429 on the server holds the bot's next send too
-  new SendPace(projectFileLedger(() => serverSide)).pause(TOKEN, 60_000);
+  new SendPace(undefined, projectFileLedger(() => serverSide)).pause(TOKEN, 60_000);
   expect(reserveSendTime(botSide, TOKEN, Date.now(), 0, undefined, 25).start).toBeGreaterThanOrEqual(Date.now() + 59_000);
   serverSide.close();
   botSide.close();

@@ -72,6 +72,14 @@ describe.skipIf(!haveChromium)("Analytics in Chromium", () => {
     expect(await page.getByTestId("analytics-clamped").count()).toBe(0);
     await page.getByLabel("Step").selectOption("hour");
     expect(await page.getByTestId("analytics-clamped").innerText()).toMatch(/^The period is longer than the server answers for this step: the figures cover \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}\.$/);
+    // 24 h: the last 24 hours by hour (hours=24), whatever the step said before
+    const asked: string[] = [];
+    page.on("request", (r) => void (r.url().includes("/analytics?") && asked.push(r.url())));
+    await page.getByLabel("Step").selectOption("day");
+    await page.getByRole("button", { name: "24 h" }).click();
+    await page.getByTestId("total-users").waitFor();
+    expect(await page.getByLabel("Step").inputValue()).toBe("hour");
+    expect(asked.some((u) => /[?&]hours=24(&|$)/.test(u) && /bucket=hour/.test(u) && !/[?&]from=/.test(u))).toBe(true);
   }, 30_000);
 
   test("the overlay puts the users on the right nodes and edges; a click shows a node's figures; off removes it", async () => {
@@ -150,6 +158,66 @@ describe.skipIf(!haveChromium)("Analytics in Chromium", () => {
     await nodeEl(page, "menu").locator("[data-testid=funnel-badge][data-users='0']").waitFor();
     expect(b.errors).toEqual([]);
   }, 30_000);
+
+  // after "a second bot": the project has two
+  test("the period, step and bot live in the address: a reload shows the same view; a bad address shows the default", async () => {
+    const { page } = b;
+    const quiet = (await env.t.call("GET", `/api/bot/projects/${env.projectId}/tokens`, { cookie: env.cookie })).body.items.find((x: { name: string }) => x.name === "Quiet bot").id as number;
+    const pressed = (name: string) => page.getByRole("group", { name: "Period" }).getByRole("button", { name, exact: true }).getAttribute("aria-pressed");
+    const query = () => new URL(page.url()).searchParams;
+    await page.goto(`${env.base}/projects/${env.projectId}/analytics`);
+    await page.getByTestId("total-users").getByText("4", { exact: true }).waitFor();
+    const steps = await page.evaluate(() => window.history.length);
+    await page.getByRole("button", { name: "7 days" }).click();
+    await page.getByLabel("Step").selectOption("hour");
+    await page.getByLabel("Bot").selectOption(String(quiet));
+    await page.getByTestId("total-users").getByText("0", { exact: true }).waitFor();
+    expect(Object.fromEntries(query())).toEqual({ range: "7d", bucket: "hour", token: String(quiet) });
+    await page.reload();
+    await page.getByTestId("total-users").getByText("0", { exact: true }).waitFor();
+    expect(await pressed("7 days")).toBe("true");
+    expect(await page.getByLabel("Step").inputValue()).toBe("hour");
+    expect(await page.getByLabel("Bot").inputValue()).toBe(String(quiet));
+    // written in place: Back leaves the tab instead of stepping through every choice
+    expect(await page.evaluate(() => window.history.length)).toBe(steps);
+    // custom dates come back as typed
+    await page.goto(`${env.base}/projects/${env.projectId}/analytics?range=custom&from=2026-03-05&to=2026-03-09`);
+    await page.getByTestId("total-users").waitFor();
+    expect(await pressed("Dates…")).toBe("true");
+    expect([await page.getByLabel("From", { exact: true }).inputValue(), await page.getByLabel("To", { exact: true }).inputValue()]).toEqual(["2026-03-05", "2026-03-09"]);
+    // a hand-written bad address: the default period, step and bot, and the address tidied
+    for (const bad of ["range=999d&bucket=week&token=abc", "range=custom&from=2026-13-45&to=x&token=-1", "range=custom&from=2026-03-09&to=2026-03-01&bucket=&token=99999"]) {
+      await page.goto(`${env.base}/projects/${env.projectId}/analytics?${bad}`);
+      await page.getByTestId("total-users").getByText("4", { exact: true }).waitFor();
+      expect(await pressed("30 days")).toBe("true");
+      expect(await page.getByLabel("Step").inputValue()).toBe("day");
+      expect(query().get("range")).toBe(null);
+      expect(query().get("bucket")).toBe(null);
+    }
+    // the editor's overlay: on, 7 days, the quiet bot; a reload shows the same
+    await page.goto(`${env.base}/projects/${env.projectId}/scenario`);
+    await page.getByTestId("analytics-toggle").click();
+    const bar = page.getByTestId("funnel-bar");
+    await nodeEl(page, "menu").locator("[data-testid=funnel-badge][data-users='4']").waitFor();
+    await bar.getByRole("button", { name: "7 days" }).click();
+    await bar.getByLabel("Bot").selectOption(String(quiet));
+    await nodeEl(page, "menu").locator("[data-testid=funnel-badge][data-users='0']").waitFor();
+    expect(Object.fromEntries(query())).toEqual({ funnel: "1", range: "7d", token: String(quiet) });
+    await page.reload();
+    await nodeEl(page, "menu").locator("[data-testid=funnel-badge][data-users='0']").waitFor();
+    expect(await bar.getByRole("button", { name: "7 days" }).getAttribute("aria-pressed")).toBe("true");
+    expect(await bar.getByLabel("Bot").inputValue()).toBe(String(quiet));
+    expect(await page.getByTestId("analytics-toggle").getAttribute("aria-pressed")).toBe("true");
+    // off: the overlay's keys leave the address, the bot stays for the other tabs
+    await page.getByTestId("analytics-toggle").click();
+    await bar.waitFor({ state: "detached" });
+    expect(Object.fromEntries(query())).toEqual({ token: String(quiet) });
+    // a bad overlay address: on, with the default period and the first bot
+    await page.goto(`${env.base}/projects/${env.projectId}/scenario?funnel=1&range=bogus&token=-3`);
+    await nodeEl(page, "menu").locator("[data-testid=funnel-badge][data-users='4']").waitFor();
+    expect(await bar.getByRole("button", { name: "30 days" }).getAttribute("aria-pressed")).toBe("true");
+    expect(b.errors).toEqual([]);
+  }, 40_000);
 
   const multi = compatFiles("analytics").find((f) => f.endsWith("bot-manager.json"));
   test.skipIf(!multi)("an imported multi-sheet project: a node's users on its sheet, a link into another sheet on its chip", async () => {

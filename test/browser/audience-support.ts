@@ -6,6 +6,7 @@ import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
 import { launchBrowser, type Browser } from "../support/browser";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
 import { freePort } from "../support/process";
+import type { Page } from "playwright-core";
 
 export interface AudienceEnv {
   fake: FakeMessenger;
@@ -55,7 +56,21 @@ export async function startAudience(opts: { project: string; bot: string; scenar
   };
 }
 
+/** A full-page screenshot for review by eye; the line naming it says when the page runs off its width. */
+export async function shoot(page: Page, file: string): Promise<string> {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  await page.screenshot({ path: file, fullPage: true });
+  return `${file}${overflow > 0 ? `  HORIZONTAL OVERFLOW ${overflow}px` : ""}`;
+}
+
 /** A scenario node at a place of its own on the canvas. */
 export const node = (id: string, type: string, data: Record<string, unknown>, y = 0) => ({ id, type, position: { x: 0, y }, data });
 /** A one-sheet scenario document. */
 export const scenarioOf = (...nodes: ReturnType<typeof node>[]) => ({ sheets: [{ id: "s1", name: "Main", nodes, edges: [] }] });
+/** /start's welcome with two buttons, and the nodes they go to: the screenshot scripts' pizza place. */
+export const pizzaWelcome = [
+  node("cmd-start", "command_trigger", { command: "/start", autoTransitionTo: "welcome" }, 0),
+  node("welcome", "message", { messageText: "Welcome to the pizza place! What would you like?", keyboardType: "inline", buttons: [{ id: "b1", text: "🍕 Menu", action: "goto", target: "menu" }, { id: "b2", text: "📞 Call me", action: "goto", target: "call" }] }, 150),
+  node("menu", "message", { messageText: "Margherita — 9 €\nPepperoni — 11 €\nFour cheeses — 12 €" }, 300),
+  node("call", "message", { messageText: "An operator will call you within 10 minutes." }, 450),
+];

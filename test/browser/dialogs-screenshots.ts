@@ -6,16 +6,11 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeUser } from "../support/fake-messenger";
-import { node, scenarioOf, startAudience } from "./audience-support";
+import { pizzaWelcome, scenarioOf, startAudience } from "./audience-support";
 
 const out = process.argv[2] ?? "/tmp/dialogs-shots";
 mkdirSync(out, { recursive: true });
-const data = scenarioOf(
-  node("cmd-start", "command_trigger", { command: "/start", autoTransitionTo: "welcome" }, 0),
-  node("welcome", "message", { messageText: "Welcome to the pizza place! What would you like?", keyboardType: "inline", buttons: [{ id: "b1", text: "🍕 Menu", action: "goto", target: "menu" }, { id: "b2", text: "📞 Call me", action: "goto", target: "call" }] }, 150),
-  node("menu", "message", { messageText: "Margherita — 9 €\nPepperoni — 11 €\nFour cheeses — 12 €" }, 300),
-  node("call", "message", { messageText: "An operator will call you within 10 minutes." }, 450),
-);
+const data = scenarioOf(...pizzaWelcome);
 const env = await startAudience({ project: "Pizza orders", bot: "pizza_place_bot", scenario: data });
 const { fake, t, cookie, base } = env;
 const bot = { token: env.botToken };

@@ -6,7 +6,7 @@
 // platform through the token); hostile names and texts stay text; on a phone the
 // list and the chat are two screens.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { haveChromium, warnIfNoChromium, type Browser } from "../support/browser";
+import { haveChromium, placeholderFits, warnIfNoChromium, type Browser } from "../support/browser";
 import type { FakeUser, RecordedCall } from "../support/fake-messenger";
 import { node, scenarioOf, startAudience, type AudienceEnv } from "./audience-support";
 
@@ -94,6 +94,10 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
     const mine = messages().locator('[data-sent-by="operator"]').last();
     await mine.getByText("Hello from a person", { exact: false }).waitFor();
     expect(await box.getByLabel("Message", { exact: true }).inputValue()).toBe("");
+    // the chat list's last line is the text the user saw, not its tags
+    const row = page.getByTestId("chat-list").locator(`[data-chat="${eve.id}"]`);
+    await row.getByText("Hello from a person", { exact: true }).waitFor();
+    expect(await row.textContent()).not.toContain("<b>");
     // the user presses "Again": the scenario runs the node the operator chose
     env.fake.pressButton(env.botToken, eve, kb.flat()[1]!.callback_data!, sent!.messageId);
     const [again] = await env.fake.waitForSent(env.botToken, eve.id, 1, 15_000);
@@ -198,17 +202,30 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
   test("the chat list: search by name and by exact id, the kind filter", async () => {
     const { page } = b;
     const list = page.getByTestId("chat-list");
-    await page.getByPlaceholder("Search: name, @username or id").fill("Oscar");
+    expect(await placeholderFits(page.getByLabel("Search: name, @username or id"))).toBe(true);
+    await page.getByLabel("Search: name, @username or id").fill("Oscar");
     await list.locator(`[data-chat="${eve.id}"]`).waitFor({ state: "detached" });
     expect(await list.locator("[data-chat]").evaluateAll((els) => els.map((e) => e.getAttribute("data-chat")))).toEqual([String(other.id)]);
-    await page.getByPlaceholder("Search: name, @username or id").fill(String(eve.id));
+    await page.getByLabel("Search: name, @username or id").fill(String(eve.id));
     await list.locator(`[data-chat="${eve.id}"]`).waitFor();
     expect(await list.locator("[data-chat]").count()).toBe(1);
-    await page.getByPlaceholder("Search: name, @username or id").fill("");
+    await page.getByLabel("Search: name, @username or id").fill("");
     await page.getByLabel("Chat kind").selectOption("group");
     await page.getByText("No chat matches.").waitFor();
     await page.getByLabel("Chat kind").selectOption("private");
     await list.locator(`[data-chat="${other.id}"]`).waitFor();
+    // reached by the keyboard, a chat's focus ring shows whole inside the scrolling list
+    await page.getByLabel("Search: name, @username or id").focus();
+    for (let i = 0; i < 12 && !(await page.evaluate(() => document.activeElement?.hasAttribute("data-chat"))); i++) await page.keyboard.press("Tab");
+    const ring = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement;
+      const s = getComputedStyle(el);
+      const out = parseFloat(s.outlineOffset) + parseFloat(s.outlineWidth);
+      const r = el.getBoundingClientRect();
+      const box = el.closest("[data-testid=chat-list]")!.getBoundingClientRect();
+      return { chat: el.hasAttribute("data-chat"), visible: el.matches(":focus-visible") && s.outlineStyle !== "none", inside: r.left - out >= box.left && r.right + out <= box.right };
+    });
+    expect(ring).toEqual({ chat: true, visible: true, inside: true });
     await page.getByLabel("Chat kind").selectOption("");
   }, 30_000);
 
@@ -259,6 +276,7 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
       const { page } = phone;
       await page.goto(`${env.base}/projects/${env.projectId}/dialogs`);
       const row = page.getByTestId("chat-list").locator(`[data-chat="${eve.id}"]`);
+      expect(await placeholderFits(page.getByLabel("Search: name, @username or id"))).toBe(true);
       await row.click();
       await page.getByTestId("dlg-messages").getByText("Done here.").first().waitFor();
       expect(await page.getByTestId("chat-list").isVisible()).toBe(false);

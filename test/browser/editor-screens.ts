@@ -56,6 +56,11 @@ for (const [w, h, tag] of [[1440, 900, "desktop"], [390, 844, "phone"]] as const
         await page.getByRole("button", { name: "Full screen" }).click();
         await shot("fullscreen");
         await page.keyboard.press("Escape");
+        // the shortcut help: the actions table's keys (web/src/editor/actions.ts)
+        await page.keyboard.press("?");
+        await page.getByRole("dialog", { name: "Keyboard shortcuts" }).waitFor();
+        await shot("help");
+        await page.keyboard.press("Escape");
         await pick(page, "hello");
         await shot("node-selected");
         await page.getByRole("button", { name: "Hide panel" }).first().click();

@@ -4,7 +4,7 @@
 // (a bad one names its row and writes nothing) and exports CSV and JSON.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { haveChromium, warnIfNoChromium, type Browser } from "../support/browser";
+import { haveChromium, placeholderFits, warnIfNoChromium, type Browser } from "../support/browser";
 import type { FakeUser } from "../support/fake-messenger";
 import { node, scenarioOf, startAudience, type AudienceEnv } from "./audience-support";
 
@@ -50,6 +50,13 @@ describe.skipIf(!haveChromium)("Tables tab in Chromium", () => {
     await page.getByTestId("table-list").getByText("orders").waitFor();
     await grid().waitFor();
     expect(await grid().locator("tbody tr").count()).toBe(4);
+    // a row's id stands on the line of its cells' text (theirs sits inside a button's border and padding)
+    const lines = await grid().locator("tbody tr").first().evaluate((tr) => [tr.querySelector("td.tbl-id")!, tr.querySelector(".tbl-cell")!].map((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return range.getBoundingClientRect().bottom;
+    }));
+    expect(Math.abs(lines[0]! - lines[1]!)).toBeLessThan(0.5);
     await grid().getByRole("button", { name: /^item/ }).click();
     await page.waitForFunction(() => document.querySelector('[data-testid="table-grid"] th[aria-sort="ascending"]')?.textContent?.startsWith("item"));
     const firstItem = async () => (await grid().locator("tbody tr").first().locator("td").nth(2).textContent())?.trim();
@@ -62,6 +69,18 @@ describe.skipIf(!haveChromium)("Tables tab in Chromium", () => {
     expect(await grid().getByText("kiwi, gold").count()).toBe(1);
     await page.getByPlaceholder("Search text columns").fill("");
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="table-grid"] tbody tr').length === 4);
+    // on a phone the search's hint shows whole, in both languages, and nothing runs off the page
+    const viewport = page.viewportSize()!;
+    await page.setViewportSize({ width: 390, height: 844 });
+    const search = page.locator('.tbl-tools input[type="search"]');
+    expect(await placeholderFits(search)).toBe(true);
+    await page.getByLabel("Language").selectOption("ru");
+    await page.getByPlaceholder("Поиск по текстовым столбцам").waitFor();
+    expect(await placeholderFits(search)).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.getByLabel("Язык").selectOption("en");
+    await page.getByPlaceholder("Search text columns").waitFor();
+    await page.setViewportSize(viewport);
   }, 60_000);
 
   test("a cell edited in place is what the running bot reads next", async () => {
@@ -102,6 +121,12 @@ describe.skipIf(!haveChromium)("Tables tab in Chromium", () => {
     const result = page.getByTestId("import-result");
     await result.waitFor();
     expect(await result.textContent()).toContain("row 2: 3 fields");
+    expect((await rowsApi()).length).toBe(before);
+    // a spreadsheet's semicolon "CSV" is named as such, not only as an unknown column
+    await input.setInputFiles({ name: "excel.csv", mimeType: "text/csv", buffer: Buffer.from("item;price\r\nfig;1\r\n") });
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+    await result.getByText("this header has semicolons", { exact: false }).waitFor();
+    expect(await result.textContent()).toContain('"item;price" is not a column of orders');
     expect((await rowsApi()).length).toBe(before);
     await input.setInputFiles({ name: "more.csv", mimeType: "text/csv", buffer: Buffer.from('item,price\nfig,1\n"lime\nwith a line break",2\n') });
     await page.getByRole("button", { name: "Import", exact: true }).click();

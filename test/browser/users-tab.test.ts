@@ -144,4 +144,26 @@ describe.skipIf(!haveChromium)("Users tab in Chromium", () => {
     expect((await env.t.call("GET", `/api/bot/tokens/${env.tokenId}/users/${bob.id}`, { cookie: env.cookie })).status).toBe(404);
     expect(b.errors.filter((e) => !/status of (404|409)/.test(e))).toEqual([]);
   }, 30_000);
+  test("two users of one first name are told apart by their last names; the open card is in the address", async () => {
+    const { page } = b;
+    const eve2: FakeUser = { id: 990004, first_name: "Eve", last_name: "Adams", language_code: "en" } as FakeUser;
+    env.fake.sendText(env.botToken, eve2, "/start");
+    await env.fake.waitForSent(env.botToken, eve2.id, 1, 20_000);
+    await page.goto(`${env.base}/projects/${env.projectId}/users?token=${env.tokenId}`);
+    await list().getByText("Eve Adams", { exact: true }).waitFor({ timeout: 10_000 });
+    expect((await names()).filter((n) => n.startsWith("Eve")).sort()).toEqual(["Eve", "Eve Adams"]);
+    await list().getByText("Eve Adams", { exact: true }).click();
+    await page.waitForURL(new RegExp(`[?&]user=${eve2.id}(&|$)`));
+    await card().getByRole("heading", { name: "Eve Adams" }).waitFor();
+    await page.reload();
+    await card().getByRole("heading", { name: "Eve Adams" }).waitFor();
+    await page.goBack();
+    await card().waitFor({ state: "detached" });
+    await card().page().waitForURL((url) => !url.searchParams.has("user"));
+    // the Dialogs tab names the chat the same way, in the list and over the conversation
+    await page.goto(`${env.base}/projects/${env.projectId}/dialogs?token=${env.tokenId}&chat=${eve2.id}`);
+    await page.getByTestId("chat-list").locator(`[data-chat="${eve2.id}"]`).getByText("Eve Adams", { exact: true }).waitFor({ timeout: 10_000 });
+    await page.getByTestId("conversation").getByRole("heading", { name: "Eve Adams" }).waitFor();
+    expect(await page.getByTestId("chat-list").locator(`[data-chat="${eve.id}"]`).locator("strong").textContent()).toBe("Eve");
+  }, 30_000);
 });

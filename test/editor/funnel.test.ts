@@ -89,7 +89,7 @@ describe("analytics period", () => {
   const now = Date.parse("2026-03-10T15:00:00Z");
 
   test("presets end today (UTC) and cover whole days", () => {
-    expect(periodQuery({ preset: "24h", from: "", to: "" }, now)).toEqual({ from: "2026-03-09", to: "2026-03-10" });
+    expect(periodQuery({ preset: "24h", from: "", to: "" }, now)).toEqual({ hours: "24" });
     expect(periodQuery({ preset: "7d", from: "", to: "" }, now)).toEqual({ from: "2026-03-04", to: "2026-03-10" });
     expect(periodQuery({ preset: "90d", from: "", to: "" }, now)).toEqual({ from: "2025-12-11", to: "2026-03-10" });
   });

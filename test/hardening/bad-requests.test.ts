@@ -224,6 +224,9 @@ const BAD_QUERIES = [
   "from=1%27%20OR%201=1",
   "bucket=week",
   "bucket=day&bucket=hour",
+  // rolling windows: huge, with dates (test/bot-api/analytics.test.ts has the rest)
+  "hours=99999999999999999999",
+  "hours=24&from=2026-03-01",
 ];
 
 /**

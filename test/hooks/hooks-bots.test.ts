@@ -1,7 +1,8 @@
 // docs/hooks.md with real bots on the fake messenger, in shared runners and in processes of their
 // own (polling, and webhook mode once): a POST from outside makes the user receive the flow's
 // message with the body's variables; a wrong or rotated-away secret runs nothing (shown by the next
-// message being the one a right secret asked for, not by waiting).
+// message being the one a right secret asked for, not by waiting). The trigger node counts in the
+// funnel as reached by the user the request names.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { loginAs } from "../support/app";
 import type { FakeUser } from "../support/fake-messenger";
@@ -53,6 +54,16 @@ for (const { isolation, mode } of cases) {
       expect(r.status).toBe(200);
       const [sent] = await p.fake.waitForSent(b.bot.token, u.id, 1, 15_000);
       expect(sent!.params.text).toBe("Order A-1 paid: 12.5, thanks Ann");
+      // the webhook_trigger node counts as reached by the user it names, with its transition (docs/analytics.md)
+      const funnel = async () => (await p.t.call("GET", `/api/bot/tokens/${b.tokenId}/analytics/nodes`, { cookie: b.cookie })).body;
+      const until = Date.now() + 10_000;
+      let f = await funnel();
+      while (!f.edges?.some((e: { from: string }) => e.from === "paid") && Date.now() < until) {
+        await Bun.sleep(100);
+        f = await funnel();
+      }
+      expect(f.items.find((i: { nodeId: string }) => i.nodeId === "paid")).toEqual({ nodeId: "paid", sheetId: "s", users: 1, visits: 1 });
+      expect(f.edges.find((e: { from: string }) => e.from === "paid")).toEqual({ from: "paid", to: "thanks", users: 1 });
     });
 
     test("a wrong secret and a rotated-away secret run nothing: the next message is the right secret's", async () => {

@@ -233,6 +233,12 @@ describe("MCP endpoint", () => {
     expect(errorText(await call(client, "bot_analytics", { tokenId, from: "2026-02-30" }))).toMatch(/from must be a date/);
     // what an audience can name: the "vip" tag with its one reachable user
     expect(await ok(client, "bot_user_facets", { tokenId })).toMatchObject({ users: 1, tags: [{ value: "vip", users: 1 }] });
+    // a true rolling 24 hours (docs/analytics.md "Range rules")
+    const rolling = await ok(client, "bot_analytics", { tokenId, hours: 24 });
+    expect(rolling.series.length).toBe(24);
+    expect(rolling.range).toMatchObject({ hours: 24, bucket: "hour" });
+    expect(rolling.totals).toMatchObject({ newUsers: 1 });
+    expect((await ok(client, "node_funnel", { tokenId, hours: 24 })).range).toMatchObject({ hours: 24 });
     // a campaign to the "vip" tag (docs/campaigns.md): a test to Alice, the start, the status; its
     // go-to-node button runs that node in the running bot
     const campaign = await ok(client, "create_campaign", { tokenId, name: "VIP", message: { text: "News for {first_name}", buttons: [[{ text: "About", goto: "about" }]] }, audience: { tags: ["vip"] } });

@@ -20,7 +20,7 @@ test("a preview bot over its CPU time is ended with the reason; dispose removes 
       onLine: (_level, line) => lines.push(line),
       onExit: (r) => (reason = r),
     });
-    bot.start();
+    await bot.start();
     expect(existsSync(join(bot.dir, "bot.ts"))).toBe(true);
     await Promise.race([bot.ended, Bun.sleep(15_000)]);
     expect(reason).toContain("CPU time");
@@ -45,11 +45,36 @@ test("a bot's output never shows its token", async () => {
       onLine: (_level, line) => lines.push(line),
       onExit: () => {},
     });
-    bot.start();
+    await bot.start();
     await Promise.race([bot.ended, Bun.sleep(15_000)]);
     expect(lines).toContain("token is ***");
     expect(lines.join("\n")).not.toContain("abcdefSECRET");
     await bot.dispose();
+  } finally {
+    rmSync(botsDir, { recursive: true, force: true });
+  }
+}, 30_000);
+
+test("a preview stopped while its program is being written never starts a process and leaves no folder", async () => {
+  const botsDir = mkdtempSync(join(tmpdir(), "botloom-preview-proc-"));
+  try {
+    let exits = 0;
+    const bot = new PreviewBot({
+      botsDir,
+      name: "early",
+      code: "let x = 0; for (;;) x++;\n" + "// padding\n".repeat(100_000),
+      env: { PATH: process.env.PATH ?? "", BOT_TOKEN: "1:early-token" },
+      limits: { maxRssBytes: 1024 * 1024 * 1024, maxCpuMs: 60_000 },
+      onLine: () => {},
+      onExit: () => exits++,
+    });
+    const starting = bot.start();
+    await bot.dispose();
+    await starting;
+    await bot.ended;
+    expect(bot.pid).toBeNull();
+    expect(existsSync(bot.dir)).toBe(false);
+    expect(exits).toBe(0);
   } finally {
     rmSync(botsDir, { recursive: true, force: true });
   }

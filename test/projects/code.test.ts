@@ -135,6 +135,34 @@ describe("generate and export (rule 6)", () => {
     expect(a.body.code).toContain("catchAll: false");
   });
 
+  test("a program generated before answers again only while the scenario, name, flags and media ids are unchanged", async () => {
+    s = await team();
+    const id = await newProject(s.t, s.owner, { name: "Shop", data: doc });
+    const code = async () => ((await s.t.call("POST", `/api/projects/${id}/generate`, { cookie: s.owner, json: {} })).body.code as string);
+    const parallel = await Promise.all(Array.from({ length: 8 }, code));
+    expect(new Set(parallel).size).toBe(1);
+    expect(parallel[0]).toContain("Hello");
+
+    const edited = JSON.parse(JSON.stringify(doc));
+    edited.sheets[0].nodes[0].data.messageText = "Welcome back";
+    s.t.ctx.db.update(projects).set({ data: JSON.stringify(edited) }).where(eq(projects.id, id)).run();
+    const afterEdit = await code();
+    expect(afterEdit).toContain("Welcome back");
+    expect(afterEdit).not.toContain('"Hello"');
+    // the old scenario again: its program (kept or not) is the old one
+    s.t.ctx.db.update(projects).set({ data: JSON.stringify(doc) }).where(eq(projects.id, id)).run();
+    expect(await code()).toBe(parallel[0]!);
+
+    s.t.ctx.db.update(projects).set({ name: "Renamed shop" }).where(eq(projects.id, id)).run();
+    expect(await code()).toContain("Renamed shop");
+    seedTokensAndMedia(s, id);
+    const withToken = await code();
+    expect(withToken).toContain("catchAll: true");
+    expect(withToken).toContain('"/uploads/7/photo/a.jpg": "CACHED_FILE_ID"');
+    s.t.ctx.db.update(botTokens).set({ catchAllHandlers: 0 }).where(eq(botTokens.projectId, id)).run();
+    expect(await code()).toContain("catchAll: false");
+  });
+
   test("an unusable stored scenario → 400 with the generator's messages", async () => {
     s = await team();
     const id = await newProject(s.t, s.owner);

@@ -14,9 +14,9 @@ describe("the users' facets and sample users, for the wizard", () => {
   test("the server's values in its order; blocked users are no samples", () => {
     const facets = { users: 2, tags: [{ value: "vip", users: 2 }, { value: "beta", users: 1 }], languages: [{ value: "en", users: 2 }], sources: [] };
     const page = [
-      { userId: "1", firstName: "Ann", userName: "ann", blocked: false, takeover: false, tags: [] },
-      { userId: "2", firstName: "Bob", userName: "", blocked: true, takeover: false, tags: [] },
-      { userId: "3", firstName: "Eve", userName: "", blocked: false, takeover: false, tags: [] },
+      { userId: "1", firstName: "Ann", lastName: "", userName: "ann", blocked: false, takeover: false, tags: [] },
+      { userId: "2", firstName: "Bob", lastName: "", userName: "", blocked: true, takeover: false, tags: [] },
+      { userId: "3", firstName: "Eve", lastName: "", userName: "", blocked: false, takeover: false, tags: [] },
     ];
     const p = peopleOf(facets, page);
     expect(p.tags.map((f) => f.value)).toEqual(["vip", "beta"]);

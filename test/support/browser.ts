@@ -3,7 +3,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Locator, Page } from "playwright-core";
 
 export const CHROMIUM = "/usr/bin/chromium";
 export const haveChromium = existsSync(CHROMIUM);
@@ -70,6 +70,16 @@ export async function launchBrowser(opts: { viewport?: { width: number; height: 
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** Whether an input's placeholder is shown whole (a cut-off hint reads as a different one). */
+export async function placeholderFits(input: Locator): Promise<boolean> {
+  return input.evaluate((el: HTMLInputElement) => {
+    const s = getComputedStyle(el);
+    const ctx = document.createElement("canvas").getContext("2d")!;
+    ctx.font = `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+    return ctx.measureText(el.placeholder).width <= el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+  });
 }
 
 /** A browser signed in to the Studio at `base` with a session cookie ("name=value", as loginAs gives it). */

@@ -67,10 +67,10 @@ describe("reaction, member and join-request triggers", () => {
     );
     expect(warnings).toEqual([]);
     expect(compiled.messageTriggers).toEqual([
-      { on: "reaction", target: "end", only: ["👍", "❤️"], fromNodes: undefined },
-      { on: "member", target: "end", only: ["joined", "blocked"] },
-      { on: "join_request", target: "end" },
-      { on: "reaction", target: "end", only: undefined, fromNodes: undefined },
+      { on: "reaction", target: "end", node: "r", only: ["👍", "❤️"], fromNodes: undefined },
+      { on: "member", target: "end", node: "m", only: ["joined", "blocked"] },
+      { on: "join_request", target: "end", node: "j" },
+      { on: "reaction", target: "end", node: "any", only: undefined, fromNodes: undefined },
     ]);
   });
 
@@ -78,7 +78,7 @@ describe("reaction, member and join-request triggers", () => {
     const { compiled, warnings } = compile(
       node("r", "reaction_trigger", { emoji: "👍", messageNodes: "end, ghost", autoTransitionTo: "end" }),
     );
-    expect(compiled.messageTriggers).toEqual([{ on: "reaction", target: "end", only: ["👍"], fromNodes: ["end", "ghost"] }]);
+    expect(compiled.messageTriggers).toEqual([{ on: "reaction", target: "end", node: "r", only: ["👍"], fromNodes: ["end", "ghost"] }]);
     expect(warnings.map((w) => w.message)).toEqual([expect.stringMatching(/messageNodes "ghost" are not in the scenario/)]);
   });
 
@@ -127,7 +127,7 @@ describe("invoices in Stars", () => {
       node("r", "refund_payment", {}),
     );
     expect(warnings).toEqual([]);
-    expect(compiled.messageTriggers).toEqual([{ on: "payment", target: "r" }]);
+    expect(compiled.messageTriggers).toEqual([{ on: "payment", target: "r", node: "t" }]);
     const acts = compiled.nodes.filter((n) => n.sourceType === "invoice" || n.sourceType === "refund_payment").map((n) => (n.node as { do: unknown }).do);
     expect(acts).toEqual([
       { kind: "invoice", title: "Premium", description: "A month", amount: "{price}", payload: "p_{user_id}", photo: undefined },

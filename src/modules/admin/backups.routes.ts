@@ -6,8 +6,6 @@ import { nextScheduledRun } from "../backups/schedule";
 import { BACKUP_NAME } from "../backups/service";
 import { adminGuard } from "./admin-auth";
 
-const tags = ["admin"];
-
 export const adminBackupRoutes = (ctx: AppContext) =>
   new Elysia({ prefix: "/admin/api" })
     .use(adminGuard(ctx))
@@ -24,7 +22,7 @@ export const adminBackupRoutes = (ctx: AppContext) =>
           upload: ctx.config.backupUpload,
         };
       },
-      { admin: true, detail: { tags, summary: "List backups (newest first) and the schedule (admin session)" } },
+      { admin: true, detail: { summary: "List backups (newest first) and the schedule (admin session)" } },
     )
     .post(
       "/backups",
@@ -38,7 +36,7 @@ export const adminBackupRoutes = (ctx: AppContext) =>
         set.status = 201;
         return created;
       },
-      { admin: true, parse: "none", detail: { tags, summary: "Make a backup now: the platform database and every project database (admin session; no body)" } },
+      { admin: true, parse: "none", detail: { summary: "Make a backup now: the platform database and every project database (admin session; no body)" } },
     )
     .get(
       "/backups/:name",
@@ -55,5 +53,5 @@ export const adminBackupRoutes = (ctx: AppContext) =>
           },
         });
       },
-      { admin: true, detail: { tags, summary: "Download one backup archive (.tar.gz) (admin session)" } },
+      { admin: true, detail: { summary: "Download one backup archive (.tar.gz) (admin session)" } },
     );

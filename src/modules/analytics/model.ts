@@ -11,15 +11,20 @@ export const DEFAULT_DAYS = 30;
 export const MAX_DAYS: Record<Bucket, number> = { hour: 31, day: 366 };
 /** The funnel has no buckets: a year at most, like the day series. */
 export const NODES_MAX_DAYS = 366;
+/** The longest rolling window, in hours (`hours`): as long as the longest range by hour. */
+export const MAX_HOURS = MAX_DAYS.hour * 24;
 /** The earliest date a range may name. */
 export const EARLIEST_DATE = "2000-01-01";
 /** Rows of each ranked table (sources, languages, commands, buttons), the largest first. */
 export const TOP_ROWS = 100;
 
 export const rangeSchema = z.object({
-  from: z.string().describe("first day, YYYY-MM-DD (UTC)"),
+  from: z.string().describe("first day, YYYY-MM-DD (UTC); with `hours`, the first day the window touches: figures kept only per day (distinct active users of the totals, languages, sources, commands, buttons, the funnel) cover from..to"),
   to: z.string().describe("last day, YYYY-MM-DD (UTC), included"),
   clamped: z.boolean().describe("true when the asked range was longer than allowed and was cut to its most recent days"),
+  hours: z.number().int().optional().describe("a rolling window of this many hours was asked for (`?hours=`)"),
+  since: z.string().optional().describe("with `hours`: start of the window's first hour, ISO 8601 UTC; the series and the hourly totals cover since..until exactly"),
+  until: z.string().optional().describe("with `hours`: end of the window (the end of the current hour), ISO 8601 UTC, excluded"),
 });
 export type Range = z.infer<typeof rangeSchema>;
 

@@ -9,6 +9,7 @@ import {
   DEFAULT_DAYS,
   EARLIEST_DATE,
   MAX_DAYS,
+  MAX_HOURS,
   NODES_MAX_DAYS,
   TOP_ROWS,
   type Analytics,
@@ -43,6 +44,25 @@ export function parseRange(from: string | undefined, to: string | undefined, max
   return { from: dayOf(start), to: dayOf(end), clamped };
 }
 
+const HOUR_MS = 3_600_000;
+const hourOf = (ms: number) => new Date(ms).toISOString().slice(0, 13);
+
+/**
+ * A rolling window of the last `hours` hours, the current one included (`?hours=24`: a true 24
+ * hours, not yesterday and today). Its hour keys are exact; the days it touches are the range of
+ * the figures kept only per day, which the answer names (docs/analytics.md "Range rules").
+ */
+export function parseHours(raw: string | undefined, q: { from?: string; to?: string; bucket?: Bucket }, now = Date.now()): (Range & { hours: number; since: string; until: string }) | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  if (!/^\d{1,4}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_HOURS) throw badRequest(`hours must be a whole number from 1 to ${MAX_HOURS}`);
+  if (q.from || q.to) throw badRequest("hours replaces from and to: give one or the other");
+  if (q.bucket === "day") throw badRequest("hours goes with bucket=hour");
+  const hours = Number(raw);
+  const last = Math.floor(now / HOUR_MS) * HOUR_MS;
+  const first = last - (hours - 1) * HOUR_MS;
+  return { from: dayOf(first), to: dayOf(last), clamped: false, hours, since: new Date(first).toISOString(), until: new Date(last + HOUR_MS).toISOString() };
+}
+
 /** Every bucket key of a range, in order: "YYYY-MM-DD" or "YYYY-MM-DDTHH". */
 function bucketKeys(range: Range, bucket: Bucket): string[] {
   const keys: string[] = [];
@@ -71,13 +91,14 @@ export class AnalyticsService {
     }
   }
 
-  async figures(tokenId: number, actorId: number, q: { from?: string; to?: string; bucket?: Bucket }): Promise<Analytics> {
-    const bucket = q.bucket ?? "day";
+  async figures(tokenId: number, actorId: number, q: { from?: string; to?: string; bucket?: Bucket; hours?: string }): Promise<Analytics> {
+    const rolling = parseHours(q.hours, q);
+    const bucket = rolling ? "hour" : q.bucket ?? "day";
     const { db } = this.open(tokenId, actorId);
-    const range = parseRange(q.from, q.to, MAX_DAYS[bucket]);
-    const fromHour = range.from + "T00";
-    const toHour = range.to + "T23";
-    const keys = bucketKeys(range, bucket);
+    const range = rolling ?? parseRange(q.from, q.to, MAX_DAYS[bucket]);
+    const fromHour = rolling ? hourOf(Date.parse(rolling.since)) : range.from + "T00";
+    const toHour = rolling ? hourOf(Date.parse(rolling.until) - HOUR_MS) : range.to + "T23";
+    const keys = rolling ? Array.from({ length: rolling.hours }, (_, i) => hourOf(Date.parse(rolling.since) + i * HOUR_MS)) : bucketKeys(range, bucket);
     const rows = new Map<string, BucketRow>();
     let users = 0;
     let activeUsers = 0;
@@ -127,9 +148,10 @@ export class AnalyticsService {
     };
   }
 
-  async nodes(tokenId: number, actorId: number, q: { from?: string; to?: string }): Promise<NodeAnalytics> {
+  /** The funnel is kept per day: `hours` reads the days the window touches (the answer's range says which). */
+  async nodes(tokenId: number, actorId: number, q: { from?: string; to?: string; hours?: string }): Promise<NodeAnalytics> {
     const { token, db } = this.open(tokenId, actorId);
-    const range = parseRange(q.from, q.to, NODES_MAX_DAYS);
+    const range = parseHours(q.hours, q) ?? parseRange(q.from, q.to, NODES_MAX_DAYS);
     if (!db) return { items: [], edges: [], range };
     const [counts, edges] = await Promise.all([nodeCounts(db, tokenId, range.from, range.to), edgeCounts(db, tokenId, range.from, range.to)]);
     const sheetOf = this.sheetsOfNodes(token.projectId);

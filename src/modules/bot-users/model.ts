@@ -7,6 +7,8 @@ export const USERS_LIMIT_MAX = 50;
 export const botUserListItemSchema = z.object({
   userId: z.string(),
   firstName: z.string(),
+  /** "" when the messenger gave none; two users of one first name are told apart by it */
+  lastName: z.string(),
   userName: z.string(),
   blocked: z.boolean(),
   /** an operator holds the user's private chat */

@@ -19,7 +19,7 @@ export function tagsOf(raw: string | null | undefined): string[] {
 
 /** One item of the users list: who, and whether blocked, held by an operator, tagged. */
 export function listItemOf(r: ListRow): BotUserListItem {
-  return { userId: r.userId, firstName: r.firstName ?? "", userName: r.username ?? "", blocked: r.blocked === 1, takeover: r.takeover === 1, tags: tagsOf(r.tags) };
+  return { userId: r.userId, firstName: r.firstName ?? "", lastName: r.lastName ?? "", userName: r.username ?? "", blocked: r.blocked === 1, takeover: r.takeover === 1, tags: tagsOf(r.tags) };
 }
 
 export class PeopleService {

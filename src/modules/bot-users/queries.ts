@@ -26,12 +26,13 @@ const privateChat = and(eq(chats.tokenId, botUsers.tokenId), eq(chats.chatId, bo
 const listColumns = {
   userId: botUsers.userId,
   firstName: botUsers.firstName,
+  lastName: botUsers.lastName,
   username: botUsers.username,
   blocked: sql<number>`coalesce(${people.blocked}, 0)`,
   takeover: sql<number>`coalesce(${chats.takeover}, 0)`,
   tags: people.tags,
 };
-export type ListRow = { userId: string; firstName: string | null; username: string | null; blocked: number; takeover: number; tags: string | null };
+export type ListRow = { userId: string; firstName: string | null; lastName: string | null; username: string | null; blocked: number; takeover: number; tags: string | null };
 const newestFirst = [desc(botUsers.firstSeenAt), desc(botUsers.id)];
 
 /** The list's rows: each user with their person row and private chat (primary-key lookups). */

@@ -214,7 +214,7 @@ export function addresseesOf(db: ProjectDb, tokenId: number, userIds: string[]):
 
 // The sender's statements, prepared once per file: built by drizzle for each of 100,000 recipients
 // they cost more than the send itself (bench/campaigns.ts).
-const hot = new WeakMap<ProjectDb, { claim: Statement; sent: Statement; failed: Statement; back: Statement; album: Statement; file: Statement }>();
+const hot = new WeakMap<ProjectDb, { claim: Statement; sent: Statement; failed: Statement; back: Statement; album: Statement; file: Statement; counted: Statement }>();
 function hotOf(db: ProjectDb) {
   let s = hot.get(db);
   if (!s) {
@@ -227,6 +227,12 @@ function hotOf(db: ProjectDb) {
       // a media message's file beside its format (writeOutgoing may have written the format row)
       file: db.$client.prepare(
         "INSERT INTO bot_message_details (id, token_id, file_id, media_id) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET file_id = excluded.file_id, media_id = excluded.media_id",
+      ),
+      // a send of a token that keeps no messages has no chat record (writeOutgoing counts those):
+      // its messages (an album's each) still are messages out of their hour (docs/analytics.md)
+      counted: db.$client.prepare(
+        "INSERT INTO analytics_hours (token_id, hour, messages_out) SELECT c.token_id, ?, ? FROM campaign_recipients r JOIN campaigns c ON c.id = r.campaign_id " +
+          "WHERE r.id = ? ON CONFLICT (token_id, hour) DO UPDATE SET messages_out = analytics_hours.messages_out + excluded.messages_out",
       ),
     };
     hot.set(db, s);
@@ -257,11 +263,13 @@ export function settleRecipients(db: ProjectDb, outcomes: Settled[]) {
     for (const o of outcomes) {
       if ("sent" in o) {
         s.sent.run(o.sent.messageId, o.sent.at, o.id);
-        for (const m of o.sent.albumIds ?? []) s.album.run(o.id, m);
+        const albumIds = o.sent.albumIds ?? [];
+        for (const m of albumIds) s.album.run(o.id, m);
         for (const r of o.sent.records) {
           const row = writeOutgoing(db, r.tokenId, r.chatId, r.message, r.format);
           if (r.fileId || r.mediaId) s.file.run(row.id, r.tokenId, r.fileId ?? null, r.mediaId ?? null);
         }
+        if (o.sent.records.length === 0) s.counted.run(o.sent.at.slice(0, 13), 1 + albumIds.length, o.id);
       } else if ("failed" in o) s.failed.run(o.failed, o.id);
       else s.back.run(o.id);
     }

@@ -1,83 +1,68 @@
-// The campaign sender (docs/campaigns.md#the-sender): one loop per campaign being sent, in the
-// server, so a campaign goes out whether its bot runs or not. Per window of sends in flight: `sending`
-// is committed, the messenger is called for each, then `sent` with the message id or `failed` with the
-// reason in one commit. A start after a crash turns every `sending` row into failed "unknown" (never
-// sent twice) and resumes the rest.
+// The campaign sender (docs/campaigns.md#the-sender), the server's side: campaigns are sent by one
+// worker thread (send-worker.ts, send-loop.ts) so a campaign goes out whether its bot runs or not
+// and the event loop that answers requests only starts, halts and hears about them. Here: what the
+// thread is handed (the token, the message with its media read once), the schedules, the resume
+// after a restart (every `sending` row of a crash becomes failed "unknown": never sent twice), the
+// test send and delete-sent.
 import type { AppContext } from "../../context";
 import { MessengerError } from "../../errors";
-import type { FilePart } from "../../messenger/client";
-import { renderFor } from "../../lib/shared-render";
-import { messageFileId } from "../../lib/shared-runtime";
-import type { ProjectDb } from "../../db/project-db";
 import type { TokenRow } from "../tokens/access";
-import { markBlocked, type NewMessage } from "../dialogs/queries";
-import { BLOCKED, CAPTION_MAX, MEDIA_METHOD, PARSE_MODE } from "../dialogs/service";
+import { markBlocked } from "../dialogs/queries";
+import { MEDIA_METHOD } from "../dialogs/service";
 import { GOTO_DATA_PREFIX } from "../dialogs/model";
 import { messageSchema, type CampaignMessage, type Counts } from "./model";
-import {
-  campaignById,
-  campaignsIn,
-  claimRecipients,
-  countsOf,
-  failInFlight,
-  nextPending,
-  projectIds,
-  recipientDeleted,
-  sentNotDeleted,
-  settleRecipients,
-  updateCampaignIf,
-  type Addressee,
-  type CampaignRow,
-  type Settled,
-} from "./queries";
+import { campaignById, campaignsIn, failInFlight, projectIds, recipientDeleted, sentNotDeleted, updateCampaignIf, type Addressee, type CampaignRow } from "./queries";
+import { sendOne, type Prepared, type SendDeps, type SendOutcome, type SendToken } from "./send-one";
+import { keyOf, type FromThread, type Key } from "./send-protocol";
+import { SendThread } from "./send-thread";
 
-/** How often a campaign being sent tells the Studio its counts (the contract: at least every 2 s). */
-const PROGRESS_MS = 1000;
+export type { Prepared, SendOutcome };
+
 const BATCH = 200;
-/** At most this many sends of one campaign in flight at once (a raised pace): one window. */
-const MAX_IN_FLIGHT = 16;
 /** setTimeout's longest wait; a schedule further away is armed again when it ends. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/**
- * Sends in flight at once: one at the default pace (recipients in order), more when the pace is
- * raised beyond what one round trip at a time allows.
- */
-const windowFor = (sendsPerSecond: number) => Math.min(MAX_IN_FLIGHT, Math.max(1, Math.ceil(sendsPerSecond / 50)));
-
-type Key = `${number}:${number}`;
-const keyOf = (projectId: number, campaignId: number): Key => `${projectId}:${campaignId}`;
+/** Deaths of the sender's thread a server lives through (each resumes what it was sending); past them the next start resumes. */
+const MAX_THREAD_DEATHS = 3;
 
 interface Loop {
+  projectId: number;
+  campaignId: number;
   stopped: boolean;
   done: Promise<void>;
+  /** handed to the thread: it says when the loop ended */
+  posted: boolean;
+  ended?: () => void;
 }
 
-/** What one send needs besides the recipient: the message as the messenger takes it. */
-export interface Prepared {
-  text: string;
-  format: "none" | "html" | "markdown";
-  keyboard?: { text: string; url?: string; callback_data?: string }[][];
-  media?: { mediaId: number; method: string; field: string; kind: string; fileName: string; mimeType: string; bytes: Uint8Array; fileId?: string };
-  /** an album (sendMediaGroup): the items in order, the caption on the first (docs/campaigns.md#albums) */
-  album?: { mediaId: number; type: string; fileName: string; mimeType: string; bytes: Uint8Array; fileId?: string }[];
-}
-
-/**
- * A sent message carries the text the recipient got (their variables rendered in), for its record;
- * an album's `messageIds` are all of its messages, the first being `messageId`.
- */
-export type SendOutcome = { ok: true; messageId: number; messageIds?: number[]; fileIds?: (string | null)[]; text: string } | { ok: false; retryAfter?: number; error: string };
-
+/** The token as the thread needs it (no more of the row crosses over). */
+const sendTokenOf = (t: TokenRow): SendToken => ({ id: t.id, projectId: t.projectId, token: t.token, sendsPerSecond: t.sendsPerSecond, protectContent: t.protectContent, messageRetentionDays: t.messageRetentionDays });
 
 export class CampaignSender {
   private readonly loops = new Map<Key, Loop>();
   private readonly timers = new Map<Key, ReturnType<typeof setTimeout>>();
   private closed = false;
+  private deaths = 0;
+  private readonly thread: SendThread;
+  /** the test send's: this event loop's messenger client and the same pace as the thread's */
+  private readonly deps: SendDeps;
   /** Starts a scheduled campaign (the service's start, so a schedule and a request take one path). */
   startScheduled: (projectId: number, campaign: CampaignRow) => Promise<void> = async () => {};
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: AppContext) {
+    this.deps = {
+      messenger: ctx.messenger,
+      pace: ctx.sendPace,
+      blocked: (token, userId) => {
+        const db = ctx.projectFiles.existing(token.projectId);
+        if (db) markBlocked(db, token.id, userId, new Date().toISOString());
+      },
+    };
+    this.thread = new SendThread(
+      { kind: "init", dataDir: ctx.config.dataDir, messengerApiRoot: ctx.config.messengerApiRoot, pace: ctx.sendPace.buffer },
+      (m) => this.heard(m),
+      (why) => this.died(why),
+    );
+  }
 
   /** The messenger's form of a campaign message (media read once; goto buttons as Dialogs encodes them). */
   async prepare(projectId: number, m: CampaignMessage): Promise<Prepared> {
@@ -98,89 +83,39 @@ export class CampaignSender {
     return p;
   }
 
-  /** One message to one user, paced with the token's other sends; never throws. */
-  async sendOne(token: TokenRow, p: Prepared, to: Omit<Addressee, "id">): Promise<SendOutcome> {
-    const vars = { ...parseVars(to.variables), ...parseVars(to.chatVariables) };
-    const text = renderFor(p.text, { id: Number(to.userId), firstName: to.firstName, lastName: to.lastName, username: to.username }, vars, p.format);
-    const params: Record<string, unknown> = {
-      chat_id: to.userId,
-      parse_mode: PARSE_MODE[p.format],
-      protect_content: token.protectContent === 1 ? true : undefined,
-      reply_markup: p.keyboard ? { inline_keyboard: p.keyboard } : undefined,
-    };
-    await this.ctx.sendPace.slot(token.id, token.sendsPerSecond);
-    try {
-      if (p.album && p.album.length > 0) return await this.sendAlbum(token, p.album, params, text);
-      if (p.media) {
-        const m = p.media;
-        const file = m.fileId ? undefined : { field: m.field, name: m.fileName, type: m.mimeType, bytes: m.bytes };
-        const r = await this.ctx.messenger.call<Record<string, unknown> & { message_id: number }>(token.token, m.method, { ...params, caption: text, [m.field]: m.fileId }, file);
-        const fileId = messageFileId(r);
-        m.fileId ??= fileId ?? undefined;
-        return { ok: true, messageId: r.message_id, fileIds: [fileId], text };
-      }
-      const r = await this.ctx.messenger.call<{ message_id: number }>(token.token, "sendMessage", { ...params, text });
-      return { ok: true, messageId: r.message_id, text };
-    } catch (e) {
-      if (!(e instanceof MessengerError)) return { ok: false, error: "unknown" };
-      if (e.status === 429) {
-        this.ctx.sendPace.pause(token.id, (e.retryAfter ?? 1) * 1000);
-        return { ok: false, retryAfter: e.retryAfter ?? 1, error: "rate limited" };
-      }
-      if (e.status === 403 && BLOCKED.test(e.message)) {
-        const db = this.ctx.projectFiles.existing(token.projectId);
-        if (db && Number(to.userId) > 0) markBlocked(db, token.id, to.userId, new Date().toISOString());
-        return { ok: false, error: /deactivated/i.test(e.message) ? "deactivated" : "blocked" };
-      }
-      // unreachable: the messenger may have taken it, so it is not retried (at most once)
-      return { ok: false, error: e.kind === "unreachable" ? "unknown" : e.message.slice(0, 300) };
-    }
+  /** One message to one user (a test send), paced with the token's other sends; never throws. */
+  sendOne(token: TokenRow, p: Prepared, to: Omit<Addressee, "id">): Promise<SendOutcome> {
+    return sendOne(this.deps, token, p, to);
   }
 
-  /**
-   * An album in one sendMediaGroup: files not uploaded yet go as attach:// parts, the caption rides on
-   * the first item (a media group takes no keyboard: the model refuses buttons with one).
-   */
-  private async sendAlbum(token: TokenRow, album: NonNullable<Prepared["album"]>, params: Record<string, unknown>, text: string): Promise<SendOutcome> {
-    const files: FilePart[] = [];
-    const media = album.map((it, i) => {
-      if (!it.fileId) files.push({ field: `file${i}`, name: it.fileName, type: it.mimeType, bytes: it.bytes });
-      return { type: it.type, media: it.fileId ?? `attach://file${i}`, ...(i === 0 && { caption: text, parse_mode: params.parse_mode }) };
-    });
-    const sent = await this.ctx.messenger.call<(Record<string, unknown> & { message_id: number })[]>(
-      token.token,
-      "sendMediaGroup",
-      { chat_id: params.chat_id, protect_content: params.protect_content, media },
-      files,
-    );
-    const fileIds = sent.map((m) => messageFileId(m));
-    album.forEach((it, i) => (it.fileId ??= fileIds[i] ?? undefined));
-    const ids = sent.map((m) => m.message_id);
-    return { ok: true, messageId: ids[0]!, messageIds: ids, fileIds, text };
-  }
-
-  /** Sends the campaign's pending recipients until none is left, or it is paused or cancelled. */
+  /** Sends the campaign's pending recipients (on the thread) until none is left, or it is paused or cancelled. */
   run(projectId: number, campaignId: number) {
     if (this.closed) return;
     const key = keyOf(projectId, campaignId);
     const existing = this.loops.get(key);
     if (existing && !existing.stopped) return;
-    const loop: Loop = { stopped: false, done: Promise.resolve() };
+    const loop: Loop = { projectId, campaignId, stopped: false, posted: false, done: Promise.resolve() };
     loop.done = (existing?.done ?? Promise.resolve())
-      .then(() => this.send(projectId, campaignId, loop))
+      .then(() => this.hand(projectId, campaignId, loop))
       .catch((e) => this.ctx.log.error(`campaign ${campaignId} of project ${projectId} stopped: ${e instanceof Error ? e.message : e}`))
       .finally(() => {
         if (this.loops.get(key) === loop) this.loops.delete(key);
+        if (![...this.loops.values()].some((l) => l.posted)) this.thread.busy(false);
       });
     this.loops.set(key, loop);
   }
 
-  /** Pause or cancel: no new send starts; the one in flight is recorded. Resolves once the loop has ended. */
+  /** Pause or cancel: no new send starts; the ones in flight are recorded. Resolves once the loop has ended. */
   async halt(projectId: number, campaignId: number): Promise<void> {
     const loop = this.loops.get(keyOf(projectId, campaignId));
     if (!loop) return;
-    loop.stopped = true;
+    this.stopLoop(loop);
     await loop.done;
+  }
+
+  private stopLoop(loop: Loop) {
+    loop.stopped = true;
+    if (loop.posted) this.thread.post({ kind: "halt", projectId: loop.projectId, campaignId: loop.campaignId });
   }
 
   isRunning(projectId: number, campaignId: number): boolean {
@@ -188,13 +123,13 @@ export class CampaignSender {
     return !!loop && !loop.stopped;
   }
 
-  private async send(projectId: number, campaignId: number, loop: Loop) {
+  /** Checks what the thread is handed (a bot writes its broadcast's campaign itself), then waits for the thread's loop to end. */
+  private async hand(projectId: number, campaignId: number, loop: Loop) {
     const db = this.ctx.projectFiles.existing(projectId);
     const first = db ? campaignById(db, campaignId) : undefined;
     if (!db || !first || first.status !== "sending") return;
-    // A bot writes its broadcast's campaign into the project file itself: its token must be one of
-    // this project's, and its message one the API would take (else it ends cancelled).
-    let token = this.ctx.tokens.access.find(first.tokenId);
+    // its token must be one of this project's, and its message one the API would take (else it ends cancelled)
+    const token = this.ctx.tokens.access.find(first.tokenId);
     if (!token || token.projectId !== projectId) return;
     const message = messageSchema.safeParse(parseJson(first.message));
     if (!message.success) {
@@ -203,97 +138,53 @@ export class CampaignSender {
       return;
     }
     const prepared = await this.prepare(projectId, message.data);
-    const tell = (status: CampaignRow["status"]) => this.emit(projectId, first.tokenId, campaignId, status, countsOf(db, campaignId));
-    tell("sending");
-    // once a second while the loop runs, also while it waits out a retry_after
-    const beat = setInterval(() => tell("sending"), PROGRESS_MS);
-    try {
-      await this.sendAll(db, first, loop, prepared, token, tell);
-    } finally {
-      clearInterval(beat);
-    }
-    const now = campaignById(db, campaignId);
-    if (now && now.status !== "done") tell(now.status);
+    if (loop.stopped || this.closed) return;
+    const ended = new Promise<void>((resolve) => (loop.ended = resolve));
+    loop.posted = true;
+    this.thread.post({ kind: "run", projectId, campaignId, token: sendTokenOf(token), prepared });
+    this.thread.busy(true);
+    await ended;
   }
 
-  private async sendAll(db: ProjectDb, first: CampaignRow, loop: Loop, prepared: Prepared, token: TokenRow, tell: (status: CampaignRow["status"]) => void) {
-    const campaignId = first.id;
-    /** not taken (429) in the last window: pending again, and first in the next one */
-    let retry: Addressee[] = [];
-    while (!loop.stopped && !this.closed) {
-      const batch = nextPending(db, first.tokenId, campaignId, BATCH);
-      if (batch.length === 0) {
-        const done = updateCampaignIf(db, campaignId, ["sending"], { status: "done", finishedAt: new Date().toISOString() });
-        if (done) tell("done");
-        return;
-      }
-      let next = 0;
-      while ((next < batch.length || retry.length > 0) && !loop.stopped && !this.closed) {
-        // the pace may have changed (PATCH sendsPerSecond): read once a window
-        // (a deleted token sends nothing more)
-        const fresh = this.ctx.tokens.access.find(first.tokenId);
-        if (!fresh) return;
-        const t = (token = fresh);
-        const windowOf = windowFor(t.sendsPerSecond);
-        const seen = new Set(retry.map((r) => r.id));
-        const take = [...retry, ...batch.slice(next, next + Math.max(0, windowOf - retry.length)).filter((r) => !seen.has(r.id))];
-        next += take.length - retry.length;
-        retry = [];
-        const settled = await this.sendWindow(db, first, t, prepared, take);
-        retry = take.filter((r) => settled.back.has(r.id));
-        // API requests waiting behind the window's commits go first (docs/campaigns.md#the-sender)
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
+  private heard(m: FromThread) {
+    if (m.kind === "ended") this.loops.get(keyOf(m.projectId, m.campaignId))?.ended?.();
+    else if (m.kind === "event") this.emit(m.projectId, m.tokenId, m.campaignId, m.status, m.counts);
+    else if (m.kind === "log") this.ctx.log[m.level](m.text);
+    else {
+      // the pace may have changed (PATCH sendsPerSecond), or the token been deleted
+      const t = this.ctx.tokens.access.find(m.tokenId);
+      this.thread.post({ kind: "token", tokenId: m.tokenId, token: t ? sendTokenOf(t) : null });
     }
   }
 
   /**
-   * One window: its recipients marked `sending` in one commit, sent at once (each in the token's
-   * pace), their outcomes and chat records in one commit. A crash can leave only this window
-   * `sending`: the sends in flight (docs/campaigns.md#exactly-once).
+   * The thread died mid-window: what it had in flight may or may not have reached the messenger, so
+   * it is failed "unknown" as after a crash of the server, and its campaigns go on on a new thread.
    */
-  private async sendWindow(db: ProjectDb, first: CampaignRow, t: TokenRow, prepared: Prepared, take: Addressee[]): Promise<{ back: Set<number> }> {
-    const claimed = claimRecipients(db, take.map((r) => r.id));
-    const outcomes = await Promise.all(
-      take
-        .filter((r) => claimed.has(r.id))
-        .map(async (r): Promise<Settled> => {
-          const out = await this.sendOne(t, prepared, r);
-          if (out.ok) {
-            const at = new Date().toISOString();
-            const records = this.records(t, r.userId, prepared, out.messageIds ?? [out.messageId], out.fileIds ?? [], out.text, at, first.nodeId);
-            return { id: r.id, sent: { messageId: out.messageId, albumIds: out.messageIds?.slice(1), at, records } };
-          }
-          return out.retryAfter !== undefined ? { id: r.id, back: true } : { id: r.id, failed: out.error };
-        }),
-    );
-    settleRecipients(db, outcomes);
-    return { back: new Set(outcomes.filter((o) => "back" in o).map((o) => o.id)) };
-  }
-
-  /**
-   * The campaign's message as the chat's record holds it (docs/dialogs.md): one record per message
-   * (an album's items each, the caption on the first); none when the token keeps no messages.
-   */
-  private records(token: TokenRow, chatId: string, p: Prepared, messageIds: number[], fileIds: (string | null)[], text: string, at: string, nodeId: string | null) {
-    if (token.messageRetentionDays <= 0) return [];
-    const format = p.format === "none" ? null : p.format;
-    return messageIds.map((messageId, i) => {
-      const message: NewMessage = {
-        direction: "out",
-        sentBy: "campaign",
-        operatorId: null,
-        kind: p.album?.[i]?.type ?? p.media?.field ?? "text",
-        text: i === 0 ? text : "",
-        buttons: p.keyboard ? JSON.stringify(p.keyboard.map((r) => r.map((b) => (b.url ? { text: b.text, url: b.url } : { text: b.text, data: b.callback_data })))) : null,
-        messengerMessageId: messageId,
-        nodeId,
-        createdAt: at,
-      };
-      // the file as Dialogs shows it (fetched through the token by its file id), and the project's media file
-      const mediaId = p.album?.[i]?.mediaId ?? p.media?.mediaId ?? null;
-      return { tokenId: token.id, chatId, message, format: i === 0 ? format : null, fileId: fileIds[i] ?? null, mediaId };
+  private died(why: string) {
+    this.ctx.log.error(`The campaign sender's thread stopped: ${why}`);
+    const hit = [...this.loops.values()].filter((l) => l.posted);
+    for (const l of hit) l.ended?.();
+    if (this.closed) return;
+    if (++this.deaths > MAX_THREAD_DEATHS) {
+      this.ctx.log.error("Campaigns being sent stay so until the server starts again (the sender's thread stopped too often)");
+      return;
+    }
+    void Promise.all(hit.map((l) => l.done)).then(() => {
+      for (const projectId of new Set(hit.map((l) => l.projectId))) {
+        const db = this.ctx.projectFiles.existing(projectId);
+        if (db) failInFlight(db);
+      }
+      for (const l of hit) this.run(l.projectId, l.campaignId);
     });
+  }
+
+  /** A project is being deleted: its campaigns stop and the thread closes its file. */
+  async forgetProject(projectId: number) {
+    const mine = [...this.loops.values()].filter((l) => l.projectId === projectId);
+    for (const l of mine) this.stopLoop(l);
+    await Promise.all(mine.map((l) => l.done));
+    if (this.thread.started) this.thread.post({ kind: "forget", projectId });
   }
 
   emit(projectId: number, tokenId: number, campaignId: number, status: CampaignRow["status"], counts: Counts) {
@@ -397,14 +288,15 @@ export class CampaignSender {
     return { resumed, unknown };
   }
 
-  /** Server stop: no new send starts; the ones in flight are recorded. */
+  /** Server stop: no new send starts; the ones in flight are recorded, then the thread ends. */
   async stop() {
     this.closed = true;
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
     const loops = [...this.loops.values()];
-    for (const l of loops) l.stopped = true;
+    for (const l of loops) this.stopLoop(l);
     await Promise.all(loops.map((l) => l.done));
+    this.thread.end();
   }
 }
 
@@ -413,15 +305,5 @@ function parseJson(raw: string): unknown {
     return JSON.parse(raw);
   } catch {
     return null;
-  }
-}
-
-function parseVars(raw: string | null): Record<string, unknown> {
-  if (!raw) return {};
-  try {
-    const v = JSON.parse(raw);
-    return v && typeof v === "object" && !Array.isArray(v) ? v : {};
-  } catch {
-    return {};
   }
 }

@@ -5,10 +5,11 @@ import { and, desc, eq, getTableColumns, lt, or, sql, type SQL } from "drizzle-o
 import type { Db } from "../../db/client";
 import type { ProjectDb } from "../../db/project-db";
 import { projects } from "../../db/schema";
-import { projectBotChats as chats, projectBotMessageDetails as details, projectBotMessages as messages, projectBotPeople as people } from "../../db/project-schema";
+import { projectAnalyticsHours as hours, projectBotChats as chats, projectBotMessageDetails as details, projectBotMessages as messages, projectBotPeople as people, projectBotUsers as users } from "../../db/project-schema";
 import { containsText } from "../../db/like";
+import { plainText } from "./plain-text";
 
-export type ChatRow = typeof chats.$inferSelect & { blocked: number };
+export type ChatRow = typeof chats.$inferSelect & { blocked: number; lastName: string | null };
 /** A recorded message with its formatting and file (bot_message_details; null for plain text without media). */
 export type MessageRow = typeof messages.$inferSelect & { format: string | null; entities: string | null; fileId: string | null; mediaId: number | null };
 export type Formatting = Pick<MessageRow, "format" | "entities">;
@@ -57,6 +58,7 @@ export function chatPage(db: ProjectDb, tokenId: number, f: ChatFilter, limit: n
       title: chats.title,
       userId: chats.userId,
       firstName: chats.firstName,
+      lastName: users.lastName,
       username: chats.username,
       lastMessageAt: chats.lastMessageAt,
       lastMessageText: chats.lastMessageText,
@@ -66,6 +68,8 @@ export function chatPage(db: ProjectDb, tokenId: number, f: ChatFilter, limit: n
     })
     .from(chats)
     .leftJoin(people, personOfChat)
+    // the user's last name is kept with the user, not the chat: two "Maria"s are told apart by it
+    .leftJoin(users, and(eq(users.tokenId, chats.tokenId), eq(users.userId, chats.userId)))
     .where(sql`${chats}.rowid IN ${page}`)
     .orderBy(desc(chats.lastMessageAt), desc(chats.chatId))
     .all();
@@ -91,7 +95,7 @@ export type NewMessage = Omit<typeof messages.$inferInsert, "id" | "tokenId" | "
 /** An operator's message, its formatting and file, its chat's last message and the person's count, in one transaction. */
 export function insertOperatorMessage(db: ProjectDb, tokenId: number, chatId: string, m: NewMessage, extra: Details = { format: null, entities: null, fileId: null, mediaId: null }): MessageRow {
   return db.transaction((tx) => {
-    const row = writeOutgoing(db, tokenId, chatId, m);
+    const row = writeOutgoing(db, tokenId, chatId, m, null, extra.format);
     if (extra.format || extra.entities || extra.fileId || extra.mediaId !== null) tx.insert(details).values({ id: row.id, tokenId, ...extra }).run();
     return { ...row, ...extra };
   });
@@ -133,15 +137,24 @@ function prepareOutgoing(db: ProjectDb) {
       .where(and(eq(people.tokenId, p("tokenId")), eq(people.userId, p("chatId"))))
       .prepare(),
     format: db.insert(details).values({ id: p("id"), tokenId: p("tokenId"), format: p("format") }).prepare(),
+    // the bot's account sent it: "messages out" of its hour (docs/analytics.md), beside the bot's own sends
+    counted: db
+      .insert(hours)
+      .values({ tokenId: p("tokenId"), hour: p("hour"), messagesOut: 1 })
+      .onConflictDoUpdate({ target: [hours.tokenId, hours.hour], set: { messagesOut: sql`${hours.messagesOut} + 1` } })
+      .prepare(),
   };
 }
 const outgoing = new WeakMap<object, ReturnType<typeof prepareOutgoing>>();
 
 /**
- * An outgoing message, its chat's last message and the person's count: called inside a transaction
+ * An outgoing message, its chat's last message, the person's count and the hour's messages out
+ * (operators' and campaigns' sends count as the bot's do): called inside a transaction
  * on `db` (the file, not the transaction's object: the statements run on the file's one connection).
+ * `format` is recorded with the message; `lookOf` (the format when another write records it) gives
+ * the chat list its text without markup.
  */
-export function writeOutgoing(db: ProjectDb, tokenId: number, chatId: string, m: NewMessage, format: string | null = null): typeof messages.$inferSelect {
+export function writeOutgoing(db: ProjectDb, tokenId: number, chatId: string, m: NewMessage, format: string | null = null, lookOf: string | null = format): typeof messages.$inferSelect {
   let s = outgoing.get(db);
   if (!s) outgoing.set(db, (s = prepareOutgoing(db)));
   const row = s.message.get({
@@ -160,8 +173,9 @@ export function writeOutgoing(db: ProjectDb, tokenId: number, chatId: string, m:
     editedAt: m.editedAt ?? null,
     deletedAt: m.deletedAt ?? null,
   })!;
-  s.chat.run({ tokenId, chatId, at: m.createdAt, last: (m.text || `[${m.kind}]`).slice(0, 200) });
+  s.chat.run({ tokenId, chatId, at: m.createdAt, last: (plainText(m.text ?? "", lookOf) || `[${m.kind}]`).slice(0, 200) });
   s.person.run({ tokenId, chatId });
+  s.counted.run({ tokenId, hour: m.createdAt.slice(0, 13) });
   // the text keeps its markup; the format says how to show it (docs/dialogs.md)
   if (format) s.format.run({ id: row.id, tokenId, format });
   return row;
@@ -187,12 +201,24 @@ export function markRead(db: ProjectDb, tokenId: number, chatId: string) {
   return db.update(chats).set({ unread: 0 }).where(and(eq(chats.tokenId, tokenId), eq(chats.chatId, chatId))).run();
 }
 
-/** The user blocked the bot (a send said so): the flag the chat list and broadcasts read. */
+/**
+ * The user blocked the bot (a send said so): the flag the chat list and broadcasts read, and — when
+ * the user turns from "not blocked" to "blocked" — the hour's `blocked` count, as the bot's own
+ * sends count it (docs/analytics.md).
+ */
 export function markBlocked(db: ProjectDb, tokenId: number, userId: string, at: string) {
-  db.insert(people)
-    .values({ tokenId, userId, blocked: 1, blockedAt: at, firstSeenAt: at, lastSeenAt: at })
-    .onConflictDoUpdate({ target: [people.tokenId, people.userId], set: { blocked: 1, blockedAt: at } })
-    .run();
+  db.transaction((tx) => {
+    const before = tx.select({ blocked: people.blocked }).from(people).where(and(eq(people.tokenId, tokenId), eq(people.userId, userId))).get();
+    tx.insert(people)
+      .values({ tokenId, userId, blocked: 1, blockedAt: at, firstSeenAt: at, lastSeenAt: at })
+      .onConflictDoUpdate({ target: [people.tokenId, people.userId], set: { blocked: 1, blockedAt: at } })
+      .run();
+    if (before?.blocked === 1) return;
+    tx.insert(hours)
+      .values({ tokenId, hour: at.slice(0, 13), blocked: 1 })
+      .onConflictDoUpdate({ target: [hours.tokenId, hours.hour], set: { blocked: sql`${hours.blocked} + 1` } })
+      .run();
+  });
 }
 
 /** The project's scenario (platform database), to check node ids named by goto buttons and resumeAt. */

@@ -8,6 +8,7 @@ import bundlePath from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file
 import cssPath from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
 import initPath from "../../../assets/api-docs/init.js" with { type: "file" };
 import { htmlSecurityHeaders } from "../../http/security-headers";
+import { API_TAGS } from "../../http/openapi-tags";
 
 export const OPENAPI_PATH = "/api/openapi.json";
 
@@ -39,7 +40,7 @@ export const docsRoutes = () =>
         // Transforms have no JSON Schema: "any" documents them as {} instead of zod throwing, which
         // dropped those schemas and printed a stack trace per schema on the first request.
         mapJsonSchema: { zod: (schema: z.ZodType) => z.toJSONSchema(schema, { unrepresentable: "any" }) },
-        documentation: { info: { title: "Botloom API", version: "1" } },
+        documentation: { info: { title: "Botloom API", version: "1", description: "The HTTP API of this Botloom server, grouped by module; the guide is docs/api.md in the repository." }, tags: [...API_TAGS] },
         // The admin area is a browser UI of its own; only its backup API is meant for scripts too.
         exclude: { paths: [/^\/admin(?!\/api\/backups)/] },
       }),

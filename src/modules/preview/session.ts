@@ -12,7 +12,7 @@ import { pollFields, webAppDataFields } from "../../emulator/bot-api/user-action
 import { AppError, badRequest, ScenarioError } from "../../errors";
 import { randomBase62 } from "../../lib/crypto";
 import { generateBot } from "../../scenario";
-import { generateJsonOffThread } from "../../scenario/codegen/off-thread";
+import { generateJsonOffThread, projectScope } from "../../scenario/codegen/off-thread";
 import { readStoredScenario, STORED_SCENARIO, storedOverLimit } from "../projects/document";
 import type { PreviewAction, PreviewActor } from "./model";
 import { answerOf, hookSettingsIn } from "../hooks/service";
@@ -64,7 +64,10 @@ export class PreviewSession {
   private async program(): Promise<string> {
     try {
       const opts = { projectName: this.source.projectName, userDatabaseEnabled: this.source.userDatabaseEnabled, enableLogging: true, preview: true };
-      const out = await generateJsonOffThread(this.source.json, opts, this.source.stored ? STORED_SCENARIO : undefined);
+      // A stored scenario's program is cached per project (an unchanged one starts and restarts
+      // without generating again); a document the client sent is generated each time.
+      const { stored, json } = this.source;
+      const out = await generateJsonOffThread(json, opts, stored ? STORED_SCENARIO : undefined, stored ? projectScope(this.projectId) : undefined);
       if ("limit" in out) throw storedOverLimit(out.limit);
       // A corrupt stored row reads as the empty document (readStoredScenario): small, generated here.
       const bot = "bot" in out ? out.bot : generateBot(readStoredScenario(this.source.json), opts);
@@ -118,7 +121,7 @@ export class PreviewSession {
       },
     });
     this.bot = bot;
-    bot.start();
+    await bot.start();
     const started = await Promise.race([polled.then(() => true), Bun.sleep(READY_TIMEOUT_MS).then(() => false), bot.ended.then(() => false)]);
     if (started && this.status === "starting") this.status = "running";
     else if (this.status === "starting") {

@@ -5,7 +5,7 @@ import { mediaCacheOf } from "../../bots/program";
 import type { AppContext } from "../../context";
 import { badRequest, notFound, ScenarioError } from "../../errors";
 import { generateBot, type GeneratedBot, type GenerateOptions as BotOptions } from "../../scenario";
-import { generateStoredBot, type Generated } from "../../scenario/codegen/off-thread";
+import { generateStoredBot, projectScope, type Generated } from "../../scenario/codegen/off-thread";
 import { readStoredScenario, STORED_SCENARIO, storedOverLimit } from "./document";
 import { toFlag, type Flag } from "./model";
 import { projectStatements } from "./queries";
@@ -39,31 +39,39 @@ export class ProjectCode {
   /** Access is checked by the caller. */
   async export(projectId: number): Promise<{ code: string }> {
     const p = this.project(projectId);
-    const { bot } = await generate(p.data, { projectName: p.name, userDatabaseEnabled: p.userDatabaseEnabled === 1 });
+    const { bot } = await generate(projectId, p.data, { projectName: p.name, userDatabaseEnabled: p.userDatabaseEnabled === 1 });
     return { code: bot.code };
   }
 
   async generate(projectId: number, opts: GenerateOptions = {}): Promise<{ code: string; lines: number; generatedAt: number; warnings: GenerateWarning[] }> {
-    const { bot, generatedAt } = await this.generateStored(projectId, opts, false);
-    return { code: bot.code, lines: bot.lines, generatedAt, warnings: warningsOf(bot) };
+    const { bot } = await this.generateStored(projectId, opts, false);
+    return { code: bot.code, lines: bot.lines, generatedAt: Date.now(), warnings: warningsOf(bot) };
   }
 
   /**
    * generate's answer as a JSON body whose code the worker has already encoded: the event loop
-   * neither decodes the stored scenario nor serialises the program (docs/performance.md).
+   * neither decodes the stored scenario nor serialises the program (docs/performance.md). A program
+   * the cache answers again (scenario/codegen/program-cache.ts) answers the body made for it then,
+   * with the time it was generated: no copy of the program per call.
    */
   async generateBody(projectId: number, opts: GenerateOptions = {}): Promise<Blob> {
-    const { bot, generatedAt, codeJson } = await this.generateStored(projectId, opts, true);
-    const rest = JSON.stringify({ lines: bot.lines, generatedAt, warnings: warningsOf(bot) });
-    return new Blob(['{"code":', codeJson ?? JSON.stringify(bot.code), ",", rest.slice(1)], { type: "application/json" });
+    const out = await this.generateStored(projectId, opts, true);
+    let body = answers.get(out);
+    if (!body) {
+      const { bot, codeJson } = out;
+      const rest = JSON.stringify({ lines: bot.lines, generatedAt: Date.now(), warnings: warningsOf(bot) });
+      body = new Blob(['{"code":', codeJson ?? JSON.stringify(bot.code), ",", rest.slice(1)], { type: "application/json" });
+      answers.set(out, body);
+    }
+    return body;
   }
 
-  private async generateStored(projectId: number, opts: GenerateOptions, codeAsJson: boolean) {
+  private async generateStored(projectId: number, opts: GenerateOptions, codeAsJson: boolean): Promise<Generated> {
     const p = this.project(projectId);
     const token = this.ctx.tokens.first(projectId);
     // The same cache a start bakes into the bot, so "generate" shows what would run.
     const mediaCache = mediaCacheOf(this.ctx.db, this.ctx.projectFiles, projectId, token?.id);
-    const out = await generate(p.data, {
+    return generate(projectId, p.data, {
       projectName: p.name,
       userDatabaseEnabled: (opts.userDatabaseEnabled === undefined ? p.userDatabaseEnabled : toFlag(opts.userDatabaseEnabled)) === 1,
       enableLogging: opts.enableLogging === undefined ? undefined : toFlag(opts.enableLogging) === 1,
@@ -72,20 +80,24 @@ export class ProjectCode {
         : undefined,
       mediaCache,
     }, codeAsJson);
-    return { ...out, generatedAt: Date.now() };
   }
 }
+
+/** generate's answer body per program (kept while the program is: the cache holds the key). */
+const answers = new WeakMap<Generated, Blob>();
 
 const warningsOf = (bot: GeneratedBot): GenerateWarning[] =>
   bot.warnings.map((w) => ({ nodeId: w.nodeId ?? null, sheetId: w.sheetId ?? null, code: w.code ?? "INVALID_DATA", message: w.message }));
 
 /**
- * The program of a stored scenario, generated off the event loop (scenario/codegen/off-thread.ts).
- * An unusable scenario is the client's problem: 400 with the generator's messages.
+ * The program of a stored scenario, generated off the event loop (scenario/codegen/off-thread.ts),
+ * or the one generated before from the same scenario and options (a project is the cache's scope:
+ * whoever may ask for its program may read each of its scenarios). An unusable scenario is the
+ * client's problem: 400 with the generator's messages.
  */
-async function generate(json: string | Uint8Array, opts: BotOptions, codeAsJson = false): Promise<Generated> {
+async function generate(projectId: number, json: string | Uint8Array, opts: BotOptions, codeAsJson = false): Promise<Generated> {
   try {
-    const out = await generateStoredBot(json, opts, STORED_SCENARIO, codeAsJson);
+    const out = await generateStoredBot(json, opts, STORED_SCENARIO, codeAsJson, projectScope(projectId));
     if ("limit" in out) throw storedOverLimit(out.limit);
     // Not JSON: a corrupt row reads as the empty document (readStored), small, generated here. (Bytes
     // have moved to the worker by now; their text is not needed for that.)

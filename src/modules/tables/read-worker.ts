@@ -2,9 +2,9 @@
 // the server's event loop — a sort by a column without an index or a search scans the whole table
 // (bench/tables.ts). Its own connections to the tables files; it never writes. Also an entry point
 // of the compiled executable (scripts/build.ts).
-import { setPriority } from "node:os";
 import { AppError } from "../../errors";
-import { countRows, importRows, pageRows, plainColumns, RowRefused, tablesOf } from "./queries";
+import { BACKGROUND_NICE, lowerPriority } from "../../lib/priority";
+import { countRows, importRows, inSnapshot, pageRows, plainColumns, RowRefused, tablesOf } from "./queries";
 import { csvRecords, jsonRecords } from "./records";
 import type { ReadJob, ReadReply } from "./reads";
 
@@ -12,42 +12,12 @@ declare const self: Worker;
 
 // Niced, this thread only: when the cores are busy the event loop, which answers every request,
 // gets them first (as the generator's worker, src/scenario/codegen/worker.ts).
-try {
-  setPriority(0, 10);
-} catch {
-  // not allowed here: the thread runs at the server's priority
-}
+lowerPriority(0, BACKGROUND_NICE);
 
 function run(job: ReadJob): ReadReply {
   try {
-    const tables = tablesOf(job.path);
-    if (job.kind === "list") {
-      return {
-        list: [...tables.values()].map((t) => ({
-          name: t.name,
-          columns: plainColumns(t).map((c) => ({ name: c.name, type: c.type, notNull: c.notNull, primaryKey: c.pk })),
-          rows: countRows(job.path, t),
-          readOnly: t.readOnly,
-          key: t.keyColumn,
-        })),
-      };
-    }
-    const t = tables.get(job.table);
-    if (!t) return { missing: true };
-    if (job.kind === "page") return { page: pageRows(job.path, t, job.query) };
-    if (t.readOnly) return { refused: { status: 409, code: "CONFLICT", message: `Table ${JSON.stringify(t.name)} is read-only here: ${t.readOnly}`, extra: {} } };
-    let records;
-    if (job.format === "csv") records = csvRecords(t, job.text);
-    else {
-      let json: unknown;
-      try {
-        json = JSON.parse(job.text);
-      } catch {
-        return { refused: { status: 400, code: "VALIDATION_FAILED", message: "Malformed request body: expected valid JSON", extra: {} } };
-      }
-      records = jsonRecords(t, json);
-    }
-    return importRows(job.path, t, records, job.replace);
+    // a listing or a page reads one snapshot: its counts and rows agree whatever a bot commits meanwhile
+    return job.kind === "import" ? answer(job) : inSnapshot(job.path, () => answer(job));
   } catch (err) {
     if (err instanceof AppError) return { refused: { status: err.status, code: err.code, message: err.message, extra: err.extra } };
     if (err instanceof RowRefused) return { refused: { status: 400, code: "VALIDATION_FAILED", message: `row ${err.row}: ${err.message}`, extra: { row: err.row } } };
@@ -55,6 +25,38 @@ function run(job: ReadJob): ReadReply {
     if (typeof code === "string" && code.startsWith("SQLITE")) return { sqlite: { code, message: err instanceof Error ? err.message : String(err) } };
     return { failed: err instanceof Error ? err.message : String(err) };
   }
+}
+
+/** The job's answer; what it throws, run() puts in the error shape. */
+function answer(job: ReadJob): ReadReply {
+  const tables = tablesOf(job.path);
+  if (job.kind === "list") {
+    return {
+      list: [...tables.values()].map((t) => ({
+        name: t.name,
+        columns: plainColumns(t).map((c) => ({ name: c.name, type: c.type, notNull: c.notNull, primaryKey: c.pk })),
+        rows: countRows(job.path, t),
+        readOnly: t.readOnly,
+        key: t.keyColumn,
+      })),
+    };
+  }
+  const t = tables.get(job.table);
+  if (!t) return { missing: true };
+  if (job.kind === "page") return { page: pageRows(job.path, t, job.query) };
+  if (t.readOnly) return { refused: { status: 409, code: "CONFLICT", message: `Table ${JSON.stringify(t.name)} is read-only here: ${t.readOnly}`, extra: {} } };
+  let records;
+  if (job.format === "csv") records = csvRecords(t, job.text);
+  else {
+    let json: unknown;
+    try {
+      json = JSON.parse(job.text);
+    } catch {
+      return { refused: { status: 400, code: "VALIDATION_FAILED", message: "Malformed request body: expected valid JSON", extra: {} } };
+    }
+    records = jsonRecords(t, json);
+  }
+  return importRows(job.path, t, records, job.replace);
 }
 
 self.onmessage = (e: MessageEvent<ReadJob>) => self.postMessage(run(e.data));

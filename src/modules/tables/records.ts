@@ -22,6 +22,10 @@ export function rowCells(t: TableInfo, row: RowIn, where: string): Record<string
   return out;
 }
 
+// A spreadsheet set to a locale whose decimal mark is a comma (Russian, German...) saves "CSV" with
+// semicolons: the whole header then reads as one unknown column, and the error says why.
+const SEMICOLONS = " (the fields of a CSV are separated by commas, and this header has semicolons: save the file as CSV with commas)";
+
 /** The records of a CSV whose first line names the columns (any of them, in any order). */
 export function csvRecords(t: TableInfo, text: string): Record<string, Cell>[] {
   let parsed: CsvField[][];
@@ -37,7 +41,7 @@ export function csvRecords(t: TableInfo, text: string): Record<string, Cell>[] {
   const seen = new Set<string>();
   const cols = header.map((h) => {
     const c = h === null ? undefined : columns.get(h);
-    if (!c) throw badRequest(`header: ${JSON.stringify((h ?? "").slice(0, 100))} is not a column of ${t.name}`, { row: 0 });
+    if (!c) throw badRequest(`header: ${JSON.stringify((h ?? "").slice(0, 100))} is not a column of ${t.name}${header.length === 1 && h?.includes(";") ? SEMICOLONS : ""}`, { row: 0 });
     if (seen.has(c.name)) throw badRequest(`header: ${c.name} is named twice`, { row: 0 });
     seen.add(c.name);
     return c;

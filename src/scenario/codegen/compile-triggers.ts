@@ -78,8 +78,8 @@ function messageTrigger(node: RawNode, ctx: CompileContext): MessageTriggerDef |
   const d = node.data;
   const target = ctx.target(node, text(d.autoTransitionTo), "autoTransitionTo");
   if (!target) return undefined;
-  if (node.type === "incoming_message_trigger") return { on: "incoming", target };
-  if (node.type === "outgoing_message_trigger") return { on: "outgoing", target };
+  if (node.type === "incoming_message_trigger") return { on: "incoming", target, node: node.id };
+  if (node.type === "outgoing_message_trigger") return { on: "outgoing", target, node: node.id };
   const variable = text(d.groupChatVariableName)?.trim();
   const group = d.groupChatIdSource === "variable" && variable ? `{${variable}}` : text(d.groupChatId)?.trim();
   const threadVariable = text(d.threadIdVariable)?.trim();
@@ -87,7 +87,7 @@ function messageTrigger(node: RawNode, ctx: CompileContext): MessageTriggerDef |
     ctx.warn(node, `Node "${node.id}": group_message_trigger needs groupChatId and threadIdVariable; it is ignored.`);
     return undefined;
   }
-  return { on: "group", target, group, threadVariable, userVariable: text(d.resolvedUserIdVariable)?.trim() };
+  return { on: "group", target, node: node.id, group, threadVariable, userVariable: text(d.resolvedUserIdVariable)?.trim() };
 }
 
 /** What member_trigger tells apart (docs/nodes/triggers.md "Members"). */
@@ -101,9 +101,9 @@ const listOf = (v: unknown): string[] =>
 function updateTrigger(node: RawNode, ctx: CompileContext): MessageTriggerDef | undefined {
   const target = ctx.target(node, text(node.data.autoTransitionTo), "autoTransitionTo");
   if (!target) return undefined;
-  if (node.type === "join_request_trigger") return { on: "join_request", target };
-  if (node.type === "payment_trigger") return { on: "payment", target };
-  if (node.type === "checkout_trigger") return { on: "checkout", target };
+  if (node.type === "join_request_trigger") return { on: "join_request", target, node: node.id };
+  if (node.type === "payment_trigger") return { on: "payment", target, node: node.id };
+  if (node.type === "checkout_trigger") return { on: "checkout", target, node: node.id };
   // What the request carries is read by the platform (src/scenario/hook-request.ts); the bot only runs the flow.
   if (node.type === "webhook_trigger") return { on: "hook", target, node: node.id };
   if (node.type === "reaction_trigger") {
@@ -115,13 +115,13 @@ function updateTrigger(node: RawNode, ctx: CompileContext): MessageTriggerDef | 
     const senders = listOf(node.data.messageNodes);
     const unknown = senders.filter((id) => !ctx.byId.has(id));
     if (unknown.length > 0) ctx.warn(node, `Node "${node.id}": messageNodes ${unknown.map((id) => `"${id}"`).join(", ")} are not in the scenario; reactions on their messages never arrive.`);
-    return { on: "reaction", target, only: only.length ? only : undefined, fromNodes: senders.length ? senders : undefined };
+    return { on: "reaction", target, node: node.id, only: only.length ? only : undefined, fromNodes: senders.length ? senders : undefined };
   }
   const only = listOf(node.data.memberEvents);
   const unknown = only.filter((e) => !MEMBER_EVENTS.includes(e));
   if (unknown.length > 0) ctx.warn(node, `Node "${node.id}": member events ${unknown.join(", ")} are unknown (${MEMBER_EVENTS.join(", ")}); they are ignored.`);
   const known = only.filter((e) => MEMBER_EVENTS.includes(e));
-  return { on: "member", target, only: known.length ? known : undefined };
+  return { on: "member", target, node: node.id, only: known.length ? known : undefined };
 }
 
 const DAYS: Record<string, string> = { mon: "MON", tue: "TUE", wed: "WED", thu: "THU", fri: "FRI", sat: "SAT", sun: "SUN" };

@@ -7,6 +7,7 @@ import { ScenarioError } from "../../errors";
 import { SPARE_CORES, workerPool } from "../../lib/worker-pool";
 import type { GeneratedBot, GenerateOptions } from "./index";
 import { transferable } from "./transfer";
+import { programCache } from "./program-cache";
 
 export interface Job {
   /**
@@ -39,25 +40,39 @@ const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./scenario/codegen/
 const run = workerPool<Job, Reply>({ entry: WORKER_ENTRY, size: SPARE_CORES, idleMs: 30_000, name: "the generator's worker", transfer: (job) => transferable(job.json) });
 
 /**
+ * Programs of the last calls that named a `scope` (program-cache.ts): at most 16, 48 MB in all (a
+ * 2,000-node scenario's program is about 0.75 MB). A program as JSON counts twice: generate keeps
+ * the answer body made from it while it is kept (projects/code.ts).
+ */
+const programs = programCache<Reply>({ entries: 16, bytes: 48 * 1024 * 1024 }, (r) => ("bot" in r ? (r.codeJson?.byteLength ?? 0) * 2 + r.bot.code.length * 2 : 0));
+
+/** The cache scope of a project's stored scenario. */
+export const projectScope = (projectId: number) => `project ${projectId}`;
+
+/**
  * Generates the program of a stored scenario off the event loop. Throws ScenarioError when the
  * document is unusable, like generateBot; a document over the limits or not JSON at all is a result.
+ * With `scope` (see program-cache.ts: who may read every source in it, e.g. one project), the same
+ * source and options answer the program generated before.
  */
-export function generateStoredBot(json: string | Uint8Array, opts: GenerateOptions, label: string, codeAsJson = false): Promise<StoredGenerate> {
-  return enqueue({ json, opts, label, codeAsJson });
+export function generateStoredBot(json: string | Uint8Array, opts: GenerateOptions, label: string, codeAsJson = false, scope?: string): Promise<StoredGenerate> {
+  return enqueue({ json, opts, label, codeAsJson }, scope);
 }
 
 /**
  * generateBot off the event loop, for a document within the limits given as JSON text (a preview's:
  * stored text goes as it is, so the event loop neither parses nor serialises a large scenario).
  * `label` names a stored document whose limits the worker checks; an unreadable or over-limit
- * document is a result, as for generateStoredBot.
+ * document is a result, as for generateStoredBot, and so is `scope`.
  */
-export function generateJsonOffThread(json: string, opts: GenerateOptions, label?: string): Promise<StoredGenerate> {
-  return enqueue({ json, opts, label });
+export function generateJsonOffThread(json: string, opts: GenerateOptions, label?: string, scope?: string): Promise<StoredGenerate> {
+  return enqueue({ json, opts, label }, scope);
 }
 
-async function enqueue(job: Job): Promise<StoredGenerate> {
-  const reply = await run(job);
+async function enqueue(job: Job, scope?: string): Promise<StoredGenerate> {
+  const reply = scope === undefined
+    ? await run(job)
+    : await programs.get(programs.keyOf(scope, job.json, [job.opts, job.label, job.codeAsJson]), () => run(job), (r) => "bot" in r);
   if ("issues" in reply) throw new ScenarioError(reply.issues);
   if ("failed" in reply) throw new Error(reply.failed);
   return reply;

@@ -73,6 +73,8 @@ import pgGuardSource from "./runtime/pg-guard.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import analyticsSource from "./runtime/analytics.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
+import analyticsBackfillSource from "./runtime/analytics-backfill.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above
 import launchSource from "./runtime/launch.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import previewSource from "./runtime/preview.ts" with { type: "text" };
@@ -133,6 +135,7 @@ export const RUNTIME_BODY = [
   aiSource,
   pgSource,
   analyticsSource,
+  analyticsBackfillSource,
 ].map((s: string) => code(s));
 /** What every bot runs of launch.ts: contentCache and the start. */
 export const RUNTIME_CONTENT = code(launchSource, { to: LAUNCH_SECTION });

@@ -1,7 +1,6 @@
 // One sheet on the React Flow canvas. Nodes and edges are views of the document: connecting,
 // reconnecting or deleting an edge writes the node data (document.ts), and the edges follow.
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
-import { useTranslation } from "react-i18next";
 import {
   Background,
   BackgroundVariant,
@@ -16,6 +15,8 @@ import {
   type NodeChange,
   type OnConnectEnd,
 } from "@xyflow/react";
+import { ActionButton } from "./ActionButton";
+import { canvasKeys } from "./actions";
 import { FlowNode, PortalNode, type FlowNodeData, type PortalData } from "./FlowNode";
 import { deriveEdges, sheetIndex, withTarget, type SNode } from "./document";
 import { edgeKey, shareTone, type EdgeFunnel, type NodeFunnel } from "./funnel";
@@ -30,7 +31,6 @@ const nodeTypes = { scenario: FlowNode, portal: PortalNode };
 const edgeTypes = { insertable: InsertEdge };
 export const GRID = 16;
 const PORTAL = { w: 270, h: 32 };
-const MINIMAP_KEY = "botloom.editor.minimap";
 
 interface Props {
   store: EditorStore;
@@ -42,6 +42,8 @@ interface Props {
   onInsert: NonNullable<InsertEdgeData["onInsert"]>;
   /** phone: look, pan and zoom only */
   readOnly?: boolean;
+  /** the minimap shown (its button is the "minimap" action) */
+  minimap: boolean;
 }
 
 type Measured = { width?: number; height?: number };
@@ -74,8 +76,7 @@ function useDarkTheme(): boolean {
   );
 }
 
-export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInsert, readOnly }: Props) {
-  const { t } = useTranslation();
+export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInsert, readOnly, minimap }: Props) {
   const doc = useEditor(store, (s) => s.doc);
   const sheetId = useEditor(store, (s) => s.sheetId);
   const selected = useEditor(store, (s) => s.selected);
@@ -88,7 +89,6 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
   const measured = useRef(store.sizes);
   // counts first measurements of nodes, so placement runs once new nodes have their real size
   const [measuredTick, setMeasuredTick] = useState(0);
-  const [minimap, setMinimap] = useState(() => localStorage.getItem(MINIMAP_KEY) !== "0");
   const cache = useRef(new Map<string, Cached>());
   const funnel = useFunnel(store);
 
@@ -321,7 +321,7 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
         nodesDraggable={!readOnly}
         nodesConnectable={!readOnly}
         edgesReconnectable={!readOnly}
-        deleteKeyCode={readOnly ? null : ["Delete", "Backspace"]}
+        deleteKeyCode={readOnly ? null : canvasKeys("delete")}
         onPaneClick={() => store.select([])}
         snapToGrid
         snapGrid={[GRID, GRID]}
@@ -334,16 +334,11 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
         colorMode={dark ? "dark" : "light"}
       >
         <Background variant={BackgroundVariant.Dots} gap={GRID} />
-        <Controls showInteractive={false} showFitView={false}>
-          <ControlButton onClick={() => store.requestFit()} title={t("editor.fitView")} aria-label={t("editor.fitView")} className="ed-fit">⤢</ControlButton>
-          <ControlButton
-            onClick={() => setMinimap((m) => (localStorage.setItem(MINIMAP_KEY, m ? "0" : "1"), !m))}
-            title={t("editor.minimap")}
-            aria-label={t("editor.minimap")}
-            aria-pressed={minimap}
-          >
-            ▣
-          </ControlButton>
+        <Controls showInteractive={false} showFitView={false} showZoom={false}>
+          <ActionButton id="zoomIn" as={ControlButton} className="react-flow__controls-zoomin" />
+          <ActionButton id="zoomOut" as={ControlButton} className="react-flow__controls-zoomout" />
+          <ActionButton id="fitView" as={ControlButton} className="ed-fit" />
+          <ActionButton id="minimap" as={ControlButton} />
         </Controls>
         {minimap && (
           <MiniMap

@@ -1,8 +1,8 @@
 // The conflict dialog (someone saved since this copy was loaded: both shown, keep mine or load
-// theirs), the "changed elsewhere" banner, and the keyboard shortcut help.
+// theirs), the "changed elsewhere" banner, and the keyboard shortcut help (the actions table's keys).
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
-import { SHORTCUTS } from "./commands";
+import { helpLines } from "./actions";
 import { labelOf, normalizeDoc, type Doc } from "./document";
 import { diffDocs, type Change } from "./version-diff";
 import type { ProjectRecord } from "./useSave";
@@ -67,10 +67,10 @@ export function ShortcutsHelp({ onClose, onTour }: { onClose: () => void; onTour
         <h3 id="ed-keys-title">{t("editor.keys.title")}</h3>
         <table className="ed-keys">
           <tbody>
-            {SHORTCUTS.map((s) => (
-              <tr key={s.keys}>
-                <td><kbd>{s.keys}</kbd></td>
-                <td>{t(s.label)}</td>
+            {helpLines().map((l) => (
+              <tr key={l.labelKey} data-actions={l.ids.join(" ")}>
+                <td><kbd>{l.keys}</kbd></td>
+                <td>{t(l.labelKey)}</td>
               </tr>
             ))}
           </tbody>

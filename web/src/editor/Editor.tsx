@@ -1,12 +1,14 @@
 // The scenario editor of one project: toolbar, sheet tabs, palette, canvas, properties, and the
 // code view; saving, conflicts and live reload come from useSave.
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { useTranslation } from "react-i18next";
 import { errorText, post } from "../api/client";
 import { Canvas } from "./Canvas";
 import { CodeView, WarningList, type Generated } from "./CodeView";
-import { autoLayout, copyText, duplicate, pasteText, removeSelected, selectAll, copyToClipboard, pasteFromClipboard, toggleAnalytics } from "./commands";
+import { copyText, pasteText } from "./commands";
+import { dispatchKey, type ActionContext, type ActionView } from "./actions";
+import { ActionButton, ActionsContext, ToolbarActions } from "./ActionButton";
 import { ConflictDialog, RemoteBanner, ShortcutsHelp } from "./Dialogs";
 import { CARD, sizeOf } from "./layout";
 import { normalizeDoc } from "./document";
@@ -17,6 +19,7 @@ import { PreviewPanel } from "./PreviewPanel";
 import { Search } from "./Search";
 import { EmptyHint, Tour } from "./Guide";
 import { FunnelBar } from "./FunnelBar";
+import { overlayFromAddress, useOverlayAddress } from "./funnel-address";
 import { SheetTabs } from "./SheetTabs";
 import { useEditor, EditorStore } from "./store";
 import { useSave, type ProjectRecord } from "./useSave";
@@ -47,6 +50,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
   const phone = usePhone();
   const [paletteOpen, setPaletteOpen] = usePanel("palette");
   const [propsOpen, setPropsOpen] = usePanel("props");
+  const [minimap, setMinimap] = useStoredFlag("botloom.editor.minimap");
   const [fullscreen, setFullscreen] = useState(false);
   const [tour, setTour] = useState(false);
   const empty = useEditor(store, (st) => (st.doc.sheets.find((x) => x.id === st.sheetId) ?? st.doc.sheets[0]!).nodes.length === 0);
@@ -64,6 +68,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
   }, [project.id]);
   const s = useSave(store, project.id, project, () => void generate());
   useLeaveGuard(s.dirty, t("editor.save.leave"));
+  useOverlayAddress(store);
   useEffect(() => void generate(), [generate]);
 
   // Warnings follow the edits (checked 250 ms after the last one), saved or not.
@@ -120,37 +125,42 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
     if (nodeId) openNode(nodeId);
   }, [openNode]);
 
+  // The actions table (actions.ts) runs against this screen: its flags as plain values, its panels
+  // and dialogs behind the context's methods. The key handler reads both through a ref, so it is
+  // installed once and always sees the current ones.
+  const actionView: ActionView = {
+    canUndo, canRedo, hasSelection, analytics, view, preview, fullscreen, minimap, phone,
+    palette: paletteOpen, properties: propsOpen, saving: s.status === "saving",
+  };
+  const actionCtx: ActionContext = {
+    store,
+    save: () => {
+      void s.save(message);
+      setMessage("");
+    },
+    setView,
+    openSearch: () => setSearching(true),
+    toggleHelp: () => setHelp((h) => !h),
+    togglePreview: () => setPreview((p) => !p),
+    toggleFullscreen: () => setFullscreen((f) => !f),
+    toggleMinimap: () => setMinimap(!minimap),
+    zoom: (direction) => void (direction === "in" ? flow.zoomIn() : flow.zoomOut()),
+    togglePalette: () => setPaletteOpen(!paletteOpen),
+    toggleProperties: () => setPropsOpen(!propsOpen),
+    closeOverlays: (typing) => {
+      setSearching(false);
+      setHelp(false);
+      setQuick(null);
+      setTour(false);
+      if (!typing && !document.querySelector(".ed-quickmenu, .ed-search, .ed-modal, .ed-tour")) setFullscreen(false);
+    },
+  };
+  const actions = { ctx: actionCtx, view: actionView };
+  const actionsRef = useRef(actions);
+  actionsRef.current = actions;
+
   useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const mod = e.ctrlKey || e.metaKey;
-      const k = e.key.toLowerCase();
-      if (mod && k === "s") {
-        e.preventDefault();
-        void s.save(message);
-        setMessage("");
-        return;
-      }
-      if (mod && k === "f") {
-        e.preventDefault();
-        setSearching(true);
-        return;
-      }
-      if (e.key === "Escape") {
-        setSearching(false);
-        setHelp(false);
-        setQuick(null);
-        setTour(false);
-        if (!typing(e.target) && !document.querySelector(".ed-quickmenu, .ed-search, .ed-modal, .ed-tour")) setFullscreen(false);
-      }
-      if (typing(e.target) || phone) return;
-      if (mod && k === "z" && !e.shiftKey) (e.preventDefault(), store.undo());
-      else if (mod && (k === "y" || (k === "z" && e.shiftKey))) (e.preventDefault(), store.redo());
-      else if (mod && k === "d") (e.preventDefault(), duplicate(store));
-      else if (mod && k === "a") (e.preventDefault(), selectAll(store));
-      else if (e.altKey && k === "l") (e.preventDefault(), void autoLayout(store));
-      else if (e.altKey && k === "a") (e.preventDefault(), toggleAnalytics(store));
-      else if (e.key === "?") setHelp((h) => !h);
-    };
+    const onKey = (e: KeyboardEvent) => dispatchKey(e, actionsRef.current.ctx, actionsRef.current.view, typing(e.target));
     // Clipboard events carry the data without a permission prompt, also between tabs and projects.
     const onCopy = (e: ClipboardEvent) => {
       if (typing(e.target) || document.getSelection()?.toString()) return;
@@ -172,7 +182,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
       document.removeEventListener("copy", onCopy);
       document.removeEventListener("paste", onPaste);
     };
-  }, [store, s, message, phone]);
+  }, [store, phone]);
 
   const statusText = s.status === "saving" ? t("editor.save.saving") : s.status === "error" ? t("editor.save.failed") : s.dirty ? t("editor.save.unsaved") : t("editor.save.saved");
 
@@ -183,40 +193,20 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
   const editing = !phone;
 
   return (
+    <ActionsContext.Provider value={actions}>
     <div className={`ed-root${fullscreen ? " fullscreen" : ""}${phone ? " phone" : ""}`} data-testid="editor">
       <div className="ed-toolbar" role="toolbar" aria-label={t("editor.toolbar")}>
-        <button type="button" className={view === "canvas" ? "active" : ""} onClick={() => setView("canvas")}>{t("editor.canvas")}</button>
-        <button type="button" className={view === "code" ? "active" : ""} onClick={() => setView("code")}>{t("editor.code.title")}</button>
-        {editing && (
-          <>
-            <span className="ed-sep" />
-            <button type="button" onClick={store.undo} disabled={!canUndo} title="Ctrl+Z">{t("editor.undo")}</button>
-            <button type="button" onClick={store.redo} disabled={!canRedo} title="Ctrl+Shift+Z">{t("editor.redo")}</button>
-            <button type="button" onClick={() => void copyToClipboard(store)} disabled={!hasSelection}>{t("editor.copy")}</button>
-            <button type="button" onClick={() => void pasteFromClipboard(store)}>{t("editor.paste")}</button>
-            <button type="button" onClick={() => duplicate(store)} disabled={!hasSelection}>{t("editor.duplicate")}</button>
-            <button type="button" onClick={() => removeSelected(store)} disabled={!hasSelection}>{t("editor.delete")}</button>
-            <button type="button" onClick={() => void autoLayout(store)}>{t("editor.layout")}</button>
-          </>
-        )}
-        <button type="button" onClick={() => setSearching(true)} title="Ctrl+F">{t("editor.search.title")}</button>
-        {editing && <button type="button" onClick={() => setHelp(true)} aria-label={t("editor.keys.title")}>?</button>}
-        <button type="button" className={analytics ? "active" : ""} aria-pressed={analytics} onClick={() => toggleAnalytics(store)} title="Alt+A" data-testid="analytics-toggle">{t("analytics.funnel.toggle")}</button>
-        <button type="button" data-tour="preview" className={preview ? "active" : ""} aria-pressed={preview} onClick={() => setPreview((p) => !p)}>{t("editor.preview")}</button>
-        {editing && (
-          <button type="button" className={fullscreen ? "active" : ""} aria-pressed={fullscreen} onClick={() => setFullscreen((f) => !f)} aria-label={t("editor.fullscreen")} title={fullscreen ? t("editor.exitFullscreen") : t("editor.fullscreen")}>
-            {fullscreen ? "⤡" : "⤢"}
-          </button>
-        )}
-        {editing && (
-          <>
-            <span className="ed-sep" />
-            <input className="ed-commit" aria-label={t("editor.save.message")} placeholder={t("editor.save.message")} value={message} onChange={(e) => setMessage(e.target.value)} />
-            <button type="button" className="primary" onClick={() => { void s.save(message); setMessage(""); }} disabled={s.status === "saving"}>{t("editor.save.save")}</button>
-            <label className="ed-check small"><input type="checkbox" checked={s.autosave} onChange={(e) => s.setAutosave(e.target.checked)} /> {t("editor.save.autosave")}</label>
-            <label className="ed-check small"><input type="checkbox" checked={s.restart} onChange={(e) => s.setRestart(e.target.checked)} /> {t("editor.save.restart")}</label>
-          </>
-        )}
+        <ToolbarActions
+          before={{ save: <input className="ed-commit" aria-label={t("editor.save.message")} placeholder={t("editor.save.message")} value={message} onChange={(e) => setMessage(e.target.value)} /> }}
+          after={{
+            save: (
+              <>
+                <label className="ed-check small"><input type="checkbox" checked={s.autosave} onChange={(e) => s.setAutosave(e.target.checked)} /> {t("editor.save.autosave")}</label>
+                <label className="ed-check small"><input type="checkbox" checked={s.restart} onChange={(e) => s.setRestart(e.target.checked)} /> {t("editor.save.restart")}</label>
+              </>
+            ),
+          }}
+        />
         <span className={`ed-status small ${s.status}`} role="status" data-testid="save-status">{statusText}</span>
       </div>
       {phone && (
@@ -235,6 +225,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
             <div className={`ed-center${editing && paletteOpen ? " palette-open" : ""}${propsOpen && (hasSelection || tour) ? " props-open" : ""}`}>
               <Canvas
                 store={store}
+                minimap={minimap}
                 warnings={warnings}
                 flash={flash}
                 readOnly={phone}
@@ -245,7 +236,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
               {editing && (paletteOpen ? (
                 <Palette onAdd={(type) => addAt(type, null)} onClose={() => setPaletteOpen(false)} />
               ) : (
-                <button type="button" className="ed-panel-toggle left" onClick={() => setPaletteOpen(true)}>☰ {t("editor.showPalette")}</button>
+                <ActionButton id="palette" className="ed-panel-toggle left">☰ {t("editor.showPalette")}</ActionButton>
               ))}
               {!hasSelection && !tour ? null : propsOpen ? (
                 <div className="ed-props-dock">
@@ -255,7 +246,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
                   </fieldset>
                 </div>
               ) : (
-                <button type="button" className="ed-panel-toggle right" onClick={() => setPropsOpen(true)}>{t("editor.showProps")} ☰</button>
+                <ActionButton id="properties" className="ed-panel-toggle right">{t("editor.showProps")} ☰</ActionButton>
               )}
               {editing && empty && <EmptyHint onAddStart={() => addAt("command_trigger", null)} onBrowse={() => setQuick({ source: null, handle: null, at: center() })} onTour={() => setTour(true)} />}
               {warnings.size > 0 && (
@@ -293,6 +284,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
         />
       )}
     </div>
+    </ActionsContext.Provider>
   );
 }
 
@@ -310,16 +302,22 @@ function usePhone(): boolean {
 }
 
 /** Whether an overlay panel is open, remembered in the browser. */
-function usePanel(name: string): [boolean, (open: boolean) => void] {
-  const key = `botloom.editor.panel.${name}`;
-  const [open, setOpen] = useState(() => localStorage.getItem(key) !== "0");
-  return [open, (v: boolean) => (localStorage.setItem(key, v ? "1" : "0"), setOpen(v))];
+const usePanel = (name: string) => useStoredFlag(`botloom.editor.panel.${name}`);
+
+/** A flag remembered in the browser, on until turned off. */
+function useStoredFlag(key: string): [boolean, (on: boolean) => void] {
+  const [on, setOn] = useState(() => localStorage.getItem(key) !== "0");
+  return [on, (v: boolean) => (localStorage.setItem(key, v ? "1" : "0"), setOn(v))];
 }
 
 /** Makes the store once per opened project. */
 export function Editor({ project }: { project: ProjectRecord }) {
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const store = useMemo(() => new EditorStore(normalizeDoc(project.data)), [project.id]);
+  const store = useMemo(() => {
+    const s = new EditorStore(normalizeDoc(project.data));
+    s.setAnalytics(overlayFromAddress(new URLSearchParams(location.search)));
+    return s;
+  }, [project.id]);
   return (
     <ReactFlowProvider>
       <EditorBody store={store} project={project} />

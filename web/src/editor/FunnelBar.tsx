@@ -31,11 +31,13 @@ export function FunnelBar({ store, projectId }: { store: EditorStore; projectId:
   const q = overlay ? periodQuery(overlay.period) : null;
   const range = q && !("problem" in q) ? q : null;
   const figures = useNodeFigures(tokenId, range);
+  // until the bots are known, the bot asked for (by the address) stays asked for
+  const known = tokens.data !== undefined;
   useEffect(() => {
     const cur = store.state.analytics;
     const data = figures.data ?? null;
-    if (cur && (cur.figures !== data || cur.tokenId !== tokenId)) store.setAnalytics({ ...cur, tokenId, figures: data });
-  }, [figures.data, tokenId, store]);
+    if (cur && known && (cur.figures !== data || cur.tokenId !== tokenId)) store.setAnalytics({ ...cur, tokenId, figures: data });
+  }, [figures.data, tokenId, known, store]);
   if (!overlay) return null;
   const empty = figures.data && figures.data.items.every((i) => i.users === 0);
   return (

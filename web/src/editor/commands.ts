@@ -1,4 +1,4 @@
-// The editor's commands, shared by the toolbar, the keyboard shortcuts and the clipboard events.
+// The editor's commands on its store, which the actions table (actions.ts) and the clipboard events run.
 import { type Doc, type SNode } from "./document";
 import { DEFAULT_PERIOD } from "../pages/project/analytics/range";
 import type { FunnelOverlay } from "./funnel";
@@ -90,26 +90,3 @@ function inPlace(before: Doc, laid: Doc, sheetId: string): Doc {
   const at = new Map((laid.sheets.find((s) => s.id === sheetId)?.nodes ?? []).filter((n) => n.position).map((n) => [n.id, { x: n.position!.x + dx, y: n.position!.y + dy }]));
   return withPositions(laid, sheetId, at);
 }
-
-export interface Shortcut {
-  keys: string;
-  label: string;
-}
-
-/** i18n keys of the help panel, in the order shown. */
-export const SHORTCUTS: Shortcut[] = [
-  { keys: "Ctrl+S", label: "editor.keys.save" },
-  { keys: "Ctrl+Z", label: "editor.keys.undo" },
-  { keys: "Ctrl+Shift+Z / Ctrl+Y", label: "editor.keys.redo" },
-  { keys: "Ctrl+C / Ctrl+V", label: "editor.keys.copyPaste" },
-  { keys: "Ctrl+D", label: "editor.keys.duplicate" },
-  { keys: "Ctrl+A", label: "editor.keys.selectAll" },
-  { keys: "Delete / Backspace", label: "editor.keys.delete" },
-  { keys: "Ctrl+F", label: "editor.keys.search" },
-  { keys: "Alt+L", label: "editor.keys.layout" },
-  { keys: "Alt+A", label: "editor.keys.analytics" },
-  { keys: "Shift+drag", label: "editor.keys.marquee" },
-  { keys: "Ctrl/Shift+click", label: "editor.keys.multi" },
-  { keys: "?", label: "editor.keys.help" },
-  { keys: "Esc", label: "editor.keys.close" },
-];

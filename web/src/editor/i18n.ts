@@ -32,7 +32,7 @@ const types = {
 const en = {
   toolbar: "Editor tools", canvas: "Canvas", preview: "Preview", undo: "Undo", redo: "Redo", copy: "Copy", paste: "Paste", duplicate: "Duplicate", delete: "Delete", layout: "Auto-layout",
   palette: "Node palette", paletteFilter: "Filter nodes",
-  insertOnEdge: "Insert a node here", fitView: "Fit view", minimap: "Show or hide the minimap", fullscreen: "Full screen", exitFullscreen: "Exit full screen", showPalette: "Nodes", hidePanel: "Hide panel", showProps: "Properties",
+  insertOnEdge: "Insert a node here", zoomIn: "Zoom in", zoomOut: "Zoom out", fitView: "Fit view", minimap: "Show or hide the minimap", fullscreen: "Full screen", exitFullscreen: "Exit full screen", showPalette: "Nodes", hidePanel: "Hide panel", showProps: "Properties",
   picker: { title: "Add a node", search: "Search nodes by name or what they do", none: "No node matches." },
   hint: { title: "Start your bot here", text: "Add a Command node (/start), then a Message. Drag from a card's right edge onto another card to connect them.", add: "Add /start", tour: "Take the tour", pick: "Browse all nodes" },
   tour: { next: "Next", done: "Done", skip: "Skip", step: "{{n}} of {{total}}",
@@ -101,7 +101,7 @@ type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };
 const ru: Shape<typeof en> = {
   toolbar: "Инструменты редактора", canvas: "Холст", preview: "Превью", undo: "Отменить", redo: "Повторить", copy: "Копировать", paste: "Вставить", duplicate: "Дублировать", delete: "Удалить", layout: "Авторасстановка",
   palette: "Палитра узлов", paletteFilter: "Найти узел",
-  insertOnEdge: "Вставить узел сюда", fitView: "Показать всё", minimap: "Показать или скрыть мини-карту", fullscreen: "Во весь экран", exitFullscreen: "Выйти из полноэкранного режима", showPalette: "Узлы", hidePanel: "Скрыть панель", showProps: "Свойства",
+  insertOnEdge: "Вставить узел сюда", zoomIn: "Приблизить", zoomOut: "Отдалить", fitView: "Показать всё", minimap: "Показать или скрыть мини-карту", fullscreen: "Во весь экран", exitFullscreen: "Выйти из полноэкранного режима", showPalette: "Узлы", hidePanel: "Скрыть панель", showProps: "Свойства",
   picker: { title: "Добавить узел", search: "Найти узел по названию или назначению", none: "Подходящих узлов нет." },
   hint: { title: "Начните бота здесь", text: "Добавьте узел «Команда» (/start), затем «Сообщение». Чтобы связать узлы, потяните от правого края карточки и отпустите на другой карточке.", add: "Добавить /start", tour: "Пройти обзор", pick: "Все узлы" },
   tour: { next: "Далее", done: "Готово", skip: "Пропустить", step: "{{n}} из {{total}}",

@@ -174,8 +174,8 @@ export interface ActionNode {
 export interface MessageTriggerDef {
   on: "incoming" | "outgoing" | "group" | "reaction" | "member" | "join_request" | "payment" | "checkout" | "hook";
   target: string;
-  /** hook: the webhook_trigger node's id (the platform names it in its command) */
-  node?: string;
+  /** the trigger node's id: counted as reached when it fires (docs/analytics.md); a hook's command names it */
+  node: string;
   /** reaction: only these emoji (none: any); member: only these events (none: any) */
   only?: string[];
   /** reaction: only on messages these nodes sent (none: any message) */

@@ -17,7 +17,7 @@ export const COUNTING = !!db && env.BOTLOOM_ANALYTICS !== "0";
 export type Tally =
   | { k: "in"; at: string; command: string | null }
   | { k: "out"; at: string; n: number }
-  | { k: "visit"; at: string; node: string; via: string | null; userId: string }
+  | { k: "visit"; at: string; node: string; via: string | null; userId: string | null }
   | { k: "press"; at: string; node: string; text: string };
 
 const analyticsSql = COUNTING && db
@@ -25,12 +25,17 @@ const analyticsSql = COUNTING && db
       person: () => db!.query<{ messages_in: number; blocked: number; source: string | null }, [number, string]>(
         "SELECT messages_in, blocked, source FROM bot_people WHERE token_id = ? AND user_id = ?",
       ),
-      // A row per user and day; RETURNING answers only when the hour is new for the user.
-      touch: () => db!.query<{ active_hours: number; prev_day: string | null }, [number, string, string, string]>(
-        "INSERT INTO analytics_user_days (token_id, user_id, day, prev_day, last_hour, active_hours) VALUES (?1, ?2, ?3, " +
-          "(SELECT max(day) FROM analytics_user_days WHERE token_id = ?1 AND user_id = ?2 AND day < ?3), ?4, 1) " +
-          "ON CONFLICT (token_id, user_id, day) DO UPDATE SET last_hour = excluded.last_hour, active_hours = analytics_user_days.active_hours + 1 " +
-          "WHERE analytics_user_days.last_hour <> excluded.last_hour RETURNING active_hours, prev_day",
+      // The write side's rows are looked up and written by separate statements: an INSERT whose
+      // VALUES read its own table (the previous day) costs SQLite a temporary table on every run,
+      // about 50 µs, eight times per new user (docs/analytics.md "Cost").
+      lastDay: () => db!.query<{ day: string; last_hour: string }, [number, string, string]>(
+        "SELECT day, last_hour FROM analytics_user_days WHERE token_id = ? AND user_id = ? AND day <= ? ORDER BY day DESC LIMIT 1",
+      ),
+      newDay: () => db!.query<unknown, [number, string, string, string | null, string]>(
+        "INSERT OR IGNORE INTO analytics_user_days (token_id, user_id, day, prev_day, last_hour, active_hours) VALUES (?, ?, ?, ?, ?, 1)",
+      ),
+      nextHour: () => db!.query<unknown, [string, number, string, string, string]>(
+        "UPDATE analytics_user_days SET last_hour = ?, active_hours = active_hours + 1 WHERE token_id = ? AND user_id = ? AND day = ? AND last_hour <> ?",
       ),
       hour: () => db!.query<unknown, [number, string, number, number, number, number, number]>(
         "INSERT INTO analytics_hours (token_id, hour, new_users, active_users, messages_in, messages_out, blocked) VALUES (?, ?, ?, ?, ?, ?, ?) " +
@@ -46,20 +51,22 @@ const analyticsSql = COUNTING && db
         "INSERT INTO analytics_tallies (token_id, day, kind, name, node_id, count) VALUES (?, ?, ?, ?, ?, ?) " +
           "ON CONFLICT (token_id, day, kind, name, node_id) DO UPDATE SET count = analytics_tallies.count + excluded.count",
       ),
-      // RETURNING answers only for a new row: the user's first time at this node this day
-      visit: () => db!.query<{ prev_day: string | null }, [number, string, string, string]>(
-        "INSERT OR IGNORE INTO analytics_node_days (token_id, node_id, user_id, day, prev_day) VALUES (?1, ?2, ?3, ?4, " +
-          "(SELECT max(day) FROM analytics_node_days WHERE token_id = ?1 AND node_id = ?2 AND user_id = ?3 AND day < ?4)) RETURNING prev_day",
+      lastNodeDay: () => db!.query<{ day: string | null }, [number, string, string, string]>(
+        "SELECT max(day) AS day FROM analytics_node_days WHERE token_id = ? AND user_id = ? AND node_id = ? AND day <= ?",
+      ),
+      visit: () => db!.query<unknown, [number, string, string, string, string | null]>(
+        "INSERT OR IGNORE INTO analytics_node_days (token_id, node_id, user_id, day, prev_day) VALUES (?, ?, ?, ?, ?)",
       ),
       reach: () => db!.query<unknown, [number, string, string, string, number, number]>(
         "INSERT INTO analytics_node_reach (token_id, day, node_id, prev_day, users, visits) VALUES (?, ?, ?, ?, ?, ?) " +
           "ON CONFLICT (token_id, day, node_id, prev_day) DO UPDATE SET users = analytics_node_reach.users + excluded.users, " +
           "visits = analytics_node_reach.visits + excluded.visits",
       ),
-      // likewise: the user's first time on this transition this day
-      edge: () => db!.query<{ prev_day: string | null }, [number, string, string, string, string]>(
-        "INSERT OR IGNORE INTO analytics_edge_days (token_id, from_node, to_node, user_id, day, prev_day) VALUES (?1, ?2, ?3, ?4, ?5, " +
-          "(SELECT max(day) FROM analytics_edge_days WHERE token_id = ?1 AND from_node = ?2 AND to_node = ?3 AND user_id = ?4 AND day < ?5)) RETURNING prev_day",
+      lastEdgeDay: () => db!.query<{ day: string | null }, [number, string, string, string, string]>(
+        "SELECT max(day) AS day FROM analytics_edge_days WHERE token_id = ? AND user_id = ? AND from_node = ? AND to_node = ? AND day <= ?",
+      ),
+      edge: () => db!.query<unknown, [number, string, string, string, string, string | null]>(
+        "INSERT OR IGNORE INTO analytics_edge_days (token_id, from_node, to_node, user_id, day, prev_day) VALUES (?, ?, ?, ?, ?, ?)",
       ),
       // A key's rows before its previous day are never read again (the next row's prev_day is the
       // latest): the write side keeps two rows per user, node and transition, not one a day.
@@ -94,6 +101,12 @@ const pending = {
   reached: new Set<string>(),
   /** day, from, to, user */
   edges: new Set<string>(),
+  /**
+   * Users the bot found without any trace (no person record, no day of activity), with that day:
+   * their rows of that day have no previous day, so they are written without a lookup. Kept until
+   * the window's rows are written.
+   */
+  fresh: new Map<string, string>(),
 };
 
 /**
@@ -142,9 +155,15 @@ export function tally(c: Tally) {
   if (COUNTING) queueRecord({ t: "count", c });
 }
 
-/** A node entered by a walk of the flow, and the transition that led there (via: the node it came from). */
+/**
+ * A node entered by a walk of the flow, and the transition that led there (via: the node it came
+ * from). The user is the update's sender, else the private chat's (its id is the user's); a walk in
+ * a group that no user started (a schedule, the bot's own message there) counts visits only.
+ */
 export function countVisit(turn: Turn, node: string, via: string | undefined) {
-  if (COUNTING) tally({ k: "visit", at: new Date().toISOString(), node, via: via ?? null, userId: String(turn.from?.id ?? turn.chatId) });
+  if (!COUNTING) return;
+  const user = turn.from?.id ?? (turn.chatId > 0 ? turn.chatId : null);
+  tally({ k: "visit", at: new Date().toISOString(), node, via: via ?? null, userId: user === null ? null : String(user) });
 }
 
 /** Reads the person's state before record.ts writes the op: whether they are new, had a source, had blocked the bot. */
@@ -162,6 +181,7 @@ export function countRecord(op: RecordOp) {
     else if (c.k === "press") addTally(day, "button", c.text, c.node);
     else {
       add(pending.visits, day + SEP + c.node);
+      if (c.userId === null) return;
       const reached = day + SEP + c.node + SEP + c.userId;
       if (!known.rows.has(reached)) pending.reached.add(reached);
       const followed = c.via ? day + SEP + c.via + SEP + c.node + SEP + c.userId + SEP + "edge" : undefined;
@@ -172,23 +192,31 @@ export function countRecord(op: RecordOp) {
     const hour = p.at.slice(0, 13);
     const day = p.at.slice(0, 10);
     const hadSource = known.people.get(p.userId);
+    let latest: { day: string; last_hour: string } | null | undefined;
     if (hadSource === undefined || (p.source && !hadSource)) {
       const before = q.person.get(TOKEN_ID, p.userId);
       if (!before || before.messages_in === 0) bump(hour, NEW);
       if (p.source && !before?.source) addTally(day, "source", p.source, "");
       keep(known.people, p.userId, !!(before?.source ?? p.source));
-    }
-    if (known.activeHour.get(p.userId) === hour) return;
-    const touched = q.touch.get(TOKEN_ID, p.userId, day, hour);
-    keep(known.activeHour, p.userId, hour);
-    if (touched) {
-      bump(hour, ACTIVE);
-      // the user's language on their first message of the day
-      if (touched.active_hours === 1) {
-        add(pending.active, day + SEP + (touched.prev_day ?? "") + SEP + (p.language ?? ""));
-        if (touched.prev_day) q.oldUserDays.run(TOKEN_ID, p.userId, touched.prev_day);
+      if (!before) {
+        latest = q.lastDay.get(TOKEN_ID, p.userId, day);
+        if (!latest) keep(pending.fresh, p.userId, day);
       }
     }
+    if (known.activeHour.get(p.userId) === hour) return;
+    keep(known.activeHour, p.userId, hour);
+    if (latest === undefined) latest = pending.fresh.get(p.userId) === day ? null : q.lastDay.get(TOKEN_ID, p.userId, day);
+    if (latest?.day === day) {
+      // a later hour of a day already counted: active this hour, not a first of the day
+      if (latest.last_hour !== hour && q.nextHour.run(hour, TOKEN_ID, p.userId, day, hour).changes > 0) bump(hour, ACTIVE);
+      return;
+    }
+    const prev = latest?.day ?? null;
+    if (q.newDay.run(TOKEN_ID, p.userId, day, prev, hour).changes === 0) return;
+    bump(hour, ACTIVE);
+    // the user's language on their first message of the day
+    add(pending.active, day + SEP + (prev ?? "") + SEP + (p.language ?? ""));
+    if (prev) q.oldUserDays.run(TOKEN_ID, p.userId, prev);
   } else if (op.t === "blocked" && op.on) {
     if (q.person.get(TOKEN_ID, op.userId)?.blocked !== 1) bump(op.at.slice(0, 13), BLOCKED);
   }
@@ -200,11 +228,30 @@ export function countRecord(op: RecordOp) {
  * second instead of with every 50 ms batch. A timer brings a quiet bot's last counts in.
  */
 export const COUNT_WINDOW_MS = 1000;
+/**
+ * Write-side rows (a user's first visit of a node or transition that day) per transaction: a
+ * window with many new users is written in slices with a turn of the event loop between, so no
+ * reply of the bot (or of the other bots of its runner) waits behind all of them at once.
+ */
+export const COUNT_SLICE = 64;
 let countsWrittenAt = 0;
 let countTimer: ReturnType<typeof setTimeout> | undefined;
+/** set by the timers: a slice of the window is written, not all (a stopping bot writes all) */
+let slicing = false;
 
 export function countsWaiting(): boolean {
   return pending.hours.size + pending.active.size + pending.tallies.size + pending.visits.size + pending.reached.size + pending.edges.size > 0;
+}
+
+/** The timers' write: the records waiting and a slice of the counts. */
+export function writeSlice() {
+  countTimer = undefined;
+  slicing = true;
+  try {
+    flushRecords(true);
+  } finally {
+    slicing = false;
+  }
 }
 
 /** Writes what the batches summed once the window has passed (`now`: at once); called at the end of the record transaction. */
@@ -213,15 +260,13 @@ export function writeCounts(now = false) {
   if (!q || !countsWaiting()) return;
   const wait = countsWrittenAt + COUNT_WINDOW_MS - Date.now();
   if (!now && wait > 0) {
-    countTimer ??= setTimeout(() => {
-      countTimer = undefined;
-      flushRecords(true);
-    }, wait);
+    countTimer ??= setTimeout(writeSlice, wait);
     countTimer.unref?.();
     return;
   }
   if (countTimer) clearTimeout(countTimer);
   countTimer = undefined;
+  let budget = !now || slicing ? COUNT_SLICE : Infinity;
   countsWrittenAt = Date.now();
   for (const [hour, c] of pending.hours) q.hour.run(TOKEN_ID, hour, c[NEW], c[ACTIVE], c[IN], c[OUT], c[BLOCKED]);
   for (const [key, n] of pending.active) {
@@ -238,11 +283,14 @@ export function writeCounts(now = false) {
   const reachOf = (key: string) => reach.get(key) ?? (reach.set(key, [0, 0]), reach.get(key)!);
   for (const [key, n] of pending.visits) reachOf(key + SEP)[1] += n;
   for (const key of pending.reached) {
+    if (budget-- <= 0) break;
+    pending.reached.delete(key);
     const [day, node, user] = key.split(SEP);
-    const row = q.visit.get(TOKEN_ID, node, user, day);
-    if (row) reachOf(day + SEP + node + SEP + (row.prev_day ?? ""))[0] += 1;
-    if (row?.prev_day) q.oldNodeDays.run(TOKEN_ID, user, node, row.prev_day);
     rememberRow(key);
+    const prev = pending.fresh.get(user) === day ? null : q.lastNodeDay.get(TOKEN_ID, user, node, day)?.day ?? null;
+    if (prev === day || q.visit.run(TOKEN_ID, node, user, day, prev).changes === 0) continue;
+    reachOf(day + SEP + node + SEP + (prev ?? ""))[0] += 1;
+    if (prev) q.oldNodeDays.run(TOKEN_ID, user, node, prev);
   }
   for (const [key, [users, visits]] of reach) {
     const [day, node, prev] = key.split(SEP);
@@ -250,17 +298,26 @@ export function writeCounts(now = false) {
   }
   const followed = new Map<string, number>();
   for (const key of pending.edges) {
+    if (budget-- <= 0) break;
+    pending.edges.delete(key);
     const [day, from, to, user] = key.split(SEP);
-    const row = q.edge.get(TOKEN_ID, from, to, user, day);
-    if (row) add(followed, day + SEP + from + SEP + to + SEP + (row.prev_day ?? ""));
-    if (row?.prev_day) q.oldEdgeDays.run(TOKEN_ID, user, from, to, row.prev_day);
     rememberRow(key);
+    const prev = pending.fresh.get(user) === day ? null : q.lastEdgeDay.get(TOKEN_ID, user, from, to, day)?.day ?? null;
+    if (prev === day || q.edge.run(TOKEN_ID, from, to, user, day, prev).changes === 0) continue;
+    add(followed, day + SEP + from + SEP + to + SEP + (prev ?? ""));
+    if (prev) q.oldEdgeDays.run(TOKEN_ID, user, from, to, prev);
   }
   for (const [key, users] of followed) {
     const [day, from, to, prev] = key.split(SEP);
     q.edgeReach.run(TOKEN_ID, day, from, to, prev, users);
   }
-  clearPending();
+  pending.hours.clear();
+  pending.active.clear();
+  pending.tallies.clear();
+  pending.visits.clear();
+  if (pending.reached.size + pending.edges.size === 0) return pending.fresh.clear();
+  countTimer = setTimeout(writeSlice, 0);
+  countTimer.unref?.();
 }
 
 export function keep<T>(map: Map<string, T>, key: string, value: T) {
@@ -286,4 +343,5 @@ export function clearPending() {
   pending.tallies.clear();
   pending.visits.clear();
   pending.edges.clear();
+  pending.fresh.clear();
 }

@@ -13,6 +13,7 @@ import { ADMIN_IDS, LAUNCH_MODE, PORT, WEBHOOK_SECRET, db, env, parseJson } from
 import type { CommandDef, KeyboardDef } from "./tables";
 import { allowedUpdates, startSchedules, stopSchedules } from "./triggers";
 import { startWaits, stopWaits } from "./waits";
+import { startBackfill, stopBackfill } from "./analytics-backfill";
 
 // ─── contentCache: node texts follow the project without a restart ─────────────
 
@@ -147,6 +148,7 @@ export let stopping = false;
 /** Ends what the bot runs on its own: the waits' clock, content polling, schedules, the webhook port, polling. */
 export async function release() {
   stopWaits();
+  stopBackfill();
   if (contentTimer) clearInterval(contentTimer);
   stopSchedules();
   try {
@@ -181,6 +183,7 @@ export async function launch() {
   watchContent();
   startSchedules();
   startWaits();
+  startBackfill();
   if (LAUNCH_MODE === "webhook") {
     if (!PORT) {
       console.error("LAUNCH_MODE=webhook needs PORT");

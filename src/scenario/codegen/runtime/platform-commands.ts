@@ -15,7 +15,7 @@ import type { Turn } from "./types";
 export type PlatformCommand = { op: string; chatId: string; nodeId: string; vars?: Record<string, unknown> };
 
 /** Runs a flow in a chat the platform names; in a private chat the user is the chat and is greeted by the name the store knows. */
-function runForPlatform(chatId: string, target: string, prepare: (turn: Turn) => void) {
+function runForPlatform(chatId: string, target: string, prepare: (turn: Turn) => void, via?: string) {
   const id = Number(chatId);
   const known = id > 0 && recordSql ? recordSql.chatUser.get(TOKEN_ID, chatId) : null;
   void runIn(id, target, (turn) => {
@@ -24,7 +24,7 @@ function runForPlatform(chatId: string, target: string, prepare: (turn: Turn) =>
       turn.isAdmin = ADMIN_IDS.has(chatId);
     }
     prepare(turn);
-  });
+  }, via);
 }
 
 /**
@@ -55,7 +55,7 @@ export function tellBot(command: PlatformCommand) {
     runForPlatform(command.chatId, t.target, (turn) => {
       for (const [k, v] of Object.entries(vars)) turn.state.vars[k] = v;
       log(turn, "webhook " + command.nodeId);
-    });
+    }, t.node);
   }
 }
 

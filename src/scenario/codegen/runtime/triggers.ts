@@ -22,13 +22,13 @@ export function systemTurn(chatId: number, from?: Sender): Turn {
   return { ctx, chatId, state: loadState(chatId), from, isAdmin: !!from && ADMIN_IDS.has(String(from.id)), event: {}, steps: 0 };
 }
 
-/** Runs a flow in another chat's queue and saves that chat's state. */
-export function runIn(chatId: number, target: string, prepare: (turn: Turn) => void = () => undefined): Promise<void> {
+/** Runs a flow in another chat's queue and saves that chat's state; `via`: the trigger node that starts it. */
+export function runIn(chatId: number, target: string, prepare: (turn: Turn) => void = () => undefined, via?: string): Promise<void> {
   return inChat(chatId, async () => {
     const turn = systemTurn(chatId);
     prepare(turn);
     try {
-      await go(turn, target);
+      await go(turn, target, via);
     } finally {
       saveState(turn);
     }
@@ -54,11 +54,11 @@ export async function messageTriggers(turn: Turn, msg: IncomingMessage): Promise
       void runIn(user, t.target, (u) => {
         if (t.userVariable) u.state.vars[t.userVariable] = String(user);
         u.event.message_text = msg.text ?? msg.caption ?? "";
-      });
+      }, t.node);
       return true;
     }
   }
-  for (const t of MESSAGE_TRIGGERS) if (t.on === "incoming") await go(turn, t.target);
+  for (const t of MESSAGE_TRIGGERS) if (t.on === "incoming") await go(turn, t.target, t.node);
   return false;
 }
 
@@ -100,7 +100,7 @@ bot.api.config.use(async (prev, method, payload, signal) => {
       const turn = systemTurn(chat);
       turn.event.message_text = typeof text === "string" ? text : "";
       try {
-        await go(turn, t.target);
+        await go(turn, t.target, t.node);
       } finally {
         outgoingBusy.delete(chat);
         saveState(turn);
@@ -149,7 +149,7 @@ bot.on("message_reaction", (ctx) => {
       turn.state.vars.reaction_emoji = emoji;
       turn.state.vars.reacted_message_id = String(r.message_id);
       log(turn, "reaction " + emoji + " on message " + r.message_id);
-      return go(turn, t.target);
+      return go(turn, t.target, t.node);
     });
   }
 });
@@ -164,7 +164,7 @@ bot.on(["chat_member", "my_chat_member"], async (ctx, next) => {
       turn.state.vars.member_event = event;
       turn.state.vars.member_id = String(u.new_chat_member.user.id);
       log(turn, "member " + u.new_chat_member.user.id + " " + event);
-      return go(turn, t.target);
+      return go(turn, t.target, t.node);
     });
   }
   await next();
@@ -178,7 +178,7 @@ export async function paid(turn: Turn, p: NonNullable<IncomingMessage["successfu
   turn.state.vars.payment_charge_id = p.telegram_payment_charge_id;
   log(turn, "payment " + p.total_amount + " " + p.currency);
   const t = MESSAGE_TRIGGERS.find((x) => x.on === "payment");
-  if (t) await go(turn, t.target);
+  if (t) await go(turn, t.target, t.node);
   return true;
 }
 
@@ -195,7 +195,7 @@ bot.on("pre_checkout_query", (ctx) => {
     turn.state.vars.payment_currency = q.currency;
     turn.state.vars.payment_payload = q.invoice_payload;
     try {
-      await go(turn, t.target);
+      await go(turn, t.target, t.node);
     } finally {
       log(turn, "checkout " + q.invoice_payload + (turn.event.refused ? " refused" : " accepted"));
       await answer(turn.event.refused);
@@ -215,7 +215,7 @@ bot.on("chat_join_request", (ctx) => {
     turn.state.vars.join_chat_title = "title" in q.chat ? q.chat.title ?? "" : "";
     log(turn, "join request to chat " + q.chat.id);
     try {
-      await go(turn, t.target);
+      await go(turn, t.target, t.node);
     } finally {
       saveState(turn);
     }
@@ -235,13 +235,13 @@ export async function runSchedule(s: ScheduleDef) {
     if (s.chat) {
       const chat = chatOf(systemTurn(0), s.chat);
       if (typeof chat !== "number") throw new Error("schedules run in chats given by number, not " + chat);
-      await runIn(chat, s.target);
+      await runIn(chat, s.target, undefined, s.id);
       return;
     }
     const users = broadcastRecipients();
     for (const user of users) {
       await paceMassSend();
-      await runIn(user.id, s.target);
+      await runIn(user.id, s.target, undefined, s.id);
     }
     log(systemTurn(0), "schedule " + s.id + ": ran for " + users.length + " users");
   } catch (err) {

@@ -4,7 +4,7 @@
 // and its chart of new users per day).
 import "./dialogs/dialogs.css";
 import "./analytics/analytics.css";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { ErrorLine } from "../../components/ui";
@@ -12,7 +12,8 @@ import { TokenPicker, useTokenChoice } from "./dialogs/controls";
 import { useAnalytics, type Analytics } from "./analytics/api";
 import { registerAnalyticsStrings } from "./analytics/i18n";
 import { PeriodPicker } from "./analytics/PeriodPicker";
-import { defaultBucket, fillBuckets, periodQuery, DEFAULT_PERIOD, type Bucket, type Period } from "./analytics/range";
+import { bucketFromAddress, periodFromAddress, withBucket, withPeriod } from "./analytics/address";
+import { BUCKETS, defaultBucket, fillBuckets, periodQuery, type Bucket, type Period } from "./analytics/range";
 import { SeriesChart } from "./analytics/SeriesChart";
 import { TopTable } from "./analytics/TopTable";
 
@@ -23,22 +24,29 @@ const ZERO = { newUsers: 0, activeUsers: 0, messagesIn: 0, messagesOut: 0, block
 
 export function AnalyticsTab({ projectId }: { projectId: number }) {
   const { t } = useTranslation();
-  const { tokens, items, tokenId, setParams } = useTokenChoice(projectId);
-  const [period, setPeriod] = useState<Period>(DEFAULT_PERIOD);
-  const [bucket, setBucket] = useState<Bucket | null>(null);
+  const { tokens, items, tokenId, params, setParams } = useTokenChoice(projectId);
+  // the address holds the choice (analytics/address.ts): read once here, written back on every change
+  const [period, setPeriod] = useState<Period>(() => periodFromAddress(params));
+  const [bucket, setBucket] = useState<Bucket | null>(() => bucketFromAddress(params));
+  useEffect(() => {
+    const now = new URLSearchParams(location.search);
+    const next = withBucket(withPeriod(now, period), bucket);
+    if (next.toString() !== now.toString()) setParams(next, { replace: true });
+  }, [period, bucket, setParams]);
   if (tokens.isPending) return <p>{t("common.loading")}</p>;
   if (tokens.isError) return <ErrorLine error={tokens.error} />;
   if (tokenId === null) return <p className="muted">{t("analytics.noBots")}</p>;
-  const step = bucket ?? defaultBucket(period);
+  // 24 h is a rolling window of hours (`hours=24`): by hour only
+  const step = period.preset === "24h" ? "hour" : bucket ?? defaultBucket(period);
   return (
     <div className="stack" data-testid="analytics">
       <div className="an-controls">
-        <TokenPicker items={items} tokenId={tokenId} onPick={(id) => setParams({ token: String(id) })} />
+        <TokenPicker items={items} tokenId={tokenId} onPick={(id) => setParams((p) => withToken(p, id), { replace: true })} />
         <PeriodPicker value={period} onChange={(p) => { setPeriod(p); setBucket(null); }} />
         <label className="compact-label">
           {t("analytics.bucket")}
           <select value={step} onChange={(e) => setBucket(e.target.value as Bucket)}>
-            {(["hour", "day"] as const).map((b) => <option key={b} value={b}>{t(`analytics.buckets.${b}`)}</option>)}
+            {BUCKETS.map((b) => <option key={b} value={b}>{t(`analytics.buckets.${b}`)}</option>)}
           </select>
         </label>
       </div>
@@ -46,6 +54,12 @@ export function AnalyticsTab({ projectId }: { projectId: number }) {
     </div>
   );
 }
+
+const withToken = (p: URLSearchParams, id: number) => {
+  const next = new URLSearchParams(p);
+  next.set("token", String(id));
+  return next;
+};
 
 function Figures({ projectId, tokenId, period, bucket }: { projectId: number; tokenId: number; period: Period; bucket: Bucket }) {
   const { t } = useTranslation();

@@ -1,5 +1,5 @@
 // Users of a project's bots (their figures are on the Analytics tab): the list with search, filters
-// (docs/dialogs.md "People of a bot"), sorting, paging and CSV export, and a user's card. ?token=&user= in the address open a token and a user's card.
+// (docs/dialogs.md "People of a bot"), sorting, paging and CSV export, and a user's card. ?token=&user= in the address hold the token and the open card.
 import "./dialogs/dialogs.css";
 import { useEffect, useState } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
@@ -29,17 +29,32 @@ export function UsersTab({ projectId }: { projectId: number }) {
   return (
     <div className="stack">
       <TokenPicker items={items} tokenId={tokenId} onPick={(id) => setParams({ token: String(id) })} />
-      <TokenUsers key={tokenId} projectId={projectId} tokenId={tokenId} initialUser={params.get("user")} />
+      <TokenUsers
+        key={tokenId}
+        projectId={projectId}
+        tokenId={tokenId}
+        open={params.get("user")}
+        onOpen={(user) =>
+          setParams((p) => {
+            const q = new URLSearchParams(p);
+            q.set("token", String(tokenId));
+            if (user) q.set("user", user);
+            else q.delete("user");
+            return q;
+          })
+        }
+      />
     </div>
   );
 }
 
-function TokenUsers({ projectId, tokenId, initialUser }: { projectId: number; tokenId: number; initialUser: string | null }) {
+// The open card lives in the address (?user=), as the Dialogs tab's chat does: a reload, a shared
+// link and the browser's Back keep it.
+function TokenUsers({ projectId, tokenId, open, onOpen }: { projectId: number; tokenId: number; open: string | null; onOpen: (user: string | null) => void }) {
   const { t } = useTranslation();
   const [search, setSearch] = useState("");
   const term = useDebounced(search.trim());
   const [offset, setOffset] = useState(0);
-  const [open, setOpen] = useState<string | null>(initialUser);
   const [filter, setFilter] = useState<(typeof FILTERS)[number]>("all");
   const [sort, setSort] = useState<(typeof SORTS)[number]>("lastSeen");
   const [typed, setTyped] = useState({ language: "", tag: "", source: "" });
@@ -98,8 +113,8 @@ function TokenUsers({ projectId, tokenId, initialUser }: { projectId: number; to
           <ul className="plain user-list" data-testid="user-list">
             {page.data?.items.map((u) => (
               <li key={u.userId}>
-                <button type="button" className={open === u.userId ? "list-btn active" : "list-btn"} onClick={() => setOpen(u.userId)}>
-                  <strong>{u.firstName || `#${u.userId}`}</strong> {u.userName && <span className="muted">@{u.userName}</span>} <span className="muted small">{u.userId}</span>
+                <button type="button" className={open === u.userId ? "list-btn active" : "list-btn"} onClick={() => onOpen(u.userId)}>
+                  <strong>{[u.firstName, u.lastName].filter(Boolean).join(" ") || `#${u.userId}`}</strong> {u.userName && <span className="muted">@{u.userName}</span>} <span className="muted small">{u.userId}</span>
                   {u.blocked && <> <span className="badge danger-badge">{t("people.blocked")}</span></>}
                   {u.takeover && <> <span className="badge warn-badge">{t("people.takeover")}</span></>}
                   {u.tags.length > 0 && <> <span className="muted small" aria-label={t("people.tags")}>{u.tags.map((tag) => `#${tag}`).join(" ")}</span></>}
@@ -115,7 +130,7 @@ function TokenUsers({ projectId, tokenId, initialUser }: { projectId: number; to
             </div>
           )}
         </section>
-        {open && <UserCard key={open} projectId={projectId} tokenId={tokenId} userId={open} onClose={() => setOpen(null)} onDeleted={() => { setOpen(null); void page.refetch(); }} />}
+        {open && <UserCard key={open} projectId={projectId} tokenId={tokenId} userId={open} onClose={() => onOpen(null)} onDeleted={() => { onOpen(null); void page.refetch(); }} />}
       </div>
     </>
   );

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { get } from "../../../api/client";
 import type { BotAnalytics, NodeAnalytics } from "../../../api/types";
-import type { Bucket } from "./range";
+import type { Bucket, PeriodQuery } from "./range";
 
 export type Analytics = BotAnalytics;
 export type SeriesPoint = Analytics["series"][number];
@@ -12,7 +12,7 @@ export type NodeFigures = Pick<NodeAnalytics, "items" | "edges">;
 /** How often figures are asked for again while a screen shows them. */
 const REFRESH_MS = 30_000;
 
-export function useAnalytics(tokenId: number, range: { from: string; to: string } | null, bucket: Bucket) {
+export function useAnalytics(tokenId: number, range: PeriodQuery | null, bucket: Bucket) {
   return useQuery({
     queryKey: ["analytics", tokenId, range, bucket],
     queryFn: () => get<Analytics>(`/api/bot/tokens/${tokenId}/analytics`, { query: { ...range!, bucket } }),
@@ -21,7 +21,7 @@ export function useAnalytics(tokenId: number, range: { from: string; to: string 
   });
 }
 
-export function useNodeFigures(tokenId: number | null, range: { from: string; to: string } | null) {
+export function useNodeFigures(tokenId: number | null, range: PeriodQuery | null) {
   return useQuery({
     queryKey: ["analytics-nodes", tokenId, range],
     queryFn: () => get<NodeAnalytics>(`/api/bot/tokens/${tokenId}/analytics/nodes`, { query: { ...range! } }),

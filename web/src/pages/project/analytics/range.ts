@@ -4,7 +4,8 @@
 
 export const PRESETS = ["24h", "7d", "30d", "90d"] as const;
 export type Preset = (typeof PRESETS)[number];
-export type Bucket = "hour" | "day";
+export const BUCKETS = ["hour", "day"] as const;
+export type Bucket = (typeof BUCKETS)[number];
 
 export interface Period {
   preset: Preset | "custom";
@@ -20,12 +21,16 @@ const DAYS: Record<Preset, number> = { "24h": 1, "7d": 7, "30d": 30, "90d": 90 }
 export const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** What the analytics routes are asked: UTC dates, or a rolling window of hours. */
+export type PeriodQuery = { from: string; to: string } | { hours: string };
+
 /**
  * The dates to ask for, or a reason in an i18n key when custom dates cannot be asked for. "24 h"
- * is yesterday and today (the routes take whole UTC dates); the others end today.
+ * is the last 24 hours, the current one included (`hours`); the others end today.
  */
-export function periodQuery(p: Period, now = Date.now()): { from: string; to: string } | { problem: "analytics.problem.missing" | "analytics.problem.order" | "analytics.problem.future" } {
-  if (p.preset !== "custom") return { from: isoDate(now - DAYS[p.preset] * DAY + (p.preset === "24h" ? 0 : DAY)), to: isoDate(now) };
+export function periodQuery(p: Period, now = Date.now()): PeriodQuery | { problem: "analytics.problem.missing" | "analytics.problem.order" | "analytics.problem.future" } {
+  if (p.preset === "24h") return { hours: "24" };
+  if (p.preset !== "custom") return { from: isoDate(now - DAYS[p.preset] * DAY + DAY), to: isoDate(now) };
   if (!DATE.test(p.from) || !DATE.test(p.to) || Number.isNaN(Date.parse(p.from)) || Number.isNaN(Date.parse(p.to))) return { problem: "analytics.problem.missing" };
   if (p.to < p.from) return { problem: "analytics.problem.order" };
   if (p.from > isoDate(now)) return { problem: "analytics.problem.future" };
@@ -46,10 +51,11 @@ export function atSeconds(at: string): number {
  * elsewhere: a chart then spans the period asked for, and a quiet hour shows as 0, not as a line
  * drawn across it.
  */
-export function fillBuckets<P extends { at: string }>(series: P[], range: { from: string; to: string }, bucket: Bucket, zero: Omit<P, "at">): P[] {
+export function fillBuckets<P extends { at: string }>(series: P[], range: { from: string; to: string; since?: string; until?: string }, bucket: Bucket, zero: Omit<P, "at">): P[] {
   const step = bucket === "hour" ? 3600 : 86_400;
-  const start = atSeconds(range.from);
-  const end = atSeconds(range.to) + 86_400;
+  // a rolling window (`hours`) has its own ends; whole dates otherwise
+  const start = range.since ? atSeconds(range.since) : atSeconds(range.from);
+  const end = range.until ? atSeconds(range.until) : atSeconds(range.to) + 86_400;
   const byAt = new Map(series.map((p) => [Math.floor(atSeconds(p.at) / step) * step, p]));
   // a period is at most a few thousand buckets (90 days by hour); a broken answer must not hang the page
   if (!Number.isFinite(start) || !Number.isFinite(end) || (end - start) / step > 10_000) return series;

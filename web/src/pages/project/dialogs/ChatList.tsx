@@ -31,7 +31,7 @@ export function ChatList({ tokenId, active, onOpen }: { tokenId: number; active:
       <div className="dlg-filters">
         <label className="grow">
           <span className="sr-only">{t("dialogs.search")}</span>
-          <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder={t("dialogs.search")} />
+          <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder={t("dialogs.searchHint")} />
         </label>
         <label>
           <span className="sr-only">{t("dialogs.kind")}</span>

@@ -34,9 +34,9 @@ export const dialogsApi = {
   read: (tokenId: number, chatId: string) => post<{ chatId: string; unread: 0 }>(`${base(tokenId, chatId)}/read`),
 };
 
-/** A chat's name as a person reads it: title, first name, @username, then the id. */
-export function chatName(c: Pick<ChatItem, "title" | "firstName" | "userName" | "chatId">): string {
-  return c.title || c.firstName || (c.userName ? `@${c.userName}` : "") || c.chatId;
+/** A chat's name as a person reads it: title, the user's names, @username, then the id. */
+export function chatName(c: Pick<ChatItem, "title" | "firstName" | "lastName" | "userName" | "chatId">): string {
+  return c.title || [c.firstName, c.lastName].filter(Boolean).join(" ") || (c.userName ? `@${c.userName}` : "") || c.chatId;
 }
 
 /** Order of a conversation: when it happened (the bot writes its records in batches, so ids of a

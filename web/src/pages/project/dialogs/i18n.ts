@@ -4,7 +4,7 @@ import i18next from "i18next";
 
 const en = {
   dialogs: {
-    noBots: "Add a bot on the Bots tab: its conversations appear here.", pick: "Pick a chat on the left.", chats: "Chats", search: "Search: name, @username or id",
+    noBots: "Add a bot on the Bots tab: its conversations appear here.", pick: "Pick a chat on the left.", chats: "Chats", search: "Search: name, @username or id", searchHint: "Name, @username, id",
     kind: "Chat kind", filter: "Show", kinds: { all: "All kinds", private: "Private", group: "Group", supergroup: "Supergroup", channel: "Channel" },
     filters: { all: "All", unread: "Unread", takeover: "Taken over", blocked: "Blocked" }, marks: { takeover: "operator", blocked: "blocked" },
     none: "No conversations yet: they appear as soon as someone writes to the bot.", noMatch: "No chat matches.", unread: "Unread: {{count}}", page: "Page {{page}} of {{pages}}",
@@ -37,7 +37,7 @@ const en = {
 
 const ru: typeof en = {
   dialogs: {
-    noBots: "Добавьте бота на вкладке «Боты» — здесь появятся его переписки.", pick: "Выберите чат слева.", chats: "Чаты", search: "Поиск: имя, @username или id",
+    noBots: "Добавьте бота на вкладке «Боты» — здесь появятся его переписки.", pick: "Выберите чат слева.", chats: "Чаты", search: "Поиск: имя, @username или id", searchHint: "Имя, @username, id",
     kind: "Тип чата", filter: "Показать", kinds: { all: "Все типы", private: "Личные", group: "Группы", supergroup: "Супергруппы", channel: "Каналы" },
     filters: { all: "Все", unread: "Непрочитанные", takeover: "У оператора", blocked: "Заблокировали" }, marks: { takeover: "оператор", blocked: "заблокировал" },
     none: "Переписок пока нет: они появятся, как только боту кто-нибудь напишет.", noMatch: "Таких чатов нет.", unread: "Непрочитанных: {{count}}", page: "Страница {{page}} из {{pages}}",

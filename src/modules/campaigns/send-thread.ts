@@ -1,0 +1,72 @@
+// The campaign sender's one worker thread (send-worker.ts), seen from the server: started with the
+// first campaign to send, kept while any is sent, ended after a quiet minute (it holds a heap and
+// connections of its own). One thread for every campaign of the server rather than a pool's job per
+// campaign: a campaign's loop lives for minutes or hours and needs a line back (events, its token),
+// which a pool's one answer per job does not give (docs/campaigns.md#the-sender).
+import type { FromThread, ToThread } from "./send-protocol";
+
+/** send-worker.ts beside this file; in the compiled executable, the entry point scripts/build.ts adds. */
+const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./modules/campaigns/send-worker.ts" : new URL("./send-worker.ts", import.meta.url).href;
+const IDLE_MS = 60_000;
+
+/** Bun's Worker: ref/unref as on timers (the DOM type the checker sees lacks them). */
+type BunWorker = Worker & { ref(): void; unref(): void };
+
+export class SendThread {
+  private worker: BunWorker | null = null;
+  private idle: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(
+    private readonly init: Extract<ToThread, { kind: "init" }>,
+    private readonly onMessage: (m: FromThread) => void,
+    /** the thread died: whatever it was sending stopped mid-window */
+    private readonly onDeath: (why: string) => void,
+  ) {}
+
+  /** A run starts the thread when it is not running; anything else for a thread that is not running has no one to reach. */
+  post(m: ToThread) {
+    if (!this.worker && m.kind === "run") this.worker = this.spawn();
+    this.worker?.postMessage(m);
+  }
+
+  /** While campaigns are sent the thread keeps the process alive; idle, it ends after a while. */
+  busy(yes: boolean) {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
+    if (!this.worker) return;
+    if (yes) return this.worker.ref();
+    this.worker.unref();
+    this.idle = setTimeout(() => this.end(), IDLE_MS);
+    this.idle.unref();
+  }
+
+  get started(): boolean {
+    return this.worker !== null;
+  }
+
+  end() {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
+    const w = this.worker;
+    this.worker = null;
+    void w?.terminate();
+  }
+
+  private spawn(): BunWorker {
+    const w = new Worker(WORKER_ENTRY) as BunWorker;
+    w.onmessage = (e: MessageEvent<FromThread>) => this.onMessage(e.data);
+    w.onerror = (e) => {
+      e.preventDefault?.();
+      if (this.worker !== w) return;
+      this.end();
+      this.onDeath(e.message);
+    };
+    w.addEventListener("close", () => {
+      if (this.worker !== w) return;
+      this.worker = null;
+      this.onDeath("the thread exited");
+    });
+    w.postMessage(this.init);
+    return w;
+  }
+}

@@ -1,0 +1,69 @@
+// Programs generated lately, by what they were generated from. The Studio asks for the same program
+// again and again (the Code tab, each preview start or restart of an unchanged scenario), and eight
+// parallel `generate` calls of one project kept the generator's thread busy for seconds (issue 29,
+// bench/health-under-load.ts): calls for the same source share one generation while it runs, and
+// its result answers later calls until newer programs push it out.
+//
+// The key holds a 64-bit hash of the source, which is not collision-resistant: a caller names a
+// scope only the people who may read every source of it share (a project's stored scenario), so a
+// crafted collision can only return a program of that same scope.
+
+export interface ProgramCacheLimits {
+  /** programs kept */
+  entries: number;
+  /** their size in all (bytes, as `sizeOf` counts them) */
+  bytes: number;
+}
+
+export function programCache<R>(limits: ProgramCacheLimits, sizeOf: (result: R) => number) {
+  /** finished results, oldest use first (a Map keeps insertion order) */
+  const kept = new Map<string, { result: R; bytes: number }>();
+  const running = new Map<string, Promise<R>>();
+  let total = 0;
+
+  const keep = (key: string, result: R) => {
+    const bytes = sizeOf(result);
+    if (bytes > limits.bytes) return;
+    kept.set(key, { result, bytes });
+    total += bytes;
+    for (const [old, entry] of kept) {
+      if (kept.size <= limits.entries && total <= limits.bytes) break;
+      kept.delete(old);
+      total -= entry.bytes;
+    }
+  };
+
+  return {
+    /** The key of `source` (hashed now: a caller may move its bytes away afterwards) in `scope` with `settings`. */
+    keyOf(scope: string, source: string | Uint8Array, settings: unknown): string {
+      const length = typeof source === "string" ? source.length : source.byteLength;
+      return `${scope}\n${Bun.hash(source).toString(36)}:${length}\n${JSON.stringify(settings)}`;
+    },
+
+    /** The result for `key`: kept, being made, or made now by `make` (kept when `worthKeeping`). */
+    get(key: string, make: () => Promise<R>, worthKeeping: (result: R) => boolean): Promise<R> {
+      const hit = kept.get(key);
+      if (hit) {
+        kept.delete(key);
+        kept.set(key, hit);
+        return Promise.resolve(hit.result);
+      }
+      let pending = running.get(key);
+      if (!pending) {
+        pending = make().then((result) => {
+          if (worthKeeping(result)) keep(key, result);
+          return result;
+        });
+        running.set(key, pending);
+        const settled = () => running.delete(key);
+        pending.then(settled, settled);
+      }
+      return pending;
+    },
+
+    /** What is kept (for tests). */
+    get size() {
+      return { entries: kept.size, bytes: total };
+    },
+  };
+}
