@@ -67,6 +67,55 @@ test("the server's and the bot's sends share the token's pace through the projec
   botSide.close();
 }, 30_000);
 
+test("the campaign sender's thread reserves in the same row through its own connection: the event loop's, the thread's and the bot's sends keep one pace", async () => {
+  const path = join(dir, "threads.db");
+  const serverSide = projectFile("threads.db");
+  const botSide = new Database(path);
+  botSide.exec("PRAGMA busy_timeout = 5000");
+  const pace = new SendPace(undefined, projectFileLedger((id) => (id === TOKEN ? serverSide : undefined)));
+  const worker = new Worker(new URL("../lib/send-pace-worker.ts", import.meta.url).href);
+  try {
+    const thread = new Promise<number[]>((resolve) => {
+      worker.onmessage = (e: MessageEvent<number[]>) => resolve(e.data);
+      worker.postMessage({ buffer: pace.buffer, tokenId: TOKEN, perSecond: PER_SECOND, count: 15, file: path });
+    });
+    const [starts, fromThread] = await Promise.all([bothSend(pace, botSide, 15), thread]);
+    const all = [...starts, ...fromThread.map((at) => ({ at, by: "thread" as const }))].sort((a, b) => a.at - b.at);
+    expect(all.length).toBe(45);
+    expect(closest(all)).toBeGreaterThanOrEqual(1000 / PER_SECOND - 2);
+  } finally {
+    worker.terminate();
+    serverSide.close();
+    botSide.close();
+  }
+}, 30_000);
+
+test("a thread over the server's buffer but without the ledger (what the sender's thread did before) overlaps the bot's sends", async () => {
+  const botSide = projectFile("bypass.db");
+  const pace = new SendPace();
+  const worker = new Worker(new URL("../lib/send-pace-worker.ts", import.meta.url).href);
+  try {
+    const thread = new Promise<number[]>((resolve) => {
+      worker.onmessage = (e: MessageEvent<number[]>) => resolve(e.data);
+      worker.postMessage({ buffer: pace.buffer, tokenId: TOKEN, perSecond: PER_SECOND, count: 15 });
+    });
+    const bot = (async () => {
+      const at: number[] = [];
+      for (let i = 0; i < 15; i++) {
+        const { start } = reserveSendTime(botSide, TOKEN, Date.now(), 0, undefined, PER_SECOND);
+        at.push(start);
+        await Bun.sleep(Math.max(0, start - Date.now()));
+      }
+      return at;
+    })();
+    const all = [...(await thread), ...(await bot)].sort((a, b) => a - b).map((at) => ({ at }));
+    expect(closest(all)).toBeLessThan(1000 / PER_SECOND - 2);
+  } finally {
+    worker.terminate();
+    botSide.close();
+  }
+}, 30_000);
+
 test("without the ledger (each process its own pace) the same sends overlap", async () => {
   const botSide = projectFile("alone.db");
   const starts = await bothSend(new SendPace(), botSide, 15);
