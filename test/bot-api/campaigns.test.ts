@@ -142,7 +142,8 @@ describe("a campaign's life", () => {
     // the recipients list and its filter
     const r = await env.call("GET", `${base()}/${id}/recipients?status=sent&perPage=5`, { cookie: env.cookie });
     expect(r.body).toMatchObject({ total: 9, page: 1, perPage: 5 });
-    expect(r.body.items[0]).toMatchObject({ userId: String(uid(0)), status: "sent", error: null });
+    // with the user's names, so the report can show who they are
+    expect(r.body.items[0]).toEqual({ userId: String(uid(0)), firstName: "U0", lastName: null, username: null, status: "sent", error: null, sentAt: expect.any(String) });
     // the report as CSV, in send order
     const csv = await env.call("GET", `${base()}/${id}/recipients/export`, { cookie: env.cookie });
     expect(csv.headers.get("content-type")).toContain("text/csv");
@@ -195,7 +196,7 @@ describe("a campaign's life", () => {
     const got = receivedBy("Everyone");
     expect(got).toEqual([...Array(N).keys()].filter((i) => i !== 5 && i !== 7));
     const failed = await env.call("GET", `${base()}/${id}/recipients?status=failed`, { cookie: env.cookie });
-    expect(failed.body.items).toEqual([{ userId: String(uid(7)), status: "failed", error: "blocked", sentAt: null }]);
+    expect(failed.body.items).toEqual([{ userId: String(uid(7)), firstName: "U7", lastName: null, username: null, status: "failed", error: "blocked", sentAt: null }]);
     // the person is now blocked: the next audience leaves them out
     expect(await size({})).toBe(N - 2);
     env.fake.setBlocked(uid(7), false);

@@ -149,6 +149,8 @@ describe.skipIf(!haveChromium)("Campaigns tab in Chromium", () => {
     await report.getByTestId("recipients").locator(`tbody tr[data-status="sent"]`).first().waitFor({ state: "detached" });
     expect(await rows.count()).toBe(1);
     expect(await rows.first().textContent()).toContain(String(zed.id));
+    // who they are, by name, beside the id
+    expect(await rows.first().locator("td").first().textContent()).toContain("Zed");
     // the CSV is the server's export (a link with the session cookie), of the list's filter
     const [download] = await Promise.all([page.waitForEvent("download"), report.getByRole("link", { name: "Export CSV" }).click()]);
     expect(download.suggestedFilename()).toMatch(/^campaign-\d+-recipients\.csv$/);

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { CampaignStatus, RecipientStatus } from "../../db/project-schema";
 import { sendSchema } from "../dialogs/model";
 import { isTimeZone, wallToInstant } from "../../lib/zoned-time";
-import type { CampaignRow, RecipientRow } from "./queries";
+import type { CampaignRow, NamedRecipient } from "./queries";
 
 export const CAMPAIGN_STATUSES = ["draft", "scheduled", "sending", "paused", "done", "cancelled"] as const satisfies readonly CampaignStatus[];
 /** What the recipients list filters on: `sending` (in flight) is listed with `pending`. */
@@ -156,6 +156,10 @@ export type CampaignView = z.output<typeof campaignViewSchema>;
 export const campaignPageSchema = z.object({ items: z.array(campaignViewSchema), total: int, page: int, perPage: int });
 export const recipientViewSchema = z.object({
   userId: z.string(),
+  /** the user's names as the bot last saw them; null when the user is no longer recorded */
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  username: z.string().nullable(),
   status: z.enum(["pending", "sending", "sent", "failed"]),
   /** failed: "blocked", "deactivated", "unknown" (in flight at a crash) or the messenger's words */
   error: z.string().nullable(),
@@ -196,4 +200,4 @@ export function campaignView(r: CampaignRow, counts: Counts, timeZone: string): 
   };
 }
 
-export const recipientView = (r: RecipientRow) => ({ userId: r.userId, status: r.status, error: r.error, sentAt: r.sentAt });
+export const recipientView = (r: NamedRecipient) => ({ userId: r.userId, firstName: r.firstName, lastName: r.lastName, username: r.username, status: r.status, error: r.error, sentAt: r.sentAt });

@@ -1,6 +1,6 @@
 // SQL of campaigns (docs/campaigns.md) in the token's project file: the campaigns, the audience
 // (bot_users with bot_people), the snapshot of recipients and the sender's per-recipient steps.
-import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
 import type { Statement } from "bun:sqlite";
 import type { Db } from "../../db/client";
 import type { ProjectDb } from "../../db/project-db";
@@ -159,10 +159,21 @@ export function countsOf(db: ProjectDb, campaignId: number): Counts {
 const statusIs = (status: "pending" | "sent" | "failed" | undefined) =>
   status === undefined ? undefined : status === "pending" ? inArray(recipients.status, ["pending", "sending"]) : eq(recipients.status, status);
 
-export function recipientPage(db: ProjectDb, campaignId: number, status: "pending" | "sent" | "failed" | undefined, limit: number, offset: number): { rows: RecipientRow[]; total: number } {
+/** A recipient with the user's names as the bot last saw them (null: no longer recorded). */
+export type NamedRecipient = RecipientRow & { firstName: string | null; lastName: string | null; username: string | null };
+
+export function recipientPage(db: ProjectDb, tokenId: number, campaignId: number, status: "pending" | "sent" | "failed" | undefined, limit: number, offset: number): { rows: NamedRecipient[]; total: number } {
   const where = and(eq(recipients.campaignId, campaignId), statusIs(status));
   const total = db.select({ n: sql<number>`count(*)` }).from(recipients).where(where).get()?.n ?? 0;
-  const rows = db.select().from(recipients).where(where).orderBy(recipients.id).limit(limit).offset(offset).all();
+  const rows = db
+    .select({ ...getTableColumns(recipients), firstName: users.firstName, lastName: users.lastName, username: users.username })
+    .from(recipients)
+    .leftJoin(users, and(eq(users.tokenId, tokenId), eq(users.userId, recipients.userId)))
+    .where(where)
+    .orderBy(recipients.id)
+    .limit(limit)
+    .offset(offset)
+    .all();
   return { rows, total };
 }
 

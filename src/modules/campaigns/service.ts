@@ -263,7 +263,7 @@ export class CampaignsService {
 
   async recipients(tokenId: number, actorId: number, id: number, status: "pending" | "sent" | "failed" | undefined, page: number, perPage: number) {
     const { db } = this.requireCampaign(tokenId, actorId, id);
-    const { rows, total } = await recipientPage(db, id, status, perPage, (page - 1) * perPage);
+    const { rows, total } = await recipientPage(db, tokenId, id, status, perPage, (page - 1) * perPage);
     return { items: rows.map(recipientView), total, page, perPage };
   }
 

@@ -41,7 +41,9 @@ export function Recipients({ tokenId, campaignId, timeZone }: { tokenId: number;
             <tbody>
               {list.data.items.map((r) => (
                 <tr key={r.userId} data-status={r.status}>
-                  <td>{r.userId}</td>
+                  <td>
+                    <span className="cmp-who">{[r.firstName, r.lastName].filter(Boolean).join(" ") || `#${r.userId}`}</span> {r.username && <span className="muted">@{r.username}</span>} <span className="muted small">{r.userId}</span>
+                  </td>
                   <td>{t(`campaigns.recipientStatus.${r.status}`)}</td>
                   <td className="ellipsis">{r.error ?? ""}</td>
                   <td className="small nowrap">{r.sentAt ? zoned(r.sentAt, timeZone, true) : ""}</td>
