@@ -35,6 +35,18 @@ describe.skipIf(!haveChromium)("Campaigns tab in Chromium", () => {
   const vips = [ann, bob, zed];
   const wizard = () => b.page.getByTestId("campaign-wizard");
   const view = () => b.page.getByTestId("campaign-view");
+  /** A new campaign's wizard at the message step with a URL button added: the box. */
+  const draftWithButton = async (name: string, text: string, button: { text: string; url: string }) => {
+    await b.page.goto(`${env.base}/projects/${env.projectId}/campaigns?token=${env.tokenId}&campaign=new`);
+    const box = wizard();
+    await box.getByLabel("Name").fill(name);
+    await box.getByRole("button", { name: "Next" }).click();
+    await box.getByLabel("Message", { exact: true }).fill(text);
+    await box.getByRole("button", { name: "Add a button" }).click();
+    await box.getByLabel("Button text").fill(button.text);
+    await box.getByLabel("Button URL").fill(button.url);
+    return box;
+  };
   // what the fake received from the bot since the users started, per user
   const received = (u: FakeUser) => env.fake.sent(env.botToken, u.id).filter((c) => textOf(c).includes("the sale starts now"));
 
@@ -236,15 +248,8 @@ describe.skipIf(!haveChromium)("Campaigns tab in Chromium", () => {
 
   test("a refused button and scheduling in a time zone: a past time is refused in words; Moscow's 10:00 is 07:00 UTC; New York on both sides of DST; back to draft; deleted after asking", async () => {
     const { page } = b;
-    await page.goto(`${env.base}/projects/${env.projectId}/campaigns?token=${env.tokenId}&campaign=new`);
-    const box = wizard();
-    await box.getByLabel("Name").fill("Later news");
-    await box.getByRole("button", { name: "Next" }).click();
-    await box.getByLabel("Message", { exact: true }).fill("Later, {first_name}.");
     // a button the server refuses: its words show, nothing moves on
-    await box.getByRole("button", { name: "Add a button" }).click();
-    await box.getByLabel("Button text").fill("Evil");
-    await box.getByLabel("Button URL").fill("javascript:alert(1)");
+    const box = await draftWithButton("Later news", "Later, {first_name}.", { text: "Evil", url: "javascript:alert(1)" });
     await box.getByRole("button", { name: "Next" }).click();
     const refused = box.getByRole("alert");
     await refused.waitFor();
@@ -311,15 +316,8 @@ describe.skipIf(!haveChromium)("Campaigns tab in Chromium", () => {
     const png = Uint8Array.from("\x89PNG\r\n\x1a\n", (c) => c.charCodeAt(0));
     const files = [];
     for (const name of ["one.png", "two.png"]) files.push(await env.t.ctx.media.upload(env.projectId, new File([png, name], name, { type: "image/png" })));
-    await page.goto(`${env.base}/projects/${env.projectId}/campaigns?token=${env.tokenId}&campaign=new`);
-    const box = wizard();
-    await box.getByLabel("Name").fill("Album news");
-    await box.getByRole("button", { name: "Next" }).click();
-    await box.getByLabel("Message", { exact: true }).fill("Two photos for {first_name}");
     // a button first: with an album it blocks the step, in words
-    await box.getByRole("button", { name: "Add a button" }).click();
-    await box.getByLabel("Button text").fill("Site");
-    await box.getByLabel("Button URL").fill("https://example.com");
+    const box = await draftWithButton("Album news", "Two photos for {first_name}", { text: "Site", url: "https://example.com" });
     await box.getByTestId("media-list").locator("select").selectOption({ label: "one.png" });
     await box.getByTestId("media-list").locator("select").selectOption({ label: "two.png" });
     await box.getByTestId("media-list").getByText("Album: 2 of at most 10 files").waitFor();
