@@ -192,12 +192,14 @@ describe("moving an older install's bot rows into project files", () => {
     d.exec("INSERT INTO bot_waits (token_id, chat_id, node, due_at) VALUES (5, '1', 'a', 1), (5, '2', 'a', 2), (6, '1', 'a', 3)");
     d.exec("INSERT INTO analytics_hours (token_id, hour, messages_in) VALUES (5, '2026-03-10T10', 4), (6, '2026-03-10T10', 2)");
     d.exec("INSERT INTO analytics_edge_reach (token_id, day, from_node, to_node, prev_day, users) VALUES (5, '2026-03-10', 'a', 'b', '', 1)");
+    d.exec("INSERT INTO send_pace (token_id, next_at, per_second) VALUES (5, 1, 25), (6, 2, 25)");
     d.close();
     files.forgetToken(1, 5);
     const left = new Database(files.pathOf(1), { readonly: true });
     expect(left.query("SELECT token_id, chat_id FROM bot_waits").all()).toEqual([{ token_id: 6, chat_id: "1" }]);
     expect(left.query("SELECT token_id, messages_in FROM analytics_hours").all()).toEqual([{ token_id: 6, messages_in: 2 }]);
     expect(left.query("SELECT count(*) AS n FROM analytics_edge_reach").get()).toEqual({ n: 0 });
+    expect(left.query("SELECT token_id FROM send_pace").all()).toEqual([{ token_id: 6 }]);
     left.close();
     files.closeAll();
   });
