@@ -163,7 +163,7 @@ describe("moving an older install's bot rows into project files", () => {
     const fresh = new Database(files.pathOf(1), { readonly: true });
     expect(fresh.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
     expect(fresh.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
-    expect(fresh.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((r: any) => r.name)).toEqual(["analytics_active", "analytics_backfill", "analytics_edge_days", "analytics_edge_reach", "analytics_hours", "analytics_node_days", "analytics_node_reach", "analytics_tallies", "analytics_user_days", "bot_chats", "bot_message_details", "bot_messages", "bot_payments", "bot_people", "bot_state", "bot_users", "bot_waits", "campaign_recipients", "campaigns", "media_file_ids", "project_content", "sqlite_sequence"]);
+    expect(fresh.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((r: any) => r.name)).toEqual(["analytics_active", "analytics_backfill", "analytics_edge_days", "analytics_edge_reach", "analytics_hours", "analytics_node_days", "analytics_node_reach", "analytics_tallies", "analytics_user_days", "bot_chats", "bot_message_details", "bot_messages", "bot_payments", "bot_people", "bot_state", "bot_users", "bot_waits", "campaign_album_messages", "campaign_recipients", "campaign_time_zones", "campaigns", "media_file_ids", "project_content", "send_pace", "sqlite_sequence"]);
     fresh.close();
     // A bot started first (or an older one) created its file with only some of the tables.
     mkdirSync(join(dir, "projects"), { recursive: true });
