@@ -1,6 +1,6 @@
 // SQL of campaigns (docs/campaigns.md) in the token's project file: the campaigns, the audience
 // (bot_users with bot_people), the snapshot of recipients and the sender's per-recipient steps.
-import { and, desc, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Statement } from "bun:sqlite";
 import type { Db } from "../../db/client";
 import type { ProjectDb } from "../../db/project-db";
@@ -71,7 +71,8 @@ export function insertCampaign(db: ProjectDb, c: NewCampaign): CampaignRow {
 
 /** The zone a campaign's schedule is typed and shown in: UTC unless one was set. */
 export function timeZoneOf(db: ProjectDb, campaignId: number): string {
-  return db.select({ z: zones.timeZone }).from(zones).where(eq(zones.campaignId, campaignId)).get()?.z ?? "UTC";
+  // read with every view of a campaign (the Studio polls it): a statement the connection keeps
+  return db.$client.query<{ z: string }, [number]>("SELECT time_zone AS z FROM campaign_time_zones WHERE campaign_id = ?").get(campaignId)?.z ?? "UTC";
 }
 
 export function setTimeZone(db: ProjectDb, campaignId: number, timeZone: string) {
@@ -165,15 +166,23 @@ export type NamedRecipient = RecipientRow & { firstName: string | null; lastName
 export function recipientPage(db: ProjectDb, tokenId: number, campaignId: number, status: "pending" | "sent" | "failed" | undefined, limit: number, offset: number): { rows: NamedRecipient[]; total: number } {
   const where = and(eq(recipients.campaignId, campaignId), statusIs(status));
   const total = db.select({ n: sql<number>`count(*)` }).from(recipients).where(where).get()?.n ?? 0;
-  const rows = db
-    .select({ ...getTableColumns(recipients), firstName: users.firstName, lastName: users.lastName, username: users.username })
-    .from(recipients)
-    .leftJoin(users, and(eq(users.tokenId, tokenId), eq(users.userId, recipients.userId)))
-    .where(where)
-    .orderBy(recipients.id)
-    .limit(limit)
-    .offset(offset)
-    .all();
+  const page = db.select().from(recipients).where(where).orderBy(recipients.id).limit(limit).offset(offset).all();
+  // the page's users only (a join would be made for every row the offset skips too), by a
+  // statement the connection keeps: the Studio polls this page while a campaign sends
+  const named = new Map(
+    page.length === 0
+      ? []
+      : db.$client
+          .query<{ userId: string; firstName: string | null; lastName: string | null; username: string | null }, [number, string]>(
+            "SELECT user_id AS userId, first_name AS firstName, last_name AS lastName, username FROM bot_users WHERE token_id = ? AND user_id IN (SELECT value FROM json_each(?))",
+          )
+          .all(tokenId, JSON.stringify(page.map((r) => r.userId)))
+          .map((u) => [u.userId, u] as const),
+  );
+  const rows = page.map((r) => {
+    const u = named.get(r.userId);
+    return { ...r, firstName: u?.firstName ?? null, lastName: u?.lastName ?? null, username: u?.username ?? null };
+  });
   return { rows, total };
 }
 
