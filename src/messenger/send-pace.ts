@@ -8,10 +8,12 @@
 // server reserves its send time in the file's `send_pace` row a block at a time (one write per
 // block, not per send), and the bot's own mass sends reserve theirs in the same row (runtime/pace.ts).
 //
-// Between the server's threads: the state lives in a SharedArrayBuffer: the campaign sender's worker thread and the server's event
-// loop (operators, tests, delete-sent) each build a SendPace over the same buffer, so they take their
-// slots from one budget (docs/campaigns.md#the-sender). Times are wall-clock milliseconds
-// (`performance.timeOrigin + now()`), which every thread of the process reads alike.
+// Between the server's threads: the state lives in a SharedArrayBuffer. The campaign sender's worker
+// thread and the server's event loop (operators, tests, delete-sent) each build a SendPace over the
+// same buffer, each with a ledger through its own connections, so they take their slots from one
+// budget and use one another's blocks (docs/campaigns.md#the-sender). Times are wall-clock
+// milliseconds (`performance.timeOrigin + now()`), which every thread of the process reads alike;
+// the ledger's are epoch ms (the bot's clock), converted at the call.
 import type { Database } from "bun:sqlite";
 import { holdSendTime, reserveSendTime } from "../lib/shared-runtime";
 
