@@ -19,7 +19,7 @@ import { StorageConfigService } from "./modules/storage/service";
 import { MediaService } from "./modules/media/service";
 import { BackupService } from "./modules/backups/service";
 import { PreviewService } from "./modules/preview/service";
-import { SendPace } from "./messenger/send-pace";
+import { projectFileLedger, SendPace } from "./messenger/send-pace";
 import { CampaignSender } from "./modules/campaigns/sender";
 import { CampaignsService } from "./modules/campaigns/service";
 import { loadBuiltInTemplates } from "./modules/templates/seed";
@@ -53,7 +53,14 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
     log,
     events,
     messenger,
-    sendPace: new SendPace(),
+    // the pace is shared with the token's bot through its project file (docs/campaigns.md#one-pace-per-token)
+    sendPace: new SendPace(
+      undefined,
+      projectFileLedger((tokenId) => {
+        const token = ctx.tokens?.access.find(tokenId);
+        return token ? projectFiles.existing(token.projectId)?.$client : undefined;
+      }),
+    ),
     bots: opts.bots ?? new BotManager({ config, db, log, messenger, events, projectFiles, platformUrl: () => state.localUrl }, opts.botPolicy),
     settings: new SettingsService(db, messenger),
     auth: new AuthService(db, config.sessionSecret),

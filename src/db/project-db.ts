@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { eq, inArray } from "drizzle-orm";
 import { repairSchema, schemaIsSound, type SchemaEntry } from "./project-schema-check";
-import { PROJECT_DB_DDL, projectAnalyticsTables, projectBotChats, projectBotMessageDetails, projectBotMessages, projectBotPayments, projectBotPeople, projectBotState, projectBotUsers, projectBotWaits, projectCampaignRecipients, projectCampaigns, projectContent, projectMediaFileIds, projectSchema } from "./project-schema";
+import { PROJECT_DB_DDL, projectAnalyticsTables, projectBotChats, projectBotMessageDetails, projectBotMessages, projectBotPayments, projectBotPeople, projectBotState, projectBotUsers, projectBotWaits, projectCampaignAlbumMessages, projectCampaignRecipients, projectCampaigns, projectCampaignTimeZones, projectContent, projectMediaFileIds, projectSchema, projectSendPace } from "./project-schema";
 
 /**
  * Where a project's scenario tables live: <id>.db → <id>-tables.db. The bot runtime names the same
@@ -166,7 +166,7 @@ export class ProjectDatabases {
     }
   }
 
-  /** Rows of a deleted token: its users, chat state, media file ids, pending waits, its message store (docs/dialogs.md), analytics (docs/analytics.md) and campaigns (docs/campaigns.md). */
+  /** Rows of a deleted token: its users, chat state, media file ids, pending waits, its message store (docs/dialogs.md), analytics (docs/analytics.md), campaigns and its send pace (docs/campaigns.md). */
   forgetToken(projectId: number, tokenId: number) {
     const db = this.existing(projectId);
     if (!db) return;
@@ -182,8 +182,12 @@ export class ProjectDatabases {
       tx.delete(projectBotPeople).where(eq(projectBotPeople.tokenId, tokenId)).run();
       for (const table of projectAnalyticsTables) tx.delete(table).where(eq(table.tokenId, tokenId)).run();
       const campaigns = tx.select({ id: projectCampaigns.id }).from(projectCampaigns).where(eq(projectCampaigns.tokenId, tokenId));
+      const recipients = tx.select({ id: projectCampaignRecipients.id }).from(projectCampaignRecipients).where(inArray(projectCampaignRecipients.campaignId, campaigns));
+      tx.delete(projectCampaignAlbumMessages).where(inArray(projectCampaignAlbumMessages.recipientId, recipients)).run();
       tx.delete(projectCampaignRecipients).where(inArray(projectCampaignRecipients.campaignId, campaigns)).run();
+      tx.delete(projectCampaignTimeZones).where(inArray(projectCampaignTimeZones.campaignId, campaigns)).run();
       tx.delete(projectCampaigns).where(eq(projectCampaigns.tokenId, tokenId)).run();
+      tx.delete(projectSendPace).where(eq(projectSendPace.tokenId, tokenId)).run();
     });
   }
 

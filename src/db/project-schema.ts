@@ -4,7 +4,7 @@
 // these files for the bot-users and stats endpoints. PROJECT_DB_DDL is also written into every
 // generated program, so a bot run outside the platform creates the same tables.
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { projectAnalyticsActive, projectAnalyticsBackfill, projectAnalyticsEdgeDays, projectAnalyticsEdgeReach, projectAnalyticsHours, projectAnalyticsNodeDays, projectAnalyticsNodeReach, projectAnalyticsTallies, projectAnalyticsUserDays } from "./project-analytics-schema";
 
 export * from "./project-analytics-schema";
@@ -84,6 +84,13 @@ export const PROJECT_DB_DDL: readonly string[] = [
   "CREATE UNIQUE INDEX IF NOT EXISTS campaign_recipients_user_idx ON campaign_recipients (campaign_id, user_id)",
   // paging by status and "next pending" (in id order), and the counts, off one index
   "CREATE INDEX IF NOT EXISTS campaign_recipients_status_idx ON campaign_recipients (campaign_id, status, id)",
+  // an album's messages after the first (the recipient row holds the first): delete-sent deletes them all
+  "CREATE TABLE IF NOT EXISTS campaign_album_messages (recipient_id INTEGER NOT NULL, messenger_message_id INTEGER NOT NULL, " +
+    "PRIMARY KEY (recipient_id, messenger_message_id))",
+  // the IANA zone a campaign's schedule is typed and shown in; none is UTC (a table of its own: no new columns)
+  "CREATE TABLE IF NOT EXISTS campaign_time_zones (campaign_id INTEGER PRIMARY KEY, time_zone TEXT NOT NULL)",
+  // the token's one send pace, shared by the server and its bot (runtime/pace.ts): when the next send time is free
+  "CREATE TABLE IF NOT EXISTS send_pace (token_id INTEGER PRIMARY KEY, next_at REAL NOT NULL, per_second REAL NOT NULL)",
   // How a recorded message is formatted and which file it carries (its id is the bot_messages row's): a table of its own, as
   // the comment above says, so files written before it gain it by this statement.
   "CREATE TABLE IF NOT EXISTS bot_message_details (id INTEGER PRIMARY KEY, token_id INTEGER NOT NULL, format TEXT, entities TEXT, " +
@@ -277,6 +284,30 @@ export const projectCampaignRecipients = sqliteTable(
   (t) => [uniqueIndex("campaign_recipients_user_idx").on(t.campaignId, t.userId), index("campaign_recipients_status_idx").on(t.campaignId, t.status, t.id)],
 );
 
+/** A campaign album's messages after the first, per recipient (docs/campaigns.md#albums). */
+export const projectCampaignAlbumMessages = sqliteTable(
+  "campaign_album_messages",
+  {
+    recipientId: integer("recipient_id").notNull(),
+    messengerMessageId: integer("messenger_message_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.recipientId, t.messengerMessageId] })],
+);
+
+/** The time zone of a campaign's schedule (docs/campaigns.md#schedules); a campaign without a row is in UTC. */
+export const projectCampaignTimeZones = sqliteTable("campaign_time_zones", {
+  campaignId: integer("campaign_id").primaryKey(),
+  timeZone: text("time_zone").notNull(),
+});
+
+/** The token's send time reserved so far, shared by the server and its bot (docs/campaigns.md#one-pace-per-token). */
+export const projectSendPace = sqliteTable("send_pace", {
+  tokenId: integer("token_id").primaryKey(),
+  /** epoch ms: the first instant no process has reserved */
+  nextAt: real("next_at").notNull(),
+  perSecond: real("per_second").notNull(),
+});
+
 /**
  * The formatting and the file of a recorded message (docs/dialogs.md "What is recorded"): `format` the parse mode
  * it was sent with (html, markdown, markdownv2; its text is then the marked-up text), `entities`
@@ -321,4 +352,5 @@ export const projectBotPayments = sqliteTable(
 
 export const projectSchema = { projectBotUsers, projectBotState, projectMediaFileIds, projectContent, projectBotMessages, projectBotChats, projectBotPeople, projectBotWaits,
   projectBotMessageDetails, projectBotPayments, projectAnalyticsHours, projectAnalyticsTallies, projectAnalyticsUserDays, projectAnalyticsActive,
-  projectAnalyticsNodeDays, projectAnalyticsNodeReach, projectAnalyticsEdgeDays, projectAnalyticsEdgeReach, projectAnalyticsBackfill, projectCampaigns, projectCampaignRecipients };
+  projectAnalyticsNodeDays, projectAnalyticsNodeReach, projectAnalyticsEdgeDays, projectAnalyticsEdgeReach, projectAnalyticsBackfill, projectCampaigns, projectCampaignRecipients,
+  projectCampaignAlbumMessages, projectCampaignTimeZones, projectSendPace };

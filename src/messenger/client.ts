@@ -21,6 +21,14 @@ export const TOKEN_PATTERN = /^\d{3,20}:[A-Za-z0-9_-]{20,100}$/;
 
 const lang = (code?: string) => (code ? { language_code: code } : {});
 
+/** A file sent with a call: a multipart part named `field`. */
+export interface FilePart {
+  field: string;
+  name: string;
+  type: string;
+  bytes: Uint8Array;
+}
+
 export class MessengerClient {
   private readonly apiRoot: string;
   private readonly timeoutMs: number;
@@ -39,16 +47,18 @@ export class MessengerClient {
     }
   }
 
-  async call<T>(token: string, method: string, params: Record<string, unknown> = {}, file?: { field: string; name: string; type: string; bytes: Uint8Array }): Promise<T> {
+  /** `file`: one upload, or several (an album's, each named by an `attach://<field>` in the params). */
+  async call<T>(token: string, method: string, params: Record<string, unknown> = {}, file?: FilePart | FilePart[]): Promise<T> {
     if (!TOKEN_PATTERN.test(token)) throw new MessengerError("unauthorized", "The bot token has an invalid format");
     let res: Response;
     let body: BodyInit = JSON.stringify(params);
     const headers: Record<string, string> = { "content-type": "application/json" };
-    if (file) {
+    const files = file === undefined ? [] : Array.isArray(file) ? file : [file];
+    if (files.length > 0) {
       // An upload: multipart, each other parameter a field (objects as JSON, as the Bot API reads them).
       const form = new FormData();
       for (const [k, v] of Object.entries(params)) if (v !== undefined) form.append(k, typeof v === "string" ? v : JSON.stringify(v));
-      form.append(file.field, new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.type }), file.name);
+      for (const f of files) form.append(f.field, new Blob([f.bytes as Uint8Array<ArrayBuffer>], { type: f.type }), f.name);
       body = form;
       delete headers["content-type"];
     }

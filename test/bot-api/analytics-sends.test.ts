@@ -3,7 +3,7 @@
 // exactly what went out, in the transaction that writes their chat records, and a send that finds
 // the user blocked counts them blocked once (the bot does not run:
 // the server sends on the fake messenger). A send the messenger refuses counts nothing; a campaign
-// of a token that keeps no messages (no chat record) counts too.
+// of a token that keeps no messages (no chat record) counts too, an album's every message.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { projectBotChats, projectBotPeople, projectBotUsers } from "../../src/db/project-schema";
 import { until } from "../support/process";
@@ -72,4 +72,14 @@ test("an operator's message counts one, a campaign of three recipients three; a 
   await until(async () => (await env.call("GET", `/api/bot/tokens/${tokenId}/campaigns/${quiet.body.id}`, { cookie: env.cookie })).body.status === "done", "the quiet campaign done");
   expect(env.t.ctx.projectFiles.open(projectId).$client.query("SELECT count(*) AS n FROM bot_messages WHERE text = 'Quiet news'").get()).toEqual({ n: 0 });
   expect(await messagesOut()).toEqual({ total: 6, today: 6 });
+
+  // an album of two is two messages out per recipient, with no chat record as with one
+  const png = (name: string) => env.t.ctx.media.upload(projectId, new File([Uint8Array.from("\x89PNG\r\n\x1a\n" + name, (ch) => ch.charCodeAt(0))], name, { type: "image/png" }));
+  const [a, b] = [await png("a.png"), await png("b.png")];
+  const album = await env.call("POST", `/api/bot/tokens/${tokenId}/campaigns`, { cookie: env.cookie, json: { name: "Album", message: { text: "Look", mediaIds: [a.id, b.id] }, audience: { userIds: [String(uid(0)), String(uid(2))] } } });
+  expect(album.status).toBe(201);
+  expect((await env.call("POST", `/api/bot/tokens/${tokenId}/campaigns/${album.body.id}/start`, { cookie: env.cookie })).body.audienceSize).toBe(2);
+  await until(async () => (await env.call("GET", `/api/bot/tokens/${tokenId}/campaigns/${album.body.id}`, { cookie: env.cookie })).body.status === "done", "the album campaign done");
+  expect(env.fake.sent(botToken).filter((m) => m.method === "sendMediaGroup").length).toBe(2);
+  expect(await messagesOut()).toEqual({ total: 10, today: 10 });
 });

@@ -1,7 +1,8 @@
 // Campaigns over HTTP (docs/campaigns.md, docs/api.md "Campaigns") with the server's sender on the
 // fake messenger (the bot does not run): audience segments and their size, blocked users left out,
 // rendering with each recipient's variables, a test send not counted, pause/resume/cancel, a 429
-// with retry_after mid-campaign losing no one, delete-sent, the live event, and bad input.
+// with retry_after mid-campaign losing no one, delete-sent, the live event, albums (one media group,
+// recorded and deleted whole), schedules in a time zone, the users' facets, the export's filter, and bad input.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { projectBotChats, projectBotPeople, projectBotUsers } from "../../src/db/project-schema";
 import { addToken, botApiEnv, expectNoSecrets, OWNER, type BotApiEnv } from "./support";
@@ -78,6 +79,22 @@ describe("audience", () => {
     expect(await size({ tags: ["vip"], languages: ["ru"] })).toBe(4); // 0, 3, 6, 9
   });
 
+  test("the users' facets: values with their reachable users, most first; blocked users left out", async () => {
+    const r = await env.call("GET", `/api/bot/tokens/${tokenId}/users/facets`, { cookie: env.cookie });
+    expect(r.status).toBe(200);
+    // user 5 (en-GB, vip) blocked the bot: not counted anywhere
+    expect(r.body).toEqual({
+      users: N - 1,
+      tags: [{ value: "vip", users: 9 }],
+      languages: [{ value: "en-GB", users: 19 }, { value: "ru", users: 10 }],
+      sources: [{ value: "ads", users: 4 }],
+    });
+    // each count is the audience size of that one value
+    expect(await size({ tags: ["vip"] })).toBe(r.body.tags[0].users);
+    expect(await size({ sources: ["ads"] })).toBe(r.body.sources[0].users);
+    expect((await env.call("GET", `/api/bot/tokens/999999/users/facets`, { cookie: env.cookie })).status).toBe(404);
+  });
+
   test("bad audiences are 400", async () => {
     for (const bad of [{ filter: "some" }, { activeWithinDays: 0 }, { tags: "vip" }, { userIds: ["abc"] }, { registeredFrom: "yesterday" }, { extra: 1 }]) {
       const r = await env.call("POST", `${base()}/audience-size`, { cookie: env.cookie, json: bad });
@@ -125,7 +142,8 @@ describe("a campaign's life", () => {
     // the recipients list and its filter
     const r = await env.call("GET", `${base()}/${id}/recipients?status=sent&perPage=5`, { cookie: env.cookie });
     expect(r.body).toMatchObject({ total: 9, page: 1, perPage: 5 });
-    expect(r.body.items[0]).toMatchObject({ userId: String(uid(0)), status: "sent", error: null });
+    // with the user's names, so the report can show who they are
+    expect(r.body.items[0]).toEqual({ userId: String(uid(0)), firstName: "U0", lastName: null, username: null, status: "sent", error: null, sentAt: expect.any(String) });
     // the report as CSV, in send order
     const csv = await env.call("GET", `${base()}/${id}/recipients/export`, { cookie: env.cookie });
     expect(csv.headers.get("content-type")).toContain("text/csv");
@@ -133,6 +151,10 @@ describe("a campaign's life", () => {
     expect(lines[0]).toBe("userId,firstName,username,status,error,sentAt");
     expect(lines.length).toBe(10);
     expect(lines[1]!.startsWith(`${uid(0)},U0,,sent,,`)).toBe(true);
+    // the list's filter applies (the Studio links the export with it)
+    expect((await env.call("GET", `${base()}/${id}/recipients/export?status=failed`, { cookie: env.cookie })).text.trim().split("\n")).toEqual([lines[0]]);
+    expect((await env.call("GET", `${base()}/${id}/recipients/export?status=sent`, { cookie: env.cookie })).text.trim().split("\n").length).toBe(10);
+    expect((await env.call("GET", `${base()}/${id}/recipients/export?status=nope`, { cookie: env.cookie })).status).toBe(400);
     // a finished campaign is not changed, not started again
     expect((await env.call("PATCH", `${base()}/${id}`, { cookie: env.cookie, json: { name: "x" } })).status).toBe(409);
     expect((await act(id, "start")).status).toBe(409);
@@ -174,7 +196,7 @@ describe("a campaign's life", () => {
     const got = receivedBy("Everyone");
     expect(got).toEqual([...Array(N).keys()].filter((i) => i !== 5 && i !== 7));
     const failed = await env.call("GET", `${base()}/${id}/recipients?status=failed`, { cookie: env.cookie });
-    expect(failed.body.items).toEqual([{ userId: String(uid(7)), status: "failed", error: "blocked", sentAt: null }]);
+    expect(failed.body.items).toEqual([{ userId: String(uid(7)), firstName: "U7", lastName: null, username: null, status: "failed", error: "blocked", sentAt: null }]);
     // the person is now blocked: the next audience leaves them out
     expect(await size({})).toBe(N - 2);
     env.fake.setBlocked(uid(7), false);
@@ -288,6 +310,77 @@ describe("media", () => {
   });
 });
 
+describe("albums", () => {
+  /** each file's bytes differ (its name in them), with the head the upload's sniffing expects of its type */
+  const HEADS: Record<string, string> = { "image/png": "\x89PNG\r\n\x1a\n", "video/mp4": "\0\0\0\x18ftypmp42", "application/pdf": "%PDF-1.4\n", "audio/mpeg": "ID3\x04\0\0" };
+  const upload = (name: string, type: string) => env.t.ctx.media.upload(projectId, new File([Uint8Array.from(HEADS[type]! + name, (ch) => ch.charCodeAt(0))], name, { type }));
+
+  test("photos and a video in one media group: uploaded once, the caption on the first, recorded, tested, deleted whole", async () => {
+    const [a, b, v] = [await upload("a.png", "image/png"), await upload("b.png", "image/png"), await upload("c.mp4", "video/mp4")];
+    const to = [String(uid(11)), String(uid(12))];
+    const c = await create({ name: "Album", message: { text: "<b>Look</b>, {first_name}", format: "html", mediaIds: [a.id, b.id, v.id] }, audience: { userIds: to } });
+    expect(c.status).toBe(201);
+    expect(c.body.message.mediaIds).toEqual([a.id, b.id, v.id]);
+    // a test goes out as the album too, and is not counted
+    const test = await env.call("POST", `${base()}/${c.body.id}/test`, { cookie: env.cookie, json: { userIds: [String(uid(13))] } });
+    expect(test.body).toEqual({ sent: 1, failed: 0 });
+    expect(env.fake.sent(botToken, uid(13)).filter((x) => x.method === "sendMediaGroup").length).toBe(1);
+    await act(c.body.id, "start");
+    await finished(c.body.id);
+    const groups = env.fake.sent(botToken).filter((x) => x.method === "sendMediaGroup" && [uid(11), uid(12)].includes(Number(x.params.chat_id)));
+    expect(groups.map((x) => Number(x.params.chat_id) - 7_100_000)).toEqual([11, 12]);
+    const items = groups.map((x) => x.params.media as { type: string; media: unknown; caption?: string; parse_mode?: string }[]);
+    expect(items[0]!.map((m) => m.type)).toEqual(["photo", "photo", "video"]);
+    expect(items[1]!.map((m) => [m.caption, m.parse_mode])).toEqual([["<b>Look</b>, U12", "HTML"], [undefined, undefined], [undefined, undefined]]);
+    // the first send uploads the files; the next names them by the file ids the messenger answered
+    expect(items[0]!.every((m) => typeof m.media === "object")).toBe(true);
+    expect(items[1]!.every((m) => typeof m.media === "string" && !String(m.media).startsWith("attach://"))).toBe(true);
+    expect((await get(c.body.id)).counts).toMatchObject({ sent: 2, failed: 0 });
+    // the chat's record: each message of the album, the caption on the first (Dialogs shows them)
+    const records = env.t.ctx.projectFiles
+      .open(projectId)
+      .$client.query(
+        "SELECT m.kind, m.text, m.messenger_message_id AS id, d.file_id AS fileId, d.media_id AS mediaId, d.format FROM bot_messages m LEFT JOIN bot_message_details d ON d.id = m.id " +
+          "WHERE m.token_id = ? AND m.chat_id = ? AND m.sent_by = 'campaign' AND m.kind <> 'text' ORDER BY m.id",
+      )
+      .all(tokenId, String(uid(11))) as { kind: string; text: string; id: number; fileId: string | null; mediaId: number | null; format: string | null }[];
+    expect(records.map((r) => [r.kind, r.text, r.mediaId, r.format])).toEqual([["photo", "<b>Look</b>, U11", a.id, "html"], ["photo", "", b.id, null], ["video", "", v.id, null]]);
+    // each with the messenger's file id: Dialogs shows a recorded message's file when it has one (hasFile)
+    expect(records.every((r) => typeof r.fileId === "string" && r.fileId.length > 0)).toBe(true);
+    // delete-sent deletes every message of each album
+    expect((await act(c.body.id, "delete-sent")).body.sentDeletedAt).not.toBeNull();
+    const deletes = env.fake.calls(botToken, "deleteMessages").filter((x) => Number(x.params.chat_id) === uid(11));
+    expect(deletes.map((x) => x.params.message_ids)).toEqual([records.map((r) => r.id)]);
+  });
+
+  test("bad albums are 400: 1 or 11 files, another project's, documents with photos, audio with video, buttons, a long caption, both mediaId and mediaIds", async () => {
+    const [p1, p2, d, au, v] = [await upload("p1.png", "image/png"), await upload("p2.png", "image/png"), await upload("d.pdf", "application/pdf"), await upload("s.mp3", "audio/mpeg"), await upload("v.mp4", "video/mp4")];
+    const other = env.t.ctx.projects.create(OWNER, { name: "Other", data: { version: 2, sheets: [] } } as never).id;
+    const foreign = await env.t.ctx.media.upload(other, new File([Uint8Array.from(HEADS["image/png"]! + "f", (ch) => ch.charCodeAt(0))], "f.png", { type: "image/png" }));
+    const eleven = Array.from({ length: 11 }, (_, i) => p1.id + 1000 + i);
+    const cases: [unknown, RegExp][] = [
+      [{ text: "x", mediaIds: [p1.id] }, /2\.\.10/],
+      [{ text: "x", mediaIds: eleven }, /2\.\.10/],
+      [{ text: "x", mediaIds: [p1.id, p1.id] }, /once/],
+      [{ text: "x", mediaIds: [p1.id, foreign.id] }, new RegExp(`media file ${foreign.id} is not in the project`)],
+      [{ text: "x", mediaIds: [p1.id, d.id] }, /documents only/],
+      [{ text: "x", mediaIds: [v.id, au.id] }, /audio only/],
+      [{ text: "x", mediaIds: [p1.id, p2.id], buttons: [[{ text: "Site", url: "https://example.com" }]] }, /cannot carry buttons/],
+      [{ text: "x".repeat(1025), mediaIds: [p1.id, p2.id] }, /1024/],
+      [{ text: "x", mediaId: p1.id, mediaIds: [p1.id, p2.id] }, /not both/],
+    ];
+    for (const [message, why] of cases) {
+      const r = await create({ name: "Bad album", message });
+      expect([JSON.stringify(message).slice(0, 60), r.status]).toEqual([JSON.stringify(message).slice(0, 60), 400]);
+      expect(r.body.message).toMatch(why);
+    }
+    // the same rules on PATCH; documents only and audio only are albums
+    const ok = await create({ name: "Docs", message: { text: "x", mediaIds: [d.id, (await upload("e.pdf", "application/pdf")).id] } });
+    expect(ok.status).toBe(201);
+    expect((await env.call("PATCH", `${base()}/${ok.body.id}`, { cookie: env.cookie, json: { message: { text: "x", mediaIds: [d.id, p1.id] } } })).status).toBe(400);
+  });
+});
+
 describe("bad input", () => {
   const future = () => new Date(Date.now() + 3_600_000).toISOString();
   test("create refuses past and malformed schedules, long texts, unknown media, tags and nodes", async () => {
@@ -320,6 +413,32 @@ describe("bad input", () => {
     expect(s.status).toBe(400);
     expect(s.body.message).toContain("empty");
     expect((await env.call("PATCH", `${base()}/${c.body.id}`, { cookie: env.cookie, json: { scheduledAt: "2001-01-01" } })).status).toBe(400);
+  });
+
+  test("a schedule in the campaign's time zone: wall times read there, instants kept; bad zones are 400", async () => {
+    const year = new Date().getUTCFullYear() + 1;
+    const c = await create({ name: "Moscow", message: { text: "M" }, scheduledAt: `${year}-12-01T10:00`, timeZone: "Europe/Moscow" });
+    expect(c.status).toBe(201);
+    expect(c.body).toMatchObject({ status: "scheduled", scheduledAt: `${year}-12-01T07:00:00.000Z`, timeZone: "Europe/Moscow" });
+    // an offset wins over the zone; the zone stays what the Studio shows it in
+    const p = await env.call("PATCH", `${base()}/${c.body.id}`, { cookie: env.cookie, json: { scheduledAt: `${year}-12-01T10:00Z` } });
+    expect(p.body).toMatchObject({ scheduledAt: `${year}-12-01T10:00:00.000Z`, timeZone: "Europe/Moscow" });
+    // a DST zone: New York in July is UTC-4, in January UTC-5
+    const ny = await env.call("PATCH", `${base()}/${c.body.id}`, { cookie: env.cookie, json: { scheduledAt: `${year}-07-01T09:00`, timeZone: "America/New_York" } });
+    expect(ny.body).toMatchObject({ scheduledAt: `${year}-07-01T13:00:00.000Z`, timeZone: "America/New_York" });
+    const jan = await env.call("PATCH", `${base()}/${c.body.id}`, { cookie: env.cookie, json: { scheduledAt: `${year + 1}-01-01T09:00` } });
+    expect(jan.body.scheduledAt).toBe(`${year + 1}-01-01T14:00:00.000Z`);
+    expect((await get(c.body.id)).timeZone).toBe("America/New_York");
+    // without one, UTC
+    const utc = await create({ name: "UTC", message: { text: "U" }, scheduledAt: `${year}-12-01T10:00` });
+    expect(utc.body).toMatchObject({ scheduledAt: `${year}-12-01T10:00:00.000Z`, timeZone: "UTC" });
+    for (const timeZone of ["Mars/Olympus", "", 3, "Europe/Moscow\n"]) {
+      const r = await create({ name: "Bad zone", message: { text: "x" }, scheduledAt: `${year}-12-01T10:00`, timeZone });
+      expect([timeZone, r.status]).toEqual([timeZone, 400]);
+    }
+    expect((await env.call("PATCH", `${base()}/${c.body.id}`, { cookie: env.cookie, json: { timeZone: "Nowhere/City" } })).status).toBe(400);
+    await env.call("DELETE", `${base()}/${c.body.id}`, { cookie: env.cookie });
+    await env.call("DELETE", `${base()}/${utc.body.id}`, { cookie: env.cookie });
   });
 
   test("a schedule a moment away starts on its own", async () => {

@@ -163,7 +163,7 @@ describe("moving an older install's bot rows into project files", () => {
     const fresh = new Database(files.pathOf(1), { readonly: true });
     expect(fresh.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
     expect(fresh.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
-    expect(fresh.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((r: any) => r.name)).toEqual(["analytics_active", "analytics_backfill", "analytics_edge_days", "analytics_edge_reach", "analytics_hours", "analytics_node_days", "analytics_node_reach", "analytics_tallies", "analytics_user_days", "bot_chats", "bot_message_details", "bot_messages", "bot_payments", "bot_people", "bot_state", "bot_users", "bot_waits", "campaign_recipients", "campaigns", "media_file_ids", "project_content", "sqlite_sequence"]);
+    expect(fresh.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((r: any) => r.name)).toEqual(["analytics_active", "analytics_backfill", "analytics_edge_days", "analytics_edge_reach", "analytics_hours", "analytics_node_days", "analytics_node_reach", "analytics_tallies", "analytics_user_days", "bot_chats", "bot_message_details", "bot_messages", "bot_payments", "bot_people", "bot_state", "bot_users", "bot_waits", "campaign_album_messages", "campaign_recipients", "campaign_time_zones", "campaigns", "media_file_ids", "project_content", "send_pace", "sqlite_sequence"]);
     fresh.close();
     // A bot started first (or an older one) created its file with only some of the tables.
     mkdirSync(join(dir, "projects"), { recursive: true });
@@ -192,12 +192,14 @@ describe("moving an older install's bot rows into project files", () => {
     d.exec("INSERT INTO bot_waits (token_id, chat_id, node, due_at) VALUES (5, '1', 'a', 1), (5, '2', 'a', 2), (6, '1', 'a', 3)");
     d.exec("INSERT INTO analytics_hours (token_id, hour, messages_in) VALUES (5, '2026-03-10T10', 4), (6, '2026-03-10T10', 2)");
     d.exec("INSERT INTO analytics_edge_reach (token_id, day, from_node, to_node, prev_day, users) VALUES (5, '2026-03-10', 'a', 'b', '', 1)");
+    d.exec("INSERT INTO send_pace (token_id, next_at, per_second) VALUES (5, 1, 25), (6, 2, 25)");
     d.close();
     files.forgetToken(1, 5);
     const left = new Database(files.pathOf(1), { readonly: true });
     expect(left.query("SELECT token_id, chat_id FROM bot_waits").all()).toEqual([{ token_id: 6, chat_id: "1" }]);
     expect(left.query("SELECT token_id, messages_in FROM analytics_hours").all()).toEqual([{ token_id: 6, messages_in: 2 }]);
     expect(left.query("SELECT count(*) AS n FROM analytics_edge_reach").get()).toEqual({ n: 0 });
+    expect(left.query("SELECT token_id FROM send_pace").all()).toEqual([{ token_id: 6 }]);
     left.close();
     files.closeAll();
   });

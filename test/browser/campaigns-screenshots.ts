@@ -43,6 +43,11 @@ for (let i = 0; i < 100; i++) {
   await Bun.sleep(100);
 }
 const draft = (await t.call("POST", `${api}/campaigns`, { cookie, json: { name: "New menu announcement", message: { text: "Our <b>new menu</b> is here, {first_name}! 🍕 Four new pizzas and a vegan one.", format: "html", buttons: [[{ text: "See the menu", goto: "menu" }], [{ text: "Order", url: "https://pizza.example/order" }]] }, audience: { filter: "active", activeWithinDays: 7, languages: ["ru"] } } })).body;
+// an album (two photos, the caption on the first) scheduled on Moscow's clock
+const photo = async (file: string) => (await t.ctx.media.upload(env.projectId, new File([await Bun.file(join(import.meta.dir, "../../docs/images", file)).arrayBuffer()], file, { type: "image/png" }))).id;
+const albumIds = [await photo("campaigns-report-1280-light.png"), await photo("campaigns-wizard-message-390-dark.png")];
+const year = new Date().getUTCFullYear() + 1;
+const album = (await t.call("POST", `${api}/campaigns`, { cookie, json: { name: "Photo album", message: { text: "This week's pizzas, {first_name} 🍕", mediaIds: albumIds }, audience: { tags: ["vip"] }, scheduledAt: `${year}-06-01T10:00`, timeZone: "Europe/Moscow" } })).body;
 
 const shots: string[] = [];
 const url = (q: string) => `/projects/${env.projectId}/campaigns?token=${env.tokenId}${q}`;
@@ -54,6 +59,8 @@ for (const width of [1280, 390]) {
       ["wizard-audience", url(`&campaign=${draft.id}&edit=1`)],
       ["wizard-message", url(`&campaign=${draft.id}&edit=1`)],
       ["wizard-test", url(`&campaign=${draft.id}&edit=1`)],
+      ["wizard-album", url(`&campaign=${album.id}&edit=1`)],
+      ["wizard-when", url(`&campaign=${album.id}&edit=1`)],
       ["report", url(`&campaign=${done.id}`)],
       ["confirm-start", url(`&campaign=${draft.id}`)],
     ];
@@ -68,6 +75,15 @@ for (const width of [1280, 390]) {
         await b.page.getByTestId("campaign-preview").waitFor();
         await next();
         await b.page.getByTestId("campaign-wizard").getByRole("checkbox").first().waitFor();
+      }
+      if (label === "wizard-album") {
+        await next();
+        await b.page.getByTestId("preview-album").locator("img").nth(1).waitFor();
+        await b.page.getByTestId("campaign-wizard").locator("select").last().selectOption(String(people[0]!.id));
+      }
+      if (label === "wizard-when") {
+        for (let i = 0; i < 3; i++) await next();
+        await b.page.getByTestId("schedule-utc").waitFor();
       }
       if (label === "wizard-message") {
         await next();

@@ -2,13 +2,16 @@
 // campaign for a tag shows its audience size as it is chosen, previews with a sample user's name,
 // sends a test to the operator (who receives it, not counted), starts, reaches done live, and its
 // report equals what the fake messenger received (a vip who blocked the bot fails as "blocked").
-// Pause, resume, cancel, delete-sent and delete ask first and act; scheduling reads UTC. Bad input
-// (no name, a text over 4096, a refused button, a past time) is refused in words; on a phone the
+// Pause, resume, cancel, delete-sent and delete ask first and act; a schedule is typed and shown
+// on the clock of the zone picked. Bad input
+// (no name, a text over 4096, a refused button, a past time, buttons on an album) is refused in
+// words; an album of two photos previews as a grid and saves as mediaIds; on a phone the
 // list and the campaign are two screens.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { haveChromium, warnIfNoChromium, type Browser } from "../support/browser";
 import type { FakeUser, RecordedCall } from "../support/fake-messenger";
 import { node, scenarioOf, startAudience, type AudienceEnv } from "./audience-support";
+import { until } from "../support/process";
 
 warnIfNoChromium("campaigns tab");
 
@@ -32,6 +35,18 @@ describe.skipIf(!haveChromium)("Campaigns tab in Chromium", () => {
   const vips = [ann, bob, zed];
   const wizard = () => b.page.getByTestId("campaign-wizard");
   const view = () => b.page.getByTestId("campaign-view");
+  /** A new campaign's wizard at the message step with a URL button added: the box. */
+  const draftWithButton = async (name: string, text: string, button: { text: string; url: string }) => {
+    await b.page.goto(`${env.base}/projects/${env.projectId}/campaigns?token=${env.tokenId}&campaign=new`);
+    const box = wizard();
+    await box.getByLabel("Name").fill(name);
+    await box.getByRole("button", { name: "Next" }).click();
+    await box.getByLabel("Message", { exact: true }).fill(text);
+    await box.getByRole("button", { name: "Add a button" }).click();
+    await box.getByLabel("Button text").fill(button.text);
+    await box.getByLabel("Button URL").fill(button.url);
+    return box;
+  };
   // what the fake received from the bot since the users started, per user
   const received = (u: FakeUser) => env.fake.sent(env.botToken, u.id).filter((c) => textOf(c).includes("the sale starts now"));
 
@@ -146,11 +161,14 @@ describe.skipIf(!haveChromium)("Campaigns tab in Chromium", () => {
     await report.getByTestId("recipients").locator(`tbody tr[data-status="sent"]`).first().waitFor({ state: "detached" });
     expect(await rows.count()).toBe(1);
     expect(await rows.first().textContent()).toContain(String(zed.id));
-    // the CSV is the recipients list
-    const [download] = await Promise.all([page.waitForEvent("download"), report.getByRole("button", { name: "Export CSV" }).click()]);
-    const csv = await Bun.file((await download.path())!).text();
-    expect(csv.split("\r\n")[0]).toBe("user_id,status,error,sent_at");
-    expect(csv).toContain(`${zed.id},failed,`);
+    // who they are, by name, beside the id
+    expect(await rows.first().locator("td").first().textContent()).toContain("Zed");
+    // the CSV is the server's export (a link with the session cookie), of the list's filter
+    const [download] = await Promise.all([page.waitForEvent("download"), report.getByRole("link", { name: "Export CSV" }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^campaign-\d+-recipients\.csv$/);
+    const csv = (await Bun.file((await download.path())!).text()).trim().split("\n");
+    expect(csv[0]).toBe("userId,firstName,username,status,error,sentAt");
+    expect(csv.slice(1).map((l) => l.split(",").slice(0, 1).concat(l.split(",")[3]!))).toEqual([[String(zed.id), "failed"]]);
     expect(b.errors).toEqual([]);
   }, 90_000);
 
@@ -228,17 +246,10 @@ describe.skipIf(!haveChromium)("Campaigns tab in Chromium", () => {
     expect(b.errors).toEqual([]);
   }, 90_000);
 
-  test("a refused button and scheduling in UTC: a past time is refused in words, a future one shows as scheduled; back to draft; deleted after asking", async () => {
+  test("a refused button and scheduling in a time zone: a past time is refused in words; Moscow's 10:00 is 07:00 UTC; New York on both sides of DST; back to draft; deleted after asking", async () => {
     const { page } = b;
-    await page.goto(`${env.base}/projects/${env.projectId}/campaigns?token=${env.tokenId}&campaign=new`);
-    const box = wizard();
-    await box.getByLabel("Name").fill("Later news");
-    await box.getByRole("button", { name: "Next" }).click();
-    await box.getByLabel("Message", { exact: true }).fill("Later, {first_name}.");
     // a button the server refuses: its words show, nothing moves on
-    await box.getByRole("button", { name: "Add a button" }).click();
-    await box.getByLabel("Button text").fill("Evil");
-    await box.getByLabel("Button URL").fill("javascript:alert(1)");
+    const box = await draftWithButton("Later news", "Later, {first_name}.", { text: "Evil", url: "javascript:alert(1)" });
     await box.getByRole("button", { name: "Next" }).click();
     const refused = box.getByRole("alert");
     await refused.waitFor();
@@ -249,26 +260,45 @@ describe.skipIf(!haveChromium)("Campaigns tab in Chromium", () => {
     await box.getByText("Send a test to").waitFor();
     await box.getByRole("button", { name: "Next" }).click();
     await box.getByLabel("At a date and time").check();
-    await box.getByText("UTC", { exact: true }).waitFor();
+    expect(await box.getByLabel("Time zone").inputValue()).toBe("UTC");
     await box.getByLabel("Send at").fill("2020-01-01T10:00");
     await box.getByRole("button", { name: "Schedule" }).click();
     const alert = box.getByRole("alert");
     await alert.waitFor();
     expect(await alert.textContent()).toMatch(/past/i);
     expect(await alert.textContent()).not.toMatch(/^\s*\{/);
+    // 10:00 on Moscow's clock is 07:00 UTC: the wizard says so, the server stores it, the campaign shows Moscow's
     const year = new Date().getUTCFullYear() + 1;
-    await box.getByLabel("Send at").fill(`${year}-06-01T09:30`);
+    await box.getByLabel("Time zone").selectOption("Europe/Moscow");
+    await box.getByLabel("Send at").fill(`${year}-06-01T10:00`);
+    await box.getByTestId("schedule-utc").getByText("7:00 AM UTC", { exact: false }).waitFor();
     await box.getByRole("button", { name: "Schedule" }).click();
     await view().locator('[data-testid="campaign-status"][data-status="scheduled"]').waitFor();
     const id = Number(new URL(page.url()).searchParams.get("campaign"));
-    const stored = await env.t.call("GET", `/api/bot/tokens/${env.tokenId}/campaigns/${id}`, { cookie: env.cookie });
-    expect(stored.body.scheduledAt).toBe(`${year}-06-01T09:30:00.000Z`);
-    await view().getByText(`${year}, 9:30 AM UTC`, { exact: false }).waitFor();
-    // editing shows the time again; saving as a draft takes the schedule off
-    await view().getByRole("button", { name: "Edit", exact: true }).click();
-    await box.getByRole("button", { name: /When/ }).waitFor();
-    expect(await box.getByLabel("Name").inputValue()).toBe("Later news");
-    await box.getByRole("button", { name: "Next" }).click();
+    const stored = async () => (await env.t.call("GET", `/api/bot/tokens/${env.tokenId}/campaigns/${id}`, { cookie: env.cookie })).body;
+    expect(await stored()).toMatchObject({ scheduledAt: `${year}-06-01T07:00:00.000Z`, timeZone: "Europe/Moscow" });
+    await view().getByText(`${year}, 10:00 AM Europe/Moscow`, { exact: false }).waitFor();
+    await page.getByTestId("campaign-list").getByText("10:00 AM Europe/Moscow", { exact: false }).waitFor();
+    // editing shows the time again on the zone's clock; a DST zone on both sides of its change
+    const toWhen = async () => {
+      await view().getByRole("button", { name: "Edit", exact: true }).click();
+      await box.getByRole("button", { name: /When/ }).waitFor();
+      for (let i = 0; i < 3; i++) await box.getByRole("button", { name: "Next" }).click();
+      await box.getByLabel("Send at").waitFor();
+    };
+    await toWhen();
+    expect(await box.getByLabel("Send at").inputValue()).toBe(`${year}-06-01T10:00`);
+    expect(await box.getByLabel("Time zone").inputValue()).toBe("Europe/Moscow");
+    for (const [wall, utc] of [[`${year}-07-01T10:00`, `${year}-07-01T14:00:00.000Z`], [`${year + 1}-01-15T10:00`, `${year + 1}-01-15T15:00:00.000Z`]] as const) {
+      await box.getByLabel("Time zone").selectOption("America/New_York");
+      await box.getByLabel("Send at").fill(wall);
+      await box.getByRole("button", { name: "Schedule" }).click();
+      await until(async () => (await stored()).scheduledAt === utc, `scheduled at ${utc}`);
+      expect((await stored()).timeZone).toBe("America/New_York");
+      await view().getByText("10:00 AM America/New_York", { exact: false }).waitFor();
+      await toWhen();
+    }
+    // saving as a draft takes the schedule off
     await box.getByRole("button", { name: "Save draft" }).click();
     await view().locator('[data-testid="campaign-status"][data-status="draft"]').waitFor();
     // deleting asks first
@@ -278,6 +308,40 @@ describe.skipIf(!haveChromium)("Campaigns tab in Chromium", () => {
     await dialog.getByRole("button", { name: "Delete the campaign" }).click();
     await page.getByTestId("campaign-list").getByText("Later news").waitFor({ state: "detached" });
     expect((await env.t.call("GET", `/api/bot/tokens/${env.tokenId}/campaigns/${id}`, { cookie: env.cookie })).status).toBe(404);
+    expect(b.errors.filter((e) => !e.includes("status of 400"))).toEqual([]);
+  }, 60_000);
+
+  test("an album: two photos added one by one, previewed as a grid with the caption, buttons refused, saved as mediaIds; a test delivers one media group", async () => {
+    const { page } = b;
+    const png = Uint8Array.from("\x89PNG\r\n\x1a\n", (c) => c.charCodeAt(0));
+    const files = [];
+    for (const name of ["one.png", "two.png"]) files.push(await env.t.ctx.media.upload(env.projectId, new File([png, name], name, { type: "image/png" })));
+    // a button first: with an album it blocks the step, in words
+    const box = await draftWithButton("Album news", "Two photos for {first_name}", { text: "Site", url: "https://example.com" });
+    await box.getByTestId("media-list").locator("select").selectOption({ label: "one.png" });
+    await box.getByTestId("media-list").locator("select").selectOption({ label: "two.png" });
+    await box.getByTestId("media-list").getByText("Album: 2 of at most 10 files").waitFor();
+    const preview = box.getByTestId("campaign-preview");
+    expect(await preview.getByTestId("preview-album").locator("img").count()).toBe(2);
+    await preview.getByText("Two photos for", { exact: false }).waitFor();
+    await box.getByRole("button", { name: "Next" }).click();
+    expect(await box.getByRole("alert").textContent()).toMatch(/album cannot carry buttons/);
+    await box.getByRole("button", { name: /^Remove button/ }).click();
+    await box.getByTestId("album-no-buttons").waitFor();
+    await box.getByRole("button", { name: "Next" }).click();
+    await box.getByText("Send a test to").waitFor();
+    // the draft was saved on leaving the message step
+    const list = (await env.t.call("GET", `/api/bot/tokens/${env.tokenId}/campaigns`, { cookie: env.cookie })).body.items as { id: number; name: string }[];
+    const id = list.find((c) => c.name === "Album news")!.id;
+    const stored = (await env.t.call("GET", `/api/bot/tokens/${env.tokenId}/campaigns/${id}`, { cookie: env.cookie })).body;
+    expect(stored.message).toMatchObject({ text: "Two photos for {first_name}", mediaIds: files.map((f) => f.id) });
+    expect(stored.message.mediaId).toBeUndefined();
+    // the API's test goes out as one media group, caption on the first
+    expect((await env.t.call("POST", `/api/bot/tokens/${env.tokenId}/campaigns/${id}/test`, { cookie: env.cookie, json: { userIds: [String(me.id)] } })).body).toEqual({ sent: 1, failed: 0 });
+    const group = env.fake.sent(env.botToken, me.id).filter((c) => c.method === "sendMediaGroup");
+    expect(group.length).toBe(1);
+    expect((group[0]!.params.media as { caption?: string }[]).map((m) => m.caption)).toEqual(["Two photos for Ada", undefined]);
+    await env.t.call("DELETE", `/api/bot/tokens/${env.tokenId}/campaigns/${id}`, { cookie: env.cookie });
     expect(b.errors.filter((e) => !e.includes("status of 400"))).toEqual([]);
   }, 60_000);
 

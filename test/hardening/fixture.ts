@@ -352,6 +352,7 @@ export const ROUTES: { method: string; path: string; level: Level }[] = [
   { method: "GET", path: "/api/bot/tokens/{token}/users", level: "user" },
   { method: "GET", path: "/api/bot/tokens/{token}/users/{botUser}", level: "user" },
   // people and dialogs (docs/dialogs.md)
+  { method: "GET", path: "/api/bot/tokens/{token}/users/facets", level: "user" },
   { method: "GET", path: "/api/bot/tokens/{token}/users/export", level: "user" },
   { method: "GET", path: "/api/bot/tokens/{token}/users/{botUser}/payments", level: "user" },
   { method: "PUT", path: "/api/bot/tokens/{token}/users/{botUser}/tags", level: "user" },

@@ -152,6 +152,7 @@ export const MATRIX: Row[] = [
   { method: "GET", path: "/api/bot/tokens/{token}/users", expect: botMember(200) },
   { method: "GET", path: "/api/bot/tokens/{token}/users/{botUser}", expect: botMember(200) },
   // people and dialogs (docs/dialogs.md): the actor rules of /api/bot/*
+  { method: "GET", path: "/api/bot/tokens/{token}/users/facets", expect: botMember(200) },
   { method: "GET", path: "/api/bot/tokens/{token}/users/export", expect: botMember(200) },
   { method: "GET", path: "/api/bot/tokens/{token}/users/{botUser}/payments", expect: botMember(200) },
   { method: "PUT", path: "/api/bot/tokens/{token}/users/{botUser}/tags", body: () => ({ tags: ["vip"] }), expect: botMember(200) },

@@ -72,7 +72,7 @@ describe("MCP endpoint", () => {
     const { client } = await connect(patFor(t, OWNER));
     const { tools } = await client.listTools();
     const names = tools.map((x) => x.name);
-    for (const n of ["list_projects", "get_project", "create_project", "update_project_data", "add_node", "update_node", "delete_node", "connect_nodes", "validate_project", "generate_code", "list_templates", "use_template", "list_tokens", "start_bot", "stop_bot", "bot_status", "read_logs", "list_bot_users", "bot_stats", "preview_start", "preview_send", "preview_transcript", "list_chats", "read_chat", "send_as_bot", "edit_bot_message", "set_takeover", "find_bot_users", "tag_bot_user", "bot_analytics", "node_funnel", "create_campaign", "test_campaign", "start_campaign", "pause_campaign", "campaign_status", "list_tables", "read_rows", "insert_row", "update_row", "delete_row"]) {
+    for (const n of ["list_projects", "get_project", "create_project", "update_project_data", "add_node", "update_node", "delete_node", "connect_nodes", "validate_project", "generate_code", "list_templates", "use_template", "list_tokens", "start_bot", "stop_bot", "bot_status", "read_logs", "list_bot_users", "bot_stats", "preview_start", "preview_send", "preview_transcript", "list_chats", "read_chat", "send_as_bot", "edit_bot_message", "set_takeover", "find_bot_users", "bot_user_facets", "tag_bot_user", "bot_analytics", "node_funnel", "create_campaign", "test_campaign", "start_campaign", "pause_campaign", "campaign_status", "list_tables", "read_rows", "insert_row", "update_row", "delete_row"]) {
       expect(names).toContain(n);
     }
     for (const tool of tools) {
@@ -231,6 +231,8 @@ describe("MCP endpoint", () => {
     expect(figures.totals).toMatchObject({ users: 1, activeUsers: 1, newUsers: 1 });
     expect(figures.commands).toEqual([{ command: "start", count: 2 }]);
     expect(errorText(await call(client, "bot_analytics", { tokenId, from: "2026-02-30" }))).toMatch(/from must be a date/);
+    // what an audience can name: the "vip" tag with its one reachable user
+    expect(await ok(client, "bot_user_facets", { tokenId })).toMatchObject({ users: 1, tags: [{ value: "vip", users: 1 }] });
     // a true rolling 24 hours (docs/analytics.md "Range rules")
     const rolling = await ok(client, "bot_analytics", { tokenId, hours: 24 });
     expect(rolling.series.length).toBe(24);
@@ -253,6 +255,11 @@ describe("MCP endpoint", () => {
     expect(errorText(await call(client, "pause_campaign", { tokenId, campaignId: campaign.id }))).toMatch(/being sent/);
     expect(errorText(await call(client, "create_campaign", { tokenId, name: "Past", message: { text: "x" }, scheduledAt: "2001-01-01T00:00:00Z" }))).toMatch(/past/);
     expect(errorText(await call(client, "create_campaign", { tokenId, name: "Bad", message: { text: "x" }, audience: { filter: "sometimes" } }))).toMatch(/filter/);
+    // an album and a time zone go through the same checks as over HTTP
+    expect(errorText(await call(client, "create_campaign", { tokenId, name: "Album", message: { text: "x", mediaIds: [1] } }))).toMatch(/2\.\.10/);
+    expect(errorText(await call(client, "create_campaign", { tokenId, name: "Album", message: { text: "x", mediaIds: [999_998, 999_999] } }))).toMatch(/not in the project/);
+    expect(errorText(await call(client, "create_campaign", { tokenId, name: "Zone", message: { text: "x" }, scheduledAt: "2099-01-01T10:00", timeZone: "Mars/Olympus" }))).toMatch(/timeZone/);
+    expect(await ok(client, "create_campaign", { tokenId, name: "Zone", message: { text: "x" }, scheduledAt: "2099-01-01T10:00", timeZone: "Europe/Moscow" })).toMatchObject({ scheduledAt: "2099-01-01T07:00:00.000Z", timeZone: "Europe/Moscow" });
     const logs = await ok(client, "read_logs", { projectId, limit: 50 });
     expect(Array.isArray(logs.items)).toBe(true);
     const stopped = await ok(client, "stop_bot", { projectId });

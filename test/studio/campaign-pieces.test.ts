@@ -1,43 +1,28 @@
-// The Campaigns tab's pure pieces (web/src/pages/project/campaigns): the users export read for the
-// audience's choices and sample users, a sample user's values in the preview (escaped for the
+// The Campaigns tab's pure pieces (web/src/pages/project/campaigns): the users' facets and sample
+// users for the audience's choices, a sample user's values in the preview (escaped for the
 // format, the user's own variables before the built-in names), the recipients CSV (quoted, formulas
 // guarded), typed ids, the schedule time in UTC, failure reasons, and the button rows round trip.
 import { describe, expect, test } from "bun:test";
 import { draftsOf, rowsOf } from "../../web/src/pages/project/dialogs/MessageParts";
 import { idsOf } from "../../web/src/pages/project/campaigns/AudienceStep";
 import { isoToZoned, zonedToIso } from "../../web/src/pages/project/campaigns/bits";
-import { parseCsv, peopleOf } from "../../web/src/pages/project/campaigns/people";
-import { recipientsCsv } from "../../web/src/pages/project/campaigns/Recipients";
+import { peopleOf } from "../../web/src/pages/project/campaigns/people";
+import { recipientsCsvUrl } from "../../web/src/pages/project/campaigns/api";
 import { renderFor } from "../../web/src/pages/project/campaigns/render";
 
-const HEAD = "id,first_name,last_name,username,language,premium,blocked,source,referrer_id,tags,first_seen_at,last_seen_at,messages_in,messages_out,city";
-
-describe("the users export, read for the wizard", () => {
-  test("quoted cells with commas, quotes and line breaks come back whole", () => {
-    expect(parseCsv('a,"b,c","say ""hi""","two\r\nlines"\r\nx,y,,z\r\n')).toEqual([["a", "b,c", 'say "hi"', "two\r\nlines"], ["x", "y", "", "z"]]);
-    expect(parseCsv("a,b\nc,d")).toEqual([["a", "b"], ["c", "d"]]);
-  });
-
-  test("languages, tags and sources that exist, sorted and once each; blocked users are no samples", () => {
-    const csv = [
-      HEAD,
-      "1,Ann,,ann,en,0,0,ads,,vip;beta,,,1,1,Rome",
-      "2,Bob,,,ru,0,1,'-promo,,vip,,,0,0,",
-      '3,"Eve, the spy",,,en,1,0,,,"",,,2,2,',
-      ",,,,xx,0,0,ghost,,ghost,,,0,0,",
-    ].join("\r\n") + "\r\n";
-    const p = peopleOf(csv);
-    expect(p.languages).toEqual(["en", "ru"]);
-    expect(p.tags).toEqual(["beta", "vip"]);
-    // the export's formula guard (a leading ') is taken off again
-    expect(p.sources).toEqual(["-promo", "ads"]);
+describe("the users' facets and sample users, for the wizard", () => {
+  test("the server's values in its order; blocked users are no samples", () => {
+    const facets = { users: 2, tags: [{ value: "vip", users: 2 }, { value: "beta", users: 1 }], languages: [{ value: "en", users: 2 }], sources: [] };
+    const page = [
+      { userId: "1", firstName: "Ann", lastName: "", userName: "ann", blocked: false, takeover: false, tags: [] },
+      { userId: "2", firstName: "Bob", lastName: "", userName: "", blocked: true, takeover: false, tags: [] },
+      { userId: "3", firstName: "Eve", lastName: "", userName: "", blocked: false, takeover: false, tags: [] },
+    ];
+    const p = peopleOf(facets, page);
+    expect(p.tags.map((f) => f.value)).toEqual(["vip", "beta"]);
+    expect(p.languages).toEqual([{ value: "en", users: 2 }]);
     expect(p.users.map((u) => u.userId)).toEqual(["1", "3"]);
-    expect(p.users[1]!.firstName).toBe("Eve, the spy");
-  });
-
-  test("an export without users offers nothing", () => {
-    expect(peopleOf(HEAD + "\r\n")).toEqual({ languages: [], tags: [], sources: [], users: [] });
-    expect(peopleOf("")).toEqual({ languages: [], tags: [], sources: [], users: [] });
+    expect(peopleOf({ users: 0, tags: [], languages: [], sources: [] }, [])).toEqual({ languages: [], tags: [], sources: [], users: [] });
   });
 });
 
@@ -61,21 +46,9 @@ describe("the preview's values", () => {
 });
 
 describe("the recipients CSV", () => {
-  test("a header, CRLF lines, quoted cells, formula cells guarded", () => {
-    const csv = recipientsCsv([
-      { userId: "1", status: "sent", error: null, sentAt: "2026-01-02T03:04:05.000Z" },
-      { userId: "2", status: "failed", error: "Forbidden: bot was blocked, by the user", sentAt: null },
-      { userId: "3", status: "failed", error: "=HYPERLINK(\"x\")", sentAt: null },
-    ]);
-    expect(csv.split("\r\n")).toEqual([
-      "user_id,status,error,sent_at",
-      "1,sent,,2026-01-02T03:04:05.000Z",
-      '2,failed,"Forbidden: bot was blocked, by the user",',
-      `3,failed,"'=HYPERLINK(""x"")",`,
-      "",
-    ]);
-    // read back by the shared reader (src/lib/csv.ts), the guard comes off again: a round trip
-    expect(parseCsv(csv)[3]).toEqual(["3", "failed", `=HYPERLINK("x")`, ""]);
+  test("is the server's export, with the list's filter", () => {
+    expect(recipientsCsvUrl(7, 3)).toBe("/api/bot/tokens/7/campaigns/3/recipients/export");
+    expect(recipientsCsvUrl(7, 3, "failed")).toBe("/api/bot/tokens/7/campaigns/3/recipients/export?status=failed");
   });
 });
 
@@ -89,6 +62,14 @@ describe("small conversions", () => {
     expect(zonedToIso("2030-05-06T07:08")).toBe("2030-05-06T07:08:00.000Z");
     expect(isoToZoned("2030-05-06T07:08:00.000Z")).toBe("2030-05-06T07:08");
     for (const bad of ["", "2030-05-06", "2030-13-45T99:99", "tomorrow"]) expect(zonedToIso(bad)).toBeNull();
+  });
+
+  test("a schedule time on another zone's clock (the campaign's timeZone)", () => {
+    expect(zonedToIso("2030-05-06T10:00", "Europe/Moscow")).toBe("2030-05-06T07:00:00.000Z");
+    expect(isoToZoned("2030-05-06T07:00:00.000Z", "Europe/Moscow")).toBe("2030-05-06T10:00");
+    // New York: -4 in summer, -5 in winter
+    expect(zonedToIso("2030-07-01T10:00", "America/New_York")).toBe("2030-07-01T14:00:00.000Z");
+    expect(zonedToIso("2030-01-15T10:00", "America/New_York")).toBe("2030-01-15T15:00:00.000Z");
   });
 
   test("button rows and their drafts round trip", () => {

@@ -3,9 +3,8 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { badRequest } from "../../errors";
-import { createSchema, TEST_USERS_MAX } from "../../modules/campaigns/model";
+import { createSchema, messageShape, TEST_USERS_MAX } from "../../modules/campaigns/model";
 import { CampaignsService } from "../../modules/campaigns/service";
-import { sendSchema } from "../../modules/dialogs/model";
 import { defineTool, type ToolContext } from "../tool";
 
 const tokenId = z.number().int().positive().describe("The bot token's id (list_tokens)");
@@ -28,10 +27,10 @@ export function campaignTools(server: McpServer, tc: ToolContext) {
 
   defineTool(server, tc, "create_campaign", {
     title: "Create a campaign",
-    description: "A message to an audience of a token's users, stored as a draft (or scheduled with scheduledAt, an ISO 8601 instant, UTC without an offset). The answer includes the audience's current size. Nothing is sent until start_campaign (or the schedule).",
-    input: { tokenId, name: z.string().min(1).max(100), message: sendSchema, audience, scheduledAt: z.string().optional() },
+    description: "A message to an audience of a token's users, stored as a draft (or scheduled with scheduledAt, an ISO 8601 date-time, read in timeZone — an IANA zone, default UTC — without an offset). The answer includes the audience's current size. Nothing is sent until start_campaign (or the schedule).",
+    input: { tokenId, name: z.string().min(1).max(100), message: messageShape.describe("{ text, format?, mediaId? (one file) or mediaIds? (an album of 2..10: photos and videos, or documents only, or audio only; no buttons), buttons? }"), audience, scheduledAt: z.string().optional(), timeZone: z.string().optional().describe("IANA time zone of the schedule, e.g. Europe/Moscow; default UTC") },
   }, async (a) => {
-    const body = parsed(createSchema, { name: a.name, message: a.message, audience: a.audience, scheduledAt: a.scheduledAt });
+    const body = parsed(createSchema, { name: a.name, message: a.message, audience: a.audience, scheduledAt: a.scheduledAt, timeZone: a.timeZone });
     const c = await campaigns.create(a.tokenId, tc.userId, body);
     const { size } = await campaigns.audienceSize(a.tokenId, tc.userId, body.audience ?? {});
     return { ...c, currentAudienceSize: size };

@@ -75,6 +75,13 @@ export function dialogTools(server: McpServer, tc: ToolContext) {
     readOnly: true,
   }, (a) => people.list(a.tokenId, tc.userId, { search: a.search ?? "", filter: a.filter, language: a.language, tag: a.tag, source: a.source, sort: a.sort }, a.limit ?? 10, a.offset ?? 0) as unknown as Record<string, unknown>);
 
+  defineTool(server, tc, "bot_user_facets", {
+    title: "Tags, languages and sources of bot users",
+    description: "The tags, languages and deep-link sources the token's users carry, each with how many users who did not block the bot carry it, most first (at most 100 of each): what a campaign's audience can name.",
+    input: { tokenId },
+    readOnly: true,
+  }, (a) => people.facets(a.tokenId, tc.userId) as unknown as Record<string, unknown>);
+
   defineTool(server, tc, "tag_bot_user", {
     title: "Tag a bot user",
     description: "Replaces a user's tags (each 1..32 characters, at most 20).",

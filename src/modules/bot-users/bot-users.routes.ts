@@ -8,7 +8,7 @@ import { jsonAnswer } from "../../http/openapi-answer";
 import { parseEnumQuery, parseIntQuery, parseTokenId } from "../../http/params";
 import { botUserFullSchema, botUserPageSchema, DAILY_DAYS_DEFAULT, DAILY_DAYS_MAX, PAYMENTS_LIMIT_DEFAULT, PAYMENTS_LIMIT_MAX, paymentsPageSchema, USERS_LIMIT_DEFAULT, USERS_LIMIT_MAX } from "./model";
 import { BotUsersService } from "./service";
-import { PEOPLE_FILTERS, PEOPLE_SORTS, type PeopleFilter } from "./model";
+import { FACETS_TOP, facetsSchema, PEOPLE_FILTERS, PEOPLE_SORTS, type PeopleFilter } from "./model";
 import { PeopleService } from "./people";
 
 
@@ -101,6 +101,17 @@ export const botUserRoutes = (ctx: AppContext) => {
         return csv;
       },
       { botActor: true, query: usersQuery, detail: { summary: "The users as CSV (the list's filters): fixed columns, then one per variable" } },
+    )
+    .get(
+      "/tokens/:tokenId/users/facets",
+      ({ actor, params }) => people.facets(parseTokenId(params.tokenId), actor.userId),
+      {
+        botActor: true,
+        detail: {
+          summary: `The tags, languages and sources of a bot's users with how many carry each (blocked users left out), most first, at most ${FACETS_TOP} of each`,
+          ...jsonAnswer(facetsSchema),
+        },
+      },
     )
     .get(
       "/tokens/:tokenId/users/:userId",

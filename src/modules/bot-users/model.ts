@@ -133,3 +133,15 @@ export interface PeopleFilter {
   source?: string;
   sort?: (typeof PEOPLE_SORTS)[number];
 }
+
+/** How many values of each kind the facets answer carries (an audience names at most 100 of each). */
+export const FACETS_TOP = 100;
+const facet = z.array(z.object({ value: z.string(), users: z.number().int() }));
+export const facetsSchema = z.object({
+  /** users who did not block the bot: whom an audience can reach */
+  users: z.number().int(),
+  tags: facet,
+  languages: facet,
+  sources: facet,
+});
+export type Facets = z.output<typeof facetsSchema>;

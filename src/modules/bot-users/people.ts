@@ -5,8 +5,8 @@ import type { ProjectDb } from "../../db/project-db";
 import { notFound } from "../../errors";
 import { csvCell } from "../../lib/csv-cell";
 import { pageInfo, parseVariables, type BotUserListItem, type BotUserPage, type PaymentsPage, type PersonFields } from "./model";
-import type { PeopleFilter } from "./model";
-import { deletePerson, knownUser, userFactsOf, paymentsOf, peoplePage, peopleRows, personOf, setTags, takeoverOf, type ListRow } from "./queries";
+import { FACETS_TOP, type Facets, type PeopleFilter } from "./model";
+import { deletePerson, facetsOf, knownUser, userFactsOf, paymentsOf, peoplePage, peopleRows, personOf, setTags, takeoverOf, type ListRow } from "./queries";
 
 export function tagsOf(raw: string | null | undefined): string[] {
   try {
@@ -36,6 +36,13 @@ export class PeopleService {
     const { rows, count } = peoplePage(db, tokenId, f, limit, offset);
     const items = rows.map(listItemOf);
     return { items, ...pageInfo(count, offset, limit, items.length) };
+  }
+
+  /** The tags, languages and sources among the users who did not block the bot, most users first. */
+  facets(tokenId: number, actorId: number): Facets {
+    const db = this.fileOf(tokenId, actorId);
+    if (!db) return { users: 0, tags: [], languages: [], sources: [] };
+    return facetsOf(db, tokenId, FACETS_TOP);
   }
 
   /** The detail's added fields (the caller checked access and that the user exists). */

@@ -180,3 +180,35 @@ export function deletePerson(db: ProjectDb, tokenId: number, userId: string) {
     tx.delete(chats).where(and(eq(chats.tokenId, tokenId), eq(chats.chatId, userId))).run();
   });
 }
+
+/**
+ * The values a campaign's audience can name, each with how many users who did not block the bot
+ * carry it, most users first (docs/campaigns.md#the-audience): one grouped read each, no user rows.
+ */
+export function facetsOf(db: ProjectDb, tokenId: number, top: number) {
+  const reachable = and(eq(botUsers.tokenId, tokenId), notBlocked);
+  const language = sql<string>`coalesce(${people.languageCode}, ${botUsers.languageCode})`;
+  const n = sql<number>`count(*)`;
+  const grouped = (value: SQL<string>, extra?: SQL) =>
+    db
+      .select({ value, users: n })
+      .from(botUsers)
+      .leftJoin(people, samePerson)
+      .where(and(reachable, sql`${value} IS NOT NULL AND ${value} <> ''`, extra))
+      .groupBy(value)
+      .orderBy(desc(n), asc(value))
+      .limit(top)
+      .all();
+  const tags = db
+    .select({ value: sql<string>`t.value`, users: sql<number>`count(DISTINCT ${botUsers.userId})` })
+    .from(botUsers)
+    .innerJoin(people, samePerson)
+    .innerJoin(sql`json_each(${people.tags}) t`, sql`1`)
+    .where(and(reachable, sql`typeof(t.value) = 'text' AND t.value <> ''`))
+    .groupBy(sql`t.value`)
+    .orderBy(desc(sql`2`), asc(sql`t.value`))
+    .limit(top)
+    .all();
+  const users = db.select({ n }).from(botUsers).leftJoin(people, samePerson).where(reachable).get()?.n ?? 0;
+  return { users, tags, languages: grouped(language), sources: grouped(sql<string>`${people.source}`) };
+}

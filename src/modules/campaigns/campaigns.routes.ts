@@ -132,13 +132,13 @@ export const campaignRoutes = (ctx: AppContext) => {
     )
     .get(
       "/:id/recipients/export",
-      async ({ actor, params, set }) => {
+      async ({ actor, params, query, set }) => {
         const { tokenId, id } = ids(params);
-        const csv = await service.recipientsCsv(tokenId, actor.userId, id);
+        const csv = await service.recipientsCsv(tokenId, actor.userId, id, parseEnumQuery(query.status, RECIPIENT_FILTERS, "status"));
         set.headers["content-type"] = "text/csv; charset=utf-8";
         set.headers["content-disposition"] = `attachment; filename="campaign-${id}-recipients.csv"`;
         return csv;
       },
-      { botActor: true, detail: { summary: "The recipients as CSV: userId, firstName, username, status, error, sentAt" } },
+      { botActor: true, query: z.looseObject({ status: recipientsQuery.shape.status }), detail: { summary: "The recipients as CSV: userId, firstName, username, status, error, sentAt (status filters as the list does)" } },
     );
 };

@@ -3,7 +3,8 @@
 import { z } from "zod";
 import type { CampaignStatus, RecipientStatus } from "../../db/project-schema";
 import { sendSchema } from "../dialogs/model";
-import type { CampaignRow, RecipientRow } from "./queries";
+import { isTimeZone, wallToInstant } from "../../lib/zoned-time";
+import type { CampaignRow, NamedRecipient } from "./queries";
 
 export const CAMPAIGN_STATUSES = ["draft", "scheduled", "sending", "paused", "done", "cancelled"] as const satisfies readonly CampaignStatus[];
 /** What the recipients list filters on: `sending` (in flight) is listed with `pending`. */
@@ -17,13 +18,16 @@ export const USER_IDS_MAX = 10_000;
 const userId = z.string().regex(/^\d{1,20}$/, "a user id is a positive integer, as a string");
 const listOf = (what: string, max: number, item: z.ZodType<string> = z.string().trim().min(1, `a ${what} must not be empty`).max(64, `a ${what} is at most 64 characters`)) =>
   z.array(item).max(max, `at most ${max} ${what}s`).optional();
+/** A schedule as typed: without an offset it is read in the campaign's time zone, by the service. */
+const when = (name: string) => z.string().refine((s) => isInstant(s), `${name} must be an ISO 8601 date-time (in the campaign's timeZone unless it names an offset)`);
+export const timeZoneSchema = z.string({ error: "timeZone must be an IANA time zone such as Europe/Moscow" }).refine(isTimeZone, "timeZone must be an IANA time zone such as Europe/Moscow, or UTC");
 const instant = (name: string) =>
   z
     .string()
     .refine((s) => isInstant(s), `${name} must be an ISO 8601 date-time (UTC unless it names an offset)`)
     .transform((s) => toInstant(s));
 
-/** ISO 8601 date or date-time; without an offset it is UTC (the project's time zone, docs/campaigns.md#schedules). */
+/** ISO 8601 date or date-time (the offset, when there is none, is the caller's: docs/campaigns.md#schedules). */
 export function isInstant(s: string): boolean {
   return /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(s) && !Number.isNaN(Date.parse(zoned(s)));
 }
@@ -33,6 +37,8 @@ function zoned(s: string): string {
   return /(Z|[+-]\d{2}:?\d{2})$/.test(t) ? t : t + "Z";
 }
 export const toInstant = (s: string) => new Date(zoned(s)).toISOString();
+/** A schedule's instant: its own offset, or else its wall time in the zone. */
+export const instantIn = (s: string, zone: string) => (/(Z|[+-]\d{2}:?\d{2})$/.test(s) ? toInstant(s) : (wallToInstant(s, zone) ?? toInstant(s)));
 
 export const audienceSchema = z.strictObject({
   filter: z.enum(["all", "active", "inactive"], { error: "filter must be all, active or inactive" }).optional(),
@@ -48,15 +54,41 @@ export type Audience = z.output<typeof audienceSchema>;
 /** "active" without a number of days means seen within the last 30. */
 export const ACTIVE_DAYS_DEFAULT = 30;
 
-export const messageSchema = sendSchema;
+/** Telegram's sendMediaGroup takes 2..10 items (docs/campaigns.md#albums). */
+export const ALBUM_MIN = 2;
+export const ALBUM_MAX = 10;
+/** The message's fields, for a JSON schema (MCP); messageSchema adds the rules across fields. */
+export const messageShape = sendSchema.extend({
+  mediaIds: z
+    .array(z.number({ error: "mediaIds must be integers" }).int("mediaIds must be integers").positive("mediaIds must be positive"), { error: "mediaIds must be an array of media ids" })
+    .min(ALBUM_MIN, `an album has ${ALBUM_MIN}..${ALBUM_MAX} media files`)
+    .max(ALBUM_MAX, `an album has ${ALBUM_MIN}..${ALBUM_MAX} media files`)
+    .refine((ids) => new Set(ids).size === ids.length, "mediaIds: a media file is in the album once")
+    .optional(),
+});
+export const messageSchema = messageShape.superRefine((m, ctx) => {
+  if (m.mediaIds && m.mediaId !== undefined) ctx.addIssue({ code: "custom", path: ["mediaIds"], message: "a message has mediaId (one file) or mediaIds (an album), not both" });
+  // Telegram cannot put an inline keyboard under a media group (docs/campaigns.md#albums)
+  if (m.mediaIds && m.buttons?.length) ctx.addIssue({ code: "custom", path: ["buttons"], message: "an album (mediaIds) cannot carry buttons: Telegram attaches no keyboard to a media group" });
+});
 export type CampaignMessage = z.output<typeof messageSchema>;
+
+/** What an album of these media kinds breaks of Telegram's media group rules, or null. */
+export function albumProblem(kinds: string[]): string | null {
+  const group = (k: string) => (k === "photo" || k === "video" ? "photos and videos" : k === "audio" ? "audio" : "documents");
+  const groups = new Set(kinds.map(group));
+  if (groups.size <= 1) return null;
+  return `an album holds photos and videos (mixed), or documents only, or audio only; this one mixes ${[...groups].join(" and ")}`;
+}
 
 const name = z.string().trim().min(1, "name must not be empty").max(NAME_MAX, `name is at most ${NAME_MAX} characters`);
 export const createSchema = z.strictObject({
   name,
   message: messageSchema,
   audience: audienceSchema.optional(),
-  scheduledAt: instant("scheduledAt").optional(),
+  scheduledAt: when("scheduledAt").optional(),
+  /** the IANA zone the schedule is typed and shown in; default UTC */
+  timeZone: timeZoneSchema.optional(),
 });
 export type CreateBody = z.output<typeof createSchema>;
 
@@ -65,7 +97,8 @@ export const patchSchema = z.strictObject({
   message: messageSchema.optional(),
   audience: audienceSchema.optional(),
   /** null takes a scheduled campaign back to draft */
-  scheduledAt: instant("scheduledAt").nullable().optional(),
+  scheduledAt: when("scheduledAt").nullable().optional(),
+  timeZone: timeZoneSchema.optional(),
 });
 export type PatchBody = z.output<typeof patchSchema>;
 
@@ -88,6 +121,8 @@ export const campaignViewSchema = z.object({
     text: z.string(),
     format: z.enum(["none", "html", "markdown"]).optional(),
     mediaId: int.optional(),
+    /** an album: 2..10 of the project's media files, the text the first one's caption */
+    mediaIds: z.array(int).optional(),
     buttons: z.array(z.array(z.object({ text: z.string(), url: z.string().optional(), goto: z.string().optional() }))).optional(),
   }),
   audience: z.object({
@@ -103,6 +138,8 @@ export const campaignViewSchema = z.object({
   /** fixed when sending starts; null before */
   audienceSize: int.nullable(),
   scheduledAt: z.string().nullable(),
+  /** the IANA zone the Studio types and shows the schedule in (scheduledAt itself is an instant) */
+  timeZone: z.string(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
   /** when delete-sent last ran, or null */
@@ -119,6 +156,10 @@ export type CampaignView = z.output<typeof campaignViewSchema>;
 export const campaignPageSchema = z.object({ items: z.array(campaignViewSchema), total: int, page: int, perPage: int });
 export const recipientViewSchema = z.object({
   userId: z.string(),
+  /** the user's names as the bot last saw them; null when the user is no longer recorded */
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  username: z.string().nullable(),
   status: z.enum(["pending", "sending", "sent", "failed"]),
   /** failed: "blocked", "deactivated", "unknown" (in flight at a crash) or the messenger's words */
   error: z.string().nullable(),
@@ -137,7 +178,7 @@ const parse = <T>(raw: string, fallback: T): T => {
   }
 };
 
-export function campaignView(r: CampaignRow, counts: Counts): CampaignView {
+export function campaignView(r: CampaignRow, counts: Counts, timeZone: string): CampaignView {
   return {
     id: r.id,
     tokenId: r.tokenId,
@@ -147,6 +188,7 @@ export function campaignView(r: CampaignRow, counts: Counts): CampaignView {
     audience: parse(r.audience, {}),
     audienceSize: r.audienceSize,
     scheduledAt: r.scheduledAt,
+    timeZone,
     startedAt: r.startedAt,
     finishedAt: r.finishedAt,
     sentDeletedAt: r.sentDeletedAt,
@@ -158,4 +200,4 @@ export function campaignView(r: CampaignRow, counts: Counts): CampaignView {
   };
 }
 
-export const recipientView = (r: RecipientRow) => ({ userId: r.userId, status: r.status, error: r.error, sentAt: r.sentAt });
+export const recipientView = (r: NamedRecipient) => ({ userId: r.userId, firstName: r.firstName, lastName: r.lastName, username: r.username, status: r.status, error: r.error, sentAt: r.sentAt });

@@ -7,6 +7,8 @@ import type { ProjectDb } from "../../db/project-db";
 import { projects } from "../../db/schema";
 import {
   projectBotPeople as people,
+  projectCampaignAlbumMessages as album,
+  projectCampaignTimeZones as zones,
   projectBotState as state,
   projectBotUsers as users,
   projectCampaignRecipients as recipients,
@@ -67,6 +69,16 @@ export function insertCampaign(db: ProjectDb, c: NewCampaign): CampaignRow {
   return db.insert(campaigns).values(c).returning().get();
 }
 
+/** The zone a campaign's schedule is typed and shown in: UTC unless one was set. */
+export function timeZoneOf(db: ProjectDb, campaignId: number): string {
+  // read with every view of a campaign (the Studio polls it): a statement the connection keeps
+  return db.$client.query<{ z: string }, [number]>("SELECT time_zone AS z FROM campaign_time_zones WHERE campaign_id = ?").get(campaignId)?.z ?? "UTC";
+}
+
+export function setTimeZone(db: ProjectDb, campaignId: number, timeZone: string) {
+  db.insert(zones).values({ campaignId, timeZone }).onConflictDoUpdate({ target: zones.campaignId, set: { timeZone } }).run();
+}
+
 export function campaignOf(db: ProjectDb, tokenId: number, id: number): CampaignRow | undefined {
   return db.select().from(campaigns).where(and(eq(campaigns.tokenId, tokenId), eq(campaigns.id, id))).get();
 }
@@ -88,6 +100,8 @@ export function updateCampaignIf(db: ProjectDb, id: number, from: CampaignStatus
 
 export function deleteCampaign(db: ProjectDb, id: number) {
   db.transaction((tx) => {
+    tx.delete(zones).where(eq(zones.campaignId, id)).run();
+    tx.delete(album).where(inArray(album.recipientId, tx.select({ id: recipients.id }).from(recipients).where(eq(recipients.campaignId, id)))).run();
     tx.delete(recipients).where(eq(recipients.campaignId, id)).run();
     tx.delete(campaigns).where(eq(campaigns.id, id)).run();
   });
@@ -142,10 +156,33 @@ export function countsOf(db: ProjectDb, campaignId: number): Counts {
   return counts;
 }
 
-export function recipientPage(db: ProjectDb, campaignId: number, status: "pending" | "sent" | "failed" | undefined, limit: number, offset: number): { rows: RecipientRow[]; total: number } {
-  const where = and(eq(recipients.campaignId, campaignId), status === undefined ? undefined : status === "pending" ? inArray(recipients.status, ["pending", "sending"]) : eq(recipients.status, status));
+/** A recipients filter: `pending` takes a send in flight too. */
+const statusIs = (status: "pending" | "sent" | "failed" | undefined) =>
+  status === undefined ? undefined : status === "pending" ? inArray(recipients.status, ["pending", "sending"]) : eq(recipients.status, status);
+
+/** A recipient with the user's names as the bot last saw them (null: no longer recorded). */
+export type NamedRecipient = RecipientRow & { firstName: string | null; lastName: string | null; username: string | null };
+
+export function recipientPage(db: ProjectDb, tokenId: number, campaignId: number, status: "pending" | "sent" | "failed" | undefined, limit: number, offset: number): { rows: NamedRecipient[]; total: number } {
+  const where = and(eq(recipients.campaignId, campaignId), statusIs(status));
   const total = db.select({ n: sql<number>`count(*)` }).from(recipients).where(where).get()?.n ?? 0;
-  const rows = db.select().from(recipients).where(where).orderBy(recipients.id).limit(limit).offset(offset).all();
+  const page = db.select().from(recipients).where(where).orderBy(recipients.id).limit(limit).offset(offset).all();
+  // the page's users only (a join would be made for every row the offset skips too), by a
+  // statement the connection keeps: the Studio polls this page while a campaign sends
+  const named = new Map(
+    page.length === 0
+      ? []
+      : db.$client
+          .query<{ userId: string; firstName: string | null; lastName: string | null; username: string | null }, [number, string]>(
+            "SELECT user_id AS userId, first_name AS firstName, last_name AS lastName, username FROM bot_users WHERE token_id = ? AND user_id IN (SELECT value FROM json_each(?))",
+          )
+          .all(tokenId, JSON.stringify(page.map((r) => r.userId)))
+          .map((u) => [u.userId, u] as const),
+  );
+  const rows = page.map((r) => {
+    const u = named.get(r.userId);
+    return { ...r, firstName: u?.firstName ?? null, lastName: u?.lastName ?? null, username: u?.username ?? null };
+  });
   return { rows, total };
 }
 
@@ -197,7 +234,7 @@ export function addresseesOf(db: ProjectDb, tokenId: number, userIds: string[]):
 
 // The sender's statements, prepared once per file: built by drizzle for each of 100,000 recipients
 // they cost more than the send itself (bench/campaigns.ts).
-const hot = new WeakMap<ProjectDb, { claim: Statement; sent: Statement; failed: Statement; back: Statement; counted: Statement }>();
+const hot = new WeakMap<ProjectDb, { claim: Statement; sent: Statement; failed: Statement; back: Statement; album: Statement; file: Statement; counted: Statement }>();
 function hotOf(db: ProjectDb) {
   let s = hot.get(db);
   if (!s) {
@@ -206,11 +243,16 @@ function hotOf(db: ProjectDb) {
       sent: db.$client.prepare("UPDATE campaign_recipients SET status = 'sent', messenger_message_id = ?, sent_at = ?, error = NULL WHERE id = ?"),
       failed: db.$client.prepare("UPDATE campaign_recipients SET status = 'failed', error = ? WHERE id = ?"),
       back: db.$client.prepare("UPDATE campaign_recipients SET status = 'pending' WHERE id = ?"),
+      album: db.$client.prepare("INSERT OR IGNORE INTO campaign_album_messages (recipient_id, messenger_message_id) VALUES (?, ?)"),
+      // a media message's file beside its format (writeOutgoing may have written the format row)
+      file: db.$client.prepare(
+        "INSERT INTO bot_message_details (id, token_id, file_id, media_id) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET file_id = excluded.file_id, media_id = excluded.media_id",
+      ),
       // a send of a token that keeps no messages has no chat record (writeOutgoing counts those):
-      // it still is a message out of its hour (docs/analytics.md)
+      // its messages (an album's each) still are messages out of their hour (docs/analytics.md)
       counted: db.$client.prepare(
-        "INSERT INTO analytics_hours (token_id, hour, messages_out) SELECT c.token_id, ?, 1 FROM campaign_recipients r JOIN campaigns c ON c.id = r.campaign_id " +
-          "WHERE r.id = ? ON CONFLICT (token_id, hour) DO UPDATE SET messages_out = analytics_hours.messages_out + 1",
+        "INSERT INTO analytics_hours (token_id, hour, messages_out) SELECT c.token_id, ?, ? FROM campaign_recipients r JOIN campaigns c ON c.id = r.campaign_id " +
+          "WHERE r.id = ? ON CONFLICT (token_id, hour) DO UPDATE SET messages_out = analytics_hours.messages_out + excluded.messages_out",
       ),
     };
     hot.set(db, s);
@@ -229,7 +271,7 @@ export function claimRecipients(db: ProjectDb, ids: number[]): Set<number> {
 
 /** How one claimed send ended: taken (with the chat's record when kept), refused, or not taken (429: pending again). */
 export type Settled =
-  | { id: number; sent: { messageId: number; at: string; record?: { tokenId: number; chatId: string; message: NewMessage; format: string | null } } }
+  | { id: number; sent: { messageId: number; at: string; albumIds?: number[]; records: { tokenId: number; chatId: string; message: NewMessage; format: string | null; fileId?: string | null; mediaId?: number | null }[] } }
   | { id: number; failed: string }
   | { id: number; back: true };
 
@@ -241,9 +283,13 @@ export function settleRecipients(db: ProjectDb, outcomes: Settled[]) {
     for (const o of outcomes) {
       if ("sent" in o) {
         s.sent.run(o.sent.messageId, o.sent.at, o.id);
-        const r = o.sent.record;
-        if (r) writeOutgoing(db, r.tokenId, r.chatId, r.message, r.format);
-        else s.counted.run(o.sent.at.slice(0, 13), o.id);
+        const albumIds = o.sent.albumIds ?? [];
+        for (const m of albumIds) s.album.run(o.id, m);
+        for (const r of o.sent.records) {
+          const row = writeOutgoing(db, r.tokenId, r.chatId, r.message, r.format);
+          if (r.fileId || r.mediaId) s.file.run(row.id, r.tokenId, r.fileId ?? null, r.mediaId ?? null);
+        }
+        if (o.sent.records.length === 0) s.counted.run(o.sent.at.slice(0, 13), 1 + albumIds.length, o.id);
       } else if ("failed" in o) s.failed.run(o.failed, o.id);
       else s.back.run(o.id);
     }
@@ -263,9 +309,15 @@ export function campaignsIn(db: ProjectDb, statuses: CampaignStatus[]): Campaign
 }
 
 /** Sent messages not yet deleted, a batch at a time (delete-sent). */
-export function sentNotDeleted(db: ProjectDb, campaignId: number, afterId: number, limit: number): { id: number; userId: string; messageId: number | null }[] {
+/** `albumIds`: an album's messages after the first (JSON text of an array), or null. */
+export function sentNotDeleted(db: ProjectDb, campaignId: number, afterId: number, limit: number): { id: number; userId: string; messageId: number | null; albumIds: string | null }[] {
   return db
-    .select({ id: recipients.id, userId: recipients.userId, messageId: recipients.messengerMessageId })
+    .select({
+      id: recipients.id,
+      userId: recipients.userId,
+      messageId: recipients.messengerMessageId,
+      albumIds: sql<string | null>`(SELECT json_group_array(${album.messengerMessageId}) FROM ${album} WHERE ${album.recipientId} = ${recipients.id} HAVING count(*) > 0)`,
+    })
     .from(recipients)
     .where(and(eq(recipients.campaignId, campaignId), eq(recipients.status, "sent"), sql`${recipients.deletedAt} IS NULL`, sql`${recipients.id} > ${afterId}`))
     .orderBy(recipients.id)
@@ -283,12 +335,12 @@ export function projectIds(db: Db): number[] {
 }
 
 /** Recipients after `afterId` in order with the user's names, for the CSV report (read a page at a time). */
-export function recipientRowsForCsv(db: ProjectDb, tokenId: number, campaignId: number, afterId: number, limit: number) {
+export function recipientRowsForCsv(db: ProjectDb, tokenId: number, campaignId: number, status: "pending" | "sent" | "failed" | undefined, afterId: number, limit: number) {
   return db
     .select({ id: recipients.id, userId: recipients.userId, firstName: users.firstName, username: users.username, status: recipients.status, error: recipients.error, sentAt: recipients.sentAt })
     .from(recipients)
     .leftJoin(users, and(eq(users.tokenId, tokenId), eq(users.userId, recipients.userId)))
-    .where(and(eq(recipients.campaignId, campaignId), sql`${recipients.id} > ${afterId}`))
+    .where(and(eq(recipients.campaignId, campaignId), statusIs(status), sql`${recipients.id} > ${afterId}`))
     .orderBy(recipients.id)
     .limit(limit)
     .all();

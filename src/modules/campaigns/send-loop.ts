@@ -123,7 +123,8 @@ export class CampaignLoops {
           const out = await sendOne(this.host.send, t, prepared, r);
           if (out.ok) {
             const at = new Date().toISOString();
-            return { id: r.id, sent: { messageId: out.messageId, at, record: record(t, r.userId, prepared, out.messageId, out.text, at, first.nodeId) } };
+            const records = recordsOf(t, r.userId, prepared, out.messageIds ?? [out.messageId], out.fileIds ?? [], out.text, at, first.nodeId);
+            return { id: r.id, sent: { messageId: out.messageId, albumIds: out.messageIds?.slice(1), at, records } };
           }
           return out.retryAfter !== undefined ? { id: r.id, back: true } : { id: r.id, failed: out.error };
         }),
@@ -133,19 +134,28 @@ export class CampaignLoops {
   }
 }
 
-/** The campaign's message as the chat's record holds it (docs/dialogs.md); none when the token keeps no messages. */
-function record(token: SendToken, chatId: string, p: Prepared, messageId: number, text: string, at: string, nodeId: string | null) {
-  if (token.messageRetentionDays <= 0) return undefined;
-  const message: NewMessage = {
-    direction: "out",
-    sentBy: "campaign",
-    operatorId: null,
-    kind: p.media?.field ?? "text",
-    text,
-    buttons: p.keyboard ? JSON.stringify(p.keyboard.map((r) => r.map((b) => (b.url ? { text: b.text, url: b.url } : { text: b.text, data: b.callback_data })))) : null,
-    messengerMessageId: messageId,
-    nodeId,
-    createdAt: at,
-  };
-  return { tokenId: token.id, chatId, message, format: p.format === "none" ? null : p.format };
+/**
+ * The campaign's message as the chat's record holds it (docs/dialogs.md): one record per message
+ * (an album's items each, the caption on the first); none when the token keeps no messages.
+ */
+function recordsOf(token: SendToken, chatId: string, p: Prepared, messageIds: number[], fileIds: (string | null)[], text: string, at: string, nodeId: string | null) {
+  if (token.messageRetentionDays <= 0) return [];
+  const format = p.format === "none" ? null : p.format;
+  const buttons = p.keyboard ? JSON.stringify(p.keyboard.map((r) => r.map((b) => (b.url ? { text: b.text, url: b.url } : { text: b.text, data: b.callback_data })))) : null;
+  return messageIds.map((messageId, i) => {
+    const message: NewMessage = {
+      direction: "out",
+      sentBy: "campaign",
+      operatorId: null,
+      kind: p.album?.[i]?.type ?? p.media?.field ?? "text",
+      text: i === 0 ? text : "",
+      buttons,
+      messengerMessageId: messageId,
+      nodeId,
+      createdAt: at,
+    };
+    // the file as Dialogs shows it (fetched through the token by its file id), and the project's media file
+    const mediaId = p.album?.[i]?.mediaId ?? p.media?.mediaId ?? null;
+    return { tokenId: token.id, chatId, message, format: i === 0 ? format : null, fileId: fileIds[i] ?? null, mediaId };
+  });
 }

@@ -2,9 +2,10 @@
 // sends, the messenger's answer classified. The sender's worker thread (send-loop.ts) and the test
 // send on the server's event loop (service.ts) both call it (docs/campaigns.md#the-sender).
 import { MessengerError } from "../../errors";
-import type { MessengerClient } from "../../messenger/client";
+import type { FilePart, MessengerClient } from "../../messenger/client";
 import type { SendPace } from "../../messenger/send-pace";
 import { renderFor } from "../../lib/shared-render";
+import { messageFileId } from "../../lib/shared-runtime";
 import type { TokenRow } from "../tokens/access";
 import { BLOCKED, PARSE_MODE } from "../dialogs/service";
 import type { Addressee } from "./queries";
@@ -14,27 +15,25 @@ export interface Prepared {
   text: string;
   format: "none" | "html" | "markdown";
   keyboard?: { text: string; url?: string; callback_data?: string }[][];
-  media?: { method: string; field: string; kind: string; fileName: string; mimeType: string; bytes: Uint8Array; fileId?: string };
+  media?: { mediaId: number; method: string; field: string; kind: string; fileName: string; mimeType: string; bytes: Uint8Array; fileId?: string };
+  /** an album (sendMediaGroup): the items in order, the caption on the first (docs/campaigns.md#albums) */
+  album?: { mediaId: number; type: string; fileName: string; mimeType: string; bytes: Uint8Array; fileId?: string }[];
 }
 
 /** The token's fields a send reads (what the server hands the worker thread). */
 export type SendToken = Pick<TokenRow, "id" | "projectId" | "token" | "sendsPerSecond" | "protectContent" | "messageRetentionDays">;
 
-/** A sent message carries the text the recipient got (their variables rendered in), for its record. */
-export type SendOutcome = { ok: true; messageId: number; text: string } | { ok: false; retryAfter?: number; error: string };
+/**
+ * A sent message carries the text the recipient got (their variables rendered in), for its record;
+ * an album's `messageIds` are all of its messages, the first being `messageId`.
+ */
+export type SendOutcome = { ok: true; messageId: number; messageIds?: number[]; fileIds?: (string | null)[]; text: string } | { ok: false; retryAfter?: number; error: string };
 
 export interface SendDeps {
   messenger: MessengerClient;
   pace: SendPace;
   /** the user blocked the bot or is gone: mark the person blocked, as Dialogs does */
   blocked(token: SendToken, userId: string): void;
-}
-
-/** The file id the messenger answered for an upload (so the next recipient reuses it). */
-function fileIdOf(result: Record<string, unknown>, field: string): string | undefined {
-  const v = result[field];
-  if (Array.isArray(v)) return (v[v.length - 1] as { file_id?: string } | undefined)?.file_id;
-  return (v as { file_id?: string } | undefined)?.file_id;
 }
 
 function parseVars(raw: string | null): Record<string, unknown> {
@@ -59,12 +58,14 @@ export async function sendOne(deps: SendDeps, token: SendToken, p: Prepared, to:
   };
   await deps.pace.slot(token.id, token.sendsPerSecond);
   try {
+    if (p.album && p.album.length > 0) return await sendAlbum(deps, token, p.album, params, text);
     if (p.media) {
       const m = p.media;
       const file = m.fileId ? undefined : { field: m.field, name: m.fileName, type: m.mimeType, bytes: m.bytes };
       const r = await deps.messenger.call<Record<string, unknown> & { message_id: number }>(token.token, m.method, { ...params, caption: text, [m.field]: m.fileId }, file);
-      m.fileId ??= fileIdOf(r, m.field);
-      return { ok: true, messageId: r.message_id, text };
+      const fileId = messageFileId(r);
+      m.fileId ??= fileId ?? undefined;
+      return { ok: true, messageId: r.message_id, fileIds: [fileId], text };
     }
     const r = await deps.messenger.call<{ message_id: number }>(token.token, "sendMessage", { ...params, text });
     return { ok: true, messageId: r.message_id, text };
@@ -81,4 +82,26 @@ export async function sendOne(deps: SendDeps, token: SendToken, p: Prepared, to:
     // unreachable: the messenger may have taken it, so it is not retried (at most once)
     return { ok: false, error: e.kind === "unreachable" ? "unknown" : e.message.slice(0, 300) };
   }
+}
+
+/**
+ * An album in one sendMediaGroup: files not uploaded yet go as attach:// parts, the caption rides on
+ * the first item (a media group takes no keyboard: the model refuses buttons with one).
+ */
+async function sendAlbum(deps: SendDeps, token: SendToken, album: NonNullable<Prepared["album"]>, params: Record<string, unknown>, text: string): Promise<SendOutcome> {
+  const files: FilePart[] = [];
+  const media = album.map((it, i) => {
+    if (!it.fileId) files.push({ field: `file${i}`, name: it.fileName, type: it.mimeType, bytes: it.bytes });
+    return { type: it.type, media: it.fileId ?? `attach://file${i}`, ...(i === 0 && { caption: text, parse_mode: params.parse_mode }) };
+  });
+  const sent = await deps.messenger.call<(Record<string, unknown> & { message_id: number })[]>(
+    token.token,
+    "sendMediaGroup",
+    { chat_id: params.chat_id, protect_content: params.protect_content, media },
+    files,
+  );
+  const fileIds = sent.map((m) => messageFileId(m));
+  album.forEach((it, i) => (it.fileId ??= fileIds[i] ?? undefined));
+  const ids = sent.map((m) => m.message_id);
+  return { ok: true, messageId: ids[0]!, messageIds: ids, fileIds, text };
 }

@@ -6,7 +6,7 @@
 // compiled executable (scripts/build.ts).
 import { ProjectDatabases } from "../../db/project-db";
 import { MessengerClient } from "../../messenger/client";
-import { SendPace } from "../../messenger/send-pace";
+import { projectFileLedger, SendPace } from "../../messenger/send-pace";
 import { markBlocked } from "../dialogs/queries";
 import { CampaignLoops } from "./send-loop";
 import type { SendToken } from "./send-one";
@@ -38,9 +38,17 @@ function tokenOf(tokenId: number): SendToken | null {
 
 function init(m: Extract<ToThread, { kind: "init" }>) {
   const messenger = new MessengerClient({ apiRoot: m.messengerApiRoot });
-  const pace = new SendPace(m.pace);
   const projectFiles = new ProjectDatabases(m.dataDir, (projectId, dropped) =>
     tell({ kind: "log", level: "warn", text: `Project ${projectId}: its file held a schema Botloom did not write; dropped ${dropped.map((e) => `${e.type} ${JSON.stringify(e.name)}`).join(", ")}` }),
+  );
+  // the server's budget (shared memory) and the bot's (the project file's send_pace row, through
+  // this thread's own connection): a campaign sent here keeps the token's one pace with both
+  const pace = new SendPace(
+    m.pace,
+    projectFileLedger((tokenId) => {
+      const t = tokens.get(tokenId)?.row;
+      return t ? projectFiles.existing(t.projectId)?.$client : undefined;
+    }),
   );
   files = projectFiles;
   loops = new CampaignLoops({

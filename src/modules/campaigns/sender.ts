@@ -68,11 +68,16 @@ export class CampaignSender {
   async prepare(projectId: number, m: CampaignMessage): Promise<Prepared> {
     const keyboard = m.buttons?.map((row) => row.map((b) => ("url" in b ? { text: b.text, url: b.url } : { text: b.text, callback_data: GOTO_DATA_PREFIX + b.goto })));
     const p: Prepared = { text: m.text, format: m.format ?? "none", keyboard };
+    if (m.mediaIds) {
+      // read once, like a single file; the first send uploads them and the rest reuse the file ids
+      const items = await Promise.all(m.mediaIds.map((id) => this.ctx.media.bytesOf(projectId, id)));
+      p.album = items.flatMap((media, i) => (media ? [{ mediaId: m.mediaIds![i]!, type: MEDIA_METHOD[media.kind]?.[1] ?? "document", fileName: media.fileName, mimeType: media.mimeType, bytes: media.bytes }] : []));
+    }
     if (m.mediaId !== undefined) {
       const media = await this.ctx.media.bytesOf(projectId, m.mediaId);
       if (media) {
         const [method, field] = MEDIA_METHOD[media.kind] ?? MEDIA_METHOD.document!;
-        p.media = { method, field, kind: media.kind, fileName: media.fileName, mimeType: media.mimeType, bytes: media.bytes };
+        p.media = { mediaId: m.mediaId, method, field, kind: media.kind, fileName: media.fileName, mimeType: media.mimeType, bytes: media.bytes };
       }
     }
     return p;
@@ -218,8 +223,11 @@ export class CampaignSender {
         after = r.id;
         if (r.messageId === null) continue;
         await this.ctx.sendPace.slot(token.id, token.sendsPerSecond);
+        // an album: every message of it in one deleteMessages
+        const album = r.albumIds ? (JSON.parse(r.albumIds) as number[]) : [];
         try {
-          await this.ctx.messenger.call(token.token, "deleteMessage", { chat_id: r.userId, message_id: r.messageId });
+          if (album.length > 0) await this.ctx.messenger.call(token.token, "deleteMessages", { chat_id: r.userId, message_ids: [r.messageId, ...album] });
+          else await this.ctx.messenger.call(token.token, "deleteMessage", { chat_id: r.userId, message_id: r.messageId });
         } catch (e) {
           if (e instanceof MessengerError && e.status === 429) {
             this.ctx.sendPace.pause(token.id, (e.retryAfter ?? 1) * 1000);

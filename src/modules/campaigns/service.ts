@@ -7,7 +7,9 @@ import type { TokenRow } from "../tokens/access";
 import { GOTO_DATA_MAX_BYTES, GOTO_DATA_PREFIX } from "../dialogs/model";
 import { CAPTION_MAX, scenarioHasNode } from "../dialogs/service";
 import {
+  albumProblem,
   campaignView,
+  instantIn,
   type Audience,
   type CampaignMessage,
   type CampaignView,
@@ -19,6 +21,8 @@ import {
   audienceSize,
   campaignOf,
   campaignPage,
+  setTimeZone,
+  timeZoneOf,
   countsOf,
   deleteCampaign,
   insertCampaign,
@@ -58,7 +62,7 @@ export class CampaignsService {
   }
 
   private view(db: ProjectDb, c: CampaignRow): CampaignView {
-    return campaignView(c, countsOf(db, c.id));
+    return campaignView(c, countsOf(db, c.id), timeZoneOf(db, c.id));
   }
 
   /** What a start or a save refuses: unknown media, goto nodes or tags; a caption over 1024. */
@@ -66,6 +70,17 @@ export class CampaignsService {
     if (m.mediaId !== undefined) {
       if (!(await this.ctx.media.bytesOf(token.projectId, m.mediaId))) throw badRequest(`message.mediaId: media file ${m.mediaId} is not in the project`);
       if (m.text.length > CAPTION_MAX) throw badRequest(`message.text is at most ${CAPTION_MAX} characters with a media file (a caption)`);
+    }
+    if (m.mediaIds) {
+      const kinds: string[] = [];
+      for (const id of m.mediaIds) {
+        const media = await this.ctx.media.bytesOf(token.projectId, id);
+        if (!media) throw badRequest(`message.mediaIds: media file ${id} is not in the project`);
+        kinds.push(media.kind);
+      }
+      const problem = albumProblem(kinds);
+      if (problem) throw badRequest(`message.mediaIds: ${problem}`);
+      if (m.text.length > CAPTION_MAX) throw badRequest(`message.text is at most ${CAPTION_MAX} characters with an album (the first file's caption)`);
     }
     for (const row of m.buttons ?? [])
       for (const b of row) {
@@ -105,7 +120,8 @@ export class CampaignsService {
     const { token, db } = this.require(tokenId, actorId);
     const audience = body.audience ?? {};
     await this.check(token, db, body.message, audience);
-    const scheduledAt = body.scheduledAt === undefined ? null : this.future(body.scheduledAt);
+    const timeZone = body.timeZone ?? "UTC";
+    const scheduledAt = body.scheduledAt === undefined ? null : this.future(instantIn(body.scheduledAt, timeZone));
     const c = await insertCampaign(db, {
       tokenId,
       name: body.name,
@@ -117,6 +133,7 @@ export class CampaignsService {
       createdAt: new Date().toISOString(),
       source: "api",
     });
+    if (timeZone !== "UTC") await setTimeZone(db, c.id, timeZone);
     if (scheduledAt) this.sender.schedule(token.projectId, c);
     return this.view(db, c);
   }
@@ -127,7 +144,8 @@ export class CampaignsService {
     const message = body.message ?? (JSON.parse(c.message) as CampaignMessage);
     const audience = body.audience ?? (JSON.parse(c.audience) as Audience);
     await this.check(token, db, message, audience);
-    const scheduledAt = body.scheduledAt === undefined ? c.scheduledAt : body.scheduledAt === null ? null : this.future(body.scheduledAt);
+    const timeZone = body.timeZone ?? (await timeZoneOf(db, id));
+    const scheduledAt = body.scheduledAt === undefined ? c.scheduledAt : body.scheduledAt === null ? null : this.future(instantIn(body.scheduledAt, timeZone));
     const updated = await updateCampaignIf(db, id, ["draft", "scheduled"], {
       name: body.name ?? c.name,
       message: JSON.stringify(message),
@@ -136,6 +154,7 @@ export class CampaignsService {
       status: scheduledAt ? "scheduled" : "draft",
     });
     if (!updated) throw conflict("The campaign started meanwhile; it can no longer be changed");
+    if (body.timeZone !== undefined) await setTimeZone(db, id, body.timeZone);
     if (updated.scheduledAt) this.sender.schedule(token.projectId, updated);
     else this.sender.unschedule(token.projectId, id);
     return this.view(db, updated);
@@ -244,16 +263,16 @@ export class CampaignsService {
 
   async recipients(tokenId: number, actorId: number, id: number, status: "pending" | "sent" | "failed" | undefined, page: number, perPage: number) {
     const { db } = this.requireCampaign(tokenId, actorId, id);
-    const { rows, total } = await recipientPage(db, id, status, perPage, (page - 1) * perPage);
+    const { rows, total } = await recipientPage(db, tokenId, id, status, perPage, (page - 1) * perPage);
     return { items: rows.map(recipientView), total, page, perPage };
   }
 
   /** The report as CSV: one row per recipient in send order (cells a spreadsheet would run are defused). */
-  async recipientsCsv(tokenId: number, actorId: number, id: number): Promise<string> {
+  async recipientsCsv(tokenId: number, actorId: number, id: number, status?: "pending" | "sent" | "failed"): Promise<string> {
     const { db } = this.requireCampaign(tokenId, actorId, id);
     const lines = [["userId", "firstName", "username", "status", "error", "sentAt"].join(",")];
     for (let after = 0; ; ) {
-      const rows = await recipientRowsForCsv(db, tokenId, id, after, 5000);
+      const rows = await recipientRowsForCsv(db, tokenId, id, status, after, 5000);
       if (rows.length === 0) break;
       for (const r of rows) lines.push([r.userId, r.firstName, r.username, r.status, r.error, r.sentAt].map(csvCell).join(","));
       after = rows[rows.length - 1]!.id;

@@ -11,6 +11,7 @@ import type { MessageNode } from "./tables";
 import type { Turn } from "./types";
 import { SENT_BY, TELL_PLATFORM } from "./record";
 import { render } from "./values";
+import { reserveSendTime } from "./pace";
 
 // ─── Broadcast ─────────────────────────────────────────────────────────────────
 
@@ -28,11 +29,20 @@ export let nextMassSend = 0;
  * Waits for this bot's next slot for a send to a recorded user. Broadcasts and schedules "for every
  * user" share the slots, so several of them running at once still stay within BROADCAST_PER_SECOND
  * in all. Starts are at least 1000 / BROADCAST_PER_SECOND ms apart (plus 2 ms of slack for network
- * jitter); a slot is taken before the wait, so concurrent callers queue in order.
+ * jitter); a slot is taken before the wait, so concurrent callers queue in order. With the project
+ * file, the slot is also reserved in the token's send pace row, which the platform's sends
+ * (campaigns, operators) reserve in too: together they keep the token's one pace (pace.ts).
  */
 export async function paceMassSend(): Promise<void> {
   const now = Date.now();
-  const at = Math.max(now, nextMassSend);
+  let at = Math.max(now, nextMassSend);
+  if (db) {
+    try {
+      at = Math.max(at, reserveSendTime(db, TOKEN_ID, at, 0, undefined, BROADCAST_PER_SECOND).start);
+    } catch (err) {
+      console.error("broadcast: the shared send pace cannot be read; pacing alone:", err);
+    }
+  }
   nextMassSend = at + 1000 / BROADCAST_PER_SECOND + 2;
   if (at > now) await Bun.sleep(at - now);
 }

@@ -5,18 +5,19 @@ import { useTranslation } from "react-i18next";
 import { errorText } from "../../../api/client";
 import { Chips, useDebounced } from "../dialogs/controls";
 import { AUDIENCE_FILTERS, campaignsApi, type Audience } from "./api";
-import type { People } from "./people";
+import type { Facet, People } from "./people";
 
 /** Ids typed by hand: any run of digits (user ids are positive), however separated. */
 export function idsOf(typed: string): string[] {
   return [...new Set(typed.match(/\d+/g) ?? [])];
 }
 
-function Pick({ label, values, chosen, onChange, testId }: { label: string; values: string[]; chosen: string[] | undefined; onChange: (next: string[] | undefined) => void; testId: string }) {
+function Pick({ label, values, chosen, onChange, testId }: { label: string; values: Facet[]; chosen: string[] | undefined; onChange: (next: string[] | undefined) => void; testId: string }) {
   const { t } = useTranslation();
   const set = new Set(chosen ?? []);
+  const users = new Map(values.map((f) => [f.value, f.users]));
   // a value saved earlier that no user carries any more still shows, so it can be taken off
-  const all = [...new Set([...values, ...set])];
+  const all = [...new Set([...values.map((f) => f.value), ...set])];
   return (
     <fieldset className="cmp-pick" data-testid={testId}>
       <legend>{label}</legend>
@@ -28,7 +29,7 @@ function Pick({ label, values, chosen, onChange, testId }: { label: string; valu
             <button key={v} type="button" className={set.has(v) ? "chip active" : "chip"} aria-pressed={set.has(v)} onClick={() => {
               const next = set.has(v) ? [...set].filter((x) => x !== v) : [...set, v];
               onChange(next.length ? next : undefined);
-            }}>{v}</button>
+            }}>{v}{users.has(v) && <span className="muted small cmp-facet-n" aria-label={t("campaigns.facetUsers", { count: users.get(v) })}> {users.get(v)}</span>}</button>
           ))}
         </div>
       )}

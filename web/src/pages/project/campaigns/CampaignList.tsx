@@ -13,10 +13,10 @@ const PAGE = 20;
 function When({ c }: { c: Campaign }) {
   const { t } = useTranslation();
   const zoned = useZoned();
-  if (c.finishedAt) return <>{t("campaigns.finished", { at: zoned(c.finishedAt) })}</>;
-  if (c.startedAt) return <>{t("campaigns.started", { at: zoned(c.startedAt) })}</>;
-  if (c.scheduledAt) return <>{t("campaigns.scheduled", { at: zoned(c.scheduledAt) })}</>;
-  return <>{t("campaigns.created", { at: zoned(c.createdAt) })}</>;
+  if (c.finishedAt) return <>{t("campaigns.finished", { at: zoned(c.finishedAt, c.timeZone) })}</>;
+  if (c.startedAt) return <>{t("campaigns.started", { at: zoned(c.startedAt, c.timeZone) })}</>;
+  if (c.scheduledAt) return <>{t("campaigns.scheduled", { at: zoned(c.scheduledAt, c.timeZone) })}</>;
+  return <>{t("campaigns.created", { at: zoned(c.createdAt, c.timeZone) })}</>;
 }
 
 export function CampaignList({ tokenId, active, onOpen, onNew }: { tokenId: number; active: number | null; onOpen: (id: number) => void; onNew: () => void }) {

@@ -82,9 +82,9 @@ export function CampaignView({ projectId, tokenId, campaignId, onEdit, onBack, o
       {started && <Progress campaign={c} />}
       <dl className="cmp-facts">
         <dt>{t("campaigns.audienceSize")}</dt><dd data-testid="audience-size">{c.audienceSize ?? (sizeNow.data ? t("campaigns.sizeNow", { count: sizeNow.data.size }) : sizeNow.isError ? errorText(sizeNow.error) : "…")}</dd>
-        <dt>{t("campaigns.scheduledAt")}</dt><dd>{zoned(c.scheduledAt)}</dd>
-        <dt>{t("campaigns.startedAt")}</dt><dd>{zoned(c.startedAt)}</dd>
-        <dt>{t("campaigns.finishedAt")}</dt><dd>{zoned(c.finishedAt)}</dd>
+        <dt>{t("campaigns.scheduledAt")}</dt><dd>{zoned(c.scheduledAt, c.timeZone)}</dd>
+        <dt>{t("campaigns.startedAt")}</dt><dd>{zoned(c.startedAt, c.timeZone)}</dd>
+        <dt>{t("campaigns.finishedAt")}</dt><dd>{zoned(c.finishedAt, c.timeZone)}</dd>
         <dt>{t("campaigns.createdBy")}</dt><dd>{maker(c) ?? "—"}</dd>
       </dl>
       <div className="row wrap" role="group" aria-label={t("campaigns.actions")}>
@@ -107,7 +107,7 @@ export function CampaignView({ projectId, tokenId, campaignId, onEdit, onBack, o
               {FAIL_REASONS.map((r) => <li key={r} data-testid={`reason-${r}`}>{t(`campaigns.reason.${r}`)}: <strong>{failuresOf(c)[r]}</strong></li>)}
             </ul>
           )}
-          <Recipients tokenId={tokenId} campaignId={c.id} />
+          <Recipients tokenId={tokenId} campaignId={c.id} timeZone={c.timeZone} />
         </section>
       )}
       <details className="cmp-message-view">

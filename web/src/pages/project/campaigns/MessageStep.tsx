@@ -1,24 +1,28 @@
-// Step 2 of the wizard: the message (formatted text, a media file, inline buttons) beside a
+// Step 2 of the wizard: the message (formatted text, a media file or an album, inline buttons) beside a
 // preview of it as the chosen sample user will see it, with their own values filled in.
 import { useRef } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { get } from "../../../api/client";
 import type { BotUserDetail } from "../../../api/types";
-import { ButtonsEditor, FormatBar, MediaPick, rowsOf, type DraftButton, type Format } from "../dialogs/MessageParts";
+import { ButtonsEditor, FormatBar, rowsOf, type DraftButton, type Format } from "../dialogs/MessageParts";
 import { useScenarioNodes } from "../dialogs/nodes";
 import { CAPTION_MAX, TEXT_MAX } from "./api";
+import { MediaList, mediaFields } from "./MediaList";
 import { MessagePreview } from "./MessagePreview";
 import type { People } from "./people";
 
 export interface MessageDraft {
   text: string;
   format: Format;
-  mediaId: number | null;
+  /** none, one file, or an album (2..10) */
+  media: number[];
   buttons: DraftButton[];
 }
 
-export const limitOf = (m: Pick<MessageDraft, "mediaId">) => (m.mediaId !== null ? CAPTION_MAX : TEXT_MAX);
+export const limitOf = (m: Pick<MessageDraft, "media">) => (m.media.length > 0 ? CAPTION_MAX : TEXT_MAX);
+/** Telegram puts no keyboard under a media group. */
+export const isAlbum = (m: Pick<MessageDraft, "media">) => m.media.length > 1;
 
 export function MessageStep({ projectId, tokenId, draft, onChange, people, sampleId, onSample }: { projectId: number; tokenId: number; draft: MessageDraft; onChange: (d: MessageDraft) => void; people: People | undefined; sampleId: string; onSample: (id: string) => void }) {
   const { t } = useTranslation();
@@ -39,10 +43,14 @@ export function MessageStep({ projectId, tokenId, draft, onChange, people, sampl
           <textarea ref={area} rows={6} value={draft.text} aria-label={t("dialogs.message")} placeholder={t("campaigns.textHint")} onChange={(e) => set({ text: e.target.value })} />
         </label>
         <span className={draft.text.length > limit ? "error small" : "muted small"} data-testid="text-counter">
-          {draft.text.length} / {limit}{draft.mediaId !== null ? ` · ${t("campaigns.captionLimit")}` : ""}
+          {draft.text.length} / {limit}{draft.media.length > 0 ? ` · ${t("campaigns.captionLimit")}` : ""}
         </span>
-        <MediaPick projectId={projectId} value={draft.mediaId} onChange={(mediaId) => set({ mediaId })} />
-        <ButtonsEditor buttons={draft.buttons} onChange={(buttons) => set({ buttons })} nodes={nodes.data} />
+        <MediaList projectId={projectId} value={draft.media} onChange={(media) => set({ media })} />
+        {isAlbum(draft) && draft.buttons.length === 0 ? (
+          <p className="muted small" data-testid="album-no-buttons">{t("campaigns.albumNoButtons")}</p>
+        ) : (
+          <ButtonsEditor buttons={draft.buttons} onChange={(buttons) => set({ buttons })} nodes={nodes.data} />
+        )}
       </div>
       <section className="stack" aria-labelledby="cmp-preview-title">
         <h3 id="cmp-preview-title">{t("campaigns.preview")}</h3>
@@ -53,7 +61,7 @@ export function MessageStep({ projectId, tokenId, draft, onChange, people, sampl
             {people?.users.map((u) => <option key={u.userId} value={u.userId}>{u.firstName || (u.userName ? `@${u.userName}` : u.userId)} ({u.userId})</option>)}
           </select>
         </label>
-        <MessagePreview projectId={projectId} message={{ text: draft.text, format: draft.format, mediaId: draft.mediaId ?? undefined, buttons: rowsOf(draft.buttons) }} user={user} nodeLabel={nodeLabel} />
+        <MessagePreview projectId={projectId} message={{ text: draft.text, format: draft.format, ...mediaFields(draft.media), buttons: rowsOf(draft.buttons) }} user={user} nodeLabel={nodeLabel} />
       </section>
     </div>
   );

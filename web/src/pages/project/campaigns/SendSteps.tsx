@@ -1,5 +1,5 @@
 // Steps 3 and 4 of the wizard: a test to the operator or the project's admins (not counted in the
-// campaign), then sending now or at a time in the campaigns' zone.
+// campaign), then sending now or at a time on the clock of the zone picked (the campaign's timeZone).
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
@@ -7,7 +7,7 @@ import { errorText, get } from "../../../api/client";
 import { useMe } from "../../../auth";
 import { campaignsApi, TEST_MAX } from "./api";
 import { idsOf } from "./AudienceStep";
-import { ZONE } from "./bits";
+import { useZoned, ZONE, zonedToIso, zoneChoices } from "./bits";
 
 export function TestStep({ projectId, tokenId, campaignId }: { projectId: number; tokenId: number; campaignId: number }) {
   const { t } = useTranslation();
@@ -71,8 +71,10 @@ export function TestStep({ projectId, tokenId, campaignId }: { projectId: number
 
 export type When = { kind: "now" } | { kind: "later"; at: string };
 
-export function WhenStep({ when, onChange }: { when: When; onChange: (w: When) => void }) {
+export function WhenStep({ when, onChange, zone, onZone }: { when: When; onChange: (w: When) => void; zone: string; onZone: (zone: string) => void }) {
   const { t } = useTranslation();
+  const zoned = useZoned();
+  const at = when.kind === "later" ? zonedToIso(when.at, zone) : null;
   return (
     <fieldset className="cmp-pick stack">
       <legend>{t("campaigns.when")}</legend>
@@ -83,13 +85,22 @@ export function WhenStep({ when, onChange }: { when: When; onChange: (w: When) =
         <input type="radio" name="cmp-when" checked={when.kind === "later"} onChange={() => onChange({ kind: "later", at: when.kind === "later" ? when.at : "" })} /> {t("campaigns.later")}
       </label>
       {when.kind === "later" && (
-        <label className="compact-label">
-          {t("campaigns.at")}
-          <input type="datetime-local" value={when.at} onChange={(e) => onChange({ kind: "later", at: e.target.value })} aria-describedby="cmp-zone" />
-          <span id="cmp-zone" className="badge">{ZONE}</span>
-        </label>
+        <div className="row wrap cmp-when">
+          <label className="compact-label">
+            {t("campaigns.at")}
+            <input type="datetime-local" value={when.at} onChange={(e) => onChange({ kind: "later", at: e.target.value })} aria-describedby="cmp-zone" />
+          </label>
+          <label className="compact-label">
+            {t("campaigns.zone")}
+            <select id="cmp-zone" value={zone} onChange={(e) => onZone(e.target.value)}>
+              {zoneChoices(zone).map((z) => <option key={z} value={z}>{z}</option>)}
+            </select>
+          </label>
+        </div>
       )}
-      <p className="muted small">{t("campaigns.zoneNote", { zone: ZONE })}</p>
+      {/* the instant it names, in UTC too, so a zone picked by mistake shows */}
+      {at && zone !== ZONE && <p className="small" data-testid="schedule-utc">{t("campaigns.zoneIs", { at: zoned(at, ZONE) })}</p>}
+      <p className="muted small">{t("campaigns.zoneNote", { zone })}</p>
     </fieldset>
   );
 }

@@ -9,8 +9,9 @@ import { ErrorLine } from "../../../components/ui";
 import { draftsOf, rowsOf } from "../dialogs/MessageParts";
 import { campaignsApi, type Audience, type Campaign, type CampaignInput } from "./api";
 import { AudienceStep } from "./AudienceStep";
-import { isoToZoned, zonedToIso } from "./bits";
-import { limitOf, MessageStep, type MessageDraft } from "./MessageStep";
+import { isoToZoned, ZONE, zonedToIso } from "./bits";
+import { mediaFields } from "./MediaList";
+import { isAlbum, limitOf, MessageStep, type MessageDraft } from "./MessageStep";
 import { usePeople } from "./people";
 import { TestStep, WhenStep, type When } from "./SendSteps";
 
@@ -26,19 +27,27 @@ export function Wizard({ projectId, tokenId, campaign, onSaved, onClose }: { pro
   const [name, setName] = useState(campaign?.name ?? "");
   const [audience, setAudience] = useState<Audience>(campaign?.audience ?? { filter: "all" });
   const [typedIds, setTypedIds] = useState((campaign?.audience.userIds ?? []).join(", "));
-  const [message, setMessage] = useState<MessageDraft>({ text: campaign?.message.text ?? "", format: campaign?.message.format ?? "none", mediaId: campaign?.message.mediaId ?? null, buttons: draftsOf(campaign?.message.buttons) });
+  const [message, setMessage] = useState<MessageDraft>({ text: campaign?.message.text ?? "", format: campaign?.message.format ?? "none", media: campaign?.message.mediaIds ?? (campaign?.message.mediaId ? [campaign.message.mediaId] : []), buttons: draftsOf(campaign?.message.buttons) });
   const [sampleId, setSampleId] = useState("");
-  const [when, setWhen] = useState<When>(campaign?.scheduledAt ? { kind: "later", at: isoToZoned(campaign.scheduledAt) } : { kind: "now" });
+  const [zone, setZone] = useState(campaign?.timeZone ?? ZONE);
+  const [when, setWhen] = useState<When>(campaign?.scheduledAt ? { kind: "later", at: isoToZoned(campaign.scheduledAt, campaign.timeZone) } : { kind: "now" });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const sample = sampleId || people.data?.users[0]?.userId || "";
 
   const body = (): CampaignInput => ({
     name: name.trim(),
+    timeZone: zone,
     audience,
-    message: { text: message.text, format: message.format, ...(message.mediaId !== null && { mediaId: message.mediaId }), ...(message.buttons.length > 0 && { buttons: rowsOf(message.buttons) }) },
+    message: { text: message.text, format: message.format, ...mediaFields(message.media), ...(message.buttons.length > 0 && { buttons: rowsOf(message.buttons) }) },
   });
-  const messageProblem = !message.text.trim() ? t("campaigns.needText") : message.text.length > limitOf(message) ? t("campaigns.tooLong", { max: limitOf(message) }) : null;
+  const messageProblem = !message.text.trim()
+    ? t("campaigns.needText")
+    : message.text.length > limitOf(message)
+      ? t("campaigns.tooLong", { max: limitOf(message) })
+      : isAlbum(message) && message.buttons.length > 0
+        ? t("campaigns.albumButtons")
+        : null;
   const problem = (at: number): string | null => {
     if (at >= 0 && !name.trim()) return t("campaigns.needName");
     if (at >= 1 && messageProblem) return messageProblem;
@@ -73,7 +82,7 @@ export function Wizard({ projectId, tokenId, campaign, onSaved, onClose }: { pro
   };
   const finish = () => void run(async () => {
     if (when.kind === "later") {
-      const at = zonedToIso(when.at);
+      const at = zonedToIso(when.at, zone);
       if (!at) throw new Error(t("campaigns.needTime"));
       const saved = await save({ scheduledAt: at });
       onSaved(saved.id);
@@ -117,7 +126,7 @@ export function Wizard({ projectId, tokenId, campaign, onSaved, onClose }: { pro
       )}
       {step === 1 && <MessageStep projectId={projectId} tokenId={tokenId} draft={message} onChange={setMessage} people={people.data} sampleId={sample} onSample={setSampleId} />}
       {step === 2 && savedId !== null && <TestStep projectId={projectId} tokenId={tokenId} campaignId={savedId} />}
-      {step === 3 && <WhenStep when={when} onChange={setWhen} />}
+      {step === 3 && <WhenStep when={when} onChange={setWhen} zone={zone} onZone={setZone} />}
       {step < 2 && <ErrorLine error={people.error} />}
       {error && <p className="error" role="alert">{error}</p>}
       <div className="row between wrap cmp-nav">

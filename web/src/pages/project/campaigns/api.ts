@@ -10,6 +10,8 @@ export const AUDIENCE_FILTERS = ["all", "active", "inactive"] as const;
 export const TEXT_MAX = 4096;
 export const CAPTION_MAX = 1024;
 export const TEST_MAX = 10;
+/** Telegram's media group: 2..10 files. */
+export const ALBUM_MAX = 10;
 
 export type Campaign = Answer<"/api/bot/tokens/{tokenId}/campaigns/{id}">;
 export type CampaignStatus = Campaign["status"];
@@ -21,7 +23,7 @@ export type RecipientPage = Answer<"/api/bot/tokens/{tokenId}/campaigns/{id}/rec
 export type Recipient = RecipientPage["items"][number];
 export type Audience = Campaign["audience"];
 /** What the wizard writes (create, and PATCH of a draft): the document types instants loosely. */
-export type CampaignInput = Pick<Body<"/api/bot/tokens/{tokenId}/campaigns", "post">, "name" | "message"> & { audience: Audience; scheduledAt?: string | null };
+export type CampaignInput = Pick<Body<"/api/bot/tokens/{tokenId}/campaigns", "post">, "name" | "message" | "timeZone"> & { audience: Audience; scheduledAt?: string | null };
 
 export const FAIL_REASONS = ["blocked", "deactivated", "other", "unknown"] as const;
 export type FailReason = (typeof FAIL_REASONS)[number];
@@ -30,6 +32,10 @@ export const isLive = (s: CampaignStatus) => s === "sending" || s === "paused";
 export const isEditable = (s: CampaignStatus) => s === "draft" || s === "scheduled";
 
 const base = (tokenId: number, id?: number) => `/api/bot/tokens/${tokenId}/campaigns${id === undefined ? "" : `/${id}`}`;
+
+/** The report's CSV (the server's recipients/export, same origin: the session cookie goes with a plain link). */
+export const recipientsCsvUrl = (tokenId: number, id: number, status?: RecipientStatus) =>
+  `${base(tokenId, id)}/recipients/export${status ? `?status=${status}` : ""}`;
 
 export const campaignsApi = {
   list: (tokenId: number, page: number, perPage: number) => get<CampaignPage>(base(tokenId), { query: { page, perPage } }),

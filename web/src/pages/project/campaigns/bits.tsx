@@ -2,6 +2,7 @@
 // recipients, and times in the zone campaigns are scheduled in.
 import { useTranslation } from "react-i18next";
 import { useMe } from "../../../auth";
+import { instantToWall, wallToInstant } from "../../../../../src/lib/zoned-time";
 import type { Campaign, CampaignStatus } from "./api";
 
 export function StatusBadge({ status }: { status: CampaignStatus }) {
@@ -26,31 +27,35 @@ export function Progress({ campaign }: { campaign: Pick<Campaign, "counts" | "au
   );
 }
 
+/** A campaign's zone when it names none (docs/campaigns.md#schedules). */
 export const ZONE = "UTC";
 
-/** A stored time as read in the campaigns' zone, with the zone named (`short`: for table cells). */
+/** The zones the browser knows, UTC first (for the schedule's zone picker). */
+export function zoneChoices(current: string): string[] {
+  const all = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
+  return [...new Set([ZONE, current, ...all])];
+}
+
+/** A stored time as read in a campaign's zone, with the zone named (`short`: for table cells). */
 export function useZoned() {
   const { i18n } = useTranslation();
-  return (iso: string | null | undefined, short = false): string => {
+  return (iso: string | null | undefined, zone: string = ZONE, short = false): string => {
     if (!iso) return "—";
     const d = new Date(iso);
     if (Number.isNaN(d.getTime())) return "—";
-    return `${d.toLocaleString(i18n.language, { timeZone: ZONE, dateStyle: short ? "short" : "medium", timeStyle: short ? "medium" : "short" })} ${ZONE}`;
+    return `${d.toLocaleString(i18n.language, { timeZone: zone, dateStyle: short ? "short" : "medium", timeStyle: short ? "medium" : "short" })} ${zone}`;
   };
 }
 
-/** `YYYY-MM-DDTHH:MM` typed in the campaigns' zone (UTC) → an ISO timestamp; null when malformed. */
-export function zonedToIso(local: string): string | null {
+/** `YYYY-MM-DDTHH:MM` typed on the zone's clock → an ISO timestamp; null when malformed. */
+export function zonedToIso(local: string, zone: string = ZONE): string | null {
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(local)) return null;
-  const d = new Date(`${local}:00Z`);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+  return wallToInstant(local, zone);
 }
 
 /** The inverse of zonedToIso, for a datetime-local input. */
-export function isoToZoned(iso: string | null | undefined): string {
-  if (!iso) return "";
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? "" : d.toISOString().slice(0, 16);
+export function isoToZoned(iso: string | null | undefined, zone: string = ZONE): string {
+  return iso ? instantToWall(iso, zone) : "";
 }
 
 /** Who made a campaign: "you", the scenario's broadcast node, or the maker's user id. */

@@ -1,9 +1,13 @@
-// What the wizard offers from a token's users: the languages, tags and sources that exist (so an
-// audience names real values) and sample users for the preview. Read from the users CSV export
-// (docs/api.md, "bot users"), the one call that carries every user's language, source and tags.
+// What the wizard offers from a token's users: the languages, tags and sources that exist, with how
+// many reachable users carry each (the server's users/facets: one grouped read, no user rows), and
+// sample users for the preview (the first page of the users list, blocked users left out).
 import { useQuery } from "@tanstack/react-query";
 import { get } from "../../../api/client";
-import { parseCsv as parseRecords } from "../../../../../src/lib/csv";
+import type { Answer } from "../../../api/types";
+
+export type Facets = Answer<"/api/bot/tokens/{tokenId}/users/facets">;
+export type Facet = Facets["tags"][number];
+type UserPage = Answer<"/api/bot/tokens/{tokenId}/users">;
 
 export interface SampleUser {
   userId: string;
@@ -12,44 +16,30 @@ export interface SampleUser {
 }
 
 export interface People {
-  languages: string[];
-  tags: string[];
-  sources: string[];
+  languages: Facet[];
+  tags: Facet[];
+  sources: Facet[];
   users: SampleUser[];
 }
 
-const SAMPLE_MAX = 200;
+/** The users list's largest page: enough people to pick a sample from. */
+const SAMPLE_PAGE = 50;
 
-/**
- * RFC 4180 rows, empty cells as "": the reader the Tables import uses (src/lib/csv.ts), which also
- * takes off the leading ' the export puts before a cell a spreadsheet would run as a formula.
- */
-export const parseCsv = (text: string): string[][] => parseRecords(text).map((r) => r.map((c) => c ?? ""));
-
-export function peopleOf(csv: string): People {
-  const [head, ...rows] = parseCsv(csv);
-  const col = (name: string) => head?.indexOf(name) ?? -1;
-  const [id, first, user, lang, blocked, source, tags] = ["id", "first_name", "username", "language", "blocked", "source", "tags"].map(col);
-  const languages = new Set<string>();
-  const tagSet = new Set<string>();
-  const sources = new Set<string>();
-  const users: SampleUser[] = [];
-  for (const r of rows) {
-    const at = (i: number | undefined) => (i !== undefined && i >= 0 ? (r[i] ?? "").trim() : "");
-    if (!at(id)) continue;
-    if (at(lang)) languages.add(at(lang));
-    if (at(source)) sources.add(at(source));
-    for (const tag of at(tags).split(";")) if (tag.trim()) tagSet.add(tag.trim());
-    if (users.length < SAMPLE_MAX && !/^(true|1|yes)$/i.test(at(blocked))) users.push({ userId: at(id), firstName: at(first), userName: at(user) });
-  }
-  const sorted = (s: Set<string>) => [...s].sort((a, b) => a.localeCompare(b));
-  return { languages: sorted(languages), tags: sorted(tagSet), sources: sorted(sources), users };
+export function peopleOf(facets: Facets, page: UserPage["items"]): People {
+  const users = page.filter((u) => !u.blocked).map((u) => ({ userId: u.userId, firstName: u.firstName, userName: u.userName }));
+  return { languages: facets.languages, tags: facets.tags, sources: facets.sources, users };
 }
 
 export function usePeople(tokenId: number) {
   return useQuery({
     queryKey: ["campaign-people", tokenId],
-    queryFn: async () => peopleOf(await get<string>(`/api/bot/tokens/${tokenId}/users/export`)),
+    queryFn: async () => {
+      const [facets, page] = await Promise.all([
+        get<Facets>(`/api/bot/tokens/${tokenId}/users/facets`),
+        get<UserPage>(`/api/bot/tokens/${tokenId}/users`, { query: { limit: SAMPLE_PAGE } }),
+      ]);
+      return peopleOf(facets, page.items);
+    },
     staleTime: 30_000,
   });
 }
