@@ -12,6 +12,9 @@
 //
 //   bun bench/health-under-load.ts [--seconds 12] [--rounds 3] [--generators 8] [--previewers 2] [--sql 1]
 //     [--generate-rate N]: N generates a second in all instead of each client without pause
+//     [--preview-rate N]: each previewer starts N previews a second instead of without pause
+//   The probe's own loads (issue 29): --generate-rate 8 --preview-rate 1 (eight generates and a
+//   preview of each of two users every second, the worst SQL without pause).
 //   --profile <dir>: the server from source under Bun's CPU profiler (written there at the end)
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -29,6 +32,8 @@ const GENERATORS = arg("generators", 8);
 const SQL = arg("sql", 1);
 /** generates a second in all (0: each client without pause): compares servers at the same offered load */
 const RATE = arg("generate-rate", 0);
+/** preview cycles (start, a message, stop) a second per previewer (0: without pause) */
+const PREVIEW_RATE = arg("preview-rate", 0);
 const PROFILE = process.argv.includes("--profile") ? process.argv[process.argv.indexOf("--profile") + 1] : undefined;
 
 /**
@@ -95,6 +100,8 @@ interface ClientSpec {
   generators: number;
   /** generates a second in all; 0: without pause */
   rate: number;
+  /** preview cycles a second per previewer; 0: without pause */
+  previewRate: number;
   generate: { projectId: number; cookie: string };
   previews: { cookie: string; projectId: number }[];
   /** a user running the worst SQL in a preview of it */
@@ -134,7 +141,14 @@ async function clients(spec: ClientSpec) {
     }
   });
   const previewing = spec.previews.map(async ({ cookie, projectId }) => {
+    const every = spec.previewRate > 0 ? 1000 / spec.previewRate : 0;
+    let next = performance.now();
     for (; !over(); previews++) {
+      if (every) {
+        await Bun.sleep(Math.max(0, next - performance.now()));
+        next += every;
+        if (over()) return;
+      }
       const s = await api(spec.url, "POST", `/api/projects/${projectId}/preview`, { cookie, json: {}, expect: 201 });
       await api(spec.url, "POST", `/api/preview/${s.id}/actions`, { cookie, json: { type: "text", text: "/start" } });
       await api(spec.url, "DELETE", `/api/preview/${s.id}`, { cookie });
@@ -217,7 +231,7 @@ else await runBench("health-under-load", async () => {
   let botBurns = 0;
   let previewBurns = 0;
   const windowMs = (SECONDS * 1000) / ROUNDS;
-  const spec: ClientSpec = { url: p.url, ms: windowMs, generators: GENERATORS, rate: RATE, generate: { projectId: large.id, cookie }, previews: previewers.map((c, i) => ({ cookie: c, projectId: shared[i]! })), sqlPreview };
+  const spec: ClientSpec = { url: p.url, ms: windowMs, generators: GENERATORS, rate: RATE, previewRate: PREVIEW_RATE, generate: { projectId: large.id, cookie }, previews: previewers.map((c, i) => ({ cookie: c, projectId: shared[i]! })), sqlPreview };
   const pid = p.server.proc.pid;
   const thread = { idle: { cpuMs: 0, waitMs: 0 }, loaded: { cpuMs: 0, waitMs: 0 } };
   /** Runs `window`, adding what the main thread did meanwhile to `into`. */
@@ -250,6 +264,7 @@ else await runBench("health-under-load", async () => {
     rounds: ROUNDS,
     generators: GENERATORS,
     generateRate: RATE,
+    previewRate: PREVIEW_RATE,
     previewers: PREVIEWERS,
     idle,
     loaded,
