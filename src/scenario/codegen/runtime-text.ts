@@ -109,8 +109,8 @@ export const RUNTIME_SQL_GUARD = [sqlGuardSource, connectionSource, scenarioFile
 export const RUNTIME_EGRESS = [egressSource, secretFormsSource].map((s: string) => code(s)).join("\n\n");
 /** Variables and templates with their expressions; the server renders campaign texts with this text too (lib/shared-render.ts). */
 export const RUNTIME_RENDER = [valuesSource, exprSource].map((s: string) => code(s)).join("\n\n");
-/** The update kinds a scenario asks for, the file of a message and the token's shared send pace; the server runs this text too (lib/shared-runtime.ts). */
-export const RUNTIME_SHARED_PURE = [updateKindsSource, messageFileSource, paceSource].map((s: string) => code(s)).join("\n\n");
+/** The update kinds a scenario asks for, the file of a message and the token's shared send pace (with the connection helpers it uses); the server runs this text too (lib/shared-runtime.ts). */
+export const RUNTIME_SHARED_PURE = [updateKindsSource, messageFileSource, connectionSource, paceSource].map((s: string) => code(s)).join("\n\n");
 /** The interpreter, in the order of the program: every part but the preview hooks and the end. */
 export const RUNTIME_BODY = [
   storageSource,

@@ -4,6 +4,7 @@
 // send time in one row per token, so together they stay within the token's sends per second.
 // (Part of every generated bot; see types.ts. The server runs this very text: src/lib/shared-runtime.ts.)
 import type { Database } from "bun:sqlite";
+import { inTransaction, readOnce } from "./connection";
 
 // ─── The token's send pace, shared with the platform ───────────────────────────
 
@@ -14,14 +15,20 @@ import type { Database } from "bun:sqlite";
  * (or `fallback` for a row not written yet).
  */
 export function reserveSendTime(db: Database, tokenId: number, now: number, ms: number, perSecond: number | undefined, fallback: number): { start: number; perSecond: number } {
-  return db.transaction(() => {
-    const row = db.query<{ next_at: number; per_second: number }, [number]>("SELECT next_at, per_second FROM send_pace WHERE token_id = ?").get(tokenId);
-    const pace = perSecond ?? row?.per_second ?? fallback;
-    const start = Math.max(now, row?.next_at ?? 0);
-    const end = start + (ms > 0 ? ms : 1000 / pace);
-    db.run("INSERT INTO send_pace (token_id, next_at, per_second) VALUES (?, ?, ?) ON CONFLICT (token_id) DO UPDATE SET next_at = excluded.next_at, per_second = excluded.per_second", [tokenId, end, pace]);
-    return { start, perSecond: pace };
-  }).immediate();
+  // inTransaction and readOnce leave no statement prepared behind (connection.ts): a bot reserves
+  // only while it mass-sends, and keeps nothing of it once idle
+  return inTransaction(
+    db,
+    () => {
+      const [row] = readOnce<{ next_at: number; per_second: number }>(db, "SELECT next_at, per_second FROM send_pace WHERE token_id = ?", tokenId);
+      const pace = perSecond ?? row?.per_second ?? fallback;
+      const start = Math.max(now, row?.next_at ?? 0);
+      const end = start + (ms > 0 ? ms : 1000 / pace);
+      db.run("INSERT INTO send_pace (token_id, next_at, per_second) VALUES (?, ?, ?) ON CONFLICT (token_id) DO UPDATE SET next_at = excluded.next_at, per_second = excluded.per_second", [tokenId, end, pace]);
+      return { start, perSecond: pace };
+    },
+    "BEGIN IMMEDIATE",
+  );
 }
 
 /** The messenger said to wait (429): no reservation of the token starts before `until` (epoch ms). */
