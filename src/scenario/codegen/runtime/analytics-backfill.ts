@@ -5,7 +5,7 @@
 // write lock is never held long, replies go on, and a bot stopped midway resumes at its cursor.
 // (Part of every generated bot; see types.ts.)
 import { COUNTING } from "./analytics";
-import { inTransaction, lazyStatements } from "./connection";
+import { inTransaction, lazyStatements, readOnce } from "./connection";
 import { TOKEN_ID, db } from "./storage";
 
 // ─── Analytics: backfill of users recorded before counting began ───────────────
@@ -15,10 +15,6 @@ export const BACKFILL_ROWS = 2000;
 
 const backfillSql = COUNTING && db
   ? lazyStatements({
-      mark: () => db!.prepare<{ before: string; cursor: string; done: number }, [number]>("SELECT before, cursor, done FROM analytics_backfill WHERE token_id = ?"),
-      // counting began with the token's first counted hour (a bot that never counted begins now)
-      firstHour: () => db!.prepare<{ hour: string | null }, [number]>("SELECT min(hour) AS hour FROM analytics_hours WHERE token_id = ?"),
-      begin: () => db!.prepare<unknown, [number, string]>("INSERT OR IGNORE INTO analytics_backfill (token_id, before) VALUES (?, ?)"),
       advance: () => db!.prepare<unknown, [string, number, number]>("UPDATE analytics_backfill SET cursor = ?, done = ? WHERE token_id = ?"),
       people: () => db!.prepare<{ key: string; seen: string; writes: number }, [number, string, number]>(
         "SELECT user_id AS key, first_seen_at AS seen, messages_in AS writes FROM bot_people WHERE token_id = ? AND user_id > ? ORDER BY user_id LIMIT ?",
@@ -41,12 +37,15 @@ export function startBackfill() {
   const q = backfillSql;
   if (!q) return;
   try {
-    let mark = q.mark.get(TOKEN_ID);
+    // read once at every start and done after the first: no statement kept for it (connection.ts)
+    const markOf = () => readOnce<{ before: string; cursor: string; done: number }>(db!, "SELECT before, cursor, done FROM analytics_backfill WHERE token_id = ?", TOKEN_ID)[0];
+    let mark = markOf();
     if (mark?.done) return;
     if (!mark) {
-      const first = q.firstHour.get(TOKEN_ID)?.hour;
-      q.begin.run(TOKEN_ID, first ? first + ":00:00.000Z" : new Date().toISOString());
-      mark = q.mark.get(TOKEN_ID)!;
+      // counting began with the token's first counted hour (a bot that never counted begins now)
+      const first = readOnce<{ hour: string | null }>(db!, "SELECT min(hour) AS hour FROM analytics_hours WHERE token_id = ?", TOKEN_ID)[0]?.hour;
+      db!.run("INSERT OR IGNORE INTO analytics_backfill (token_id, before) VALUES (?, ?)", [TOKEN_ID, first ? first + ":00:00.000Z" : new Date().toISOString()]);
+      mark = markOf()!;
     }
     backfillStep(mark.before, mark.cursor);
   } catch (err) {
