@@ -16,6 +16,9 @@
 //   The probe's own loads (issue 29): --generate-rate 8 --preview-rate 1 (eight generates and a
 //   preview of each of two users every second, the worst SQL without pause).
 //   --profile <dir>: the server from source under Bun's CPU profiler (written there at the end)
+//   --gc-log: the server logs its garbage collections (BUN_JSC_logGC); reports, per kind of
+//     window, the collections of the event loop's heap and their pauses
+//   --gc-timer-off: the server without Bun's own GC timer (BUN_GC_TIMER_DISABLE), to compare
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeMessenger } from "../test/support/fake-messenger";
@@ -35,6 +38,8 @@ const RATE = arg("generate-rate", 0);
 /** preview cycles (start, a message, stop) a second per previewer (0: without pause) */
 const PREVIEW_RATE = arg("preview-rate", 0);
 const PROFILE = process.argv.includes("--profile") ? process.argv[process.argv.indexOf("--profile") + 1] : undefined;
+const GC_LOG = process.argv.includes("--gc-log");
+const GC_TIMER_OFF = process.argv.includes("--gc-timer-off");
 
 /**
  * The worst scenario SQL issue 29's probe ran, as one user's bot may: on /setup a table whose
@@ -82,9 +87,27 @@ async function probe(url: string, ms: number): Promise<number[]> {
  * used and time it waited, ready, for a core (schedstat), in ms. Together they tell work on the
  * event loop from contention for the cores, which the health p99 alone cannot.
  */
-function mainThread(pid: number): { cpuMs: number; waitMs: number } {
+function mainThread(pid: number): { cpuMs: number; waitMs: number; sysMs: number } {
   const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ").map(Number);
-  return { cpuMs: run! / 1e6, waitMs: wait! / 1e6 };
+  // stat's fields after the command's closing parenthesis: stime (in the kernel, clock ticks of 10 ms) is the 13th
+  const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8");
+  const stime = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[12]);
+  return { cpuMs: run! / 1e6, waitMs: wait! / 1e6, sysMs: stime * 10 };
+}
+
+/**
+ * The collections of the event loop's heap (the first heap the server's GC log names; worker
+ * threads have heaps of their own) in a stretch of the log: how many, and every pause in ms.
+ */
+function collections(log: string, heap: string): { count: number; pauses: number[] } {
+  let count = 0;
+  const pauses: number[] = [];
+  for (const m of log.matchAll(/\[GC<(0x[0-9a-f]+)>: ([^\]]*)\]/g)) {
+    if (m[1] !== heap) continue;
+    if (m[2]!.includes("START")) count++;
+    for (const p of m[2]!.matchAll(/ p=([0-9.]+)ms/g)) pauses.push(Number(p[1]));
+  }
+  return { count, pauses };
 }
 
 /** POST generate, reading the answer without parsing it (the program is large). */
@@ -177,7 +200,7 @@ if (process.argv[2] === "--clients") await clients(JSON.parse(process.argv[3]!))
 else await runBench("health-under-load", async () => {
   const fake = await startFakeMessenger();
   onCleanup(() => fake.stop());
-  const p = await startBinaryPlatform({ env: { MESSENGER_API_ROOT: fake.url, BOT_RUNNERS: "1", LOG_LEVEL: "warn" }, cpuProfileDir: PROFILE });
+  const p = await startBinaryPlatform({ env: { MESSENGER_API_ROOT: fake.url, BOT_RUNNERS: "1", LOG_LEVEL: "warn", ...(GC_LOG ? { BUN_JSC_logGC: "1" } : {}), ...(GC_TIMER_OFF ? { BUN_GC_TIMER_DISABLE: "1" } : {}) }, cpuProfileDir: PROFILE });
   raiseTokenIds(join(p.dir, "data", "botloom.db"), 4);
   // When a step fails, what the server said is the first thing to read.
   onCleanup(() => process.exitCode && console.error(`the server's output:\n${p.server.output().slice(-4000)}`));
@@ -233,19 +256,25 @@ else await runBench("health-under-load", async () => {
   const windowMs = (SECONDS * 1000) / ROUNDS;
   const spec: ClientSpec = { url: p.url, ms: windowMs, generators: GENERATORS, rate: RATE, previewRate: PREVIEW_RATE, generate: { projectId: large.id, cookie }, previews: previewers.map((c, i) => ({ cookie: c, projectId: shared[i]! })), sqlPreview };
   const pid = p.server.proc.pid;
-  const thread = { idle: { cpuMs: 0, waitMs: 0 }, loaded: { cpuMs: 0, waitMs: 0 } };
+  const thread = { idle: { cpuMs: 0, waitMs: 0, sysMs: 0 }, loaded: { cpuMs: 0, waitMs: 0, sysMs: 0 } };
+  /** The server's GC log of each kind of window (with --gc-log). */
+  const gcLog = { idle: "", loaded: "" };
   /** Runs `window`, adding what the main thread did meanwhile to `into`. */
-  const watched = async <T>(into: { cpuMs: number; waitMs: number }, window: () => Promise<T>): Promise<T> => {
+  const watched = async <T>(kind: "idle" | "loaded", window: () => Promise<T>): Promise<T> => {
+    const into = thread[kind];
     const before = mainThread(pid);
+    const logFrom = p.server.output().length;
     const out = await window();
     const after = mainThread(pid);
     into.cpuMs += after.cpuMs - before.cpuMs;
     into.waitMs += after.waitMs - before.waitMs;
+    into.sysMs += after.sysMs - before.sysMs;
+    gcLog[kind] += p.server.output().slice(logFrom);
     return out;
   };
   for (let round = 0; round < ROUNDS; round++) {
-    idleSamples.push(...(await watched(thread.idle, () => probe(p.url, windowMs))));
-    const [samples, done, burns] = await watched(thread.loaded, () => Promise.all([probe(p.url, windowMs), load(spec), burnInBot(windowMs)]));
+    idleSamples.push(...(await watched("idle", () => probe(p.url, windowMs))));
+    const [samples, done, burns] = await watched("loaded", () => Promise.all([probe(p.url, windowMs), load(spec), burnInBot(windowMs)]));
     loadedSamples.push(...samples);
     generates += done.generates;
     previews += done.previews;
@@ -277,11 +306,25 @@ else await runBench("health-under-load", async () => {
     sqlBurns: { bot: botBurns, preview: previewBurns },
     // the event loop's thread per second of each kind of window: CPU used, time waited for a core
     mainThreadPerSecond: Object.fromEntries(
-      Object.entries(thread).map(([k, v]) => [k, { cpuMs: Number((v.cpuMs / loadedSeconds).toFixed(1)), waitMs: Number((v.waitMs / loadedSeconds).toFixed(1)) }]),
+      Object.entries(thread).map(([k, v]) => [k, { cpuMs: Number((v.cpuMs / loadedSeconds).toFixed(1)), sysMs: Number((v.sysMs / loadedSeconds).toFixed(1)), waitMs: Number((v.waitMs / loadedSeconds).toFixed(1)) }]),
     ),
+    ...(GC_LOG ? { gc: gcSummary(p.server.output(), gcLog, loadedSeconds) } : {}),
+    ...(GC_TIMER_OFF ? { gcTimer: "off" } : {}),
     runnersKilled: kills.length,
     ...(kills.length ? { kills } : {}),
     // every bot still in its first launch: no runner restarted, no crash counted
     botsRelaunched: launches.filter((l) => l.length !== 1 || l[0]!.status !== "running").length,
   };
 });
+
+/** Per kind of window: the event loop heap's collections a second and their pauses (p50, p90, max, ms a second). */
+function gcSummary(whole: string, logs: { idle: string; loaded: string }, seconds: number) {
+  const heap = /GC<(0x[0-9a-f]+)>/.exec(whole)?.[1] ?? "";
+  return Object.fromEntries(
+    Object.entries(logs).map(([kind, log]) => {
+      const { count, pauses } = collections(log, heap);
+      const l = pauses.length ? latency(pauses) : null;
+      return [kind, { perSecond: Number((count / seconds).toFixed(2)), pauseP50Ms: l?.p50Ms ?? 0, pauseP90Ms: l?.p90Ms ?? 0, pauseMaxMs: l?.maxMs ?? 0, pausedMsPerSecond: Number((pauses.reduce((a, b) => a + b, 0) / seconds).toFixed(1)) }];
+    }),
+  );
+}

@@ -7,9 +7,9 @@
 import { getPriority, setPriority } from "node:os";
 
 /** How much nicer than the server bot processes run: the shared runners and, with BOT_ISOLATION=process, each bot. */
-export const BOT_NICE = 5;
+export const BOT_NICE = 10;
 /** How much nicer than the server a preview bot's process and the server's worker threads run. */
-export const BACKGROUND_NICE = 10;
+export const BACKGROUND_NICE = 19;
 
 /**
  * Makes process (or, on Linux, thread) `pid` (0: the calling thread) `by` nicer than the calling
