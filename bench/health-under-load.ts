@@ -287,6 +287,8 @@ else await runBench("health-under-load", async () => {
   await answers(1);
   const launches = await Promise.all([...bots, ...(sqlBot ? [sqlBot] : [])].map(async (b) => (await api(p.url, "GET", `/api/projects/${b.projectId}/launches/all`, { cookie: b.cookie })) as { status: string }[]));
   const kills = p.server.output().match(/bot runner \d+ killed.*/g) ?? [];
+  // the server process's resident memory after the run (what a GC setting costs)
+  const serverRssMb = Number((Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024).toFixed(1));
   const loadedSeconds = (windowMs * ROUNDS) / 1000;
   return {
     seconds: SECONDS,
@@ -310,6 +312,7 @@ else await runBench("health-under-load", async () => {
     ),
     ...(GC_LOG ? { gc: gcSummary(p.server.output(), gcLog, loadedSeconds) } : {}),
     ...(GC_TIMER_OFF ? { gcTimer: "off" } : {}),
+    serverRssMb,
     runnersKilled: kills.length,
     ...(kills.length ? { kills } : {}),
     // every bot still in its first launch: no runner restarted, no crash counted

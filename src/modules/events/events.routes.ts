@@ -11,8 +11,8 @@ export const eventsRoutes = (ctx: AppContext) => {
   const hub = new SocketHub();
   ctx.events.on("projects-changed", (e) => hub.deliver(e));
   // docs/dialogs.md: every member of the project (owner and collaborators) sees its chats live.
-  ctx.events.on("chat-message", (e) => hub.send(ctx.projects.team.memberIds(e.projectId), { event: "chat-message", ...e }));
-  ctx.events.on("campaign", (e) => hub.send(ctx.projects.team.memberIds(e.projectId), { event: "campaign", ...e }));
+  ctx.events.on("chat-message", (e) => hub.send(() => ctx.projects.team.memberIds(e.projectId), { event: "chat-message", ...e }));
+  ctx.events.on("campaign", (e) => hub.send(() => ctx.projects.team.memberIds(e.projectId), { event: "campaign", ...e }));
   return (
     new Elysia({ prefix: "/api" })
       .use(authPlugin(ctx))

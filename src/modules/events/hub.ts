@@ -26,8 +26,14 @@ export class SocketHub {
     this.send(e.recipients, { event: "projects-changed", kind: e.kind, projectId: e.projectId });
   }
 
-  send(recipients: Iterable<number>, event: Record<string, unknown>) {
+  /**
+   * `recipients` may be a function: it is called only when some socket is open, since finding a
+   * project's team costs two queries and a bot's every message emits an event (bench/health-under-load.ts).
+   */
+  send(recipients: Iterable<number> | (() => Iterable<number>), event: Record<string, unknown>) {
+    if (this.byUser.size === 0) return;
     const message = JSON.stringify(event);
+    if (typeof recipients === "function") recipients = recipients();
     for (const userId of new Set(recipients)) {
       for (const socket of this.byUser.get(userId) ?? []) {
         try {
