@@ -25,7 +25,7 @@ import { startFakeMessenger } from "../test/support/fake-messenger";
 import { greeterScenario } from "../test/bots/scenario-fixture";
 import { commandNode, messageNode, scenarioOf, sqlNode } from "../test/support/hostile-sql";
 import { synthetic } from "./codegen-scenarios";
-import { api, arg, BUN, latency, onCleanup, raiseTokenIds, ratio, runBench, startBinaryPlatform, until } from "./lib";
+import { api, arg, BUN, healthProbe, latency, onCleanup, raiseTokenIds, ratio, runBench, startBinaryPlatform, until } from "./lib";
 
 const SECONDS = arg("seconds", 12);
 const PREVIEWERS = arg("previewers", 2);
@@ -68,19 +68,6 @@ const WORST_SQL = scenarioOf(
   ...Object.entries(STATEMENTS).flatMap(([name, query]) => [commandNode(`c_${name}`, `/${name}`, `q_${name}`), sqlNode(`q_${name}`, "done", query)]),
   messageNode("done", "done"),
 );
-
-/**
- * Health requests one at a time, 10 ms apart, for `ms`: their latencies. The probe is a process of
- * its own, so this process's work (the load's clients, the fake messenger) does not delay it.
- */
-async function probe(url: string, ms: number): Promise<number[]> {
-  const code = `const s=[];const end=performance.now()+${ms};while(performance.now()<end){const t=performance.now();const r=await fetch(${JSON.stringify(url + "/api/health")});await r.arrayBuffer();if(r.status!==200)throw new Error("health "+r.status);s.push(performance.now()-t);await Bun.sleep(10)}console.log(JSON.stringify(s))`;
-  const proc = Bun.spawn([BUN, "-e", code], { stdout: "pipe", stderr: "inherit" });
-  onCleanup(() => proc.kill());
-  const out = await new Response(proc.stdout).text();
-  if ((await proc.exited) !== 0) throw new Error("the health probe failed");
-  return JSON.parse(out);
-}
 
 /**
  * The server's main thread (the event loop: its thread id is the process id) from /proc: CPU it
@@ -273,8 +260,8 @@ else await runBench("health-under-load", async () => {
     return out;
   };
   for (let round = 0; round < ROUNDS; round++) {
-    idleSamples.push(...(await watched("idle", () => probe(p.url, windowMs))));
-    const [samples, done, burns] = await watched("loaded", () => Promise.all([probe(p.url, windowMs), load(spec), burnInBot(windowMs)]));
+    idleSamples.push(...(await watched("idle", () => healthProbe(p.url, windowMs))));
+    const [samples, done, burns] = await watched("loaded", () => Promise.all([healthProbe(p.url, windowMs), load(spec), burnInBot(windowMs)]));
     loadedSamples.push(...samples);
     generates += done.generates;
     previews += done.previews;

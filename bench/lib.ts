@@ -315,3 +315,16 @@ export async function until<T>(fn: () => T | Promise<T>, what: string, timeoutMs
     await Bun.sleep(stepMs);
   }
 }
+
+/**
+ * Health requests one at a time, 10 ms apart, for `ms`: their latencies. The probe is a process of
+ * its own, so the bench's own work (a load's clients, the fake messenger) does not delay it.
+ */
+export async function healthProbe(url: string, ms: number): Promise<number[]> {
+  const code = `const s=[];const end=performance.now()+${ms};while(performance.now()<end){const t=performance.now();const r=await fetch(${JSON.stringify(url + "/api/health")});await r.arrayBuffer();if(r.status!==200)throw new Error("health "+r.status);s.push(performance.now()-t);await Bun.sleep(10)}console.log(JSON.stringify(s))`;
+  const proc = Bun.spawn([BUN, "-e", code], { stdout: "pipe", stderr: "inherit" });
+  onCleanup(() => proc.kill());
+  const out = await new Response(proc.stdout).text();
+  if ((await proc.exited) !== 0) throw new Error("the health probe failed");
+  return JSON.parse(out);
+}

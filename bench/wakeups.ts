@@ -8,21 +8,11 @@
 //   bun bench/wakeups.ts [--seconds 4] [--rounds 3]
 import { availableParallelism } from "node:os";
 import { BACKGROUND_NICE, BOT_NICE } from "../src/lib/priority";
-import { arg, BUN, latency, onCleanup, ratio, runBench, startBinaryPlatform } from "./lib";
+import { arg, BUN, healthProbe, latency, onCleanup, ratio, runBench, startBinaryPlatform } from "./lib";
 
 const SECONDS = arg("seconds", 4);
 const ROUNDS = arg("rounds", 3);
 const NICES = [...new Set([5, 10, 15, BOT_NICE, BACKGROUND_NICE])].sort((a, b) => a - b);
-
-/** Health latencies for `ms`, one request at a time, 10 ms apart, from a process of its own. */
-async function probe(url: string, ms: number): Promise<number[]> {
-  const code = `const s=[];const end=performance.now()+${ms};while(performance.now()<end){const t=performance.now();const r=await fetch(${JSON.stringify(url + "/api/health")});await r.arrayBuffer();s.push(performance.now()-t);await Bun.sleep(10)}console.log(JSON.stringify(s))`;
-  const proc = Bun.spawn([BUN, "-e", code], { stdout: "pipe", stderr: "inherit" });
-  onCleanup(() => proc.kill());
-  const out = await new Response(proc.stdout).text();
-  if ((await proc.exited) !== 0) throw new Error("the health probe failed");
-  return JSON.parse(out);
-}
 
 /** One busy loop per core at niceness `nice` (the server's own is 0) while `window` runs. */
 async function busy<T>(nice: number, window: () => Promise<T>): Promise<T> {
@@ -42,8 +32,8 @@ await runBench("wakeups", async () => {
   const idle: number[] = [];
   const loaded = new Map<number, number[]>(NICES.map((n) => [n, []]));
   for (let round = 0; round < ROUNDS; round++) {
-    idle.push(...(await probe(p.url, ms)));
-    for (const nice of NICES) loaded.get(nice)!.push(...(await busy(nice, () => probe(p.url, ms))));
+    idle.push(...(await healthProbe(p.url, ms)));
+    for (const nice of NICES) loaded.get(nice)!.push(...(await busy(nice, () => healthProbe(p.url, ms))));
   }
   const base = latency(idle);
   return {
