@@ -3,6 +3,7 @@ import type { Database } from "bun:sqlite";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import * as schema from "./schema";
 import { embeddedMigrations } from "./migrations";
+import { immediateTransactions } from "./immediate";
 import { openSqlite } from "./sqlite";
 
 export { applyPragmas } from "./sqlite";
@@ -33,13 +34,7 @@ export function openDatabase(path: string, opts: { migrateUpTo?: number } = {}):
  * check (a table, a query, a hash per migration) is not repeated.
  */
 export function databaseOver(sqlite: Database, opts: { migrateUpTo?: number; migrated?: boolean } = {}): Db {
-  const db = drizzle({ client: sqlite, schema }) as Db;
-  // Every transaction of the product writes. A deferred one that reads first cannot take the write
-  // lock once another connection (a bot process) has committed meanwhile: SQLite answers
-  // SQLITE_BUSY at once, without waiting out busy_timeout (seen as 500s under load). BEGIN
-  // IMMEDIATE takes the write lock up front and waits like any single write.
-  const deferred = db.transaction.bind(db);
-  db.transaction = ((fn, config) => deferred(fn, { behavior: "immediate", ...config })) as Db["transaction"];
+  const db = immediateTransactions(drizzle({ client: sqlite, schema }) as Db);
   // dialect.migrate is what drizzle's own migrate() calls after reading the folder; it is idempotent
   // (applied hashes are recorded in __drizzle_migrations) and runs in one transaction.
   if (!opts.migrated) (db as any).dialect.migrate(migrationList(opts.migrateUpTo), (db as any).session, { migrationsFolder: "" });

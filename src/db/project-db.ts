@@ -6,6 +6,7 @@ import { Database } from "bun:sqlite";
 import { existsSync, linkSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { immediateTransactions } from "./immediate";
 import { eq, inArray } from "drizzle-orm";
 import { repairSchema, schemaIsSound, type SchemaEntry } from "./project-schema-check";
 import { PROJECT_DB_DDL, projectAnalyticsTables, projectBotChats, projectBotMessageDetails, projectBotMessages, projectBotPayments, projectBotPeople, projectBotState, projectBotUsers, projectBotWaits, projectCampaignAlbumMessages, projectCampaignRecipients, projectCampaigns, projectCampaignTimeZones, projectContent, projectMediaFileIds, projectSchema, projectSendPace } from "./project-schema";
@@ -113,7 +114,8 @@ export class ProjectDatabases {
       sqlite.close();
       throw e;
     }
-    const db = drizzle({ client: sqlite, schema: projectSchema }) as ProjectDb;
+    // A bot process writes this file too: read-then-write transactions must begin IMMEDIATE.
+    const db = immediateTransactions(drizzle({ client: sqlite, schema: projectSchema }) as ProjectDb);
     this.open_.set(projectId, db);
     while (this.open_.size > MAX_OPEN) {
       const [oldest, conn] = this.open_.entries().next().value!;
