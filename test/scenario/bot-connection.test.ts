@@ -2,6 +2,9 @@
 // first use, transactions and one-off reads that keep no statement. The module has no side effects, so the test imports it as it is.
 import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { inTransaction, lazyStatements, readOnce } from "../../src/scenario/codegen/runtime/connection";
 
 function table() {
@@ -66,4 +69,33 @@ test("readOnce answers with the rows and binds its parameters; a bad statement t
   expect(readOnce(d, "SELECT 1 WHERE 0")).toEqual([]);
   expect(() => readOnce(d, "SELECT * FROM missing")).toThrow(/no such table/);
   d.close();
+});
+
+test("inTransaction begins IMMEDIATE: a commit by another writer after its first read cannot make it fail", () => {
+  const dir = mkdtempSync(join(tmpdir(), "botloom-immediate-"));
+  try {
+    const path = join(dir, "p.db");
+    const bot = new Database(path);
+    bot.exec("PRAGMA journal_mode = WAL");
+    bot.exec("CREATE TABLE t (v INTEGER)");
+    const server = new Database(path);
+    server.exec("PRAGMA busy_timeout = 0");
+    let serverWrote = true;
+    // the bot reads, the server tries to commit meanwhile, the bot writes
+    inTransaction(bot, () => {
+      bot.query("SELECT count(*) FROM t").get();
+      try {
+        server.run("INSERT INTO t (v) VALUES (1)");
+      } catch {
+        serverWrote = false; // it waits its turn (here: busy_timeout 0, so refused)
+      }
+      bot.run("INSERT INTO t (v) VALUES (2)");
+    });
+    expect(serverWrote).toBe(false);
+    expect(bot.query("SELECT v FROM t").all()).toEqual([{ v: 2 }]);
+    server.close();
+    bot.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
