@@ -16,7 +16,7 @@ import { RunnerPool } from "./runner-pool";
 import { LaunchHistory } from "./launches";
 import { LogWriter } from "./log-writer";
 import { outputOf } from "./output";
-import { DEFAULT_POLICY, RESUME_CONCURRENCY, type SupervisionPolicy } from "./policy";
+import { crashVerdict, DEFAULT_POLICY, RESUME_CONCURRENCY, type SupervisionPolicy } from "./policy";
 import { clearWebhookForPolling, releaseWebhook, waitForPort } from "./webhook-mode";
 import { buildBotProgram } from "./program";
 import { runtimeStatements } from "./queries";
@@ -33,7 +33,6 @@ export interface BotManagerDeps {
   /** The platform's loopback URL once it listens (PLATFORM_URL of bots), or null. */
   platformUrl?: () => string | null;
 }
-
 
 const STOPPED: BotInstanceState = { status: "stopped", startedAt: null, pid: null };
 
@@ -355,9 +354,9 @@ export class BotManager implements BotController {
     // A crash: every exit nobody asked for counts, whatever the code. One that died while starting
     // is the start's (or crash restart's) failure to report; no restart from here.
     const crashed = bot.status === "running" && !bot.stopping;
-    const now = Date.now();
-    if (crashed) bot.crashes = [...bot.crashes.filter((t) => now - t < this.policy.crashWindowMs), now];
-    const givesUp = crashed && bot.crashes.length >= this.policy.crashLimit;
+    const verdict = crashed ? crashVerdict(bot.crashes, Date.now(), this.policy) : null;
+    if (verdict) bot.crashes = verdict.crashes;
+    const givesUp = verdict?.givesUp === true;
     const reason = givesUp ? `gave up after ${bot.crashes.length} crashes in ${Math.round(this.policy.crashWindowMs / 60000)} minutes; last: ${why}` : why;
     if (bot.launchId !== null) this.launches.close(bot.launchId, "error", reason.slice(0, 1000));
     bot.launchId = null;
@@ -372,7 +371,7 @@ export class BotManager implements BotController {
       this.deps.log.warn(`bot of token ${tokenId} crashed ${bot.crashes.length} times; giving up`);
       return;
     }
-    const delay = Math.min(this.policy.backoffBaseMs * 2 ** (bot.crashes.length - 1), this.policy.backoffCapMs);
+    const delay = verdict!.delayMs;
     bot.status = "starting";
     this.deps.log.warn(`bot of token ${tokenId} ${why}; restarting in ${delay} ms`);
     bot.restartTimer = setTimeout(() => {

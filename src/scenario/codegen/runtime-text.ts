@@ -63,6 +63,8 @@ import waitsSource from "./runtime/waits.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import messageFileSource from "./runtime/message-file.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
+import recordFieldsSource from "./runtime/record-fields.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above
 import recordSource from "./runtime/record.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import platformCommandsSource from "./runtime/platform-commands.ts" with { type: "text" };
@@ -132,6 +134,7 @@ export const RUNTIME_BODY = [
   triggersSource,
   waitsSource,
   messageFileSource,
+  recordFieldsSource,
   recordSource,
   platformCommandsSource,
   aiSource,

@@ -8,7 +8,8 @@ import { INDEX, anyReplyButton, collectAnswer, go, inChat, log, matchTrigger, pr
 import { sendText } from "./messages";
 import { COMMANDS, OPTIONS } from "./program-data";
 import { ADMIN_IDS, API_ROOT, BOT_TOKEN, loadState, saveState, touchUser } from "./storage";
-import { noteIncoming, startParamOf } from "./record";
+import { noteIncoming } from "./record";
+import { startParamOf } from "./record-fields";
 import { messageTriggers } from "./triggers";
 import type { IncomingMessage, Turn } from "./types";
 import { render } from "./values";
