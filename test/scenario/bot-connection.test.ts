@@ -57,7 +57,7 @@ test("inTransaction commits, rolls back on a throw (the error goes on), and nest
     ).toThrow("inner fails");
     expect(d.inTransaction).toBe(true); // the outer one goes on
     inTransaction(d, () => d.run("INSERT INTO t (v) VALUES ('inner2')"));
-  }, "BEGIN IMMEDIATE");
+  });
   expect(readOnce<{ v: string }>(d, "SELECT v FROM t ORDER BY id").map((r) => r.v)).toEqual(["a", "outer", "inner2"]);
   d.close();
 });
@@ -71,7 +71,7 @@ test("readOnce answers with the rows and binds its parameters; a bad statement t
   d.close();
 });
 
-test("inTransaction begins IMMEDIATE: a commit by another writer after its first read cannot make it fail", () => {
+test("inTransaction always begins IMMEDIATE: a commit by another writer after its first read cannot make it fail", () => {
   const dir = mkdtempSync(join(tmpdir(), "botloom-immediate-"));
   try {
     const path = join(dir, "p.db");

@@ -160,7 +160,7 @@ export function handToPlatform(node: ActionNode, message: MessageNode): number |
       );
       db!.run("UPDATE campaigns SET audience_size = (SELECT count(*) FROM campaign_recipients WHERE campaign_id = ?) WHERE id = ?", [row.id, row.id]);
       return row.id;
-    }, "BEGIN IMMEDIATE");
+    });
     console.log(CAMPAIGN_MARK + id);
     return id;
   } catch (err) {

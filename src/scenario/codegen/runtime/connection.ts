@@ -39,14 +39,14 @@ export function lazyStatements<T extends Record<string, () => unknown>>(make: T)
 /**
  * Runs `fn` in one transaction (a savepoint inside another). bun:sqlite's db.transaction() keeps
  * nine prepared statements per connection for good (BEGIN of each kind, COMMIT, ROLLBACK, the
- * savepoint's); exec prepares each for the moment. IMMEDIATE by default: the bot's transactions
+ * savepoint's); exec prepares each for the moment. Always IMMEDIATE: the bot's transactions
  * write, often after reading (a record's analytics read the person first), and a deferred one
  * whose snapshot a commit of the server went past fails with SQLITE_BUSY at once instead of
  * waiting out busy_timeout (docs/architecture.md, "Database and migrations").
  */
-export function inTransaction<T>(d: Database, fn: () => T, begin: "BEGIN" | "BEGIN IMMEDIATE" = "BEGIN IMMEDIATE"): T {
+export function inTransaction<T>(d: Database, fn: () => T): T {
   const nested = d.inTransaction;
-  d.exec(nested ? "SAVEPOINT nested" : begin);
+  d.exec(nested ? "SAVEPOINT nested" : "BEGIN IMMEDIATE");
   try {
     const out = fn();
     d.exec(nested ? "RELEASE nested" : "COMMIT");

@@ -27,7 +27,6 @@ export function reserveSendTime(db: Database, tokenId: number, now: number, ms: 
       db.run("INSERT INTO send_pace (token_id, next_at, per_second) VALUES (?, ?, ?) ON CONFLICT (token_id) DO UPDATE SET next_at = excluded.next_at, per_second = excluded.per_second", [tokenId, end, pace]);
       return { start, perSecond: pace };
     },
-    "BEGIN IMMEDIATE",
   );
 }
 

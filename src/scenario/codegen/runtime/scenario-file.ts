@@ -99,6 +99,6 @@ function moveLegacyTables(system: Database, d: Database, systemDdl: readonly str
       const indexes = readOnce<{ sql: string }>(d, "SELECT sql FROM bot.sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL", name);
       for (const index of indexes) d.exec(index.sql);
     }
-  }, "BEGIN IMMEDIATE");
+  });
   for (const name of legacy) system.exec("DROP TABLE IF EXISTS main." + quoteName(name));
 }
