@@ -69,17 +69,23 @@ const WORST_SQL = scenarioOf(
   messageNode("done", "done"),
 );
 
+type ThreadFigures = { cpuMs: number; waitMs: number; sysMs: number; wakeups: number; preemptions: number };
+
 /**
  * The server's main thread (the event loop: its thread id is the process id) from /proc: CPU it
- * used and time it waited, ready, for a core (schedstat), in ms. Together they tell work on the
- * event loop from contention for the cores, which the health p99 alone cannot.
+ * used and time it waited, ready, for a core (schedstat), in ms; how often it was woken (it slept
+ * and something woke it) and preempted. Together they tell work on the event loop from contention
+ * for the cores, which the health p99 alone cannot; on a VM each wake-up costs a wait for a core
+ * (docs/performance.md "The waits for a core, tested").
  */
-function mainThread(pid: number): { cpuMs: number; waitMs: number; sysMs: number } {
+function mainThread(pid: number): ThreadFigures {
   const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ").map(Number);
   // stat's fields after the command's closing parenthesis: stime (in the kernel, clock ticks of 10 ms) is the 13th
   const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8");
   const stime = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[12]);
-  return { cpuMs: run! / 1e6, waitMs: wait! / 1e6, sysMs: stime * 10 };
+  const status = readFileSync(`/proc/${pid}/task/${pid}/status`, "utf8");
+  const count = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? 0);
+  return { cpuMs: run! / 1e6, waitMs: wait! / 1e6, sysMs: stime * 10, wakeups: count("voluntary_ctxt_switches"), preemptions: count("nonvoluntary_ctxt_switches") };
 }
 
 /**
@@ -243,7 +249,8 @@ else await runBench("health-under-load", async () => {
   const windowMs = (SECONDS * 1000) / ROUNDS;
   const spec: ClientSpec = { url: p.url, ms: windowMs, generators: GENERATORS, rate: RATE, previewRate: PREVIEW_RATE, generate: { projectId: large.id, cookie }, previews: previewers.map((c, i) => ({ cookie: c, projectId: shared[i]! })), sqlPreview };
   const pid = p.server.proc.pid;
-  const thread = { idle: { cpuMs: 0, waitMs: 0, sysMs: 0 }, loaded: { cpuMs: 0, waitMs: 0, sysMs: 0 } };
+  const zero = (): ThreadFigures => ({ cpuMs: 0, waitMs: 0, sysMs: 0, wakeups: 0, preemptions: 0 });
+  const thread = { idle: zero(), loaded: zero() };
   /** The server's GC log of each kind of window (with --gc-log). */
   const gcLog = { idle: "", loaded: "" };
   /** Runs `window`, adding what the main thread did meanwhile to `into`. */
@@ -253,9 +260,7 @@ else await runBench("health-under-load", async () => {
     const logFrom = p.server.output().length;
     const out = await window();
     const after = mainThread(pid);
-    into.cpuMs += after.cpuMs - before.cpuMs;
-    into.waitMs += after.waitMs - before.waitMs;
-    into.sysMs += after.sysMs - before.sysMs;
+    for (const k of Object.keys(into) as (keyof ThreadFigures)[]) into[k] += after[k] - before[k];
     gcLog[kind] += p.server.output().slice(logFrom);
     return out;
   };
@@ -293,10 +298,8 @@ else await runBench("health-under-load", async () => {
     previewsPerSecond: Number((previews / loadedSeconds).toFixed(2)),
     // /burn rounds of the worst SQL: in the third owner's bot, in a preview
     sqlBurns: { bot: botBurns, preview: previewBurns },
-    // the event loop's thread per second of each kind of window: CPU used, time waited for a core
-    mainThreadPerSecond: Object.fromEntries(
-      Object.entries(thread).map(([k, v]) => [k, { cpuMs: Number((v.cpuMs / loadedSeconds).toFixed(1)), sysMs: Number((v.sysMs / loadedSeconds).toFixed(1)), waitMs: Number((v.waitMs / loadedSeconds).toFixed(1)) }]),
-    ),
+    // the event loop's thread per second of each kind of window: CPU used, time waited for a core, wake-ups, preemptions
+    mainThreadPerSecond: Object.fromEntries(Object.entries(thread).map(([k, v]) => [k, Object.fromEntries(Object.entries(v).map(([f, n]) => [f, Number((n / loadedSeconds).toFixed(1))]))])),
     ...(GC_LOG ? { gc: gcSummary(p.server.output(), gcLog, loadedSeconds) } : {}),
     ...(GC_TIMER_OFF ? { gcTimer: "off" } : {}),
     serverRssMb,

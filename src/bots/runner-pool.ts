@@ -24,6 +24,8 @@ import type { RunnerCommand, RunnerEventRead } from "./runner/protocol";
 import runnerMain from "./runner/main.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import runnerWatchdog from "./runner/watchdog.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above
+import runnerOutbox from "./runner/outbox.ts" with { type: "text" };
 
 /** How often each runner is asked for a sign of life (its memory is watched inside it, runner/watchdog.ts). */
 const PING_MS = 1000;
@@ -192,12 +194,12 @@ export class RunnerPool implements BotHost {
     return runner;
   }
 
-  /** <BOTS_DIR>/.runner/: main.ts, watchdog.ts and the interpreter, rewritten only when changed. */
+  /** <BOTS_DIR>/.runner/: main.ts, outbox.ts, watchdog.ts and the interpreter, rewritten only when changed. */
   private writeRunnerFiles(): string {
     const dir = join(this.config.botsDir, ".runner");
     ensureBotModules(this.config.botsDir);
     mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-    const files: Record<string, string> = { "main.ts": runnerMain as unknown as string, "watchdog.ts": runnerWatchdog as unknown as string, "interpreter.ts": renderInterpreter() };
+    const files: Record<string, string> = { "main.ts": runnerMain as unknown as string, "outbox.ts": runnerOutbox as unknown as string, "watchdog.ts": runnerWatchdog as unknown as string, "interpreter.ts": renderInterpreter() };
     for (const [name, content] of Object.entries(files)) writeIfChanged(join(dir, name), content);
     return dir;
   }

@@ -8,6 +8,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Worker } from "node:worker_threads";
 import type { BotHost, BotTables, HostedBot, Interpreter, RunnerCommand, RunnerEvent } from "./protocol";
+import { createOutbox } from "./outbox.ts";
 
 /** Thrown by a hosted bot's process.exit: it ends that bot's code path, never the runner. */
 class BotExit extends Error {
@@ -33,7 +34,9 @@ function startWatchdog() {
   watchdog.unref();
 }
 
-const send = (message: RunnerEvent) => void process.stdout.write(JSON.stringify(message) + "\n");
+const outbox = createOutbox((text) => void process.stdout.write(text));
+/** Output lines leave in batches; exits, pongs and errors at once (outbox.ts). */
+const send = (message: RunnerEvent) => outbox.send(JSON.stringify(message), message.ev === "line");
 
 const bots = new Map<number, { hosted: HostedBot | null; stopTimer?: ReturnType<typeof setTimeout> }>();
 
@@ -122,9 +125,13 @@ process.on("uncaughtException", uncaught);
 process.on("unhandledRejection", uncaught);
 
 async function stopAllAndExit() {
-  setTimeout(() => process.exit(0), STOP_GRACE_MS + 500).unref();
+  setTimeout(() => {
+    outbox.flush();
+    process.exit(0);
+  }, STOP_GRACE_MS + 500).unref();
   for (const id of [...bots.keys()]) stop(id);
   while (bots.size > 0) await Bun.sleep(20);
+  outbox.flush();
   process.exit(0);
 }
 
