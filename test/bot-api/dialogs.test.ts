@@ -3,7 +3,7 @@
 // media through the fake messenger (the bot does not run), edit, delete, takeover with resume, read,
 // 409 BOT_BLOCKED, the live event, and bad input answered 400/404 in the error shape.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { projectBotChats, projectBotMessages, projectBotPeople } from "../../src/db/project-schema";
+import { projectBotChats, projectBotMessages, projectBotPeople, projectBotUsers } from "../../src/db/project-schema";
 import { addToken, botApiEnv, COLLAB, createProject, expectNoSecrets, OWNER, STRANGER, type BotApiEnv } from "./support";
 import { loginAs, patFor } from "../support/app";
 import { plainText } from "../../src/modules/dialogs/plain-text";
@@ -77,6 +77,72 @@ describe("chat list", () => {
       expect(r.status).toBe(400);
       expect(r.body.error).toBe("VALIDATION_FAILED");
     }
+  });
+});
+
+describe("search by last name and full name", () => {
+  // A token of its own in the same project file (the chat list above keeps its 32 chats), and a
+  // second token there whose users are foreign data to the first.
+  let searchToken: number;
+  const person = (n: number) => String(9_100_000 + n);
+  // [n, first name (the chat's and the user's), last name of this token's user, last name the other token knows]
+  const people: [number, string, string | null, string?][] = [
+    [1, "Мария", "Иванова"],
+    [2, "Мария", "Петрова"],
+    [3, "Jane", "Doe"],
+    [4, "Jane", "Roe"],
+    [5, "Sam", "O_Neil"],
+    [6, "Sam", "OxNeil"],
+    [7, "Grace", "Hop%per"],
+    [8, "Grace", "Hopxper"],
+    [9, "Anna", "Sokolova"],
+    [10, "Olga", null, "Sokolova"],
+    [11, "Алёна", "Сёмина"],
+  ];
+  beforeAll(async () => {
+    searchToken = (await addToken(env, projectId)).tokenId;
+    const foreignToken = (await addToken(env, projectId)).tokenId;
+    const db = env.t.ctx.projectFiles.open(projectId);
+    const seen = { firstSeenAt: at(0), lastSeenAt: at(0) };
+    for (const [n, firstName, lastName, foreignLastName] of people) {
+      db.insert(projectBotChats).values({ tokenId: searchToken, chatId: person(n), kind: "private", userId: person(n), firstName, lastMessageAt: at(n) }).run();
+      db.insert(projectBotUsers).values({ tokenId: searchToken, userId: person(n), firstName, lastName, ...seen }).run();
+      if (foreignLastName) db.insert(projectBotUsers).values({ tokenId: foreignToken, userId: person(n), firstName, lastName: foreignLastName, ...seen }).run();
+    }
+  });
+  const search = async (term: string) => {
+    const r = await env.call("GET", `/api/bot/tokens/${searchToken}/chats?search=${encodeURIComponent(term)}`, { cookie: env.cookie });
+    expect(r.status).toBe(200);
+    expect(r.body.total).toBe(r.body.items.length);
+    return r.body.items.map((c: { chatId: string }) => c.chatId).sort();
+  };
+
+  const cases: [string, string, number[]][] = [
+    ["last name", "Doe", [3]],
+    ["part of a last name", "Петр", [2]],
+    ["last name, lower case (Cyrillic)", "иванова", [1]],
+    ["last name, upper case (Cyrillic)", "ИВАНОВА", [1]],
+    ["last name, ё typed as е", "семина", [11]],
+    ["full name", "Мария Иванова", [1]],
+    ["full name, other case", "мария петрова", [2]],
+    ["full name, upper case (ASCII)", "JANE ROE", [4]],
+    ["across the space of the full name", "ne D", [3]],
+    ["a term that matches nobody", "Мария Сидорова", []],
+    ["another token's user with that last name does not match", "Sokolova", [9]],
+    ["_ in the term is literal", "o_n", [5]],
+    ["% in the term is literal", "p%p", [7]],
+  ];
+  test.each(cases)("%s: %p", async (_, term, expected) => {
+    expect(await search(term)).toEqual(expected.map(person).sort());
+  });
+
+  test("a search's total counts every match; its pages hold them in order, with the last name", async () => {
+    const page = async (n: number) => (await env.call("GET", `/api/bot/tokens/${searchToken}/chats?search=${encodeURIComponent("мария")}&perPage=1&page=${n}`, { cookie: env.cookie })).body;
+    const [first, second, beyond] = [await page(1), await page(2), await page(3)];
+    expect([first.total, second.total, beyond.total]).toEqual([2, 2, 2]);
+    expect(first.items).toMatchObject([{ chatId: person(2), firstName: "Мария", lastName: "Петрова" }]);
+    expect(second.items).toMatchObject([{ chatId: person(1), firstName: "Мария", lastName: "Иванова" }]);
+    expect(beyond.items).toEqual([]);
   });
 });
 
