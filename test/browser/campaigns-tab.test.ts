@@ -8,6 +8,8 @@
 // words; an album of two photos previews as a grid and saves as mediaIds; on a phone the
 // list and the campaign are two screens.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { expectOneBom } from "../support/bom";
 import { haveChromium, warnIfNoChromium, type Browser } from "../support/browser";
 import type { FakeUser, RecordedCall } from "../support/fake-messenger";
 import { node, scenarioOf, startAudience, type AudienceEnv } from "./audience-support";
@@ -166,7 +168,9 @@ describe.skipIf(!haveChromium)("Campaigns tab in Chromium", () => {
     // the CSV is the server's export (a link with the session cookie), of the list's filter
     const [download] = await Promise.all([page.waitForEvent("download"), report.getByRole("link", { name: "Export CSV" }).click()]);
     expect(download.suggestedFilename()).toMatch(/^campaign-\d+-recipients\.csv$/);
-    const csv = (await Bun.file((await download.path())!).text()).trim().split("\n");
+    const saved = readFileSync((await download.path())!);
+    expectOneBom(saved, "the campaign report's Export CSV");
+    const csv = saved.toString("utf8").slice(1).trim().split("\n");
     expect(csv[0]).toBe("userId,firstName,username,status,error,sentAt");
     expect(csv.slice(1).map((l) => l.split(",").slice(0, 1).concat(l.split(",")[3]!))).toEqual([[String(zed.id), "failed"]]);
     expect(b.errors).toEqual([]);
