@@ -177,13 +177,14 @@ class ManagerClient {
     const body = spec.body === "" ? undefined : fill(spec.body, this.vars);
     const path = fill(spec.url, this.vars);
     const res = await this.env.t.app.handle(new Request(`http://localhost${path}`, { method: spec.method, headers, body }));
-    const text = await res.text();
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    const text = new TextDecoder().decode(bytes);
     let parsed: any;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {}
     this.env.responses.push({ method: spec.method, path, status: res.status, text });
-    return { status: res.status, headers: res.headers, text, body: parsed };
+    return { status: res.status, headers: res.headers, text, body: parsed, bytes };
   }
 
   /**

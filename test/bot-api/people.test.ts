@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { projectBotChats, projectBotMessages, projectBotPayments, projectBotPeople, projectBotState } from "../../src/db/project-schema";
 import { addToken, botApiEnv, createProject, seedBotUser, type BotApiEnv } from "./support";
+import { expectOneBom } from "../support/bom";
 
 let env: BotApiEnv;
 let projectId: number;
@@ -126,6 +127,16 @@ describe("user detail, tags, delete", () => {
     expect(lines.find((l) => l.startsWith("103,"))).toContain(`"'=HYPERLINK(""x"")"`);
     const only = await env.call("GET", `${users()}/export?filter=blocked`, { cookie: env.cookie });
     expect(only.text.trim().split("\r\n").length).toBe(2);
+  });
+
+  test("CSV export starts with the UTF-8 BOM once (Excel reads it as UTF-8), whatever the filter", async () => {
+    for (const q of ["", "?filter=blocked", "?search=nobody-is-called-this"]) {
+      const r = await env.call("GET", `${users()}/export${q}`, { cookie: env.cookie });
+      expect(r.status).toBe(200);
+      expectOneBom(r.bytes, `users/export${q}`);
+      // after the BOM, the header as before
+      expect(r.text.startsWith("id,first_name,")).toBe(true);
+    }
   });
 
   test("DELETE removes the user, their person, payments, state, chat and messages", async () => {

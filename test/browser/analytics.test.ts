@@ -5,6 +5,7 @@
 // works on an imported multi-sheet project; empty figures and bad dates are said in words.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
+import { expectOneBom } from "../support/bom";
 import { haveChromium, warnIfNoChromium, type Browser } from "../support/browser";
 import { startAudience, type AudienceEnv } from "./audience-support";
 import { expected, funnelScenario, playScript, serveEmptyFigures } from "./analytics-support";
@@ -43,8 +44,10 @@ describe.skipIf(!haveChromium)("Analytics in Chromium", () => {
     await page.getByTestId("chart-messages").locator("canvas").waitFor();
     const download = page.waitForEvent("download");
     await page.getByRole("button", { name: "Download Sources as CSV" }).click();
-    const csv = readFileSync((await (await download).path())!, "utf8");
-    expect(csv.split("\r\n")).toEqual(["Source (deep link),Users", "ads,2", "'-promo,1", ""]);
+    const saved = readFileSync((await (await download).path())!);
+    // made in the browser, with the BOM the server's CSVs start with (Excel needs it)
+    expectOneBom(saved, "Analytics' Sources CSV");
+    expect(saved.toString("utf8").slice(1).split("\r\n")).toEqual(["Source (deep link),Users", "ads,2", "'-promo,1", ""]);
     // a button's node opens in the editor
     expect(await page.getByTestId("table-buttons").getByRole("link", { name: "menu" }).first().getAttribute("href")).toBe(`/projects/${env.projectId}/scenario?node=menu`);
     expect(b.errors).toEqual([]);

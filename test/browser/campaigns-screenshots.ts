@@ -1,8 +1,9 @@
 // Screenshots of the Campaigns tab at 1280 and 390 px, light (English) and dark (Russian), for
 // review by eye: `bun test/browser/campaigns-screenshots.ts [outDir]` (default
 // /tmp/campaigns-shots). Not part of the suite. A real bot on the fake messenger has a few tagged
-// users and two campaigns (one done with a blocked recipient, one draft), so the screens show the
-// list, the wizard's audience, message and test steps, and a report as an owner sees them.
+// users and campaigns (one done with a blocked recipient and one the messenger refused, a draft, a
+// scheduled album), so the screens show the list, the wizard's audience, message and test steps,
+// and a report as an owner sees them.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeUser } from "../support/fake-messenger";
@@ -37,6 +38,8 @@ for (const u of people.slice(0, 4)) await t.call("PUT", `${api}/users/${u.id}/ta
 fake.setBlocked(people[3]!.id, true);
 const message = { text: "Hi <b>{first_name}</b>! 🍕 Two pizzas for the price of one this weekend.", format: "html", buttons: [[{ text: "Order now", url: "https://pizza.example/order" }], [{ text: "Menu", goto: "menu" }]] };
 const done = (await t.call("POST", `${api}/campaigns`, { cookie, json: { name: "Weekend 2-for-1", message, audience: { tags: ["vip"] } } })).body;
+// the first send fails in the messenger's own words: the report's longest error, beside the blocked one
+fake.failNext(botToken, "sendMessage", { error_code: 403, description: "Forbidden: bot can't initiate conversation with a user" });
 await t.call("POST", `${api}/campaigns/${done.id}/start`, { cookie });
 for (let i = 0; i < 100; i++) {
   if ((await t.call("GET", `${api}/campaigns/${done.id}`, { cookie })).body.status === "done") break;

@@ -6,10 +6,14 @@
 // on the clock of the zone picked. Bad input
 // (no name, a text over 4096, a refused button, a past time, buttons on an album) is refused in
 // words; an album of two photos previews as a grid and saves as mediaIds; on a phone the
-// list and the campaign are two screens.
+// list and the campaign are two screens, and the report's recipients fit its width (each sent time
+// and error on screen). The report's CSV download starts with the UTF-8 BOM, once.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { expectOneBom } from "../support/bom";
 import { haveChromium, warnIfNoChromium, type Browser } from "../support/browser";
 import type { FakeUser, RecordedCall } from "../support/fake-messenger";
+import type { Locator } from "playwright-core";
 import { node, scenarioOf, startAudience, type AudienceEnv } from "./audience-support";
 import { until } from "../support/process";
 
@@ -166,7 +170,9 @@ describe.skipIf(!haveChromium)("Campaigns tab in Chromium", () => {
     // the CSV is the server's export (a link with the session cookie), of the list's filter
     const [download] = await Promise.all([page.waitForEvent("download"), report.getByRole("link", { name: "Export CSV" }).click()]);
     expect(download.suggestedFilename()).toMatch(/^campaign-\d+-recipients\.csv$/);
-    const csv = (await Bun.file((await download.path())!).text()).trim().split("\n");
+    const saved = readFileSync((await download.path())!);
+    expectOneBom(saved, "the campaign report's Export CSV");
+    const csv = saved.toString("utf8").slice(1).trim().split("\n");
     expect(csv[0]).toBe("userId,firstName,username,status,error,sentAt");
     expect(csv.slice(1).map((l) => l.split(",").slice(0, 1).concat(l.split(",")[3]!))).toEqual([[String(zed.id), "failed"]]);
     expect(b.errors).toEqual([]);
@@ -345,7 +351,12 @@ describe.skipIf(!haveChromium)("Campaigns tab in Chromium", () => {
     expect(b.errors.filter((e) => !e.includes("status of 400"))).toEqual([]);
   }, 60_000);
 
-  test("on a phone the list and the campaign are two screens, in Russian", async () => {
+  test("on a phone the list and the campaign are two screens, in Russian; the report's recipients fit without scrolling sideways", async () => {
+    // an error in the messenger's own words is long: on a phone it wraps, the table stays narrow
+    const LONG = "Forbidden: bot can't initiate conversation with a user";
+    env.t.ctx.projectFiles.open(env.projectId).$client
+      .query("UPDATE campaign_recipients SET error = ? WHERE user_id = ? AND campaign_id = (SELECT id FROM campaigns WHERE name = 'Spring sale')")
+      .run(LONG, String(zed.id));
     const phone = await env.browser({ viewport: { width: 390, height: 844 }, colorScheme: "dark", locale: "ru-RU" });
     const { page } = phone;
     await page.goto(`${env.base}/projects/${env.projectId}/campaigns`);
@@ -354,6 +365,30 @@ describe.skipIf(!haveChromium)("Campaigns tab in Chromium", () => {
     await page.getByTestId("campaign-view").waitFor();
     expect(await list.isVisible()).toBe(false);
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    // the report's recipients fit the phone: their table's box does not scroll sideways, and each
+    // sent time (and the failure's error) is on screen, not past the box's right edge
+    const table = page.getByTestId("campaign-report").getByTestId("recipients");
+    await table.locator("tbody tr").nth(2).waitFor();
+    const box = await table.evaluate((t) => ({ scrollWidth: t.parentElement!.scrollWidth, clientWidth: t.parentElement!.clientWidth }));
+    expect(box.scrollWidth).toBeLessThanOrEqual(box.clientWidth);
+    /** Where a cell's text is drawn, and the part of the screen its scroll box shows. */
+    const seen = (cell: Locator) =>
+      cell.evaluate((td) => {
+        const range = document.createRange();
+        range.selectNodeContents(td);
+        const text = range.getBoundingClientRect();
+        const shown = td.closest("table")!.parentElement!.getBoundingClientRect();
+        const visible = getComputedStyle(td).display !== "none" && td.checkVisibility();
+        return { text: (td as HTMLElement).innerText, visible, inside: text.width > 0 && text.left >= Math.max(0, shown.left) - 0.5 && text.right <= Math.min(innerWidth, shown.right) + 0.5 };
+      });
+    const sent = table.locator('tbody tr[data-status="sent"]');
+    expect(await sent.count()).toBe(2);
+    for (const row of await sent.all()) {
+      const at = await seen(row.locator("td").last());
+      expect(at).toEqual({ text: expect.stringMatching(/\d{1,2}:\d{2}/), visible: true, inside: true });
+    }
+    const error = await seen(table.locator('tbody tr[data-status="failed"] td', { hasText: LONG }).last());
+    expect(error).toEqual({ text: LONG, visible: true, inside: true });
     await page.getByRole("button", { name: "← Рассылки" }).click();
     await list.waitFor();
     expect(await page.getByTestId("campaign-view").count()).toBe(0);

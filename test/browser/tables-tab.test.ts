@@ -4,6 +4,7 @@
 // (a bad one names its row and writes nothing) and exports CSV and JSON.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
+import { expectOneBom } from "../support/bom";
 import { haveChromium, placeholderFits, warnIfNoChromium, type Browser } from "../support/browser";
 import type { FakeUser } from "../support/fake-messenger";
 import { node, scenarioOf, startAudience, type AudienceEnv } from "./audience-support";
@@ -136,7 +137,9 @@ describe.skipIf(!haveChromium)("Tables tab in Chromium", () => {
 
     const [csv] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download CSV" }).click()]);
     expect(csv.suggestedFilename()).toBe("orders.csv");
-    const text = readFileSync((await csv.path())!, "utf8");
+    const saved = readFileSync((await csv.path())!);
+    expectOneBom(saved, "the Tables tab's Download CSV");
+    const text = saved.toString("utf8").slice(1);
     expect(text.split("\r\n")[0]).toBe("id,created_at,item,price");
     expect(text).toContain('"lime\nwith a line break",2');
     const [json] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download JSON" }).click()]);

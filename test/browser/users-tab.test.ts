@@ -5,6 +5,8 @@
 // list's filters; "open dialog"; deleting a user after a confirmation that names what goes; the
 // list marks blocked users and shows tags; the card lists the user's Stars payments.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { expectOneBom } from "../support/bom";
 import { haveChromium, warnIfNoChromium, type Browser } from "../support/browser";
 import type { FakeUser } from "../support/fake-messenger";
 import { until } from "../support/process";
@@ -113,7 +115,10 @@ describe.skipIf(!haveChromium)("Users tab in Chromium", () => {
     await list().getByText("Bob", { exact: true }).waitFor({ state: "detached" });
     expect(await names()).toEqual(["Eve"]);
     const [file] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
-    const csv = await Bun.file((await file.path())!).text();
+    const saved = readFileSync((await file.path())!);
+    // the file as saved keeps the server's BOM (the tab fetches the CSV, and fetch's text() drops it)
+    expectOneBom(saved, "the Users tab's Export CSV");
+    const csv = saved.toString("utf8");
     expect(csv).toContain(String(eve.id));
     expect(csv).toContain("vip");
     expect(csv).toContain("ref_42");

@@ -35,8 +35,11 @@ export interface CallOptions {
 export interface CallResult {
   status: number;
   headers: Headers;
+  /** the body decoded as fetch's text() does: a leading BOM dropped */
   text: string;
   body: any;
+  /** the body as sent, byte for byte (a CSV's BOM is here) */
+  bytes: Uint8Array<ArrayBuffer>;
 }
 
 /** A logger that records instead of printing (secret scans read `logs`). */
@@ -79,12 +82,13 @@ export function createTestApp(opts: { env?: Record<string, string>; bots?: BotCo
       body = JSON.stringify(o.json);
     }
     const res = await app.handle(new Request(`http://localhost${path}`, { method, headers, body }));
-    const text = await res.text();
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    const text = new TextDecoder().decode(bytes);
     let parsed: any = undefined;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {}
-    return { status: res.status, headers: res.headers, text, body: parsed };
+    return { status: res.status, headers: res.headers, text, body: parsed, bytes };
   };
   return {
     app,

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Database } from "bun:sqlite";
 import { ORDERS_DDL, tablesApp } from "./helpers";
 import type { TestApp } from "../support/app";
+import { bomCount, expectOneBom } from "../support/bom";
 
 let t: TestApp;
 let owner: string;
@@ -221,6 +222,53 @@ describe("export and import", () => {
     expect(r.text).toBe("id,товар\r\n1,чай\r\n");
     expect(r.headers.get("content-disposition")).toBe(`attachment; filename="______.csv"; filename*=UTF-8''${encodeURIComponent("заказы.csv")}`);
     file.exec('DROP TABLE "заказы"');
+  });
+
+  test("a CSV download starts with the UTF-8 BOM once, in its first chunk, however many it streams in; JSON has none", async () => {
+    file.exec("CREATE TABLE bom_empty (id INTEGER PRIMARY KEY, v TEXT)");
+    file.exec("CREATE TABLE bom_big (id INTEGER PRIMARY KEY, v TEXT)");
+    file.exec("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1200) INSERT INTO bom_big (v) SELECT 'ряд ' || i FROM n");
+    // [table, rows, chunks at least] (500 rows a chunk)
+    const cases: [string, number, number][] = [
+      ["bom_empty", 0, 1],
+      ["orders", 30, 1],
+      ["bom_big", 1200, 3],
+    ];
+    for (const [table, rows, chunks] of cases) {
+      const res = await t.app.handle(new Request(`http://localhost${base}/${table}/export?format=csv`, { headers: { cookie: owner } }));
+      expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+      const parts: Uint8Array[] = [];
+      for await (const part of res.body!) parts.push(part);
+      expect({ table, chunks: parts.length >= chunks, firstChunkBoms: bomCount(parts[0]!) }).toEqual({ table, chunks: true, firstChunkBoms: 1 });
+      const bytes = Buffer.concat(parts);
+      expectOneBom(bytes, table);
+      expect(new TextDecoder().decode(bytes).trimEnd().split("\r\n").length).toBe(rows + 1);
+    }
+    const json = await t.call("GET", `${base}/orders/export?format=json`, { cookie: owner });
+    expect(json.bytes[0]).toBe("[".charCodeAt(0));
+    expect(bomCount(json.bytes)).toBe(0);
+    file.exec("DROP TABLE bom_empty; DROP TABLE bom_big");
+  });
+
+  test("a CSV with Cyrillic text, imported byte for byte as it was downloaded (BOM and all) into another table, gives the same rows", async () => {
+    for (const name of ["ru_from", "ru_to"]) file.exec(`CREATE TABLE ${name} (id INTEGER PRIMARY KEY, "имя" TEXT NOT NULL, "заметка" TEXT, n INTEGER)`);
+    const ins = file.query('INSERT INTO ru_from ("имя", "заметка", n) VALUES (?, ?, ?)');
+    ins.run("Мария Иванова", "Привет, мир", 1);
+    ins.run("Ёжик", 'Он сказал "да"\nи ушёл', 2);
+    ins.run("=СУММ(A1)", null, 3);
+    ins.run("Ли", "", null);
+    ins.run("Ана", "пицца 🍕 — «две по цене одной»", -4);
+    const out = await t.call("GET", `${base}/ru_from/export`, { cookie: owner });
+    expect(out.status).toBe(200);
+    expectOneBom(out.bytes, "ru_from");
+    expect(out.text.startsWith("id,имя,заметка,n\r\n1,Мария Иванова,\"Привет, мир\",1\r\n")).toBe(true);
+    const back = await t.call("POST", `${base}/ru_to/import`, { cookie: owner, body: out.bytes, headers: { "content-type": "text/csv" } });
+    expect(back.status).toBe(200);
+    expect(back.body).toEqual({ inserted: 5 });
+    const all = (table: string) => file.query(`SELECT * FROM ${table} ORDER BY id`).all();
+    expect(all("ru_to")).toEqual(all("ru_from"));
+    expect((all("ru_to")[0] as Record<string, unknown>)["имя"]).toBe("Мария Иванова");
+    file.exec("DROP TABLE ru_from; DROP TABLE ru_to");
   });
 
   test("append adds rows; a bad record names itself and nothing is written", async () => {

@@ -3,7 +3,7 @@
 import type { AppContext } from "../../context";
 import type { ProjectDb } from "../../db/project-db";
 import { notFound } from "../../errors";
-import { csvCell } from "../../lib/csv-cell";
+import { CSV_BOM, csvCell } from "../../lib/csv-cell";
 import { pageInfo, parseVariables, type BotUserListItem, type BotUserPage, type PaymentsPage, type PersonFields } from "./model";
 import { FACETS_TOP, type Facets, type PeopleFilter } from "./model";
 import { deletePerson, facetsOf, knownUser, userFactsOf, paymentsOf, peoplePage, peopleRows, personOf, setTags, takeoverOf, type ListRow } from "./queries";
@@ -91,7 +91,7 @@ export class PeopleService {
     return { success: true };
   }
 
-  /** One row per user, the fixed columns then one per variable any of them has. */
+  /** One row per user, the fixed columns then one per variable any of them has; a BOM first (for Excel). */
   csv(tokenId: number, actorId: number, f: PeopleFilter): string {
     const db = this.fileOf(tokenId, actorId);
     const rows = db ? [...peopleRows(db, tokenId, f)] : [];
@@ -104,6 +104,6 @@ export class PeopleService {
       const fixed = [r.userId, r.firstName, r.lastName, r.username, r.languageCode ?? p?.languageCode, p?.isPremium ? 1 : 0, p?.blocked ? 1 : 0, p?.source, p?.referrerId, tagsOf(p?.tags).join(";"), r.firstSeenAt, r.lastSeenAt, p?.messagesIn ?? 0, p?.messagesOut ?? 0];
       lines.push([...fixed, ...keys.map((k) => vars[i]![k])].map(csvCell).join(","));
     });
-    return lines.join("\r\n") + "\r\n";
+    return CSV_BOM + lines.join("\r\n") + "\r\n";
   }
 }

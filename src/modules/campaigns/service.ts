@@ -35,7 +35,7 @@ import {
 } from "./queries";
 import { recipientView } from "./model";
 import type { CampaignSender } from "./sender";
-import { csvCell } from "../../lib/csv-cell";
+import { CSV_BOM, csvCell } from "../../lib/csv-cell";
 
 /** How long delete-sent's answer waits for the deletions to end (docs/campaigns.md#the-sender). */
 const DELETE_SENT_WAIT_MS = 10_000;
@@ -267,7 +267,7 @@ export class CampaignsService {
     return { items: rows.map(recipientView), total, page, perPage };
   }
 
-  /** The report as CSV: one row per recipient in send order (cells a spreadsheet would run are defused). */
+  /** The report as CSV: a BOM (for Excel), then one row per recipient in send order (cells a spreadsheet would run are defused). */
   async recipientsCsv(tokenId: number, actorId: number, id: number, status?: "pending" | "sent" | "failed"): Promise<string> {
     const { db } = this.requireCampaign(tokenId, actorId, id);
     const lines = [["userId", "firstName", "username", "status", "error", "sentAt"].join(",")];
@@ -277,7 +277,7 @@ export class CampaignsService {
       for (const r of rows) lines.push([r.userId, r.firstName, r.username, r.status, r.error, r.sentAt].map(csvCell).join(","));
       after = rows[rows.length - 1]!.id;
     }
-    return lines.join("\n") + "\n";
+    return CSV_BOM + lines.join("\n") + "\n";
   }
 
   /** A test to up to ten users: paced like any send, never a recipient, never counted. */

@@ -5,6 +5,7 @@ import type { AppContext } from "../../context";
 import { scenarioTablesPath } from "../../db/project-db";
 import { AppError, badRequest, conflict, notFound } from "../../errors";
 import { csvRecord } from "../../lib/csv";
+import { CSV_BOM } from "../../lib/csv-cell";
 import { readOffThread, type ReadReply } from "./reads";
 import { rowCells } from "./records";
 import type { CellOut, ExportFormat, ImportMode, RowIn, RowOut, RowPage, TableView } from "./model";
@@ -146,7 +147,8 @@ export class TablesService {
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {
         let text = "";
-        if (first) text = format === "csv" ? csvRecord(columns) : "[";
+        // the BOM in the first chunk only: the stream is one file
+        if (first) text = format === "csv" ? CSV_BOM + csvRecord(columns) : "[";
         const next = batches.next();
         if (next.done) {
           if (format === "json") text += first ? "]\n" : "\n]\n";

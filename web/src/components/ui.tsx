@@ -2,6 +2,7 @@
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { errorText } from "../api/client";
+import { CSV_BOM } from "../../../src/lib/csv-cell";
 
 export function ErrorLine({ error }: { error: unknown }) {
   if (!error) return null;
@@ -68,6 +69,14 @@ export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/**
+ * Saves a CSV with the UTF-8 BOM first, once (CSV_BOM: Excel on Windows needs it for non-Latin
+ * text). A CSV fetched from the server lost the server's BOM in fetch's text(), so it goes back here.
+ */
+export function downloadCsv(fileName: string, csv: string) {
+  downloadText(fileName, csv.startsWith(CSV_BOM) ? csv : CSV_BOM + csv, "text/csv");
 }
 
 /** Saves text as a file through a temporary object URL (no server round trip). */

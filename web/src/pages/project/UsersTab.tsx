@@ -6,7 +6,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { errorText, get } from "../../api/client";
 import type { BotUserPage } from "../../api/types";
-import { downloadText, ErrorLine } from "../../components/ui";
+import { downloadCsv, ErrorLine } from "../../components/ui";
 import { registerAudienceStrings } from "./dialogs/i18n";
 import { Chips, TokenPicker, useDebounced, useTokenChoice } from "./dialogs/controls";
 import { UserCard } from "./users/UserCard";
@@ -67,7 +67,7 @@ function TokenUsers({ projectId, tokenId, open, onOpen }: { projectId: number; t
     setExportError(null);
     try {
       const csv = await get<string>(`/api/bot/tokens/${tokenId}/users/export`, { query: { ...query, sort: undefined } });
-      downloadText(`users-${tokenId}.csv`, csv, "text/csv");
+      downloadCsv(`users-${tokenId}.csv`, csv);
     } catch (e) {
       setExportError(errorText(e));
     } finally {

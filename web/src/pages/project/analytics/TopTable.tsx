@@ -1,7 +1,7 @@
 // One table of the Analytics tab (sources, languages, commands, buttons) with its CSV download.
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { downloadText } from "../../../components/ui";
+import { downloadCsv } from "../../../components/ui";
 import { tableCsv } from "./csv";
 
 export interface Column<R> {
@@ -20,7 +20,7 @@ export function TopTable<R>({ id, title, rows, columns, fileName }: { id: string
     <section className="card an-table" aria-labelledby={`${id}-title`} data-testid={`table-${id}`}>
       <div className="row between">
         <h2 id={`${id}-title`}>{title}</h2>
-        <button type="button" className="btn small-btn" disabled={rows.length === 0} onClick={() => downloadText(fileName, tableCsv(head, rows.map((r) => columns.map((c) => c.value(r)))), "text/csv")} aria-label={t("analytics.csvOf", { table: title })}>
+        <button type="button" className="btn small-btn" disabled={rows.length === 0} onClick={() => downloadCsv(fileName, tableCsv(head, rows.map((r) => columns.map((c) => c.value(r)))))} aria-label={t("analytics.csvOf", { table: title })}>
           CSV
         </button>
       </div>

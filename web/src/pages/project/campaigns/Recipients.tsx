@@ -1,12 +1,14 @@
 // A campaign's recipients, filtered by status and paged, and their CSV: a link to the server's
 // recipients/export (the session cookie goes with it; the filter too), so nothing is paged here.
+// In a narrow box (a phone) each recipient is a row of two lines, as the Dialogs list shows a chat:
+// who and a compact time, then the status and the error (campaigns.css).
 import { useState } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { ErrorLine } from "../../../components/ui";
 import { Chips, Pager } from "../dialogs/controls";
 import { campaignsApi, RECIPIENT_STATUSES, recipientsCsvUrl } from "./api";
-import { useZoned } from "./bits";
+import { useZoned, useZonedCompact } from "./bits";
 
 const PAGE = 20;
 const FILTERS = ["all", ...RECIPIENT_STATUSES] as const;
@@ -14,6 +16,7 @@ const FILTERS = ["all", ...RECIPIENT_STATUSES] as const;
 export function Recipients({ tokenId, campaignId, timeZone }: { tokenId: number; campaignId: number; timeZone: string }) {
   const { t } = useTranslation();
   const zoned = useZoned();
+  const compact = useZonedCompact();
   const [filter, setFilter] = useState<(typeof FILTERS)[number]>("all");
   const [page, setPage] = useState(1);
   const status = filter === "all" ? undefined : filter;
@@ -45,8 +48,15 @@ export function Recipients({ tokenId, campaignId, timeZone }: { tokenId: number;
                     <span className="cmp-who">{[r.firstName, r.lastName].filter(Boolean).join(" ") || `#${r.userId}`}</span> {r.username && <span className="muted">@{r.username}</span>} <span className="muted small">{r.userId}</span>
                   </td>
                   <td>{t(`campaigns.recipientStatus.${r.status}`)}</td>
-                  <td className="ellipsis">{r.error ?? ""}</td>
-                  <td className="small nowrap">{r.sentAt ? zoned(r.sentAt, timeZone, true) : ""}</td>
+                  <td className="cmp-error" title={r.error ?? undefined}>{r.error ?? ""}</td>
+                  <td className="small nowrap">
+                    {r.sentAt && (
+                      <time dateTime={r.sentAt} title={zoned(r.sentAt, timeZone, true)}>
+                        <span className="cmp-time-full">{zoned(r.sentAt, timeZone, true)}</span>
+                        <span className="cmp-time-compact">{compact(r.sentAt, timeZone)}</span>
+                      </time>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -47,6 +47,20 @@ export function useZoned() {
   };
 }
 
+/**
+ * A stored time in a few characters, for a phone's row: day, month, hours and minutes on the zone's
+ * clock with the zone's short name (the year only when not this one), as the Dialogs list dates a chat.
+ */
+export function useZonedCompact() {
+  const { i18n } = useTranslation();
+  return (iso: string, zone: string = ZONE): string => {
+    const d = new Date(iso);
+    if (Number.isNaN(d.getTime())) return "—";
+    const year = (x: Date) => x.toLocaleString("en", { timeZone: zone, year: "numeric" });
+    return d.toLocaleString(i18n.language, { timeZone: zone, day: "numeric", month: "short", ...(year(d) === year(new Date()) ? {} : { year: "numeric" }), hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
+  };
+}
+
 /** `YYYY-MM-DDTHH:MM` typed on the zone's clock → an ISO timestamp; null when malformed. */
 export function zonedToIso(local: string, zone: string = ZONE): string | null {
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(local)) return null;
