@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Config } from "../config";
 import type { Logger } from "../log";
 import { maskSecrets } from "../log";
-import { renderInterpreter } from "../scenario";
+import { renderInterpreter, RUNNER_OUTBOX_MODULE } from "../scenario";
 import { ensureBotModules, writeIfChanged } from "./bot-modules";
 import { foldersOfToken } from "./folders";
 import type { BotEnd, BotHost, BotInstance, LineSink } from "./instance";
@@ -24,8 +24,6 @@ import type { RunnerCommand, RunnerEventRead } from "./runner/protocol";
 import runnerMain from "./runner/main.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import runnerWatchdog from "./runner/watchdog.ts" with { type: "text" };
-// @ts-expect-error TS1192: as above
-import runnerOutbox from "./runner/outbox.ts" with { type: "text" };
 
 /** How often each runner is asked for a sign of life (its memory is watched inside it, runner/watchdog.ts). */
 const PING_MS = 1000;
@@ -199,7 +197,7 @@ export class RunnerPool implements BotHost {
     const dir = join(this.config.botsDir, ".runner");
     ensureBotModules(this.config.botsDir);
     mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-    const files: Record<string, string> = { "main.ts": runnerMain as unknown as string, "outbox.ts": runnerOutbox as unknown as string, "watchdog.ts": runnerWatchdog as unknown as string, "interpreter.ts": renderInterpreter() };
+    const files: Record<string, string> = { "main.ts": runnerMain as unknown as string, "outbox.ts": RUNNER_OUTBOX_MODULE, "watchdog.ts": runnerWatchdog as unknown as string, "interpreter.ts": renderInterpreter() };
     for (const [name, content] of Object.entries(files)) writeIfChanged(join(dir, name), content);
     return dir;
   }

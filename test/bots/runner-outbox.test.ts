@@ -1,7 +1,7 @@
 // A shared runner's output leaves in batches (src/bots/runner/outbox.ts): lines wait for the
 // batch, any other event leaves at once after them, a big batch leaves without waiting.
 import { describe, expect, test } from "bun:test";
-import { BATCH_CHARS, createOutbox, LINE_HOLD_MS } from "../../src/bots/runner/outbox";
+import { BATCH_CHARS, createOutbox, LINE_HOLD_MS } from "../../src/scenario/codegen/runtime/outbox";
 
 function harness() {
   const writes: string[] = [];

@@ -1,37 +1,4 @@
-// What a shared runner writes to the platform, in batches: every write wakes the platform's event
-// loop, and a bot that logs line after line (its scenario SQL, a broadcast) woke it once a line.
-// Lines now wait up to LINE_HOLD_MS and leave together; any other event leaves at once, after the
-// lines before it (docs/performance.md "Fewer wake-ups of the event loop").
-
-/** How long a bot's output line may wait for others to leave with it. */
-export const LINE_HOLD_MS = 20;
-/** A batch this long leaves at once (a bot printing in a tight loop holds no more than this). */
-export const BATCH_CHARS = 64 * 1024;
-
-export interface Outbox {
-  /** `line`: one JSON event; `hold`: it may wait for the batch (an output line), else it leaves now */
-  send(line: string, hold: boolean): void;
-  /** writes whatever waits (before the runner exits) */
-  flush(): void;
-}
-
-export function createOutbox(write: (text: string) => void, later: (fn: () => void, ms: number) => unknown = setTimeout, cancel: (handle: any) => void = clearTimeout): Outbox {
-  let waiting = "";
-  let timer: unknown;
-  const flush = () => {
-    if (timer !== undefined) cancel(timer);
-    timer = undefined;
-    if (waiting === "") return;
-    const text = waiting;
-    waiting = "";
-    write(text);
-  };
-  return {
-    send(line, hold) {
-      waiting += line + "\n";
-      if (!hold || waiting.length >= BATCH_CHARS) return flush();
-      timer ??= later(flush, LINE_HOLD_MS);
-    },
-    flush,
-  };
-}
+// For the type checker only: the pool writes the runtime's outbox text in this file's place beside
+// the runner's main.ts (runner-pool.ts writeRunnerFiles), so the runner imports the one batching
+// the bot programs use (src/scenario/codegen/runtime/outbox.ts).
+export * from "../../scenario/codegen/runtime/outbox";

@@ -7,6 +7,7 @@ import { updatesAskedFor } from "../../lib/shared-runtime";
 import { compileScenario } from "./compile";
 import { renderProgram, tablesOf, type BotTables, type ProgramSettings } from "./program";
 export { renderInterpreter, type BotTables } from "./program";
+export { RUNNER_OUTBOX_MODULE } from "./runtime-text";
 
 export interface GenerateOptions {
   projectName: string;

@@ -84,6 +84,8 @@ import launchSource from "./runtime/launch.ts" with { type: "text" };
 import previewSource from "./runtime/preview.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import hostedSource from "./runtime/hosted.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above
+import outboxSource from "./runtime/outbox.ts" with { type: "text" };
 
 const SECTION = "// ─── ";
 
@@ -144,8 +146,10 @@ export const RUNTIME_BODY = [
 ].map((s: string) => code(s));
 /** What every bot runs of launch.ts: contentCache and the start. */
 export const RUNTIME_CONTENT = code(launchSource, { to: LAUNCH_SECTION });
-/** The end of a program on its own: signals, shutdown, main(). */
-export const RUNTIME_LAUNCH = code(launchSource, { from: LAUNCH_SECTION });
+/** The end of a program on its own: its output in batches, signals, shutdown, main(). */
+export const RUNTIME_LAUNCH = [code(outboxSource), code(launchSource, { from: LAUNCH_SECTION })].join("\n\n");
+/** The same batching as a module of its own, written beside a shared runner's main.ts. */
+export const RUNNER_OUTBOX_MODULE = code(outboxSource, { keepExports: true });
 /** Only in programs built for the Studio's preview chat. */
 export const RUNTIME_PREVIEW = code(previewSource);
 /** The end of a bot hosted by a runner (its createBot returns startHosted and shutdown). */

@@ -48,12 +48,15 @@ export function withSecrets<T>(render: () => T): { value: T; botToken: boolean }
   }
 }
 
+/** What the bot prints, masked: texts, and objects as console shows them. */
+export const maskedArgs = (args: unknown[]) => args.map((a) => (typeof a === "string" ? maskSecrets(a) : a !== null && typeof a === "object" ? maskSecrets(Bun.inspect(a)) : a));
+
 // Every line the bot prints goes through the mask: the token appears in Bot API file URLs that
-// http_request nodes build with {bot_token}, and in errors that quote them.
+// http_request nodes build with {bot_token}, and in errors that quote them. (A supervised program
+// prints through launch.ts printInBatches instead, which masks with maskedArgs too.)
 for (const level of ["log", "info", "warn", "error"] as const) {
   const print = console[level].bind(console);
-  console[level] = (...args: unknown[]) =>
-    print(...args.map((a) => (typeof a === "string" ? maskSecrets(a) : a !== null && typeof a === "object" ? maskSecrets(Bun.inspect(a)) : a)));
+  console[level] = (...args: unknown[]) => print(...maskedArgs(args));
 }
 
 // ─── http_request ──────────────────────────────────────────────────────────────

@@ -2,6 +2,8 @@
 // then start (polling or webhook) and graceful stop of a standalone program (runners start bots
 // with runtime/hosted.ts instead). (Part of every generated bot; see types.ts.)
 import { webhookCallback } from "grammy";
+import { writeSync as writeFdSync } from "node:fs";
+import { format as formatLine } from "node:util";
 import { closeScenarioDb, openScenarioDb } from "./data";
 import { chatQueues } from "./flow";
 import { closePgPools } from "./pg";
@@ -14,6 +16,8 @@ import type { CommandDef, KeyboardDef } from "./tables";
 import { allowedUpdates, startSchedules, stopSchedules } from "./triggers";
 import { startWaits, stopWaits } from "./waits";
 import { startBackfill, stopBackfill } from "./analytics-backfill";
+import { createOutbox } from "./outbox";
+import { maskedArgs } from "./http";
 
 // ─── contentCache: node texts follow the project without a restart ─────────────
 
@@ -279,7 +283,37 @@ export async function exitWhenStdinCloses() {
   await shutdown("stdin closed");
 }
 
+/**
+ * Supervised (a preview bot, a bot in a process of its own), every line this program prints is read
+ * by the platform, and each write woke the platform's event loop once: printed lines leave in
+ * batches (outbox.ts), and whatever waits is written on the way out, a crash included. Writes stay
+ * synchronous, as console's are.
+ */
+export function printInBatches() {
+  const outboxOf = (fd: 1 | 2) =>
+    createOutbox(
+      (text) => {
+        try {
+          writeFdSync(fd, text);
+        } catch {
+          // the platform's end of the pipe is gone: nobody reads these lines
+        }
+      },
+      (fn, ms) => setTimeout(fn, ms).unref(),
+    );
+  const out = outboxOf(1);
+  const err = outboxOf(2);
+  // These replace the masking printers of http.ts, so they mask the same way.
+  console.log = console.info = (...args: unknown[]) => out.send(formatLine(...maskedArgs(args)), true);
+  console.warn = console.error = (...args: unknown[]) => err.send(formatLine(...maskedArgs(args)), true);
+  process.on("exit", () => {
+    out.flush();
+    err.flush();
+  });
+}
+
 export async function main() {
+  if (env.BOTLOOM_SUPERVISED === "1") printInBatches();
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
   if (env.BOTLOOM_SUPERVISED === "1") void exitWhenStdinCloses();
