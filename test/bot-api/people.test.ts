@@ -38,6 +38,42 @@ beforeAll(async () => {
 });
 afterAll(() => env.close());
 
+describe("users search: first, last and full names", () => {
+  let other: number;
+  const found = async (token: number, q: string) => {
+    const r = await env.call("GET", `/api/bot/tokens/${token}/users?limit=50&${q}`, { cookie: env.cookie });
+    expect(r.status).toBe(200);
+    return r.body.items.map((u: { userId: string }) => u.userId).sort();
+  };
+  beforeAll(async () => {
+    other = (await addToken(env, projectId)).tokenId;
+    const named = (token: number, userId: string, firstName: string, lastName: string) => {
+      seedBotUser(env, projectId, token, { userId, firstName });
+      env.t.ctx.projectFiles.open(projectId).$client.query("UPDATE bot_users SET last_name = ? WHERE token_id = ? AND user_id = ?").run(lastName, token, userId);
+    };
+    named(other, "201", "Мария", "Иванова");
+    named(other, "202", "Мария", "Петрова");
+    named(other, "203", "Anna Maria", "Lind");
+    // another token in the same file: a namesake that must never show up
+    named(tokenId, "209", "Мария", "Иванова");
+  });
+  afterAll(() => env.t.ctx.projectFiles.open(projectId).$client.query("DELETE FROM bot_users WHERE user_id = '209'").run());
+
+  // each query on the plain list (the Users tab's search) and with a sort (the people list's query)
+  test.each([
+    ["a last name", "search=иванова", ["201"]],
+    ["part of a last name, other case", "search=ПЕТР", ["202"]],
+    ["first and last name together", "search=" + encodeURIComponent("мария иванова"), ["201"]],
+    ["a full name across the space", "search=" + encodeURIComponent("я Пет"), ["202"]],
+    ["a first name with a space in it", "search=" + encodeURIComponent("anna maria"), ["203"]],
+    ["a full name nobody has", "search=" + encodeURIComponent("Мария Lind"), []],
+    ["the first name alone", "search=" + encodeURIComponent("мария"), ["201", "202"]],
+  ])("%s", async (_, q, want) => {
+    expect(await found(other, q)).toEqual(want);
+    expect(await found(other, q + "&sort=name")).toEqual(want);
+  });
+});
+
 describe("users list: filters and sort", () => {
   test("without the new parameters: the list's order and answer", async () => {
     const r = await env.call("GET", users(), { cookie: env.cookie });

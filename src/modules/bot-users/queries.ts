@@ -47,12 +47,26 @@ export const botUserStatements = statements((db: ProjectDb) => ({
   setPhoto: () => db.update(botUsers).set({ photoUrl: sql`${sql.placeholder("photoUrl")}` }).where(eq(botUsers.id, sql.placeholder("id"))).prepare(),
 }));
 
-/** A name or @username substring (case folded in every alphabet, wildcards literal), or the exact id. */
-function matching(tokenId: number, term: string) {
-  return and(
-    eq(botUsers.tokenId, tokenId),
-    or(containsText(botUsers.firstName, term), containsText(botUsers.lastName, term), containsText(botUsers.username, term), eq(botUsers.userId, term)),
+/** "first last" of a user (the last name alone without a first); NULL, matching nothing, without a last name. */
+const fullName = sql`coalesce(${botUsers.firstName} || ' ', '') || ${botUsers.lastName}`;
+
+/**
+ * The search of the Users tab and of the people list: a substring of the first or last name, of
+ * "first last" typed together, or of the @username (case folded in every alphabet, wildcards
+ * literal), or the exact id. The Dialogs search matches the same names (dialogs/queries.ts).
+ */
+function nameOrId(term: string) {
+  return or(
+    containsText(botUsers.firstName, term),
+    containsText(botUsers.lastName, term),
+    term.includes(" ") ? containsText(fullName, term) : undefined,
+    containsText(botUsers.username, term),
+    eq(botUsers.userId, term),
   );
+}
+
+function matching(tokenId: number, term: string) {
+  return and(eq(botUsers.tokenId, tokenId), nameOrId(term));
 }
 
 /** The Studio's search: rarer than paging, so not prepared. */
@@ -88,7 +102,7 @@ function where(tokenId: number, f: PeopleFilter, now: number): SQL {
   if (f.source) parts.push(eq(people.source, f.source));
   if (f.tag) parts.push(sql`EXISTS (SELECT 1 FROM json_each(${people.tags}) WHERE value = ${f.tag})`);
   const term = f.search.trim().replace(/^@/, "");
-  if (term) parts.push(or(containsText(botUsers.firstName, term), containsText(botUsers.lastName, term), containsText(botUsers.username, term), eq(botUsers.userId, term)));
+  if (term) parts.push(nameOrId(term));
   return and(...parts)!;
 }
 
