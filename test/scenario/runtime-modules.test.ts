@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { generateBot } from "../../src/scenario";
+import { generateBot, RUNNER_OUTBOX_MODULE } from "../../src/scenario";
 
 const RUNTIME = join(import.meta.dir, "../../src/scenario/codegen/runtime");
 const RUNNER = join(import.meta.dir, "../../src/bots/runner");
@@ -77,10 +77,13 @@ describe("runtime modules", () => {
     expect(problems("none.ts", "const a = 1;\n", program)).toEqual(['none.ts: no "// ─── " section line']);
   });
 
-  test("the runner's own files take only types from protocol.ts (they run without it beside them)", () => {
-    for (const f of ["main.ts", "watchdog.ts"]) {
-      const local = importsOf(readFileSync(join(RUNNER, f), "utf8")).filter((i) => i.module.startsWith("."));
-      expect(local.map((i) => [f, i.module, i.typeOnly])).toEqual([[f, "./protocol", true]]);
-    }
+  test("the runner's own files take only types from protocol.ts (they run without it beside them); main.ts also the outbox the pool writes beside it", () => {
+    const locals = (f: string) => importsOf(readFileSync(join(RUNNER, f), "utf8")).filter((i) => i.module.startsWith(".")).map((i) => [i.module, i.typeOnly]);
+    expect(locals("watchdog.ts")).toEqual([["./protocol", true]]);
+    expect(locals("main.ts")).toEqual([["./protocol", true], ["./outbox.ts", false]]);
+    // what the pool writes as .runner/outbox.ts: the runtime's outbox, a module that imports nothing
+    expect(RUNNER_OUTBOX_MODULE).toContain("export function createOutbox(");
+    expect(importsOf(RUNNER_OUTBOX_MODULE)).toEqual([]);
+    expect(readFileSync(join(import.meta.dir, "../../src/bots/runner-pool.ts"), "utf8")).toContain('"outbox.ts": RUNNER_OUTBOX_MODULE');
   });
 });
