@@ -7,6 +7,9 @@
 // (docs/database.md "Text search").
 import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 
+/** What a people or chat search looks for: the typed text trimmed, an @ before a username dropped. */
+export const searchTermOf = (typed: string) => typed.trim().replace(/^@/, "");
+
 /** Letters a search does not tell apart beyond case: ё is often typed as е. */
 const SAME_LETTER: Record<string, string> = { ё: "е" };
 

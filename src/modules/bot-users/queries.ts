@@ -2,7 +2,7 @@
 // Newest first (first_seen_at, then row id, both descending) so that a bot-manager client shows
 // recent sign-ups on its first page.
 import { and, asc, desc, eq, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
-import { containsText } from "../../db/like";
+import { containsText, searchTermOf } from "../../db/like";
 import type { ProjectDb } from "../../db/project-db";
 import {
   projectBotChats as chats,
@@ -50,19 +50,18 @@ export const botUserStatements = statements((db: ProjectDb) => ({
 /** "first last" of a user (the last name alone without a first); NULL, matching nothing, without a last name. */
 const fullName = sql`coalesce(${botUsers.firstName} || ' ', '') || ${botUsers.lastName}`;
 
+/** The user's last name contains `term`, or (a term with a space) their "first last" does: the Users and the Dialogs search alike. */
+export function lastOrFullName(term: string) {
+  return or(containsText(botUsers.lastName, term), term.includes(" ") ? containsText(fullName, term) : undefined);
+}
+
 /**
  * The search of the Users tab and of the people list: a substring of the first or last name, of
  * "first last" typed together, or of the @username (case folded in every alphabet, wildcards
- * literal), or the exact id. The Dialogs search matches the same names (dialogs/queries.ts).
+ * literal), or the exact id. The Dialogs search matches names through lastOrFullName too.
  */
 function nameOrId(term: string) {
-  return or(
-    containsText(botUsers.firstName, term),
-    containsText(botUsers.lastName, term),
-    term.includes(" ") ? containsText(fullName, term) : undefined,
-    containsText(botUsers.username, term),
-    eq(botUsers.userId, term),
-  );
+  return or(containsText(botUsers.firstName, term), lastOrFullName(term), containsText(botUsers.username, term), eq(botUsers.userId, term));
 }
 
 function matching(tokenId: number, term: string) {
@@ -101,7 +100,7 @@ function where(tokenId: number, f: PeopleFilter, now: number): SQL {
   if (f.language) parts.push(sql`lower(coalesce(${botUsers.languageCode}, ${people.languageCode}, '')) = ${f.language.toLowerCase()}`);
   if (f.source) parts.push(eq(people.source, f.source));
   if (f.tag) parts.push(sql`EXISTS (SELECT 1 FROM json_each(${people.tags}) WHERE value = ${f.tag})`);
-  const term = f.search.trim().replace(/^@/, "");
+  const term = searchTermOf(f.search);
   if (term) parts.push(nameOrId(term));
   return and(...parts)!;
 }

@@ -8,6 +8,7 @@ import { fetchAvatar, PHOTO_RECHECK_MS, uploadExists } from "../tokens/photos";
 import { formatDateTime, pageInfo, parseVariables, type BotUserDetail, type BotUserPage, type DailyNewUsers } from "./model";
 import { listItemOf } from "./people";
 import { botUserStatements, newUsersPerDay, searchBotUsers, type BotUserRow } from "./queries";
+import { searchTermOf } from "../../db/like";
 
 /** Bounds the in-memory "checked, no avatar" cache. */
 const NO_PHOTO_CACHE_MAX = 10_000;
@@ -31,7 +32,7 @@ export class BotUsersService {
   list(tokenId: number, actorId: number, limit: number, offset: number, search = ""): BotUserPage {
     const { token } = this.tokens.require(tokenId, actorId);
     const db = this.fileOf(token.projectId);
-    const term = search.trim().replace(/^@/, "");
+    const term = searchTermOf(search);
     if (db && term) return this.search(db, tokenId, limit, offset, term);
     const q = db ? botUserStatements(db) : undefined;
     const count = q?.count.get({ tokenId })?.n ?? 0;

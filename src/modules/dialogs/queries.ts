@@ -6,8 +6,9 @@ import type { Db } from "../../db/client";
 import type { ProjectDb } from "../../db/project-db";
 import { projects } from "../../db/schema";
 import { projectAnalyticsHours as hours, projectBotChats as chats, projectBotMessageDetails as details, projectBotMessages as messages, projectBotPeople as people, projectBotUsers as users } from "../../db/project-schema";
-import { containsText } from "../../db/like";
+import { containsText, searchTermOf } from "../../db/like";
 import { plainText } from "./plain-text";
+import { lastOrFullName } from "../bot-users/queries";
 
 export type ChatRow = typeof chats.$inferSelect & { blocked: number; lastName: string | null };
 /** A recorded message with its formatting and file (bot_message_details; null for plain text without media). */
@@ -27,9 +28,6 @@ export interface ChatFilter {
 
 const blockedOf = sql<number>`coalesce(${people.blocked}, 0)`.as("blocked");
 
-/** "first last" of a user (the last name alone without a first); NULL, matching nothing, without a last name. */
-const fullName = sql`coalesce(${users.firstName} || ' ', '') || ${users.lastName}`;
-
 function chatWhere(db: ProjectDb, tokenId: number, f: ChatFilter): SQL {
   const parts: (SQL | undefined)[] = [eq(chats.tokenId, tokenId)];
   if (f.kind) parts.push(eq(chats.kind, f.kind));
@@ -45,13 +43,13 @@ function chatWhere(db: ProjectDb, tokenId: number, f: ChatFilter): SQL {
     const named = db
       .select({ userId: users.userId })
       .from(users)
-      .where(and(eq(users.tokenId, tokenId), containsText(term.includes(" ") ? fullName : users.lastName, term)));
+      .where(and(eq(users.tokenId, tokenId), lastOrFullName(term)));
     parts.push(or(containsText(chats.title, term), containsText(chats.firstName, term), containsText(chats.username, term), eq(chats.chatId, term), eq(chats.userId, term), inArray(chats.userId, named)));
   }
   return and(...parts)!;
 }
 
-const searchTerm = (f: ChatFilter) => f.search.trim().replace(/^@/, "");
+const searchTerm = (f: ChatFilter) => searchTermOf(f.search);
 
 /** A private chat's id is its user's id: that person's blocked flag is the chat's. */
 const personOfChat = and(eq(people.tokenId, chats.tokenId), eq(people.userId, chats.chatId));

@@ -8,7 +8,7 @@ import { useTranslation } from "react-i18next";
 import { ErrorLine } from "../../../components/ui";
 import { Chips, Pager } from "../dialogs/controls";
 import { campaignsApi, RECIPIENT_STATUSES, recipientsCsvUrl } from "./api";
-import { useZoned, useZonedCompact } from "./bits";
+import { useZoned } from "./bits";
 
 const PAGE = 20;
 const FILTERS = ["all", ...RECIPIENT_STATUSES] as const;
@@ -16,7 +16,6 @@ const FILTERS = ["all", ...RECIPIENT_STATUSES] as const;
 export function Recipients({ tokenId, campaignId, timeZone }: { tokenId: number; campaignId: number; timeZone: string }) {
   const { t } = useTranslation();
   const zoned = useZoned();
-  const compact = useZonedCompact();
   const [filter, setFilter] = useState<(typeof FILTERS)[number]>("all");
   const [page, setPage] = useState(1);
   const status = filter === "all" ? undefined : filter;
@@ -51,9 +50,9 @@ export function Recipients({ tokenId, campaignId, timeZone }: { tokenId: number;
                   <td className="cmp-error" title={r.error ?? undefined}>{r.error ?? ""}</td>
                   <td className="small nowrap">
                     {r.sentAt && (
-                      <time dateTime={r.sentAt} title={zoned(r.sentAt, timeZone, true)}>
-                        <span className="cmp-time-full">{zoned(r.sentAt, timeZone, true)}</span>
-                        <span className="cmp-time-compact">{compact(r.sentAt, timeZone)}</span>
+                      <time dateTime={r.sentAt} title={zoned(r.sentAt, timeZone, "short")}>
+                        <span className="cmp-time-full">{zoned(r.sentAt, timeZone, "short")}</span>
+                        <span className="cmp-time-compact">{zoned(r.sentAt, timeZone, "compact")}</span>
                       </time>
                     )}
                   </td>

@@ -36,28 +36,23 @@ export function zoneChoices(current: string): string[] {
   return [...new Set([ZONE, current, ...all])];
 }
 
-/** A stored time as read in a campaign's zone, with the zone named (`short`: for table cells). */
+/**
+ * A stored time as read in a campaign's zone, with the zone named: `medium` for facts, `short` for
+ * table cells, `compact` for a phone's row (day, month, hours and minutes and the zone's short name;
+ * the year only when not this one), as the Dialogs list dates a chat.
+ */
 export function useZoned() {
   const { i18n } = useTranslation();
-  return (iso: string | null | undefined, zone: string = ZONE, short = false): string => {
+  return (iso: string | null | undefined, zone: string = ZONE, style: "medium" | "short" | "compact" = "medium"): string => {
     if (!iso) return "—";
     const d = new Date(iso);
     if (Number.isNaN(d.getTime())) return "—";
+    if (style === "compact") {
+      const year = (x: Date) => x.toLocaleString("en", { timeZone: zone, year: "numeric" });
+      return d.toLocaleString(i18n.language, { timeZone: zone, day: "numeric", month: "short", ...(year(d) === year(new Date()) ? {} : { year: "numeric" }), hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
+    }
+    const short = style === "short";
     return `${d.toLocaleString(i18n.language, { timeZone: zone, dateStyle: short ? "short" : "medium", timeStyle: short ? "medium" : "short" })} ${zone}`;
-  };
-}
-
-/**
- * A stored time in a few characters, for a phone's row: day, month, hours and minutes on the zone's
- * clock with the zone's short name (the year only when not this one), as the Dialogs list dates a chat.
- */
-export function useZonedCompact() {
-  const { i18n } = useTranslation();
-  return (iso: string, zone: string = ZONE): string => {
-    const d = new Date(iso);
-    if (Number.isNaN(d.getTime())) return "—";
-    const year = (x: Date) => x.toLocaleString("en", { timeZone: zone, year: "numeric" });
-    return d.toLocaleString(i18n.language, { timeZone: zone, day: "numeric", month: "short", ...(year(d) === year(new Date()) ? {} : { year: "numeric" }), hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
   };
 }
 
