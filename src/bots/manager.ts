@@ -360,7 +360,7 @@ export class BotManager implements BotController {
     const reason = givesUp ? `gave up after ${bot.crashes.length} crashes in ${Math.round(this.policy.crashWindowMs / 60000)} minutes; last: ${why}` : why;
     if (bot.launchId !== null) this.launches.close(bot.launchId, "error", reason.slice(0, 1000));
     bot.launchId = null;
-    if (!crashed) return;
+    if (!verdict) return;
     bot.instance = null;
     // The restart's setWebhook must come after this delete, or a slow delete would undo it.
     bot.webhookReleased = releaseWebhook(this.deps, bot.program);
@@ -371,7 +371,7 @@ export class BotManager implements BotController {
       this.deps.log.warn(`bot of token ${tokenId} crashed ${bot.crashes.length} times; giving up`);
       return;
     }
-    const delay = verdict!.delayMs;
+    const delay = verdict.delayMs;
     bot.status = "starting";
     this.deps.log.warn(`bot of token ${tokenId} ${why}; restarting in ${delay} ms`);
     bot.restartTimer = setTimeout(() => {

@@ -124,15 +124,17 @@ function uncaught(err: unknown) {
 process.on("uncaughtException", uncaught);
 process.on("unhandledRejection", uncaught);
 
-async function stopAllAndExit() {
-  setTimeout(() => {
-    outbox.flush();
-    process.exit(0);
-  }, STOP_GRACE_MS + 500).unref();
-  for (const id of [...bots.keys()]) stop(id);
-  while (bots.size > 0) await Bun.sleep(20);
+/** Whatever waits in the outbox leaves first. */
+function exit(): never {
   outbox.flush();
   process.exit(0);
+}
+
+async function stopAllAndExit() {
+  setTimeout(exit, STOP_GRACE_MS + 500).unref();
+  for (const id of [...bots.keys()]) stop(id);
+  while (bots.size > 0) await Bun.sleep(20);
+  exit();
 }
 
 async function main() {

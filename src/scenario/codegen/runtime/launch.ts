@@ -313,10 +313,11 @@ export function printInBatches() {
 }
 
 export async function main() {
-  if (env.BOTLOOM_SUPERVISED === "1") printInBatches();
+  const supervised = env.BOTLOOM_SUPERVISED === "1";
+  if (supervised) printInBatches();
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
-  if (env.BOTLOOM_SUPERVISED === "1") void exitWhenStdinCloses();
+  if (supervised) void exitWhenStdinCloses();
   await launch();
 }
 
