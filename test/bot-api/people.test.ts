@@ -67,6 +67,9 @@ describe("users search: first, last and full names", () => {
     ["a full name across the space", "search=" + encodeURIComponent("я Пет"), ["202"]],
     ["a first name with a space in it", "search=" + encodeURIComponent("anna maria"), ["203"]],
     ["a full name nobody has", "search=" + encodeURIComponent("Мария Lind"), []],
+    ["last name first", "search=" + encodeURIComponent("Иванова Мария"), ["201"]],
+    ["last name first, other case, part of the first name", "search=" + encodeURIComponent("lind anna m"), ["203"]],
+    ["last name first, a pair nobody has", "search=" + encodeURIComponent("Lind Мария"), []],
     ["the first name alone", "search=" + encodeURIComponent("мария"), ["201", "202"]],
   ])("%s", async (_, q, want) => {
     expect(await found(other, q)).toEqual(want);

@@ -21,7 +21,7 @@ export function dialogTools(server: McpServer, tc: ToolContext) {
     description: "The chats of a token's bot, most recent first: who, last message, unread count, takeover and blocked flags.",
     input: {
       tokenId,
-      search: z.string().max(100).optional().describe("title, first or last name, full name \"first last\", @username (substring) or exact id"),
+      search: z.string().max(100).optional().describe("title, first or last name, full name \"first last\" or \"last first\", @username (substring) or exact id"),
       kind: z.enum(CHAT_KINDS).optional(),
       filter: z.enum(CHAT_FILTERS).optional(),
       page: z.number().int().min(1).optional(),

@@ -47,17 +47,25 @@ export const botUserStatements = statements((db: ProjectDb) => ({
   setPhoto: () => db.update(botUsers).set({ photoUrl: sql`${sql.placeholder("photoUrl")}` }).where(eq(botUsers.id, sql.placeholder("id"))).prepare(),
 }));
 
-/** "first last" of a user (the last name alone without a first); NULL, matching nothing, without a last name. */
-const fullName = sql`coalesce(${botUsers.firstName} || ' ', '') || ${botUsers.lastName}`;
+/**
+ * "first last first" of a user: the full name read either way, "Мария Иванова" and, as names are
+ * often written in Russian, "Иванова Мария", in one text (one scan where two took a quarter longer
+ * on 10,000 users, bench/dialogs.ts). The last name alone without a first; NULL, matching nothing,
+ * without a last name.
+ */
+const fullNames = sql`coalesce(${botUsers.firstName} || ' ', '') || ${botUsers.lastName} || coalesce(' ' || ${botUsers.firstName}, '')`;
 
-/** The user's last name contains `term`, or (a term with a space) their "first last" does: the Users and the Dialogs search alike. */
+/**
+ * The user's last name contains `term`, or (a term with a space) their full name in either order
+ * does: the Users and the Dialogs search alike.
+ */
 export function lastOrFullName(term: string) {
-  return or(containsText(botUsers.lastName, term), term.includes(" ") ? containsText(fullName, term) : undefined);
+  return or(containsText(botUsers.lastName, term), term.includes(" ") ? containsText(fullNames, term) : undefined);
 }
 
 /**
  * The search of the Users tab and of the people list: a substring of the first or last name, of
- * "first last" typed together, or of the @username (case folded in every alphabet, wildcards
+ * "first last" or "last first" typed together, or of the @username (case folded in every alphabet, wildcards
  * literal), or the exact id. The Dialogs search matches names through lastOrFullName too.
  */
 function nameOrId(term: string) {

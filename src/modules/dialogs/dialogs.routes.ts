@@ -43,7 +43,7 @@ function mediaHeaders(contentType: string): Record<string, string> {
 
 const text = z.string().optional();
 const chatsQuery = z.looseObject({
-  search: text.describe("title, first name, last name, full name \"first last\", @username (substring, any letter case) or the exact chat or user id"),
+  search: text.describe("title, first name, last name, full name \"first last\" or \"last first\", @username (substring, any letter case) or the exact chat or user id"),
   kind: text.describe(CHAT_KINDS.join(" | ")),
   filter: text.describe(CHAT_FILTERS.join(" | ") + " (default all)"),
   page: text.describe("from 1"),

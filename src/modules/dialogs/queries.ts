@@ -38,7 +38,7 @@ function chatWhere(db: ProjectDb, tokenId: number, f: ChatFilter): SQL {
   if (term) {
     // The last name is kept with the user, not the chat: the chat's user is one of the token's
     // users whose last name contains the term or, for a term with a space, whose "first last"
-    // does (a term without one cannot run across the space; the first name is the chat's own).
+    // or "last first" does (a term without one cannot run across the space; the first name is the chat's own).
     // The subquery names no column of the chat, so SQLite runs it once, not once per chat.
     const named = db
       .select({ userId: users.userId })
