@@ -192,11 +192,17 @@ describe("loop, parallel_split, convert_file", () => {
   test("convert_file makes CSV (quoted fields, header) and JSON documents", async () => {
     const chat = new Chat(b);
     const [csv, json] = await chat.say("/csv", 2);
-    const expectedCsv = 'name,city\r\nAnn,"Oslo, NO"\r\nBob,"Rome ""old"""';
+    // UTF-8 with a byte order mark (Excel): three bytes before the header
+    const expectedCsv = '\ufeffname,city\r\nAnn,"Oslo, NO"\r\nBob,"Rome ""old"""';
     expect(csv.method).toBe("sendDocument");
     expect(csv.params.document).toEqual({ fileName: `people_${chat.user.id}.csv`, size: Buffer.byteLength(expectedCsv) });
     const people = [{ name: "Ann", city: "Oslo, NO" }, { name: "Bob", city: 'Rome "old"' }];
     expect(json.params.document).toEqual({ fileName: "people.json", size: Buffer.byteLength(JSON.stringify(people, null, 2)) });
+    // the bytes themselves: EF BB BF once, then the header
+    const [head] = await chat.say("/csvhead");
+    const bytes = Buffer.from(head.params.text, "base64");
+    expect([...bytes.subarray(0, 7)]).toEqual([0xef, 0xbb, 0xbf, ...Buffer.from("name")]);
+    expect(bytes.toString("utf8")).toBe(expectedCsv);
   });
 });
 

@@ -221,6 +221,10 @@ export const logicDataScenario = doc(
   node("csv-send", "document", { documentUrl: "{export}", enableAutoTransition: true, autoTransitionTo: "json" }),
   node("json", "convert_file", { convertFileInputVariable: "people", convertFileFormat: "json", convertFileFileName: "people.json", convertFileOutputVariable: "export2", autoTransitionTo: "json-send" }),
   node("json-send", "document", { documentUrl: "{export2}" }),
+  // the CSV's first bytes, as the file object holds them (base64)
+  command("csvhead", "csvh"),
+  node("csvh", "convert_file", { convertFileInputVariable: "people", convertFileFormat: "csv", convertFileFileName: "h.csv", convertFileOutputVariable: "export3", autoTransitionTo: "csvh-show" }),
+  say("csvh-show", "{export3.data}"),
 
   // ── hostile variable names ──
   command("proto", "pr-ask"),

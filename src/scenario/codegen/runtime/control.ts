@@ -130,7 +130,9 @@ export function runConvert(turn: Turn, node: ConvertNode): string | undefined {
         lines.push(csvField(row, node.delimiter));
       }
     }
-    body = lines.join("\r\n");
+    // UTF-8 with a byte order mark, as the platform's own CSV downloads: without it Excel, where
+    // most people open a file a bot sent, reads Cyrillic as mojibake (docs/nodes/data.md).
+    body = "\ufeff" + lines.join("\r\n");
   }
   const now = new Date();
   const stamp = now.getFullYear() + pad2(now.getMonth() + 1) + pad2(now.getDate());
