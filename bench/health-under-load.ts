@@ -19,6 +19,9 @@
 //   --gc-log: the server logs its garbage collections (BUN_JSC_logGC); reports, per kind of
 //     window, the collections of the event loop's heap and their pauses
 //   --gc-timer-off: the server without Bun's own GC timer (BUN_GC_TIMER_DISABLE), to compare
+//   --probe socket: the probe's requests on a raw kept-alive socket read on its only thread, not
+//     through fetch (whose HTTP client is a thread of its own): on busy cores the probe's own
+//     waits weigh less (docs/performance.md)
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeMessenger } from "../test/support/fake-messenger";
@@ -40,6 +43,8 @@ const PREVIEW_RATE = arg("preview-rate", 0);
 const PROFILE = process.argv.includes("--profile") ? process.argv[process.argv.indexOf("--profile") + 1] : undefined;
 const GC_LOG = process.argv.includes("--gc-log");
 const GC_TIMER_OFF = process.argv.includes("--gc-timer-off");
+/** the health probe's client (bench/lib.ts healthProbe): fetch (default) or socket */
+const PROBE = process.argv.includes("--probe") && process.argv[process.argv.indexOf("--probe") + 1] === "socket" ? "socket" : "fetch";
 
 /**
  * The worst scenario SQL issue 29's probe ran, as one user's bot may: on /setup a table whose
@@ -265,8 +270,8 @@ else await runBench("health-under-load", async () => {
     return out;
   };
   for (let round = 0; round < ROUNDS; round++) {
-    idleSamples.push(...(await watched("idle", () => healthProbe(p.url, windowMs))));
-    const [samples, done, burns] = await watched("loaded", () => Promise.all([healthProbe(p.url, windowMs), load(spec), burnInBot(windowMs)]));
+    idleSamples.push(...(await watched("idle", () => healthProbe(p.url, windowMs, PROBE))));
+    const [samples, done, burns] = await watched("loaded", () => Promise.all([healthProbe(p.url, windowMs, PROBE), load(spec), burnInBot(windowMs)]));
     loadedSamples.push(...samples);
     generates += done.generates;
     previews += done.previews;
@@ -302,6 +307,7 @@ else await runBench("health-under-load", async () => {
     mainThreadPerSecond: Object.fromEntries(Object.entries(thread).map(([k, v]) => [k, Object.fromEntries(Object.entries(v).map(([f, n]) => [f, Number((n / loadedSeconds).toFixed(1))]))])),
     ...(GC_LOG ? { gc: gcSummary(p.server.output(), gcLog, loadedSeconds) } : {}),
     ...(GC_TIMER_OFF ? { gcTimer: "off" } : {}),
+    probe: PROBE,
     serverRssMb,
     runnersKilled: kills.length,
     ...(kills.length ? { kills } : {}),

@@ -319,12 +319,54 @@ export async function until<T>(fn: () => T | Promise<T>, what: string, timeoutMs
 /**
  * Health requests one at a time, 10 ms apart, for `ms`: their latencies. The probe is a process of
  * its own, so the bench's own work (a load's clients, the fake messenger) does not delay it.
+ * `fetch` (the default): Bun's fetch, whose HTTP client runs on a thread of its own, so each
+ * request crosses threads in the probe twice more. `socket`: a raw HTTP/1.1 request on one
+ * kept-alive connection, read on the probe's only thread; on busy cores the probe's own waits for a
+ * core then weigh less (docs/performance.md "The event loop's long turns, traced").
  */
-export async function healthProbe(url: string, ms: number): Promise<number[]> {
-  const code = `const s=[];const end=performance.now()+${ms};while(performance.now()<end){const t=performance.now();const r=await fetch(${JSON.stringify(url + "/api/health")});await r.arrayBuffer();if(r.status!==200)throw new Error("health "+r.status);s.push(performance.now()-t);await Bun.sleep(10)}console.log(JSON.stringify(s))`;
+export async function healthProbe(url: string, ms: number, kind: "fetch" | "socket" = "fetch"): Promise<number[]> {
+  const code = kind === "fetch" ? fetchProbe(url, ms) : socketProbe(url, ms);
   const proc = Bun.spawn([BUN, "-e", code], { stdout: "pipe", stderr: "inherit" });
   onCleanup(() => proc.kill());
   const out = await new Response(proc.stdout).text();
   if ((await proc.exited) !== 0) throw new Error("the health probe failed");
   return JSON.parse(out);
 }
+
+const fetchProbe = (url: string, ms: number) =>
+  `const s=[];const end=performance.now()+${ms};while(performance.now()<end){const t=performance.now();const r=await fetch(${JSON.stringify(url + "/api/health")});await r.arrayBuffer();if(r.status!==200)throw new Error("health "+r.status);s.push(performance.now()-t);await Bun.sleep(10)}console.log(JSON.stringify(s))`;
+
+/** The answer is complete when its headers and Content-Length bytes of body are in. */
+const socketProbe = (url: string, ms: number) => {
+  const { hostname, port } = new URL(url);
+  return `
+const request = ${JSON.stringify(`GET /api/health HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`)};
+let answered = null, buf = "";
+const socket = await Bun.connect({ hostname: ${JSON.stringify(hostname)}, port: ${Number(port)}, socket: {
+  data(_s, chunk) {
+    buf += chunk.toString("latin1");
+    const head = buf.indexOf("\\r\\n\\r\\n");
+    if (head < 0) return;
+    const length = Number(/content-length: *(\\d+)/i.exec(buf.slice(0, head))?.[1] ?? 0);
+    if (buf.length < head + 4 + length) return;
+    if (!buf.startsWith("HTTP/1.1 200")) throw new Error("health " + buf.slice(0, 12));
+    buf = "";
+    answered?.();
+  },
+  close() { if (answered) throw new Error("the server closed the probe's connection"); },
+} });
+socket.setNoDelay(true);
+const s = [];
+const end = performance.now() + ${ms};
+while (performance.now() < end) {
+  const done = new Promise((r) => (answered = r));
+  const t = performance.now();
+  socket.write(request);
+  await done;
+  s.push(performance.now() - t);
+  answered = null;
+  await Bun.sleep(10);
+}
+socket.end();
+console.log(JSON.stringify(s));`;
+};

@@ -5,10 +5,19 @@ import { mkdirSync, statSync } from "node:fs";
 mkdirSync("dist", { recursive: true });
 const outfile = process.env.BUILD_OUTFILE ?? "dist/botloom";
 const result = await Bun.build({
-  // The worker threads (the generator's, the Tables reads', the campaign sender's) are entry points
-  // of their own: `new Worker(new URL(...))` in the executable finds them only so
-  // (src/scenario/codegen/off-thread.ts, src/modules/tables/reads.ts, src/modules/campaigns/send-thread.ts).
-  entrypoints: ["src/main.ts", "src/scenario/codegen/worker.ts", "src/modules/tables/read-worker.ts", "src/modules/campaigns/send-worker.ts"],
+  // The worker threads (the generator's, the Tables reads', the campaign sender's, the preview bots'
+  // spawner, the platform database's checkpointer) are entry points of their own: `new Worker(new
+  // URL(...))` in the executable finds them only so (src/scenario/codegen/off-thread.ts,
+  // src/modules/tables/reads.ts, src/modules/campaigns/send-thread.ts, src/bots/spawn-thread.ts,
+  // src/db/checkpointer.ts).
+  entrypoints: [
+    "src/main.ts",
+    "src/scenario/codegen/worker.ts",
+    "src/modules/tables/read-worker.ts",
+    "src/modules/campaigns/send-worker.ts",
+    "src/bots/spawn-worker.ts",
+    "src/db/checkpoint-worker.ts",
+  ],
   compile: { outfile },
   bytecode: true,
   // Code reached only through import() (the S3 SDK, the MCP SDK, file-type) goes into chunks of

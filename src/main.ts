@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 import { ConfigError, initDataDir, loadConfig, type Config } from "./config";
 import { migrationsCurrent, openSqlite } from "./db/sqlite";
 import { looseModeWarnings } from "./lib/file-modes";
+import { checkpointOffThread, type Checkpointer } from "./db/checkpointer";
 import { removePidFile, runningServerPid, writePidFile } from "./lib/pid-file";
 import { lockDataDir } from "./db/instance-lock";
 import { listen, reachableHost } from "./listener";
@@ -146,7 +147,9 @@ async function serve(init: boolean) {
   }
   let schedule: BackupSchedule | null = null;
   let trashPurge: { stop(): void } | null = null;
+  let checkpointer: Checkpointer | null = null;
   const background = setTimeout(() => {
+    checkpointer = checkpointOffThread(sqlite, config.databasePath);
     void ctx.bots.resumeAll();
     void ctx.campaigns.resumeAll();
     resume.resolve();
@@ -155,6 +158,7 @@ async function serve(init: boolean) {
   }, BACKGROUND_DELAY_MS);
   stopRunning = async () => {
     clearTimeout(background);
+    checkpointer?.stop();
     resume.resolve();
     schedule?.stop();
     trashPurge?.stop();

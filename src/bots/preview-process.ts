@@ -1,15 +1,14 @@
 // A preview bot: the generated program run like a production bot (same executable, BUN_BE_BUN=1,
 // supervised through stdin), but in a throwaway folder with its own database and limits: a
-// watchdog reads /proc and ends a bot that uses too much memory or CPU time.
+// watchdog reads /proc and ends a bot that uses too much memory or CPU time. Its process is started
+// and read by a thread of its own (spawn-thread.ts), not by the event loop.
 import { readFileSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { ensureBotModules } from "./bot-modules";
-import { readLines } from "./lines";
-import { BACKGROUND_NICE, lowerPriority } from "../lib/priority";
+import { BACKGROUND_NICE } from "../lib/priority";
 import type { BotCommand } from "./runner/protocol";
-
-const exitedAlready = (proc: ReturnType<typeof Bun.spawn>) => proc.exitCode !== null || proc.signalCode !== null;
+import { spawnOffThread, type ChildProcess } from "./spawn-thread";
 
 export interface PreviewLimits {
   /** resident memory a preview bot may use */
@@ -49,7 +48,7 @@ function usage(pid: number): [number, number] | null {
 
 export class PreviewBot {
   readonly dir: string;
-  private proc: ReturnType<typeof Bun.spawn> | null = null;
+  private proc: ChildProcess | null = null;
   private exited: Promise<void> = Promise.resolve();
   private watchdog: ReturnType<typeof setInterval> | null = null;
   private stopping = false;
@@ -64,7 +63,7 @@ export class PreviewBot {
   }
 
   get pid(): number | null {
-    return this.proc && !exitedAlready(this.proc) ? this.proc.pid : null;
+    return this.proc && !this.proc.ended ? this.proc.pid : null;
   }
 
   get databasePath() {
@@ -75,10 +74,10 @@ export class PreviewBot {
   start(): Promise<void> {
     this.stopping = false;
     this.ended = new Promise((r) => (this.endedResolve = r));
-    this.starting = this.write().then(() => {
+    this.starting = this.write().then(async () => {
       // Stopped while the program was written: nothing to start.
       if (this.stopping) this.endedResolve();
-      else this.spawn();
+      else await this.spawn();
     });
     return this.starting;
   }
@@ -90,25 +89,27 @@ export class PreviewBot {
     await Bun.write(join(this.dir, "bot.ts"), this.spec.code);
   }
 
-  private spawn() {
+  private async spawn() {
     const { spec } = this;
-    const proc = Bun.spawn([process.execPath, "--no-install", "bot.ts"], {
-      cwd: this.dir,
-      // the token lives only in the process environment: a preview folder holds no secret
-      env: { ...spec.env, DATABASE_PATH: this.databasePath, BUN_BE_BUN: "1", BOTLOOM_SUPERVISED: "1" },
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    this.proc = proc;
-    // A preview is a user's trial run: when the cores are busy, the server's requests and the bots go first.
-    lowerPriority(proc.pid, BACKGROUND_NICE);
     const token = spec.env.BOT_TOKEN ?? "";
     const mask = (l: string) => (token ? l.split(token).join("***") : l);
-    const output = Promise.all([
-      readLines(proc.stdout as ReadableStream<Uint8Array>, (l) => spec.onLine("stdout", mask(l))),
-      readLines(proc.stderr as ReadableStream<Uint8Array>, (l) => spec.onLine("stderr", mask(l))),
-    ]);
+    let proc: ChildProcess;
+    try {
+      proc = await spawnOffThread({
+        cmd: [process.execPath, "--no-install", "bot.ts"],
+        cwd: this.dir,
+        // the token lives only in the process environment: a preview folder holds no secret
+        env: { ...spec.env, DATABASE_PATH: this.databasePath, BUN_BE_BUN: "1", BOTLOOM_SUPERVISED: "1" },
+        // A preview is a user's trial run: when the cores are busy, the server's requests and the bots go first.
+        nice: BACKGROUND_NICE,
+        onLine: (level, l) => spec.onLine(level, mask(l)),
+      });
+    } catch (e) {
+      if (!this.stopping) spec.onExit(`the preview bot could not start: ${e instanceof Error ? e.message : String(e)}`);
+      this.endedResolve();
+      return;
+    }
+    this.proc = proc;
     let killedFor: string | null = null;
     this.watchdog = setInterval(() => {
       const u = usage(proc.pid);
@@ -117,10 +118,10 @@ export class PreviewBot {
       else if (u[1] > spec.limits.maxCpuMs) killedFor = `the preview bot used more than ${spec.limits.maxCpuMs / 1000} s of CPU time`;
       if (killedFor) proc.kill("SIGKILL");
     }, 1000);
-    this.exited = proc.exited.then(async (code) => {
+    // the thread delivers the process's last lines before its exit
+    this.exited = proc.exited.then(({ code }) => {
       if (this.watchdog) clearInterval(this.watchdog);
       this.watchdog = null;
-      await Promise.race([output, Bun.sleep(500)]);
       if (!this.stopping) spec.onExit(killedFor ?? `the preview bot exited (code ${code})`);
       this.endedResolve();
     });
@@ -129,10 +130,8 @@ export class PreviewBot {
   /** A command of the platform (an inbound webhook, docs/hooks.md), as a production bot's process gets it on stdin; false when no process runs. */
   tell(command: BotCommand): boolean {
     const proc = this.proc;
-    if (!proc || exitedAlready(proc) || this.stopping) return false;
-    const sink = proc.stdin as import("bun").FileSink;
-    sink.write(JSON.stringify(command) + "\n");
-    sink.flush();
+    if (!proc || proc.ended || this.stopping) return false;
+    proc.write(JSON.stringify(command) + "\n");
     return true;
   }
 
@@ -142,10 +141,8 @@ export class PreviewBot {
     await this.starting.catch(() => {});
     const proc = this.proc;
     if (!proc) return;
-    if (!exitedAlready(proc)) {
-      try {
-        (proc.stdin as import("bun").FileSink).end();
-      } catch {}
+    if (!proc.ended) {
+      proc.end();
       proc.kill("SIGTERM");
       const timer = setTimeout(() => proc.kill("SIGKILL"), graceMs);
       await this.exited;

@@ -16,9 +16,19 @@ export const BACKGROUND_NICE = 19;
  * thread, so a server started niced keeps the order; a no-op where that is not allowed.
  */
 export function lowerPriority(pid: number, by: number) {
+  setNiceness(pid, nicenessBelow(by));
+}
+
+/** The niceness `by` below the calling thread's, at most 19 (the worst there is). */
+export function nicenessBelow(by: number): number {
+  return Math.min(19, getPriority(0) + by);
+}
+
+/** Sets process (or thread) `pid` to `nice`; a no-op where that is not allowed. */
+export function setNiceness(pid: number, nice: number) {
   try {
-    setPriority(pid, Math.min(19, getPriority(0) + by));
+    setPriority(pid, nice);
   } catch {
-    // not allowed here: it keeps the server's priority
+    // not allowed here: it keeps the priority it has
   }
 }

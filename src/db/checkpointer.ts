@@ -1,0 +1,47 @@
+// A WAL checkpoint copies the database's new pages from its WAL into the file and syncs both; by
+// default SQLite runs one inside the commit that crosses 1,000 pages, on the connection that
+// commits. For the platform database that is the event loop, and under load (bot log lines written
+// four times a second) a checkpoint's fsyncs held it 5–8 ms about every other second
+// (docs/performance.md "The event loop's long turns, traced"). Here a thread of its own checkpoints
+// every second (PASSIVE: it never waits for the event loop's readers or writers); the event loop
+// checkpoints only when the WAL has outgrown FALLBACK_PAGES, so a checkpointer that stopped cannot
+// let it grow without bound.
+import type { Database } from "bun:sqlite";
+
+/** checkpoint-worker.ts beside this file; in the compiled executable, the entry point scripts/build.ts adds. */
+const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./db/checkpoint-worker.ts" : new URL("./checkpoint-worker.ts", import.meta.url).href;
+
+/** WAL pages (4 KiB each) beyond which the connection that commits checkpoints after all: about 40 MB. */
+export const FALLBACK_PAGES = 10_000;
+const EVERY_MS = 1000;
+
+type BunWorker = Worker & { unref(): void };
+
+export interface Checkpointer {
+  stop(): void;
+  /** settles at the thread's next checkpoint (tests) */
+  next(): Promise<{ busy: number; log: number; checkpointed: number }>;
+}
+
+/** Checkpoints the WAL of the database `sqlite` has open at `path` from a thread of its own. */
+export function checkpointOffThread(sqlite: Database, path: string, everyMs = EVERY_MS): Checkpointer {
+  sqlite.exec(`PRAGMA wal_autocheckpoint = ${FALLBACK_PAGES}`);
+  const w = new Worker(WORKER_ENTRY) as BunWorker;
+  let waiters: ((r: { busy: number; log: number; checkpointed: number }) => void)[] = [];
+  w.onmessage = (e) => {
+    const now = waiters;
+    waiters = [];
+    for (const resolve of now) resolve(e.data);
+  };
+  // Should the thread fail, the commits checkpoint again as SQLite does by default.
+  w.onerror = (e) => {
+    e.preventDefault?.();
+    sqlite.exec("PRAGMA wal_autocheckpoint = 1000");
+  };
+  w.unref();
+  w.postMessage({ path, everyMs });
+  return {
+    stop: () => void w.terminate(),
+    next: () => new Promise((resolve) => waiters.push(resolve)),
+  };
+}

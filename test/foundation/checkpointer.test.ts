@@ -1,0 +1,60 @@
+// The platform database's WAL is checkpointed by a thread of its own (src/db/checkpointer.ts): the
+// connection the event loop commits on no longer checkpoints at SQLite's 1,000 pages.
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Database } from "bun:sqlite";
+import { openSqlite } from "../../src/db/sqlite";
+import { checkpointOffThread, FALLBACK_PAGES, type Checkpointer } from "../../src/db/checkpointer";
+
+let dir: string;
+let db: Database;
+let cps: Checkpointer[] = [];
+
+function setUp() {
+  dir = mkdtempSync(join(tmpdir(), "botloom-cp-"));
+  db = openSqlite(join(dir, "botloom.db"));
+  db.exec("CREATE TABLE t (b BLOB)");
+}
+
+/** About `pages` pages of new rows, committed 100 at a time as the log writer does. */
+function write(pages: number) {
+  const insert = db.query("INSERT INTO t VALUES (randomblob(3500))");
+  for (let i = 0; i < pages; i += 100) db.transaction(() => { for (let k = 0; k < 100; k++) insert.run(); })();
+}
+
+const walPages = () => statSync(join(dir, "botloom.db-wal")).size / 4096;
+
+afterEach(() => {
+  for (const c of cps) c.stop();
+  cps = [];
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("WAL checkpoints off the event loop", () => {
+  test("the committing connection checkpoints only beyond the fallback", () => {
+    setUp();
+    cps.push(checkpointOffThread(db, join(dir, "botloom.db"), 3_600_000)); // a thread that will not run in this test
+    expect(db.query("PRAGMA wal_autocheckpoint").get()).toEqual({ wal_autocheckpoint: FALLBACK_PAGES });
+    write(2500);
+    // SQLite's default would have checkpointed and restarted the WAL at 1,000 pages
+    expect(walPages()).toBeGreaterThan(2400);
+  });
+
+  test("the thread checkpoints what the commits wrote", async () => {
+    setUp();
+    const cp = checkpointOffThread(db, join(dir, "botloom.db"), 20);
+    cps.push(cp);
+    write(1500);
+    let r = await cp.next();
+    while (r.log === 0 || r.checkpointed < r.log) r = await cp.next();
+    expect(r.busy).toBe(0);
+    expect(r.checkpointed).toBe(r.log);
+    expect(r.log).toBeGreaterThan(1400);
+    // the rows are in the database file itself: nothing is left for the event loop's connection to copy
+    expect(db.query("PRAGMA wal_checkpoint(PASSIVE)").get()).toEqual({ busy: 0, log: r.log, checkpointed: r.log });
+    expect(db.query("SELECT count(*) AS n FROM t").get()).toEqual({ n: 1500 });
+  });
+});
