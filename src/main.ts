@@ -158,7 +158,7 @@ async function serve(init: boolean) {
   }, BACKGROUND_DELAY_MS);
   stopRunning = async () => {
     clearTimeout(background);
-    checkpointer?.stop();
+    await checkpointer?.stop();
     resume.resolve();
     schedule?.stop();
     trashPurge?.stop();

@@ -7,17 +7,30 @@ declare const self: Worker;
 
 lowerPriority(0, BACKGROUND_NICE);
 
-self.onmessage = (e: MessageEvent<{ path: string; everyMs: number }>) => {
-  const { path, everyMs } = e.data;
-  const db = new Database(path, { readwrite: true, create: false });
-  db.exec("PRAGMA busy_timeout = 1000");
-  const checkpoint = db.query<{ busy: number; log: number; checkpointed: number }, []>("PRAGMA wal_checkpoint(PASSIVE)");
-  setInterval(() => {
+let db: Database | null = null;
+let timer: ReturnType<typeof setInterval> | null = null;
+
+self.onmessage = (e: MessageEvent<{ kind: "start"; path: string; everyMs: number } | { kind: "stop" }>) => {
+  const m = e.data;
+  if (m.kind === "stop") {
+    // Closed before the server's own connection, which, the last one, then checkpoints and
+    // removes the WAL as SQLite does at a clean shutdown.
+    if (timer) clearInterval(timer);
+    db?.close();
+    db = null;
+    self.postMessage("closed");
+    return;
+  }
+  const conn = new Database(m.path, { readwrite: true, create: false });
+  db = conn;
+  conn.exec("PRAGMA busy_timeout = 1000");
+  const checkpoint = conn.query<{ busy: number; log: number; checkpointed: number }, []>("PRAGMA wal_checkpoint(PASSIVE)");
+  timer = setInterval(() => {
     try {
       const r = checkpoint.get();
       if (r) self.postMessage(r);
     } catch {
       // busy or the file is being replaced: the next turn tries again
     }
-  }, everyMs);
+  }, m.everyMs);
 };

@@ -18,7 +18,8 @@ const EVERY_MS = 1000;
 type BunWorker = Worker & { unref(): void };
 
 export interface Checkpointer {
-  stop(): void;
+  /** settles once the thread has closed its connection (at most a second), then ends it */
+  stop(): Promise<void>;
   /** settles at the thread's next checkpoint (tests) */
   next(): Promise<{ busy: number; log: number; checkpointed: number }>;
 }
@@ -28,7 +29,9 @@ export function checkpointOffThread(sqlite: Database, path: string, everyMs = EV
   sqlite.exec(`PRAGMA wal_autocheckpoint = ${FALLBACK_PAGES}`);
   const w = new Worker(WORKER_ENTRY) as BunWorker;
   let waiters: ((r: { busy: number; log: number; checkpointed: number }) => void)[] = [];
+  const closed = Promise.withResolvers<void>();
   w.onmessage = (e) => {
+    if (e.data === "closed") return closed.resolve();
     const now = waiters;
     waiters = [];
     for (const resolve of now) resolve(e.data);
@@ -39,9 +42,13 @@ export function checkpointOffThread(sqlite: Database, path: string, everyMs = EV
     sqlite.exec("PRAGMA wal_autocheckpoint = 1000");
   };
   w.unref();
-  w.postMessage({ path, everyMs });
+  w.postMessage({ kind: "start", path, everyMs });
   return {
-    stop: () => void w.terminate(),
+    stop: async () => {
+      w.postMessage({ kind: "stop" });
+      await Promise.race([closed.promise, Bun.sleep(1000)]);
+      await w.terminate();
+    },
     next: () => new Promise((resolve) => waiters.push(resolve)),
   };
 }
