@@ -288,7 +288,10 @@ describe("the sender's thread", () => {
     const done = await get(id);
     expect(done.status).toBe("done");
     expect(done.counts.pending).toBe(0);
-    expect(done.counts.sent).toBe(got.length);
+    // What was in flight may or may not have reached the messenger (docs/campaigns.md): each
+    // recipient marked sent got it, and of those marked unknown some may have.
+    expect(got.length).toBeGreaterThanOrEqual(done.counts.sent);
+    expect(got.length).toBeLessThanOrEqual(done.counts.sent + done.counts.unknown);
     expect(done.counts.sent + done.counts.failed).toBe(done.audienceSize);
     expect(done.counts.failed).toBe(done.counts.unknown);
     expect(env.t.logs.some((l) => l.includes("The campaign sender's thread stopped"))).toBe(true);
