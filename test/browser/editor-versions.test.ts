@@ -91,4 +91,40 @@ describe.skipIf(!haveChromium)("editor: versions", () => {
     await page.getByRole("dialog").getByRole("button", { name: "Restore" }).click();
     await page.getByTestId("version-list").locator("li").first().getByText(/^Restored version \d+$/).waitFor();
   }, 60_000);
+
+  test("Save pressed while an autosave is on its way is not lost: it runs after it, named", async () => {
+    const { page } = env.b;
+    const id = await newProject(env, "Queued save", scenario);
+    await page.evaluate(() => localStorage.setItem("botloom.editor.autosave", "1"));
+    await openEditor(page, env.base, id);
+    // the autosave's request is held until Save has been pressed
+    const puts: { commitMessage?: string }[] = [];
+    const release = Promise.withResolvers<void>();
+    const path = `**/api/projects/${id}`;
+    await page.route(path, async (route) => {
+      if (route.request().method() !== "PUT") return route.continue();
+      puts.push(JSON.parse(route.request().postData() ?? "{}"));
+      if (puts.length === 1) await release.promise;
+      await route.continue();
+    });
+    await pick(page, "hello");
+    await page.getByRole("complementary", { name: "Properties" }).getByLabel("Text", { exact: true }).fill("Autosaved first");
+    const status = page.getByTestId("save-status");
+    await status.filter({ hasText: /^Saving…$/ }).waitFor({ timeout: 15_000 });
+    // an edit and a Save while the autosave waits for its answer
+    await page.getByRole("complementary", { name: "Properties" }).getByLabel("Text", { exact: true }).fill("Then named");
+    await page.getByLabel("Commit message").fill("Named while saving");
+    await page.keyboard.press("Control+s");
+    release.resolve();
+    await page.waitForFunction(async (pid) => {
+      const r = await fetch(`/api/projects/${pid}/versions`);
+      return (await r.json())[0]?.commitMessage === "Named while saving";
+    }, id);
+    await status.filter({ hasText: /^Saved$/ }).waitFor();
+    await page.unroute(path);
+    expect(puts.map((p) => p.commitMessage)).toEqual([undefined, "Named while saving"]);
+    const stored = (await env.t.call("GET", `/api/projects/${id}`, { cookie: env.cookie })).body;
+    expect(stored.data.sheets[0].nodes.find((n: { id: string }) => n.id === "hello").data.messageText).toBe("Then named");
+    expect(env.b.errors).toEqual([]);
+  }, 60_000);
 });

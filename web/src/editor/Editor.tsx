@@ -130,7 +130,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
   // installed once and always sees the current ones.
   const actionView: ActionView = {
     canUndo, canRedo, hasSelection, analytics, view, preview, fullscreen, minimap, phone,
-    palette: paletteOpen, properties: propsOpen, saving: s.status === "saving",
+    palette: paletteOpen, properties: propsOpen,
   };
   const actionCtx: ActionContext = {
     store,

@@ -17,7 +17,6 @@ export interface ActionView {
   minimap: boolean;
   palette: boolean;
   properties: boolean;
-  saving: boolean;
   /** a phone-sized screen: the editor is a read-only view (docs/editor.md "On a phone") */
   phone: boolean;
 }
@@ -73,7 +72,8 @@ export interface Action {
 export const ACTIONS: readonly Action[] = [
   { id: "viewCanvas", labelKey: "editor.canvas", active: (v) => v.view === "canvas", run: (c) => c.setView("canvas") },
   { id: "viewCode", labelKey: "editor.code.title", active: (v) => v.view === "code", run: (c) => c.setView("code") },
-  { id: "save", labelKey: "editor.save.save", keys: ["Mod+S"], helpKey: "editor.keys.save", whileTyping: true, editOnly: true, primary: true, when: (v) => !v.saving, run: (c) => c.save() },
+  // enabled while a save is on its way too: it is queued behind it (useSave.ts)
+  { id: "save", labelKey: "editor.save.save", keys: ["Mod+S"], helpKey: "editor.keys.save", whileTyping: true, editOnly: true, primary: true, run: (c) => c.save() },
   { id: "undo", labelKey: "editor.undo", keys: ["Mod+Z"], helpKey: "editor.keys.undo", editOnly: true, when: (v) => v.canUndo, run: (c) => c.store.undo() },
   { id: "redo", labelKey: "editor.redo", keys: ["Mod+Shift+Z", "Mod+Y"], helpKey: "editor.keys.redo", editOnly: true, when: (v) => v.canRedo, run: (c) => c.store.redo() },
   { id: "copy", labelKey: "editor.copy", keys: ["Mod+C"], keysBy: "clipboard", helpKey: "editor.keys.copyPaste", editOnly: true, when: (v) => v.hasSelection, run: (c) => void copyToClipboard(c.store) },

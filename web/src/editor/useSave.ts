@@ -29,6 +29,9 @@ export function useSave(store: EditorStore, projectId: number, initial: ProjectR
   /** the document as the server holds it (for "did the transitions of this sheet change") */
   const stored = useRef<Doc>(store.state.saved);
   const saving = useRef(false);
+  /** an explicit save asked for while another save was on its way (its commit message): it runs next */
+  const queued = useRef<string | null>(null);
+  const latestSave = useRef<(commitMessage?: string) => Promise<void>>(async () => {});
   const doc = useEditor(store, (s) => s.doc);
   const saved = useEditor(store, (s) => s.saved);
   const [status, setStatus] = useState<SaveStatus>("idle");
@@ -54,7 +57,12 @@ export function useSave(store: EditorStore, projectId: number, initial: ProjectR
    */
   const save = useCallback(
     async (commitMessage?: string, overrideBase?: string) => {
-      if (saving.current) return;
+      if (saving.current) {
+        // Save pressed while an autosave is on its way is not lost: it runs once that one has
+        // answered, with the edits made since and its commit message (a named version).
+        if (commitMessage !== undefined) queued.current = commitMessage;
+        return;
+      }
       saving.current = true;
       setStatus("saving");
       const sent = store.state.doc;
@@ -84,10 +92,14 @@ export function useSave(store: EditorStore, projectId: number, initial: ProjectR
         }
       } finally {
         saving.current = false;
+        const next = queued.current;
+        queued.current = null;
+        if (next !== null) void latestSave.current(next);
       }
     },
     [projectId, restart, store, onSaved, t],
   );
+  latestSave.current = save;
 
   /** Loads another copy (theirs) as the document; the history starts anew. */
   const adopt = useCallback(
