@@ -10,8 +10,15 @@ lowerPriority(0, BACKGROUND_NICE);
 let db: Database | null = null;
 let timer: ReturnType<typeof setInterval> | null = null;
 
-self.onmessage = (e: MessageEvent<{ kind: "start"; path: string; everyMs: number } | { kind: "stop" }>) => {
+/** a checkpoint's outcome was asked for (tests): posted after the next one only, so the event loop is not woken every second */
+let report = false;
+
+self.onmessage = (e: MessageEvent<{ kind: "start"; path: string; everyMs: number } | { kind: "stop" } | { kind: "report" }>) => {
   const m = e.data;
+  if (m.kind === "report") {
+    report = true;
+    return;
+  }
   if (m.kind === "stop") {
     // Closed before the server's own connection, which, the last one, then checkpoints and
     // removes the WAL as SQLite does at a clean shutdown.
@@ -28,7 +35,10 @@ self.onmessage = (e: MessageEvent<{ kind: "start"; path: string; everyMs: number
   timer = setInterval(() => {
     try {
       const r = checkpoint.get();
-      if (r) self.postMessage(r);
+      if (r && report) {
+        report = false;
+        self.postMessage(r);
+      }
     } catch {
       // busy or the file is being replaced: the next turn tries again
     }

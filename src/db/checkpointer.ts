@@ -49,6 +49,10 @@ export function checkpointOffThread(sqlite: Database, path: string, everyMs = EV
       await Promise.race([closed.promise, Bun.sleep(1000)]);
       await w.terminate();
     },
-    next: () => new Promise((resolve) => waiters.push(resolve)),
+    next: () =>
+      new Promise((resolve) => {
+        waiters.push(resolve);
+        w.postMessage({ kind: "report" });
+      }),
   };
 }
