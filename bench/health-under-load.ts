@@ -22,12 +22,18 @@
 //   --probe socket: the probe's requests on a raw kept-alive socket read on its only thread, not
 //     through fetch (whose HTTP client is a thread of its own): on busy cores the probe's own
 //     waits weigh less (docs/performance.md)
+//   --clients-anywhere: the load's clients (a process of their own) on every core; by default they
+//     run on the cores the server leaves to background work, as clients elsewhere would not take
+//     the server's own core (docs/performance.md "One core kept for the event loop")
+//   --background-cpus all: the server started with BACKGROUND_CPUS=all (bots on every core), to compare
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { backgroundCpus, setCpus } from "../src/lib/priority";
 import { startFakeMessenger } from "../test/support/fake-messenger";
 import { greeterScenario } from "../test/bots/scenario-fixture";
 import { commandNode, messageNode, scenarioOf, sqlNode } from "../test/support/hostile-sql";
 import { synthetic } from "./codegen-scenarios";
+import { BURN, SETUP, STATEMENTS } from "./worst-sql";
 import { api, arg, BUN, healthProbe, latency, onCleanup, raiseTokenIds, ratio, runBench, startBinaryPlatform, until } from "./lib";
 
 const SECONDS = arg("seconds", 12);
@@ -43,32 +49,14 @@ const PREVIEW_RATE = arg("preview-rate", 0);
 const PROFILE = process.argv.includes("--profile") ? process.argv[process.argv.indexOf("--profile") + 1] : undefined;
 const GC_LOG = process.argv.includes("--gc-log");
 const GC_TIMER_OFF = process.argv.includes("--gc-timer-off");
+/** the load's clients on the cores the server leaves to background work (default), or on every core */
+const CLIENTS_CPUS = process.argv.includes("--clients-anywhere") ? "any" : "background";
+/** the server's BACKGROUND_CPUS (docs/operations.md): all shares every core with the bots, to compare */
+const SERVER_CPUS = process.argv.includes("--background-cpus") ? process.argv[process.argv.indexOf("--background-cpus") + 1] : undefined;
 /** the health probe's client (bench/lib.ts healthProbe): fetch (default) or socket */
 const PROBE = process.argv.includes("--probe") && process.argv[process.argv.indexOf("--probe") + 1] === "socket" ? "socket" : "fetch";
 
-/**
- * The worst scenario SQL issue 29's probe ran, as one user's bot may: on /setup a table whose
- * generated column is expensive to compute; then, one command per statement (a flow runs its nodes
- * without yielding, and a runner blocked 5 s has its bot named and killed), a sort of every row by
- * that column, a recursive CTE, and TEMP filled to 48 MB (its cap is 64 MB) and emptied. A round of
- * BURN is the user sending each in turn; each statement takes about 0.1 s of CPU.
- */
-const FILL = "INSERT INTO temp.spill WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c LIMIT 12) SELECT randomblob(1048576) FROM c";
-const STATEMENTS: Record<string, string> = {
-  setup0: "DROP TABLE IF EXISTS heavy",
-  setup1: "CREATE TABLE heavy (n INTEGER, t TEXT, x AS (length(hex(zeroblob(3000 + n % 1000)))))",
-  setup2: "INSERT INTO heavy (n, t) WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c LIMIT 20000) SELECT n, hex(randomblob(16)) FROM c",
-  sort: "SELECT count(*) AS n, max(x) AS m FROM (SELECT x, t FROM heavy ORDER BY x DESC, t LIMIT 100000)",
-  count: "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c LIMIT 500000) SELECT sum(n) AS s FROM c",
-  spill: "CREATE TEMP TABLE IF NOT EXISTS spill (b BLOB)",
-  fill1: FILL,
-  fill2: FILL,
-  fill3: FILL,
-  fill4: FILL,
-  empty: "DROP TABLE temp.spill",
-};
-const SETUP = ["/setup0", "/setup1", "/setup2"];
-const BURN = ["/sort", "/count", "/spill", "/fill1", "/fill2", "/fill3", "/fill4", "/empty"];
+/** The worst scenario SQL (bench/worst-sql.ts), one command per statement. */
 const WORST_SQL = scenarioOf(
   ...Object.entries(STATEMENTS).flatMap(([name, query]) => [commandNode(`c_${name}`, `/${name}`, `q_${name}`), sqlNode(`q_${name}`, "done", query)]),
   messageNode("done", "done"),
@@ -136,6 +124,7 @@ interface ClientSpec {
  */
 async function load(spec: ClientSpec): Promise<{ generates: number; previews: number; previewBurns: number }> {
   const proc = Bun.spawn(["nice", "-n", "10", BUN, import.meta.path, "--clients", JSON.stringify(spec)], { stdout: "pipe", stderr: "inherit" });
+  if (CLIENTS_CPUS === "background") setCpus(proc.pid, backgroundCpus());
   onCleanup(() => proc.kill());
   const out = await new Response(proc.stdout).text();
   if ((await proc.exited) !== 0) throw new Error("the load's clients failed");
@@ -198,7 +187,7 @@ if (process.argv[2] === "--clients") await clients(JSON.parse(process.argv[3]!))
 else await runBench("health-under-load", async () => {
   const fake = await startFakeMessenger();
   onCleanup(() => fake.stop());
-  const p = await startBinaryPlatform({ env: { MESSENGER_API_ROOT: fake.url, BOT_RUNNERS: "1", LOG_LEVEL: "warn", ...(GC_LOG ? { BUN_JSC_logGC: "1" } : {}), ...(GC_TIMER_OFF ? { BUN_GC_TIMER_DISABLE: "1" } : {}) }, cpuProfileDir: PROFILE });
+  const p = await startBinaryPlatform({ env: { MESSENGER_API_ROOT: fake.url, BOT_RUNNERS: "1", LOG_LEVEL: "warn", ...(SERVER_CPUS ? { BACKGROUND_CPUS: SERVER_CPUS } : {}), ...(GC_LOG ? { BUN_JSC_logGC: "1" } : {}), ...(GC_TIMER_OFF ? { BUN_GC_TIMER_DISABLE: "1" } : {}) }, cpuProfileDir: PROFILE });
   raiseTokenIds(join(p.dir, "data", "botloom.db"), 4);
   // When a step fails, what the server said is the first thing to read.
   onCleanup(() => process.exitCode && console.error(`the server's output:\n${p.server.output().slice(-4000)}`));

@@ -7,7 +7,7 @@ import { join } from "node:path";
 
 const DIR = import.meta.dir;
 /** Helpers, not benchmarks. */
-const NOT_BENCHMARKS = new Set(["run", "lib", "loadgen", "scenarios", "codegen-scenarios", "proc"]);
+const NOT_BENCHMARKS = new Set(["run", "lib", "loadgen", "scenarios", "codegen-scenarios", "proc", "worst-sql"]);
 /** Quick ones first; the rest alphabetically. */
 const ORDER = ["codegen", "cold-start", "projects-list", "studio", "api-throughput", "webhook", "bots", "fake-messenger", "fleet"];
 const PER_BENCH_LIMIT_MS = 10 * 60_000;

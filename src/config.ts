@@ -47,6 +47,9 @@ const envSchema = z.object({
   BOT_RUNNER_MEMORY_MB: z.coerce.number().int().min(64).default(1024),
   // Bots count their analytics rollups (docs/analytics.md); off only to measure what counting costs.
   BOT_ANALYTICS: z.enum(["on", "off"]).default("on"),
+  // Where bots and background work run (docs/operations.md "Runners and stalls"): every core but the
+  // event loop's one ("auto", on two cores or more) or every core ("all").
+  BACKGROUND_CPUS: z.enum(["auto", "all"]).default("auto"),
   // Internal services scenarios may reach despite the egress policy (docs/security.md "Egress policy").
   EGRESS_ALLOW: z
     .string()
@@ -96,6 +99,8 @@ export interface BotRuntimeConfig {
   runnerMemoryMb: number;
   /** bots count their analytics rollups as they run (docs/analytics.md) */
   analytics: boolean;
+  /** bot processes, previews and the server's background threads keep off one core, left to the event loop (docs/operations.md "Runners and stalls") */
+  keepCoreForServer: boolean;
 }
 
 export interface Config {
@@ -235,6 +240,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       runnerBlockMs: Math.round(e.BOT_RUNNER_BLOCK_SECONDS * 1000),
       runnerMemoryMb: e.BOT_RUNNER_MEMORY_MB,
       analytics: e.BOT_ANALYTICS === "on",
+      keepCoreForServer: e.BACKGROUND_CPUS === "auto",
     },
     egressAllow: e.EGRESS_ALLOW.split(",").map((x) => x.trim()).filter(Boolean).join(","),
     childEnv,

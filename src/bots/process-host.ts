@@ -7,7 +7,7 @@ import { ensureBotModules } from "./bot-modules";
 import { foldersOfToken, folderName, writeBotFolder } from "./folders";
 import type { BotEnd, BotHost, BotInstance, LineSink } from "./instance";
 import { readLines } from "./lines";
-import { BOT_NICE, lowerPriority } from "../lib/priority";
+import { BOT_NICE, lowerPriority, toBackgroundCpus } from "../lib/priority";
 import type { BotProgram } from "./program";
 
 export class ProcessHost implements BotHost {
@@ -28,6 +28,7 @@ export class ProcessHost implements BotHost {
       stderr: "pipe",
     });
     lowerPriority(proc.pid, BOT_NICE);
+    toBackgroundCpus(proc.pid);
     const output = Promise.all([
       readLines(proc.stdout as ReadableStream<Uint8Array>, (line) => onLine("stdout", line)),
       readLines(proc.stderr as ReadableStream<Uint8Array>, (line) => onLine("stderr", line)),

@@ -14,7 +14,7 @@ import { ensureBotModules, writeIfChanged } from "./bot-modules";
 import { foldersOfToken } from "./folders";
 import type { BotEnd, BotHost, BotInstance, LineSink } from "./instance";
 import { readLines } from "./lines";
-import { BOT_NICE, lowerPriority } from "../lib/priority";
+import { BOT_NICE, lowerPriority, toBackgroundCpus } from "../lib/priority";
 import { PRIVATE_DIR_MODE } from "../lib/file-modes";
 import type { BotProgram } from "./program";
 import type { RunnerCommand, RunnerEventRead } from "./runner/protocol";
@@ -179,6 +179,7 @@ export class RunnerPool implements BotHost {
       stderr: "pipe",
     });
     lowerPriority(proc.pid, BOT_NICE);
+    toBackgroundCpus(proc.pid);
     const runner: Runner = { key, proc, bots: new Map(), lingering: new Map(), ponged: true, silentMs: 0, answeredPing: this.pingCount, culprit: null, idleTimer: null, ending: false, exited: Promise.resolve() };
     const output = Promise.all([
       readLines(proc.stdout as ReadableStream<Uint8Array>, (line) => this.onMessage(runner, line)),

@@ -32,3 +32,84 @@ export function setNiceness(pid: number, nice: number) {
     // not allowed here: it keeps the priority it has
   }
 }
+
+
+// Which cores. Niceness alone leaves the event loop waiting milliseconds behind a niced process that
+// has just woken, or that is in the kernel, on its core (docs/performance.md "One core kept for the
+// event loop"); so the processes the server starts and its background threads keep off one core.
+
+type Affinity = { get(pid: number, size: number, mask: Uint8Array): number; set(pid: number, size: number, mask: Uint8Array): number };
+let libc: Affinity | null | undefined;
+
+function affinity(): Affinity | null {
+  if (libc !== undefined) return libc;
+  libc = null;
+  if (process.platform !== "linux") return null;
+  try {
+    // node:os has no affinity; libc's two calls are the whole of it (glibc's soname; elsewhere a no-op)
+    const { dlopen, FFIType } = require("bun:ffi") as typeof import("bun:ffi");
+    const { symbols } = dlopen("libc.so.6", {
+      sched_getaffinity: { args: [FFIType.i32, FFIType.u64, FFIType.ptr], returns: FFIType.i32 },
+      sched_setaffinity: { args: [FFIType.i32, FFIType.u64, FFIType.ptr], returns: FFIType.i32 },
+    });
+    libc = { get: (pid, size, mask) => symbols.sched_getaffinity(pid, size, mask), set: (pid, size, mask) => symbols.sched_setaffinity(pid, size, mask) };
+  } catch {
+    libc = null;
+  }
+  return libc;
+}
+
+/** The cores the process started with (its main thread's, never narrowed), or null where unknown. */
+let every: Uint8Array | null | undefined;
+function processCpus(): Uint8Array | null {
+  if (every !== undefined) return every;
+  every = null;
+  const mask = new Uint8Array(128);
+  if (affinity()?.get(process.pid, mask.length, mask) === 0) every = mask;
+  return every;
+}
+
+/** A CPU mask without its lowest core, or null if that leaves none (a machine of one core keeps it). */
+export function withoutFirstCpu(mask: Uint8Array): Uint8Array | null {
+  const at = mask.findIndex((b) => b !== 0);
+  if (at < 0) return null;
+  const rest = mask.slice();
+  rest[at]! &= rest[at]! - 1;
+  return rest.some((b) => b !== 0) ? rest : null;
+}
+
+/** The cores background work may use: every core of the process but its first; null with fewer than two. */
+export function backgroundCpus(): Uint8Array | null {
+  const all = processCpus();
+  return all && withoutFirstCpu(all);
+}
+
+/** Sets the cores of process (or thread) `pid` (0: the calling thread); false where that cannot be done. */
+export function setCpus(pid: number, mask: Uint8Array | null): boolean {
+  return !!mask && affinity()?.set(pid, mask.length, mask) === 0;
+}
+
+/** BACKGROUND_CPUS (docs/configuration.md): "auto" keeps one core for the event loop, "all" shares every core. */
+let keepCore = true;
+export function keepCoreForEventLoop(keep: boolean) {
+  keepCore = keep;
+}
+
+/** Keeps a process the server started off the event loop's core (when kept: keepCoreForEventLoop). */
+export function toBackgroundCpus(pid: number) {
+  if (keepCore) setCpus(pid, backgroundCpus());
+}
+
+/**
+ * Creates a background thread off the event loop's core: a thread starts with the cores of the one
+ * that creates it, so the event loop narrows its own for the moment it creates the worker (Bun starts
+ * the thread inside `new Worker`; test/foundation/cpus.test.ts checks it).
+ */
+export function backgroundWorker<W>(create: () => W): W {
+  const narrowed = keepCore && setCpus(0, backgroundCpus());
+  try {
+    return create();
+  } finally {
+    if (narrowed) setCpus(0, processCpus());
+  }
+}

@@ -1,10 +1,12 @@
 // Who gets the cores first (src/lib/priority.ts): a runner hosting bots runs BOT_NICE nicer than
 // the server, so a bot burning CPU in its scenario SQL cannot delay the server's answers
-// (bench/health-under-load.ts). Real processes, fake messenger.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+// (bench/health-under-load.ts); and on two cores or more, bots and background threads keep off the
+// first, left to the event loop. Real processes, fake messenger.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { getPriority } from "node:os";
-import { BACKGROUND_NICE, BOT_NICE, lowerPriority } from "../../src/lib/priority";
+import { BACKGROUND_NICE, BOT_NICE, backgroundCpus, backgroundWorker, keepCoreForEventLoop, lowerPriority, withoutFirstCpu } from "../../src/lib/priority";
 import { loginAs } from "../support/app";
+import { coresOfThisThread, coresOfThreads, listOf } from "../support/cpus";
 import { until } from "../support/process";
 import { act, addBot, startRunnerPlatform, type RunnerPlatform } from "./runner-platform";
 
@@ -39,3 +41,57 @@ test("a runner hosting bots runs BOT_NICE below the server", async () => {
   expect(getPriority(runner)).toBe(Math.min(19, getPriority(0) + BOT_NICE));
   expect(getPriority(runner)).toBeGreaterThan(getPriority(0));
 }, 60_000);
+
+const bytes = (...b: number[]) => Uint8Array.from(b);
+
+describe("one core kept for the event loop", () => {
+  test.each([
+    ["cores 0 and 1", bytes(0b11), bytes(0b10)],
+    ["cores 0-3", bytes(0b1111), bytes(0b1110)],
+    ["cores 2 and 5 (a server started on some)", bytes(0b100100), bytes(0b100000)],
+    ["cores 0 and 9", bytes(0b1, 0b10), bytes(0, 0b10)],
+    ["cores 7 and 8", bytes(0b10000000, 0b1), bytes(0, 0b1)],
+    ["one core", bytes(0b1), null],
+    ["only core 12", bytes(0, 0b10000), null],
+    ["none", bytes(0, 0), null],
+  ])("background cores of %s", (_name, mask, expected) => {
+    expect(withoutFirstCpu(mask)).toEqual(expected);
+    expect(mask).toEqual(mask.slice()); // the given mask is left as it was
+  });
+
+  const background = backgroundCpus();
+  const many = background !== null;
+  if (!many) console.warn("one core on this machine: the background cores are not narrowed, tests of it skipped");
+  const first = coresOfThisThread();
+
+  test.if(many)("a runner hosting bots, every thread of it, is off the event loop's core", async () => {
+    const cookie = await loginAs(p.t, 812);
+    const b = await addBot(p, cookie, "OffCore");
+    expect((await act(p, b, "start")).status).toBe(200);
+    await until(() => p.fake.calls(b.bot.token, "getUpdates").length > 0, "the bot to poll");
+    const runner = p.t.ctx.bots.state(b.tokenId).pid!;
+    const threads = coresOfThreads(runner);
+    expect(threads.length).toBeGreaterThan(1); // its watchdog and Bun's own threads as well
+    expect(new Set(threads)).toEqual(new Set([listOf(background!)]));
+    expect(coresOfThisThread()).toBe(first); // the server's own are left as they were
+  }, 60_000);
+
+  test.if(many)("a background thread starts off the event loop's core; the event loop keeps its own", async () => {
+    const code = `postMessage(/Cpus_allowed_list:\\s*(\\S+)/.exec(require("fs").readFileSync("/proc/thread-self/status", "utf8"))[1])`;
+    const url = URL.createObjectURL(new Blob([code], { type: "application/javascript" }));
+    const coresOfWorker = async (keep: boolean) => {
+      keepCoreForEventLoop(keep);
+      const w = backgroundWorker(() => new Worker(url));
+      try {
+        return await new Promise<string>((resolve) => (w.onmessage = (e) => resolve(e.data)));
+      } finally {
+        void w.terminate();
+        keepCoreForEventLoop(true);
+      }
+    };
+    expect(await coresOfWorker(true)).toBe(listOf(background!));
+    expect(coresOfThisThread()).toBe(first);
+    // BACKGROUND_CPUS=all: every core, as the event loop has
+    expect(await coresOfWorker(false)).toBe(first);
+  });
+});

@@ -4,6 +4,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { getPriority } from "node:os";
 import { tmpdir } from "node:os";
 import { spawnOffThread, type ChildProcess } from "../../src/bots/spawn-thread";
+import { backgroundCpus } from "../../src/lib/priority";
+import { coresOfThreads, listOf } from "../support/cpus";
+import { until } from "../support/process";
 
 const BUN = process.execPath;
 const env = { PATH: process.env.PATH ?? "", BUN_BE_BUN: "1" };
@@ -76,6 +79,15 @@ describe("processes started off the event loop", () => {
     expect(getPriority(child.pid)).toBe(Math.min(19, getPriority(0) + 7));
     child.kill("SIGKILL");
     expect((await child.exited).signal).toBe("SIGKILL");
+  });
+
+  test.if(backgroundCpus() !== null)("every thread of it on the cores kept for background work (a preview bot leaves the event loop's core free)", async () => {
+    const { child } = await run("setInterval(() => {}, 1000)");
+    started.push(child);
+    await until(() => coresOfThreads(child.pid).length > 1, "the child's threads");
+    expect(new Set(coresOfThreads(child.pid))).toEqual(new Set([listOf(backgroundCpus()!)]));
+    child.kill("SIGKILL");
+    await child.exited;
   });
 
   test("several at once keep their own lines", async () => {

@@ -18,6 +18,8 @@ describe("config", () => {
     expect(c.adminKey).toBeNull();
     expect(c.webhookBaseUrl).toBeNull();
     expect(c.databasePath).toBe(join(dir, "data", "botloom.db"));
+    expect(c.bots.keepCoreForServer).toBe(true);
+    expect(loadConfig({ DATA_DIR: join(dir, "data"), BACKGROUND_CPUS: "all" }).bots.keepCoreForServer).toBe(false);
   });
 
   test("the session secret is generated once into DATA_DIR (0600) and reused", () => {
@@ -32,6 +34,7 @@ describe("config", () => {
     expect(() => loadConfig({ PORT: "seventy" })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: "70000" })).toThrow(/PORT/);
     expect(() => loadConfig({ LOG_LEVEL: "loud" })).toThrow(/LOG_LEVEL/);
+    expect(() => loadConfig({ BACKGROUND_CPUS: "1-3", DATA_DIR: tmp() })).toThrow(/BACKGROUND_CPUS/);
     expect(() => loadConfig({ STORAGE_ENCRYPTION_KEY: "short", DATA_DIR: tmp() })).toThrow(/STORAGE_ENCRYPTION_KEY/);
     expect(() => loadConfig({ MESSENGER_API_ROOT: "not a url", DATA_DIR: tmp() })).toThrow(/MESSENGER_API_ROOT/);
   });

@@ -1,0 +1,93 @@
+// The machine's floor for bench/health-under-load.ts: the same health probe against a server that
+// does nothing else (one Bun.serve answering {"ok":true}), idle and while processes like that
+// bench's load run beside it — the worst scenario SQL in two processes (10 and 19 nicer, as a
+// runner and a preview bot), a process started every half second (a preview's start) and bursts
+// of CPU 19 nicer (the generator's threads). Each round measures idle, the load on every core, and
+// the load kept off the first core (as the server keeps its bots: BACKGROUND_CPUS=auto). No
+// Botloom code answers here: what the ratios show is the kernel's and the VM's
+// (docs/performance.md "One core kept for the event loop"). Prints ONE JSON line.
+//
+//   bun bench/health-floor.ts [--seconds 4] [--rounds 3] [--probe socket]
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { backgroundCpus, setCpus } from "../src/lib/priority";
+import { freePort } from "../test/support/process";
+import { arg, BUN, healthProbe, latency, onCleanup, ratio, runBench } from "./lib";
+import { BURN, SETUP, STATEMENTS } from "./worst-sql";
+
+const SECONDS = arg("seconds", 4);
+const ROUNDS = arg("rounds", 3);
+const PROBE = process.argv.includes("--probe") && process.argv[process.argv.indexOf("--probe") + 1] === "socket" ? "socket" : "fetch";
+
+/** One process running the worst SQL without pause on a file of its own (TEMP in files, as a project's). */
+const burner = (dir: string) => `
+import { Database } from "bun:sqlite";
+const db = new Database(${JSON.stringify(join(dir, "p.db"))});
+db.exec("PRAGMA temp_store = FILE");
+const statements = ${JSON.stringify(STATEMENTS)};
+for (const c of ${JSON.stringify(SETUP)}) db.run(statements[c.slice(1)]);
+for (;;) for (const c of ${JSON.stringify(BURN)}) { db.prepare(statements[c.slice(1)]).all(); await Bun.sleep(1); }`;
+const CPU_BURSTS = `for (;;) { const t = performance.now(); const o = []; while (performance.now() - t < 30) { o.push(JSON.stringify({ a: Math.random() })); if (o.length > 1e4) o.length = 0; } await Bun.sleep(95); }`;
+const A_START = `const t = performance.now(); const o = []; while (performance.now() - t < 60) o.push(JSON.stringify({ n: o.length })); await Bun.sleep(300);`;
+
+/** Starts the load; its processes on `cores` (null: wherever the kernel puts them). Returns its stop. */
+function startLoad(dir: string, cores: Uint8Array | null): () => void {
+  const procs = [
+    Bun.spawn(["nice", "-n", "10", BUN, "-e", burner(join(dir, "a"))], { stdout: "ignore", stderr: "inherit" }),
+    Bun.spawn(["nice", "-n", "19", BUN, "-e", burner(join(dir, "b"))], { stdout: "ignore", stderr: "inherit" }),
+    Bun.spawn(["nice", "-n", "19", BUN, "-e", CPU_BURSTS], { stdout: "ignore", stderr: "inherit" }),
+  ];
+  for (const p of procs) setCpus(p.pid, cores);
+  let stopped = false;
+  void (async () => {
+    while (!stopped) {
+      const p = Bun.spawn(["nice", "-n", "19", BUN, "-e", A_START], { stdout: "ignore", stderr: "inherit" });
+      setCpus(p.pid, cores);
+      procs.push(p);
+      await Bun.sleep(500);
+    }
+  })();
+  return () => {
+    stopped = true;
+    for (const p of procs) p.kill("SIGKILL");
+  };
+}
+
+await runBench("health-floor", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "botloom-floor-"));
+  for (const sub of ["a", "b"]) mkdirSync(join(dir, sub));
+  onCleanup(() => rmSync(dir, { recursive: true, force: true }));
+  const port = await freePort();
+  const server = Bun.spawn([BUN, "-e", `Bun.serve({ port: ${port}, hostname: "127.0.0.1", fetch: () => Response.json({ ok: true }) })`], { stdout: "ignore", stderr: "inherit" });
+  onCleanup(() => server.kill());
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100 && !(await fetch(`${url}/api/health`).then((r) => r.ok, () => false)); i++) await Bun.sleep(20);
+  const cores = backgroundCpus();
+  const idle: number[] = [];
+  const anywhere: number[] = [];
+  const keptOff: number[] = [];
+  const under = async (into: number[], where: Uint8Array | null) => {
+    const stop = startLoad(dir, where);
+    await Bun.sleep(800); // the burners past their setup
+    into.push(...(await healthProbe(url, SECONDS * 1000, PROBE)));
+    stop();
+    await Bun.sleep(500);
+  };
+  for (let r = 0; r < ROUNDS; r++) {
+    idle.push(...(await healthProbe(url, SECONDS * 1000, PROBE)));
+    await under(anywhere, null);
+    if (cores) await under(keptOff, cores);
+  }
+  const i = latency(idle);
+  const a = latency(anywhere);
+  const k = cores ? latency(keptOff) : null;
+  return {
+    probe: PROBE,
+    idle: i,
+    loadAnywhere: a,
+    loadOffFirstCore: k,
+    p99RatioAnywhere: ratio(a.p99Ms, i.p99Ms),
+    p99RatioOffFirstCore: k ? ratio(k.p99Ms, i.p99Ms) : null,
+  };
+});
