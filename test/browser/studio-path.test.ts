@@ -129,9 +129,9 @@ describe.skipIf(!haveChromium)("the Studio path in Chromium", () => {
     await tab("Analytics");
     await page.getByTestId("total-users").getByText("1", { exact: true }).waitFor({ timeout: 15_000 });
     await tab("Users");
-    await page.getByPlaceholder("Search by name, @username or id").fill("nobody-like-this");
+    await page.getByPlaceholder("First, last or full name, @username or id").fill("nobody-like-this");
     await page.getByText("Nobody matches.").waitFor();
-    await page.getByPlaceholder("Search by name, @username or id").fill("@bob_vis");
+    await page.getByPlaceholder("First, last or full name, @username or id").fill("@bob_vis");
     await page.getByTestId("user-list").getByText("Bob", { exact: true }).waitFor();
     await page.getByTestId("user-list").getByRole("button").first().click();
     await page.getByTestId("user-card").getByText("@bob_visitor").waitFor();

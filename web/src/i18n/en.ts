@@ -67,7 +67,7 @@ export const en = {
     downloadText: "Download .txt", downloadJson: "Download .json", live: "Live: refreshed every {{seconds}} s", paused: "Paused", count: "Lines: {{count}}", empty: "No log lines yet. What the bots started on the Bots tab print appears here; preview chats are not logged.",
   },
   users: {
-    noBots: "Add a bot on the Bots tab: its users appear here.", title: "Users", search: "Search by name, @username or id",
+    noBots: "Add a bot on the Bots tab: its users appear here.", title: "Users", search: "First, last or full name, @username or id",
     none: "Nobody has written to this bot yet.", noMatch: "Nobody matches.", range: "{{from}}–{{to}} of {{count}}",
     id: "Id", username: "Username", firstSeen: "First seen", lastSeen: "Last seen", interactions: "Interactions", variables: "Variables", noVariables: "No variables stored.",
   },
