@@ -22,8 +22,9 @@
 // Before starting N bots it estimates their memory from the --active ones and refuses (with the
 // figures) when the machine would run out: process-per-bot mode cannot hold 1,000 bots on a small
 // box. A fleet that does not come up within --window seconds fails with the bots still missing,
-// their recent log lines and the server's output instead of hanging. BOT_ISOLATION, when set in
-// this process's environment, is handed to the server. Prints ONE JSON line.
+// their recent log lines and the server's output instead of hanging. BOT_ISOLATION and
+// BACKGROUND_CPUS, when set in this process's environment, are handed to the server. Prints ONE
+// JSON line.
 //
 //   bun bench/fleet.ts [--bots 1000] [--active 50] [--per-project 20] [--concurrency 16]
 //                      [--window 120] [--seconds 5] [--windows 3] [--rate 4]
@@ -45,6 +46,7 @@ const WINDOWS = Math.max(1, arg("windows", 3));
 const RATE = arg("rate", 4);
 const OWNER = 1;
 const ISOLATION = process.env.BOT_ISOLATION;
+const CPUS = process.env.BACKGROUND_CPUS;
 const TARGETS = { allPollingS: 30, totalMB: 1536, perBotMB: 1.5, replyP99Ms: 25, apiP99VsIdle: 1.2 };
 
 interface Member {
@@ -84,7 +86,7 @@ await runBench(
     onCleanup(() => fake.stop());
     const seen = new Map<number, number | null>(); // every platform descendant observed → its start time
     onCleanup(() => sweep(seen));
-    const p = await startBinaryPlatform({ env: { MESSENGER_API_ROOT: fake.url, ...(ISOLATION ? { BOT_ISOLATION: ISOLATION } : {}) } });
+    const p = await startBinaryPlatform({ env: { MESSENGER_API_ROOT: fake.url, ...(ISOLATION ? { BOT_ISOLATION: ISOLATION } : {}), ...(CPUS ? { BACKGROUND_CPUS: CPUS } : {}) } });
     const root = p.server.proc.pid;
     const observe = () => {
       for (const pid of treeOf(root)) if (pid !== root && !seen.has(pid)) seen.set(pid, startedAt(pid));
