@@ -102,14 +102,16 @@ export function toBackgroundCpus(pid: number) {
 
 /**
  * Creates a background thread off the event loop's core: a thread starts with the cores of the one
- * that creates it, so the event loop narrows its own for the moment it creates the worker (Bun starts
- * the thread inside `new Worker`; test/foundation/cpus.test.ts checks it).
+ * that creates it, so the creating thread narrows its own for the moment it creates the worker and
+ * then takes back what it had (Bun starts the thread inside `new Worker`; test/bots/priority.test.ts
+ * checks it).
  */
 export function backgroundWorker<W>(create: () => W): W {
-  const narrowed = keepCore && setCpus(0, backgroundCpus());
+  const had = new Uint8Array(128);
+  const narrowed = keepCore && affinity()?.get(0, had.length, had) === 0 && setCpus(0, backgroundCpus());
   try {
     return create();
   } finally {
-    if (narrowed) setCpus(0, processCpus());
+    if (narrowed) setCpus(0, had);
   }
 }
