@@ -95,18 +95,14 @@ export function keepCoreForEventLoop(keep: boolean) {
   keepCore = keep;
 }
 
-/** Keeps a process the server started off the event loop's core (when kept: keepCoreForEventLoop). */
-export function toBackgroundCpus(pid: number) {
-  if (keepCore) setCpus(pid, backgroundCpus());
-}
-
 /**
- * Creates a background thread off the event loop's core: a thread starts with the cores of the one
- * that creates it, so the creating thread narrows its own for the moment it creates the worker and
- * then takes back what it had (Bun starts the thread inside `new Worker`; test/bots/priority.test.ts
- * checks it).
+ * Runs `create` with the calling thread on the background cores (when kept: keepCoreForEventLoop),
+ * then gives it back the cores it had: a thread or a process starts with the cores of the thread
+ * that creates it, so a worker (Bun starts its thread inside `new Worker`) or a process (`Bun.spawn`
+ * returns once it has exec'd) created inside starts off the event loop's core, with no moment on it
+ * (test/bots/priority.test.ts checks both).
  */
-export function backgroundWorker<W>(create: () => W): W {
+export function onBackgroundCpus<W>(create: () => W): W {
   const had = new Uint8Array(128);
   const narrowed = keepCore && affinity()?.get(0, had.length, had) === 0 && setCpus(0, backgroundCpus());
   try {

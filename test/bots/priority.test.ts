@@ -4,7 +4,7 @@
 // first, left to the event loop. Real processes, fake messenger.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { getPriority } from "node:os";
-import { BACKGROUND_NICE, BOT_NICE, backgroundCpus, backgroundWorker, keepCoreForEventLoop, lowerPriority, withoutFirstCpu } from "../../src/lib/priority";
+import { BACKGROUND_NICE, BOT_NICE, backgroundCpus, onBackgroundCpus, keepCoreForEventLoop, lowerPriority, withoutFirstCpu } from "../../src/lib/priority";
 import { loginAs } from "../support/app";
 import { coresOfThisThread, coresOfThreads, listOf } from "../support/cpus";
 import { until } from "../support/process";
@@ -81,7 +81,7 @@ describe("one core kept for the event loop", () => {
     const url = URL.createObjectURL(new Blob([code], { type: "application/javascript" }));
     const coresOfWorker = async (keep: boolean) => {
       keepCoreForEventLoop(keep);
-      const w = backgroundWorker(() => new Worker(url));
+      const w = onBackgroundCpus(() => new Worker(url));
       try {
         return await new Promise<string>((resolve) => (w.onmessage = (e) => resolve(e.data)));
       } finally {
@@ -93,5 +93,11 @@ describe("one core kept for the event loop", () => {
     expect(coresOfThisThread()).toBe(first);
     // BACKGROUND_CPUS=all: every core, as the event loop has
     expect(await coresOfWorker(false)).toBe(first);
+  });
+
+  test.if(many)("a process starts off the event loop's core: its first read of its own cores says so", async () => {
+    const child = onBackgroundCpus(() => Bun.spawn(["grep", "Cpus_allowed_list", "/proc/self/status"], { stdout: "pipe" }));
+    expect((await new Response(child.stdout).text()).split(/\s+/)[1]).toBe(listOf(background!));
+    expect(coresOfThisThread()).toBe(first);
   });
 });
