@@ -195,6 +195,10 @@ function headline(name: string, r: Figures) {
       rows.push([name, "/api/health p99 under generate, preview and scenario SQL load", ms(r.loaded?.p99Ms), `idle ${ms(r.idle?.p99Ms)}`, num(r.p99Ratio)]);
       rows.push([name, "generates/s, previews/s, runners killed", `${num(r.generatesPerSecond)}, ${num(r.previewsPerSecond)}, ${num(r.runnersKilled)}`, "", ""]);
       return;
+    case "health-floor":
+      rows.push([name, "a server that does nothing: health p99, load on every core", ms(r.loadAnywhere?.p99Ms), `idle ${ms(r.idle?.p99Ms)}`, num(r.p99RatioAnywhere)]);
+      rows.push([name, "same, load kept off the first core", ms(r.loadOffFirstCore?.p99Ms), `idle ${ms(r.idle?.p99Ms)}`, num(r.p99RatioOffFirstCore)]);
+      return;
     case "codegen":
       for (const [k, v] of Object.entries(r)) {
         if (v && typeof v === "object" && "medianMs" in v) rows.push([name, `generate ${k}`, ms(v.medianMs), `${v.lines} lines, ${v.kb} KB`, ""]);
