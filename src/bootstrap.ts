@@ -28,14 +28,14 @@ import { BotManager } from "./bots/manager";
 import type { SupervisionPolicy } from "./bots/policy";
 import { removeBotFolders, repointLegacyEnvFiles } from "./bots/folders";
 import { projectMediaDir } from "./bots/program";
-import { keepCoreForEventLoop } from "./lib/priority";
+import { useBackgroundCpus } from "./lib/priority";
 
 export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots?: BotController; botPolicy?: SupervisionPolicy } = {}): AppContext {
   registerSecret(config.adminKey);
   registerSecret(config.sessionSecret);
   registerSecret(config.storageEncryptionKey);
   const log = opts.log ?? createLogger(config.logLevel);
-  keepCoreForEventLoop(config.bots.keepCoreForServer);
+  useBackgroundCpus(config.backgroundCpus);
   const db = opts.db ?? openDatabase(config.databasePath);
   const projectFiles = new ProjectDatabases(config.dataDir, (projectId, dropped) =>
     log.warn(`Project ${projectId}: its file held a schema Botloom did not write; dropped ${dropped.map((e) => `${e.type} ${JSON.stringify(e.name)}`).join(", ")}`),

@@ -99,8 +99,6 @@ export interface BotRuntimeConfig {
   runnerMemoryMb: number;
   /** bots count their analytics rollups as they run (docs/analytics.md) */
   analytics: boolean;
-  /** bot processes, previews and the server's background threads keep off one core, left to the event loop (docs/operations.md "Runners and stalls") */
-  keepCoreForServer: boolean;
 }
 
 export interface Config {
@@ -140,6 +138,8 @@ export interface Config {
    * http_request and the editor's test request may reach; empty: public addresses only.
    */
   egressAllow: string;
+  /** "auto": bots, previews and background threads keep off the event loop's core; "all": every core (docs/operations.md "Runners and stalls") */
+  backgroundCpus: "auto" | "all";
   /** Environment handed to child processes (bots): PATH and locale only, never our secrets. */
   childEnv: Record<string, string>;
 }
@@ -240,9 +240,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       runnerBlockMs: Math.round(e.BOT_RUNNER_BLOCK_SECONDS * 1000),
       runnerMemoryMb: e.BOT_RUNNER_MEMORY_MB,
       analytics: e.BOT_ANALYTICS === "on",
-      keepCoreForServer: e.BACKGROUND_CPUS === "auto",
     },
     egressAllow: e.EGRESS_ALLOW.split(",").map((x) => x.trim()).filter(Boolean).join(","),
+    backgroundCpus: e.BACKGROUND_CPUS,
     childEnv,
   };
 }

@@ -7,7 +7,7 @@ import { ensureBotModules } from "./bot-modules";
 import { foldersOfToken, folderName, writeBotFolder } from "./folders";
 import type { BotEnd, BotHost, BotInstance, LineSink } from "./instance";
 import { readLines } from "./lines";
-import { BOT_NICE, lowerPriority, onBackgroundCpus } from "../lib/priority";
+import { BOT_NICE, lowerPriority, toBackgroundCpus } from "../lib/priority";
 import type { BotProgram } from "./program";
 
 export class ProcessHost implements BotHost {
@@ -20,17 +20,15 @@ export class ProcessHost implements BotHost {
     const name = folderName(p.projectName, p.projectId, p.tokenId);
     for (const stale of foldersOfToken(botsDir, p.tokenId, p.projectId)) if (stale !== name) rmSync(join(botsDir, stale), { recursive: true, force: true });
     const dir = writeBotFolder(botsDir, name, p.run.code, p.env);
-    // off the event loop's core from its first instruction (docs/operations.md "Runners and stalls")
-    const proc = onBackgroundCpus(() =>
-      Bun.spawn([process.execPath, "--no-install", "bot.ts"], {
-        cwd: dir,
-        env: { ...this.config.childEnv, ...p.env, BUN_BE_BUN: "1", BOTLOOM_SUPERVISED: "1" },
-        stdin: "pipe",
-        stdout: "pipe",
-        stderr: "pipe",
-      }),
-    );
+    const proc = Bun.spawn([process.execPath, "--no-install", "bot.ts"], {
+      cwd: dir,
+      env: { ...this.config.childEnv, ...p.env, BUN_BE_BUN: "1", BOTLOOM_SUPERVISED: "1" },
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     lowerPriority(proc.pid, BOT_NICE);
+    toBackgroundCpus(proc.pid);
     const output = Promise.all([
       readLines(proc.stdout as ReadableStream<Uint8Array>, (line) => onLine("stdout", line)),
       readLines(proc.stderr as ReadableStream<Uint8Array>, (line) => onLine("stderr", line)),

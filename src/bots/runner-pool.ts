@@ -14,7 +14,7 @@ import { ensureBotModules, writeIfChanged } from "./bot-modules";
 import { foldersOfToken } from "./folders";
 import type { BotEnd, BotHost, BotInstance, LineSink } from "./instance";
 import { readLines } from "./lines";
-import { BOT_NICE, lowerPriority, onBackgroundCpus } from "../lib/priority";
+import { BOT_NICE, lowerPriority, toBackgroundCpus } from "../lib/priority";
 import { PRIVATE_DIR_MODE } from "../lib/file-modes";
 import type { BotProgram } from "./program";
 import type { RunnerCommand, RunnerEventRead } from "./runner/protocol";
@@ -163,25 +163,23 @@ export class RunnerPool implements BotHost {
   private spawn(key: string): Runner {
     const dir = this.writeRunnerFiles();
     const { runnerBlockMs, runnerMemoryMb } = this.config.bots;
-    // off the event loop's core from its first instruction (docs/operations.md "Runners and stalls")
-    const proc = onBackgroundCpus(() =>
-      Bun.spawn([process.execPath, "--no-install", "main.ts"], {
-        cwd: dir,
-        env: {
-          ...this.config.childEnv,
-          BUN_BE_BUN: "1",
-          BOTLOOM_RUNNER_BLOCK_MS: String(runnerBlockMs),
-          BOTLOOM_RUNNER_MEMORY_MB: String(runnerMemoryMb),
-          // Every polling bot holds one long request open; Bun's default of 256 at once would queue
-          // the rest (and their replies) behind them.
-          BUN_CONFIG_MAX_HTTP_REQUESTS: "65535",
-        },
-        stdin: "pipe",
-        stdout: "pipe",
-        stderr: "pipe",
-      }),
-    );
+    const proc = Bun.spawn([process.execPath, "--no-install", "main.ts"], {
+      cwd: dir,
+      env: {
+        ...this.config.childEnv,
+        BUN_BE_BUN: "1",
+        BOTLOOM_RUNNER_BLOCK_MS: String(runnerBlockMs),
+        BOTLOOM_RUNNER_MEMORY_MB: String(runnerMemoryMb),
+        // Every polling bot holds one long request open; Bun's default of 256 at once would queue
+        // the rest (and their replies) behind them.
+        BUN_CONFIG_MAX_HTTP_REQUESTS: "65535",
+      },
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     lowerPriority(proc.pid, BOT_NICE);
+    toBackgroundCpus(proc.pid);
     const runner: Runner = { key, proc, bots: new Map(), lingering: new Map(), ponged: true, silentMs: 0, answeredPing: this.pingCount, culprit: null, idleTimer: null, ending: false, exited: Promise.resolve() };
     const output = Promise.all([
       readLines(proc.stdout as ReadableStream<Uint8Array>, (line) => this.onMessage(runner, line)),

@@ -8,7 +8,7 @@
 // quiet minute; the production bots' runners are started by the event loop (rarely: at a bot's
 // start or a runner's restart).
 import type { FromSpawner, ToSpawner } from "./spawn-protocol";
-import { onBackgroundCpus, nicenessBelow } from "../lib/priority";
+import { backgroundThread, nicenessBelow } from "../lib/priority";
 
 /** spawn-worker.ts beside this file; in the compiled executable, the entry point scripts/build.ts adds. */
 const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./bots/spawn-worker.ts" : new URL("./spawn-worker.ts", import.meta.url).href;
@@ -100,7 +100,7 @@ function died(w: BunWorker, why: string) {
 }
 
 function start(): BunWorker {
-  const w = onBackgroundCpus(() => new Worker(WORKER_ENTRY) as BunWorker);
+  const w = new Worker(WORKER_ENTRY, backgroundThread()) as BunWorker;
   w.onmessage = (e: MessageEvent<FromSpawner>) => onMessage(e.data);
   w.onerror = (e) => {
     e.preventDefault?.();

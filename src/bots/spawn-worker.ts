@@ -2,13 +2,13 @@
 // Also an entry point of the compiled executable (scripts/build.ts).
 import type { Subprocess } from "bun";
 import { readLines } from "./lines";
-import { BACKGROUND_NICE, lowerPriority, setNiceness } from "../lib/priority";
+import { enterBackground, setNiceness } from "../lib/priority";
 import type { FromSpawner, ToSpawner } from "./spawn-protocol";
 
 declare const self: Worker;
 
 // A preview is a user's trial run: its start waits for the cores after the event loop and the bots.
-lowerPriority(0, BACKGROUND_NICE);
+enterBackground();
 
 const procs = new Map<number, Subprocess<"pipe", "pipe", "pipe">>();
 const post = (m: FromSpawner) => self.postMessage(m);

@@ -1,11 +1,11 @@
 // The platform database's WAL checkpoints, on a thread of their own (checkpointer.ts says why).
 // Also an entry point of the compiled executable (scripts/build.ts).
 import { Database } from "bun:sqlite";
-import { BACKGROUND_NICE, lowerPriority } from "../lib/priority";
+import { enterBackground } from "../lib/priority";
 
 declare const self: Worker;
 
-lowerPriority(0, BACKGROUND_NICE);
+enterBackground();
 
 let db: Database | null = null;
 let timer: ReturnType<typeof setInterval> | null = null;

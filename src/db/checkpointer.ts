@@ -7,7 +7,7 @@
 // checkpoints only when the WAL has outgrown FALLBACK_PAGES, so a checkpointer that stopped cannot
 // let it grow without bound.
 import type { Database } from "bun:sqlite";
-import { onBackgroundCpus } from "../lib/priority";
+import { backgroundThread } from "../lib/priority";
 
 /** checkpoint-worker.ts beside this file; in the compiled executable, the entry point scripts/build.ts adds. */
 const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./db/checkpoint-worker.ts" : new URL("./checkpoint-worker.ts", import.meta.url).href;
@@ -28,7 +28,7 @@ export interface Checkpointer {
 /** Checkpoints the WAL of the database `sqlite` has open at `path` from a thread of its own. */
 export function checkpointOffThread(sqlite: Database, path: string, everyMs = EVERY_MS): Checkpointer {
   sqlite.exec(`PRAGMA wal_autocheckpoint = ${FALLBACK_PAGES}`);
-  const w = onBackgroundCpus(() => new Worker(WORKER_ENTRY) as BunWorker);
+  const w = new Worker(WORKER_ENTRY, backgroundThread()) as BunWorker;
   let waiters: ((r: { busy: number; log: number; checkpointed: number }) => void)[] = [];
   const closed = Promise.withResolvers<void>();
   w.onmessage = (e) => {

@@ -4,7 +4,9 @@
 // can wait (a preview bot, generating a program, a Tables read) below the bots. A bot burning CPU in
 // its scenario SQL then cannot delay the server's answers (bench/health-under-load.ts), and a
 // user's trial run cannot delay other owners' bots.
+import { readdirSync } from "node:fs";
 import { getPriority, setPriority } from "node:os";
+import { workerData } from "node:worker_threads";
 
 /** How much nicer than the server bot processes run: the shared runners and, with BOT_ISOLATION=process, each bot. */
 export const BOT_NICE = 10;
@@ -34,11 +36,13 @@ export function setNiceness(pid: number, nice: number) {
 }
 
 
-// Which cores. Niceness alone leaves the event loop waiting milliseconds behind a niced process that
-// has just woken, or that is in the kernel, on its core (docs/performance.md "One core kept for the
-// event loop"); so the processes the server starts and its background threads keep off one core.
+// Which cores. Niceness alone leaves the event loop waiting milliseconds behind niced processes on
+// its core (docs/performance.md "One core kept for the event loop"), so with BACKGROUND_CPUS=auto
+// the processes the server starts and its background threads keep off the lowest core the server
+// may use. Each moves itself (a thread) or is moved right after its start (a process): the event
+// loop never narrows its own cores, which would put it on the busy ones for that moment.
 
-type Affinity = { get(pid: number, size: number, mask: Uint8Array): number; set(pid: number, size: number, mask: Uint8Array): number };
+type Affinity = { get(tid: number, size: number, mask: Uint8Array): number; set(tid: number, size: number, mask: Uint8Array): number };
 let libc: Affinity | null | undefined;
 
 function affinity(): Affinity | null {
@@ -52,21 +56,11 @@ function affinity(): Affinity | null {
       sched_getaffinity: { args: [FFIType.i32, FFIType.u64, FFIType.ptr], returns: FFIType.i32 },
       sched_setaffinity: { args: [FFIType.i32, FFIType.u64, FFIType.ptr], returns: FFIType.i32 },
     });
-    libc = { get: (pid, size, mask) => symbols.sched_getaffinity(pid, size, mask), set: (pid, size, mask) => symbols.sched_setaffinity(pid, size, mask) };
+    libc = { get: (tid, size, mask) => symbols.sched_getaffinity(tid, size, mask), set: (tid, size, mask) => symbols.sched_setaffinity(tid, size, mask) };
   } catch {
     libc = null;
   }
   return libc;
-}
-
-/** The cores the process started with (its main thread's, never narrowed), or null where unknown. */
-let every: Uint8Array | null | undefined;
-function processCpus(): Uint8Array | null {
-  if (every !== undefined) return every;
-  every = null;
-  const mask = new Uint8Array(128);
-  if (affinity()?.get(process.pid, mask.length, mask) === 0) every = mask;
-  return every;
 }
 
 /** A CPU mask without its lowest core, or null if that leaves none (a machine of one core keeps it). */
@@ -78,36 +72,60 @@ export function withoutFirstCpu(mask: Uint8Array): Uint8Array | null {
   return rest.some((b) => b !== 0) ? rest : null;
 }
 
-/** The cores background work may use: every core of the process but its first; null with fewer than two. */
+/** Every core the calling thread may use but the lowest; null with fewer than two, or where unknown. */
 export function backgroundCpus(): Uint8Array | null {
-  const all = processCpus();
-  return all && withoutFirstCpu(all);
+  const mask = new Uint8Array(128);
+  return affinity()?.get(0, mask.length, mask) === 0 ? withoutFirstCpu(mask) : null;
 }
 
-/** Sets the cores of process (or thread) `pid` (0: the calling thread); false where that cannot be done. */
-export function setCpus(pid: number, mask: Uint8Array | null): boolean {
-  return !!mask && affinity()?.set(pid, mask.length, mask) === 0;
+/** The cores of thread `tid` (0: the calling thread; a process id names its main thread only); false where that cannot be done. */
+export function setCpus(tid: number, mask: Uint8Array | null): boolean {
+  return !!mask && affinity()?.set(tid, mask.length, mask) === 0;
 }
 
-/** BACKGROUND_CPUS (docs/configuration.md): "auto" keeps one core for the event loop, "all" shares every core. */
-let keepCore = true;
-export function keepCoreForEventLoop(keep: boolean) {
-  keepCore = keep;
-}
-
-/**
- * Runs `create` with the calling thread on the background cores (when kept: keepCoreForEventLoop),
- * then gives it back the cores it had: a thread or a process starts with the cores of the thread
- * that creates it, so a worker (Bun starts its thread inside `new Worker`) or a process (`Bun.spawn`
- * returns once it has exec'd) created inside starts off the event loop's core, with no moment on it
- * (test/bots/priority.test.ts checks both).
- */
-export function onBackgroundCpus<W>(create: () => W): W {
-  const had = new Uint8Array(128);
-  const narrowed = keepCore && affinity()?.get(0, had.length, had) === 0 && setCpus(0, backgroundCpus());
-  try {
-    return create();
-  } finally {
-    if (narrowed) setCpus(0, had);
+/** The cores of every thread process `pid` has now; its main thread's pass to threads it starts later. */
+export function setProcessCpus(pid: number, mask: Uint8Array | null) {
+  if (!mask || !setCpus(pid, mask)) return;
+  // a thread moved after it started one would have passed the old cores on: look again until none is new
+  const done = new Set([pid]);
+  for (let pass = 0; pass < 4; pass++) {
+    let threads: number[];
+    try {
+      threads = readdirSync(`/proc/${pid}/task`).map(Number);
+    } catch {
+      return; // ended meanwhile
+    }
+    const fresh = threads.filter((tid) => !done.has(tid));
+    if (!fresh.length) return;
+    for (const tid of fresh) {
+      setCpus(tid, mask);
+      done.add(tid);
+    }
   }
+}
+
+/** The background cores as BACKGROUND_CPUS set them at start (useBackgroundCpus): null for "all" or one core. */
+let kept: Uint8Array | null = null;
+
+/** Read once at start, on the event loop (its cores are the server's): "auto" keeps the lowest for it, "all" shares every core. */
+export function useBackgroundCpus(setting: "auto" | "all") {
+  kept = setting === "auto" ? backgroundCpus() : null;
+}
+
+/** Moves a process the server just started, every thread of it, to the background cores (when kept). */
+export function toBackgroundCpus(pid: number) {
+  setProcessCpus(pid, kept);
+}
+
+/** Options for `new Worker` of a background thread: it learns the background cores (enterBackground reads them). */
+export function backgroundThread(): WorkerOptions {
+  // Bun's Worker takes node's workerData; the DOM type the checker sees does not list it
+  return { workerData: { backgroundCpus: kept && [...kept] } } as WorkerOptions;
+}
+
+/** The first line of a background thread: 19 nicer than the server, on the cores backgroundThread gave it. */
+export function enterBackground() {
+  lowerPriority(0, BACKGROUND_NICE);
+  const given = (workerData as { backgroundCpus?: number[] | null } | null)?.backgroundCpus;
+  if (given) setCpus(0, Uint8Array.from(given));
 }

@@ -3,7 +3,7 @@
 // that dies takes its job with it and the next job gets a fresh one. The generator
 // (src/scenario/codegen/off-thread.ts) and the Tables reads (src/modules/tables/reads.ts) use it.
 
-import { onBackgroundCpus } from "./priority";
+import { backgroundThread } from "./priority";
 /** Threads a pool may run: one core stays with the event loop, and never more than two. */
 export const SPARE_CORES = Math.max(1, Math.min(2, (navigator.hardwareConcurrency || 1) - 1));
 
@@ -39,7 +39,7 @@ export function workerPool<J, R>(opts: {
   };
 
   const spawn = (): Slot<J, R> => {
-    const worker = onBackgroundCpus(() => new Worker(opts.entry) as BunWorker);
+    const worker = new Worker(opts.entry, backgroundThread()) as BunWorker;
     const slot: Slot<J, R> = { worker, busy: null, idle: null };
     worker.onmessage = (e: MessageEvent<R>) => {
       const queued = slot.busy;

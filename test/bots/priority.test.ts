@@ -3,9 +3,12 @@
 // (bench/health-under-load.ts); and on two cores or more, bots and background threads keep off the
 // first, left to the event loop. Real processes, fake messenger.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { getPriority } from "node:os";
-import { BACKGROUND_NICE, BOT_NICE, backgroundCpus, onBackgroundCpus, keepCoreForEventLoop, lowerPriority, withoutFirstCpu } from "../../src/lib/priority";
-import { loginAs } from "../support/app";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { getPriority, tmpdir } from "node:os";
+import { join } from "node:path";
+import { BACKGROUND_NICE, BOT_NICE, backgroundCpus, backgroundThread, lowerPriority, useBackgroundCpus, withoutFirstCpu } from "../../src/lib/priority";
+import { workerPool } from "../../src/lib/worker-pool";
+import { createTestApp, loginAs } from "../support/app";
 import { coresOfThisThread, coresOfThreads, listOf } from "../support/cpus";
 import { until } from "../support/process";
 import { act, addBot, startRunnerPlatform, type RunnerPlatform } from "./runner-platform";
@@ -76,28 +79,42 @@ describe("one core kept for the event loop", () => {
     expect(coresOfThisThread()).toBe(first); // the server's own are left as they were
   }, 60_000);
 
-  test.if(many)("a background thread starts off the event loop's core; the event loop keeps its own", async () => {
-    const code = `postMessage(/Cpus_allowed_list:\\s*(\\S+)/.exec(require("fs").readFileSync("/proc/thread-self/status", "utf8"))[1])`;
-    const url = URL.createObjectURL(new Blob([code], { type: "application/javascript" }));
-    const coresOfWorker = async (keep: boolean) => {
-      keepCoreForEventLoop(keep);
-      const w = onBackgroundCpus(() => new Worker(url));
+  /** A worker entry that enters the background as the server's do and answers each job with its cores. */
+  const entry = join(mkdtempSync(join(tmpdir(), "botloom-cores-")), "cores-worker.ts");
+  writeFileSync(entry, `import { enterBackground } from ${JSON.stringify(new URL("../../src/lib/priority.ts", import.meta.url).pathname)};
+enterBackground();
+self.onmessage = () => postMessage(require("fs").readFileSync("/proc/thread-self/status", "utf8").match(/Cpus_allowed_list:\\s*(\\S+)/)[1]);`);
+
+  test.if(many)("a background thread moves itself to the cores it is given; BACKGROUND_CPUS=all gives none", async () => {
+    const coresOfWorker = async (setting: "auto" | "all") => {
+      useBackgroundCpus(setting);
+      const w = new Worker(entry, backgroundThread());
       try {
-        return await new Promise<string>((resolve) => (w.onmessage = (e) => resolve(e.data)));
+        const answer = new Promise<string>((resolve) => (w.onmessage = (e: MessageEvent<string>) => resolve(e.data)));
+        w.postMessage("cores?");
+        return await answer;
       } finally {
         void w.terminate();
-        keepCoreForEventLoop(true);
+        useBackgroundCpus("auto");
       }
     };
-    expect(await coresOfWorker(true)).toBe(listOf(background!));
-    expect(coresOfThisThread()).toBe(first);
-    // BACKGROUND_CPUS=all: every core, as the event loop has
-    expect(await coresOfWorker(false)).toBe(first);
+    expect(await coresOfWorker("auto")).toBe(listOf(background!));
+    expect(await coresOfWorker("all")).toBe(first);
+    expect(coresOfThisThread()).toBe(first); // the event loop's own are never narrowed
   });
 
-  test.if(many)("a process starts off the event loop's core: its first read of its own cores says so", async () => {
-    const child = onBackgroundCpus(() => Bun.spawn(["grep", "Cpus_allowed_list", "/proc/self/status"], { stdout: "pipe" }));
-    expect((await new Response(child.stdout).text()).split(/\s+/)[1]).toBe(listOf(background!));
-    expect(coresOfThisThread()).toBe(first);
+  test("BACKGROUND_CPUS reaches the server: all gives background threads no cores to move to", () => {
+    const all = createTestApp({ env: { BACKGROUND_CPUS: "all" } });
+    expect((backgroundThread() as { workerData: { backgroundCpus: number[] | null } }).workerData.backgroundCpus).toBeNull();
+    all.cleanup();
+    const auto = createTestApp();
+    expect((backgroundThread() as { workerData: { backgroundCpus: number[] | null } }).workerData.backgroundCpus).toEqual(background && [...background]);
+    auto.cleanup();
+  });
+
+  test.if(many)("the pool of the generator and the Tables reads gives its threads the background cores", async () => {
+    useBackgroundCpus("auto");
+    const run = workerPool<string, string>({ entry, size: 2, idleMs: 50, name: "cores" });
+    expect(await Promise.all([run("a"), run("b")])).toEqual([listOf(background!), listOf(background!)]);
   });
 });

@@ -1,12 +1,14 @@
 // The platform database's WAL is checkpointed by a thread of its own (src/db/checkpointer.ts): the
 // connection the event loop commits on no longer checkpoints at SQLite's 1,000 pages.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Database } from "bun:sqlite";
 import { openSqlite } from "../../src/db/sqlite";
 import { checkpointOffThread, FALLBACK_PAGES, type Checkpointer } from "../../src/db/checkpointer";
+import { BACKGROUND_NICE, backgroundCpus, useBackgroundCpus } from "../../src/lib/priority";
+import { coresOfThisThread, listOf } from "../support/cpus";
 
 let dir: string;
 let db: Database;
@@ -70,5 +72,21 @@ describe("WAL checkpoints off the event loop", () => {
     expect(existsSync(join(dir, "botloom.db-wal"))).toBe(false);
     db = openSqlite(join(dir, "botloom.db"));
     expect(db.query("SELECT count(*) AS n FROM t").get()).toEqual({ n: 300 });
+  });
+
+  test.if(backgroundCpus() !== null)("the thread runs on the background cores, 19 nicer; the event loop keeps its own", async () => {
+    setUp();
+    useBackgroundCpus("auto");
+    const before = new Set(readdirSync("/proc/self/task"));
+    const cp = checkpointOffThread(db, join(dir, "botloom.db"), 20);
+    cps.push(cp);
+    await cp.next(); // the thread is up and has run
+    const fresh = readdirSync("/proc/self/task").filter((tid) => !before.has(tid));
+    const statusOf = (tid: string) => readFileSync(`/proc/self/task/${tid}/status`, "utf8");
+    const mine = fresh.filter((tid) => /^Name:\s*Worker$/m.test(statusOf(tid)));
+    expect(mine.length).toBe(1);
+    expect(/Cpus_allowed_list:\s*(\S+)/.exec(statusOf(mine[0]!))![1]).toBe(listOf(backgroundCpus()!));
+    expect(getPriority(Number(mine[0]))).toBe(Math.min(19, getPriority(0) + BACKGROUND_NICE));
+    expect(coresOfThisThread()).not.toBe(listOf(backgroundCpus()!));
   });
 });

@@ -18,8 +18,8 @@ describe("config", () => {
     expect(c.adminKey).toBeNull();
     expect(c.webhookBaseUrl).toBeNull();
     expect(c.databasePath).toBe(join(dir, "data", "botloom.db"));
-    expect(c.bots.keepCoreForServer).toBe(true);
-    expect(loadConfig({ DATA_DIR: join(dir, "data"), BACKGROUND_CPUS: "all" }).bots.keepCoreForServer).toBe(false);
+    expect(c.backgroundCpus).toBe("auto");
+    expect(loadConfig({ DATA_DIR: join(dir, "data"), BACKGROUND_CPUS: "all" }).backgroundCpus).toBe("all");
   });
 
   test("the session secret is generated once into DATA_DIR (0600) and reused", () => {

@@ -7,8 +7,18 @@ const listed = (status: string) => /Cpus_allowed_list:\s*(\S+)/.exec(status)![1]
 /** The calling thread's cores ("0-1"). */
 export const coresOfThisThread = () => listed(readFileSync("/proc/thread-self/status", "utf8"));
 
-/** The cores of every thread of process `pid`, one entry a thread. */
-export const coresOfThreads = (pid: number) => readdirSync(`/proc/${pid}/task`).map((tid) => listed(readFileSync(`/proc/${pid}/task/${tid}/status`, "utf8")));
+/** The cores of every thread of process `pid`, one entry a thread (one that ended meanwhile left out). */
+export function coresOfThreads(pid: number): string[] {
+  const lists: string[] = [];
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      lists.push(listed(readFileSync(`/proc/${pid}/task/${tid}/status`, "utf8")));
+    } catch {
+      // that thread ended between the listing and the read
+    }
+  }
+  return lists;
+}
 
 /** A mask as the kernel lists it: bit k of byte i is core 8i+k; runs joined ("1-3,5"). */
 export function listOf(mask: Uint8Array): string {

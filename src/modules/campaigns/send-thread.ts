@@ -53,6 +53,8 @@ export class SendThread {
   }
 
   private spawn(): BunWorker {
+    // Not a background thread (no backgroundThread()): the sender keeps the server's priority and
+    // cores, a campaign's pace is the owner's promise (niced, it gained nothing: docs/performance.md).
     const w = new Worker(WORKER_ENTRY) as BunWorker;
     w.onmessage = (e: MessageEvent<FromThread>) => this.onMessage(e.data);
     w.onerror = (e) => {

@@ -3,7 +3,7 @@
 // (bench/tables.ts). Its own connections to the tables files; it never writes. Also an entry point
 // of the compiled executable (scripts/build.ts).
 import { AppError } from "../../errors";
-import { BACKGROUND_NICE, lowerPriority } from "../../lib/priority";
+import { enterBackground } from "../../lib/priority";
 import { countRows, importRows, inSnapshot, pageRows, plainColumns, RowRefused, tablesOf } from "./queries";
 import { csvRecords, jsonRecords } from "./records";
 import type { ReadJob, ReadReply } from "./reads";
@@ -12,7 +12,7 @@ declare const self: Worker;
 
 // Niced, this thread only: when the cores are busy the event loop, which answers every request,
 // gets them first (as the generator's worker, src/scenario/codegen/worker.ts).
-lowerPriority(0, BACKGROUND_NICE);
+enterBackground();
 
 function run(job: ReadJob): ReadReply {
   try {

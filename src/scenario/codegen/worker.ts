@@ -5,13 +5,13 @@ import { ScenarioError } from "../../errors";
 import { generateBot } from "./index";
 import type { Job, Reply } from "./off-thread";
 import { transferable } from "./transfer";
-import { BACKGROUND_NICE, lowerPriority } from "../../lib/priority";
+import { enterBackground } from "../../lib/priority";
 
 declare const self: Worker;
 
 // Niced, this thread only (on Linux a thread has a priority of its own): when the cores are busy
 // the event loop, which answers every request, gets them first (bench/health-under-load.ts).
-lowerPriority(0, BACKGROUND_NICE);
+enterBackground();
 
 function run(job: Job): Reply {
   let doc: unknown;
