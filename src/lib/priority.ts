@@ -35,9 +35,8 @@ export function setNiceness(pid: number, nice: number) {
   }
 }
 
-
-// Which cores. Niceness alone leaves the event loop waiting milliseconds behind niced processes on
-// its core (docs/performance.md "One core kept for the event loop"), so with BACKGROUND_CPUS=auto
+// Which cores. Niceness alone leaves requests waiting milliseconds while niced processes work on
+// the same cores (docs/performance.md "One core kept for the event loop"), so with BACKGROUND_CPUS=auto
 // the processes the server starts and its background threads keep off the lowest core the server
 // may use. Each moves itself (a thread) or is moved right after its start (a process): the event
 // loop never narrows its own cores, which would put it on the busy ones for that moment.

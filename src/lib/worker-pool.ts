@@ -2,8 +2,8 @@
 // thread of its own; an idle thread ends after `idleMs` (it holds a heap of its own); a thread
 // that dies takes its job with it and the next job gets a fresh one. The generator
 // (src/scenario/codegen/off-thread.ts) and the Tables reads (src/modules/tables/reads.ts) use it.
-
 import { backgroundThread } from "./priority";
+
 /** Threads a pool may run: one core stays with the event loop, and never more than two. */
 export const SPARE_CORES = Math.max(1, Math.min(2, (navigator.hardwareConcurrency || 1) - 1));
 
