@@ -11,7 +11,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { backgroundCpus, setCpus } from "../src/lib/priority";
+import { backgroundCpus, setProcessCpus } from "../src/lib/priority";
 import { freePort } from "../test/support/process";
 import { arg, BUN, healthProbe, latency, onCleanup, ratio, runBench } from "./lib";
 import { BURN, SETUP, STATEMENTS } from "./worst-sql";
@@ -38,12 +38,12 @@ function startLoad(dir: string, cores: Uint8Array | null): () => void {
     Bun.spawn(["nice", "-n", "19", BUN, "-e", burner(join(dir, "b"))], { stdout: "ignore", stderr: "inherit" }),
     Bun.spawn(["nice", "-n", "19", BUN, "-e", CPU_BURSTS], { stdout: "ignore", stderr: "inherit" }),
   ];
-  for (const p of procs) setCpus(p.pid, cores);
+  for (const p of procs) setProcessCpus(p.pid, cores);
   let stopped = false;
   void (async () => {
     while (!stopped) {
       const p = Bun.spawn(["nice", "-n", "19", BUN, "-e", A_START], { stdout: "ignore", stderr: "inherit" });
-      setCpus(p.pid, cores);
+      setProcessCpus(p.pid, cores);
       procs.push(p);
       await Bun.sleep(500);
     }

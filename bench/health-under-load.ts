@@ -28,7 +28,7 @@
 //   --background-cpus all: the server started with BACKGROUND_CPUS=all (bots on every core), to compare
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { backgroundCpus, setCpus } from "../src/lib/priority";
+import { backgroundCpus, setProcessCpus } from "../src/lib/priority";
 import { startFakeMessenger } from "../test/support/fake-messenger";
 import { greeterScenario } from "../test/bots/scenario-fixture";
 import { commandNode, messageNode, scenarioOf, sqlNode } from "../test/support/hostile-sql";
@@ -124,7 +124,7 @@ interface ClientSpec {
  */
 async function load(spec: ClientSpec): Promise<{ generates: number; previews: number; previewBurns: number }> {
   const proc = Bun.spawn(["nice", "-n", "10", BUN, import.meta.path, "--clients", JSON.stringify(spec)], { stdout: "pipe", stderr: "inherit" });
-  if (CLIENTS_CPUS === "background") setCpus(proc.pid, backgroundCpus());
+  if (CLIENTS_CPUS === "background") setProcessCpus(proc.pid, backgroundCpus());
   onCleanup(() => proc.kill());
   const out = await new Response(proc.stdout).text();
   if ((await proc.exited) !== 0) throw new Error("the load's clients failed");
