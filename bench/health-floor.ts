@@ -13,12 +13,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { backgroundCpus, setProcessCpus } from "../src/lib/priority";
 import { freePort } from "../test/support/process";
-import { arg, BUN, healthProbe, latency, onCleanup, ratio, runBench } from "./lib";
+import { arg, BUN, healthProbe, latency, probeArg, onCleanup, ratio, runBench } from "./lib";
 import { BURN, SETUP, STATEMENTS } from "./worst-sql";
 
 const SECONDS = arg("seconds", 4);
 const ROUNDS = arg("rounds", 3);
-const PROBE = process.argv.includes("--probe") && process.argv[process.argv.indexOf("--probe") + 1] === "socket" ? "socket" : "fetch";
+const PROBE = probeArg();
 
 /** One process running the worst SQL without pause on a file of its own (TEMP in files, as a project's). */
 const burner = (dir: string) => `

@@ -34,7 +34,7 @@ import { greeterScenario } from "../test/bots/scenario-fixture";
 import { commandNode, messageNode, scenarioOf, sqlNode } from "../test/support/hostile-sql";
 import { synthetic } from "./codegen-scenarios";
 import { BURN, SETUP, STATEMENTS } from "./worst-sql";
-import { api, arg, BUN, healthProbe, latency, onCleanup, raiseTokenIds, ratio, runBench, startBinaryPlatform, until } from "./lib";
+import { api, arg, BUN, healthProbe, latency, probeArg, onCleanup, raiseTokenIds, ratio, runBench, startBinaryPlatform, until } from "./lib";
 
 const SECONDS = arg("seconds", 12);
 const PREVIEWERS = arg("previewers", 2);
@@ -54,7 +54,7 @@ const CLIENTS_CPUS = process.argv.includes("--clients-anywhere") ? "any" : "back
 /** the server's BACKGROUND_CPUS (docs/operations.md): all shares every core with the bots, to compare */
 const SERVER_CPUS = process.argv.includes("--background-cpus") ? process.argv[process.argv.indexOf("--background-cpus") + 1] : undefined;
 /** the health probe's client (bench/lib.ts healthProbe): fetch (default) or socket */
-const PROBE = process.argv.includes("--probe") && process.argv[process.argv.indexOf("--probe") + 1] === "socket" ? "socket" : "fetch";
+const PROBE = probeArg();
 
 /** The worst scenario SQL (bench/worst-sql.ts), one command per statement. */
 const WORST_SQL = scenarioOf(

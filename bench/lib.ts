@@ -324,6 +324,9 @@ export async function until<T>(fn: () => T | Promise<T>, what: string, timeoutMs
  * kept-alive connection, read on the probe's only thread; on busy cores the probe's own waits for a
  * core then weigh less (docs/performance.md "The event loop's long turns, traced").
  */
+/** `--probe socket` picks the one-thread socket probe; fetch otherwise (healthProbe). */
+export const probeArg = (): "fetch" | "socket" => (process.argv.includes("--probe") && process.argv[process.argv.indexOf("--probe") + 1] === "socket" ? "socket" : "fetch");
+
 export async function healthProbe(url: string, ms: number, kind: "fetch" | "socket" = "fetch"): Promise<number[]> {
   const code = kind === "fetch" ? fetchProbe(url, ms) : socketProbe(url, ms);
   const proc = Bun.spawn([BUN, "-e", code], { stdout: "pipe", stderr: "inherit" });

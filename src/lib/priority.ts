@@ -103,23 +103,36 @@ export function setProcessCpus(pid: number, mask: Uint8Array | null) {
   }
 }
 
-/** The background cores as BACKGROUND_CPUS set them at start (useBackgroundCpus): null for "all" or one core. */
-let kept: Uint8Array | null = null;
+/** BACKGROUND_CPUS as the server started with it (useBackgroundCpus). */
+let setting: "auto" | "all" = "auto";
+/** The background cores it gives: null for "all" or one core; undefined until first needed. */
+let kept: Uint8Array | null | undefined;
 
-/** Read once at start, on the event loop (its cores are the server's): "auto" keeps the lowest for it, "all" shares every core. */
-export function useBackgroundCpus(setting: "auto" | "all") {
-  kept = setting === "auto" ? backgroundCpus() : null;
+/** Set at start: "auto" keeps the lowest core for the event loop, "all" shares every core. */
+export function useBackgroundCpus(chosen: "auto" | "all") {
+  setting = chosen;
+  kept = undefined;
+}
+
+/**
+ * Worked out at first need rather than at start (loading libc through bun:ffi costs about a
+ * millisecond a cold start would pay); always on the event loop, whose cores are the server's.
+ */
+function keptCpus(): Uint8Array | null {
+  if (kept === undefined) kept = setting === "auto" ? backgroundCpus() : null;
+  return kept;
 }
 
 /** Moves a process the server just started, every thread of it, to the background cores (when kept). */
 export function toBackgroundCpus(pid: number) {
-  setProcessCpus(pid, kept);
+  setProcessCpus(pid, keptCpus());
 }
 
 /** Options for `new Worker` of a background thread: it learns the background cores (enterBackground reads them). */
 export function backgroundThread(): WorkerOptions {
   // Bun's Worker takes node's workerData; the DOM type the checker sees does not list it
-  return { workerData: { backgroundCpus: kept && [...kept] } } as WorkerOptions;
+  const cpus = keptCpus();
+  return { workerData: { backgroundCpus: cpus && [...cpus] } } as WorkerOptions;
 }
 
 /** The first line of a background thread: 19 nicer than the server, on the cores backgroundThread gave it. */

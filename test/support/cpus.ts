@@ -7,6 +7,9 @@ const listed = (status: string) => /Cpus_allowed_list:\s*(\S+)/.exec(status)![1]
 /** The calling thread's cores ("0-1"). */
 export const coresOfThisThread = () => listed(readFileSync("/proc/thread-self/status", "utf8"));
 
+/** The cores of thread `tid` of this process. */
+export const coresOfThread = (tid: number | string) => listed(readFileSync(`/proc/self/task/${tid}/status`, "utf8"));
+
 /** The cores of every thread of process `pid`, one entry a thread (one that ended meanwhile left out). */
 export function coresOfThreads(pid: number): string[] {
   const lists: string[] = [];
