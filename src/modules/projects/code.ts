@@ -3,12 +3,11 @@
 // plain program: neither, and the user database exactly when the project has it enabled.
 import { mediaCacheOf } from "../../bots/program";
 import type { AppContext } from "../../context";
-import { badRequest, notFound, ScenarioError } from "../../errors";
+import { badRequest, ScenarioError } from "../../errors";
 import { generateBot, type GeneratedBot, type GenerateOptions as BotOptions } from "../../scenario";
 import { generateStoredBot, projectScope, type Generated } from "../../scenario/codegen/off-thread";
 import { readStoredScenario, STORED_SCENARIO, storedOverLimit } from "./document";
 import { toFlag, type Flag } from "./model";
-import { projectStatements } from "./queries";
 
 /** What generate reports besides the code: one entry per problem the bot works around. */
 export interface GenerateWarning {
@@ -24,16 +23,10 @@ export interface GenerateOptions {
 }
 
 export class ProjectCode {
-  private readonly q;
-
-  constructor(private readonly ctx: AppContext) {
-    this.q = projectStatements(ctx.db);
-  }
+  constructor(private readonly ctx: AppContext) {}
 
   private project(projectId: number) {
-    const p = this.q.forCodeBytes.get({ projectId });
-    if (!p) throw notFound("Project not found");
-    return p;
+    return this.ctx.projects.storedScenario(projectId);
   }
 
   /** Access is checked by the caller. */
@@ -50,7 +43,7 @@ export class ProjectCode {
 
   /**
    * generate's answer as a JSON body whose code the worker has already encoded: the event loop
-   * neither decodes the stored scenario nor serialises the program (docs/performance.md). A program
+   * neither parses the stored scenario nor serialises the program (docs/performance.md). A program
    * the cache answers again (scenario/codegen/program-cache.ts) answers the body made for it then,
    * with the time it was generated: no copy of the program per call.
    */
@@ -95,13 +88,12 @@ const warningsOf = (bot: GeneratedBot): GenerateWarning[] =>
  * whoever may ask for its program may read each of its scenarios). An unusable scenario is the
  * client's problem: 400 with the generator's messages.
  */
-async function generate(projectId: number, json: string | Uint8Array, opts: BotOptions, codeAsJson = false): Promise<Generated> {
+async function generate(projectId: number, json: string, opts: BotOptions, codeAsJson = false): Promise<Generated> {
   try {
     const out = await generateStoredBot(json, opts, STORED_SCENARIO, codeAsJson, projectScope(projectId));
     if ("limit" in out) throw storedOverLimit(out.limit);
-    // Not JSON: a corrupt row reads as the empty document (readStored), small, generated here. (Bytes
-    // have moved to the worker by now; their text is not needed for that.)
-    return "bot" in out ? out : { bot: generateBot(readStoredScenario(typeof json === "string" ? json : ""), opts) };
+    // Not JSON: a corrupt row reads as the empty document (readStored), small, generated here.
+    return "bot" in out ? out : { bot: generateBot(readStoredScenario(json), opts) };
   } catch (err) {
     if (err instanceof ScenarioError) throw badRequest(err.message, { issues: err.issues });
     throw err;

@@ -156,11 +156,14 @@ export const projectStatements = statements((db: Db) => ({
       .values({ projectId: sql`${pid}`, userId: sql`${uid}`, sortOrder: sql`${sql.placeholder("sortOrder")}` })
       .onConflictDoUpdate({ target: [projectOrder.projectId, projectOrder.userId], set: { sortOrder: sql`${sql.placeholder("sortOrder")}` } })
       .prepare(),
-    /** A preview's read of a project: the document as text (a session may generate it more than once). */
-    forCode: () => db.select({ name: projects.name, data: projects.data, userDatabaseEnabled: projects.userDatabaseEnabled }).from(projects).where(eq(projects.id, pid)).prepare(),
-    /** What generate and export read of a project: the document as UTF-8 bytes, which move to the generator's worker undecoded. */
-    forCodeBytes: () => db
-      .select({ name: projects.name, data: sql<Uint8Array>`CAST(${projects.data} AS BLOB)`, userDatabaseEnabled: projects.userDatabaseEnabled })
+    /** What generate, export and a preview read of a project besides its document (stored-texts.ts keeps that). */
+    forCode: () => db
+      .select({
+        name: projects.name,
+        userDatabaseEnabled: projects.userDatabaseEnabled,
+        // octet_length reads the record's header, not the document's pages
+        stamp: sql<string>`${projects.updatedAt} || ' ' || octet_length(${projects.data})`,
+      })
       .from(projects)
       .where(eq(projects.id, pid))
       .prepare(),

@@ -12,12 +12,21 @@ import { ProjectTrash, scheduleTrashPurge } from "./trash";
 import { ProjectVersions, type VersionMeta } from "./versions";
 import { AdminIds, normalizeAdminIds } from "./admin-ids";
 import { ProjectTeam } from "./team";
+import { storedTexts } from "./stored-texts";
 
 export type { ProjectFull, ProjectListItem, ProjectPatch };
 
 const nowIso = () => new Date().toISOString();
 
+export interface StoredScenario {
+  name: string;
+  data: string;
+  userDatabaseEnabled: number;
+}
+
 export class ProjectsService {
+  /** a 2,000-node scenario is about 0.5 MB of text (1 MB counted as UTF-16) */
+  private readonly texts = storedTexts({ entries: 8, bytes: 16 * 1024 * 1024 });
   readonly versions: ProjectVersions;
   readonly team: ProjectTeam;
   readonly adminIds: AdminIds;
@@ -69,11 +78,17 @@ export class ProjectsService {
   }
 
   /** The stored scenario as JSON text, unparsed (a preview hands it to the generator's worker). */
-  getStoredScenario(projectId: number, userId: number): { name: string; data: string; userDatabaseEnabled: number } {
+  getStoredScenario(projectId: number, userId: number): StoredScenario {
     this.ctx.access.require(projectId, userId, { hideForbidden: true });
+    return this.storedScenario(projectId);
+  }
+
+  /** The same for generate and export; access is checked by the caller. */
+  storedScenario(projectId: number): StoredScenario {
     const row = this.q.forCode.get({ projectId });
-    if (!row) throw notFound("Project not found");
-    return row;
+    const data = row && this.texts.get(projectId, row.stamp, () => this.q.content.get({ projectId })?.data);
+    if (!row || data === undefined) throw notFound("Project not found");
+    return { name: row.name, data, userDatabaseEnabled: row.userDatabaseEnabled };
   }
 
   /** Summary as the given user sees it (templates "use" and duplicate answer with this). */
