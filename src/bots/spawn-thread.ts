@@ -7,7 +7,7 @@
 // a time. One thread for every preview of the server, started with the first and ended after a
 // quiet minute; the production bots' runners are started by the event loop (rarely: at a bot's
 // start or a runner's restart).
-import type { FromSpawner, Prepare, ToSpawner } from "./spawn-protocol";
+import type { FromSpawner, ToSpawner } from "./spawn-protocol";
 import { backgroundThread, nicenessBelow } from "../lib/priority";
 
 /** spawn-worker.ts beside this file; in the compiled executable, the entry point scripts/build.ts adds. */
@@ -22,8 +22,6 @@ export interface SpawnSpec {
   env: Record<string, string>;
   /** how much nicer than the server the process runs (src/lib/priority.ts) */
   nice: number;
-  /** what the thread writes first (spawn-protocol.ts) */
-  prepare?: Prepare;
   onLine: (level: "stdout" | "stderr", line: string) => void;
 }
 
@@ -135,6 +133,6 @@ export function spawnOffThread(spec: SpawnSpec): Promise<ChildProcess> {
   const id = nextId++;
   const l: Live = { spec, started: Promise.withResolvers(), exited: Promise.withResolvers(), child: null };
   live.set(id, l);
-  send({ kind: "spawn", id, cmd: spec.cmd, cwd: spec.cwd, env: spec.env, nice: nicenessBelow(spec.nice), prepare: spec.prepare });
+  send({ kind: "spawn", id, cmd: spec.cmd, cwd: spec.cwd, env: spec.env, nice: nicenessBelow(spec.nice) });
   return l.started.promise;
 }

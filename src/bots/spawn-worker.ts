@@ -1,13 +1,9 @@
 // The thread that starts preview bots' processes and reads their output (spawn-thread.ts says why).
 // Also an entry point of the compiled executable (scripts/build.ts).
 import type { Subprocess } from "bun";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { ensureBotModules } from "./bot-modules";
 import { readLines } from "./lines";
-import { PRIVATE_DIR_MODE } from "../lib/file-modes";
 import { enterBackground, setNiceness } from "../lib/priority";
-import type { FromSpawner, Prepare, ToSpawner } from "./spawn-protocol";
+import type { FromSpawner, ToSpawner } from "./spawn-protocol";
 
 declare const self: Worker;
 
@@ -36,20 +32,9 @@ async function relay(id: number, level: "stdout" | "stderr", stream: ReadableStr
   if (batch.length) post({ kind: "lines", id, level, lines: batch });
 }
 
-/**
- * The folder and program of a preview (about 0.75 MB for a 2,000-node scenario): written on the
- * event loop, encoding and writing them held it 1–3 ms a start under load (docs/performance.md).
- */
-function prepare(cwd: string, p: Prepare) {
-  ensureBotModules(p.botsDir);
-  mkdirSync(cwd, { recursive: true, mode: PRIVATE_DIR_MODE });
-  for (const [name, text] of Object.entries(p.files)) writeFileSync(join(cwd, name), text);
-}
-
 function spawn(m: Extract<ToSpawner, { kind: "spawn" }>) {
   let proc: Subprocess<"pipe", "pipe", "pipe">;
   try {
-    if (m.prepare) prepare(m.cwd, m.prepare);
     proc = Bun.spawn(m.cmd, { cwd: m.cwd, env: m.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
   } catch (e) {
     post({ kind: "failed", id: m.id, message: e instanceof Error ? e.message : String(e) });

@@ -1,10 +1,7 @@
 // Preview bots' processes are started and read by a thread of their own (src/bots/spawn-thread.ts):
 // the event loop never stops in vfork. Real child processes.
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { getPriority } from "node:os";
-import { BOT_MODULES } from "../../src/bots/bot-modules";
 import { tmpdir } from "node:os";
 import { spawnOffThread, type ChildProcess } from "../../src/bots/spawn-thread";
 import { backgroundCpus } from "../../src/lib/priority";
@@ -102,36 +99,5 @@ describe("processes started off the event loop", () => {
 
   test("a program that cannot start is refused", async () => {
     await expect(spawnOffThread({ cmd: ["/nonexistent/botloom-program"], cwd: tmpdir(), env, nice: 0, onLine: () => {} })).rejects.toThrow();
-  });
-});
-
-describe("the folder the thread writes before the start (a preview's program, written on the event loop, held it 1–3 ms)", () => {
-  const root = mkdtempSync(join(tmpdir(), "botloom-spawn-"));
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-  test("the packages bots import, then a private folder with the files, then the process in it", async () => {
-    const botsDir = join(root, "bots");
-    const cwd = join(botsDir, ".preview", "one");
-    const program = `import { Bot } from "grammy";\nconsole.log(typeof Bot, process.cwd(), ${JSON.stringify("é".repeat(3))});\n// ${"x".repeat(200_000)}`;
-    const lines: string[] = [];
-    const child = await spawnOffThread({ cmd: [BUN, "--no-install", "bot.ts"], cwd, env, nice: 0, prepare: { botsDir, files: { "bot.ts": program } }, onLine: (_, l) => lines.push(l) });
-    started.push(child);
-    expect(await child.exited).toEqual({ code: 0, signal: null });
-    expect(lines).toEqual([`function ${cwd} ééé`]);
-    expect(readFileSync(join(cwd, "bot.ts"), "utf8")).toBe(program);
-    expect(statSync(cwd).mode & 0o777).toBe(0o700);
-    for (const name of Object.keys(BOT_MODULES)) expect(readFileSync(join(botsDir, "node_modules", name, "index.js"), "utf8")).toBe(BOT_MODULES[name]!);
-    // no temporary file of the atomic writes is left behind
-    expect(readdirSync(join(botsDir, "node_modules", "grammy")).sort()).toEqual(["index.js", "package.json"]);
-  });
-
-  test("a folder that cannot be made: refused with the reason, nothing started", async () => {
-    const file = join(root, "a-file");
-    writeFileSync(file, "");
-    const lines: string[] = [];
-    await expect(
-      spawnOffThread({ cmd: [BUN, "-e", 'console.log("ran")'], cwd: join(file, "sub"), env, nice: 0, prepare: { botsDir: join(root, "bots2"), files: { "bot.ts": "" } }, onLine: (_, l) => lines.push(l) }),
-    ).rejects.toThrow(/ENOTDIR|not a directory/i);
-    expect(lines).toEqual([]);
   });
 });
