@@ -198,6 +198,7 @@ function headline(name: string, r: Figures) {
     case "health-floor":
       rows.push([name, "a server that does nothing: health p99, load on every core", ms(r.loadAnywhere?.p99Ms), `idle ${ms(r.idle?.p99Ms)}`, num(r.p99RatioAnywhere)]);
       rows.push([name, "same, load kept off the first core", ms(r.loadOffFirstCore?.p99Ms), `idle ${ms(r.idle?.p99Ms)}`, num(r.p99RatioOffFirstCore)]);
+      rows.push([name, "same, with health-under-load's HTTP traffic (clients off the first core)", ms(r.loadAndTrafficOffFirstCore?.p99Ms), `idle ${ms(r.idle?.p99Ms)}`, num(r.p99RatioWithTraffic)]);
       return;
     case "codegen":
       for (const [k, v] of Object.entries(r)) {
