@@ -26,8 +26,6 @@ export function workerPool<J, R>(opts: {
   size: number;
   idleMs: number;
   name: string;
-  /** buffers of a job that move to the thread instead of being copied */
-  transfer?: (job: J) => ArrayBuffer[];
 }): (job: J) => Promise<R> {
   const slots = new Set<Slot<J, R>>();
   const queue: Queued<J, R>[] = [];
@@ -72,7 +70,7 @@ export function workerPool<J, R>(opts: {
       slot.idle = null;
       slot.busy = next;
       slot.worker.ref();
-      slot.worker.postMessage(next.job, opts.transfer?.(next.job) ?? []);
+      slot.worker.postMessage(next.job);
     }
   };
 

@@ -122,7 +122,8 @@ describe("generate and export (rule 6)", () => {
     for (const line of ["userDatabase: true", "catchAll: false", "protectContent: false", "contentCache: false"]) expect(r.body.code).toContain(line);
     expect(r.body.code).not.toContain("CACHED_FILE_ID");
 
-    s.t.ctx.db.update(projects).set({ userDatabaseEnabled: 0 }).where(eq(projects.id, id)).run();
+    // through the API: the project's one writer (a direct write of the row is not what the product does, stored-texts.ts)
+    expect((await s.t.call("PUT", `/api/projects/${id}`, { cookie: s.owner, json: { userDatabaseEnabled: 0 } })).status).toBe(200);
     expect((await s.t.call("POST", `/api/projects/${id}/export`, { cookie: s.owner })).body.code).toContain("userDatabase: false");
   });
 

@@ -158,15 +158,14 @@ export const projectStatements = statements((db: Db) => ({
       .prepare(),
     /** What generate, export and a preview read of a project besides its document (stored-texts.ts keeps that). */
     forCode: () => db
-      .select({
-        name: projects.name,
-        userDatabaseEnabled: projects.userDatabaseEnabled,
-        // octet_length reads the record's header, not the document's pages
-        stamp: sql<string>`${projects.updatedAt} || ' ' || octet_length(${projects.data})`,
-      })
+      // Only columns before `data` in the row, and octet_length, which reads the record's header:
+      // a later column (updated_at, user_database_enabled) makes SQLite walk the document's pages.
+      .select({ name: projects.name, bytes: sql<number>`octet_length(${projects.data})` })
       .from(projects)
       .where(eq(projects.id, pid))
       .prepare(),
+    /** The document itself, with what else generate needs of the row (stored-texts.ts keeps both). */
+    document: () => db.select({ text: projects.data, userDatabaseEnabled: projects.userDatabaseEnabled }).from(projects).where(eq(projects.id, pid)).prepare(),
     adminIds: () => db.select({ adminIds: projects.adminIds }).from(projects).where(eq(projects.id, pid)).prepare(),
     tokenIds: () => db.select({ id: botTokens.id }).from(botTokens).where(eq(botTokens.projectId, pid)).orderBy(botTokens.id).prepare(),
     /** The hot path of every project-scoped request (projects/access.ts). */

@@ -26,7 +26,7 @@ export interface StoredScenario {
 
 export class ProjectsService {
   /** a 2,000-node scenario is about 0.5 MB of text (1 MB counted as UTF-16) */
-  private readonly texts = storedTexts({ entries: 8, bytes: 16 * 1024 * 1024 });
+  private readonly texts = storedTexts<{ text: string; userDatabaseEnabled: number }>({ entries: 8, bytes: 16 * 1024 * 1024 });
   readonly versions: ProjectVersions;
   readonly team: ProjectTeam;
   readonly adminIds: AdminIds;
@@ -86,9 +86,9 @@ export class ProjectsService {
   /** The same for generate and export; access is checked by the caller. */
   storedScenario(projectId: number): StoredScenario {
     const row = this.q.forCode.get({ projectId });
-    const data = row && this.texts.get(projectId, row.stamp, () => this.q.content.get({ projectId })?.data);
-    if (!row || data === undefined) throw notFound("Project not found");
-    return { name: row.name, data, userDatabaseEnabled: row.userDatabaseEnabled };
+    const doc = row && this.texts.get(projectId, row.bytes, () => this.q.document.get({ projectId }));
+    if (!row || !doc) throw notFound("Project not found");
+    return { name: row.name, data: doc.text, userDatabaseEnabled: doc.userDatabaseEnabled };
   }
 
   /** Summary as the given user sees it (templates "use" and duplicate answer with this). */
@@ -202,6 +202,8 @@ export class ProjectsService {
         touched = true;
         set.updatedAt = nowIso();
         updateProject(this.ctx.db, projectId, set);
+        // the one writer of a project's row (stored-texts.ts): its kept text goes with the old row
+        this.texts.forget(projectId);
       }
       if (patch.sortOrder !== undefined) {
         touched = true;

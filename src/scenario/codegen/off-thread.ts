@@ -6,15 +6,11 @@ import type { Issue } from "../validate";
 import { ScenarioError } from "../../errors";
 import { SPARE_CORES, workerPool } from "../../lib/worker-pool";
 import type { GeneratedBot, GenerateOptions } from "./index";
-import { transferable } from "./transfer";
 import { programCache } from "./program-cache";
 
 export interface Job {
-  /**
-   * the scenario as JSON text, or as its UTF-8 bytes (moved to the worker, not copied: the event
-   * loop neither decodes nor clones a large document); parsed in the worker
-   */
-  json: string | Uint8Array;
+  /** the scenario as JSON text (the stored text as it is: parsed in the worker, not on the event loop) */
+  json: string;
   opts: GenerateOptions;
   /** how a limit problem names the document; absent for a document already checked */
   label?: string;
@@ -37,7 +33,7 @@ export type StoredGenerate = Generated | { limit: string } | { unreadable: true 
 const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./scenario/codegen/worker.ts" : new URL("./worker.ts", import.meta.url).href;
 
 /** One core stays with the event loop; at most two generate at once (bench/health-under-load.ts); an idle worker ends after 30 s. */
-const run = workerPool<Job, Reply>({ entry: WORKER_ENTRY, size: SPARE_CORES, idleMs: 30_000, name: "the generator's worker", transfer: (job) => transferable(job.json) });
+const run = workerPool<Job, Reply>({ entry: WORKER_ENTRY, size: SPARE_CORES, idleMs: 30_000, name: "the generator's worker" });
 
 /**
  * Programs of the last calls that named a `scope` (program-cache.ts): at most 16, 48 MB in all (a
@@ -55,7 +51,7 @@ export const projectScope = (projectId: number) => `project ${projectId}`;
  * With `scope` (see program-cache.ts: who may read every source in it, e.g. one project), the same
  * source and options answer the program generated before.
  */
-export function generateStoredBot(json: string | Uint8Array, opts: GenerateOptions, label: string, codeAsJson = false, scope?: string): Promise<StoredGenerate> {
+export function generateStoredBot(json: string, opts: GenerateOptions, label: string, codeAsJson = false, scope?: string): Promise<StoredGenerate> {
   return enqueue({ json, opts, label, codeAsJson }, scope);
 }
 

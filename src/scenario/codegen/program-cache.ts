@@ -34,10 +34,9 @@ export function programCache<R>(limits: ProgramCacheLimits, sizeOf: (result: R) 
   };
 
   return {
-    /** The key of `source` (hashed now: a caller may move its bytes away afterwards) in `scope` with `settings`. */
-    keyOf(scope: string, source: string | Uint8Array, settings: unknown): string {
-      const length = typeof source === "string" ? source.length : source.byteLength;
-      return `${scope}\n${Bun.hash(source).toString(36)}:${length}\n${JSON.stringify(settings)}`;
+    /** The key of `source` in `scope` with `settings`. */
+    keyOf(scope: string, source: string, settings: unknown): string {
+      return `${scope}\n${Bun.hash(source).toString(36)}:${source.length}\n${JSON.stringify(settings)}`;
     },
 
     /** The result for `key`: kept, being made, or made now by `make` (kept when `worthKeeping`). */

@@ -16,7 +16,7 @@ enterBackground();
 function run(job: Job): Reply {
   let doc: unknown;
   try {
-    doc = JSON.parse(typeof job.json === "string" ? job.json : new TextDecoder().decode(job.json));
+    doc = JSON.parse(job.json);
   } catch {
     return { unreadable: true };
   }
