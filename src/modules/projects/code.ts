@@ -25,13 +25,9 @@ export interface GenerateOptions {
 export class ProjectCode {
   constructor(private readonly ctx: AppContext) {}
 
-  private project(projectId: number) {
-    return this.ctx.projects.storedScenario(projectId);
-  }
-
   /** Access is checked by the caller. */
   async export(projectId: number): Promise<{ code: string }> {
-    const p = this.project(projectId);
+    const p = this.ctx.projects.storedScenario(projectId);
     const { bot } = await generate(projectId, p.data, { projectName: p.name, userDatabaseEnabled: p.userDatabaseEnabled === 1 });
     return { code: bot.code };
   }
@@ -60,7 +56,7 @@ export class ProjectCode {
   }
 
   private async generateStored(projectId: number, opts: GenerateOptions, codeAsJson: boolean): Promise<Generated> {
-    const p = this.project(projectId);
+    const p = this.ctx.projects.storedScenario(projectId);
     const token = this.ctx.tokens.first(projectId);
     // The same cache a start bakes into the bot, so "generate" shows what would run.
     const mediaCache = mediaCacheOf(this.ctx.db, this.ctx.projectFiles, projectId, token?.id);

@@ -5,61 +5,34 @@
 // row, ProjectsService.update, forgets the project's text as it writes; a caller also passes the
 // document's length in bytes, which SQLite reads from the record's header (a row's later columns
 // would cost it the document's pages), so a write from elsewhere that changes the length is seen.
-
-export interface StoredTextLimits {
-  /** projects whose text is kept */
-  entries: number;
-  /** their size in all, in UTF-16 bytes */
-  bytes: number;
-}
+import { boundedLru, type LruLimits } from "../../lib/bounded-lru";
 
 /** What is kept of a project: its document's text, and what else was read with it. */
 export interface KeptText {
   text: string;
 }
 
-export function storedTexts<V extends KeptText>(limits: StoredTextLimits) {
-  /** oldest use first (a Map keeps insertion order) */
-  const kept = new Map<number, { stamp: number; value: V }>();
-  let total = 0;
-
-  const size = (v: V) => v.text.length * 2;
-  const forget = (projectId: number) => {
-    const old = kept.get(projectId);
-    if (!old) return;
-    kept.delete(projectId);
-    total -= size(old.value);
-  };
+/** `limits.bytes` counts the texts in UTF-16 bytes. */
+export function storedTexts<V extends KeptText>(limits: LruLimits) {
+  const kept = boundedLru<number, { stamp: number; value: V }>(limits, (e) => e.value.text.length * 2);
 
   return {
     /** The text of `projectId` whose document is `stamp` bytes long: kept, or `read` now (undefined: no such row). */
     get(projectId: number, stamp: number, read: () => V | undefined): V | undefined {
       const hit = kept.get(projectId);
-      if (hit?.stamp === stamp) {
-        kept.delete(projectId);
-        kept.set(projectId, hit);
-        return hit.value;
-      }
-      forget(projectId);
+      if (hit?.stamp === stamp) return hit.value;
+      kept.delete(projectId);
       const value = read();
-      // one text over the whole budget is answered, not kept: keeping it would push out every other
-      if (value === undefined || size(value) > limits.bytes) return value;
-      kept.set(projectId, { stamp, value });
-      total += size(value);
-      for (const [id, entry] of kept) {
-        if (kept.size <= limits.entries && total <= limits.bytes) break;
-        kept.delete(id);
-        total -= size(entry.value);
-      }
+      if (value !== undefined) kept.set(projectId, { stamp, value });
       return value;
     },
 
     /** The project's row was written: its text is read again at the next call. */
-    forget,
+    forget: (projectId: number) => kept.delete(projectId),
 
     /** What is kept (for tests). */
     get size() {
-      return { entries: kept.size, bytes: total };
+      return kept.size;
     },
   };
 }

@@ -8,30 +8,12 @@
 // scope only the people who may read every source of it share (a project's stored scenario), so a
 // crafted collision can only return a program of that same scope.
 
-export interface ProgramCacheLimits {
-  /** programs kept */
-  entries: number;
-  /** their size in all (bytes, as `sizeOf` counts them) */
-  bytes: number;
-}
+import { boundedLru, type LruLimits } from "../../lib/bounded-lru";
 
-export function programCache<R>(limits: ProgramCacheLimits, sizeOf: (result: R) => number) {
-  /** finished results, oldest use first (a Map keeps insertion order) */
-  const kept = new Map<string, { result: R; bytes: number }>();
+export function programCache<R>(limits: LruLimits, sizeOf: (result: R) => number) {
+  /** finished results */
+  const kept = boundedLru<string, R>(limits, sizeOf);
   const running = new Map<string, Promise<R>>();
-  let total = 0;
-
-  const keep = (key: string, result: R) => {
-    const bytes = sizeOf(result);
-    if (bytes > limits.bytes) return;
-    kept.set(key, { result, bytes });
-    total += bytes;
-    for (const [old, entry] of kept) {
-      if (kept.size <= limits.entries && total <= limits.bytes) break;
-      kept.delete(old);
-      total -= entry.bytes;
-    }
-  };
 
   return {
     /** The key of `source` in `scope` with `settings`. */
@@ -42,15 +24,11 @@ export function programCache<R>(limits: ProgramCacheLimits, sizeOf: (result: R) 
     /** The result for `key`: kept, being made, or made now by `make` (kept when `worthKeeping`). */
     get(key: string, make: () => Promise<R>, worthKeeping: (result: R) => boolean): Promise<R> {
       const hit = kept.get(key);
-      if (hit) {
-        kept.delete(key);
-        kept.set(key, hit);
-        return Promise.resolve(hit.result);
-      }
+      if (hit !== undefined) return Promise.resolve(hit);
       let pending = running.get(key);
       if (!pending) {
         pending = make().then((result) => {
-          if (worthKeeping(result)) keep(key, result);
+          if (worthKeeping(result)) kept.set(key, result);
           return result;
         });
         running.set(key, pending);
@@ -62,7 +40,7 @@ export function programCache<R>(limits: ProgramCacheLimits, sizeOf: (result: R) 
 
     /** What is kept (for tests). */
     get size() {
-      return { entries: kept.size, bytes: total };
+      return kept.size;
     },
   };
 }
