@@ -6,9 +6,10 @@ mkdirSync("dist", { recursive: true });
 const outfile = process.env.BUILD_OUTFILE ?? "dist/botloom";
 const result = await Bun.build({
   // The worker threads (the generator's, the Tables reads', the campaign sender's, the preview bots'
-  // spawner, the platform database's checkpointer) are entry points of their own: `new Worker(new
-  // URL(...))` in the executable finds them only so (src/scenario/codegen/off-thread.ts,
-  // src/modules/tables/reads.ts, src/modules/campaigns/send-thread.ts, src/bots/spawn-thread.ts,
+  // spawner, the previews' host, the platform database's checkpointer) are entry points of their
+  // own: `new Worker(new URL(...))` in the executable finds them only so
+  // (src/scenario/codegen/off-thread.ts, src/modules/tables/reads.ts,
+  // src/modules/campaigns/send-thread.ts, src/bots/spawn-thread.ts, src/modules/preview/host.ts,
   // src/db/checkpointer.ts).
   entrypoints: [
     "src/main.ts",
@@ -16,6 +17,7 @@ const result = await Bun.build({
     "src/modules/tables/read-worker.ts",
     "src/modules/campaigns/send-worker.ts",
     "src/bots/spawn-worker.ts",
+    "src/modules/preview/host-worker.ts",
     "src/db/checkpoint-worker.ts",
   ],
   compile: { outfile },

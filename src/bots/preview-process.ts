@@ -21,7 +21,8 @@ export interface PreviewBotSpec {
   /** folder under BOTS_DIR (so the program's imports resolve from BOTS_DIR/node_modules) */
   botsDir: string;
   name: string;
-  code: string;
+  /** the program: text, or its UTF-8 bytes as they came from the generator */
+  code: string | Uint8Array;
   env: Record<string, string>;
   limits: PreviewLimits;
   /** a line the bot printed (the token already masked) */
@@ -82,7 +83,7 @@ export class PreviewBot {
     return this.starting;
   }
 
-  /** The program (about 0.75 MB for a 2,000-node scenario) goes to disk off the event loop. */
+  /** The program (about 0.75 MB for a 2,000-node scenario) goes to disk. */
   private async write() {
     ensureBotModules(this.spec.botsDir);
     await mkdir(this.dir, { recursive: true, mode: 0o700 });

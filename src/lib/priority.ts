@@ -129,15 +129,18 @@ export function toBackgroundCpus(pid: number) {
 }
 
 /** Options for `new Worker` of a background thread: it learns the background cores (enterBackground reads them). */
-export function backgroundThread(): WorkerOptions {
+export function backgroundThread(data: Record<string, unknown> = {}): WorkerOptions {
   // Bun's Worker takes node's workerData; the DOM type the checker sees does not list it
   const cpus = keptCpus();
-  return { workerData: { backgroundCpus: cpus && [...cpus] } } as WorkerOptions;
+  return { workerData: { ...data, backgroundCpus: cpus && [...cpus] } } as WorkerOptions;
 }
 
 /** The first line of a background thread: 19 nicer than the server, on the cores backgroundThread gave it. */
 export function enterBackground() {
   lowerPriority(0, BACKGROUND_NICE);
   const given = (workerData as { backgroundCpus?: number[] | null } | null)?.backgroundCpus;
-  if (given) setCpus(0, Uint8Array.from(given));
+  if (!given) return;
+  setCpus(0, Uint8Array.from(given));
+  // a thread this one starts (the preview thread's process spawner) is given the same cores
+  kept = Uint8Array.from(given);
 }

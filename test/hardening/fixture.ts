@@ -239,7 +239,7 @@ export async function withLivePreview(h: Hardening, ids: Ids): Promise<Ids> {
 /** Preview sessions run a bot process each: the suite shares one and starts it again when a test stopped it. */
 async function sharedPreview(h: Hardening, project: number) {
   const known = previews.get(h);
-  if (known && h.t.ctx.preview.resourcesOf(known.preview)) return known;
+  if (known && (await h.t.ctx.preview.resourcesOf(known.preview))) return known;
   h.t.ctx.preview.options.perUser = 1000; // the matrix starts previews of its own beside the shared one
   const created = await h.call("POST", `/api/projects/${project}/preview`, { cookie: h.owner, json: {} });
   expect(created.status).toBe(201);

@@ -38,7 +38,7 @@ describe.skipIf(doc === null)("kotik questionnaire in a preview", () => {
     expect(created.status).toBe(201);
     expect(created.body.status).toBe("running");
     const chat = new PreviewDriver(t, cookie, created.body.id);
-    const res = t.ctx.preview.resourcesOf(created.body.id)!;
+    const res = (await t.ctx.preview.resourcesOf(created.body.id))!;
     expect(res.pid).toBeGreaterThan(0);
 
     await chat.act({ type: "text", text: "/start" });

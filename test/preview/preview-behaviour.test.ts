@@ -158,16 +158,16 @@ test("limits: a user's oldest preview ends when he starts one too many; idle pre
   const other = await loginAs(t, 601);
   await t.call("POST", "/api/auth/logout", { cookie: owner });
   owner = other;
-  expect(t.ctx.preview.resourcesOf(second.id)).toBeNull();
-  expect(t.ctx.preview.resourcesOf(third.id)).toBeNull();
+  expect(await t.ctx.preview.resourcesOf(second.id)).toBeNull();
+  expect(await t.ctx.preview.resourcesOf(third.id)).toBeNull();
 
   const idleMs = opts.idleMs;
   opts.idleMs = 200;
   try {
     const idle = await start(scenario("Idle"));
-    const res = t.ctx.preview.resourcesOf(idle.id)!;
-    for (let i = 0; i < 100 && t.ctx.preview.resourcesOf(idle.id); i++) await Bun.sleep(50);
-    expect(t.ctx.preview.resourcesOf(idle.id)).toBeNull();
+    const res = (await t.ctx.preview.resourcesOf(idle.id))!;
+    for (let i = 0; i < 100 && (await t.ctx.preview.resourcesOf(idle.id)); i++) await Bun.sleep(50);
+    expect(await t.ctx.preview.resourcesOf(idle.id)).toBeNull();
     for (let i = 0; i < 40 && alive(res.pid!); i++) await Bun.sleep(50);
     expect(alive(res.pid!)).toBe(false);
   } finally {
@@ -205,8 +205,7 @@ test("group moderation: the admin bans the second user by id in the preview grou
   const [reply] = await d.botSays((m) => m.includes("banned by id"));
   expect(reply!.node).toBe("ban-id");
   // the emulator's record of the group (internal: no route exposes members)
-  const emulator = (t.ctx.preview as any).sessions.get(d.id).emulator;
-  expect(emulator.dir.member(view.groupChatId, second).status).toBe("kicked");
+  expect((await t.ctx.preview.internalsOf(d.id, { chatId: view.groupChatId, userId: second })).memberStatus).toBe("kicked");
   await stop(d);
 }, 60_000);
 

@@ -32,7 +32,7 @@ test("a preview conversation lands in the preview's own file, both sides", async
   const chat = new PreviewDriver(t, cookie, created.body.id);
   await chat.act({ type: "text", text: "/start" });
   await chat.botSays((m) => m.includes("Hello from the preview"));
-  const path = (t.ctx.preview as unknown as { sessions: Map<string, { bot: { databasePath: string } | null }> }).sessions?.get(created.body.id)?.bot?.databasePath;
+  const path = (await t.ctx.preview.resourcesOf(created.body.id))?.database;
   expect(path).toBeString();
   const db = new Database(path!, { readonly: true });
   try {

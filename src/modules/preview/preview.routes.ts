@@ -95,8 +95,8 @@ export const previewRoutes = (ctx: AppContext) => {
     .get("/api/preview/:sid/log", ({ actor, params }) => previews.log(actor.userId, sessionId(params.sid)), { user: true, detail: { summary: "What the preview bot printed (its last 200 lines)" } })
     .get(
       "/api/preview/:sid/files/:fileId",
-      ({ actor, params }) => {
-        const f = previews.file(actor.userId, sessionId(params.sid), fileId(params.fileId));
+      async ({ actor, params }) => {
+        const f = await previews.file(actor.userId, sessionId(params.sid), fileId(params.fileId));
         return new Response(f.bytes.slice(), {
           headers: {
             "content-type": f.mime_type,

@@ -4,10 +4,12 @@
 import type { AppContext } from "../../context";
 import type { PreviewLimits } from "../../bots/preview-process";
 import type { EmulatorLimits } from "../../emulator/session";
-import type { TranscriptEntry } from "../../emulator/transcript";
 import { AppError, badRequest, notFound } from "../../errors";
+import { randomBase62 } from "../../lib/crypto";
 import { scenarioLimitProblem } from "../../lib/json-limits";
-import type { PreviewSession, ScenarioSource } from "./session";
+import { PreviewHost } from "./host";
+import type { HostRequest, Seat } from "./host-protocol";
+import type { ScenarioSource } from "./program";
 import { PREVIEW_GROUP_ID, PREVIEW_PEOPLE } from "./people";
 import type { PreviewAction, PreviewActor, PreviewTranscript, PreviewUserKey, PreviewView } from "./model";
 
@@ -33,10 +35,31 @@ const MAX_WAIT_MS = 25_000;
 /** The project id of a template's try-it session: no project, so no access check beyond its owner. */
 export const TEMPLATE_PROJECT = 0;
 
+let nextBotId = 8_100_000_001;
+
+/**
+ * A session as the event loop knows it: whose it is, who its user acts as, the scenario it runs.
+ * Its emulator and bot live in the preview thread (host.ts), under the same id.
+ */
+interface Preview {
+  readonly id: string;
+  readonly userId: number;
+  readonly projectId: number;
+  readonly createdAt: number;
+  lastActive: number;
+  actor: PreviewActor;
+  source: ScenarioSource;
+  warnings: string[];
+  readonly bot: { id: number; username: string; firstName: string };
+  /** stopped (or being stopped): the thread no longer has it */
+  ended: boolean;
+}
+
 export class PreviewService {
-  private sessions = new Map<string, PreviewSession>();
+  private sessions = new Map<string, Preview>();
   private sweeper: ReturnType<typeof setTimeout> | null = null;
   private sweepAt = 0;
+  private hosted: PreviewHost | null = null;
   readonly options: PreviewOptions;
 
   constructor(
@@ -46,9 +69,13 @@ export class PreviewService {
     this.options = { ...DEFAULT_PREVIEW_OPTIONS, ...options };
   }
 
+  private get host(): PreviewHost {
+    const { botsDir, uploadsDir, egressAllow, childEnv } = this.ctx.config;
+    return (this.hosted ??= new PreviewHost({ botsDir, uploadsDir, egressAllow, childEnv }));
+  }
+
   async create(userId: number, projectId: number, document?: unknown) {
-    // The stored scenario as its text: parsing and re-serialising a large one here held the event
-    // loop for 5–20 ms a start (bench/health-under-load.ts); the generator's worker parses it.
+    // The stored scenario as its text (kept per project): the generator's worker parses it.
     const project = this.ctx.projects.getStoredScenario(projectId, userId);
     if (document !== undefined) checkLimits(document);
     return this.open(userId, projectId, {
@@ -65,27 +92,36 @@ export class PreviewService {
   }
 
   private async open(userId: number, projectId: number, source: ScenarioSource) {
-    // The emulator and the preview bot load with the first preview, not with the server (cold
-    // start).
-    const { PreviewSession } = await import("./session");
+    // The generator's and the hooks' code loads with the first preview, not with the server (cold start).
+    const { previewProgram } = await import("./program");
     // Checked and taken in one synchronous step (parallel starts must not all see the same free
     // slots): the user's oldest sessions beyond the limit leave the map now, this one enters it.
     const mine = [...this.sessions.values()].filter((s) => s.userId === userId).sort((a, b) => a.createdAt - b.createdAt);
     const evicted = mine.slice(0, Math.max(0, mine.length - this.options.perUser + 1));
     if (this.sessions.size - evicted.length >= this.options.total) throw new AppError(503, "INTERNAL", "Too many previews are running on this server; try again in a few minutes");
     const ending = evicted.map((s) => this.end(s));
-    const session = new PreviewSession(
+    const botId = nextBotId++;
+    const now = Date.now();
+    const session: Preview = {
+      id: randomBase62(16),
       userId,
       projectId,
+      createdAt: now,
+      lastActive: now,
+      actor: { user: "user", chat: "private" },
       source,
-      { config: this.ctx.config, limits: this.options.bot, emulatorLimits: this.options.emulator, platformUrl: () => this.ctx.state.localUrl },
-    );
+      warnings: [],
+      bot: { id: botId, username: `preview_${botId}_bot`, firstName: source.projectName || "Preview bot" },
+      ended: false,
+    };
     this.sessions.set(session.id, session);
-    await Promise.all(ending);
-    // A newer start of the same user ended this one while the old ones stopped: nothing to start.
-    if (!this.sessions.has(session.id)) return this.view(session);
+    const opened = this.host.call({ op: "open", id: session.id, projectId, bot: session.bot, limits: this.options.bot, emulator: this.options.emulator, platformUrl: this.ctx.state.localUrl });
     try {
-      await session.start();
+      await Promise.all([opened, ...ending]);
+      const { code, warnings } = await previewProgram(projectId, source);
+      session.warnings = warnings;
+      // A newer start of the same user ended this one meanwhile: nothing to start.
+      if (!session.ended) await this.host.call({ op: "start", id: session.id, code });
     } catch (e) {
       await this.end(session);
       throw e;
@@ -95,7 +131,7 @@ export class PreviewService {
   }
 
   /** The caller's own session, still allowed on its project; touched (it is in use). */
-  private session(userId: number, id: string): PreviewSession {
+  private session(userId: number, id: string): Preview {
     const s = this.sessions.get(id);
     if (!s || s.userId !== userId) throw notFound("Preview not found");
     if (s.projectId !== TEMPLATE_PROJECT && this.ctx.access.roleOf(s.projectId, userId) == null) {
@@ -106,23 +142,34 @@ export class PreviewService {
     return s;
   }
 
-  get(userId: number, id: string) {
+  /** The request for the session's hosted part; a session stopped meanwhile is not found. */
+  private ask<R extends HostRequest>(s: Preview, request: R) {
+    if (s.ended) throw notFound("Preview not found");
+    return this.host.call(request);
+  }
+
+  private seat(s: Preview): Seat {
+    return { person: PREVIEW_PEOPLE[s.actor.user], chatId: chatOf(s) };
+  }
+
+  async get(userId: number, id: string) {
     return this.view(this.session(userId, id));
   }
 
-  view(s: PreviewSession): PreviewView {
-    const me = s.person;
+  private async view(s: Preview): Promise<PreviewView> {
+    const me = PREVIEW_PEOPLE[s.actor.user];
+    const hosted = s.ended ? null : await this.host.call({ op: "view", id: s.id, seat: this.seat(s) }).catch(() => null);
     return {
       id: s.id,
       projectId: s.projectId,
-      status: s.status,
-      error: s.error,
+      status: hosted?.status ?? "stopped",
+      error: hosted?.error ?? null,
       warnings: s.warnings,
-      bot: { id: s.emulator.bot.id, username: s.emulator.bot.username, firstName: s.emulator.bot.firstName },
-      actor: { ...s.actor, userId: me.id, chatId: s.chatId },
+      bot: s.bot,
+      actor: { ...s.actor, userId: me.id, chatId: chatOf(s) },
       users: Object.entries(PREVIEW_PEOPLE).map(([key, u]) => ({ key: key as PreviewUserKey, id: u.id, firstName: u.first_name, lastName: u.last_name ?? null, admin: key === "admin" })),
       groupChatId: PREVIEW_GROUP_ID,
-      commands: s.emulator.commandsFor(me.id, s.chatId),
+      commands: hosted?.commands ?? [],
       idleTimeoutSeconds: Math.round(this.options.idleMs / 1000),
     };
   }
@@ -131,30 +178,15 @@ export class PreviewService {
    * The chat of the current preview user (or every chat), waiting up to `waitMs` for a change
    * after `after` (the version of an earlier answer) so a client can long-poll.
    */
-  async transcript(userId: number, id: string, opts: { after?: number; waitMs?: number; all?: boolean; changes?: boolean } = {}): Promise<PreviewTranscript> {
+  transcript(userId: number, id: string, opts: { after?: number; waitMs?: number; all?: boolean; changes?: boolean } = {}): Promise<PreviewTranscript> {
     const s = this.session(userId, id);
-    if (opts.after !== undefined) await s.emulator.transcript.waitForChange(opts.after, Math.min(opts.waitMs ?? 0, MAX_WAIT_MS));
-    const t = s.emulator.transcript;
-    const chatId = s.chatId;
-    const all = t.list(opts.all ? undefined : chatId);
-    // changes: only entries added or changed after `after` (a client that keeps the chat merges them)
-    const entries = opts.changes && opts.after !== undefined ? all.filter((e) => e.v > opts.after!) : all;
-    return {
-      version: t.version,
-      status: s.status,
-      error: s.error,
-      chatId,
-      typing: t.isTyping(chatId),
-      replyKeyboard: replyKeyboardOf(all),
-      pinned: s.emulator.pinnedIn(chatId),
-      entries,
-    };
+    const waitMs = opts.after === undefined ? 0 : Math.min(opts.waitMs ?? 0, MAX_WAIT_MS);
+    return this.ask(s, { op: "transcript", id, chatId: chatOf(s), after: opts.after, waitMs, all: opts.all === true, changes: opts.changes === true });
   }
 
   act(userId: number, id: string, action: PreviewAction) {
     const s = this.session(userId, id);
-    if (s.status === "stopped") throw notFound("Preview not found");
-    return { entry: s.act(action) ?? null, version: s.emulator.transcript.version };
+    return this.ask(s, { op: "act", id, seat: this.seat(s), action });
   }
 
   setActor(userId: number, id: string, actor: PreviewActor) {
@@ -166,40 +198,63 @@ export class PreviewService {
   async replaceDocument(userId: number, id: string, document: unknown) {
     const s = this.session(userId, id);
     checkLimits(document);
-    await s.replaceDocument(document);
+    const { previewProgram } = await import("./program");
+    const source = { ...s.source, json: JSON.stringify(document), stored: false };
+    const { code, warnings } = await previewProgram(s.projectId, source);
+    await this.ask(s, { op: "replace", id, code });
+    s.source = source;
+    s.warnings = warnings;
     return this.view(s);
   }
 
-  variables(userId: number, id: string) {
+  async variables(userId: number, id: string) {
     const s = this.session(userId, id);
-    return { chatId: s.chatId, variables: s.variables() };
+    const chatId = chatOf(s);
+    return { chatId, variables: await this.ask(s, { op: "variables", id, chatId }) };
   }
 
   async setVariables(userId: number, id: string, vars: Record<string, unknown>) {
     const s = this.session(userId, id);
-    await s.setVariables(vars);
-    return { chatId: s.chatId, variables: s.variables() };
+    const chatId = chatOf(s);
+    return { chatId, variables: await this.ask(s, { op: "setVariables", id, chatId, vars }) };
   }
 
-  fireHook(userId: number, id: string, nodeId: string, body: Record<string, unknown>) {
+  /**
+   * Fires a webhook_trigger of the running document as if its URL had been called (docs/hooks.md
+   * "In the preview"): the flow runs in the current preview chat, whatever user the body names.
+   */
+  async fireHook(userId: number, id: string, nodeId: string, body: Record<string, unknown>) {
     const s = this.session(userId, id);
-    const { status, body: answer, chatId } = s.fireHook(nodeId, body);
-    return { status, body: answer, chatId };
+    const { previewHook } = await import("./program");
+    const { vars, answer } = previewHook(s.source, nodeId, body);
+    const chatId = chatOf(s);
+    const told = !s.ended && (await this.host.call({ op: "hook", id, chatId, nodeId, vars }).catch(() => false));
+    if (!told) throw new AppError(409, "BOT_NOT_RUNNING", "The preview bot is not running");
+    s.lastActive = Date.now();
+    return { ...answer, chatId: String(chatId) };
   }
 
-  log(userId: number, id: string) {
-    return { lines: [...this.session(userId, id).log] };
+  async log(userId: number, id: string) {
+    const s = this.session(userId, id);
+    return { lines: await this.ask(s, { op: "log", id }) };
   }
 
-  file(userId: number, id: string, fileId: string) {
-    const f = this.session(userId, id).emulator.fileById(fileId);
+  async file(userId: number, id: string, fileId: string) {
+    const s = this.session(userId, id);
+    const f = await this.ask(s, { op: "file", id, fileId });
     if (!f) throw notFound("File not found");
     return f;
   }
 
-  /** For tests: where a session's process, port and folder are. */
-  resourcesOf(id: string) {
-    return this.sessions.get(id)?.resources ?? null;
+  /** For tests: where a session's process, port and folder are (null once it is stopped). */
+  async resourcesOf(id: string) {
+    const s = this.sessions.get(id);
+    return s && !s.ended ? this.host.call({ op: "resources", id }) : null;
+  }
+
+  /** For tests: what the session's emulator keeps that no route shows. */
+  internalsOf(id: string, member: { chatId: number; userId: number }) {
+    return this.host.call({ op: "internals", id, member });
   }
 
   async stop(userId: number, id: string) {
@@ -220,10 +275,12 @@ export class PreviewService {
     return this.sessions.size;
   }
 
-  private async end(s: PreviewSession) {
+  private async end(s: Preview) {
     this.sessions.delete(s.id);
+    if (s.ended) return;
+    s.ended = true;
     try {
-      await s.stop();
+      await this.host.call({ op: "stop", id: s.id });
     } catch (e) {
       this.ctx.log.warn(`preview ${s.id}: stop failed: ${e instanceof Error ? e.message : e}`);
     }
@@ -246,19 +303,7 @@ export class PreviewService {
   }
 }
 
-/** The reply keyboard the user sees: set by the bot's latest message that sent or removed one. */
-function replyKeyboardOf(entries: TranscriptEntry[]) {
-  let answered = false; // a one-time keyboard hides once the user has written after it
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const e = entries[i]!;
-    if (e.from === "user") answered = true;
-    const m = e.from === "bot" ? e.replyMarkup : undefined;
-    if (!m) continue;
-    if (Array.isArray(m.keyboard)) return m.one_time_keyboard === true && answered ? null : { rows: m.keyboard, oneTime: m.one_time_keyboard === true, resize: m.resize_keyboard === true };
-    if (m.remove_keyboard) return null;
-  }
-  return null;
-}
+const chatOf = (s: Preview) => (s.actor.chat === "group" ? PREVIEW_GROUP_ID : PREVIEW_PEOPLE[s.actor.user].id);
 
 /** An unsaved document meets the limits a saved one does (docs/api.md#limits: 64 levels, 20,000 nodes). */
 function checkLimits(document: unknown) {

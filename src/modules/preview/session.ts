@@ -1,93 +1,64 @@
-// One preview: an emulator (the bot's messenger), the preview bot process built from the scenario
-// with the preview hooks, and who the preview user currently is. No HTTP here.
-import type { Config } from "../../config";
+// One preview as the preview thread hosts it (host-worker.ts): an emulator (the bot's messenger)
+// and the preview bot process running the program the event loop generated. Who the preview user
+// is, access and the program itself stay with the service on the event loop. No HTTP here.
 import { egressPolicy } from "../../lib/shared-runtime";
 import { PreviewBot, type PreviewLimits } from "../../bots/preview-process";
 import { projectMediaDir } from "../../bots/program";
 import { readChatVariables, writeChatVariables } from "../../db/preview-state";
 import { EmulatorSession, type EmulatorLimits } from "../../emulator/session";
 import { Upload } from "../../emulator/bot-api/params";
-import { ApiError, type FakeUser } from "../../emulator/bot-api/types";
+import { ApiError } from "../../emulator/bot-api/types";
+import type { TranscriptEntry } from "../../emulator/transcript";
 import { pollFields, webAppDataFields } from "../../emulator/bot-api/user-actions";
-import { AppError, badRequest, ScenarioError } from "../../errors";
+import { AppError, badRequest, notFound } from "../../errors";
 import { randomBase62 } from "../../lib/crypto";
-import { generateBot } from "../../scenario";
-import { generateJsonOffThread, projectScope } from "../../scenario/codegen/off-thread";
-import { readStoredScenario, STORED_SCENARIO, storedOverLimit } from "../projects/document";
-import type { PreviewAction, PreviewActor } from "./model";
-import { answerOf, hookSettingsIn } from "../hooks/service";
-import { hookVarsOf } from "../../scenario/hook-request";
-import { normalizeDocument } from "../../scenario/model";
+import type { HookValue } from "../../scenario/hook-request";
+import type { HostConfig, HostedView, PreviewBotIdentity, Seat } from "./host-protocol";
+import type { PreviewAction, PreviewTranscript } from "./model";
 import { PREVIEW_GROUP_ID, PREVIEW_PEOPLE } from "./people";
-
-export interface ScenarioSource {
-  projectName: string;
-  userDatabaseEnabled: boolean;
-  /** the scenario as JSON text: the stored row as it is, or an unsaved document the client sent */
-  json: string;
-  /** the stored row (checked against the limits in the worker; a corrupt row reads as empty) */
-  stored: boolean;
-}
 
 const READY_TIMEOUT_MS = 15_000;
 const MAX_LOG_LINES = 200;
-let nextBotId = 8_100_000_001;
+
+export interface SessionDeps {
+  config: HostConfig;
+  limits: PreviewLimits;
+  emulatorLimits?: EmulatorLimits;
+  platformUrl: string | null;
+  /** a bot process of the session started, or ended */
+  onProcess: (pid: number, running: boolean) => void;
+}
 
 export class PreviewSession {
-  readonly id = randomBase62(16);
-  readonly createdAt = Date.now();
-  lastActive = Date.now();
   status: "starting" | "running" | "error" | "stopped" = "starting";
   error: string | null = null;
-  actor: PreviewActor = { user: "user", chat: "private" };
   readonly log: { level: string; line: string }[] = [];
-  warnings: string[] = [];
   readonly emulator: EmulatorSession;
   private bot: PreviewBot | null = null;
-  private source: ScenarioSource;
-  /** serialises restarts (new document, edited variables) */
+  /** the program running (or last run): a restart for edited variables runs it again */
+  private code: Uint8Array = new Uint8Array();
+  /** serialises restarts (new program, edited variables) */
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
-    readonly userId: number,
+    readonly id: string,
     readonly projectId: number,
-    source: ScenarioSource,
-    private readonly deps: { config: Config; limits: PreviewLimits; emulatorLimits?: EmulatorLimits; platformUrl: () => string | null },
+    bot: PreviewBotIdentity,
+    private readonly deps: SessionDeps,
   ) {
-    this.source = source;
-    const botId = nextBotId++;
-    const token = `${botId}:${randomBase62(26)}`;
-    this.emulator = new EmulatorSession({ token, id: botId, username: `preview_${botId}_bot`, firstName: source.projectName || "Preview bot" }, deps.emulatorLimits, egressPolicy(deps.config.egressAllow));
+    // the token lives in this thread and the bot's environment only
+    this.emulator = new EmulatorSession({ ...bot, token: `${bot.id}:${randomBase62(26)}` }, deps.emulatorLimits, egressPolicy(deps.config.egressAllow));
   }
 
-  /** Generates the program off the event loop (a 400 for an unusable scenario before anything runs). */
-  private async program(): Promise<string> {
-    try {
-      const opts = { projectName: this.source.projectName, userDatabaseEnabled: this.source.userDatabaseEnabled, enableLogging: true, preview: true };
-      // A stored scenario's program is cached per project (an unchanged one starts and restarts
-      // without generating again); a document the client sent is generated each time.
-      const { stored, json } = this.source;
-      const out = await generateJsonOffThread(json, opts, stored ? STORED_SCENARIO : undefined, stored ? projectScope(this.projectId) : undefined);
-      if ("limit" in out) throw storedOverLimit(out.limit);
-      // A corrupt stored row reads as the empty document (readStoredScenario): small, generated here.
-      const bot = "bot" in out ? out.bot : generateBot(readStoredScenario(this.source.json), opts);
-      this.warnings = bot.warnings.map((w) => (w.nodeId ? `${w.nodeId}: ${w.message}` : w.message));
-      return bot.code;
-    } catch (e) {
-      if (e instanceof ScenarioError) throw badRequest(`The scenario cannot run: ${e.message}`, { issues: e.issues });
-      throw e;
-    }
-  }
-
-  async start() {
-    const code = await this.program();
-    // Stopped while the program was generated (a newer preview of the user ended this one).
+  async start(code: Uint8Array) {
+    // Stopped before its program was ready (a newer preview of the user ended this one).
     if (this.status === "stopped") return;
+    this.code = code;
     this.emulator.start();
     await this.launch(code);
   }
 
-  private async launch(code: string) {
+  private async launch(code: Uint8Array) {
     const { config, limits } = this.deps;
     this.status = "starting";
     this.error = null;
@@ -108,7 +79,7 @@ export class PreviewSession {
         BOTLOOM_EGRESS_ALLOW: config.egressAllow,
         // the project's media, as its production bots see them (read-only for the bot)
         MEDIA_DIR: projectMediaDir(config.uploadsDir, this.projectId),
-        ...(this.deps.platformUrl() ? { PLATFORM_URL: this.deps.platformUrl()! } : {}),
+        ...(this.deps.platformUrl ? { PLATFORM_URL: this.deps.platformUrl } : {}),
       },
       onLine: (level, line) => {
         this.log.push({ level, line: line.slice(0, 2000) });
@@ -122,6 +93,11 @@ export class PreviewSession {
     });
     this.bot = bot;
     await bot.start();
+    const pid = bot.pid;
+    if (pid !== null) {
+      this.deps.onProcess(pid, true);
+      void bot.ended.then(() => this.deps.onProcess(pid, false));
+    }
     const started = await Promise.race([polled.then(() => true), Bun.sleep(READY_TIMEOUT_MS).then(() => false), bot.ended.then(() => false)]);
     if (started && this.status === "starting") this.status = "running";
     else if (this.status === "starting") {
@@ -130,55 +106,62 @@ export class PreviewSession {
     }
   }
 
-  /** Runs `job` with the bot stopped and starts it again (with the newest program). */
-  private restart(job: () => void, code?: string) {
+  /** Runs `job` with the bot stopped and starts it again (with `code`, or the program it ran). */
+  private restart(job: () => void, code?: Uint8Array) {
     const run = this.queue.then(async () => {
-      const next = code ?? (await this.program());
       await this.bot?.stop();
       job();
-      await this.launch(next);
+      if (code) this.code = code;
+      await this.launch(this.code);
     });
     this.queue = run.catch(() => {});
     return run;
   }
 
-  /** A new (unsaved) document: same chats, same variables, the next reply comes from the new program. */
-  async replaceDocument(document: unknown) {
-    const previous = this.source;
-    this.source = { ...previous, json: JSON.stringify(document), stored: false };
-    let code: string;
-    try {
-      code = await this.program();
-    } catch (e) {
-      this.source = previous;
-      throw e;
-    }
-    await this.restart(() => {}, code);
+  /** A new program (an unsaved document): same chats, same variables, the next reply comes from it. */
+  replaceProgram(code: Uint8Array) {
+    return this.restart(() => {}, code);
   }
 
-  get person(): FakeUser {
-    return PREVIEW_PEOPLE[this.actor.user];
+  view(seat: Seat): HostedView {
+    return { status: this.status, error: this.error, commands: this.emulator.commandsFor(seat.person.id, seat.chatId) };
   }
 
-  get chatId(): number {
-    return this.actor.chat === "group" ? PREVIEW_GROUP_ID : this.person.id;
+  /** The chat (or every chat), waiting up to `waitMs` for a change after `after` so a client can long-poll. */
+  async transcript(chatId: number, opts: { after?: number; waitMs: number; all: boolean; changes: boolean }): Promise<PreviewTranscript> {
+    const t = this.emulator.transcript;
+    if (opts.after !== undefined) await t.waitForChange(opts.after, opts.waitMs);
+    const all = t.list(opts.all ? undefined : chatId);
+    // changes: only entries added or changed after `after` (a client that keeps the chat merges them)
+    const entries = opts.changes && opts.after !== undefined ? all.filter((e) => e.v > opts.after!) : all;
+    return {
+      version: t.version,
+      status: this.status,
+      error: this.error,
+      chatId,
+      typing: t.isTyping(chatId),
+      replyKeyboard: replyKeyboardOf(all),
+      pinned: this.emulator.pinnedIn(chatId),
+      entries,
+    };
   }
 
   /** The emulator answers like Telegram (ApiError); the preview API speaks the product's errors. */
-  act(action: PreviewAction) {
+  act(seat: Seat, action: PreviewAction) {
+    if (this.status === "stopped") throw notFound("Preview not found");
+    let entry: TranscriptEntry | null;
     try {
-      return this.actOnEmulator(action);
+      entry = this.actOnEmulator(seat, action) ?? null;
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
       if (e.code === 413) throw new AppError(413, "PAYLOAD_TOO_LARGE", "The preview keeps no more files: stop it and start a new one");
       throw badRequest(e.description.replace(/^Bad Request: /, ""));
     }
+    return { entry, version: this.emulator.transcript.version };
   }
 
-  private actOnEmulator(action: PreviewAction) {
+  private actOnEmulator({ person: from, chatId: chat }: Seat, action: PreviewAction) {
     const e = this.emulator;
-    const from = this.person;
-    const chat = this.chatId;
     switch (action.type) {
       case "text":
         return e.text(from, chat, action.text);
@@ -221,35 +204,28 @@ export class PreviewSession {
     }
   }
 
-  variables(): Record<string, unknown> {
-    return this.bot ? readChatVariables(this.bot.databasePath, this.chatId) : {};
+  variables(chatId: number): Record<string, unknown> {
+    return this.bot ? readChatVariables(this.bot.databasePath, chatId) : {};
   }
 
   /** The bot keeps chat state in memory, so it is stopped while its database is written. */
-  async setVariables(vars: Record<string, unknown>) {
+  async setVariables(chatId: number, vars: Record<string, unknown>) {
     let written = false;
     await this.restart(() => {
-      written = this.bot !== null && writeChatVariables(this.bot.databasePath, this.chatId, vars);
+      written = this.bot !== null && writeChatVariables(this.bot.databasePath, chatId, vars);
     });
     if (!written) throw badRequest("The preview bot has no variables yet: send it a message first");
+    return this.variables(chatId);
   }
 
-  /**
-   * Fires a webhook_trigger of the running document as if its URL had been called (docs/hooks.md
-   * "In the preview"): the flow runs in the current preview chat, whatever user the body names.
-   */
-  fireHook(nodeId: string, body: Record<string, unknown>) {
-    const settings = hookSettingsIn(normalizeDocument(readStoredScenario(this.source.json)), nodeId);
-    const vars = hookVarsOf(settings, body);
-    const chatId = String(this.chatId);
-    if (this.status !== "running" || !this.bot?.tell({ op: "hook", chatId, nodeId, vars })) throw new AppError(409, "BOT_NOT_RUNNING", "The preview bot is not running");
-    this.lastActive = Date.now();
-    return { ...answerOf(settings, vars), chatId };
+  /** A webhook_trigger's flow in `chatId` (docs/hooks.md "In the preview"); false when no bot runs. */
+  hook(chatId: number, nodeId: string, vars: Record<string, HookValue>): boolean {
+    return this.status === "running" && this.bot !== null && this.bot.tell({ op: "hook", chatId: String(chatId), nodeId, vars });
   }
 
   /** Where the process and its files are, for tests and the resource check of stop. */
   get resources() {
-    return { pid: this.bot?.pid ?? null, port: this.emulator.port, dir: this.bot?.dir ?? null };
+    return { pid: this.bot?.pid ?? null, port: this.emulator.port, dir: this.bot?.dir ?? null, database: this.bot?.databasePath ?? null };
   }
 
   async stop() {
@@ -258,6 +234,20 @@ export class PreviewSession {
     await this.bot?.dispose();
     await this.emulator.stop();
   }
+}
+
+/** The reply keyboard the user sees: set by the bot's latest message that sent or removed one. */
+function replyKeyboardOf(entries: TranscriptEntry[]) {
+  let answered = false; // a one-time keyboard hides once the user has written after it
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i]!;
+    if (e.from === "user") answered = true;
+    const m = e.from === "bot" ? e.replyMarkup : undefined;
+    if (!m) continue;
+    if (Array.isArray(m.keyboard)) return m.one_time_keyboard === true && answered ? null : { rows: m.keyboard, oneTime: m.one_time_keyboard === true, resize: m.resize_keyboard === true };
+    if (m.remove_keyboard) return null;
+  }
+  return null;
 }
 
 function decode(b64: string): Uint8Array {

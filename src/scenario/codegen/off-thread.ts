@@ -16,10 +16,12 @@ export interface Job {
   label?: string;
   /** answer the program as the UTF-8 bytes of its JSON string (`codeJson`) instead of `bot.code` */
   codeAsJson?: boolean;
+  /** answer the program as its UTF-8 bytes over a SharedArrayBuffer (`codeBytes`) instead of `bot.code` */
+  codeShared?: boolean;
 }
 
-/** A program; with `codeAsJson`, `bot.code` is empty and `codeJson` holds it, JSON-encoded. */
-export type Generated = { bot: GeneratedBot; codeJson?: Uint8Array<ArrayBuffer> };
+/** A program; with `codeAsJson` or `codeShared`, `bot.code` is empty and `codeJson` (JSON-encoded) or `codeBytes` holds it. */
+export type Generated = { bot: GeneratedBot; codeJson?: Uint8Array<ArrayBuffer>; codeBytes?: Uint8Array<SharedArrayBuffer> };
 
 export type Reply = Generated | { issues: Issue[] } | { limit: string } | { unreadable: true } | { failed: string };
 
@@ -40,7 +42,7 @@ const run = workerPool<Job, Reply>({ entry: WORKER_ENTRY, size: SPARE_CORES, idl
  * 2,000-node scenario's program is about 0.75 MB). A program as JSON counts twice: generate keeps
  * the answer body made from it while it is kept (projects/code.ts).
  */
-const programs = programCache<Reply>({ entries: 16, bytes: 48 * 1024 * 1024 }, (r) => ("bot" in r ? (r.codeJson?.byteLength ?? 0) * 2 + r.bot.code.length * 2 : 0));
+const programs = programCache<Reply>({ entries: 16, bytes: 48 * 1024 * 1024 }, (r) => ("bot" in r ? (r.codeJson?.byteLength ?? 0) * 2 + (r.codeBytes?.byteLength ?? 0) + r.bot.code.length * 2 : 0));
 
 /** The cache scope of a project's stored scenario. */
 export const projectScope = (projectId: number) => `project ${projectId}`;
@@ -56,19 +58,19 @@ export function generateStoredBot(json: string, opts: GenerateOptions, label: st
 }
 
 /**
- * generateBot off the event loop, for a document within the limits given as JSON text (a preview's:
- * stored text goes as it is, so the event loop neither parses nor serialises a large scenario).
- * `label` names a stored document whose limits the worker checks; an unreadable or over-limit
- * document is a result, as for generateStoredBot, and so is `scope`.
+ * A preview's program off the event loop, as UTF-8 bytes over a SharedArrayBuffer (`codeBytes`),
+ * for a document given as JSON text (stored text goes as it is, so the event loop neither parses
+ * nor serialises a large scenario). `label` names a stored document whose limits the worker checks;
+ * an unreadable or over-limit document is a result, as for generateStoredBot, and so is `scope`.
  */
-export function generateJsonOffThread(json: string, opts: GenerateOptions, label?: string, scope?: string): Promise<StoredGenerate> {
-  return enqueue({ json, opts, label }, scope);
+export function generatePreviewProgram(json: string, opts: GenerateOptions, label?: string, scope?: string): Promise<StoredGenerate> {
+  return enqueue({ json, opts, label, codeShared: true }, scope);
 }
 
 async function enqueue(job: Job, scope?: string): Promise<StoredGenerate> {
   const reply = scope === undefined
     ? await run(job)
-    : await programs.get(programs.keyOf(scope, job.json, [job.opts, job.label, job.codeAsJson]), () => run(job), (r) => "bot" in r);
+    : await programs.get(programs.keyOf(scope, job.json, [job.opts, job.label, job.codeAsJson, job.codeShared]), () => run(job), (r) => "bot" in r);
   if ("issues" in reply) throw new ScenarioError(reply.issues);
   if ("failed" in reply) throw new Error(reply.failed);
   return reply;

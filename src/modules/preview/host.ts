@@ -1,0 +1,115 @@
+// Previews run in a thread of their own (host-worker.ts). Each preview is a Bot API server its bot
+// polls and calls some twenty times a cycle, a folder with a 0.75 MB program written, a process
+// started and stopped: on the event loop that work, and the collections of the garbage it left,
+// were most of what a user's previews added to every other request's wait (issue 29,
+// docs/performance.md "Previews in a thread of their own"). Here the event loop only posts a
+// request and receives a small answer; the program comes as bytes over a SharedArrayBuffer, so
+// handing it over copies nothing. One thread for every preview of the server, started with the
+// first and ended after a quiet minute.
+import { AppError, type ErrorCode } from "../../errors";
+import { backgroundThread } from "../../lib/priority";
+import type { HostAnswers, HostConfig, HostNotice, HostReply, HostRequest } from "./host-protocol";
+
+/** host-worker.ts beside this file; in the compiled executable, the entry point scripts/build.ts adds. */
+const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./modules/preview/host-worker.ts" : new URL("./host-worker.ts", import.meta.url).href;
+const IDLE_MS = 60_000;
+
+type BunWorker = Worker & { unref(): void };
+
+export class PreviewHost {
+  private worker: BunWorker | null = null;
+  private idle: ReturnType<typeof setTimeout> | null = null;
+  private nextCall = 1;
+  private readonly pending = new Map<number, PromiseWithResolvers<unknown>>();
+  /** sessions opened in the thread and not stopped: none for a minute ends it */
+  private readonly open = new Set<string>();
+  /** each session's latest bot process: should the thread die, the event loop ends them */
+  private readonly processes = new Map<string, number>();
+
+  constructor(private readonly config: HostConfig) {}
+
+  /** Sends `request` to the thread; its answer, or the product's error it refused with. */
+  call<R extends HostRequest>(request: R): Promise<HostAnswers[R["op"]]> {
+    if (request.op === "open") this.open.add(request.id);
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
+    const worker = (this.worker ??= this.startThread());
+    const call = this.nextCall++;
+    const answer = Promise.withResolvers<unknown>();
+    this.pending.set(call, answer);
+    worker.postMessage({ call, request });
+    const done = answer.promise as Promise<HostAnswers[R["op"]]>;
+    if (request.op === "stop") return done.finally(() => this.closed(request.id));
+    return done;
+  }
+
+  /** The thread's sessions, for `stop` of every one at shutdown. */
+  get sessions(): string[] {
+    return [...this.open];
+  }
+
+  private closed(id: string) {
+    this.open.delete(id);
+    this.processes.delete(id);
+    if (this.open.size > 0 || this.idle || !this.worker) return;
+    this.idle = setTimeout(() => {
+      this.idle = null;
+      if (this.open.size > 0 || this.pending.size > 0 || !this.worker) return;
+      const w = this.worker;
+      this.worker = null;
+      void w.terminate();
+    }, IDLE_MS);
+    this.idle.unref?.();
+  }
+
+  private onMessage(m: HostReply | HostNotice) {
+    if ("process" in m) {
+      const { id, pid, running } = m.process;
+      if (running && this.open.has(id)) this.processes.set(id, pid);
+      else if (!running && this.processes.get(id) === pid) this.processes.delete(id);
+      return;
+    }
+    const r = m;
+    const p = this.pending.get(r.call);
+    if (!p) return;
+    this.pending.delete(r.call);
+    if ("value" in r) p.resolve(r.value);
+    else if ("refused" in r) p.reject(new AppError(r.refused.status, r.refused.code as ErrorCode, r.refused.message, r.refused.extra));
+    else p.reject(new Error(r.failed));
+  }
+
+  /**
+   * The thread died (it should not): what waited fails and its sessions are gone. Their processes
+   * are killed here: their pipes belong to the server process, not to the thread, so a bot would
+   * otherwise run on with nobody to talk to.
+   */
+  private died(w: BunWorker, why: string) {
+    if (this.worker !== w) return;
+    this.worker = null;
+    for (const pid of this.processes.values()) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // ended already
+      }
+    }
+    this.processes.clear();
+    this.open.clear();
+    for (const p of this.pending.values()) p.reject(new Error(`the preview thread stopped: ${why}`));
+    this.pending.clear();
+  }
+
+  private startThread(): BunWorker {
+    const w = new Worker(WORKER_ENTRY, backgroundThread({ config: this.config })) as BunWorker;
+    w.onmessage = (e: MessageEvent<HostReply | HostNotice>) => this.onMessage(e.data);
+    w.onerror = (e) => {
+      e.preventDefault?.();
+      this.died(w, e.message);
+      void w.terminate();
+    };
+    w.addEventListener("close", () => this.died(w, "it exited"));
+    // the server's listener keeps the process alive; this thread must not
+    w.unref();
+    return w;
+  }
+}
