@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { BotError } from "../../src/errors";
 import { buildBotProgram, webhookSecret } from "../../src/bots/program";
-import { LogWriter, LOG_RETAIN_PER_TOKEN } from "../../src/bots/log-writer";
+import { LogWriter, LOG_RETAIN_PER_TOKEN, LOG_TRIM_EVERY } from "../../src/bots/log-writer";
 import { createTestApp, setUp, type TestApp } from "../support/app";
 import { greeterScenario } from "./scenario-fixture";
 
@@ -79,18 +79,34 @@ describe("bot program", () => {
 });
 
 describe("log writer", () => {
-  test("batches lines and keeps only the newest entries per token", () => {
+  test("batches lines and keeps only the newest entries per token, trimmed every LOG_TRIM_EVERY lines", () => {
     addToken(3);
     addToken(4);
+    const count = () => (t.ctx.db.$client.query("select count(*) as n from bot_logs where token_id = 3").get() as { n: number }).n;
+    const oldest = () => (t.ctx.db.$client.query("select message from bot_logs where token_id = 3 order by id limit 1").get() as { message: string }).message;
     const w = new LogWriter(t.ctx.db);
     for (let i = 0; i < LOG_RETAIN_PER_TOKEN + 250; i++) w.push(projectId, 3, "stdout", `line ${i}`);
     w.push(projectId, 4, "stderr", "other token");
     w.flush();
-    const rows = t.ctx.db.$client.query("select count(*) as n, min(message) as first from bot_logs where token_id = 3").get() as any;
-    expect(rows.n).toBe(LOG_RETAIN_PER_TOKEN);
-    const oldest = t.ctx.db.$client.query("select message from bot_logs where token_id = 3 order by id limit 1").get() as any;
-    expect(oldest.message).toBe("line 250");
+    const n = count();
+    expect(n).toBeGreaterThanOrEqual(LOG_RETAIN_PER_TOKEN);
+    expect(n).toBeLessThan(LOG_RETAIN_PER_TOKEN + LOG_TRIM_EVERY);
+    expect(oldest()).toBe(`line ${LOG_RETAIN_PER_TOKEN + 250 - n}`);
     expect(t.ctx.db.$client.query("select count(*) as n from bot_logs where token_id = 4").get()).toEqual({ n: 1 });
+
+    // a writer's first flush of a token trims it (a restarted server does not wait for 500 lines)
+    const again = new LogWriter(t.ctx.db);
+    again.push(projectId, 3, "stdout", "after a restart");
+    again.flush();
+    expect(count()).toBe(LOG_RETAIN_PER_TOKEN);
+    expect(oldest()).toBe("line 251");
+    // then every LOG_TRIM_EVERY lines: one short of it, nothing is deleted; the next line trims
+    for (let i = 0; i < LOG_TRIM_EVERY - 1; i++) again.push(projectId, 3, "stdout", `more ${i}`);
+    again.flush();
+    expect(count()).toBe(LOG_RETAIN_PER_TOKEN + LOG_TRIM_EVERY - 1);
+    again.push(projectId, 3, "stdout", "the one that trims");
+    again.flush();
+    expect(count()).toBe(LOG_RETAIN_PER_TOKEN);
   });
 
   test("lines of a deleted project are dropped alone: the other bots' lines in the same batch are kept", () => {
