@@ -6,11 +6,11 @@ mkdirSync("dist", { recursive: true });
 const outfile = process.env.BUILD_OUTFILE ?? "dist/botloom";
 const result = await Bun.build({
   // The worker threads (the generator's, the Tables reads', the campaign sender's, the preview bots'
-  // spawner, the previews' host, the platform database's checkpointer) are entry points of their
-  // own: `new Worker(new URL(...))` in the executable finds them only so
+  // spawner, the previews' host, the platform database's checkpointer, the bot log writer) are
+  // entry points of their own: `new Worker(new URL(...))` in the executable finds them only so
   // (src/scenario/codegen/off-thread.ts, src/modules/tables/reads.ts,
   // src/modules/campaigns/send-thread.ts, src/bots/spawn-thread.ts, src/modules/preview/host.ts,
-  // src/db/checkpointer.ts).
+  // src/db/checkpointer.ts, src/bots/log-thread.ts).
   entrypoints: [
     "src/main.ts",
     "src/scenario/codegen/worker.ts",
@@ -19,6 +19,7 @@ const result = await Bun.build({
     "src/bots/spawn-worker.ts",
     "src/modules/preview/host-worker.ts",
     "src/db/checkpoint-worker.ts",
+    "src/bots/log-worker.ts",
   ],
   compile: { outfile },
   bytecode: true,

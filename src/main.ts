@@ -150,6 +150,7 @@ async function serve(init: boolean) {
   let checkpointer: Checkpointer | null = null;
   const background = setTimeout(() => {
     checkpointer = checkpointOffThread(sqlite, config.databasePath);
+    ctx.bots.writeLogsOffThread?.(config.databasePath);
     void ctx.bots.resumeAll();
     void ctx.campaigns.resumeAll();
     resume.resolve();

@@ -220,7 +220,11 @@ export class BotManager implements BotController {
     const ids = new Set([...this.bots.keys(), ...this.ops.keys()]);
     await Promise.all([...ids].map((id) => this.serial(id, () => this.halt(id, null))));
     await this.host.close();
-    this.logs.flush();
+    await this.logs.close();
+  }
+
+  writeLogsOffThread(path: string) {
+    this.logs.offThread(path);
   }
 
   // --- internals ------------------------------------------------------------------------------

@@ -71,10 +71,16 @@ export function withoutFirstCpu(mask: Uint8Array): Uint8Array | null {
   return rest.some((b) => b !== 0) ? rest : null;
 }
 
+/** Every core the calling thread may use; null where unknown. */
+export function cpusOfThisThread(): Uint8Array | null {
+  const mask = new Uint8Array(128);
+  return affinity()?.get(0, mask.length, mask) === 0 ? mask : null;
+}
+
 /** Every core the calling thread may use but the lowest; null with fewer than two, or where unknown. */
 export function backgroundCpus(): Uint8Array | null {
-  const mask = new Uint8Array(128);
-  return affinity()?.get(0, mask.length, mask) === 0 ? withoutFirstCpu(mask) : null;
+  const mask = cpusOfThisThread();
+  return mask && withoutFirstCpu(mask);
 }
 
 /** The cores of thread `tid` (0: the calling thread; a process id names its main thread only); false where that cannot be done. */
@@ -135,9 +141,9 @@ export function backgroundThread(data: Record<string, unknown> = {}): WorkerOpti
   return { workerData: { ...data, backgroundCpus: cpus && [...cpus] } } as WorkerOptions;
 }
 
-/** The first line of a background thread: 19 nicer than the server, on the cores backgroundThread gave it. */
-export function enterBackground() {
-  lowerPriority(0, BACKGROUND_NICE);
+/** The first line of a background thread: 19 nicer than the server (unless `nicer` is false), on the cores backgroundThread gave it. */
+export function enterBackground({ nicer = true } = {}) {
+  if (nicer) lowerPriority(0, BACKGROUND_NICE);
   const given = (workerData as { backgroundCpus?: number[] | null } | null)?.backgroundCpus;
   if (!given) return;
   setCpus(0, Uint8Array.from(given));

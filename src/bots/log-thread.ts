@@ -1,0 +1,73 @@
+// The log thread (log-worker.ts): bot log batches written with a connection of its own to the
+// platform database, away from the event loop (log-writer.ts says why). Batches arrive in order and
+// are written in order. Should the thread die, batches are written on the event loop again.
+import { backgroundThread } from "../lib/priority";
+import type { LogEntry } from "./log-batches";
+
+/** log-worker.ts beside this file; in the compiled executable, the entry point scripts/build.ts adds. */
+const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./bots/log-worker.ts" : new URL("./log-worker.ts", import.meta.url).href;
+
+type BunWorker = Worker & { unref(): void };
+
+export type ToLogThread = LogEntry[] | { kind: "written"; call: number } | { kind: "close" };
+export type FromLogThread = { kind: "written"; call: number } | { kind: "closed" };
+
+export interface LogThread {
+  write(batch: LogEntry[]): void;
+  /** settles once every batch written before the call is in the database */
+  written(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** `fallback` writes a batch on the event loop once the thread has died. */
+export function logThread(path: string, fallback: (batch: LogEntry[]) => void): LogThread {
+  const w = new Worker(WORKER_ENTRY, backgroundThread({ path })) as BunWorker;
+  let dead = false;
+  let nextCall = 1;
+  const waiting = new Map<number, () => void>();
+  const closed = Promise.withResolvers<void>();
+  const settleAll = () => {
+    for (const resolve of waiting.values()) resolve();
+    waiting.clear();
+    closed.resolve();
+  };
+  w.onmessage = (e: MessageEvent<FromLogThread>) => {
+    if (e.data.kind === "closed") return closed.resolve();
+    waiting.get(e.data.call)?.();
+    waiting.delete(e.data.call);
+  };
+  w.onerror = (e) => {
+    e.preventDefault?.();
+    dead = true;
+    settleAll();
+    void w.terminate();
+  };
+  w.addEventListener("close", () => {
+    dead = true;
+    settleAll();
+  });
+  // the server's listener keeps the process alive; this thread must not
+  w.unref();
+  const post = (m: ToLogThread) => w.postMessage(m);
+  return {
+    write(batch) {
+      if (dead) fallback(batch);
+      else post(batch);
+    },
+    written() {
+      if (dead) return Promise.resolve();
+      const call = nextCall++;
+      const done = new Promise<void>((resolve) => waiting.set(call, resolve));
+      post({ kind: "written", call });
+      return done;
+    },
+    async stop() {
+      if (!dead) {
+        post({ kind: "close" });
+        await Promise.race([closed.promise, Bun.sleep(2000)]);
+      }
+      dead = true;
+      await w.terminate();
+    },
+  };
+}
