@@ -10,7 +10,7 @@
 // the ratios show is the kernel's, the VM's and Bun's own (docs/performance.md "One core kept for
 // the event loop"). Prints ONE JSON line.
 //
-//   bun bench/health-floor.ts [--seconds 4] [--rounds 3] [--probe socket]
+//   bun bench/health-floor.ts [--seconds 4] [--rounds 3] [--probe fetch]
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -19,16 +19,21 @@
 //   --gc-log: the server logs its garbage collections (BUN_JSC_logGC); reports, per kind of
 //     window, the collections of the event loop's heap and their pauses
 //   --gc-timer-off: the server without Bun's own GC timer (BUN_GC_TIMER_DISABLE), to compare
-//   --probe socket: the probe's requests on a raw kept-alive socket read on its only thread, not
-//     through fetch (whose HTTP client is a thread of its own): on busy cores the probe's own
-//     waits weigh less (docs/performance.md)
+//   --probe fetch: the probe's requests through fetch (whose HTTP client is a thread of its own)
+//     instead of on a raw kept-alive socket read on the probe's only thread (the default since
+//     round three's ninth stop: on busy cores the probe's own threads took the event loop's core
+//     most often; docs/performance.md "Previews in a thread of their own")
 //   --clients-anywhere: the load's clients (a process of their own) on every core; by default they
 //     run on the cores the server leaves to background work, as clients elsewhere would not take
 //     the server's own core (docs/performance.md "One core kept for the event loop")
 //   --background-cpus all: the server started with BACKGROUND_CPUS=all (bots on every core), to compare
+//   --messenger-anywhere: this process (the fake messenger the runners' bots talk to) stays on every
+//     core; by default, once the server is up, it moves to the cores the server leaves to background
+//     work, as the clients do: the messenger is elsewhere too (docs/performance.md "Previews in a
+//     thread of their own"). The probe runs on every core either way.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { backgroundCpus, setProcessCpus } from "../src/lib/priority";
+import { backgroundCpus, cpusOfThisThread, setProcessCpus } from "../src/lib/priority";
 import { startFakeMessenger } from "../test/support/fake-messenger";
 import { greeterScenario } from "../test/bots/scenario-fixture";
 import { commandNode, messageNode, scenarioOf, sqlNode } from "../test/support/hostile-sql";
@@ -53,8 +58,10 @@ const GC_TIMER_OFF = process.argv.includes("--gc-timer-off");
 const CLIENTS_CPUS = process.argv.includes("--clients-anywhere") ? "any" : "background";
 /** the server's BACKGROUND_CPUS (docs/operations.md): all shares every core with the bots, to compare */
 const SERVER_CPUS = process.argv.includes("--background-cpus") ? process.argv[process.argv.indexOf("--background-cpus") + 1] : undefined;
-/** the health probe's client (bench/lib.ts healthProbe): fetch (default) or socket */
+/** the health probe's client (bench/lib.ts healthProbe): socket (default) or fetch */
 const PROBE = probeArg();
+/** this process (the fake messenger) on the background cores once the server is up (default), or on every core */
+const MESSENGER_CPUS = process.argv.includes("--messenger-anywhere") ? "any" : "background";
 
 /** The worst scenario SQL (bench/worst-sql.ts), one command per statement. */
 const WORST_SQL = scenarioOf(
@@ -258,9 +265,15 @@ else await runBench("health-under-load", async () => {
     gcLog[kind] += p.server.output().slice(logFrom);
     return out;
   };
+  // The probe keeps every core this process had; the server, its bots and runners keep theirs.
+  const everyCore = cpusOfThisThread();
+  if (MESSENGER_CPUS === "background") setProcessCpus(process.pid, backgroundCpus());
+  // One window of the load first, not measured: the figures are of a server that has seen the load
+  // before (its code compiled by the JIT, its caches filled), as a server that has been up a while has.
+  await Promise.all([load(spec), burnInBot(windowMs)]);
   for (let round = 0; round < ROUNDS; round++) {
-    idleSamples.push(...(await watched("idle", () => healthProbe(p.url, windowMs, PROBE))));
-    const [samples, done, burns] = await watched("loaded", () => Promise.all([healthProbe(p.url, windowMs, PROBE), load(spec), burnInBot(windowMs)]));
+    idleSamples.push(...(await watched("idle", () => healthProbe(p.url, windowMs, PROBE, everyCore))));
+    const [samples, done, burns] = await watched("loaded", () => Promise.all([healthProbe(p.url, windowMs, PROBE, everyCore), load(spec), burnInBot(windowMs)]));
     loadedSamples.push(...samples);
     generates += done.generates;
     previews += done.previews;
@@ -297,6 +310,7 @@ else await runBench("health-under-load", async () => {
     ...(GC_LOG ? { gc: gcSummary(p.server.output(), gcLog, loadedSeconds) } : {}),
     ...(GC_TIMER_OFF ? { gcTimer: "off" } : {}),
     probe: PROBE,
+    messenger: MESSENGER_CPUS,
     serverRssMb,
     runnersKilled: kills.length,
     ...(kills.length ? { kills } : {}),

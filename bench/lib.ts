@@ -11,6 +11,7 @@ import { createLogger } from "../src/log";
 import type { AppContext } from "../src/context";
 import type { SupervisionPolicy } from "../src/bots/policy";
 import { buildBinary, freePort, startProcessServer, type ProcessServer } from "../test/support/process";
+import { setProcessCpus } from "../src/lib/priority";
 
 export const ROOT = resolve(import.meta.dir, "..");
 export const BUN = process.execPath;
@@ -324,12 +325,18 @@ export async function until<T>(fn: () => T | Promise<T>, what: string, timeoutMs
  * kept-alive connection, read on the probe's only thread; on busy cores the probe's own waits for a
  * core then weigh less (docs/performance.md "The event loop's long turns, traced").
  */
-/** `--probe socket` picks the one-thread socket probe; fetch otherwise (healthProbe). */
-export const probeArg = (): "fetch" | "socket" => (process.argv.includes("--probe") && process.argv[process.argv.indexOf("--probe") + 1] === "socket" ? "socket" : "fetch");
+/**
+ * `--probe fetch|socket` (healthProbe); socket when not given. The fetch probe's own HTTP-client
+ * thread was the first of the threads that took the event loop's core under load (scheduler traces
+ * in docs/performance.md): the one-thread socket probe measures the same request with less of itself in it.
+ */
+export const probeArg = (): "fetch" | "socket" => (process.argv.includes("--probe") && process.argv[process.argv.indexOf("--probe") + 1] === "fetch" ? "fetch" : "socket");
 
-export async function healthProbe(url: string, ms: number, kind: "fetch" | "socket" = "fetch"): Promise<number[]> {
+export async function healthProbe(url: string, ms: number, kind: "fetch" | "socket" = "socket", cpus: Uint8Array | null = null): Promise<number[]> {
   const code = kind === "fetch" ? fetchProbe(url, ms) : socketProbe(url, ms);
   const proc = Bun.spawn([BUN, "-e", code], { stdout: "pipe", stderr: "inherit" });
+  // `cpus`: where it runs, whatever cores this process keeps to
+  setProcessCpus(proc.pid, cpus);
   onCleanup(() => proc.kill());
   const out = await new Response(proc.stdout).text();
   if ((await proc.exited) !== 0) throw new Error("the health probe failed");

@@ -32,8 +32,8 @@ await runBench("wakeups", async () => {
   const idle: number[] = [];
   const loaded = new Map<number, number[]>(NICES.map((n) => [n, []]));
   for (let round = 0; round < ROUNDS; round++) {
-    idle.push(...(await healthProbe(p.url, ms)));
-    for (const nice of NICES) loaded.get(nice)!.push(...(await busy(nice, () => healthProbe(p.url, ms))));
+    idle.push(...(await healthProbe(p.url, ms, "fetch")));
+    for (const nice of NICES) loaded.get(nice)!.push(...(await busy(nice, () => healthProbe(p.url, ms, "fetch"))));
   }
   const base = latency(idle);
   return {
