@@ -2,12 +2,11 @@
 // platform database, away from the event loop (log-writer.ts says why). Batches arrive in order and
 // are written in order. Should the thread die, batches are written on the event loop again.
 import { backgroundThread } from "../lib/priority";
+import { serverThread } from "../lib/server-thread";
 import type { LogEntry } from "./log-batches";
 
 /** log-worker.ts beside this file; in the compiled executable, the entry point scripts/build.ts adds. */
 const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./bots/log-worker.ts" : new URL("./log-worker.ts", import.meta.url).href;
-
-type BunWorker = Worker & { unref(): void };
 
 export type ToLogThread = LogEntry[] | { kind: "written"; call: number } | { kind: "close" };
 export type FromLogThread = { kind: "written"; call: number } | { kind: "closed" };
@@ -21,53 +20,44 @@ export interface LogThread {
 
 /** `fallback` writes a batch on the event loop once the thread has died. */
 export function logThread(path: string, fallback: (batch: LogEntry[]) => void): LogThread {
-  const w = new Worker(WORKER_ENTRY, backgroundThread({ path })) as BunWorker;
   let dead = false;
   let nextCall = 1;
   const waiting = new Map<number, () => void>();
   const closed = Promise.withResolvers<void>();
-  const settleAll = () => {
-    for (const resolve of waiting.values()) resolve();
-    waiting.clear();
-    closed.resolve();
-  };
-  w.onmessage = (e: MessageEvent<FromLogThread>) => {
-    if (e.data.kind === "closed") return closed.resolve();
-    waiting.get(e.data.call)?.();
-    waiting.delete(e.data.call);
-  };
-  w.onerror = (e) => {
-    e.preventDefault?.();
-    dead = true;
-    settleAll();
-    void w.terminate();
-  };
-  w.addEventListener("close", () => {
-    dead = true;
-    settleAll();
-  });
-  // the server's listener keeps the process alive; this thread must not
-  w.unref();
-  const post = (m: ToLogThread) => w.postMessage(m);
+  const thread = serverThread<ToLogThread, FromLogThread>(
+    WORKER_ENTRY,
+    backgroundThread({ path }),
+    (m) => {
+      if (m.kind === "closed") return closed.resolve();
+      waiting.get(m.call)?.();
+      waiting.delete(m.call);
+    },
+    () => {
+      dead = true;
+      for (const resolve of waiting.values()) resolve();
+      waiting.clear();
+      closed.resolve();
+    },
+  );
   return {
     write(batch) {
       if (dead) fallback(batch);
-      else post(batch);
+      else thread.post(batch);
     },
     written() {
       if (dead) return Promise.resolve();
       const call = nextCall++;
       const done = new Promise<void>((resolve) => waiting.set(call, resolve));
-      post({ kind: "written", call });
+      thread.post({ kind: "written", call });
       return done;
     },
     async stop() {
       if (!dead) {
-        post({ kind: "close" });
+        thread.post({ kind: "close" });
         await Promise.race([closed.promise, Bun.sleep(2000)]);
       }
       dead = true;
-      await w.terminate();
+      await thread.end();
     },
   };
 }

@@ -9,12 +9,11 @@
 // start or a runner's restart).
 import type { FromSpawner, ToSpawner } from "./spawn-protocol";
 import { backgroundThread, nicenessBelow } from "../lib/priority";
+import { serverThread, type ServerThread } from "../lib/server-thread";
 
 /** spawn-worker.ts beside this file; in the compiled executable, the entry point scripts/build.ts adds. */
 const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./bots/spawn-worker.ts" : new URL("./spawn-worker.ts", import.meta.url).href;
 const IDLE_MS = 60_000;
-
-type BunWorker = Worker & { ref(): void; unref(): void };
 
 export interface SpawnSpec {
   cmd: string[];
@@ -42,16 +41,16 @@ interface Live {
   spec: SpawnSpec;
   started: PromiseWithResolvers<ChildProcess>;
   exited: PromiseWithResolvers<{ code: number | null; signal: string | null }>;
-  child: { ended: boolean } | null;
+  child: { pid: number; ended: boolean } | null;
 }
 
-let worker: BunWorker | null = null;
+let worker: ServerThread<ToSpawner> | null = null;
 let idle: ReturnType<typeof setTimeout> | null = null;
 let nextId = 1;
 const live = new Map<number, Live>();
 
 function send(m: ToSpawner) {
-  worker?.postMessage(m);
+  worker?.post(m);
 }
 
 function settle(id: number, result: { code: number | null; signal: string | null }) {
@@ -86,12 +85,21 @@ function onMessage(m: FromSpawner) {
   } else settle(m.id, { code: m.code, signal: m.signal });
 }
 
-/** The thread died (it should not): its processes are reported ended; their stdin closes with it. */
-function died(w: BunWorker, why: string) {
-  if (worker !== w) return;
+/**
+ * The thread died (it should not): its processes are killed and reported ended. Their pipes belong
+ * to the process, not to the thread, so a bot would otherwise run on with nobody to read it.
+ */
+function died(why: string) {
   worker = null;
   for (const [id, l] of live) {
-    if (l.child) settle(id, { code: null, signal: null });
+    if (l.child) {
+      try {
+        process.kill(l.child.pid, "SIGKILL");
+      } catch {
+        // ended already
+      }
+      settle(id, { code: null, signal: null });
+    }
     else {
       live.delete(id);
       l.started.reject(new Error(`the preview's process thread stopped: ${why}`));
@@ -99,18 +107,8 @@ function died(w: BunWorker, why: string) {
   }
 }
 
-function start(): BunWorker {
-  const w = new Worker(WORKER_ENTRY, backgroundThread()) as BunWorker;
-  w.onmessage = (e: MessageEvent<FromSpawner>) => onMessage(e.data);
-  w.onerror = (e) => {
-    e.preventDefault?.();
-    died(w, e.message);
-    void w.terminate();
-  };
-  w.addEventListener("close", () => died(w, "it exited"));
-  // the server's listener keeps the process alive; this thread must not
-  w.unref();
-  return w;
+function start() {
+  return serverThread<ToSpawner, FromSpawner>(WORKER_ENTRY, backgroundThread(), onMessage, died);
 }
 
 function quiet() {
@@ -120,7 +118,7 @@ function quiet() {
     if (live.size > 0 || !worker) return;
     const w = worker;
     worker = null;
-    void w.terminate();
+    void w.end();
   }, IDLE_MS);
   idle.unref();
 }

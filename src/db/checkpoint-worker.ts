@@ -2,6 +2,7 @@
 // Also an entry point of the compiled executable (scripts/build.ts).
 import { Database } from "bun:sqlite";
 import { enterBackground } from "../lib/priority";
+import type { ToCheckpointer } from "./checkpointer";
 
 declare const self: Worker;
 
@@ -13,7 +14,7 @@ let timer: ReturnType<typeof setInterval> | null = null;
 /** a checkpoint's outcome was asked for (tests): posted after the next one only, so the event loop is not woken every second */
 let report = false;
 
-self.onmessage = (e: MessageEvent<{ kind: "start"; path: string; everyMs: number } | { kind: "stop" } | { kind: "report" }>) => {
+self.onmessage = (e: MessageEvent<ToCheckpointer>) => {
   const m = e.data;
   if (m.kind === "report") {
     report = true;

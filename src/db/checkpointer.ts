@@ -8,6 +8,7 @@
 // let it grow without bound.
 import type { Database } from "bun:sqlite";
 import { backgroundThread } from "../lib/priority";
+import { serverThread } from "../lib/server-thread";
 
 /** checkpoint-worker.ts beside this file; in the compiled executable, the entry point scripts/build.ts adds. */
 const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./db/checkpoint-worker.ts" : new URL("./checkpoint-worker.ts", import.meta.url).href;
@@ -16,7 +17,9 @@ const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./db/checkpoint-wor
 export const FALLBACK_PAGES = 10_000;
 const EVERY_MS = 1000;
 
-type BunWorker = Worker & { unref(): void };
+/** What checkpoint-worker.ts takes and answers. */
+export type ToCheckpointer = { kind: "start"; path: string; everyMs: number } | { kind: "stop" } | { kind: "report" };
+export type FromCheckpointer = "closed" | { busy: number; log: number; checkpointed: number };
 
 export interface Checkpointer {
   /** settles once the thread has closed its connection (at most a second), then ends it */
@@ -28,32 +31,31 @@ export interface Checkpointer {
 /** Checkpoints the WAL of the database `sqlite` has open at `path` from a thread of its own. */
 export function checkpointOffThread(sqlite: Database, path: string, everyMs = EVERY_MS): Checkpointer {
   sqlite.exec(`PRAGMA wal_autocheckpoint = ${FALLBACK_PAGES}`);
-  const w = new Worker(WORKER_ENTRY, backgroundThread()) as BunWorker;
   let waiters: ((r: { busy: number; log: number; checkpointed: number }) => void)[] = [];
   const closed = Promise.withResolvers<void>();
-  w.onmessage = (e) => {
-    if (e.data === "closed") return closed.resolve();
-    const now = waiters;
-    waiters = [];
-    for (const resolve of now) resolve(e.data);
-  };
-  // Should the thread fail, the commits checkpoint again as SQLite does by default.
-  w.onerror = (e) => {
-    e.preventDefault?.();
-    sqlite.exec("PRAGMA wal_autocheckpoint = 1000");
-  };
-  w.unref();
-  w.postMessage({ kind: "start", path, everyMs });
+  const w = serverThread<ToCheckpointer, FromCheckpointer>(
+    WORKER_ENTRY,
+    backgroundThread(),
+    (m) => {
+      if (m === "closed") return closed.resolve();
+      const now = waiters;
+      waiters = [];
+      for (const resolve of now) resolve(m);
+    },
+    // Should the thread fail, the commits checkpoint again as SQLite does by default.
+    () => sqlite.exec("PRAGMA wal_autocheckpoint = 1000"),
+  );
+  w.post({ kind: "start", path, everyMs });
   return {
     stop: async () => {
-      w.postMessage({ kind: "stop" });
+      w.post({ kind: "stop" });
       await Promise.race([closed.promise, Bun.sleep(1000)]);
-      await w.terminate();
+      await w.end();
     },
     next: () =>
       new Promise((resolve) => {
         waiters.push(resolve);
-        w.postMessage({ kind: "report" });
+        w.post({ kind: "report" });
       }),
   };
 }

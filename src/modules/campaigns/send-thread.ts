@@ -3,17 +3,15 @@
 // connections of its own). One thread for every campaign of the server rather than a pool's job per
 // campaign: a campaign's loop lives for minutes or hours and needs a line back (events, its token),
 // which a pool's one answer per job does not give (docs/campaigns.md#the-sender).
+import { serverThread, type ServerThread } from "../../lib/server-thread";
 import type { FromThread, ToThread } from "./send-protocol";
 
 /** send-worker.ts beside this file; in the compiled executable, the entry point scripts/build.ts adds. */
 const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./modules/campaigns/send-worker.ts" : new URL("./send-worker.ts", import.meta.url).href;
 const IDLE_MS = 60_000;
 
-/** Bun's Worker: ref/unref as on timers (the DOM type the checker sees lacks them). */
-type BunWorker = Worker & { ref(): void; unref(): void };
-
 export class SendThread {
-  private worker: BunWorker | null = null;
+  private worker: ServerThread<ToThread> | null = null;
   private idle: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
@@ -26,7 +24,7 @@ export class SendThread {
   /** A run starts the thread when it is not running; anything else for a thread that is not running has no one to reach. */
   post(m: ToThread) {
     if (!this.worker && m.kind === "run") this.worker = this.spawn();
-    this.worker?.postMessage(m);
+    this.worker?.post(m);
   }
 
   /** While campaigns are sent the thread keeps the process alive; idle, it ends after a while. */
@@ -49,26 +47,18 @@ export class SendThread {
     this.idle = null;
     const w = this.worker;
     this.worker = null;
-    void w?.terminate();
+    void w?.end();
   }
 
-  private spawn(): BunWorker {
+  private spawn(): ServerThread<ToThread> {
     // Not a background thread (no backgroundThread()): the sender keeps the server's priority and
     // cores, a campaign's pace is the owner's promise (niced, it gained nothing: docs/performance.md).
-    const w = new Worker(WORKER_ENTRY) as BunWorker;
-    w.onmessage = (e: MessageEvent<FromThread>) => this.onMessage(e.data);
-    w.onerror = (e) => {
-      e.preventDefault?.();
-      if (this.worker !== w) return;
+    const t = serverThread<ToThread, FromThread>(WORKER_ENTRY, undefined, this.onMessage, (why) => {
+      if (this.worker !== t) return;
       this.end();
-      this.onDeath(e.message);
-    };
-    w.addEventListener("close", () => {
-      if (this.worker !== w) return;
-      this.worker = null;
-      this.onDeath("the thread exited");
+      this.onDeath(why);
     });
-    w.postMessage(this.init);
-    return w;
+    t.post(this.init);
+    return t;
   }
 }

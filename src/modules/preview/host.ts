@@ -8,16 +8,15 @@
 // first and ended after a quiet minute.
 import { AppError, type ErrorCode } from "../../errors";
 import { backgroundThread } from "../../lib/priority";
-import type { HostAnswers, HostConfig, HostNotice, HostReply, HostRequest } from "./host-protocol";
+import { serverThread, type ServerThread } from "../../lib/server-thread";
+import type { HostAnswers, HostConfig, HostMessage, HostNotice, HostReply, HostRequest } from "./host-protocol";
 
 /** host-worker.ts beside this file; in the compiled executable, the entry point scripts/build.ts adds. */
 const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./modules/preview/host-worker.ts" : new URL("./host-worker.ts", import.meta.url).href;
 const IDLE_MS = 60_000;
 
-type BunWorker = Worker & { unref(): void };
-
 export class PreviewHost {
-  private worker: BunWorker | null = null;
+  private thread: ServerThread<HostMessage> | null = null;
   private idle: ReturnType<typeof setTimeout> | null = null;
   private nextCall = 1;
   private readonly pending = new Map<number, PromiseWithResolvers<unknown>>();
@@ -33,11 +32,11 @@ export class PreviewHost {
     if (request.op === "open") this.open.add(request.id);
     if (this.idle) clearTimeout(this.idle);
     this.idle = null;
-    const worker = (this.worker ??= this.startThread());
+    const thread = (this.thread ??= this.startThread());
     const call = this.nextCall++;
     const answer = Promise.withResolvers<unknown>();
     this.pending.set(call, answer);
-    worker.postMessage({ call, request });
+    thread.post({ call, request });
     const done = answer.promise as Promise<HostAnswers[R["op"]]>;
     if (request.op === "stop") return done.finally(() => this.closed(request.id));
     return done;
@@ -51,13 +50,13 @@ export class PreviewHost {
   private closed(id: string) {
     this.open.delete(id);
     this.processes.delete(id);
-    if (this.open.size > 0 || this.idle || !this.worker) return;
+    if (this.open.size > 0 || this.idle || !this.thread) return;
     this.idle = setTimeout(() => {
       this.idle = null;
-      if (this.open.size > 0 || this.pending.size > 0 || !this.worker) return;
-      const w = this.worker;
-      this.worker = null;
-      void w.terminate();
+      if (this.open.size > 0 || this.pending.size > 0 || !this.thread) return;
+      const t = this.thread;
+      this.thread = null;
+      void t.end();
     }, IDLE_MS);
     this.idle.unref?.();
   }
@@ -83,9 +82,8 @@ export class PreviewHost {
    * are killed here: their pipes belong to the server process, not to the thread, so a bot would
    * otherwise run on with nobody to talk to.
    */
-  private died(w: BunWorker, why: string) {
-    if (this.worker !== w) return;
-    this.worker = null;
+  private died(why: string) {
+    this.thread = null;
     for (const pid of this.processes.values()) {
       try {
         process.kill(pid, "SIGKILL");
@@ -99,17 +97,7 @@ export class PreviewHost {
     this.pending.clear();
   }
 
-  private startThread(): BunWorker {
-    const w = new Worker(WORKER_ENTRY, backgroundThread({ config: this.config })) as BunWorker;
-    w.onmessage = (e: MessageEvent<HostReply | HostNotice>) => this.onMessage(e.data);
-    w.onerror = (e) => {
-      e.preventDefault?.();
-      this.died(w, e.message);
-      void w.terminate();
-    };
-    w.addEventListener("close", () => this.died(w, "it exited"));
-    // the server's listener keeps the process alive; this thread must not
-    w.unref();
-    return w;
+  private startThread() {
+    return serverThread<HostMessage, HostReply | HostNotice>(WORKER_ENTRY, backgroundThread({ config: this.config }), (m) => this.onMessage(m), (why) => this.died(why));
   }
 }
