@@ -19,7 +19,11 @@ export interface LogEntry {
   createdAt: string;
 }
 
-/** Writes batches to `db`; keeps, per token, how many lines were written since its last trim. */
+/**
+ * Writes batches to `db`; keeps, per token, how many lines were written since its last trim. A
+ * batch that fails for another reason than a deleted project (the write lock held past the busy
+ * timeout, a disk error) throws, unwritten, for the caller to try again.
+ */
 export function batchWriter(db: Db) {
   const q = statementsOf(db);
   const sinceTrim = new Map<number, number>();
@@ -27,22 +31,29 @@ export function batchWriter(db: Db) {
     const written = new Map<number, number>();
     for (const e of batch) written.set(e.tokenId, (written.get(e.tokenId) ?? 0) + 1);
     const due = [...written].filter(([tokenId, n]) => (sinceTrim.get(tokenId) ?? LOG_TRIM_EVERY) + n >= LOG_TRIM_EVERY).map(([tokenId]) => tokenId);
-    for (const [tokenId, n] of written) sinceTrim.set(tokenId, (sinceTrim.get(tokenId) ?? 0) + n);
-    for (const tokenId of due) sinceTrim.set(tokenId, 0);
     try {
       db.transaction(() => {
         for (const e of batch) q.insert.run({ ...e });
         for (const tokenId of due) q.trim.run({ tokenId });
       });
-    } catch {
-      // A project deleted while its bot was still printing (FK) fails the whole batch: write line by
-      // line so only those lines, which have nowhere to go, are dropped.
-      for (const e of batch) {
-        try {
-          q.insert.run({ ...e });
-        } catch {}
-      }
-      for (const tokenId of due) q.trim.run({ tokenId });
+    } catch (e) {
+      if (!isForeignKey(e)) throw e;
+      // A project deleted while its bot was still printing fails the whole batch: written line by
+      // line, only those lines, which have nowhere to go, are dropped.
+      db.transaction(() => {
+        for (const e of batch) {
+          try {
+            q.insert.run({ ...e });
+          } catch (err) {
+            if (!isForeignKey(err)) throw err;
+          }
+        }
+        for (const tokenId of due) q.trim.run({ tokenId });
+      });
     }
+    for (const [tokenId, n] of written) sinceTrim.set(tokenId, (sinceTrim.get(tokenId) ?? 0) + n);
+    for (const tokenId of due) sinceTrim.set(tokenId, 0);
   };
 }
+
+const isForeignKey = (e: unknown) => String((e as { code?: unknown }).code ?? "").startsWith("SQLITE_CONSTRAINT_FOREIGNKEY");

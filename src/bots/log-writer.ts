@@ -25,7 +25,7 @@ export class LogWriter {
 
   /** From now on batches go to a thread with a connection of its own to the database at `path`. */
   offThread(path: string) {
-    this.thread ??= logThread(path, this.here);
+    this.thread ??= logThread(path, (batch) => this.writeHere(batch));
   }
 
   push(projectId: number, tokenId: number, level: "stdout" | "stderr", message: string) {
@@ -42,7 +42,15 @@ export class LogWriter {
     const batch = this.buffer;
     this.buffer = [];
     if (this.thread) this.thread.write(batch);
-    else this.here(batch);
+    else this.writeHere(batch);
+  }
+
+  private writeHere(batch: LogEntry[]) {
+    try {
+      this.here(batch);
+    } catch {
+      // the database refused the batch (a disk error): as before, these lines are lost, not the server
+    }
   }
 
   /** Settles once every line handed on so far is in the database. */

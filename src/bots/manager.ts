@@ -306,7 +306,8 @@ export class BotManager implements BotController {
     // onExit (already run by now for a live process) closed the launch; close it here otherwise.
     if (bot.launchId !== null) this.launches.close(bot.launchId, bot.stopAs.status, bot.stopAs.reason);
     bot.launchId = null;
-    this.logs.flush();
+    // a stop answers once the bot's last lines can be read (the log thread writes them)
+    await this.logs.written();
     if (finalStatus) {
       if (this.bots.get(tokenId) === bot) this.bots.delete(tokenId);
       if (finalStatus === "error") this.mark(tokenId, "error", "stopped");

@@ -40,6 +40,21 @@ test("the thread writes with a connection of its own: a transaction the event lo
   expect(lines(1)).toEqual(["first", "second"]);
 });
 
+test("a batch the database refuses (its write lock held past the busy timeout) is tried again, the later ones behind it", async () => {
+  const db = t.ctx.db.$client;
+  db.exec("BEGIN IMMEDIATE");
+  w.push(projectId, 1, "stdout", "first");
+  w.flush();
+  w.push(projectId, 1, "stdout", "queued behind it");
+  w.flush();
+  // the thread's busy timeout is 5 s; the first try of "first" gives up meanwhile
+  await Bun.sleep(5_600);
+  expect(lines(1)).toEqual([]);
+  db.exec("COMMIT");
+  await w.written();
+  expect(lines(1)).toEqual(["first", "queued behind it"]);
+}, 20_000);
+
 test("in order, trimmed every LOG_TRIM_EVERY lines of a token; a deleted project's lines alone are dropped", async () => {
   for (let i = 0; i < LOG_RETAIN_PER_TOKEN + LOG_TRIM_EVERY; i++) w.push(projectId, 1, "stdout", `line ${i}`);
   w.push(987_654, 9, "stdout", "of a deleted project");

@@ -75,12 +75,21 @@ test("a preview thread that dies ends its previews and their processes; the next
   const id = await start();
   const { pid } = (await t.ctx.preview.resourcesOf(id))!;
   expect(running(pid!)).toBe(true);
+  const version = (await t.call("GET", `/api/preview/${id}/transcript`, { cookie })).body.version;
+  const waiting = t.call("GET", `/api/preview/${id}/transcript?after=${version}&wait=20000`, { cookie });
+  expect(t.ctx.preview.count).toBe(1);
   // a bug in the thread: a message it cannot read throws outside its requests' error handling
   const host = (t.ctx.preview as unknown as { hosted: { thread: { post(m: unknown): void } | null } }).hosted;
   host.thread!.post(null);
   for (let i = 0; i < 100 && host.thread; i++) await Bun.sleep(20);
   expect(host.thread).toBeNull();
-  // the session is gone (its state lived in the thread), and so is its bot: its stdin closed with the thread
+  // what waited fails as the server's fault; the session is over (its state lived in the thread):
+  // every later request is a 404 and it no longer counts against the limits
+  const failed = await waiting;
+  expect(failed.status).toBe(503);
+  expect(failed.body.message).toContain("start it again");
+  expect(t.ctx.preview.count).toBe(0);
+  expect((await t.call("GET", `/api/preview/${id}`, { cookie })).status).toBe(404);
   expect((await t.call("GET", `/api/preview/${id}/transcript`, { cookie })).status).toBe(404);
   for (let i = 0; i < 100 && running(pid!); i++) await Bun.sleep(50);
   expect(running(pid!)).toBe(false);

@@ -25,7 +25,11 @@ export class PreviewHost {
   /** each session's latest bot process: should the thread die, the event loop ends them */
   private readonly processes = new Map<string, number>();
 
-  constructor(private readonly config: HostConfig) {}
+  /** `onDeath`: the thread died and took these sessions with it */
+  constructor(
+    private readonly config: HostConfig,
+    private readonly onDeath: (sessions: string[]) => void,
+  ) {}
 
   /** Sends `request` to the thread; its answer, or the product's error it refused with. */
   call<R extends HostRequest>(request: R): Promise<HostAnswers[R["op"]]> {
@@ -37,20 +41,18 @@ export class PreviewHost {
     const answer = Promise.withResolvers<unknown>();
     this.pending.set(call, answer);
     thread.post({ call, request });
-    const done = answer.promise as Promise<HostAnswers[R["op"]]>;
-    if (request.op === "stop") return done.finally(() => this.closed(request.id));
-    return done;
+    return (answer.promise as Promise<HostAnswers[R["op"]]>).finally(() => {
+      if (request.op === "stop") {
+        this.open.delete(request.id);
+        this.processes.delete(request.id);
+      }
+      this.quiet();
+    });
   }
 
-  /** The thread's sessions, for `stop` of every one at shutdown. */
-  get sessions(): string[] {
-    return [...this.open];
-  }
-
-  private closed(id: string) {
-    this.open.delete(id);
-    this.processes.delete(id);
-    if (this.open.size > 0 || this.idle || !this.thread) return;
+  /** With no session and nothing asked, the thread ends after a quiet minute. */
+  private quiet() {
+    if (this.open.size > 0 || this.pending.size > 0 || this.idle || !this.thread) return;
     this.idle = setTimeout(() => {
       this.idle = null;
       if (this.open.size > 0 || this.pending.size > 0 || !this.thread) return;
@@ -92,9 +94,12 @@ export class PreviewHost {
       }
     }
     this.processes.clear();
+    const gone = [...this.open];
     this.open.clear();
-    for (const p of this.pending.values()) p.reject(new Error(`the preview thread stopped: ${why}`));
+    const failed = new AppError(503, "INTERNAL", "The preview stopped unexpectedly: start it again", { reason: why });
+    for (const p of this.pending.values()) p.reject(failed);
     this.pending.clear();
+    this.onDeath(gone);
   }
 
   private startThread() {

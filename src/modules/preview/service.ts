@@ -71,7 +71,16 @@ export class PreviewService {
 
   private get host(): PreviewHost {
     const { botsDir, uploadsDir, egressAllow, childEnv } = this.ctx.config;
-    return (this.hosted ??= new PreviewHost({ botsDir, uploadsDir, egressAllow, childEnv }));
+    return (this.hosted ??= new PreviewHost({ botsDir, uploadsDir, egressAllow, childEnv }, (gone) => this.lost(gone)));
+  }
+
+  /** The preview thread died with these sessions: they are over (a later request is a 404, the limits free). */
+  private lost(ids: string[]) {
+    for (const id of ids) {
+      const s = this.sessions.get(id);
+      if (s) s.ended = true;
+      this.sessions.delete(id);
+    }
   }
 
   async create(userId: number, projectId: number, document?: unknown) {
@@ -201,9 +210,10 @@ export class PreviewService {
     const { previewProgram } = await import("./program");
     const source = { ...s.source, json: JSON.stringify(document), stored: false };
     const { code, warnings } = await previewProgram(s.projectId, source);
-    await this.ask(s, { op: "replace", id, code });
+    // the thread runs this program from now on, even should its start fail: hooks read the same document
     s.source = source;
     s.warnings = warnings;
+    await this.ask(s, { op: "replace", id, code });
     return this.view(s);
   }
 
@@ -228,8 +238,7 @@ export class PreviewService {
     const { previewHook } = await import("./program");
     const { vars, answer } = previewHook(s.source, nodeId, body);
     const chatId = chatOf(s);
-    const told = !s.ended && (await this.host.call({ op: "hook", id, chatId, nodeId, vars }).catch(() => false));
-    if (!told) throw new AppError(409, "BOT_NOT_RUNNING", "The preview bot is not running");
+    if (!(await this.ask(s, { op: "hook", id, chatId, nodeId, vars }))) throw new AppError(409, "BOT_NOT_RUNNING", "The preview bot is not running");
     s.lastActive = Date.now();
     return { ...answer, chatId: String(chatId) };
   }

@@ -10,7 +10,7 @@ import { Upload } from "../../emulator/bot-api/params";
 import { ApiError } from "../../emulator/bot-api/types";
 import type { TranscriptEntry } from "../../emulator/transcript";
 import { pollFields, webAppDataFields } from "../../emulator/bot-api/user-actions";
-import { AppError, badRequest, notFound } from "../../errors";
+import { AppError, badRequest } from "../../errors";
 import { randomBase62 } from "../../lib/crypto";
 import type { HookValue } from "../../scenario/hook-request";
 import type { HostConfig, HostedView, PreviewBotIdentity, Seat } from "./host-protocol";
@@ -51,8 +51,6 @@ export class PreviewSession {
   }
 
   async start(code: Uint8Array) {
-    // Stopped before its program was ready (a newer preview of the user ended this one).
-    if (this.status === "stopped") return;
     this.code = code;
     this.emulator.start();
     await this.launch(code);
@@ -148,7 +146,6 @@ export class PreviewSession {
 
   /** The emulator answers like Telegram (ApiError); the preview API speaks the product's errors. */
   act(seat: Seat, action: PreviewAction) {
-    if (this.status === "stopped") throw notFound("Preview not found");
     let entry: TranscriptEntry | null;
     try {
       entry = this.actOnEmulator(seat, action) ?? null;
