@@ -5,8 +5,7 @@
 // executable (scripts/build.ts).
 import { workerData } from "node:worker_threads";
 import { databaseOver } from "../db/client";
-import { Database } from "bun:sqlite";
-import { applyPragmas } from "../db/sqlite";
+import { openExistingSqlite } from "../db/sqlite";
 import { enterBackground } from "../lib/priority";
 import { batchWriter, type LogEntry } from "./log-batches";
 import type { FromLogThread, ToLogThread } from "./log-thread";
@@ -17,8 +16,7 @@ enterBackground({ nicer: false });
 
 // The database must be there: a missing or replaced file is not made anew here (the thread dies,
 // and the event loop writes the batches itself).
-const sqlite = new Database((workerData as { path: string }).path, { readwrite: true, create: false, strict: true });
-applyPragmas(sqlite);
+const sqlite = openExistingSqlite((workerData as { path: string }).path);
 const write = batchWriter(databaseOver(sqlite, { migrated: true }));
 const answer = (m: FromLogThread) => self.postMessage(m);
 
@@ -46,7 +44,9 @@ self.onmessage = (e: MessageEvent<ToLogThread>) => {
     if (Array.isArray(m)) await writeBatch(m);
     else if (m.kind === "written") answer(m);
     else {
-      sqlite.close();
+      // every statement finalized with it: a connection left open by one (SQLite's "zombie") would
+      // keep the server's own, closed last, from checkpointing and removing the WAL at a clean stop
+      sqlite.close(true);
       answer({ kind: "closed" });
     }
   });

@@ -26,6 +26,13 @@ export function openSqlite(path: string): Database {
   return sqlite;
 }
 
+/** A second connection to a database that must already be there (a background thread's): never makes the file. */
+export function openExistingSqlite(path: string): Database {
+  const sqlite = new Database(path, { readwrite: true, create: false, strict: true });
+  applyPragmas(sqlite);
+  return sqlite;
+}
+
 /**
  * Whether every embedded migration is applied: drizzle's migrator records each in
  * __drizzle_migrations and applies those newer than the newest recorded, so this is its own test.
