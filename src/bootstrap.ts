@@ -30,7 +30,8 @@ import { removeBotFolders, repointLegacyEnvFiles } from "./bots/folders";
 import { projectMediaDir } from "./bots/program";
 import { useBackgroundCpus } from "./lib/priority";
 
-export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots?: BotController; botPolicy?: SupervisionPolicy } = {}): AppContext {
+/** `logsOffThread`: the server's own context, whose bots' log lines are written from the log thread (src/bots/log-thread.ts). */
+export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots?: BotController; botPolicy?: SupervisionPolicy; logsOffThread?: boolean } = {}): AppContext {
   registerSecret(config.adminKey);
   registerSecret(config.sessionSecret);
   registerSecret(config.storageEncryptionKey);
@@ -63,7 +64,7 @@ export function buildContext(config: Config, opts: { db?: Db; log?: Logger; bots
         return token ? projectFiles.existing(token.projectId)?.$client : undefined;
       }),
     ),
-    bots: opts.bots ?? new BotManager({ config, db, log, messenger, events, projectFiles, platformUrl: () => state.localUrl }, opts.botPolicy),
+    bots: opts.bots ?? new BotManager({ config, db, log, messenger, events, projectFiles, platformUrl: () => state.localUrl, logsFile: opts.logsOffThread ? config.databasePath : undefined }, opts.botPolicy),
     settings: new SettingsService(db, messenger),
     auth: new AuthService(db, config.sessionSecret),
     access: new ProjectAccess(db),

@@ -130,7 +130,7 @@ async function serve(init: boolean) {
     const app = await loadApp();
     scheduleBackups = app.scheduleBackups;
     if (stopping) return;
-    ctx = openingDatabases(config, () => app.buildContext(config, { db: app.databaseOver(sqlite, { migrated: true }), log: logger }));
+    ctx = openingDatabases(config, () => app.buildContext(config, { db: app.databaseOver(sqlite, { migrated: true }), log: logger, logsOffThread: true }));
     ctx.state.resumeBegun = resume.promise;
     await turn();
     if (stopping) return;
@@ -150,7 +150,6 @@ async function serve(init: boolean) {
   let checkpointer: Checkpointer | null = null;
   const background = setTimeout(() => {
     checkpointer = checkpointOffThread(sqlite, config.databasePath);
-    ctx.bots.writeLogsOffThread?.(config.databasePath);
     void ctx.bots.resumeAll();
     void ctx.campaigns.resumeAll();
     resume.resolve();

@@ -1,11 +1,12 @@
 // Bots import "grammy", "croner" and "jsep" like any Bun program would. Inside the appliance those
 // imports resolve from <BOTS_DIR>/node_modules/<name>, written here from self-contained ES module
 // builds embedded in the executable as text (docs/bots.md#running-bots); an exported bot gets the same packages
-// with `bun add grammy croner jsep`. Checked once per folder and process, written only when the
+// with `bun add grammy croner jsep`. Checked once per folder and thread, written only when the
 // content changed, and replaced atomically so a bot starting meanwhile never reads half a file.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { PRIVATE_DIR_MODE } from "../lib/file-modes";
 import { join } from "node:path";
+import { threadId } from "node:worker_threads";
 // tsc does not model text imports of .js files (it sees the modules' own types), hence the directives.
 // @ts-expect-error TS1192: the default export of a text import is the file's text
 import cronerBundle from "../../node_modules/croner/dist/croner.js" with { type: "text" };
@@ -24,11 +25,16 @@ const packageJson = (name: string) =>
   JSON.stringify({ name, type: "module", main: "index.js", exports: { ".": "./index.js" } }, null, 2);
 const ensured = new Set<string>();
 
-/** Writes a file the bots read only when its content changed, atomically (a reader never sees half of it). */
+/**
+ * Writes a file the bots read only when its content changed, atomically (a reader never sees half
+ * of it). The event loop (a production bot's start) and the preview thread may both write: each
+ * thread has a temporary file of its own.
+ */
 export function writeIfChanged(file: string, content: string) {
   if (existsSync(file) && readFileSync(file, "utf8") === content) return;
-  writeFileSync(`${file}.tmp`, content);
-  renameSync(`${file}.tmp`, file);
+  const tmp = `${file}.${threadId}.tmp`;
+  writeFileSync(tmp, content);
+  renameSync(tmp, file);
 }
 
 /** Writes every package bots may import into <botsDir>/node_modules. */

@@ -25,8 +25,6 @@ export interface BotController {
   shutdown(): Promise<void>;
   /** Starts again every bot that was running when the server last stopped. */
   resumeAll(): Promise<void>;
-  /** The server's own start: log lines are written from a thread with its own connection to the database at `path` (a controller without logs has none). */
-  writeLogsOffThread?(path: string): void;
   /** Passes a command to the token's running bot; false when it does not run. */
   tell(tokenId: number, command: BotCommand): boolean;
 }

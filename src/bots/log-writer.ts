@@ -19,13 +19,12 @@ export class LogWriter {
   private readonly here: (batch: LogEntry[]) => void;
   private thread: LogThread | null = null;
 
-  constructor(db: Db) {
+  /** `threadFile`: the database's file, for batches written from the log thread (started with the first batch); absent: written here. */
+  constructor(
+    db: Db,
+    private threadFile?: string,
+  ) {
     this.here = batchWriter(db);
-  }
-
-  /** From now on batches go to a thread with a connection of its own to the database at `path`. */
-  offThread(path: string) {
-    this.thread ??= logThread(path, (batch) => this.writeHere(batch));
   }
 
   push(projectId: number, tokenId: number, level: "stdout" | "stderr", message: string) {
@@ -41,6 +40,7 @@ export class LogWriter {
     if (this.buffer.length === 0) return;
     const batch = this.buffer;
     this.buffer = [];
+    if (this.threadFile) this.thread ??= logThread(this.threadFile, (b) => this.writeHere(b));
     if (this.thread) this.thread.write(batch);
     else this.writeHere(batch);
   }
@@ -64,6 +64,7 @@ export class LogWriter {
     await this.written();
     const thread = this.thread;
     this.thread = null;
+    this.threadFile = undefined;
     await thread?.stop();
   }
 }

@@ -32,6 +32,8 @@ export interface BotManagerDeps {
   projectFiles: ProjectDatabases;
   /** The platform's loopback URL once it listens (PLATFORM_URL of bots), or null. */
   platformUrl?: () => string | null;
+  /** The platform database's file when bot log lines are written from a thread of their own (the server's); absent: on the event loop. */
+  logsFile?: string;
 }
 
 const STOPPED: BotInstanceState = { status: "stopped", startedAt: null, pid: null };
@@ -58,7 +60,7 @@ export class BotManager implements BotController {
   ) {
     this.launches = new LaunchHistory(deps.db);
     this.earlierLaunches = this.launches.lastId();
-    this.logs = new LogWriter(deps.db);
+    this.logs = new LogWriter(deps.db, deps.logsFile);
     this.host = deps.config.bots.isolation === "process" ? new ProcessHost(deps.config) : new RunnerPool(deps.config, deps.log);
     for (const { id } of runtimeStatements(deps.db).erroredTokens.all()) this.errored.add(id);
     deps.events.on("bot:table_updated", ({ projectId, restartOnUpdate }) => {
@@ -221,10 +223,6 @@ export class BotManager implements BotController {
     await Promise.all([...ids].map((id) => this.serial(id, () => this.halt(id, null))));
     await this.host.close();
     await this.logs.close();
-  }
-
-  writeLogsOffThread(path: string) {
-    this.logs.offThread(path);
   }
 
   // --- internals ------------------------------------------------------------------------------

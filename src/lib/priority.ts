@@ -122,7 +122,8 @@ export function useBackgroundCpus(chosen: "auto" | "all") {
 
 /**
  * Worked out at first need rather than at start (loading libc through bun:ffi costs about a
- * millisecond a cold start would pay); always on the event loop, whose cores are the server's.
+ * millisecond a cold start would pay), on the event loop, whose cores are the server's; a
+ * background thread is given its own by enterBackground.
  */
 function keptCpus(): Uint8Array | null {
   if (kept === undefined) kept = setting === "auto" ? backgroundCpus() : null;

@@ -15,8 +15,7 @@ beforeEach(async () => {
   await setUp(t);
   projectId = t.ctx.projects.create(1, { name: "P", data: greeterScenario }).id;
   for (const id of [1, 2]) t.ctx.db.$client.prepare("insert into bot_tokens (id, project_id, token, name) values (?, ?, ?, 'b')").run(id, projectId, `${id}00000:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA${id}`);
-  w = new LogWriter(t.ctx.db);
-  w.offThread(t.ctx.config.databasePath);
+  w = new LogWriter(t.ctx.db, t.ctx.config.databasePath);
 });
 
 afterEach(async () => {
