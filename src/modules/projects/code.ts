@@ -5,7 +5,7 @@ import { mediaCacheOf } from "../../bots/program";
 import type { AppContext } from "../../context";
 import { badRequest, ScenarioError } from "../../errors";
 import { generateBot, type GeneratedBot, type GenerateOptions as BotOptions } from "../../scenario";
-import { generateStoredBot, projectScope, type Generated } from "../../scenario/codegen/off-thread";
+import { generateStoredBot, projectScope, type CodeForm, type Generated } from "../../scenario/codegen/off-thread";
 import { readStoredScenario, STORED_SCENARIO, storedOverLimit } from "./document";
 import { toFlag, type Flag } from "./model";
 
@@ -33,7 +33,7 @@ export class ProjectCode {
   }
 
   async generate(projectId: number, opts: GenerateOptions = {}): Promise<{ code: string; lines: number; generatedAt: number; warnings: GenerateWarning[] }> {
-    const { bot } = await this.generateStored(projectId, opts, false);
+    const { bot } = await this.generateStored(projectId, opts, "text");
     return { code: bot.code, lines: bot.lines, generatedAt: Date.now(), warnings: warningsOf(bot) };
   }
 
@@ -44,7 +44,7 @@ export class ProjectCode {
    * with the time it was generated: no copy of the program per call.
    */
   async generateBody(projectId: number, opts: GenerateOptions = {}): Promise<Blob> {
-    const out = await this.generateStored(projectId, opts, true);
+    const out = await this.generateStored(projectId, opts, "json");
     let body = answers.get(out);
     if (!body) {
       const { bot, codeJson } = out;
@@ -55,7 +55,7 @@ export class ProjectCode {
     return body;
   }
 
-  private async generateStored(projectId: number, opts: GenerateOptions, codeAsJson: boolean): Promise<Generated> {
+  private async generateStored(projectId: number, opts: GenerateOptions, codeAs: CodeForm): Promise<Generated> {
     const p = this.ctx.projects.storedScenario(projectId);
     const token = this.ctx.tokens.first(projectId);
     // The same cache a start bakes into the bot, so "generate" shows what would run.
@@ -68,7 +68,7 @@ export class ProjectCode {
         ? { catchAllHandlers: token.catchAllHandlers === 1, protectContent: token.protectContent === 1, contentCache: token.contentCache === 1 }
         : undefined,
       mediaCache,
-    }, codeAsJson);
+    }, codeAs);
   }
 }
 
@@ -84,9 +84,9 @@ const warningsOf = (bot: GeneratedBot): GenerateWarning[] =>
  * whoever may ask for its program may read each of its scenarios). An unusable scenario is the
  * client's problem: 400 with the generator's messages.
  */
-async function generate(projectId: number, json: string, opts: BotOptions, codeAsJson = false): Promise<Generated> {
+async function generate(projectId: number, json: string, opts: BotOptions, codeAs: CodeForm = "text"): Promise<Generated> {
   try {
-    const out = await generateStoredBot(json, opts, STORED_SCENARIO, codeAsJson, projectScope(projectId));
+    const out = await generateStoredBot(json, opts, STORED_SCENARIO, codeAs, projectScope(projectId));
     if ("limit" in out) throw storedOverLimit(out.limit);
     // Not JSON: a corrupt row reads as the empty document (readStored), small, generated here.
     return "bot" in out ? out : { bot: generateBot(readStoredScenario(json), opts) };

@@ -14,13 +14,17 @@ export interface Job {
   opts: GenerateOptions;
   /** how a limit problem names the document; absent for a document already checked */
   label?: string;
-  /** answer the program as the UTF-8 bytes of its JSON string (`codeJson`) instead of `bot.code` */
-  codeAsJson?: boolean;
-  /** answer the program as its UTF-8 bytes over a SharedArrayBuffer (`codeBytes`) instead of `bot.code` */
-  codeShared?: boolean;
+  /**
+   * How the program comes back: `bot.code` (text, the default); `json`: `codeJson`, the UTF-8 bytes
+   * of its JSON string (generate's answer); `bytes`: `codeBytes`, its UTF-8 bytes over a
+   * SharedArrayBuffer (a preview's, handed on without a copy)
+   */
+  codeAs?: CodeForm;
 }
 
-/** A program; with `codeAsJson` or `codeShared`, `bot.code` is empty and `codeJson` (JSON-encoded) or `codeBytes` holds it. */
+export type CodeForm = "text" | "json" | "bytes";
+
+/** A program; unless it came as text, `bot.code` is empty and `codeJson` or `codeBytes` holds it. */
 export type Generated = { bot: GeneratedBot; codeJson?: Uint8Array<ArrayBuffer>; codeBytes?: Uint8Array<SharedArrayBuffer> };
 
 export type Reply = Generated | { issues: Issue[] } | { limit: string } | { unreadable: true } | { failed: string };
@@ -53,8 +57,8 @@ export const projectScope = (projectId: number) => `project ${projectId}`;
  * With `scope` (see program-cache.ts: who may read every source in it, e.g. one project), the same
  * source and options answer the program generated before.
  */
-export function generateStoredBot(json: string, opts: GenerateOptions, label: string, codeAsJson = false, scope?: string): Promise<StoredGenerate> {
-  return enqueue({ json, opts, label, codeAsJson }, scope);
+export function generateStoredBot(json: string, opts: GenerateOptions, label: string, codeAs: CodeForm = "text", scope?: string): Promise<StoredGenerate> {
+  return enqueue({ json, opts, label, codeAs }, scope);
 }
 
 /**
@@ -64,13 +68,13 @@ export function generateStoredBot(json: string, opts: GenerateOptions, label: st
  * an unreadable or over-limit document is a result, as for generateStoredBot, and so is `scope`.
  */
 export function generatePreviewProgram(json: string, opts: GenerateOptions, label?: string, scope?: string): Promise<StoredGenerate> {
-  return enqueue({ json, opts, label, codeShared: true }, scope);
+  return enqueue({ json, opts, label, codeAs: "bytes" }, scope);
 }
 
 async function enqueue(job: Job, scope?: string): Promise<StoredGenerate> {
   const reply = scope === undefined
     ? await run(job)
-    : await programs.get(programs.keyOf(scope, job.json, [job.opts, job.label, job.codeAsJson, job.codeShared]), () => run(job), (r) => "bot" in r);
+    : await programs.get(programs.keyOf(scope, job.json, [job.opts, job.label, job.codeAs]), () => run(job), (r) => "bot" in r);
   if ("issues" in reply) throw new ScenarioError(reply.issues);
   if ("failed" in reply) throw new Error(reply.failed);
   return reply;

@@ -24,14 +24,14 @@ function run(job: Job): Reply {
   if (limit) return { limit };
   try {
     const bot = generateBot(doc, job.opts);
-    if (job.codeShared) {
+    if (job.codeAs === "bytes") {
       // a preview's: the event loop hands these bytes on to the preview thread without a copy (preview/host.ts)
       const utf8 = new TextEncoder().encode(bot.code);
       const codeBytes = new Uint8Array(new SharedArrayBuffer(utf8.byteLength));
       codeBytes.set(utf8);
       return { bot: { ...bot, code: "" }, codeBytes };
     }
-    if (!job.codeAsJson) return { bot };
+    if (job.codeAs !== "json") return { bot };
     // Serialised here, not on the event loop: a large program's JSON escaping took milliseconds there
     // per answer, which every other request waited for (docs/performance.md).
     const codeJson = new TextEncoder().encode(JSON.stringify(bot.code));
