@@ -1,26 +1,14 @@
 // `npm run build` → dist/botloom: one executable with the server, migrations, templates, admin
 // pages and (for bots) the grammY bundle embedded.
 import { mkdirSync, statSync } from "node:fs";
+import { WORKER_ENTRIES } from "../src/lib/worker-entry";
 
 mkdirSync("dist", { recursive: true });
 const outfile = process.env.BUILD_OUTFILE ?? "dist/botloom";
 const result = await Bun.build({
-  // The worker threads (the generator's, the Tables reads', the campaign sender's, the preview bots'
-  // spawner, the previews' host, the platform database's checkpointer, the bot log writer) are
-  // entry points of their own: `new Worker(new URL(...))` in the executable finds them only so
-  // (src/scenario/codegen/off-thread.ts, src/modules/tables/reads.ts,
-  // src/modules/campaigns/send-thread.ts, src/bots/spawn-thread.ts, src/modules/preview/host.ts,
-  // src/db/checkpointer.ts, src/bots/log-thread.ts).
-  entrypoints: [
-    "src/main.ts",
-    "src/scenario/codegen/worker.ts",
-    "src/modules/tables/read-worker.ts",
-    "src/modules/campaigns/send-worker.ts",
-    "src/bots/spawn-worker.ts",
-    "src/modules/preview/host-worker.ts",
-    "src/db/checkpoint-worker.ts",
-    "src/bots/log-worker.ts",
-  ],
+  // Each of the server's worker threads is an entry point of its own (src/lib/worker-entry.ts):
+  // `new Worker(...)` in the executable finds a thread's code only so.
+  entrypoints: ["src/main.ts", ...Object.values(WORKER_ENTRIES).map((path) => `src/${path}`)],
   compile: { outfile },
   bytecode: true,
   // Code reached only through import() (the S3 SDK, the MCP SDK, file-type) goes into chunks of

@@ -4,9 +4,7 @@
 import { backgroundThread } from "../lib/priority";
 import { serverThread } from "../lib/server-thread";
 import type { LogEntry } from "./log-batches";
-
-/** log-worker.ts beside this file; in the compiled executable, the entry point scripts/build.ts adds. */
-const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./bots/log-worker.ts" : new URL("./log-worker.ts", import.meta.url).href;
+import { workerEntry } from "../lib/worker-entry";
 
 export type ToLogThread = LogEntry[] | { kind: "written"; call: number } | { kind: "close" };
 export type FromLogThread = { kind: "written"; call: number } | { kind: "closed" };
@@ -25,7 +23,7 @@ export function logThread(path: string, fallback: (batch: LogEntry[]) => void): 
   const waiting = new Map<number, () => void>();
   const closed = Promise.withResolvers<void>();
   const thread = serverThread<ToLogThread, FromLogThread>(
-    WORKER_ENTRY,
+    workerEntry("logWriter"),
     backgroundThread({ path }),
     (m) => {
       if (m.kind === "closed") return closed.resolve();

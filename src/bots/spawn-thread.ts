@@ -10,9 +10,8 @@
 import type { FromSpawner, ToSpawner } from "./spawn-protocol";
 import { backgroundThread, nicenessBelow } from "../lib/priority";
 import { serverThread, type ServerThread } from "../lib/server-thread";
+import { workerEntry } from "../lib/worker-entry";
 
-/** spawn-worker.ts beside this file; in the compiled executable, the entry point scripts/build.ts adds. */
-const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./bots/spawn-worker.ts" : new URL("./spawn-worker.ts", import.meta.url).href;
 const IDLE_MS = 60_000;
 
 export interface SpawnSpec {
@@ -44,93 +43,97 @@ interface Live {
   child: { pid: number; ended: boolean } | null;
 }
 
-let worker: ServerThread<ToSpawner> | null = null;
-let idle: ReturnType<typeof setTimeout> | null = null;
-let nextId = 1;
-const live = new Map<number, Live>();
+/** The one thread of the server's preview processes, started with the first and ended after a quiet minute. */
+class Spawner {
+  private thread: ServerThread<ToSpawner> | null = null;
+  private idle: ReturnType<typeof setTimeout> | null = null;
+  private nextId = 1;
+  private readonly live = new Map<number, Live>();
 
-function send(m: ToSpawner) {
-  worker?.post(m);
-}
+  /** Starts a process from the thread; resolves once it runs (rejects when it could not start). */
+  spawn(spec: SpawnSpec): Promise<ChildProcess> {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
+    this.thread ??= serverThread<ToSpawner, FromSpawner>(workerEntry("spawner"), backgroundThread(), (m) => this.onMessage(m), (why) => this.died(why));
+    const id = this.nextId++;
+    const l: Live = { spec, started: Promise.withResolvers(), exited: Promise.withResolvers(), child: null };
+    this.live.set(id, l);
+    this.send({ kind: "spawn", id, cmd: spec.cmd, cwd: spec.cwd, env: spec.env, nice: nicenessBelow(spec.nice) });
+    return l.started.promise;
+  }
 
-function settle(id: number, result: { code: number | null; signal: string | null }) {
-  const l = live.get(id);
-  if (!l) return;
-  live.delete(id);
-  if (l.child) l.child.ended = true;
-  l.exited.resolve(result);
-  if (live.size === 0) quiet();
-}
+  private send(m: ToSpawner) {
+    this.thread?.post(m);
+  }
 
-function onMessage(m: FromSpawner) {
-  const l = live.get(m.id);
-  if (!l) return;
-  if (m.kind === "lines") for (const line of m.lines) l.spec.onLine(m.level, line);
-  else if (m.kind === "spawned") {
-    const id = m.id;
-    const child = {
-      pid: m.pid,
-      exited: l.exited.promise,
-      ended: false,
-      write: (text: string) => send({ kind: "write", id, text }),
-      end: () => send({ kind: "end", id }),
-      kill: (signal: "SIGTERM" | "SIGKILL") => send({ kind: "kill", id, signal }),
-    };
-    l.child = child;
-    l.started.resolve(child);
-  } else if (m.kind === "failed") {
-    live.delete(m.id);
-    l.started.reject(new Error(m.message));
-    if (live.size === 0) quiet();
-  } else settle(m.id, { code: m.code, signal: m.signal });
-}
+  private settle(id: number, result: { code: number | null; signal: string | null }) {
+    const l = this.live.get(id);
+    if (!l) return;
+    this.live.delete(id);
+    if (l.child) l.child.ended = true;
+    l.exited.resolve(result);
+    if (this.live.size === 0) this.quiet();
+  }
 
-/**
- * The thread died (it should not): its processes are killed and reported ended. Their pipes belong
- * to the process, not to the thread, so a bot would otherwise run on with nobody to read it.
- */
-function died(why: string) {
-  worker = null;
-  for (const [id, l] of live) {
-    if (l.child) {
-      try {
-        process.kill(l.child.pid, "SIGKILL");
-      } catch {
-        // ended already
+  private onMessage(m: FromSpawner) {
+    const l = this.live.get(m.id);
+    if (!l) return;
+    if (m.kind === "lines") for (const line of m.lines) l.spec.onLine(m.level, line);
+    else if (m.kind === "spawned") {
+      const id = m.id;
+      const child = {
+        pid: m.pid,
+        exited: l.exited.promise,
+        ended: false,
+        write: (text: string) => this.send({ kind: "write", id, text }),
+        end: () => this.send({ kind: "end", id }),
+        kill: (signal: "SIGTERM" | "SIGKILL") => this.send({ kind: "kill", id, signal }),
+      };
+      l.child = child;
+      l.started.resolve(child);
+    } else if (m.kind === "failed") {
+      this.live.delete(m.id);
+      l.started.reject(new Error(m.message));
+      if (this.live.size === 0) this.quiet();
+    } else this.settle(m.id, { code: m.code, signal: m.signal });
+  }
+
+  /**
+   * The thread died (it should not): its processes are killed and reported ended. Their pipes belong
+   * to the process, not to the thread, so a bot would otherwise run on with nobody to read it.
+   */
+  private died(why: string) {
+    this.thread = null;
+    for (const [id, l] of this.live) {
+      if (l.child) {
+        try {
+          process.kill(l.child.pid, "SIGKILL");
+        } catch {
+          // ended already
+        }
+        this.settle(id, { code: null, signal: null });
+      } else {
+        this.live.delete(id);
+        l.started.reject(new Error(`the preview's process thread stopped: ${why}`));
       }
-      settle(id, { code: null, signal: null });
     }
-    else {
-      live.delete(id);
-      l.started.reject(new Error(`the preview's process thread stopped: ${why}`));
-    }
+  }
+
+  private quiet() {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = setTimeout(() => {
+      this.idle = null;
+      if (this.live.size > 0 || !this.thread) return;
+      const t = this.thread;
+      this.thread = null;
+      void t.end();
+    }, IDLE_MS);
+    this.idle.unref();
   }
 }
 
-function start() {
-  return serverThread<ToSpawner, FromSpawner>(WORKER_ENTRY, backgroundThread(), onMessage, died);
-}
-
-function quiet() {
-  if (idle) clearTimeout(idle);
-  idle = setTimeout(() => {
-    idle = null;
-    if (live.size > 0 || !worker) return;
-    const w = worker;
-    worker = null;
-    void w.end();
-  }, IDLE_MS);
-  idle.unref();
-}
+/** The server's one spawner (a test reaches its thread to make it fail). */
+export const spawner = new Spawner();
 
 /** Starts a process from the thread; resolves once it runs (rejects when it could not start). */
-export function spawnOffThread(spec: SpawnSpec): Promise<ChildProcess> {
-  if (idle) clearTimeout(idle);
-  idle = null;
-  worker ??= start();
-  const id = nextId++;
-  const l: Live = { spec, started: Promise.withResolvers(), exited: Promise.withResolvers(), child: null };
-  live.set(id, l);
-  send({ kind: "spawn", id, cmd: spec.cmd, cwd: spec.cwd, env: spec.env, nice: nicenessBelow(spec.nice) });
-  return l.started.promise;
-}
+export const spawnOffThread = (spec: SpawnSpec): Promise<ChildProcess> => spawner.spawn(spec);

@@ -9,9 +9,7 @@
 import type { Database } from "bun:sqlite";
 import { backgroundThread } from "../lib/priority";
 import { serverThread } from "../lib/server-thread";
-
-/** checkpoint-worker.ts beside this file; in the compiled executable, the entry point scripts/build.ts adds. */
-const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./db/checkpoint-worker.ts" : new URL("./checkpoint-worker.ts", import.meta.url).href;
+import { workerEntry } from "../lib/worker-entry";
 
 /** WAL pages (4 KiB each) beyond which the connection that commits checkpoints after all: about 40 MB. */
 export const FALLBACK_PAGES = 10_000;
@@ -34,7 +32,7 @@ export function checkpointOffThread(sqlite: Database, path: string, everyMs = EV
   let waiters: ((r: { busy: number; log: number; checkpointed: number }) => void)[] = [];
   const closed = Promise.withResolvers<void>();
   const w = serverThread<ToCheckpointer, FromCheckpointer>(
-    WORKER_ENTRY,
+    workerEntry("checkpointer"),
     backgroundThread(),
     (m) => {
       if (m === "closed") return closed.resolve();

@@ -3,7 +3,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { getPriority } from "node:os";
 import { tmpdir } from "node:os";
-import { spawnOffThread, type ChildProcess } from "../../src/bots/spawn-thread";
+import { readFileSync } from "node:fs";
+import { spawner, spawnOffThread, type ChildProcess } from "../../src/bots/spawn-thread";
 import { backgroundCpus } from "../../src/lib/priority";
 import { coresOfThreads, listOf } from "../support/cpus";
 import { until } from "../support/process";
@@ -99,5 +100,34 @@ describe("processes started off the event loop", () => {
 
   test("a program that cannot start is refused", async () => {
     await expect(spawnOffThread({ cmd: ["/nonexistent/botloom-program"], cwd: tmpdir(), env, nice: 0, onLine: () => {} })).rejects.toThrow();
+  });
+
+  test("a thread that dies takes its processes with it; the next start gets a new thread", async () => {
+    const { child } = await run("setInterval(() => {}, 1000)");
+    started.push(child);
+    const alive = () => {
+      try {
+        process.kill(child.pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive()).toBe(true);
+    // a bug in the thread: a message it cannot read throws outside its own error handling
+    const own = spawner as unknown as { thread: { post(m: unknown): void } | null };
+    const dying = own.thread!;
+    dying.post(null);
+    // reported ended without a code: the thread that knew it is gone
+    expect(await child.exited).toEqual({ code: null, signal: null });
+    expect(child.ended).toBe(true);
+    expect(own.thread).toBeNull();
+    // killed, not left running with nobody reading its pipes (reaped by the test runner's Bun when it ends)
+    await until(() => !alive() || readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]!.startsWith("Z"), "the orphan to be killed");
+    const next = await run('console.log("after")');
+    started.push(next.child);
+    expect(await next.child.exited).toEqual({ code: 0, signal: null });
+    expect(next.lines).toEqual([["stdout", "after"]]);
+    expect(own.thread).not.toBe(dying);
   });
 });

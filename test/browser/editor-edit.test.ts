@@ -172,6 +172,41 @@ describe.skipIf(!haveChromium)("editor: editing", () => {
     expect(env.b.errors.filter((e) => !e.includes("409"))).toEqual([]);
   }, 45_000);
 
+  test("keep mine pressed while a save on the old copy is on its way still overwrites, once that one is refused", async () => {
+    const { page } = env.b;
+    const theirs = await stored(env, projectId);
+    theirs.data.sheets[0].nodes.find((n: any) => n.id === "hello").data.messageText = "Theirs again";
+    expect((await env.t.call("PUT", `/api/projects/${projectId}`, { cookie: env.cookie, json: { data: theirs.data, baseUpdatedAt: theirs.updatedAt } })).status).toBe(200);
+    await page.getByTestId("remote-change").waitFor();
+    await page.getByRole("button", { name: "Ignore" }).click();
+    await pick(page, "hello");
+    await page.getByRole("complementary", { name: "Properties" }).getByLabel("Text", { exact: true }).fill("Mine, after a wait");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    const dialog = page.getByRole("alertdialog");
+    await dialog.waitFor();
+    // Save once more with the dialog open: that save names the old copy and is held on its way
+    const seen = Promise.withResolvers<void>();
+    const release = Promise.withResolvers<void>();
+    let held = false;
+    await page.route(`**/api/projects/${projectId}`, async (route) => {
+      if (route.request().method() !== "PUT" || held) return route.fallback();
+      held = true;
+      seen.resolve();
+      await release.promise;
+      await route.fallback();
+    });
+    await page.keyboard.press("Control+s");
+    await seen.promise;
+    await dialog.getByRole("button", { name: /Keep mine/ }).click();
+    release.resolve();
+    // the held save gets 409; keep mine, queued behind it, still names the copy it was shown
+    await dialog.waitFor({ state: "hidden" });
+    await page.getByTestId("save-status").filter({ hasText: /^Saved$/ }).waitFor();
+    await page.unroute(`**/api/projects/${projectId}`);
+    const p = await stored(env, projectId);
+    expect(p.data.sheets[0].nodes.find((n: any) => n.id === "hello").data.messageText).toBe("Mine, after a wait");
+  }, 45_000);
+
   test("autosave stores an edit without pressing Save", async () => {
     const { page } = env.b;
     await page.getByLabel("Autosave").check();

@@ -10,9 +10,8 @@ import { AppError, type ErrorCode } from "../../errors";
 import { backgroundThread } from "../../lib/priority";
 import { serverThread, type ServerThread } from "../../lib/server-thread";
 import type { HostAnswers, HostConfig, HostMessage, HostNotice, HostReply, HostRequest } from "./host-protocol";
+import { workerEntry } from "../../lib/worker-entry";
 
-/** host-worker.ts beside this file; in the compiled executable, the entry point scripts/build.ts adds. */
-const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./modules/preview/host-worker.ts" : new URL("./host-worker.ts", import.meta.url).href;
 const IDLE_MS = 60_000;
 
 export class PreviewHost {
@@ -103,6 +102,6 @@ export class PreviewHost {
   }
 
   private startThread() {
-    return serverThread<HostMessage, HostReply | HostNotice>(WORKER_ENTRY, backgroundThread({ config: this.config }), (m) => this.onMessage(m), (why) => this.died(why));
+    return serverThread<HostMessage, HostReply | HostNotice>(workerEntry("previewHost"), backgroundThread({ config: this.config }), (m) => this.onMessage(m), (why) => this.died(why));
   }
 }

@@ -6,6 +6,7 @@ import { SPARE_CORES, workerPool } from "../../lib/worker-pool";
 import type { PageQuery, Row } from "./queries";
 import type { TableView } from "./model";
 import type { ErrorCode } from "../../errors";
+import { workerEntry } from "../../lib/worker-entry";
 
 export type ReadJob =
   | { kind: "list"; path: string }
@@ -24,12 +25,9 @@ export type ReadReply =
   | { missing: true }
   | { failed: string };
 
-/** read-worker.ts beside this file; in the compiled executable, the entry point scripts/build.ts adds. */
-const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./modules/tables/read-worker.ts" : new URL("./read-worker.ts", import.meta.url).href;
-
 /** One core stays with the event loop; at most two reads at once; an idle reader ends after 30 s. */
 export const readOffThread = workerPool<ReadJob, ReadReply>({
-  entry: WORKER_ENTRY,
+  entry: workerEntry("tablesReader"),
   size: SPARE_CORES,
   idleMs: 30_000,
   name: "the tables reader",

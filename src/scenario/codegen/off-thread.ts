@@ -7,6 +7,7 @@ import { ScenarioError } from "../../errors";
 import { SPARE_CORES, workerPool } from "../../lib/worker-pool";
 import type { GeneratedBot, GenerateOptions } from "./index";
 import { programCache } from "./program-cache";
+import { workerEntry } from "../../lib/worker-entry";
 
 export interface Job {
   /** the scenario as JSON text (the stored text as it is: parsed in the worker, not on the event loop) */
@@ -32,14 +33,8 @@ export type Reply = Generated | { issues: Issue[] } | { limit: string } | { unre
 /** What a stored scenario gave: its program, or why there is none besides a ScenarioError. */
 export type StoredGenerate = Generated | { limit: string } | { unreadable: true };
 
-/**
- * worker.ts beside this file; in the compiled executable this file is part of a chunk, and the
- * worker is the entry point scripts/build.ts adds, named by its path under src/ (the build's root).
- */
-const WORKER_ENTRY = import.meta.url.includes("/$bunfs/") ? "./scenario/codegen/worker.ts" : new URL("./worker.ts", import.meta.url).href;
-
 /** One core stays with the event loop; at most two generate at once (bench/health-under-load.ts); an idle worker ends after 30 s. */
-const run = workerPool<Job, Reply>({ entry: WORKER_ENTRY, size: SPARE_CORES, idleMs: 30_000, name: "the generator's worker" });
+const run = workerPool<Job, Reply>({ entry: workerEntry("generator"), size: SPARE_CORES, idleMs: 30_000, name: "the generator's worker" });
 
 /**
  * Programs of the last calls that named a `scope` (program-cache.ts): at most 16, 48 MB in all (a

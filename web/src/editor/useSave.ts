@@ -29,9 +29,13 @@ export function useSave(store: EditorStore, projectId: number, initial: ProjectR
   /** the document as the server holds it (for "did the transitions of this sheet change") */
   const stored = useRef<Doc>(store.state.saved);
   const saving = useRef(false);
-  /** an explicit save asked for while another save was on its way (its commit message): it runs next */
-  const queued = useRef<string | null>(null);
-  const latestSave = useRef<(commitMessage?: string) => Promise<void>>(async () => {});
+  /**
+   * An explicit save asked for while another save was on its way: it runs next, with its commit
+   * message. "Keep mine" names the other copy's version as its base; that holds unless the save on
+   * its way was stored (then this copy is the newest and names its own).
+   */
+  const queued = useRef<{ commitMessage: string; overrideBase?: string; baseThen: string } | null>(null);
+  const latestSave = useRef<(commitMessage?: string, overrideBase?: string) => Promise<void>>(async () => {});
   const doc = useEditor(store, (s) => s.doc);
   const saved = useEditor(store, (s) => s.saved);
   const [status, setStatus] = useState<SaveStatus>("idle");
@@ -60,7 +64,7 @@ export function useSave(store: EditorStore, projectId: number, initial: ProjectR
       if (saving.current) {
         // Save pressed while an autosave is on its way is not lost: it runs once that one has
         // answered, with the edits made since and its commit message (a named version).
-        if (commitMessage !== undefined) queued.current = commitMessage;
+        if (commitMessage !== undefined) queued.current = { commitMessage, overrideBase, baseThen: base.current };
         return;
       }
       saving.current = true;
@@ -94,7 +98,7 @@ export function useSave(store: EditorStore, projectId: number, initial: ProjectR
         saving.current = false;
         const next = queued.current;
         queued.current = null;
-        if (next !== null) void latestSave.current(next);
+        if (next !== null) void latestSave.current(next.commitMessage, base.current === next.baseThen ? next.overrideBase : undefined);
       }
     },
     [projectId, restart, store, onSaved, t],
