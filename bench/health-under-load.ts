@@ -13,9 +13,8 @@
 //   bun bench/health-under-load.ts [--seconds 24] [--rounds 3] [--generators 8] [--previewers 2] [--sql 1]
 //     [--generate-rate N]: N generates a second in all (default 8; 0: each client without pause)
 //     [--preview-rate N]: each previewer starts N previews a second (default 1; 0: without pause)
-//   24 seconds of each kind of window (about 2,200 probes each) by default: a p99 rests on its 1%
-//   worst samples, and 12 seconds' 11 moved the ratio by half its value from run to run
-//   (docs/performance.md "The figure on a second machine").
+//   24 seconds of each kind of window by default (about 2,200 probes each): a p99 then rests on
+//   its 22 worst samples rather than 11 (docs/performance.md "The figure on a second machine").
 //   --profile <dir>: the server from source under Bun's CPU profiler (written there at the end)
 //   --gc-log: the server logs its garbage collections (BUN_JSC_logGC); reports, per kind of
 //     window, the collections of the event loop's heap and their pauses

@@ -15,6 +15,19 @@ import type { Database } from "bun:sqlite";
 export const CONNECTION_CACHE_KIB = 256;
 
 /**
+ * Closes a connection now, with every statement prepared on it. A plain close() leaves SQLite's
+ * "zombie": the file and its WAL stay open until the statements are collected, which in a runner
+ * hosting other bots may be long after the bot stopped (test/bots/runners-stop.test.ts).
+ */
+export function closeNow(d: Database) {
+  try {
+    d.close(true);
+  } catch {
+    d.close();
+  }
+}
+
+/**
  * Statements prepared when first used: each costs its connection about 6.5 KB, a bot carries some
  * fifty, and most of a runner's hundreds of bots are idle (docs/performance.md). `make` maps a name
  * to what prepares it (db.prepare: db.query would keep it in the connection's own cache too); the

@@ -1,6 +1,7 @@
 // Runtime source: bot_table and psql_query on the project's own SQLite file (DATABASE_PATH; an
 // in-memory database when the bot runs without one). (Part of every generated bot; see types.ts.)
 import { Database } from "bun:sqlite";
+import { closeNow } from "./connection";
 import { nodeError } from "./control";
 import { log } from "./flow";
 import type { SqlNode, TableOpNode } from "./logic-tables";
@@ -33,7 +34,7 @@ export function scenarioDb(): Database {
 export const openScenarioDb = (): Database | undefined => scenarioConnection ?? undefined;
 
 export function closeScenarioDb() {
-  scenarioConnection?.close();
+  if (scenarioConnection) closeNow(scenarioConnection);
   scenarioConnection = null;
 }
 

@@ -4,6 +4,7 @@
 import { webhookCallback } from "grammy";
 import { writeSync as writeFdSync } from "node:fs";
 import { format as formatLine } from "node:util";
+import { closeNow } from "./connection";
 import { closeScenarioDb, openScenarioDb } from "./data";
 import { chatQueues } from "./flow";
 import { closePgPools } from "./pg";
@@ -199,7 +200,7 @@ export async function release() {
     if (pruneTimer) clearInterval(pruneTimer);
     flushRecords(true);
     closeScenarioDb();
-    db?.close();
+    if (db) closeNow(db);
     closePgPools();
   } catch (err) {
     console.error("while stopping:", err);
