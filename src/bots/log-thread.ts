@@ -4,7 +4,6 @@
 import { backgroundThread } from "../lib/priority";
 import { serverThread } from "../lib/server-thread";
 import type { LogEntry } from "./log-batches";
-import { workerEntry } from "../lib/worker-entry";
 
 export type ToLogThread = LogEntry[] | { kind: "written"; call: number } | { kind: "close" };
 export type FromLogThread = { kind: "written"; call: number } | { kind: "closed" };
@@ -23,7 +22,7 @@ export function logThread(path: string, fallback: (batch: LogEntry[]) => void): 
   const waiting = new Map<number, () => void>();
   const closed = Promise.withResolvers<void>();
   const thread = serverThread<ToLogThread, FromLogThread>(
-    workerEntry("logWriter"),
+    "logWriter",
     backgroundThread({ path }),
     (m) => {
       if (m.kind === "closed") return closed.resolve();

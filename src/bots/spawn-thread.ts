@@ -10,7 +10,6 @@
 import type { FromSpawner, ToSpawner } from "./spawn-protocol";
 import { backgroundThread, nicenessBelow } from "../lib/priority";
 import { serverThread, type ServerThread } from "../lib/server-thread";
-import { workerEntry } from "../lib/worker-entry";
 
 const IDLE_MS = 60_000;
 
@@ -54,7 +53,7 @@ class Spawner {
   spawn(spec: SpawnSpec): Promise<ChildProcess> {
     if (this.idle) clearTimeout(this.idle);
     this.idle = null;
-    this.thread ??= serverThread<ToSpawner, FromSpawner>(workerEntry("spawner"), backgroundThread(), (m) => this.onMessage(m), (why) => this.died(why));
+    this.thread ??= serverThread<ToSpawner, FromSpawner>("spawner", backgroundThread(), (m) => this.onMessage(m), (why) => this.died(why));
     const id = this.nextId++;
     const l: Live = { spec, started: Promise.withResolvers(), exited: Promise.withResolvers(), child: null };
     this.live.set(id, l);

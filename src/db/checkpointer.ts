@@ -9,7 +9,6 @@
 import type { Database } from "bun:sqlite";
 import { backgroundThread } from "../lib/priority";
 import { serverThread } from "../lib/server-thread";
-import { workerEntry } from "../lib/worker-entry";
 
 /** WAL pages (4 KiB each) beyond which the connection that commits checkpoints after all: about 40 MB. */
 export const FALLBACK_PAGES = 10_000;
@@ -32,7 +31,7 @@ export function checkpointOffThread(sqlite: Database, path: string, everyMs = EV
   let waiters: ((r: { busy: number; log: number; checkpointed: number }) => void)[] = [];
   const closed = Promise.withResolvers<void>();
   const w = serverThread<ToCheckpointer, FromCheckpointer>(
-    workerEntry("checkpointer"),
+    "checkpointer",
     backgroundThread(),
     (m) => {
       if (m === "closed") return closed.resolve();

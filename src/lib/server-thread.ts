@@ -4,6 +4,8 @@
 // Unreferenced from the start: the server's listener keeps the process alive, a thread must not
 // (one that must, while it works, says so with `ref`).
 
+import { workerEntry, type WorkerName } from "./worker-entry";
+
 /** Bun's Worker: ref/unref as on timers (the DOM type the checker sees lacks them). */
 type BunWorker = Worker & { ref(): void; unref(): void };
 
@@ -15,8 +17,8 @@ export interface ServerThread<In> {
   end(): Promise<void>;
 }
 
-export function serverThread<In, Out>(entry: string, options: WorkerOptions | undefined, onMessage: (m: Out) => void, onDeath: (why: string) => void): ServerThread<In> {
-  const w = new Worker(entry, options) as BunWorker;
+export function serverThread<In, Out>(name: WorkerName, options: WorkerOptions | undefined, onMessage: (m: Out) => void, onDeath: (why: string) => void): ServerThread<In> {
+  const w = new Worker(workerEntry(name), options) as BunWorker;
   let over = false;
   const died = (why: string) => {
     if (over) return;

@@ -5,7 +5,6 @@
 // which a pool's one answer per job does not give (docs/campaigns.md#the-sender).
 import { serverThread, type ServerThread } from "../../lib/server-thread";
 import type { FromThread, ToThread } from "./send-protocol";
-import { workerEntry } from "../../lib/worker-entry";
 
 const IDLE_MS = 60_000;
 
@@ -52,7 +51,7 @@ export class SendThread {
   private spawn(): ServerThread<ToThread> {
     // Not a background thread (no backgroundThread()): the sender keeps the server's priority and
     // cores, a campaign's pace is the owner's promise (niced, it gained nothing: docs/performance.md).
-    const t = serverThread<ToThread, FromThread>(workerEntry("campaignSender"), undefined, this.onMessage, (why) => {
+    const t = serverThread<ToThread, FromThread>("campaignSender", undefined, this.onMessage, (why) => {
       if (this.worker !== t) return;
       this.end();
       this.onDeath(why);

@@ -10,7 +10,6 @@ import { AppError, type ErrorCode } from "../../errors";
 import { backgroundThread } from "../../lib/priority";
 import { serverThread, type ServerThread } from "../../lib/server-thread";
 import type { HostAnswers, HostConfig, HostMessage, HostNotice, HostReply, HostRequest } from "./host-protocol";
-import { workerEntry } from "../../lib/worker-entry";
 
 const IDLE_MS = 60_000;
 
@@ -102,6 +101,6 @@ export class PreviewHost {
   }
 
   private startThread() {
-    return serverThread<HostMessage, HostReply | HostNotice>(workerEntry("previewHost"), backgroundThread({ config: this.config }), (m) => this.onMessage(m), (why) => this.died(why));
+    return serverThread<HostMessage, HostReply | HostNotice>("previewHost", backgroundThread({ config: this.config }), (m) => this.onMessage(m), (why) => this.died(why));
   }
 }
