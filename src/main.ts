@@ -19,6 +19,7 @@ import { createLogger, type Logger } from "./log";
 import type { AppContext } from "./context";
 import type { RunningServer } from "./server";
 import { VERSION } from "./version";
+import { closeNow } from "./lib/shared-runtime";
 
 /** How long after listening bot resume and the backup schedule begin (the first requests do not wait for them). */
 const BACKGROUND_DELAY_MS = 100;
@@ -74,7 +75,7 @@ async function serve(init: boolean) {
   log = logger;
   const created = init ? initDataDir(config).createdKey : null;
   const sqlite = openingDatabases(config, () => openSqlite(config.databasePath));
-  stopRunning = async () => sqlite.close();
+  stopRunning = async () => closeNow(sqlite);
   if (!lockDataDir(config.dataDir)) {
     const pid = runningServerPid(config.dataDir);
     throw new ConfigError(`another Botloom server${pid ? ` (pid ${pid})` : ""} is running on DATA_DIR ${config.dataDir}: stop it first, or give this one a DATA_DIR of its own`);
@@ -99,7 +100,7 @@ async function serve(init: boolean) {
   // While the app loads a stop ends what exists by then: held requests are closed, not answered.
   stopRunning = async () => {
     await listener.server.stop(true);
-    sqlite.close();
+    closeNow(sqlite);
   };
   writePidFile(config.dataDir);
   forgetPid = () => removePidFile(config.dataDir);

@@ -3,6 +3,7 @@
 import { Database } from "bun:sqlite";
 import { existsSync, readSync, openSync, closeSync } from "node:fs";
 import { embeddedMigrations } from "./migrations";
+import { closeNow } from "../lib/shared-runtime";
 
 const SQLITE_MAGIC = "SQLite format 3\0";
 
@@ -23,7 +24,7 @@ export function vacuumInto(source: Database | string, target: string) {
     db.exec("PRAGMA synchronous = OFF");
     db.prepare("VACUUM INTO ?").run(target);
   } finally {
-    db.close();
+    closeNow(db);
   }
 }
 
@@ -81,7 +82,7 @@ export function checkPlatformDatabase(path: string): DatabaseCheck {
   } catch (e) {
     return { ok: false, reason: `it cannot be read (${e instanceof Error ? e.message : String(e)})` };
   } finally {
-    db.close();
+    closeNow(db);
   }
 }
 
@@ -95,6 +96,6 @@ export function checkProjectDatabase(path: string): DatabaseCheck {
   } catch (e) {
     return { ok: false, reason: `it cannot be read (${e instanceof Error ? e.message : String(e)})` };
   } finally {
-    db.close();
+    closeNow(db);
   }
 }

@@ -5,6 +5,7 @@ import * as schema from "./schema";
 import { embeddedMigrations } from "./migrations";
 import { immediateTransactions } from "./immediate";
 import { openSqlite } from "./sqlite";
+import { closeNow } from "../lib/shared-runtime";
 
 export { applyPragmas } from "./sqlite";
 
@@ -45,5 +46,5 @@ export function closeDatabase(db: Db) {
   try {
     db.$client.exec("PRAGMA optimize");
   } catch {}
-  db.$client.close();
+  closeNow(db.$client);
 }

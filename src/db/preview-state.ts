@@ -6,6 +6,7 @@
 import { Database } from "bun:sqlite";
 import { existsSync, statSync } from "node:fs";
 import { schemaIsSound } from "./project-schema-check";
+import { closeNow } from "../lib/shared-runtime";
 
 /** Read-only connections kept, most recently used last (a preview per user, a few users at once). */
 const MAX_READERS = 16;
@@ -21,7 +22,8 @@ function opened(path: string, readonly: boolean): Database {
 const schemaVersion = (d: Database) => d.query<{ schema_version: number }, []>("PRAGMA schema_version").get()?.schema_version ?? -1;
 
 function forget(path: string) {
-  readers.get(path)?.d.close();
+  const r = readers.get(path);
+  if (r) closeNow(r.d);
   readers.delete(path);
 }
 
@@ -54,7 +56,7 @@ function withWriter<T>(path: string, use: (d: Database) => T): T | null {
   try {
     return schemaIsSound(d) ? use(d) : null;
   } finally {
-    d.close();
+    closeNow(d);
   }
 }
 

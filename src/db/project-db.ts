@@ -7,6 +7,7 @@ import { existsSync, linkSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { immediateTransactions } from "./immediate";
+import { closeNow } from "../lib/shared-runtime";
 import { eq, inArray } from "drizzle-orm";
 import { repairSchema, schemaIsSound, type SchemaEntry } from "./project-schema-check";
 import { PROJECT_DB_DDL, projectAnalyticsTables, projectBotChats, projectBotMessageDetails, projectBotMessages, projectBotPayments, projectBotPeople, projectBotState, projectBotUsers, projectBotWaits, projectCampaignAlbumMessages, projectCampaignRecipients, projectCampaigns, projectCampaignTimeZones, projectContent, projectMediaFileIds, projectSchema, projectSendPace } from "./project-schema";
@@ -111,7 +112,7 @@ export class ProjectDatabases {
       this.verify(projectId, sqlite);
     } catch (e) {
       // A schema that cannot even be dropped (a virtual table of an unknown module) is not read.
-      sqlite.close();
+      closeNow(sqlite);
       throw e;
     }
     // A bot process writes this file too: read-then-write transactions must begin IMMEDIATE.
@@ -121,7 +122,7 @@ export class ProjectDatabases {
       const [oldest, conn] = this.open_.entries().next().value!;
       this.open_.delete(oldest);
       this.checked.delete(oldest);
-      conn.$client.close();
+      closeNow(conn.$client);
     }
     return db;
   }
@@ -147,7 +148,8 @@ export class ProjectDatabases {
 
   /** Closes the project's connection, if open (another thread's: the campaign sender's, before the file goes). */
   close(projectId: number) {
-    this.open_.get(projectId)?.$client.close();
+    const open = this.open_.get(projectId);
+    if (open) closeNow(open.$client);
     this.open_.delete(projectId);
     this.checked.delete(projectId);
   }
@@ -159,7 +161,7 @@ export class ProjectDatabases {
     if (open) {
       // Closing checkpoints the WAL; no need to wait for the disk for a file about to go.
       open.exec("PRAGMA synchronous = OFF");
-      open.close();
+      closeNow(open);
     }
     this.open_.delete(projectId);
     this.checked.delete(projectId);
@@ -204,7 +206,7 @@ export class ProjectDatabases {
   }
 
   closeAll() {
-    for (const db of this.open_.values()) db.$client.close();
+    for (const db of this.open_.values()) closeNow(db.$client);
     this.open_.clear();
     this.checked.clear();
   }

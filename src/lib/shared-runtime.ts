@@ -2,7 +2,8 @@
 // secret masker (runtime/secret-forms.ts) — one policy and one masker for the platform and every
 // bot (docs/security.md) — the update kinds a scenario asks for (runtime/update-kinds.ts), which
 // the platform gives setWebhook as polling bots give getUpdates (docs/runtime.md "Update kinds"),
-// the file a message carries (runtime/message-file.ts), recorded by the bot and the platform, and the
+// the file a message carries (runtime/message-file.ts), recorded by the bot and the platform, closing
+// a SQLite connection with its statements at once (runtime/connection.ts closeNow), and the
 // token's send pace in its project file (runtime/pace.ts: docs/campaigns.md#one-pace-per-token). The server runs the very text bots carry (runtime-text.ts): Bun's bundler
 // cannot take one file both as a module and as a text import, and the binary needs the text.
 // Only types are imported from the runtime files (erased), so they stay text-only in the bundle.
@@ -12,6 +13,7 @@ import type * as Forms from "../scenario/codegen/runtime/secret-forms";
 import type * as UpdateKinds from "../scenario/codegen/runtime/update-kinds";
 import type * as MessageFile from "../scenario/codegen/runtime/message-file";
 import type * as Pace from "../scenario/codegen/runtime/pace";
+import type * as Connection from "../scenario/codegen/runtime/connection";
 import { RUNTIME_EGRESS, RUNTIME_SHARED_PURE } from "../scenario/codegen/runtime-text";
 
 const NAMES = ["EgressError", "egressFetch", "egressPolicy", "parseEgressAllow", "secretMasker", "secretIndex"] as const;
@@ -20,11 +22,12 @@ type Shared = Pick<typeof Egress, "EgressError" | "egressFetch" | "egressPolicy"
 // The text's one import (program.ts IMPORTS) is its only parameter; everything else is a global.
 const transpiler = new Bun.Transpiler({ loader: "ts" });
 const shared = new Function("egressLookup", `${transpiler.transformSync(RUNTIME_EGRESS)}\nreturn { ${NAMES.join(", ")} };`)(lookup) as Shared;
-const pure = new Function(`${transpiler.transformSync(RUNTIME_SHARED_PURE)}\nreturn { updatesAskedFor, messageFileId, reserveSendTime, holdSendTime };`)() as Pick<typeof UpdateKinds, "updatesAskedFor"> &
+const pure = new Function(`${transpiler.transformSync(RUNTIME_SHARED_PURE)}\nreturn { updatesAskedFor, messageFileId, reserveSendTime, holdSendTime, closeNow };`)() as Pick<typeof UpdateKinds, "updatesAskedFor"> &
   Pick<typeof MessageFile, "messageFileId"> &
-  Pick<typeof Pace, "reserveSendTime" | "holdSendTime">;
+  Pick<typeof Pace, "reserveSendTime" | "holdSendTime"> &
+  Pick<typeof Connection, "closeNow">;
 
-export const { updatesAskedFor, messageFileId, reserveSendTime, holdSendTime } = pure;
+export const { updatesAskedFor, messageFileId, reserveSendTime, holdSendTime, closeNow } = pure;
 
 export const { EgressError, egressFetch, egressPolicy, parseEgressAllow, secretMasker, secretIndex } = shared;
 export type EgressError = Egress.EgressError;

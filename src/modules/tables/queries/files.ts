@@ -3,6 +3,7 @@
 // counts, their page marks) for as long as no other connection commits (PRAGMA data_version).
 import { Database } from "bun:sqlite";
 import { statSync } from "node:fs";
+import { closeNow } from "../../../lib/shared-runtime";
 import type { TableInfo } from "./schema";
 
 /** Connections kept open, most recently used last (each is three file descriptors). */
@@ -50,7 +51,8 @@ export function openFile(path: string, readonly: boolean): Database {
 }
 
 function close(path: string) {
-  open_.get(path)?.d.close();
+  const open = open_.get(path);
+  if (open) closeNow(open.d);
   open_.delete(path);
 }
 

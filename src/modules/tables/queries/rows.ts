@@ -3,6 +3,7 @@
 import type { Database, SQLQueryBindings } from "bun:sqlite";
 import { db, forget, openFile, quote } from "./files";
 import { plainColumns, selectList, type Cell, type Row, type TableInfo } from "./schema";
+import { closeNow } from "../../../lib/shared-runtime";
 
 export function rowById(path: string, t: TableInfo, id: number): Row | undefined {
   return db(path).query<Row, [number]>("SELECT " + selectList(t) + " FROM main." + quote(t.name) + " WHERE " + t.key + " = ?").get(id) ?? undefined;
@@ -60,6 +61,6 @@ export function* allRows(path: string, t: TableInfo, batch: number): Generator<R
     }
     if (rows.length) yield rows;
   } finally {
-    d.close();
+    closeNow(d);
   }
 }
