@@ -1,23 +1,61 @@
 // `npm test`: runs `bun test` and ends with the plain line "N passed, N failed" that CI counts.
-export {};
-// Extra arguments are passed through (e.g. `npm test -- test/auth`).
+// Without arguments the Chromium tests (test/browser) run in a `bun test` of their own beside the
+// rest: they mostly wait for the browser while the others mostly wait for servers and bots, and
+// together in one process they took 14 minutes of a 2-core CI run (docs/testing.md "Running").
+// Their output is held and printed whole after the others', so neither log is cut into the other.
+// Extra arguments are passed through (e.g. `npm test -- test/auth`) to one `bun test`.
+import { readdirSync } from "node:fs";
+
 const args = process.argv.slice(2);
-const proc = Bun.spawn([process.execPath, "test", ...args], {
-  stdout: "inherit",
-  stderr: "pipe",
-  env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" },
-});
-// bun test prints its summary on stderr; mirror it and keep it for counting.
-let tail = "";
-const decoder = new TextDecoder();
-for await (const chunk of proc.stderr) {
-  const s = decoder.decode(chunk, { stream: true });
-  process.stderr.write(s);
-  tail = (tail + s).slice(-20000);
+const TEST_DIR = import.meta.dir;
+const BROWSER = "test/browser";
+
+interface Outcome {
+  passed: number;
+  failed: number;
+  skipped: number;
+  code: number;
+  /** what it printed, when held */
+  held: string;
 }
-const code = await proc.exited;
-const passed = Number(/^\s*(\d+) pass\s*$/m.exec(tail)?.[1] ?? 0);
-const failed = Number(/^\s*(\d+) fail\s*$/m.exec(tail)?.[1] ?? 0);
-const skipped = Number(/^\s*(\d+) skip\s*$/m.exec(tail)?.[1] ?? 0);
+
+/** One `bun test` of `paths`: its stdout and stderr streamed here (`live`) or held for the caller to print. */
+async function run(paths: string[], live: boolean, title: string): Promise<Outcome> {
+  const proc = Bun.spawn([process.execPath, "test", ...paths], {
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" },
+  });
+  let held = "";
+  // bun test prints its summary on stderr; keep its tail for counting.
+  let tail = "";
+  const pump = async (stream: ReadableStream<Uint8Array>, to: NodeJS.WriteStream, counted: boolean) => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) {
+      const s = decoder.decode(chunk, { stream: true });
+      if (live) to.write(s);
+      else held += s;
+      if (counted) tail = (tail + s).slice(-20000);
+    }
+  };
+  await Promise.all([pump(proc.stdout, process.stdout, false), pump(proc.stderr, process.stderr, true)]);
+  const code = await proc.exited;
+  const count = (word: string) => Number(new RegExp(`^\\s*(\\d+) ${word}\\s*$`, "m").exec(tail)?.[1] ?? 0);
+  return { passed: count("pass"), failed: count("fail"), skipped: count("skip"), code, held: live ? "" : `\n──── ${title} ────\n${held}` };
+}
+
+const groups: Promise<Outcome>[] = [];
+if (args.length > 0) groups.push(run(args, true, "bun test"));
+else {
+  const rest = readdirSync(TEST_DIR, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && `test/${e.name}` !== BROWSER)
+    .map((e) => `test/${e.name}/`);
+  groups.push(run(rest, true, "server tests"), run([`${BROWSER}/`], false, "browser tests (test/browser)"));
+}
+const outcomes = await Promise.all(groups);
+for (const o of outcomes) if (o.held) process.stderr.write(o.held);
+const sum = (k: "passed" | "failed" | "skipped") => outcomes.reduce((n, o) => n + o[k], 0);
+const [passed, failed, skipped] = [sum("passed"), sum("failed"), sum("skipped")];
+const code = outcomes.find((o) => o.code !== 0)?.code ?? 0;
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(code !== 0 ? code || 1 : failed > 0 ? 1 : 0);
