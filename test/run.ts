@@ -27,7 +27,7 @@ interface Outcome {
 
 /** One `bun test` of `paths`: its stdout and stderr streamed here (`live`) or held for the caller to print. */
 async function run(paths: string[], live: boolean, title: string): Promise<Outcome> {
-  const proc = Bun.spawn([process.execPath, "test", ...(paths.includes("--timeout") ? [] : ["--timeout", TIMEOUT_MS]), ...paths], {
+  const proc = Bun.spawn([process.execPath, "test", ...(paths.some((a) => a.startsWith("--timeout")) ? [] : ["--timeout", TIMEOUT_MS]), ...paths], {
     stdout: "pipe",
     stderr: "pipe",
     env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" },

@@ -5,7 +5,6 @@ import * as schema from "./schema";
 import { embeddedMigrations } from "./migrations";
 import { immediateTransactions } from "./immediate";
 import { openSqlite } from "./sqlite";
-import { closeNow } from "../lib/shared-runtime";
 
 export { applyPragmas } from "./sqlite";
 
@@ -46,5 +45,11 @@ export function closeDatabase(db: Db) {
   try {
     db.$client.exec("PRAGMA optimize");
   } catch {}
-  closeNow(db.$client);
+  // With every statement, falling back to a plain close (docs/database.md "Closing a connection").
+  // Not closeNow itself: the log writer's thread uses this file and loads none of the bot runtime.
+  try {
+    db.$client.close(true);
+  } catch {
+    db.$client.close();
+  }
 }
