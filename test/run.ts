@@ -1,7 +1,7 @@
 // `npm test`: runs `bun test` and ends with the plain line "N passed, N failed" that CI counts.
 // Without arguments the Chromium tests (test/browser) run in a `bun test` of their own beside the
 // rest: they mostly wait for the browser while the others mostly wait for servers and bots, and
-// together in one process they took about 15½ minutes of a 2-core CI run (docs/testing.md "Running").
+// together in one process they took about 15½ minutes of a 2-core CI run (docs/testing.md "What a run prints").
 // Their output is held and printed whole after the others', so neither log is cut into the other.
 // Extra arguments are passed through (e.g. `npm test -- test/auth`) to one `bun test`.
 import { readdirSync } from "node:fs";
