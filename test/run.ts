@@ -15,6 +15,8 @@ const BROWSER = "test/browser";
  * while the two halves of the suite shared 2 cores. bunfig.toml has no key for it; `--timeout` is it.
  */
 const TIMEOUT_MS = "30000";
+/** How many lines of a failed test's error the recap repeats. */
+const RECAP_LINES = 40;
 
 interface Outcome {
   passed: number;
@@ -23,6 +25,8 @@ interface Outcome {
   code: number;
   /** what it printed, when held */
   held: string;
+  /** each failed test with the lines bun printed before it (its error), for the recap */
+  failures: string[];
 }
 
 /** One `bun test` of `paths`: its stdout and stderr streamed here (`live`) or held for the caller to print. */
@@ -35,19 +39,45 @@ async function run(paths: string[], live: boolean, title: string): Promise<Outco
   let held = "";
   // bun test prints its summary on stderr; keep its tail for counting.
   let tail = "";
+  // The last lines seen, to recap each failure with the error bun printed just before it.
+  const recent: string[] = [];
+  const failures: string[] = [];
+  const seen = new Set<string>();
+  let file = "";
+  let partial = "";
+  const scan = (s: string) => {
+    const lines = (partial + s).split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) {
+      if (/^test\/.*:$/.test(line)) file = line.slice(0, -1);
+      // bun may list the failures again at its end: each once.
+      if (/^\(fail\) /.test(line) && !seen.has(file + line)) {
+        seen.add(file + line);
+        failures.push([`${title} · ${file}`, ...recent, line].join("\n"));
+      }
+      if (/^\((pass|fail|skip|todo)\) |^test\/.*:$/.test(line)) recent.length = 0;
+      else {
+        recent.push(line);
+        if (recent.length > RECAP_LINES) recent.shift();
+      }
+    }
+  };
   const pump = async (stream: ReadableStream<Uint8Array>, to: NodeJS.WriteStream, counted: boolean) => {
     const decoder = new TextDecoder();
     for await (const chunk of stream) {
       const s = decoder.decode(chunk, { stream: true });
       if (live) to.write(s);
       else held += s;
-      if (counted) tail = (tail + s).slice(-20000);
+      if (counted) {
+        tail = (tail + s).slice(-20000);
+        scan(s);
+      }
     }
   };
   await Promise.all([pump(proc.stdout, process.stdout, false), pump(proc.stderr, process.stderr, true)]);
   const code = await proc.exited;
   const count = (word: string) => Number(new RegExp(`^\\s*(\\d+) ${word}\\s*$`, "m").exec(tail)?.[1] ?? 0);
-  return { passed: count("pass"), failed: count("fail"), skipped: count("skip"), code, held: live ? "" : `\n──── ${title} ────\n${held}` };
+  return { passed: count("pass"), failed: count("fail"), skipped: count("skip"), code, held: live ? "" : `\n──── ${title} ────\n${held}`, failures };
 }
 
 const groups: Promise<Outcome>[] = [];
@@ -60,6 +90,9 @@ else {
 }
 const outcomes = await Promise.all(groups);
 for (const o of outcomes) if (o.held) process.stderr.write(o.held);
+// CI keeps only the end of a run's output: say again which tests failed, and why, just above the count.
+const failures = outcomes.flatMap((o) => o.failures);
+if (failures.length > 0) process.stderr.write(`\n──── ${failures.length} failed ────\n${failures.join("\n\n")}\n`);
 const sum = (k: "passed" | "failed" | "skipped") => outcomes.reduce((n, o) => n + o[k], 0);
 const [passed, failed, skipped] = [sum("passed"), sum("failed"), sum("skipped")];
 const code = outcomes.find((o) => o.code !== 0)?.code ?? 0;

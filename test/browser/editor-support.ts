@@ -88,7 +88,8 @@ export async function connect(page: Page, from: { id: string; handle: string }, 
  * selected by a synthetic click; the canvas then pans it clear of the panels, and the real click follows.
  */
 export async function pick(page: Page, id: string) {
-  const head = nodeEl(page, id).locator(".ed-head");
+  const node = nodeEl(page, id);
+  const head = node.locator(".ed-head");
   const inView = () =>
     head.evaluate((h) => {
       const a = h.getBoundingClientRect();
@@ -97,10 +98,17 @@ export async function pick(page: Page, id: string) {
     });
   if (!(await inView())) {
     await head.dispatchEvent("click");
-    await nodeEl(page, id).and(page.locator(".selected")).waitFor();
-    await settled(page);
+    await node.and(page.locator(".selected")).waitFor();
   }
-  await head.click();
+  // Playwright aims at where the header is, then clicks: if the view pans in between (a panel that
+  // opens moves it, slowly on a busy machine) the click lands on the pane, which selects nothing.
+  // So aim once everything is still, and click again if it missed.
+  for (let attempt = 1; ; attempt++) {
+    await settled(page);
+    await head.click();
+    if (await node.and(page.locator(".selected")).waitFor({ timeout: 5_000 }).then(() => true, () => false)) return;
+    if (attempt === 3) throw new Error(`three clicks on the header of node ${id} left it unselected`);
+  }
 }
 
 /** Waits until the node boxes stop moving (layout, nudging and the view all done). */
