@@ -38,7 +38,15 @@ const outbox = createOutbox((text) => void process.stdout.write(text));
 /** Output lines leave in batches; exits, pongs and errors at once (outbox.ts). */
 const send = (message: RunnerEvent) => outbox.send(JSON.stringify(message), message.ev === "line");
 
-const bots = new Map<number, { hosted: HostedBot | null; stopTimer?: ReturnType<typeof setTimeout> }>();
+interface Entry {
+  hosted: HostedBot | null;
+  stopTimer?: ReturnType<typeof setTimeout>;
+  /** its start() has not settled yet */
+  starting?: boolean;
+  /** the code of an exit during the start, told once the start has settled */
+  exitCode?: number;
+}
+const bots = new Map<number, Entry>();
 
 /** The bot has ended (it exited, failed to start, or did not stop in time): said once. */
 function finish(id: number, code: number) {
@@ -79,7 +87,13 @@ function hostOf(id: number, env: Record<string, string>): BotHost {
     process: {
       env,
       exit(code = 0): never {
-        finish(id, code);
+        // An exit during the start (its token refused, say) ends the start, and the start first
+        // releases what it began, its project file among them (hosted.ts, startHosted): the end is
+        // told once that is done, so the platform never sees an ended bot that still holds its file.
+        // A stop asked meanwhile is told at once, as any stop.
+        const entry = bots.get(id);
+        if (entry?.starting && entry.stopTimer === undefined) entry.exitCode = code;
+        else finish(id, code);
         throw new BotExit(code);
       },
     },
@@ -90,16 +104,20 @@ function hostOf(id: number, env: Record<string, string>): BotHost {
 
 async function start(interpreter: Interpreter, id: number, tables: BotTables, env: Record<string, string>) {
   if (bots.has(id)) return consoleOf(id).error("this bot runs here already; the second start is ignored");
-  const entry: { hosted: HostedBot | null } = { hosted: null };
+  const entry: Entry = { hosted: null, starting: true };
   bots.set(id, entry);
   Atomics.store(shared, 0, id);
   try {
     entry.hosted = interpreter.createBot(tables, hostOf(id, env));
     await entry.hosted.start();
   } catch (err) {
-    if (err instanceof BotExit) return;
-    consoleOf(id).error("the bot failed to start:", err);
-    finish(id, 1);
+    if (!(err instanceof BotExit)) {
+      consoleOf(id).error("the bot failed to start:", err);
+      entry.exitCode ??= 1;
+    }
+  } finally {
+    entry.starting = false;
+    if (entry.exitCode !== undefined && bots.get(id) === entry) finish(id, entry.exitCode);
   }
 }
 
