@@ -58,7 +58,9 @@ for (const { isolation, mode } of cases) {
       const funnel = async () => (await p.t.call("GET", `/api/bot/tokens/${b.tokenId}/analytics/nodes`, { cookie: b.cookie })).body;
       const until = Date.now() + 10_000;
       let f = await funnel();
-      while (!f.edges?.some((e: { from: string }) => e.from === "paid") && Date.now() < until) {
+      // the node's visit and its transition may reach the rollups in different batches: wait for both
+      const counted = (x: typeof f) => x.edges?.some((e: { from: string }) => e.from === "paid") && x.items?.some((i: { nodeId: string }) => i.nodeId === "paid");
+      while (!counted(f) && Date.now() < until) {
         await Bun.sleep(100);
         f = await funnel();
       }

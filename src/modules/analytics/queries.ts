@@ -93,6 +93,15 @@ export function nodeCounts(db: ProjectDb, tokenId: number, fromDay: string, toDa
     .all();
 }
 
+/**
+ * The funnel's nodes and transitions read in one transaction: the bot writes a walk's visits and
+ * transitions in one commit, and two reads apart could fall on either side of it (a transition
+ * from a node the answer does not list).
+ */
+export function funnelCounts(db: ProjectDb, tokenId: number, fromDay: string, toDay: string) {
+  return db.transaction(() => ({ nodes: nodeCounts(db, tokenId, fromDay, toDay), edges: edgeCounts(db, tokenId, fromDay, toDay) }));
+}
+
 /** Distinct users per transition between two days. */
 export function edgeCounts(db: ProjectDb, tokenId: number, fromDay: string, toDay: string): { from: string; to: string; users: number }[] {
   return db

@@ -17,7 +17,7 @@ import {
   type NodeAnalytics,
   type Range,
 } from "./model";
-import { activeByLanguage, activeDays, edgeCounts, hourSums, nodeCounts, topTallies, usersUpTo, type BucketRow } from "./queries";
+import { activeByLanguage, activeDays, funnelCounts, hourSums, topTallies, usersUpTo, type BucketRow } from "./queries";
 
 const DAY_MS = 86_400_000;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -153,7 +153,7 @@ export class AnalyticsService {
     const { token, db } = this.open(tokenId, actorId);
     const range = parseHours(q.hours, q) ?? parseRange(q.from, q.to, NODES_MAX_DAYS);
     if (!db) return { items: [], edges: [], range };
-    const [counts, edges] = await Promise.all([nodeCounts(db, tokenId, range.from, range.to), edgeCounts(db, tokenId, range.from, range.to)]);
+    const { nodes: counts, edges } = await funnelCounts(db, tokenId, range.from, range.to);
     const sheetOf = this.sheetsOfNodes(token.projectId);
     return {
       items: counts
