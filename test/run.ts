@@ -52,17 +52,17 @@ async function run(paths: string[], live: boolean, title: string): Promise<Outco
   // The last lines seen, to recap each failure with the error bun printed just before it.
   const recent: string[] = [];
   const failures: Failure[] = [];
-  const seen = new Set<string>();
   let file = "";
+  // Bun lists the failed tests again at its end ("N tests failed:"), after the last file's name: not counted twice.
+  let listedAgain = false;
   let partial = "";
   const scan = (s: string) => {
     const lines = (partial + s).split("\n");
     partial = lines.pop() ?? "";
     for (const line of lines) {
       if (/^test\/.*:$/.test(line)) file = line.slice(0, -1);
-      // bun may list the failures again at its end: each once.
-      if (/^\(fail\) /.test(line) && !seen.has(file + line)) {
-        seen.add(file + line);
+      if (/^\d+ tests? failed:$/.test(line)) listedAgain = true;
+      if (/^\(fail\) /.test(line) && !listedAgain) {
         failures.push({ file, text: [`${title} · ${file}`, ...recent, line].join("\n") });
       }
       if (/^\((pass|fail|skip|todo)\) |^test\/.*:$/.test(line)) recent.length = 0;
@@ -115,8 +115,9 @@ const crashed = outcomes.find((o) => o.code !== 0 && (o.failures.length === 0 ||
 // processes can run out of its time there (docs/testing.md "Waiting on a busy machine"). Each file
 // with a failure runs again, alone: if all of it passes then, its failures are counted as passed
 // and named below as flaky; if anything fails again, they stay failed.
-if (halves && failed > 0 && crashed === undefined) {
-  const files = [...new Set(failures.map((f) => f.file))].filter((f) => f !== "");
+// Only when every failure bun counted was named here, with its file: else nothing is run again.
+if (halves && failed > 0 && crashed === undefined && failures.length === failed && failures.every((f) => f.file !== "")) {
+  const files = [...new Set(failures.map((f) => f.file))];
   const flaky: string[] = [];
   for (const file of files) {
     const again = await run([file], false, `${file}, again, alone`);

@@ -47,8 +47,8 @@ const size = (p: string) => {
 test("an INSERT past the file's cap fails with one log line; the file stays under the cap; small writes still work", async () => {
   const [reply] = await new Chat(b).say("/fill");
   expect(reply.params.text).toBe("still serving");
-  expect(b.output()).toMatch(/node fill: psql_query failed: database or disk is full/);
-  expect(b.output()).toMatch(/psql_query small ran/);
+  await b.waitForOutput(/node fill: psql_query failed: database or disk is full/);
+  await b.waitForOutput(/psql_query small ran/);
   // Scenario tables are written to the tables file beside the bot's file; the cap is the same.
   const tables = scenarioTablesPath(dbPath);
   expect(size(tables)).toBeGreaterThan(0);

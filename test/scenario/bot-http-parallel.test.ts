@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
 import { until } from "../support/process";
-import { Chat, doc, node, removeDir, startBot, tmpDir, type BotProcess } from "./harness";
+import { Chat, doc, literally, node, removeDir, startBot, tmpDir, type BotProcess } from "./harness";
 
 let fake: FakeMessenger;
 let b: BotProcess;
@@ -134,13 +134,13 @@ describe("http_request ignoreSsl", () => {
   test("a self-signed certificate is refused by default and accepted with ignoreSsl", async () => {
     const chat = new Chat(b);
     expect(texts(await chat.say("/strict"))).toEqual(["strict 0"]);
-    expect(b.output()).toMatch(/node strict: http_request GET https:\/\/127\.0\.0\.1:\d+\/hello failed: .*(certificate|self.signed|could not connect)/i);
+    await b.waitForOutput(/node strict: http_request GET https:\/\/127\.0\.0\.1:\d+\/hello failed: .*(certificate|self.signed|could not connect)/i);
     expect(texts(await chat.say("/loose"))).toEqual(["loose 200 tls"]);
   });
 
   test("ignoreSsl still obeys the egress policy: a private address is refused before any connection", async () => {
     expect(texts(await new Chat(b).say("/private"))).toEqual(["private 0"]);
-    expect(b.output()).toContain("node private: http_request GET https://10.0.0.1:8443/hello failed: 10.0.0.1:8443 is a private address");
+    await b.waitForOutput(literally("node private: http_request GET https://10.0.0.1:8443/hello failed: 10.0.0.1:8443 is a private address"));
   });
 });
 
@@ -149,14 +149,14 @@ describe("http_request batch mode", () => {
     const chat = new Chat(b);
     expect(texts(await chat.say("/batch"))).toEqual(["A=92.5 B=93 C=[]"]);
     expect(maxInFlight).toBe(GATE); // all three were held at the server together
-    expect(b.output()).toMatch(/node batch: http_request batch item 2: GET http:\/\/127\.0\.0\.1:\d+\/rate\/broken failed: answered 500/);
+    await b.waitForOutput(/node batch: http_request batch item 2: GET http:\/\/127\.0\.0\.1:\d+\/rate\/broken failed: answered 500/);
   });
 
   test("bad input: a source that holds no list makes no request and an empty result", async () => {
     const before = arrived;
     expect(texts(await new Chat(b).say("/nobatch"))).toEqual(["no list: 0"]);
     expect(arrived).toBe(before);
-    expect(b.output()).toContain("node nobatch: batch over nothing, which holds nothing; no request made");
+    await b.waitForOutput(literally("node nobatch: batch over nothing, which holds nothing; no request made"));
   });
 });
 

@@ -99,7 +99,7 @@ test("scenario SQL cannot drop, replace or write the bot's tables; it still read
 test("a TEMP table past its cap is refused (database or disk is full); a small one still works", async () => {
   const [reply] = await new Chat(b).say("/temp");
   expect(reply.params.text).toBe("small=1");
-  expect(b.output()).toMatch(/node t1: psql_query failed: database or disk is full/);
+  await b.waitForOutput(/node t1: psql_query failed: database or disk is full/);
   expect(existsSync(scenarioTablesPath(dbPath))).toBe(true);
 });
 

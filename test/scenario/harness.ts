@@ -122,6 +122,13 @@ export async function startBot(fake: FakeMessenger, scenario: unknown, opts: Sta
   return handle;
 }
 
+/**
+ * A pattern that matches `text` as it is, for `waitForOutput`. A bot's log lines leave in batches
+ * (up to 20 ms) while its messages leave at once, so a line logged before a reply can reach the
+ * test after the reply: tests wait for a line rather than look for it.
+ */
+export const literally = (text: string) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+
 /** How many waits a bot's file holds (bot_waits), read beside the running bot. */
 export function pendingWaits(dbPath: string): number {
   const d = new Database(dbPath, { readonly: true });
