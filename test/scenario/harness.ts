@@ -127,7 +127,7 @@ export async function startBot(fake: FakeMessenger, scenario: unknown, opts: Sta
  * (up to 20 ms) while its messages leave at once, so a line logged before a reply can reach the
  * test after the reply: tests wait for a line rather than look for it.
  */
-export const literally = (text: string) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+export const literally = (text: string) => new RegExp(RegExp.escape(text));
 
 /** How many waits a bot's file holds (bot_waits), read beside the running bot. */
 export function pendingWaits(dbPath: string): number {
