@@ -15,6 +15,10 @@
 //     [--preview-rate N]: each previewer starts N previews a second (default 1; 0: without pause)
 //   24 seconds of each kind of window by default (about 2,200 probes each): a p99 then rests on
 //   its 22 worst samples rather than 11 (docs/performance.md "The figure on a second machine").
+//   [--settle 5]: seconds of quiet before each idle window, and each window's first second of
+//   probes not kept: without them the idle windows held the load's aftermath and the probe's own
+//   start, and the ratio read low: 1.71x where it is 1.96x, medians of the same evening
+//   (docs/performance.md "The figure against a quiet server")
 //   --profile <dir>: the server from source under Bun's CPU profiler (written there at the end)
 //   --gc-log: the server logs its garbage collections (BUN_JSC_logGC); reports, per kind of
 //     window, the collections of the event loop's heap and their pauses
@@ -51,6 +55,13 @@ const SQL = arg("sql", 1);
 const RATE = arg("generate-rate", 8);
 /** preview cycles (start, a message, stop) a second per previewer (0: without pause) */
 const PREVIEW_RATE = arg("preview-rate", 1);
+/**
+ * Seconds of quiet before each idle window: what the load leaves behind when it stops (its last
+ * previews stopping, its files written out) is the load's, not the idle server's.
+ */
+const SETTLE = arg("settle", 5);
+/** The probe's first second in each window is not kept (bench/lib.ts healthProbe). */
+const PROBE_WARMUP_MS = 1000;
 const PROFILE = process.argv.includes("--profile") ? process.argv[process.argv.indexOf("--profile") + 1] : undefined;
 const GC_LOG = process.argv.includes("--gc-log");
 const GC_TIMER_OFF = process.argv.includes("--gc-timer-off");
@@ -252,6 +263,8 @@ else await runBench("health-under-load", async () => {
   const pid = p.server.proc.pid;
   const zero = (): ThreadFigures => ({ cpuMs: 0, waitMs: 0, sysMs: 0, wakeups: 0, preemptions: 0 });
   const thread = { idle: zero(), loaded: zero() };
+  /** How long each kind of window lasted in all, in seconds (the probe's warm-up included). */
+  const lasted = { idle: 0, loaded: 0 };
   /** The server's GC log of each kind of window (with --gc-log). */
   const gcLog = { idle: "", loaded: "" };
   /** Runs `window`, adding what the main thread did meanwhile to `into`. */
@@ -259,7 +272,9 @@ else await runBench("health-under-load", async () => {
     const into = thread[kind];
     const before = mainThread(pid);
     const logFrom = p.server.output().length;
+    const started = performance.now();
     const out = await window();
+    lasted[kind] += (performance.now() - started) / 1000;
     const after = mainThread(pid);
     for (const k of Object.keys(into) as (keyof ThreadFigures)[]) into[k] += after[k] - before[k];
     gcLog[kind] += p.server.output().slice(logFrom);
@@ -271,10 +286,25 @@ else await runBench("health-under-load", async () => {
   // One window of the load first, not measured: the figures are of a server that has seen the load
   // before (its code compiled by the JIT, its caches filled), as a server that has been up a while has.
   await Promise.all([load(spec), burnInBot(windowMs)]);
-  for (let round = 0; round < ROUNDS; round++) {
-    idleSamples.push(...(await watched("idle", () => healthProbe(p.url, windowMs, PROBE, everyCore))));
-    const [samples, done, burns] = await watched("loaded", () => Promise.all([healthProbe(p.url, windowMs, PROBE, everyCore), load(spec), burnInBot(windowMs)]));
+  // The load runs while the probe warms up too, and a little longer (the probe is a process to start).
+  const loadMs = PROBE_WARMUP_MS + windowMs + 250;
+  /** Each measured round's p99s: a round far from the others says the machine was not steady. */
+  const perRound = { idle: [] as number[], loaded: [] as number[] };
+  // Round -1 is not measured either: the first idle window after the load's first run was the
+  // noisiest of any (its p99 1.6-2.0 ms where later idle windows gave 0.6-0.7), whatever the
+  // warm-up's length (8 or 30 s) and with the settle (docs/performance.md "The figure against a
+  // quiet server").
+  for (let round = -1; round < ROUNDS; round++) {
+    const measured = round >= 0;
+    const watch = <T>(kind: "idle" | "loaded", window: () => Promise<T>) => (measured ? watched(kind, window) : window());
+    await Bun.sleep(SETTLE * 1000);
+    const quiet = await watch("idle", () => healthProbe(p.url, windowMs, PROBE, everyCore, PROBE_WARMUP_MS));
+    const [samples, done, burns] = await watch("loaded", () => Promise.all([healthProbe(p.url, windowMs, PROBE, everyCore, PROBE_WARMUP_MS), load({ ...spec, ms: loadMs }), burnInBot(loadMs)]));
+    if (!measured) continue;
+    idleSamples.push(...quiet);
     loadedSamples.push(...samples);
+    perRound.idle.push(latency(quiet).p99Ms);
+    perRound.loaded.push(latency(samples).p99Ms);
     generates += done.generates;
     previews += done.previews;
     previewBurns += done.previewBurns;
@@ -288,10 +318,12 @@ else await runBench("health-under-load", async () => {
   const kills = p.server.output().match(/bot runner \d+ killed.*/g) ?? [];
   // the server process's resident memory after the run (what a GC setting costs)
   const serverRssMb = Number((Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024).toFixed(1));
-  const loadedSeconds = (windowMs * ROUNDS) / 1000;
+  const loadedSeconds = lasted.loaded;
   return {
     seconds: SECONDS,
     rounds: ROUNDS,
+    settleSeconds: SETTLE,
+    probeWarmupMs: PROBE_WARMUP_MS,
     generators: GENERATORS,
     generateRate: RATE,
     previewRate: PREVIEW_RATE,
@@ -299,6 +331,7 @@ else await runBench("health-under-load", async () => {
     idle,
     loaded,
     p99Ratio: ratio(loaded.p99Ms, idle.p99Ms),
+    p99PerRound: perRound,
     generates,
     previews,
     generatesPerSecond: Number((generates / loadedSeconds).toFixed(2)),
@@ -306,8 +339,8 @@ else await runBench("health-under-load", async () => {
     // /burn rounds of the worst SQL: in the third owner's bot, in a preview
     sqlBurns: { bot: botBurns, preview: previewBurns },
     // the event loop's thread per second of each kind of window: CPU used, time waited for a core, wake-ups, preemptions
-    mainThreadPerSecond: Object.fromEntries(Object.entries(thread).map(([k, v]) => [k, Object.fromEntries(Object.entries(v).map(([f, n]) => [f, Number((n / loadedSeconds).toFixed(1))]))])),
-    ...(GC_LOG ? { gc: gcSummary(p.server.output(), gcLog, loadedSeconds) } : {}),
+    mainThreadPerSecond: Object.fromEntries(Object.entries(thread).map(([k, v]) => [k, Object.fromEntries(Object.entries(v).map(([f, n]) => [f, Number((n / lasted[k as keyof typeof lasted]).toFixed(1))]))])),
+    ...(GC_LOG ? { gc: gcSummary(p.server.output(), gcLog, lasted) } : {}),
     ...(GC_TIMER_OFF ? { gcTimer: "off" } : {}),
     probe: PROBE,
     messenger: MESSENGER_CPUS,
@@ -320,10 +353,11 @@ else await runBench("health-under-load", async () => {
 });
 
 /** Per kind of window: the event loop heap's collections a second and their pauses (p50, p90, max, ms a second). */
-function gcSummary(whole: string, logs: { idle: string; loaded: string }, seconds: number) {
+function gcSummary(whole: string, logs: { idle: string; loaded: string }, lasted: { idle: number; loaded: number }) {
   const heap = /GC<(0x[0-9a-f]+)>/.exec(whole)?.[1] ?? "";
   return Object.fromEntries(
     Object.entries(logs).map(([kind, log]) => {
+      const seconds = lasted[kind as keyof typeof lasted];
       const { count, pauses } = collections(log, heap);
       const l = pauses.length ? latency(pauses) : null;
       return [kind, { perSecond: Number((count / seconds).toFixed(2)), pauseP50Ms: l?.p50Ms ?? 0, pauseP90Ms: l?.p90Ms ?? 0, pauseMaxMs: l?.maxMs ?? 0, pausedMsPerSecond: Number((pauses.reduce((a, b) => a + b, 0) / seconds).toFixed(1)) }];

@@ -332,8 +332,8 @@ export async function until<T>(fn: () => T | Promise<T>, what: string, timeoutMs
  */
 export const probeArg = (): "fetch" | "socket" => (process.argv.includes("--probe") && process.argv[process.argv.indexOf("--probe") + 1] === "fetch" ? "fetch" : "socket");
 
-export async function healthProbe(url: string, ms: number, kind: "fetch" | "socket" = "socket", cpus: Uint8Array | null = null): Promise<number[]> {
-  const code = kind === "fetch" ? fetchProbe(url, ms) : socketProbe(url, ms);
+export async function healthProbe(url: string, ms: number, kind: "fetch" | "socket" = "socket", cpus: Uint8Array | null = null, warmupMs = 0): Promise<number[]> {
+  const code = kind === "fetch" ? fetchProbe(url, ms, warmupMs) : socketProbe(url, ms, warmupMs);
   const proc = Bun.spawn([BUN, "-e", code], { stdout: "pipe", stderr: "inherit" });
   // `cpus`: where it runs, whatever cores this process keeps to
   setProcessCpus(proc.pid, cpus);
@@ -343,11 +343,15 @@ export async function healthProbe(url: string, ms: number, kind: "fetch" | "sock
   return JSON.parse(out);
 }
 
-const fetchProbe = (url: string, ms: number) =>
-  `const s=[];const end=performance.now()+${ms};while(performance.now()<end){const t=performance.now();const r=await fetch(${JSON.stringify(url + "/api/health")});await r.arrayBuffer();if(r.status!==200)throw new Error("health "+r.status);s.push(performance.now()-t);await Bun.sleep(10)}console.log(JSON.stringify(s))`;
+// \`warmupMs\`: the probe's first requests for that long are not kept. A probe process just started
+// answers its first second of probes slower (its own code not yet compiled, a new connection):
+// about seven of the 22 slowest idle probes of a 24-second run (docs/performance.md "The figure
+// against a quiet server").
+const fetchProbe = (url: string, ms: number, warmupMs: number) =>
+  `const s=[];const from=performance.now()+${warmupMs};const end=from+${ms};while(performance.now()<end){const t=performance.now();const r=await fetch(${JSON.stringify(url + "/api/health")});await r.arrayBuffer();if(r.status!==200)throw new Error("health "+r.status);if(t>=from)s.push(performance.now()-t);await Bun.sleep(10)}console.log(JSON.stringify(s))`;
 
 /** The answer is complete when its headers and Content-Length bytes of body are in. */
-const socketProbe = (url: string, ms: number) => {
+const socketProbe = (url: string, ms: number, warmupMs: number) => {
   const { hostname, port } = new URL(url);
   return `
 const request = ${JSON.stringify(`GET /api/health HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`)};
@@ -367,13 +371,14 @@ const socket = await Bun.connect({ hostname: ${JSON.stringify(hostname)}, port: 
 } });
 socket.setNoDelay(true);
 const s = [];
-const end = performance.now() + ${ms};
+const from = performance.now() + ${warmupMs};
+const end = from + ${ms};
 while (performance.now() < end) {
   const done = new Promise((r) => (answered = r));
   const t = performance.now();
   socket.write(request);
   await done;
-  s.push(performance.now() - t);
+  if (t >= from) s.push(performance.now() - t);
   answered = null;
   await Bun.sleep(10);
 }
