@@ -15,10 +15,10 @@
 //     [--preview-rate N]: each previewer starts N previews a second (default 1; 0: without pause)
 //   24 seconds of each kind of window by default (about 2,200 probes each): a p99 then rests on
 //   its 22 worst samples rather than 11 (docs/performance.md "The figure on a second machine").
-//   [--settle 5]: seconds of quiet before each idle window, and each window's first second of
-//   probes not kept: without them the idle windows held the load's aftermath and the probe's own
-//   start, and the ratio read low: 1.71x where it is 1.96x, medians of the same evening
-//   (docs/performance.md "The figure against a quiet server")
+//   [--settle 5]: seconds of quiet before each idle window. With the first round not measured
+//   and each window's first second of probes not kept, the idle windows are quiet: before, they
+//   held a noisy first window and the probe's own start, and the ratio read low (1.71x where it is
+//   1.96x, medians of the same evening; docs/performance.md "The figure against a quiet server")
 //   --profile <dir>: the server from source under Bun's CPU profiler (written there at the end)
 //   --gc-log: the server logs its garbage collections (BUN_JSC_logGC); reports, per kind of
 //     window, the collections of the event loop's heap and their pauses
