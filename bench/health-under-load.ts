@@ -290,10 +290,10 @@ else await runBench("health-under-load", async () => {
   const loadMs = PROBE_WARMUP_MS + windowMs + 250;
   /** Each measured round's p99s: a round far from the others says the machine was not steady. */
   const perRound = { idle: [] as number[], loaded: [] as number[] };
-  // Round -1 is not measured either: the first idle window after the load's first run was the
-  // noisiest of any (its p99 1.6-2.0 ms where later idle windows gave 0.6-0.7), whatever the
-  // warm-up's length (8 or 30 s) and with the settle (docs/performance.md "The figure against a
-  // quiet server").
+  // Round -1 is not measured either: the first idle window was the noisiest of any (its p99
+  // 1.6-2.0 ms where later idle windows gave 0.6-0.7), whatever the warm-up's length: the warm-up
+  // sends no probes, so the server's JIT compiles the probe's path there (docs/performance.md "The
+  // figure against a quiet server").
   for (let round = -1; round < ROUNDS; round++) {
     const measured = round >= 0;
     const watch = <T>(kind: "idle" | "loaded", window: () => Promise<T>) => (measured ? watched(kind, window) : window());
