@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { startFakeLlm, type FakeLlm } from "../support/fake-llm";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
-import { Chat, doc, literally, node, removeDir, startBot, tmpDir, type BotProcess } from "./harness";
+import { Chat, doc, node, removeDir, startBot, tmpDir, type BotProcess } from "./harness";
 
 const KEY = "sk-test-very-secret-4821";
 let fake: FakeMessenger;
@@ -148,7 +148,7 @@ describe("ai_answer errors take the error exit, with {ai_error} and one log line
     expect(texts(await chat.say("/garbage"))).toEqual(['sorry: the answer is not JSON: "<html>definitely not JSON"']);
     expect(texts(await chat.say("/empty"))).toEqual(["sorry: the answer has no choices"]);
     expect(texts(await chat.say("/huge"))).toEqual(["sorry: the answer is larger than 4194304 bytes"]);
-    await stored.waitForOutput(literally('node empty: ai_answer "empty" at'));
+    await stored.waitForOutput('node empty: ai_answer "empty" at');
   });
 
   test("without an error exit the flow goes on, {ai_error} set", async () => {
@@ -168,7 +168,7 @@ describe("ai_answer errors take the error exit, with {ai_error} and one log line
   });
 
   test("the key never appears in the bot's output", async () => {
-    await stored.waitForOutput(literally("ai_answer"));
+    await stored.waitForOutput("ai_answer");
     for (const b of [stored, own]) expect(b.output()).not.toContain(KEY);
   });
 });

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
 import { until } from "../support/process";
-import { Chat, doc, literally, node, removeDir, startBot, tmpDir, type BotProcess } from "./harness";
+import { Chat, doc, node, removeDir, startBot, tmpDir, type BotProcess } from "./harness";
 
 let fake: FakeMessenger;
 let b: BotProcess;
@@ -140,7 +140,7 @@ describe("http_request ignoreSsl", () => {
 
   test("ignoreSsl still obeys the egress policy: a private address is refused before any connection", async () => {
     expect(texts(await new Chat(b).say("/private"))).toEqual(["private 0"]);
-    await b.waitForOutput(literally("node private: http_request GET https://10.0.0.1:8443/hello failed: 10.0.0.1:8443 is a private address"));
+    await b.waitForOutput("node private: http_request GET https://10.0.0.1:8443/hello failed: 10.0.0.1:8443 is a private address");
   });
 });
 
@@ -156,7 +156,7 @@ describe("http_request batch mode", () => {
     const before = arrived;
     expect(texts(await new Chat(b).say("/nobatch"))).toEqual(["no list: 0"]);
     expect(arrived).toBe(before);
-    await b.waitForOutput(literally("node nobatch: batch over nothing, which holds nothing; no request made"));
+    await b.waitForOutput("node nobatch: batch over nothing, which holds nothing; no request made");
   });
 });
 

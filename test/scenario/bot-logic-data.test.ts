@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
 import { logicDataScenario } from "./fixtures-logic";
-import { Chat, literally, removeDir, startBot, type BotProcess } from "./harness";
+import { Chat, removeDir, startBot, type BotProcess } from "./harness";
 
 const SECRET = "s3cret-key-value-123";
 const ADMIN_ID = 4_100_001;
@@ -158,7 +158,7 @@ describe("http_request", () => {
   });
 
   test("the bot token never appears in the bot's output, though a URL used {bot_token}", async () => {
-    await b.waitForOutput(literally("http GET " + "http://127.0.0.1:"));
+    await b.waitForOutput("http GET " + "http://127.0.0.1:");
     await b.waitForOutput(/http GET http:\/\/127\.0\.0\.1:\d+\/bot\*\*\*\/getMe → 200/);
     expect(b.output()).not.toContain(b.bot.token);
     expect(b.output()).not.toContain(SECRET);
@@ -213,7 +213,7 @@ describe("bad scenario data", () => {
     await b.waitForOutput(/node pr-ask/); // the bot waits for the answer now
     expect((await chat.say("polluted"))[0].params.text).toBe("got polluted [] Vic");
     await b.waitForOutput(/node pr-set: assignment/);
-    await b.waitForOutput(literally("node pr-set: assignment to an invalid variable name \"constructor\""));
+    await b.waitForOutput("node pr-set: assignment to an invalid variable name \"constructor\"");
     expect((await new Chat(b).say("/loop", 3)).length).toBe(3);
   });
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
 import { postgresMissing, startPostgres, type Postgres } from "../support/postgres";
-import { Chat, doc, literally, node, removeDir, startBot, type BotProcess } from "./harness";
+import { Chat, doc, node, removeDir, startBot, type BotProcess } from "./harness";
 
 const missing = postgresMissing();
 if (missing) console.warn(missing);
@@ -143,7 +143,7 @@ suite("psql_query on an external PostgreSQL", () => {
   });
 
   test("the password never appears in the bot's output", async () => {
-    await b.waitForOutput(literally("psql_query"));
+    await b.waitForOutput("psql_query");
     expect(b.output()).not.toContain(PASSWORD);
     expect(b.output()).not.toContain(WRONG_PASSWORD);
   });

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { freePort } from "../support/process";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
-import { Chat, doc, eventually, literally, node, removeDir, startBot, tmpDir, type BotProcess } from "./harness";
+import { Chat, doc, eventually, node, removeDir, startBot, tmpDir, type BotProcess } from "./harness";
 import { createPlatformDb, dbEnv } from "./platform-db";
 
 const scenario = doc(
@@ -50,7 +50,7 @@ describe("webhook mode", () => {
   test("listens on 127.0.0.1:PORT/webhook, checks the secret header, never calls setWebhook", async () => {
     const port = await freePort();
     const b = await launch({ env: { LAUNCH_MODE: "webhook", PORT: String(port), WEBHOOK_SECRET: "s3cret" }, ready: /listening on \d+/ });
-    await b.waitForOutput(literally(`listening on ${port}`));
+    await b.waitForOutput(`listening on ${port}`);
     await b.waitForOutput(/bot started @/);
     const post = (body: unknown, secret?: string) =>
       fetch(`http://127.0.0.1:${port}/webhook`, {
@@ -79,7 +79,7 @@ describe("process lifecycle", () => {
     await stdin.end();
     const code = await Promise.race([b.proc.exited, Bun.sleep(5000).then(() => "timeout")]);
     expect(code).toBe(0);
-    await b.waitForOutput(literally("stopping: stdin closed"));
+    await b.waitForOutput("stopping: stdin closed");
   });
 
   test("SIGTERM stops polling gracefully with exit code 0; runs without any database", async () => {
@@ -87,7 +87,7 @@ describe("process lifecycle", () => {
     expect((await new Chat(b).say("/start"))[0].params.text).toBe("Hello v1");
     // 0, not the SIGKILL the harness sends after 4 s: the bot stopped by itself (bench/stops.ts times it)
     expect(await b.stop()).toBe(0);
-    await b.waitForOutput(literally("stopping: SIGTERM"));
+    await b.waitForOutput("stopping: SIGTERM");
   });
 
   test("user env variables of the token do not disturb the bot", async () => {

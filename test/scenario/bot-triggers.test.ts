@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { generateBot } from "../../src/scenario";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
 import { SCHEDULE_GROUP, scheduleScenario, TOPIC_GROUP, triggersScenario } from "./fixtures-messaging";
-import { Chat, literally, removeDir, startBot, type BotProcess } from "./harness";
+import { Chat, removeDir, startBot, type BotProcess } from "./harness";
 
 let fake: FakeMessenger;
 let b: BotProcess;
@@ -71,7 +71,7 @@ describe("schedule_trigger", () => {
       expect(ticks[1]!.at - ticks[0]!.at).toBeGreaterThan(500); // one a second, not a burst
       const [reminder] = await chat.replies(1, 5000);
       expect(reminder.params.text).toBe("reminder");
-      await s.waitForOutput(literally("schedules: tick, remind, office"));
+      await s.waitForOutput("schedules: tick, remind, office");
     } finally {
       await s.stop();
       removeDir(s.dir);

@@ -8,7 +8,7 @@ import { PROJECT_DB_DDL } from "../../src/db/project-schema";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
 import { until } from "../support/process";
 import { inputTimeoutScenario } from "./fixtures-input-timeout";
-import { Chat, doc, literally, node, pendingWaits, removeDir, startBot, tmpDir, type BotProcess } from "./harness";
+import { Chat, doc, node, pendingWaits, removeDir, startBot, tmpDir, type BotProcess } from "./harness";
 
 const scenario = doc(
   node("cmd-remind", "command_trigger", { command: "/remind", autoTransitionTo: "set" }),
@@ -132,7 +132,7 @@ describe("input timeout", () => {
     expect(texts(await other.replies(1, 5000))).toEqual(["Too late, Bob"]);
     await chat.quiet(1500);
     await other.quiet(500);
-    await b.waitForOutput(literally("input ask: no answer in time; on to late"));
+    await b.waitForOutput("input ask: no answer in time; on to late");
   }, 30_000);
 
   test("the timeout survives a SIGKILL of the program and fires once after the restart", async () => {

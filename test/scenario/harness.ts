@@ -41,7 +41,12 @@ export interface BotProcess {
   dir: string;
   proc: ReturnType<typeof Bun.spawn>;
   output(): string;
-  waitForOutput(re: RegExp, timeoutMs?: number): Promise<void>;
+  /**
+   * Resolves once the output matches `pattern` (a string: that text as it is). A bot's log lines
+   * leave in batches (up to 20 ms) while its messages leave at once, so a line logged before a
+   * reply can reach the test after the reply: tests wait for a line rather than look for it.
+   */
+  waitForOutput(pattern: RegExp | string, timeoutMs?: number): Promise<void>;
   /** SIGTERM, then SIGKILL after a bounded wait; resolves with the exit code */
   stop(): Promise<number>;
 }
@@ -80,8 +85,9 @@ export async function startBot(fake: FakeMessenger, scenario: unknown, opts: Sta
   };
   void pump(proc.stdout as ReadableStream<Uint8Array>);
   void pump(proc.stderr as ReadableStream<Uint8Array>);
-  const waitForOutput = (re: RegExp, timeoutMs = 15_000) =>
+  const waitForOutput = (pattern: RegExp | string, timeoutMs = 15_000) =>
     new Promise<void>((resolve, reject) => {
+      const re = typeof pattern === "string" ? new RegExp(RegExp.escape(pattern)) : pattern;
       const check = () => {
         if (re.test(out)) done(resolve);
         else if (proc.exitCode !== null) done(() => reject(new Error(`bot exited (${proc.exitCode}) before ${re}:\n${out}`)));
@@ -121,13 +127,6 @@ export async function startBot(fake: FakeMessenger, scenario: unknown, opts: Sta
   }
   return handle;
 }
-
-/**
- * A pattern that matches `text` as it is, for `waitForOutput`. A bot's log lines leave in batches
- * (up to 20 ms) while its messages leave at once, so a line logged before a reply can reach the
- * test after the reply: tests wait for a line rather than look for it.
- */
-export const literally = (text: string) => new RegExp(RegExp.escape(text));
 
 /** How many waits a bot's file holds (bot_waits), read beside the running bot. */
 export function pendingWaits(dbPath: string): number {
