@@ -54,9 +54,7 @@ for (const isolation of ["runner", "process"] as const) {
       h.fake.sendText(bot.token, bob, "/course");
       await h.fake.waitForSent(bot.token, ann.id, 1, 20_000);
       await h.fake.waitForSent(bot.token, bob.id, 1, 20_000);
-      // An update the bot has not confirmed (by its next poll) comes again after the restart, as
-      // Telegram's do, and would be answered twice: kill only once both are confirmed.
-      await until(() => h.fake.pending(bot.token) === 0, "both commands confirmed");
+      await h.fake.waitForConfirmed(bot.token);
       const due = Date.now() + PAUSE * 1000;
       const bots = childPids(s1.proc.pid, () => true);
       await s1.stop("SIGKILL");

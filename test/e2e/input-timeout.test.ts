@@ -31,8 +31,7 @@ for (const isolation of ["runner", "process"] as const) {
       const due = Date.now() + PAUSE * 1000;
       h.fake.sendText(bot.token, bob, "42");
       expect((await h.fake.waitForSent(bot.token, bob.id, 1, 20_000))[0]!.params.text).toBe("Thanks, 42");
-      // An update the bot has not confirmed (by its next poll) comes again after the restart, as Telegram's do.
-      await until(() => h.fake.pending(bot.token) === 0, "Bob's answer confirmed");
+      await h.fake.waitForConfirmed(bot.token);
       const bots = childPids(s1.proc.pid, () => true);
       await s1.stop("SIGKILL");
       await until(() => bots.every((pid) => !isAlive(pid)), "the bot's process to end after its server", 10_000);

@@ -45,9 +45,7 @@ describe("durable waits in a program on its own", () => {
     fake.sendText(first.bot.token, ann, "/remind");
     expect((await fake.waitForSent(first.bot.token, ann.id, 1, 10_000))[0]!.params.text).toBe("Reminder set");
     await until(() => pendingWaits(dbPath) === 1, "the wait stored");
-    // An update the program has not confirmed (by its next poll) comes again after a restart, as
-    // Telegram's do: kill it only once /remind is confirmed, or the restart answers it a second time.
-    await until(() => fake.pending(first.bot.token) === 0, "/remind confirmed");
+    await fake.waitForConfirmed(first.bot.token);
     first.proc.kill("SIGKILL");
     await first.proc.exited;
     expect(fake.sent(first.bot.token, ann.id).length).toBe(1);
@@ -146,7 +144,7 @@ describe("input timeout", () => {
     fake.sendText(first.bot.token, cid, "/ask");
     expect((await fake.waitForSent(first.bot.token, cid.id, 1, 10_000))[0]!.params.text).toBe("Your name?");
     await until(() => pendingWaits(dbPath) === 1, "the timeout stored");
-    await until(() => fake.pending(first.bot.token) === 0, "/ask confirmed"); // else it comes again after the restart
+    await fake.waitForConfirmed(first.bot.token);
     const due = Date.now() + 2000;
     first.proc.kill("SIGKILL");
     await first.proc.exited;

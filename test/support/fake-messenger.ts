@@ -8,6 +8,7 @@ import { BotState, Directory } from "../../src/emulator/bot-api/chats";
 import type { CallContext } from "../../src/emulator/bot-api/context";
 import { Described } from "../../src/emulator/bot-api/context";
 import { CallLog } from "./fake-messenger/call-log";
+import { until } from "./process";
 import { handleControl } from "./fake-messenger/control";
 import { FileStore } from "../../src/emulator/bot-api/files";
 import { findMethod, notFound } from "../../src/emulator/bot-api/methods";
@@ -44,6 +45,12 @@ export interface FakeMessenger {
   pushUpdate(token: string, update: any): void;
   /** updates not yet confirmed by the bot (polling) or delivered to its webhook */
   pending(token: string): number;
+  /**
+   * Resolves once every update so far is confirmed (by the bot's next poll) or delivered to its
+   * webhook. An update not yet confirmed comes again when a killed bot starts, as Telegram's do, and
+   * is answered twice: a test that kills a bot to prove something survives waits for this first.
+   */
+  waitForConfirmed(token: string, timeoutMs?: number): Promise<void>;
   /** every call the bot made (getUpdates included), oldest first */
   calls(token: string, method?: string): RecordedCall[];
   /** successful send*, copyMessage, forwardMessage, editMessage*, deleteMessage(s); not sendChatAction */
@@ -265,6 +272,10 @@ class Fake implements FakeMessenger {
 
   pending(token: string): number {
     return this.state(token).updates.pending;
+  }
+
+  async waitForConfirmed(token: string, timeoutMs = 15_000): Promise<void> {
+    await until(() => this.pending(token) === 0, "every update confirmed", timeoutMs);
   }
 
   // ---- what the bot did -------------------------------------------------------------------
