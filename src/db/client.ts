@@ -1,9 +1,9 @@
 // Opens the database with the pragmas the product relies on and applies the embedded migrations.
 import type { Database } from "bun:sqlite";
-import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import * as schema from "./schema";
 import { embeddedMigrations } from "./migrations";
-import { immediateTransactions } from "./immediate";
+import { drizzleOver } from "./drizzle";
 import { openSqlite } from "./sqlite";
 
 export { applyPragmas } from "./sqlite";
@@ -34,7 +34,7 @@ export function openDatabase(path: string, opts: { migrateUpTo?: number } = {}):
  * check (a table, a query, a hash per migration) is not repeated.
  */
 export function databaseOver(sqlite: Database, opts: { migrateUpTo?: number; migrated?: boolean } = {}): Db {
-  const db = immediateTransactions(drizzle({ client: sqlite, schema }) as Db);
+  const db: Db = drizzleOver(sqlite, schema);
   // dialect.migrate is what drizzle's own migrate() calls after reading the folder; it is idempotent
   // (applied hashes are recorded in __drizzle_migrations) and runs in one transaction.
   if (!opts.migrated) (db as any).dialect.migrate(migrationList(opts.migrateUpTo), (db as any).session, { migrationsFolder: "" });

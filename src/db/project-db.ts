@@ -5,8 +5,8 @@
 import { Database } from "bun:sqlite";
 import { existsSync, linkSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
-import { immediateTransactions } from "./immediate";
+import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { drizzleOver } from "./drizzle";
 import { closeNow } from "../lib/shared-runtime";
 import { eq, inArray } from "drizzle-orm";
 import { repairSchema, schemaIsSound, type SchemaEntry } from "./project-schema-check";
@@ -115,8 +115,8 @@ export class ProjectDatabases {
       closeNow(sqlite);
       throw e;
     }
-    // A bot process writes this file too: read-then-write transactions must begin IMMEDIATE.
-    const db = immediateTransactions(drizzle({ client: sqlite, schema: projectSchema }) as ProjectDb);
+    // A bot process writes this file too: read-then-write transactions begin IMMEDIATE (db/drizzle.ts).
+    const db: ProjectDb = drizzleOver(sqlite, projectSchema);
     this.open_.set(projectId, db);
     while (this.open_.size > MAX_OPEN) {
       const [oldest, conn] = this.open_.entries().next().value!;

@@ -2,6 +2,7 @@
 // empty ones, day buckets taking their own distinct active users, distinct users over a range
 // counted once however many days they were active, the ranked tables, the funnel with each node's
 // sheet, the range's defaults, clamping and every bad input.
+import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import {
   projectAnalyticsActive,
@@ -191,6 +192,66 @@ describe("GET /analytics/nodes", () => {
   test("a token whose project file has no rows yet answers empty", async () => {
     const r = await env.call("GET", `/api/bot/tokens/${otherToken}/analytics/nodes`, { cookie: env.cookie });
     expect(r.body).toMatchObject({ items: [], edges: [] });
+  });
+});
+
+describe("one snapshot per answer", () => {
+  /**
+   * Runs `request` while a bot's commit lands between two of its reads: another connection commits
+   * `write` just before the first statement whose SQL holds `marker` is prepared. That connection
+   * does not wait for locks, so a read that took one (an IMMEDIATE transaction) fails the request.
+   */
+  async function commitBetweenReads(marker: string, write: string, request: () => Promise<{ status: number; body: any }>) {
+    const conn = env.t.ctx.projectFiles.open(projectId).$client;
+    const prepare = conn.prepare;
+    let committed = false;
+    conn.prepare = function (this: Database, sql: string, ...rest: unknown[]) {
+      if (!committed && sql.includes(marker)) {
+        const bot = new Database(env.t.ctx.projectFiles.pathOf(projectId));
+        try {
+          bot.exec("PRAGMA busy_timeout = 0");
+          bot.exec(write);
+          committed = true;
+        } finally {
+          bot.close();
+        }
+      }
+      return (prepare as (...a: unknown[]) => ReturnType<Database["prepare"]>).call(this, sql, ...rest);
+    } as Database["prepare"];
+    try {
+      const r = await request();
+      expect(committed).toBe(true);
+      return r;
+    } finally {
+      conn.prepare = prepare;
+    }
+  }
+
+  test("the summary: users up to the end agree with the new users of the series, though a commit fell between the reads", async () => {
+    const r = await commitBetweenReads(
+      'coalesce(sum("new_users"), 0) from "analytics_hours"',
+      `INSERT INTO analytics_hours (token_id, hour, new_users, active_users, messages_in, messages_out, blocked) VALUES (${tokenId}, '${D1}T10', 1, 1, 1, 1, 0)`,
+      () => get(""),
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.totals).toMatchObject({ users: 3, newUsers: 3, messagesIn: 12 });
+    // the commit happened: the next answer has it, in every figure
+    expect((await get("")).body.totals).toMatchObject({ users: 4, newUsers: 4, messagesIn: 13 });
+    env.t.ctx.projectFiles.open(projectId).$client.exec(`DELETE FROM analytics_hours WHERE token_id = ${tokenId} AND hour = '${D1}T10'`);
+  });
+
+  test("the funnel: no transition from a node it does not list, though a commit fell between the reads", async () => {
+    const walk =
+      `INSERT INTO analytics_node_reach (token_id, node_id, day, prev_day, users, visits) VALUES (${tokenId}, 'late', '${D1}', '', 1, 1); ` +
+      `INSERT INTO analytics_edge_reach (token_id, from_node, to_node, day, prev_day, users) VALUES (${tokenId}, 'late', 'menu', '${D1}', '', 1);`;
+    const r = await commitBetweenReads('"analytics_edge_reach"', `BEGIN; ${walk} COMMIT;`, () => get("/nodes"));
+    expect(r.status).toBe(200);
+    expect(r.body.edges).toEqual([{ from: "hello", to: "menu", users: 2 }]);
+    expect(r.body.items.map((i: { nodeId: string }) => i.nodeId)).toEqual(["hello", "gone", "menu"]);
+    const after = (await get("/nodes")).body;
+    expect(after.edges).toContainEqual({ from: "late", to: "menu", users: 1 });
+    expect(after.items.map((i: { nodeId: string }) => i.nodeId)).toContain("late");
+    env.t.ctx.projectFiles.open(projectId).$client.exec(`DELETE FROM analytics_node_reach WHERE node_id = 'late'; DELETE FROM analytics_edge_reach WHERE from_node = 'late';`);
   });
 });
 

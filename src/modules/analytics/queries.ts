@@ -21,7 +21,7 @@ export interface BucketRow {
 }
 
 /** Sums of the hours between two hour keys ("YYYY-MM-DDTHH"), per hour or per day (the first 10 characters). */
-export function hourSums(db: ProjectDb, tokenId: number, fromHour: string, toHour: string, perDay: boolean): BucketRow[] {
+function hourSums(db: ProjectDb, tokenId: number, fromHour: string, toHour: string, perDay: boolean): BucketRow[] {
   const key = perDay ? sql<string>`substr(${hours.hour}, 1, 10)` : sql<string>`${hours.hour}`;
   return db
     .select({
@@ -39,7 +39,7 @@ export function hourSums(db: ProjectDb, tokenId: number, fromHour: string, toHou
 }
 
 /** Distinct active users per day (a day's are not the sum of its hours'). */
-export function activeDays(db: ProjectDb, tokenId: number, fromDay: string, toDay: string): { day: string; activeUsers: number }[] {
+function activeDays(db: ProjectDb, tokenId: number, fromDay: string, toDay: string): { day: string; activeUsers: number }[] {
   return db
     .select({ day: active.day, activeUsers: sql<number>`sum(${active.users})` })
     .from(active)
@@ -49,7 +49,7 @@ export function activeDays(db: ProjectDb, tokenId: number, fromDay: string, toDa
 }
 
 /** Users counted as new up to an hour key, included. */
-export function usersUpTo(db: ProjectDb, tokenId: number, toHour: string): number {
+function usersUpTo(db: ProjectDb, tokenId: number, toHour: string): number {
   return db.select({ n: sql<number>`coalesce(sum(${hours.newUsers}), 0)` }).from(hours).where(and(eq(hours.tokenId, tokenId), sql`${hours.hour} <= ${toHour}`)).get()?.n ?? 0;
 }
 
@@ -57,7 +57,7 @@ export function usersUpTo(db: ProjectDb, tokenId: number, toHour: string): numbe
  * Distinct users active between two days, by language: a user counts once, on their first active
  * day in the range (the one whose previous active day lies before it; '' sorts before every day).
  */
-export function activeByLanguage(db: ProjectDb, tokenId: number, fromDay: string, toDay: string): { language: string; users: number }[] {
+function activeByLanguage(db: ProjectDb, tokenId: number, fromDay: string, toDay: string): { language: string; users: number }[] {
   return db
     .select({ language: active.language, users: sql<number>`sum(${active.users})` })
     .from(active)
@@ -67,7 +67,7 @@ export function activeByLanguage(db: ProjectDb, tokenId: number, fromDay: string
 }
 
 /** The largest counts of one kind of tally between two days. */
-export function topTallies(db: ProjectDb, tokenId: number, kind: "source" | "command" | "button", fromDay: string, toDay: string, limit: number): { name: string; nodeId: string; count: number }[] {
+function topTallies(db: ProjectDb, tokenId: number, kind: "source" | "command" | "button", fromDay: string, toDay: string, limit: number): { name: string; nodeId: string; count: number }[] {
   const total = sql<number>`sum(${tallies.count})`;
   return db
     .select({ name: tallies.name, nodeId: tallies.nodeId, count: total })
@@ -80,7 +80,7 @@ export function topTallies(db: ProjectDb, tokenId: number, kind: "source" | "com
 }
 
 /** Distinct users and visits per node between two days (first day of each user in the range, as above). */
-export function nodeCounts(db: ProjectDb, tokenId: number, fromDay: string, toDay: string): { nodeId: string; users: number; visits: number }[] {
+function nodeCounts(db: ProjectDb, tokenId: number, fromDay: string, toDay: string): { nodeId: string; users: number; visits: number }[] {
   return db
     .select({
       nodeId: nodeReach.nodeId,
@@ -94,16 +94,35 @@ export function nodeCounts(db: ProjectDb, tokenId: number, fromDay: string, toDa
 }
 
 /**
- * The funnel's nodes and transitions read in one transaction: the bot writes a walk's visits and
- * transitions in one commit, and two reads apart could fall on either side of it (a transition
- * from a node the answer does not list).
+ * `read`'s reads in one snapshot of the file: the bot commits its counts meanwhile, and reads apart
+ * could fall on either side of a commit (a transition from a node the funnel does not list, more
+ * users than the series' new users add up to). Deferred: a read takes no lock, so a bot's write
+ * never waits for it (db/drizzle.ts makes transactions IMMEDIATE otherwise).
  */
+function inOneSnapshot<T>(db: ProjectDb, read: () => T): T {
+  return db.transaction(read, { behavior: "deferred" });
+}
+
+/** What the summary (`/analytics`) reads: the hours' sums and every count beside them, in one snapshot. */
+export function summaryCounts(db: ProjectDb, tokenId: number, r: { fromHour: string; toHour: string; fromDay: string; toDay: string; perDay: boolean }, top: number) {
+  return inOneSnapshot(db, () => ({
+    sums: hourSums(db, tokenId, r.fromHour, r.toHour, r.perDay),
+    active: r.perDay ? activeDays(db, tokenId, r.fromDay, r.toDay) : [],
+    users: usersUpTo(db, tokenId, r.toHour),
+    languages: activeByLanguage(db, tokenId, r.fromDay, r.toDay),
+    source: topTallies(db, tokenId, "source", r.fromDay, r.toDay, top),
+    command: topTallies(db, tokenId, "command", r.fromDay, r.toDay, top),
+    button: topTallies(db, tokenId, "button", r.fromDay, r.toDay, top),
+  }));
+}
+
+/** The funnel's nodes and transitions, in one snapshot. */
 export function funnelCounts(db: ProjectDb, tokenId: number, fromDay: string, toDay: string) {
-  return db.transaction(() => ({ nodes: nodeCounts(db, tokenId, fromDay, toDay), edges: edgeCounts(db, tokenId, fromDay, toDay) }));
+  return inOneSnapshot(db, () => ({ nodes: nodeCounts(db, tokenId, fromDay, toDay), edges: edgeCounts(db, tokenId, fromDay, toDay) }));
 }
 
 /** Distinct users per transition between two days. */
-export function edgeCounts(db: ProjectDb, tokenId: number, fromDay: string, toDay: string): { from: string; to: string; users: number }[] {
+function edgeCounts(db: ProjectDb, tokenId: number, fromDay: string, toDay: string): { from: string; to: string; users: number }[] {
   return db
     .select({ from: edgeReach.fromNode, to: edgeReach.toNode, users: sql<number>`sum(${edgeReach.users})` })
     .from(edgeReach)

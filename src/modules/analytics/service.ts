@@ -17,7 +17,7 @@ import {
   type NodeAnalytics,
   type Range,
 } from "./model";
-import { activeByLanguage, activeDays, funnelCounts, hourSums, topTallies, usersUpTo, type BucketRow } from "./queries";
+import { funnelCounts, summaryCounts, type BucketRow } from "./queries";
 
 const DAY_MS = 86_400_000;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -105,15 +105,12 @@ export class AnalyticsService {
     let languages: { language: string; users: number }[] = [];
     let ranked = { source: [], command: [], button: [] } as Record<"source" | "command" | "button", { name: string; nodeId: string; count: number }[]>;
     if (db) {
-      const [sums, active, upTo, byLanguage, source, command, button] = await Promise.all([
-        hourSums(db, tokenId, fromHour, toHour, bucket === "day"),
-        bucket === "day" ? activeDays(db, tokenId, range.from, range.to) : [],
-        usersUpTo(db, tokenId, toHour),
-        activeByLanguage(db, tokenId, range.from, range.to),
-        topTallies(db, tokenId, "source", range.from, range.to, TOP_ROWS),
-        topTallies(db, tokenId, "command", range.from, range.to, TOP_ROWS),
-        topTallies(db, tokenId, "button", range.from, range.to, TOP_ROWS),
-      ]);
+      const { sums, active, users: upTo, languages: byLanguage, source, command, button } = await summaryCounts(
+        db,
+        tokenId,
+        { fromHour, toHour, fromDay: range.from, toDay: range.to, perDay: bucket === "day" },
+        TOP_ROWS,
+      );
       for (const r of sums) rows.set(r.key, r);
       // a day's active users are its own distinct count, not the sum of its hours'
       for (const d of active) {

@@ -3,11 +3,12 @@
 import type { Database, SQLQueryBindings } from "bun:sqlite";
 import { sql, type SQL } from "drizzle-orm";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
+import { planOnce } from "../../../db/drizzle";
 import { containsText } from "../../../db/like";
 import { conn, db, quote, type Kept } from "./files";
 import { plainColumns, selectList, type Row, type TableInfo } from "./schema";
 
-const dialect = new SQLiteSyncDialect();
+const dialect = planOnce(new SQLiteSyncDialect());
 
 /** Rows between two marks: a page read from a mark steps over fewer than this many rows. */
 export const MARK_STEP = 4096;

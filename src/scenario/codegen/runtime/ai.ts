@@ -25,8 +25,9 @@ export const AI_ERROR_QUOTE = 200;
 export type AiMessage = { role: "system" | "user" | "assistant"; content: string };
 
 export const aiSql = db && lazyStatements({
+  // +?: planned once, not at every bind (docs/database.md "Parameters planned once")
   history: () => db!.prepare<{ direction: string; text: string }, [number, string, number]>(
-    "SELECT direction, text FROM bot_messages WHERE token_id = ? AND chat_id = ? AND deleted_at IS NULL AND text <> '' ORDER BY id DESC LIMIT ?",
+    "SELECT direction, text FROM bot_messages WHERE token_id = +? AND chat_id = +? AND deleted_at IS NULL AND text <> '' ORDER BY id DESC LIMIT +?",
   ),
 });
 

@@ -29,8 +29,9 @@ const analyticsSql = COUNTING && db
       // The write side's rows are looked up and written by separate statements: an INSERT whose
       // VALUES read its own table (the previous day) costs SQLite a temporary table on every run,
       // about 50 µs, eight times per new user (docs/analytics.md "Cost").
+      // +?: planned once, not at every bind (docs/database.md "Parameters planned once")
       lastDay: () => db!.prepare<{ day: string; last_hour: string }, [number, string, string]>(
-        "SELECT day, last_hour FROM analytics_user_days WHERE token_id = ? AND user_id = ? AND day <= ? ORDER BY day DESC LIMIT 1",
+        "SELECT day, last_hour FROM analytics_user_days WHERE token_id = +? AND user_id = +? AND day <= +? ORDER BY day DESC LIMIT 1",
       ),
       newDay: () => db!.prepare<unknown, [number, string, string, string | null, string]>(
         "INSERT OR IGNORE INTO analytics_user_days (token_id, user_id, day, prev_day, last_hour, active_hours) VALUES (?, ?, ?, ?, ?, 1)",

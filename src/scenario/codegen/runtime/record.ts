@@ -116,8 +116,9 @@ export const recordSql = db && lazyStatements({
     "UPDATE bot_payments SET status = 'refunded', refunded_at = ? WHERE token_id = ? AND charge_id = ? AND status = 'paid'",
   ),
   takeover: () => db!.prepare<{ takeover: number }, [number, string]>("SELECT takeover FROM bot_chats WHERE token_id = ? AND chat_id = ?"),
+  // +?: planned once, not at every bind (docs/database.md "Parameters planned once")
   sender: () => db!.prepare<{ node_id: string | null }, [number, string, number]>(
-    "SELECT node_id FROM bot_messages WHERE token_id = ? AND chat_id = ? AND messenger_message_id = ? AND direction = 'out' ORDER BY id DESC LIMIT 1",
+    "SELECT node_id FROM bot_messages WHERE token_id = +? AND chat_id = +? AND messenger_message_id = +? AND direction = 'out' ORDER BY id DESC LIMIT 1",
   ),
   chatUser: () => db!.prepare<{ first_name: string | null; username: string | null }, [number, string]>("SELECT first_name, username FROM bot_chats WHERE token_id = ? AND chat_id = ?"),
   prune: () => db!.prepare<{ id: number }, [number, string]>(
