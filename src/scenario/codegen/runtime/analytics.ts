@@ -29,7 +29,7 @@ const analyticsSql = COUNTING && db
       // The write side's rows are looked up and written by separate statements: an INSERT whose
       // VALUES read its own table (the previous day) costs SQLite a temporary table on every run,
       // about 50 µs, eight times per new user (docs/analytics.md "Cost").
-      // +?: planned once, not at every bind (docs/database.md "Parameters planned once")
+      // +? in the lookups below: planned once, not at every bind (docs/database.md "Parameters planned once")
       lastDay: () => db!.prepare<{ day: string; last_hour: string }, [number, string, string]>(
         "SELECT day, last_hour FROM analytics_user_days WHERE token_id = +? AND user_id = +? AND day <= +? ORDER BY day DESC LIMIT 1",
       ),
@@ -54,7 +54,7 @@ const analyticsSql = COUNTING && db
           "ON CONFLICT (token_id, day, kind, name, node_id) DO UPDATE SET count = analytics_tallies.count + excluded.count",
       ),
       lastNodeDay: () => db!.prepare<{ day: string | null }, [number, string, string, string]>(
-        "SELECT max(day) AS day FROM analytics_node_days WHERE token_id = ? AND user_id = ? AND node_id = ? AND day <= ?",
+        "SELECT max(day) AS day FROM analytics_node_days WHERE token_id = +? AND user_id = +? AND node_id = +? AND day <= +?",
       ),
       visit: () => db!.prepare<unknown, [number, string, string, string, string | null]>(
         "INSERT OR IGNORE INTO analytics_node_days (token_id, node_id, user_id, day, prev_day) VALUES (?, ?, ?, ?, ?)",
@@ -65,7 +65,7 @@ const analyticsSql = COUNTING && db
           "visits = analytics_node_reach.visits + excluded.visits",
       ),
       lastEdgeDay: () => db!.prepare<{ day: string | null }, [number, string, string, string, string]>(
-        "SELECT max(day) AS day FROM analytics_edge_days WHERE token_id = ? AND user_id = ? AND from_node = ? AND to_node = ? AND day <= ?",
+        "SELECT max(day) AS day FROM analytics_edge_days WHERE token_id = +? AND user_id = +? AND from_node = +? AND to_node = +? AND day <= +?",
       ),
       edge: () => db!.prepare<unknown, [number, string, string, string, string, string | null]>(
         "INSERT OR IGNORE INTO analytics_edge_days (token_id, from_node, to_node, user_id, day, prev_day) VALUES (?, ?, ?, ?, ?, ?)",

@@ -40,11 +40,12 @@ export const waitSql = db && lazyStatements({
     "INSERT INTO bot_waits (token_id, chat_id, node, due_at, turn) VALUES (?, ?, ?, ?, ?) RETURNING id",
   ),
   // One statement takes the rows it returns: a second process on the same file never gets them too.
+  // +? here and below: planned once, not at every bind (docs/database.md "Parameters planned once")
   claim: () => db!.prepare<WaitRow, [number, number, number]>(
-    "DELETE FROM bot_waits WHERE id IN (SELECT id FROM bot_waits WHERE token_id = ? AND due_at <= ? ORDER BY due_at, id LIMIT ?) " +
+    "DELETE FROM bot_waits WHERE id IN (SELECT id FROM bot_waits WHERE token_id = +? AND due_at <= +? ORDER BY due_at, id LIMIT +?) " +
       "RETURNING id, chat_id, node, due_at, turn",
   ),
-  next: () => db!.prepare<{ due_at: number | null }, [number]>("SELECT MIN(due_at) AS due_at FROM bot_waits WHERE token_id = ?"),
+  next: () => db!.prepare<{ due_at: number | null }, [number]>("SELECT MIN(due_at) AS due_at FROM bot_waits WHERE token_id = +?"),
 });
 
 /**
