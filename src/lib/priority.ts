@@ -77,6 +77,20 @@ export function cpusOfThisThread(): Uint8Array | null {
   return affinity()?.get(0, mask.length, mask) === 0 ? mask : null;
 }
 
+/**
+ * How many threads may work beside the event loop at once (the generator's, the Tables reads'):
+ * the cores the calling thread may use less the one kept for the event loop, at most two, at least
+ * one. From the thread's own cores, not the machine's: a container given one core of sixteen gets
+ * one, not two.
+ */
+export function spareCores(): number {
+  const mask = cpusOfThisThread();
+  let cores = 0;
+  for (const byte of mask ?? []) for (let b = byte; b; b &= b - 1) cores++;
+  if (!mask) cores = navigator.hardwareConcurrency || 1;
+  return Math.max(1, Math.min(2, cores - 1));
+}
+
 /** Every core the calling thread may use but the lowest; null with fewer than two, or where unknown. */
 export function backgroundCpus(): Uint8Array | null {
   const mask = cpusOfThisThread();

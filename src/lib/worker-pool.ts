@@ -2,10 +2,7 @@
 // thread of its own; an idle thread ends after `idleMs` (it holds a heap of its own); a thread
 // that dies takes its job with it and the next job gets a fresh one. The generator
 // (src/scenario/codegen/off-thread.ts) and the Tables reads (src/modules/tables/reads.ts) use it.
-import { backgroundThread } from "./priority";
-
-/** Threads a pool may run: one core stays with the event loop, and never more than two. */
-export const SPARE_CORES = Math.max(1, Math.min(2, (navigator.hardwareConcurrency || 1) - 1));
+import { backgroundThread, spareCores } from "./priority";
 
 /** Bun's Worker: ref/unref as on timers (the DOM type the checker sees lacks them). */
 type BunWorker = Worker & { ref(): void; unref(): void };
@@ -23,10 +20,12 @@ interface Slot<J, R> {
 
 export function workerPool<J, R>(opts: {
   entry: string;
-  size: number;
+  /** threads at most; by default spareCores(), worked out at the first job (reading the cores costs a cold start about a millisecond) */
+  size?: number;
   idleMs: number;
   name: string;
 }): (job: J) => Promise<R> {
+  let size = opts.size;
   const slots = new Set<Slot<J, R>>();
   const queue: Queued<J, R>[] = [];
 
@@ -62,7 +61,7 @@ export function workerPool<J, R>(opts: {
     while (queue.length > 0) {
       let slot = [...slots].find((s) => s.busy === null);
       if (!slot) {
-        if (slots.size >= opts.size) return;
+        if (slots.size >= (size ??= spareCores())) return;
         slot = spawn();
       }
       const next = queue.shift()!;

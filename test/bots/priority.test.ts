@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
-import { BACKGROUND_NICE, BOT_NICE, backgroundCpus, backgroundThread, lowerPriority, useBackgroundCpus, withoutFirstCpu } from "../../src/lib/priority";
+import { BACKGROUND_NICE, BOT_NICE, backgroundCpus, backgroundThread, cpusOfThisThread, lowerPriority, setCpus, spareCores, useBackgroundCpus, withoutFirstCpu } from "../../src/lib/priority";
 import { workerPool } from "../../src/lib/worker-pool";
 import { createTestApp, loginAs } from "../support/app";
 import { coresOfThisThread, coresOfThreads, listOf } from "../support/cpus";
@@ -112,6 +112,22 @@ self.onmessage = () => postMessage(require("fs").readFileSync("/proc/thread-self
     const auto = createTestApp();
     expect(given()).toEqual(background && [...background]);
     auto.cleanup();
+  });
+
+  test("the pools' threads: the cores the thread may use less one, at most two, at least one", () => {
+    const mine = cpusOfThisThread()!;
+    const cores = [...mine.keys()].flatMap((byte) => [0, 1, 2, 3, 4, 5, 6, 7].filter((bit) => mine[byte]! & (1 << bit)).map((bit) => byte * 8 + bit));
+    try {
+      // the thread narrowed to its first k cores, as a container's cpuset would leave it
+      for (let k = 1; k <= cores.length; k++) {
+        const mask = new Uint8Array(mine.length);
+        for (const c of cores.slice(0, k)) mask[c >> 3]! |= 1 << (c & 7);
+        expect(setCpus(0, mask)).toBe(true);
+        expect([k, spareCores()]).toEqual([k, Math.max(1, Math.min(2, k - 1))]);
+      }
+    } finally {
+      setCpus(0, mine);
+    }
   });
 
   test.if(many)("the pool of the generator and the Tables reads gives its threads the background cores", async () => {

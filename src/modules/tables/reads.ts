@@ -2,7 +2,7 @@
 // src/lib/worker-pool.ts), as the generator's. A page of 1,000,000 rows
 // sorted by a column without an index takes hundreds of milliseconds of CPU (bench/tables.ts); on
 // the event loop that would hold every other request of the server.
-import { SPARE_CORES, workerPool } from "../../lib/worker-pool";
+import { workerPool } from "../../lib/worker-pool";
 import type { PageQuery, Row } from "./queries";
 import type { TableView } from "./model";
 import type { ErrorCode } from "../../errors";
@@ -28,7 +28,6 @@ export type ReadReply =
 /** One core stays with the event loop; at most two reads at once; an idle reader ends after 30 s. */
 export const readOffThread = workerPool<ReadJob, ReadReply>({
   entry: workerEntry("tablesReader"),
-  size: SPARE_CORES,
   idleMs: 30_000,
   name: "the tables reader",
 });

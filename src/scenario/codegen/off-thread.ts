@@ -4,7 +4,7 @@
 // are generated at once, and the event loop only hands over the stored text and receives the program.
 import type { Issue } from "../validate";
 import { ScenarioError } from "../../errors";
-import { SPARE_CORES, workerPool } from "../../lib/worker-pool";
+import { workerPool } from "../../lib/worker-pool";
 import type { GeneratedBot, GenerateOptions } from "./index";
 import { programCache } from "./program-cache";
 import { workerEntry } from "../../lib/worker-entry";
@@ -34,7 +34,7 @@ export type Reply = Generated | { issues: Issue[] } | { limit: string } | { unre
 export type StoredGenerate = Generated | { limit: string } | { unreadable: true };
 
 /** One core stays with the event loop; at most two generate at once (bench/health-under-load.ts); an idle worker ends after 30 s. */
-const run = workerPool<Job, Reply>({ entry: workerEntry("generator"), size: SPARE_CORES, idleMs: 30_000, name: "the generator's worker" });
+const run = workerPool<Job, Reply>({ entry: workerEntry("generator"), idleMs: 30_000, name: "the generator's worker" });
 
 /**
  * Programs of the last calls that named a `scope` (program-cache.ts): at most 16, 48 MB in all (a
