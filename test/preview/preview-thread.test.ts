@@ -99,3 +99,18 @@ test("a preview thread that dies ends its previews and their processes; the next
   await chat.botSays((m) => m.includes("hello from the thread"));
   expect((await t.call("DELETE", `/api/preview/${next}`, { cookie })).status).toBe(200);
 }, 30_000);
+
+test("the server kills the processes a dead preview thread reported, even those that would run on", async () => {
+  // A preview bot also ends when its stdin closes with the thread that held it; a process that
+  // reads no stdin shows whether the server's own kill (host.ts died) still happens.
+  const id = await start();
+  const sleeper = Bun.spawn(["sleep", "60"], { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+  const host = (t.ctx.preview as unknown as { hosted: { thread: { post(m: unknown): void } | null; onMessage(m: unknown): void } }).hosted;
+  host.onMessage({ process: { id, pid: sleeper.pid, running: true } });
+  host.thread!.post(null);
+  const ended = await Promise.race([sleeper.exited.then(() => true), Bun.sleep(15_000).then(() => false)]);
+  if (!ended) sleeper.kill("SIGKILL");
+  expect(ended).toBe(true);
+  expect(sleeper.signalCode).toBe("SIGKILL");
+  expect((await t.call("GET", `/api/preview/${id}`, { cookie })).status).toBe(404);
+}, 30_000);
