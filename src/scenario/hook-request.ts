@@ -94,22 +94,16 @@ export function renderHookAnswer(template: string, vars: Record<string, HookValu
   return template.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (m, name: string) => (Object.hasOwn(vars, name) ? String(vars[name]) : m));
 }
 
-/** The webhook_trigger node of that id in a scenario document, as its data; undefined when there is none. */
-export function hookNodeOf(doc: unknown, nodeId: string): Data | undefined {
-  for (const n of hookNodesOf(doc)) if (n.id === nodeId) return n.data;
-  return undefined;
-}
-
-/** Every webhook_trigger node of a document (sheets → nodes). */
-export function hookNodesOf(doc: unknown): { id: string; data: Data }[] {
-  const out: { id: string; data: Data }[] = [];
+/** Every webhook_trigger node of a document (sheets → nodes), its data by its id. */
+export function hookNodesOf(doc: unknown): Map<string, Data> {
+  const out = new Map<string, Data>();
   const sheets = doc && typeof doc === "object" && Array.isArray((doc as Data).sheets) ? ((doc as Data).sheets as unknown[]) : [];
   for (const sheet of sheets) {
     const nodes = sheet && typeof sheet === "object" && Array.isArray((sheet as Data).nodes) ? ((sheet as Data).nodes as unknown[]) : [];
     for (const n of nodes) {
       if (!n || typeof n !== "object") continue;
       const node = n as Data;
-      if (node.type === "webhook_trigger" && typeof node.id === "string") out.push({ id: node.id, data: node.data && typeof node.data === "object" ? (node.data as Data) : {} });
+      if (node.type === "webhook_trigger" && typeof node.id === "string" && !out.has(node.id)) out.set(node.id, node.data && typeof node.data === "object" ? (node.data as Data) : {});
     }
   }
   return out;

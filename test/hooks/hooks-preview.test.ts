@@ -40,4 +40,14 @@ test("firing the hook runs its flow in the preview chat with the body's variable
   expect(deep.status).toBe(400);
   const other = await loginAs(t, 613);
   expect((await t.call("POST", `/api/preview/${r.body.id}/hooks/paid`, { cookie: other, json: {} })).status).toBe(404);
+
+  // an edited document run in the same preview: its hooks answer from then on, not the first one's
+  const edited = structuredClone(hookScenario);
+  const paid = edited.sheets[0]!.nodes.find((n) => n.id === "paid")!;
+  Object.assign(paid.data, { answerStatus: 202, answerBody: "took {order}" });
+  edited.sheets[0]!.nodes.push({ id: "late", type: "webhook_trigger", position: { x: 0, y: 0 }, data: { userField: "customer.telegram_id", autoTransitionTo: "thanks" } });
+  expect((await t.call("PUT", `/api/preview/${r.body.id}/document`, { cookie: owner, json: { document: edited } })).status).toBe(200);
+  const again = await t.call("POST", `/api/preview/${r.body.id}/hooks/paid`, { cookie: owner, json: { order: "P-10", total: 4, customer: { telegram_id: 1 } } });
+  expect(again.body).toMatchObject({ status: 202, body: "took P-10" });
+  expect((await t.call("POST", `/api/preview/${r.body.id}/hooks/late`, { cookie: owner, json: { order: "P-11", customer: { telegram_id: 1 } } })).status).toBe(200);
 }, 30_000);

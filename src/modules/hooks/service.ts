@@ -9,7 +9,7 @@ import { FailureLadder, rateLimited, WindowLimiter } from "../../http/rate-limit
 import { randomBase62, safeEqual, sha256Hex } from "../../lib/crypto";
 import { depthMessage, tooDeep } from "../../lib/json-limits";
 import { normalizeDocument } from "../../scenario/model";
-import { HOOK_PER_MINUTE_MAX, hookNodeOf, hookNodesOf, hookSettingsOf, readHookBody, renderHookAnswer, type HookSettings, type HookValue } from "../../scenario/hook-request";
+import { HOOK_PER_MINUTE_MAX, hookNodesOf, hookSettingsOf, readHookBody, renderHookAnswer, type HookSettings, type HookValue } from "../../scenario/hook-request";
 import { readStoredScenario } from "../projects/document";
 import { hookById, hookOfNode, hooksOfProject, insertHook, projectScenarioOf, projectVersionOf, setHookSecret, tokenIdsOf } from "./queries";
 import type { HookListItem, HookSecretAnswer } from "./model";
@@ -166,7 +166,7 @@ export class HooksService {
     if (cached && cached.version === version) return cached.data;
     const row = projectScenarioOf(this.ctx.db, projectId);
     const doc = row?.data ? normalizeDocument(readStoredScenario(row.data)) : null;
-    const data = new Map(hookNodesOf(doc).map((n) => [n.id, n.data]));
+    const data = hookNodesOf(doc);
     if (this.nodes.size > 1000) this.nodes.clear();
     this.nodes.set(projectId, { version: row?.updatedAt ?? version, data });
     return data;
@@ -175,9 +175,9 @@ export class HooksService {
 
 // --- shared with the preview (POST /api/preview/<id>/hooks/<node>) -------------------------------
 
-/** The node's data in a document, as settings; 404 when the document has no such webhook_trigger. */
-export function hookSettingsIn(doc: unknown, nodeId: string): HookSettings {
-  const data = hookNodeOf(doc, nodeId);
+/** A webhook_trigger's settings among a document's (hookNodesOf); 404 when it has no such node. */
+export function hookSettingsIn(nodes: Map<string, Record<string, unknown>>, nodeId: string): HookSettings {
+  const data = nodes.get(nodeId);
   if (!data) throw notFound(`The scenario has no webhook_trigger node "${nodeId}"`);
   return hookSettingsOf(data);
 }

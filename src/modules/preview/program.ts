@@ -4,7 +4,7 @@
 import { badRequest, ScenarioError } from "../../errors";
 import { generateBot } from "../../scenario";
 import { generatePreviewProgram, projectScope } from "../../scenario/codegen/off-thread";
-import { hookVarsOf, type HookValue } from "../../scenario/hook-request";
+import { hookNodesOf, hookVarsOf, type HookValue } from "../../scenario/hook-request";
 import { normalizeDocument } from "../../scenario/model";
 import { answerOf, hookSettingsIn } from "../hooks/service";
 import { readStoredScenario, STORED_SCENARIO, storedOverLimit } from "../projects/document";
@@ -37,9 +37,18 @@ export async function previewProgram(projectId: number, source: ScenarioSource):
   }
 }
 
+/**
+ * The webhook_trigger nodes of each running document, read at its first fired hook rather than at
+ * each (a document is up to megabytes of JSON, parsed on the event loop). A session whose document
+ * is replaced gets a new source (PreviewService.replaceDocument), so this never answers an old one.
+ */
+const hookNodesBySource = new WeakMap<ScenarioSource, Map<string, Record<string, unknown>>>();
+
 /** A webhook_trigger of the running document fired with `body` (docs/hooks.md "In the preview"): its variables and its answer. */
 export function previewHook(source: ScenarioSource, nodeId: string, body: Record<string, unknown>) {
-  const settings = hookSettingsIn(normalizeDocument(readStoredScenario(source.json)), nodeId);
+  let nodes = hookNodesBySource.get(source);
+  if (!nodes) hookNodesBySource.set(source, (nodes = hookNodesOf(normalizeDocument(readStoredScenario(source.json)))));
+  const settings = hookSettingsIn(nodes, nodeId);
   const vars: Record<string, HookValue> = hookVarsOf(settings, body);
   return { vars, answer: answerOf(settings, vars) };
 }
