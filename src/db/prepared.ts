@@ -1,30 +1,12 @@
 // The one way statements are prepared (docs/database.md "One way to prepare statements"): a module's
 // queries.ts declares its statements with `statements(...)`; each is prepared on first use and
-// kept with its connection. Building and preparing every statement of every service at start took
+// kept with its connection, by the bot runtime's own helper (lazyStatements: one for bots and server). Building and preparing every statement of every service at start took
 // several milliseconds of a cold start (bench/cold-start.ts), most of them for routes a given run
 // never calls; a statement built per call costs several times more than a prepared one.
 
-type Built<T extends Record<string, () => unknown>> = { readonly [K in keyof T]: ReturnType<T[K]> };
+import { lazyStatements } from "../lib/shared-runtime";
 
-/**
- * An object whose every key is built by its function on first read and kept: after that first
- * read the key is a plain property, so the hot path pays nothing for the laziness.
- */
-function preparedOnFirstUse<T extends Record<string, () => unknown>>(builders: T): Built<T> {
-  const out = {} as Built<T>;
-  for (const key of Object.keys(builders)) {
-    Object.defineProperty(out, key, {
-      configurable: true,
-      enumerable: true,
-      get() {
-        const value = builders[key]!();
-        Object.defineProperty(out, key, { value, enumerable: true });
-        return value;
-      },
-    });
-  }
-  return out;
-}
+type Built<T extends Record<string, () => unknown>> = { readonly [K in keyof T]: ReturnType<T[K]> };
 
 /**
  * Statements of one connection, by name: `statements((db) => ({ byId: () => db.select()...prepare() }))`
@@ -35,7 +17,7 @@ export function statements<D extends object, T extends Record<string, () => unkn
   const perConnection = new WeakMap<D, Built<T>>();
   return (db) => {
     let set = perConnection.get(db);
-    if (!set) perConnection.set(db, (set = preparedOnFirstUse(builders(db))));
+    if (!set) perConnection.set(db, (set = lazyStatements(builders(db))));
     return set;
   };
 }

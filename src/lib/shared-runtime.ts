@@ -3,7 +3,8 @@
 // bot (docs/security.md) — the update kinds a scenario asks for (runtime/update-kinds.ts), which
 // the platform gives setWebhook as polling bots give getUpdates (docs/runtime.md "Update kinds"),
 // the file a message carries (runtime/message-file.ts), recorded by the bot and the platform, closing
-// a SQLite connection with its statements at once (runtime/connection.ts closeNow), and the
+// a SQLite connection with its statements at once and statements prepared on first use
+// (runtime/connection.ts closeNow, lazyStatements: src/db/prepared.ts), and the
 // token's send pace in its project file (runtime/pace.ts: docs/campaigns.md#one-pace-per-token). The server runs the very text bots carry (runtime-text.ts): Bun's bundler
 // cannot take one file both as a module and as a text import, and the binary needs the text.
 // Only types are imported from the runtime files (erased), so they stay text-only in the bundle.
@@ -22,12 +23,12 @@ type Shared = Pick<typeof Egress, "EgressError" | "egressFetch" | "egressPolicy"
 // The text's one import (program.ts IMPORTS) is its only parameter; everything else is a global.
 const transpiler = new Bun.Transpiler({ loader: "ts" });
 const shared = new Function("egressLookup", `${transpiler.transformSync(RUNTIME_EGRESS)}\nreturn { ${NAMES.join(", ")} };`)(lookup) as Shared;
-const pure = new Function(`${transpiler.transformSync(RUNTIME_SHARED_PURE)}\nreturn { updatesAskedFor, messageFileId, reserveSendTime, holdSendTime, closeNow };`)() as Pick<typeof UpdateKinds, "updatesAskedFor"> &
+const pure = new Function(`${transpiler.transformSync(RUNTIME_SHARED_PURE)}\nreturn { updatesAskedFor, messageFileId, reserveSendTime, holdSendTime, closeNow, lazyStatements };`)() as Pick<typeof UpdateKinds, "updatesAskedFor"> &
   Pick<typeof MessageFile, "messageFileId"> &
   Pick<typeof Pace, "reserveSendTime" | "holdSendTime"> &
-  Pick<typeof Connection, "closeNow">;
+  Pick<typeof Connection, "closeNow" | "lazyStatements">;
 
-export const { updatesAskedFor, messageFileId, reserveSendTime, holdSendTime, closeNow } = pure;
+export const { updatesAskedFor, messageFileId, reserveSendTime, holdSendTime, closeNow, lazyStatements } = pure;
 
 export const { EgressError, egressFetch, egressPolicy, parseEgressAllow, secretMasker, secretIndex } = shared;
 export type EgressError = Egress.EgressError;
