@@ -1,8 +1,9 @@
 // The one way statements are prepared (docs/database.md "One way to prepare statements"): a module's
 // queries.ts declares its statements with `statements(...)`; each is prepared on first use and
-// kept with its connection, by the bot runtime's own helper (lazyStatements: one for bots and server). Building and preparing every statement of every service at start took
-// several milliseconds of a cold start (bench/cold-start.ts), most of them for routes a given run
-// never calls; a statement built per call costs several times more than a prepared one.
+// kept with its connection, by the bot runtime's own helper (lazyStatements: one for bots and
+// server). Building and preparing every statement of every service at start took several
+// milliseconds of a cold start (bench/cold-start.ts), most of them for routes a given run never
+// calls; a statement built per call costs several times more than a prepared one.
 
 import { lazyStatements } from "../lib/shared-runtime";
 
