@@ -11,7 +11,7 @@ import { startAudience, type AudienceEnv } from "./audience-support";
 import { expected, funnelScenario, playScript, serveEmptyFigures } from "./analytics-support";
 import { projectAnalyticsEdgeReach, projectAnalyticsNodeReach } from "../../src/db/project-schema";
 import { deriveEdges, normalizeDoc, sheetIndex } from "../../web/src/editor/document";
-import { compatData, compatFiles, nodeEl, settled } from "./editor-support";
+import { compatData, compatFiles, nodeEl, pick } from "./editor-support";
 
 warnIfNoChromium("analytics");
 
@@ -104,8 +104,7 @@ describe.skipIf(!haveChromium)("Analytics in Chromium", () => {
     // the widest edge is the one most users took
     const widths = await page.locator(".react-flow__edge.ed-funnel path.react-flow__edge-path").evaluateAll((els) => els.map((e) => parseFloat(getComputedStyle(e).strokeWidth)));
     expect(Math.max(...widths)).toBeGreaterThan(Math.min(...widths));
-    await settled(page);
-    await nodeEl(page, "menu").locator(".ed-head").click();
+    await pick(page, "menu");
     const facts = page.getByTestId("funnel-facts");
     expect(await facts.getByTestId("funnel-users").textContent()).toBe("4");
     expect(await facts.getByTestId("funnel-visits").textContent()).toBe("4");

@@ -233,13 +233,13 @@ describe.skipIf(!haveChromium)("editor: on a phone", () => {
     expect(await page.locator(".ed-palette").count()).toBe(0);
     expect(await page.getByRole("button", { name: "Add sheet" }).count()).toBe(0);
     expect(await page.getByRole("button", { name: /add next from/ }).count()).toBe(0);
-    // a node opens read-only, and cannot be dragged
-    const card = nodeEl(page, "one");
-    const at = (await card.boundingBox())!;
-    await card.locator(".ed-head").click();
+    // a node opens read-only, and cannot be dragged (pick: a click aimed while the view still moves misses)
+    await pick(page, "one");
     const text = page.getByRole("complementary", { name: "Properties" }).getByLabel("Text", { exact: true });
     expect(await text.inputValue()).toBe("One");
     expect(await text.isDisabled()).toBe(true);
+    await settled(page);
+    const at = (await nodeEl(page, "one").boundingBox())!;
     await page.mouse.move(at.x + 20, at.y + 10);
     await page.mouse.down();
     await page.mouse.move(at.x + 120, at.y + 80, { steps: 6 });
