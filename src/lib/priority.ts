@@ -84,10 +84,14 @@ export function cpusOfThisThread(): Uint8Array | null {
  * one, not two.
  */
 export function spareCores(): number {
-  const mask = cpusOfThisThread();
+  return spareCoresOf(cpusOfThisThread());
+}
+
+/** spareCores for a thread that may use the cores of `mask` (null where unknown: the machine's count). */
+export function spareCoresOf(mask: Uint8Array | null): number {
   let cores = 0;
-  for (const byte of mask ?? []) for (let b = byte; b; b &= b - 1) cores++;
-  if (!mask) cores = navigator.hardwareConcurrency || 1;
+  if (mask) for (const byte of mask) for (let b = byte; b; b &= b - 1) cores++;
+  else cores = navigator.hardwareConcurrency || 1;
   return Math.max(1, Math.min(2, cores - 1));
 }
 

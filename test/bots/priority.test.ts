@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
-import { BACKGROUND_NICE, BOT_NICE, backgroundCpus, backgroundThread, cpusOfThisThread, lowerPriority, setCpus, spareCores, useBackgroundCpus, withoutFirstCpu } from "../../src/lib/priority";
+import { BACKGROUND_NICE, BOT_NICE, backgroundCpus, backgroundThread, cpusOfThisThread, lowerPriority, setCpus, spareCores, spareCoresOf, useBackgroundCpus, withoutFirstCpu } from "../../src/lib/priority";
 import { workerPool } from "../../src/lib/worker-pool";
 import { createTestApp, loginAs } from "../support/app";
 import { coresOfThisThread, coresOfThreads, listOf } from "../support/cpus";
@@ -112,6 +112,17 @@ self.onmessage = () => postMessage(require("fs").readFileSync("/proc/thread-self
     const auto = createTestApp();
     expect(given()).toEqual(background && [...background]);
     auto.cleanup();
+  });
+
+  test.each([
+    ["one core", bytes(0b1), 1],
+    ["cores 0 and 1", bytes(0b11), 1],
+    ["cores 0-2", bytes(0b111), 2],
+    ["cores 3, 9 and 12 (a container's cpuset)", bytes(0b1000, 0b10010), 2],
+    ["sixteen cores", bytes(0xff, 0xff), 2],
+    ["none", bytes(0, 0), 1],
+  ])("threads a pool may run beside the event loop on %s", (_name, mask, expected) => {
+    expect(spareCoresOf(mask)).toBe(expected);
   });
 
   test("the pools' threads: the cores the thread may use less one, at most two, at least one", () => {
