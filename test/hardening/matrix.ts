@@ -27,7 +27,8 @@ const anyUser = (ok: number): Expect => [401, ok, ok, ok, ok, ok, 401];
 const operatorOnly = (ok: number): Expect => [401, 403, 403, ok, 403, 403, 401];
 const adminOnly = (ok: number): Expect => [401, 401, 401, 401, 401, 401, ok];
 const everyone = (ok: number): Expect => [ok, ok, ok, ok, ok, ok, ok];
-// The analytics answer a token of someone else's project as if it did not exist (docs/analytics.md#access).
+// The Audience paths (chats, people's tags, export and facets, campaigns, analytics) answer a token of
+// someone else's project as if it did not exist (docs/api.md "Access to a token's audience").
 const botMemberHidden = (ok: number): Expect => [401, 404, ok, ok, ok, 404, 401];
 const previewOwner = (ok: number): Expect => [401, 404, 404, ok, 404, 404, 401]; // a preview is its starter's alone
 
@@ -152,37 +153,37 @@ export const MATRIX: Row[] = [
   { method: "GET", path: "/api/bot/tokens/{token}/users", expect: botMember(200) },
   { method: "GET", path: "/api/bot/tokens/{token}/users/{botUser}", expect: botMember(200) },
   // people and dialogs (docs/dialogs.md): the actor rules of /api/bot/*
-  { method: "GET", path: "/api/bot/tokens/{token}/users/facets", expect: botMember(200) },
-  { method: "GET", path: "/api/bot/tokens/{token}/users/export", expect: botMember(200) },
-  { method: "GET", path: "/api/bot/tokens/{token}/users/{botUser}/payments", expect: botMember(200) },
-  { method: "PUT", path: "/api/bot/tokens/{token}/users/{botUser}/tags", body: () => ({ tags: ["vip"] }), expect: botMember(200) },
-  { method: "DELETE", path: "/api/bot/tokens/{token}/users/{botUser}", expect: botMember(200) },
-  { method: "GET", path: "/api/bot/tokens/{token}/chats", expect: botMember(200) },
-  { method: "GET", path: "/api/bot/tokens/{token}/chats/{chat}/messages", expect: botMember(200) },
-  { method: "POST", path: "/api/bot/tokens/{token}/chats/{chat}/messages", body: () => ({ text: "hi" }), expect: botMember(201) },
-  { method: "PATCH", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMessage}", body: () => ({ text: "edited" }), expect: botMember(200) },
-  { method: "DELETE", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMessage}", expect: botMember(200) },
-  { method: "GET", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMediaMessage}/media", expect: botMember(200) },
-  { method: "PUT", path: "/api/bot/tokens/{token}/chats/{chat}/takeover", body: () => ({ on: true }), expect: botMember(200) },
-  { method: "POST", path: "/api/bot/tokens/{token}/chats/{chat}/read", expect: botMember(200) },
+  { method: "GET", path: "/api/bot/tokens/{token}/users/facets", expect: botMemberHidden(200) },
+  { method: "GET", path: "/api/bot/tokens/{token}/users/export", expect: botMemberHidden(200) },
+  { method: "GET", path: "/api/bot/tokens/{token}/users/{botUser}/payments", expect: botMemberHidden(200) },
+  { method: "PUT", path: "/api/bot/tokens/{token}/users/{botUser}/tags", body: () => ({ tags: ["vip"] }), expect: botMemberHidden(200) },
+  { method: "DELETE", path: "/api/bot/tokens/{token}/users/{botUser}", expect: botMemberHidden(200) },
+  { method: "GET", path: "/api/bot/tokens/{token}/chats", expect: botMemberHidden(200) },
+  { method: "GET", path: "/api/bot/tokens/{token}/chats/{chat}/messages", expect: botMemberHidden(200) },
+  { method: "POST", path: "/api/bot/tokens/{token}/chats/{chat}/messages", body: () => ({ text: "hi" }), expect: botMemberHidden(201) },
+  { method: "PATCH", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMessage}", body: () => ({ text: "edited" }), expect: botMemberHidden(200) },
+  { method: "DELETE", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMessage}", expect: botMemberHidden(200) },
+  { method: "GET", path: "/api/bot/tokens/{token}/chats/{chat}/messages/{chatMediaMessage}/media", expect: botMemberHidden(200) },
+  { method: "PUT", path: "/api/bot/tokens/{token}/chats/{chat}/takeover", body: () => ({ on: true }), expect: botMemberHidden(200) },
+  { method: "POST", path: "/api/bot/tokens/{token}/chats/{chat}/read", expect: botMemberHidden(200) },
   { method: "GET", path: "/api/bot/tokens/{token}/analytics", expect: botMemberHidden(200) },
   { method: "GET", path: "/api/bot/tokens/{token}/analytics/nodes", expect: botMemberHidden(200) },
   // campaigns (docs/campaigns.md): the fixture's campaign is a draft for the bot user, so the
   // controls that need one being sent (pause, resume) or done (delete-sent) answer members 409
-  { method: "GET", path: "/api/bot/tokens/{token}/campaigns", expect: botMember(200) },
-  { method: "POST", path: "/api/bot/tokens/{token}/campaigns", body: () => ({ name: "More", message: { text: "hi" } }), expect: botMember(201) },
-  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/audience-size", body: () => ({ filter: "all" }), expect: botMember(200) },
-  { method: "GET", path: "/api/bot/tokens/{token}/campaigns/{campaign}", expect: botMember(200) },
-  { method: "PATCH", path: "/api/bot/tokens/{token}/campaigns/{campaign}", body: () => ({ name: "Renamed" }), expect: botMember(200) },
-  { method: "DELETE", path: "/api/bot/tokens/{token}/campaigns/{campaign}", expect: botMember(200) },
-  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/test", body: (ids) => ({ userIds: [ids.botUser] }), expect: botMember(200) },
-  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/start", expect: botMember(200) },
-  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/pause", expect: botMember(409) },
-  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/resume", expect: botMember(409) },
-  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/cancel", expect: botMember(200) },
-  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/delete-sent", expect: botMember(409) },
-  { method: "GET", path: "/api/bot/tokens/{token}/campaigns/{campaign}/recipients", expect: botMember(200) },
-  { method: "GET", path: "/api/bot/tokens/{token}/campaigns/{campaign}/recipients/export", expect: botMember(200) },
+  { method: "GET", path: "/api/bot/tokens/{token}/campaigns", expect: botMemberHidden(200) },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns", body: () => ({ name: "More", message: { text: "hi" } }), expect: botMemberHidden(201) },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/audience-size", body: () => ({ filter: "all" }), expect: botMemberHidden(200) },
+  { method: "GET", path: "/api/bot/tokens/{token}/campaigns/{campaign}", expect: botMemberHidden(200) },
+  { method: "PATCH", path: "/api/bot/tokens/{token}/campaigns/{campaign}", body: () => ({ name: "Renamed" }), expect: botMemberHidden(200) },
+  { method: "DELETE", path: "/api/bot/tokens/{token}/campaigns/{campaign}", expect: botMemberHidden(200) },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/test", body: (ids) => ({ userIds: [ids.botUser] }), expect: botMemberHidden(200) },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/start", expect: botMemberHidden(200) },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/pause", expect: botMemberHidden(409) },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/resume", expect: botMemberHidden(409) },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/cancel", expect: botMemberHidden(200) },
+  { method: "POST", path: "/api/bot/tokens/{token}/campaigns/{campaign}/delete-sent", expect: botMemberHidden(409) },
+  { method: "GET", path: "/api/bot/tokens/{token}/campaigns/{campaign}/recipients", expect: botMemberHidden(200) },
+  { method: "GET", path: "/api/bot/tokens/{token}/campaigns/{campaign}/recipients/export", expect: botMemberHidden(200) },
   // storage configs: listing for any signed-in user; changes for platform operators only
   // (issue 12: a deliberate hardening beyond the older platform, documented in docs/api.md#storage-configs)
   { method: "GET", path: "/api/storage-configs", expect: anyUser(200) },

@@ -2,7 +2,7 @@
 // UTC days, and the funnel per node and transition, all read off the rollups the bot counts as it
 // runs. The project's access rule applies (owner and collaborators; another user's token is 404).
 import type { AppContext } from "../../context";
-import { AppError, badRequest, notFound } from "../../errors";
+import { badRequest } from "../../errors";
 import { normalizeDocument } from "../../scenario/model";
 import { projectDataOf } from "../dialogs/queries";
 import {
@@ -82,13 +82,8 @@ export class AnalyticsService {
    * actor is no member of is 404, as if it did not exist (docs/analytics.md#access).
    */
   private open(tokenId: number, actorId: number) {
-    try {
-      const { token } = this.ctx.tokens.access.require(tokenId, actorId);
-      return { token, db: this.ctx.projectFiles.existing(token.projectId) };
-    } catch (e) {
-      if (e instanceof AppError && e.status === 403) throw notFound("Bot token not found");
-      throw e;
-    }
+    const { token } = this.ctx.tokens.access.require(tokenId, actorId, { hideForbidden: true });
+    return { token, db: this.ctx.projectFiles.existing(token.projectId) };
   }
 
   async figures(tokenId: number, actorId: number, q: { from?: string; to?: string; bucket?: Bucket; hours?: string }): Promise<Analytics> {

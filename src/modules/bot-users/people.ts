@@ -25,13 +25,14 @@ export function listItemOf(r: ListRow): BotUserListItem {
 export class PeopleService {
   constructor(private readonly ctx: AppContext) {}
 
-  private fileOf(tokenId: number, actorId: number): ProjectDb | null {
-    const { token } = this.ctx.tokens.access.require(tokenId, actorId);
+  /** The token's project file; another user's token is 404 but on API.md's list, which keeps its 403. */
+  private fileOf(tokenId: number, actorId: number, hideForbidden = true): ProjectDb | null {
+    const { token } = this.ctx.tokens.access.require(tokenId, actorId, { hideForbidden });
     return this.ctx.projectFiles.existing(token.projectId);
   }
 
   list(tokenId: number, actorId: number, f: PeopleFilter, limit: number, offset: number): BotUserPage {
-    const db = this.fileOf(tokenId, actorId);
+    const db = this.fileOf(tokenId, actorId, false);
     if (!db) return { items: [], ...pageInfo(0, offset, limit, 0) };
     const { rows, count } = peoplePage(db, tokenId, f, limit, offset);
     const items = rows.map(listItemOf);

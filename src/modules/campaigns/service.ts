@@ -50,7 +50,7 @@ export class CampaignsService {
   }
 
   private require(tokenId: number, actorId: number): { token: TokenRow; db: ProjectDb } {
-    const { token } = this.ctx.tokens.access.require(tokenId, actorId);
+    const { token } = this.ctx.tokens.access.require(tokenId, actorId, { hideForbidden: true });
     return { token, db: this.ctx.projectFiles.open(token.projectId) };
   }
 

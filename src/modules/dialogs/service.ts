@@ -58,7 +58,7 @@ export class DialogsService {
   constructor(private readonly ctx: AppContext) {}
 
   private require(tokenId: number, actorId: number): { token: TokenRow; db: ProjectDb | null } {
-    const { token } = this.ctx.tokens.access.require(tokenId, actorId);
+    const { token } = this.ctx.tokens.access.require(tokenId, actorId, { hideForbidden: true });
     return { token, db: this.ctx.projectFiles.existing(token.projectId) };
   }
 

@@ -18,10 +18,14 @@ export class TokenAccess {
     return this.q.byId.get({ id: tokenId });
   }
 
-  /** 404 unknown token; 403 no access to its project (403 also for a non-owner with `ownerOnly`). */
-  require(tokenId: number, userId: number, opts: { ownerOnly?: boolean } = {}): { token: TokenRow; role: ProjectRole } {
+  /**
+   * 404 unknown token; 403 no access to its project (403 also for a non-owner with `ownerOnly`).
+   * With `hideForbidden`, no access is 404 as well, as if the token did not exist: the Audience paths'
+   * rule (docs/api.md "Access to a token's audience"), so a stranger cannot tell others' token ids.
+   */
+  require(tokenId: number, userId: number, opts: { ownerOnly?: boolean; hideForbidden?: boolean } = {}): { token: TokenRow; role: ProjectRole } {
     const token = this.find(tokenId);
-    if (!token) throw notFound("Bot token not found");
+    if (!token || (opts.hideForbidden && !this.ctx.access.roleOf(token.projectId, userId))) throw notFound("Bot token not found");
     const role = this.ctx.access.require(token.projectId, userId, { ownerOnly: opts.ownerOnly });
     return { token, role };
   }
