@@ -281,6 +281,22 @@ describe("operator sends, edits, deletes", () => {
     }
   });
 
+  test("a token that keeps no messages (retention 0): 409, nothing sent, nothing recorded", async () => {
+    const retention = (days: number) => env.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie: env.cookie, json: { messageRetentionDays: days } });
+    expect((await retention(0)).status).toBe(200);
+    try {
+      const before = env.fake.sent(botToken, USER).length;
+      const r = await env.call("POST", `${base()}/${USER}/messages`, { cookie: env.cookie, json: { text: "not kept" } });
+      expect([r.status, r.body.error]).toEqual([409, "CONFLICT"]);
+      expect(r.body.message).toContain("messageRetentionDays");
+      expect(env.fake.sent(botToken, USER).length).toBe(before);
+      const page = await env.call("GET", `${base()}/${USER}/messages?limit=5`, { cookie: env.cookie });
+      expect(page.body.items.map((m: { text: string }) => m.text)).not.toContain("not kept");
+    } finally {
+      expect((await retention(30)).status).toBe(200);
+    }
+  });
+
   test("429 with retry_after is waited out and the send goes through", async () => {
     env.fake.failNext(botToken, "sendMessage", { error_code: 429, description: "Too Many Requests: retry after 1", retry_after: 1 });
     const r = await env.call("POST", `${base()}/${USER}/messages`, { cookie: env.cookie, json: { text: "after the wait" } });

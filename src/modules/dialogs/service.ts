@@ -4,7 +4,7 @@
 // bot through the bot manager's command channel.
 import type { AppContext } from "../../context";
 import type { ProjectDb } from "../../db/project-db";
-import { AppError, badRequest, notFound } from "../../errors";
+import { AppError, badRequest, conflict, notFound } from "../../errors";
 import { MessengerError } from "../../errors";
 import { FILE_TOO_LARGE } from "../../messenger/client";
 import { messageFileId } from "../../lib/shared-runtime";
@@ -90,6 +90,9 @@ export class DialogsService {
 
   async send(tokenId: number, actorId: number, chatId: string, body: SendBody): Promise<MessageView> {
     const { token, db } = this.requireChat(tokenId, actorId, chatId);
+    // A token that keeps no messages records none, an operator's neither (docs/dialogs.md "Retention"):
+    // a message sent but never shown in its chat would be a message nobody can edit or delete.
+    if (token.messageRetentionDays <= 0) throw conflict("This bot keeps no messages (messageRetentionDays is 0): Dialogs cannot answer its chats");
     const keyboard = body.buttons?.map((row) =>
       row.map((b) => {
         if ("url" in b) return { text: b.text, url: b.url };
