@@ -242,10 +242,24 @@ describe("a campaign's life", () => {
     await Bun.sleep(600);
     expect(receivedBy("Cancel").length).toBe(sent);
     expect((await act(id, "resume")).status).toBe(409);
+    // the first deletion is refused as too old: that message stays in its chat, and in its record
+    env.fake.failNext(botToken, "deleteMessage", { error_code: 400, description: "Bad Request: message can't be deleted for everyone" });
     const d = await act(id, "delete-sent");
     expect(d.status).toBe(200);
     expect(d.body.sentDeletedAt).toBeString();
     expect(env.fake.calls(botToken, "deleteMessage").length).toBe(sent);
+    // each chat's record of the campaign's message shows it deleted, as an operator's deletion does
+    // (the chats a running bot would have recorded)
+    const file = env.t.ctx.projectFiles.open(projectId);
+    for (const i of receivedBy("Cancel")) file.insert(projectBotChats).values({ tokenId, chatId: String(uid(i)), userId: String(uid(i)), firstName: `U${i}` }).onConflictDoNothing().run();
+    const records = await Promise.all(
+      receivedBy("Cancel").map(async (i) => {
+        const page = await env.call("GET", `/api/bot/tokens/${tokenId}/chats/${uid(i)}/messages`, { cookie: env.cookie });
+        return page.body.items.find((m: { text: string; sentBy: string }) => m.text === "Cancel" && m.sentBy === "campaign") as { deletedAt: string | null };
+      }),
+    );
+    expect(records.filter((m) => m.deletedAt === null).length).toBe(1);
+    expect(records.filter((m) => m.deletedAt !== null).length).toBe(sent - 1);
     expect((await env.call("DELETE", `${base()}/${id}`, { cookie: env.cookie })).status).toBe(200);
     expect((await env.call("GET", `${base()}/${id}`, { cookie: env.cookie })).status).toBe(404);
     await setPace(25);

@@ -6,6 +6,7 @@ import type { Db } from "../../db/client";
 import type { ProjectDb } from "../../db/project-db";
 import { projects } from "../../db/schema";
 import {
+  projectBotMessages as messages,
   projectBotPeople as people,
   projectCampaignAlbumMessages as album,
   projectCampaignTimeZones as zones,
@@ -325,8 +326,20 @@ export function sentNotDeleted(db: ProjectDb, campaignId: number, afterId: numbe
     .all();
 }
 
-export function recipientDeleted(db: ProjectDb, id: number, at: string) {
-  db.update(recipients).set({ deletedAt: at }).where(eq(recipients.id, id)).run();
+/**
+ * A recipient's messages handled by delete-sent. `gone`: the messenger deleted them (or had them no
+ * more), so the chat's records of them show as deleted, as an operator's deletion does
+ * (docs/dialogs.md); a message too old to delete stays in the chat and in its record.
+ */
+export function recipientDeleted(db: ProjectDb, r: { id: number; tokenId: number; chatId: string; messageIds: number[] }, at: string, gone: boolean) {
+  db.transaction((tx) => {
+    tx.update(recipients).set({ deletedAt: at }).where(eq(recipients.id, r.id)).run();
+    if (!gone) return;
+    tx.update(messages)
+      .set({ deletedAt: at })
+      .where(and(eq(messages.tokenId, r.tokenId), eq(messages.chatId, r.chatId), inArray(messages.messengerMessageId, r.messageIds), eq(messages.sentBy, "campaign"), sql`${messages.deletedAt} IS NULL`))
+      .run();
+  });
 }
 
 /** Every project (platform database): whose files the sender's start-up looks into. */

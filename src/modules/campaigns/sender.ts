@@ -224,9 +224,10 @@ export class CampaignSender {
         if (r.messageId === null) continue;
         await this.ctx.sendPace.slot(token.id, token.sendsPerSecond);
         // an album: every message of it in one deleteMessages
-        const album = r.albumIds ? (JSON.parse(r.albumIds) as number[]) : [];
+        const messageIds = [r.messageId, ...(r.albumIds ? (JSON.parse(r.albumIds) as number[]) : [])];
+        let gone = true;
         try {
-          if (album.length > 0) await this.ctx.messenger.call(token.token, "deleteMessages", { chat_id: r.userId, message_ids: [r.messageId, ...album] });
+          if (messageIds.length > 1) await this.ctx.messenger.call(token.token, "deleteMessages", { chat_id: r.userId, message_ids: messageIds });
           else await this.ctx.messenger.call(token.token, "deleteMessage", { chat_id: r.userId, message_id: r.messageId });
         } catch (e) {
           if (e instanceof MessengerError && e.status === 429) {
@@ -234,9 +235,10 @@ export class CampaignSender {
             i--;
             continue;
           }
-          // too old to delete, or already gone: the messenger allows no more
+          // too old to delete (it stays in the chat), or already gone: the messenger allows no more
+          gone = e instanceof MessengerError && /not found/i.test(e.message);
         }
-        recipientDeleted(db, r.id, new Date().toISOString());
+        recipientDeleted(db, { id: r.id, tokenId: token.id, chatId: r.userId, messageIds }, new Date().toISOString(), gone);
       }
     }
     return false;
