@@ -207,6 +207,25 @@ describe.skipIf(!haveChromium)("editor: editing", () => {
     expect(p.data.sheets[0].nodes.find((n: any) => n.id === "hello").data.messageText).toBe("Mine, after a wait");
   }, 45_000);
 
+  test("a paragraph typed key by key undoes as one step, and redoes", async () => {
+    const { page } = env.b;
+    await pick(page, "hello");
+    const text = page.getByRole("complementary", { name: "Properties" }).getByLabel("Text", { exact: true });
+    const before = await text.inputValue();
+    await text.click();
+    await text.press("End");
+    // 120 keystrokes: more than the history's 100 steps, one step with store.ts MERGE_MS
+    const typed = " and a long second sentence typed one key at a time by a person.".repeat(2).slice(0, 120);
+    await text.pressSequentially(typed);
+    expect(await text.inputValue()).toBe(before + typed);
+    await page.getByRole("button", { name: "Undo" }).click();
+    expect(await text.inputValue()).toBe(before);
+    await page.getByRole("button", { name: "Redo" }).click();
+    expect(await text.inputValue()).toBe(before + typed);
+    await page.getByRole("button", { name: "Undo" }).click();
+    expect(await text.inputValue()).toBe(before);
+  }, 45_000);
+
   test("autosave stores an edit without pressing Save", async () => {
     const { page } = env.b;
     await page.getByLabel("Autosave").check();

@@ -1,11 +1,11 @@
 // The editor's document rules without a browser: transitions ↔ node data, derived and stored
 // edges, deletes and pastes, the undo history, and the lossless round trip of the compat files.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setSystemTime, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { deriveEdges, normalizeDoc, sheetIndex, slotsOf, variablesOf, withTarget, type Doc, type SNode } from "../../web/src/editor/document";
 import { addSheet, cloneNodes, deleteNodes, deleteSheet, duplicateSheet, insertNode, makeNode, moveSheet, nodesFromClipboard, pasteNodes } from "../../web/src/editor/ops";
-import { EditorStore, HISTORY_LIMIT, toSaved, updateNode } from "../../web/src/editor/store";
+import { EditorStore, HISTORY_LIMIT, MERGE_MS, toSaved, updateNode } from "../../web/src/editor/store";
 import { boxesOf, GAP, needsLayout, layoutSheet, separate, type Box } from "../../web/src/editor/layout";
 
 const COMPAT = join(import.meta.dir, "..", "..", "..", "shared", "compat");
@@ -126,6 +126,51 @@ describe("undo history", () => {
     expect(s.state.past).toHaveLength(HISTORY_LIMIT);
     for (let i = 0; i < 200; i++) s.undo();
     expect(s.state.doc.sheets[0]!.nodes[0]!.data!.messageText).toBe("x49");
+  });
+
+  test("typing into one field is one step per burst; a pause, another field or another edit starts a new one", () => {
+    const s = new EditorStore(docOf([n("a", "message", { messageText: "", buttonText: "" }), n("b", "message")]));
+    const text = () => s.state.doc.sheets[0]!.nodes[0]!.data!.messageText;
+    const type = (node: string, field: string, v: string) => s.commit(updateNode(s.state.doc, node, (x) => ({ ...x, data: { ...x.data, [field]: v } })), {}, `${node}\n${field}`);
+    let now = Date.parse("2026-11-29T00:00:00Z");
+    setSystemTime(now);
+    try {
+      const para = "A paragraph typed a key at a time, far longer than the history is deep: ".repeat(3);
+      for (let i = 1; i <= para.length; i++) {
+        type("a", "messageText", para.slice(0, i));
+        setSystemTime((now += 120));
+      }
+      expect(s.state.past).toHaveLength(1);
+      s.undo();
+      expect(text()).toBe("");
+      s.redo();
+      expect(text()).toBe(para);
+      // after an undo or redo, typing is a step of its own
+      type("a", "messageText", para + "!");
+      expect(s.state.past).toHaveLength(2);
+      // a pause
+      setSystemTime((now += MERGE_MS));
+      type("a", "messageText", para + "!?");
+      expect(s.state.past).toHaveLength(3);
+      // another field, another node, then an edit that is no typing
+      type("a", "buttonText", "Go");
+      type("b", "messageText", "B");
+      s.commit(updateNode(s.state.doc, "b", (x) => ({ ...x, data: { ...x.data, formatMode: "html" } })));
+      type("b", "messageText", "Bo");
+      expect(s.state.past).toHaveLength(7);
+      // a save, or another selection, ends the burst too
+      s.markSaved(s.state.doc);
+      type("b", "messageText", "Bob");
+      s.select(["a"]);
+      type("b", "messageText", "Bobby");
+      expect(s.state.past).toHaveLength(9);
+      for (const expected of ["Bob", "Bo", "B"]) {
+        s.undo();
+        expect(s.state.doc.sheets[0]!.nodes[1]!.data!.messageText).toBe(expected);
+      }
+    } finally {
+      setSystemTime();
+    }
   });
 
   test("a drag is one step however many moves it has", () => {

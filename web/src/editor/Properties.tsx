@@ -261,7 +261,8 @@ export function Properties({ store, projectId }: { store: EditorStore; projectId
   if (!node) return <aside className="ed-props" aria-label={t("editor.props.title")}><p className="muted small">{selected.length > 1 ? t("editor.props.many", { count: selected.length }) : t("editor.props.none")}</p></aside>;
   const ctx: FieldCtx = {
     data: node.data ?? {},
-    set: (patch) => store.commit(updateNode(store.state.doc, node.id, (n) => ({ ...n, data: { ...(n.data ?? {}), ...patch } }))),
+    // text typed into one field is one undo step per burst (store.ts MERGE_MS); a choice is a step of its own
+    set: (patch) => store.commit(updateNode(store.state.doc, node.id, (n) => ({ ...n, data: { ...(n.data ?? {}), ...patch } })), {}, Object.values(patch).every((v) => typeof v === "string") ? `${node.id}\n${Object.keys(patch).sort().join()}` : undefined),
     targets,
     variables,
   };

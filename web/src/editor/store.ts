@@ -5,6 +5,8 @@ import { deriveEdges, sheetIndex, storedEdges, type Doc, type SNode, type Sheet 
 import type { FunnelOverlay } from "./funnel";
 
 export const HISTORY_LIMIT = 100;
+/** Edits of one field closer together than this are one undo step: a paragraph typed undoes whole. */
+export const MERGE_MS = 1000;
 
 export interface EditorState {
   doc: Doc;
@@ -28,6 +30,8 @@ export class EditorStore {
   state: EditorState;
   private listeners = new Set<Listener>();
   private dragBase: Doc | null = null;
+  /** the last step, while typing may still add to it (commit's `mergeKey`) */
+  private typing: { key: string; at: number } | null = null;
   /** node sizes as the canvas measured them (flow units): layout and placement read them */
   readonly sizes = new Map<string, { width?: number; height?: number }>();
   /** nodes the user dropped where they wanted them: the view does not move to them */
@@ -51,10 +55,17 @@ export class EditorStore {
     return this.state.doc.sheets.find((s) => s.id === this.state.sheetId) ?? this.state.doc.sheets[0]!;
   }
 
-  /** One undoable step. */
-  commit(next: Doc, extra: Partial<EditorState> = {}) {
+  /**
+   * One undoable step. Steps with the same `mergeKey` (typing into one field of one node), each
+   * within MERGE_MS of the one before and with nothing else between (no other edit, undo, save or
+   * change of selection), make one step: a hundred keystrokes would otherwise fill the history.
+   */
+  commit(next: Doc, extra: Partial<EditorState> = {}, mergeKey?: string) {
     if (next === this.state.doc) return;
-    const past = [...this.state.past, this.state.doc].slice(-HISTORY_LIMIT);
+    const now = Date.now();
+    const merge = mergeKey !== undefined && this.typing?.key === mergeKey && now - this.typing.at < MERGE_MS && this.state.past.length > 0;
+    this.typing = mergeKey === undefined ? null : { key: mergeKey, at: now };
+    const past = merge ? this.state.past : [...this.state.past, this.state.doc].slice(-HISTORY_LIMIT);
     const sheetId = next.sheets.some((s) => s.id === (extra.sheetId ?? this.state.sheetId)) ? (extra.sheetId ?? this.state.sheetId) : next.sheets[0]!.id;
     this.set({ ...extra, doc: next, past, future: [], sheetId });
   }
@@ -72,6 +83,7 @@ export class EditorStore {
   };
 
   private restore(doc: Doc, past: Doc[], future: Doc[]) {
+    this.typing = null;
     const sheetId = doc.sheets.some((s) => s.id === this.state.sheetId) ? this.state.sheetId : doc.sheets[0]!.id;
     const alive = new Set(doc.sheets.flatMap((s) => s.nodes.map((n) => n.id)));
     this.set({ doc, past, future, sheetId, selected: this.state.selected.filter((id) => alive.has(id)) });
@@ -82,6 +94,7 @@ export class EditorStore {
     if (dragging && !this.dragBase) this.dragBase = this.state.doc;
     const doc = mapNodes(this.state.doc, (n) => (moves.has(n.id) ? { ...n, position: moves.get(n.id)! } : n));
     if (!dragging && this.dragBase) {
+      this.typing = null;
       const base = this.dragBase;
       this.dragBase = null;
       this.set({ doc, past: [...this.state.past, base].slice(-HISTORY_LIMIT), future: [] });
@@ -91,7 +104,9 @@ export class EditorStore {
 
   select(ids: string[]) {
     const same = ids.length === this.state.selected.length && ids.every((id, i) => id === this.state.selected[i]);
-    if (!same) this.set({ selected: ids });
+    if (same) return;
+    this.typing = null;
+    this.set({ selected: ids });
   }
 
   openSheet(sheetId: string) {
@@ -115,6 +130,7 @@ export class EditorStore {
 
   /** Replaces the document without history (load, reload after a conflict). */
   load(doc: Doc) {
+    this.typing = null;
     const sheetId = doc.sheets.some((s) => s.id === this.state.sheetId) ? this.state.sheetId : doc.sheets[0]!.id;
     this.set({ doc, saved: doc, past: [], future: [], sheetId, selected: [] });
   }
@@ -124,11 +140,14 @@ export class EditorStore {
    * not "unsaved" — opening a project never writes it; the next save carries the new positions.
    */
   replaceDoc(doc: Doc) {
+    this.typing = null;
     const clean = this.state.doc === this.state.saved;
     this.set({ doc, ...(clean ? { saved: doc } : {}) });
   }
 
   markSaved(doc: Doc) {
+    // what is typed after a save undoes back to the saved text, not past it
+    this.typing = null;
     this.set({ saved: doc });
   }
 
