@@ -191,6 +191,11 @@ function headline(name: string, r: Figures) {
       rows.push([name, "message → reply in the transcript, p50 / p99", `${ms(r.preview?.p50Ms)} / ${ms(r.preview?.p99Ms)}`, `production via fake messenger ${ms(r.production?.p50Ms)} / ${ms(r.production?.p99Ms)}`, num(r.p50VsProduction)]);
       rows.push([name, "preview start (bot polling)", ms(r.previewStartMs), "", ""]);
       return;
+    case "beside-bots":
+      rows.push([name, "generate of a 2,000-node scenario while a bot burns SQL, p50", ms(r.burning?.generateMs?.p50Ms), `quiet ${ms(r.quiet?.generateMs?.p50Ms)}`, num(r.generateBurningVsQuiet)]);
+      rows.push([name, "preview start of it while a bot burns SQL, p50", ms(r.burning?.previewStartMs?.p50Ms), `quiet ${ms(r.quiet?.previewStartMs?.p50Ms)}`, num(r.previewStartBurningVsQuiet)]);
+      rows.push([name, "another bot's reply while generates run, p50", ms(r.botReply?.generating?.p50Ms), `quiet ${ms(r.botReply?.quiet?.p50Ms)}`, num(r.botReplyGeneratingVsQuiet)]);
+      return;
     case "health-under-load":
       rows.push([name, "/api/health p99 under generate, preview and scenario SQL load", ms(r.loaded?.p99Ms), `idle ${ms(r.idle?.p99Ms)}`, num(r.p99Ratio)]);
       rows.push([name, "generates/s, previews/s, runners killed", `${num(r.generatesPerSecond)}, ${num(r.previewsPerSecond)}, ${num(r.runnersKilled)}`, "", ""]);

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { ensureBotModules } from "./bot-modules";
-import { BACKGROUND_NICE } from "../lib/priority";
+import { BACKGROUND_NICE, lowerProcessPriority, waitedForNice } from "../lib/priority";
 import type { BotCommand } from "./runner/protocol";
 import { spawnOffThread, type ChildProcess } from "./spawn-thread";
 
@@ -101,8 +101,8 @@ export class PreviewBot {
         cwd: this.dir,
         // the token lives only in the process environment: a preview folder holds no secret
         env: { ...spec.env, DATABASE_PATH: this.databasePath, BUN_BE_BUN: "1", BOTLOOM_SUPERVISED: "1" },
-        // A preview is a user's trial run: when the cores are busy, the server's requests and the bots go first.
-        nice: BACKGROUND_NICE,
+        // Its start is waited for (the preview opens when it answers); settle() then makes it a trial run.
+        nice: waitedForNice(),
         onLine: (level, l) => spec.onLine(level, mask(l)),
       });
     } catch (e) {
@@ -126,6 +126,15 @@ export class PreviewBot {
       if (!this.stopping) spec.onExit(killedFor ?? `the preview bot exited (code ${code})`);
       this.endedResolve();
     });
+  }
+
+  /**
+   * The bot answered (or had its time to): from now on it is a user's trial run, and when the cores
+   * are busy the server's requests and the bots go first, however it burns the CPU.
+   */
+  settle() {
+    const pid = this.pid;
+    if (pid !== null) lowerProcessPriority(pid, BACKGROUND_NICE);
   }
 
   /** A command of the platform (an inbound webhook, docs/hooks.md), as a production bot's process gets it on stdin; false when no process runs. */

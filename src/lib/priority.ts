@@ -1,29 +1,67 @@
 // Who gets the cores first when they are busy (docs/operations.md "Runners and stalls"): the
 // server's event loop, which answers every request and watches the runners, runs at the priority
-// it was started with; the processes it starts for bots run below it, and the work of one user that
-// can wait (a preview bot, generating a program, a Tables read) below the bots. A bot burning CPU in
-// its scenario SQL then cannot delay the server's answers (bench/health-under-load.ts), and a
-// user's trial run cannot delay other owners' bots.
+// it was started with; the processes it starts for bots run below it; short work a person waits for
+// (generating a program, a Tables read, a preview's start) runs beside the bots where it keeps off
+// the event loop's core; a running preview bot, a user's trial run, below the bots. A bot burning
+// CPU in its scenario SQL then cannot delay the server's answers (bench/health-under-load.ts), and
+// a user's trial run cannot delay other owners' bots.
 import { readdirSync } from "node:fs";
 import { getPriority, setPriority } from "node:os";
 import { workerData } from "node:worker_threads";
 
 /** How much nicer than the server bot processes run: the shared runners and, with BOT_ISOLATION=process, each bot. */
 export const BOT_NICE = 10;
-/** How much nicer than the server a preview bot's process and the server's worker threads run. */
+/**
+ * How much nicer than the server a preview bot runs once it answers, and the server's threads where
+ * they share the event loop's core (waitedForNice).
+ */
 export const BACKGROUND_NICE = 19;
 
 /**
- * Makes process (or, on Linux, thread) `pid` (0: the calling thread) `by` nicer than the calling
- * thread, so a server started niced keeps the order; a no-op where that is not allowed.
+ * How much nicer than the server a thread or process runs whose work a person waits for: a
+ * generate, a Tables read, a preview's start. Kept off the event loop's core, it runs beside the
+ * bots: 19 nicer, it waited ten times its length behind one bot burning CPU in its scenario SQL
+ * (docs/performance.md "Work a person waits for, beside the bots"). Sharing the event loop's core
+ * (one core, or BACKGROUND_CPUS=all), it stays 19 nicer so the requests go first.
+ */
+export function waitedForNice(): number {
+  return keptCpus() ? BOT_NICE : BACKGROUND_NICE;
+}
+
+/** The server's niceness: the event loop's own, which backgroundThread hands to every thread it starts. */
+function serverNiceness(): number {
+  const given = (workerData as { serverNice?: number } | null)?.serverNice;
+  return typeof given === "number" ? given : getPriority(0);
+}
+
+/**
+ * Makes process (or, on Linux, thread) `pid` (0: the calling thread) `by` nicer than the server,
+ * so a server started niced keeps the order; a no-op where that is not allowed.
  */
 export function lowerPriority(pid: number, by: number) {
   setNiceness(pid, nicenessBelow(by));
 }
 
-/** The niceness `by` below the calling thread's, at most 19 (the worst there is). */
+/**
+ * Makes every thread process `pid` has now `by` nicer than the server: on Linux a niceness is a
+ * thread's, and a process's threads took its main thread's when they started.
+ */
+export function lowerProcessPriority(pid: number, by: number) {
+  let threads: number[];
+  try {
+    threads = readdirSync(`/proc/${pid}/task`).map(Number);
+  } catch {
+    threads = [pid]; // no /proc (or the process is gone): its main thread, as setpriority does elsewhere
+  }
+  for (const tid of threads) lowerPriority(tid, by);
+}
+
+/**
+ * The niceness `by` below the server's, at most 19 (the worst there is). From the server's, not the
+ * calling thread's: a thread already niced that starts a process or thread would count from its own.
+ */
 export function nicenessBelow(by: number): number {
-  return Math.min(19, getPriority(0) + by);
+  return Math.min(19, serverNiceness() + by);
 }
 
 /** Sets process (or thread) `pid` to `nice`; a no-op where that is not allowed. */
@@ -157,15 +195,18 @@ export function toBackgroundCpus(pid: number) {
 export function backgroundThread(data: Record<string, unknown> = {}): WorkerOptions {
   // Bun's Worker takes node's workerData; the DOM type the checker sees does not list it
   const cpus = keptCpus();
-  return { workerData: { ...data, backgroundCpus: cpus && [...cpus] } } as WorkerOptions;
+  return { workerData: { ...data, backgroundCpus: cpus && [...cpus], serverNice: serverNiceness() } } as WorkerOptions;
 }
 
-/** The first line of a background thread: 19 nicer than the server (unless `nicer` is false), on the cores backgroundThread gave it. */
+/**
+ * The first line of a background thread: on the cores backgroundThread gave it and, unless `nicer`
+ * is false, waitedForNice() nicer than the server.
+ */
 export function enterBackground({ nicer = true } = {}) {
-  if (nicer) lowerPriority(0, BACKGROUND_NICE);
   const given = (workerData as { backgroundCpus?: number[] | null } | null)?.backgroundCpus;
-  if (!given) return;
-  setCpus(0, Uint8Array.from(given));
-  // a thread this one starts (the preview thread's process spawner) is given the same cores
-  kept = Uint8Array.from(given);
+  // what a thread this one starts (the preview thread's process spawner) is given: the same cores,
+  // or none to move to (this module's own setting in a thread is the default, not the server's)
+  kept = given ? Uint8Array.from(given) : null;
+  if (kept) setCpus(0, kept);
+  if (nicer) lowerPriority(0, waitedForNice());
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
-import { BACKGROUND_NICE, BOT_NICE, backgroundCpus, backgroundThread, cpusOfThisThread, lowerPriority, setCpus, spareCores, spareCoresOf, useBackgroundCpus, withoutFirstCpu } from "../../src/lib/priority";
+import { BACKGROUND_NICE, BOT_NICE, backgroundCpus, backgroundThread, cpusOfThisThread, lowerPriority, lowerProcessPriority, setCpus, spareCores, spareCoresOf, useBackgroundCpus, withoutFirstCpu } from "../../src/lib/priority";
 import { workerPool } from "../../src/lib/worker-pool";
 import { createTestApp, loginAs } from "../support/app";
 import { coresOfThisThread, coresOfThreads, listOf } from "../support/cpus";
@@ -23,7 +23,7 @@ afterAll(async () => {
   await p.close();
 });
 
-test("lowerPriority makes a process nicer than the caller by the amount asked, at most 19", async () => {
+test("lowerPriority makes a process nicer than the server by the amount asked, at most 19", async () => {
   const sleeper = Bun.spawn(["sleep", "30"]);
   try {
     lowerPriority(sleeper.pid, BACKGROUND_NICE);
@@ -32,6 +32,20 @@ test("lowerPriority makes a process nicer than the caller by the amount asked, a
     expect(getPriority(sleeper.pid)).toBe(19);
   } finally {
     sleeper.kill();
+  }
+});
+
+test("lowerProcessPriority reaches every thread of a process, not only its main one", async () => {
+  const proc = Bun.spawn([process.execPath, "-e", "setInterval(() => {}, 1000)"]);
+  try {
+    const tasks = () => readdirSync(`/proc/${proc.pid}/task`).map(Number);
+    await until(() => tasks().length > 1, "the process's own threads");
+    lowerPriority(proc.pid, BOT_NICE); // its main thread alone
+    expect(new Set(tasks().map((tid) => getPriority(tid))).size).toBe(2);
+    lowerProcessPriority(proc.pid, BACKGROUND_NICE);
+    expect(new Set(tasks().map((tid) => getPriority(tid)))).toEqual(new Set([Math.min(19, getPriority(0) + BACKGROUND_NICE)]));
+  } finally {
+    proc.kill();
   }
 });
 
@@ -84,6 +98,47 @@ describe("one core kept for the event loop", () => {
   writeFileSync(entry, `import { enterBackground } from ${JSON.stringify(new URL("../../src/lib/priority.ts", import.meta.url).pathname)};
 enterBackground();
 self.onmessage = () => postMessage(require("fs").readFileSync("/proc/thread-self/status", "utf8").match(/Cpus_allowed_list:\\s*(\\S+)/)[1]);`);
+
+  /**
+   * A worker entry that enters the background and answers with its niceness, its cores, the
+   * niceness it would give a process BOT_NICE below the server, and the same of a thread it starts.
+   */
+  const nested = join(mkdtempSync(join(tmpdir(), "botloom-nice-")), "nice-worker.ts");
+  writeFileSync(nested, `import { BOT_NICE, backgroundThread, enterBackground, nicenessBelow } from ${JSON.stringify(new URL("../../src/lib/priority.ts", import.meta.url).pathname)};
+import { getPriority } from "node:os";
+enterBackground();
+const mine = () => ({ nice: getPriority(0), cores: require("fs").readFileSync("/proc/thread-self/status", "utf8").match(/Cpus_allowed_list:\\s*(\\S+)/)[1], process: nicenessBelow(BOT_NICE) });
+self.onmessage = async (e) => {
+  if (e.data !== "nested") return postMessage(mine());
+  const w = new Worker(import.meta.path, backgroundThread());
+  const child = await new Promise((resolve) => { w.onmessage = (m) => resolve(m.data); w.postMessage("self"); });
+  void w.terminate();
+  postMessage({ ...mine(), child });
+};`);
+  type Seen = { nice: number; cores: string; process: number; child: { nice: number; cores: string; process: number } };
+  const seenBy = async (setting: "auto" | "all"): Promise<Seen> => {
+    useBackgroundCpus(setting);
+    const w = new Worker(nested, backgroundThread());
+    try {
+      const answer = new Promise<Seen>((resolve) => (w.onmessage = (e: MessageEvent<Seen>) => resolve(e.data)));
+      w.postMessage("nested");
+      return await answer;
+    } finally {
+      void w.terminate();
+      useBackgroundCpus("auto");
+    }
+  };
+  const below = (by: number) => Math.min(19, getPriority(0) + by);
+
+  test.if(many)("off the event loop's core, background threads run beside the bots, and count a thread's or process's niceness from the server's", async () => {
+    const seen = await seenBy("auto");
+    expect(seen).toEqual({ nice: below(BOT_NICE), cores: listOf(background!), process: below(BOT_NICE), child: { nice: below(BOT_NICE), cores: listOf(background!), process: below(BOT_NICE) } });
+  });
+
+  test("sharing the event loop's core (BACKGROUND_CPUS=all), background threads run 19 nicer, and so do the threads they start, on every core", async () => {
+    const seen = await seenBy("all");
+    expect(seen).toEqual({ nice: below(BACKGROUND_NICE), cores: first, process: below(BOT_NICE), child: { nice: below(BACKGROUND_NICE), cores: first, process: below(BOT_NICE) } });
+  });
 
   test.if(many)("a background thread moves itself to the cores it is given; BACKGROUND_CPUS=all gives none", async () => {
     const coresOfWorker = async (setting: "auto" | "all") => {

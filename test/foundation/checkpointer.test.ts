@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { Database } from "bun:sqlite";
 import { openSqlite } from "../../src/db/sqlite";
 import { checkpointOffThread, FALLBACK_PAGES, type Checkpointer } from "../../src/db/checkpointer";
-import { BACKGROUND_NICE, backgroundCpus, useBackgroundCpus } from "../../src/lib/priority";
+import { BOT_NICE, backgroundCpus, useBackgroundCpus } from "../../src/lib/priority";
 import { coresOfThisThread, coresOfThread, listOf } from "../support/cpus";
 
 let dir: string;
@@ -74,7 +74,7 @@ describe("WAL checkpoints off the event loop", () => {
     expect(db.query("SELECT count(*) AS n FROM t").get()).toEqual({ n: 300 });
   });
 
-  test.if(backgroundCpus() !== null)("the thread runs on the background cores, 19 nicer; the event loop keeps its own", async () => {
+  test.if(backgroundCpus() !== null)("the thread runs on the background cores, beside the bots (BOT_NICE nicer); the event loop keeps its own", async () => {
     setUp();
     useBackgroundCpus("auto");
     const before = new Set(readdirSync("/proc/self/task"));
@@ -85,7 +85,7 @@ describe("WAL checkpoints off the event loop", () => {
     const mine = fresh.filter((tid) => readFileSync(`/proc/self/task/${tid}/comm`, "utf8").trim() === "Worker");
     expect(mine.length).toBe(1);
     expect(coresOfThread(mine[0]!)).toBe(listOf(backgroundCpus()!));
-    expect(getPriority(Number(mine[0]))).toBe(Math.min(19, getPriority(0) + BACKGROUND_NICE));
+    expect(getPriority(Number(mine[0]))).toBe(Math.min(19, getPriority(0) + BOT_NICE));
     expect(coresOfThisThread()).not.toBe(listOf(backgroundCpus()!));
   });
 });

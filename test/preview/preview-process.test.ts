@@ -1,10 +1,12 @@
 // The preview bot's watchdog: a program that burns CPU is ended once it has used its CPU time, and
 // the reason is reported; its folder goes with dispose().
 import { expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import { PreviewBot } from "../../src/bots/preview-process";
+import { BACKGROUND_NICE, BOT_NICE, backgroundCpus } from "../../src/lib/priority";
+import { until } from "../support/process";
 
 test("a preview bot over its CPU time is ended with the reason; dispose removes its folder", async () => {
   const botsDir = mkdtempSync(join(tmpdir(), "botloom-preview-proc-"));
@@ -75,6 +77,32 @@ test("a preview stopped while its program is being written never starts a proces
     expect(bot.pid).toBeNull();
     expect(existsSync(bot.dir)).toBe(false);
     expect(exits).toBe(0);
+  } finally {
+    rmSync(botsDir, { recursive: true, force: true });
+  }
+}, 30_000);
+
+test("a preview bot starts beside the bots (when kept off the event loop's core) and settles 19 nicer, every thread of it", async () => {
+  const botsDir = mkdtempSync(join(tmpdir(), "botloom-preview-proc-"));
+  const below = (by: number) => Math.min(19, getPriority(0) + by);
+  try {
+    const bot = new PreviewBot({
+      botsDir,
+      name: "nice",
+      code: "setInterval(() => {}, 1000);\n",
+      env: { PATH: process.env.PATH ?? "", BOT_TOKEN: "1:nice-token" },
+      limits: { maxRssBytes: 1024 * 1024 * 1024, maxCpuMs: 60_000 },
+      onLine: () => {},
+      onExit: () => {},
+    });
+    await bot.start();
+    const pid = bot.pid!;
+    expect(getPriority(pid)).toBe(below(backgroundCpus() ? BOT_NICE : BACKGROUND_NICE));
+    const tasks = () => readdirSync(`/proc/${pid}/task`).map(Number);
+    await until(() => tasks().length > 1, "the bot's own threads");
+    bot.settle();
+    expect(new Set(tasks().map((tid) => getPriority(tid)))).toEqual(new Set([below(BACKGROUND_NICE)]));
+    await bot.dispose();
   } finally {
     rmSync(botsDir, { recursive: true, force: true });
   }

@@ -3,10 +3,11 @@
 // core, and a thread that dies takes its previews with it, processes included, without taking the
 // service down. Real processes.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { getPriority } from "node:os";
 import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
 import { coresOfThisThread, coresOfThreads, listOf } from "../support/cpus";
-import { backgroundCpus } from "../../src/lib/priority";
+import { BACKGROUND_NICE, backgroundCpus } from "../../src/lib/priority";
 import { PreviewDriver } from "./support";
 
 let t: TestApp;
@@ -68,6 +69,16 @@ test.if(background !== null)("the preview bot, started from the preview thread, 
   const { pid } = (await t.ctx.preview.resourcesOf(id))!;
   expect(new Set(coresOfThreads(pid!))).toEqual(new Set([listOf(background!)]));
   expect(coresOfThisThread()).toBe(first);
+  expect((await t.call("DELETE", `/api/preview/${id}`, { cookie })).status).toBe(200);
+});
+
+test("a running preview bot, every thread of it, is a trial run: 19 nicer than the server", async () => {
+  const id = await start();
+  const { pid } = (await t.ctx.preview.resourcesOf(id))!;
+  const threads = readdirSync(`/proc/${pid}/task`).map(Number);
+  expect(threads.length).toBeGreaterThan(1); // Bun's own threads as well
+  // the thread that started it counts from the server's niceness, not its own
+  expect(new Set(threads.map((tid) => getPriority(tid)))).toEqual(new Set([Math.min(19, getPriority(0) + BACKGROUND_NICE)]));
   expect((await t.call("DELETE", `/api/preview/${id}`, { cookie })).status).toBe(200);
 });
 

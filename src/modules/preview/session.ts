@@ -97,6 +97,7 @@ export class PreviewSession {
       void bot.ended.then(() => this.deps.onProcess(pid, false));
     }
     const started = await Promise.race([polled.then(() => true), Bun.sleep(READY_TIMEOUT_MS).then(() => false), bot.ended.then(() => false)]);
+    bot.settle();
     if (started && this.status === "starting") this.status = "running";
     else if (this.status === "starting") {
       this.status = "error";
