@@ -123,13 +123,20 @@ describe("a campaign's life", () => {
     expect(p.body.name).toBe("VIP news 2");
     const events: { status: string; counts: { sent: number } }[] = [];
     const off = env.t.ctx.events.on("campaign", (e) => void (e.campaignId === id && events.push(e)));
+    // each chat's new record reaches the Studio's live Dialogs, as a bot's and an operator's do
+    const chatEvents: { tokenId: number; chatId: string; messageId: number }[] = [];
+    const offChats = env.t.ctx.events.on("chat-message", (e) => void chatEvents.push(e));
     const s = await act(id, "start");
     expect(s.status).toBe(200);
     expect(s.body).toMatchObject({ status: "sending", audienceSize: 9 });
     await finished(id);
     // the sender's thread commits "done" and then tells the server: the event may come a moment after
     await until(async () => events.at(-1)?.status === "done", "the done event");
+    await until(() => chatEvents.length >= 9, "a chat-message event per recipient");
     off();
+    offChats();
+    expect(chatEvents.map((e) => Number(e.chatId) - 7_100_000).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 6, 7, 8, 9]);
+    expect(new Set(chatEvents.map((e) => e.tokenId))).toEqual(new Set([tokenId]));
     const done = await get(id);
     expect(done).toMatchObject({ status: "done", audienceSize: 9, counts: { pending: 0, sent: 9, failed: 0, blocked: 0 } });
     expect(done.finishedAt).toBeString();

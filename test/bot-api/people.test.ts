@@ -168,6 +168,23 @@ describe("user detail, tags, delete", () => {
     expect(only.text.trim().split("\r\n").length).toBe(2);
   });
 
+  test("CSV export names every column once: a variable named like a fixed column is headed variable:<name>", async () => {
+    const db = env.t.ctx.projectFiles.open(projectId).$client;
+    const before = (db.query("SELECT variables FROM bot_users WHERE user_id = '102'").get() as { variables: string | null }).variables;
+    // the runtime stores referrer_id itself (a ref_ deep link); a scenario may name a variable tags
+    db.query("UPDATE bot_users SET variables = ? WHERE user_id = '102'").run(JSON.stringify({ referrer_id: "77", tags: "scenario's own", city: "Oslo" }));
+    try {
+      const r = await env.call("GET", `${users()}/export`, { cookie: env.cookie });
+      const [head, ...rows] = r.text.replace(/^\uFEFF/, "").trim().split("\r\n");
+      const names = head!.split(",");
+      expect(new Set(names).size).toBe(names.length);
+      expect(names.slice(-3)).toEqual(["city", "variable:referrer_id", "variable:tags"]);
+      expect(rows.find((l) => l.startsWith("102,"))!.endsWith(",Oslo,77,scenario's own")).toBe(true);
+    } finally {
+      db.query("UPDATE bot_users SET variables = ? WHERE user_id = '102'").run(before);
+    }
+  });
+
   test("CSV export starts with the UTF-8 BOM once (Excel reads it as UTF-8), whatever the filter", async () => {
     for (const q of ["", "?filter=blocked", "?search=nobody-is-called-this"]) {
       const r = await env.call("GET", `${users()}/export${q}`, { cookie: env.cookie });
@@ -179,7 +196,17 @@ describe("user detail, tags, delete", () => {
   });
 
   test("DELETE removes the user, their person, payments, state, chat and messages", async () => {
-    const r = await env.call("DELETE", `${users()}/101`, { cookie: env.cookie });
+    // the running bot is told to forget the chat's state it holds (the bot does not run here: the call is watched)
+    const told: unknown[] = [];
+    const tell = env.t.ctx.bots.tell;
+    env.t.ctx.bots.tell = (id, command) => (told.push([id, command]), false);
+    let r;
+    try {
+      r = await env.call("DELETE", `${users()}/101`, { cookie: env.cookie });
+    } finally {
+      env.t.ctx.bots.tell = tell;
+    }
+    expect(told).toEqual([[tokenId, { op: "forget", chatId: "101" }]]);
     expect(r.body).toEqual({ success: true });
     const db = env.t.ctx.projectFiles.open(projectId).$client;
     for (const table of ["bot_users", "bot_people", "bot_payments"]) expect((db.query(`SELECT count(*) AS n FROM ${table} WHERE user_id = '101'`).get() as { n: number }).n).toBe(0);

@@ -83,6 +83,16 @@ describe("message store", () => {
     await b.waitForOutput(new RegExp(CHAT_EVENT_MARK + "\\[\\[\"" + chat.user.id + "\","));
   });
 
+  test("a private chat's @username is the user's as it is now: removed, it is gone from the chat's record too", async () => {
+    const chat = new Chat(b, { first_name: "Boris", username: "boris" });
+    const row = () => db.query("SELECT first_name, username FROM bot_chats WHERE chat_id = ?").get(String(chat.user.id)) as Row | null;
+    await chat.say("/start");
+    await eventually(() => expect(row()).toEqual({ first_name: "Boris", username: "boris" }));
+    // the same person writes again without a username (and with another first name)
+    await new Chat(b, { id: chat.user.id, first_name: "Borya" }).say("/start");
+    await eventually(() => expect(row()).toEqual({ first_name: "Borya", username: null }));
+  });
+
   test("takeover silences that chat only (still recorded, last seen updated); resume runs the node", async () => {
     const held = new Chat(b);
     const other = new Chat(b);
@@ -99,6 +109,22 @@ describe("message store", () => {
     (b.proc.stdin as import("bun").FileSink).flush();
     const [resumed] = await held.replies(1);
     expect(resumed.params.text).toBe("Done");
+  });
+
+  test("a user deleted on the platform is forgotten by the running bot too (the forget command)", async () => {
+    const kept = new Chat(b);
+    const forgotten = new Chat(b);
+    for (const c of [kept, forgotten]) expect((await c.say("/start ref_7"))[0]!.params.text).toBe("Hi ref_7/7");
+    // the bot's records of them are written (in batches) before the platform deletes them
+    for (const c of [kept, forgotten]) await eventually(() => expect(person(c.user.id)?.source).toBe("ref_7"));
+    // the platform deletes both users' rows (DELETE …/users/{id}), and tells the bot of the second only
+    for (const c of [kept, forgotten]) for (const table of ["bot_state", "bot_users", "bot_people"]) db.query(`DELETE FROM ${table} WHERE ${table === "bot_state" ? "chat_id" : "user_id"} = ?`).run(String(c.user.id));
+    (b.proc.stdin as import("bun").FileSink).write(JSON.stringify({ op: "forget", chatId: String(forgotten.user.id) }) + "\n");
+    (b.proc.stdin as import("bun").FileSink).flush();
+    await b.waitForOutput(new RegExp(`chat ${forgotten.user.id}: its user was deleted on the platform; forgotten`));
+    // without the command, what the process held comes back; with it, nothing does
+    expect((await forgotten.say("/start"))[0]!.params.text).not.toContain("7");
+    expect((await kept.say("/start"))[0]!.params.text).toContain("/7");
   });
 
   test("a blocked user is marked when a send fails, and cleared when they write again", async () => {

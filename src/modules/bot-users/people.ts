@@ -89,6 +89,8 @@ export class PeopleService {
     const db = this.fileOf(tokenId, actorId);
     if (!db || !knownUser(db, tokenId, userId)) throw notFound("Bot user not found");
     deletePerson(db, tokenId, userId);
+    // a running bot holds the private chat's state in memory and would write it back at the user's next message
+    this.ctx.bots.tell(tokenId, { op: "forget", chatId: userId });
     return { success: true };
   }
 
@@ -98,7 +100,10 @@ export class PeopleService {
     const rows = db ? [...peopleRows(db, tokenId, f)] : [];
     const vars = rows.map((r) => parseVariables(r.variables));
     const keys = [...new Set(vars.flatMap((v) => Object.keys(v)))].sort();
-    const head = ["id", "first_name", "last_name", "username", "language", "premium", "blocked", "source", "referrer_id", "tags", "first_seen_at", "last_seen_at", "messages_in", "messages_out", ...keys];
+    const fixedHead = ["id", "first_name", "last_name", "username", "language", "premium", "blocked", "source", "referrer_id", "tags", "first_seen_at", "last_seen_at", "messages_in", "messages_out"];
+    // every header once: a variable named like a fixed column (the runtime's own referrer_id) is headed variable:<name>
+    const taken = new Set(fixedHead);
+    const head = [...fixedHead, ...keys.map((k) => (taken.has(k) ? `variable:${k}` : k))];
     const lines = [head.map(csvCell).join(",")];
     rows.forEach((r, i) => {
       const p = r.person;

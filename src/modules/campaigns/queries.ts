@@ -276,10 +276,14 @@ export type Settled =
   | { id: number; failed: string }
   | { id: number; back: true };
 
-/** The outcomes of a window of sends, with their chat records, in one commit. */
-export function settleRecipients(db: ProjectDb, outcomes: Settled[]) {
-  if (outcomes.length === 0) return;
+/**
+ * The outcomes of a window of sends, with their chat records, in one commit. Answers the chats it
+ * recorded in, each with its newest record: what the Studio's live Dialogs hears (chat-message).
+ */
+export function settleRecipients(db: ProjectDb, outcomes: Settled[]): [string, number][] {
+  if (outcomes.length === 0) return [];
   const s = hotOf(db);
+  const chats = new Map<string, number>();
   db.transaction(() => {
     for (const o of outcomes) {
       if ("sent" in o) {
@@ -289,12 +293,14 @@ export function settleRecipients(db: ProjectDb, outcomes: Settled[]) {
         for (const r of o.sent.records) {
           const row = writeOutgoing(db, r.tokenId, r.chatId, r.message, r.format);
           if (r.fileId || r.mediaId) s.file.run(row.id, r.tokenId, r.fileId ?? null, r.mediaId ?? null);
+          chats.set(r.chatId, row.id);
         }
         if (o.sent.records.length === 0) s.counted.run(o.sent.at.slice(0, 13), 1 + albumIds.length, o.id);
       } else if ("failed" in o) s.failed.run(o.failed, o.id);
       else s.back.run(o.id);
     }
   });
+  return [...chats];
 }
 
 /**

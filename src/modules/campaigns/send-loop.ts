@@ -29,6 +29,8 @@ export interface LoopHost {
   /** the token as last read by the server (null: deleted); asks for a fresher one now and then */
   token(tokenId: number): SendToken | null;
   emit(e: { projectId: number; tokenId: number; campaignId: number; status: CampaignRow["status"]; counts: Counts }): void;
+  /** chats a window's sends were recorded in, each with its newest record (a chat-message event each) */
+  recorded(projectId: number, tokenId: number, chats: [string, number][]): void;
   ended(projectId: number, campaignId: number): void;
   log(level: "info" | "warn" | "error", text: string): void;
 }
@@ -74,7 +76,7 @@ export class CampaignLoops {
     // once a second while the loop runs, also while it waits out a retry_after
     const beat = setInterval(() => tell("sending"), PROGRESS_MS);
     try {
-      await this.sendAll(db, first, loop, prepared, tell);
+      await this.sendAll(projectId, db, first, loop, prepared, tell);
     } finally {
       clearInterval(beat);
     }
@@ -82,7 +84,7 @@ export class CampaignLoops {
     if (now && now.status !== "done") tell(now.status);
   }
 
-  private async sendAll(db: ProjectDb, first: CampaignRow, loop: Loop, prepared: Prepared, tell: (status: CampaignRow["status"]) => void) {
+  private async sendAll(projectId: number, db: ProjectDb, first: CampaignRow, loop: Loop, prepared: Prepared, tell: (status: CampaignRow["status"]) => void) {
     const campaignId = first.id;
     /** not taken (429) in the last window: pending again, and first in the next one */
     let retry: Addressee[] = [];
@@ -103,7 +105,7 @@ export class CampaignLoops {
         const seen = new Set(retry.map((r) => r.id));
         const take = [...retry, ...batch.slice(next, next + Math.max(0, windowOf - retry.length)).filter((r) => !seen.has(r.id))];
         next += take.length - retry.length;
-        const settled = await this.sendWindow(db, first, t, prepared, take);
+        const settled = await this.sendWindow(projectId, db, first, t, prepared, take);
         retry = take.filter((r) => settled.back.has(r.id));
       }
     }
@@ -114,7 +116,7 @@ export class CampaignLoops {
    * pace), their outcomes and chat records in one commit. A crash can leave only this window
    * `sending`: the sends in flight (docs/campaigns.md#exactly-once).
    */
-  private async sendWindow(db: ProjectDb, first: CampaignRow, t: SendToken, prepared: Prepared, take: Addressee[]): Promise<{ back: Set<number> }> {
+  private async sendWindow(projectId: number, db: ProjectDb, first: CampaignRow, t: SendToken, prepared: Prepared, take: Addressee[]): Promise<{ back: Set<number> }> {
     const claimed = claimRecipients(db, take.map((r) => r.id));
     const outcomes = await Promise.all(
       take
@@ -129,7 +131,8 @@ export class CampaignLoops {
           return out.retryAfter !== undefined ? { id: r.id, back: true } : { id: r.id, failed: out.error };
         }),
     );
-    settleRecipients(db, outcomes);
+    const chats = settleRecipients(db, outcomes);
+    if (chats.length > 0) this.host.recorded(projectId, first.tokenId, chats);
     return { back: new Set(outcomes.filter((o) => "back" in o).map((o) => o.id)) };
   }
 }

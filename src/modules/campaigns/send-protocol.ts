@@ -23,6 +23,8 @@ export type ToThread =
 export type FromThread =
   | { kind: "ended"; projectId: number; campaignId: number }
   | { kind: "event"; projectId: number; tokenId: number; campaignId: number; status: CampaignRow["status"]; counts: Counts }
+  /** a window's sends recorded in these chats (chat id, newest record id) */
+  | { kind: "recorded"; projectId: number; tokenId: number; chats: [string, number][] }
   /** the token's pace or existence may have changed: the server reads it again */
   | { kind: "token?"; tokenId: number }
   | { kind: "log"; level: "info" | "warn" | "error"; text: string };

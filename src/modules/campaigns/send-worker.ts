@@ -63,6 +63,7 @@ function init(m: Extract<ToThread, { kind: "init" }>) {
     db: (projectId) => projectFiles.existing(projectId),
     token: tokenOf,
     emit: (e) => tell({ kind: "event", ...e }),
+    recorded: (projectId, tokenId, chats) => tell({ kind: "recorded", projectId, tokenId, chats }),
     ended: (projectId, campaignId) => tell({ kind: "ended", projectId, campaignId }),
     log: (level, text) => tell({ kind: "log", level, text }),
   });

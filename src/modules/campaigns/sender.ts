@@ -150,6 +150,7 @@ export class CampaignSender {
     if (m.kind === "ended") this.loops.get(keyOf(m.projectId, m.campaignId))?.ended?.();
     else if (m.kind === "event") this.emit(m.projectId, m.tokenId, m.campaignId, m.status, m.counts);
     else if (m.kind === "log") this.ctx.log[m.level](m.text);
+    else if (m.kind === "recorded") for (const [chatId, messageId] of m.chats) this.ctx.events.emit("chat-message", { projectId: m.projectId, tokenId: m.tokenId, chatId, messageId });
     else {
       // the pace may have changed (PATCH sendsPerSecond), or the token been deleted
       const t = this.ctx.tokens.access.find(m.tokenId);

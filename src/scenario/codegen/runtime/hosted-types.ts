@@ -36,7 +36,9 @@ export interface BotHost {
 export type BotCommand =
   | { op: "resume"; chatId: string; nodeId: string }
   /** an inbound webhook (docs/hooks.md): run webhook_trigger `nodeId`'s flow in the chat with these variables */
-  | { op: "hook"; chatId: string; nodeId: string; vars: Record<string, string | number | boolean> };
+  | { op: "hook"; chatId: string; nodeId: string; vars: Record<string, string | number | boolean> }
+  /** the chat's user was deleted (DELETE …/users/{id}): the chat's state kept in memory goes too */
+  | { op: "forget"; chatId: string };
 
 export interface HostedBot {
   start(): Promise<void>;

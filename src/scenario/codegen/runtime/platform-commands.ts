@@ -1,18 +1,18 @@
 // Runtime source: the platform's commands to a running bot — resume a chat after an operator's
-// takeover (docs/dialogs.md), run an inbound webhook's flow (docs/hooks.md). A JSON line on stdin
+// takeover (docs/dialogs.md), run an inbound webhook's flow (docs/hooks.md), forget a deleted user's chat. A JSON line on stdin
 // for a program of its own, HostedBot.tell in a runner. (Part of every generated bot; see types.ts.)
 import { log } from "./flow";
 import { MESSAGE_TRIGGERS } from "./program-data";
 import { recordSql } from "./record";
 import { bot } from "./router";
-import { ADMIN_IDS, TOKEN_ID } from "./storage";
+import { ADMIN_IDS, states, TOKEN_ID } from "./storage";
 import { runIn } from "./triggers";
 import type { Turn } from "./types";
 
 // ─── Commands of the platform (resume after a takeover, an inbound webhook) ─────
 
 /** A command of the platform (hosted-types.ts BotCommand, which programs on their own lack): a JSON line on stdin (own process) or HostedBot.tell (runner). */
-export type PlatformCommand = { op: string; chatId: string; nodeId: string; vars?: Record<string, unknown> };
+export type PlatformCommand = { op: string; chatId: string; nodeId?: string; vars?: Record<string, unknown> };
 
 /** Runs a flow in a chat the platform names; in a private chat the user is the chat and is greeted by the name the store knows. */
 function runForPlatform(chatId: string, target: string, prepare: (turn: Turn) => void, via?: string) {
@@ -39,7 +39,13 @@ export function commandsReady() {
 }
 
 export function tellBot(command: PlatformCommand) {
-  if (!/^-?\d{1,20}$/.test(command.chatId) || typeof command.nodeId !== "string") return;
+  if (!/^-?\d{1,20}$/.test(command.chatId)) return;
+  // the store has already lost the user: what this process holds of the chat must not write it back
+  if (command.op === "forget") {
+    states.delete(Number(command.chatId));
+    return console.log("chat " + command.chatId + ": its user was deleted on the platform; forgotten");
+  }
+  if (typeof command.nodeId !== "string") return;
   if (!bot.isInited()) {
     if (earlyCommands.length < 1000) earlyCommands.push(command);
     return;

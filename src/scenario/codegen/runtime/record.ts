@@ -73,7 +73,9 @@ export const recordSql = db && lazyStatements({
       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (token_id, chat_id) DO UPDATE SET " +
       "kind = coalesce(excluded.kind, bot_chats.kind), title = coalesce(excluded.title, bot_chats.title), " +
       "user_id = coalesce(excluded.user_id, bot_chats.user_id), first_name = coalesce(excluded.first_name, bot_chats.first_name), " +
-      "username = coalesce(excluded.username, bot_chats.username), last_message_at = excluded.last_message_at, " +
+      // a private chat's own record (its first name is always there) says the user's @username as it is now: removed, it goes
+      "username = CASE WHEN excluded.kind = 'private' AND excluded.first_name IS NOT NULL THEN excluded.username ELSE coalesce(excluded.username, bot_chats.username) END, " +
+      "last_message_at = excluded.last_message_at, " +
       "last_message_text = excluded.last_message_text, unread = bot_chats.unread + excluded.unread",
   ),
   edit: () => db!.prepare<{ id: number }, [string, string, number, string, number]>(
