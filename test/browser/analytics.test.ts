@@ -96,8 +96,8 @@ describe.skipIf(!haveChromium)("Analytics in Chromium", () => {
     for (const [id, users] of Object.entries(expected.nodes)) await nodeEl(page, id).locator(`[data-testid=funnel-badge][data-users="${users}"]`).waitFor();
     // everyone who came went on from the trigger: no drop-off shown there
     expect(await nodeEl(page, "cmd-start").getByTestId("funnel-badge").getAttribute("data-drop")).toBe("0");
-    // a quarter of the menu's users pressed nothing: "−25% here"
-    expect(await nodeEl(page, "menu").getByTestId("funnel-badge").innerText()).toContain("−25% here");
+    // a quarter of the menu's users pressed nothing: "25% stop here"
+    expect(await nodeEl(page, "menu").getByTestId("funnel-badge").innerText()).toContain("25% stop here");
     expect(await nodeEl(page, "thanks").getByTestId("funnel-badge").getAttribute("data-drop")).toBe("");
     const onEdges = Object.fromEntries(await page.locator(".ed-funnel-edge").evaluateAll((els) => els.map((e) => [e.getAttribute("data-pair"), Number(e.getAttribute("data-users"))])));
     expect(onEdges).toEqual(expected.edges);
@@ -138,7 +138,7 @@ describe.skipIf(!haveChromium)("Analytics in Chromium", () => {
     expect(await e.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
     await e.page.goto(`${env.base}/projects/${env.projectId}/scenario`);
     await e.page.getByTestId("analytics-toggle").click();
-    expect(await nodeEl(e.page, "menu").getByTestId("funnel-badge").innerText()).toMatch(/^4 пользователя\s+−25% здесь$/);
+    expect(await nodeEl(e.page, "menu").getByTestId("funnel-badge").innerText()).toMatch(/^4 пользователя\s+25% ушли здесь$/);
     expect(await nodeEl(e.page, "help").getByTestId("funnel-badge").innerText()).toBe("1 пользователь");
     expect(e.errors).toEqual([]);
   }, 30_000);

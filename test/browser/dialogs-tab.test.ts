@@ -284,6 +284,19 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
       await page.getByRole("button", { name: "Back to the chats" }).click();
       await row.waitFor();
       expect(await page.getByTestId("conversation").count()).toBe(0);
+      // a long chat (the test above): opening the composer's media and buttons keeps the newest line in sight
+      await page.getByTestId("chat-list").locator('[data-chat="880077"]').click();
+      const newest = page.getByTestId("dlg-messages").getByText("line 60", { exact: true });
+      await newest.waitFor();
+      const inSight = async () => {
+        const [line, list] = [await newest.boundingBox(), await page.getByTestId("dlg-messages").boundingBox()];
+        return !!line && !!list && line.y >= list.y - 1 && line.y + line.height <= list.y + list.height + 1 && line.y + line.height <= 844;
+      };
+      expect(await inSight()).toBe(true);
+      await page.getByRole("button", { name: "Media and buttons" }).click();
+      await page.getByRole("button", { name: "Add a button" }).waitFor();
+      await page.waitForFunction(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))));
+      expect(await inSight()).toBe(true);
     } finally {
       await phone.close();
     }

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { haveChromium, warnIfNoChromium } from "../support/browser";
 import { aiPsqlScenario as data } from "./ai-psql-fixture";
-import { editorEnv, newProject, openEditor, pick, type EditorEnv } from "./editor-support";
+import { editorEnv, newProject, nodeEl, openEditor, pick, type EditorEnv } from "./editor-support";
 
 warnIfNoChromium("editor ai_answer and psql_query forms");
 
@@ -24,9 +24,12 @@ describe.skipIf(!haveChromium)("ai_answer and psql_query forms", () => {
     const { page } = env.b;
     await openEditor(page, env.base, projectId);
     await page.getByRole("button", { name: "Fit View" }).click();
+    // each card says what its node does: the query and where its rows go, the model
+    expect(await nodeEl(page, "orders").locator(".ed-body").innerText()).toBe("SELECT * FROM orders → rows");
     await pick(page, "ask");
     const props = page.getByRole("complementary", { name: "Properties" });
     await props.getByLabel("Model", { exact: true }).fill("llama3.1");
+    await nodeEl(page, "ask").locator(".ed-body").getByText("llama3.1").waitFor();
     await props.getByLabel("API key: name of a secret env variable", { exact: true }).fill("OPENAI_API_KEY");
     await props.getByLabel("Remember last turns", { exact: true }).fill("3");
     await props.getByLabel("Formatting", { exact: true }).selectOption("markdown");

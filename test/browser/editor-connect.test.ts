@@ -45,6 +45,19 @@ describe.skipIf(!haveChromium)("editor: connect and add", () => {
     const { page } = env.b;
     await openEditor(page, env.base, projectId);
     await page.locator(".ed-canvas[data-settled=main]").waitFor();
+    // a slot's + is a circle of its own size with the glyph in its middle, not the editor's button padding
+    const plus = await nodeEl(page, "go").locator(".ed-quick").first().evaluate((el) => {
+      const b = el.getBoundingClientRect();
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const g = range.getBoundingClientRect();
+      // offset sizes are the layout's, before the canvas's zoom; the glyph's offset is measured in zoomed pixels
+      const zoom = b.width / (el as HTMLElement).offsetWidth;
+      return { w: (el as HTMLElement).offsetWidth, h: (el as HTMLElement).offsetHeight, dx: (g.left + g.width / 2 - (b.left + b.width / 2)) / zoom, dy: (g.top + g.height / 2 - (b.top + b.height / 2)) / zoom };
+    });
+    expect([plus.w, plus.h]).toEqual([18, 18]);
+    expect(Math.abs(plus.dx)).toBeLessThan(2);
+    expect(Math.abs(plus.dy)).toBeLessThan(2.5);
     const from = (await handle(page, "go", "auto").boundingBox())!;
     const body = (await nodeEl(page, "one").locator(".ed-body").boundingBox())!;
     await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);

@@ -90,6 +90,28 @@ describe.skipIf(!haveChromium)("templates page", () => {
     expect(env.b.errors).toEqual([]);
   }, 90_000);
 
+  test("on a phone the picture keeps its size and scrolls sideways to its last node", async () => {
+    const { page } = env.b;
+    const id = (await env.t.call("GET", "/api/templates?search=FAQ%20bot", { cookie: env.cookie })).body.items[0].id;
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.goto(`${env.base}/templates/${id}`);
+      const picture = page.getByTestId("template-preview").getByTestId("graph-picture");
+      await picture.locator(".gp-node").first().waitFor();
+      const box = await picture.evaluate((el) => ({ overflowX: getComputedStyle(el).overflowX, scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
+      expect(box.overflowX).toBe("auto");
+      expect(box.scrollWidth).toBeGreaterThan(box.clientWidth);
+      // scrolled to its end, the rightmost node is in sight
+      await picture.evaluate((el) => (el.scrollLeft = el.scrollWidth));
+      const view = (await picture.boundingBox())!;
+      const rightmost = await picture.locator(".gp-node rect").evaluateAll((rects) => Math.max(...rects.map((r) => r.getBoundingClientRect().right)));
+      expect(rightmost).toBeLessThanOrEqual(view.x + view.width + 1);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 1000 });
+    }
+  }, 30_000);
+
   test("ratings show once there is a vote", async () => {
     const { page } = env.b;
     const id = (await env.t.call("GET", "/api/templates?search=FAQ%20bot", { cookie: env.cookie })).body.items[0].id;

@@ -256,7 +256,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
                 </details>
               )}
             </div>
-            {preview && <PreviewPanel store={store} projectId={project.id} onFlash={setFlash} />}
+            {preview && <PreviewPanel store={store} projectId={project.id} onFlash={setFlash} phone={phone} />}
           </>
         ) : (
           <CodeView generated={generated} warnings={shown} error={genError} doc={doc} busy={genBusy} onRefresh={() => void generate()} onPick={openNode} />

@@ -53,6 +53,11 @@ function SlotRow({ slot, node, children, onQuickAdd }: { slot: Slot; node: SNode
   );
 }
 
+/** " → variable" where a node keeps its result. */
+function SavedTo({ name }: { name: unknown }) {
+  return typeof name === "string" && name ? <span className="muted"> → {name}</span> : null;
+}
+
 function Body({ node }: { node: SNode }) {
   const d = node.data ?? {};
   const text = typeof d.messageText === "string" ? d.messageText : "";
@@ -81,6 +86,18 @@ function Body({ node }: { node: SNode }) {
       return <div className="ed-meta">{String(d.seconds ?? d.delaySeconds ?? "")} s</div>;
     case "http_request":
       return <div className="ed-meta"><b>{String(d.httpRequestMethod ?? "GET")}</b> <Highlighted text={String(d.httpRequestUrl ?? "").slice(0, 80)} /></div>;
+    // what a data or AI node does, readable on the card without opening it
+    case "bot_table":
+      return <div className="ed-meta"><b>{String(d.operation || "read")}</b> {String(d.tableName || "—")}<SavedTo name={d.saveResultTo} /></div>;
+    case "psql_query":
+      return <div className="ed-meta"><code className="ed-sql">{String(d.query ?? "").replace(/\s+/g, " ").trim().slice(0, 90) || "—"}</code><SavedTo name={d.saveResultTo} /></div>;
+    case "ai_answer":
+      return (
+        <>
+          {typeof d.aiUserMessage === "string" && d.aiUserMessage && <div className="ed-text"><Highlighted text={d.aiUserMessage.slice(0, 160)} /></div>}
+          <div className="ed-meta">{String(d.aiModel ?? "")}<SavedTo name={d.aiSaveTo} /></div>
+        </>
+      );
     default: {
       const media = ["imageUrl", "videoUrl", "audioUrl", "documentUrl"].find((k) => typeof d[k] === "string" && d[k]);
       return (
@@ -122,7 +139,7 @@ function FlowNodeView({ data, selected }: NodeProps) {
   );
 }
 
-/** "N users, −X% here": who reached the node, and the part of them who followed none of its links. */
+/** "N users, X% stop here": who reached the node, and the part of them who followed none of its links. */
 function FunnelBadge({ f }: { f: NodeFunnel }) {
   const { t } = useTranslation();
   return (

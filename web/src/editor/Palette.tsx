@@ -96,7 +96,7 @@ export function NodePicker({ at, onPick, onClose }: { at: { x: number; y: number
         type="search"
         autoFocus
         aria-label={t("editor.picker.search")}
-        placeholder={t("editor.picker.search")}
+        placeholder={t("editor.picker.searchHint")}
         value={q}
         onChange={(e) => setQ(e.target.value)}
         onKeyDown={(e) => {

@@ -1,7 +1,7 @@
 // The preview chat as a side panel of the editor: it runs the current, unsaved document; each bot
 // message flashes the node that produced it and adds it to the walked path (lit on the canvas),
 // a click on a message selects its node, and the chat can start over at the selected node.
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { PreviewChat } from "../preview";
 import { nodeName } from "./names";
@@ -11,8 +11,13 @@ import { useWalkedStyle } from "./walked-style";
 
 export const FLASH_MS = 1500;
 
-export function PreviewPanel({ store, projectId, onFlash }: { store: EditorStore; projectId: number; onFlash: (nodeId: string | null) => void }) {
+export function PreviewPanel({ store, projectId, onFlash, phone = false }: { store: EditorStore; projectId: number; onFlash: (nodeId: string | null) => void; phone?: boolean }) {
   const { t } = useTranslation();
+  // on a phone the chat opens below the canvas, out of sight: it comes into view as it opens
+  const root = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (phone) root.current?.scrollIntoView({ block: "start" });
+  }, [phone]);
   const doc = useEditor(store, (s) => s.doc);
   const selected = useEditor(store, (s) => s.selected);
   // node positions do not change what the bot does: a drag does not restart the preview
@@ -43,7 +48,7 @@ export function PreviewPanel({ store, projectId, onFlash }: { store: EditorStore
     </button>
   ) : null;
   return (
-    <aside className="ed-preview" data-testid="editor-preview">
+    <aside className="ed-preview" data-testid="editor-preview" ref={root}>
       <PreviewChat
         projectId={projectId}
         document={document}

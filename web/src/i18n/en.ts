@@ -21,7 +21,7 @@ export const en = {
     noMode: "No login mode is configured.",
   },
   projects: {
-    title: "Projects", empty: "No projects yet. Create one, import a project.json or start from a template.", noArchived: "No archived projects.", newName: "Project name", create: "New project",
+    title: "Projects", empty: "No projects yet. Create one, import a project.json or start from a template.", noArchived: "No archived projects.", newName: "Project name", create: "New project", nameFirst: "Type a name for the project first",
     fromTemplate: "Start from a template", view: "Which projects", active: "Active", archived: "Archived", trash: "Trash",
     nodes: "Nodes: {{count}}", sheets: "Sheets: {{count}}", created: "Created {{date}}", updated: "Updated {{date}}",
     rename: "Rename", duplicate: "Duplicate", archive: "Archive", unarchive: "Unarchive", moveUp: "Move {{name}} up", moveDown: "Move {{name}} down",

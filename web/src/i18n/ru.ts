@@ -22,7 +22,7 @@ export const ru: Strings = {
     noMode: "Способ входа не настроен.",
   },
   projects: {
-    title: "Проекты", empty: "Проектов пока нет. Создайте новый, импортируйте project.json или начните с шаблона.", noArchived: "В архиве пусто.", newName: "Название проекта", create: "Новый проект",
+    title: "Проекты", empty: "Проектов пока нет. Создайте новый, импортируйте project.json или начните с шаблона.", noArchived: "В архиве пусто.", newName: "Название проекта", create: "Новый проект", nameFirst: "Сначала введите название проекта",
     fromTemplate: "Начать с шаблона", view: "Какие проекты", active: "Активные", archived: "Архив", trash: "Корзина",
     nodes: "Узлов: {{count}}", sheets: "Листов: {{count}}", created: "Создан {{date}}", updated: "Изменён {{date}}",
     rename: "Переименовать", duplicate: "Копировать", archive: "В архив", unarchive: "Из архива", moveUp: "Поднять {{name}}", moveDown: "Опустить {{name}}",

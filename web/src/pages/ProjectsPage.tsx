@@ -66,7 +66,8 @@ export function ProjectsPage() {
           <span className="sr-only">{t("projects.newName")}</span>
           <input value={name} onChange={(e) => setName(e.target.value)} placeholder={t("projects.newName")} maxLength={200} />
         </label>
-        <button className="btn primary" type="submit" disabled={create.isPending}>{t("projects.create")}</button>
+        {/* a project needs a name: the button says so rather than doing nothing */}
+        <button className="btn primary" type="submit" disabled={create.isPending || !name.trim()} title={name.trim() ? undefined : t("projects.nameFirst")}>{t("projects.create")}</button>
       </form>
       <ErrorLine error={create.error} />
       <ImportProject onImported={(id) => navigate(`/projects/${id}`)} />

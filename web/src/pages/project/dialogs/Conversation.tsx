@@ -53,6 +53,26 @@ export function Conversation({ projectId, tokenId, chatId, onBack }: Props) {
     el.scrollTop = el.scrollHeight;
   }, [newest]);
 
+  // The list keeps the newest message in sight while it changes size (the composer's media and
+  // buttons opening, a phone's keyboard), unless the operator has scrolled up to read older ones.
+  useEffect(() => {
+    const el = listRef.current;
+    if (!el) return;
+    let atBottom = true;
+    const onScroll = () => {
+      atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
+    };
+    const resized = new ResizeObserver(() => {
+      if (atBottom) el.scrollTop = el.scrollHeight;
+    });
+    el.addEventListener("scroll", onScroll, { passive: true });
+    resized.observe(el);
+    return () => {
+      resized.disconnect();
+      el.removeEventListener("scroll", onScroll);
+    };
+  }, []);
+
   // Read means seen: a chat open in a background tab is marked when the tab comes to the front.
   useEffect(() => {
     if (newest === null) return;
