@@ -47,13 +47,23 @@ export function lowerPriority(pid: number, by: number) {
  * thread's, and a process's threads took its main thread's when they started.
  */
 export function lowerProcessPriority(pid: number, by: number) {
-  let threads: number[];
-  try {
-    threads = readdirSync(`/proc/${pid}/task`).map(Number);
-  } catch {
-    threads = [pid]; // no /proc (or the process is gone): its main thread, as setpriority does elsewhere
+  lowerPriority(pid, by);
+  // a thread started meanwhile by one not yet lowered took the old niceness: look again until none is new
+  const done = new Set([pid]);
+  for (let pass = 0; pass < 4; pass++) {
+    let threads: number[];
+    try {
+      threads = readdirSync(`/proc/${pid}/task`).map(Number);
+    } catch {
+      return; // no /proc, or the process is gone: its main thread is lowered
+    }
+    const fresh = threads.filter((tid) => !done.has(tid));
+    if (!fresh.length) return;
+    for (const tid of fresh) {
+      lowerPriority(tid, by);
+      done.add(tid);
+    }
   }
-  for (const tid of threads) lowerPriority(tid, by);
 }
 
 /**

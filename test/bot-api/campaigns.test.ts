@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { projectBotChats, projectBotPeople, projectBotUsers } from "../../src/db/project-schema";
 import { addToken, botApiEnv, expectNoSecrets, OWNER, type BotApiEnv } from "./support";
 import { until } from "../support/process";
+import { MessengerError } from "../../src/errors";
+import { messageGone } from "../../src/modules/campaigns/sender";
 import { expectOneBom } from "../support/bom";
 
 let env: BotApiEnv;
@@ -525,5 +527,17 @@ describe("a deleted token", () => {
     expect(count("campaign_recipients")).toBeGreaterThan(0);
     expect((await env.call("DELETE", `/api/bot/tokens/${tokenId}`, { cookie: env.cookie })).status).toBe(200);
     expect([count("campaigns"), count("campaign_recipients")]).toEqual([0, 0]);
+  });
+});
+
+describe("delete-sent: which refusals mean the message is gone from its chat", () => {
+  test.each([
+    ["the messenger no longer has it", new MessengerError("rejected", "deleteMessage failed: Bad Request: message to delete not found", 400), true],
+    ["too old to delete (it stays)", new MessengerError("rejected", "deleteMessage failed: Bad Request: message can't be deleted for everyone", 400), false],
+    ["a rejected token, answered Not Found", new MessengerError("unauthorized", "The messenger platform rejected the bot token: Not Found", 404), false],
+    ["a network error that happens to say not found", new MessengerError("unreachable", "The messenger platform could not be reached (deleteMessage): host not found"), false],
+    ["no messenger error at all", new Error("message to delete not found"), false],
+  ])("%s", (_name, error, gone) => {
+    expect(messageGone(error)).toBe(gone);
   });
 });

@@ -196,6 +196,10 @@ describe("user detail, tags, delete", () => {
   });
 
   test("DELETE removes the user, their person, payments, state, chat and messages", async () => {
+    // a delay pending in their chat would run the old flow for them again: it goes too
+    const file = env.t.ctx.projectFiles.open(projectId).$client;
+    file.query("INSERT INTO bot_waits (token_id, chat_id, node, due_at, turn) VALUES (?, '101', 'n', ?, '{}')").run(tokenId, Date.now() + 3_600_000);
+    file.query("INSERT INTO bot_waits (token_id, chat_id, node, due_at, turn) VALUES (?, '102', 'n', ?, '{}')").run(tokenId, Date.now() + 3_600_000);
     // the running bot is told to forget the chat's state it holds (the bot does not run here: the call is watched)
     const told: unknown[] = [];
     const tell = env.t.ctx.bots.tell;
@@ -207,6 +211,7 @@ describe("user detail, tags, delete", () => {
       env.t.ctx.bots.tell = tell;
     }
     expect(told).toEqual([[tokenId, { op: "forget", chatId: "101" }]]);
+    expect(file.query("SELECT chat_id FROM bot_waits WHERE token_id = ?").all(tokenId)).toEqual([{ chat_id: "102" }]);
     expect(r.body).toEqual({ success: true });
     const db = env.t.ctx.projectFiles.open(projectId).$client;
     for (const table of ["bot_users", "bot_people", "bot_payments"]) expect((db.query(`SELECT count(*) AS n FROM ${table} WHERE user_id = '101'`).get() as { n: number }).n).toBe(0);

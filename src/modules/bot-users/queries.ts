@@ -12,6 +12,7 @@ import {
   projectBotPeople as people,
   projectBotState as states,
   projectBotUsers as botUsers,
+  projectBotWaits as waits,
 } from "../../db/project-schema";
 import { ACTIVE_DAYS, type PeopleFilter } from "./model";
 import { statements } from "../../db/prepared";
@@ -195,6 +196,8 @@ export function deletePerson(db: ProjectDb, tokenId: number, userId: string) {
     tx.delete(people).where(and(eq(people.tokenId, tokenId), eq(people.userId, userId))).run();
     tx.delete(payments).where(and(eq(payments.tokenId, tokenId), eq(payments.userId, userId))).run();
     tx.delete(states).where(and(eq(states.tokenId, tokenId), eq(states.chatId, userId))).run();
+    // a delay or an answer's time limit pending in their chat would run the old flow for them again
+    tx.delete(waits).where(and(eq(waits.tokenId, tokenId), eq(waits.chatId, userId))).run();
     const ofChat = and(eq(messages.tokenId, tokenId), eq(messages.chatId, userId));
     tx.delete(details).where(inArray(details.id, tx.select({ id: messages.id }).from(messages).where(ofChat))).run();
     tx.delete(messages).where(ofChat).run();

@@ -337,14 +337,17 @@ export function sentNotDeleted(db: ProjectDb, campaignId: number, afterId: numbe
  * more), so the chat's records of them show as deleted, as an operator's deletion does
  * (docs/dialogs.md); a message too old to delete stays in the chat and in its record.
  */
-export function recipientDeleted(db: ProjectDb, r: { id: number; tokenId: number; chatId: string; messageIds: number[] }, at: string, gone: boolean) {
-  db.transaction((tx) => {
+export function recipientDeleted(db: ProjectDb, r: { id: number; tokenId: number; chatId: string; messageIds: number[] }, at: string, gone: boolean): number[] {
+  return db.transaction((tx) => {
     tx.update(recipients).set({ deletedAt: at }).where(eq(recipients.id, r.id)).run();
-    if (!gone) return;
-    tx.update(messages)
+    if (!gone) return [];
+    return tx
+      .update(messages)
       .set({ deletedAt: at })
       .where(and(eq(messages.tokenId, r.tokenId), eq(messages.chatId, r.chatId), inArray(messages.messengerMessageId, r.messageIds), eq(messages.sentBy, "campaign"), sql`${messages.deletedAt} IS NULL`))
-      .run();
+      .returning({ id: messages.id })
+      .all()
+      .map((m) => m.id);
   });
 }
 

@@ -37,6 +37,15 @@ interface Loop {
 /** The token as the thread needs it (no more of the row crosses over). */
 const sendTokenOf = (t: TokenRow): SendToken => ({ id: t.id, projectId: t.projectId, token: t.token, sendsPerSecond: t.sendsPerSecond, protectContent: t.protectContent, messageRetentionDays: t.messageRetentionDays });
 
+/**
+ * Whether a refused deletion means the message is no longer in the chat: only the messenger's own
+ * "not found" of the message says so; a message too old to delete, a rejected token or a network
+ * error leaves it there.
+ */
+export function messageGone(e: unknown): boolean {
+  return e instanceof MessengerError && e.kind === "rejected" && e.status === 400 && /message to delete not found/i.test(e.message);
+}
+
 export class CampaignSender {
   private readonly loops = new Map<Key, Loop>();
   private readonly timers = new Map<Key, ReturnType<typeof setTimeout>>();
@@ -237,9 +246,11 @@ export class CampaignSender {
             continue;
           }
           // too old to delete (it stays in the chat), or already gone: the messenger allows no more
-          gone = e instanceof MessengerError && /not found/i.test(e.message);
+          gone = messageGone(e);
         }
-        recipientDeleted(db, { id: r.id, tokenId: token.id, chatId: r.userId, messageIds }, new Date().toISOString(), gone);
+        const records = recipientDeleted(db, { id: r.id, tokenId: token.id, chatId: r.userId, messageIds }, new Date().toISOString(), gone);
+        // an open chat in the Studio shows the deletion, as it shows an operator's
+        if (records.length > 0) this.ctx.events.emit("chat-message", { projectId, tokenId: token.id, chatId: r.userId, messageId: Math.max(...records) });
       }
     }
     return false;

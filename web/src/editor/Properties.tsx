@@ -247,6 +247,12 @@ function RawJson({ node, onApply }: { node: SNode; onApply: (data: Data) => void
   );
 }
 
+/** Whether the change comes from typing: the focused field is one a person types into (not a select, a checkbox or a button). */
+function typing(): boolean {
+  const el = document.activeElement;
+  return el instanceof HTMLTextAreaElement || (el instanceof HTMLInputElement && ["text", "search", "url", "email", "tel", "number"].includes(el.type));
+}
+
 export function Properties({ store, projectId }: { store: EditorStore; projectId: number }) {
   const { t } = useTranslation();
   const doc = useEditor(store, (s) => s.doc);
@@ -262,7 +268,7 @@ export function Properties({ store, projectId }: { store: EditorStore; projectId
   const ctx: FieldCtx = {
     data: node.data ?? {},
     // text typed into one field is one undo step per burst (store.ts MERGE_MS); a choice is a step of its own
-    set: (patch) => store.commit(updateNode(store.state.doc, node.id, (n) => ({ ...n, data: { ...(n.data ?? {}), ...patch } })), {}, Object.values(patch).every((v) => typeof v === "string") ? `${node.id}\n${Object.keys(patch).sort().join()}` : undefined),
+    set: (patch) => store.commit(updateNode(store.state.doc, node.id, (n) => ({ ...n, data: { ...(n.data ?? {}), ...patch } })), {}, typing() ? `${node.id}\n${Object.keys(patch).sort().join()}` : undefined),
     targets,
     variables,
   };

@@ -126,6 +126,12 @@ const known = {
 /** Entries of each kind a bot remembers (a few MB at most, even for a busy bot in a shared runner). */
 const KNOWN_MAX = 10_000;
 
+/** Forgets what this bot knew of one user (deleted on the platform): their next message counts them as new. */
+export function forgetUser(userId: string) {
+  known.people.delete(userId);
+  known.activeHour.delete(userId);
+}
+
 export function forget() {
   known.activeHour.clear();
   known.people.clear();

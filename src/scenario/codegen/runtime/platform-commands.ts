@@ -1,13 +1,15 @@
 // Runtime source: the platform's commands to a running bot — resume a chat after an operator's
 // takeover (docs/dialogs.md), run an inbound webhook's flow (docs/hooks.md), forget a deleted user's chat. A JSON line on stdin
 // for a program of its own, HostedBot.tell in a runner. (Part of every generated bot; see types.ts.)
-import { log } from "./flow";
+import { forgetUser } from "./analytics";
+import { inChat, log } from "./flow";
 import { MESSAGE_TRIGGERS } from "./program-data";
 import { recordSql } from "./record";
 import { bot } from "./router";
-import { ADMIN_IDS, states, TOKEN_ID } from "./storage";
+import { ADMIN_IDS, dropState, TOKEN_ID } from "./storage";
 import { runIn } from "./triggers";
 import type { Turn } from "./types";
+import { dropWaitsOf } from "./waits";
 
 // ─── Commands of the platform (resume after a takeover, an inbound webhook) ─────
 
@@ -42,8 +44,15 @@ export function tellBot(command: PlatformCommand) {
   if (!/^-?\d{1,20}$/.test(command.chatId)) return;
   // the store has already lost the user: what this process holds of the chat must not write it back
   if (command.op === "forget") {
-    states.delete(Number(command.chatId));
-    return console.log("chat " + command.chatId + ": its user was deleted on the platform; forgotten");
+    // in the chat's queue: a turn of it still running saves its state first, and this removes it after
+    const chatId = command.chatId;
+    void inChat(Number(chatId), async () => {
+      dropState(Number(chatId));
+      dropWaitsOf(chatId);
+      forgetUser(chatId);
+      console.log("chat " + chatId + ": its user was deleted on the platform; forgotten");
+    });
+    return;
   }
   if (typeof command.nodeId !== "string") return;
   if (!bot.isInited()) {

@@ -70,7 +70,14 @@ export const sql = db && lazyStatements({
   userVariables: () => db!.prepare<unknown, [string, number, string]>(
     "UPDATE bot_users SET variables = ? WHERE token_id = ? AND user_id = ?",
   ),
+  dropState: () => db!.prepare<unknown, [number, string]>("DELETE FROM bot_state WHERE token_id = ? AND chat_id = ?"),
 });
+
+/** Forgets a chat's state, in memory and in the file (its user was deleted on the platform). */
+export function dropState(chatId: number) {
+  states.delete(chatId);
+  sql?.dropState.run(TOKEN_ID, String(chatId));
+}
 
 export function parseJson<T>(text: string | null | undefined, fallback: T): T {
   if (!text) return fallback;

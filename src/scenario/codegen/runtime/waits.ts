@@ -46,7 +46,13 @@ export const waitSql = db && lazyStatements({
       "RETURNING id, chat_id, node, due_at, turn",
   ),
   next: () => db!.prepare<{ due_at: number | null }, [number]>("SELECT MIN(due_at) AS due_at FROM bot_waits WHERE token_id = +?"),
+  ofChat: () => db!.prepare<unknown, [number, string]>("DELETE FROM bot_waits WHERE token_id = ? AND chat_id = ?"),
 });
+
+/** Drops the chat's pending waits (its user was deleted on the platform). */
+export function dropWaitsOf(chatId: string) {
+  waitSql?.ofChat.run(TOKEN_ID, chatId);
+}
 
 /**
  * Waits kept in memory, ordered by due time: all of them without a database, else those the file
