@@ -48,19 +48,27 @@ export function lowerPriority(pid: number, by: number) {
  */
 export function lowerProcessPriority(pid: number, by: number) {
   lowerPriority(pid, by);
-  // a thread started meanwhile by one not yet lowered took the old niceness: look again until none is new
+  otherThreads(pid, (tid) => lowerPriority(tid, by));
+}
+
+/**
+ * Applies `each` to every thread of process `pid` but its main one, which the caller has done
+ * first: a thread started meanwhile by one not yet done took the old setting, so it looks again
+ * until none is new (a few passes at most).
+ */
+function otherThreads(pid: number, each: (tid: number) => void) {
   const done = new Set([pid]);
   for (let pass = 0; pass < 4; pass++) {
     let threads: number[];
     try {
       threads = readdirSync(`/proc/${pid}/task`).map(Number);
     } catch {
-      return; // no /proc, or the process is gone: its main thread is lowered
+      return; // no /proc, or the process ended meanwhile
     }
     const fresh = threads.filter((tid) => !done.has(tid));
     if (!fresh.length) return;
     for (const tid of fresh) {
-      lowerPriority(tid, by);
+      each(tid);
       done.add(tid);
     }
   }
@@ -157,22 +165,7 @@ export function setCpus(tid: number, mask: Uint8Array | null): boolean {
 /** The cores of every thread process `pid` has now; its main thread's pass to threads it starts later. */
 export function setProcessCpus(pid: number, mask: Uint8Array | null) {
   if (!mask || !setCpus(pid, mask)) return;
-  // a thread moved after it started one would have passed the old cores on: look again until none is new
-  const done = new Set([pid]);
-  for (let pass = 0; pass < 4; pass++) {
-    let threads: number[];
-    try {
-      threads = readdirSync(`/proc/${pid}/task`).map(Number);
-    } catch {
-      return; // ended meanwhile
-    }
-    const fresh = threads.filter((tid) => !done.has(tid));
-    if (!fresh.length) return;
-    for (const tid of fresh) {
-      setCpus(tid, mask);
-      done.add(tid);
-    }
-  }
+  otherThreads(pid, (tid) => setCpus(tid, mask));
 }
 
 /** BACKGROUND_CPUS as the server started with it (useBackgroundCpus). */
