@@ -25,7 +25,7 @@ export function listItemOf(r: ListRow): BotUserListItem {
 export class PeopleService {
   constructor(private readonly ctx: AppContext) {}
 
-  /** The token's project file; another user's token is 404 but on API.md's list, which keeps its 403. */
+  /** The token's project file; another user's token is 404 but on the older users list, which keeps its 403 (docs/api.md "Access to a token's audience"). */
   private fileOf(tokenId: number, actorId: number, hideForbidden = true): ProjectDb | null {
     const { token } = this.ctx.tokens.access.require(tokenId, actorId, { hideForbidden });
     return this.ctx.projectFiles.existing(token.projectId);
