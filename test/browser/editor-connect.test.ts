@@ -264,6 +264,11 @@ describe.skipIf(!haveChromium)("editor: on a phone", () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await page.getByRole("button", { name: "Preview", exact: true }).click();
     await page.locator(".ed-preview").waitFor();
+    // the chat opens below the canvas and is brought into sight
+    await page.waitForFunction(() => {
+      const r = document.querySelector(".ed-preview")!.getBoundingClientRect();
+      return r.top >= -1 && r.top < window.innerHeight / 2;
+    });
     expect(env.b.errors).toEqual([]);
   }, 60_000);
 });

@@ -39,6 +39,12 @@ describe.skipIf(!haveChromium)("studio shell in Chromium", () => {
 
   test("create a project and open its page", async () => {
     const { page } = b;
+    // a project needs a name: without one the button says so instead of doing nothing
+    const create = page.getByRole("button", { name: "New project" });
+    expect(await create.isDisabled()).toBe(true);
+    expect(await create.getAttribute("title")).toBe("Type a name for the project first");
+    await page.getByPlaceholder("Project name").fill("   ");
+    expect(await create.isDisabled()).toBe(true);
     await page.getByPlaceholder("Project name").fill("Pizza bot");
     await page.getByRole("button", { name: "New project" }).click();
     await page.waitForURL(/\/projects\/\d+$/);
