@@ -26,6 +26,7 @@ describe.skipIf(!haveChromium)("ai_answer and psql_query forms", () => {
     await page.getByRole("button", { name: "Fit View" }).click();
     // each card says what its node does: the query and where its rows go, the model
     expect(await nodeEl(page, "orders").locator(".ed-body").innerText()).toBe("SELECT * FROM orders → rows");
+    expect(await nodeEl(page, "keep").locator(".ed-body").innerText()).toBe("insert orders → saved");
     await pick(page, "ask");
     const props = page.getByRole("complementary", { name: "Properties" });
     await props.getByLabel("Model", { exact: true }).fill("llama3.1");

@@ -4,7 +4,7 @@
 // run (empty-sheet hint, tour, node picker), a template opening fitted, canvas space (folding panels,
 // full screen, the minimap) and the phone's read-only view.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { haveChromium, warnIfNoChromium } from "../support/browser";
+import { haveChromium, placeholderFits, warnIfNoChromium } from "../support/browser";
 import { editorEnv, handle, newProject, nodeEl, nodeIds, openEditor, overlaps, pick, settled, zoomOf, type EditorEnv } from "./editor-support";
 
 warnIfNoChromium("editor: connect and add");
@@ -77,6 +77,8 @@ describe.skipIf(!haveChromium)("editor: connect and add", () => {
     await plus.hover();
     expect(await plus.evaluate((e) => getComputedStyle(e).opacity)).toBe("1");
     await page.getByRole("button", { name: "Insert a node here" }).and(page.locator('[data-edge="one|auto"]')).click();
+    // the picker's hint is read whole, not clipped
+    expect(await placeholderFits(page.getByRole("searchbox", { name: /Search nodes/ }))).toBe(true);
     await page.getByRole("searchbox", { name: /Search nodes/ }).fill("wait");
     await page.getByRole("menuitem", { name: "Delay", exact: true }).click();
     const added = (await nodeIds(page)).find((id) => !["go", "one", "two"].includes(id))!;
