@@ -10,18 +10,13 @@
 import { join } from "node:path";
 import { greeterScenario } from "../test/bots/scenario-fixture";
 import { startFakeMessenger } from "../test/support/fake-messenger";
-import { commandNode, messageNode, scenarioOf, sqlNode } from "../test/support/hostile-sql";
 import { synthetic } from "./codegen-scenarios";
 import { api, arg, latency, onCleanup, raiseTokenIds, ratio, runBench, startBinaryPlatform, until } from "./lib";
-import { BURN, SETUP, STATEMENTS } from "./worst-sql";
+import { BURN, SETUP, WORST_SQL } from "./worst-sql";
 
 const N = arg("n", 12);
 const REPLIES = arg("replies", 40);
 
-const WORST_SQL = scenarioOf(
-  ...Object.entries(STATEMENTS).flatMap(([name, query]) => [commandNode(`c_${name}`, `/${name}`, `q_${name}`), sqlNode(`q_${name}`, "done", query)]),
-  messageNode("done", "done"),
-);
 
 await runBench("beside-bots", async () => {
   const fake = await startFakeMessenger();

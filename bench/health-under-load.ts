@@ -40,9 +40,8 @@ import { join } from "node:path";
 import { backgroundCpus, cpusOfThisThread, setProcessCpus } from "../src/lib/priority";
 import { startFakeMessenger } from "../test/support/fake-messenger";
 import { greeterScenario } from "../test/bots/scenario-fixture";
-import { commandNode, messageNode, scenarioOf, sqlNode } from "../test/support/hostile-sql";
 import { synthetic } from "./codegen-scenarios";
-import { BURN, SETUP, STATEMENTS } from "./worst-sql";
+import { BURN, SETUP, WORST_SQL } from "./worst-sql";
 import { api, arg, BUN, healthProbe, latency, probeArg, onCleanup, raiseTokenIds, ratio, runBench, startBinaryPlatform, until } from "./lib";
 
 const SECONDS = arg("seconds", 24);
@@ -74,11 +73,6 @@ const PROBE = probeArg();
 /** this process (the fake messenger) on the background cores once the server is up (default), or on every core */
 const MESSENGER_CPUS = process.argv.includes("--messenger-anywhere") ? "any" : "background";
 
-/** The worst scenario SQL (bench/worst-sql.ts), one command per statement. */
-const WORST_SQL = scenarioOf(
-  ...Object.entries(STATEMENTS).flatMap(([name, query]) => [commandNode(`c_${name}`, `/${name}`, `q_${name}`), sqlNode(`q_${name}`, "done", query)]),
-  messageNode("done", "done"),
-);
 
 type ThreadFigures = { cpuMs: number; waitMs: number; sysMs: number; wakeups: number; preemptions: number };
 

@@ -5,6 +5,7 @@
 // (a flow runs its nodes without yielding, and a runner blocked 5 s has its bot named and killed), a
 // sort of every row by that column, a recursive CTE, and TEMP filled to 48 MB (its cap is 64 MB) and
 // emptied. A round of BURN is the user sending each in turn; each statement takes about 0.1 s of CPU.
+import { commandNode, messageNode, scenarioOf, sqlNode } from "../test/support/hostile-sql";
 const FILL = "INSERT INTO temp.spill WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c LIMIT 12) SELECT randomblob(1048576) FROM c";
 export const STATEMENTS: Record<string, string> = {
   setup0: "DROP TABLE IF EXISTS heavy",
@@ -20,4 +21,10 @@ export const STATEMENTS: Record<string, string> = {
   empty: "DROP TABLE temp.spill",
 };
 export const SETUP = ["/setup0", "/setup1", "/setup2"];
+
+/** The scenario that runs them: one command per statement, each answering "done". */
+export const WORST_SQL = scenarioOf(
+  ...Object.entries(STATEMENTS).flatMap(([name, query]) => [commandNode(`c_${name}`, `/${name}`, `q_${name}`), sqlNode(`q_${name}`, "done", query)]),
+  messageNode("done", "done"),
+);
 export const BURN = ["/sort", "/count", "/spill", "/fill1", "/fill2", "/fill3", "/fill4", "/empty"];

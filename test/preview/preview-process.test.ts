@@ -8,20 +8,26 @@ import { PreviewBot } from "../../src/bots/preview-process";
 import { BACKGROUND_NICE, BOT_NICE, backgroundCpus } from "../../src/lib/priority";
 import { until } from "../support/process";
 
+const GB = 1024 * 1024 * 1024;
+/** A preview bot of `code` in `botsDir`; the rest of the spec as the test needs it. */
+const previewBot = (botsDir: string, name: string, code: string, token: string, more: Partial<ConstructorParameters<typeof PreviewBot>[0]> = {}) =>
+  new PreviewBot({
+    botsDir,
+    name,
+    code,
+    env: { PATH: process.env.PATH ?? "", BOT_TOKEN: token },
+    limits: { maxRssBytes: GB, maxCpuMs: 60_000 },
+    onLine: () => {},
+    onExit: () => {},
+    ...more,
+  });
+
 test("a preview bot over its CPU time is ended with the reason; dispose removes its folder", async () => {
   const botsDir = mkdtempSync(join(tmpdir(), "botloom-preview-proc-"));
   try {
     let reason = "";
     const lines: string[] = [];
-    const bot = new PreviewBot({
-      botsDir,
-      name: "cpu",
-      code: "let x = 0; for (;;) x++;\n",
-      env: { PATH: process.env.PATH ?? "", BOT_TOKEN: "1:secret-token" },
-      limits: { maxRssBytes: 1024 * 1024 * 1024, maxCpuMs: 300 },
-      onLine: (_level, line) => lines.push(line),
-      onExit: (r) => (reason = r),
-    });
+    const bot = previewBot(botsDir, "cpu", "let x = 0; for (;;) x++;\n", "1:secret-token", { limits: { maxRssBytes: GB, maxCpuMs: 300 }, onLine: (_level, line) => lines.push(line), onExit: (r) => (reason = r) });
     await bot.start();
     expect(existsSync(join(bot.dir, "bot.ts"))).toBe(true);
     await Promise.race([bot.ended, Bun.sleep(15_000)]);
@@ -38,15 +44,7 @@ test("a bot's output never shows its token", async () => {
   const botsDir = mkdtempSync(join(tmpdir(), "botloom-preview-proc-"));
   try {
     const lines: string[] = [];
-    const bot = new PreviewBot({
-      botsDir,
-      name: "echo",
-      code: 'console.log("token is " + process.env.BOT_TOKEN); console.error(process.env.BOT_TOKEN);\n',
-      env: { PATH: process.env.PATH ?? "", BOT_TOKEN: "8100:abcdefSECRET" },
-      limits: { maxRssBytes: 1024 * 1024 * 1024, maxCpuMs: 60_000 },
-      onLine: (_level, line) => lines.push(line),
-      onExit: () => {},
-    });
+    const bot = previewBot(botsDir, "echo", 'console.log("token is " + process.env.BOT_TOKEN); console.error(process.env.BOT_TOKEN);\n', "8100:abcdefSECRET", { onLine: (_level, line) => lines.push(line) });
     await bot.start();
     await Promise.race([bot.ended, Bun.sleep(15_000)]);
     expect(lines).toContain("token is ***");
@@ -61,15 +59,7 @@ test("a preview stopped while its program is being written never starts a proces
   const botsDir = mkdtempSync(join(tmpdir(), "botloom-preview-proc-"));
   try {
     let exits = 0;
-    const bot = new PreviewBot({
-      botsDir,
-      name: "early",
-      code: "let x = 0; for (;;) x++;\n" + "// padding\n".repeat(100_000),
-      env: { PATH: process.env.PATH ?? "", BOT_TOKEN: "1:early-token" },
-      limits: { maxRssBytes: 1024 * 1024 * 1024, maxCpuMs: 60_000 },
-      onLine: () => {},
-      onExit: () => exits++,
-    });
+    const bot = previewBot(botsDir, "early", "let x = 0; for (;;) x++;\n" + "// padding\n".repeat(100_000), "1:early-token", { onExit: () => exits++ });
     const starting = bot.start();
     await bot.dispose();
     await starting;
@@ -86,15 +76,7 @@ test("a preview bot starts beside the bots (when kept off the event loop's core)
   const botsDir = mkdtempSync(join(tmpdir(), "botloom-preview-proc-"));
   const below = (by: number) => Math.min(19, getPriority(0) + by);
   try {
-    const bot = new PreviewBot({
-      botsDir,
-      name: "nice",
-      code: "setInterval(() => {}, 1000);\n",
-      env: { PATH: process.env.PATH ?? "", BOT_TOKEN: "1:nice-token" },
-      limits: { maxRssBytes: 1024 * 1024 * 1024, maxCpuMs: 60_000 },
-      onLine: () => {},
-      onExit: () => {},
-    });
+    const bot = previewBot(botsDir, "nice", "setInterval(() => {}, 1000);\n", "1:nice-token");
     await bot.start();
     const pid = bot.pid!;
     expect(getPriority(pid)).toBe(below(backgroundCpus() ? BOT_NICE : BACKGROUND_NICE));

@@ -22,12 +22,13 @@ export class ProjectAccess {
 
   /**
    * Throws 404 for a missing project and, for no access, 403 — or 404 when `hideForbidden`
-   * (docs/api.md: GET /api/projects/{id} answers 404 for "not found or no access").
+   * (docs/api.md: GET /api/projects/{id} answers 404 for "not found or no access"). `notFound` is
+   * the 404's message: a token's audience paths answer as for a token that does not exist.
    */
-  require(projectId: number, userId: number, opts: { ownerOnly?: boolean; hideForbidden?: boolean } = {}): ProjectRole {
+  require(projectId: number, userId: number, opts: { ownerOnly?: boolean; hideForbidden?: boolean; notFound?: string } = {}): ProjectRole {
     const role = this.roleOf(projectId, userId);
-    if (role === undefined) throw notFound("Project not found");
-    if (role === null) throw opts.hideForbidden ? notFound("Project not found") : forbidden("You do not have access to this project");
+    if (role === undefined) throw notFound(opts.notFound ?? "Project not found");
+    if (role === null) throw opts.hideForbidden ? notFound(opts.notFound ?? "Project not found") : forbidden("You do not have access to this project");
     if (opts.ownerOnly && role !== "owner") throw forbidden("Only the project owner can do this");
     return role;
   }

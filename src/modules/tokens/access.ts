@@ -25,8 +25,8 @@ export class TokenAccess {
    */
   require(tokenId: number, userId: number, opts: { ownerOnly?: boolean; hideForbidden?: boolean } = {}): { token: TokenRow; role: ProjectRole } {
     const token = this.find(tokenId);
-    if (!token || (opts.hideForbidden && !this.ctx.access.roleOf(token.projectId, userId))) throw notFound("Bot token not found");
-    const role = this.ctx.access.require(token.projectId, userId, { ownerOnly: opts.ownerOnly });
+    if (!token) throw notFound("Bot token not found");
+    const role = this.ctx.access.require(token.projectId, userId, { ownerOnly: opts.ownerOnly, hideForbidden: opts.hideForbidden, notFound: opts.hideForbidden ? "Bot token not found" : undefined });
     return { token, role };
   }
 }
