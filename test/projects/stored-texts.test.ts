@@ -5,6 +5,7 @@ import { eq } from "drizzle-orm";
 import { projects } from "../../src/db/schema";
 import { projectStatements } from "../../src/modules/projects/queries";
 import { storedTexts } from "../../src/modules/projects/stored-texts";
+import { fingerprintOf } from "../../src/scenario/codegen/program-cache";
 import { newProject, OWNER, team, type Team } from "./helpers";
 
 describe("the kept texts", () => {
@@ -28,6 +29,8 @@ describe("the kept texts", () => {
           return inDb === undefined ? undefined : { text: inDb };
         });
         expect([i, got?.text, didRead]).toEqual([i, answered, read]);
+        // the program cache's key is made with the text, once per read
+        expect(got?.fingerprint).toBe(answered === undefined ? undefined : fingerprintOf(answered));
       });
       expect(texts.size).toEqual(c.kept);
     });
@@ -40,6 +43,13 @@ describe("the kept texts", () => {
     texts.forget(2); // never kept: nothing happens
     expect(texts.size).toEqual({ entries: 0, bytes: 0 });
     expect(texts.get(1, 3, () => ({ text: "uno" }))?.text).toBe("uno");
+  });
+
+  test("a kept text answers the value made at its read, fingerprint and all", () => {
+    const texts = storedTexts<{ text: string }>({ entries: 8, bytes: 1000 });
+    const first = texts.get(1, 3, () => ({ text: "one" }));
+    expect(texts.get(1, 3, () => ({ text: "never read" }))).toBe(first!);
+    expect(first?.fingerprint).toBe(fingerprintOf("one"));
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { programCache } from "../../src/scenario/codegen/program-cache";
+import { fingerprintOf, programCache } from "../../src/scenario/codegen/program-cache";
 
 /** A cache of strings sized by their length, and a maker that counts its calls and settles on demand. */
 function setup(limits = { entries: 3, bytes: 100 }) {
@@ -21,7 +21,7 @@ describe("the program cache", () => {
       made++;
       return gate.promise;
     };
-    const key = cache.keyOf("project 1", "{\"sheets\":[]}", { a: 1 });
+    const key = cache.keyOf("project 1", fingerprintOf("{\"sheets\":[]}"), { a: 1 });
     const answers = Array.from({ length: 8 }, () => cache.get(key, make, keep));
     gate.resolve("program");
     expect(await Promise.all(answers)).toEqual(Array(8).fill("program"));
@@ -34,16 +34,17 @@ describe("the program cache", () => {
   test("the key is the scope, the source and the settings", () => {
     const { cache } = setup();
     const text = '{"sheets":[{"id":"a"}]}';
-    const key = cache.keyOf("project 1", text, { flags: 1 });
-    expect(cache.keyOf("project 1", text, { flags: 1 })).toBe(key);
-    expect(cache.keyOf("project 2", text, { flags: 1 })).not.toBe(key);
-    expect(cache.keyOf("project 1", text.replace("a", "b"), { flags: 1 })).not.toBe(key);
-    expect(cache.keyOf("project 1", text, { flags: 0 })).not.toBe(key);
+    const key = cache.keyOf("project 1", fingerprintOf(text), { flags: 1 });
+    expect(cache.keyOf("project 1", fingerprintOf(text), { flags: 1 })).toBe(key);
+    expect(cache.keyOf("project 2", fingerprintOf(text), { flags: 1 })).not.toBe(key);
+    expect(cache.keyOf("project 1", fingerprintOf(text.replace("a", "b")), { flags: 1 })).not.toBe(key);
+    expect(cache.keyOf("project 1", fingerprintOf(text + " "), { flags: 1 })).not.toBe(key);
+    expect(cache.keyOf("project 1", fingerprintOf(text), { flags: 0 })).not.toBe(key);
   });
 
   test("the least recently used programs leave beyond the entries or bytes allowed; one too big is never kept", async () => {
     const { cache, calls, make, keep } = setup({ entries: 2, bytes: 10 });
-    const k = (n: number) => cache.keyOf("s", String(n), null);
+    const k = (n: number) => cache.keyOf("s", fingerprintOf(String(n)), null);
     await cache.get(k(1), make("aaaa"), keep);
     await cache.get(k(2), make("bbbb"), keep);
     await cache.get(k(1), make("aaaa"), keep); // 1 is now the newest use
@@ -63,7 +64,7 @@ describe("the program cache", () => {
 
   test("a failure or a result not worth keeping is not kept: the next call generates again", async () => {
     const { cache } = setup();
-    const key = cache.keyOf("s", "doc", null);
+    const key = cache.keyOf("s", fingerprintOf("doc"), null);
     let made = 0;
     const failing = () => {
       made++;

@@ -3,7 +3,7 @@
 // stored scenario), and a webhook_trigger's answer from the document that runs.
 import { badRequest, ScenarioError } from "../../errors";
 import { generateBot } from "../../scenario";
-import { generatePreviewProgram, projectScope } from "../../scenario/codegen/off-thread";
+import { generatePreviewProgram, projectCache } from "../../scenario/codegen/off-thread";
 import { hookNodesOf, hookVarsOf, type HookValue } from "../../scenario/hook-request";
 import { normalizeDocument } from "../../scenario/model";
 import { answerOf, hookSettingsIn } from "../hooks/service";
@@ -14,8 +14,11 @@ export interface ScenarioSource {
   userDatabaseEnabled: boolean;
   /** the scenario as JSON text: the stored row as it is, or an unsaved document the client sent */
   json: string;
-  /** the stored row (checked against the limits in the worker; a corrupt row reads as empty) */
-  stored: boolean;
+  /**
+   * For the stored row (checked against the limits in the worker; a corrupt row reads as empty):
+   * its fingerprint, the program cache's key; absent for a document the client sent
+   */
+  stored?: { fingerprint: string };
 }
 
 /** The program as UTF-8 bytes (over a SharedArrayBuffer when the generator made it), and its warnings; a 400 for an unusable scenario. */
@@ -25,7 +28,7 @@ export async function previewProgram(projectId: number, source: ScenarioSource):
     // A stored scenario's program is cached per project (an unchanged one starts again without
     // generating); a document the client sent is generated each time.
     const { stored, json } = source;
-    const out = await generatePreviewProgram(json, opts, stored ? STORED_SCENARIO : undefined, stored ? projectScope(projectId) : undefined);
+    const out = await generatePreviewProgram(json, opts, stored ? STORED_SCENARIO : undefined, stored ? projectCache(projectId, stored.fingerprint) : undefined);
     if ("limit" in out) throw storedOverLimit(out.limit);
     // A corrupt stored row reads as the empty document (readStoredScenario): small, generated here.
     const bot = "bot" in out ? out.bot : generateBot(readStoredScenario(json), opts);

@@ -90,14 +90,14 @@ export class PreviewService {
     return this.open(userId, projectId, {
       projectName: project.name,
       userDatabaseEnabled: project.userDatabaseEnabled === 1,
-      ...(document === undefined ? { json: project.data, stored: true } : { json: JSON.stringify(document), stored: false }),
+      ...(document === undefined ? { json: project.data, stored: { fingerprint: project.fingerprint } } : { json: JSON.stringify(document) }),
     });
   }
 
   /** "Try it" on a template's page: the template's scenario runs without a project (project id 0). */
   async createForTemplate(userId: number, template: { name: string; data: unknown }) {
     checkLimits(template.data);
-    return this.open(userId, TEMPLATE_PROJECT, { projectName: template.name, userDatabaseEnabled: true, json: JSON.stringify(template.data), stored: false });
+    return this.open(userId, TEMPLATE_PROJECT, { projectName: template.name, userDatabaseEnabled: true, json: JSON.stringify(template.data) });
   }
 
   private async open(userId: number, projectId: number, source: ScenarioSource) {
@@ -208,7 +208,7 @@ export class PreviewService {
     const s = this.session(userId, id);
     checkLimits(document);
     const { previewProgram } = await import("./program");
-    const source = { ...s.source, json: JSON.stringify(document), stored: false };
+    const source = { ...s.source, json: JSON.stringify(document), stored: undefined };
     const { code, warnings } = await previewProgram(s.projectId, source);
     // the thread runs this program from now on, even should its start fail: hooks read the same document
     s.source = source;

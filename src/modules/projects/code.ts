@@ -5,9 +5,10 @@ import { mediaCacheOf } from "../../bots/program";
 import type { AppContext } from "../../context";
 import { badRequest, ScenarioError } from "../../errors";
 import { generateBot, type GeneratedBot, type GenerateOptions as BotOptions } from "../../scenario";
-import { generateStoredBot, projectScope, type CodeForm, type Generated } from "../../scenario/codegen/off-thread";
+import { generateStoredBot, projectCache, type CodeForm, type Generated } from "../../scenario/codegen/off-thread";
 import { readStoredScenario, STORED_SCENARIO, storedOverLimit } from "./document";
 import { toFlag, type Flag } from "./model";
+import type { StoredScenario } from "./service";
 
 /** What generate reports besides the code: one entry per problem the bot works around. */
 export interface GenerateWarning {
@@ -28,7 +29,7 @@ export class ProjectCode {
   /** Access is checked by the caller. */
   async export(projectId: number): Promise<{ code: string }> {
     const p = this.ctx.projects.storedScenario(projectId);
-    const { bot } = await generate(projectId, p.data, { projectName: p.name, userDatabaseEnabled: p.userDatabaseEnabled === 1 });
+    const { bot } = await generate(projectId, p, { projectName: p.name, userDatabaseEnabled: p.userDatabaseEnabled === 1 });
     return { code: bot.code };
   }
 
@@ -60,7 +61,7 @@ export class ProjectCode {
     const token = this.ctx.tokens.first(projectId);
     // The same cache a start bakes into the bot, so "generate" shows what would run.
     const mediaCache = mediaCacheOf(this.ctx.db, this.ctx.projectFiles, projectId, token?.id);
-    return generate(projectId, p.data, {
+    return generate(projectId, p, {
       projectName: p.name,
       userDatabaseEnabled: (opts.userDatabaseEnabled === undefined ? p.userDatabaseEnabled : toFlag(opts.userDatabaseEnabled)) === 1,
       enableLogging: opts.enableLogging === undefined ? undefined : toFlag(opts.enableLogging) === 1,
@@ -84,9 +85,10 @@ const warningsOf = (bot: GeneratedBot): GenerateWarning[] =>
  * whoever may ask for its program may read each of its scenarios). An unusable scenario is the
  * client's problem: 400 with the generator's messages.
  */
-async function generate(projectId: number, json: string, opts: BotOptions, codeAs: CodeForm = "text"): Promise<Generated> {
+async function generate(projectId: number, stored: StoredScenario, opts: BotOptions, codeAs: CodeForm = "text"): Promise<Generated> {
+  const json = stored.data;
   try {
-    const out = await generateStoredBot(json, opts, STORED_SCENARIO, codeAs, projectScope(projectId));
+    const out = await generateStoredBot(json, opts, STORED_SCENARIO, codeAs, projectCache(projectId, stored.fingerprint));
     if ("limit" in out) throw storedOverLimit(out.limit);
     // Not JSON: a corrupt row reads as the empty document (readStored), small, generated here.
     return "bot" in out ? out : { bot: generateBot(readStoredScenario(json), opts) };

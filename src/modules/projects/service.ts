@@ -21,6 +21,8 @@ const nowIso = () => new Date().toISOString();
 export interface StoredScenario {
   name: string;
   data: string;
+  /** `data`'s fingerprint, the program cache's key (scenario/codegen/program-cache.ts) */
+  fingerprint: string;
   userDatabaseEnabled: number;
 }
 
@@ -88,7 +90,7 @@ export class ProjectsService {
     const row = this.q.forCode.get({ projectId });
     const doc = row && this.texts.get(projectId, row.bytes, () => this.q.document.get({ projectId }));
     if (!row || !doc) throw notFound("Project not found");
-    return { name: row.name, data: doc.text, userDatabaseEnabled: doc.userDatabaseEnabled };
+    return { name: row.name, data: doc.text, fingerprint: doc.fingerprint, userDatabaseEnabled: doc.userDatabaseEnabled };
   }
 
   /** Summary as the given user sees it (templates "use" and duplicate answer with this). */

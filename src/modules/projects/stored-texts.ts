@@ -5,25 +5,33 @@
 // row, ProjectsService.update, forgets the project's text as it writes; a caller also passes the
 // document's length in bytes, which SQLite reads from the record's header (a row's later columns
 // would cost it the document's pages), so a write from elsewhere that changes the length is seen.
+// The text's fingerprint, the program cache's key (scenario/codegen/program-cache.ts), is made once
+// with it: hashing half a megabyte at each call cost about 40 µs.
 import { boundedLru, type LruLimits } from "../../lib/bounded-lru";
+import { fingerprintOf } from "../../scenario/codegen/off-thread";
 
 /** What is kept of a project: its document's text, and what else was read with it. */
 export interface KeptText {
   text: string;
 }
 
+/** A kept text with its fingerprint (`fingerprintOf(text)`). */
+export type Fingerprinted<V extends KeptText> = V & { fingerprint: string };
+
 /** `limits.bytes` counts the texts in UTF-16 bytes. */
 export function storedTexts<V extends KeptText>(limits: LruLimits) {
-  const kept = boundedLru<number, { stamp: number; value: V }>(limits, (e) => e.value.text.length * 2);
+  const kept = boundedLru<number, { stamp: number; value: Fingerprinted<V> }>(limits, (e) => e.value.text.length * 2);
 
   return {
     /** The text of `projectId` whose document is `stamp` bytes long: kept, or `read` now (undefined: no such row). */
-    get(projectId: number, stamp: number, read: () => V | undefined): V | undefined {
+    get(projectId: number, stamp: number, read: () => V | undefined): Fingerprinted<V> | undefined {
       const hit = kept.get(projectId);
       if (hit?.stamp === stamp) return hit.value;
       kept.delete(projectId);
-      const value = read();
-      if (value !== undefined) kept.set(projectId, { stamp, value });
+      const row = read();
+      if (row === undefined) return undefined;
+      const value = { ...row, fingerprint: fingerprintOf(row.text) };
+      kept.set(projectId, { stamp, value });
       return value;
     },
 

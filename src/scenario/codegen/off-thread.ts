@@ -7,6 +7,7 @@ import { ScenarioError } from "../../errors";
 import { workerPool } from "../../lib/worker-pool";
 import type { GeneratedBot, GenerateOptions } from "./index";
 import { programCache } from "./program-cache";
+export { fingerprintOf } from "./program-cache";
 import { workerEntry } from "../../lib/worker-entry";
 
 export interface Job {
@@ -43,33 +44,41 @@ const run = workerPool<Job, Reply>({ entry: workerEntry("generator"), idleMs: 30
  */
 const programs = programCache<Reply>({ entries: 16, bytes: 48 * 1024 * 1024 }, (r) => ("bot" in r ? (r.codeJson?.byteLength ?? 0) * 2 + (r.codeBytes?.byteLength ?? 0) + r.bot.code.length * 2 : 0));
 
-/** The cache scope of a project's stored scenario. */
-export const projectScope = (projectId: number) => `project ${projectId}`;
+/**
+ * Where a program may be kept: a `scope` (see program-cache.ts: who may read every source in it,
+ * e.g. one project) and the source's `fingerprintOf`, made once with the stored text it stands for.
+ */
+export interface CacheAs {
+  scope: string;
+  fingerprint: string;
+}
+
+/** How a project's stored scenario, with its fingerprint, is cached. */
+export const projectCache = (projectId: number, fingerprint: string): CacheAs => ({ scope: `project ${projectId}`, fingerprint });
 
 /**
  * Generates the program of a stored scenario off the event loop. Throws ScenarioError when the
  * document is unusable, like generateBot; a document over the limits or not JSON at all is a result.
- * With `scope` (see program-cache.ts: who may read every source in it, e.g. one project), the same
- * source and options answer the program generated before.
+ * With `cache`, the same source and options answer the program generated before.
  */
-export function generateStoredBot(json: string, opts: GenerateOptions, label: string, codeAs: CodeForm = "text", scope?: string): Promise<StoredGenerate> {
-  return enqueue({ json, opts, label, codeAs }, scope);
+export function generateStoredBot(json: string, opts: GenerateOptions, label: string, codeAs: CodeForm = "text", cache?: CacheAs): Promise<StoredGenerate> {
+  return enqueue({ json, opts, label, codeAs }, cache);
 }
 
 /**
  * A preview's program off the event loop, as UTF-8 bytes over a SharedArrayBuffer (`codeBytes`),
  * for a document given as JSON text (stored text goes as it is, so the event loop neither parses
  * nor serialises a large scenario). `label` names a stored document whose limits the worker checks;
- * an unreadable or over-limit document is a result, as for generateStoredBot, and so is `scope`.
+ * an unreadable or over-limit document is a result, as for generateStoredBot, and so is `cache`.
  */
-export function generatePreviewProgram(json: string, opts: GenerateOptions, label?: string, scope?: string): Promise<StoredGenerate> {
-  return enqueue({ json, opts, label, codeAs: "bytes" }, scope);
+export function generatePreviewProgram(json: string, opts: GenerateOptions, label?: string, cache?: CacheAs): Promise<StoredGenerate> {
+  return enqueue({ json, opts, label, codeAs: "bytes" }, cache);
 }
 
-async function enqueue(job: Job, scope?: string): Promise<StoredGenerate> {
-  const reply = scope === undefined
+async function enqueue(job: Job, cache?: CacheAs): Promise<StoredGenerate> {
+  const reply = cache === undefined
     ? await run(job)
-    : await programs.get(programs.keyOf(scope, job.json, [job.opts, job.label, job.codeAs]), () => run(job), (r) => "bot" in r);
+    : await programs.get(programs.keyOf(cache.scope, cache.fingerprint, [job.opts, job.label, job.codeAs]), () => run(job), (r) => "bot" in r);
   if ("issues" in reply) throw new ScenarioError(reply.issues);
   if ("failed" in reply) throw new Error(reply.failed);
   return reply;
