@@ -3,7 +3,8 @@
 // exactly what went out, in the transaction that writes their chat records, and a send that finds
 // the user blocked counts them blocked once (the bot does not run:
 // the server sends on the fake messenger). A send the messenger refuses counts nothing; a campaign
-// of a token that keeps no messages (no chat record) counts too, an album's every message.
+// of a token that keeps no messages (no chat record) counts too, an album's every message, and a
+// campaign's test send as well.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { projectBotChats, projectBotPeople, projectBotUsers } from "../../src/db/project-schema";
 import { until } from "../support/process";
@@ -82,4 +83,11 @@ test("an operator's message counts one, a campaign of three recipients three; a 
   await until(async () => (await env.call("GET", `/api/bot/tokens/${tokenId}/campaigns/${album.body.id}`, { cookie: env.cookie })).body.status === "done", "the album campaign done");
   expect(env.fake.sent(botToken).filter((m) => m.method === "sendMediaGroup").length).toBe(2);
   expect(await messagesOut()).toEqual({ total: 10, today: 10 });
+
+  // a test send is a message out too, with or without a chat record (docs/campaigns.md)
+  expect((await env.call("POST", `/api/bot/tokens/${tokenId}/campaigns/${album.body.id}/test`, { cookie: env.cookie, json: { userIds: [String(uid(1))] } })).body).toEqual({ sent: 1, failed: 0 });
+  expect(await messagesOut()).toEqual({ total: 12, today: 12 });
+  expect((await env.call("PATCH", `/api/bot/tokens/${tokenId}`, { cookie: env.cookie, json: { messageRetentionDays: 30 } })).status).toBe(200);
+  expect((await env.call("POST", `/api/bot/tokens/${tokenId}/campaigns/${c.body.id}/test`, { cookie: env.cookie, json: { userIds: [String(uid(1))] } })).body).toEqual({ sent: 1, failed: 0 });
+  expect(await messagesOut()).toEqual({ total: 13, today: 13 });
 });

@@ -186,13 +186,20 @@ describe("a campaign's life", () => {
     expect(campaignRecords(uid(2)).at(-1)).toEqual({ text: "<b>Hi U2</b>", format: "html" });
   });
 
-  test("a test send reaches only the named users and is not counted", async () => {
+  test("a test send reaches only the named users and is not counted; its chat shows it, live", async () => {
     const c = await create({ name: "T", message: { text: "Test {first_name}" }, audience: {} });
     const id = c.body.id;
+    const chatEvents: { chatId: string; messageId: number }[] = [];
+    const off = env.t.ctx.events.on("chat-message", (e) => void chatEvents.push(e));
     const r = await env.call("POST", `${base()}/${id}/test`, { cookie: env.cookie, json: { userIds: [String(uid(2))] } });
+    off();
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ sent: 1, failed: 0 });
     expect(receivedBy("Test U2")).toEqual([2]);
+    // what the bot sent in the chat is in its record, as a campaign's message, and an open chat hears of it
+    expect(campaignRecords(uid(2)).at(-1)).toEqual({ text: "Test U2", format: null });
+    const newest = env.t.ctx.projectFiles.open(projectId).$client.query("SELECT max(id) AS id FROM bot_messages WHERE token_id = ? AND chat_id = ?").get(tokenId, String(uid(2))) as { id: number };
+    expect(chatEvents).toEqual([expect.objectContaining({ chatId: String(uid(2)), messageId: newest.id })]);
     const after = await get(id);
     expect(after).toMatchObject({ status: "draft", counts: { pending: 0, sent: 0, failed: 0 } });
     expect((await env.call("POST", `${base()}/${id}/test`, { cookie: env.cookie, json: { userIds: Array.from({ length: 11 }, (_, i) => String(uid(i))) } })).status).toBe(400);
@@ -357,6 +364,7 @@ describe("albums", () => {
     const test = await env.call("POST", `${base()}/${c.body.id}/test`, { cookie: env.cookie, json: { userIds: [String(uid(13))] } });
     expect(test.body).toEqual({ sent: 1, failed: 0 });
     expect(env.fake.sent(botToken, uid(13)).filter((x) => x.method === "sendMediaGroup").length).toBe(1);
+    expect(campaignRecords(uid(13)).slice(-3).map((r) => r.text)).toEqual(["<b>Look</b>, U13", "", ""]);
     await act(c.body.id, "start");
     await finished(c.body.id);
     const groups = env.fake.sent(botToken).filter((x) => x.method === "sendMediaGroup" && [uid(11), uid(12)].includes(Number(x.params.chat_id)));

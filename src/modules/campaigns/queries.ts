@@ -235,7 +235,7 @@ export function addresseesOf(db: ProjectDb, tokenId: number, userIds: string[]):
 
 // The sender's statements, prepared once per file: built by drizzle for each of 100,000 recipients
 // they cost more than the send itself (bench/campaigns.ts).
-const hot = new WeakMap<ProjectDb, { claim: Statement; sent: Statement; failed: Statement; back: Statement; album: Statement; file: Statement; counted: Statement }>();
+const hot = new WeakMap<ProjectDb, { claim: Statement; sent: Statement; failed: Statement; back: Statement; album: Statement; file: Statement; counted: Statement; countedOf: Statement }>();
 function hotOf(db: ProjectDb) {
   let s = hot.get(db);
   if (!s) {
@@ -255,6 +255,9 @@ function hotOf(db: ProjectDb) {
         "INSERT INTO analytics_hours (token_id, hour, messages_out) SELECT c.token_id, ?, ? FROM campaign_recipients r JOIN campaigns c ON c.id = r.campaign_id " +
           "WHERE r.id = ? ON CONFLICT (token_id, hour) DO UPDATE SET messages_out = analytics_hours.messages_out + excluded.messages_out",
       ),
+      countedOf: db.$client.prepare(
+        "INSERT INTO analytics_hours (token_id, hour, messages_out) VALUES (?, ?, ?) ON CONFLICT (token_id, hour) DO UPDATE SET messages_out = analytics_hours.messages_out + excluded.messages_out",
+      ),
     };
     hot.set(db, s);
   }
@@ -270,9 +273,12 @@ export function claimRecipients(db: ProjectDb, ids: number[]): Set<number> {
   return new Set((hotOf(db).claim.all(JSON.stringify(ids)) as { id: number }[]).map((r) => r.id));
 }
 
+/** A sent message as its chat's record holds it (send-one.ts recordsOf). */
+export type ChatRecord = { tokenId: number; chatId: string; message: NewMessage; format: string | null; fileId?: string | null; mediaId?: number | null };
+
 /** How one claimed send ended: taken (with the chat's record when kept), refused, or not taken (429: pending again). */
 export type Settled =
-  | { id: number; sent: { messageId: number; at: string; albumIds?: number[]; records: { tokenId: number; chatId: string; message: NewMessage; format: string | null; fileId?: string | null; mediaId?: number | null }[] } }
+  | { id: number; sent: { messageId: number; at: string; albumIds?: number[]; records: ChatRecord[] } }
   | { id: number; failed: string }
   | { id: number; back: true };
 
@@ -290,17 +296,37 @@ export function settleRecipients(db: ProjectDb, outcomes: Settled[]): [string, n
         s.sent.run(o.sent.messageId, o.sent.at, o.id);
         const albumIds = o.sent.albumIds ?? [];
         for (const m of albumIds) s.album.run(o.id, m);
-        for (const r of o.sent.records) {
-          const row = writeOutgoing(db, r.tokenId, r.chatId, r.message, r.format);
-          if (r.fileId || r.mediaId) s.file.run(row.id, r.tokenId, r.fileId ?? null, r.mediaId ?? null);
-          chats.set(r.chatId, row.id);
-        }
+        for (const r of o.sent.records) chats.set(r.chatId, writeRecord(db, s, r));
         if (o.sent.records.length === 0) s.counted.run(o.sent.at.slice(0, 13), 1 + albumIds.length, o.id);
       } else if ("failed" in o) s.failed.run(o.failed, o.id);
       else s.back.run(o.id);
     }
   });
   return [...chats];
+}
+
+function writeRecord(db: ProjectDb, s: ReturnType<typeof hotOf>, r: ChatRecord): number {
+  const row = writeOutgoing(db, r.tokenId, r.chatId, r.message, r.format);
+  if (r.fileId || r.mediaId) s.file.run(row.id, r.tokenId, r.fileId ?? null, r.mediaId ?? null);
+  return row.id;
+}
+
+/**
+ * A test send's messages to one chat, in one commit: recorded like a recipient's (a test is no
+ * recipient, so no campaign row changes), or, for a token that keeps no messages, counted as
+ * messages out of their hour. Answers the newest record (none kept: undefined).
+ */
+export function recordTestSend(db: ProjectDb, tokenId: number, at: string, messages: number, records: ChatRecord[]): number | undefined {
+  const s = hotOf(db);
+  return db.transaction(() => {
+    if (records.length === 0) {
+      s.countedOf.run(tokenId, at.slice(0, 13), messages);
+      return undefined;
+    }
+    let newest: number | undefined;
+    for (const r of records) newest = writeRecord(db, s, r);
+    return newest;
+  });
 }
 
 /**

@@ -4,10 +4,9 @@
 // `sent` with the message id or `failed` with the reason in one commit. A start after a crash turns
 // every `sending` row into failed "unknown" (never sent twice) and resumes the rest (sender.ts).
 import type { ProjectDb } from "../../db/project-db";
-import type { NewMessage } from "../dialogs/queries";
 import type { Counts } from "./model";
 import { campaignById, claimRecipients, countsOf, nextPending, settleRecipients, updateCampaignIf, type Addressee, type CampaignRow, type Settled } from "./queries";
-import { sendOne, type Prepared, type SendDeps, type SendToken } from "./send-one";
+import { recordsOf, sendOne, type Prepared, type SendDeps, type SendToken } from "./send-one";
 import { keyOf, type Key } from "./send-protocol";
 
 /** How often a campaign being sent tells the Studio its counts (the contract: at least every 2 s). */
@@ -135,30 +134,4 @@ export class CampaignLoops {
     if (chats.length > 0) this.host.recorded(projectId, first.tokenId, chats);
     return { back: new Set(outcomes.filter((o) => "back" in o).map((o) => o.id)) };
   }
-}
-
-/**
- * The campaign's message as the chat's record holds it (docs/dialogs.md): one record per message
- * (an album's items each, the caption on the first); none when the token keeps no messages.
- */
-function recordsOf(token: SendToken, chatId: string, p: Prepared, messageIds: number[], fileIds: (string | null)[], text: string, at: string, nodeId: string | null) {
-  if (token.messageRetentionDays <= 0) return [];
-  const format = p.format === "none" ? null : p.format;
-  const buttons = p.keyboard ? JSON.stringify(p.keyboard.map((r) => r.map((b) => (b.url ? { text: b.text, url: b.url } : { text: b.text, data: b.callback_data })))) : null;
-  return messageIds.map((messageId, i) => {
-    const message: NewMessage = {
-      direction: "out",
-      sentBy: "campaign",
-      operatorId: null,
-      kind: p.album?.[i]?.type ?? p.media?.field ?? "text",
-      text: i === 0 ? text : "",
-      buttons,
-      messengerMessageId: messageId,
-      nodeId,
-      createdAt: at,
-    };
-    // the file as Dialogs shows it (fetched through the token by its file id), and the project's media file
-    const mediaId = p.album?.[i]?.mediaId ?? p.media?.mediaId ?? null;
-    return { tokenId: token.id, chatId, message, format: i === 0 ? format : null, fileId: fileIds[i] ?? null, mediaId };
-  });
 }

@@ -8,7 +8,8 @@ import { renderFor } from "../../lib/shared-render";
 import { messageFileId } from "../../lib/shared-runtime";
 import type { TokenRow } from "../tokens/access";
 import { BLOCKED, PARSE_MODE } from "../dialogs/service";
-import type { Addressee } from "./queries";
+import type { NewMessage } from "../dialogs/queries";
+import type { Addressee, ChatRecord } from "./queries";
 
 /** What one send needs besides the recipient: the message as the messenger takes it. */
 export interface Prepared {
@@ -104,4 +105,30 @@ async function sendAlbum(deps: SendDeps, token: SendToken, album: NonNullable<Pr
   album.forEach((it, i) => (it.fileId ??= fileIds[i] ?? undefined));
   const ids = sent.map((m) => m.message_id);
   return { ok: true, messageId: ids[0]!, messageIds: ids, fileIds, text };
+}
+
+/**
+ * The campaign's message as the chat's record holds it (docs/dialogs.md): one record per message
+ * (an album's items each, the caption on the first); none when the token keeps no messages.
+ */
+export function recordsOf(token: SendToken, chatId: string, p: Prepared, messageIds: number[], fileIds: (string | null)[], text: string, at: string, nodeId: string | null): ChatRecord[] {
+  if (token.messageRetentionDays <= 0) return [];
+  const format = p.format === "none" ? null : p.format;
+  const buttons = p.keyboard ? JSON.stringify(p.keyboard.map((r) => r.map((b) => (b.url ? { text: b.text, url: b.url } : { text: b.text, data: b.callback_data })))) : null;
+  return messageIds.map((messageId, i) => {
+    const message: NewMessage = {
+      direction: "out",
+      sentBy: "campaign",
+      operatorId: null,
+      kind: p.album?.[i]?.type ?? p.media?.field ?? "text",
+      text: i === 0 ? text : "",
+      buttons,
+      messengerMessageId: messageId,
+      nodeId,
+      createdAt: at,
+    };
+    // the file as Dialogs shows it (fetched through the token by its file id), and the project's media file
+    const mediaId = p.album?.[i]?.mediaId ?? p.media?.mediaId ?? null;
+    return { tokenId: token.id, chatId, message, format: i === 0 ? format : null, fileId: fileIds[i] ?? null, mediaId };
+  });
 }

@@ -28,6 +28,7 @@ import {
   insertCampaign,
   recipientPage,
   recipientRowsForCsv,
+  recordTestSend,
   startCampaign,
   unknownTags,
   updateCampaignIf,
@@ -35,6 +36,7 @@ import {
 } from "./queries";
 import { recipientView } from "./model";
 import type { CampaignSender } from "./sender";
+import { recordsOf } from "./send-one";
 import { CSV_BOM, csvCell } from "../../lib/csv-cell";
 
 /** How long delete-sent's answer waits for the deletions to end (docs/campaigns.md#the-sender). */
@@ -291,7 +293,13 @@ export class CampaignsService {
     for (const userId of new Set(userIds)) {
       const who = known.get(userId) ?? { firstName: null, lastName: null, username: null, variables: null, chatVariables: null };
       const out = await this.sender.sendOne(token, prepared, { userId, ...who });
-      if (out.ok) sent++;
+      if (!out.ok) continue;
+      sent++;
+      // the chat shows what the bot sent in it, a test too (docs/campaigns.md)
+      const at = new Date().toISOString();
+      const messageIds = out.messageIds ?? [out.messageId];
+      const newest = await recordTestSend(db, token.id, at, messageIds.length, recordsOf(token, userId, prepared, messageIds, out.fileIds ?? [], out.text, at, c.nodeId));
+      if (newest !== undefined) this.ctx.events.emit("chat-message", { projectId: token.projectId, tokenId: token.id, chatId: userId, messageId: newest });
     }
     return { sent, failed: new Set(userIds).size - sent };
   }
