@@ -364,7 +364,7 @@ describe("albums", () => {
     const test = await env.call("POST", `${base()}/${c.body.id}/test`, { cookie: env.cookie, json: { userIds: [String(uid(13))] } });
     expect(test.body).toEqual({ sent: 1, failed: 0 });
     expect(env.fake.sent(botToken, uid(13)).filter((x) => x.method === "sendMediaGroup").length).toBe(1);
-    expect(campaignRecords(uid(13)).slice(-3).map((r) => r.text)).toEqual(["<b>Look</b>, U13", "", ""]);
+    expect((campaignRecords(uid(13)) as { text: string }[]).slice(-3).map((r) => r.text)).toEqual(["<b>Look</b>, U13", "", ""]);
     await act(c.body.id, "start");
     await finished(c.body.id);
     const groups = env.fake.sent(botToken).filter((x) => x.method === "sendMediaGroup" && [uid(11), uid(12)].includes(Number(x.params.chat_id)));

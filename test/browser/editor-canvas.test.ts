@@ -136,6 +136,60 @@ describe.skipIf(!haveChromium)("editor: canvas gestures", () => {
     expect(Math.abs(box.y - (pane.y + spot!.y))).toBeLessThan(40);
   }, 30_000);
 
+  test("a palette item dropped where the properties panel then opens is moved into view with the canvas, not left under the panel", async () => {
+    const { page } = env.b;
+    const before = await nodeIds(page);
+    await page.keyboard.press("Escape");
+    await page.locator(".react-flow__pane").click({ position: { x: 5, y: 5 } });
+    await page.locator(".ed-props-dock").waitFor({ state: "detached" });
+    await settled(page);
+    const pane = (await page.locator(".react-flow__pane").boundingBox())!;
+    // a free row near the right edge, where the panel (330 px wide) appears once the node is selected
+    const spot = await page.evaluate(() => {
+      const pane = document.querySelector(".react-flow__pane")!.getBoundingClientRect();
+      const taken = [...document.querySelectorAll(".react-flow__node, .react-flow__panel")].map((e) => e.getBoundingClientRect());
+      const x = pane.right - 200;
+      for (let y = pane.top + 60; y < pane.bottom - 200; y += 20) if (!taken.some((r) => x - 40 < r.right && r.left < x + 300 && y - 40 < r.bottom && r.top < y + 200)) return { x: x - pane.left, y: y - pane.top };
+      return null;
+    });
+    expect(spot).not.toBeNull();
+    // the drop point on the drawing (flow coordinates), from the view's transform before the drop
+    const dropAt = await page.evaluate((p) => {
+      const m = /translate\(([-\d.]+)px, ?([-\d.]+)px\) scale\(([-\d.]+)\)/.exec((document.querySelector(".react-flow__viewport") as HTMLElement).style.transform)!;
+      return { x: (p.x - Number(m[1])) / Number(m[3]), y: (p.y - Number(m[2])) / Number(m[3]) };
+    }, spot!);
+    await page.locator('.ed-palette-item[data-type="message"]').dragTo(page.locator(".react-flow__pane"), { targetPosition: spot! });
+    await page.waitForFunction((n) => document.querySelectorAll(".ed-node").length === n + 1, before.length);
+    const added = (await nodeIds(page)).find((id) => !before.includes(id))!;
+    const dock = page.locator(".ed-props-dock");
+    await dock.waitFor();
+    // the view pans (200 ms); wait for the card to be clear of the panel rather than for time
+    const clear = () =>
+      page.evaluate((id) => {
+        const card = document.querySelector(`.react-flow__node[data-id="${id}"]`)!.getBoundingClientRect();
+        const panel = document.querySelector(".ed-props-dock")!.getBoundingClientRect();
+        const canvas = document.querySelector(".ed-canvas")!.getBoundingClientRect();
+        return card.right <= panel.left && card.left >= canvas.left && card.bottom <= canvas.bottom;
+      }, added);
+    await page.waitForFunction(
+      (id) => {
+        const card = document.querySelector(`.react-flow__node[data-id="${id}"]`)?.getBoundingClientRect();
+        const panel = document.querySelector(".ed-props-dock")?.getBoundingClientRect();
+        return !!card && !!panel && card.right <= panel.left;
+      },
+      added,
+      { timeout: 5000 },
+    );
+    expect(await clear()).toBe(true);
+    // the card stays where it was let go among the other nodes: the view moved, not the node
+    const position = await page.evaluate((id) => {
+      const m = /translate\(([-\d.]+)px, ?([-\d.]+)px\)/.exec((document.querySelector(`.react-flow__node[data-id="${id}"]`) as HTMLElement).style.transform)!;
+      return { x: Number(m[1]), y: Number(m[2]) };
+    }, added);
+    expect(Math.abs(position.x - dropAt.x)).toBeLessThan(24);
+    expect(Math.abs(position.y - dropAt.y)).toBeLessThan(24);
+  }, 30_000);
+
   test("the shortcut help opens with ? and closes with Escape", async () => {
     const { page } = env.b;
     await page.locator(".react-flow__pane").click({ position: { x: 5, y: 5 } });

@@ -25,7 +25,7 @@ import { InsertEdge, type InsertEdgeData } from "./InsertEdge";
 import { boxesOf, layoutSheet, needsLayout, separate, sizeOf, withPositions, type Box } from "./layout";
 import { deleteNodes } from "./ops";
 import { updateNode, useEditor, type EditorStore } from "./store";
-import { canvasAspect, fitReadable, reveal } from "./viewport";
+import { canvasAspect, fitReadable, nudgeIntoView, reveal } from "./viewport";
 
 const nodeTypes = { scenario: FlowNode, portal: PortalNode };
 const edgeTypes = { insertable: InsertEdge };
@@ -259,8 +259,10 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
     const moved = separate(boxesOf(sh.nodes, measured.current), new Set(sh.nodes.map((n) => n.id).filter((id) => !isFresh.has(id))));
     if (moved.size) store.replaceDoc(withPositions(store.state.doc, sh.id, moved));
     const show = store.sheet.nodes.filter((n) => isFresh.has(n.id) && !store.placedByHand.has(n.id));
+    const dropped = store.sheet.nodes.filter((n) => isFresh.has(n.id) && store.placedByHand.has(n.id));
     for (const id of fresh) store.placedByHand.delete(id);
     reveal(flow, boxesOf(show, measured.current));
+    nudgeIntoView(flow, boxesOf(dropped, measured.current));
   }, [sheet, measuredTick, store, flow]);
 
   // data-fitted counts finished fits (after a layout, or the Fit view button): tests wait for it instead of for time

@@ -78,3 +78,22 @@ export function reveal(flow: ReactFlowInstance, boxes: Box[], zoom?: number, alw
   const dy = ((el.top + el.bottom) / 2 - (c.top + c.bottom) / 2) / z;
   void flow.setCenter((minX + maxX) / 2 - dx, (minY + maxY) / 2 - dy, { zoom: z, duration: always ? 0 : 200 });
 }
+
+/**
+ * Pans as little as it takes to bring the boxes inside the visible region with a margin: a node
+ * dropped by hand stays where it was let go among the others, but not under the properties panel
+ * that opens for it (its drop point may be where the panel then appears).
+ */
+export function nudgeIntoView(flow: ReactFlowInstance, boxes: Box[], margin = 16) {
+  const el = visibleRegion();
+  if (!boxes.length || !el) return;
+  const { minX, minY, maxX, maxY } = boundsOf(boxes);
+  const a = flow.flowToScreenPosition({ x: minX, y: minY });
+  const b = flow.flowToScreenPosition({ x: maxX, y: maxY });
+  const shift = (lo: number, hi: number, from: number, to: number) => (hi > to - margin ? to - margin - hi : 0) || (lo < from + margin ? from + margin - lo : 0);
+  const dx = shift(a.x, b.x, el.left, el.right);
+  const dy = shift(a.y, b.y, el.top, el.bottom);
+  if (!dx && !dy) return;
+  const v = flow.getViewport();
+  void flow.setViewport({ ...v, x: v.x + dx, y: v.y + dy }, { duration: 200 });
+}
