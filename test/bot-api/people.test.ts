@@ -168,18 +168,18 @@ describe("user detail, tags, delete", () => {
     expect(only.text.trim().split("\r\n").length).toBe(2);
   });
 
-  test("CSV export names every column once: a variable named like a fixed column is headed variable:<name>", async () => {
+  test("CSV export names every column once: a variable named like a header before it is headed variable:<name>", async () => {
     const db = env.t.ctx.projectFiles.open(projectId).$client;
     const before = (db.query("SELECT variables FROM bot_users WHERE user_id = '102'").get() as { variables: string | null }).variables;
     // the runtime stores referrer_id itself (a ref_ deep link); a scenario may name a variable tags
-    db.query("UPDATE bot_users SET variables = ? WHERE user_id = '102'").run(JSON.stringify({ referrer_id: "77", tags: "scenario's own", city: "Oslo" }));
+    db.query("UPDATE bot_users SET variables = ? WHERE user_id = '102'").run(JSON.stringify({ referrer_id: "77", tags: "scenario's own", city: "Oslo", "variable:tags": "odd" }));
     try {
       const r = await env.call("GET", `${users()}/export`, { cookie: env.cookie });
       const [head, ...rows] = r.text.replace(/^\uFEFF/, "").trim().split("\r\n");
       const names = head!.split(",");
       expect(new Set(names).size).toBe(names.length);
-      expect(names.slice(-3)).toEqual(["city", "variable:referrer_id", "variable:tags"]);
-      expect(rows.find((l) => l.startsWith("102,"))!.endsWith(",Oslo,77,scenario's own")).toBe(true);
+      expect(names.slice(-4)).toEqual(["city", "variable:referrer_id", "variable:tags", "variable:variable:tags"]);
+      expect(rows.find((l) => l.startsWith("102,"))!.endsWith(",Oslo,77,scenario's own,odd")).toBe(true);
     } finally {
       db.query("UPDATE bot_users SET variables = ? WHERE user_id = '102'").run(before);
     }

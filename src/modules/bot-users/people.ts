@@ -101,9 +101,16 @@ export class PeopleService {
     const vars = rows.map((r) => parseVariables(r.variables));
     const keys = [...new Set(vars.flatMap((v) => Object.keys(v)))].sort();
     const fixedHead = ["id", "first_name", "last_name", "username", "language", "premium", "blocked", "source", "referrer_id", "tags", "first_seen_at", "last_seen_at", "messages_in", "messages_out"];
-    // every header once: a variable named like a fixed column (the runtime's own referrer_id) is headed variable:<name>
+    // every header once: a variable named like a header before it (the runtime's own referrer_id) is
+    // headed variable:<name>, again while that is taken too (a variable named variable:tags beside tags)
     const taken = new Set(fixedHead);
-    const head = [...fixedHead, ...keys.map((k) => (taken.has(k) ? `variable:${k}` : k))];
+    const head = [...fixedHead];
+    for (const k of keys) {
+      let h = k;
+      while (taken.has(h)) h = `variable:${h}`;
+      taken.add(h);
+      head.push(h);
+    }
     const lines = [head.map(csvCell).join(",")];
     rows.forEach((r, i) => {
       const p = r.person;
