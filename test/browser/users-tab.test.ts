@@ -3,7 +3,8 @@
 // blocked the bot is marked when an operator's send fails and found by the "Blocked" filter; tags
 // are edited and filter the list; filters by source and language; sorting; CSV export with the
 // list's filters; "open dialog"; deleting a user after a confirmation that names what goes; the
-// list marks blocked users and shows tags; the card lists the user's Stars payments.
+// list marks blocked users and shows tags; the card lists the user's Stars payments; a project
+// without a user database says so and turns it on.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { expectOneBom } from "../support/bom";
@@ -170,5 +171,25 @@ describe.skipIf(!haveChromium)("Users tab in Chromium", () => {
     await page.getByTestId("chat-list").locator(`[data-chat="${eve2.id}"]`).getByText("Eve Adams", { exact: true }).waitFor({ timeout: 10_000 });
     await page.getByTestId("conversation").getByRole("heading", { name: "Eve Adams" }).waitFor();
     expect(await page.getByTestId("chat-list").locator(`[data-chat="${eve.id}"]`).locator("strong").textContent()).toBe("Eve");
+  }, 30_000);
+
+  test("a project that keeps no user database says so over the list, and one click turns it on", async () => {
+    const { page } = b;
+    const project = () => env.t.call("GET", `/api/projects/${env.projectId}`, { cookie: env.cookie });
+    expect((await env.t.call("PUT", `/api/projects/${env.projectId}`, { cookie: env.cookie, json: { userDatabaseEnabled: 0 } })).status).toBe(200);
+    try {
+      await page.goto(`${env.base}/projects/${env.projectId}/users?token=${env.tokenId}`);
+      const notice = page.getByRole("status").filter({ hasText: "keep no user database" });
+      await notice.waitFor({ timeout: 10_000 });
+      await notice.getByRole("button", { name: "Keep a user database" }).click();
+      await page.getByRole("status").filter({ hasText: "from its next start" }).waitFor();
+      expect((await project()).body.userDatabaseEnabled).toBe(1);
+      // with the database on, no notice at all
+      await page.reload();
+      await list().getByText("Eve Adams", { exact: true }).waitFor({ timeout: 10_000 });
+      expect(await page.getByText("keep no user database", { exact: false }).count()).toBe(0);
+    } finally {
+      await env.t.call("PUT", `/api/projects/${env.projectId}`, { cookie: env.cookie, json: { userDatabaseEnabled: 1 } });
+    }
   }, 30_000);
 });

@@ -70,6 +70,8 @@ export const en = {
     noBots: "Add a bot on the Bots tab: its users appear here.", title: "Users", search: "First, last or full name, @username or id",
     none: "Nobody has written to this bot yet.", noMatch: "Nobody matches.", range: "{{from}}–{{to}} of {{count}}",
     id: "Id", username: "Username", firstSeen: "First seen", lastSeen: "Last seen", interactions: "Interactions", variables: "Variables", noVariables: "No variables stored.",
+    databaseOff: "This project's bots keep no user database: nobody is listed here and campaigns reach no one. Conversations are still in Dialogs.",
+    databaseOn: "Keep a user database", databaseRestart: "Done: a running bot keeps its users from its next start (restart it on the Bots tab).",
   },
   media: {
     upload: "Upload files", hint: "Images, video, audio, PDF and documents up to 50 MB.", uploading: "Uploading {{name}}…", progress: "Upload progress",

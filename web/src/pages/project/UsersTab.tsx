@@ -2,9 +2,9 @@
 // (docs/dialogs.md "People of a bot"), sorting, paging and CSV export, and a user's card. ?token=&user= in the address hold the token and the open card.
 import "./dialogs/dialogs.css";
 import { useEffect, useState } from "react";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { errorText, get } from "../../api/client";
+import { errorText, get, put } from "../../api/client";
 import type { BotUserPage } from "../../api/types";
 import { downloadCsv, ErrorLine } from "../../components/ui";
 import { registerAudienceStrings } from "./dialogs/i18n";
@@ -28,6 +28,7 @@ export function UsersTab({ projectId }: { projectId: number }) {
   if (tokenId === null) return <p className="muted">{t("users.noBots")}</p>;
   return (
     <div className="stack">
+      <UserDatabaseNotice projectId={projectId} />
       <TokenPicker items={items} tokenId={tokenId} onPick={(id) => setParams({ token: String(id) })} />
       <TokenUsers
         key={tokenId}
@@ -44,6 +45,30 @@ export function UsersTab({ projectId }: { projectId: number }) {
           })
         }
       />
+    </div>
+  );
+}
+
+/**
+ * The list is the bots' user database (docs/dialogs.md): a project that keeps none (set through the
+ * API or an import) would show an empty list with no reason given, and its campaigns would reach no one.
+ */
+function UserDatabaseNotice({ projectId }: { projectId: number }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  // the project page has read the project already (the same query key): no request of its own
+  const project = useQuery({ queryKey: ["projects", projectId], queryFn: () => get<{ userDatabaseEnabled: number }>(`/api/projects/${projectId}`) });
+  const turnOn = useMutation({
+    mutationFn: () => put(`/api/projects/${projectId}`, { userDatabaseEnabled: 1 }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ["projects", projectId] }),
+  });
+  if (turnOn.isSuccess) return <p className="notice" role="status">{t("users.databaseRestart")}</p>;
+  if (project.data?.userDatabaseEnabled !== 0) return null;
+  return (
+    <div className="notice stack" role="status">
+      <p>{t("users.databaseOff")}</p>
+      <div><button type="button" className="btn" disabled={turnOn.isPending} onClick={() => turnOn.mutate()}>{t("users.databaseOn")}</button></div>
+      <ErrorLine error={turnOn.error} />
     </div>
   );
 }
