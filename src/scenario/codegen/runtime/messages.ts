@@ -29,7 +29,7 @@ export function buildKeyboard(turn: Turn, index: number, variant: number, kb: Ke
       const b = kb.buttons[i];
       const face = { text: texts[i], style: b.style };
       if (b.action === "web_app") return InlineKeyboard.webApp(face, render(turn, b.url!));
-      if (b.action === "copy_text") return InlineKeyboard.copyText(face, render(turn, b.value!).slice(0, 256));
+      if (b.action === "copy_text") return InlineKeyboard.copyText(face, copyTextOf(turn, b));
       const url = b.action === "url" && b.url ? render(turn, b.url) : "";
       if (url) return InlineKeyboard.url(face, url);
       const label = b.action === "selection" ? selectionLabel(turn, owner, kb, texts[i]) : texts[i];
@@ -66,15 +66,29 @@ export function buildKeyboard(turn: Turn, index: number, variant: number, kb: Ke
 }
 
 /**
- * A Mini App opens only over https: a URL a variable turned into anything else would make
- * Telegram refuse the whole message, so that button alone is left out and the log says why.
+ * Buttons a filled-in value makes unsendable are left out one by one (the log says why), since
+ * Telegram refuses the whole message for one of them: a Mini App whose URL is not https, and a
+ * copy button that would copy nothing.
  */
 export function shows(turn: Turn, b: KeyboardDef["buttons"][number]): boolean {
+  if (b.action === "copy_text") {
+    if (copyTextOf(turn, b) !== "") return true;
+    log(turn, "copy button " + JSON.stringify(b.text) + " left out: it would copy nothing");
+    return false;
+  }
   if (b.action !== "web_app") return true;
   const url = render(turn, b.url ?? "");
   if (/^https:\/\/[^\s\/]+/i.test(url) && !/\s/.test(url)) return true;
   log(turn, "Mini App button " + JSON.stringify(b.text) + " left out: its URL is not https");
   return false;
+}
+
+/** What a copy button copies: at most Telegram's 256 characters, never half of an emoji. */
+export function copyTextOf(turn: Turn, b: KeyboardDef["buttons"][number]): string {
+  const text = render(turn, b.value ?? "");
+  if (text.length <= 256) return text;
+  const cut = text.slice(0, 256);
+  return /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, 255) : cut;
 }
 
 // ─── Media ─────────────────────────────────────────────────────────────────────

@@ -1,0 +1,87 @@
+// Issue 30's buttons and payments where a value or a chat makes them go wrong, with real bots on
+// the fake messenger (shared runner and own process). A copy button whose variable is empty would
+// make Telegram refuse the whole message: that button alone is left out.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { loginAs } from "../support/app";
+import type { FakeUser } from "../support/fake-messenger";
+import { act, addBot, startRunnerPlatform, type RunnerPlatform, type TestBot } from "../bots/runner-platform";
+
+const node = (id: string, type: string, data: Record<string, unknown>) => ({ id, type, position: { x: 0, y: 0 }, data });
+const LONG = "a".repeat(255) + "😀b";
+
+const scenario = {
+  sheets: [{
+    id: "s", name: "S", edges: [], nodes: [
+      node("start", "start", {
+        command: "/start", messageText: "Shop", keyboardType: "inline", buttons: [
+          { id: "copy", text: "Copy code", action: "copy_text", copyText: "{code}" },
+          { id: "go", text: "Next", action: "goto", target: "next" },
+        ],
+      }),
+      node("next", "message", { messageText: "next" }),
+      node("long", "command", {
+        command: "/long", messageText: "Long", keyboardType: "inline", buttons: [
+          { id: "copyLong", text: "Copy", action: "copy_text", copyText: LONG },
+        ],
+      }),
+      node("app", "command", {
+        command: "/app", messageText: "App", keyboardType: "inline", buttons: [
+          { id: "open", text: "Open", action: "web_app", webAppUrl: "https://shop.example/app" },
+          { id: "go2", text: "Next", action: "goto", target: "next" },
+        ],
+      }),
+      node("status", "command_trigger", { command: "/status", autoTransitionTo: "statusSaid" }),
+      node("statusSaid", "message", { messageText: "bought: {payment_payload} for {payment_amount}" }),
+      node("checkout", "checkout_trigger", { autoTransitionTo: "stock" }),
+      node("stock", "condition", { variable: "payment_payload", branches: [{ id: "so", operator: "starts_with", value: "vip", target: "refuse" }] }),
+      node("refuse", "refuse_checkout", { reason: "Not for you" }),
+      node("paid", "payment_trigger", { autoTransitionTo: "thankPaid" }),
+      node("thankPaid", "message", { messageText: "paid {payment_amount} for {payment_payload}" }),
+    ],
+  }],
+};
+
+for (const isolation of ["runner", "process"] as const) {
+  describe(`buttons and payments at their edges (BOT_ISOLATION=${isolation})`, () => {
+    let p: RunnerPlatform;
+    let b: TestBot;
+    let n = 0;
+    const user = (): FakeUser => ({ id: 94_000 + n++ + (isolation === "process" ? 500 : 0), first_name: "Ann", language_code: "en" });
+    const say = async (u: FakeUser, text: string) => {
+      p.fake.sendText(b.bot.token, u, text);
+      return (await p.fake.waitForSent(b.bot.token, u.id, 1, 10_000))[0]!;
+    };
+    const checkout = async (u: FakeUser, id: string, amount: number, payload: string) => {
+      p.fake.pushUpdate(b.bot.token, { pre_checkout_query: { id, from: u, currency: "XTR", total_amount: amount, invoice_payload: payload } });
+      return (await p.fake.waitForCall(b.bot.token, (c) => c.method === "answerPreCheckoutQuery" && c.params.pre_checkout_query_id === id, 10_000)).params;
+    };
+    const pay = async (u: FakeUser, amount: number, payload: string) => {
+      p.fake.sendUserMessage(b.bot.token, u, { successful_payment: { currency: "XTR", total_amount: amount, invoice_payload: payload, telegram_payment_charge_id: `stx${u.id}${payload}`, provider_payment_charge_id: "" } });
+      return (await p.fake.waitForSent(b.bot.token, u.id, 1, 10_000))[0]!.params.text;
+    };
+
+    beforeAll(async () => {
+      p = await startRunnerPlatform({ env: { BOT_ISOLATION: isolation } });
+      const cookie = await loginAs(p.t, 94);
+      b = await addBot(p, cookie, `Edges${isolation}`, { data: scenario });
+      expect((await act(p, b, "start")).status).toBe(200);
+    });
+    afterAll(async () => {
+      await p?.close();
+    });
+
+    test("a copy button whose variable is empty is left out; the message and its other buttons go out", async () => {
+      const u = user();
+      const sent = await say(u, "/start");
+      expect(sent.params.text).toBe("Shop");
+      expect(sent.params.reply_markup.inline_keyboard.map((row: { text: string }[]) => row.map((x) => x.text))).toEqual([["Next"]]);
+    });
+
+    test("a copy text over 256 characters is cut to 256 without splitting an emoji", async () => {
+      const u = user();
+      const sent = await say(u, "/long");
+      const copied: string = sent.params.reply_markup.inline_keyboard[0][0].copy_text.text;
+      expect(copied).toBe("a".repeat(255));
+    });
+  });
+}
