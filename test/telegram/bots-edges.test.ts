@@ -1,6 +1,7 @@
 // Issue 30's buttons and payments where a value or a chat makes them go wrong, with real bots on
-// the fake messenger (shared runner and own process). A copy button whose variable is empty would
-// make Telegram refuse the whole message: that button alone is left out.
+// the fake messenger (shared runner and own process). A copy button whose variable is empty, and a
+// Mini App button in a group (Telegram has Mini Apps in private chats only), would make Telegram
+// refuse the whole message: that button alone is left out.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { loginAs } from "../support/app";
 import type { FakeUser } from "../support/fake-messenger";
@@ -82,6 +83,17 @@ for (const isolation of ["runner", "process"] as const) {
       const sent = await say(u, "/long");
       const copied: string = sent.params.reply_markup.inline_keyboard[0][0].copy_text.text;
       expect(copied).toBe("a".repeat(255));
+    });
+
+    test("in a group a Mini App button is left out (Telegram refuses it there); in the private chat it shows", async () => {
+      const u = user();
+      const group = -100_940_000 - n;
+      p.fake.sendGroupMessage(b.bot.token, group, u, "/app");
+      const [inGroup] = await p.fake.waitForSent(b.bot.token, group, 1, 10_000);
+      expect(inGroup!.params.text).toBe("App");
+      expect(inGroup!.params.reply_markup.inline_keyboard.map((row: { text: string }[]) => row[0]!.text)).toEqual(["Next"]);
+      const own = await say(u, "/app");
+      expect(own.params.reply_markup.inline_keyboard[0][0]).toEqual({ text: "Open", web_app: { url: "https://shop.example/app" } });
     });
   });
 }

@@ -80,11 +80,11 @@ describe("the emulator takes today's buttons as Telegram does", () => {
     await Promise.all(open.map((e) => e.stop()));
     open = [];
   });
-  async function send(reply_markup: unknown) {
+  async function send(reply_markup: unknown, chat_id = 42) {
     const e = new EmulatorSession({ token: "8200:t", id: 8200, username: "tg_bot", firstName: "T" }, { maxEntries: 100, maxBodyBytes: 1 << 20, maxFileBytes: 1 << 20 });
     e.start();
     open.push(e);
-    const r = await fetch(`${e.url}/bot8200:t/sendMessage`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ chat_id: 42, text: "x", reply_markup }) });
+    const r = await fetch(`${e.url}/bot8200:t/sendMessage`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ chat_id, text: "x", reply_markup }) });
     return (await r.json()) as { ok: boolean; description?: string };
   }
 
@@ -110,6 +110,15 @@ describe("the emulator takes today's buttons as Telegram does", () => {
     const r = await send(markup);
     expect(r.ok).toBe(false);
     expect(r.description).toMatch(why);
+  });
+
+  // Mini Apps exist only in private chats; other buttons are fine in groups.
+  test.each([
+    ["an inline Mini App", { inline_keyboard: [[{ text: "A", web_app: { url: "https://a.example" } }]] }],
+    ["a reply Mini App", { keyboard: [[{ text: "F", web_app: { url: "https://f.example" } }]] }],
+  ])("%s in a group is refused as Telegram refuses it", async (_name, markup) => {
+    expect(await send(markup, -1001234567890)).toEqual({ ok: false, error_code: 400, description: "Bad Request: BUTTON_TYPE_INVALID" } as never);
+    expect((await send({ inline_keyboard: [[{ text: "C", copy_text: { text: "code" } }]] }, -1001234567890)).ok).toBe(true);
   });
 });
 

@@ -3,7 +3,7 @@
 import { strip } from "./chats";
 import type { CallContext, Handler } from "./context";
 import { assertLength, renderFormatted } from "./format";
-import { checkReplyMarkup, echoedMarkup } from "./markup";
+import { checkReplyMarkup, echoedMarkup, hasMiniApp } from "./markup";
 import { badRequest, nowSeconds, type Message } from "./types";
 
 const NOT_MODIFIED =
@@ -23,6 +23,7 @@ function target(c: CallContext): Message | null {
 }
 
 function apply(m: Message, field: "text" | "caption" | null, value: string | undefined, markup: Record<string, any> | undefined) {
+  if (markup && m.chat && m.chat.type !== "private" && hasMiniApp(markup)) throw badRequest("BUTTON_TYPE_INVALID");
   const echoed = echoedMarkup(markup);
   const same = (field === null || (m[field] ?? "") === (value ?? "")) && JSON.stringify(m.reply_markup) === JSON.stringify(echoed);
   if (same) throw badRequest(NOT_MODIFIED);

@@ -90,6 +90,12 @@ function checkCommon(button: Record<string, any>, what: string) {
   }
 }
 
+/** Whether a checked keyboard has a Mini App button. */
+export function hasMiniApp(markup: Record<string, any>): boolean {
+  const rows: unknown[][] = markup.inline_keyboard ?? markup.keyboard ?? [];
+  return rows.some((row) => row.some((b) => !!b && typeof b === "object" && (b as Record<string, unknown>).web_app !== undefined));
+}
+
 /** Telegram echoes only inline keyboards in the Message it returns. */
 export function echoedMarkup(markup: Record<string, any> | undefined) {
   return markup && Array.isArray(markup.inline_keyboard) && markup.inline_keyboard.length ? markup : undefined;

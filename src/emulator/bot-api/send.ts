@@ -4,7 +4,7 @@ import { botUserObject, strip } from "./chats";
 import type { CallContext, Handler } from "./context";
 import type { StoredFile } from "./files";
 import { assertLength, renderFormatted } from "./format";
-import { checkReplyMarkup, echoedMarkup } from "./markup";
+import { checkReplyMarkup, echoedMarkup, hasMiniApp } from "./markup";
 import { Upload } from "./params";
 import { ApiError, badRequest, nowSeconds, type Message } from "./types";
 
@@ -25,7 +25,10 @@ export function newMessage(c: CallContext, chat: Record<string, any>): Message {
 
 /** Validates reply_markup before anything is stored: a refused message must leave no trace. */
 function markupOf(c: CallContext) {
-  return checkReplyMarkup(c.params.reply_markup);
+  const markup = checkReplyMarkup(c.params.reply_markup);
+  // Mini App buttons exist only in private chats: Telegram refuses them (inline or reply) elsewhere.
+  if (markup && c.dir.chat(c.params.chat_id).type !== "private" && hasMiniApp(markup)) throw badRequest("BUTTON_TYPE_INVALID");
+  return markup;
 }
 
 export function finish(c: CallContext, m: Message, markup: Record<string, any> | undefined): Message {

@@ -67,8 +67,9 @@ export function buildKeyboard(turn: Turn, index: number, variant: number, kb: Ke
 
 /**
  * Buttons a filled-in value makes unsendable are left out one by one (the log says why), since
- * Telegram refuses the whole message for one of them: a Mini App whose URL is not https, and a
- * copy button that would copy nothing.
+ * Telegram refuses the whole message for one of them: a Mini App whose URL is not https, or any
+ * Mini App outside a private chat (groups and channels have no Mini App buttons), and a copy button
+ * that would copy nothing.
  */
 export function shows(turn: Turn, b: KeyboardDef["buttons"][number]): boolean {
   if (b.action === "copy_text") {
@@ -77,6 +78,11 @@ export function shows(turn: Turn, b: KeyboardDef["buttons"][number]): boolean {
     return false;
   }
   if (b.action !== "web_app") return true;
+  // Private chats have the user's positive id; groups and channels negative ones.
+  if (turn.chatId < 0) {
+    log(turn, "Mini App button " + JSON.stringify(b.text) + " left out: Telegram shows Mini App buttons only in private chats");
+    return false;
+  }
   const url = render(turn, b.url ?? "");
   if (/^https:\/\/[^\s\/]+/i.test(url) && !/\s/.test(url)) return true;
   log(turn, "Mini App button " + JSON.stringify(b.text) + " left out: its URL is not https");
