@@ -1,7 +1,8 @@
 // Issue 30's buttons and payments where a value or a chat makes them go wrong, with real bots on
 // the fake messenger (shared runner and own process). A copy button whose variable is empty, and a
 // Mini App button in a group (Telegram has Mini Apps in private chats only), would make Telegram
-// refuse the whole message: that button alone is left out.
+// refuse the whole message: that button alone is left out. A checkout's values are its flow's only:
+// a refused checkout leaves the user's variables of the last real payment as they were.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { loginAs } from "../support/app";
 import type { FakeUser } from "../support/fake-messenger";
@@ -94,6 +95,17 @@ for (const isolation of ["runner", "process"] as const) {
       expect(inGroup!.params.reply_markup.inline_keyboard.map((row: { text: string }[]) => row[0]!.text)).toEqual(["Next"]);
       const own = await say(u, "/app");
       expect(own.params.reply_markup.inline_keyboard[0][0]).toEqual({ text: "Open", web_app: { url: "https://shop.example/app" } });
+    });
+
+    test("a refused checkout leaves the variables of the last payment as they were", async () => {
+      const u = user();
+      expect(await pay(u, 1, "basic")).toBe("paid 1 for basic");
+      expect(await checkout(u, `vip${u.id}`, 500, "vip_year")).toEqual({ pre_checkout_query_id: `vip${u.id}`, ok: false, error_message: "Not for you" });
+      expect((await say(u, "/status")).params.text).toBe("bought: basic for 1");
+      // A user who never paid has no payment variables after a checkout either.
+      const v = user();
+      expect((await checkout(v, `b${v.id}`, 3, "basic")).ok).toBe(true);
+      expect((await say(v, "/status")).params.text).toBe("bought:  for ");
     });
   });
 }
