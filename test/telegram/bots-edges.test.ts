@@ -2,7 +2,8 @@
 // the fake messenger (shared runner and own process). A copy button whose variable is empty, and a
 // Mini App button in a group (Telegram has Mini Apps in private chats only), would make Telegram
 // refuse the whole message: that button alone is left out. A checkout's values are its flow's only:
-// a refused checkout leaves the user's variables of the last real payment as they were.
+// a refused checkout leaves the user's variables of the last real payment as they were. A checkout
+// in a chat an operator holds is still answered (without an answer the user cannot pay).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { loginAs } from "../support/app";
 import type { FakeUser } from "../support/fake-messenger";
@@ -106,6 +107,20 @@ for (const isolation of ["runner", "process"] as const) {
       const v = user();
       expect((await checkout(v, `b${v.id}`, 3, "basic")).ok).toBe(true);
       expect((await say(v, "/status")).params.text).toBe("bought:  for ");
+    });
+
+    test("a checkout in a chat an operator holds is answered by its flow", async () => {
+      const u = user();
+      expect((await say(u, "/status")).params.text).toBe("bought:  for ");
+      // the chat's row is written with the bot's next record batch
+      let held = await p.t.call("PUT", `/api/bot/tokens/${b.tokenId}/chats/${u.id}/takeover`, { cookie: b.cookie, json: { on: true } });
+      for (let i = 0; i < 50 && held.status !== 200; i++) {
+        await Bun.sleep(100);
+        held = await p.t.call("PUT", `/api/bot/tokens/${b.tokenId}/chats/${u.id}/takeover`, { cookie: b.cookie, json: { on: true } });
+      }
+      expect(held.body.takeover).toBe(true);
+      expect(await checkout(u, `held${u.id}`, 5, "basic")).toEqual({ pre_checkout_query_id: `held${u.id}`, ok: true });
+      expect(await checkout(u, `heldvip${u.id}`, 5, "vip_1")).toEqual({ pre_checkout_query_id: `heldvip${u.id}`, ok: false, error_message: "Not for you" });
     });
   });
 }

@@ -20,12 +20,15 @@ export const bot = new Bot(BOT_TOKEN, { client: { apiRoot: API_ROOT } });
 
 bot.catch((err) => console.error("update " + err.ctx.update.update_id + " failed:", err.error));
 
-/** Runs one update in its chat's queue: user record, handler, state written through. */
-export function handle(ctx: Context, work: (turn: Turn) => Promise<unknown>) {
+/**
+ * Runs one update in its chat's queue: user record, handler, state written through. `evenHeld`:
+ * the work runs also in a chat an operator holds (it answers Telegram, not the user).
+ */
+export function handle(ctx: Context, work: (turn: Turn) => Promise<unknown>, opts: { evenHeld?: boolean } = {}) {
   const chatId = ctx.chat?.id ?? ctx.from?.id;
   if (chatId === undefined) return;
   // An operator holds the chat: recorded, seen (last-seen time too), not answered; a press still stops spinning.
-  if (noteIncoming(ctx, chatId)) {
+  if (noteIncoming(ctx, chatId) && !opts.evenHeld) {
     touchUser(ctx.from, loadState(chatId));
     return ctx.callbackQuery ? ctx.answerCallbackQuery().catch(() => undefined) : undefined;
   }

@@ -187,6 +187,7 @@ const CHECKOUT_VARS = ["payment_amount", "payment_currency", "payment_payload"] 
 
 // Telegram waits 10 seconds for this answer before it charges. Without a checkout_trigger every
 // checkout is accepted; with one, its flow runs first and a refuse_checkout node in it refuses.
+// Without any answer the user cannot pay, so it is given also in a chat an operator holds.
 bot.on("pre_checkout_query", (ctx) => {
   const q = ctx.preCheckoutQuery;
   const t = MESSAGE_TRIGGERS.find((x) => x.on === "checkout");
@@ -210,7 +211,7 @@ bot.on("pre_checkout_query", (ctx) => {
       log(turn, "checkout " + q.invoice_payload + (turn.event.refused ? " refused" : " accepted"));
       await answer(turn.event.refused);
     }
-  });
+  }, { evenHeld: true });
 });
 
 // A join request's flow runs in the private chat with the user (a bot may write there for 5 minutes);
