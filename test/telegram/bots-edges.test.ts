@@ -3,7 +3,8 @@
 // Mini App button in a group (Telegram has Mini Apps in private chats only), would make Telegram
 // refuse the whole message: that button alone is left out. A checkout's values are its flow's only:
 // a refused checkout leaves the user's variables of the last real payment as they were. A checkout
-// in a chat an operator holds is still answered (without an answer the user cannot pay).
+// in a chat an operator holds is still answered (without an answer the user cannot pay). A user
+// typing "/start ref_<own id>" is not their own referrer.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { loginAs } from "../support/app";
 import type { FakeUser } from "../support/fake-messenger";
@@ -40,6 +41,8 @@ const scenario = {
       node("refuse", "refuse_checkout", { reason: "Not for you" }),
       node("paid", "payment_trigger", { autoTransitionTo: "thankPaid" }),
       node("thankPaid", "message", { messageText: "paid {payment_amount} for {payment_payload}" }),
+      node("invited", "command_trigger", { command: "/start", deepLinkParam: "ref_", deepLinkMatchMode: "startsWith", autoTransitionTo: "invitedSaid" }),
+      node("invitedSaid", "message", { messageText: "invited by [{referrer_id}]" }),
     ],
   }],
 };
@@ -96,6 +99,22 @@ for (const isolation of ["runner", "process"] as const) {
       expect(inGroup!.params.reply_markup.inline_keyboard.map((row: { text: string }[]) => row[0]!.text)).toEqual(["Next"]);
       const own = await say(u, "/app");
       expect(own.params.reply_markup.inline_keyboard[0][0]).toEqual({ text: "Open", web_app: { url: "https://shop.example/app" } });
+    });
+
+    test("a user who starts with their own referral link is not their own referrer; a friend's link names the friend", async () => {
+      const u = user();
+      expect((await say(u, `/start ref_${u.id}`)).params.text).toBe("invited by []");
+      const friend = user();
+      expect((await say(friend, `/start ref_${u.id}`)).params.text).toBe("invited by [" + u.id + "]");
+      const cardOf = async (id: number) => (await p.t.call("GET", `/api/bot/tokens/${b.tokenId}/users/${id}`, { cookie: b.cookie })).body;
+      // the people's records are written with the bot's next record batch
+      let card = await cardOf(friend.id);
+      for (let i = 0; i < 50 && card.referrerId !== String(u.id); i++) {
+        await Bun.sleep(100);
+        card = await cardOf(friend.id);
+      }
+      expect([card.source, card.referrerId]).toEqual([`ref_${u.id}`, String(u.id)]);
+      expect(await cardOf(u.id)).toMatchObject({ source: `ref_${u.id}`, referrerId: null });
     });
 
     test("a refused checkout leaves the variables of the last payment as they were", async () => {

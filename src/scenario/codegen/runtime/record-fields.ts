@@ -64,12 +64,15 @@ export function buttonsOf(markup: unknown): Button[][] | null {
   );
 }
 
-/** "/start payload" → payload; with `ref_<id>` the referrer. */
-export function startParamOf(text: string | undefined): { source: string; referrer: string | null } | undefined {
+/**
+ * "/start payload" → payload; with `ref_<id>` the referrer. Anyone can type "/start ref_<own id>":
+ * a user is never their own referrer (a referral bonus would pay them for inviting themselves).
+ */
+export function startParamOf(text: string | undefined, userId: number | undefined): { source: string; referrer: string | null } | undefined {
   const m = /^\/start(?:@\S+)?\s+(\S{1,64})/.exec(text ?? "");
   if (!m) return undefined;
   const ref = /^ref_(\d{1,20})$/.exec(m[1]);
-  return { source: m[1], referrer: ref ? ref[1] : null };
+  return { source: m[1], referrer: ref && ref[1] !== String(userId) ? ref[1] : null };
 }
 
 export type SentMessage = { message_id: number; chat: { id: number; type: string; title?: string; first_name?: string; username?: string }; text?: string; caption?: string; entities?: unknown[]; caption_entities?: unknown[] };

@@ -44,7 +44,7 @@ export function handle(ctx: Context, work: (turn: Turn) => Promise<unknown>, opt
       steps: 0,
     };
     // A deep link's parameter reaches the scenario as {start_param} and {referrer_id} (ref_<id>).
-    const start = startParamOf(ctx.message?.text);
+    const start = startParamOf(ctx.message?.text, ctx.from?.id);
     if (start) {
       turn.state.vars.start_param = start.source;
       if (start.referrer) turn.state.vars.referrer_id = start.referrer;
