@@ -4,7 +4,8 @@
 // refuse the whole message: that button alone is left out. A checkout's values are its flow's only:
 // a refused checkout leaves the user's variables of the last real payment as they were. A checkout
 // in a chat an operator holds is still answered (without an answer the user cannot pay). A user
-// typing "/start ref_<own id>" is not their own referrer.
+// typing "/start ref_<own id>" is not their own referrer. A payment Telegram delivers twice runs
+// its flow (what was bought) once.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { loginAs } from "../support/app";
 import type { FakeUser } from "../support/fake-messenger";
@@ -115,6 +116,17 @@ for (const isolation of ["runner", "process"] as const) {
       }
       expect([card.source, card.referrerId]).toEqual([`ref_${u.id}`, String(u.id)]);
       expect(await cardOf(u.id)).toMatchObject({ source: `ref_${u.id}`, referrerId: null });
+    });
+
+    test("a payment Telegram delivers twice runs its flow once; the next payment runs it again", async () => {
+      const u = user();
+      const paidUpdate = (charge: string, amount: number) => ({ successful_payment: { currency: "XTR", total_amount: amount, invoice_payload: "coins", telegram_payment_charge_id: charge, provider_payment_charge_id: "" } });
+      p.fake.sendUserMessage(b.bot.token, u, paidUpdate(`once${u.id}`, 3));
+      expect((await p.fake.waitForSent(b.bot.token, u.id, 1, 10_000))[0]!.params.text).toBe("paid 3 for coins");
+      p.fake.sendUserMessage(b.bot.token, u, paidUpdate(`once${u.id}`, 3));
+      p.fake.sendUserMessage(b.bot.token, u, paidUpdate(`twice${u.id}`, 4));
+      // one chat's updates run in order: had the redelivery run its flow, its answer would come first
+      expect((await p.fake.waitForSent(b.bot.token, u.id, 1, 10_000))[0]!.params.text).toBe("paid 4 for coins");
     });
 
     test("a refused checkout leaves the variables of the last payment as they were", async () => {

@@ -255,12 +255,12 @@ for (const isolation of ["runner", "process"] as const) {
       expect(page.items[0]).toMatchObject({ chargeId: charge, providerChargeId: null, amount: 5, currency: "XTR", payload: `premium_${u.id}`, status: "refunded" });
       expect(typeof page.items[0].paidAt).toBe("string");
       expect(page.items[0].refundedAt >= page.items[0].paidAt).toBe(true);
-      // Telegram redelivering the same payment does not count it twice.
+      // Telegram redelivering the same payment does not count it twice (nor runs its flow again:
+      // the next answer in the chat is the next payment's).
       p.fake.sendUserMessage(b.bot.token, u, { successful_payment: { currency: "XTR", total_amount: 5, invoice_payload: `premium_${u.id}`, telegram_payment_charge_id: charge, provider_payment_charge_id: "" } });
-      await p.fake.waitForSent(b.bot.token, u.id, 2, 10_000);
       const other = `stxOther${u.id}`;
       p.fake.sendUserMessage(b.bot.token, u, { successful_payment: { currency: "XTR", total_amount: 7, invoice_payload: "second", telegram_payment_charge_id: other, provider_payment_charge_id: "" } });
-      await p.fake.waitForSent(b.bot.token, u.id, 2, 10_000);
+      expect((await p.fake.waitForSent(b.bot.token, u.id, 2, 10_000)).map((c) => c.params.text)).toEqual(["paid 7 for second", "refunded"]);
       for (let i = 0; i < 50 && page.total !== 2; i++) {
         await Bun.sleep(100);
         page = await paymentsOf();
