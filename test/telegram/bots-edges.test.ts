@@ -5,7 +5,8 @@
 // a refused checkout leaves the user's variables of the last real payment as they were. A checkout
 // in a chat an operator holds is still answered (without an answer the user cannot pay). A user
 // typing "/start ref_<own id>" is not their own referrer. A payment Telegram delivers twice runs
-// its flow (what was bought) once.
+// its flow (what was bought) once; a malformed one runs and records nothing, and does not cost the
+// other users' records written with it.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { loginAs } from "../support/app";
 import type { FakeUser } from "../support/fake-messenger";
@@ -127,6 +128,23 @@ for (const isolation of ["runner", "process"] as const) {
       p.fake.sendUserMessage(b.bot.token, u, paidUpdate(`twice${u.id}`, 4));
       // one chat's updates run in order: had the redelivery run its flow, its answer would come first
       expect((await p.fake.waitForSent(b.bot.token, u.id, 1, 10_000))[0]!.params.text).toBe("paid 4 for coins");
+    });
+
+    test("a malformed successful_payment runs nothing and records nothing; the other users' records of that moment are kept", async () => {
+      const eve = user();
+      const bob = user();
+      p.fake.sendUserMessage(b.bot.token, eve, { successful_payment: { currency: "XTR", total_amount: "lots", invoice_payload: "x" } });
+      expect((await say(bob, "/status")).params.text).toBe("bought:  for ");
+      // Eve's next answer is to her /status: the payment flow did not run for the malformed one
+      expect((await say(eve, "/status")).params.text).toBe("bought:  for ");
+      const chatsOf = async () => (await p.t.call("GET", `/api/bot/tokens/${b.tokenId}/chats?search=${bob.id}`, { cookie: b.cookie })).body;
+      let chats = await chatsOf();
+      for (let i = 0; i < 50 && chats.total !== 1; i++) {
+        await Bun.sleep(100);
+        chats = await chatsOf();
+      }
+      expect(chats.items.map((c: { chatId: string }) => c.chatId)).toEqual([String(bob.id)]);
+      expect((await p.t.call("GET", `/api/bot/tokens/${b.tokenId}/users/${eve.id}/payments`, { cookie: b.cookie })).body.total).toBe(0);
     });
 
     test("a refused checkout leaves the variables of the last payment as they were", async () => {

@@ -65,6 +65,17 @@ export function buttonsOf(markup: unknown): Button[][] | null {
 }
 
 /**
+ * A successful_payment as Telegram sends one: a charge id and a positive whole amount in some
+ * currency. Anything else is ignored whole (not recorded, no flow): one malformed update must not
+ * make the record batch it shares with other users' messages fail.
+ */
+export function wellFormedPayment(p: IncomingMessage["successful_payment"]): p is NonNullable<IncomingMessage["successful_payment"]> {
+  return !!p && typeof p.telegram_payment_charge_id === "string" && p.telegram_payment_charge_id !== ""
+    && Number.isSafeInteger(p.total_amount) && p.total_amount > 0 && typeof p.currency === "string"
+    && typeof p.invoice_payload === "string";
+}
+
+/**
  * "/start payload" → payload; with `ref_<id>` the referrer. Anyone can type "/start ref_<own id>":
  * a user is never their own referrer (a referral bonus would pay them for inviting themselves).
  */

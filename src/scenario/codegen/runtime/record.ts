@@ -12,7 +12,7 @@ import { NODE_SCOPE } from "./flow";
 import { bot } from "./router";
 import { messageFileId } from "./message-file";
 import { TOKEN_ID, db, env } from "./storage";
-import { buttonsOf, chatInfo, formattingOf, kindOf, NO_LOOK, sentText, startParamOf, type Button, type ChatInfo, type Formatting, type SentMessage } from "./record-fields";
+import { buttonsOf, chatInfo, formattingOf, kindOf, NO_LOOK, sentText, startParamOf, wellFormedPayment, type Button, type ChatInfo, type Formatting, type SentMessage } from "./record-fields";
 
 // ─── Message store: queued, written in batches ─────────────────────────────────
 
@@ -252,7 +252,7 @@ export function noteIncoming(ctx: Context, chatId: number): boolean {
   }
   // Payments are kept whatever the message retention: they are the owner's accounts.
   const pay = msg?.successful_payment;
-  if (pay && from) {
+  if (wellFormedPayment(pay) && from) {
     queueRecord({ t: "paid", userId: String(from.id), charge: pay.telegram_payment_charge_id, provider: pay.provider_payment_charge_id || null, amount: pay.total_amount, currency: pay.currency, payload: pay.invoice_payload, at });
   }
   if (recordsMessages) {

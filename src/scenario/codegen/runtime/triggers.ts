@@ -13,6 +13,7 @@ import { ADMIN_IDS, TOKEN_ID, db, loadState, saveState, states } from "./storage
 import type { IncomingMessage, Sender, Turn } from "./types";
 import { updatesAskedFor } from "./update-kinds";
 import { nodeOfMessage } from "./record";
+import { wellFormedPayment } from "./record-fields";
 import { render, toText } from "./values";
 
 // ─── Message triggers ──────────────────────────────────────────────────────────
@@ -41,7 +42,11 @@ export function runIn(chatId: number, target: string, prepare: (turn: Turn) => v
  * user the topic belongs to (true: handled); incoming triggers run for every message (false).
  */
 export async function messageTriggers(turn: Turn, msg: IncomingMessage): Promise<boolean> {
-  if (msg.successful_payment) return paid(turn, msg.successful_payment);
+  if (msg.successful_payment) {
+    if (wellFormedPayment(msg.successful_payment)) return paid(turn, msg.successful_payment);
+    log(turn, "a successful_payment without a charge id or a positive whole amount: ignored");
+    return true;
+  }
   const chatType = turn.ctx.chat?.type;
   if ((chatType === "group" || chatType === "supergroup") && msg.message_thread_id && !msg.from?.is_bot) {
     for (const t of MESSAGE_TRIGGERS) {
