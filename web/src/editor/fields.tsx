@@ -134,12 +134,16 @@ export function ButtonsEditor({ ctx }: { ctx: FieldCtx }) {
             {b.action === "url" ? (
               <input aria-label="URL" placeholder="https://" value={String(b.url ?? "")} onChange={(e) => set({ url: e.target.value })} />
             ) : b.action === "web_app" ? (
-              <input aria-label={t("editor.props.webAppUrl")} placeholder="https://" value={String(b.webAppUrl ?? "")} onChange={(e) => set({ webAppUrl: e.target.value })} />
+              <>
+                <input aria-label={t("editor.props.webAppUrl")} placeholder="https://" value={String(b.webAppUrl ?? "")} onChange={(e) => set({ webAppUrl: e.target.value })} />
+                {/* A reply keyboard's Mini App answers with web_app_data, which follows the target. */}
+                {ctx.data.keyboardType === "reply" && <TargetSelect label={t("editor.props.buttonTarget")} value={String(b.target ?? "")} targets={ctx.targets} onChange={(v) => set({ target: v })} />}
+              </>
             ) : b.action === "copy_text" ? (
               <input aria-label={t("editor.props.copyText")} maxLength={256} value={String(b.copyText ?? "")} onChange={(e) => set({ copyText: e.target.value })} />
             ) : b.action === "command" ? (
               <input aria-label={t("editor.props.command")} placeholder="/help" value={String(b.target ?? "")} onChange={(e) => set({ target: e.target.value })} />
-            ) : b.action === "contact" || b.action === "location" || b.action === "request_managed_bot" ? null : (
+            ) : b.action === "request_managed_bot" ? null : (
               <TargetSelect label={t("editor.props.buttonTarget")} value={String(b.target ?? "")} targets={ctx.targets} onChange={(v) => set({ target: v })} />
             )}
             <select aria-label={t("editor.props.buttonStyle")} value={String(b.style ?? "")} onChange={(e) => set({ style: e.target.value || undefined })}>
