@@ -35,7 +35,8 @@ export interface PageRequest {
 
 function cellOut(v: unknown): CellOut {
   if (v instanceof Uint8Array) return Buffer.from(v).toString("base64");
-  if (typeof v === "bigint") return v.toString();
+  // rows are read with safe integers: a JSON number holds the value up to 2^53, its decimal text beyond
+  if (typeof v === "bigint") return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
   return v as CellOut;
 }
 

@@ -35,6 +35,12 @@ function run<T>(d: Database, q: SQL, all = true): T[] {
   return all ? s.all(...(params as SQLQueryBindings[])) : [s.get(...(params as SQLQueryBindings[]))].filter((r) => r !== null) as T[];
 }
 
+/** A page's rows: integers as bigints, so a cell past 2^53 keeps its digits (service.ts decides how it travels). */
+function rowsOf(d: Database, q: SQL): Row[] {
+  const { sql: text, params } = dialect.sqlToQuery(q);
+  return d.query<Row, SQLQueryBindings[]>(text).safeIntegers(true).all(...(params as SQLQueryBindings[]));
+}
+
 /** Matches of a search counted up to this many (a filtered count scans the table). */
 export const SEARCH_COUNT_CAP = 10_000;
 
@@ -66,9 +72,9 @@ export function pageRows(path: string, t: TableInfo, q: PageQuery): { rows: Row[
     if (q.sort !== "_id" && t.key && !where) {
       // OFFSET steps over the sorted column and the key only — an index on the column holds both,
       // so the steps never reach the table's rows — and the page's rows are then read by their key
-      return run<Row>(d, sql`SELECT ${sql.raw(selectList(t))}${from} WHERE ${sql.raw(t.key)} IN (SELECT ${sql.raw(t.key)}${from}${orderBy} LIMIT ${limit} OFFSET ${offset})${orderBy}`);
+      return rowsOf(d, sql`SELECT ${sql.raw(selectList(t))}${from} WHERE ${sql.raw(t.key)} IN (SELECT ${sql.raw(t.key)}${from}${orderBy} LIMIT ${limit} OFFSET ${offset})${orderBy}`);
     }
-    return run<Row>(d, sql`SELECT ${sql.raw(selectList(t))}${from}${where ? sql` WHERE ${where}` : sql``}${orderBy} LIMIT ${limit} OFFSET ${offset}`);
+    return rowsOf(d, sql`SELECT ${sql.raw(selectList(t))}${from}${where ? sql` WHERE ${where}` : sql``}${orderBy} LIMIT ${limit} OFFSET ${offset}`);
   };
   if (!where && q.sort === "_id" && t.key) return { rows: byKey(conn(path)!, t, q, countRows(path, t)), total: countRows(path, t), capped: false };
   if (!where) {
@@ -112,9 +118,10 @@ function byKey(c: Kept, t: TableInfo, q: PageQuery, n: number): Row[] {
   const tail = " ORDER BY " + t.key + dir + " LIMIT ? OFFSET ?";
   const rows =
     i === 0
-      ? c.d.query<Row, [number, number]>(select + tail).all(to - from, at)
+      ? c.d.query<Row, [number, number]>(select + tail).safeIntegers(true).all(to - from, at)
       : c.d
           .query<Row, [number | bigint, number, number]>(select + " WHERE " + t.key + (ascending ? " >= ?" : " <= ?") + tail)
+          .safeIntegers(true)
           .all(markAt(c.d, t, ascending ? marks.head : marks.tail, ascending, i), to - from, at - i * MARK_STEP);
   if (!ascending) rows.reverse();
   return q.desc ? rows.reverse() : rows;

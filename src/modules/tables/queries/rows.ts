@@ -6,7 +6,8 @@ import { plainColumns, selectList, type Cell, type Row, type TableInfo } from ".
 import { closeNow } from "../../../lib/shared-runtime";
 
 export function rowById(path: string, t: TableInfo, id: number): Row | undefined {
-  return db(path).query<Row, [number]>("SELECT " + selectList(t) + " FROM main." + quote(t.name) + " WHERE " + t.key + " = ?").get(id) ?? undefined;
+  // integers as bigints: a cell past 2^53 keeps its digits
+  return db(path).query<Row, [number]>("SELECT " + selectList(t) + " FROM main." + quote(t.name) + " WHERE " + t.key + " = ?").safeIntegers(true).get(id) ?? undefined;
 }
 
 /** Inserts one row in a short IMMEDIATE transaction (the bot may be writing); its `_id`. */
@@ -52,7 +53,7 @@ export function* allRows(path: string, t: TableInfo, batch: number): Generator<R
     const cols = plainColumns(t).map((c) => quote(c.name)).join(", ");
     const order = t.key ? " ORDER BY " + t.key : "";
     let rows: Row[] = [];
-    for (const r of d.query<Row, []>("SELECT " + (cols || "NULL AS _") + " FROM main." + quote(t.name) + order).iterate()) {
+    for (const r of d.query<Row, []>("SELECT " + (cols || "NULL AS _") + " FROM main." + quote(t.name) + order).safeIntegers(true).iterate()) {
       rows.push(r);
       if (rows.length >= batch) {
         yield rows;
