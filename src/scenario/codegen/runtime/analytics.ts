@@ -152,9 +152,13 @@ export function addTally(day: string, kind: string, name: string, node: string) 
   add(pending.tallies, day + SEP + kind + SEP + name + SEP + node);
 }
 
-/** A command the scenario knows ("/start promo" → "start"); anything else a user types is not counted (it would grow the table at will). */
-export function commandOf(text: string | undefined): string | null {
-  const m = /^\/([A-Za-z0-9_]{1,32})(?:@\S+)?(?:\s|$)/.exec(text ?? "");
+/**
+ * A command the scenario knows ("/start promo" → "start"); anything else a user types is not counted (it would grow the table at will).
+ * `/help@other_bot` in a group is another bot's command: the router runs nothing for it, so it is only a message here too.
+ */
+export function commandOf(text: string | undefined, botUsername: string): string | null {
+  const m = /^\/([A-Za-z0-9_]{1,32})(?:@(\S+))?(?:\s|$)/.exec(text ?? "");
+  if (m?.[2] && m[2].toLowerCase() !== botUsername.toLowerCase()) return null;
   const name = m?.[1].toLowerCase();
   return name && COMMANDS.some((c) => c.command === name) ? name : null;
 }

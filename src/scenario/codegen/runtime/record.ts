@@ -246,7 +246,7 @@ export function noteIncoming(ctx: Context, chatId: number): boolean {
   const query = ctx.callbackQuery;
   const chat = chatInfo(ctx.chat ?? (from ? { id: from.id, type: "private", first_name: from.first_name, username: from.username } : undefined), from);
   const start = startParamOf(msg?.text, from?.id);
-  if (COUNTING) tally({ k: "in", at, command: commandOf(msg?.text) });
+  if (COUNTING) tally({ k: "in", at, command: commandOf(msg?.text, ctx.me.username) });
   if (from && !from.is_bot) {
     queueRecord({ t: "person", p: { userId: String(from.id), premium: from.is_premium ? 1 : 0, language: from.language_code ?? null, source: start?.source ?? null, referrer: start?.referrer ?? null, at, in: 1, out: 0 } });
   }
