@@ -115,6 +115,25 @@ function resolveCommands(claims: CommandClaim[], ctx: CompileContext): CommandDe
   return claims.filter((c) => winners.get(c.def.command) === c).map((c) => c.def);
 }
 
+/** Telegram's setMyCommands takes at most this many commands: one more and it refuses the whole menu. */
+export const MENU_MAX = 100;
+
+/**
+ * The menu as Telegram takes it: at most MENU_MAX commands for everyone, and as many in an admin's
+ * own menu (everyone's and the admin-only ones); the ones beyond, in document order, stay commands
+ * but leave the menu, with one warning.
+ */
+function capMenu(commands: CommandDef[], ctx: CompileContext): CommandDef[] {
+  const shown = commands.filter((c) => c.menu);
+  const everyone = shown.filter((c) => !c.adminOnly);
+  const admins = shown.filter((c) => c.adminOnly);
+  const out = new Set([...everyone.slice(MENU_MAX), ...admins.slice(Math.max(0, MENU_MAX - Math.min(everyone.length, MENU_MAX)))]);
+  if (out.size === 0) return commands;
+  const first = [...out][0]!;
+  ctx.warn(ctx.byId.get(first.via ?? first.target), `The command menu holds at most ${MENU_MAX} commands: ${out.size} (from /${first.command} on) are left out of it and still answer when typed.`, "INVALID_DATA");
+  return commands.map((c) => (out.has(c) ? { ...c, menu: undefined } : c));
+}
+
 interface DeepLinkClaim {
   node: RawNode;
   command: string;
@@ -213,7 +232,7 @@ export function compileScenario(doc: DocumentNodes): { compiled: CompiledScenari
     }
   }
   return {
-    compiled: { nodes, commands: withDeepLinks(resolveCommands(claims, ctx), links, ctx), textTriggers, ...triggers, skipped },
+    compiled: { nodes, commands: capMenu(withDeepLinks(resolveCommands(claims, ctx), links, ctx), ctx), textTriggers, ...triggers, skipped },
     warnings: ctx.warnings,
   };
 }
