@@ -3,7 +3,8 @@
 // Mini App button in a group (Telegram has Mini Apps in private chats only), would make Telegram
 // refuse the whole message: that button alone is left out. A checkout's values are its flow's only:
 // a refused checkout leaves the user's variables of the last real payment as they were. A checkout
-// in a chat an operator holds is still answered (without an answer the user cannot pay). A user
+// in a chat an operator holds is still answered (without an answer the user cannot pay), and a
+// payment there runs its flow (what was bought), while other messages wait for the operator. A user
 // typing "/start ref_<own id>" is not their own referrer. A payment Telegram delivers twice runs
 // its flow (what was bought) once; a malformed one runs and records nothing, and does not cost the
 // other users' records written with it.
@@ -170,6 +171,11 @@ for (const isolation of ["runner", "process"] as const) {
       expect(held.body.takeover).toBe(true);
       expect(await checkout(u, `held${u.id}`, 5, "basic")).toEqual({ pre_checkout_query_id: `held${u.id}`, ok: true });
       expect(await checkout(u, `heldvip${u.id}`, 5, "vip_1")).toEqual({ pre_checkout_query_id: `heldvip${u.id}`, ok: false, error_message: "Not for you" });
+      // what was bought is delivered though the chat is held: the user has paid
+      p.fake.sendUserMessage(b.bot.token, u, { text: "/status" });
+      expect(await pay(u, 5, "basic")).toBe("paid 5 for basic");
+      // the operator still has the conversation: the /status before it had no answer
+      expect(p.fake.sent(b.bot.token, u.id).filter((c) => String(c.params.text).startsWith("bought:")).length).toBe(1);
     });
   });
 }

@@ -58,7 +58,8 @@ export function handle(ctx: Context, work: (turn: Turn) => Promise<unknown>, opt
   });
 }
 
-bot.on("message", (ctx) => handle(ctx, (turn) => onMessage(turn, ctx.message)));
+// A payment runs its flow (what was bought) also in a chat an operator holds: the user has paid.
+bot.on("message", (ctx) => handle(ctx, (turn) => onMessage(turn, ctx.message), { evenHeld: !!ctx.message.successful_payment }));
 bot.on("callback_query:data", (ctx) => handle(ctx, (turn) => onCallback(turn, ctx.callbackQuery)));
 
 /** "/start", "/start@this_bot payload" → "start"; commands addressed to other bots are not ours. */
