@@ -40,8 +40,10 @@ const scenario = {
       node("status", "command_trigger", { command: "/status", autoTransitionTo: "statusSaid" }),
       node("statusSaid", "message", { messageText: "bought: {payment_payload} for {payment_amount}" }),
       node("checkout", "checkout_trigger", { autoTransitionTo: "stock" }),
-      node("stock", "condition", { variable: "payment_payload", branches: [{ id: "so", operator: "starts_with", value: "vip", target: "refuse" }] }),
+      node("stock", "condition", { variable: "payment_payload", branches: [{ id: "so", operator: "starts_with", value: "vip", target: "refuse" }, { id: "gone", operator: "starts_with", value: "gone", target: "refuseLong" }] }),
       node("refuse", "refuse_checkout", { reason: "Not for you" }),
+      node("refuseLong", "refuse_checkout", { reason: "x".repeat(254) + "😀 sold out" }),
+      node("menuLong", "command_trigger", { command: "/about", description: "d".repeat(254) + "😀 more", showInMenu: true, autoTransitionTo: "next" }),
       node("paid", "payment_trigger", { autoTransitionTo: "thankPaid" }),
       node("thankPaid", "message", { messageText: "paid {payment_amount} for {payment_payload}" }),
       node("invited", "command_trigger", { command: "/start", deepLinkParam: "ref_", deepLinkMatchMode: "startsWith", autoTransitionTo: "invitedSaid" }),
@@ -146,6 +148,13 @@ for (const isolation of ["runner", "process"] as const) {
       }
       expect(chats.items.map((c: { chatId: string }) => c.chatId)).toEqual([String(bob.id)]);
       expect((await p.t.call("GET", `/api/bot/tokens/${b.tokenId}/users/${eve.id}/payments`, { cookie: b.cookie })).body.total).toBe(0);
+    });
+
+    test("texts cut to Telegram's limits never end in half an emoji: a checkout's refusal, a menu command's description", async () => {
+      const u = user();
+      expect(await checkout(u, `gone${u.id}`, 5, "gone_1")).toEqual({ pre_checkout_query_id: `gone${u.id}`, ok: false, error_message: "x".repeat(254) });
+      const menu = p.fake.calls(b.bot.token, "setMyCommands").at(-1)!.params.commands as { command: string; description: string }[];
+      expect(menu.find((c) => c.command === "about")?.description).toBe("d".repeat(254) + "…");
     });
 
     test("a refused checkout leaves the variables of the last payment as they were", async () => {

@@ -84,7 +84,8 @@ function commandDef(name: string, target: string, description: string | undefine
   return {
     command: name,
     target,
-    description: desc.length > 256 ? desc.slice(0, 255) + "…" : desc,
+    // never half of an emoji: Telegram refuses the whole menu for one such description
+    description: desc.length > 256 ? desc.slice(0, 255).replace(/[\ud800-\udbff]$/, "") + "…" : desc,
     menu: menu && MENU_NAME.test(name) ? true : undefined,
     adminOnly: adminOnly ? true : undefined,
   };

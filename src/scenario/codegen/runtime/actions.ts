@@ -10,7 +10,7 @@ import { OPTIONS } from "./program-data";
 import { bot } from "./router";
 import { ADMIN_IDS, BOT_TOKEN, parseJson, states } from "./storage";
 import type { Turn } from "./types";
-import { readVar, render, toNumber } from "./values";
+import { cut, readVar, render, toNumber } from "./values";
 
 // ─── Action nodes ──────────────────────────────────────────────────────────────
 
@@ -296,7 +296,7 @@ export async function runAction(turn: Turn, index: number, node: ActionNode): Pr
       case "invoice": await sendInvoice(turn, a); break;
       case "refund": await refund(turn, a); break;
       // Read by the pre_checkout_query handler once the checkout's flow ends (runtime/triggers.ts).
-      case "refuse_checkout": turn.event.refused = render(turn, a.reason).slice(0, 255) || "-"; break;
+      case "refuse_checkout": turn.event.refused = cut(render(turn, a.reason), 255) || "-"; break;
     }
   } catch (err) {
     console.error("chat " + turn.chatId + ": node " + node.id + " (" + a.kind + ") failed: " + describe(err));

@@ -11,7 +11,7 @@ import { lazyStatements } from "./connection";
 import { PROJECT_ID, TOKEN_ID, db, env } from "./storage";
 import type { Format, InputNode, KeyboardDef, MediaDef, MediaKind, MessageNode } from "./tables";
 import type { Turn } from "./types";
-import { evaluate, readVar, render, toText, variantHolds } from "./values";
+import { cut, evaluate, readVar, render, toText, variantHolds } from "./values";
 
 // ─── Keyboards ─────────────────────────────────────────────────────────────────
 
@@ -91,10 +91,7 @@ export function shows(turn: Turn, b: KeyboardDef["buttons"][number]): boolean {
 
 /** What a copy button copies: at most Telegram's 256 characters, never half of an emoji. */
 export function copyTextOf(turn: Turn, b: KeyboardDef["buttons"][number]): string {
-  const text = render(turn, b.value ?? "");
-  if (text.length <= 256) return text;
-  const cut = text.slice(0, 256);
-  return /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, 255) : cut;
+  return cut(render(turn, b.value ?? ""), 256);
 }
 
 // ─── Media ─────────────────────────────────────────────────────────────────────

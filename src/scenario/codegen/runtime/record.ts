@@ -12,6 +12,7 @@ import { NODE_SCOPE } from "./flow";
 import { bot } from "./router";
 import { messageFileId } from "./message-file";
 import { TOKEN_ID, db, env } from "./storage";
+import { cut } from "./values";
 import { buttonsOf, chatInfo, formattingOf, kindOf, NO_LOOK, sentText, startParamOf, wellFormedPayment, type Button, type ChatInfo, type Formatting, type SentMessage } from "./record-fields";
 
 // ─── Message store: queued, written in batches ─────────────────────────────────
@@ -162,7 +163,7 @@ export function flushRecords(withCounts = false) {
           if (row && (m.look.format || m.look.entities || m.fileId)) q.details.run(row.id, TOKEN_ID, m.look.format, m.look.entities, m.fileId);
           const c = m.chat;
           const preview = (m.plain ?? m.text) || "[" + m.kind + "]";
-          q.chat.run(TOKEN_ID, m.chatId, c?.kind ?? (Number(m.chatId) > 0 ? "private" : "group"), c?.title ?? null, c?.userId ?? null, c?.firstName ?? null, c?.username ?? null, m.at, preview.slice(0, 200), m.direction === "in" ? 1 : 0);
+          q.chat.run(TOKEN_ID, m.chatId, c?.kind ?? (Number(m.chatId) > 0 ? "private" : "group"), c?.title ?? null, c?.userId ?? null, c?.firstName ?? null, c?.username ?? null, m.at, cut(preview, 200), m.direction === "in" ? 1 : 0);
           if (row) last.set(m.chatId, row.id);
         } else if (op.t === "edit") {
           for (const { id } of q.edit.all(op.text, op.at, TOKEN_ID, op.chatId, op.mid)) {

@@ -56,6 +56,11 @@ export function readVar(turn: Turn, name: string): unknown {
 }
 
 /** How a value reads in a text: lists joined by commas, objects as JSON, nothing as "". */
+/** The first `max` UTF-16 units of a text, never half of a character written as two (an emoji): Telegram refuses such a text. */
+export function cut(text: string, max: number): string {
+  return text.length <= max ? text : text.slice(0, max).replace(/[\ud800-\udbff]$/, "");
+}
+
 export function toText(value: unknown): string {
   if (value === undefined || value === null) return "";
   if (typeof value === "string") return value;
