@@ -38,6 +38,8 @@ function scenario(base: string) {
     ai("fail", "fail"),
     cmd("garbage", "garbage"),
     ai("garbage", "garbage"),
+    cmd("badkey", "badkey"),
+    ai("badkey", "badkey"),
     cmd("empty", "empty"),
     ai("empty", "empty"),
     cmd("huge", "huge"),
@@ -149,6 +151,13 @@ describe("ai_answer errors take the error exit, with {ai_error} and one log line
     expect(texts(await chat.say("/empty"))).toEqual(["sorry: the answer has no choices"]);
     expect(texts(await chat.say("/huge"))).toEqual(["sorry: the answer is larger than 4194304 bytes"]);
     await stored.waitForOutput('node empty: ai_answer "empty" at');
+  });
+
+  test("an endpoint that quotes the key in its refusal: {ai_error} holds it masked, so a message cannot send it", async () => {
+    const [text] = texts(await new Chat(stored).say("/badkey"));
+    expect(text).toStartWith("sorry: the endpoint answered 401: Invalid API key provided: Bearer ");
+    expect(text).not.toContain(KEY);
+    expect(text).not.toContain(KEY.slice(0, 12));
   });
 
   test("without an error exit the flow goes on, {ai_error} set", async () => {

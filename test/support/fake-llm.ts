@@ -7,6 +7,7 @@
 //   garbage  → 200 with a body that is not JSON
 //   empty    → 200 with `choices: []`
 //   huge     → 200 streaming 5 MB without a content-length (an answer that never ends, cut short)
+//   badkey   → 401 whose error message quotes the Authorization header it got (as some gateways do)
 // Every request is recorded (its headers and parsed body) for the test to read.
 
 export interface LlmRequest {
@@ -53,6 +54,8 @@ export function startFakeLlm(): FakeLlm {
           return new Response("late", { status: 200 });
         case "fail":
           return Response.json({ error: { message: "the model is overloaded", type: "server_error" } }, { status: 500 });
+        case "badkey":
+          return Response.json({ error: { message: `Invalid API key provided: ${got.authorization ?? ""}` } }, { status: 401 });
         case "garbage":
           return new Response("<html>definitely not JSON", { status: 200, headers: { "content-type": "application/json" } });
         case "empty":

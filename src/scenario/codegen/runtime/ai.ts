@@ -4,7 +4,7 @@
 import { nodeError } from "./control";
 import { egressFetch } from "./egress";
 import { log } from "./flow";
-import { EGRESS, SECRET_ENV } from "./http";
+import { EGRESS, SECRET_ENV, maskSecrets } from "./http";
 import type { AiNode } from "./logic-tables";
 import { sendText } from "./messages";
 import { flushRecords, recordsMessages } from "./record";
@@ -158,7 +158,9 @@ export async function runAi(turn: Turn, node: AiNode): Promise<string | undefine
     answer = await aiAsk(node, messages, key);
     aiRemember(turn, node, question, answer);
   } catch (err) {
-    const reason = err instanceof Error ? (err.name === "TimeoutError" || err.name === "AbortError" ? "no answer within " + node.timeoutSeconds + " s" : err.message) : String(err);
+    // An endpoint's refusal may quote the key it was sent (some gateways do); {ai_error} can go
+    // into a message, which must never carry a secret (docs/security.md "Secrets").
+    const reason = maskSecrets(err instanceof Error ? (err.name === "TimeoutError" || err.name === "AbortError" ? "no answer within " + node.timeoutSeconds + " s" : err.message) : String(err));
     vars.ai_error = reason;
     nodeError(turn, node, "ai_answer " + JSON.stringify(node.model) + " at " + aiWhere(node.baseUrl) + " failed: " + reason);
     return node.error ?? node.next;
