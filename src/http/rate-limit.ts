@@ -57,9 +57,14 @@ const MAX_DELAY_MS = 5 * 60_000;
 export class FailureLadder {
   private readonly failures = new Map<string, { n: number; last: number; lockedUntil: number }>();
 
+  /**
+   * `forgetAfterMs`: an address without a failure for that long starts again at zero. For keys
+   * that several secrets share (the hooks), where a right secret must not clear the record.
+   */
   constructor(
     private readonly free: number,
     private readonly now: () => number = Date.now,
+    private readonly forgetAfterMs = Infinity,
   ) {}
 
   /** Seconds this address must still wait before it may try (0: it may). */
@@ -68,8 +73,8 @@ export class FailureLadder {
     if (!f) return 0;
     const t = this.now();
     if (f.lockedUntil > t) return Math.ceil((f.lockedUntil - t) / 1000);
-    if (f.lockedUntil !== 0) {
-      this.failures.delete(key); // the lock served its time: start again
+    if (f.lockedUntil !== 0 || t - f.last >= this.forgetAfterMs) {
+      this.failures.delete(key); // the lock served its time, or the address kept quiet: start again
       return 0;
     }
     if (f.n < this.free) return 0;
@@ -80,7 +85,8 @@ export class FailureLadder {
   /** Records a failure; true when it locked the address. */
   fail(key: string): { count: number; locked: boolean } {
     const t = this.now();
-    const f = this.failures.get(key) ?? { n: 0, last: t, lockedUntil: 0 };
+    const known = this.failures.get(key);
+    const f = known && (known.lockedUntil !== 0 || t - known.last < this.forgetAfterMs) ? known : { n: 0, last: t, lockedUntil: 0 };
     f.n++;
     f.last = t;
     const locked = f.n >= this.free * 4;

@@ -5,7 +5,7 @@
 // the body is parsed, the hook's own limit before the bot is told.
 import type { AppContext } from "../../context";
 import { AppError, badRequest, notFound } from "../../errors";
-import { FailureLadder, rateLimited, WindowLimiter } from "../../http/rate-limit";
+import { FailureLadder, LOCK_MS, rateLimited, WindowLimiter } from "../../http/rate-limit";
 import { randomBase62, safeEqual, sha256Hex } from "../../lib/crypto";
 import { depthMessage, tooDeep } from "../../lib/json-limits";
 import { normalizeDocument } from "../../scenario/model";
@@ -51,7 +51,9 @@ export const secretOf = (headers: Headers): string | null => {
 
 export class HooksService {
   private readonly perAddress = new WindowLimiter(HOOK_ADDRESS_PER_MINUTE, 60_000);
-  private readonly failures = new FailureLadder(HOOK_FREE_FAILURES);
+  // One record per address for every hook: a right secret of one hook (say the caller's own) says
+  // nothing about guesses at another's, so it does not clear the record; a quiet address is forgiven.
+  private readonly failures = new FailureLadder(HOOK_FREE_FAILURES, Date.now, LOCK_MS);
   /** one limiter per distinct per-minute figure, keyed by hook id inside */
   private readonly perHook = new Map<number, WindowLimiter>();
   /** the hook nodes of a project's scenario, while its version stays */
@@ -115,7 +117,6 @@ export class HooksService {
       this.failed(req, "missing or wrong secret");
       throw new AppError(401, "UNAUTHORIZED", "Missing or wrong hook secret (X-Botloom-Secret or Authorization: Bearer)");
     }
-    this.failures.succeed(req.address);
     const data = (await this.hookNodes(row.projectId)).get(row.nodeId);
     if (!data) throw notFound("The hook's node is no longer in the project's scenario");
     const settings = hookSettingsOf(data);
