@@ -71,7 +71,8 @@ export type HookRead = { chatId: string; vars: Record<string, HookValue> } | { p
 export function readHookBody(s: HookSettings, body: Data): HookRead {
   const who = at(body, s.userField);
   const chatId = typeof who === "number" && Number.isSafeInteger(who) ? String(who) : typeof who === "string" ? who.trim() : "";
-  if (!CHAT_ID.test(chatId) || chatId === "0") return { problem: `the body's field "${s.userField}" must be a user or chat id (an integer)` };
+  // the bot keeps chats by number: an id past 2^53 would name the chat it rounds to
+  if (!CHAT_ID.test(chatId) || chatId === "0" || !Number.isSafeInteger(Number(chatId))) return { problem: `the body's field "${s.userField}" must be a user or chat id (an integer)` };
   return { chatId, vars: hookVarsOf(s, body) };
 }
 

@@ -31,6 +31,16 @@ describe("the body", () => {
     }
   });
 
+  test("an id past JavaScript's exact integers is a problem: the bot would run the flow in the chat it rounds to", () => {
+    const s = hookSettingsOf({});
+    for (const user_id of ["9007199254740993", "-9007199254740993", "12345678901234567890"]) {
+      const r = readHookBody(s, { user_id });
+      expect("problem" in r && r.problem).toContain('"user_id"');
+    }
+    expect(readHookBody(s, { user_id: "9007199254740991" })).toMatchObject({ chatId: "9007199254740991" });
+    expect(readHookBody(s, { user_id: "-1001234567890" })).toMatchObject({ chatId: "-1001234567890" });
+  });
+
   test("names that are no variable names are skipped; the count and the length are bounded; inherited keys are not read", () => {
     const body: Record<string, unknown> = { user_id: 1, "bad name": 1, "1x": 2, long: "y".repeat(HOOK_MAX_VALUE_CHARS + 10) };
     for (let i = 0; i < HOOK_MAX_VARIABLES * 2; i++) body[`v${i}`] = i;
