@@ -1,5 +1,6 @@
 // Runtime source: the condition node's operators (the reference editor's full list).
 // (Part of every generated bot; see types.ts.)
+import { chatTypeOf } from "./triggers";
 import type { BranchDef, ConditionNode } from "./tables";
 import type { Turn } from "./types";
 import { PLACEHOLDER, isFilled, readVar, regex, render, toNumber, toText } from "./values";
@@ -45,7 +46,7 @@ export async function testBranch(turn: Turn, subject: unknown, branch: BranchDef
   const isPattern = branch.op === "matches" || (branch.op === "contains" && BACKSLASH_CLASS.test(branch.value));
   const value = isPattern ? renderPattern(turn, branch.value) : render(turn, branch.value);
   const lower = text.toLowerCase();
-  const chatType = turn.ctx.chat?.type;
+  const chatType = chatTypeOf(turn);
   switch (branch.op) {
     case "equals": return text.trim() === value.trim();
     case "not_equals": return text.trim() !== value.trim();

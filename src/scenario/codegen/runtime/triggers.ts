@@ -19,9 +19,15 @@ import { render, toText } from "./values";
 // ─── Message triggers ──────────────────────────────────────────────────────────
 
 /** A turn for work no update started (schedules, outgoing triggers, topic messages): sends go to chatId. */
-export function systemTurn(chatId: number, from?: Sender): Turn {
+export function systemTurn(chatId: number, from?: Sender, chatType?: string): Turn {
   const ctx = new Context({ update_id: 0 }, bot.api, bot.botInfo);
-  return { ctx, chatId, state: loadState(chatId), from, isAdmin: !!from && ADMIN_IDS.has(String(from.id)), event: {}, steps: 0 };
+  // Telegram gives users positive ids and groups and channels negative ones: a positive chat is private.
+  return { ctx, chatId, state: loadState(chatId), from, isAdmin: !!from && ADMIN_IDS.has(String(from.id)), event: {}, steps: 0, chatType: chatType ?? (chatId > 0 ? "private" : undefined) };
+}
+
+/** The chat's type: from the update, else what the turn was rebuilt with (systemTurn). */
+export function chatTypeOf(turn: Turn): string | undefined {
+  return turn.ctx.chat?.type ?? turn.chatType;
 }
 
 /** Runs a flow in another chat's queue and saves that chat's state; `via`: the trigger node that starts it. */

@@ -54,4 +54,6 @@ export interface Turn {
   depth?: number;
   /** the button press of this update has been answered (answerCallbackQuery may run once) */
   answered?: boolean;
+  /** the chat's type when no update brought it: a wait's continuation, a platform command (chatTypeOf) */
+  chatType?: string;
 }

@@ -1,0 +1,77 @@
+// A flow that runs without an update of its own — a delay's continuation after a restart, an
+// inbound webhook's flow — sees its chat as an update there would: a condition on the chat's type
+// (is_private) takes the same branch as it does while the process still holds the update.
+// A real program on the fake messenger, killed with SIGKILL inside the delay.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { join } from "node:path";
+import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
+import { until } from "../support/process";
+import { Chat, doc, node, pendingWaits, removeDir, startBot, tmpDir, type BotProcess } from "./harness";
+
+const cmd = (name: string, target: string) => node(`cmd-${name}`, "command_trigger", { command: `/${name}`, autoTransitionTo: target });
+const scenario = doc(
+  cmd("where", "noted"),
+  node("noted", "message", { messageText: "noted", enableAutoTransition: true, autoTransitionTo: "pause" }),
+  node("pause", "delay", { delaySeconds: 2, autoTransitionTo: "kind" }),
+  node("kind", "condition", { branches: [{ id: "p", operator: "is_private", value: "", target: "in-private" }, { id: "g", operator: "is_group", value: "", target: "in-group" }, { id: "e", operator: "else", value: "", target: "unknown" }] }),
+  node("in-private", "message", { messageText: "private chat" }),
+  node("in-group", "message", { messageText: "group chat" }),
+  node("unknown", "message", { messageText: "unknown chat" }),
+  node("wh", "webhook_trigger", { autoTransitionTo: "kind" }),
+);
+
+let fake: FakeMessenger;
+const bots: BotProcess[] = [];
+let dir: string;
+
+beforeAll(async () => {
+  fake = await startFakeMessenger();
+  dir = tmpDir("wait-context-");
+});
+
+afterAll(async () => {
+  for (const b of bots) await b.stop();
+  await fake.stop();
+  removeDir(dir);
+});
+
+const texts = (token: string, chat: number) => fake.sent(token, chat).map((c) => c.params.text);
+
+test("a delay's continuation after a SIGKILL sees a private chat as private, as it does without the kill", async () => {
+  const dbPath = join(dir, "project.db");
+  const env = { DATABASE_PATH: dbPath, BOTLOOM_SUPERVISED: "1" };
+  const first = await startBot(fake, scenario, { dir, env, stdin: "pipe" });
+  bots.push(first);
+  // without a restart: the continuation has the update it began with
+  const ann = new Chat(first, { first_name: "Ann" });
+  fake.sendText(first.bot.token, ann.user, "/where");
+  await fake.waitForSent(first.bot.token, ann.user.id, 2, 15_000);
+  expect(texts(first.bot.token, ann.user.id)).toEqual(["noted", "private chat"]);
+
+  const bob = { id: 9_300_002, first_name: "Bob" };
+  fake.sendText(first.bot.token, bob, "/where");
+  await fake.waitForSent(first.bot.token, bob.id, 1, 15_000);
+  await until(() => pendingWaits(dbPath) === 1, "the wait stored");
+  await fake.waitForConfirmed(first.bot.token);
+  first.proc.kill("SIGKILL");
+  await first.proc.exited;
+
+  const second = await startBot(fake, scenario, { dir, env, bot: first.bot, stdin: "pipe" });
+  bots.push(second);
+  await fake.waitForSent(first.bot.token, bob.id, 1, 15_000);
+  expect(texts(first.bot.token, bob.id)).toEqual(["noted", "private chat"]);
+
+}, 60_000);
+
+test("an inbound webhook's flow in a user's chat sees a private chat (a positive id is one)", async () => {
+  const b = await startBot(fake, scenario, { env: { BOTLOOM_SUPERVISED: "1" }, stdin: "pipe" });
+  bots.push(b);
+  const stdin = b.proc.stdin as import("bun").FileSink;
+  for (const chat of [9_300_003, -1_001_234_567]) stdin.write(JSON.stringify({ op: "hook", chatId: String(chat), nodeId: "wh", vars: {} }) + "\n");
+  stdin.flush();
+  await fake.waitForSent(b.bot.token, 9_300_003, 1, 15_000);
+  await fake.waitForSent(b.bot.token, -1_001_234_567, 1, 15_000);
+  expect(texts(b.bot.token, 9_300_003)).toEqual(["private chat"]);
+  // a negative id may be a group or a channel: no type is made up
+  expect(texts(b.bot.token, -1_001_234_567)).toEqual(["unknown chat"]);
+}, 30_000);
