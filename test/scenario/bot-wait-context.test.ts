@@ -1,6 +1,7 @@
 // A flow that runs without an update of its own — a delay's continuation after a restart, an
 // inbound webhook's flow — sees its chat as an update there would: a condition on the chat's type
-// (is_private) takes the same branch as it does while the process still holds the update.
+// (is_private) takes the same branch as it does while the process still holds the update, and a
+// delete_message of the "current" message deletes the message that started the flow.
 // A real program on the fake messenger, killed with SIGKILL inside the delay.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -18,6 +19,11 @@ const scenario = doc(
   node("in-group", "message", { messageText: "group chat" }),
   node("unknown", "message", { messageText: "unknown chat" }),
   node("wh", "webhook_trigger", { autoTransitionTo: "kind" }),
+  // "your message goes in 2 s": the delete names the message that started the flow
+  cmd("tidy", "tidy-note"),
+  node("tidy-note", "message", { messageText: "goes soon", enableAutoTransition: true, autoTransitionTo: "tidy-pause" }),
+  node("tidy-pause", "delay", { delaySeconds: 2, autoTransitionTo: "tidy-del" }),
+  node("tidy-del", "delete_message", { messageIdSource: "current_message" }),
 );
 
 let fake: FakeMessenger;
@@ -51,7 +57,10 @@ test("a delay's continuation after a SIGKILL sees a private chat as private, as 
   const bob = { id: 9_300_002, first_name: "Bob" };
   fake.sendText(first.bot.token, bob, "/where");
   await fake.waitForSent(first.bot.token, bob.id, 1, 15_000);
-  await until(() => pendingWaits(dbPath) === 1, "the wait stored");
+  const dan = { id: 9_300_004, first_name: "Dan" };
+  const tidy = fake.sendText(first.bot.token, dan, "/tidy");
+  await fake.waitForSent(first.bot.token, dan.id, 1, 15_000);
+  await until(() => pendingWaits(dbPath) === 2, "the waits stored");
   await fake.waitForConfirmed(first.bot.token);
   first.proc.kill("SIGKILL");
   await first.proc.exited;
@@ -60,7 +69,9 @@ test("a delay's continuation after a SIGKILL sees a private chat as private, as 
   bots.push(second);
   await fake.waitForSent(first.bot.token, bob.id, 1, 15_000);
   expect(texts(first.bot.token, bob.id)).toEqual(["noted", "private chat"]);
-
+  const [del] = await fake.waitForSent(first.bot.token, dan.id, 1, 15_000);
+  expect(del!.method).toBe("deleteMessage");
+  expect(del!.params.message_id).toBe(tidy.message!.message_id);
 }, 60_000);
 
 test("an inbound webhook's flow in a user's chat sees a private chat (a positive id is one)", async () => {

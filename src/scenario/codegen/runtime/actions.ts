@@ -10,6 +10,7 @@ import { OPTIONS } from "./program-data";
 import { bot } from "./router";
 import { ADMIN_IDS, BOT_TOKEN, parseJson, states } from "./storage";
 import type { Turn } from "./types";
+import { messageOf } from "./triggers";
 import { cut, readVar, render, toNumber } from "./values";
 
 // ─── Action nodes ──────────────────────────────────────────────────────────────
@@ -48,8 +49,9 @@ export function idOf(turn: Turn, template: string, what: string): number {
 
 /** The message ids a source names (see MessageSource). */
 export function messageIds(turn: Turn, source: MessageSource): number[] {
-  const current = turn.ctx.msg?.message_id;
-  const reply = turn.ctx.msg?.reply_to_message?.message_id;
+  const msg = messageOf(turn);
+  const current = msg?.id;
+  const reply = msg?.reply;
   const need = (id: number | undefined, what: string) => {
     if (id === undefined) throw new Error("there is no " + what);
     return [id];

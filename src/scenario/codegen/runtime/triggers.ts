@@ -25,6 +25,12 @@ export function systemTurn(chatId: number, from?: Sender, chatType?: string): Tu
   return { ctx, chatId, state: loadState(chatId), from, isAdmin: !!from && ADMIN_IDS.has(String(from.id)), event: {}, steps: 0, chatType: chatType ?? (chatId > 0 ? "private" : undefined) };
 }
 
+/** The update's message id and the id it replied to: from the update, else what the turn was rebuilt with. */
+export function messageOf(turn: Turn): { id: number; reply?: number } | undefined {
+  const m = turn.ctx.msg;
+  return m ? { id: m.message_id, reply: m.reply_to_message?.message_id } : turn.msg;
+}
+
 /** The chat's type: from the update, else what the turn was rebuilt with (systemTurn). */
 export function chatTypeOf(turn: Turn): string | undefined {
   return turn.ctx.chat?.type ?? turn.chatType;

@@ -56,4 +56,6 @@ export interface Turn {
   answered?: boolean;
   /** the chat's type when no update brought it: a wait's continuation, a platform command (chatTypeOf) */
   chatType?: string;
+  /** the ids of the update's message and of the one it replied to, when no update brought them (a wait's continuation) */
+  msg?: { id: number; reply?: number };
 }

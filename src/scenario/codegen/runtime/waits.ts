@@ -7,7 +7,7 @@ import { NODES } from "./program-data";
 import { stopping } from "./launch";
 import { lazyStatements } from "./connection";
 import { TOKEN_ID, db, loadState, parseJson, saveState } from "./storage";
-import { chatTypeOf, systemTurn } from "./triggers";
+import { chatTypeOf, messageOf, systemTurn } from "./triggers";
 import type { Sender, Turn } from "./types";
 
 // ─── Durable waits ─────────────────────────────────────────────────────────────
@@ -29,6 +29,8 @@ export interface SavedTurn {
   via?: string;
   /** the chat's type, which a rebuilt update has not got (a condition's is_private) */
   chat?: string;
+  /** the update's message id and the id it replied to (delete_message's "current" after a restart) */
+  msg?: { id: number; reply?: number };
 }
 
 /**
@@ -73,7 +75,7 @@ export let waitsRunning = false;
 /** Stores a wait for node "id" in "seconds" and arms the clock when it is the earliest. */
 export function addWait(turn: Turn, id: string, seconds: number) {
   const due = Date.now() + Math.max(0, Math.round(seconds * 1000));
-  const saved = JSON.stringify({ from: turn.from, event: turn.event, depth: turn.depth, via: NODE_SCOPE.getStore() || undefined, chat: chatTypeOf(turn) } satisfies SavedTurn);
+  const saved = JSON.stringify({ from: turn.from, event: turn.event, depth: turn.depth, via: NODE_SCOPE.getStore() || undefined, chat: chatTypeOf(turn), msg: messageOf(turn) } satisfies SavedTurn);
   const chat = String(turn.chatId);
   let waitId: number | undefined;
   if (waitSql) {
@@ -192,7 +194,7 @@ export function resumeWait(w: WaitRow): Promise<void> {
     let base = live;
     if (!base) {
       const saved = parseJson<SavedTurn>(w.turn, {});
-      base = { ...systemTurn(chatId, saved.from, saved.chat), event: saved.event ?? {}, depth: saved.depth };
+      base = { ...systemTurn(chatId, saved.from, saved.chat), event: saved.event ?? {}, depth: saved.depth, msg: saved.msg };
     }
     const resumed: Turn = { ...base, state: loadState(chatId), steps: 0 };
     if (w.node.startsWith(INPUT_TIMEOUT)) await expireQuestion(resumed, w.node);
