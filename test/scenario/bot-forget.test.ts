@@ -15,6 +15,9 @@ let slow: ReturnType<typeof Bun.serve>;
 /** the held request of /slow: arrived, and released by the test */
 let arrived = Promise.withResolvers<void>();
 let release = Promise.withResolvers<void>();
+/** the held request of /bg's background branch */
+const heldArrived = Promise.withResolvers<void>();
+const heldRelease = Promise.withResolvers<void>();
 
 const cmd = (name: string, target: string) => node(`cmd-${name}`, "command_trigger", { command: `/${name}`, autoTransitionTo: target });
 
@@ -22,7 +25,12 @@ beforeAll(async () => {
   slow = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
-    async fetch() {
+    async fetch(req) {
+      if (new URL(req.url).pathname === "/held") {
+        heldArrived.resolve();
+        await heldRelease.promise;
+        return Response.json({ ok: true });
+      }
       arrived.resolve();
       await release.promise;
       return Response.json({ ok: true });
@@ -39,6 +47,14 @@ beforeAll(async () => {
     cmd("later", "pause"),
     node("pause", "delay", { delaySeconds: 2, autoTransitionTo: "ring" }),
     node("ring", "message", { messageText: "ring" }),
+    // parallel_split without awaitAll: its branch goes on after the update ended
+    cmd("bg", "split"),
+    node("split", "parallel_split", { awaitAll: false, parallelBranches: [{ id: "b1", label: "fetch", target: "bg-fetch" }], autoTransitionTo: "bg-started" }),
+    node("bg-started", "message", { messageText: "started" }),
+    node("bg-fetch", "http_request", { httpRequestUrl: `http://127.0.0.1:${slow.port}/held`, httpRequestMethod: "GET", httpRequestStatusVariable: "bg_status", httpRequestTimeout: 20, autoTransitionTo: "bg-done" }),
+    node("bg-done", "message", { messageText: "bg done {bg_status}" }),
+    cmd("ping", "pong"),
+    node("pong", "message", { messageText: "pong" }),
   );
   // the egress policy refuses loopback unless the operator allows it (docs/security.md)
   const env = { DATABASE_PATH: join(dir, "project.db"), TOKEN_ID: "9", BOTLOOM_SUPERVISED: "1", BOTLOOM_EGRESS_ALLOW: "127.0.0.1" };
@@ -49,6 +65,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   release.resolve();
+  heldRelease.resolve();
   db?.close();
   await b?.stop();
   await fake?.stop();
@@ -95,4 +112,20 @@ test("a delay pending in a forgotten chat never fires", async () => {
   expect((db.query("SELECT count(*) AS n FROM bot_waits WHERE chat_id = ?").get(String(chat.user.id)) as { n: number }).n).toBe(0);
   // the delay was 2 s: a ring would come within 4 s
   await chat.quiet(4000);
+}, 30_000);
+
+test("a parallel_split branch still running in the background when its user is forgotten does not write the chat's state back", async () => {
+  const chat = new Chat(b);
+  expect((await chat.say("/bg"))[0]!.params.text).toBe("started");
+  await heldArrived.promise;
+  await eventually(() => expect(stateOf(chat.user.id)).not.toBeNull());
+  deleteOnPlatform(chat.user.id);
+  tell({ op: "forget", chatId: String(chat.user.id) });
+  await b.waitForOutput(new RegExp(`chat ${chat.user.id}: its user was deleted on the platform; forgotten`));
+  expect(stateOf(chat.user.id)).toBeNull();
+  heldRelease.resolve();
+  expect((await chat.replies(1))[0]!.params.text).toBe("bg done 200");
+  // the branch's end saves right after its last send; another chat's whole turn comes after that
+  expect((await new Chat(b).say("/ping"))[0]!.params.text).toBe("pong");
+  expect(stateOf(chat.user.id)).toBeNull();
 }, 30_000);

@@ -8,7 +8,7 @@ import { structured } from "./expr";
 import { go, log } from "./flow";
 import { runHttp } from "./http";
 import { stopping } from "./launch";
-import { saveState } from "./storage";
+import { saveState, states } from "./storage";
 import type { ConvertNode, LogicNode, LoopNode, ParallelNode } from "./logic-tables";
 import type { Turn } from "./types";
 import { type FileRef, isFileRef, isFilled, pad2, readVar, render, toText } from "./values";
@@ -97,7 +97,8 @@ export async function runParallel(turn: Turn, node: ParallelNode): Promise<strin
     .catch((err) => nodeError(turn, node, "a branch's onErrorTarget failed: " + (err instanceof Error ? err.message : String(err))))
     .then(() => {
       runningSplits.delete(key);
-      saveState(turn);
+      // a chat forgotten meanwhile (its user deleted on the platform) has no state to write back
+      if (states.get(turn.chatId) === turn.state) saveState(turn);
     });
   log(turn, "parallel_split " + node.id + ": " + node.branches.length + " branches go on in the background");
   return node.next;
