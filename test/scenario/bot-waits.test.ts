@@ -133,6 +133,21 @@ describe("input timeout", () => {
     await b.waitForOutput("input ask: no answer in time; on to late");
   }, 30_000);
 
+  test("an answered or asked-again question keeps no timeout: a user asking 30 times leaves one pending wait, an answer none", async () => {
+    const dir = tmpDir("scenario-input-timeout-rows-");
+    dirs.push(dir);
+    const dbPath = join(dir, "project.db");
+    const b = await startBot(fake, scenarioOf(3600), { dir, env: { DATABASE_PATH: dbPath } });
+    bots.push(b);
+    const chat = new Chat(b, { first_name: "Eve" });
+    for (let i = 0; i < 30; i++) expect(texts(await chat.say("/ask"))).toEqual(["Your name?"]);
+    // the newest asking's wait is stored just after its question is sent
+    await until(() => pendingWaits(dbPath) >= 1, "the newest timeout stored");
+    expect(pendingWaits(dbPath)).toBe(1);
+    expect(texts(await chat.say("Eve"))).toEqual(["Thanks, Eve"]);
+    expect(pendingWaits(dbPath)).toBe(0);
+  }, 30_000);
+
   test("the timeout survives a SIGKILL of the program and fires once after the restart", async () => {
     const dir = tmpDir("scenario-input-timeout-kill-");
     dirs.push(dir);

@@ -6,6 +6,7 @@ import { INDEX, collectOf, go, log, nodeAt, userLanguageIsRussian } from "./flow
 import { buildKeyboard, sendText } from "./messages";
 import { CALLBACK_TRIGGERS, NODES } from "./program-data";
 import { parseJson } from "./storage";
+import { cancelQuestionTimeout } from "./waits";
 import type { ButtonDef, CallbackTriggerDef, DynamicDef, KeyboardDef, ScenarioNode } from "./tables";
 import type { NodeRef, Turn } from "./types";
 import { PLACEHOLDER, readVar, regex, render, store, toText } from "./values";
@@ -212,6 +213,7 @@ export async function answerByPress(turn: Turn, value: string) {
   const collect = collectOf(ref)!;
   store(turn, collect.variable!, value, collect.append);
   turn.state.waiting = undefined;
+  cancelQuestionTimeout(turn.chatId);
   log(turn, "button answer stored in " + collect.variable);
   await go(turn, collect.target, ref.node);
 }

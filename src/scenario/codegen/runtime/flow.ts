@@ -10,7 +10,7 @@ import { runLogicNode } from "./control";
 import { askQuestion, sendText, showMessage } from "./messages";
 import { COMMANDS, NODES, OPTIONS, TEXT_TRIGGERS } from "./program-data";
 import { loadState, saveState } from "./storage";
-import { addInputTimeout, addWait } from "./waits";
+import { addInputTimeout, addWait, cancelQuestionTimeout } from "./waits";
 import type { ButtonDef, CollectDef, DelayNode, MediaKind, ScenarioNode, TextTriggerDef, ValidationDef } from "./tables";
 import type { IncomingMessage, NodeRef, Turn } from "./types";
 import { type FileRef, regex, render, store, toNumber } from "./values";
@@ -232,6 +232,7 @@ export async function collectAnswer(turn: Turn, msg: IncomingMessage): Promise<b
   }
   log(turn, "answer stored in " + (variable ?? "(nothing)"));
   turn.state.waiting = undefined;
+  cancelQuestionTimeout(turn.chatId);
   await go(turn, collect.target, ref.node);
   return true;
 }
@@ -250,6 +251,7 @@ export async function press(turn: Turn, owner: NodeRef, button: ButtonDef, label
   const stored = !!collect?.variable && !button.skipInput;
   if (stored) store(turn, collect!.variable!, answer, collect!.append);
   turn.state.waiting = undefined;
+  cancelQuestionTimeout(turn.chatId);
   log(turn, "button " + JSON.stringify(label) + " (" + button.action + ")");
   if (button.action === "command") return runCommand(turn, button.target ?? "");
   if (button.action === "url" || button.action === "selection") return;
@@ -265,6 +267,7 @@ export async function runCommand(turn: Turn, name: string): Promise<boolean> {
   const target = link ? link.target : command.target;
   if (!target) return false;
   turn.state.waiting = undefined;
+  cancelQuestionTimeout(turn.chatId);
   if (command.adminOnly && !turn.isAdmin) {
     log(turn, "/" + name + " is for admins only");
     return true;

@@ -51,11 +51,15 @@ export const waitSql = db && lazyStatements({
   ),
   next: () => db!.prepare<{ due_at: number | null }, [number]>("SELECT MIN(due_at) AS due_at FROM bot_waits WHERE token_id = +?"),
   ofChat: () => db!.prepare<unknown, [number, string]>("DELETE FROM bot_waits WHERE token_id = ? AND chat_id = ?"),
+  byId: () => db!.prepare<unknown, [number]>("DELETE FROM bot_waits WHERE id = ?"),
 });
 
 /** Drops the chat's pending waits (its user was deleted on the platform). */
 export function dropWaitsOf(chatId: string) {
   waitSql?.ofChat.run(TOKEN_ID, chatId);
+  questionWaits.delete(chatId);
+  for (const [id, turn] of liveTurns) if (String(turn.chatId) === chatId) liveTurns.delete(id);
+  for (let i = memoryWaits.length - 1; i >= 0; i--) if (memoryWaits[i].chat_id === chatId) memoryWaits.splice(i, 1);
 }
 
 /**
@@ -72,8 +76,39 @@ export let armedFor = Infinity;
 export let firingWaits = false;
 export let waitsRunning = false;
 
-/** Stores a wait for node "id" in "seconds" and arms the clock when it is the earliest. */
-export function addWait(turn: Turn, id: string, seconds: number) {
+/**
+ * The wait of each chat's newest question timeout, while this process runs: a chat waits for one
+ * answer at a time, so an answer or a new question makes the older timeout moot, and it goes at
+ * once instead of being kept (with its update) until it falls due.
+ */
+export const questionWaits = new Map<string, number>();
+
+/** Takes a pending wait out: its row, its update held in memory, or its place in the memory list. */
+export function cancelWait(waitId: number) {
+  liveTurns.delete(waitId);
+  if (waitId < 0) {
+    const at = memoryWaits.findIndex((w) => w.id === waitId);
+    if (at >= 0) memoryWaits.splice(at, 1);
+    return;
+  }
+  try {
+    waitSql?.byId.run(waitId);
+  } catch (err) {
+    // left in the file, it does nothing when it falls due (expireQuestion finds no such asking)
+    console.error("waits: could not drop wait " + waitId + ":", err);
+  }
+}
+
+/** The chat's question was answered (or another one asked): its timeout is moot. */
+export function cancelQuestionTimeout(chatId: number) {
+  const id = questionWaits.get(String(chatId));
+  if (id === undefined) return;
+  questionWaits.delete(String(chatId));
+  cancelWait(id);
+}
+
+/** Stores a wait for node "id" in "seconds" and arms the clock when it is the earliest; answers its id. */
+export function addWait(turn: Turn, id: string, seconds: number): number {
   const due = Date.now() + Math.max(0, Math.round(seconds * 1000));
   const saved = JSON.stringify({ from: turn.from, event: turn.event, depth: turn.depth, via: NODE_SCOPE.getStore() || undefined, chat: chatTypeOf(turn), msg: messageOf(turn) } satisfies SavedTurn);
   const chat = String(turn.chatId);
@@ -93,6 +128,7 @@ export function addWait(turn: Turn, id: string, seconds: number) {
   }
   liveTurns.set(waitId, turn);
   armWaits(due);
+  return waitId;
 }
 
 /**
@@ -166,7 +202,8 @@ export const INPUT_TIMEOUT = "\u23f1";
 export function addInputTimeout(turn: Turn, nodeId: string, seconds: number) {
   const since = Date.now();
   turn.state.waiting = { ...turn.state.waiting!, since };
-  addWait(turn, INPUT_TIMEOUT + nodeId + " " + since, seconds);
+  cancelQuestionTimeout(turn.chatId);
+  questionWaits.set(String(turn.chatId), addWait(turn, INPUT_TIMEOUT + nodeId + " " + since, seconds));
 }
 
 /** A question's timeout fell due: when the chat still waits for that very asking, it stops waiting and goes to the timeout's target. */
@@ -189,6 +226,7 @@ export async function expireQuestion(turn: Turn, mark: string) {
 export function resumeWait(w: WaitRow): Promise<void> {
   const live = liveTurns.get(w.id);
   liveTurns.delete(w.id);
+  if (questionWaits.get(w.chat_id) === w.id) questionWaits.delete(w.chat_id);
   const chatId = Number(w.chat_id);
   return inChat(chatId, async () => {
     let base = live;
