@@ -1,7 +1,8 @@
 // A flow that runs without an update of its own — a delay's continuation after a restart, an
 // inbound webhook's flow — sees its chat as an update there would: a condition on the chat's type
 // (is_private) takes the same branch as it does while the process still holds the update, and a
-// delete_message of the "current" message deletes the message that started the flow.
+// delete_message of the "current" message deletes the message that started the flow, and a ban of
+// "the user replied to" names that user, and an edit of the pressed message edits that message.
 // A real program on the fake messenger, killed with SIGKILL inside the delay.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -24,6 +25,17 @@ const scenario = doc(
   node("tidy-note", "message", { messageText: "goes soon", enableAutoTransition: true, autoTransitionTo: "tidy-pause" }),
   node("tidy-pause", "delay", { delaySeconds: 2, autoTransitionTo: "tidy-del" }),
   node("tidy-del", "delete_message", { messageIdSource: "current_message" }),
+  // a moderator replies "/ban" to a member's message in a group: the ban names the member replied to
+  cmd("ban", "ban-note"),
+  node("ban-note", "message", { messageText: "banning soon", enableAutoTransition: true, autoTransitionTo: "ban-pause" }),
+  node("ban-pause", "delay", { delaySeconds: 2, autoTransitionTo: "ban-do" }),
+  node("ban-do", "ban_user", { userIdSource: "reply_user" }),
+  // a pressed button's flow waits, then edits the message whose button was pressed (not the bot's latest)
+  cmd("menu", "menu-msg"),
+  node("menu-msg", "message", { messageText: "menu", keyboardType: "inline", buttons: [{ id: "b-go", text: "Go", action: "goto", target: "edit-note" }] }),
+  node("edit-note", "message", { messageText: "editing soon", enableAutoTransition: true, autoTransitionTo: "edit-pause" }),
+  node("edit-pause", "delay", { delaySeconds: 2, autoTransitionTo: "edit-do" }),
+  node("edit-do", "edit_message", { editMessageText: "menu, done" }),
 );
 
 let fake: FakeMessenger;
@@ -60,7 +72,16 @@ test("a delay's continuation after a SIGKILL sees a private chat as private, as 
   const dan = { id: 9_300_004, first_name: "Dan" };
   const tidy = fake.sendText(first.bot.token, dan, "/tidy");
   await fake.waitForSent(first.bot.token, dan.id, 1, 15_000);
-  await until(() => pendingWaits(dbPath) === 2, "the waits stored");
+  const group = -1_009_300_000;
+  const [mod, member] = [{ id: 9_300_005, first_name: "Mod" }, { id: 9_300_006, first_name: "Mel" }];
+  const said = fake.sendGroupMessage(first.bot.token, group, member, "spam");
+  fake.sendGroupMessage(first.bot.token, group, mod, { text: "/ban", entities: [{ type: "bot_command", offset: 0, length: 4 }], reply_to_message: said.message });
+  await fake.waitForSent(first.bot.token, group, 1, 15_000);
+  const eve = new Chat(first, { first_name: "Eve" });
+  await eve.say("/menu");
+  const menuId = fake.sent(first.bot.token, eve.user.id)[0]!.messageId;
+  await eve.tap("Go");
+  await until(() => pendingWaits(dbPath) === 4, "the waits stored");
   await fake.waitForConfirmed(first.bot.token);
   first.proc.kill("SIGKILL");
   await first.proc.exited;
@@ -72,6 +93,10 @@ test("a delay's continuation after a SIGKILL sees a private chat as private, as 
   const [del] = await fake.waitForSent(first.bot.token, dan.id, 1, 15_000);
   expect(del!.method).toBe("deleteMessage");
   expect(del!.params.message_id).toBe(tidy.message!.message_id);
+  const ban = await fake.waitForCall(first.bot.token, (c) => c.method === "banChatMember", 15_000);
+  expect([ban.params.chat_id, ban.params.user_id].map(Number)).toEqual([group, member.id]);
+  const edit = await fake.waitForCall(first.bot.token, (c) => c.method === "editMessageText" && Number(c.params.chat_id) === eve.user.id, 15_000);
+  expect([edit.params.message_id, edit.params.text]).toEqual([menuId, "menu, done"]);
 }, 60_000);
 
 test("an inbound webhook's flow in a user's chat sees a private chat (a positive id is one)", async () => {

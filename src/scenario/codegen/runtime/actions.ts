@@ -90,7 +90,7 @@ export function userOf(turn: Turn, source: UserSource): number {
     return turn.from.id;
   }
   if (source.from === "reply") {
-    const id = turn.ctx.msg?.reply_to_message?.from?.id;
+    const id = messageOf(turn)?.replyFrom;
     if (id === undefined) throw new Error("reply to a message of the user this applies to");
     return id;
   }
@@ -183,10 +183,12 @@ export async function sendOther(turn: Turn, index: number, a: SendAction) {
 }
 
 export async function editMessage(turn: Turn, index: number, a: EditAction) {
-  const pressed = turn.ctx.callbackQuery?.message;
+  // the pressed message: its id also after a restart (messageOf), its keyboard while the update is here
+  const pressed = messageOf(turn)?.pressed;
+  const live = turn.ctx.callbackQuery?.message;
   const id = typeof a.message === "object"
     ? idOf(turn, a.message.id, "message id")
-    : a.message === "pressed" && pressed ? pressed.message_id : turn.state.lastBot;
+    : a.message === "pressed" && pressed !== undefined ? pressed : turn.state.lastBot;
   if (id === undefined) throw new Error("there is no message to edit");
   let markup: InlineKeyboard | { inline_keyboard: [] } | undefined;
   if (a.keyboardMode === "set" && a.keyboard) {
@@ -195,8 +197,8 @@ export async function editMessage(turn: Turn, index: number, a: EditAction) {
     markup = built;
   } else if (a.keyboardMode === "remove") {
     markup = { inline_keyboard: [] };
-  } else if (pressed && pressed.message_id === id && pressed.reply_markup) {
-    markup = pressed.reply_markup as InlineKeyboard; // an edit without markup would drop the keyboard
+  } else if (live && live.message_id === id && live.reply_markup) {
+    markup = live.reply_markup as InlineKeyboard; // an edit without markup would drop the keyboard
   }
   const api = turn.ctx.api;
   try {

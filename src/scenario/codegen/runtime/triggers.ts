@@ -25,10 +25,14 @@ export function systemTurn(chatId: number, from?: Sender, chatType?: string): Tu
   return { ctx, chatId, state: loadState(chatId), from, isAdmin: !!from && ADMIN_IDS.has(String(from.id)), event: {}, steps: 0, chatType: chatType ?? (chatId > 0 ? "private" : undefined) };
 }
 
-/** The update's message id and the id it replied to: from the update, else what the turn was rebuilt with. */
-export function messageOf(turn: Turn): { id: number; reply?: number } | undefined {
+/**
+ * The update's message id, the id it replied to and that message's author, and the message whose
+ * button was pressed: from the update, else what the turn was rebuilt with (a wait's continuation).
+ */
+export function messageOf(turn: Turn): Turn["msg"] {
   const m = turn.ctx.msg;
-  return m ? { id: m.message_id, reply: m.reply_to_message?.message_id } : turn.msg;
+  if (!m) return turn.msg;
+  return { id: m.message_id, reply: m.reply_to_message?.message_id, replyFrom: m.reply_to_message?.from?.id, pressed: turn.ctx.callbackQuery?.message?.message_id };
 }
 
 /** The chat's type: from the update, else what the turn was rebuilt with (systemTurn). */

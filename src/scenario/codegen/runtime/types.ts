@@ -56,6 +56,9 @@ export interface Turn {
   answered?: boolean;
   /** the chat's type when no update brought it: a wait's continuation, a platform command (chatTypeOf) */
   chatType?: string;
-  /** the ids of the update's message and of the one it replied to, when no update brought them (a wait's continuation) */
-  msg?: { id: number; reply?: number };
+  /**
+   * the ids of the update's message, of the one it replied to and of that one's author, and of the
+   * message whose button was pressed, when no update brought them (a wait's continuation: messageOf)
+   */
+  msg?: { id: number; reply?: number; replyFrom?: number; pressed?: number };
 }

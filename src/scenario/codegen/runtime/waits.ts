@@ -29,8 +29,8 @@ export interface SavedTurn {
   via?: string;
   /** the chat's type, which a rebuilt update has not got (a condition's is_private) */
   chat?: string;
-  /** the update's message id and the id it replied to (delete_message's "current" after a restart) */
-  msg?: { id: number; reply?: number };
+  /** the update's message ids and the replied-to author (delete_message's "current", a ban of "the user replied to", after a restart) */
+  msg?: Turn["msg"];
 }
 
 /**
