@@ -14,7 +14,7 @@ test("recipients given as a function are looked up only while some socket is ope
   expect(lookups).toBe(0);
 
   const got: string[] = [];
-  const socket = { send: (m: string) => got.push(m) };
+  const socket = { send: (m: string) => got.push(m), close: () => undefined };
   hub.add(2, socket);
   hub.send(team, { event: "chat-message", chatId: "7" });
   expect(lookups).toBe(1);
@@ -27,4 +27,19 @@ test("recipients given as a function are looked up only while some socket is ope
   hub.add(1, socket);
   hub.send([1, 1, 3], { event: "campaign" });
   expect(got).toHaveLength(2);
+});
+
+test("a socket whose credential no longer holds is closed at its next event and gets nothing", () => {
+  const hub = new SocketHub();
+  const got: string[] = [];
+  const closed: number[] = [];
+  let valid = true;
+  hub.add(1, { send: (m: string) => got.push(m), close: (code?: number) => closed.push(code ?? 0) }, () => valid);
+  hub.send([1], { event: "campaign" });
+  expect(got).toHaveLength(1);
+  valid = false;
+  hub.send([1], { event: "campaign" });
+  hub.send([1], { event: "campaign" });
+  expect(got).toHaveLength(1);
+  expect(closed).toEqual([4401]);
 });

@@ -1,14 +1,17 @@
 // Live events over a real listening server and real WebSocket clients.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createApp } from "../../src/app";
-import { patFor } from "../support/app";
+import { loginAs, patFor } from "../support/app";
 import { addCollaborator, COLLAB, OWNER, STRANGER, team, type Team } from "./helpers";
 
 /** A WebSocket client that queues what it receives. */
 class Client {
   readonly received: any[] = [];
   private waiters: ((m: any) => void)[] = [];
+  /** the close code, once the server closed the socket */
+  readonly closed: Promise<number>;
   private constructor(readonly ws: WebSocket) {
+    this.closed = new Promise((resolve) => ws.addEventListener("close", (e) => resolve(e.code)));
     ws.onmessage = (e) => {
       const msg = JSON.parse(String(e.data));
       const w = this.waiters.shift();
@@ -162,5 +165,39 @@ describe("GET /api/events", () => {
     const own = await api("POST", "/api/projects", s.stranger, { name: "Mine" });
     expect(await stranger.next()).toEqual({ event: "projects-changed", kind: "created", projectId: own.body.id });
     expect(stranger.received).toEqual([]);
+  });
+
+  // docs/security.md "Live events": a handshake is not bound by CORS and the Lax session cookie goes
+  // with it from any page of the same site (another port of the host, a sibling subdomain).
+  test("a handshake from another origin's page is refused (403) before the upgrade; the server's own pages and non-browsers connect", async () => {
+    const foreign: Record<string, string>[] = [{ origin: "http://127.0.0.1:1" }, { "sec-fetch-site": "same-site" }, { "sec-fetch-site": "cross-site", origin: `http://${base}` }];
+    for (const headers of foreign) {
+      const res = await fetch(`http://${base}/api/events`, { headers: { ...UPGRADE, cookie: s.owner, ...headers } });
+      expect(res.status).toBe(403);
+      expect((await res.json()).error).toBe("FORBIDDEN");
+    }
+    const own: Record<string, string>[] = [{ origin: `http://${base}` }, { "sec-fetch-site": "same-origin" }, {}];
+    for (const headers of own) {
+      const c = await Client.open(`ws://${base}/api/events`, { cookie: s.owner, ...headers });
+      clients.push(c);
+    }
+  });
+
+  test("a socket whose session logged out, or whose PAT was revoked, gets no more events and is closed", async () => {
+    const id = (await api("POST", "/api/projects", s.owner, { name: "Watched" })).body.id;
+    const session = await loginAs(s.t, OWNER);
+    const pat = s.t.ctx.auth.createPat(OWNER, "watcher", []);
+    const bySession = await connect(session);
+    const byPat = await Client.open(`ws://${base}/api/events`, { authorization: `Bearer ${pat.token}` });
+    clients.push(byPat);
+    const live = await connect(s.owner);
+    expect((await api("POST", "/api/auth/logout", session)).status).toBe(200);
+    expect((await api("DELETE", `/api/auth/pats/${pat.id}`, s.owner)).status).toBe(200);
+    expect((await api("PUT", `/api/projects/${id}`, s.owner, { name: "Renamed" })).status).toBe(200);
+    expect(await live.next()).toEqual({ event: "projects-changed", kind: "updated", projectId: id });
+    for (const ended of [bySession, byPat]) {
+      const first = await Promise.race([ended.closed.then((code) => ({ closed: code })), ended.next().then((message) => ({ message }))]);
+      expect(first).toEqual({ closed: 4401 });
+    }
   });
 });

@@ -3,12 +3,15 @@
 // missing or bad credential is a plain HTTP 401. Server → client only.
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
-import { authPlugin } from "../../http/auth";
-import { badRequest } from "../../errors";
+import { authPlugin, resolveActor } from "../../http/auth";
+import { fromOtherSite } from "../../http/same-origin";
+import { SESSION_COOKIE } from "../../actor";
+import { badRequest, forbidden } from "../../errors";
 import { SocketHub } from "./hub";
 
 export const eventsRoutes = (ctx: AppContext) => {
   const hub = new SocketHub();
+  const ownHosts = ctx.config.webhookBaseUrl ? [new URL(ctx.config.webhookBaseUrl).host] : [];
   ctx.events.on("projects-changed", (e) => hub.deliver(e));
   // docs/dialogs.md: every member of the project (owner and collaborators) sees its chats live.
   ctx.events.on("chat-message", (e) => hub.send(() => ctx.projects.team.memberIds(e.projectId), { event: "chat-message", ...e }));
@@ -18,8 +21,23 @@ export const eventsRoutes = (ctx: AppContext) => {
       .use(authPlugin(ctx))
       .ws("/events", {
         user: true,
+        // WebSocket handshakes are not bound by CORS and carry the Lax session cookie from pages of
+        // the same site (another port or subdomain): only this server's own pages may listen.
+        beforeHandle({ request }) {
+          if (fromOtherSite(request, ownHosts)) throw forbidden("Live events are for this server's own pages");
+        },
         open(ws) {
-          hub.add(ws.data.actor.userId, ws.raw);
+          const { userId } = ws.data.actor;
+          const authorization = ws.data.headers.authorization;
+          const session = ws.data.cookie[SESSION_COOKIE]?.value;
+          const stillValid = () => {
+            try {
+              return resolveActor(ctx, authorization, session)?.userId === userId;
+            } catch {
+              return false;
+            }
+          };
+          hub.add(userId, ws.raw, stillValid);
         },
         close(ws) {
           hub.remove(ws.data.actor.userId, ws.raw);

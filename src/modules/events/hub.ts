@@ -4,22 +4,26 @@ import type { EventMap } from "../../events";
 
 export interface EventSocket {
   send(data: string): unknown;
+  close(code?: number, reason?: string): unknown;
 }
 
-export class SocketHub {
-  private readonly byUser = new Map<number, Set<EventSocket>>();
+/** Whether the credential a socket was opened with still names its user (false after logout, revocation, deletion). */
+export type StillValid = () => boolean;
 
-  add(userId: number, socket: EventSocket) {
-    let set = this.byUser.get(userId);
-    if (!set) this.byUser.set(userId, (set = new Set()));
-    set.add(socket);
+export class SocketHub {
+  private readonly byUser = new Map<number, Map<EventSocket, StillValid>>();
+
+  add(userId: number, socket: EventSocket, stillValid: StillValid = () => true) {
+    let sockets = this.byUser.get(userId);
+    if (!sockets) this.byUser.set(userId, (sockets = new Map()));
+    sockets.set(socket, stillValid);
   }
 
   remove(userId: number, socket: EventSocket) {
-    const set = this.byUser.get(userId);
-    if (!set) return;
-    set.delete(socket);
-    if (set.size === 0) this.byUser.delete(userId);
+    const sockets = this.byUser.get(userId);
+    if (!sockets) return;
+    sockets.delete(socket);
+    if (sockets.size === 0) this.byUser.delete(userId);
   }
 
   deliver(e: EventMap["projects-changed"]) {
@@ -35,7 +39,16 @@ export class SocketHub {
     const message = JSON.stringify(event);
     if (typeof recipients === "function") recipients = recipients();
     for (const userId of new Set(recipients)) {
-      for (const socket of this.byUser.get(userId) ?? []) {
+      for (const [socket, stillValid] of this.byUser.get(userId) ?? []) {
+        // A socket outlives the request that opened it: once its session is logged out (or its
+        // PAT revoked, its user deleted) it gets nothing more and is closed (docs/security.md).
+        if (!stillValid()) {
+          this.remove(userId, socket);
+          try {
+            socket.close(4401, "credentials no longer valid");
+          } catch {}
+          continue;
+        }
         try {
           socket.send(message);
         } catch {
