@@ -6,6 +6,7 @@ import { z } from "zod";
 import { Cron } from "./lib/cron";
 import { PRIVATE_DIR_MODE, tightenFreshFolders } from "./lib/file-modes";
 import { parseEgressAllow } from "./lib/shared-runtime";
+import { normalizeAddress } from "./lib/client-address";
 
 const LOG_LEVELS = ["silent", "error", "warn", "info", "debug", "trace"] as const;
 
@@ -50,6 +51,14 @@ const envSchema = z.object({
   // Where bots and background work run (docs/operations.md "Runners and stalls"): every core but the
   // event loop's one ("auto", on two cores or more) or every core ("all").
   BACKGROUND_CPUS: z.enum(["auto", "all"]).default("auto"),
+  // Reverse proxies whose X-Forwarded-For names the client (docs/configuration.md): exact addresses.
+  TRUSTED_PROXIES: z
+    .string()
+    .default("")
+    .superRefine((v, c) => {
+      const invalid = v.split(",").map((x) => x.trim()).filter((x) => x !== "" && normalizeAddress(x) === null);
+      if (invalid.length > 0) c.addIssue({ code: "custom", message: `TRUSTED_PROXIES entries must be IP addresses (no names, ports or networks): not ${invalid.map((x) => JSON.stringify(x)).join(", ")}` });
+    }),
   // Internal services scenarios may reach despite the egress policy (docs/security.md "Egress policy").
   EGRESS_ALLOW: z
     .string()
@@ -138,6 +147,8 @@ export interface Config {
    * http_request and the editor's test request may reach; empty: public addresses only.
    */
   egressAllow: string;
+  /** TRUSTED_PROXIES: the addresses (normalized) whose X-Forwarded-For names the client of the per-address limits */
+  trustedProxies: ReadonlySet<string>;
   /** "auto": bots, previews and background threads keep off the event loop's core; "all": every core (docs/operations.md "Runners and stalls") */
   backgroundCpus: "auto" | "all";
   /** Environment handed to child processes (bots): PATH and locale only, never our secrets. */
@@ -242,6 +253,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       analytics: e.BOT_ANALYTICS === "on",
     },
     egressAllow: e.EGRESS_ALLOW.split(",").map((x) => x.trim()).filter(Boolean).join(","),
+    trustedProxies: new Set(e.TRUSTED_PROXIES.split(",").map((x) => normalizeAddress(x.trim())).filter((x): x is string => x !== null)),
     backgroundCpus: e.BACKGROUND_CPUS,
     childEnv,
   };

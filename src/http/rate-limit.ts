@@ -2,6 +2,7 @@
 // login's failure ladder. Per process: a restart forgets them, which only gives an attacker what a
 // single process would give him anyway. Keys are client addresses or user ids, never secrets.
 import { AppError } from "../errors";
+import { clientBehindProxies } from "../lib/client-address";
 
 export const rateLimited = (retryAfterSec: number, what: string) =>
   new AppError(429, "RATE_LIMITED", `Too many ${what}; try again in ${retryAfterSec} s`, { retryAfter: retryAfterSec });
@@ -103,11 +104,19 @@ export class FailureLadder {
   }
 }
 
-/** The client's address as the server saw it (no proxy headers: a client could forge those). */
-export function clientAddress(server: { requestIP(r: Request): { address: string } | null } | null | undefined, request: Request): string {
+/**
+ * The client's address: the connection's own, or — when that is one of the operator's
+ * TRUSTED_PROXIES — the client its X-Forwarded-For names (anyone else's forwarding headers are
+ * ignored: a client could forge them).
+ */
+export function clientAddress(server: { requestIP(r: Request): { address: string } | null } | null | undefined, request: Request, trustedProxies: ReadonlySet<string> = NO_PROXIES): string {
+  let peer: string;
   try {
-    return server?.requestIP(request)?.address ?? "unknown";
+    peer = server?.requestIP(request)?.address ?? "unknown";
   } catch {
     return "unknown";
   }
+  return clientBehindProxies(peer, request.headers.get("x-forwarded-for"), trustedProxies);
 }
+
+const NO_PROXIES: ReadonlySet<string> = new Set();

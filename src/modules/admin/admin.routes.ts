@@ -33,7 +33,7 @@ export const adminRoutes = (ctx: AppContext) => {
       // --- public ---------------------------------------------------------------------------
       .post("/api/login", ({ body, cookie, server, request, set }) => {
         if (!ctx.config.adminKey) throw new AppError(503, "NOT_SET_UP", "No admin key is configured: start with `serve --init` or set ADMIN_KEY");
-        const from = clientAddress(server, request);
+        const from = clientAddress(server, request, ctx.config.trustedProxies);
         const wait = ladder.waitFor(from);
         if (wait > 0) {
           // The login form gets its page back with the wait; scripts get 429. Either way no key is checked.

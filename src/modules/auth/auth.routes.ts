@@ -72,7 +72,7 @@ export const authRoutes = (ctx: AppContext) => {
     .post(
       "/dev-login",
       ({ body, cookie, server, request, set }) => {
-        limitLogins(clientAddress(server, request), set);
+        limitLogins(clientAddress(server, request, ctx.config.trustedProxies), set);
         refuseOtherSites(request);
         if (ctx.settings.loginMode() !== "dev_login") throw forbidden("Developer login is disabled on this server");
         const user = ctx.auth.upsertUser({ id: body.userId, firstName: body.firstName, lastName: body.lastName, username: body.username });
@@ -84,7 +84,7 @@ export const authRoutes = (ctx: AppContext) => {
     .post(
       "/messenger-login",
       ({ body, cookie, server, request, set }) => {
-        limitLogins(clientAddress(server, request), set);
+        limitLogins(clientAddress(server, request, ctx.config.trustedProxies), set);
         refuseOtherSites(request);
         if (ctx.settings.loginMode() !== "messenger_widget") throw forbidden("Messenger login is disabled on this server");
         if (fromBrowser(request.headers) && !loginState.valid(cookie[LOGIN_STATE_COOKIE]?.value)) {

@@ -27,7 +27,7 @@ export const hookRoutes = (ctx: AppContext) => {
           secret: secretOf(request.headers),
           contentType: request.headers.get("content-type") ?? "",
           contentLength: request.headers.get("content-length"),
-          address: clientAddress(server, request),
+          address: clientAddress(server, request, ctx.config.trustedProxies),
           body: request.body,
         });
         return new Response(answer.body, { status: answer.status, headers: { "content-type": answer.contentType } });
