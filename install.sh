@@ -197,6 +197,9 @@ else
   [ -z "$PORT_ARG" ] || env_set PORT "$PORT_ARG"
   [ -z "$HOST_ARG" ] || env_set HOST "$HOST_ARG"
 fi
+# Listening on loopback means a reverse proxy on this machine: its X-Forwarded-For names the client
+# of the per-address limits (docs/configuration.md TRUSTED_PROXIES); else every client is the proxy.
+case "$(env_get HOST)" in 127.0.0.1 | ::1 | localhost) env_default TRUSTED_PROXIES "127.0.0.1,::1" ;; esac
 chmod 0600 "$ENV_FILE"
 [ "$SYSTEM" -eq 0 ] || chown root:root "$ENV_FILE"
 

@@ -76,6 +76,8 @@ describe("install.sh", () => {
     expect(env.NODE_ENV).toBe("production");
     expect(env.PORT).toBe("5123");
     expect(env.HOST).toBe("0.0.0.0");
+    // no proxy on this machine is assumed: forwarding headers are believed from no one
+    expect(env.TRUSTED_PROXIES).toBeUndefined();
     expect(env.ADMIN_KEY).toMatch(/^[0-9a-f]{48}$/);
     expect(env.SESSION_SECRET).toMatch(/^[0-9a-f]{64}$/);
     expect(env.STORAGE_ENCRYPTION_KEY).toMatch(/^[0-9a-f]{64}$/);
@@ -228,6 +230,8 @@ describe("install.sh", () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain(`Admin login: http://127.0.0.1:${port}/admin/login`);
     const env = envOf(join(real, "etc/botloom/botloom.env"));
+    // on loopback, behind a proxy of this machine: its X-Forwarded-For names the client (and the server takes the setting)
+    expect(env.TRUSTED_PROXIES).toBe("127.0.0.1,::1");
     const server = await startProcessServer([join(real, "usr/local/bin/botloom"), "serve", "--init"], { cwd: work, port });
     try {
       const login = await fetch(`${server.url}/admin/api/login`, { method: "POST", body: new URLSearchParams({ key: env.ADMIN_KEY }), redirect: "manual" });
