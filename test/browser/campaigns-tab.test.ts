@@ -178,7 +178,8 @@ describe.skipIf(!haveChromium)("Campaigns tab in Chromium", () => {
     expect(b.errors).toEqual([]);
   }, 90_000);
 
-  test("delete-sent asks first, then removes the message from the users' chats", async () => {
+  test("delete-sent asks first, then removes the message from the users' chats and says when", async () => {
+    expect(await view().getByTestId("sent-deleted").count()).toBe(0);
     await view().getByRole("button", { name: "Delete sent messages" }).click();
     const dialog = b.page.getByRole("dialog");
     await dialog.getByText("Delete the sent messages", { exact: false }).waitFor();
@@ -190,6 +191,9 @@ describe.skipIf(!haveChromium)("Campaigns tab in Chromium", () => {
     for (const m of sent) await env.fake.waitForCall(env.botToken, (c) => c.method === "deleteMessage" && Number(c.params.message_id) === m.messageId && Number(c.params.chat_id) === Number(m.params.chat_id), 15_000);
     // only the campaign's messages: not the test to me, not the scenario's
     expect(env.fake.calls(env.botToken, "deleteMessage")).toHaveLength(sent.length);
+    // the view says it is done, and when, without a reload (the page looked untouched before)
+    await view().getByTestId("sent-deleted").getByText(/\d.*UTC$/).waitFor();
+    expect(await view().getByText("Sent messages deleted", { exact: true }).count()).toBe(1);
   }, 30_000);
 
   test("pause, resume and cancel, each confirmed first: everyone gets it once, the cancelled rest never", async () => {

@@ -42,8 +42,10 @@ export function CampaignView({ projectId, tokenId, campaignId, onEdit, onBack, o
   const [confirm, setConfirm] = useState<Action | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // delete-sent answered before it ended (a big campaign): the view asks again until it has
+  const [deleting, setDeleting] = useState(false);
   // Live counts come from `campaign` events (CampaignsTab); polling covers a dropped socket.
-  const q = useQuery({ queryKey: ["campaign", tokenId, campaignId], queryFn: () => campaignsApi.one(tokenId, campaignId), refetchInterval: (query) => (query.state.data && isLive(query.state.data.status) ? 5000 : false) });
+  const q = useQuery({ queryKey: ["campaign", tokenId, campaignId], queryFn: () => campaignsApi.one(tokenId, campaignId), refetchInterval: (query) => (query.state.data && (isLive(query.state.data.status) || (deleting && !query.state.data.sentDeletedAt)) ? 5000 : false) });
   const c = q.data;
   // Before the start the audience is not fixed: its size now is what a start would take.
   const sizeNow = useQuery({ queryKey: ["audience-size", tokenId, c?.audience], queryFn: () => campaignsApi.audienceSize(tokenId, c!.audience), enabled: Boolean(c && isEditable(c.status)), retry: false });
@@ -60,7 +62,9 @@ export function CampaignView({ projectId, tokenId, campaignId, onEdit, onBack, o
         onDeleted();
         return;
       }
-      qc.setQueryData(["campaign", tokenId, c.id], await campaignsApi.act(tokenId, c.id, a));
+      const next = await campaignsApi.act(tokenId, c.id, a);
+      qc.setQueryData(["campaign", tokenId, c.id], next);
+      if (a === "delete-sent") setDeleting(next.sentDeletedAt === null);
       void qc.invalidateQueries({ queryKey: ["campaigns", tokenId] });
       void qc.invalidateQueries({ queryKey: ["campaign-recipients", tokenId, c.id] });
     } catch (e) {
@@ -85,6 +89,12 @@ export function CampaignView({ projectId, tokenId, campaignId, onEdit, onBack, o
         <dt>{t("campaigns.scheduledAt")}</dt><dd>{zoned(c.scheduledAt, c.timeZone)}</dd>
         <dt>{t("campaigns.startedAt")}</dt><dd>{zoned(c.startedAt, c.timeZone)}</dd>
         <dt>{t("campaigns.finishedAt")}</dt><dd>{zoned(c.finishedAt, c.timeZone)}</dd>
+        {(c.sentDeletedAt || deleting) && (
+          <>
+            <dt>{t("campaigns.sentDeletedAt")}</dt>
+            <dd data-testid="sent-deleted"><span role="status">{c.sentDeletedAt ? zoned(c.sentDeletedAt, c.timeZone) : t("campaigns.sentDeleting")}</span></dd>
+          </>
+        )}
         <dt>{t("campaigns.createdBy")}</dt><dd>{maker(c) ?? "—"}</dd>
       </dl>
       <div className="row wrap" role="group" aria-label={t("campaigns.actions")}>
