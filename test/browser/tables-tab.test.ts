@@ -147,4 +147,17 @@ describe.skipIf(!haveChromium)("Tables tab in Chromium", () => {
     expect(rows.length).toBe(before + 2);
     expect(b.errors.filter((e) => !e.includes("status of 400"))).toEqual([]);
   }, 60_000);
+
+  test("a row the bot adds while the tab is open shows in the grid as in the list's count, without a reload", async () => {
+    const { page } = b;
+    await page.goto(`${env.base}/projects/${env.projectId}/tables`);
+    await grid().waitFor();
+    const before = (await rowsApi()).length;
+    await page.getByTestId("table-range").getByText(`1–${before} of ${before}`).waitFor();
+    expect(await ask("/add")).toBe("added");
+    // the list reads the counts every 10 s; the grid follows its table's count
+    await page.getByTestId("table-list").getByText(`${before + 1} rows`).waitFor({ timeout: 20_000 });
+    await page.getByTestId("table-range").getByText(`1–${before + 1} of ${before + 1}`).waitFor({ timeout: 5_000 });
+    expect(await grid().locator("tbody tr").count()).toBe(before + 1);
+  }, 45_000);
 });

@@ -2,7 +2,7 @@
 // paging, sort by a column header, search, cells edited in place, rows added and deleted, and CSV or
 // JSON import and export. ?table= in the address names the open table.
 import "./tables/tables.css";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "wouter";
@@ -66,6 +66,14 @@ function TableView({ projectId, table }: { projectId: number; table: TableItem }
     void qc.invalidateQueries({ queryKey: ["table-rows", projectId, table.name] });
     void qc.invalidateQueries({ queryKey: ["tables", projectId] });
   };
+  // The list's poll brings the bot's inserts and deletes as a new row count: the page is read again
+  // then, so the grid never shows fewer rows than the list beside it (and a quiet table costs no read).
+  const seenRows = useRef(table.rows);
+  useEffect(() => {
+    if (seenRows.current === table.rows) return;
+    seenRows.current = table.rows;
+    void qc.invalidateQueries({ queryKey: ["table-rows", projectId, table.name] });
+  }, [table.rows, projectId, table.name, qc]);
   const data = rows.data;
   const from = data && data.items.length > 0 ? (data.page - 1) * data.perPage + 1 : 0;
   const to = data ? from + data.items.length - 1 : 0;
