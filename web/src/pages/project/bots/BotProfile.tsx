@@ -50,7 +50,7 @@ export function BotProfile({ tokenId }: { tokenId: number }) {
       <label>{t("bots.profile.description")}<textarea name="description" maxLength={512} rows={3} /></label>
       <label>{t("bots.profile.shortDescription")}<input name="shortDescription" maxLength={120} /></label>
       <label>{t("bots.profile.language")}<input name="languageCode" maxLength={2} pattern="[a-z]{2}" placeholder="ru" /></label>
-      <label className="row"><input type="checkbox" name="commands" defaultChecked /> {t("bots.profile.commands")}</label>
+      <label className="check"><input type="checkbox" name="commands" defaultChecked /><span>{t("bots.profile.commands")}</span></label>
       <div className="row">
         <button type="submit" className="btn primary" disabled={save.isPending}>{t("bots.profile.apply")}</button>
       </div>

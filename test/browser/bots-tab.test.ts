@@ -1,0 +1,52 @@
+// The Bots tab in Chromium with a real bot on the fake messenger, as an owner uses it on a phone in
+// Russian: every checkbox of a bot's settings and profile keeps its size and sits beside its words.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { haveChromium, warnIfNoChromium, type Browser } from "../support/browser";
+import type { Locator } from "playwright-core";
+import { pizzaWelcome, scenarioOf, startAudience, type AudienceEnv } from "./audience-support";
+
+warnIfNoChromium("bots tab");
+
+describe.skipIf(!haveChromium)("Bots tab in Chromium", () => {
+  let env: AudienceEnv;
+  let b: Browser;
+  const panel = () => b.page.getByTestId(`bot-${env.tokenId}`);
+
+  beforeAll(async () => {
+    env = await startAudience({ project: "Pizza", bot: "pizza_place_bot", scenario: scenarioOf(...pizzaWelcome) });
+    b = await env.browser({ viewport: { width: 390, height: 844 }, colorScheme: "dark", locale: "ru-RU" });
+    await b.page.goto(`${env.base}/projects/${env.projectId}/bots`);
+    await panel().getByTestId("bot-status").getByText("Работает").waitFor({ timeout: 20_000 });
+  }, 60_000);
+  afterAll(async () => {
+    await env?.stop();
+  });
+
+  /** A checkbox's box and the first line of the words of its label. */
+  const boxAndWords = (box: Locator) => box.evaluate((el: HTMLInputElement) => {
+    const words = el.closest("label")!.querySelector("span")!;
+    const range = document.createRange();
+    range.selectNodeContents(words);
+    const line = range.getClientRects()[0]!;
+    const r = el.getBoundingClientRect();
+    return { width: r.width, height: r.height, left: r.left, right: r.right, top: r.top, bottom: r.bottom, wordsLeft: line.left, wordsTop: line.top, wordsBottom: line.bottom };
+  });
+
+  test("on a phone every checkbox of the settings and the profile keeps its size, on the line of its words", async () => {
+    await panel().getByText("Настройки", { exact: true }).click();
+    await panel().getByText("Профиль в Telegram", { exact: true }).click();
+    await panel().getByText("Переменные окружения", { exact: true }).click();
+    const boxes = panel().locator("form input[type=checkbox]");
+    await panel().getByLabel("Команды меню из сценария").waitFor();
+    expect(await boxes.count()).toBe(5);
+    for (const box of await boxes.all()) {
+      const g = await boxAndWords(box);
+      const name = await box.evaluate((el) => el.closest("label")!.textContent);
+      // squeezed by its wrapping words, a box shrank to a 7 px dot on a phone
+      expect({ name, width: Math.round(g.width) >= 12 }).toEqual({ name, width: true });
+      // left of its words and on their first line (the menu commands' box stood alone at the right, its words a line below)
+      expect({ name, left: g.right <= g.wordsLeft, sameLine: g.top < g.wordsBottom && g.bottom > g.wordsTop }).toEqual({ name, left: true, sameLine: true });
+    }
+    expect(await b.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+  }, 30_000);
+});
