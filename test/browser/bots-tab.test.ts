@@ -1,5 +1,7 @@
 // The Bots tab in Chromium with a real bot on the fake messenger, as an owner uses it on a phone in
-// Russian: every checkbox of a bot's settings and profile keeps its size and sits beside its words.
+// Russian: every checkbox of a bot's settings and profile keeps its size and sits beside its words,
+// and the profile's Apply says in words what it set on Telegram (not the messenger's method names),
+// or that there is nothing to set (not the server's English refusal).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { haveChromium, warnIfNoChromium, type Browser } from "../support/browser";
 import type { Locator } from "playwright-core";
@@ -48,5 +50,24 @@ describe.skipIf(!haveChromium)("Bots tab in Chromium", () => {
       expect({ name, left: g.right <= g.wordsLeft, sameLine: g.top < g.wordsBottom && g.bottom > g.wordsTop }).toEqual({ name, left: true, sameLine: true });
     }
     expect(await b.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+  }, 30_000);
+
+  test("Apply says in words what it set on Telegram, or that there is nothing to set", async () => {
+    const profile = panel().getByRole("form", { name: "Профиль в Telegram" });
+    await profile.getByLabel("Имя", { exact: true }).fill("Пиццерия");
+    await profile.getByRole("button", { name: "Применить" }).click();
+    const said = profile.getByTestId("profile-applied");
+    await said.waitFor();
+    expect(await said.textContent()).toBe("Задано в Telegram: имя, команды меню.");
+    expect(env.fake.calls(env.botToken, "setMyName").map((c) => c.params.name)).toEqual(["Пиццерия"]);
+    // nothing typed and the menu commands off: it says so in the owner's language, asks nothing
+    await profile.getByLabel("Имя", { exact: true }).fill("");
+    await profile.getByLabel("Команды меню из сценария").uncheck();
+    await profile.getByRole("button", { name: "Применить" }).click();
+    // the server's English "body is invalid: root: nothing to set…" stood here
+    await profile.getByTestId("profile-nothing").getByText("Нечего задавать: заполните поле или отметьте команды меню.").waitFor();
+    expect(await profile.textContent()).not.toContain("body is invalid");
+    expect(env.fake.calls(env.botToken, "setMyName")).toHaveLength(1);
+    expect(b.errors).toEqual([]);
   }, 30_000);
 });

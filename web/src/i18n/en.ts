@@ -47,7 +47,8 @@ export const en = {
     profile: {
       title: "Profile in Telegram", hint: "What Telegram shows about the bot, set here instead of @BotFather. Empty fields stay as they are.",
       name: "Name", description: "Description (shown in an empty chat)", shortDescription: "Short description (profile page, shared links)",
-      language: "Language (two letters; empty: all languages)", commands: "Menu commands from the scenario", apply: "Apply", applied: "Done: {{list}}", photo: "Photo (JPEG, up to 5 MB; set at once)",
+      language: "Language (two letters; empty: all languages)", commands: "Menu commands from the scenario", apply: "Apply", applied: "Set on Telegram: {{list}}.", nothing: "Nothing to set: fill in a field or tick the menu commands.", photo: "Photo (JPEG, up to 5 MB; set at once)",
+      set: { setMyName: "name", setMyDescription: "description", setMyShortDescription: "short description", setMyCommands: "menu commands", setMyProfilePhoto: "photo" },
     },
     addTitle: "Add a bot", addHint: "Paste the token @BotFather gave you. The platform asks the messenger who the bot is before saving it.", token: "Bot token", nameOptional: "Name (optional)",
     add: "Add bot", checking: "Checking…", added: "Added: {{name}} (@{{username}})", none: "No bots yet: add a token above.",

@@ -48,7 +48,8 @@ export const ru: Strings = {
     profile: {
       title: "Профиль в Telegram", hint: "Что Telegram показывает о боте — задаётся здесь, без @BotFather. Пустые поля не меняются.",
       name: "Имя", description: "Описание (в пустом чате)", shortDescription: "Краткое описание (профиль, ссылки)",
-      language: "Язык (две буквы; пусто — все языки)", commands: "Команды меню из сценария", apply: "Применить", applied: "Готово: {{list}}", photo: "Фото (JPEG до 5 МБ; ставится сразу)",
+      language: "Язык (две буквы; пусто — все языки)", commands: "Команды меню из сценария", apply: "Применить", applied: "Задано в Telegram: {{list}}.", nothing: "Нечего задавать: заполните поле или отметьте команды меню.", photo: "Фото (JPEG до 5 МБ; ставится сразу)",
+      set: { setMyName: "имя", setMyDescription: "описание", setMyShortDescription: "краткое описание", setMyCommands: "команды меню", setMyProfilePhoto: "фото" },
     },
     addTitle: "Добавить бота", addHint: "Вставьте токен от @BotFather. Перед сохранением платформа спросит у мессенджера, что это за бот.", token: "Токен бота", nameOptional: "Название (необязательно)",
     add: "Добавить", checking: "Проверка…", added: "Добавлен: {{name}} (@{{username}})", none: "Ботов пока нет: добавьте токен выше.",

@@ -17,6 +17,7 @@ interface ProfileBody {
 export function BotProfile({ tokenId }: { tokenId: number }) {
   const { t } = useTranslation();
   const [done, setDone] = useState<string[] | null>(null);
+  const [nothing, setNothing] = useState(false);
   const save = useMutation({
     mutationFn: (body: ProfileBody) => put<{ applied: string[] }>(`/api/bot/tokens/${tokenId}/profile`, body),
     onSuccess: (r) => setDone(r.applied),
@@ -41,7 +42,9 @@ export function BotProfile({ tokenId }: { tokenId: number }) {
     if (text("languageCode")) body.languageCode = text("languageCode");
     if (data.get("commands") === "on") body.commands = true;
     setDone(null);
-    save.mutate(body);
+    // the server refuses an empty body in its own (English) words: say it here instead
+    setNothing(Object.keys(body).length === 0);
+    if (Object.keys(body).length > 0) save.mutate(body);
   };
   return (
     <form className="stack" onSubmit={onSubmit} aria-label={t("bots.profile.title")}>
@@ -59,7 +62,9 @@ export function BotProfile({ tokenId }: { tokenId: number }) {
         <input type="file" accept="image/jpeg" disabled={photo.isPending} onChange={(e) => { const f = e.currentTarget.files?.[0]; if (f) { setDone(null); photo.mutate(f); } e.currentTarget.value = ""; }} />
       </label>
       <ErrorLine error={save.error ?? photo.error} />
-      {done && <p className="notice" role="status">{t("bots.profile.applied", { list: done.join(", ") })}</p>}
+      {nothing && <p className="warn-text" role="alert" data-testid="profile-nothing">{t("bots.profile.nothing")}</p>}
+      {/* the answer names Telegram's methods; the owner reads what they changed */}
+      {done && <p className="notice" role="status" data-testid="profile-applied">{t("bots.profile.applied", { list: done.map((m) => t(`bots.profile.set.${m}`)).join(", ") })}</p>}
     </form>
   );
 }
