@@ -265,13 +265,13 @@ describe("stats and status", () => {
     expect(stopped.status).toBe(200);
     expect(stopped.body).toEqual({
       status: "stopped",
-      instance: { botName: "Status Bot", botUsername: bot.username, tokenId, status: "stopped", statusLabel: "Остановлен", uptime: "—" },
+      instance: { botName: "Status Bot", botUsername: bot.username, tokenId, status: "stopped", statusLabel: "Остановлен", uptime: "—", uptimeSeconds: null },
       userStats: { total: 1, active_24h: 1, active_7d: 1, new_today: 1 },
     });
     env.bots.states.set(tokenId, { status: "running", startedAt: Date.now() - (2 * 3600 + 5 * 60) * 1000 - 500, pid: 5 });
     const running = await env.call("GET", `/api/bot/tokens/${tokenId}/status`, { cookie: env.cookie });
     expect(running.body.status).toBe("running");
-    expect(running.body.instance).toMatchObject({ status: "running", statusLabel: "Работает", uptime: "2h 5m" });
+    expect(running.body.instance).toMatchObject({ status: "running", statusLabel: "Работает", uptime: "2h 5m", uptimeSeconds: 2 * 3600 + 5 * 60 });
     const list = await env.call("GET", `/api/bot/projects/${projectId}/tokens`, { cookie: env.cookie });
     expect(list.body.items.find((i: any) => i.id === tokenId).botStatus).toBe("🟢");
     expect((await env.call("GET", `/api/bot/tokens/${tokenId}/status`, { bearer: patFor(env.t, STRANGER) })).status).toBe(403);

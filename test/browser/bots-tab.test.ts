@@ -1,7 +1,8 @@
 // The Bots tab in Chromium with a real bot on the fake messenger, as an owner uses it on a phone in
-// Russian: every checkbox of a bot's settings and profile keeps its size and sits beside its words,
-// and the profile's Apply says in words what it set on Telegram (not the messenger's method names),
-// or that there is nothing to set (not the server's English refusal).
+// Russian: the uptime is worded in Russian (not the server's "25s"), every checkbox of a bot's
+// settings and profile keeps its size and sits beside its words, and the profile's Apply says in
+// words what it set on Telegram (not the messenger's method names), or that there is nothing to set
+// (not the server's English refusal).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { haveChromium, warnIfNoChromium, type Browser } from "../support/browser";
 import type { Locator } from "playwright-core";
@@ -33,6 +34,17 @@ describe.skipIf(!haveChromium)("Bots tab in Chromium", () => {
     const r = el.getBoundingClientRect();
     return { width: r.width, height: r.height, left: r.left, right: r.right, top: r.top, bottom: r.bottom, wordsLeft: line.left, wordsTop: line.top, wordsBottom: line.bottom };
   });
+
+  test("the running bot's uptime reads in the app's language", async () => {
+    // the server's English "работает 25s" stood here
+    const up = panel().getByTestId("bot-uptime");
+    await up.waitFor();
+    expect(await up.textContent()).toMatch(/^работает (\d+ с|\d+ мин \d+ с)$/);
+    await b.page.getByLabel("Язык").first().selectOption("en");
+    await panel().getByTestId("bot-uptime").getByText(/^up (\d+s|\d+m \d+s)$/).waitFor();
+    await b.page.getByLabel("Language").first().selectOption("ru");
+    await panel().getByText("Настройки", { exact: true }).waitFor();
+  }, 30_000);
 
   test("on a phone every checkbox of the settings and the profile keeps its size, on the line of its words", async () => {
     await panel().getByText("Настройки", { exact: true }).click();

@@ -48,7 +48,11 @@ export type TokenListItem = z.output<typeof tokenListItemSchema>;
 /** GET /api/bot/tokens/{tokenId}/status. */
 export const botStatusSchema = z.object({
   status: z.string(),
-  instance: z.object({ botName: z.string(), botUsername: z.string(), tokenId: z.number().int(), status: z.string(), statusLabel: z.string(), uptime: z.string() }),
+  instance: z.object({
+    botName: z.string(), botUsername: z.string(), tokenId: z.number().int(), status: z.string(), statusLabel: z.string(), uptime: z.string(),
+    /** the same uptime in whole seconds (null unless running), for a client that words it in its own language */
+    uptimeSeconds: z.number().int().nullable(),
+  }),
   userStats: z.object({ total: z.number().int(), active_24h: z.number().int(), active_7d: z.number().int(), new_today: z.number().int() }),
 });
 

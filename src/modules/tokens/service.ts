@@ -16,9 +16,15 @@ const DAY_MS = 24 * 3600 * 1000;
 const GET_ME_DEADLINE_MS = 10_000;
 
 /** "3d 4h", "2h 5m", "7m 12s", "0s"; "—" when the bot is not running. */
+/** Whole seconds a running bot has been up, or null when it is not running. */
+export function uptimeSeconds(state: BotInstanceState, now = Date.now()): number | null {
+  if (state.status !== "running" || state.startedAt === null) return null;
+  return Math.max(0, Math.floor((now - state.startedAt) / 1000));
+}
+
 export function formatUptime(state: BotInstanceState, now = Date.now()): string {
-  if (state.status !== "running" || state.startedAt === null) return "—";
-  const total = Math.max(0, Math.floor((now - state.startedAt) / 1000));
+  const total = uptimeSeconds(state, now);
+  if (total === null) return "—";
   const d = Math.floor(total / 86400);
   const h = Math.floor((total % 86400) / 3600);
   const m = Math.floor((total % 3600) / 60);
@@ -182,6 +188,7 @@ export class TokensService {
   status(tokenId: number, userId: number) {
     const { token } = this.access.require(tokenId, userId);
     const state = this.ctx.bots.state(tokenId);
+    const now = Date.now();
     const s = this.statsOf(token.projectId, tokenId);
     return {
       status: state.status,
@@ -191,7 +198,8 @@ export class TokensService {
         tokenId,
         status: state.status,
         statusLabel: botStatusLabel(state.status),
-        uptime: formatUptime(state),
+        uptime: formatUptime(state, now),
+        uptimeSeconds: uptimeSeconds(state, now),
       },
       userStats: { total: s.total_users, active_24h: s.active_24h, active_7d: s.active_7d, new_today: s.new_today },
     };

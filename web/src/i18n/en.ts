@@ -52,7 +52,7 @@ export const en = {
     },
     addTitle: "Add a bot", addHint: "Paste the token @BotFather gave you. The platform asks the messenger who the bot is before saving it.", token: "Bot token", nameOptional: "Name (optional)",
     add: "Add bot", checking: "Checking…", added: "Added: {{name}} (@{{username}})", none: "No bots yet: add a token above.",
-    start: "Start", stop: "Stop", restart: "Restart", uptime: "up {{uptime}}", settings: "Settings", name: "Name", mode: "Launch mode", polling: "Polling", webhook: "Webhook",
+    start: "Start", stop: "Stop", restart: "Restart", uptime: "up {{uptime}}", upFor: { d: "{{d}}d {{h}}h", h: "{{h}}h {{m}}m", m: "{{m}}m {{s}}s", s: "{{s}}s" }, settings: "Settings", name: "Name", mode: "Launch mode", polling: "Polling", webhook: "Webhook",
     flags: { catchAllHandlers: "Catch-all handlers", protectContent: "Protect content", contentCache: "Content cache" },
     flagHints: { catchAllHandlers: "answer messages no node handles", protectContent: "users cannot forward or save the bot's messages", contentCache: "reuse uploaded media instead of sending it again" },
     remove: "Remove bot", removeTitle: "Remove the bot “{{name}}”?", removeText: "The bot is stopped and its token, env variables and users are removed from this project.",

@@ -53,7 +53,7 @@ export const ru: Strings = {
     },
     addTitle: "Добавить бота", addHint: "Вставьте токен от @BotFather. Перед сохранением платформа спросит у мессенджера, что это за бот.", token: "Токен бота", nameOptional: "Название (необязательно)",
     add: "Добавить", checking: "Проверка…", added: "Добавлен: {{name}} (@{{username}})", none: "Ботов пока нет: добавьте токен выше.",
-    start: "Запустить", stop: "Остановить", restart: "Перезапустить", uptime: "работает {{uptime}}", settings: "Настройки", name: "Название", mode: "Режим запуска", polling: "Polling", webhook: "Webhook",
+    start: "Запустить", stop: "Остановить", restart: "Перезапустить", uptime: "работает {{uptime}}", upFor: { d: "{{d}} д {{h}} ч", h: "{{h}} ч {{m}} мин", m: "{{m}} мин {{s}} с", s: "{{s}} с" }, settings: "Настройки", name: "Название", mode: "Режим запуска", polling: "Polling", webhook: "Webhook",
     flags: { catchAllHandlers: "Обработчик всех сообщений", protectContent: "Защита контента", contentCache: "Кэш контента" },
     flagHints: { catchAllHandlers: "отвечать на сообщения, которые не ловит ни один узел", protectContent: "пользователи не смогут пересылать и сохранять сообщения бота", contentCache: "повторно использовать загруженные медиа" },
     remove: "Удалить бота", removeTitle: "Удалить бота «{{name}}»?", removeText: "Бот будет остановлен, его токен, переменные и пользователи удалятся из проекта.",

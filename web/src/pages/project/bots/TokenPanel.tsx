@@ -2,6 +2,7 @@
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
+import type { TFunction } from "i18next";
 import { del, get, patch, post } from "../../../api/client";
 import type { BotStatus, TokenItem } from "../../../api/types";
 import { ConfirmDialog, ErrorLine } from "../../../components/ui";
@@ -9,6 +10,18 @@ import { BotProfile } from "./BotProfile";
 import { EnvVars } from "./EnvVars";
 
 const FLAGS = ["catchAllHandlers", "protectContent", "contentCache"] as const;
+
+/** Whole seconds up, worded in the app's language (the answer's own `uptime` is English: "2m 5s"). */
+function upFor(t: TFunction, total: number): string {
+  const d = Math.floor(total / 86400);
+  const h = Math.floor((total % 86400) / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  if (d > 0) return t("bots.upFor.d", { d, h });
+  if (h > 0) return t("bots.upFor.h", { h, m });
+  if (m > 0) return t("bots.upFor.m", { m, s });
+  return t("bots.upFor.s", { s });
+}
 
 export function TokenPanel({ projectId, token: tk }: { projectId: number; token: TokenItem }) {
   const { t } = useTranslation();
@@ -44,7 +57,7 @@ export function TokenPanel({ projectId, token: tk }: { projectId: number; token:
         </div>
         <div className="row">
           <span className={`badge status-${st}`} data-testid="bot-status">{t(`bots.status.${st}`, { defaultValue: st })}</span>
-          {running && status.data && <span className="muted small">{t("bots.uptime", { uptime: status.data.instance.uptime })}</span>}
+          {running && status.data?.instance.uptimeSeconds != null && <span className="muted small" data-testid="bot-uptime">{t("bots.uptime", { uptime: upFor(t, status.data.instance.uptimeSeconds) })}</span>}
         </div>
       </header>
       <div className="row">
