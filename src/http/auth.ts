@@ -6,6 +6,7 @@ import type { AppContext } from "../context";
 import { changeStamp } from "../db/change-stamp";
 import { SESSION_COOKIE, type Actor } from "../actor";
 import { badRequest, forbidden, unauthorized } from "../errors";
+import { fromOtherSite, ownHostsOf } from "./same-origin";
 
 export type { Actor };
 
@@ -111,6 +112,27 @@ export function botActorOf(ctx: AppContext, actor: Actor, query: Record<string, 
   return actor;
 }
 
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * The session cookie (SameSite=Lax) goes with a form or a fetch from any page of the same site —
+ * another port of the host, a sibling subdomain such as a Mini App — so a browser's request that
+ * changes something and says it came from another site is refused (docs/security.md "Cross-site
+ * requests"). A PAT is sent only by whoever holds it; scripts send no Origin and are not judged.
+ */
+function refuseCrossSite(ctx: AppContext, request: Request, actor: Actor) {
+  if (actor.via !== "session" || READS.has(request.method)) return;
+  if (fromOtherSite(request, ownHostsOf(ctx.config.webhookBaseUrl))) throw forbidden("A page of another site cannot act with your session");
+}
+
+/** The acting user of a request (401 without valid credentials), a cross-site write refused. */
+function actorOf(ctx: AppContext, c: { headers: Record<string, string | undefined>; cookie: Record<string, { value?: unknown } | undefined>; request: Request }): Actor {
+  const actor = resolveActor(ctx, c.headers.authorization, c.cookie[SESSION_COOKIE]?.value);
+  if (!actor) throw unauthorized();
+  refuseCrossSite(ctx, c.request, actor);
+  return actor;
+}
+
 // Credentials are checked in `transform`, which runs before body validation, so a request without
 // valid credentials is 401 whatever its body; `resolve` then hands the actor to the handler.
 const EARLY = Symbol("actor");
@@ -119,9 +141,7 @@ export const authPlugin = (ctx: AppContext) =>
   new Elysia().macro({
     user: {
       transform(c) {
-        const actor = resolveActor(ctx, c.headers.authorization, c.cookie[SESSION_COOKIE]?.value);
-        if (!actor) throw unauthorized();
-        (c as any)[EARLY] = actor;
+        (c as any)[EARLY] = actorOf(ctx, c);
       },
       resolve: (c) => ({ actor: (c as any)[EARLY] as Actor }),
     },
@@ -129,8 +149,7 @@ export const authPlugin = (ctx: AppContext) =>
     // Checked before the body, like the credentials: a non-operator learns nothing from validation.
     operator: {
       transform(c) {
-        const actor = resolveActor(ctx, c.headers.authorization, c.cookie[SESSION_COOKIE]?.value);
-        if (!actor) throw unauthorized();
+        const actor = actorOf(ctx, c);
         if (!ctx.settings.isOperator(actor.userId)) {
           throw forbidden("Only platform operators may manage storage configs; the admin names them in the platform settings");
         }
@@ -140,9 +159,7 @@ export const authPlugin = (ctx: AppContext) =>
     },
     botActor: {
       transform(c) {
-        const actor = resolveActor(ctx, c.headers.authorization, c.cookie[SESSION_COOKIE]?.value);
-        if (!actor) throw unauthorized();
-        (c as any)[EARLY] = botActorOf(ctx, actor, c.query as Record<string, string | undefined>);
+        (c as any)[EARLY] = botActorOf(ctx, actorOf(ctx, c), c.query as Record<string, string | undefined>);
       },
       resolve: (c) => ({ actor: (c as any)[EARLY] as Actor }),
     },

@@ -26,3 +26,6 @@ export function fromOtherSite(request: Request, extraHosts: readonly string[] = 
   const ours = headers.get("host") ?? new URL(request.url).host;
   return host !== ours && !extraHosts.includes(host);
 }
+
+/** Hosts besides the request's own that name this server (WEBHOOK_BASE_URL's, behind a proxy that rewrites Host). */
+export const ownHostsOf = (webhookBaseUrl: string | null | undefined): string[] => (webhookBaseUrl ? [new URL(webhookBaseUrl).host] : []);

@@ -4,14 +4,14 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin, resolveActor } from "../../http/auth";
-import { fromOtherSite } from "../../http/same-origin";
+import { fromOtherSite, ownHostsOf } from "../../http/same-origin";
 import { SESSION_COOKIE } from "../../actor";
 import { badRequest, forbidden } from "../../errors";
 import { SocketHub } from "./hub";
 
 export const eventsRoutes = (ctx: AppContext) => {
   const hub = new SocketHub();
-  const ownHosts = ctx.config.webhookBaseUrl ? [new URL(ctx.config.webhookBaseUrl).host] : [];
+  const ownHosts = ownHostsOf(ctx.config.webhookBaseUrl);
   ctx.events.on("projects-changed", (e) => hub.deliver(e));
   // docs/dialogs.md: every member of the project (owner and collaborators) sees its chats live.
   ctx.events.on("chat-message", (e) => hub.send(() => ctx.projects.team.memberIds(e.projectId), { event: "chat-message", ...e }));
