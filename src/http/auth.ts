@@ -6,7 +6,7 @@ import type { AppContext } from "../context";
 import { changeStamp } from "../db/change-stamp";
 import { SESSION_COOKIE, type Actor } from "../actor";
 import { badRequest, forbidden, unauthorized } from "../errors";
-import { fromOtherSite, ownHostsOf } from "./same-origin";
+import { crossSiteWrite, ownHostsOf } from "./same-origin";
 
 export type { Actor };
 
@@ -112,8 +112,6 @@ export function botActorOf(ctx: AppContext, actor: Actor, query: Record<string, 
   return actor;
 }
 
-const READS = new Set(["GET", "HEAD", "OPTIONS"]);
-
 /**
  * The session cookie (SameSite=Lax) goes with a form or a fetch from any page of the same site —
  * another port of the host, a sibling subdomain such as a Mini App — so a browser's request that
@@ -121,8 +119,7 @@ const READS = new Set(["GET", "HEAD", "OPTIONS"]);
  * requests"). A PAT is sent only by whoever holds it; scripts send no Origin and are not judged.
  */
 function refuseCrossSite(ctx: AppContext, request: Request, actor: Actor) {
-  if (actor.via !== "session" || READS.has(request.method)) return;
-  if (fromOtherSite(request, ownHostsOf(ctx.config.webhookBaseUrl))) throw forbidden("A page of another site cannot act with your session");
+  if (actor.via === "session" && crossSiteWrite(request, ownHostsOf(ctx.config.webhookBaseUrl))) throw forbidden("A page of another site cannot act with your session");
 }
 
 /** The acting user of a request (401 without valid credentials), a cross-site write refused. */

@@ -29,3 +29,13 @@ export function fromOtherSite(request: Request, extraHosts: readonly string[] = 
 
 /** Hosts besides the request's own that name this server (WEBHOOK_BASE_URL's, behind a proxy that rewrites Host). */
 export const ownHostsOf = (webhookBaseUrl: string | null | undefined): string[] => (webhookBaseUrl ? [new URL(webhookBaseUrl).host] : []);
+
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * A browser's request that changes something and says another site sent it: what a cookie of
+ * SameSite=Lax still goes with from a page of the same site (docs/security.md "Cross-site requests").
+ */
+export function crossSiteWrite(request: Request, extraHosts: readonly string[] = []): boolean {
+  return !READS.has(request.method) && fromOtherSite(request, extraHosts);
+}

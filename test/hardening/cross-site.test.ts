@@ -1,9 +1,10 @@
 // docs/security.md "Cross-site requests": the session cookie (SameSite=Lax) goes with a form or a
 // fetch from any page of the same site (another port, a sibling subdomain), so a browser's request
 // that changes something and says another site sent it is refused; reads, the server's own pages,
-// scripts without browser headers and PATs are not judged.
+// scripts without browser headers and PATs are not judged. The admin cookie (SameSite=Lax as well)
+// follows the same rule: a sibling's form cannot switch the login mode or mint a bot_manager token.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { createTestApp, loginAs, patFor, setUp, type TestApp } from "../support/app";
+import { adminLogin, createTestApp, loginAs, patFor, setUp, type TestApp } from "../support/app";
 
 let t: TestApp;
 let cookie: string;
@@ -49,4 +50,19 @@ test("a refused cross-site write changed nothing", async () => {
   expect(names).not.toContain(got);
   // the refused import made no project and the refused delete left this one
   expect((await t.call("GET", "/api/bot/projects", { cookie })).body.items.map((p: { id: number }) => p.id)).toEqual([projectId]);
+});
+
+test("the admin area: a sibling's page can neither change the settings nor mint a token with the admin cookie; the admin's own pages can", async () => {
+  const admin = await adminLogin(t);
+  const mode = async () => (await t.call("GET", "/api/auth/config")).body.loginMode;
+  const before = await mode();
+  const toDev = { auth: { loginMode: before === "dev_login" ? "messenger_widget" : "dev_login" } };
+  const put = await t.call("PUT", "/admin/api/app-settings", { cookie: admin, headers: SIBLING, json: toDev });
+  expect([put.status, put.body?.error]).toEqual([403, "FORBIDDEN"]);
+  const mint = await t.call("POST", "/admin/api/pats", { cookie: admin, headers: OTHER_PORT, json: { name: "stolen", userId: 777, scopes: ["bot_manager"] } });
+  expect([mint.status, mint.body?.error]).toEqual([403, "FORBIDDEN"]);
+  expect(await mode()).toBe(before);
+  expect((await t.call("GET", "/admin/api/pats", { cookie: admin, headers: SIBLING })).body.items.map((p: { name: string }) => p.name)).not.toContain("stolen");
+  // the admin's own page
+  expect((await t.call("POST", "/admin/api/pats", { cookie: admin, headers: OWN, json: { name: "own", userId: 778, scopes: ["bot_manager"] } })).status).toBe(201);
 });

@@ -4,6 +4,7 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { AppError } from "../../errors";
 import { hmacHex, safeEqual, sha256Hex } from "../../lib/crypto";
+import { crossSiteWrite, ownHostsOf } from "../../http/same-origin";
 
 export const ADMIN_COOKIE = "admin_auth";
 export const ADMIN_TTL_S = 7 * 24 * 3600;
@@ -44,9 +45,14 @@ export const adminGuard = (ctx: AppContext) =>
   new Elysia().macro({
     admin: {
       // `transform` runs before body validation: no admin session is 401 whatever the body.
-      transform({ cookie }) {
+      transform({ cookie, request }) {
         if (!verifyAdminCookie(ctx.config.adminKey, cookie[ADMIN_COOKIE]?.value)) {
           throw new AppError(401, "ADMIN_UNAUTHORIZED", "Admin session required: log in at /admin/login");
+        }
+        // The admin cookie is SameSite=Lax too: a page of the same site could post a form that
+        // changes the settings (the login mode) or mints a token (docs/security.md "Cross-site requests").
+        if (crossSiteWrite(request, ownHostsOf(ctx.config.webhookBaseUrl))) {
+          throw new AppError(403, "FORBIDDEN", "A page of another site cannot act with the admin session");
         }
       },
     },
