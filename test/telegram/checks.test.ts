@@ -158,4 +158,24 @@ describe("the emulator checks invoices in Stars as Telegram does", () => {
     expect((await call("answerPreCheckoutQuery", { pre_checkout_query_id: "q", ok: true })).ok).toBe(true);
     expect((await call("refundStarPayment", { user_id: 42, telegram_payment_charge_id: "nope" })).description).toMatch(/CHARGE_NOT_FOUND/);
   });
+
+  test("a charge is refunded to the user who paid it, once", async () => {
+    const e = new EmulatorSession({ token: "8301:t", id: 8301, username: "pay_bot", firstName: "P" }, { maxEntries: 100, maxBodyBytes: 1 << 20, maxFileBytes: 1 << 20 });
+    e.start();
+    open.push(e);
+    const api = async (method: string, params: Record<string, unknown>) => {
+      const r = await fetch(`${e.url}/bot8301:t/${method}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(params) });
+      return (await r.json()) as { ok: boolean; description?: string; result?: any };
+    };
+    // Ann pays the bot's invoice: Pay, the bot confirms the checkout, the charge is hers
+    const sent = await api("sendInvoice", invoice);
+    e.pay({ id: 42, first_name: "Ann" }, 42, sent.result.message_id);
+    const query = (await api("getUpdates", {})).result.find((u: any) => u.pre_checkout_query).pre_checkout_query;
+    expect((await api("answerPreCheckoutQuery", { pre_checkout_query_id: query.id, ok: true })).ok).toBe(true);
+    const paid = (await api("getUpdates", { offset: 0 })).result.map((u: any) => u.message?.successful_payment).find(Boolean);
+    const refund = (user_id: number) => api("refundStarPayment", { user_id, telegram_payment_charge_id: paid.telegram_payment_charge_id });
+    expect((await refund(43)).description).toMatch(/CHARGE_NOT_FOUND/);
+    expect((await refund(42)).ok).toBe(true);
+    expect((await refund(42)).description).toMatch(/CHARGE_ALREADY_REFUNDED/);
+  });
 });

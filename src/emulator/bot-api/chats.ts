@@ -80,9 +80,9 @@ function hash(s: string) {
 export class BotState {
   readonly updates: UpdateQueue;
   readonly commands = new Map<string, { command: string; description: string }[]>();
-  /** Stars: invoice payloads the bot sent (→ amount), charges users paid, charges refunded */
+  /** Stars: invoice payloads the bot sent (→ amount), charges users paid (→ the payer), charges refunded */
   readonly invoices = new Map<string, number>();
-  readonly charges = new Set<string>();
+  readonly charges = new Map<string, number>();
   readonly refunded = new Set<string>();
   /** "<chat id>:<message id>" of an invoice the bot sent → its payload and amount */
   readonly invoiceMessages = new Map<string, { payload: string; amount: number }>();

@@ -224,7 +224,7 @@ const answerPreCheckoutQuery: Handler = (c) => {
   c.state.checkouts.delete(c.params.pre_checkout_query_id);
   if (open && c.params.ok === true) {
     const charge = `stxEmulated${c.params.pre_checkout_query_id}`;
-    c.state.charges.add(charge);
+    c.state.charges.set(charge, open.from.id);
     const successful_payment = { currency: "XTR", total_amount: open.amount, invoice_payload: open.payload, telegram_payment_charge_id: charge, provider_payment_charge_id: "" };
     const message = { message_id: c.state.nextMessageId(open.chat.id), from: open.from, chat: open.chat, date: nowSeconds(), successful_payment };
     c.state.store(message);
@@ -235,7 +235,8 @@ const answerPreCheckoutQuery: Handler = (c) => {
 
 const refundStarPayment: Handler = (c) => {
   const charge = String(c.params.telegram_payment_charge_id ?? "");
-  if (!c.state.charges.has(charge)) throw badRequest("CHARGE_NOT_FOUND");
+  // a charge is refunded to the user who paid it: another user's id does not find it
+  if (c.state.charges.get(charge) !== Number(c.params.user_id)) throw badRequest("CHARGE_NOT_FOUND");
   if (c.state.refunded.has(charge)) throw badRequest("CHARGE_ALREADY_REFUNDED");
   c.state.refunded.add(charge);
   return true;

@@ -24,7 +24,7 @@ export function userMessage(w: World, state: BotState, from: FakeUser, fields: R
   };
   state.store(message);
   // A paid invoice: its charge can be refunded (refundStarPayment) once.
-  if (fields.successful_payment) state.charges.add(String(fields.successful_payment.telegram_payment_charge_id));
+  if (fields.successful_payment) state.charges.set(String(fields.successful_payment.telegram_payment_charge_id), from.id);
   return state.updates.push({ message });
 }
 
