@@ -79,6 +79,26 @@ describe("admin login", () => {
     expect(out.headers.getSetCookie()[0]).toContain("Path=/admin"); // the path it was set with, or the browser keeps it
   });
 
+  test("logout ends every admin session issued until then, a copied cookie too, also after a restart; only the admin's own page can", async () => {
+    const status = async (cookie: string) => (await t.call("GET", "/admin/api/status", { cookie })).body.authenticated;
+    const here = await adminLogin(t);
+    const copied = await adminLogin(t); // the same admin in another browser, or a stolen copy
+    // nobody else ends them: an anonymous logout, or the admin's cookie sent by another site's page
+    await t.call("POST", "/admin/api/logout", {});
+    await t.call("POST", "/admin/api/logout", { cookie: copied, headers: { origin: "http://evil.localhost", "sec-fetch-site": "same-site" } });
+    expect([await status(here), await status(copied)]).toEqual([true, true]);
+    // the admin's own logout, one millisecond on: every cookie issued until then is void
+    await Bun.sleep(2);
+    expect((await t.call("POST", "/admin/api/logout", { cookie: here, headers: { origin: "http://localhost", "sec-fetch-site": "same-origin" } })).status).toBe(302);
+    expect([await status(here), await status(copied)]).toEqual([false, false]);
+    expect((await t.call("GET", "/admin/api/app-settings", { cookie: copied })).status).toBe(401);
+    // kept in the database: a restart (settings read anew) keeps them void
+    t.ctx.settings.reload();
+    expect(await status(copied)).toBe(false);
+    await Bun.sleep(2);
+    expect(await status(await adminLogin(t))).toBe(true);
+  });
+
   test("cookie: signed, expiring, bound to the key", () => {
     const now = Date.now();
     const c = issueAdminCookie("k1", now);
@@ -89,6 +109,9 @@ describe("admin login", () => {
     expect(verifyAdminCookie("k1", `${Number(exp) + 1000}.${sig}`, now)).toBe(false);
     expect(verifyAdminCookie("k1", { a: 1 }, now)).toBe(false);
     expect(verifyAdminCookie(null, c, now)).toBe(false);
+    // issued before a logout's time: void
+    expect(verifyAdminCookie("k1", c, now, now + 1)).toBe(false);
+    expect(verifyAdminCookie("k1", c, now, now)).toBe(true);
   });
 });
 

@@ -1,7 +1,7 @@
 // The authorization matrix's rows (docs/api.md): every endpoint, the body a valid call
 // sends, and the expected status per kind of caller. Used by the matrix test and the secret scan.
 import type { CallOptions } from "../support/app";
-import { loginAs } from "../support/app";
+import { adminLogin, loginAs } from "../support/app";
 import { COLLAB, fill, makeFixture, OWNER, STRANGER, withLivePreview, type Hardening, type Ids } from "./fixture";
 
 export const CALLERS = ["none", "stranger", "collab", "owner", "managerForOwner", "managerForStranger", "admin"] as const;
@@ -304,5 +304,7 @@ export async function runRow(h: Hardening, row: Row, callers: readonly Caller[],
     results.push({ caller, path, expected, r });
   }
   if (row.path === "/api/auth/logout") await freshSessions(h);
+  // the admin's logout ends every admin session issued until then (docs/security.md "Admin area")
+  if (row.path === "/admin/api/logout") h.admin = await adminLogin(h.t);
   return results;
 }

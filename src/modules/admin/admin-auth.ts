@@ -16,15 +16,19 @@ export function issueAdminCookie(adminKey: string, now = Date.now()): string {
   return `${exp}.${hmacHex(derivedKey(adminKey), `admin:${exp}`)}`;
 }
 
-export function verifyAdminCookie(adminKey: string | null, value: unknown, now = Date.now()): boolean {
+/** `validFrom`: cookies issued before it are void (a logout ended them). */
+export function verifyAdminCookie(adminKey: string | null, value: unknown, now = Date.now(), validFrom = 0): boolean {
   if (!adminKey || typeof value !== "string" || value.length > 200) return false;
   const dot = value.indexOf(".");
   if (dot <= 0) return false;
   const exp = value.slice(0, dot);
   if (!/^\d{1,15}$/.test(exp)) return false;
   if (!safeEqual(value.slice(dot + 1), hmacHex(derivedKey(adminKey), `admin:${exp}`))) return false;
-  return Number(exp) > now;
+  return Number(exp) > now && Number(exp) - ADMIN_TTL_S * 1000 >= validFrom;
 }
+
+/** The request's admin cookie opens the admin area: signed, not expired, not ended by a logout. */
+export const adminSession = (ctx: AppContext, value: unknown): boolean => verifyAdminCookie(ctx.config.adminKey, value, Date.now(), ctx.settings.adminSessionsFrom());
 
 /** Constant-time check of a submitted admin key. */
 export function adminKeyMatches(adminKey: string | null, submitted: unknown): boolean {
@@ -46,7 +50,7 @@ export const adminGuard = (ctx: AppContext) =>
     admin: {
       // `transform` runs before body validation: no admin session is 401 whatever the body.
       transform({ cookie, request }) {
-        if (!verifyAdminCookie(ctx.config.adminKey, cookie[ADMIN_COOKIE]?.value)) {
+        if (!adminSession(ctx, cookie[ADMIN_COOKIE]?.value)) {
           throw new AppError(401, "ADMIN_UNAUTHORIZED", "Admin session required: log in at /admin/login");
         }
         // The admin cookie is SameSite=Lax too: a page of the same site could post a form that

@@ -5,7 +5,8 @@ import type { AppContext } from "../../context";
 import { AppError, badRequest, toAppError } from "../../errors";
 import { parsePositiveId } from "../../http/params";
 import { settingsPutSchema } from "../settings/model";
-import { ADMIN_COOKIE, adminCookieOptions, adminGuard, adminKeyMatches, issueAdminCookie, verifyAdminCookie } from "./admin-auth";
+import { ADMIN_COOKIE, adminCookieOptions, adminGuard, adminKeyMatches, adminSession, issueAdminCookie } from "./admin-auth";
+import { crossSiteWrite, ownHostsOf } from "../../http/same-origin";
 import { adminPatCreateSchema } from "./model";
 import { clientAddress, FailureLadder, LOCK_MS, rateLimited } from "../../http/rate-limit";
 import { hubPage } from "./pages/hub";
@@ -22,7 +23,7 @@ const waitOf = (raw: string | undefined) => (raw && /^\d{1,4}$/.test(raw) && Num
 
 export const adminRoutes = (ctx: AppContext) => {
   const ladder = new FailureLadder(ctx.config.limits.adminLoginFreeFailures);
-  const loggedIn = (cookie: Record<string, { value?: unknown }>) => verifyAdminCookie(ctx.config.adminKey, cookie[ADMIN_COOKIE]?.value);
+  const loggedIn = (cookie: Record<string, { value?: unknown }>) => adminSession(ctx, cookie[ADMIN_COOKIE]?.value);
 
   return (
     new Elysia({ prefix: "/admin" })
@@ -53,7 +54,10 @@ export const adminRoutes = (ctx: AppContext) => {
         cookie[ADMIN_COOKIE].set({ value: issueAdminCookie(ctx.config.adminKey), ...adminCookieOptions(ctx) });
         return redirect(ctx.settings.isSetUp() ? "/admin" : "/admin/settings");
       })
-      .post("/api/logout", ({ cookie }) => {
+      .post("/api/logout", async ({ cookie, request }) => {
+        // A logout ends every admin session issued until now, so a copied cookie is void too; only
+        // the admin's own page may do that (anyone else could log the admin out at will).
+        if (loggedIn(cookie) && !crossSiteWrite(request, ownHostsOf(ctx.config.webhookBaseUrl))) await ctx.settings.endAdminSessions();
         cookie[ADMIN_COOKIE].set({ value: "", ...adminCookieOptions(ctx), maxAge: 0 });
         return redirect("/admin/login");
       })

@@ -10,7 +10,7 @@ import { allSettings, putSettings } from "./queries";
 const EMPTY_MESSENGER: StoredMessenger = { clientId: "", botUsername: "", clientSecret: "", botToken: "" };
 
 export class SettingsService {
-  private cache: { auth: StoredAuth | null; messenger: StoredMessenger; platform: StoredPlatform; operators: Set<number> } | null = null;
+  private cache: { auth: StoredAuth | null; messenger: StoredMessenger; platform: StoredPlatform; operators: Set<number>; adminSessionsFrom: number } | null = null;
 
   constructor(
     private readonly db: Db,
@@ -26,8 +26,20 @@ export class SettingsService {
     };
     const platform: StoredPlatform = { operatorIds: "", ...(get("platform") ?? {}) };
     const operators = new Set(platform.operatorIds.split(",").filter(Boolean).map(Number));
-    this.cache = { auth: get("auth"), messenger: { ...EMPTY_MESSENGER, ...(get("messenger") ?? {}) }, platform, operators };
+    const adminSessionsFrom = Number(get("adminSessions")?.from) || 0;
+    this.cache = { auth: get("auth"), messenger: { ...EMPTY_MESSENGER, ...(get("messenger") ?? {}) }, platform, operators, adminSessionsFrom };
     return this.cache;
+  }
+
+  /** Admin cookies issued before this time (ms) are void: the admin logged out then (docs/security.md "Admin area"). */
+  adminSessionsFrom(): number {
+    return this.load().adminSessionsFrom;
+  }
+
+  /** Ends every admin session issued until now, across restarts. */
+  async endAdminSessions(now = Date.now()) {
+    await putSettings(this.db, [["adminSessions", { from: now }]]);
+    this.cache = null;
   }
 
   loginMode(): LoginMode | null {
