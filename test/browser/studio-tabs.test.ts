@@ -143,6 +143,10 @@ describe.skipIf(!haveChromium)("Studio tabs in Chromium", () => {
     await page.getByRole("button", { name: "Add collaborator" }).click();
     const team = page.getByTestId("team-list");
     await team.getByText("5151").first().waitFor();
+    // someone who never logged in is named by the id once, and said to be so
+    const newcomer = team.locator("li", { hasText: "5151" });
+    expect((await newcomer.textContent())!.match(/5151/g)).toHaveLength(1);
+    await newcomer.getByText("has not logged in yet").waitFor();
     await team.getByRole("button", { name: /^Remove / }).click();
     await team.getByText("5151").first().waitFor({ state: "detached" });
     await page.getByLabel("Admin id", { exact: true }).fill("777");

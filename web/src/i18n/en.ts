@@ -84,7 +84,7 @@ export const en = {
     diff: { added: "added", removed: "removed", changed: "changed", against: "compared with the version before it", first: "the first version: every node is new" },
   },
   team: {
-    title: "Team", hint: "Collaborators can edit the project and run its bots. They log in with their messenger account.", owner: "owner", you: "you", removeName: "Remove {{name}}",
+    title: "Team", hint: "Collaborators can edit the project and run its bots. They log in with their messenger account.", owner: "owner", you: "you", removeName: "Remove {{name}}", notYet: "has not logged in yet",
     messengerId: "Messenger user id", add: "Add collaborator", adminsTitle: "Bot admin ids", adminsHint: "Messenger user ids the bot treats as its administrators (ADMIN_IDS).",
     noAdmins: "No admin ids.", adminId: "Admin id", addAdmin: "Add admin id",
   },

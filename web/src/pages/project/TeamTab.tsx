@@ -51,7 +51,9 @@ export function TeamTab({ projectId }: { projectId: number }) {
           {team.data?.map((m) => (
             <li key={m.userId} className="row between member">
               <span>
-                <strong>{m.name}</strong> <span className="muted small">{m.userId}</span> {m.userId === ownerId && <span className="badge">{t("team.owner")}</span>}
+                {/* the server names someone who never logged in by their id alone: say so rather than repeat it */}
+                {m.name === String(m.userId) ? <strong>{m.userId}</strong> : <><strong>{m.name}</strong> <span className="muted small">{m.userId}</span></>}{" "}
+                {m.name === String(m.userId) && <span className="muted small">{t("team.notYet")}</span>} {m.userId === ownerId && <span className="badge">{t("team.owner")}</span>}
                 {m.userId === me?.id && <span className="badge">{t("team.you")}</span>}
               </span>
               {m.userId !== ownerId && (
