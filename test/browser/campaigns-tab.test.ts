@@ -321,6 +321,23 @@ describe.skipIf(!haveChromium)("Campaigns tab in Chromium", () => {
     expect(b.errors.filter((e) => !e.includes("status of 400"))).toEqual([]);
   }, 60_000);
 
+
+  test("a new campaign's schedule starts on the clock of the browser's own zone; the API's default stays UTC", async () => {
+    const tokyo = await env.browser({ timezoneId: "Asia/Tokyo" });
+    await tokyo.page.goto(`${env.base}/projects/${env.projectId}/campaigns?token=${env.tokenId}&campaign=new`);
+    const box = tokyo.page.getByTestId("campaign-wizard");
+    await box.getByLabel("Name").fill("Tokyo morning");
+    await box.getByRole("button", { name: "Next" }).click();
+    await box.getByLabel("Message", { exact: true }).fill("Ohayo, {first_name}.");
+    await box.getByRole("button", { name: "Next" }).click();
+    await box.getByText("Send a test to").waitFor();
+    await box.getByRole("button", { name: "Next" }).click();
+    await box.getByLabel("At a date and time").check();
+    expect(await box.getByLabel("Time zone").inputValue()).toBe("Asia/Tokyo");
+    const created = (await env.t.call("GET", `/api/bot/tokens/${env.tokenId}/campaigns`, { cookie: env.cookie })).body.items.find((c: { name: string }) => c.name === "Tokyo morning");
+    await env.t.call("DELETE", `/api/bot/tokens/${env.tokenId}/campaigns/${created.id}`, { cookie: env.cookie });
+    await tokyo.close();
+  }, 30_000);
   test("an album: two photos added one by one, previewed as a grid with the caption, buttons refused, saved as mediaIds; a test delivers one media group", async () => {
     const { page } = b;
     const png = Uint8Array.from("\x89PNG\r\n\x1a\n", (c) => c.charCodeAt(0));

@@ -22,7 +22,8 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-export async function launchBrowser(opts: { viewport?: { width: number; height: number }; colorScheme?: "light" | "dark"; locale?: string } = {}): Promise<Browser> {
+/** `timezoneId`: the browser's own time zone (UTC unless given, so no test depends on the machine's). */
+export async function launchBrowser(opts: { viewport?: { width: number; height: number }; colorScheme?: "light" | "dark"; locale?: string; timezoneId?: string } = {}): Promise<Browser> {
   const { chromium } = await import("playwright-core");
   const profile = mkdtempSync(join(tmpdir(), "botloom-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
@@ -31,6 +32,7 @@ export async function launchBrowser(opts: { viewport?: { width: number; height: 
     viewport: opts.viewport ?? { width: 1280, height: 800 },
     colorScheme: opts.colorScheme ?? "light",
     locale: opts.locale ?? "en-US",
+    timezoneId: opts.timezoneId ?? "UTC",
     args: [
       "--no-sandbox",
       "--disable-gpu",

@@ -9,7 +9,7 @@ import { ErrorLine } from "../../../components/ui";
 import { draftsOf, rowsOf } from "../dialogs/MessageParts";
 import { campaignsApi, type Audience, type Campaign, type CampaignInput } from "./api";
 import { AudienceStep } from "./AudienceStep";
-import { isoToZoned, ZONE, zonedToIso } from "./bits";
+import { browserZone, isoToZoned, zonedToIso } from "./bits";
 import { mediaFields } from "./MediaList";
 import { isAlbum, limitOf, MessageStep, type MessageDraft } from "./MessageStep";
 import { usePeople } from "./people";
@@ -29,7 +29,7 @@ export function Wizard({ projectId, tokenId, campaign, onSaved, onClose }: { pro
   const [typedIds, setTypedIds] = useState((campaign?.audience.userIds ?? []).join(", "));
   const [message, setMessage] = useState<MessageDraft>({ text: campaign?.message.text ?? "", format: campaign?.message.format ?? "none", media: campaign?.message.mediaIds ?? (campaign?.message.mediaId ? [campaign.message.mediaId] : []), buttons: draftsOf(campaign?.message.buttons) });
   const [sampleId, setSampleId] = useState("");
-  const [zone, setZone] = useState(campaign?.timeZone ?? ZONE);
+  const [zone, setZone] = useState(campaign?.timeZone ?? browserZone);
   const [when, setWhen] = useState<When>(campaign?.scheduledAt ? { kind: "later", at: isoToZoned(campaign.scheduledAt, campaign.timeZone) } : { kind: "now" });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

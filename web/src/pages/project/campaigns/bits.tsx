@@ -30,6 +30,15 @@ export function Progress({ campaign }: { campaign: Pick<Campaign, "counts" | "au
 /** A campaign's zone when it names none (docs/campaigns.md#schedules). */
 export const ZONE = "UTC";
 
+/** The zone a new campaign's schedule starts in: the browser's own (a person writes 10:00 on their clock), else UTC. */
+export function browserZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || ZONE;
+  } catch {
+    return ZONE;
+  }
+}
+
 /** The zones the browser knows, UTC first (for the schedule's zone picker). */
 export function zoneChoices(current: string): string[] {
   const all = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
