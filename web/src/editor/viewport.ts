@@ -13,17 +13,21 @@ export function canvasAspect(): number | undefined {
   return r && r.height > 0 ? r.width / r.height : undefined;
 }
 
-/** The part of the canvas not covered by the floating panels (screen pixels). */
+/**
+ * The part of the canvas not covered by the floating panels (screen pixels): the palette, the
+ * properties, and the warnings box over the top middle (a node under it shows no header to click).
+ */
 export function visibleRegion(): { left: number; top: number; right: number; bottom: number } | null {
   const el = document.querySelector(".ed-canvas")?.getBoundingClientRect();
   if (!el || el.width === 0) return null;
   const v = { left: el.left, top: el.top, right: el.right, bottom: el.bottom };
-  for (const o of document.querySelectorAll(".ed-center .ed-palette, .ed-center .ed-props-dock")) {
+  for (const o of document.querySelectorAll(".ed-center .ed-palette, .ed-center .ed-props-dock, .ed-center .ed-warnbox")) {
     const r = o.getBoundingClientRect();
     if (r.width === 0) continue;
     if (r.width < el.width / 2 && r.left - el.left < 24) v.left = Math.max(v.left, r.right);
     else if (r.width < el.width / 2 && el.right - r.right < 24) v.right = Math.min(v.right, r.left);
     else if (r.top > el.top + el.height / 3) v.bottom = Math.min(v.bottom, r.top);
+    else if (r.bottom < el.top + el.height / 2) v.top = Math.max(v.top, r.bottom);
   }
   return v;
 }
