@@ -7,12 +7,29 @@ import { labelOf, normalizeDoc, type Doc } from "./document";
 import { diffDocs, type Change } from "./version-diff";
 import type { ProjectRecord } from "./useSave";
 
-/** Nodes only in mine, only in theirs, and in both with different content (version-diff.ts). */
-export function conflictDiff(mine: Doc, theirs: Doc) {
-  const nodes = diffDocs(theirs, mine).sheets.flatMap((s) => s.nodes);
-  const of = (change: Change) => nodes.filter((n) => n.change === change).map((n) => labelOf(n.node));
+/**
+ * Each side's edits since the copy both started from (`base`, the last copy this editor saved or
+ * loaded): a node edited only by them is lost by "keep mine", one edited only by me by "load
+ * theirs", one edited on both sides differently by either (the same edit on both loses nothing). Without the base a node one side edited could not be
+ * told from one both edited, nor an addition from the other side's deletion.
+ */
+export function conflictDiff(base: Doc, mine: Doc, theirs: Doc) {
+  const edits = (d: Doc) => {
+    const m = new Map<string, string>();
+    for (const n of diffDocs(base, d).sheets.flatMap((s) => s.nodes)) if (n.change !== "same") m.set(n.node.id, labelOf(n.node));
+    return m;
+  };
+  const a = edits(mine), b = edits(theirs);
+  const both = diffDocs(theirs, mine).sheets.flatMap((s) => s.nodes).filter((n) => n.change !== "same" && a.has(n.node.id) && b.has(n.node.id));
+  const inBoth = new Set(both.map((n) => n.node.id));
   const count = (d: Doc) => d.sheets.reduce((sum, s) => sum + s.nodes.length, 0);
-  return { onlyMine: of("added"), onlyTheirs: of("removed"), changed: of("changed"), mineCount: count(mine), theirsCount: count(theirs) };
+  return {
+    mine: [...a].filter(([id]) => !b.has(id)).map(([, l]) => l),
+    theirs: [...b].filter(([id]) => !a.has(id)).map(([, l]) => l),
+    both: both.map((n) => labelOf(n.node)),
+    mineCount: count(mine),
+    theirsCount: count(theirs),
+  };
 }
 
 function List({ title, items }: { title: string; items: string[] }) {
@@ -25,9 +42,9 @@ function List({ title, items }: { title: string; items: string[] }) {
   );
 }
 
-export function ConflictDialog({ mine, theirs, onKeepMine, onLoadTheirs }: { mine: Doc; theirs: ProjectRecord; onKeepMine: () => void; onLoadTheirs: () => void }) {
+export function ConflictDialog({ base, mine, theirs, onKeepMine, onLoadTheirs }: { base: Doc; mine: Doc; theirs: ProjectRecord; onKeepMine: () => void; onLoadTheirs: () => void }) {
   const { t } = useTranslation();
-  const d = useMemo(() => conflictDiff(mine, normalizeDoc(theirs.data)), [mine, theirs]);
+  const d = useMemo(() => conflictDiff(base, mine, normalizeDoc(theirs.data)), [base, mine, theirs]);
   return (
     <div className="ed-modal" role="alertdialog" aria-labelledby="ed-conflict-title">
       <div className="ed-modal-box">
@@ -35,9 +52,9 @@ export function ConflictDialog({ mine, theirs, onKeepMine, onLoadTheirs }: { min
         <p>{t("editor.conflict.text", { at: new Date(theirs.updatedAt).toLocaleString() })}</p>
         <div className="ed-diff">
           <p className="small">{t("editor.conflict.counts", { mine: d.mineCount, theirs: d.theirsCount })}</p>
-          <List title={t("editor.conflict.onlyMine")} items={d.onlyMine} />
-          <List title={t("editor.conflict.onlyTheirs")} items={d.onlyTheirs} />
-          <List title={t("editor.conflict.changed")} items={d.changed} />
+          <List title={t("editor.conflict.editedMine")} items={d.mine} />
+          <List title={t("editor.conflict.editedTheirs")} items={d.theirs} />
+          <List title={t("editor.conflict.editedBoth")} items={d.both} />
         </div>
         <div className="ed-modal-actions">
           <button type="button" className="primary" onClick={onKeepMine}>{t("editor.conflict.keepMine")}</button>

@@ -33,6 +33,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
   const { t } = useTranslation();
   const flow = useReactFlow();
   const doc = useEditor(store, (s) => s.doc);
+  const savedDoc = useEditor(store, (s) => s.saved);
   const canUndo = useEditor(store, (s) => s.past.length > 0);
   const canRedo = useEditor(store, (s) => s.future.length > 0);
   const hasSelection = useEditor(store, (s) => s.selected.length > 0);
@@ -216,7 +217,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
       )}
       {s.error && <p className="error small" role="alert">{s.error}</p>}
       {s.remote && <RemoteBanner dirty={s.dirty} onReload={() => s.adopt(s.remote!)} onDismiss={s.dismissRemote} />}
-      {s.conflict && <ConflictDialog mine={doc} theirs={s.conflict} onKeepMine={s.keepMine} onLoadTheirs={() => s.adopt(s.conflict!)} />}
+      {s.conflict && <ConflictDialog base={savedDoc} mine={doc} theirs={s.conflict} onKeepMine={s.keepMine} onLoadTheirs={() => s.adopt(s.conflict!)} />}
       <SheetTabs store={store} readOnly={phone} />
       {analytics && view === "canvas" && <FunnelBar store={store} projectId={project.id} />}
       <div className={preview && view === "canvas" ? "ed-main with-preview" : "ed-main"}>
