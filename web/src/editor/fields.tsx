@@ -199,7 +199,8 @@ export function BranchesEditor({ ctx }: { ctx: FieldCtx }) {
           <div className="ed-button-row">
             <input aria-label={t("editor.props.branchLabel")} placeholder={t("editor.props.branchLabel")} value={String(b.label ?? "")} onChange={(e) => set({ label: e.target.value })} />
             <select aria-label={t("editor.props.operator")} value={String(b.operator ?? "equals")} onChange={(e) => set({ operator: e.target.value })}>
-              {OPERATORS.map((o) => <option key={o} value={o}>{o}</option>)}
+              {/* an operator this list lacks (a file from elsewhere) is offered as it is rather than shown as the first */}
+              {(OPERATORS.includes(String(b.operator ?? "equals")) ? OPERATORS : [String(b.operator), ...OPERATORS]).map((o) => <option key={o} value={o}>{t(`editor.choices.operator.${o}`, { defaultValue: o })}</option>)}
             </select>
             {!NO_VALUE.has(String(b.operator)) && <input aria-label={t("editor.props.value")} placeholder={t("editor.props.value")} value={String(b.value ?? "")} onChange={(e) => set({ value: e.target.value })} />}
             {b.operator === "between" && <input aria-label={t("editor.props.value2")} value={String(b.value2 ?? "")} onChange={(e) => set({ value2: e.target.value })} />}

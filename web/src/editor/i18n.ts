@@ -78,6 +78,12 @@ const en = {
     aiFormatMode: { none: "Plain text", html: "HTML", markdown: "Markdown" },
     connectionSource: { builtin: "Project tables (SQLite)", env: "External PostgreSQL" },
     resultFormat: { json: "All rows (list)", first_row: "First row", text: "Text, a line per row", affected: "Rows changed" },
+    operator: {
+      equals: "equals", not_equals: "does not equal", contains: "contains", not_contains: "does not contain", starts_with: "starts with", ends_with: "ends with", matches: "matches the pattern (regex)",
+      filled: "is filled in", empty: "is empty", greater_than: "is greater than", greater_or_equal: "is at least", less_than: "is less than", less_or_equal: "is at most", between: "is between",
+      is_even: "is even", is_odd: "is odd", divisible_by: "is divisible by", is_private: "chat is private", is_group: "chat is a group", is_channel: "chat is a channel",
+      is_admin: "user is a chat admin", is_premium: "user has Telegram Premium", is_bot: "user is a bot", is_subscribed: "user is subscribed to the channel", is_not_subscribed: "user is not subscribed to the channel", else: "otherwise (always)",
+    },
   },
   props: {
     title: "Properties", none: "Select a node to edit it.", many: "{{count}} nodes selected.", rawOnly: "Edit this node's fields in JSON mode.", structuredInJson: "Lists and objects ({{fields}}) are edited in JSON mode.", rawJson: "Node data (JSON)", rawObject: "Node data must be a JSON object", applyJson: "Apply JSON",
@@ -147,6 +153,12 @@ const ru: Shape<typeof en> = {
     aiFormatMode: { none: "Обычный текст", html: "HTML", markdown: "Markdown" },
     connectionSource: { builtin: "Таблицы проекта (SQLite)", env: "Внешний PostgreSQL" },
     resultFormat: { json: "Все строки (список)", first_row: "Первая строка", text: "Текст, строка на запись", affected: "Изменено строк" },
+    operator: {
+      equals: "равно", not_equals: "не равно", contains: "содержит", not_contains: "не содержит", starts_with: "начинается с", ends_with: "заканчивается на", matches: "подходит под шаблон (regex)",
+      filled: "заполнено", empty: "пусто", greater_than: "больше", greater_or_equal: "не меньше", less_than: "меньше", less_or_equal: "не больше", between: "между",
+      is_even: "чётное", is_odd: "нечётное", divisible_by: "делится на", is_private: "личный чат", is_group: "чат — группа", is_channel: "чат — канал",
+      is_admin: "пользователь — админ чата", is_premium: "у пользователя Telegram Premium", is_bot: "пользователь — бот", is_subscribed: "подписан на канал", is_not_subscribed: "не подписан на канал", else: "иначе (всегда)",
+    },
   },
   props: {
     title: "Свойства", none: "Выберите узел, чтобы его изменить.", many: "Выбрано узлов: {{count}}.", rawOnly: "Поля этого узла меняются в режиме JSON.", structuredInJson: "Списки и объекты ({{fields}}) меняются в режиме JSON.", rawJson: "Данные узла (JSON)", rawObject: "Данные узла должны быть JSON-объектом", applyJson: "Применить JSON",
