@@ -229,7 +229,7 @@ export function AssignmentsEditor({ ctx }: { ctx: FieldCtx }) {
           <div className="ed-button-row">
             <input aria-label={t("editor.props.variable")} list="ed-variables" placeholder={t("editor.props.variable")} value={String(a.variable ?? "")} onChange={(e) => set({ variable: e.target.value })} />
             <select aria-label={t("editor.props.mode")} value={String(a.mode ?? "text")} onChange={(e) => set({ mode: e.target.value })}>
-              {(ASSIGN_MODES.includes(String(a.mode ?? "text")) ? ASSIGN_MODES : [String(a.mode), ...ASSIGN_MODES]).map((m) => <option key={m} value={m}>{m}</option>)}
+              {(ASSIGN_MODES.includes(String(a.mode ?? "text")) ? ASSIGN_MODES : [String(a.mode), ...ASSIGN_MODES]).map((m) => <option key={m} value={m}>{t(`editor.choices.mode.${m}`, { defaultValue: m })}</option>)}
             </select>
             <input aria-label={t("editor.props.value")} placeholder={t("editor.props.value")} value={String(a.value ?? "")} onChange={(e) => set({ value: e.target.value })} />
             {a.mode === "regex_extract" && <input aria-label={t("editor.props.pattern")} placeholder="regex" value={String(a.pattern ?? "")} onChange={(e) => set({ pattern: e.target.value })} />}

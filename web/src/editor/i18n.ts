@@ -84,6 +84,14 @@ const en = {
       is_even: "is even", is_odd: "is odd", divisible_by: "is divisible by", is_private: "chat is private", is_group: "chat is a group", is_channel: "chat is a channel",
       is_admin: "user is a chat admin", is_premium: "user has Telegram Premium", is_bot: "user is a bot", is_subscribed: "user is subscribed to the channel", is_not_subscribed: "user is not subscribed to the channel", else: "otherwise (always)",
     },
+    mode: {
+      text: "set to the text", set: "set to the text (set)", append: "add to the list", increment: "add to the number", expression: "calculate an expression",
+      regex_extract: "extract by a pattern (regex)", extract_number: "extract the first number", json_get: "take a field of JSON", json_push: "add to a JSON list", json_format: "format a list as lines",
+      array_item: "take an item of a list", array_concat: "join two lists", random_item: "pick a random item", random: "a random number", length: "length or count",
+      lowercase: "lower case", uppercase: "upper case", trim: "trim spaces", substring: "part of the text", split_get: "split and take a part",
+      str_replace: "replace in the text", format_number: "format a number (5 000 000)", format_duration: "seconds as MM:SS", timestamp: "Unix time now (+ seconds)",
+      lookup: "look up in a table", conditional: "choose by a condition",
+    },
   },
   props: {
     title: "Properties", none: "Select a node to edit it.", many: "{{count}} nodes selected.", rawOnly: "Edit this node's fields in JSON mode.", structuredInJson: "Lists and objects ({{fields}}) are edited in JSON mode.", rawJson: "Node data (JSON)", rawObject: "Node data must be a JSON object", applyJson: "Apply JSON",
@@ -158,6 +166,14 @@ const ru: Shape<typeof en> = {
       filled: "заполнено", empty: "пусто", greater_than: "больше", greater_or_equal: "не меньше", less_than: "меньше", less_or_equal: "не больше", between: "между",
       is_even: "чётное", is_odd: "нечётное", divisible_by: "делится на", is_private: "личный чат", is_group: "чат — группа", is_channel: "чат — канал",
       is_admin: "пользователь — админ чата", is_premium: "у пользователя Telegram Premium", is_bot: "пользователь — бот", is_subscribed: "подписан на канал", is_not_subscribed: "не подписан на канал", else: "иначе (всегда)",
+    },
+    mode: {
+      text: "задать текст", set: "задать текст (set)", append: "добавить в список", increment: "прибавить к числу", expression: "вычислить выражение",
+      regex_extract: "извлечь по шаблону (regex)", extract_number: "извлечь первое число", json_get: "взять поле из JSON", json_push: "добавить в JSON-список", json_format: "список строками",
+      array_item: "взять элемент списка", array_concat: "соединить два списка", random_item: "случайный элемент", random: "случайное число", length: "длина или количество",
+      lowercase: "строчными буквами", uppercase: "прописными буквами", trim: "убрать пробелы по краям", substring: "часть текста", split_get: "разбить и взять часть",
+      str_replace: "заменить в тексте", format_number: "форматировать число (5 000 000)", format_duration: "секунды как ММ:СС", timestamp: "Unix-время сейчас (+ секунды)",
+      lookup: "найти в таблице", conditional: "выбрать по условию",
     },
   },
   props: {
