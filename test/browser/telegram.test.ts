@@ -144,7 +144,7 @@ describe.skipIf(!haveChromium)("today's Telegram in Chromium", () => {
     const form = page.getByRole("form", { name: "Profile in Telegram" });
     await form.getByLabel("Name", { exact: true }).fill("Cat shop");
     await form.getByRole("button", { name: "Apply" }).click();
-    await form.getByRole("status").getByText("Done: setMyName, setMyCommands").waitFor();
+    await form.getByRole("status").getByText("Set on Telegram: name, menu commands.").waitFor();
     const calls = fake.calls(bot.token).filter((c) => c.method.startsWith("setMy"));
     expect(calls.map((c) => [c.method, c.params])).toEqual([
       ["setMyName", { name: "Cat shop" }],
