@@ -1,5 +1,5 @@
 // The one place that reads the environment (docs/configuration.md). Everything else receives a Config.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { randomBytes } from "./lib/random";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
@@ -11,9 +11,15 @@ import { normalizeAddress } from "./lib/client-address";
 const LOG_LEVELS = ["silent", "error", "warn", "info", "debug", "trace"] as const;
 
 const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(5000),
+  // Decimal digits only: Number() read " " as 0 (a random port) and "0x50" as 80.
+  PORT: z
+    .string()
+    .default("5000")
+    .refine((v) => /^\d{1,5}$/.test(v) && Number(v) <= 65535, "PORT must be a port number from 0 to 65535")
+    .transform(Number),
   HOST: z.string().min(1).default("0.0.0.0"),
-  NODE_ENV: z.string().optional(),
+  // A misspelt "production" (prod, Production) silently gave cookies without Secure.
+  NODE_ENV: z.enum(["production", "development", "test"], "NODE_ENV must be production, development or test").optional(),
   DATA_DIR: z.string().min(1).default("./data"),
   BOTS_DIR: z.string().min(1).default("./bots"),
   UPLOADS_DIR: z.string().min(1).default("./uploads"),
@@ -259,12 +265,47 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
 }
 
+/** Why `path` cannot be (or become) a folder this process writes in, or null when it can. */
+function unwritableFolder(path: string): string | null {
+  // A folder not made yet is made by `--init`, the first bot or the first upload: then its nearest
+  // existing parent must let it be made.
+  let existing = path;
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  try {
+    if (!statSync(existing).isDirectory()) return existing === path ? "it is a file" : `${existing} is a file`;
+    accessSync(existing, constants.W_OK | constants.X_OK);
+    return null;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+}
+
+/**
+ * `serve`: BOTS_DIR and UPLOADS_DIR must be folders the server can write in. Found out later, a bad
+ * one made a server that answered but could not start a bot or keep an upload, or failed with a
+ * line that blamed the database.
+ */
+export function checkFolders(config: Pick<Config, "botsDir" | "uploadsDir">) {
+  for (const [name, path] of [["BOTS_DIR", config.botsDir], ["UPLOADS_DIR", config.uploadsDir]] as const) {
+    const reason = unwritableFolder(path);
+    if (reason) throw new ConfigError(`${name} ${path} is not a writable folder (${reason})`);
+  }
+}
+
+function makeFolder(name: string, path: string, mode?: number) {
+  try {
+    mkdirSync(path, { recursive: true, mode });
+  } catch (e) {
+    throw new ConfigError(`${name} ${path} is not a writable folder (${e instanceof Error ? e.message : String(e)})`);
+  }
+}
+
 /** `serve --init`: create the folders and, when no key is configured, a random admin key in DATA_DIR. */
 export function initDataDir(config: Config): { createdKey: string | null } {
   // The database and bot folders hold bot tokens: only the server's account may enter them.
   writeInDataDir(config.dataDir, () => mkdirSync(config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE }));
-  mkdirSync(config.botsDir, { recursive: true, mode: PRIVATE_DIR_MODE });
-  mkdirSync(config.uploadsDir, { recursive: true });
+  makeFolder("BOTS_DIR", config.botsDir, PRIVATE_DIR_MODE);
+  makeFolder("UPLOADS_DIR", config.uploadsDir);
   if (config.adminKey) return { createdKey: null };
   const key = randomBytes(24).toString("base64url");
   writeInDataDir(config.dataDir, () => writeFileSync(join(config.dataDir, "admin.key"), key + "\n", { mode: 0o600 }));

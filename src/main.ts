@@ -5,7 +5,7 @@
 // listens (src/listener.ts, bench/cold-start.ts).
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { ConfigError, initDataDir, loadConfig, type Config } from "./config";
+import { checkFolders, ConfigError, initDataDir, loadConfig, type Config } from "./config";
 import { migrationsCurrent, openSqlite } from "./db/sqlite";
 import { looseModeWarnings } from "./lib/file-modes";
 import { checkpointOffThread, type Checkpointer } from "./db/checkpointer";
@@ -50,6 +50,20 @@ function openingDatabases<T>(config: Config, open: () => T): T {
   }
 }
 
+/**
+ * A HOST that is no address of this machine failed with Bun's bare "ENOENT: no such file or
+ * directory, listen": say which setting. A port in use keeps Bun's own line, which names it.
+ */
+function listening<T>(config: Config, open: () => T): T {
+  try {
+    return open();
+  } catch (e) {
+    const reason = e instanceof Error ? e.message : String(e);
+    if (/in use/i.test(reason)) throw e;
+    throw new ConfigError(`cannot listen on HOST ${config.host}, PORT ${config.port} (${reason}): HOST must be an address of this machine, such as 0.0.0.0 or 127.0.0.1`);
+  }
+}
+
 async function serve(init: boolean) {
   // Stop signals are ours from the first line: one that came between writing the pid file and
   // registering these (the logging in between took milliseconds) killed the process with the
@@ -73,6 +87,7 @@ async function serve(init: boolean) {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   log = logger;
+  checkFolders(config);
   const created = init ? initDataDir(config).createdKey : null;
   const sqlite = openingDatabases(config, () => openSqlite(config.databasePath));
   stopRunning = async () => closeNow(sqlite);
@@ -96,7 +111,7 @@ async function serve(init: boolean) {
   // Listening comes right after the database: the health probe is answered from here on, every
   // other request waits for the app (src/listener.ts). Templates count as loaded once the context
   // below has checked them.
-  const listener = listen({ host: config.host, port: config.port, health: () => healthStatus(sqlite, false) });
+  const listener = listening(config, () => listen({ host: config.host, port: config.port, health: () => healthStatus(sqlite, false) }));
   // While the app loads a stop ends what exists by then: held requests are closed, not answered.
   stopRunning = async () => {
     await listener.server.stop(true);

@@ -3,7 +3,7 @@
 // fails in that window fails as before, closes what it held and leaves no pid file; a port or a
 // DATA_DIR already served by another server is refused, not shared.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -222,8 +222,9 @@ describe("where and how it listens", () => {
 describe("a start that cannot finish", () => {
   test("a failure while the app loads: its one line, exit 2, no pid file, held requests closed", async () => {
     const dir = folder();
-    // buildContext reads BOTS_DIR's bot folders: a plain file there fails the start after listening.
-    writeFileSync(join(dir, "bots"), "not a folder");
+    // buildContext reads the .env of each bot folder in BOTS_DIR: a folder in its place fails the
+    // start after listening (a BOTS_DIR that is no folder is refused before, src/config.ts).
+    mkdirSync(join(dir, "bots", "bot_1_1", ".env"), { recursive: true });
     const port = await freePort();
     const proc = spawnServe(dir, port);
     const held: Promise<string>[] = [];
@@ -244,7 +245,7 @@ describe("a start that cannot finish", () => {
     await sending;
     const stderr = await new Response(proc.stderr).text();
     expect(code).toBe(2);
-    expect(stderr.trim().split("\n").at(-1)).toMatch(/^botloom: cannot open the database .*botloom\.db: ENOTDIR: not a directory, scandir '.*bots'/);
+    expect(stderr.trim().split("\n").at(-1)).toMatch(/^botloom: cannot open the database .*botloom\.db: EISDIR: illegal operation on a directory/);
     expect(existsSync(join(dir, "data", "botloom.pid"))).toBe(false);
     // Nothing is left waiting for an app that will never come.
     const settled = await Promise.race([Promise.all(held), Bun.sleep(5000).then(() => null)]);
