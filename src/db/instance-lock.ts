@@ -8,19 +8,28 @@ import { join } from "node:path";
 import { createPrivateFile } from "../lib/file-modes";
 
 /** Held for the life of the process (a collected connection would release the lock). */
-const held: Database[] = [];
+const held: { release(): void }[] = [];
 
-/** Takes DATA_DIR's lock; false when another process holds it. The folder must exist. */
-export function lockDataDir(dataDir: string): boolean {
+/**
+ * Takes DATA_DIR's lock until `release()`; null when another process holds it. The folder must
+ * exist. `restore` holds it while it swaps the databases, so no server starts on them meanwhile.
+ */
+export function tryLockDataDir(dataDir: string): { release(): void } | null {
   const file = join(dataDir, "botloom.lock");
   createPrivateFile(file);
   const db = new Database(file);
   try {
     db.exec("BEGIN EXCLUSIVE");
-    held.push(db);
-    return true;
   } catch {
     db.close();
-    return false;
+    return null;
   }
+  return { release: () => db.close() };
+}
+
+/** Takes DATA_DIR's lock for the life of the process; false when another process holds it. */
+export function lockDataDir(dataDir: string): boolean {
+  const lock = tryLockDataDir(dataDir);
+  if (lock) held.push(lock);
+  return lock !== null;
 }

@@ -1,5 +1,6 @@
-// DATA_DIR/botloom.pid: written by a running server so that offline commands (restore) can refuse
-// to replace a database under it. A file left by a killed server names a dead process and is ignored.
+// DATA_DIR/botloom.pid: written by a running server so that a refusal (a second `serve`, `restore`)
+// can name it. Whether a server runs is the lock's to say (src/db/instance-lock.ts): a file left by
+// a killed server may name a pid that another process has since been given.
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PRIVATE_FILE_MODE } from "./file-modes";

@@ -219,18 +219,26 @@ describe("botloom backup / restore", () => {
       expectRefused(await archive("damaged.tar.gz", { [MANIFEST_NAME]: manifest, "botloom.db": ok, "projects/5.db": damaged }), /projects\/5\.db/);
     });
 
-    test("while a server runs on the same DATA_DIR", async () => {
+    test("while a server runs on the same DATA_DIR: its lock says so, not the pid file", async () => {
       const ok = await archive("fine.tar.gz", { [MANIFEST_NAME]: manifest, "botloom.db": botloomDb("plain-ok3.db", () => {}) });
-      // This test process stands in for the server: a live pid in DATA_DIR/botloom.pid.
+      // This test process stands in for the server: it holds DATA_DIR's lock, as `serve` does.
+      const lock = new Database(join(dataDir, "botloom.lock"));
+      lock.exec("BEGIN EXCLUSIVE");
       writeFileSync(join(dataDir, "botloom.pid"), `${process.pid}\n`);
       try {
-        expectRefused(ok, /is running/);
-      } finally {
+        expectRefused(ok, new RegExp(`a Botloom server \\(pid ${process.pid}\\) is running`));
+        // A server whose pid file was removed still runs: before, the restore went ahead under it.
         rmSync(join(dataDir, "botloom.pid"));
+        expectRefused(ok, /a Botloom server is running/);
+      } finally {
+        lock.close();
       }
-      // A pid file left by a killed server names no live process: the restore goes ahead.
-      writeFileSync(join(dataDir, "botloom.pid"), "2147483646\n");
-      expect(cli(dataDir, ["restore", ok]).code).toBe(0);
+      // A pid file left by a server killed with kill -9 (or a power cut) whose pid now belongs to
+      // another process — here this one — blocks nothing: before, the restore was refused.
+      writeFileSync(join(dataDir, "botloom.pid"), `${process.pid}\n`);
+      const r = cli(dataDir, ["restore", ok]);
+      expect(r.err).toBe("");
+      expect(r.code).toBe(0);
     });
   });
 });

@@ -6,6 +6,7 @@ import type { Config } from "../../config";
 import { checkPlatformDatabase, checkProjectDatabase, isSqliteFile } from "../../db/backup";
 import { makePrivate, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../lib/file-modes";
 import { runningServerPid } from "../../lib/pid-file";
+import { tryLockDataDir } from "../../db/instance-lock";
 import { PLATFORM_DB, readArchive } from "./archive";
 import { stampOf } from "./service";
 
@@ -22,11 +23,16 @@ export interface RestoreResult {
 type RestoreConfig = Pick<Config, "dataDir" | "databasePath" | "projectsDir">;
 
 export async function restoreBackup(config: RestoreConfig, file: string): Promise<RestoreResult> {
-  const pid = runningServerPid(config.dataDir);
-  if (pid !== null) throw new RestoreError(`a Botloom server (pid ${pid}) is running on ${config.dataDir}: stop it first (for example: sudo systemctl stop botloom)`);
   if (!existsSync(file)) throw new RestoreError(`no such file: ${file}`);
-
   mkdirSync(config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  // The server's lock says whether one runs, not the pid file: that file outlives a server killed
+  // by kill -9, the OOM killer or a power cut, and its pid, reused by any other process, refused
+  // the restore; and a server whose pid file was gone had its databases replaced under it.
+  const lock = tryLockDataDir(config.dataDir);
+  if (!lock) {
+    const pid = runningServerPid(config.dataDir);
+    throw new RestoreError(`a Botloom server${pid !== null ? ` (pid ${pid})` : ""} is running on ${config.dataDir}: stop it first (for example: sudo systemctl stop botloom)`);
+  }
   const staging = mkdtempSync(join(config.dataDir, ".restore-"));
   try {
     const plainDatabase = isSqliteFile(file);
@@ -70,6 +76,7 @@ export async function restoreBackup(config: RestoreConfig, file: string): Promis
     return { replacedDir: aside.length ? replacedDir : null, projects: projects.length, plainDatabase };
   } finally {
     rmSync(staging, { recursive: true, force: true });
+    lock.release();
   }
 }
 
