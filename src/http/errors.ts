@@ -31,6 +31,9 @@ function validationMessage(err: any): string {
   return "Request is invalid";
 }
 
+/** SQLite's SQLITE_FULL and the file system's ENOSPC. */
+const DISK_FULL = /database or disk is full|SQLITE_FULL|ENOSPC|no space left on device/i;
+
 export const errorHandler = (log: Logger) =>
   new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, request }) => {
     // A parse hook's own AppError (e.g. 413 for an unsized body over the limit) arrives wrapped.
@@ -54,5 +57,10 @@ export const errorHandler = (log: Logger) =>
       return jsonError(status, status === 413 ? "PAYLOAD_TOO_LARGE" : "VALIDATION_FAILED", status === 413 ? "Request body too large" : "Bad request");
     }
     log.error(`${request.method} ${new URL(request.url).pathname} failed:`, error);
+    // The one failure the admin can act on without reading the log: "Back up now" on a full disk
+    // said only "Internal server error".
+    if (DISK_FULL.test(error instanceof Error ? `${error.message} ${(error as { code?: unknown }).code ?? ""}` : String(error))) {
+      return jsonError(500, "INTERNAL", "The server's disk is full: nothing more can be written until space is freed on it");
+    }
     return jsonError(500, "INTERNAL", "Internal server error");
   });
