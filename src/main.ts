@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { checkFolders, ConfigError, initDataDir, loadConfig, type Config } from "./config";
-import { migrationsCurrent, openSqlite } from "./db/sqlite";
+import { migrationsCurrent, openSqlite, schemaNewerThanThis } from "./db/sqlite";
 import { looseModeWarnings } from "./lib/file-modes";
 import { checkpointOffThread, type Checkpointer } from "./db/checkpointer";
 import { removePidFile, runningServerPid, writePidFile } from "./lib/pid-file";
@@ -94,6 +94,13 @@ async function serve(init: boolean) {
   if (!lockDataDir(config.dataDir)) {
     const pid = runningServerPid(config.dataDir);
     throw new ConfigError(`another Botloom server${pid ? ` (pid ${pid})` : ""} is running on DATA_DIR ${config.dataDir}: stop it first, or give this one a DATA_DIR of its own`);
+  }
+  // Going back to an older executable without restoring the pre-upgrade backup (docs/operations.md
+  // "Upgrade"): the older server started and ran on the newer schema.
+  if (schemaNewerThanThis(sqlite)) {
+    throw new ConfigError(
+      `the database ${config.databasePath} was upgraded by a newer version of Botloom than this one (${VERSION.version}): run that version, or restore the backup made before the upgrade (botloom restore FILE)`,
+    );
   }
   // A first start or an upgrade migrates before listening: health's `database` means migrated, and
   // the app below finds the file current either way.

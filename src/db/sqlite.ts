@@ -46,6 +46,19 @@ export function migrationsCurrent(sqlite: Database): boolean {
   }
 }
 
+/**
+ * Whether a newer Botloom migrated the database: a migration later than every embedded one. The
+ * migrator then sees nothing to do, and this version would run on a schema it does not know.
+ */
+export function schemaNewerThanThis(sqlite: Database): boolean {
+  try {
+    const row = sqlite.query("SELECT max(created_at) AS last FROM __drizzle_migrations").get() as { last: number | string | null } | null;
+    return row?.last != null && Number(row.last) > embeddedMigrations[embeddedMigrations.length - 1]!.when;
+  } catch {
+    return false; // no such table: a new database
+  }
+}
+
 /** Whether the database answers. Cheap enough for a health probe; never throws. */
 export function databaseAnswers(sqlite: Database): boolean {
   try {
