@@ -209,7 +209,7 @@ cat >"$WRAPPER" <<EOF
 #!/bin/sh
 # Botloom CLI with the installed configuration (written by install.sh), for example:
 #   sudo botloom backup                     (an archive in $INSTALL_DIR/data/backups/)
-#   PORT=47020 botloom serve                (a variable set by the caller wins over the file)
+#   LOG_LEVEL=debug botloom backup          (a variable set by the caller wins over the file)
 # The caller's exported variables are saved before the file is read and put back after it.
 __botloom_caller_env="\$(export -p)"
 set -a
