@@ -176,6 +176,7 @@ async function serve(init: boolean) {
     void ctx.bots.resumeAll();
     void ctx.campaigns.resumeAll();
     resume.resolve();
+    ctx.backups.removeLeftovers();
     schedule = scheduleBackups(config.backupSchedule, ctx.backups, ctx.log);
     trashPurge = ctx.projects.scheduleTrashPurge();
   }, BACKGROUND_DELAY_MS);

@@ -30,14 +30,16 @@ export function projectDatabases(projectsDir: string): string[] {
 
 /**
  * Writes the archive to `target` (which must not exist): copies are staged in a private folder
- * beside it, archived into `<target>.partial`, made 0600 and renamed, so a half-written archive
+ * beside it, archived into `<target>.<pid>.partial`, made 0600 and renamed, so a half-written archive
  * never carries the final name.
  */
 export async function writeArchive(platform: Database, projectsDir: string, target: string, now = new Date()): Promise<Manifest> {
   if (existsSync(target)) throw new Error(`${target} already exists`);
   mkdirSync(dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
-  const staging = mkdtempSync(join(dirname(target), ".staging-"));
-  const partial = `${target}.partial`;
+  // The pid in both names lets a later start tell an interrupted backup's leftovers from the work
+  // of a backup still running in another process (BackupService.removeLeftovers).
+  const staging = mkdtempSync(join(dirname(target), `.staging-${process.pid}-`));
+  const partial = `${target}.${process.pid}.partial`;
   try {
     vacuumInto(platform, join(staging, PLATFORM_DB));
     const projects: string[] = [];

@@ -25,6 +25,16 @@ export interface CreatedBackup extends BackupInfo {
   uploadedTo: string | null;
 }
 
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 const pad = (n: number, w = 2) => String(n).padStart(w, "0");
 /** Local time, like the schedule: botloom-YYYYMMDD-HHMMSS. */
 export const stampOf = (d: Date) => `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}-${pad(d.getHours())}${pad(d.getMinutes())}${pad(d.getSeconds())}`;
@@ -78,6 +88,26 @@ export class BackupService {
   /** Writes an archive to a path of the caller's choice (`botloom backup FILE`); no pruning, no upload. */
   async writeTo(target: string) {
     return writeArchive(this.platform(), this.config.projectsDir, target);
+  }
+
+  /**
+   * Removes what backups interrupted by kill -9, the OOM killer or a power cut left in the folder: a
+   * staging folder (copies of every database, bot tokens included) and a half-written archive, which
+   * no listing shows and no pruning removed. Those of a backup still running in another process
+   * (`botloom backup`, named by its pid) are kept. Returns the names removed.
+   */
+  removeLeftovers(): string[] {
+    const dir = this.config.backupsDir;
+    if (!existsSync(dir)) return [];
+    const removed: string[] = [];
+    for (const name of readdirSync(dir)) {
+      const m = /^\.staging-(?:(\d+)-)?[A-Za-z0-9]+$/.exec(name) ?? /^botloom-[\d-]+\.tar\.gz\.(?:(\d+)\.)?partial$/.exec(name);
+      if (!m || (m[1] !== undefined && processAlive(Number(m[1])))) continue;
+      rmSync(join(dir, name), { recursive: true, force: true });
+      removed.push(name);
+    }
+    if (removed.length) this.log.info(`backups: removed what ${removed.length} interrupted backup(s) left behind: ${removed.join(", ")}`);
+    return removed;
   }
 
   /** Deletes the oldest archives beyond `keep`; returns the deleted names. */

@@ -1,0 +1,53 @@
+// A backup interrupted by kill -9, the OOM killer or a power cut leaves its staging folder (a copy of
+// every database, bot tokens included) and its half-written archive in DATA_DIR/backups, where no
+// listing shows them and BACKUP_KEEP never pruned them. The next start of the compiled server
+// removes them, and only them: a running `botloom backup`'s work, archives and other files stay.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { buildBinary, startProcessServer, until, type ProcessServer } from "../support/process";
+
+const ADMIN_KEY = "leftovers-admin-key-0123456789";
+let binary: string;
+let dir: string;
+let server: ProcessServer | null = null;
+
+beforeAll(async () => {
+  binary = await buildBinary(resolve(import.meta.dir, "../.."));
+  dir = mkdtempSync(join(tmpdir(), "botloom-leftovers-"));
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop("SIGKILL");
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+test("the next start removes an interrupted backup's staging folder and partial archive, nothing else", async () => {
+  const backups = join(dir, "data", "backups");
+  mkdirSync(backups, { recursive: true, mode: 0o700 });
+  /** No process has this pid (above Linux's pid_max). */
+  const dead = 2_147_483_646;
+  const staged = (name: string) => {
+    mkdirSync(join(backups, name, "projects"), { recursive: true });
+    writeFileSync(join(backups, name, "botloom.db"), "a copy of the platform database");
+  };
+  const leftovers = [`.staging-${dead}-Ab12Cd`, ".staging-Xy34Zw", `botloom-20260101-030000.tar.gz.${dead}.partial`, "botloom-20260102-030000.tar.gz.partial"];
+  staged(leftovers[0]!);
+  staged(leftovers[1]!);
+  writeFileSync(join(backups, leftovers[2]!), "half an archive");
+  writeFileSync(join(backups, leftovers[3]!), "half an archive");
+  // This test process stands in for a `botloom backup` still running.
+  const running = [`.staging-${process.pid}-Ef56Gh`, `botloom-20260103-030000.tar.gz.${process.pid}.partial`];
+  staged(running[0]!);
+  writeFileSync(join(backups, running[1]!), "an archive being written");
+  const kept = ["botloom-20260101-020000.tar.gz", "notes.txt"];
+  for (const name of kept) writeFileSync(join(backups, name), "kept");
+
+  server = await startProcessServer([binary, "serve"], { cwd: dir, env: { ADMIN_KEY, LOG_LEVEL: "info" } });
+  await until(() => leftovers.every((n) => !existsSync(join(backups, n))), "the leftovers removed");
+  expect(readdirSync(backups).sort()).toEqual([...running, ...kept].sort());
+  expect(server.output()).toContain(`backups: removed what 4 interrupted backup(s) left behind`);
+  expect(await server.stop()).toBe(0);
+  server = null;
+}, 60_000);
