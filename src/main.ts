@@ -60,7 +60,10 @@ function listening<T>(config: Config, open: () => T): T {
   } catch (e) {
     const reason = e instanceof Error ? e.message : String(e);
     if (/in use/i.test(reason)) throw e;
-    throw new ConfigError(`cannot listen on HOST ${config.host}, PORT ${config.port} (${reason}): HOST must be an address of this machine, such as 0.0.0.0 or 127.0.0.1`);
+    const hint = /permission denied|EACCES/i.test(reason)
+      ? "ports below 1024 need privileges: use a PORT of 1024 or more (behind a reverse proxy)"
+      : "HOST must be an address of this machine, such as 0.0.0.0 or 127.0.0.1";
+    throw new ConfigError(`cannot listen on HOST ${config.host}, PORT ${config.port} (${reason}): ${hint}`);
   }
 }
 
