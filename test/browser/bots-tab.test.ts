@@ -2,7 +2,7 @@
 // Russian: the uptime is worded in Russian (not the server's "25s"), every checkbox of a bot's
 // settings and profile keeps its size and sits beside its words, and the profile's Apply says in
 // words what it set on Telegram (not the messenger's method names), or that there is nothing to set
-// (not the server's English refusal).
+// (not the server's English refusal); the settings' "Saved" goes at the next edit.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { haveChromium, warnIfNoChromium, type Browser } from "../support/browser";
 import type { Locator } from "playwright-core";
@@ -81,5 +81,17 @@ describe.skipIf(!haveChromium)("Bots tab in Chromium", () => {
     expect(await profile.textContent()).not.toContain("body is invalid");
     expect(env.fake.calls(env.botToken, "setMyName")).toHaveLength(1);
     expect(b.errors).toEqual([]);
+  }, 30_000);
+
+  test("the settings' Saved shows after a save and goes at the next edit", async () => {
+    const settings = panel().locator("form.settings");
+    await settings.getByRole("button", { name: "Сохранить", exact: true }).click();
+    await settings.getByRole("status").getByText("Сохранено").waitFor();
+    // an edit after it: the form is no longer what is stored
+    await settings.locator("input[name=name]").fill("Пиццерия на углу");
+    await settings.getByRole("status").waitFor({ state: "detached" });
+    await settings.getByRole("button", { name: "Сохранить", exact: true }).click();
+    await settings.getByRole("status").getByText("Сохранено").waitFor();
+    expect((await env.t.call("GET", `/api/bot/projects/${env.projectId}/tokens`, { cookie: env.cookie })).body.items[0].name).toBe("Пиццерия на углу");
   }, 30_000);
 });

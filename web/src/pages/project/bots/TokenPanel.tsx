@@ -68,7 +68,8 @@ export function TokenPanel({ projectId, token: tk }: { projectId: number; token:
       <ErrorLine error={life.error} />
       <details>
         <summary>{t("bots.settings")}</summary>
-        <form className="stack settings" onSubmit={onSave}>
+        {/* "Saved" says the form is what is stored: an edit after it makes that untrue */}
+        <form className="stack settings" onSubmit={onSave} onChange={() => save.isSuccess && save.reset()}>
           <div className="row">
             <label className="grow">
               {t("bots.name")}
