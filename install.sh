@@ -230,6 +230,12 @@ if [ "$UPGRADE" -eq 1 ] && [ -f "$INSTALL_DIR/data/botloom.db" ]; then
   BACKUP="$INSTALL_DIR/backups/before-upgrade-$(date +%Y%m%d-%H%M%S).backup"
   if "$WRAPPER" backup "$BACKUP" >/dev/null 2>&1; then
     echo "Database backed up to $BACKUP"
+    # The three newest are kept: each holds every database, bot tokens included, and upgrades add up.
+    # Their names sort by time, and a glob expands sorted.
+    shopt -s nullglob
+    kept=("$INSTALL_DIR"/backups/before-upgrade-*.backup)
+    shopt -u nullglob
+    if [ "${#kept[@]}" -gt 3 ]; then rm -f -- "${kept[@]:0:${#kept[@]}-3}"; fi
   else
     echo "Warning: the pre-upgrade backup failed; continuing (the database itself is not touched)." >&2
   fi

@@ -161,6 +161,9 @@ describe("install.sh", () => {
     const p = paths();
     writeFileSync(join(p.data, "botloom.db"), "the database");
     const keys = readFileSync(p.env, "utf8");
+    // three earlier upgrades' backups: with the new one, the oldest goes (three are kept)
+    const earlier = ["before-upgrade-20240101-000000.backup", "before-upgrade-20250101-000000.backup", "before-upgrade-20260101-000000.backup"];
+    if (!serviceUserExists) for (const f of earlier) writeFileSync(join(p.backups, f), "old");
     const r = run(["--prefix", prefix, "--binary", stubBinary("1.0.0.2")]);
     expect(r.code).toBe(0);
     expect(Bun.spawnSync([p.binary, "version"]).stdout.toString().trim()).toBe("1.0.0.2");
@@ -171,9 +174,10 @@ describe("install.sh", () => {
     if (serviceUserExists) {
       console.warn("[install test] a real `botloom` user exists here: the pre-upgrade backup runs as that user and is not checked");
     } else {
-      const backups = readdirSync(p.backups).filter((f) => /^before-upgrade-\d{8}-\d{6}\.backup$/.test(f));
-      expect(backups).toHaveLength(1);
-      expect(readFileSync(join(p.backups, backups[0]), "utf8")).toContain(`copy of ${p.data}/botloom.db`);
+      const backups = readdirSync(p.backups).filter((f) => /^before-upgrade-\d{8}-\d{6}\.backup$/.test(f)).sort();
+      expect(backups.slice(0, 2)).toEqual(earlier.slice(1));
+      expect(backups).toHaveLength(3);
+      expect(readFileSync(join(p.backups, backups[2]), "utf8")).toContain(`copy of ${p.data}/botloom.db`);
     }
   });
 
