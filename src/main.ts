@@ -90,7 +90,6 @@ async function serve(init: boolean) {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   log = logger;
-  checkFolders(config);
   const created = init ? initDataDir(config).createdKey : null;
   const sqlite = openingDatabases(config, () => openSqlite(config.databasePath));
   stopRunning = async () => closeNow(sqlite);
@@ -98,6 +97,8 @@ async function serve(init: boolean) {
     const pid = runningServerPid(config.dataDir);
     throw new ConfigError(`another Botloom server${pid ? ` (pid ${pid})` : ""} is running on DATA_DIR ${config.dataDir}: stop it first, or give this one a DATA_DIR of its own`);
   }
+  // After the database: a read-only DATA_DIR is named as such by the database's own open above.
+  checkFolders(config);
   // Going back to an older executable without restoring the pre-upgrade backup (docs/operations.md
   // "Upgrade"): the older server started and ran on the newer schema.
   if (schemaNewerThanThis(sqlite)) {
