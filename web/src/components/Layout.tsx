@@ -19,7 +19,7 @@ export function Layout({ children }: { children: ReactNode }) {
       <a className="skip" href="#main">{t("app.skip")}</a>
       <header className="topbar">
         <Link href="/projects" className="brand">Botloom</Link>
-        <nav aria-label="main">
+        <nav aria-label={t("nav.main")}>
           {nav.map((n) => (
             <Link key={n.href} href={n.href} className={n.active ? "nav-link active" : "nav-link"} aria-current={n.active ? "page" : undefined}>
               {n.label}

@@ -1,5 +1,6 @@
 // Small shared pieces: the error line, a confirmation dialog, a copy button, dates and sizes.
 import { useEffect, useRef, useState, type ReactNode } from "react";
+import i18next from "i18next";
 import { useTranslation } from "react-i18next";
 import { errorText } from "../api/client";
 import { CSV_BOM } from "../../../src/lib/csv-cell";
@@ -66,9 +67,10 @@ export function useDates() {
 }
 
 export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  const one = (n: number) => n.toLocaleString(i18next.language, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  if (bytes < 1024) return i18next.t("units.bytes", { n: bytes });
+  if (bytes < 1024 * 1024) return i18next.t("units.kb", { n: one(bytes / 1024) });
+  return i18next.t("units.mb", { n: one(bytes / 1024 / 1024) });
 }
 
 /**

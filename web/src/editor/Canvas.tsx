@@ -15,6 +15,7 @@ import {
   type NodeChange,
   type OnConnectEnd,
 } from "@xyflow/react";
+import { useTranslation } from "react-i18next";
 import { ActionButton } from "./ActionButton";
 import { canvasKeys } from "./actions";
 import { FlowNode, PortalNode, type FlowNodeData, type PortalData } from "./FlowNode";
@@ -77,6 +78,17 @@ function useDarkTheme(): boolean {
 }
 
 export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInsert, readOnly, minimap }: Props) {
+  const { t, i18n } = useTranslation();
+  // React Flow speaks English to screen readers unless told otherwise
+  const ariaLabels = useMemo(() => ({
+    "controls.ariaLabel": t("editor.flow.controls"),
+    "edge.a11yDescription.default": t("editor.flow.edgeHelp"),
+    "node.a11yDescription.default": t("editor.flow.nodeHelp"),
+    "node.a11yDescription.keyboardDisabled": t("editor.flow.nodeKeysOff"),
+    "node.a11yDescription.ariaLiveMessage": ({ direction, x, y }: { direction: string; x: number; y: number }) => t("editor.flow.moved", { direction, x, y }),
+    "handle.ariaLabel": t("editor.flow.handle"),
+    "minimap.ariaLabel": t("editor.flow.minimap"),
+  }), [t, i18n.language]);
   const doc = useEditor(store, (s) => s.doc);
   const sheetId = useEditor(store, (s) => s.sheetId);
   const selected = useEditor(store, (s) => s.selected);
@@ -125,7 +137,7 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
     const edges: Edge[] = local.map((e) => {
       const ef = funnel?.edges.get(edgeKey(e.source, e.target));
       const { tone, ...look } = funnelEdge(ef);
-      return { id: e.id, type: "insertable", data: ef ? { ...edgeData, funnel: ef } : edgeData, source: e.source, sourceHandle: e.sourceHandle, target: e.target, targetHandle: "in", className: `ed-edge ed-edge-${e.kind}${tone}`, reconnectable: "target", ...look };
+      return { id: e.id, type: "insertable", data: ef ? { ...edgeData, funnel: ef } : edgeData, source: e.source, sourceHandle: e.sourceHandle, target: e.target, targetHandle: "in", className: `ed-edge ed-edge-${e.kind}${tone}`, reconnectable: "target", ariaLabel: t("editor.flow.edge", { source: e.source, target: e.target }), ...look };
     });
     // portal chips go right of their source, below anything they would cover
     const taken: Box[] = portals.length ? boxesOf(sheet.nodes, measured.current) : [];
@@ -143,10 +155,10 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
       nodes.push({ id, type: "portal", position: { x: pos.x + 320, y: pos.y }, data, draggable: false, selectable: false, deletable: false, connectable: false });
       const ef = funnel?.edges.get(edgeKey(p.source, p.target));
       const { tone, ...look } = funnelEdge(ef);
-      edges.push({ id: `${p.id}|portal`, ...(ef ? { type: "insertable", data: { funnel: ef } } : {}), source: p.source, sourceHandle: p.sourceHandle, target: id, targetHandle: "in", className: `ed-edge ed-edge-portal${tone}`, deletable: true, reconnectable: "target", ...look });
+      edges.push({ id: `${p.id}|portal`, ...(ef ? { type: "insertable", data: { funnel: ef } } : {}), source: p.source, sourceHandle: p.sourceHandle, target: id, targetHandle: "in", className: `ed-edge ed-edge-portal${tone}`, ariaLabel: t("editor.flow.edge", { source: p.source, target: p.target }), deletable: true, reconnectable: "target", ...look });
     }
     return { nodes, edges };
-  }, [sheet, selected, warnings, flash, index, names, doc.sheets, quickAdd, openNode, onInsert, readOnly, measuredTick, funnel]);
+  }, [sheet, selected, warnings, flash, index, names, doc.sheets, quickAdd, openNode, onInsert, readOnly, measuredTick, funnel, t]);
 
   const onNodesChange = useCallback(
     (changes: NodeChange[]) => {
@@ -334,6 +346,7 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
         selectionKeyCode="Shift"
         proOptions={{ hideAttribution: true }}
         colorMode={dark ? "dark" : "light"}
+        ariaLabelConfig={ariaLabels}
       >
         <Background variant={BackgroundVariant.Dots} gap={GRID} />
         <Controls showInteractive={false} showFitView={false} showZoom={false}>

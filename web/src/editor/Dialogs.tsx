@@ -43,13 +43,13 @@ function List({ title, items }: { title: string; items: string[] }) {
 }
 
 export function ConflictDialog({ base, mine, theirs, onKeepMine, onLoadTheirs }: { base: Doc; mine: Doc; theirs: ProjectRecord; onKeepMine: () => void; onLoadTheirs: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const d = useMemo(() => conflictDiff(base, mine, normalizeDoc(theirs.data)), [base, mine, theirs]);
   return (
     <div className="ed-modal" role="alertdialog" aria-labelledby="ed-conflict-title">
       <div className="ed-modal-box">
         <h3 id="ed-conflict-title">{t("editor.conflict.title")}</h3>
-        <p>{t("editor.conflict.text", { at: new Date(theirs.updatedAt).toLocaleString() })}</p>
+        <p>{t("editor.conflict.text", { at: new Date(theirs.updatedAt).toLocaleString(i18n.language) })}</p>
         <div className="ed-diff">
           <p className="small">{t("editor.conflict.counts", { mine: d.mineCount, theirs: d.theirsCount })}</p>
           <List title={t("editor.conflict.editedMine")} items={d.mine} />

@@ -31,6 +31,7 @@ export function Highlighted({ text }: { text: string }) {
 }
 
 function SlotRow({ slot, node, children, onQuickAdd }: { slot: Slot; node: SNode; children: ReactNode; onQuickAdd?: FlowNodeData["onQuickAdd"] }) {
+  const { t } = useTranslation();
   return (
     <div className={`ed-slot ed-slot-${slot.kind}`} data-slot={slot.handle}>
       {children}
@@ -39,7 +40,7 @@ function SlotRow({ slot, node, children, onQuickAdd }: { slot: Slot; node: SNode
           type="button"
           className="ed-quick nodrag"
           title="+"
-          aria-label={`add next from ${slot.label || slot.handle}`}
+          aria-label={t("editor.quickAdd", { slot: slot.label || slot.handle, word: slot.label || t(`editor.slots.${slot.name}`, { defaultValue: slot.handle }) })}
           onClick={(e) => {
             e.stopPropagation();
             onQuickAdd(node.id, slot.handle, { x: e.clientX, y: e.clientY });

@@ -3,6 +3,7 @@
 // that hold a transition. Lists and objects stay in JSON mode (named below the form).
 import { useTranslation } from "react-i18next";
 import { kindOf } from "./catalogue";
+import { FIELD_NAMES_RU } from "./field-names";
 import { Check, Num, Target, Text, type FieldCtx } from "./fields";
 
 /** Data fields that name another node (docs/scenario.md: transitions live in node data). */
@@ -15,17 +16,18 @@ export const fieldLabel = (key: string) => {
 };
 
 export function GenericFields({ ctx, type }: { ctx: FieldCtx; type: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const labelOf = (k: string) => (i18n.language === "ru" ? FIELD_NAMES_RU[k] : undefined) ?? fieldLabel(k);
   const defaults = kindOf(type)?.defaults() ?? {};
   // Every node the engine runs may go on somewhere: "next" is offered even when the defaults lack it.
   const keys = [...new Set([...Object.keys(defaults), ...Object.keys(ctx.data), "autoTransitionTo"])];
   const structured: string[] = [];
   const inputs = keys.map((k) => {
     const v = ctx.data[k] ?? defaults[k];
-    if (TARGET_KEY.test(k)) return <Target key={k} ctx={ctx} k={k} label={k === "autoTransitionTo" ? t("editor.props.next") : fieldLabel(k)} />;
-    if (typeof v === "boolean") return <Check key={k} ctx={ctx} k={k} label={fieldLabel(k)} />;
-    if (typeof v === "number") return <Num key={k} ctx={ctx} k={k} label={fieldLabel(k)} />;
-    if (typeof v === "string" || v === undefined || v === null) return <Text key={k} ctx={ctx} k={k} label={fieldLabel(k)} vars multiline={typeof v === "string" && v.length > 60} />;
+    if (TARGET_KEY.test(k)) return <Target key={k} ctx={ctx} k={k} label={k === "autoTransitionTo" ? t("editor.props.next") : labelOf(k)} />;
+    if (typeof v === "boolean") return <Check key={k} ctx={ctx} k={k} label={labelOf(k)} />;
+    if (typeof v === "number") return <Num key={k} ctx={ctx} k={k} label={labelOf(k)} />;
+    if (typeof v === "string" || v === undefined || v === null) return <Text key={k} ctx={ctx} k={k} label={labelOf(k)} vars multiline={typeof v === "string" && v.length > 60} />;
     structured.push(k);
     return null;
   });

@@ -32,6 +32,8 @@ const types = {
 const en = {
   toolbar: "Editor tools", canvas: "Canvas", preview: "Preview", undo: "Undo", redo: "Redo", copy: "Copy", paste: "Paste", duplicate: "Duplicate", delete: "Delete", layout: "Auto-layout",
   palette: "Node palette", paletteFilter: "Filter nodes",
+  quickAdd: "add next from {{slot}}",
+  flow: { controls: "Control Panel", edge: "Edge from {{source}} to {{target}}", edgeHelp: "Press enter or space to select an edge. You can then press delete to remove it or escape to cancel.", nodeHelp: "Press enter or space to select a node. Press delete to remove it and escape to cancel.", nodeKeysOff: "Press enter or space to select a node. You can then use the arrow keys to move the node around. Press delete to remove it and escape to cancel.", moved: "Moved selected node {{direction}}. New position, x: {{x}}, y: {{y}}", handle: "Handle", minimap: "Mini Map" },
   insertOnEdge: "Insert a node here", zoomIn: "Zoom in", zoomOut: "Zoom out", fitView: "Fit view", minimap: "Show or hide the minimap", fullscreen: "Full screen", exitFullscreen: "Exit full screen", showPalette: "Nodes", hidePanel: "Hide panel", showProps: "Properties",
   picker: { title: "Add a node", search: "Search nodes by name or what they do", searchHint: "Search by name or purpose", none: "No node matches." },
   hint: { title: "Start your bot here", text: "Add a Command node (/start), then a Message. Drag from a card's right edge onto another card to connect them.", add: "Add /start", tour: "Take the tour", pick: "Browse all nodes" },
@@ -115,6 +117,8 @@ type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };
 const ru: Shape<typeof en> = {
   toolbar: "Инструменты редактора", canvas: "Холст", preview: "Превью", undo: "Отменить", redo: "Повторить", copy: "Копировать", paste: "Вставить", duplicate: "Дублировать", delete: "Удалить", layout: "Авторасстановка",
   palette: "Палитра узлов", paletteFilter: "Найти узел",
+  quickAdd: "Добавить шаг после «{{word}}»",
+  flow: { controls: "Управление холстом", edge: "Связь от {{source}} к {{target}}", edgeHelp: "Enter или пробел выбирают связь; затем Delete удаляет её, Escape отменяет.", nodeHelp: "Enter или пробел выбирают узел; Delete удаляет его, Escape отменяет.", nodeKeysOff: "Enter или пробел выбирают узел; затем стрелки двигают его, Delete удаляет, Escape отменяет.", moved: "Узел перемещён. Новое положение: x {{x}}, y {{y}}", handle: "Точка связи", minimap: "Мини-карта" },
   insertOnEdge: "Вставить узел сюда", zoomIn: "Приблизить", zoomOut: "Отдалить", fitView: "Показать всё", minimap: "Показать или скрыть мини-карту", fullscreen: "Во весь экран", exitFullscreen: "Выйти из полноэкранного режима", showPalette: "Узлы", hidePanel: "Скрыть панель", showProps: "Свойства",
   picker: { title: "Добавить узел", search: "Найти узел по названию или назначению", searchHint: "Поиск по названию или цели", none: "Подходящих узлов нет." },
   hint: { title: "Начните бота здесь", text: "Добавьте узел «Команда» (/start), затем «Сообщение». Чтобы связать узлы, потяните от правого края карточки и отпустите на другой карточке.", add: "Добавить /start", tour: "Пройти обзор", pick: "Все узлы" },

@@ -2,7 +2,7 @@
 // Counts are written as "Label: {{count}}" in both languages, so no plural forms are needed.
 export const en = {
   app: { name: "Botloom Studio", skip: "Skip to content" },
-  nav: { projects: "Projects", templates: "Templates", logout: "Log out", language: "Language", theme: "Theme", light: "Light", dark: "Dark", system: "System", account: "Account" },
+  nav: { main: "main", projects: "Projects", templates: "Templates", logout: "Log out", language: "Language", theme: "Theme", light: "Light", dark: "Dark", system: "System", account: "Account" },
   common: {
     loading: "Loading…", save: "Save", saved: "Saved", cancel: "Cancel", delete: "Delete", remove: "Remove", edit: "Edit", create: "Create", close: "Close", retry: "Try again",
     error: "Something went wrong", notFound: "Page not found", back: "Back", copy: "Copy", copied: "Copied", prev: "← Previous", next: "Next →",
@@ -74,6 +74,7 @@ export const en = {
     databaseOff: "This project's bots keep no user database: nobody is listed here and campaigns reach no one. Conversations are still in Dialogs.",
     databaseOn: "Keep a user database", databaseRestart: "Done: a running bot keeps its users from its next start (restart it on the Bots tab).",
   },
+  units: { bytes: "{{n}} B", kb: "{{n}} KB", mb: "{{n}} MB" },
   media: {
     upload: "Upload files", hint: "Images, video, audio, PDF and documents up to 50 MB.", uploading: "Uploading {{name}}…", progress: "Upload progress",
     failed: "“{{name}}” was not uploaded: {{reason}}", none: "No media yet.", copyUrl: "Copy URL", open: "Open", deleteTitle: "Delete “{{name}}”?", deleteText: "The file is removed from storage; bots and messages that use its URL lose it.", deleteName: "Delete {{name}}",

@@ -3,7 +3,7 @@ import type { Strings } from "./en";
 
 export const ru: Strings = {
   app: { name: "Botloom Studio", skip: "К содержимому" },
-  nav: { projects: "Проекты", templates: "Шаблоны", logout: "Выйти", language: "Язык", theme: "Тема", light: "Светлая", dark: "Тёмная", system: "Как в системе", account: "Аккаунт" },
+  nav: { main: "Главное меню", projects: "Проекты", templates: "Шаблоны", logout: "Выйти", language: "Язык", theme: "Тема", light: "Светлая", dark: "Тёмная", system: "Как в системе", account: "Аккаунт" },
   common: {
     loading: "Загрузка…", save: "Сохранить", saved: "Сохранено", cancel: "Отмена", delete: "Удалить", remove: "Убрать", edit: "Изменить", create: "Создать", close: "Закрыть", retry: "Повторить",
     error: "Что-то пошло не так", notFound: "Страница не найдена", back: "Назад", copy: "Копировать", copied: "Скопировано", prev: "← Назад", next: "Дальше →",
@@ -75,6 +75,7 @@ export const ru: Strings = {
     databaseOff: "Боты этого проекта не ведут базу пользователей: здесь никого нет, и рассылки никого не достигнут. Переписки по-прежнему во вкладке «Диалоги».",
     databaseOn: "Вести базу пользователей", databaseRestart: "Готово: запущенный бот начнёт запоминать пользователей после следующего запуска (перезапустите его на вкладке «Боты»).",
   },
+  units: { bytes: "{{n}} Б", kb: "{{n}} КБ", mb: "{{n}} МБ" },
   media: {
     upload: "Загрузить файлы", hint: "Изображения, видео, аудио, PDF и документы до 50 МБ.", uploading: "Загрузка {{name}}…", progress: "Ход загрузки",
     failed: "«{{name}}» не загружен: {{reason}}", none: "Медиафайлов пока нет.", copyUrl: "Копировать URL", open: "Открыть", deleteTitle: "Удалить «{{name}}»?", deleteText: "Файл удалится из хранилища; боты и сообщения, которые используют его URL, его потеряют.", deleteName: "Удалить {{name}}",
