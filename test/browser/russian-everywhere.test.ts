@@ -1,7 +1,8 @@
 // A Russian-speaking owner's Studio in Chromium: the words that used to stay English in the Russian
 // interface — the generic node form's field labels, React Flow's screen-reader labels (the canvas
 // controls, every link), the "+" that adds the next step, the main navigation — and a file's size
-// on the Media tab (КБ with a decimal comma, not "1.5 KB").
+// on the Media tab (КБ with a decimal comma, not "1.5 KB"); and the preview chat, like Telegram,
+// puts the time on every bubble.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { haveChromium, warnIfNoChromium, type Browser } from "../support/browser";
 import { node, pizzaWelcome, scenarioOf, startAudience, type AudienceEnv } from "./audience-support";
@@ -45,5 +46,17 @@ describe.skipIf(!haveChromium)("the Studio in Russian", () => {
     await page.goto(`${env.base}/projects/${env.projectId}/media`);
     await page.getByText("1,5 КБ", { exact: false }).waitFor();
     await expect(page.getByText(/\d KB\b/).count()).resolves.toBe(0);
+  }, 60_000);
+
+  test("the preview chat shows each message's time, as Telegram does", async () => {
+    const { page } = b;
+    await page.goto(`${env.base}/projects/${env.projectId}/preview`);
+    const chat = page.locator('[data-testid="preview-chat"][data-status="running"]');
+    await chat.getByLabel("Сообщение", { exact: true }).fill("/start");
+    await chat.getByRole("button", { name: "Отправить" }).click();
+    const hello = chat.locator('[data-from="bot"]', { hasText: "Welcome to the pizza place" });
+    await hello.waitFor({ timeout: 20_000 });
+    for (const m of [chat.locator('[data-from="user"]').first(), hello]) await expect(m.getByTestId("pv-time").textContent()).resolves.toMatch(/^\d\d:\d\d$/);
+    expect(b.errors).toEqual([]);
   }, 60_000);
 });

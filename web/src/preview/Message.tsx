@@ -68,7 +68,7 @@ function Reactions({ onReact }: { onReact: (emoji: string) => void }) {
 }
 
 export function Message({ entry, sessionId, highlighted, onPress, onMiniApp, onReact, onPay, onSelectNode, nodeName }: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   if (entry.kind === "notice") return <li className="pv-notice" role="status">{entry.text}</li>;
   const mine = entry.from === "user";
   const classes = ["pv-msg", mine ? "pv-user" : "pv-bot", entry.deleted ? "pv-deleted" : "", highlighted ? "pv-highlight" : "", entry.node && onSelectNode ? "pv-clickable" : ""];
@@ -90,6 +90,8 @@ export function Message({ entry, sessionId, highlighted, onPress, onMiniApp, onR
           {entry.deleted && <span>{t("preview.deleted")} </span>}
           {entry.node && nodeName && !repeats && <span className="pv-node" data-testid="pv-node">↳ {nodeName}</span>}
           {onReact && !mine && !entry.deleted && entry.messageId !== undefined && <Reactions onReact={(emoji) => onReact(entry.messageId!, emoji)} />}
+          {/* every Telegram bubble ends with its time; without it the chat reads as a log, not a chat */}
+          <time className="pv-time" data-testid="pv-time" dateTime={new Date(entry.at).toISOString()}>{new Date(entry.at).toLocaleTimeString(i18n.language, { hour: "2-digit", minute: "2-digit" })}</time>
         </div>
       </div>
       {!entry.deleted && entry.invoice && onPay && entry.messageId !== undefined && (
