@@ -1,7 +1,8 @@
 // A Russian-speaking owner's Studio in Chromium: the words that used to stay English in the Russian
 // interface — the generic node form's field labels, React Flow's screen-reader labels (the canvas
 // controls, every link), the "+" that adds the next step, the main navigation — and a file's size
-// on the Media tab (КБ with a decimal comma, not "1.5 KB"); and the preview chat, like Telegram,
+// on the Media tab (КБ with a decimal comma, not "1.5 KB"), the first version's name on the
+// Versions tab; and the preview chat, like Telegram,
 // puts the time on every bubble.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { haveChromium, warnIfNoChromium, type Browser } from "../support/browser";
@@ -46,6 +47,13 @@ describe.skipIf(!haveChromium)("the Studio in Russian", () => {
     await page.goto(`${env.base}/projects/${env.projectId}/media`);
     await page.getByText("1,5 КБ", { exact: false }).waitFor();
     await expect(page.getByText(/\d KB\b/).count()).resolves.toBe(0);
+  }, 60_000);
+
+  test("the Versions tab names the project's first version in Russian", async () => {
+    const { page } = b;
+    await page.goto(`${env.base}/projects/${env.projectId}/versions`);
+    await page.getByText("Проект создан", { exact: true }).waitFor();
+    await expect(page.getByText("Project created").count()).resolves.toBe(0);
   }, 60_000);
 
   test("the preview chat shows each message's time, as Telegram does", async () => {

@@ -80,7 +80,7 @@ export const en = {
     failed: "“{{name}}” was not uploaded: {{reason}}", none: "No media yet.", copyUrl: "Copy URL", open: "Open", deleteTitle: "Delete “{{name}}”?", deleteText: "The file is removed from storage; bots and messages that use its URL lose it.", deleteName: "Delete {{name}}",
   },
   versions: {
-    none: "No versions yet: every save of the scenario is kept here.", noMessage: "Autosave", agent: "by agent {{name}}", author: "by {{name}}", view: "View", hide: "Hide",
+    none: "No versions yet: every save of the scenario is kept here.", noMessage: "Autosave", created: "Project created", agent: "by agent {{name}}", author: "by {{name}}", view: "View", hide: "Hide",
     restore: "Restore", restoreTitle: "Restore this version?", restoreText: "The scenario becomes the one saved {{date}}. The current one stays in the history.", document: "Document (JSON)", restoreThis: "Restore this version",
     diff: { added: "added", removed: "removed", changed: "changed", against: "compared with the version before it", first: "the first version: every node is new" },
   },

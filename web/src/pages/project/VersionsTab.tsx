@@ -10,6 +10,8 @@ import { ConfirmDialog, ErrorLine, useDates } from "../../components/ui";
 
 // React Flow comes with the canvas, only when a version is opened
 const VersionDiffView = lazy(() => import("./VersionDiff").then((m) => ({ default: m.VersionDiffView })));
+/** The message the server gives a project's first version, in English whatever the reader's language. */
+const CREATED = "Project created";
 
 interface Version {
   id: number;
@@ -46,7 +48,7 @@ export function VersionsTab({ projectId }: { projectId: number }) {
           <li key={v.id} className="card stack">
             <div className="row between">
               <div>
-                <strong>{v.commitMessage || t("versions.noMessage")}</strong>
+                <strong>{v.commitMessage === CREATED ? t("versions.created") : v.commitMessage || t("versions.noMessage")}</strong>
                 <div className="muted small">
                   {dateTime(v.createdAt)} · {v.agentEdit ? t("versions.agent", { name: v.agentDisplayName ?? "—" }) : t("versions.author", { name: v.authorName ?? (v.authorId ? `#${v.authorId}` : "—") })} · {t("projects.nodes", { count: v.nodesCount })}
                 </div>
