@@ -71,7 +71,7 @@ export const en = {
     noBots: "Add a bot on the Bots tab: its users appear here.", title: "Users", search: "First, last or full name, @username or id",
     none: "Nobody has written to this bot yet.", noMatch: "Nobody matches.", range: "{{from}}–{{to}} of {{count}}",
     id: "Id", username: "Username", firstSeen: "First seen", lastSeen: "Last seen", interactions: "Interactions", variables: "Variables", noVariables: "No variables stored.",
-    databaseOff: "This project's bots keep no user database: nobody is listed here and campaigns reach no one. Conversations are still in Dialogs.",
+    databaseOff: "This project's bots keep no user database: people who write to them are not added here, and campaigns reach only those listed. Conversations are still in Dialogs.",
     databaseOn: "Keep a user database", databaseRestart: "Done: a running bot keeps its users from its next start (restart it on the Bots tab).",
   },
   units: { bytes: "{{n}} B", kb: "{{n}} KB", mb: "{{n}} MB" },

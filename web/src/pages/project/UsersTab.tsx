@@ -51,7 +51,7 @@ export function UsersTab({ projectId }: { projectId: number }) {
 
 /**
  * The list is the bots' user database (docs/dialogs.md): a project that keeps none (set through the
- * API or an import) would show an empty list with no reason given, and its campaigns would reach no one.
+ * API or an import) adds nobody to it, with no reason given, and its campaigns reach only those listed.
  */
 function UserDatabaseNotice({ projectId }: { projectId: number }) {
   const { t } = useTranslation();
