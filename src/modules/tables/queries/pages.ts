@@ -29,16 +29,16 @@ export function countRows(path: string, table: TableInfo): number {
   return n;
 }
 
-function run<T>(d: Database, q: SQL, all = true): T[] {
+/** The statement of a built query, with its parameters (kept by the connection per text). */
+function prepared<T>(d: Database, q: SQL) {
   const { sql: text, params } = dialect.sqlToQuery(q);
-  const s = d.query<T, SQLQueryBindings[]>(text);
-  return all ? s.all(...(params as SQLQueryBindings[])) : [s.get(...(params as SQLQueryBindings[]))].filter((r) => r !== null) as T[];
+  return { s: d.query<T, SQLQueryBindings[]>(text), params: params as SQLQueryBindings[] };
 }
 
 /** A page's rows: integers as bigints, so a cell past 2^53 keeps its digits (service.ts decides how it travels). */
 function rowsOf(d: Database, q: SQL): Row[] {
-  const { sql: text, params } = dialect.sqlToQuery(q);
-  return d.query<Row, SQLQueryBindings[]>(text).safeIntegers(true).all(...(params as SQLQueryBindings[]));
+  const { s, params } = prepared<Row>(d, q);
+  return s.safeIntegers(true).all(...params);
 }
 
 /** Matches of a search counted up to this many (a filtered count scans the table). */
@@ -91,7 +91,8 @@ export function pageRows(path: string, t: TableInfo, q: PageQuery): { rows: Row[
   const rows = select(q.desc, q.limit, q.offset);
   // A page that is not full ends the matches: no second pass to count them.
   if (rows.length < q.limit && (rows.length > 0 || q.offset === 0)) return { rows, total: q.offset + rows.length, capped: false };
-  const n = run<{ n: number }>(d, sql`SELECT count(*) AS n FROM (SELECT 1${from} WHERE ${where} LIMIT ${SEARCH_COUNT_CAP + 1})`, false)[0]!.n;
+  const count = prepared<{ n: number }>(d, sql`SELECT count(*) AS n FROM (SELECT 1${from} WHERE ${where} LIMIT ${SEARCH_COUNT_CAP + 1})`);
+  const n = count.s.get(...count.params)!.n;
   return { rows, total: Math.min(n, SEARCH_COUNT_CAP), capped: n > SEARCH_COUNT_CAP };
 }
 
