@@ -144,6 +144,8 @@ export interface Config {
   storageEncryptionKey: string | null;
   messengerApiRoot: string;
   webhookBaseUrl: string | null;
+  /** Hosts besides a request's own that name this server: WEBHOOK_BASE_URL's, behind a proxy that rewrites Host (src/http/same-origin.ts) */
+  ownHosts: readonly string[];
   updateCheckUrl: string;
   logLevel: LogLevel;
   limits: Limits;
@@ -241,6 +243,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     storageEncryptionKey: e.STORAGE_ENCRYPTION_KEY ?? null,
     messengerApiRoot: e.MESSENGER_API_ROOT.replace(/\/+$/, ""),
     webhookBaseUrl: e.WEBHOOK_BASE_URL ? e.WEBHOOK_BASE_URL.replace(/\/+$/, "") : null,
+    ownHosts: e.WEBHOOK_BASE_URL ? [new URL(e.WEBHOOK_BASE_URL).host] : [],
     updateCheckUrl: e.UPDATE_CHECK_URL,
     logLevel: e.LOG_LEVEL,
     limits: {

@@ -6,7 +6,7 @@ import type { AppContext } from "../context";
 import { changeStamp } from "../db/change-stamp";
 import { SESSION_COOKIE, type Actor } from "../actor";
 import { badRequest, forbidden, unauthorized } from "../errors";
-import { crossSiteWrite, ownHostsOf } from "./same-origin";
+import { crossSiteWrite } from "./same-origin";
 
 export type { Actor };
 
@@ -119,7 +119,7 @@ export function botActorOf(ctx: AppContext, actor: Actor, query: Record<string, 
  * requests"). A PAT is sent only by whoever holds it; scripts send no Origin and are not judged.
  */
 function refuseCrossSite(ctx: AppContext, request: Request, actor: Actor) {
-  if (actor.via === "session" && crossSiteWrite(request, ownHostsOf(ctx.config.webhookBaseUrl))) throw forbidden("A page of another site cannot act with your session");
+  if (actor.via === "session" && crossSiteWrite(request, ctx.config.ownHosts)) throw forbidden("A page of another site cannot act with your session");
 }
 
 /** The acting user of a request (401 without valid credentials), a cross-site write refused. */

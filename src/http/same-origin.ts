@@ -27,9 +27,6 @@ export function fromOtherSite(request: Request, extraHosts: readonly string[] = 
   return host !== ours && !extraHosts.includes(host);
 }
 
-/** Hosts besides the request's own that name this server (WEBHOOK_BASE_URL's, behind a proxy that rewrites Host). */
-export const ownHostsOf = (webhookBaseUrl: string | null | undefined): string[] => (webhookBaseUrl ? [new URL(webhookBaseUrl).host] : []);
-
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**

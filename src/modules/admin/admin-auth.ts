@@ -4,7 +4,7 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { AppError } from "../../errors";
 import { hmacHex, safeEqual, sha256Hex } from "../../lib/crypto";
-import { crossSiteWrite, ownHostsOf } from "../../http/same-origin";
+import { crossSiteWrite } from "../../http/same-origin";
 
 export const ADMIN_COOKIE = "admin_auth";
 export const ADMIN_TTL_S = 7 * 24 * 3600;
@@ -55,7 +55,7 @@ export const adminGuard = (ctx: AppContext) =>
         }
         // The admin cookie is SameSite=Lax too: a page of the same site could post a form that
         // changes the settings (the login mode) or mints a token (docs/security.md "Cross-site requests").
-        if (crossSiteWrite(request, ownHostsOf(ctx.config.webhookBaseUrl))) {
+        if (crossSiteWrite(request, ctx.config.ownHosts)) {
           throw new AppError(403, "FORBIDDEN", "A page of another site cannot act with the admin session");
         }
       },

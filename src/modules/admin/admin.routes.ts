@@ -6,7 +6,7 @@ import { AppError, badRequest, toAppError } from "../../errors";
 import { parsePositiveId } from "../../http/params";
 import { settingsPutSchema } from "../settings/model";
 import { ADMIN_COOKIE, adminCookieOptions, adminGuard, adminKeyMatches, adminSession, issueAdminCookie } from "./admin-auth";
-import { crossSiteWrite, ownHostsOf } from "../../http/same-origin";
+import { crossSiteWrite } from "../../http/same-origin";
 import { adminPatCreateSchema } from "./model";
 import { clientAddress, FailureLadder, LOCK_MS, rateLimited } from "../../http/rate-limit";
 import { hubPage } from "./pages/hub";
@@ -57,7 +57,7 @@ export const adminRoutes = (ctx: AppContext) => {
       .post("/api/logout", async ({ cookie, request }) => {
         // A logout ends every admin session issued until now, so a copied cookie is void too; only
         // the admin's own page may do that (anyone else could log the admin out at will).
-        if (loggedIn(cookie) && !crossSiteWrite(request, ownHostsOf(ctx.config.webhookBaseUrl))) await ctx.settings.endAdminSessions();
+        if (loggedIn(cookie) && !crossSiteWrite(request, ctx.config.ownHosts)) await ctx.settings.endAdminSessions();
         cookie[ADMIN_COOKIE].set({ value: "", ...adminCookieOptions(ctx), maxAge: 0 });
         return redirect("/admin/login");
       })

@@ -11,7 +11,7 @@ import { z } from "zod";
 import { SESSION_COOKIE } from "../../actor";
 import { SESSION_TTL_MS } from "./service";
 import { LOGIN_STATE_COOKIE, LOGIN_STATE_TTL_S, LoginState } from "./login-state";
-import { fromBrowser, fromOtherSite, ownHostsOf } from "../../http/same-origin";
+import { fromBrowser, fromOtherSite } from "../../http/same-origin";
 
 export const authRoutes = (ctx: AppContext) => {
   const cookieOptions = () => ({
@@ -37,9 +37,8 @@ export const authRoutes = (ctx: AppContext) => {
   // docs/security.md "Login": a page of another site never logs a browser in, and a browser's
   // widget login needs the state cookie its own login page asked for.
   const loginState = new LoginState(ctx.config.sessionSecret);
-  const ownHosts = ownHostsOf(ctx.config.webhookBaseUrl);
   const refuseOtherSites = (request: Request) => {
-    if (fromOtherSite(request, ownHosts)) throw forbidden("Logging in from another site is not allowed");
+    if (fromOtherSite(request, ctx.config.ownHosts)) throw forbidden("Logging in from another site is not allowed");
   };
   const stateCookieOptions = () => ({
     httpOnly: true,

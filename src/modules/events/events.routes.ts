@@ -4,14 +4,13 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { authPlugin, resolveActor } from "../../http/auth";
-import { fromOtherSite, ownHostsOf } from "../../http/same-origin";
+import { fromOtherSite } from "../../http/same-origin";
 import { SESSION_COOKIE } from "../../actor";
 import { badRequest, forbidden } from "../../errors";
 import { SocketHub } from "./hub";
 
 export const eventsRoutes = (ctx: AppContext) => {
   const hub = new SocketHub();
-  const ownHosts = ownHostsOf(ctx.config.webhookBaseUrl);
   ctx.events.on("projects-changed", (e) => hub.deliver(e));
   // docs/dialogs.md: every member of the project (owner and collaborators) sees its chats live.
   ctx.events.on("chat-message", (e) => hub.send(() => ctx.projects.team.memberIds(e.projectId), { event: "chat-message", ...e }));
@@ -24,7 +23,7 @@ export const eventsRoutes = (ctx: AppContext) => {
         // WebSocket handshakes are not bound by CORS and carry the Lax session cookie from pages of
         // the same site (another port or subdomain): only this server's own pages may listen.
         beforeHandle({ request }) {
-          if (fromOtherSite(request, ownHosts)) throw forbidden("Live events are for this server's own pages");
+          if (fromOtherSite(request, ctx.config.ownHosts)) throw forbidden("Live events are for this server's own pages");
         },
         open(ws) {
           const { userId } = ws.data.actor;
