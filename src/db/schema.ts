@@ -358,3 +358,17 @@ export const hooks = sqliteTable(
   },
   (t) => [uniqueIndex("hooks_project_node_idx").on(t.projectId, t.nodeId)],
 );
+
+/**
+ * Deliveries of inbound webhooks that carried an `Idempotency-Key` (docs/hooks.md "Retries"): a
+ * key seen for a hook within a day runs its flow once, however often the caller sends it again.
+ */
+export const hookDeliveries = sqliteTable(
+  "hook_deliveries",
+  {
+    hookId: text("hook_id").notNull().references(() => hooks.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hookId, t.key] }), index("hook_deliveries_expires_idx").on(t.expiresAt)],
+);

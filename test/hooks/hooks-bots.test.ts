@@ -26,8 +26,8 @@ for (const { isolation, mode } of cases) {
       expect(r.status).toBe(201);
       return r.body as { path: string; secret: string };
     };
-    const post = (path: string, key: string, body: unknown) =>
-      p.t.call("POST", path, { body: JSON.stringify(body), headers: { "content-type": "application/json", "x-botloom-secret": key } });
+    const post = (path: string, key: string, body: unknown, headers: Record<string, string> = {}) =>
+      p.t.call("POST", path, { body: JSON.stringify(body), headers: { "content-type": "application/json", "x-botloom-secret": key, ...headers } });
 
     beforeAll(async () => {
       p = await startRunnerPlatform({ env: { BOT_ISOLATION: isolation } });
@@ -80,6 +80,19 @@ for (const { isolation, mode } of cases) {
     });
 
     if (isolation === "runner" && mode === "polling") {
+      test("a delivery retried with its Idempotency-Key reaches the user once: the next message is the next key's", async () => {
+        const u = user();
+        const h = await secret();
+        const order = (id: string, key: string) => post(h.path, h.secret, { order: id, total: 1, customer: { telegram_id: u.id } }, { "idempotency-key": key });
+        expect((await order("A", "delivery-a")).status).toBe(200);
+        const retried = await order("A", "delivery-a");
+        expect(retried.status).toBe(200);
+        expect(retried.headers.get("idempotent-replayed")).toBe("true");
+        expect((await order("B", "delivery-b")).status).toBe(200);
+        const sent = await p.fake.waitForSent(b.bot.token, u.id, 2, 15_000);
+        expect(sent.map((m) => m.params.text)).toEqual(["Order A paid: 1, thanks ", "Order B paid: 1, thanks "]);
+      });
+
       test("a stopped bot: 409 BOT_NOT_RUNNING; started again, the hook works", async () => {
         const u = user();
         const h = await secret();

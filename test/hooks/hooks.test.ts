@@ -1,7 +1,7 @@
 // docs/hooks.md over HTTP with a recording bot controller: a hook's URL and secret (shown once,
 // stored hashed, rotatable), and every refusal of POST /api/hooks/<id> before the bot is told.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { botTokens, hooks } from "../../src/db/schema";
+import { botTokens, hookDeliveries, hooks } from "../../src/db/schema";
 import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
 import { TellingBots } from "./telling-bots";
 
@@ -13,6 +13,7 @@ const scenario = {
       node("hi", "message", { messageText: "hi" }),
       node("paid", "webhook_trigger", { userField: "customer.tg", variablePrefix: "order_", answerStatus: 202, answerBody: '{"queued":"{order_id}"}', rateLimitPerMinute: 3, autoTransitionTo: "thanks" }),
       node("form", "webhook_trigger", { autoTransitionTo: "thanks" }),
+      node("crm", "webhook_trigger", { autoTransitionTo: "thanks" }),
       node("thanks", "message", { messageText: "order {order_id}" }),
     ],
   }],
@@ -50,7 +51,7 @@ describe("a hook's URL and secret", () => {
   test("listed per webhook_trigger node, without a URL until the first secret; the secret is shown once and stored hashed", async () => {
     const before = await t.call("GET", `/api/projects/${project}/hooks`, { cookie });
     expect(before.status).toBe(200);
-    expect(before.body.items.map((i: { nodeId: string; hookId: string | null }) => [i.nodeId, i.hookId])).toEqual([["paid", null], ["form", null]]);
+    expect(before.body.items.map((i: { nodeId: string; hookId: string | null }) => [i.nodeId, i.hookId])).toEqual([["paid", null], ["form", null], ["crm", null]]);
     const made = await secretFor("form");
     expect(made.path).toBe(`/api/hooks/${made.hookId}`);
     expect(made.secret).toMatch(/^whs_[A-Za-z0-9]{40,}$/);
@@ -168,5 +169,85 @@ describe("POST /api/hooks/<id>", () => {
     expect(r.status).toBe(429);
     expect(r.body.error).toBe("RATE_LIMITED");
     expect(bots.told.length).toBe(n);
+  });
+});
+
+describe("Idempotency-Key (docs/hooks.md \"Retries\")", () => {
+  const keyed = (h: { path: string; secret: string }, key: string, user = 501) => hook(h.path, { secret: h.secret, json: { user_id: user }, headers: { "idempotency-key": key } });
+
+  test("a key sent again runs the flow once and answers as the node does, marked as replayed; another key runs again", async () => {
+    const h = await secretFor("form");
+    const n = bots.told.length;
+    const first = await keyed(h, "order-1");
+    expect(first.status).toBe(200);
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    const again = await keyed(h, "order-1");
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ ok: true });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(bots.told.length).toBe(n + 1);
+    expect((await keyed(h, "order-2")).headers.get("idempotent-replayed")).toBeNull();
+    // without a key every request runs, as before
+    await hook(h.path, { secret: h.secret, json: { user_id: 501 } });
+    await hook(h.path, { secret: h.secret, json: { user_id: 501 } });
+    expect(bots.told.length).toBe(n + 4);
+  });
+
+  test("keys are per hook: the same key at another hook runs there", async () => {
+    const form = await secretFor("form");
+    const crm = await secretFor("crm");
+    await keyed(form, "shared-key");
+    const n = bots.told.length;
+    const r = await keyed(crm, "shared-key");
+    expect(r.status).toBe(200);
+    expect(r.headers.get("idempotent-replayed")).toBeNull();
+    expect(bots.told.length).toBe(n + 1);
+  });
+
+  test("a delivery the bot did not take gives its key back: the retry after the bot starts runs", async () => {
+    const h = await secretFor("form");
+    bots.running.delete(token);
+    try {
+      expect((await keyed(h, "while-stopped")).status).toBe(409);
+    } finally {
+      bots.running.add(token);
+    }
+    const n = bots.told.length;
+    const retry = await keyed(h, "while-stopped");
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get("idempotent-replayed")).toBeNull();
+    expect(bots.told.length).toBe(n + 1);
+  });
+
+  test("a key is remembered for a day: once expired, it runs again", async () => {
+    const h = await secretFor("form");
+    await keyed(h, "old-key");
+    t.ctx.db.update(hookDeliveries).set({ expiresAt: "2000-01-01T00:00:00.000Z" }).run();
+    const n = bots.told.length;
+    const r = await keyed(h, "old-key");
+    expect(r.headers.get("idempotent-replayed")).toBeNull();
+    expect(bots.told.length).toBe(n + 1);
+    // the expired rows went when the key was taken again
+    expect(t.ctx.db.select().from(hookDeliveries).all().every((d) => d.expiresAt > "2001")).toBe(true);
+  });
+
+  test("a malformed key is 400 and runs nothing", async () => {
+    const h = await secretFor("form");
+    const n = bots.told.length;
+    for (const bad of ["x".repeat(256), "has space", "a\tb", "caf\u00e9"]) {
+      const r = await hook(h.path, { secret: h.secret, json: { user_id: 5 }, headers: { "idempotency-key": bad } });
+      expect(r.status).toBe(400);
+      expect(r.body.error).toBe("VALIDATION_FAILED");
+    }
+    expect(bots.told.length).toBe(n);
+  });
+
+  test("two requests with one key at once run the flow once", async () => {
+    const h = await secretFor("form");
+    const n = bots.told.length;
+    const answers = await Promise.all([keyed(h, "racing"), keyed(h, "racing"), keyed(h, "racing")]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(answers.filter((a) => a.headers.get("idempotent-replayed") === "true").length).toBe(2);
+    expect(bots.told.length).toBe(n + 1);
   });
 });

@@ -6,6 +6,7 @@ import m3 from "./0003_project_trash_login_payloads.sql" with { type: "text" };
 import m4 from "./0004_token_message_retention.sql" with { type: "text" };
 import m5 from "./0005_token_sends_per_second.sql" with { type: "text" };
 import m6 from "./0006_hooks.sql" with { type: "text" };
+import m7 from "./0007_hook_deliveries.sql" with { type: "text" };
 
 export const embeddedMigrations: { tag: string; when: number; breakpoints: boolean; sql: string }[] = [
   { tag: "0000_init", when: 1795293301028, breakpoints: true, sql: m0 },
@@ -15,4 +16,5 @@ export const embeddedMigrations: { tag: string; when: number; breakpoints: boole
   { tag: "0004_token_message_retention", when: 1795781319964, breakpoints: true, sql: m4 },
   { tag: "0005_token_sends_per_second", when: 1795787596961, breakpoints: true, sql: m5 },
   { tag: "0006_hooks", when: 1795790427330, breakpoints: true, sql: m6 },
+  { tag: "0007_hook_deliveries", when: 1795930642165, breakpoints: true, sql: m7 },
 ];

@@ -28,12 +28,15 @@ export const hookRoutes = (ctx: AppContext) => {
           contentType: request.headers.get("content-type") ?? "",
           contentLength: request.headers.get("content-length"),
           address: clientAddress(server, request, ctx.config.trustedProxies),
+          idempotencyKey: request.headers.get("idempotency-key"),
           body: request.body,
         });
-        return new Response(answer.body, { status: answer.status, headers: { "content-type": answer.contentType } });
+        const headers: Record<string, string> = { "content-type": answer.contentType };
+        if (answer.replayed) headers["idempotent-replayed"] = "true";
+        return new Response(answer.body, { status: answer.status, headers });
       },
       // The service reads the body itself, capped at 1 MB and after the secret is checked.
-      { parse: "none", detail: { summary: "Run a webhook_trigger node's flow for the user the body names (secret in X-Botloom-Secret or Authorization: Bearer; docs/hooks.md)" } },
+      { parse: "none", detail: { summary: "Run a webhook_trigger node's flow for the user the body names (secret in X-Botloom-Secret or Authorization: Bearer; an Idempotency-Key runs the flow once a day; docs/hooks.md)" } },
     )
     .use(authPlugin(ctx))
     .get(

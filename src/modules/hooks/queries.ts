@@ -1,8 +1,8 @@
 // SQL of inbound webhooks (docs/hooks.md): the hooks table of the platform database, and the two
 // facts of a project a request needs (its scenario with its version, its tokens).
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, lt } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { botTokens, hooks, projects } from "../../db/schema";
+import { botTokens, hookDeliveries, hooks, projects } from "../../db/schema";
 
 export type HookRow = typeof hooks.$inferSelect;
 
@@ -38,4 +38,20 @@ export function projectScenarioOf(db: Db, projectId: number): { data: string | n
 
 export function tokenIdsOf(db: Db, projectId: number): number[] {
   return db.select({ id: botTokens.id }).from(botTokens).where(eq(botTokens.projectId, projectId)).orderBy(asc(botTokens.id)).all().map((r) => r.id);
+}
+
+/**
+ * Takes an idempotency key for a hook (docs/hooks.md "Retries"); false when the key was taken
+ * within its day. Expired keys go first, so the table holds one day of keyed deliveries.
+ */
+export async function claimDelivery(db: Db, hookId: string, key: string, expiresAt: string, nowIso: string): Promise<boolean> {
+  return db.transaction((tx) => {
+    tx.delete(hookDeliveries).where(lt(hookDeliveries.expiresAt, nowIso)).run();
+    return tx.insert(hookDeliveries).values({ hookId, key, expiresAt }).onConflictDoNothing().returning({ key: hookDeliveries.key }).get() !== undefined;
+  });
+}
+
+/** Gives a key back when its delivery did not reach the bot, so the caller's retry runs. */
+export async function releaseDelivery(db: Db, hookId: string, key: string): Promise<void> {
+  await db.delete(hookDeliveries).where(and(eq(hookDeliveries.hookId, hookId), eq(hookDeliveries.key, key)));
 }

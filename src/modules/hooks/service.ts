@@ -11,7 +11,7 @@ import { depthMessage, tooDeep } from "../../lib/json-limits";
 import { normalizeDocument } from "../../scenario/model";
 import { HOOK_PER_MINUTE_MAX, hookNodesOf, hookSettingsOf, readHookBody, renderHookAnswer, type HookSettings, type HookValue } from "../../scenario/hook-request";
 import { readStoredScenario } from "../projects/document";
-import { hookById, hookOfNode, hooksOfProject, insertHook, projectScenarioOf, projectVersionOf, setHookSecret, tokenIdsOf } from "./queries";
+import { type HookRow, claimDelivery, hookById, hookOfNode, hooksOfProject, insertHook, projectScenarioOf, projectVersionOf, releaseDelivery, setHookSecret, tokenIdsOf } from "./queries";
 import type { HookListItem, HookSecretAnswer } from "./model";
 
 /** docs/hooks.md: a hook's body is at most 1 MB (the API's other JSON bodies may be 10 MB). */
@@ -21,6 +21,9 @@ export const HOOK_ADDRESS_PER_MINUTE = HOOK_PER_MINUTE_MAX;
 /** wrong secrets (or unknown hooks) an address may send before it must wait, doubling, then is locked */
 export const HOOK_FREE_FAILURES = 10;
 const HOOK_ID = /^[A-Za-z0-9]{20,40}$/;
+/** docs/hooks.md "Retries": a key is 1 to 255 visible ASCII characters, remembered for a day per hook. */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+export const IDEMPOTENCY_KEY_MS = 24 * 3600_000;
 const SECRET_PREFIX = "whs_";
 
 export const hookPath = (id: string) => `/api/hooks/${id}`;
@@ -30,6 +33,8 @@ export interface HookAnswer {
   status: number;
   body: string;
   contentType: string;
+  /** the request's idempotency key was seen before: the flow did not run again */
+  replayed?: boolean;
 }
 
 /** A request as the route hands it over: headers and a body not read yet. */
@@ -39,6 +44,8 @@ export interface HookRequest {
   contentType: string;
   contentLength: string | null;
   address: string;
+  /** the caller's `Idempotency-Key` header, if any */
+  idempotencyKey: string | null;
   body: ReadableStream<Uint8Array> | null;
 }
 
@@ -105,6 +112,7 @@ export class HooksService {
     if (waitAll > 0) throw rateLimited(waitAll, "hook requests from this address");
     const waitFail = this.failures.waitFor(req.address);
     if (waitFail > 0) throw rateLimited(waitFail, "failed hook requests from this address");
+    if (req.idempotencyKey !== null && !IDEMPOTENCY_KEY.test(req.idempotencyKey)) throw badRequest("Idempotency-Key must be 1 to 255 visible ASCII characters");
     const n = req.contentLength === null ? NaN : Number(req.contentLength);
     if (Number.isFinite(n) && n > HOOK_BODY_LIMIT) throw tooLarge();
     const row = HOOK_ID.test(req.hookId) ? hookById(this.ctx.db, req.hookId) : undefined;
@@ -123,14 +131,22 @@ export class HooksService {
     const wait = this.limiter(settings.perMinute).take(row.id);
     if (wait > 0) throw rateLimited(wait, "requests to this hook");
     const body = parseHookBody(req.contentType, await readCapped(req.body));
-    return this.run(row.projectId, row.nodeId, settings, body);
+    return this.run(row, settings, body, req.idempotencyKey);
   }
 
-  private run(projectId: number, nodeId: string, settings: HookSettings, body: Record<string, unknown>): HookAnswer {
+  private async run(row: HookRow, settings: HookSettings, body: Record<string, unknown>, key: string | null): Promise<HookAnswer> {
     const read = readHookBody(settings, body);
     if ("problem" in read) throw badRequest(read.problem);
-    const tokenId = this.tokenFor(projectId, settings);
-    if (!this.ctx.bots.tell(tokenId, { op: "hook", chatId: read.chatId, nodeId, vars: read.vars })) throw botNotRunning();
+    const tokenId = this.tokenFor(row.projectId, settings);
+    // A caller retrying after a timeout sends its key again: the flow (a message, goods) runs once.
+    const now = Date.now();
+    if (key !== null && !(await claimDelivery(this.ctx.db, row.id, key, new Date(now + IDEMPOTENCY_KEY_MS).toISOString(), new Date(now).toISOString()))) {
+      return { ...answerOf(settings, read.vars), replayed: true };
+    }
+    if (!this.ctx.bots.tell(tokenId, { op: "hook", chatId: read.chatId, nodeId: row.nodeId, vars: read.vars })) {
+      if (key !== null) await releaseDelivery(this.ctx.db, row.id, key);
+      throw botNotRunning();
+    }
     return answerOf(settings, read.vars);
   }
 
