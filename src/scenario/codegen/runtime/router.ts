@@ -21,6 +21,25 @@ export const bot = new Bot(BOT_TOKEN, { client: { apiRoot: API_ROOT } });
 bot.catch((err) => console.error("update " + err.ctx.update.update_id + " failed:", err.error));
 
 /**
+ * At most this many updates run unfinished before the bot waits for one to end (the getUpdates
+ * batch is 100, so a busy minute never holds the bot; a flood cannot queue without bound).
+ */
+export const TURNS_AHEAD = 500;
+let turnsRunning = 0;
+
+// Chats run side by side. grammY's polling and its webhook callback wait for the middleware before
+// they take the next update, so a long turn in one chat (an http_request, an AI answer, a loop's
+// pauses) held every other user of the bot behind it. Each chat still runs its updates in order
+// (its queue in inChat, joined before the first await of any handler). docs/runtime.md "Chats side by side".
+bot.use((ctx, next) => {
+  turnsRunning++;
+  const run = next()
+    .catch((err) => console.error("update " + ctx.update.update_id + " failed:", err))
+    .finally(() => turnsRunning--);
+  return turnsRunning > TURNS_AHEAD ? run : undefined;
+});
+
+/**
  * Runs one update in its chat's queue: user record, handler, state written through. `evenHeld`:
  * the work runs also in a chat an operator holds (it answers Telegram, not the user).
  */
