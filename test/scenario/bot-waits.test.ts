@@ -61,6 +61,44 @@ describe("durable waits in a program on its own", () => {
     expect(pendingWaits(dbPath)).toBe(0);
   }, 40_000);
 
+  test("a wait taken when due but queued behind its chat's long turn is kept by a stop, and fires after the next start", async () => {
+    const dir = tmpDir("scenario-waits-stop-");
+    dirs.push(dir);
+    const dbPath = join(dir, "project.db");
+    // /slow holds the chat's queue past the stop's 2 s for turns to end: a request that is never answered
+    const hanging = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Promise<Response>(() => {}) });
+    const slow = doc(
+      ...scenario.sheets[0]!.nodes,
+      node("cmd-slow", "command_trigger", { command: "/slow", autoTransitionTo: "call" }),
+      node("call", "http_request", { httpRequestUrl: `http://127.0.0.1:${hanging.port}/never`, httpRequestTimeout: 60, httpRequestResponseVariable: "r", autoTransitionTo: "pong" }),
+    );
+    const env = { DATABASE_PATH: dbPath, BOTLOOM_EGRESS_ALLOW: "127.0.0.1" };
+    try {
+      const first = await startBot(fake, slow, { dir, env });
+      bots.push(first);
+      const ann = { id: 9_100_011, first_name: "Ann" };
+      fake.sendText(first.bot.token, ann, "/remind");
+      expect((await fake.waitForSent(first.bot.token, ann.id, 1, 10_000))[0]!.params.text).toBe("Reminder set");
+      await until(() => pendingWaits(dbPath) === 1, "the wait stored");
+      fake.sendText(first.bot.token, ann, "/slow");
+      // due after 2 s: taken out of the file while /slow still holds Ann's chat
+      await until(() => pendingWaits(dbPath) === 0, "the wait taken", 10_000);
+      await fake.waitForConfirmed(first.bot.token);
+      expect(await first.stop()).toBe(0);
+      expect(first.output()).toContain("waits: 1 not started yet, kept for the next start");
+      expect(fake.sent(first.bot.token, ann.id).map((c) => c.params.text)).toEqual(["Reminder set"]);
+      expect(pendingWaits(dbPath)).toBe(1);
+
+      const second = await startBot(fake, slow, { dir, env, bot: first.bot });
+      bots.push(second);
+      const [ring] = await fake.waitForSent(first.bot.token, ann.id, 1, 10_000);
+      expect(ring!.params.text).toBe("Reminder for Ann!");
+      await until(() => pendingWaits(dbPath) === 0, "the wait gone once it ran");
+    } finally {
+      hanging.stop(true);
+    }
+  }, 40_000);
+
   test("bad input: 10,000 waits due at the same second fire once each, and the bot answers others meanwhile", async () => {
     const dir = tmpDir("scenario-waits-many-");
     dirs.push(dir);

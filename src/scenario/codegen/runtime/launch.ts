@@ -15,7 +15,7 @@ import { bot } from "./router";
 import { ADMIN_IDS, LAUNCH_MODE, PORT, WEBHOOK_SECRET, db, env, parseJson } from "./storage";
 import type { CommandDef, KeyboardDef } from "./tables";
 import { allowedUpdates, startSchedules, stopSchedules } from "./triggers";
-import { startWaits, stopWaits } from "./waits";
+import { returnUnstarted, startWaits, stopWaits } from "./waits";
 import { startBackfill, stopBackfill } from "./analytics-backfill";
 import { createOutbox } from "./outbox";
 import { maskedArgs } from "./http";
@@ -197,6 +197,7 @@ export async function release() {
     if (bot.isRunning()) await bot.stop();
     // Updates already taken finish first (bounded), so what they sent is in the last batch.
     await Promise.race([Promise.all([...chatQueues.values()]), Bun.sleep(2000)]);
+    returnUnstarted();
     if (pruneTimer) clearInterval(pruneTimer);
     flushRecords(true);
     closeScenarioDb();

@@ -50,6 +50,9 @@ export const waitSql = db && lazyStatements({
       "RETURNING id, chat_id, node, due_at, turn",
   ),
   next: () => db!.prepare<{ due_at: number | null }, [number]>("SELECT MIN(due_at) AS due_at FROM bot_waits WHERE token_id = +?"),
+  putBack: () => db!.prepare<unknown, [number, number, string, string, number, string]>(
+    "INSERT OR IGNORE INTO bot_waits (id, token_id, chat_id, node, due_at, turn) VALUES (?, ?, ?, ?, ?, ?)",
+  ),
   ofChat: () => db!.prepare<unknown, [number, string]>("DELETE FROM bot_waits WHERE token_id = ? AND chat_id = ?"),
   byId: () => db!.prepare<unknown, [number]>("DELETE FROM bot_waits WHERE id = ?"),
 });
@@ -59,6 +62,7 @@ export function dropWaitsOf(chatId: string) {
   waitSql?.ofChat.run(TOKEN_ID, chatId);
   questionWaits.delete(chatId);
   for (const [id, turn] of liveTurns) if (String(turn.chatId) === chatId) liveTurns.delete(id);
+  for (const [id, w] of claimedWaits) if (w.chat_id === chatId) claimedWaits.delete(id);
   for (let i = memoryWaits.length - 1; i >= 0; i--) if (memoryWaits[i].chat_id === chatId) memoryWaits.splice(i, 1);
 }
 
@@ -75,6 +79,12 @@ export let waitTimer: ReturnType<typeof setTimeout> | undefined;
 export let armedFor = Infinity;
 export let firingWaits = false;
 export let waitsRunning = false;
+
+/**
+ * Waits taken out of the file whose continuation has not started yet: queued behind a long turn of
+ * their chat. A stop puts them back (returnUnstarted) instead of losing them with the process.
+ */
+export const claimedWaits = new Map<number, WaitRow>();
 
 /**
  * The wait of each chat's newest question timeout, while this process runs: a chat waits for one
@@ -173,6 +183,7 @@ export async function fireWaits() {
       if (batch.length === 0) break;
       fired += batch.length;
       for (const w of batch) {
+        claimedWaits.set(w.id, w);
         const run = resumeWait(w).finally(() => inFlight.delete(run));
         inFlight.add(run);
       }
@@ -229,6 +240,8 @@ export function resumeWait(w: WaitRow): Promise<void> {
   if (questionWaits.get(w.chat_id) === w.id) questionWaits.delete(w.chat_id);
   const chatId = Number(w.chat_id);
   return inChat(chatId, async () => {
+    // put back by a stop while it queued: the next start runs it, not this process
+    if (!claimedWaits.delete(w.id)) return;
     let base = live;
     if (!base) {
       const saved = parseJson<SavedTurn>(w.turn, {});
@@ -250,6 +263,27 @@ export function startWaits() {
   } catch (err) {
     console.error("waits: cannot read the pending waits:", err);
   }
+}
+
+/**
+ * Puts the claimed waits that never started back into the file, as they were: the bot is stopping
+ * and their chat's turn did not come (docs/nodes/messaging.md "Waits survive restarts"). Waits
+ * kept in memory only (negative ids) have no file to go back to.
+ */
+export function returnUnstarted() {
+  if (claimedWaits.size === 0) return;
+  let back = 0;
+  for (const w of claimedWaits.values()) {
+    if (w.id < 0 || !waitSql) continue;
+    try {
+      waitSql.putBack.run(w.id, TOKEN_ID, w.chat_id, w.node, w.due_at, w.turn);
+      back++;
+    } catch (err) {
+      console.error("waits: could not keep wait " + w.id + " for the next start:", err);
+    }
+  }
+  claimedWaits.clear();
+  if (back > 0) console.log("waits: " + back + " not started yet, kept for the next start");
 }
 
 /** Stops the clock; stored waits stay for the next start. */
