@@ -33,8 +33,11 @@ export interface Issue {
   /** warnings always have one; errors (which block storing) do not */
   code?: IssueCode;
   message: string;
-  /** what the editor needs to say it in the reader's language: the missing target, the button */
-  detail?: { target?: string; button?: string; missing?: "target" | "url" };
+  /**
+   * What the editor needs to say it in the reader's language: the missing target, the button; for
+   * the generator's warnings the key of its table (codegen/warnings.ts) and the values of its slots.
+   */
+  detail?: { target?: string; button?: string; missing?: "target" | "url"; key?: string; params?: Record<string, string | number> };
 }
 
 export interface ValidationResult {

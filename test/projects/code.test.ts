@@ -109,7 +109,55 @@ describe("generate and export (rule 6)", () => {
     const docs = await s.t.call("GET", "/api/openapi.json");
     const op = docs.body.paths["/api/projects/{id}/generate"].post;
     const schema = op.responses["200"].content["application/json"].schema;
-    expect(Object.keys(schema.properties.warnings.items.properties).sort()).toEqual(["code", "message", "nodeId", "sheetId"]);
+    const item = schema.properties.warnings.items;
+    expect(Object.keys(item.properties).sort()).toEqual(["code", "detail", "message", "nodeId", "sheetId"]);
+    expect(item.required.sort()).toEqual(["code", "message", "nodeId", "sheetId"]);
+    expect(Object.keys(item.properties.detail.properties).sort()).toEqual(["key", "params"]);
+  });
+
+  test("the generator's own warnings keep their English message and add detail: { key, params } (docs/api.md)", async () => {
+    s = await team();
+    const node = (id: string, type: string, data: Record<string, unknown> = {}) => ({ id, type, position: { x: 0, y: 0 }, data });
+    const data = {
+      sheets: [
+        {
+          id: "s1",
+          name: "Main",
+          nodes: [
+            node("cmd", "command_trigger", { command: "/pay", autoTransitionTo: "bill" }),
+            node("bill", "invoice", { title: "Tea", description: "A cup", amount: "20000", autoTransitionTo: "ub" }),
+            node("ub", "userbot_message", {}),
+          ],
+          edges: [],
+        },
+      ],
+    };
+    const id = await newProject(s.t, s.owner, { name: "Keys", data });
+    const r = await s.t.call("POST", `/api/projects/${id}/generate`, { cookie: s.owner });
+    expect(r.status).toBe(200);
+    expect(r.body.warnings).toEqual([
+      // validation's warnings are as they were: the Studio words them from their code
+      {
+        nodeId: "ub",
+        sheetId: "s1",
+        code: "NODE_TYPE_OUT_OF_SCOPE",
+        message: 'Node "ub" has type "userbot_message", which Botloom does not run: it needs a Telegram user account session, which a bot token cannot provide; the bot skips it.',
+      },
+      {
+        nodeId: "bill",
+        sheetId: "s1",
+        code: "INVALID_DATA",
+        message: 'Node "bill": amount "20000" is out of range: a whole number of Stars from 1 to 10000.',
+        detail: { key: "invoice.amountRange", params: { node: "bill", amount: "20000", max: 10000 } },
+      },
+      {
+        nodeId: "bill",
+        sheetId: "s1",
+        code: "TARGET_NOT_RUNNABLE",
+        message: 'Node "bill": autoTransitionTo leads to "ub" (userbot_message), which is skipped; the flow stops there.',
+        detail: { key: "target.skipped", params: { node: "bill", field: "autoTransitionTo", targetNode: "ub", targetType: "userbot_message" } },
+      },
+    ]);
   });
 
   test("export passes no flags and no media ids; userDatabaseEnabled exactly when the project has 1", async () => {

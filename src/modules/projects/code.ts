@@ -7,16 +7,12 @@ import { badRequest, ScenarioError } from "../../errors";
 import { generateBot, type GeneratedBot, type GenerateOptions as BotOptions } from "../../scenario";
 import { generateStoredBot, projectCache, type CodeForm, type Generated } from "../../scenario/codegen/off-thread";
 import { readStoredScenario, STORED_SCENARIO, storedOverLimit } from "./document";
-import { toFlag, type Flag } from "./model";
+import type { z } from "zod";
+import { generateResponseSchema, toFlag, type Flag } from "./model";
 import type { StoredScenario } from "./service";
 
 /** What generate reports besides the code: one entry per problem the bot works around. */
-export interface GenerateWarning {
-  nodeId: string | null;
-  sheetId: string | null;
-  code: string;
-  message: string;
-}
+export type GenerateWarning = z.output<typeof generateResponseSchema>["warnings"][number];
 
 export interface GenerateOptions {
   userDatabaseEnabled?: Flag;
@@ -76,8 +72,15 @@ export class ProjectCode {
 /** generate's answer body per program (kept while the program is: the cache holds the key). */
 const answers = new WeakMap<Generated, Blob>();
 
+/** Validation's own `detail` stays inside (the Studio validates live); the generator's key and slots go out. */
 const warningsOf = (bot: GeneratedBot): GenerateWarning[] =>
-  bot.warnings.map((w) => ({ nodeId: w.nodeId ?? null, sheetId: w.sheetId ?? null, code: w.code ?? "INVALID_DATA", message: w.message }));
+  bot.warnings.map(({ nodeId, sheetId, code, message, detail }) => ({
+    nodeId: nodeId ?? null,
+    sheetId: sheetId ?? null,
+    code: code ?? "INVALID_DATA",
+    message,
+    ...(detail?.key && detail.params && { detail: { key: detail.key, params: detail.params } }),
+  }));
 
 /**
  * The program of a stored scenario, generated off the event loop (scenario/codegen/off-thread.ts),

@@ -77,7 +77,7 @@ export const projectExtraRoutes = (ctx: AppContext) => {
       response: { 200: generateResponseSchema },
       detail: {
         summary: "Generate the bot program",
-        description: "The program a start would run, with the warnings of validation and generation (node, sheet, code, message).",
+        description: "The program a start would run, with the warnings of validation and generation (node, sheet, code, message; the generator's own also a detail with the key and slot values of the message).",
       },
     });
 };

@@ -79,7 +79,16 @@ export const generateResponseSchema = z.object({
             "a stable word: NODE_TYPE_OUT_OF_SCOPE, NODE_TYPE_UNKNOWN, DANGLING_TARGET, UNREACHABLE, " +
               "BUTTON_INCOMPLETE, TARGET_NOT_RUNNABLE, COMMAND_CONFLICT, QUESTION_MISSING, INVALID_DATA",
           ),
-        message: z.string(),
+        message: z.string().describe("the English sentence"),
+        detail: z
+          .object({
+            key: z.string().describe("the stable key of the generator's sentence, e.g. invoice.amountRange"),
+            params: z
+              .record(z.string(), z.union([z.string(), z.number()]))
+              .describe("the values the sentence names, by slot: node (a node id), amount, max, …"),
+          })
+          .optional()
+          .describe("the generator's own warnings: what a client needs to say the message in another language"),
       }),
     )
     .describe("what the generated bot skips or works around, per node"),

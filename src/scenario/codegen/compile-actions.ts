@@ -27,7 +27,7 @@ function messageSource(d: Data, node: RawNode, ctx: CompileContext): MessageSour
   if (d.bulkDelete === true) {
     const v = str(d.bulkMessageIdsVariable);
     if (v) return { from: "bulk", value: v };
-    ctx.warn(node, `Node "${node.id}": bulkDelete without bulkMessageIdsVariable deletes the triggering message instead.`);
+    ctx.warn(node, "delete.bulkNoVariable");
   }
   const manual = str(d.messageIdManual) ?? str(d.targetMessageId) ?? str(d.sourceMessageId);
   switch (String(d.messageIdSource ?? d.sourceMessageIdSource ?? "current_message")) {
@@ -48,7 +48,7 @@ function messageSource(d: Data, node: RawNode, ctx: CompileContext): MessageSour
     case "manual":
     case "custom":
       if (manual) return { from: "id", value: manual };
-      ctx.warn(node, `Node "${node.id}": no message id given; the triggering message is used.`);
+      ctx.warn(node, "action.noMessageId");
       return { from: "current" };
     default:
       return { from: "current" };
@@ -149,18 +149,18 @@ function invoice(node: RawNode, d: Data, ctx: CompileContext): InvoiceAction | u
   const amount = str(d.amount) ?? (typeof d.amount === "number" ? String(d.amount) : undefined);
   const payload = str(d.payload) ?? node.id;
   if (!title || !description || !amount) {
-    ctx.warn(node, `Node "${node.id}": an invoice needs title, description and amount; nothing is sent.`);
+    ctx.warn(node, "invoice.incomplete");
     return undefined;
   }
   // Literal values are checked here; values with {variables} when the bot sends (the node's error path).
   if (!amount.includes("{") && !(/^\d+$/.test(amount) && Number(amount) >= 1 && Number(amount) <= STARS_MAX)) {
-    ctx.warn(node, `Node "${node.id}": amount "${amount}" is out of range: a whole number of Stars from 1 to ${STARS_MAX}.`);
+    ctx.warn(node, "invoice.amountRange", { amount, max: STARS_MAX });
   }
   if (!payload.includes("{") && Buffer.byteLength(payload) > PAYLOAD_MAX_BYTES) {
-    ctx.warn(node, `Node "${node.id}": the payload is over ${PAYLOAD_MAX_BYTES} bytes; Telegram refuses the invoice.`);
+    ctx.warn(node, "invoice.payloadTooLong", { max: PAYLOAD_MAX_BYTES });
   }
-  if (title.length > 32) ctx.warn(node, `Node "${node.id}": the title is over 32 characters; Telegram refuses the invoice.`);
-  if (description.length > 255) ctx.warn(node, `Node "${node.id}": the description is over 255 characters; Telegram refuses the invoice.`);
+  if (title.length > 32) ctx.warn(node, "invoice.titleTooLong", { max: 32 });
+  if (description.length > 255) ctx.warn(node, "invoice.descriptionTooLong", { max: 255 });
   return { kind: "invoice", title, description, amount, payload, photo: str(d.photoUrl) };
 }
 
@@ -178,19 +178,19 @@ function compileDo(node: RawNode, ctx: CompileContext): ActionDef | undefined {
     case "voice":
     case "animation": {
       const media = str(d.stickerFileId) ?? str(d[`${node.type}Url`]) ?? str(d.mediaUrl) ?? str(d.fileId);
-      if (!media) ctx.warn(node, `Node "${node.id}": ${node.type} without a file; nothing is sent.`);
+      if (!media) ctx.warn(node, "media.noFile", { nodeType: node.type });
       const caption = node.type === "sticker" ? undefined : text(d.mediaCaption) ?? text(d.messageText);
       return { kind: "send", what: node.type, media, caption, format, keyboard: compileKeyboard(node, d, ctx) };
     }
     case "location": {
       const latitude = str(d.latitude);
       const longitude = str(d.longitude);
-      if (!latitude || !longitude) ctx.warn(node, `Node "${node.id}": location without latitude and longitude; nothing is sent.`);
+      if (!latitude || !longitude) ctx.warn(node, "location.incomplete");
       return { kind: "send", what: "location", latitude, longitude, title: str(d.title), address: str(d.address), format, keyboard: compileKeyboard(node, d, ctx) };
     }
     case "contact": {
       const phone = str(d.phoneNumber);
-      if (!phone) ctx.warn(node, `Node "${node.id}": contact without phoneNumber; nothing is sent.`);
+      if (!phone) ctx.warn(node, "contact.noPhone");
       return { kind: "send", what: "contact", phone, firstName: str(d.firstName) ?? "", lastName: str(d.lastName), format, keyboard: compileKeyboard(node, d, ctx) };
     }
     case "edit_message": {
@@ -200,7 +200,7 @@ function compileDo(node: RawNode, ctx: CompileContext): ActionDef | undefined {
       const message = idSource === "custom" && manual ? { id: manual } : idSource === "last_bot_message" ? ("last_bot" as const) : ("pressed" as const);
       const kbMode = String(d.editKeyboardMode ?? "keep");
       const keyboard = kbMode === "node" ? compileKeyboard(node, { keyboardNodeId: str(d.editKeyboardNodeId) }, ctx) : undefined;
-      if (kbMode === "node" && !keyboard) ctx.warn(node, `Node "${node.id}": editKeyboardNodeId names no usable keyboard; the keyboard is kept.`);
+      if (kbMode === "node" && !keyboard) ctx.warn(node, "edit.noKeyboard");
       return {
         kind: "edit",
         message,
@@ -214,7 +214,7 @@ function compileDo(node: RawNode, ctx: CompileContext): ActionDef | undefined {
       return { kind: "delete", chat: chatRef(d, "chat"), source: messageSource(d, node, ctx) };
     case "forward_message": {
       const to = forwardTargets(d);
-      if (to.length === 0) ctx.warn(node, `Node "${node.id}": forward_message names no recipient; nothing is forwarded.`);
+      if (to.length === 0) ctx.warn(node, "forward.noRecipient");
       return { kind: "forward", source: messageSource({ ...d, messageIdSource: d.sourceMessageIdSource }, node, ctx), to, copy: flag(d.hideAuthor), silent: flag(d.disableNotification) };
     }
     case "answer_callback_query":
@@ -230,13 +230,13 @@ function compileDo(node: RawNode, ctx: CompileContext): ActionDef | undefined {
       };
     case "create_forum_topic": {
       const name = text(d.topicName);
-      if (!name) ctx.warn(node, `Node "${node.id}": create_forum_topic without topicName; nothing is created.`);
+      if (!name) ctx.warn(node, "topic.noName");
       return { kind: "topic", chat: chatRef(d, "forumChat"), name: name ?? "", color: num(d.topicIconColor), saveTo: str(d.saveThreadIdTo) };
     }
     case "broadcast": {
       const target = ctx.target(node, str(d.broadcastTargetNode) ?? broadcastMessage(ctx), "broadcastTargetNode");
       if (!target) {
-        ctx.warn(node, `Node "${node.id}": broadcast names no message (broadcastTargetNode or a message with enableBroadcast); nothing is sent.`);
+        ctx.warn(node, "broadcast.noMessage");
         return undefined;
       }
       return {
@@ -266,7 +266,7 @@ function broadcastMessage(ctx: CompileContext): string | undefined {
 export function compileKeyboardRow(node: RawNode, ctx: CompileContext): ActionNode {
   const keyboard = compileKeyboard(node, { ...node.data, keyboardNodeId: undefined }, ctx);
   if (keyboard && keyboard.kind !== "inline") {
-    ctx.warn(node, `Node "${node.id}": only an inline keyboard can be put on a sent message; this reply keyboard is not shown.`);
+    ctx.warn(node, "sentMessage.replyKeyboard");
   }
   const inline = keyboard?.kind === "inline" ? keyboard : undefined;
   return {

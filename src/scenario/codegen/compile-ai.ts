@@ -12,16 +12,16 @@ const clamp = (v: number | undefined, min: number, max: number, fallback: number
 export function compileAi(node: RawNode, ctx: CompileContext): AiNode {
   const d = node.data;
   const baseUrl = text(d.aiBaseUrl)?.trim() ?? "https://api.openai.com/v1";
-  if (!/^https?:\/\/[^\s/]+/i.test(baseUrl)) ctx.warn(node, `Node "${node.id}": ai_answer aiBaseUrl is not an http(s) address; the node fails when it runs.`);
+  if (!/^https?:\/\/[^\s/]+/i.test(baseUrl)) ctx.warn(node, "ai.badBaseUrl");
   const model = text(d.aiModel)?.trim() ?? "";
-  if (!model) ctx.warn(node, `Node "${node.id}": ai_answer without aiModel fails when it runs.`);
+  if (!model) ctx.warn(node, "ai.noModel");
   const rawKey = text(d.aiApiKeyEnv)?.trim().replace(/^\{(.+)\}$/, "$1");
   // the key itself must never sit in the scenario: a value that is no env name is dropped unseen
   const keyEnv = rawKey && ENV_NAME.test(rawKey) ? rawKey : undefined;
-  if (rawKey && !keyEnv) ctx.warn(node, `Node "${node.id}": ai_answer aiApiKeyEnv must name a secret env variable of the token (A-Z, 0-9, _), not hold the key; it is ignored.`);
+  if (rawKey && !keyEnv) ctx.warn(node, "ai.keyInScenario");
   const saveTo = varName(d.aiSaveTo) ?? (d.aiSaveTo === undefined ? "ai_answer" : undefined);
   const send = d.aiSendAnswer !== false;
-  if (!send && !saveTo) ctx.warn(node, `Node "${node.id}": ai_answer neither sends nor saves its answer.`);
+  if (!send && !saveTo) ctx.warn(node, "ai.answerUnused");
   return {
     t: "ai",
     id: node.id,

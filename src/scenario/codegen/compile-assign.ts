@@ -20,20 +20,20 @@ function regexWarning(node: RawNode, ctx: CompileContext, pattern: string) {
   try {
     new RegExp(pattern.replace(/\{[\p{L}_][\p{L}\p{N}_.]*\}/gu, "x"));
   } catch {
-    ctx.warn(node, `Node "${node.id}": regex_extract pattern "${pattern}" is invalid; the default is stored.`);
+    ctx.warn(node, "assign.badRegex", { pattern });
   }
 }
 
 export function compileAssignment(node: RawNode, ctx: CompileContext, a: Record<string, unknown>, d: SetVariableData): AssignmentDef | undefined {
   const variable = text(a.variable)?.trim();
   if (!variable) {
-    ctx.warn(node, `Node "${node.id}": an assignment without a variable name is skipped.`);
+    ctx.warn(node, "assign.noVariable");
     return undefined;
   }
   const raw = (text(a.mode) ?? "text").trim();
   const mode = MODES.has(raw as AssignMode) ? (raw as AssignMode) : ownValue(MODE_ALIASES, raw);
   if (!mode) {
-    ctx.warn(node, `Node "${node.id}": assignment to "${variable}" has unknown mode "${raw}"; it is skipped.`);
+    ctx.warn(node, "assign.unknownMode", { variable, mode: String(raw) });
     return undefined;
   }
   const def: AssignmentDef = { variable, mode, value: str(a.value) ?? "" };
@@ -43,7 +43,7 @@ export function compileAssignment(node: RawNode, ctx: CompileContext, a: Record<
       // Per assignment first, then the legacy node-level regexPattern / regexGroup / regexDefault.
       const pattern = opt("pattern") ?? text(d.regexPattern);
       const fallback = a.regexDefault ?? d.regexDefault;
-      if (!pattern) ctx.warn(node, `Node "${node.id}": regex_extract into "${variable}" has no pattern; the default is stored.`);
+      if (!pattern) ctx.warn(node, "assign.regexNoPattern", { variable });
       else regexWarning(node, ctx, pattern);
       def.pattern = pattern;
       // The reference's editor writes group "0" (the whole match) by default; legacy files omit it (1).
@@ -57,7 +57,7 @@ export function compileAssignment(node: RawNode, ctx: CompileContext, a: Record<
       def.where = Array.isArray(a.lookupWhere)
         ? a.lookupWhere.flatMap((w) => (w && typeof w === "object" && typeof w.field === "string" ? [{ field: w.field, value: str(w.value) ?? "" }] : []))
         : [];
-      if (!def.table || !def.field) ctx.warn(node, `Node "${node.id}": lookup into "${variable}" needs lookupTable and lookupField; it stores "".`);
+      if (!def.table || !def.field) ctx.warn(node, "assign.lookupIncomplete", { variable });
       break;
     case "json_format":
       def.field = opt("lookupField");

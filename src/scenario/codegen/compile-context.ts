@@ -1,8 +1,9 @@
 // What every node compiler needs: the raw nodes by id, target resolution and warning collection.
-import type { Issue, IssueCode } from "../validate";
+import type { Issue } from "../validate";
 import { isRunnableType } from "../model";
 import { LOGIC_TYPES } from "../types-logic";
 import { ACTION_TYPES } from "../types-messaging";
+import { COMPILE_WARNINGS, warningCode, warningMessage, type SlotsOf, type TargetField, type WarningKey, type WarningParams } from "./warnings";
 
 export interface RawNode {
   id: string;
@@ -29,6 +30,9 @@ export const TABLE_TYPES = new Set([
   ...ACTION_TYPES,
 ]);
 
+/** Where a transition comes from, for the warning when its target does not run: a field, a button or a branch. */
+export type Via = TargetField | { button: string } | { branch: string; onError?: true };
+
 export class CompileContext {
   readonly warnings: Issue[] = [];
   private readonly seen = new Set<string>();
@@ -37,18 +41,21 @@ export class CompileContext {
 
   constructor(readonly byId: Map<string, RawNode>) {}
 
-  warn(node: RawNode | undefined, message: string, code: IssueCode = "INVALID_DATA") {
-    const key = `${node?.id ?? ""}\u0000${message}`;
-    if (this.seen.has(key)) return; // one warning per node and problem
-    this.seen.add(key);
-    this.warnings.push({ nodeId: node?.id, sheetId: node?.sheetId, code, message });
+  /** A warning of the table (./warnings.ts) about `node`; its `node` slot is the node's id. */
+  warn<K extends WarningKey>(node: RawNode | undefined, key: K, ...args: Exclude<SlotsOf<K>, "node"> extends never ? [] : [Record<Exclude<SlotsOf<K>, "node">, string | number>]) {
+    const params: WarningParams = { ...(node && COMPILE_WARNINGS[key].en.includes("{node}") && { node: node.id }), ...args[0] };
+    const message = warningMessage(key, params);
+    const seen = `${node?.id ?? ""}\u0000${message}`;
+    if (this.seen.has(seen)) return; // one warning per node and problem
+    this.seen.add(seen);
+    this.warnings.push({ nodeId: node?.id, sheetId: node?.sheetId, code: warningCode(key), message, detail: { key, params } });
   }
 
   /**
    * A transition target the bot can run, or undefined (stop). Missing targets were already reported
    * by validation; a target of a skipped type is reported here because the flow stops there.
    */
-  target(from: RawNode, id: string | undefined, what: string): string | undefined {
+  target(from: RawNode, id: string | undefined, via: Via): string | undefined {
     const t = id?.trim();
     if (!t) return undefined;
     const node = this.byId.get(t);
@@ -62,11 +69,16 @@ export class CompileContext {
       // trigger leads; with matching data the trigger itself runs first (callbacks runtime).
       const next = typeof node.data.autoTransitionTo === "string" ? node.data.autoTransitionTo : undefined;
       return next && next !== from.id ? this.target(node, next, "autoTransitionTo") : undefined;
-    } else if (!isRunnableType(node.type)) {
-      this.warn(from, `Node "${from.id}": ${what} leads to "${t}" (${node.type}), which is skipped; the flow stops there.`, "TARGET_NOT_RUNNABLE");
-    } else {
-      this.warn(from, `Node "${from.id}": ${what} points to trigger "${t}"; the flow stops there.`, "TARGET_NOT_RUNNABLE");
     }
+    const targetNode = t;
+    if (!isRunnableType(node.type)) {
+      const targetType = node.type;
+      if (typeof via === "string") this.warn(from, "target.skipped", { targetNode, targetType, field: via });
+      else if ("button" in via) this.warn(from, "target.buttonSkipped", { targetNode, targetType, button: via.button });
+      else this.warn(from, via.onError ? "target.branchErrorSkipped" : "target.branchSkipped", { targetNode, targetType, branch: via.branch });
+    } else if (typeof via === "string") this.warn(from, "target.trigger", { targetNode, field: via });
+    else if ("button" in via) this.warn(from, "target.buttonTrigger", { targetNode, button: via.button });
+    else this.warn(from, via.onError ? "target.branchErrorTrigger" : "target.branchTrigger", { targetNode, branch: via.branch });
     return undefined;
   }
 }

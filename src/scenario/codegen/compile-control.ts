@@ -10,7 +10,7 @@ export const varName = (v: unknown): string | undefined => text(v)?.trim().repla
 export function compileLoop(node: RawNode, ctx: CompileContext): LoopNode {
   const d = node.data;
   const source = varName(d.sourceVariable) ?? "";
-  if (!source) ctx.warn(node, `Node "${node.id}": loop without sourceVariable runs nothing.`);
+  if (!source) ctx.warn(node, "loop.noSource");
   return {
     t: "loop",
     id: node.id,
@@ -31,11 +31,11 @@ export function compileParallel(node: RawNode, ctx: CompileContext): ParallelNod
   for (const b of Array.isArray(d.parallelBranches) ? d.parallelBranches : []) {
     if (!b || typeof b !== "object") continue;
     const label = text(b.label) ?? text(b.id) ?? `branch ${branches.length + 1}`;
-    const target = ctx.target(node, text(b.target), `branch "${label}"`);
+    const target = ctx.target(node, text(b.target), { branch: label });
     if (!target) continue;
-    branches.push({ label, target, onError: ctx.target(node, text(b.onErrorTarget), `branch "${label}" onErrorTarget`) });
+    branches.push({ label, target, onError: ctx.target(node, text(b.onErrorTarget), { branch: label, onError: true }) });
   }
-  if (branches.length === 0) ctx.warn(node, `Node "${node.id}": parallel_split without branches that lead anywhere does nothing.`);
+  if (branches.length === 0) ctx.warn(node, "parallel.noBranches");
   return {
     t: "parallel",
     id: node.id,
@@ -54,8 +54,8 @@ export function compileConvertFile(node: RawNode, ctx: CompileContext): ConvertN
   const format = d.convertFileFormat === "json" ? "json" : "csv";
   const input = varName(d.convertFileInputVariable) ?? "";
   const output = varName(d.convertFileOutputVariable) ?? "";
-  if (!input) ctx.warn(node, `Node "${node.id}": convert_file without convertFileInputVariable writes an empty file.`);
-  if (!output) ctx.warn(node, `Node "${node.id}": convert_file without convertFileOutputVariable keeps the file nowhere.`);
+  if (!input) ctx.warn(node, "convert.noInput");
+  if (!output) ctx.warn(node, "convert.noOutput");
   return {
     t: "convert",
     id: node.id,

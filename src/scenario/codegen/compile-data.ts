@@ -21,8 +21,8 @@ export function compileBotTable(node: RawNode, ctx: CompileContext): TableOpNode
   const table = text(d.tableName)?.trim() ?? "";
   const rawOp = text(d.operation) ?? "read";
   const op = OPS.has(rawOp as TableOpNode["op"]) ? (rawOp as TableOpNode["op"]) : "read";
-  if (!OPS.has(rawOp as TableOpNode["op"])) ctx.warn(node, `Node "${node.id}": bot_table operation "${rawOp}" is unknown; it reads.`);
-  if (!NAME.test(table)) ctx.warn(node, `Node "${node.id}": bot_table needs a tableName of letters, digits and _; the node fails when it runs.`);
+  if (!OPS.has(rawOp as TableOpNode["op"])) ctx.warn(node, "table.unknownOperation", { operation: rawOp });
+  if (!NAME.test(table)) ctx.warn(node, "table.badName");
   const row: Record<string, string> = {};
   if (d.row && typeof d.row === "object" && !Array.isArray(d.row)) {
     for (const [k, v] of Object.entries(d.row)) if (k.trim()) row[k.trim()] = str(v);
@@ -64,9 +64,9 @@ const ENV_NAME = /^[A-Z][A-Z0-9_]{0,63}$/;
 function externalOf(node: RawNode, ctx: CompileContext): SqlNode["pg"] {
   const d = node.data;
   if (d.connectionSource === undefined || d.connectionSource === "builtin" || d.connectionSource === "") return undefined;
-  if (text(d.connectionString)) ctx.warn(node, `Node "${node.id}": psql_query connectionString is not used: put the connection string into a secret env variable of the token and name it in connectionEnvVar.`);
+  if (text(d.connectionString)) ctx.warn(node, "sql.connectionStringUnused");
   const name = text(d.connectionEnvVar)?.trim().replace(/^\{(.+)\}$/, "$1") ?? "";
-  if (!ENV_NAME.test(name)) ctx.warn(node, `Node "${node.id}": psql_query on an external PostgreSQL needs connectionEnvVar, the name of a secret env variable of the token (A-Z, 0-9, _); the node fails when it runs.`);
+  if (!ENV_NAME.test(name)) ctx.warn(node, "sql.noConnectionEnv");
   return { env: ENV_NAME.test(name) ? name : "", timeoutSeconds: Math.min(Math.max(num(d.queryTimeout) ?? 10, 1), 60) };
 }
 
@@ -76,7 +76,7 @@ export function compilePsqlQuery(node: RawNode, ctx: CompileContext): SqlNode {
   const pg = externalOf(node, ctx);
   // The SQL guard (runtime/sql-guard.ts) runs in the bot: runtime-text.ts embeds that file as text, and
   // a bundle cannot also import it as a module.
-  if (query.trim() === "") ctx.warn(node, `Node "${node.id}": psql_query without a query fails when it runs.`);
+  if (query.trim() === "") ctx.warn(node, "sql.noQuery");
   const format = text(d.resultFormat) ?? "json";
   return {
     t: "sql",

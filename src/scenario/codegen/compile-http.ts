@@ -32,12 +32,12 @@ export function compileHttp(node: RawNode, ctx: CompileContext): HttpNode {
   const d = node.data;
   const method = (text(d.httpRequestMethod) ?? "GET").toUpperCase() as HttpNode["method"];
   const url = text(d.httpRequestUrl)?.trim() ?? "";
-  if (!url) ctx.warn(node, `Node "${node.id}": http_request without a URL fails when it runs.`);
-  if (!METHODS.has(method)) ctx.warn(node, `Node "${node.id}": http_request method "${method}" is unknown; GET is used.`);
+  if (!url) ctx.warn(node, "http.noUrl");
+  if (!METHODS.has(method)) ctx.warn(node, "http.unknownMethod", { method });
   const headers = text(d.httpRequestHeaders);
   const query = text(d.httpRequestQueryParams);
-  if (jsonTemplateProblem(headers)) ctx.warn(node, `Node "${node.id}": httpRequestHeaders is not a JSON object; the request fails when it runs.`);
-  if (jsonTemplateProblem(query)) ctx.warn(node, `Node "${node.id}": httpRequestQueryParams is not a JSON object; the request fails when it runs.`);
+  if (jsonTemplateProblem(headers)) ctx.warn(node, "http.badHeaders");
+  if (jsonTemplateProblem(query)) ctx.warn(node, "http.badQuery");
   const format = d.httpRequestBodyFormat;
   const response = d.httpRequestResponseFormat;
   const path = text(d.httpRequestResponseJsonPath);
@@ -82,7 +82,7 @@ function batchOf(node: RawNode, ctx: CompileContext, path: string | undefined): 
   const source = varName(d.httpRequestBatchSource);
   const result = varName(d.httpRequestBatchResultVariable);
   if (!source || !result) {
-    ctx.warn(node, `Node "${node.id}": http_request batch mode needs httpRequestBatchSource and httpRequestBatchResultVariable; it makes one request instead.`);
+    ctx.warn(node, "http.batchIncomplete");
     return undefined;
   }
   const fields: { key: string; value: string }[] = [];

@@ -18,7 +18,7 @@ function compileValidation(owner: RawNode, v: CollectFields["inputValidation"], 
       new RegExp(v);
       return { kind: "regex", pattern: v };
     } catch {
-      ctx.warn(owner, `Node "${owner.id}": inputValidation "${v}" is not a valid regular expression; it is ignored.`);
+      ctx.warn(owner, "input.badRegex", { pattern: v });
       return undefined;
     }
   }
@@ -50,7 +50,7 @@ export function compileCollect(
   for (const kind of flagged) {
     const target = text(d[VAR[kind]]) ?? variable;
     if (target) media.push({ kind, variable: target });
-    else ctx.warn(owner, `Node "${owner.id}": ${kind} input is enabled but no variable is named for it.`);
+    else ctx.warn(owner, "input.mediaNoVariable", { inputKind: kind });
   }
   let textInput = d.enableTextInput === true || flagged.length === 0;
   let any: true | undefined;
@@ -84,7 +84,7 @@ export function compileInputNode(node: RawNode, ctx: CompileContext): InputNode 
   const d = parseNodeData(inputDataSchema, node.data);
   const collect = compileCollect(node, d, ctx, d.inputType ?? "text");
   if (!collect.variable && collect.media.length === 0) {
-    ctx.warn(node, `Node "${node.id}": input node without inputVariable; answers are not stored.`);
+    ctx.warn(node, "input.noVariable");
   }
   return { t: "input", id: node.id, collect, ask: compileAsk(node, d.inputPrompt, ctx), timeout: timeoutOf(node, ctx), adminOnly: d.adminOnly ? true : undefined };
 }
@@ -97,10 +97,10 @@ function timeoutOf(node: RawNode, ctx: CompileContext): InputNode["timeout"] {
   const seconds = num(node.data.inputTimeout);
   const target = ctx.target(node, text(node.data.inputTimeoutTarget), "inputTimeoutTarget");
   if (seconds === undefined || seconds <= 0) {
-    if (target) ctx.warn(node, `Node "${node.id}": inputTimeoutTarget without an inputTimeout (seconds) is never reached.`);
+    if (target) ctx.warn(node, "input.timeoutTargetOnly");
     return undefined;
   }
-  if (seconds > MAX_INPUT_TIMEOUT) ctx.warn(node, `Node "${node.id}": inputTimeout is capped at ${MAX_INPUT_TIMEOUT} seconds (30 days).`);
+  if (seconds > MAX_INPUT_TIMEOUT) ctx.warn(node, "input.timeoutCapped", { max: MAX_INPUT_TIMEOUT });
   return { seconds: Math.min(seconds, MAX_INPUT_TIMEOUT), target };
 }
 

@@ -9,7 +9,7 @@ import type { ButtonDef, DynamicDef, KeyboardDef } from "./table";
 function compileButton(owner: RawNode, b: Button, inline: boolean, ctx: CompileContext): ButtonDef | undefined {
   const label = b.text ?? "";
   if (label.trim() === "") {
-    ctx.warn(owner, `Node "${owner.id}": a button without text is left out (the messenger rejects it).`);
+    ctx.warn(owner, "button.noText");
     return undefined;
   }
   const base: Pick<ButtonDef, "id" | "text" | "skipInput" | "data"> = {
@@ -23,7 +23,7 @@ function compileButton(owner: RawNode, b: Button, inline: boolean, ctx: CompileC
   const def = compileButtonAction(owner, b, action, inline, base, hide, ctx);
   const style = BUTTON_STYLES.find((s) => s === b.style);
   if (def && b.style && !style) {
-    ctx.warn(owner, `Node "${owner.id}": button "${label}" has style "${b.style}"; Telegram knows ${BUTTON_STYLES.join(", ")}, so it shows in the app's own colour.`);
+    ctx.warn(owner, "button.unknownStyle", { button: label, style: String(b.style), known: BUTTON_STYLES.join(", ") });
   }
   return def && style ? { ...def, style } : def;
 }
@@ -36,36 +36,36 @@ function compileButtonAction(
 ): ButtonDef | undefined {
   const label = base.text;
   const replyOnly = (what: string) => {
-    ctx.warn(owner, `Node "${owner.id}": button "${label}" (${what}) works only on a reply keyboard; it is left out.`);
+    ctx.warn(owner, "button.replyOnly", { button: label, action: what });
     return undefined;
   };
   if (b.requestContact || action === "contact") {
-    return { ...base, action: "contact", target: ctx.target(owner, b.target, `button "${label}"`) };
+    return { ...base, action: "contact", target: ctx.target(owner, b.target, { button: label }) };
   }
   if (b.requestLocation || action === "location") {
-    return { ...base, action: "location", target: ctx.target(owner, b.target, `button "${label}"`) };
+    return { ...base, action: "location", target: ctx.target(owner, b.target, { button: label }) };
   }
   if (b.requestPoll || action === "poll") {
     if (inline) return replyOnly("poll");
     const value = b.pollType === "quiz" || b.pollType === "regular" ? b.pollType : undefined;
-    return { ...base, action: "poll", value, target: ctx.target(owner, b.target, `button "${label}"`) };
+    return { ...base, action: "poll", value, target: ctx.target(owner, b.target, { button: label }) };
   }
   switch (action) {
     case "web_app": {
       const url = text(b.webAppUrl)?.trim() || (/^https:\/\//.test(b.url ?? "") ? b.url : undefined);
       if (!url) {
-        ctx.warn(owner, `Node "${owner.id}": Mini App button "${label}" has no webAppUrl; it is left out.`);
+        ctx.warn(owner, "button.miniAppNoUrl", { button: label });
         return undefined;
       }
       // Reply Mini Apps answer with web_app_data, which follows the button's target like a shared contact.
-      const target = inline ? undefined : ctx.target(owner, b.target, `button "${label}"`);
+      const target = inline ? undefined : ctx.target(owner, b.target, { button: label });
       return { ...base, data: undefined, action: "web_app", url, target };
     }
     case "copy_text": {
       const value = text(b.copyText);
       if (!inline) return inlineOnly(owner, label, "copy_text", ctx);
       if (!value) {
-        ctx.warn(owner, `Node "${owner.id}": copy button "${label}" has no copyText; it is left out.`);
+        ctx.warn(owner, "button.copyNoText", { button: label });
         return undefined;
       }
       return { ...base, data: undefined, action: "copy_text", value };
@@ -80,7 +80,7 @@ function compileButtonAction(
     case "default":
     case "goto":
     case "complete":
-      return { ...base, action: action === "complete" ? "complete" : "goto", target: ctx.target(owner, b.target, `button "${label}"`), hide };
+      return { ...base, action: action === "complete" ? "complete" : "goto", target: ctx.target(owner, b.target, { button: label }), hide };
     case "command": {
       const target = b.target ? commandName(b.target) : "";
       return { ...base, action: "command", target: target || undefined, hide };
@@ -93,13 +93,13 @@ function compileButtonAction(
     }
     default:
       // One warning per node and action: multi-select keyboards have dozens of such buttons.
-      ctx.warn(owner, `Node "${owner.id}": buttons with action "${action}" are not run by this version; they are left out.`);
+      ctx.warn(owner, "button.unknownAction", { action });
       return undefined;
   }
 }
 
 function inlineOnly(owner: RawNode, label: string, what: string, ctx: CompileContext): undefined {
-  ctx.warn(owner, `Node "${owner.id}": button "${label}" (${what}) works only on an inline keyboard; it is left out.`);
+  ctx.warn(owner, "button.inlineOnly", { button: label, action: what });
   return undefined;
 }
 
@@ -156,7 +156,7 @@ export function compileKeyboardFields(owner: RawNode, d: KeyboardData, ctx: Comp
   const kind = d.keyboardType === "reply" || d.keyboardType === "inline" ? d.keyboardType : undefined;
   const dynamic = kind === "inline" && d.enableDynamicButtons ? compileDynamic(owner, d.dynamicButtons, ctx) : undefined;
   if (d.enableDynamicButtons && kind === "reply") {
-    ctx.warn(owner, `Node "${owner.id}": dynamic buttons need an inline keyboard; they are left out.`);
+    ctx.warn(owner, "keyboard.dynamicNeedsInline");
   }
   if (!kind || (!d.buttons?.length && !dynamic)) return undefined;
   const compiled: ButtonDef[] = [];
@@ -186,7 +186,7 @@ function compileDynamic(owner: RawNode, d: KeyboardData["dynamicButtons"], ctx: 
   const source = text(d?.sourceVariable)?.trim();
   const label = text(d?.textTemplate);
   if (!source || !label) {
-    ctx.warn(owner, `Node "${owner.id}": dynamic buttons need sourceVariable and textTemplate; they are left out.`);
+    ctx.warn(owner, "keyboard.dynamicIncomplete");
     return undefined;
   }
   return {
@@ -207,7 +207,7 @@ function compileMulti(owner: RawNode, d: KeyboardData, buttons: ButtonDef[], ids
   const variable = text(d.multiSelectVariable)?.trim();
   if (!hasSelection) return undefined;
   if (!variable) {
-    ctx.warn(owner, `Node "${owner.id}": selection buttons without multiSelectVariable toggle but store nothing.`);
+    ctx.warn(owner, "keyboard.selectionNoVariable");
   }
   const target = ctx.target(owner, d.continueButtonTarget, "continueButtonTarget");
   const hasDone = buttons.some((b) => b.action === "complete");
@@ -231,7 +231,7 @@ export function compileKeyboard(
       const kb = compileKeyboardFields(owner, parseNodeData(keyboardDataSchema, kbNode.data), ctx);
       return kb && { ...kb, from: ref };
     }
-    if (kbNode) ctx.warn(owner, `Node "${owner.id}": keyboardNodeId "${ref}" is a ${kbNode.type} node, not a keyboard.`);
+    if (kbNode) ctx.warn(owner, "keyboard.notKeyboard", { keyboardNode: ref, keyboardType: kbNode.type });
   }
   return compileKeyboardFields(owner, d, ctx);
 }

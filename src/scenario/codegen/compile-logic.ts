@@ -45,7 +45,7 @@ export function compileCondition(node: RawNode, ctx: CompileContext): ConditionN
     const raw = (br.operator ?? "equals").trim();
     const op = OPERATORS.has(raw as Operator) ? (raw as Operator) : ownValue(ALIASES, raw);
     if (!op) {
-      ctx.warn(node, `Node "${node.id}": branch "${br.label ?? br.id ?? ""}" has unknown operator "${raw}"; it never matches.`);
+      ctx.warn(node, "condition.unknownOperator", { branch: br.label ?? br.id ?? "", operator: String(raw) });
       continue;
     }
     const own = br as { valueRegex?: unknown; subscriptionMode?: unknown };
@@ -55,7 +55,7 @@ export function compileCondition(node: RawNode, ctx: CompileContext): ConditionN
       try {
         new RegExp(value);
       } catch {
-        ctx.warn(node, `Node "${node.id}": branch "${br.label ?? br.id ?? ""}" has an invalid regular expression "${value}"; it never matches.`);
+        ctx.warn(node, "condition.badRegex", { branch: br.label ?? br.id ?? "", pattern: value });
       }
     }
     branches.push({
@@ -63,14 +63,14 @@ export function compileCondition(node: RawNode, ctx: CompileContext): ConditionN
       value,
       value2: br.value2 === undefined ? undefined : String(br.value2),
       // "" means stop: kept as "" so the branch still wins over later ones and the default.
-      target: ctx.target(node, br.target, `branch "${br.label ?? br.id ?? ""}"`) ?? "",
+      target: ctx.target(node, br.target, { branch: br.label ?? br.id ?? "" }) ?? "",
       mode: own.subscriptionMode === "any" ? "any" : undefined,
     });
   }
   // "else" is the fallback wherever the editor placed it, as in the reference.
   branches.sort((x, y) => Number(x.op === "else") - Number(y.op === "else"));
   const needsSubject = branches.some((b) => !SYSTEM_OPERATORS.has(b.op));
-  if (subject === "" && needsSubject) ctx.warn(node, `Node "${node.id}": condition without a variable compares an empty value.`);
+  if (subject === "" && needsSubject) ctx.warn(node, "condition.noVariable");
   return {
     t: "condition",
     id: node.id,
@@ -110,7 +110,7 @@ export function compileDelay(node: RawNode, ctx: CompileContext): DelayNode {
   const template = typeof node.data.seconds === "string" && node.data.seconds.includes("{") ? node.data.seconds : undefined;
   const count = num(d.delaySeconds) ?? num(d.seconds) ?? num(d.delay) ?? num(d.duration);
   const seconds = count !== undefined ? count * unit : ms !== undefined ? ms / 1000 : undefined;
-  if (seconds === undefined && !template) ctx.warn(node, `Node "${node.id}": delay without a number of seconds waits 0 seconds.`);
+  if (seconds === undefined && !template) ctx.warn(node, "delay.noSeconds");
   return {
     t: "delay",
     id: node.id,

@@ -83,12 +83,12 @@ function compileVariants(node: RawNode, d: MessageData, format: Format, base: Co
   for (const { cm, i } of ordered) {
     const check = ownValue(CHECKS, cm.condition);
     if (!check) {
-      ctx.warn(node, `Node "${node.id}": conditional message #${i + 1} has unsupported condition "${cm.condition}"; it is skipped.`);
+      ctx.warn(node, "message.conditionUnsupported", { index: i + 1, condition: String(cm.condition) });
       continue;
     }
     const vars = (cm.variableNames?.length ? cm.variableNames : [cm.variableName ?? ""]).filter((v) => v.trim() !== "");
     if (vars.length === 0) {
-      ctx.warn(node, `Node "${node.id}": conditional message #${i + 1} names no variable; it is skipped.`);
+      ctx.warn(node, "message.conditionNoVariable", { index: i + 1 });
       continue;
     }
     const value = cm.expectedValue ?? cm.value;
@@ -115,7 +115,7 @@ export function compileMessage(node: RawNode, ctx: CompileContext): MessageNode 
   const body = d.messageText ?? "";
   const caption = text(d.mediaCaption);
   if (body.trim() === "" && !caption && media.length === 0) {
-    ctx.warn(node, `Node "${node.id}": the message has no text; the messenger rejects empty messages, so it is not sent.`);
+    ctx.warn(node, "message.empty");
   }
   const collect = d.collectUserInput ? compileCollect(node, d, ctx) : undefined;
   const next = d.enableAutoTransition !== false ? ctx.target(node, d.autoTransitionTo, "autoTransitionTo") : undefined;

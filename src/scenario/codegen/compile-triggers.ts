@@ -38,7 +38,7 @@ function callbackTrigger(node: RawNode, ctx: CompileContext): CallbackTriggerDef
   if (node.type === "callback_trigger") {
     const data = text(d.callbackData);
     if (!data) {
-      ctx.warn(node, `Node "${node.id}": callback trigger without callbackData is ignored.`);
+      ctx.warn(node, "callbackTrigger.noData");
       return undefined;
     }
     if (!target) return undefined;
@@ -84,7 +84,7 @@ function messageTrigger(node: RawNode, ctx: CompileContext): MessageTriggerDef |
   const group = d.groupChatIdSource === "variable" && variable ? `{${variable}}` : text(d.groupChatId)?.trim();
   const threadVariable = text(d.threadIdVariable)?.trim();
   if (!group || !threadVariable) {
-    ctx.warn(node, `Node "${node.id}": group_message_trigger needs groupChatId and threadIdVariable; it is ignored.`);
+    ctx.warn(node, "groupTrigger.incomplete");
     return undefined;
   }
   return { on: "group", target, node: node.id, group, threadVariable, userVariable: text(d.resolvedUserIdVariable)?.trim() };
@@ -94,6 +94,9 @@ function messageTrigger(node: RawNode, ctx: CompileContext): MessageTriggerDef |
 export const MEMBER_EVENTS = ["joined", "left", "promoted", "demoted", "blocked", "unblocked"];
 
 /** A list field as strings: an array, or one value per line / comma. */
+/** Values as a warning lists them: "a", "b". */
+const quoted = (xs: string[]) => xs.map((x) => `"${x}"`).join(", ");
+
 const listOf = (v: unknown): string[] =>
   (Array.isArray(v) ? v.map(String) : typeof v === "string" ? v.split(/[\n,]/) : []).map((s) => s.trim()).filter(Boolean);
 
@@ -110,16 +113,16 @@ function updateTrigger(node: RawNode, ctx: CompileContext): MessageTriggerDef | 
     const only = listOf(node.data.emoji);
     // Telegram's reaction emoji are single emoji (with variation selectors); words or digits never arrive.
     const odd = only.filter((e) => !/^\p{Extended_Pictographic}/u.test(e));
-    if (odd.length > 0) ctx.warn(node, `Node "${node.id}": ${odd.map((e) => `"${e}"`).join(", ")} is no reaction emoji; the trigger never runs for it.`);
+    if (odd.length > 0) ctx.warn(node, "reactionTrigger.notEmoji", { emoji: quoted(odd) });
     // Only reactions on messages these nodes sent (the message store knows which node sent what).
     const senders = listOf(node.data.messageNodes);
     const unknown = senders.filter((id) => !ctx.byId.has(id));
-    if (unknown.length > 0) ctx.warn(node, `Node "${node.id}": messageNodes ${unknown.map((id) => `"${id}"`).join(", ")} are not in the scenario; reactions on their messages never arrive.`);
+    if (unknown.length > 0) ctx.warn(node, "reactionTrigger.unknownMessages", { ids: quoted(unknown) });
     return { on: "reaction", target, node: node.id, only: only.length ? only : undefined, fromNodes: senders.length ? senders : undefined };
   }
   const only = listOf(node.data.memberEvents);
   const unknown = only.filter((e) => !MEMBER_EVENTS.includes(e));
-  if (unknown.length > 0) ctx.warn(node, `Node "${node.id}": member events ${unknown.join(", ")} are unknown (${MEMBER_EVENTS.join(", ")}); they are ignored.`);
+  if (unknown.length > 0) ctx.warn(node, "memberTrigger.unknownEvents", { events: unknown.join(", "), known: MEMBER_EVENTS.join(", ") });
   const known = only.filter((e) => MEMBER_EVENTS.includes(e));
   return { on: "member", target, node: node.id, only: known.length ? known : undefined };
 }
@@ -157,14 +160,14 @@ function scheduleRule(rule: Record<string, unknown>, node: RawNode, ctx: Compile
           new Cron(expr, { paused: true }).stop(); // checks the pattern, schedules nothing
           return { cron: expr };
         } catch (err) {
-          ctx.warn(node, `Node "${node.id}": cron expression "${expr}" is invalid (${(err as Error).message}); that rule is ignored.`);
+          ctx.warn(node, "schedule.badCron", { cron: expr, reason: (err as Error).message });
           return undefined;
         }
       }
       break;
     }
   }
-  ctx.warn(node, `Node "${node.id}": a schedule rule (${String(rule.mode ?? "interval")}) is incomplete; it is ignored.`);
+  ctx.warn(node, "schedule.incompleteRule", { mode: String(rule.mode ?? "interval") });
   return undefined;
 }
 
@@ -185,7 +188,7 @@ function schedule(node: RawNode, ctx: CompileContext): ScheduleDef | undefined {
   try {
     new Intl.DateTimeFormat("en", { timeZone: timezone });
   } catch {
-    ctx.warn(node, `Node "${node.id}": unknown time zone "${timezone}"; the schedule is ignored.`);
+    ctx.warn(node, "schedule.badTimezone", { timezone });
     return undefined;
   }
   if (cron.length === 0 && every.length === 0) return undefined;

@@ -109,7 +109,7 @@ function resolveCommands(claims: CommandClaim[], ctx: CompileContext): CommandDe
     if (!current || (claim.trigger && !current.trigger)) {
       winners.set(name, claim);
     } else if (claim.trigger && current.trigger) {
-      ctx.warn(claim.node, `Node "${claim.node.id}": command /${name} is already handled by trigger "${current.node.id}"; this trigger is ignored.`, "COMMAND_CONFLICT");
+      ctx.warn(claim.node, "command.taken", { command: name, triggerNode: current.node.id });
     }
   }
   // Keep document order of the winners.
@@ -131,7 +131,7 @@ function capMenu(commands: CommandDef[], ctx: CompileContext): CommandDef[] {
   const out = new Set([...everyone.slice(MENU_MAX), ...admins.slice(Math.max(0, MENU_MAX - Math.min(everyone.length, MENU_MAX)))]);
   if (out.size === 0) return commands;
   const first = [...out][0]!;
-  ctx.warn(ctx.byId.get(first.via ?? first.target), `The command menu holds at most ${MENU_MAX} commands: ${out.size} (from /${first.command} on) are left out of it and still answer when typed.`, "INVALID_DATA");
+  ctx.warn(ctx.byId.get(first.via ?? first.target), "command.menuFull", { max: MENU_MAX, count: out.size, command: first.command });
   return commands.map((c) => (out.has(c) ? { ...c, menu: undefined } : c));
 }
 
@@ -149,7 +149,7 @@ const DEEP_LINK_PARAM = /^[A-Za-z0-9_-]{1,64}$/;
 function deepLink(node: RawNode, d: z.infer<typeof commandTriggerDataSchema>, target: string, ctx: CompileContext): DeepLinkDef {
   const value = d.deepLinkParam!.trim();
   if (!DEEP_LINK_PARAM.test(value)) {
-    ctx.warn(node, `Node "${node.id}": deep-link parameter "${value}" can never arrive: Telegram allows up to 64 of A-Z, a-z, 0-9, _ and -.`);
+    ctx.warn(node, "command.deepLinkInvalid", { param: value });
   }
   const prefix = d.deepLinkMatchMode === "startsWith" || d.deepLinkMatchMode === "prefix";
   const saveAs = d.deepLinkSaveToVar !== false && d.deepLinkVarName?.trim() ? d.deepLinkVarName.trim() : undefined;
@@ -163,7 +163,7 @@ function withDeepLinks(commands: CommandDef[], links: DeepLinkClaim[], ctx: Comp
     const key = claim.command + " " + claim.link.match + " " + claim.link.value;
     const first = seen.get(key);
     if (first) {
-      ctx.warn(claim.node, `Node "${claim.node.id}": /${claim.command} with parameter "${claim.link.value}" is already handled by trigger "${first.node.id}"; this trigger is ignored.`, "COMMAND_CONFLICT");
+      ctx.warn(claim.node, "command.deepLinkTaken", { command: claim.command, param: claim.link.value, triggerNode: first.node.id });
       continue;
     }
     seen.set(key, claim);
@@ -201,15 +201,15 @@ export function compileScenario(doc: DocumentNodes): { compiled: CompiledScenari
       const d = parseNodeData(commandTriggerDataSchema, node.data);
       const name = commandName(d.command ?? "");
       const target = ctx.target(node, d.autoTransitionTo, "autoTransitionTo");
-      if (!name) ctx.warn(node, `Node "${node.id}": command trigger without a command is ignored.`);
-      else if (!target) ctx.warn(node, `Node "${node.id}": command /${name} leads nowhere; it answers nothing.`);
+      if (!name) ctx.warn(node, "command.noCommand");
+      else if (!target) ctx.warn(node, "command.leadsNowhere", { command: name });
       else if (d.deepLinkParam?.trim()) links.push({ node, command: name, def: commandDef(name, "", d.description, d.showInMenu, d.adminOnly), link: deepLink(node, d, target, ctx) });
       else claims.push({ def: { ...commandDef(name, target, d.description, d.showInMenu, d.adminOnly), via: node.id }, trigger: true, node });
     } else if (node.type === "text_trigger") {
       const d = parseNodeData(textTriggerDataSchema, node.data);
       const texts = (d.textSynonyms ?? []).filter((s) => s.trim() !== "");
       const target = ctx.target(node, d.autoTransitionTo, "autoTransitionTo");
-      if (texts.length === 0) ctx.warn(node, `Node "${node.id}": text trigger without texts is ignored.`);
+      if (texts.length === 0) ctx.warn(node, "textTrigger.noTexts");
       else if (target) {
         const match = d.textMatchType === "contains" ? "contains" : "exact";
         textTriggers.push({ match, texts, target, adminOnly: d.adminOnly ? true : undefined, via: node.id });
