@@ -1,5 +1,6 @@
 // Warnings follow the edits without a save, and say what is wrong in plain words, naming each node
-// by its text (never its id or field names), in English and in Russian (docs/editor.md "Warnings").
+// by its text (never its id or field names), in English and in Russian (docs/editor.md "Warnings"):
+// the compiler's own warnings too, from their key, in the Russian Studio.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { haveChromium, warnIfNoChromium } from "../support/browser";
 import { editorEnv, newProject, nodeEl, openEditor, pick, type EditorEnv } from "./editor-support";
@@ -57,5 +58,42 @@ describe.skipIf(!haveChromium)("editor: live warnings", () => {
     expect(await page.getByTestId("save-status").textContent()).toBe("Unsaved changes");
     const stored = (await env.t.call("GET", `/api/projects/${projectId}`, { cookie: env.cookie })).body;
     expect(JSON.stringify(stored.data)).not.toContain("What is your name?");
+  }, 60_000);
+
+  test("the Russian Studio says the compiler's warnings in Russian, nodes named by their text", async () => {
+    const { page } = env.b;
+    const compiled = await newProject(env, "Компилятор", {
+      version: 2,
+      sheets: [{ id: "main", name: "Main", edges: [], nodes: [
+        node("cmd_k2w9", "command_trigger", 0, { command: "/go", autoTransitionTo: "pick_mwys3vd63fkbl" }),
+        node("cmd_p7q1", "command_trigger", 0, { command: "/go", autoTransitionTo: "pick_mwys3vd63fkbl" }),
+        node("pick_mwys3vd63fkbl", "message", 320, { messageText: "Pick one", collectUserInput: true, inputVariable: "x", inputValidation: "(",
+          keyboardType: "inline", buttons: [{ id: "b1", text: "Go", action: "goto", target: "ub_q2vv1" }], autoTransitionTo: "cmd_k2w9" }),
+        node("ub_q2vv1", "userbot_message", 640, {}),
+      ] }],
+    });
+    await page.evaluate(() => localStorage.setItem("botloom.lang", "ru"));
+    try {
+      await openEditor(page, env.base, compiled);
+      await page.locator(".ed-warnbox summary").click();
+      for (const text of [
+        "Сообщение «Pick one»: проверка ответа «(» — не правильное регулярное выражение; она не применяется.",
+        "Команда «/go»: команду /go уже обрабатывает Команда «/go»; этот триггер не сработает.",
+        "Сообщение «Pick one»: связь «далее» ведёт к триггеру Команда «/go»; триггер сам запускается событием, поэтому сценарий на этом останавливается.",
+        "Сообщение «Pick one»: кнопка «Go» ведёт к шагу userbot_message «ub_q2vv1», а шаги вида «userbot_message» бот пропускает; сценарий на этом останавливается.",
+      ]) await list().filter({ hasText: text }).waitFor();
+      const all = await list().allTextContents();
+      expect(all.length).toBe(5); // and validation's: the userbot step is skipped
+      for (const text of all) {
+        expect(text).toMatch(/[а-яё]{4,}/);
+        expect(text).not.toMatch(/\b(Node|is|the|leads|points|button|ignored)\b/);
+        expect(text).not.toMatch(/mwys3vd63fkbl|cmd_k2w9|cmd_p7q1/);
+      }
+      // the ⚠ on the node says the same
+      await expect(nodeEl(page, "pick_mwys3vd63fkbl").locator(".ed-warn").getAttribute("title")).resolves.toContain("проверка ответа «(»");
+      expect(env.b.errors).toEqual([]);
+    } finally {
+      await page.evaluate(() => localStorage.setItem("botloom.lang", "en"));
+    }
   }, 60_000);
 });

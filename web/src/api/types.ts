@@ -28,6 +28,8 @@ export type BotStatus = Answer<"/api/bot/tokens/{tokenId}/status">;
 export type BotUserPage = Answer<"/api/bot/tokens/{tokenId}/users">;
 export type BotUserDetail = Answer<"/api/bot/tokens/{tokenId}/users/{userId}">;
 export type MediaItem = Answer<"/api/projects/{id}/media">[number];
+/** A warning of generate's answer: validation's and the generator's own (docs/api.md#scenario-warnings). */
+export type GeneratedWarning = Answer<"/api/projects/{id}/generate", "post">["warnings"][number];
 /** Inbound webhooks of a project's scenario (docs/hooks.md) and a new secret, shown once (a 201). */
 export type HookItem = Answer<"/api/projects/{id}/hooks">["items"][number];
 export type HookSecret = paths["/api/projects/{id}/hooks/{nodeId}/secret"]["post"]["responses"][201]["content"]["application/json"];

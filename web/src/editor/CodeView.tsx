@@ -2,6 +2,7 @@
 // project.json the editor would save.
 import { useMemo, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import type { GeneratedWarning } from "../api/types";
 import type { Doc } from "./document";
 
 export interface Warning {
@@ -14,7 +15,7 @@ export interface Warning {
 export interface Generated {
   code: string;
   lines?: number;
-  warnings?: Warning[];
+  warnings?: GeneratedWarning[];
 }
 
 const TOKEN = /(\/\/[^\n]*|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`|\b(?:const|let|var|function|return|if|else|for|while|await|async|import|from|export|new|try|catch|throw|switch|case|break|of|in|typeof|null|undefined|true|false)\b|\b\d+(?:\.\d+)?\b)/g;

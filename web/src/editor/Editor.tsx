@@ -30,7 +30,7 @@ import { editorWarnings } from "./warnings";
 const typing = (t: EventTarget | null) => t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
 
 function EditorBody({ store, project }: { store: EditorStore; project: ProjectRecord }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const flow = useReactFlow();
   const doc = useEditor(store, (s) => s.doc);
   const savedDoc = useEditor(store, (s) => s.saved);
@@ -78,7 +78,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
     const timer = setTimeout(() => setChecked(doc), 250);
     return () => clearTimeout(timer);
   }, [doc]);
-  const shown = useMemo(() => editorWarnings(checked, generated?.warnings ?? [], t), [checked, generated, t]);
+  const shown = useMemo(() => editorWarnings(checked, generated?.warnings ?? [], t, i18n.language), [checked, generated, t, i18n.language]);
   const warnings = useMemo(() => {
     const m = new Map<string, string[]>();
     for (const w of shown) if (w.nodeId) m.set(w.nodeId, [...(m.get(w.nodeId) ?? []), w.message]);
