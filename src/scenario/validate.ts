@@ -37,8 +37,19 @@ export interface Issue {
    * What the editor needs to say it in the reader's language: the missing target, the button; for
    * the generator's warnings the key of its table (codegen/warnings.ts) and the values of its slots.
    */
-  detail?: { target?: string; button?: string; missing?: "target" | "url"; key?: string; params?: Record<string, string | number> };
+  detail?: { target?: string; button?: string; problem?: ButtonProblem; key?: string; params?: Record<string, string | number> };
 }
+
+/** What is wrong with a button (BUTTON_INCOMPLETE), and how the message says it. */
+const BUTTON_PROBLEMS = {
+  noTarget: "has no target",
+  noUrl: "has no URL",
+  noMiniAppUrl: "has no Mini App URL (webAppUrl)",
+  miniAppNotHttps: "opens a Mini App whose URL is not https (Telegram refuses it)",
+  nothingToCopy: "has nothing to copy (copyText)",
+  copyTooLong: "copies more than 256 characters (Telegram refuses it)",
+} as const;
+export type ButtonProblem = keyof typeof BUTTON_PROBLEMS;
 
 export interface ValidationResult {
   errors: Issue[];
@@ -147,32 +158,30 @@ function buttonWarnings(located: Located, warnings: Issue[]) {
       const label = `button "${String(b.text ?? b.id ?? "")}"`;
       const target = typeof b.target === "string" ? b.target.trim() : "";
       const url = typeof b.url === "string" ? b.url.trim() : "";
-      let problem: string | undefined;
-      let missing: "target" | "url" | undefined;
+      let problem: ButtonProblem | undefined;
       // a goto button without a target on a question answers it with its text: nothing is missing
       const answers = (node.type === "input" || data.collectUserInput === true) && b.skipDataCollection !== true;
-      if ((action === "command" || (action === "goto" && !answers)) && target === "") missing = "target";
-      if (action === "url" && url === "" && !/^https?:\/\//.test(target)) missing = "url";
-      if (missing) problem = missing === "target" ? "has no target" : "has no URL";
+      if ((action === "command" || (action === "goto" && !answers)) && target === "") problem = "noTarget";
+      if (action === "url" && url === "" && !/^https?:\/\//.test(target)) problem = "noUrl";
       if (action === "web_app") problem = webAppProblem(typeof b.webAppUrl === "string" ? b.webAppUrl.trim() : url);
       if (action === "copy_text") problem = copyTextProblem(b.copyText);
-      // `missing` words the editor's warning; other problems keep the generator's sentence
-      if (problem) warnings.push({ nodeId: node.id, sheetId, code: "BUTTON_INCOMPLETE", message: `Node "${node.id}": ${label} ${problem}.`, detail: { button: String(b.text ?? b.id ?? ""), ...(missing && { missing }) } });
+      // `problem` words the editor's warning in the reader's language (docs/editor.md#warnings)
+      if (problem) warnings.push({ nodeId: node.id, sheetId, code: "BUTTON_INCOMPLETE", message: `Node "${node.id}": ${label} ${BUTTON_PROBLEMS[problem]}.`, detail: { button: String(b.text ?? b.id ?? ""), problem } });
     }
   }
 }
 
 /** Telegram opens Mini Apps only over https; a {variable} is checked again by the bot once filled in. */
-function webAppProblem(url: string): string | undefined {
-  if (url === "") return "has no Mini App URL (webAppUrl)";
+function webAppProblem(url: string): ButtonProblem | undefined {
+  if (url === "") return "noMiniAppUrl";
   if (url.startsWith("{")) return undefined;
-  return isMiniAppUrl(url) ? undefined : "opens a Mini App whose URL is not https (Telegram refuses it)";
+  return isMiniAppUrl(url) ? undefined : "miniAppNotHttps";
 }
 
 /** copy_text copies 1-256 characters. */
-function copyTextProblem(value: unknown): string | undefined {
-  if (typeof value !== "string" || value === "") return "has nothing to copy (copyText)";
-  return value.length > 256 ? "copies more than 256 characters (Telegram refuses it)" : undefined;
+function copyTextProblem(value: unknown): ButtonProblem | undefined {
+  if (typeof value !== "string" || value === "") return "nothingToCopy";
+  return value.length > 256 ? "copyTooLong" : undefined;
 }
 
 function isEntryPoint(node: Located["node"]): boolean {

@@ -68,7 +68,7 @@ describe.skipIf(!haveChromium)("editor: live warnings", () => {
         node("cmd_k2w9", "command_trigger", 0, { command: "/go", autoTransitionTo: "pick_mwys3vd63fkbl" }),
         node("cmd_p7q1", "command_trigger", 0, { command: "/go", autoTransitionTo: "pick_mwys3vd63fkbl" }),
         node("pick_mwys3vd63fkbl", "message", 320, { messageText: "Pick one", collectUserInput: true, inputVariable: "x", inputValidation: "(",
-          keyboardType: "inline", buttons: [{ id: "b1", text: "Go", action: "goto", target: "ub_q2vv1" }], autoTransitionTo: "cmd_k2w9" }),
+          keyboardType: "inline", buttons: [{ id: "b1", text: "Go", action: "goto", target: "ub_q2vv1" }, { id: "b2", text: "Copy", action: "copy_text" }], autoTransitionTo: "cmd_k2w9" }),
         node("ub_q2vv1", "userbot_message", 640, {}),
       ] }],
     });
@@ -81,9 +81,12 @@ describe.skipIf(!haveChromium)("editor: live warnings", () => {
         "Команда «/go»: команду /go уже обрабатывает Команда «/go»; этот триггер не сработает.",
         "Сообщение «Pick one»: связь «далее» ведёт к триггеру Команда «/go»; триггер сам запускается событием, поэтому сценарий на этом останавливается.",
         "Сообщение «Pick one»: кнопка «Go» ведёт к шагу userbot_message «ub_q2vv1», а шаги вида «userbot_message» бот пропускает; сценарий на этом останавливается.",
+        "Сообщение «Pick one»: у кнопки копирования «Copy» нет текста для копирования; она не показывается.",
+        // validation's, checked live, says it too
+        "У кнопки копирования «Copy» шага Сообщение «Pick one» нет текста для копирования.",
       ]) await list().filter({ hasText: text }).waitFor();
       const all = await list().allTextContents();
-      expect(all.length).toBe(5); // and validation's: the userbot step is skipped
+      expect(all.length).toBe(7); // and validation's: the userbot step is skipped
       for (const text of all) {
         expect(text).toMatch(/[а-яё]{4,}/);
         expect(text).not.toMatch(/\b(Node|is|the|leads|points|button|ignored)\b/);

@@ -107,7 +107,7 @@ describe("validation names inputs nothing asks", () => {
     expect(incomplete(scenario)).toEqual([]);
     const d = structuredClone(scenario);
     (d.sheets[0]!.nodes.find((n) => n.id === "ask-name")!.data.buttons as Record<string, unknown>[])[0]!.skipDataCollection = true;
-    expect(incomplete(d).map((w) => w.detail)).toEqual([{ button: "Anonymous", missing: "target" }]);
+    expect(incomplete(d).map((w) => w.detail)).toEqual([{ button: "Anonymous", problem: "noTarget" }]);
   });
 
   test("an input with a prompt, or reached only after a message, is not reported", () => {

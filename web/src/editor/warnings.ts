@@ -62,7 +62,7 @@ function say(w: Issue, nodes: Map<string, SNode>, t: TFunction, lang: string): s
     case "DANGLING_TARGET":
       return t("editor.warn.dangling", { node: name });
     case "BUTTON_INCOMPLETE":
-      if (w.detail?.missing) return t(w.detail.missing === "url" ? "editor.warn.buttonNoUrl" : "editor.warn.buttonNoTarget", { node: name, button: w.detail.button ?? "" });
+      if (w.detail?.problem) return t(`editor.warn.button.${w.detail.problem}`, { node: name, button: w.detail.button ?? "" });
       break;
     case "QUESTION_MISSING":
       return t("editor.warn.question", { node: name });
