@@ -47,4 +47,18 @@ describe("the generator's warning table", () => {
     expect(taken.message).toBe('Node "twice": command /go is already handled by trigger "cmd"; this trigger is ignored.');
     expect(taken.detail!.params).toEqual({ node: "twice", command: "go", triggerNode: "cmd" });
   });
+
+  test("a link to a comment says the flow stops at a skipped note, not at a trigger", () => {
+    const doc = {
+      sheets: [{ id: "s", name: "S", edges: [], nodes: [
+        node("cmd", "command_trigger", { command: "/go", autoTransitionTo: "hi" }),
+        node("hi", "message", { messageText: "Hi", autoTransitionTo: "note" }),
+        node("note", "comment", { text: "to do" }),
+      ] }],
+    };
+    const { warnings } = generateBot(doc, { projectName: "w", userDatabaseEnabled: false });
+    expect(warnings.map((w) => [w.code, w.message, w.detail?.key])).toEqual([
+      ["TARGET_NOT_RUNNABLE", 'Node "hi": autoTransitionTo leads to "note" (comment), which is skipped; the flow stops there.', "target.skipped"],
+    ]);
+  });
 });

@@ -71,7 +71,8 @@ export class CompileContext {
       return next && next !== from.id ? this.target(node, next, "autoTransitionTo") : undefined;
     }
     const targetNode = t;
-    if (!isRunnableType(node.type)) {
+    // a comment is a note on the canvas: the flow stops at it as at a skipped type, it is no trigger
+    if (!isRunnableType(node.type) || node.type === "comment") {
       const targetType = node.type;
       if (typeof via === "string") this.warn(from, "target.skipped", { targetNode, targetType, field: via });
       else if ("button" in via) this.warn(from, "target.buttonSkipped", { targetNode, targetType, button: via.button });
