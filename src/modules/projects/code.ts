@@ -1,13 +1,13 @@
 // Program code of a project's bot (docs/api.md#project-rules rule 6). "generate" is what a start would run:
 // the first token's flags and the cached messenger file ids of uploaded media. "export" is the
 // plain program: neither, and the user database exactly when the project has it enabled.
+import type { z } from "zod";
 import { mediaCacheOf } from "../../bots/program";
 import type { AppContext } from "../../context";
 import { badRequest, ScenarioError } from "../../errors";
 import { generateBot, type GeneratedBot, type GenerateOptions as BotOptions } from "../../scenario";
 import { generateStoredBot, projectCache, type CodeForm, type Generated } from "../../scenario/codegen/off-thread";
 import { readStoredScenario, STORED_SCENARIO, storedOverLimit } from "./document";
-import type { z } from "zod";
 import { generateResponseSchema, toFlag, type Flag } from "./model";
 import type { StoredScenario } from "./service";
 

@@ -2,7 +2,8 @@
 // its key, its code and its English sentence with {slots}. The message a client reads is
 // this sentence filled in, and the same key and slot values go out as `detail: { key, params }` so
 // the Studio can say it in the reader's language. A slot named `node`, or ending in `Node`, holds a
-// node id (the Studio names the node by its text); one ending in `Type` holds a node type.
+// node id (the Studio names the node by its text); one ending in `Type` holds a node type, `field`
+// the field a link comes from and `inputKind` a kind of answer (photo, video, audio, document).
 import type { IssueCode } from "../validate";
 
 interface WarningRow {
