@@ -62,7 +62,7 @@ describe("the generator's warnings in Russian", () => {
       expect(m).not.toMatch(/\bNode\b|\bis\b|\bthe\b|\{\{/);
       expect(m).not.toMatch(/pick_7f|cmd_1|cmd_2/);
     }
-    expect(said).toContain("Сообщение «Pick one»: проверка ответа «(» — не правильное регулярное выражение; она не применяется.");
+    expect(said).toContain("Сообщение «Pick one»: проверка ответа «(» — некорректное регулярное выражение; она не применяется.");
     expect(said).toContain("Сообщение «Pick one»: у кнопки копирования «Copy» нет текста для копирования; она не показывается.");
     expect(said).toContain("Команда «/go»: команду /go уже обрабатывает Команда «/go»; этот триггер не сработает.");
     expect(said).toContain("Сообщение «Pick one»: связь «далее» ведёт к триггеру Команда «/go»; триггер сам запускается событием, поэтому сценарий на этом останавливается.");
@@ -80,6 +80,6 @@ describe("the generator's warnings in Russian", () => {
     const w = (key: string, params: Record<string, string | number>) => ({ nodeId: "pick_7f", sheetId: "main", code: "INVALID_DATA", message: `Node "pick_7f": ${key}`, detail: { key, params } });
     const [unknown, odd] = editorWarnings(doc as unknown as Doc, [w("future.thing", {}), w("input.badRegex", { node: "pick_7f", pattern: "{{node}}" })], ru, "ru").filter((x) => x.code === "INVALID_DATA");
     expect(unknown!.message).toBe("Сообщение «Pick one»: future.thing");
-    expect(odd!.message).toBe("Сообщение «Pick one»: проверка ответа «{{node}}» — не правильное регулярное выражение; она не применяется.");
+    expect(odd!.message).toBe("Сообщение «Pick one»: проверка ответа «{{node}}» — некорректное регулярное выражение; она не применяется.");
   });
 });
