@@ -53,3 +53,14 @@ test("a user is answered while another user's turn waits for a slow service; a c
   const annSent = await fake.waitForSent(b.bot.token, ann.id, 2, 10_000);
   expect(annSent.map((c) => c.params.text)).toEqual(["slow done", "pong"]);
 }, 40_000);
+
+test("a reply the messenger refuses with 429 is sent again once its retry_after has passed", async () => {
+  const b = bot!;
+  const cid = { id: 9_400_003, first_name: "Cid" };
+  fake.failNext(b.bot.token, "sendMessage", { error_code: 429, description: "Too Many Requests: retry after 1", retry_after: 1 });
+  fake.sendText(b.bot.token, cid, "/ping");
+  expect((await fake.waitForSent(b.bot.token, cid.id, 1, 10_000))[0]!.params.text).toBe("pong");
+  const tries = fake.calls(b.bot.token, "sendMessage").filter((c) => c.params.chat_id === cid.id);
+  expect(tries.length).toBe(2);
+  await b.waitForOutput("the messenger asked to wait 1 s before sendMessage; sending again then");
+});

@@ -20,6 +20,22 @@ export const bot = new Bot(BOT_TOKEN, { client: { apiRoot: API_ROOT } });
 
 bot.catch((err) => console.error("update " + err.ctx.update.update_id + " failed:", err.error));
 
+/** The longest "retry after" a call waits out; the messenger asking for more fails the call. */
+export const RETRY_AFTER_MAX_S = 60;
+
+// Telegram answers 429 with retry_after past its rates (about 30 messages a second, one a second
+// in a chat, 20 a minute in a group): with chats side by side a busy moment passes them, and an
+// answer should come late rather than not at all. Waited out twice at most (docs/runtime.md).
+bot.api.config.use(async (prev, method, payload, signal) => {
+  for (let attempt = 0; ; attempt++) {
+    const res = await prev(method, payload, signal);
+    const wait = !res.ok && res.error_code === 429 ? res.parameters?.retry_after : undefined;
+    if (wait === undefined || attempt >= 2 || wait > RETRY_AFTER_MAX_S || method === "getUpdates") return res;
+    console.log("the messenger asked to wait " + wait + " s before " + method + "; sending again then");
+    await Bun.sleep(wait * 1000);
+  }
+});
+
 /**
  * At most this many updates run unfinished before the bot waits for one to end (the getUpdates
  * batch is 100, so a busy minute never holds the bot; a flood cannot queue without bound).
