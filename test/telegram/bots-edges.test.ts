@@ -5,9 +5,9 @@
 // a refused checkout leaves the user's variables of the last real payment as they were. A checkout
 // in a chat an operator holds is still answered (without an answer the user cannot pay), and a
 // payment there runs its flow (what was bought), while other messages wait for the operator. A user
-// typing "/start ref_<own id>" is not their own referrer. A payment Telegram delivers twice runs
-// its flow (what was bought) once; a malformed one runs and records nothing, and does not cost the
-// other users' records written with it.
+// typing "/start ref_<own id>" is not their own referrer. A payment Telegram delivers again runs
+// its flow (what was bought) once per charge, whatever came between and after a restart; a
+// malformed one runs and records nothing, and does not cost the other users' records written with it.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { loginAs } from "../support/app";
 import type { FakeUser } from "../support/fake-messenger";
@@ -122,15 +122,27 @@ for (const isolation of ["runner", "process"] as const) {
       expect(await cardOf(u.id)).toMatchObject({ source: `ref_${u.id}`, referrerId: null });
     });
 
-    test("a payment Telegram delivers twice runs its flow once; the next payment runs it again", async () => {
+    test("a payment Telegram delivers again runs no flow, whatever payment came since and after a restart of the bot", async () => {
       const u = user();
       const paidUpdate = (charge: string, amount: number) => ({ successful_payment: { currency: "XTR", total_amount: amount, invoice_payload: "coins", telegram_payment_charge_id: charge, provider_payment_charge_id: "" } });
-      p.fake.sendUserMessage(b.bot.token, u, paidUpdate(`once${u.id}`, 3));
+      const payA = () => p.fake.sendUserMessage(b.bot.token, u, paidUpdate(`a${u.id}`, 3));
+      const payB = () => p.fake.sendUserMessage(b.bot.token, u, paidUpdate(`b${u.id}`, 4));
+      payA();
       expect((await p.fake.waitForSent(b.bot.token, u.id, 1, 10_000))[0]!.params.text).toBe("paid 3 for coins");
-      p.fake.sendUserMessage(b.bot.token, u, paidUpdate(`once${u.id}`, 3));
-      p.fake.sendUserMessage(b.bot.token, u, paidUpdate(`twice${u.id}`, 4));
-      // one chat's updates run in order: had the redelivery run its flow, its answer would come first
+      payA();
+      payB();
+      // one chat's updates run in order: had a redelivery run its flow, its answer would come first
       expect((await p.fake.waitForSent(b.bot.token, u.id, 1, 10_000))[0]!.params.text).toBe("paid 4 for coins");
+      // A again after the newer B: the chat's last charge is B's, and A's flow still does not run
+      payA();
+      expect((await say(u, "/status")).params.text).toBe("bought: coins for 4");
+      // the bot's payments table remembers both charges across a restart
+      await p.fake.waitForConfirmed(b.bot.token);
+      expect((await act(p, b, "restart")).status).toBe(200);
+      payB();
+      payA();
+      expect((await say(u, "/status")).params.text).toBe("bought: coins for 4");
+      expect(p.fake.sent(b.bot.token, u.id).map((c) => c.params.text).filter((t) => String(t).startsWith("paid"))).toEqual(["paid 3 for coins", "paid 4 for coins"]);
     });
 
     test("a malformed successful_payment runs nothing and records nothing; the other users' records of that moment are kept", async () => {

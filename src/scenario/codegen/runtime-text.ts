@@ -59,6 +59,8 @@ import updateKindsSource from "./runtime/update-kinds.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import triggersSource from "./runtime/triggers.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
+import paymentsSource from "./runtime/payments.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above
 import waitsSource from "./runtime/waits.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import messageFileSource from "./runtime/message-file.ts" with { type: "text" };
@@ -134,6 +136,7 @@ export const RUNTIME_BODY = [
   broadcastSource,
   updateKindsSource,
   triggersSource,
+  paymentsSource,
   waitsSource,
   messageFileSource,
   recordFieldsSource,

@@ -13,7 +13,7 @@ import { bot } from "./router";
 import { messageFileId } from "./message-file";
 import { TOKEN_ID, db, env } from "./storage";
 import { cut } from "./values";
-import { buttonsOf, chatInfo, formattingOf, kindOf, NO_LOOK, sentText, startParamOf, wellFormedPayment, type Button, type ChatInfo, type Formatting, type SentMessage } from "./record-fields";
+import { buttonsOf, chatInfo, formattingOf, kindOf, NO_LOOK, sentText, startParamOf, type Button, type ChatInfo, type Formatting, type SentMessage } from "./record-fields";
 
 // ─── Message store: queued, written in batches ─────────────────────────────────
 
@@ -115,6 +115,8 @@ export const recordSql = db && lazyStatements({
     "INSERT INTO bot_payments (token_id, user_id, charge_id, provider_charge_id, amount, currency, payload, paid_at) " +
       "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (token_id, charge_id) DO NOTHING",
   ),
+  // a payment's flow runs once per charge (payments.ts), also after a restart
+  charged: () => db!.prepare<{ one: number }, [number, string]>("SELECT 1 AS one FROM bot_payments WHERE token_id = ? AND charge_id = ?"),
   refunded: () => db!.prepare<unknown, [string, number, string]>(
     "UPDATE bot_payments SET status = 'refunded', refunded_at = ? WHERE token_id = ? AND charge_id = ? AND status = 'paid'",
   ),
@@ -250,11 +252,6 @@ export function noteIncoming(ctx: Context, chatId: number): boolean {
   if (COUNTING) tally({ k: "in", at, command: commandOf(msg?.text, ctx.me.username) });
   if (from && !from.is_bot) {
     queueRecord({ t: "person", p: { userId: String(from.id), premium: from.is_premium ? 1 : 0, language: from.language_code ?? null, source: start?.source ?? null, referrer: start?.referrer ?? null, at, in: 1, out: 0 } });
-  }
-  // Payments are kept whatever the message retention: they are the owner's accounts.
-  const pay = msg?.successful_payment;
-  if (wellFormedPayment(pay) && from) {
-    queueRecord({ t: "paid", userId: String(from.id), charge: pay.telegram_payment_charge_id, provider: pay.provider_payment_charge_id || null, amount: pay.total_amount, currency: pay.currency, payload: pay.invoice_payload, at });
   }
   if (recordsMessages) {
     if (msg) {

@@ -13,6 +13,7 @@ import { ADMIN_IDS, TOKEN_ID, db, loadState, saveState, states } from "./storage
 import type { IncomingMessage, Sender, Turn } from "./types";
 import { updatesAskedFor } from "./update-kinds";
 import { nodeOfMessage } from "./record";
+import { paid } from "./payments";
 import { wellFormedPayment } from "./record-fields";
 import { render, toText } from "./values";
 
@@ -191,24 +192,6 @@ bot.on(["chat_member", "my_chat_member"], async (ctx, next) => {
   }
   await next();
 });
-
-/** A successful payment: its fields become variables and payment_trigger's flow runs (true: handled). */
-export async function paid(turn: Turn, p: NonNullable<IncomingMessage["successful_payment"]>): Promise<boolean> {
-  // Telegram sends an update again when the bot did not confirm it (a crash, a slow webhook): the
-  // flow that delivers what was bought runs once per charge, not once per delivery.
-  if (p.telegram_payment_charge_id && turn.state.vars.payment_charge_id === p.telegram_payment_charge_id) {
-    log(turn, "payment " + p.telegram_payment_charge_id + " delivered again; its flow ran already");
-    return true;
-  }
-  turn.state.vars.payment_amount = p.total_amount;
-  turn.state.vars.payment_currency = p.currency;
-  turn.state.vars.payment_payload = p.invoice_payload;
-  turn.state.vars.payment_charge_id = p.telegram_payment_charge_id;
-  log(turn, "payment " + p.total_amount + " " + p.currency);
-  const t = MESSAGE_TRIGGERS.find((x) => x.on === "payment");
-  if (t) await go(turn, t.target, t.node);
-  return true;
-}
 
 const CHECKOUT_VARS = ["payment_amount", "payment_currency", "payment_payload"] as const;
 
