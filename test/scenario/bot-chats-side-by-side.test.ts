@@ -1,4 +1,4 @@
-// Chats run side by side (docs/runtime.md "Chats side by side"): a long turn in one chat (here an
+// Chats run side by side (docs/runtime.md#taking-updates): a long turn in one chat (here an
 // http_request its server holds) does not keep the bot from answering other users, and one
 // chat's own updates still run in the order they came.
 import { afterAll, beforeAll, expect, test } from "bun:test";

@@ -46,7 +46,7 @@ let turnsRunning = 0;
 // Chats run side by side. grammY's polling and its webhook callback wait for the middleware before
 // they take the next update, so a long turn in one chat (an http_request, an AI answer, a loop's
 // pauses) held every other user of the bot behind it. Each chat still runs its updates in order
-// (its queue in inChat, joined before the first await of any handler). docs/runtime.md "Chats side by side".
+// (its queue in inChat, joined before the first await of any handler). docs/runtime.md#taking-updates.
 bot.use((ctx, next) => {
   turnsRunning++;
   const run = next()

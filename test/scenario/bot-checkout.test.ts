@@ -1,0 +1,87 @@
+// A long turn of one chat (a held http_request) does not hold the bot's other chats
+// (docs/runtime.md, "Taking updates"). A checkout (pre_checkout_query) is answered within Telegram's 10 seconds (docs/nodes/payments.md):
+// a checkout flow that has not decided by the deadline is refused with the documented message, one
+// log line says so, and the flow's later decision is ignored; a checkout does not wait behind a long
+// turn of the same chat, and what its flow sets is kept (its three payment values aside). A real bot
+// on the fake messenger; the checkout flow waits on a loopback server the test holds and releases.
+// The deadline is 8 s in the product; the bot here gets 3 s (BOTLOOM_CHECKOUT_DEADLINE_MS may only
+// shorten it) so the test waits less.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import type { Server } from "bun";
+import { startFakeMessenger, type FakeMessenger, type RecordedCall } from "../support/fake-messenger";
+import { Chat, doc, node, removeDir, startBot, type BotProcess } from "./harness";
+
+let fake: FakeMessenger;
+let b: BotProcess;
+let server: Server<undefined>;
+/** requests the test holds, by their ?who=: each test arms the ones it holds and releases them */
+const holds = new Map<string, { arrived: Promise<void>; came: () => void; release: () => void; released: Promise<void> }>();
+
+function arm(who: string) {
+  let came!: () => void;
+  let release!: () => void;
+  const arrived = new Promise<void>((r) => (came = r));
+  const released = new Promise<void>((r) => (release = r));
+  const h = { arrived, came, release, released };
+  holds.set(who, h);
+  return h;
+}
+
+beforeAll(async () => {
+  server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(req) {
+      const h = holds.get(new URL(req.url).searchParams.get("who") ?? "");
+      h?.came();
+      await h?.released;
+      return Response.json({ ok: true });
+    },
+  });
+  const url = `http://127.0.0.1:${server.port}/hold`;
+  const http = (id: string, who: string, next: string) =>
+    node(id, "http_request", { httpRequestUrl: `${url}?who=${who}`, httpRequestMethod: "GET", httpRequestStatusVariable: "st", httpRequestTimeout: 60, autoTransitionTo: next });
+  fake = await startFakeMessenger();
+  b = await startBot(fake, doc(
+    node("checkout", "checkout_trigger", { autoTransitionTo: "which" }),
+    node("which", "condition", { variable: "payment_payload", branches: [{ id: "s", operator: "starts_with", value: "slow", target: "stock" }, { id: "e", operator: "else", target: "note" }] }),
+    http("stock", "checkout", "refuse"),
+    node("refuse", "refuse_checkout", { reason: "Sold out", autoTransitionTo: "checked" }),
+    node("checked", "message", { messageText: "stock checked" }),
+    node("note", "set_variable", { assignments: [{ variable: "last_checkout", value: "{payment_payload}" }] }),
+    node("slowCmd", "command_trigger", { command: "/slow", autoTransitionTo: "slowCall" }),
+    http("slowCall", "slow", "slowDone"),
+    node("slowDone", "message", { messageText: "slow done" }),
+    node("statusCmd", "command_trigger", { command: "/status", autoTransitionTo: "status" }),
+    node("status", "message", { messageText: "last checkout [{last_checkout}], paid [{payment_payload}]" }),
+  ), {
+    generate: { enableLogging: true },
+    // the egress policy (docs/security.md) refuses loopback unless the operator allows it
+    env: { BOTLOOM_EGRESS_ALLOW: "127.0.0.1", BOTLOOM_CHECKOUT_DEADLINE_MS: "3000" },
+  });
+});
+
+afterAll(async () => {
+  for (const h of holds.values()) h.release();
+  await b?.stop();
+  if (b) removeDir(b.dir);
+  server?.stop(true);
+  await fake?.stop();
+});
+
+const answersTo = (id: string) => (c: RecordedCall) => c.method === "answerPreCheckoutQuery" && c.params.pre_checkout_query_id === id;
+
+function checkout(chat: Chat, id: string, payload: string) {
+  fake.pushUpdate(b.bot.token, { pre_checkout_query: { id, from: chat.user, currency: "XTR", total_amount: 5, invoice_payload: payload } });
+  return fake.waitForCall(b.bot.token, answersTo(id), 10_000);
+}
+
+test("while a chat's turn waits on a long request, the bot answers other chats", async () => {
+  const slow = arm("slow");
+  const chat = new Chat(b);
+  fake.sendText(b.bot.token, chat.user, "/slow");
+  await slow.arrived;
+  expect((await new Chat(b).say("/status")).map((c) => c.params.text)).toEqual(["last checkout [], paid []"]);
+  slow.release();
+  expect((await chat.replies(1, 10_000)).map((c) => c.params.text)).toEqual(["slow done"]);
+});
