@@ -1,11 +1,11 @@
 // A long turn of one chat (a held http_request) does not hold the bot's other chats
-// (docs/runtime.md, "Taking updates"). A checkout (pre_checkout_query) is answered within Telegram's 10 seconds (docs/nodes/payments.md):
-// a checkout flow that has not decided by the deadline is refused with the documented message, one
-// log line says so, and the flow's later decision is ignored; a checkout does not wait behind a long
-// turn of the same chat, and what its flow sets is kept (its three payment values aside). A real bot
-// on the fake messenger; the checkout flow waits on a loopback server the test holds and releases.
-// The deadline is 8 s in the product; the bot here gets 3 s (BOTLOOM_CHECKOUT_DEADLINE_MS may only
-// shorten it) so the test waits less.
+// (docs/runtime.md#taking-updates). A checkout (pre_checkout_query) is answered within Telegram's
+// 10 seconds (docs/nodes/payments.md): a checkout flow that has not decided by the deadline is
+// refused with the documented message, one log line says so, and the flow's later decision is
+// ignored; a checkout does not wait behind a long turn of the same chat, and what its flow sets is
+// kept (its three payment values aside). A real bot on the fake messenger; the flows wait on a
+// loopback server the test holds and releases. The deadline is 8 s in the product; the bot here
+// gets 3 s (BOTLOOM_CHECKOUT_DEADLINE_MS may only shorten it) so the test waits less.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Server } from "bun";
 import { startFakeMessenger, type FakeMessenger, type RecordedCall } from "../support/fake-messenger";
@@ -31,6 +31,7 @@ beforeAll(async () => {
   server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
+    idleTimeout: 0, // a held request stays held until the test releases it
     async fetch(req) {
       const h = holds.get(new URL(req.url).searchParams.get("who") ?? "");
       h?.came();
@@ -84,4 +85,32 @@ test("while a chat's turn waits on a long request, the bot answers other chats",
   expect((await new Chat(b).say("/status")).map((c) => c.params.text)).toEqual(["last checkout [], paid []"]);
   slow.release();
   expect((await chat.replies(1, 10_000)).map((c) => c.params.text)).toEqual(["slow done"]);
+});
+
+test("a checkout flow that has not decided by the deadline is refused with the documented message; its later decision is ignored", async () => {
+  const stock = arm("checkout");
+  const chat = new Chat(b);
+  const answer = await checkout(chat, "late1", "slow_1");
+  expect(answer.params).toEqual({ pre_checkout_query_id: "late1", ok: false, error_message: "The shop could not confirm the order in time. Please try to pay again." });
+  await b.waitForOutput(`chat ${chat.user.id}: checkout slow_1 not decided within 3 s: refused; its flow's decision will be ignored`);
+  // the flow was still waiting on its request when the answer went
+  await stock.arrived;
+  stock.release();
+  expect((await chat.replies(1, 10_000)).map((c) => c.params.text)).toEqual(["stock checked"]);
+  await b.waitForOutput("checkout slow_1 decided late: ignored");
+  // its refuse_checkout came too late: the one answer stands
+  expect(fake.calls(b.bot.token).filter(answersTo("late1")).map((c) => c.params.ok)).toEqual([false]);
+});
+
+test("a checkout is answered while the same chat waits on a long turn; what its flow set is kept, its payment values are not", async () => {
+  const slow = arm("slow");
+  const chat = new Chat(b);
+  fake.sendText(b.bot.token, chat.user, "/slow");
+  await slow.arrived;
+  // the chat's /slow turn still waits on its request (the test releases it below)
+  expect((await checkout(chat, "quick1", "basic")).params).toEqual({ pre_checkout_query_id: "quick1", ok: true });
+  expect(fake.sent(b.bot.token, chat.user.id)).toEqual([]);
+  slow.release();
+  expect((await chat.replies(1, 10_000)).map((c) => c.params.text)).toEqual(["slow done"]);
+  expect((await chat.say("/status")).map((c) => c.params.text)).toEqual(["last checkout [basic], paid []"]);
 });

@@ -68,29 +68,35 @@ export function handle(ctx: Context, work: (turn: Turn) => Promise<unknown>, opt
     return ctx.callbackQuery ? ctx.answerCallbackQuery().catch(() => undefined) : undefined;
   }
   return inChat(chatId, async () => {
-    const from = ctx.from;
-    const turn: Turn = {
-      ctx,
-      chatId,
-      state: loadState(chatId),
-      from,
-      isAdmin: !!from && ADMIN_IDS.has(String(from.id)),
-      event: {},
-      steps: 0,
-    };
-    // A deep link's parameter reaches the scenario as {start_param} and {referrer_id} (ref_<id>).
-    const start = startParamOf(ctx.message?.text, ctx.from?.id);
-    if (start) {
-      turn.state.vars.start_param = start.source;
-      if (start.referrer) turn.state.vars.referrer_id = start.referrer;
-    }
-    touchUser(from, turn.state);
+    const turn = updateTurn(ctx, chatId);
     try {
       await work(turn);
     } finally {
       saveState(turn);
     }
   });
+}
+
+/** The turn of an update in its chat, on the chat's state; the user is recorded as seen. */
+export function updateTurn(ctx: Context, chatId: number): Turn {
+  const from = ctx.from;
+  const turn: Turn = {
+    ctx,
+    chatId,
+    state: loadState(chatId),
+    from,
+    isAdmin: !!from && ADMIN_IDS.has(String(from.id)),
+    event: {},
+    steps: 0,
+  };
+  // A deep link's parameter reaches the scenario as {start_param} and {referrer_id} (ref_<id>).
+  const start = startParamOf(ctx.message?.text, ctx.from?.id);
+  if (start) {
+    turn.state.vars.start_param = start.source;
+    if (start.referrer) turn.state.vars.referrer_id = start.referrer;
+  }
+  touchUser(from, turn.state);
+  return turn;
 }
 
 // A payment runs its flow (what was bought) also in a chat an operator holds: the user has paid.

@@ -193,37 +193,6 @@ bot.on(["chat_member", "my_chat_member"], async (ctx, next) => {
   await next();
 });
 
-const CHECKOUT_VARS = ["payment_amount", "payment_currency", "payment_payload"] as const;
-
-// Telegram waits 10 seconds for this answer before it charges. Without a checkout_trigger every
-// checkout is accepted; with one, its flow runs first and a refuse_checkout node in it refuses.
-// Without any answer the user cannot pay, so it is given also in a chat an operator holds.
-bot.on("pre_checkout_query", (ctx) => {
-  const q = ctx.preCheckoutQuery;
-  const t = MESSAGE_TRIGGERS.find((x) => x.on === "checkout");
-  const answer = (reason: string | undefined) =>
-    (reason ? ctx.answerPreCheckoutQuery(false, { error_message: reason }) : ctx.answerPreCheckoutQuery(true)).catch((err) => console.error("pre_checkout_query failed:", err));
-  if (!t) return answer(undefined);
-  return handle(ctx, async (turn) => {
-    // Nothing is paid yet: the checkout's values are its flow's only, and the user keeps the
-    // variables of the last payment made (a refused or abandoned checkout must not look paid).
-    const kept = CHECKOUT_VARS.map((k) => [k, Object.hasOwn(turn.state.vars, k), turn.state.vars[k]] as const);
-    turn.state.vars.payment_amount = q.total_amount;
-    turn.state.vars.payment_currency = q.currency;
-    turn.state.vars.payment_payload = q.invoice_payload;
-    try {
-      await go(turn, t.target, t.node);
-    } finally {
-      for (const [k, had, value] of kept) {
-        if (had) turn.state.vars[k] = value;
-        else delete turn.state.vars[k];
-      }
-      log(turn, "checkout " + q.invoice_payload + (turn.event.refused ? " refused" : " accepted"));
-      await answer(turn.event.refused);
-    }
-  }, { evenHeld: true });
-});
-
 // A join request's flow runs in the private chat with the user (a bot may write there for 5 minutes);
 // approve_join_request / decline_join_request answer it for {join_chat_id}.
 bot.on("chat_join_request", (ctx) => {
