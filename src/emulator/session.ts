@@ -9,6 +9,7 @@ import { FileStore } from "./bot-api/files";
 import { findMethod, notFound } from "./bot-api/methods";
 import { readParams, Upload } from "./bot-api/params";
 import { ApiError, badRequest, nowSeconds, type FakeUser, type Message } from "./bot-api/types";
+import { openCheckout } from "./bot-api/user-actions";
 import { Transcript } from "./transcript";
 import { egressFetch, type EgressPolicy } from "../lib/shared-runtime";
 
@@ -244,13 +245,11 @@ export class EmulatorSession {
 
   /** The user presses Pay on an invoice of the bot: a pre_checkout_query; the bot's "ok" pays it. */
   pay(from: FakeUser, chatId: number, messageId: number) {
-    this.dir.remember(from);
     const chat = this.chatFor(from, chatId);
-    const invoice = this.state.invoiceMessages.get(`${chat.id}:${messageId}`);
+    const key = `${chat.id}:${messageId}`;
+    const invoice = this.state.invoiceMessages.get(key);
     if (!invoice) throw badRequest("the message has no invoice");
-    const id = String(++this.callbackSeq);
-    this.state.checkouts.set(id, { from: userObject(from), chat, ...invoice });
-    this.state.updates.push({ pre_checkout_query: { id, from: userObject(from), currency: "XTR", total_amount: invoice.amount, invoice_payload: invoice.payload } });
+    openCheckout(this, this.state, from, chat, invoice, key);
   }
 
   /** The user asks to join group `groupId` (chat_join_request; the bot may answer in the private chat). */

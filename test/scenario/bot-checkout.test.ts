@@ -46,10 +46,12 @@ beforeAll(async () => {
   b = await startBot(fake, doc(
     node("checkout", "checkout_trigger", { autoTransitionTo: "which" }),
     node("which", "condition", { variable: "payment_payload", branches: [{ id: "s", operator: "starts_with", value: "slow", target: "stock" }, { id: "e", operator: "else", target: "note" }] }),
+    node("whether", "condition", { variable: "payment_payload", branches: [{ id: "n", operator: "starts_with", value: "no", target: "notToday" }] }),
+    node("notToday", "refuse_checkout", { reason: "Not today" }),
     http("stock", "checkout", "refuse"),
     node("refuse", "refuse_checkout", { reason: "Sold out", autoTransitionTo: "checked" }),
     node("checked", "message", { messageText: "stock checked" }),
-    node("note", "set_variable", { assignments: [{ variable: "last_checkout", value: "{payment_payload}" }] }),
+    node("note", "set_variable", { assignments: [{ variable: "last_checkout", value: "{payment_payload}" }], autoTransitionTo: "whether" }),
     node("slowCmd", "command_trigger", { command: "/slow", autoTransitionTo: "slowCall" }),
     http("slowCall", "slow", "slowDone"),
     node("slowDone", "message", { messageText: "slow done" }),
@@ -72,9 +74,13 @@ afterAll(async () => {
 
 const answersTo = (id: string) => (c: RecordedCall) => c.method === "answerPreCheckoutQuery" && c.params.pre_checkout_query_id === id;
 
-function checkout(chat: Chat, id: string, payload: string) {
-  fake.pushUpdate(b.bot.token, { pre_checkout_query: { id, from: chat.user, currency: "XTR", total_amount: 5, invoice_payload: payload } });
-  return fake.waitForCall(b.bot.token, answersTo(id), 10_000);
+/** The user presses Pay on an invoice with this payload: the bot's answer. */
+async function checkout(chat: Chat, payload: string) {
+  const id = fake.checkout(b.bot.token, chat.user, { amount: 5, payload });
+  const answer = await fake.waitForCall(b.bot.token, answersTo(id), 10_000);
+  expect(answer.error).toBeUndefined();
+  const { pre_checkout_query_id: _id, ...rest } = answer.params;
+  return { id, answer: rest };
 }
 
 test("while a chat's turn waits on a long request, the bot answers other chats", async () => {
@@ -90,8 +96,8 @@ test("while a chat's turn waits on a long request, the bot answers other chats",
 test("a checkout flow that has not decided by the deadline is refused with the documented message; its later decision is ignored", async () => {
   const stock = arm("checkout");
   const chat = new Chat(b);
-  const answer = await checkout(chat, "late1", "slow_1");
-  expect(answer.params).toEqual({ pre_checkout_query_id: "late1", ok: false, error_message: "The shop could not confirm the order in time. Please try to pay again." });
+  const { id, answer } = await checkout(chat, "slow_1");
+  expect(answer).toEqual({ ok: false, error_message: "The shop could not confirm the order in time. Please try to pay again." });
   await b.waitForOutput(`chat ${chat.user.id}: checkout slow_1 not decided within 3 s: refused; its flow's decision will be ignored`);
   // the flow was still waiting on its request when the answer went
   await stock.arrived;
@@ -99,7 +105,7 @@ test("a checkout flow that has not decided by the deadline is refused with the d
   expect((await chat.replies(1, 10_000)).map((c) => c.params.text)).toEqual(["stock checked"]);
   await b.waitForOutput("checkout slow_1 decided late: ignored");
   // its refuse_checkout came too late: the one answer stands
-  expect(fake.calls(b.bot.token).filter(answersTo("late1")).map((c) => c.params.ok)).toEqual([false]);
+  expect(fake.calls(b.bot.token).filter(answersTo(id)).map((c) => c.params.ok)).toEqual([false]);
 });
 
 test("a checkout is answered while the same chat waits on a long turn; what its flow set is kept, its payment values are not", async () => {
@@ -108,9 +114,9 @@ test("a checkout is answered while the same chat waits on a long turn; what its 
   fake.sendText(b.bot.token, chat.user, "/slow");
   await slow.arrived;
   // the chat's /slow turn still waits on its request (the test releases it below)
-  expect((await checkout(chat, "quick1", "basic")).params).toEqual({ pre_checkout_query_id: "quick1", ok: true });
+  expect((await checkout(chat, "no_thanks")).answer).toEqual({ ok: false, error_message: "Not today" });
   expect(fake.sent(b.bot.token, chat.user.id)).toEqual([]);
   slow.release();
   expect((await chat.replies(1, 10_000)).map((c) => c.params.text)).toEqual(["slow done"]);
-  expect((await chat.say("/status")).map((c) => c.params.text)).toEqual(["last checkout [basic], paid []"]);
+  expect((await chat.say("/status")).map((c) => c.params.text)).toEqual(["last checkout [no_thanks], paid []"]);
 });

@@ -14,7 +14,7 @@ import { FileStore } from "../../src/emulator/bot-api/files";
 import { findMethod, notFound } from "../../src/emulator/bot-api/methods";
 import { forRecord, readParams } from "../../src/emulator/bot-api/params";
 import { ApiError, type FakeBot, type FakeUser, type RecordedCall, type Update } from "../../src/emulator/bot-api/types";
-import { contactFields, documentFields, groupMessage, photoFields, press, textFields, userMessage } from "../../src/emulator/bot-api/user-actions";
+import { contactFields, documentFields, groupMessage, openCheckout, photoFields, press, textFields, userMessage } from "../../src/emulator/bot-api/user-actions";
 
 export type { FakeBot, FakeUser, RecordedCall, Update } from "../../src/emulator/bot-api/types";
 
@@ -43,6 +43,12 @@ export interface FakeMessenger {
   /** ids of the pinned messages of a chat, oldest first */
   pinned(chatId: number): number[];
   pushUpdate(token: string, update: any): void;
+  /**
+   * The user presses Pay on an invoice of `amount` Stars with `payload` (the test's own, not a sent
+   * message): a pre_checkout_query the bot may answer once; accepted, the payment follows as
+   * Telegram's successful_payment message. Answers the query's id.
+   */
+  checkout(token: string, from: FakeUser, invoice: { amount: number; payload: string }): string;
   /** updates not yet confirmed by the bot (polling) or delivered to its webhook */
   pending(token: string): number;
   /**
@@ -268,6 +274,10 @@ class Fake implements FakeMessenger {
 
   pushUpdate(token: string, update: any) {
     this.state(token).updates.push(update);
+  }
+
+  checkout(token: string, from: FakeUser, invoice: { amount: number; payload: string }) {
+    return openCheckout(this, this.state(token), from, this.dir.chat(from.id), invoice);
   }
 
   pending(token: string): number {

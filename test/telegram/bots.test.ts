@@ -222,16 +222,16 @@ for (const isolation of ["runner", "process"] as const) {
       expect(invoice.method).toBe("sendInvoice");
       expect(invoice.params).toMatchObject({ title: "Premium", currency: "XTR", payload: `premium_${u.id}`, prices: [{ label: "Premium", amount: 5 }] });
 
-      p.fake.pushUpdate(b.bot.token, { pre_checkout_query: { id: `pcq${u.id}`, from: u, currency: "XTR", total_amount: 5, invoice_payload: `premium_${u.id}` } });
-      const answer = await p.fake.waitForCall(b.bot.token, (c) => c.method === "answerPreCheckoutQuery" && c.params.pre_checkout_query_id === `pcq${u.id}`);
-      expect(answer.params).toEqual({ pre_checkout_query_id: `pcq${u.id}`, ok: true });
       // checkout_trigger's flow refuses what is sold out, with its reason.
-      p.fake.pushUpdate(b.bot.token, { pre_checkout_query: { id: `pcqx${u.id}`, from: u, currency: "XTR", total_amount: 5, invoice_payload: "sold_out_1" } });
-      const refused = await p.fake.waitForCall(b.bot.token, (c) => c.method === "answerPreCheckoutQuery" && c.params.pre_checkout_query_id === `pcqx${u.id}`);
-      expect(refused.params).toEqual({ pre_checkout_query_id: `pcqx${u.id}`, ok: false, error_message: "Sold out, sorry" });
-
-      const charge = `stxCharge${u.id}`;
-      p.fake.sendUserMessage(b.bot.token, u, { successful_payment: { currency: "XTR", total_amount: 5, invoice_payload: `premium_${u.id}`, telegram_payment_charge_id: charge, provider_payment_charge_id: "" } });
+      const soldOut = p.fake.checkout(b.bot.token, u, { amount: 5, payload: "sold_out_1" });
+      const refused = await p.fake.waitForCall(b.bot.token, (c) => c.method === "answerPreCheckoutQuery" && c.params.pre_checkout_query_id === soldOut);
+      expect([refused.params, refused.error]).toEqual([{ pre_checkout_query_id: soldOut, ok: false, error_message: "Sold out, sorry" }, undefined]);
+      // The user presses Pay on the invoice: the checkout is accepted and Telegram's
+      // successful_payment runs payment_trigger's flow.
+      const pcq = p.fake.checkout(b.bot.token, u, { amount: 5, payload: `premium_${u.id}` });
+      const answer = await p.fake.waitForCall(b.bot.token, (c) => c.method === "answerPreCheckoutQuery" && c.params.pre_checkout_query_id === pcq);
+      expect([answer.params, answer.error]).toEqual([{ pre_checkout_query_id: pcq, ok: true }, undefined]);
+      const charge = `stxEmulated${pcq}`;
       const [thanks, refunded] = await p.fake.waitForSent(b.bot.token, u.id, 2, 10_000);
       expect(thanks.params.text).toBe(`paid 5 for premium_${u.id}`);
       expect(refunded.params.text).toBe("refunded");

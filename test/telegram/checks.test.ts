@@ -153,10 +153,41 @@ describe("the emulator checks invoices in Stars as Telegram does", () => {
     expect(r.description).toMatch(why);
   });
 
-  test("a refusal at checkout needs a reason; an unknown charge cannot be refunded", async () => {
+  test("a refusal at checkout needs a reason; an unknown checkout or charge is refused", async () => {
     expect((await call("answerPreCheckoutQuery", { pre_checkout_query_id: "q", ok: false })).description).toMatch(/ERROR_MESSAGE_EMPTY/);
-    expect((await call("answerPreCheckoutQuery", { pre_checkout_query_id: "q", ok: true })).ok).toBe(true);
+    expect(await call("answerPreCheckoutQuery", { pre_checkout_query_id: "q", ok: true })).toEqual({ ok: false, error_code: 400, description: "Bad Request: QUERY_ID_INVALID" } as never);
     expect((await call("refundStarPayment", { user_id: 42, telegram_payment_charge_id: "nope" })).description).toMatch(/CHARGE_NOT_FOUND/);
+  });
+
+  test("a checkout is answered once, and an invoice message is paid once", async () => {
+    const e = new EmulatorSession({ token: "8302:t", id: 8302, username: "pay_bot", firstName: "P" }, { maxEntries: 100, maxBodyBytes: 1 << 20, maxFileBytes: 1 << 20 });
+    e.start();
+    open.push(e);
+    const api = async (method: string, params: Record<string, unknown>) => {
+      const r = await fetch(`${e.url}/bot8302:t/${method}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(params) });
+      return (await r.json()) as { ok: boolean; description?: string; result?: any };
+    };
+    const ann = { id: 42, first_name: "Ann" };
+    const sent = await api("sendInvoice", invoice);
+    e.pay(ann, 42, sent.result.message_id);
+    // a second Pay while the bot has not answered the first opens no second checkout
+    expect(() => e.pay(ann, 42, sent.result.message_id)).toThrow("this invoice's payment waits for the bot's confirmation");
+    const updates = (await api("getUpdates", {})).result;
+    expect(updates.filter((u: any) => u.pre_checkout_query).length).toBe(1);
+    const query = updates.find((u: any) => u.pre_checkout_query).pre_checkout_query;
+    expect((await api("answerPreCheckoutQuery", { pre_checkout_query_id: query.id, ok: true })).ok).toBe(true);
+    // answered already: as an unknown id
+    expect(await api("answerPreCheckoutQuery", { pre_checkout_query_id: query.id, ok: true })).toEqual({ ok: false, error_code: 400, description: "Bad Request: QUERY_ID_INVALID" } as never);
+    const paid = (await api("getUpdates", { offset: updates.at(-1).update_id + 1 })).result.filter((u: any) => u.message?.successful_payment);
+    expect(paid.length).toBe(1);
+    // the invoice is paid: Pay again is refused with words the preview shows
+    expect(() => e.pay(ann, 42, sent.result.message_id)).toThrow("this invoice is paid already");
+    // a refused checkout leaves the invoice payable
+    const other = await api("sendInvoice", { ...invoice, payload: "p2" });
+    e.pay(ann, 42, other.result.message_id);
+    const second = (await api("getUpdates", { offset: paid.at(-1).update_id + 1 })).result.find((u: any) => u.pre_checkout_query).pre_checkout_query;
+    expect((await api("answerPreCheckoutQuery", { pre_checkout_query_id: second.id, ok: false, error_message: "Sold out" })).ok).toBe(true);
+    e.pay(ann, 42, other.result.message_id);
   });
 
   test("a charge is refunded to the user who paid it, once", async () => {

@@ -86,8 +86,10 @@ export class BotState {
   readonly refunded = new Set<string>();
   /** "<chat id>:<message id>" of an invoice the bot sent → its payload and amount */
   readonly invoiceMessages = new Map<string, { payload: string; amount: number }>();
-  /** pre_checkout_query ids a user's Pay opened → what a confirmed checkout pays */
-  readonly checkouts = new Map<string, { from: Record<string, any>; chat: Record<string, any>; payload: string; amount: number }>();
+  /** open pre_checkout_query ids (a user's Pay) → what a confirmed checkout pays, its invoice message and when it opened */
+  readonly checkouts = new Map<string, { from: Record<string, any>; chat: Record<string, any>; payload: string; amount: number; invoiceKey?: string; at: number }>();
+  /** "<chat id>:<message id>" of the invoices paid: an invoice message is paid once */
+  readonly paidInvoices = new Set<string>();
   /** setMyName / setMyDescription / setMyShortDescription, by "<field>|<language code>" */
   readonly profile = new Map<string, string>();
   readonly callbackIds = new Set<string>();

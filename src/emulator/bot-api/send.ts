@@ -7,6 +7,7 @@ import { assertLength, renderFormatted } from "./format";
 import { checkReplyMarkup, echoedMarkup, hasMiniApp } from "./markup";
 import { Upload } from "./params";
 import { ApiError, badRequest, nowSeconds, type Message } from "./types";
+import { CHECKOUT_WAIT_MS } from "./user-actions";
 
 export function newMessage(c: CallContext, chat: Record<string, any>): Message {
   if (chat.type === "private" && c.dir.blocked.has(chat.id)) throw new ApiError(403, "Forbidden: bot was blocked by the user");
@@ -219,12 +220,15 @@ const answerPreCheckoutQuery: Handler = (c) => {
   if (typeof c.params.pre_checkout_query_id !== "string" || !c.params.pre_checkout_query_id) throw badRequest("QUERY_ID_INVALID");
   if (typeof c.params.ok !== "boolean") throw badRequest('parameter "ok" is required');
   if (c.params.ok === false && !c.params.error_message) throw badRequest("ERROR_MESSAGE_EMPTY");
-  // A checkout the emulated user opened (EmulatorSession.pay) is paid once the bot accepts it.
+  // A checkout a user's Pay opened (user-actions.ts openCheckout) is answered once, within
+  // Telegram's wait; an unknown, answered or expired one is refused as Telegram does.
   const open = c.state.checkouts.get(c.params.pre_checkout_query_id);
   c.state.checkouts.delete(c.params.pre_checkout_query_id);
-  if (open && c.params.ok === true) {
+  if (!open || Date.now() - open.at > CHECKOUT_WAIT_MS) throw badRequest("QUERY_ID_INVALID");
+  if (c.params.ok === true) {
     const charge = `stxEmulated${c.params.pre_checkout_query_id}`;
     c.state.charges.set(charge, open.from.id);
+    if (open.invoiceKey !== undefined) c.state.paidInvoices.add(open.invoiceKey);
     const successful_payment = { currency: "XTR", total_amount: open.amount, invoice_payload: open.payload, telegram_payment_charge_id: charge, provider_payment_charge_id: "" };
     const message = { message_id: c.state.nextMessageId(open.chat.id), from: open.from, chat: open.chat, date: nowSeconds(), successful_payment };
     c.state.store(message);

@@ -3,7 +3,7 @@ import { Upload } from "./params";
 // reply to, copy or forward it) and queues the Update Telegram would produce.
 import { botUserObject, userObject, type BotState, type Directory } from "./chats";
 import type { FileStore } from "./files";
-import { nowSeconds, type FakeUser, type Update } from "./types";
+import { badRequest, nowSeconds, type FakeUser, type Update } from "./types";
 
 export interface World {
   dir: Directory;
@@ -12,6 +12,10 @@ export interface World {
 
 let callbackSeq = 4_300_000_000_000_000_000n; // Telegram query ids are long numeric strings
 let pollSeq = 5_100_000_000_000_000_000n;
+let checkoutSeq = 6_200_000_000_000_000_000n;
+
+/** Telegram waits this long for a checkout's answer; a later answer finds no query (QUERY_ID_INVALID). */
+export const CHECKOUT_WAIT_MS = 10_000;
 
 export function userMessage(w: World, state: BotState, from: FakeUser, fields: Record<string, any>): Update {
   w.dir.remember(from);
@@ -89,4 +93,23 @@ export function press(w: World, state: BotState, from: FakeUser, data: string, m
   return state.updates.push({
     callback_query: { id, from: userObject(from), message: structuredClone(message), chat_instance: String(-(from.id % 9_000_000_000) - 1_000_000), data },
   });
+}
+
+/**
+ * The user presses Pay: a pre_checkout_query, answered by the bot once (answerPreCheckoutQuery; ok
+ * pays it). `invoiceKey` ("<chat id>:<message id>") names the invoice message, which is paid once
+ * and has one checkout open at a time; without it the invoice is a test's own. Answers the query's id.
+ */
+export function openCheckout(w: World, state: BotState, from: FakeUser, chat: Record<string, any>, invoice: { payload: string; amount: number }, invoiceKey?: string): string {
+  w.dir.remember(from);
+  const now = Date.now();
+  for (const [id, open] of state.checkouts) if (now - open.at > CHECKOUT_WAIT_MS) state.checkouts.delete(id);
+  if (invoiceKey !== undefined) {
+    if (state.paidInvoices.has(invoiceKey)) throw badRequest("this invoice is paid already");
+    if ([...state.checkouts.values()].some((open) => open.invoiceKey === invoiceKey)) throw badRequest("this invoice's payment waits for the bot's confirmation");
+  }
+  const id = String(++checkoutSeq);
+  state.checkouts.set(id, { from: userObject(from), chat, ...invoice, invoiceKey, at: now });
+  state.updates.push({ pre_checkout_query: { id, from: userObject(from), currency: "XTR", total_amount: invoice.amount, invoice_payload: invoice.payload } });
+  return id;
 }
