@@ -29,6 +29,11 @@ function scenario(base: string) {
     node("ask", "input", { inputType: "text", inputVariable: "q", inputTargetNodeId: "talk" }),
     ai("talk", "echo", { aiSystemPrompt: "You help {first_name}. Topic: {topic}.", aiMemoryTurns: 2, aiTemperature: 0.2, aiMaxTokens: 64, autoTransitionTo: "ask" }),
     say("sorry", "sorry: {ai_error}"),
+    // a conversation with long answers, not sent: the memory's byte budget
+    cmd("bigchat", "askBig"),
+    node("askBig", "input", { inputType: "text", inputVariable: "q", inputTargetNodeId: "bigTalk" }),
+    ai("bigTalk", "big", { aiMemoryTurns: 50, aiSendAnswer: false, aiSaveTo: "", autoTransitionTo: "bigSaid" }),
+    node("bigSaid", "message", { messageText: "noted", autoTransitionTo: "askBig" }),
     cmd("saved", "quiet"),
     ai("quiet", "echo", { aiSendAnswer: false, aiSaveTo: "answer", aiUserMessage: "What about {topic}?", aiMemoryTurns: 0, autoTransitionTo: "got" }),
     say("got", "got [{answer}] err=[{ai_error}]"),
@@ -125,6 +130,24 @@ describe("ai_answer answers with the conversation so far", () => {
       "assistant:echo: three (6 messages)",
       "user:four",
     ]);
+  });
+
+  test("without a message store: the node's own memory keeps the newest turns within 32 KB, never half a character", async () => {
+    const chat = new Chat(own);
+    await chat.say("/bigchat", 0);
+    const memoryOf = (r: { body: { messages?: { role: string; content: string }[] } }) =>
+      r.body.messages!.slice(0, -1).filter((m) => m.role !== "system").map((m) => (m.role === "user" ? m.content : `${m.content.length}×ж`));
+    // answers of 20,000 bytes: the second request has the first turn; the third only the second (40 KB > 32 KB)
+    for (const q of ["10000", "10001", "10002"]) expect(texts(await chat.say(q))).toEqual(["noted"]);
+    const n = llm.requests.length;
+    expect(memoryOf(llm.requests[n - 2]!)).toEqual(["10000", "10000×ж"]);
+    expect(memoryOf(llm.requests[n - 1]!)).toEqual(["10001", "10001×ж"]);
+    // one turn over the budget on its own (40,000 bytes) is kept cut at a character's edge: the
+    // question's 5 bytes leave an odd 32,763 for the answer, which holds 16,381 whole "ж"
+    expect(texts(await chat.say("20000"))).toEqual(["noted"]);
+    expect(texts(await chat.say("1"))).toEqual(["noted"]);
+    expect(memoryOf(llm.requests[llm.requests.length - 1]!)).toEqual(["20000", "16381×ж"]);
+    expect(llm.requests[llm.requests.length - 1]!.body.messages!.some((m) => m.content.includes("\uFFFD"))).toBe(false);
   });
 
   test("saved to a variable instead of sent; the user's message from a template", async () => {

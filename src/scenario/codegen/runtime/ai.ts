@@ -11,7 +11,7 @@ import { flushRecords, recordsMessages } from "./record";
 import { lazyStatements } from "./connection";
 import { TOKEN_ID, db, env } from "./storage";
 import type { Turn } from "./types";
-import { render, toText } from "./values";
+import { cutBytes, render, toText } from "./values";
 
 // ─── ai_answer ─────────────────────────────────────────────────────────────────
 
@@ -21,6 +21,12 @@ export const AI_MAX_BYTES = 4 * 1024 * 1024;
 export const AI_MESSAGE_CHARS = 4096;
 /** How much of an endpoint's error text the log line quotes. */
 export const AI_ERROR_QUOTE = 200;
+/**
+ * The most a node's own memory keeps per chat, in UTF-8 bytes (docs/nodes/ai.md#memory): it lives
+ * in the chat's state, which is read and written at every update of the chat; 50 turns of 4 MB
+ * answers would be 200 MB a chat.
+ */
+export const AI_MEMORY_BYTES = 32 * 1024;
 
 export type AiMessage = { role: "system" | "user" | "assistant"; content: string };
 
@@ -56,15 +62,40 @@ export function aiMemory(turn: Turn, node: AiNode, question: string): AiMessage[
     if (last && last.direction === "in" && last.text === question) rows.pop();
     return rows.slice(-node.memory * 2).map((r) => ({ role: r.direction === "in" ? "user" : "assistant", content: r.text }));
   }
-  const own = turn.state.ai?.[node.id] ?? [];
-  return own.slice(-node.memory).flatMap(([user, answer]): AiMessage[] => [{ role: "user", content: user }, { role: "assistant", content: answer }]);
+  const own = aiTurnsWithin(turn.state.ai?.[node.id] ?? [], node.memory);
+  return own.flatMap(([user, answer]): AiMessage[] => [{ role: "user", content: user }, { role: "assistant", content: answer }]);
 }
 
 /** Keeps the turn in the node's own memory (only when the message store does not have it). */
 export function aiRemember(turn: Turn, node: AiNode, question: string, answer: string) {
   if (node.memory <= 0 || recordsMessages) return;
   const all = (turn.state.ai ??= {});
-  all[node.id] = [...(all[node.id] ?? []), [question, answer] as [string, string]].slice(-node.memory);
+  all[node.id] = aiTurnsWithin([...(all[node.id] ?? []), [question, answer]], node.memory);
+}
+
+/**
+ * The newest turns, at most `count` and AI_MEMORY_BYTES together; older ones go first. A newest
+ * turn larger than that on its own is kept cut: its question to half the budget, its answer to the
+ * rest, each at a character's edge.
+ */
+export function aiTurnsWithin(turns: [string, string][], count: number): [string, string][] {
+  const kept: [string, string][] = [];
+  let size = 0;
+  for (let i = turns.length - 1; i >= 0 && kept.length < count; i--) {
+    const [question, answer] = turns[i]!;
+    const bytes = Buffer.byteLength(question) + Buffer.byteLength(answer);
+    if (size + bytes <= AI_MEMORY_BYTES) {
+      kept.push([question, answer]);
+      size += bytes;
+      continue;
+    }
+    if (kept.length === 0) {
+      const q = cutBytes(question, AI_MEMORY_BYTES / 2);
+      kept.push([q, cutBytes(answer, AI_MEMORY_BYTES - Buffer.byteLength(q))]);
+    }
+    break;
+  }
+  return kept.reverse();
 }
 
 /** The endpoint for log lines: without any user or password written into the URL. */

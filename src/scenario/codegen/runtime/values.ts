@@ -55,12 +55,22 @@ export function readVar(turn: Turn, name: string): unknown {
   return value;
 }
 
-/** How a value reads in a text: lists joined by commas, objects as JSON, nothing as "". */
 /** The first `max` UTF-16 units of a text, never half of a character written as two (an emoji): Telegram refuses such a text. */
 export function cut(text: string, max: number): string {
   return text.length <= max ? text : text.slice(0, max).replace(/[\ud800-\udbff]$/, "");
 }
 
+/** The text's first `max` UTF-8 bytes or fewer, never half a character. */
+export function cutBytes(text: string, max: number): string {
+  const bytes = Buffer.from(text);
+  if (bytes.length <= max) return text;
+  let end = max;
+  // bytes 10xxxxxx continue a character: the first byte left out must begin one
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end).toString();
+}
+
+/** How a value reads in a text: lists joined by commas, objects as JSON, nothing as "". */
 export function toText(value: unknown): string {
   if (value === undefined || value === null) return "";
   if (typeof value === "string") return value;
