@@ -34,6 +34,9 @@ function scenario(base: string) {
     node("askBig", "input", { inputType: "text", inputVariable: "q", inputTargetNodeId: "bigTalk" }),
     ai("bigTalk", "big", { aiMemoryTurns: 50, aiSendAnswer: false, aiSaveTo: "", autoTransitionTo: "bigSaid" }),
     node("bigSaid", "message", { messageText: "noted", autoTransitionTo: "askBig" }),
+    cmd("parrot", "askParrot"),
+    node("askParrot", "input", { inputType: "text", inputVariable: "q", inputTargetNodeId: "parrot" }),
+    ai("parrot", "parrot", { aiMemoryTurns: 0 }),
     cmd("saved", "quiet"),
     ai("quiet", "echo", { aiSendAnswer: false, aiSaveTo: "answer", aiUserMessage: "What about {topic}?", aiMemoryTurns: 0, autoTransitionTo: "got" }),
     say("got", "got [{answer}] err=[{ai_error}]"),
@@ -148,6 +151,13 @@ describe("ai_answer answers with the conversation so far", () => {
     expect(texts(await chat.say("1"))).toEqual(["noted"]);
     expect(memoryOf(llm.requests[llm.requests.length - 1]!)).toEqual(["20000", "16381×ж"]);
     expect(llm.requests[llm.requests.length - 1]!.body.messages!.some((m) => m.content.includes("\uFFFD"))).toBe(false);
+  });
+
+  test("an answer over 4,096 characters goes out in parts, none ending in half an emoji", async () => {
+    const chat = new Chat(own);
+    await chat.say("/parrot", 0);
+    const answer = "a".repeat(4095) + "😀" + "b".repeat(4094) + "😀c";
+    expect(texts(await chat.say(answer, 3))).toEqual(["a".repeat(4095), "😀" + "b".repeat(4094), "😀c"]);
   });
 
   test("saved to a variable instead of sent; the user's message from a template", async () => {

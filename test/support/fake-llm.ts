@@ -7,6 +7,7 @@
 //   garbage  → 200 with a body that is not JSON
 //   empty    → 200 with `choices: []`
 //   huge     → 200 streaming 5 MB without a content-length (an answer that never ends, cut short)
+//   parrot   → 200, the answer is the last user message as it came
 //   big      → 200, the answer "ж" (2 bytes in UTF-8) as many times as the last user message says
 //   badkey   → 401 whose error message quotes the Authorization header it got (as some gateways do)
 // Every request is recorded (its headers and parsed body) for the test to read.
@@ -72,6 +73,11 @@ export function startFakeLlm(): FakeLlm {
             },
           });
           return new Response(body, { status: 200, headers: { "content-type": "application/json" } });
+        }
+        case "parrot": {
+          const users = (body.messages ?? []).filter((m) => m.role === "user");
+          const content = users[users.length - 1]?.content ?? "";
+          return Response.json({ id: "x", object: "chat.completion", model: body.model, choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }] });
         }
         case "big": {
           const users = (body.messages ?? []).filter((m) => m.role === "user");

@@ -11,7 +11,7 @@ import { flushRecords, recordsMessages } from "./record";
 import { lazyStatements } from "./connection";
 import { TOKEN_ID, db, env } from "./storage";
 import type { Turn } from "./types";
-import { cutBytes, render, toText } from "./values";
+import { cut, cutBytes, render, toText } from "./values";
 
 // ─── ai_answer ─────────────────────────────────────────────────────────────────
 
@@ -200,7 +200,12 @@ export async function runAi(turn: Turn, node: AiNode): Promise<string | undefine
   if (node.saveTo) vars[node.saveTo] = answer;
   log(turn, "ai_answer " + node.id + ": " + answer.length + " characters from " + JSON.stringify(node.model));
   if (node.send) {
-    for (let at = 0; at < answer.length; at += AI_MESSAGE_CHARS) await sendText(turn, answer.slice(at, at + AI_MESSAGE_CHARS), node.format);
+    for (let at = 0; at < answer.length; ) {
+      // a part never ends in half of a character written as two (an emoji): Telegram refuses such a text
+      const part = cut(answer.slice(at, at + AI_MESSAGE_CHARS + 1), AI_MESSAGE_CHARS);
+      await sendText(turn, part, node.format);
+      at += part.length;
+    }
   }
   return node.next;
 }
