@@ -2,8 +2,9 @@
 // panel opens its https page in a new tab (noopener; never framed, the Studio's CSP allows no
 // frames); a copy button copies its text; colours show; a reply keyboard's poll request and Mini
 // App answer the bot, which follows their targets; a 👍 on a bot message and a join request run
-// their triggers; an invoice is paid with the preview's Pay button. The Bots tab's "Profile in Telegram" sets the
-// bot's name and the scenario's menu commands on the (fake) messenger.
+// their triggers; an invoice is paid with the preview's Pay button, once (Pay again says why not).
+// The Bots tab's "Profile in Telegram" sets the bot's name and the scenario's menu commands on the
+// (fake) messenger.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
 import { haveChromium, signedInBrowser, warnIfNoChromium, type Browser } from "../support/browser";
@@ -133,8 +134,11 @@ describe.skipIf(!haveChromium)("today's Telegram in Chromium", () => {
     await botSaid("Premium — 5 ⭐");
     await chat.getByRole("button", { name: "Pay 5 ⭐" }).click();
     await botSaid("paid 5 for premium");
-
     expect(b.errors).toEqual([]);
+    // a paid invoice is not paid again: the chat says why (the action answers 400)
+    await chat.getByRole("button", { name: "Pay 5 ⭐" }).click();
+    await chat.getByRole("alert").filter({ hasText: "this invoice is paid already" }).waitFor();
+    expect(b.errors.splice(0).map((e) => e.includes("status of 400") && e.includes("/actions"))).toEqual([true]);
   }, 90_000);
 
   test("name and menu commands from the Bots tab", async () => {
