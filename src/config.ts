@@ -268,6 +268,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
 }
 
+/** Telegram's own Bot API, whose servers call a bot's webhook only over https on these ports (docs/configuration.md). */
+const TELEGRAM_API_HOST = "api.telegram.org";
+const TELEGRAM_WEBHOOK_PORTS = ["443", "80", "88", "8443"];
+
+/**
+ * What the configuration allows but Telegram's cloud will not do: an http:// WEBHOOK_BASE_URL (or
+ * an https one on another port) is right for a local Bot API server or a test double, and silently
+ * useless with api.telegram.org, whose setWebhook refuses it. One line to log at start, or null.
+ */
+export function webhookBaseWarning(config: Pick<Config, "webhookBaseUrl" | "messengerApiRoot">): string | null {
+  if (!config.webhookBaseUrl || new URL(config.messengerApiRoot).hostname !== TELEGRAM_API_HOST) return null;
+  const url = new URL(config.webhookBaseUrl);
+  const port = url.port || (url.protocol === "https:" ? "443" : "80");
+  if (url.protocol === "https:" && TELEGRAM_WEBHOOK_PORTS.includes(port)) return null;
+  const base = `${url.protocol}//${url.host}`;
+  const what = url.protocol === "https:" ? `uses port ${port}` : "is not https";
+  return `WEBHOOK_BASE_URL ${base} ${what}: Telegram (MESSENGER_API_ROOT ${config.messengerApiRoot}) calls webhooks only at https:// addresses on ports ${TELEGRAM_WEBHOOK_PORTS.join(", ")}, so it refuses their webhook and bots in webhook mode do not start; use an https address (a reverse proxy: docs/operations.md), or polling`;
+}
+
 /** Why `path` cannot be (or become) a folder this process writes in, or null when it can. */
 function unwritableFolder(path: string): string | null {
   // A folder not made yet is made by `--init`, the first bot or the first upload: then its nearest

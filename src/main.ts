@@ -5,7 +5,7 @@
 // listens (src/listener.ts, bench/cold-start.ts).
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { checkFolders, ConfigError, initDataDir, loadConfig, type Config } from "./config";
+import { checkFolders, ConfigError, initDataDir, loadConfig, webhookBaseWarning, type Config } from "./config";
 import { migrationsCurrent, openSqlite, schemaNewerThanThis } from "./db/sqlite";
 import { looseModeWarnings } from "./lib/file-modes";
 import { checkpointOffThread, type Checkpointer } from "./db/checkpointer";
@@ -119,6 +119,8 @@ async function serve(init: boolean) {
     { label: "database", path: config.databasePath },
     { label: "backups folder", path: config.backupsDir },
   ])) logger.warn(line);
+  const webhookWarning = webhookBaseWarning(config);
+  if (webhookWarning) logger.warn(webhookWarning);
   // Listening comes right after the database: the health probe is answered from here on, every
   // other request waits for the app (src/listener.ts). Templates count as loaded once the context
   // below has checked them.
