@@ -125,6 +125,8 @@ export interface Config {
   uploadsDir: string;
   /** Folder every `local` storage config's rootPath must lie in (default: UPLOADS_DIR's parent). */
   storageLocalBase: string;
+  /** STORAGE_LOCAL_BASE was set: `serve` then requires an existing writable folder (the default comes with UPLOADS_DIR). */
+  storageLocalBaseSet: boolean;
   databasePath: string;
   /** Where backup archives are written: DATA_DIR/backups. */
   backupsDir: string;
@@ -231,6 +233,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     botsDir: resolve(e.BOTS_DIR),
     uploadsDir: resolve(e.UPLOADS_DIR),
     storageLocalBase: resolve(e.STORAGE_LOCAL_BASE ?? dirname(resolve(e.UPLOADS_DIR))),
+    storageLocalBaseSet: e.STORAGE_LOCAL_BASE !== undefined,
     databasePath: join(dataDir, "botloom.db"),
     backupsDir: join(dataDir, "backups"),
     projectsDir: join(dataDir, "projects"),
@@ -302,16 +305,28 @@ function unwritableFolder(path: string): string | null {
   }
 }
 
+/** Why `path` is not a folder that exists and this process writes in, or null when it is. */
+function notExistingWritableFolder(path: string): string | null {
+  if (!existsSync(path)) return "it does not exist";
+  return unwritableFolder(path);
+}
+
 /**
  * `serve`: BOTS_DIR and UPLOADS_DIR must be folders the server can write in. Found out later, a bad
  * one made a server that answered but could not start a bot or keep an upload, or failed with a
- * line that blamed the database.
+ * line that blamed the database. A STORAGE_LOCAL_BASE that was set must exist already: it was
+ * checked only when a local storage config was saved, and a typo made every such config refused
+ * ("must be a folder inside ...") long after the start. Its default, UPLOADS_DIR's parent, is not
+ * checked apart: it lies on UPLOADS_DIR's path (checked above), and on a first run it may not exist
+ * yet, nor be the server's to write in (install.sh's /opt/botloom is root's).
  */
-export function checkFolders(config: Pick<Config, "botsDir" | "uploadsDir">) {
+export function checkFolders(config: Pick<Config, "botsDir" | "uploadsDir" | "storageLocalBase" | "storageLocalBaseSet">) {
   for (const [name, path] of [["BOTS_DIR", config.botsDir], ["UPLOADS_DIR", config.uploadsDir]] as const) {
     const reason = unwritableFolder(path);
     if (reason) throw new ConfigError(`${name} ${path} is not a writable folder (${reason})`);
   }
+  const reason = config.storageLocalBaseSet ? notExistingWritableFolder(config.storageLocalBase) : null;
+  if (reason) throw new ConfigError(`STORAGE_LOCAL_BASE ${config.storageLocalBase} is not an existing writable folder (${reason})`);
 }
 
 function makeFolder(name: string, path: string, mode?: number) {

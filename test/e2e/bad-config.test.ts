@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { buildBinary, freePort, spawnServer } from "../support/process";
+import { buildBinary, firstHealth, freePort, spawnServer } from "../support/process";
 
 let binary: string;
 let root: string;
@@ -60,6 +60,11 @@ const rows: Row[] = [
   // UPLOADS_DIR a file: the server started and answered, and every upload failed.
   { what: "UPLOADS_DIR is a file", name: "UPLOADS_DIR", env: (d) => ({ UPLOADS_DIR: aFile(d, "uploads") }), says: /UPLOADS_DIR \S+ is not a writable folder \(it is a file\)/ },
   { what: "UPLOADS_DIR is a file (--init)", name: "UPLOADS_DIR", init: true, env: (d) => ({ UPLOADS_DIR: aFile(d, "uploads") }), says: /UPLOADS_DIR \S+ is not a writable folder/ },
+  // STORAGE_LOCAL_BASE was checked only when a local storage config was saved: a file or a typo
+  // started a server whose every local storage config was then refused.
+  { what: "STORAGE_LOCAL_BASE is a file", name: "STORAGE_LOCAL_BASE", env: (d) => ({ STORAGE_LOCAL_BASE: aFile(d, "media") }), says: /STORAGE_LOCAL_BASE \S+ is not an existing writable folder \(it is a file\)/ },
+  { what: "STORAGE_LOCAL_BASE does not exist", name: "STORAGE_LOCAL_BASE", env: (d) => ({ STORAGE_LOCAL_BASE: join(d, "no-such-folder") }), says: /STORAGE_LOCAL_BASE \S+no-such-folder is not an existing writable folder \(it does not exist\)/ },
+  { what: "STORAGE_LOCAL_BASE does not exist (--init)", name: "STORAGE_LOCAL_BASE", init: true, env: (d) => ({ STORAGE_LOCAL_BASE: join(d, "no-such-folder") }), says: /it does not exist/ },
   value("ADMIN_KEY", "short"),
   value("SESSION_SECRET", "short"),
   value("STORAGE_ENCRYPTION_KEY", "short"),
@@ -110,6 +115,38 @@ describe("a wrong setting stops the start with one line naming it", () => {
       expect(line).toContain(row.name);
       if (row.says) expect(line).toMatch(row.says);
       expect(existsSync(join(dir, "data", "botloom.pid"))).toBe(false);
+    }, 30_000);
+  }
+});
+
+// What must keep starting: the default STORAGE_LOCAL_BASE (UPLOADS_DIR's parent) that does not exist
+// yet on a first run, and an explicit one that is a folder.
+describe("the storage base of a first run starts", () => {
+  const starts: { what: string; env: (dir: string) => Record<string, string> }[] = [
+    { what: "default, UPLOADS_DIR's parent not made yet", env: (d) => ({ UPLOADS_DIR: join(d, "srv", "media", "uploads") }) },
+    {
+      what: "explicit, an existing folder",
+      env: (d) => {
+        mkdirSync(join(d, "media"));
+        return { STORAGE_LOCAL_BASE: join(d, "media") };
+      },
+    },
+  ];
+  let n = 0;
+  for (const row of starts) {
+    test(row.what, async () => {
+      const dir = join(root, `starts-${++n}`);
+      mkdirSync(dir);
+      const proc = spawnServer([binary, "serve"], { cwd: dir, port, env: { ADMIN_KEY: "bad-config-admin-key-0123456789", LOG_LEVEL: "warn", ...row.env(dir) } });
+      try {
+        expect(await firstHealth(`http://127.0.0.1:${port}`, proc)).toMatchObject({ database: true });
+      } finally {
+        proc.kill("SIGTERM");
+        const killer = setTimeout(() => proc.kill("SIGKILL"), 10_000);
+        await proc.exited;
+        clearTimeout(killer);
+      }
+      expect(await new Response(proc.stderr).text()).not.toContain("STORAGE_LOCAL_BASE");
     }, 30_000);
   }
 });
