@@ -51,3 +51,58 @@ test("the next start removes an interrupted backup's staging folder and partial 
   expect(await server.stop()).toBe(0);
   server = null;
 }, 60_000);
+
+// A restore unpacks the backup (every database, bot tokens included) into a staging folder in
+// DATA_DIR. Killed mid-way, it left that folder there for good: the next restore and the next start
+// now remove the folders of dead processes. Killed mid-way for real and deterministically: the
+// restore reads its file from a named pipe that nobody writes, so it waits, staging folder made,
+// until the test kills it.
+test("a restore killed mid-way leaves its staging folder; the next restore and the next start remove it, never a live process's", async () => {
+  const root = join(dir, "restores");
+  const data = join(root, "data");
+  mkdirSync(root, { recursive: true });
+  const run = (args: string[]) => {
+    const p = Bun.spawnSync([binary, ...args], { cwd: root, env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "silent" } });
+    return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
+  };
+  expect(run(["pat", "create", "--user", "5"]).code).toBe(0);
+  const archive = join(root, "good.tar.gz");
+  expect(run(["backup", archive]).code).toBe(0);
+  const pipe = join(root, "never-written.tar.gz");
+  expect(Bun.spawnSync(["mkfifo", pipe]).exitCode).toBe(0);
+  const staged = () => readdirSync(data).filter((n) => n.startsWith(".restore-"));
+
+  /** A restore killed once its staging folder exists; that folder's name. */
+  async function killedRestore(): Promise<string> {
+    const before = new Set(staged());
+    const proc = Bun.spawn([binary, "restore", pipe], { cwd: root, env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "silent" }, stdout: "ignore", stderr: "ignore" });
+    try {
+      const name = await until(() => staged().find((n) => !before.has(n)), "the restore's staging folder");
+      proc.kill("SIGKILL");
+      expect(await proc.exited).not.toBe(0);
+      return name;
+    } finally {
+      proc.kill("SIGKILL");
+    }
+  }
+
+  const first = await killedRestore();
+  expect(existsSync(join(data, first))).toBe(true);
+  // An older version's name (no pid), and one of a live process (this test stands in for it).
+  const older = ".restore-Qw12Er";
+  const live = `.restore-${process.pid}-Zx90Yu`;
+  for (const name of [older, live]) mkdirSync(join(data, name, "projects"), { recursive: true });
+
+  const next = run(["restore", archive]);
+  expect(next.err).toBe("");
+  expect(next.code).toBe(0);
+  expect(staged().sort()).toEqual([live]);
+
+  const second = await killedRestore();
+  server = await startProcessServer([binary, "serve"], { cwd: root, env: { ADMIN_KEY, LOG_LEVEL: "info" } });
+  await until(() => !existsSync(join(data, second)), "the killed restore's folder removed");
+  expect(staged()).toEqual([live]);
+  expect(server.output()).toContain(`restore: removed what 1 interrupted restore(s) left behind: ${second}`);
+  expect(await server.stop()).toBe(0);
+  server = null;
+}, 90_000);

@@ -1,9 +1,10 @@
 // The backup archive: one .tar.gz holding the platform database and every project database, each
 // an online VACUUM INTO copy, plus a manifest that says what the archive is.
 import type { Database } from "bun:sqlite";
-import { closeSync, existsSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { vacuumInto } from "../../db/backup";
+import { BACKUP_STAGING, makeStaging, partialOf } from "./leftovers";
 import { makePrivate, PRIVATE_DIR_MODE } from "../../lib/file-modes";
 import { VERSION } from "../../version";
 
@@ -36,10 +37,9 @@ export function projectDatabases(projectsDir: string): string[] {
 export async function writeArchive(platform: Database, projectsDir: string, target: string, now = new Date()): Promise<Manifest> {
   if (existsSync(target)) throw new Error(`${target} already exists`);
   mkdirSync(dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
-  // The pid in both names lets a later start tell an interrupted backup's leftovers from the work
-  // of a backup still running in another process (BackupService.removeLeftovers).
-  const staging = mkdtempSync(join(dirname(target), `.staging-${process.pid}-`));
-  const partial = `${target}.${process.pid}.partial`;
+  // Both names carry this process's pid (leftovers.ts): a later start removes them only once it is gone.
+  const staging = makeStaging(dirname(target), BACKUP_STAGING);
+  const partial = partialOf(target);
   try {
     vacuumInto(platform, join(staging, PLATFORM_DB));
     const projects: string[] = [];

@@ -1,6 +1,6 @@
 // `botloom restore FILE`: puts a backup in place of the current databases while the server is
 // stopped. Everything is checked in a staging folder first; the replaced files are kept aside.
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../../config";
 import { checkPlatformDatabase, checkProjectDatabase, isSqliteFile } from "../../db/backup";
@@ -9,6 +9,7 @@ import { runningServerPid } from "../../lib/pid-file";
 import { tryLockDataDir } from "../../db/instance-lock";
 import { PLATFORM_DB, readArchive } from "./archive";
 import { stampOf } from "./service";
+import { makeStaging, removeDeadLeftovers, RESTORE_STAGING, stagingName } from "./leftovers";
 
 export class RestoreError extends Error {}
 
@@ -33,7 +34,9 @@ export async function restoreBackup(config: RestoreConfig, file: string): Promis
     const pid = runningServerPid(config.dataDir);
     throw new RestoreError(`a Botloom server${pid !== null ? ` (pid ${pid})` : ""} is running on ${config.dataDir}: stop it first (for example: sudo systemctl stop botloom)`);
   }
-  const staging = mkdtempSync(join(config.dataDir, ".restore-"));
+  // What a restore killed mid-way left (lock held: no other restore, no server runs here now).
+  removeDeadLeftovers(config.dataDir, [stagingName(RESTORE_STAGING)]);
+  const staging = makeStaging(config.dataDir, RESTORE_STAGING);
   try {
     const plainDatabase = isSqliteFile(file);
     const stagedProjects = join(staging, "projects");

@@ -7,6 +7,7 @@ import type { Config } from "../../config";
 import type { Logger } from "../../log";
 import type { StorageRegistry } from "../storage/registry";
 import { writeArchive } from "./archive";
+import { BACKUP_STAGING, PARTIAL_ARCHIVE, removeDeadLeftovers, RESTORE_STAGING, stagingName } from "./leftovers";
 
 /** Names Botloom gives its archives; nothing else in the folder is listed, served or pruned. */
 export const BACKUP_NAME = /^botloom-\d{8}-\d{6}(?:-\d{1,3})?\.tar\.gz$/;
@@ -25,16 +26,6 @@ export interface CreatedBackup extends BackupInfo {
   uploadedTo: string | null;
 }
 
-function processAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 const pad = (n: number, w = 2) => String(n).padStart(w, "0");
 /** Local time, like the schedule: botloom-YYYYMMDD-HHMMSS. */
 export const stampOf = (d: Date) => `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}-${pad(d.getHours())}${pad(d.getMinutes())}${pad(d.getSeconds())}`;
@@ -46,7 +37,7 @@ export class BackupService {
   private last = { stamp: "", suffix: 0 };
 
   constructor(
-    private readonly config: Pick<Config, "backupsDir" | "projectsDir" | "backupKeep" | "backupUpload">,
+    private readonly config: Pick<Config, "dataDir" | "backupsDir" | "projectsDir" | "backupKeep" | "backupUpload">,
     private readonly platform: () => Database,
     private readonly log: Logger,
     private readonly storage?: StorageRegistry,
@@ -91,23 +82,18 @@ export class BackupService {
   }
 
   /**
-   * Removes what backups interrupted by kill -9, the OOM killer or a power cut left in the folder: a
-   * staging folder (copies of every database, bot tokens included) and a half-written archive, which
-   * no listing shows and no pruning removed. Those of a backup still running in another process
-   * (`botloom backup`, named by its pid) are kept. Returns the names removed.
+   * Removes what backups and restores interrupted by kill -9, the OOM killer or a power cut left: a
+   * backup's staging folder and half-written archive in the backups folder, a restore's staging
+   * folder in DATA_DIR (copies of every database, bot tokens included), which no listing shows and
+   * no pruning removed. Those of a process still running (a `botloom backup`, named by its pid)
+   * are kept. Returns the names removed.
    */
   removeLeftovers(): string[] {
-    const dir = this.config.backupsDir;
-    if (!existsSync(dir)) return [];
-    const removed: string[] = [];
-    for (const name of readdirSync(dir)) {
-      const m = /^\.staging-(?:(\d+)-)?[A-Za-z0-9]+$/.exec(name) ?? /^botloom-[\d-]+\.tar\.gz\.(?:(\d+)\.)?partial$/.exec(name);
-      if (!m || (m[1] !== undefined && processAlive(Number(m[1])))) continue;
-      rmSync(join(dir, name), { recursive: true, force: true });
-      removed.push(name);
-    }
-    if (removed.length) this.log.info(`backups: removed what ${removed.length} interrupted backup(s) left behind: ${removed.join(", ")}`);
-    return removed;
+    const backups = removeDeadLeftovers(this.config.backupsDir, [stagingName(BACKUP_STAGING), PARTIAL_ARCHIVE]);
+    if (backups.length) this.log.info(`backups: removed what ${backups.length} interrupted backup(s) left behind: ${backups.join(", ")}`);
+    const restores = removeDeadLeftovers(this.config.dataDir, [stagingName(RESTORE_STAGING)]);
+    if (restores.length) this.log.info(`restore: removed what ${restores.length} interrupted restore(s) left behind: ${restores.join(", ")}`);
+    return [...backups, ...restores];
   }
 
   /** Deletes the oldest archives beyond `keep`; returns the deleted names. */
