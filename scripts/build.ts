@@ -9,6 +9,9 @@ const result = await Bun.build({
   // Each of the server's worker threads is an entry point of its own (src/lib/worker-entry.ts):
   // `new Worker(...)` in the executable finds a thread's code only so.
   entrypoints: ["src/main.ts", ...Object.values(WORKER_ENTRIES).map((path) => `src/${path}`)],
+  // Named, not left to Bun to work out: with a ninth entry point Bun took the repository as the
+  // root, the entries moved to src/…, and no thread of the executable started.
+  root: "src",
   compile: { outfile },
   bytecode: true,
   // Code reached only through import() (the S3 SDK, the MCP SDK, file-type) goes into chunks of

@@ -1,32 +1,11 @@
-// The SQL side of backups: online copies (VACUUM INTO) and the checks a restore makes on a file
-// before it replaces a live database.
+// The SQL side of restores: the checks a restore makes on a file before it replaces a live
+// database. (The online copies a backup makes: vacuum-into.ts.)
 import { Database } from "bun:sqlite";
 import { existsSync, readSync, openSync, closeSync } from "node:fs";
 import { embeddedMigrations } from "./migrations";
 import { closeNow } from "../lib/shared-runtime";
 
 const SQLITE_MAGIC = "SQLite format 3\0";
-
-/**
- * A consistent copy of a database that others may be writing (the server, bot processes): VACUUM
- * INTO reads one snapshot and writes a compact new file. `target` must not exist.
- */
-export function vacuumInto(source: Database | string, target: string) {
-  if (typeof source !== "string") {
-    source.prepare("VACUUM INTO ?").run(target);
-    return;
-  }
-  const db = new Database(source, { readwrite: true, create: false });
-  try {
-    db.exec("PRAGMA busy_timeout = 5000");
-    // The copy is a staging file that goes into an archive: syncing each one to disk (a fsync per
-    // project database) made a backup of 150 projects take 5 s instead of well under one.
-    db.exec("PRAGMA synchronous = OFF");
-    db.prepare("VACUUM INTO ?").run(target);
-  } finally {
-    closeNow(db);
-  }
-}
 
 /** Whether the file starts like an SQLite database (read before SQLite is allowed near it). */
 export function isSqliteFile(path: string): boolean {

@@ -17,6 +17,8 @@ export const WORKER_ENTRIES = {
   checkpointer: "db/checkpoint-worker.ts",
   /** the bots' log lines (bots/log-thread.ts) */
   logWriter: "bots/log-worker.ts",
+  /** a backup's copies and archive (modules/backups/archive.ts) */
+  backupWriter: "modules/backups/archive-worker.ts",
 } as const;
 
 export type WorkerName = keyof typeof WORKER_ENTRIES;

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { databaseOver, openDatabase } from "../../src/db/client";
 import { migrationsCurrent, openSqlite } from "../../src/db/sqlite";
-import { vacuumInto } from "../../src/db/backup";
+import { vacuumInto } from "../../src/db/vacuum-into";
 import { embeddedMigrations } from "../../src/db/migrations";
 import { Database } from "bun:sqlite";
 

@@ -1,38 +1,24 @@
 // The backup archive: one .tar.gz holding the platform database and every project database, each
-// an online VACUUM INTO copy, plus a manifest that says what the archive is.
+// an online VACUUM INTO copy, plus a manifest that says what the archive is. Written by the backup
+// thread (archive-build.ts), read by restore.
 import type { Database } from "bun:sqlite";
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { vacuumInto } from "../../db/backup";
+import { vacuumInto } from "../../db/vacuum-into";
 import { BACKUP_STAGING, makeStaging, partialOf } from "./leftovers";
-import { makePrivate, PRIVATE_DIR_MODE } from "../../lib/file-modes";
+import { PRIVATE_DIR_MODE } from "../../lib/file-modes";
+import { backgroundThread } from "../../lib/priority";
+import { serverThread } from "../../lib/server-thread";
+import type { ArchiveJob, FromBackupThread } from "./archive-build";
+import { FORMAT, MANIFEST, PLATFORM_DB, PROJECT_DB_NAME, type Manifest } from "./archive-format";
 import { VERSION } from "../../version";
-
-export const MANIFEST = "manifest.json";
-export const PLATFORM_DB = "botloom.db";
-export const FORMAT = "botloom-backup";
-/** Project database file names inside DATA_DIR/projects and inside an archive's projects/. */
-export const PROJECT_DB_NAME = /^[A-Za-z0-9_-]{1,100}\.db$/;
-
-export interface Manifest {
-  format: typeof FORMAT;
-  formatVersion: 1;
-  botloomVersion: string;
-  createdAt: string;
-  projects: string[];
-}
-
-export function projectDatabases(projectsDir: string): string[] {
-  if (!existsSync(projectsDir)) return [];
-  return readdirSync(projectsDir)
-    .filter((f) => PROJECT_DB_NAME.test(f))
-    .sort();
-}
 
 /**
  * Writes the archive to `target` (which must not exist): copies are staged in a private folder
  * beside it, archived into `<target>.<pid>.partial`, made 0600 and renamed, so a half-written archive
- * never carries the final name.
+ * never carries the final name. All of it runs in a thread of its own (archive-build.ts): on the
+ * event loop, a 150 MB project file held it for the length of its copy, and the archive, built in
+ * memory, cost the server as much memory again (docs/performance.md "Backups off the event loop").
  */
 export async function writeArchive(platform: Database, projectsDir: string, target: string, now = new Date()): Promise<Manifest> {
   if (existsSync(target)) throw new Error(`${target} already exists`);
@@ -41,39 +27,40 @@ export async function writeArchive(platform: Database, projectsDir: string, targ
   const staging = makeStaging(dirname(target), BACKUP_STAGING);
   const partial = partialOf(target);
   try {
-    vacuumInto(platform, join(staging, PLATFORM_DB));
-    const projects: string[] = [];
-    mkdirSync(join(staging, "projects"), { mode: PRIVATE_DIR_MODE });
-    for (const name of projectDatabases(projectsDir)) {
-      // A project deleted between the listing and the copy is simply not in this backup.
-      if (!existsSync(join(projectsDir, name))) continue;
-      vacuumInto(join(projectsDir, name), join(staging, "projects", name));
-      projects.push(name);
-    }
-    const manifest: Manifest = { format: FORMAT, formatVersion: 1, botloomVersion: VERSION.version, createdAt: now.toISOString(), projects };
-    // Bun.Archive takes contents, not file handles (a Bun.file is archived empty): the copies are
-    // read into memory, which bounds a backup by the size of the databases.
-    const read = async (p: string) => new Uint8Array(await Bun.file(p).arrayBuffer());
-    const files: Record<string, Uint8Array | string> = {
-      [MANIFEST]: JSON.stringify(manifest, null, 2) + "\n",
-      [PLATFORM_DB]: await read(join(staging, PLATFORM_DB)),
-    };
-    for (const name of projects) files[`projects/${name}`] = await read(join(staging, "projects", name));
-    await Bun.Archive.write(partial, files, { compress: "gzip" });
-    makePrivate(partial);
-    // On disk before it carries its final name: a crash right after must not leave a torn archive.
-    const fd = openSync(partial, "r");
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(partial, target);
-    return manifest;
+    // An in-memory database (tests) exists only on its connection: copied here, it is small.
+    const inMemory = platform.filename === "" || platform.filename === ":memory:";
+    if (inMemory) vacuumInto(platform, join(staging, PLATFORM_DB));
+    return await inBackupThread({
+      staging,
+      platformPath: inMemory ? null : platform.filename,
+      projectsDir,
+      partial,
+      target,
+      createdAt: now.toISOString(),
+      botloomVersion: VERSION.version,
+    });
   } finally {
     rmSync(staging, { recursive: true, force: true });
     rmSync(partial, { force: true });
   }
+}
+
+function inBackupThread(job: ArchiveJob): Promise<Manifest> {
+  const done = Promise.withResolvers<Manifest>();
+  const thread = serverThread<ArchiveJob, FromBackupThread>(
+    "backupWriter",
+    backgroundThread(),
+    (m) => {
+      if (m.ok) return done.resolve(m.manifest);
+      // The failure as it happened, so a full disk is still named as such (src/http/errors.ts).
+      done.reject(Object.assign(new Error(m.message), m.code ? { code: m.code } : {}));
+    },
+    (why) => done.reject(new Error(`the backup thread failed: ${why}`)),
+  );
+  // Held while it works: `botloom backup` has nothing else keeping its process alive.
+  thread.ref();
+  thread.post(job);
+  return done.promise.finally(() => thread.end());
 }
 
 export interface ArchiveContents {

@@ -7,7 +7,8 @@ import { checkPlatformDatabase, checkProjectDatabase, isSqliteFile } from "../..
 import { makePrivate, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../lib/file-modes";
 import { runningServerPid } from "../../lib/pid-file";
 import { tryLockDataDir } from "../../db/instance-lock";
-import { PLATFORM_DB, readArchive } from "./archive";
+import { readArchive } from "./archive";
+import { PLATFORM_DB } from "./archive-format";
 import { stampOf } from "./service";
 import { makeStaging, removeDeadLeftovers, RESTORE_STAGING, stagingName } from "./leftovers";
 
