@@ -168,6 +168,29 @@ describe("upload to the active object-store config (BACKUP_UPLOAD=on)", () => {
     }
   }, 30_000);
 
+  // The upload read the whole archive into memory and sent it as one body: an archive of any size
+  // cost the server its size again. Now it goes up from the file in parts of 8 MiB.
+  test("a large archive goes up from the file in parts, byte for byte", async () => {
+    const { t, id } = await appWithStore("backups-private", {});
+    try {
+      mkdirSync(t.ctx.config.projectsDir, { recursive: true });
+      const noise = new Database(join(t.ctx.config.projectsDir, "20.db"));
+      // 12 MB that gzip cannot shrink: the archive needs two parts.
+      noise.exec("CREATE TABLE noise (b BLOB); INSERT INTO noise SELECT randomblob(1000) FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 12000) SELECT x FROM c)");
+      noise.close();
+      const b = await t.ctx.backups.create();
+      expect(b.uploadedTo).toBe(id);
+      expect(b.size).toBeGreaterThan(8 * 1024 * 1024);
+      const key = `${UPLOAD_PREFIX}${b.name}`;
+      expect(s3.created.filter((c) => c.key === key)).toEqual([{ key, how: "ObjectCreated:Post" }]);
+      const stored = await t.ctx.storage.backendFor(id)!.read(key);
+      const bytes = new Uint8Array(await new Response(stored!.body).arrayBuffer());
+      expect(Buffer.from(bytes).equals(Buffer.from(await Bun.file(join(t.ctx.config.backupsDir, b.name)).arrayBuffer()))).toBe(true);
+    } finally {
+      t.cleanup();
+    }
+  }, 60_000);
+
   test("a config with a public URL base is a public bucket: the backup stays local", async () => {
     const { t, id } = await appWithStore("backups-public", { publicUrlBase: "https://cdn.example.invalid/media" });
     try {

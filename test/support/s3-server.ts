@@ -17,6 +17,8 @@ export interface S3TestServer {
   dir: string;
   accessKeyId: string;
   secretAccessKey: string;
+  /** Objects written, in order, and how: s3rver's event name ("ObjectCreated:Put", or "ObjectCreated:Post" for a completed multipart upload). */
+  created: { key: string; how: string }[];
   stop(): Promise<void>;
 }
 
@@ -35,6 +37,10 @@ export async function startS3Server(opts: { buckets?: string[] } = {}): Promise<
     directory: dir,
     configureBuckets: (opts.buckets ?? []).map((name) => ({ name, configs: [] })),
   });
+  const created: { key: string; how: string }[] = [];
+  server.on("event", (e: { Records: { eventName: string; s3: { object: { key: string } } }[] }) => {
+    for (const r of e.Records) if (r.eventName.startsWith("ObjectCreated:")) created.push({ key: r.s3.object.key, how: r.eventName });
+  });
   const info: { port: number } = await server.run();
   return {
     endpoint: `http://127.0.0.1:${info.port}`,
@@ -42,6 +48,7 @@ export async function startS3Server(opts: { buckets?: string[] } = {}): Promise<
     dir,
     accessKeyId,
     secretAccessKey,
+    created,
     async stop() {
       await server.close();
       DUMMY_ACCOUNT.revokeAccessKey(accessKeyId);

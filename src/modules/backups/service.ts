@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type { Config } from "../../config";
 import type { Logger } from "../../log";
 import type { StorageRegistry } from "../storage/registry";
+import { ObjectStoreBackend } from "../storage/backends/objstore";
 import { writeArchive } from "./archive";
 import { BACKUP_STAGING, PARTIAL_ARCHIVE, removeDeadLeftovers, RESTORE_STAGING, stagingName } from "./leftovers";
 
@@ -127,7 +128,7 @@ export class BackupService {
   private async upload(name: string, path: string): Promise<string | null> {
     try {
       const target = this.storage?.uploadTarget();
-      if (!target || target.configId === null || target.backend.kind !== "objstore") {
+      if (!target || target.configId === null || !(target.backend instanceof ObjectStoreBackend)) {
         this.log.warn("backups: BACKUP_UPLOAD=on but no object-store storage config is active; the backup stays local only");
         return null;
       }
@@ -135,7 +136,7 @@ export class BackupService {
         this.log.warn(`backups: storage config "${target.configId}" has a public URL base; backups hold bot tokens and are not uploaded to a public bucket`);
         return null;
       }
-      await target.backend.put(`${UPLOAD_PREFIX}${name}`, new Uint8Array(await Bun.file(path).arrayBuffer()), "application/gzip");
+      await target.backend.putFile(`${UPLOAD_PREFIX}${name}`, path, "application/gzip");
       this.log.info(`backups: copied ${name} to storage config "${target.configId}"`);
       return target.configId;
     } catch (e) {
