@@ -6,6 +6,7 @@ import { Cron } from "../../../node_modules/croner/dist/croner.cjs";
 import { CompileContext, num, text, type RawNode } from "./compile-context";
 import type { MessageTriggerDef, ScheduleDef } from "./runtime/action-tables";
 import type { CallbackTriggerDef } from "./table";
+import { listOf, MEMBER_EVENTS } from "../trigger-lists";
 
 /** Tables the trigger nodes fill (see CompiledScenario). */
 export interface TriggerTables {
@@ -90,15 +91,8 @@ function messageTrigger(node: RawNode, ctx: CompileContext): MessageTriggerDef |
   return { on: "group", target, node: node.id, group, threadVariable, userVariable: text(d.resolvedUserIdVariable)?.trim() };
 }
 
-/** What member_trigger tells apart (docs/nodes/triggers.md "Members"). */
-export const MEMBER_EVENTS = ["joined", "left", "promoted", "demoted", "blocked", "unblocked"];
-
-/** A list field as strings: an array, or one value per line / comma. */
 /** Values as a warning lists them: "a", "b". */
 const quoted = (xs: string[]) => xs.map((x) => `"${x}"`).join(", ");
-
-const listOf = (v: unknown): string[] =>
-  (Array.isArray(v) ? v.map(String) : typeof v === "string" ? v.split(/[\n,]/) : []).map((s) => s.trim()).filter(Boolean);
 
 /** Updates that are not messages: reactions, member changes, join requests. */
 function updateTrigger(node: RawNode, ctx: CompileContext): MessageTriggerDef | undefined {

@@ -10,6 +10,7 @@ import { HttpTest } from "./HttpTest";
 import { HookUrl } from "./HookUrl";
 import { MessageButtons } from "./MessageButtons";
 import { GenericFields } from "./GenericFields";
+import { MemberFields, ReactionFields } from "./TriggerFields";
 import { labelOf, MESSAGE_LIKE, variablesOf, type Data, type SNode } from "./document";
 import { updateNode, useEditor, type EditorStore } from "./store";
 
@@ -162,6 +163,10 @@ function TypeFields({ ctx, node, projectId }: { ctx: FieldCtx; node: SNode; proj
           <HttpTest projectId={projectId} data={ctx.data} />
         </>
       );
+    case "reaction_trigger":
+      return <ReactionFields ctx={ctx} />;
+    case "member_trigger":
+      return <MemberFields ctx={ctx} />;
     case "webhook_trigger":
       return (
         <>

@@ -86,6 +86,7 @@ const en = {
     aiFormatMode: { none: "Plain text", html: "HTML", markdown: "Markdown" },
     connectionSource: { builtin: "Project tables (SQLite)", env: "External PostgreSQL" },
     resultFormat: { json: "All rows (list)", first_row: "First row", text: "Text, a line per row", affected: "Rows changed" },
+    memberEvents: { joined: "Joined the group", left: "Left the group", promoted: "Made an admin", demoted: "No longer an admin", blocked: "Stopped the bot (private chat)", unblocked: "Started the bot again (private chat)" },
     operator: {
       equals: "equals", not_equals: "does not equal", contains: "contains", not_contains: "does not contain", starts_with: "starts with", ends_with: "ends with", matches: "matches the pattern (regex)",
       filled: "is filled in", empty: "is empty", greater_than: "is greater than", greater_or_equal: "is at least", less_than: "is less than", less_or_equal: "is at most", between: "is between",
@@ -115,6 +116,9 @@ const en = {
     inputTimeout: "Time to answer, s (0: no limit)", inputTimeoutTarget: "No answer in time: go to",
     sqlQuery: "SQL query", sqlConnection: "Database", sqlEnv: "Connection string: name of a secret env variable", sqlTimeout: "Statement timeout, s", sqlSaveTo: "Save result to", sqlFormat: "Result", sqlTemplate: "Line per row ({column})",
     up: "Move up", down: "Move down", remove: "Remove",
+    reactions: "Reactions that start it", anyReaction: "None chosen: any reaction starts it.", addReaction: "Add a reaction", addItem: "Add {{item}}", removeItem: "Remove {{item}}",
+    messageNodes: "Only on messages sent by", anyMessage: "None chosen: a reaction on any message.", addMessageNode: "Add a node…",
+    memberEvents: "Changes that start it", anyMemberEvent: "None ticked: every change starts it.",
   },
 };
 
@@ -177,6 +181,7 @@ const ru: Shape<typeof en> = {
     aiFormatMode: { none: "Обычный текст", html: "HTML", markdown: "Markdown" },
     connectionSource: { builtin: "Таблицы проекта (SQLite)", env: "Внешний PostgreSQL" },
     resultFormat: { json: "Все строки (список)", first_row: "Первая строка", text: "Текст, строка на запись", affected: "Изменено строк" },
+    memberEvents: { joined: "Вступил в группу", left: "Вышел из группы", promoted: "Назначен админом", demoted: "Снят с админов", blocked: "Остановил бота (личный чат)", unblocked: "Снова запустил бота (личный чат)" },
     operator: {
       equals: "равно", not_equals: "не равно", contains: "содержит", not_contains: "не содержит", starts_with: "начинается с", ends_with: "заканчивается на", matches: "подходит под шаблон (regex)",
       filled: "заполнено", empty: "пусто", greater_than: "больше", greater_or_equal: "не меньше", less_than: "меньше", less_or_equal: "не больше", between: "между",
@@ -206,6 +211,9 @@ const ru: Shape<typeof en> = {
     inputTimeout: "Время на ответ, с (0: без ограничения)", inputTimeoutTarget: "Нет ответа вовремя: перейти к",
     sqlQuery: "SQL-запрос", sqlConnection: "База данных", sqlEnv: "Строка подключения: имя секретной переменной окружения", sqlTimeout: "Таймаут запроса, с", sqlSaveTo: "Сохранить результат в", sqlFormat: "Результат", sqlTemplate: "Строка на каждую запись ({column})",
     up: "Выше", down: "Ниже", remove: "Убрать",
+    reactions: "Реакции, которые запускают", anyReaction: "Ничего не выбрано: запускает любая реакция.", addReaction: "Добавить реакцию", addItem: "Добавить {{item}}", removeItem: "Убрать {{item}}",
+    messageNodes: "Только на сообщения узлов", anyMessage: "Ничего не выбрано: реакция на любое сообщение.", addMessageNode: "Добавить узел…",
+    memberEvents: "Какие изменения запускают", anyMemberEvent: "Ничего не отмечено: запускает любое изменение.",
   },
 };
 
