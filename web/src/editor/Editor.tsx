@@ -13,6 +13,7 @@ import { ConflictDialog, RemoteBanner, ShortcutsHelp } from "./Dialogs";
 import { CARD, sizeOf } from "./layout";
 import { normalizeDoc } from "./document";
 import { addNode, insertNode, makeNode } from "./ops";
+import { newNodeWords } from "./i18n";
 import { NodePicker, Palette } from "./Palette";
 import { Properties } from "./Properties";
 import { PreviewPanel } from "./PreviewPanel";
@@ -103,12 +104,12 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
         const c = flow.screenToFlowPosition({ x: (rect?.left ?? 0) + (rect?.width ?? 600) / 2, y: (rect?.top ?? 0) + (rect?.height ?? 400) / 2 });
         at = { x: c.x - CARD.width / 2, y: c.y - CARD.height / 2 };
       }
-      const node = makeNode(type, { x: Math.round(at.x / GRID) * GRID, y: Math.round(at.y / GRID) * GRID });
+      const node = makeNode(type, { x: Math.round(at.x / GRID) * GRID, y: Math.round(at.y / GRID) * GRID }, newNodeWords(i18n.language));
       if (screen) store.placedByHand.add(node.id);
       const doc = from && before ? insertNode(store.state.doc, store.state.sheetId, node, from, before) : addNode(store.state.doc, store.state.sheetId, node, from);
       store.commit(doc, { selected: [node.id] });
     },
-    [flow, store],
+    [flow, store, i18n],
   );
 
   const openNode = useCallback(

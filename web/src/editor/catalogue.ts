@@ -1,6 +1,8 @@
 // Every node type the scenario engine runs, grouped as the older platform's palette groups them,
 // with the default data its editor gave a new node (facts of the format, so imported files and new
-// nodes look alike). test/editor/catalogue.test.ts keeps this list equal to the engine's.
+// nodes look alike), its texts in the reader's language (docs/editor.md "Screen").
+// test/editor/catalogue.test.ts keeps this list equal to the engine's.
+import { newNodeWords, type NewNodeWords } from "./i18n";
 
 export type GroupId = "triggers" | "messages" | "actions" | "content" | "logic" | "http" | "data" | "users" | "utility" | "legacy";
 
@@ -9,7 +11,8 @@ export interface NodeKind {
   group: GroupId;
   /** short symbol shown on the node and in the palette */
   icon: string;
-  defaults: () => Record<string, unknown>;
+  /** the data a new node starts with; texts in `words`' language (English when not given) */
+  defaults: (words?: NewNodeWords) => Record<string, unknown>;
 }
 
 export const GROUPS: GroupId[] = ["triggers", "messages", "logic", "http", "data", "actions", "content", "users", "utility", "legacy"];
@@ -22,11 +25,13 @@ const moderation = (command: string, extra: Record<string, unknown> = {}) => () 
   userVariableName: "",
   ...extra,
 });
-const media = (field: string, text: string) => () => ({ messageText: text, [field]: "", mediaCaption: "", keyboardType: "none", buttons: [], ...keyboardBits() });
+const media = (field: string, text: string) => (): Record<string, unknown> => ({ messageText: text, [field]: "", mediaCaption: "", keyboardType: "none", buttons: [], ...keyboardBits() });
+
+const EN = newNodeWords("en");
 
 export const NODE_KINDS: NodeKind[] = [
-  { type: "command_trigger", group: "triggers", icon: "⚡", defaults: () => ({ command: "/start", description: "Start the bot", showInMenu: true }) },
-  { type: "text_trigger", group: "triggers", icon: "❝", defaults: () => ({ textSynonyms: ["hello"], textMatchType: "exact" }) },
+  { type: "command_trigger", group: "triggers", icon: "⚡", defaults: (w = EN) => ({ command: "/start", description: w.startBot, showInMenu: true }) },
+  { type: "text_trigger", group: "triggers", icon: "❝", defaults: (w = EN) => ({ textSynonyms: [w.hello], textMatchType: "exact" }) },
   { type: "incoming_message_trigger", group: "triggers", icon: "✉", defaults: () => ({}) },
   { type: "callback_trigger", group: "triggers", icon: "◉", defaults: () => ({ callbackData: "my_callback", matchType: "exact" }) },
   { type: "incoming_callback_trigger", group: "triggers", icon: "↩", defaults: () => ({ autoTransitionTo: "" }) },
@@ -40,25 +45,25 @@ export const NODE_KINDS: NodeKind[] = [
   { type: "webhook_trigger", group: "triggers", icon: "⇲", defaults: () => ({ userField: "user_id", variables: "", variablePrefix: "", answerStatus: 200, answerBody: '{"ok":true}', rateLimitPerMinute: 60, autoTransitionTo: "" }) },
   { type: "schedule_trigger", group: "triggers", icon: "◴", defaults: () => ({ rules: [{ mode: "interval", intervalMinutes: 5 }], timezone: "Europe/Moscow", autoTransitionTo: "", runOnStart: false, enabled: true, maxConcurrent: 1 }) },
 
-  { type: "message", group: "messages", icon: "✉", defaults: () => ({ messageText: "New message", markdown: false }) },
-  { type: "invoice", group: "messages", icon: "⭐", defaults: () => ({ title: "Premium", description: "One month of premium", amount: 50, payload: "premium_{user_id}", photoUrl: "" }) },
+  { type: "message", group: "messages", icon: "✉", defaults: (w = EN) => ({ messageText: w.message, markdown: false }) },
+  { type: "invoice", group: "messages", icon: "⭐", defaults: (w = EN) => ({ title: w.premium, description: w.premiumMonth, amount: 50, payload: "premium_{user_id}", photoUrl: "" }) },
   { type: "keyboard", group: "messages", icon: "⌨", defaults: () => ({ keyboardType: "inline", buttons: [], ...keyboardBits() }) },
-  { type: "input", group: "messages", icon: "✎", defaults: () => ({ inputType: "any", inputVariable: "", inputTargetNodeId: "", appendVariable: false, saveToDatabase: false, inputPrompt: "Type your answer", inputRequired: true }) },
+  { type: "input", group: "messages", icon: "✎", defaults: (w = EN) => ({ inputType: "any", inputVariable: "", inputTargetNodeId: "", appendVariable: false, saveToDatabase: false, inputPrompt: w.answer, inputRequired: true }) },
   { type: "media", group: "messages", icon: "▦", defaults: () => ({ attachedMedia: [], enableAutoTransition: false, autoTransitionTo: "" }) },
   { type: "photo", group: "messages", icon: "▣", defaults: media("imageUrl", "") },
   { type: "video", group: "messages", icon: "▶", defaults: media("videoUrl", "") },
   { type: "audio", group: "messages", icon: "♫", defaults: media("audioUrl", "") },
   { type: "document", group: "messages", icon: "▤", defaults: media("documentUrl", "") },
-  { type: "sticker", group: "messages", icon: "☺", defaults: () => ({ messageText: "Sticker", stickerUrl: "", stickerFileId: "", ...keyboardBits() }) },
-  { type: "voice", group: "messages", icon: "♪", defaults: () => ({ messageText: "Voice message", voiceUrl: "", duration: 0, ...keyboardBits() }) },
+  { type: "sticker", group: "messages", icon: "☺", defaults: (w = EN) => ({ messageText: w.sticker, stickerUrl: "", stickerFileId: "", ...keyboardBits() }) },
+  { type: "voice", group: "messages", icon: "♪", defaults: (w = EN) => ({ messageText: w.voice, voiceUrl: "", duration: 0, ...keyboardBits() }) },
   { type: "animation", group: "messages", icon: "◈", defaults: () => ({ messageText: "", animationUrl: "", mediaCaption: "", ...keyboardBits() }) },
-  { type: "location", group: "messages", icon: "⊕", defaults: () => ({ messageText: "Location", latitude: 55.7558, longitude: 37.6176, title: "", address: "", ...keyboardBits() }) },
-  { type: "contact", group: "messages", icon: "☎", defaults: () => ({ messageText: "Contact", phoneNumber: "", firstName: "", lastName: "", vcard: "", ...keyboardBits() }) },
+  { type: "location", group: "messages", icon: "⊕", defaults: (w = EN) => ({ messageText: w.location, latitude: 55.7558, longitude: 37.6176, title: "", address: "", ...keyboardBits() }) },
+  { type: "contact", group: "messages", icon: "☎", defaults: (w = EN) => ({ messageText: w.contact, phoneNumber: "", firstName: "", lastName: "", vcard: "", ...keyboardBits() }) },
 
-  { type: "condition", group: "logic", icon: "◇", defaults: () => ({ variable: "", branches: [{ id: "branch_filled", label: "Filled", operator: "filled", value: "" }, { id: "else", label: "Else", operator: "else", value: "" }] }) },
+  { type: "condition", group: "logic", icon: "◇", defaults: (w = EN) => ({ variable: "", branches: [{ id: "branch_filled", label: w.filled, operator: "filled", value: "" }, { id: "else", label: w.else, operator: "else", value: "" }] }) },
   { type: "set_variable", group: "logic", icon: "=", defaults: () => ({ assignments: [{ id: "assign_1", variable: "", value: "", mode: "text" }], autoTransitionTo: "", enableAutoTransition: false }) },
   { type: "loop", group: "logic", icon: "↻", defaults: () => ({ sourceVariable: "", itemVariable: "item", indexVariable: "index", parallel: false, delaySeconds: 0, maxIterations: 0, autoTransitionTo: "", afterLoopTo: "", enableAutoTransition: true, buttons: [], keyboardType: "none", messageText: "" }) },
-  { type: "parallel_split", group: "logic", icon: "⫴", defaults: () => ({ parallelBranches: [{ id: "pbranch_1", label: "Branch 1", target: "" }, { id: "pbranch_2", label: "Branch 2", target: "" }], maxConcurrent: 5, awaitAll: false, skipIfRunning: true }) },
+  { type: "parallel_split", group: "logic", icon: "⫴", defaults: (w = EN) => ({ parallelBranches: [{ id: "pbranch_1", label: `${w.branch} 1`, target: "" }, { id: "pbranch_2", label: `${w.branch} 2`, target: "" }], maxConcurrent: 5, awaitAll: false, skipIfRunning: true }) },
   { type: "delay", group: "logic", icon: "◷", defaults: () => ({ seconds: "3", unit: "seconds", mode: "blocking", autoTransitionTo: "", enableAutoTransition: false }) },
 
   {
@@ -84,11 +89,11 @@ export const NODE_KINDS: NodeKind[] = [
     type: "ai_answer",
     group: "http",
     icon: "✦",
-    defaults: () => ({
+    defaults: (w = EN) => ({
       aiBaseUrl: "https://api.openai.com/v1",
       aiModel: "gpt-4o-mini",
       aiApiKeyEnv: "OPENAI_API_KEY",
-      aiSystemPrompt: "You are a helpful assistant. The user's name is {user_name}.",
+      aiSystemPrompt: w.aiSystem,
       aiUserMessage: "",
       aiMemoryTurns: 5,
       aiTemperature: 0.7,
@@ -119,7 +124,7 @@ export const NODE_KINDS: NodeKind[] = [
   { type: "ban_user", group: "users", icon: "⊘", defaults: moderation("/ban_user", { reason: "", untilDate: 0 }) },
   { type: "approve_join_request", group: "users", icon: "✔", defaults: () => ({ chatId: "{join_chat_id}" }) },
   { type: "decline_join_request", group: "users", icon: "✖", defaults: () => ({ chatId: "{join_chat_id}" }) },
-  { type: "refuse_checkout", group: "users", icon: "⛔", defaults: () => ({ reason: "Sold out" }) },
+  { type: "refuse_checkout", group: "users", icon: "⛔", defaults: (w = EN) => ({ reason: w.soldOut }) },
   { type: "refund_payment", group: "users", icon: "↺", defaults: () => ({ chargeId: "{payment_charge_id}" }) },
   { type: "unban_user", group: "users", icon: "✓", defaults: moderation("/unban_user") },
   { type: "mute_user", group: "users", icon: "∅", defaults: moderation("/mute_user", { duration: 3600, reason: "" }) },
@@ -131,7 +136,7 @@ export const NODE_KINDS: NodeKind[] = [
 
   { type: "comment", group: "utility", icon: "✎", defaults: () => ({ messageText: "", commentColor: "yellow" }) },
 
-  { type: "start", group: "legacy", icon: "▶", defaults: () => ({ command: "/start", messageText: "Hello!", keyboardType: "none", buttons: [] }) },
+  { type: "start", group: "legacy", icon: "▶", defaults: (w = EN) => ({ command: "/start", messageText: w.greeting, keyboardType: "none", buttons: [] }) },
   { type: "command", group: "legacy", icon: "/", defaults: () => ({ command: "/help", description: "", showInMenu: true, messageText: "", keyboardType: "none", buttons: [] }) },
 ];
 

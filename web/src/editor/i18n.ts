@@ -102,6 +102,12 @@ const en = {
       lookup: "look up in a table", conditional: "choose by a condition",
     },
   },
+  // texts a node added in the editor starts with (catalogue.ts); imported files keep their own
+  newNode: {
+    startBot: "Start the bot", hello: "hello", message: "New message", premium: "Premium", premiumMonth: "One month of premium", answer: "Type your answer",
+    sticker: "Sticker", voice: "Voice message", location: "Location", contact: "Contact", filled: "Filled", else: "Else", branch: "Branch",
+    aiSystem: "You are a helpful assistant. The user's name is {user_name}.", soldOut: "Sold out", greeting: "Hello!",
+  },
   props: {
     title: "Properties", none: "Select a node to edit it.", many: "{{count}} nodes selected.", rawOnly: "Edit this node's fields in JSON mode.", structuredInJson: "Lists and objects ({{fields}}) are edited in JSON mode.", rawJson: "Node data (JSON)", rawObject: "Node data must be a JSON object", applyJson: "Apply JSON",
     command: "Command", description: "Description", showInMenu: "Show in the bot menu", deepLinkParam: "Only for the deep-link parameter (?start=…)", deepLinkVarName: "Save the parameter into variable", next: "Then go to", synonyms: "Texts (one per line)", matchType: "Match",
@@ -197,6 +203,11 @@ const ru: Shape<typeof en> = {
       lookup: "найти в таблице", conditional: "выбрать по условию",
     },
   },
+  newNode: {
+    startBot: "Запустить бота", hello: "привет", message: "Новое сообщение", premium: "Премиум", premiumMonth: "Месяц премиума", answer: "Напишите ответ",
+    sticker: "Стикер", voice: "Голосовое сообщение", location: "Местоположение", contact: "Контакт", filled: "Заполнено", else: "Иначе", branch: "Ветка",
+    aiSystem: "Ты — полезный помощник. Пользователя зовут {user_name}.", soldOut: "Товар закончился", greeting: "Привет!",
+  },
   props: {
     title: "Свойства", none: "Выберите узел, чтобы его изменить.", many: "Выбрано узлов: {{count}}.", rawOnly: "Поля этого узла меняются в режиме JSON.", structuredInJson: "Списки и объекты ({{fields}}) меняются в режиме JSON.", rawJson: "Данные узла (JSON)", rawObject: "Данные узла должны быть JSON-объектом", applyJson: "Применить JSON",
     command: "Команда", description: "Описание", showInMenu: "Показывать в меню бота", deepLinkParam: "Только для параметра ссылки (?start=…)", deepLinkVarName: "Сохранить параметр в переменную", next: "Затем перейти к", synonyms: "Тексты (по одному в строке)", matchType: "Совпадение",
@@ -218,6 +229,10 @@ const ru: Shape<typeof en> = {
 };
 
 export const EDITOR_STRINGS = { en, ru };
+
+/** The texts a new node starts with, in the reader's language (English for any other). */
+export type NewNodeWords = typeof en.newNode;
+export const newNodeWords = (language: string): NewNodeWords => (language === "ru" ? ru : en).newNode;
 
 export function registerEditorStrings() {
   for (const [lng, strings] of Object.entries(EDITOR_STRINGS)) i18next.addResourceBundle(lng, "translation", { editor: strings }, true, true);

@@ -1,11 +1,13 @@
 // Document edits behind the editor's commands: nodes (add, delete, duplicate, paste) and sheets
 // (add, rename, duplicate, delete, reorder). Pure: each returns the next document.
 import { kindOf } from "./catalogue";
+import type { NewNodeWords } from "./i18n";
 import { dropTargets, newId, remapTargets, slotsOf, withTarget, type Doc, type SNode, type Sheet } from "./document";
 import { mapNodes } from "./store";
 
-export function makeNode(type: string, position: { x: number; y: number }): SNode {
-  return { id: newId(type.replace(/_/g, "")), type, position, data: kindOf(type)?.defaults() ?? {} };
+/** A node as the palette adds it: the type's default data, its texts in `words`' language. */
+export function makeNode(type: string, position: { x: number; y: number }, words?: NewNodeWords): SNode {
+  return { id: newId(type.replace(/_/g, "")), type, position, data: kindOf(type)?.defaults(words) ?? {} };
 }
 
 export function addNode(doc: Doc, sheetId: string, node: SNode, from?: { source: string; handle: string }): Doc {
