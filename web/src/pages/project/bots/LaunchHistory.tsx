@@ -1,4 +1,7 @@
-// The project's launch history (GET /api/projects/{id}/launches/all): newest first, with errors.
+// The project's launch history (GET /api/projects/{id}/launches/all): newest first. A launch's
+// error reads on a line of its own under it, the table's width: as a fourth column it pushed the
+// table sideways off a phone's screen (docs/studio.md).
+import { Fragment } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { get } from "../../../api/client";
@@ -28,17 +31,22 @@ export function LaunchHistory({ projectId }: { projectId: number }) {
                 <th>{t("bots.status.label")}</th>
                 <th>{t("bots.startedAt")}</th>
                 <th>{t("bots.stoppedAt")}</th>
-                <th>{t("bots.error")}</th>
               </tr>
             </thead>
             <tbody>
               {launches.data.map((l, i) => (
-                <tr key={i}>
-                  <td><span className={`badge status-${l.status}`}>{t(`bots.status.${l.status}`, { defaultValue: l.status })}</span></td>
-                  <td>{dateTime(l.startedAt)}</td>
-                  <td>{l.stoppedAt ? dateTime(l.stoppedAt) : "—"}</td>
-                  <td className="error small">{l.errorMessage ?? ""}</td>
-                </tr>
+                <Fragment key={i}>
+                  <tr className={l.errorMessage ? "launch-failed" : undefined}>
+                    <td><span className={`badge status-${l.status}`}>{t(`bots.status.${l.status}`, { defaultValue: l.status })}</span></td>
+                    <td>{dateTime(l.startedAt)}</td>
+                    <td>{l.stoppedAt ? dateTime(l.stoppedAt) : "—"}</td>
+                  </tr>
+                  {l.errorMessage && (
+                    <tr className="launch-error">
+                      <td colSpan={3} className="error small"><span className="muted">{t("bots.error")}: </span>{l.errorMessage}</td>
+                    </tr>
+                  )}
+                </Fragment>
               ))}
             </tbody>
           </table>
