@@ -3,6 +3,7 @@
 // runner from the editor screen through a React context, so no callback travels in props or node data.
 import { createContext, Fragment, useContext, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { ToolIcon } from "./icons";
 import { action, enabled, keysText, runAction, shown, TOOLBAR, type ActionContext, type ActionView } from "./actions";
 
 export const ActionsContext = createContext<{ ctx: ActionContext; view: ActionView } | null>(null);
@@ -33,30 +34,36 @@ export function ActionButton({ id, className, children, as: As = "button" }: { i
       className={classes || undefined}
       disabled={!enabled(a, view)}
       aria-pressed={a.toggle ? active : undefined}
-      aria-label={a.icon && !children ? label : undefined}
-      title={active && a.activeLabelKey ? t(a.activeLabelKey) : keys || (a.icon ? label : undefined)}
+      aria-label={(a.icon || a.svg) && !children ? label : undefined}
+      title={active && a.activeLabelKey ? t(a.activeLabelKey) : a.svg ? (keys ? `${label} (${keys})` : label) : keys || (a.icon ? label : undefined)}
       onClick={() => runAction(a, ctx, view)}
       {...a.attrs}
     >
-      {children ?? a.icon?.(view) ?? label}
+      {children ?? (a.svg ? <ToolIcon name={a.svg} /> : a.icon?.(view) ?? label)}
     </As>
   );
 }
 
-/** The toolbar's action buttons by TOOLBAR's groups; `before` puts other controls ahead of a button. */
+/**
+ * The toolbar's action buttons by TOOLBAR's groups. A group stays on one line when the toolbar
+ * wraps (the Save button never leaves its commit message); `before` puts other controls ahead of a
+ * button, inside its group, `after` puts them after the button's group, free to wrap on their own.
+ */
 export function ToolbarActions({ before = {}, after = {} }: { before?: Record<string, ReactNode>; after?: Record<string, ReactNode> }) {
   const { view } = useActions();
   const groups = TOOLBAR.map((ids) => ids.filter((id) => shown(action(id), view))).filter((ids) => ids.length);
   return groups.map((ids, i) => (
     <Fragment key={ids[0]}>
       {i > 0 && <span className="ed-sep" />}
-      {ids.map((id) => (
-        <Fragment key={id}>
-          {before[id]}
-          <ActionButton id={id} />
-          {after[id]}
-        </Fragment>
-      ))}
+      <span className="ed-tools">
+        {ids.map((id) => (
+          <Fragment key={id}>
+            {before[id]}
+            <ActionButton id={id} />
+          </Fragment>
+        ))}
+      </span>
+      {ids.map((id) => <Fragment key={id}>{after[id]}</Fragment>)}
     </Fragment>
   ));
 }

@@ -4,6 +4,7 @@
 // row here (and its place in TOOLBAR if it has a button there).
 import { autoLayout, duplicate, copyToClipboard, pasteFromClipboard, removeSelected, selectAll, toggleAnalytics } from "./commands";
 import type { EditorStore } from "./store";
+import type { IconName } from "./icons";
 
 /** What `when` and `active` read: slices of the store and the editor screen's own flags, as plain values. */
 export interface ActionView {
@@ -45,6 +46,8 @@ export interface Action {
   /** i18n key of the button's title while `active` (full screen → "Exit full screen") */
   activeLabelKey?: string;
   icon?: (v: ActionView) => string;
+  /** a drawn icon instead of the words (icons.tsx); the words stay its name and tooltip */
+  svg?: IconName;
   /**
    * Key combinations, "Mod" being Ctrl (Cmd on macOS): "Mod+Shift+Z", "Alt+L", "?", "Escape".
    * Shown in the help and the button's title, dispatched by the editor's key handler unless `keysBy`.
@@ -74,14 +77,14 @@ export const ACTIONS: readonly Action[] = [
   { id: "viewCode", labelKey: "editor.code.title", active: (v) => v.view === "code", run: (c) => c.setView("code") },
   // enabled while a save is on its way too: it is queued behind it (useSave.ts)
   { id: "save", labelKey: "editor.save.save", keys: ["Mod+S"], helpKey: "editor.keys.save", whileTyping: true, editOnly: true, primary: true, run: (c) => c.save() },
-  { id: "undo", labelKey: "editor.undo", keys: ["Mod+Z"], helpKey: "editor.keys.undo", editOnly: true, when: (v) => v.canUndo, run: (c) => c.store.undo() },
-  { id: "redo", labelKey: "editor.redo", keys: ["Mod+Shift+Z", "Mod+Y"], helpKey: "editor.keys.redo", editOnly: true, when: (v) => v.canRedo, run: (c) => c.store.redo() },
-  { id: "copy", labelKey: "editor.copy", keys: ["Mod+C"], keysBy: "clipboard", helpKey: "editor.keys.copyPaste", editOnly: true, when: (v) => v.hasSelection, run: (c) => void copyToClipboard(c.store) },
-  { id: "paste", labelKey: "editor.paste", keys: ["Mod+V"], keysBy: "clipboard", helpKey: "editor.keys.copyPaste", editOnly: true, run: (c) => void pasteFromClipboard(c.store) },
-  { id: "duplicate", labelKey: "editor.duplicate", keys: ["Mod+D"], helpKey: "editor.keys.duplicate", editOnly: true, when: (v) => v.hasSelection, run: (c) => duplicate(c.store) },
+  { id: "undo", labelKey: "editor.undo", svg: "undo", keys: ["Mod+Z"], helpKey: "editor.keys.undo", editOnly: true, when: (v) => v.canUndo, run: (c) => c.store.undo() },
+  { id: "redo", labelKey: "editor.redo", svg: "redo", keys: ["Mod+Shift+Z", "Mod+Y"], helpKey: "editor.keys.redo", editOnly: true, when: (v) => v.canRedo, run: (c) => c.store.redo() },
+  { id: "copy", labelKey: "editor.copy", svg: "copy", keys: ["Mod+C"], keysBy: "clipboard", helpKey: "editor.keys.copyPaste", editOnly: true, when: (v) => v.hasSelection, run: (c) => void copyToClipboard(c.store) },
+  { id: "paste", labelKey: "editor.paste", svg: "paste", keys: ["Mod+V"], keysBy: "clipboard", helpKey: "editor.keys.copyPaste", editOnly: true, run: (c) => void pasteFromClipboard(c.store) },
+  { id: "duplicate", labelKey: "editor.duplicate", svg: "duplicate", keys: ["Mod+D"], helpKey: "editor.keys.duplicate", editOnly: true, when: (v) => v.hasSelection, run: (c) => duplicate(c.store) },
   { id: "selectAll", labelKey: "editor.keys.selectAll", keys: ["Mod+A"], helpKey: "editor.keys.selectAll", editOnly: true, run: (c) => selectAll(c.store) },
   // React Flow deletes on these keys (selected edges too); the button deletes the selected nodes
-  { id: "delete", labelKey: "editor.delete", keys: ["Delete", "Backspace"], keysBy: "canvas", helpKey: "editor.keys.delete", editOnly: true, when: (v) => v.hasSelection, run: (c) => removeSelected(c.store) },
+  { id: "delete", labelKey: "editor.delete", svg: "trash", keys: ["Delete", "Backspace"], keysBy: "canvas", helpKey: "editor.keys.delete", editOnly: true, when: (v) => v.hasSelection, run: (c) => removeSelected(c.store) },
   { id: "search", labelKey: "editor.search.title", keys: ["Mod+F"], helpKey: "editor.keys.search", whileTyping: true, run: (c) => c.openSearch() },
   { id: "layout", labelKey: "editor.layout", keys: ["Alt+L"], helpKey: "editor.keys.layout", editOnly: true, run: (c) => void autoLayout(c.store) },
   { id: "analytics", labelKey: "analytics.funnel.toggle", keys: ["Alt+A"], helpKey: "editor.keys.analytics", toggle: true, attrs: { "data-testid": "analytics-toggle" }, active: (v) => v.analytics, run: (c) => toggleAnalytics(c.store) },

@@ -1,0 +1,51 @@
+// The editor's toolbar in Russian and English at 1440, 1280 and 1024 px: its buttons keep to one
+// row with the commit message and Save (the Russian toolbar put Save on a second row at 1440), no
+// button's words break over two lines, and where the window is too narrow for one row (Russian at
+// 1024) the toolbar wraps between its groups, never inside one: Save stays beside its message.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { haveChromium, warnIfNoChromium } from "../support/browser";
+import { TOOLBAR } from "../../web/src/editor/actions";
+import { editorEnv, newProject, openEditor, type EditorEnv } from "./editor-support";
+
+warnIfNoChromium("editor: toolbar row");
+
+describe.skipIf(!haveChromium)("editor: the toolbar's buttons keep to one row", () => {
+  let env: EditorEnv;
+  let projectId: number;
+  beforeAll(async () => {
+    env = await editorEnv({ viewport: { width: 1440, height: 900 } });
+    projectId = await newProject(env, "Toolbar", { version: 2, sheets: [{ id: "main", name: "Main", nodes: [{ id: "hi", type: "message", position: { x: 0, y: 0 }, data: { messageText: "Hi" } }], edges: [] }] });
+  }, 60_000);
+  afterAll(async () => env?.close(), 30_000);
+
+  for (const lang of ["ru", "en"] as const)
+    for (const [width, oneRow] of [[1440, true], [1280, true], [1024, lang === "en"]] as const) {
+      test(`${lang.toUpperCase()} at ${width}: ${oneRow ? "every button, the message and Save on one row" : "wraps between groups only"}; no button's words break`, async () => {
+        const { page } = env.b;
+        await page.setViewportSize({ width, height: 900 });
+        await page.evaluate((l) => localStorage.setItem("botloom.lang", l), lang);
+        await openEditor(page, env.base, projectId);
+        const toolbar = page.getByRole("toolbar");
+        await toolbar.getByRole("button", { name: lang === "ru" ? "Сохранить" : "Save", exact: true }).waitFor();
+        await page.screenshot({ path: `/tmp/editor-shots/toolbar-${lang}-${width}.png`, clip: { x: 0, y: 150, width, height: 130 } });
+        const boxes = await toolbar.evaluate((tb) => {
+          const box = (e: Element) => { const r = e.getBoundingClientRect(); return { id: e.getAttribute("data-action") ?? "message", name: e.getAttribute("aria-label") ?? e.textContent ?? "", top: Math.round(r.top), bottom: Math.round(r.bottom), height: r.height }; };
+          const lineHeight = parseFloat(getComputedStyle(tb.querySelector("button")!).lineHeight) || 20;
+          return { items: [...tb.querySelectorAll("[data-action], input:not([type=checkbox])")].map(box), lineHeight };
+        });
+        const { items } = boxes;
+        expect(items.length).toBe(TOOLBAR.flat().length + 1);
+        // a button whose words broke is at least two lines of text high
+        expect(items.filter((b) => b.height > boxes.lineHeight * 1.9 + 12).map((b) => b.name)).toEqual([]);
+        // the row of a box: boxes of one row share their middle (an input and a button differ by a pixel)
+        const rowOf = (b: { top: number; bottom: number }) => Math.round((b.top + b.bottom) / 2 / 8);
+        // each group of the toolbar on one line, the commit message with Save
+        for (const ids of [...TOOLBAR, ["message", "save"]]) {
+          const g = ids.map((id) => items.find((b) => b.id === id)!);
+          expect(g.map((b) => `${b.name} row ${rowOf(b)}`)).toEqual(g.map((b) => `${b.name} row ${rowOf(g[0]!)}`));
+        }
+        if (oneRow) expect(new Set(items.map(rowOf)).size).toBe(1);
+        expect(env.b.errors).toEqual([]);
+      }, 45_000);
+    }
+});
