@@ -34,7 +34,10 @@ export function visibleRegion(): { left: number; top: number; right: number; bot
 
 /**
  * Shows the whole sheet when it stays readable; otherwise keeps READABLE_ZOOM and shows where the
- * scenario starts (its first trigger, else its top-left corner). The floating panels are left out.
+ * scenario starts: of the views that begin at a node's left or top edge, the one that leaves the
+ * fewest nodes under a floating panel or cut by the canvas's edge, then one that shows the first
+ * trigger, then the one nearest the sheet's top-left corner. Aligned on the trigger alone, the
+ * nodes left of it lay under the palette (docs/editor.md "Layout").
  */
 export async function fitReadable(flow: ReactFlowInstance, store: EditorStore, duration = 0): Promise<void> {
   const nodes = store.sheet.nodes;
@@ -53,8 +56,37 @@ export async function fitReadable(flow: ReactFlowInstance, store: EditorStore, d
   }
   const z = READABLE_ZOOM;
   const start = nodes.find((n) => /trigger$|^start$|^command$/.test(n.type));
-  const s = start ? boxes.find((b) => b.id === start.id)! : { x: minX, y: minY, w: 0, h: 0 };
-  await flow.setViewport({ zoom: z, x: L - Math.min(s.x, minX + W / z) * z, y: Math.min(T - minY * z, T + H / 2 - (s.y + s.h / 2) * z) }, { duration });
+  const s = start ? boxes.find((b) => b.id === start.id) : undefined;
+  // the panels over the canvas, canvas-local
+  const panels = [...document.querySelectorAll(".ed-center .ed-palette, .ed-center .ed-props-dock, .ed-center .ed-warnbox, .ed-center .react-flow__minimap, .ed-center .react-flow__controls")]
+    .map((e) => e.getBoundingClientRect())
+    .filter((r) => r.width > 0)
+    .map((r) => ({ l: r.left - el.left, t: r.top - el.top, r: r.right - el.left, b: r.bottom - el.top }));
+  /**
+   * Nodes hidden by the view at (x, y): under a panel, cut by the canvas's left or top edge, or left
+   * of the canvas (a sheet reads from the left: what lies right or below is panned to, and what
+   * lies above, when the trigger is further down).
+   */
+  const hidden = (x: number, y: number, only?: Box) => {
+    let n = 0;
+    for (const b of only ? [only] : boxes) {
+      const l = x + b.x * z, t = y + b.y * z, r = l + b.w * z, bt = t + b.h * z;
+      if (bt <= 0 || l >= el.width || t >= el.height) continue;
+      if (l < 0 || t < 0 || panels.some((p) => l < p.r && p.l < r && t < p.b && p.t < bt)) n++;
+    }
+    return n;
+  };
+  const shows = (x: number, y: number, b: Box) => x + b.x * z >= 0 && y + b.y * z >= 0 && x + (b.x + b.w) * z <= el.width && y + (b.y + b.h) * z <= el.height && hidden(x, y, b) === 0;
+  const xs = [...new Set([minX, ...boxes.map((b) => b.x)])].map((left) => L - left * z);
+  const ys = [...new Set([minY, ...boxes.map((b) => b.y)])].map((top) => T - top * z);
+  if (s) ys.push(Math.min(T - minY * z, T + H / 2 - (s.y + s.h / 2) * z));
+  let best = { x: xs[0]!, y: ys[0]!, score: Infinity };
+  for (const x of xs)
+    for (const y of ys) {
+      const score = hidden(x, y) * 1e7 + (s && !shows(x, y, s) ? 1e6 : 0) + (L - x) / z + (T - y) / z - minX - minY;
+      if (score < best.score) best = { x, y, score };
+    }
+  await flow.setViewport({ zoom: z, x: best.x, y: best.y }, { duration });
 }
 
 /** The smallest rectangle around the boxes (flow coordinates). */
