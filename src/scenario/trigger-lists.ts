@@ -16,6 +16,12 @@ export const REACTION_EMOJI = [
   "🆒", "💘", "🙉", "🦄", "😘", "💊", "🙊", "😎", "👾", "🤷‍♂", "🤷", "🤷‍♀", "😡",
 ];
 
+/**
+ * A reaction emoji as Telegram sends it: without the variation selector U+FE0F that a keyboard's
+ * "❤️" carries (the trigger compares the text, so "❤️" never matched the "❤" that arrives).
+ */
+export const reactionEmoji = (e: string) => e.replace(/\uFE0F/g, "");
+
 /** A list field as strings: an array, or one value per line / comma (both are the format). */
 export const listOf = (v: unknown): string[] =>
   (Array.isArray(v) ? v.map(String) : typeof v === "string" ? v.split(/[\n,]/) : []).map((s) => s.trim()).filter(Boolean);

@@ -67,7 +67,8 @@ describe("reaction, member and join-request triggers", () => {
     );
     expect(warnings).toEqual([]);
     expect(compiled.messageTriggers).toEqual([
-      { on: "reaction", target: "end", node: "r", only: ["👍", "❤️"], fromNodes: undefined },
+      // "❤️" as a keyboard types it (with U+FE0F) is kept as Telegram sends the reaction, "❤": it ran nothing
+      { on: "reaction", target: "end", node: "r", only: ["👍", "❤"], fromNodes: undefined },
       { on: "member", target: "end", node: "m", only: ["joined", "blocked"] },
       { on: "join_request", target: "end", node: "j" },
       { on: "reaction", target: "end", node: "any", only: undefined, fromNodes: undefined },

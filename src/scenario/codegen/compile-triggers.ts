@@ -6,7 +6,7 @@ import { Cron } from "../../../node_modules/croner/dist/croner.cjs";
 import { CompileContext, num, text, type RawNode } from "./compile-context";
 import type { MessageTriggerDef, ScheduleDef } from "./runtime/action-tables";
 import type { CallbackTriggerDef } from "./table";
-import { listOf, MEMBER_EVENTS } from "../trigger-lists";
+import { listOf, MEMBER_EVENTS, reactionEmoji } from "../trigger-lists";
 
 /** Tables the trigger nodes fill (see CompiledScenario). */
 export interface TriggerTables {
@@ -104,7 +104,7 @@ function updateTrigger(node: RawNode, ctx: CompileContext): MessageTriggerDef | 
   // What the request carries is read by the platform (src/scenario/hook-request.ts); the bot only runs the flow.
   if (node.type === "webhook_trigger") return { on: "hook", target, node: node.id };
   if (node.type === "reaction_trigger") {
-    const only = listOf(node.data.emoji);
+    const only = [...new Set(listOf(node.data.emoji).map(reactionEmoji))];
     // Telegram's reaction emoji are single emoji (with variation selectors); words or digits never arrive.
     const odd = only.filter((e) => !/^\p{Extended_Pictographic}/u.test(e));
     if (odd.length > 0) ctx.warn(node, "reactionTrigger.notEmoji", { emoji: quoted(odd) });
