@@ -41,6 +41,21 @@ describe.skipIf(!haveChromium)("editor: reaction and member trigger forms", () =
   }, 60_000);
   afterAll(async () => env?.close(), 30_000);
 
+  test("a chosen ❤️ (typed with U+FE0F) is the ❤ of Telegram's set: the grid does not offer it again", async () => {
+    const { page } = env.b;
+    const data = doc();
+    data.sheets[0]!.nodes[0]!.data.emoji = ["\u2764\uFE0F"];
+    const projectId = await newProject(env, "Hearts", data);
+    await page.evaluate(() => localStorage.setItem("botloom.lang", "en"));
+    await openEditor(page, env.base, projectId);
+    await pick(page, "rated");
+    const props = page.getByRole("complementary");
+    await props.getByRole("button", { name: "Remove \u2764\uFE0F", exact: true }).waitFor();
+    await props.getByText("Add a reaction", { exact: true }).click();
+    await props.getByRole("button", { name: "Add 👍", exact: true }).waitFor();
+    await expect(props.getByRole("button", { name: "Add \u2764", exact: true }).count()).resolves.toBe(0);
+  }, 60_000);
+
   for (const lang of ["en", "ru"] as const) {
     const w = WORDS[lang];
     test(`${lang.toUpperCase()}: reactions and their message nodes are picked in the form; JSON mode and the saved document follow`, async () => {

@@ -2,7 +2,7 @@
 // (docs/nodes/triggers.md), and written as the lists the JSON mode shows. A value the lists do not
 // know (a file from elsewhere) stays, shown as it is, until it is removed.
 import { useTranslation } from "react-i18next";
-import { listOf, MEMBER_EVENTS, REACTION_EMOJI } from "../../../src/scenario/trigger-lists";
+import { listOf, MEMBER_EVENTS, REACTION_EMOJI, reactionEmoji } from "../../../src/scenario/trigger-lists";
 import { Target, type FieldCtx } from "./fields";
 
 function EmojiPicker({ ctx }: { ctx: FieldCtx }) {
@@ -23,7 +23,8 @@ function EmojiPicker({ ctx }: { ctx: FieldCtx }) {
       <details className="ed-emoji-pick">
         <summary>{t("editor.props.addReaction")}</summary>
         <div className="ed-emoji-grid">
-          {REACTION_EMOJI.filter((e) => !chosen.includes(e)).map((e) => (
+          {/* a chosen "❤️" is the "❤" Telegram sends: not offered twice */}
+          {REACTION_EMOJI.filter((e) => !chosen.some((c) => reactionEmoji(c) === e)).map((e) => (
             <button key={e} type="button" aria-label={t("editor.props.addItem", { item: e })} title={t("editor.props.addItem", { item: e })} onClick={() => set([...chosen, e])}>{e}</button>
           ))}
         </div>
