@@ -75,6 +75,8 @@ describe.skipIf(!haveChromium)("editor: reaction and member trigger forms", () =
       await props.getByRole("combobox", { name: w.addNode }).selectOption({ label: w.answer });
       await expect(props.getByRole("button", { name: `${w.remove} ${w.answer}`, exact: true }).count()).resolves.toBe(1);
       await page.screenshot({ path: `/tmp/editor-shots/reaction-form-${lang}.png` });
+      // the card says what the trigger waits for
+      await expect(page.locator('.ed-node[data-node-id="rated"] .ed-cmd').textContent()).resolves.toBe("🔥 ❤");
       const data = await jsonOf(page);
       expect(data.emoji).toEqual(["🔥", "❤"]);
       expect(data.messageNodes).toEqual(["answer"]);
@@ -98,6 +100,7 @@ describe.skipIf(!haveChromium)("editor: reaction and member trigger forms", () =
       await props.getByRole("checkbox", { name: w.left }).check();
       await props.getByRole("checkbox", { name: w.joined }).uncheck();
       await page.screenshot({ path: `/tmp/editor-shots/member-form-${lang}.png` });
+      await expect(page.locator('.ed-node[data-node-id="joins"] .ed-meta').textContent()).resolves.toBe(`${w.left}, kicked_by_moon`);
       expect((await jsonOf(page)).memberEvents).toEqual(["left", "kicked_by_moon"]);
       // unticked, the unknown value is gone from the data and so from the form
       await props.getByRole("checkbox", { name: "kicked_by_moon" }).click();

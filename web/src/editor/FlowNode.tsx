@@ -4,6 +4,7 @@
 import { memo, type ReactNode } from "react";
 import { Handle, Position, type NodeProps } from "@xyflow/react";
 import { useTranslation } from "react-i18next";
+import { listOf } from "../../../src/scenario/trigger-lists";
 import { iconOf } from "./catalogue";
 import { slotsOf, type SNode, type Slot } from "./document";
 import { percent, shareTone, type NodeFunnel } from "./funnel";
@@ -60,6 +61,7 @@ function SavedTo({ name }: { name: unknown }) {
 }
 
 function Body({ node }: { node: SNode }) {
+  const { t } = useTranslation();
   const d = node.data ?? {};
   const text = typeof d.messageText === "string" ? d.messageText : "";
   switch (node.type) {
@@ -77,6 +79,11 @@ function Body({ node }: { node: SNode }) {
       );
     case "text_trigger":
       return <div className="ed-cmd">{Array.isArray(d.textSynonyms) ? d.textSynonyms.slice(0, 4).map((s: unknown) => `«${String(s)}»`).join(" ") : ""}</div>;
+    // what a reaction or member trigger waits for (TriggerFields.tsx picks it)
+    case "reaction_trigger":
+      return <div className="ed-cmd">{listOf(d.emoji).join(" ") || t("editor.props.anyReactionShort")}</div>;
+    case "member_trigger":
+      return <div className="ed-meta">{listOf(d.memberEvents).map((e) => t(`editor.choices.memberEvents.${e}`, { defaultValue: e })).join(", ") || t("editor.props.anyMemberEventShort")}</div>;
     case "condition":
       return <div className="ed-cmd">{String(d.variable ?? "")}</div>;
     case "input":

@@ -124,7 +124,7 @@ const en = {
     up: "Move up", down: "Move down", remove: "Remove",
     reactions: "Reactions that start it", anyReaction: "None chosen: any reaction starts it.", addReaction: "Add a reaction", addItem: "Add {{item}}", removeItem: "Remove {{item}}",
     messageNodes: "Only on messages sent by", anyMessage: "None chosen: a reaction on any message.", addMessageNode: "Add a node…",
-    memberEvents: "Changes that start it", anyMemberEvent: "None ticked: every change starts it.",
+    memberEvents: "Changes that start it", anyMemberEvent: "None ticked: every change starts it.", anyReactionShort: "any reaction", anyMemberEventShort: "any change",
   },
 };
 
@@ -224,7 +224,7 @@ const ru: Shape<typeof en> = {
     up: "Выше", down: "Ниже", remove: "Убрать",
     reactions: "Реакции, которые запускают", anyReaction: "Ничего не выбрано: запускает любая реакция.", addReaction: "Добавить реакцию", addItem: "Добавить {{item}}", removeItem: "Убрать {{item}}",
     messageNodes: "Только на сообщения узлов", anyMessage: "Ничего не выбрано: реакция на любое сообщение.", addMessageNode: "Добавить узел…",
-    memberEvents: "Какие изменения запускают", anyMemberEvent: "Ничего не отмечено: запускает любое изменение.",
+    memberEvents: "Какие изменения запускают", anyMemberEvent: "Ничего не отмечено: запускает любое изменение.", anyReactionShort: "любая реакция", anyMemberEventShort: "любое изменение",
   },
 };
 
