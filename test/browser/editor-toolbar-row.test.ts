@@ -18,6 +18,26 @@ describe.skipIf(!haveChromium)("editor: the toolbar's buttons keep to one row", 
   }, 60_000);
   afterAll(async () => env?.close(), 30_000);
 
+  test("RU on a phone (390): the read-only toolbar's buttons and status lie side by side, none over another", async () => {
+    const { page } = env.b;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.evaluate(() => localStorage.setItem("botloom.lang", "ru"));
+    await openEditor(page, env.base, projectId);
+    await page.getByTestId("phone-notice").waitFor();
+    await page.screenshot({ path: "/tmp/editor-shots/toolbar-ru-390.png", clip: { x: 0, y: 150, width: 390, height: 130 } });
+    const over = await page.getByRole("toolbar").evaluate((tb) => {
+      const items = [...tb.querySelectorAll("[data-action], [role=status]")].map((e) => ({ name: e.textContent ?? "", r: e.getBoundingClientRect() }));
+      const out: string[] = [];
+      for (let i = 0; i < items.length; i++)
+        for (let j = i + 1; j < items.length; j++) {
+          const a = items[i]!.r, b = items[j]!.r;
+          if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) out.push(`${items[i]!.name} × ${items[j]!.name}`);
+        }
+      return out;
+    });
+    expect(over).toEqual([]);
+  }, 45_000);
+
   for (const lang of ["ru", "en"] as const)
     for (const [width, oneRow] of [[1440, true], [1280, true], [1024, lang === "en"]] as const) {
       test(`${lang.toUpperCase()} at ${width}: ${oneRow ? "every button, the message and Save on one row" : "wraps between groups only"}; no button's words break`, async () => {
