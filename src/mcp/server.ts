@@ -13,6 +13,7 @@ import { templateTools } from "./tools/templates";
 import { previewTools } from "./tools/preview";
 import { hookTools } from "./tools/hooks";
 import { registerResources } from "./resources";
+import { answerToolCalls } from "./call";
 
 const INSTRUCTIONS = [
   "Botloom builds and runs Telegram bots from scenario documents.",
@@ -35,5 +36,6 @@ export function createMcpServer(tc: ToolContext): McpServer {
   previewTools(server, tc);
   hookTools(server, tc);
   registerResources(server);
+  answerToolCalls(server);
   return server;
 }

@@ -6,6 +6,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { AppContext } from "../context";
 import { toAppError } from "../errors";
+import { errorResult, toolTable, type Shape } from "./call";
 
 /** What every tool knows about its caller. */
 export interface ToolContext {
@@ -18,11 +19,6 @@ export interface ToolContext {
   clientName(): string;
 }
 
-type Shape = Record<string, z.ZodType>;
-
-export function errorResult(message: string): CallToolResult {
-  return { isError: true, content: [{ type: "text", text: message }] };
-}
 
 /** The same words the HTTP door answers (toAppError), with the first blocking issues listed. */
 function messageOf(e: unknown, tc: ToolContext, tool: string): string {
@@ -42,6 +38,15 @@ export function defineTool<S extends Shape>(
   config: { title: string; description: string; input: S; readOnly?: boolean },
   handler: (args: z.infer<z.ZodObject<S>>) => Promise<Record<string, unknown>> | Record<string, unknown>,
 ) {
+  const run = async (args: z.infer<z.ZodObject<S>>): Promise<CallToolResult> => {
+    try {
+      const result = await handler(args);
+      return { structuredContent: result, content: [{ type: "text", text: JSON.stringify(result) }] };
+    } catch (e) {
+      return errorResult(messageOf(e, tc, name));
+    }
+  };
+  // The SDK lists the tool (tools/list); callTool checks and runs it.
   server.registerTool(
     name,
     {
@@ -50,15 +55,9 @@ export function defineTool<S extends Shape>(
       inputSchema: config.input,
       annotations: { readOnlyHint: config.readOnly ?? false, openWorldHint: false },
     },
-    (async (args: z.infer<z.ZodObject<S>>): Promise<CallToolResult> => {
-      try {
-        const result = await handler(args);
-        return { structuredContent: result, content: [{ type: "text", text: JSON.stringify(result) }] };
-      } catch (e) {
-        return errorResult(messageOf(e, tc, name));
-      }
-    }) as never,
+    run as never,
   );
+  toolTable(server).set(name, { shape: config.input, run: run as (args: Record<string, unknown>) => Promise<CallToolResult> });
 }
 
 /** Shared argument schemas, with descriptions an agent can follow. */

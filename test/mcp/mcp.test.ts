@@ -325,6 +325,34 @@ describe("MCP endpoint", () => {
     expect(errorText(await call(client, "connect_nodes", { projectId: p.id, sourceId: "dup", targetId: "dup", via: "button", button: "Go" }))).toContain('has no button "Go"');
   });
 
+  test("malformed calls (arguments not an object, null, unknown tool, no name, nested wrong types) are tool errors in words naming what was expected", async () => {
+    // Raw JSON-RPC: the SDK's client refuses to send most of these.
+    const { transport } = await connect(patFor(t, OWNER));
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${patFor(t, OWNER)}`, "mcp-session-id": transport.sessionId!, "mcp-protocol-version": "2025-06-18" };
+    const rawCall = async (params: unknown) => {
+      const res = await fetch(`${base}/mcp`, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 11, method: "tools/call", params }) });
+      expect(res.status).toBe(200);
+      const msg = await res.json();
+      expect(msg.error).toBeUndefined();
+      expect(msg.result.isError).toBe(true);
+      return msg.result.content[0].text as string;
+    };
+    const getProject = "Invalid arguments for tool get_project: expected an object of named arguments (required: projectId)";
+    expect(await rawCall({ name: "get_project", arguments: [1, 2] })).toBe(`${getProject}, received an array`);
+    expect(await rawCall({ name: "get_project", arguments: "projectId=1" })).toBe(`${getProject}, received a string`);
+    expect(await rawCall({ name: "get_project", arguments: null })).toBe(`${getProject}, received null`);
+    expect(await rawCall({ name: "get_project", arguments: 7 })).toBe(`${getProject}, received a number`);
+    expect(await rawCall({ name: "read_logs", arguments: [] })).toBe("Invalid arguments for tool read_logs: expected an object of named arguments (required: projectId; optional: tokenId, limit), received an array");
+    expect(await rawCall({ name: "get_project" })).toBe("Invalid arguments for tool get_project:\n- projectId: missing (expected number)");
+    expect(await rawCall({ name: "get_project", arguments: { projectId: "abc" } })).toBe("Invalid arguments for tool get_project:\n- projectId: expected number, received string");
+    expect(await rawCall({ name: "add_node", arguments: { projectId: 1, type: 5, position: { x: "a" } } })).toBe(
+      "Invalid arguments for tool add_node:\n- type: expected string, received number\n- position.x: expected number, received string\n- position.y: missing (expected number)",
+    );
+    expect(await rawCall({ name: "rm_rf", arguments: {} })).toBe('Unknown tool "rm_rf": tools/list names the tools');
+    expect(await rawCall({ arguments: {} })).toBe("A tool call needs params.name, the name of a tool (tools/list names them); received nothing");
+    expect(await rawCall({ name: 5, arguments: {} })).toBe("A tool call needs params.name, the name of a tool (tools/list names them); received a number");
+  });
+
   test("start_bot refusals say why, as the HTTP routes do: an unusable scenario, already running, webhook without a base URL", async () => {
     const { client } = await connect(patFor(t, OWNER));
     const p = await ok(client, "create_project", { name: "Refusals" });
