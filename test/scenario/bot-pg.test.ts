@@ -1,7 +1,8 @@
 // psql_query on an external PostgreSQL (docs/nodes/data.md) with a REAL PostgreSQL started here
 // (test/support/postgres.ts): a generated bot on the fake messenger reads the connection string
 // from a secret env variable, runs INSERT and SELECT with {variables} bound as parameters, is
-// refused role/file/server statements by the guard before anything is sent, takes the error exit
+// refused role/file/server statements and what would stay on a pooled connection (session locks,
+// temporary tables, held cursors) by the guard before anything is sent, takes the error exit
 // with {sql_error} when a statement fails or the server is gone, and keeps answering others.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
@@ -25,6 +26,23 @@ const cmd = (name: string, target: string) => node(`cmd-${name}`, "command_trigg
 const q = (id: string, query: string, next: string, extra: Record<string, unknown> = {}) =>
   node(id, "psql_query", { query, connectionSource: "env", connectionEnvVar: "SHOP_DB", saveResultTo: "res", resultFormat: "first_row", queryTimeout: 2, autoTransitionTo: next, errorTransitionTo: "failed", ...extra });
 
+/**
+ * Statements that would leave state on one of the bot's pooled connections (seen by the next turn
+ * on it, maybe another user's) or read what an earlier one left: [command, statement, the guard's reason].
+ */
+const SESSION_STATE: [string, string, string][] = [
+  ["advlock", "SELECT pg_advisory_lock(4242)", "pg_advisory_lock keeps its lock on a pooled connection after the statement (pg_advisory_xact_lock ends with it)"],
+  ["trylock", "SELECT pg_try_advisory_lock_shared(4242)", "pg_try_advisory_lock_shared keeps its lock on a pooled connection after the statement (pg_try_advisory_xact_lock_shared ends with it)"],
+  ["temptable", "CREATE TEMP TABLE scratch AS SELECT {user_id} AS who", "temporary tables, views and sequences stay on a pooled connection, seen by other users' turns"],
+  ["selectinto", "SELECT * INTO TEMP copy FROM orders", "temporary tables, views and sequences stay on a pooled connection, seen by other users' turns"],
+  ["holdcursor", "DECLARE c CURSOR WITH HOLD FOR SELECT item FROM orders", "DECLARE opens a cursor, and WITH HOLD keeps it on a pooled connection"],
+  ["execute", "EXECUTE q", "EXECUTE runs a statement prepared earlier on a pooled connection"],
+  ["locktable", "LOCK TABLE orders", "LOCK holds only until the transaction ends, and each statement runs alone in its own"],
+  ["listen", "LISTEN orders", "LISTEN keeps state on a pooled connection"],
+  ["settimeout", "SET statement_timeout = 0", "SET changes the session (role, timeouts)"],
+  ["currval", "SELECT currval('orders_id_seq') AS id", "currval reads what an earlier statement on a pooled connection, maybe another user's, drew (use INSERT ... RETURNING)"],
+];
+
 /** A command per statement that must fail: /<name> runs it, and only the error exit may follow. */
 const failingQueries = (statements: Record<string, string>) => Object.entries(statements).flatMap(([name, sql]) => [cmd(name, name), q(name, sql, "never")]);
 
@@ -46,7 +64,11 @@ const scenario = doc(
     hidden: "SELECT E'\\'', \"pg_ls_dir\"('.')",
     slow: "SELECT pg_sleep(5)",
     bad: "SELECT * FROM no_such_table",
+    ...Object.fromEntries(SESSION_STATE.map(([name, sql]) => [name, sql])),
   }),
+  cmd("xactlock", "xactlock"),
+  q("xactlock", "SELECT pg_advisory_xact_lock(4242), 'held' AS what", "xactlocked"),
+  say("xactlocked", "{res.what} for the statement"),
   cmd("badpw", "badpw"),
   q("badpw", "SELECT 1", "never", { connectionEnvVar: "BADPW_DB" }),
   cmd("silent", "silent"),
@@ -114,6 +136,19 @@ suite("psql_query on an external PostgreSQL", () => {
     expect(texts(await chat.say("/role"))).toEqual(["failed: refused: SET changes the session (role, timeouts)"]);
     expect(texts(await chat.say("/two"))).toEqual(["failed: only one SQL statement may run at a time"]);
     expect(texts(await chat.say("/hidden"))).toEqual(["failed: refused: pg_ls_dir lists the server's folders"]);
+  });
+
+  test("what would stay on a pooled connection is refused before it is sent, and nothing is left there; a transaction-level lock passes", async () => {
+    const chat = new Chat(b);
+    for (const [name, , why] of SESSION_STATE) expect([name, texts(await chat.say(`/${name}`))]).toEqual([name, [`failed: refused: ${why}`]]);
+    expect(texts(await chat.say("/xactlock"))).toEqual(["held for the statement"]);
+    const shop = new Bun.SQL(pg.url("shopbot", PASSWORD, "shop"), { max: 1 });
+    try {
+      expect(await shop.unsafe("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'")).toEqual([{ n: 0 }]);
+      expect(await shop.unsafe("SELECT count(*)::int AS n FROM pg_class WHERE relpersistence = 't'")).toEqual([{ n: 0 }]);
+    } finally {
+      await shop.close();
+    }
   });
 
   test("a statement over the timeout, an error of the server, a wrong password and a missing variable take the error exit", async () => {

@@ -9,7 +9,12 @@
 // hidden in a string; no statement that changes the session (SET, RESET: the connection's
 // statement_timeout and standard_conforming_strings stay as the bot set them), the role
 // (SET ROLE, SESSION AUTHORIZATION, GRANT), the server (ALTER SYSTEM, LOAD, extensions, functions,
-// languages) or the transaction (BEGIN / COMMIT on a pooled connection).
+// languages) or the transaction (BEGIN / COMMIT on a pooled connection). A statement runs alone in
+// its own transaction on whichever of the bot's pooled connections is free, the next one maybe for
+// another user: nothing may outlive it there (session advisory locks, temporary tables, prepared
+// statements, held cursors, LISTEN) and nothing may read what an earlier one left (currval,
+// lastval, EXECUTE, FETCH). Transaction-level forms (pg_advisory_xact_lock) end with the statement
+// and pass (docs/nodes/data.md#external-postgresql).
 // The check is lexical, by PostgreSQL's tokenizer rules (scan.l): strings '…' with '' inside,
 // E'…' with backslash escapes, dollar quotes $tag$…$tag$, quoted names "…", nested /* */ comments,
 // parameters $n. Words inside strings and comments are not keywords; quoted names are checked like
@@ -52,6 +57,15 @@ const PG_FORBIDDEN_CALLS: Record<string, string> = {
   TS_STAT: "ts_stat runs SQL given as a string",
   TS_REWRITE: "ts_rewrite may run SQL given as a string",
   AUTHORIZATION: "AUTHORIZATION changes the role of the session or of objects",
+  PG_ADVISORY_LOCK: "pg_advisory_lock keeps its lock on a pooled connection after the statement (pg_advisory_xact_lock ends with it)",
+  PG_ADVISORY_LOCK_SHARED: "pg_advisory_lock_shared keeps its lock on a pooled connection after the statement (pg_advisory_xact_lock_shared ends with it)",
+  PG_TRY_ADVISORY_LOCK: "pg_try_advisory_lock keeps its lock on a pooled connection after the statement (pg_try_advisory_xact_lock ends with it)",
+  PG_TRY_ADVISORY_LOCK_SHARED: "pg_try_advisory_lock_shared keeps its lock on a pooled connection after the statement (pg_try_advisory_xact_lock_shared ends with it)",
+  PG_ADVISORY_UNLOCK: "pg_advisory_unlock releases session locks of a pooled connection",
+  PG_ADVISORY_UNLOCK_SHARED: "pg_advisory_unlock_shared releases session locks of a pooled connection",
+  PG_ADVISORY_UNLOCK_ALL: "pg_advisory_unlock_all releases session locks of a pooled connection",
+  CURRVAL: "currval reads what an earlier statement on a pooled connection, maybe another user's, drew (use INSERT ... RETURNING)",
+  LASTVAL: "lastval reads what an earlier statement on a pooled connection, maybe another user's, drew (use INSERT ... RETURNING)",
 };
 
 /** Statements refused by their first word. */
@@ -72,6 +86,12 @@ const PG_FORBIDDEN_HEADS: Record<string, string> = {
   DISCARD: "DISCARD changes the session",
   PREPARE: "PREPARE keeps state on a pooled connection",
   DEALLOCATE: "DEALLOCATE changes state of a pooled connection",
+  EXECUTE: "EXECUTE runs a statement prepared earlier on a pooled connection",
+  DECLARE: "DECLARE opens a cursor, and WITH HOLD keeps it on a pooled connection",
+  FETCH: "FETCH reads a cursor left on a pooled connection",
+  MOVE: "MOVE moves a cursor left on a pooled connection",
+  CLOSE: "CLOSE closes a cursor left on a pooled connection",
+  LOCK: "LOCK holds only until the transaction ends, and each statement runs alone in its own",
   BEGIN: "transactions are not left open on a pooled connection",
   START: "transactions are not left open on a pooled connection",
   COMMIT: "transactions are not left open on a pooled connection",
@@ -89,6 +109,13 @@ const PG_FORBIDDEN_OBJECTS = new Set([
   "TRANSFORM", "ACCESS", "CONVERSION", "PRIVILEGES", "OWNED",
 ]);
 const PG_OBJECT_PREFIXES = new Set(["OR", "REPLACE", "TEMP", "TEMPORARY", "UNLOGGED", "TRUSTED", "PROCEDURAL", "GLOBAL", "LOCAL", "DEFAULT", "CONSTRAINT"]);
+const PG_TEMP_WORDS = new Set(["TEMP", "TEMPORARY"]);
+const PG_TEMP_WHY = "temporary tables, views and sequences stay on a pooled connection, seen by other users' turns";
+/** What may stand between EXPLAIN and the statement it runs (EXPLAIN ANALYZE runs it). */
+const PG_EXPLAIN_OPTIONS = new Set([
+  "ANALYZE", "ANALYSE", "VERBOSE", "COSTS", "SETTINGS", "GENERIC_PLAN", "BUFFERS", "SERIALIZE", "WAL", "TIMING", "SUMMARY", "MEMORY",
+  "FORMAT", "TEXT", "XML", "JSON", "YAML", "TRUE", "FALSE", "ON", "OFF", "NONE", "BINARY",
+]);
 
 /** A character of a PostgreSQL name after its first: letters, digits, _, $ and every non-ASCII character. */
 function pgIdChar(c: string | undefined): boolean {
@@ -213,19 +240,32 @@ export function guardPgSql(sql: string): string {
   if (sql.includes("\u0000")) throw new PgSqlError("the SQL contains a NUL character");
   const { words, statements } = scanPgSql(sql);
   if (statements > 1) throw new PgSqlError("only one SQL statement may run at a time");
-  const head = words[0] ?? "";
+  // EXPLAIN ANALYZE runs the statement it explains (EXECUTE, DECLARE, CREATE TABLE AS among them)
+  let at = words[0] === "EXPLAIN" ? 1 : 0;
+  while (at > 0 && at < words.length && PG_EXPLAIN_OPTIONS.has(words[at]!)) at++;
+  const head = words[at] ?? "";
   const headWhy = Object.hasOwn(PG_FORBIDDEN_HEADS, head) ? PG_FORBIDDEN_HEADS[head] : undefined;
   if (headWhy) throw new PgSqlError("refused: " + headWhy);
   if (head === "CREATE" || head === "ALTER" || head === "DROP") {
-    let k = 1;
-    while (k < words.length && PG_OBJECT_PREFIXES.has(words[k]!)) k++;
+    let k = at + 1;
+    while (k < words.length && PG_OBJECT_PREFIXES.has(words[k]!)) {
+      if (head === "CREATE" && PG_TEMP_WORDS.has(words[k]!)) throw new PgSqlError("refused: " + PG_TEMP_WHY);
+      k++;
+    }
     if (PG_FORBIDDEN_OBJECTS.has(words[k] ?? "")) throw new PgSqlError("refused: " + head + " " + words[k] + " changes the server, its roles or its code");
   }
-  for (const word of words) {
+  for (let k = 0; k < words.length; k++) {
+    const word = words[k]!;
     const why = Object.hasOwn(PG_FORBIDDEN_CALLS, word) ? PG_FORBIDDEN_CALLS[word] : undefined;
     if (why) throw new PgSqlError("refused: " + why);
     if (word.startsWith("DBLINK")) throw new PgSqlError("refused: dblink opens connections to other servers");
     if (word.startsWith("LO_")) throw new PgSqlError("refused: large-object functions (lo_import, lo_export) reach the server's files");
+    // pg_temp (and pg_temp_N) is the session's own schema: CREATE TABLE pg_temp.t makes a temporary table
+    if (word.startsWith("PG_TEMP")) throw new PgSqlError("refused: " + PG_TEMP_WHY);
+    // SELECT … INTO [LOCAL | GLOBAL] TEMP t; INSERT INTO temp … names a table called temp
+    const into = word === "INTO" && words[k - 1] !== "INSERT" && words[k - 1] !== "MERGE";
+    const next = words[k + 1] === "LOCAL" || words[k + 1] === "GLOBAL" ? words[k + 2] : words[k + 1];
+    if (into && PG_TEMP_WORDS.has(next ?? "")) throw new PgSqlError("refused: " + PG_TEMP_WHY);
   }
   return sql;
 }
