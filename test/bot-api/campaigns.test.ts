@@ -153,12 +153,12 @@ describe("a campaign's life", () => {
     const r = await env.call("GET", `${base()}/${id}/recipients?status=sent&perPage=5`, { cookie: env.cookie });
     expect(r.body).toMatchObject({ total: 9, page: 1, perPage: 5 });
     // with the user's names, so the report can show who they are
-    expect(r.body.items[0]).toEqual({ userId: String(uid(0)), firstName: "U0", lastName: null, username: null, status: "sent", error: null, sentAt: expect.any(String) });
+    expect(r.body.items[0]).toEqual({ userId: String(uid(0)), firstName: "U0", lastName: null, username: null, status: "sent", error: null, sentAt: expect.any(String), deletedAt: null });
     // the report as CSV, in send order
     const csv = await env.call("GET", `${base()}/${id}/recipients/export`, { cookie: env.cookie });
     expect(csv.headers.get("content-type")).toContain("text/csv");
     const lines = csv.text.trim().split("\n");
-    expect(lines[0]).toBe("userId,firstName,username,status,error,sentAt");
+    expect(lines[0]).toBe("userId,firstName,username,status,error,sentAt,deletedAt");
     expect(lines.length).toBe(10);
     expect(lines[1]!.startsWith(`${uid(0)},U0,,sent,,`)).toBe(true);
     // the list's filter applies (the Studio links the export with it); each download starts with
@@ -218,7 +218,7 @@ describe("a campaign's life", () => {
     const got = receivedBy("Everyone");
     expect(got).toEqual([...Array(N).keys()].filter((i) => i !== 5 && i !== 7));
     const failed = await env.call("GET", `${base()}/${id}/recipients?status=failed`, { cookie: env.cookie });
-    expect(failed.body.items).toEqual([{ userId: String(uid(7)), firstName: "U7", lastName: null, username: null, status: "failed", error: "blocked", sentAt: null }]);
+    expect(failed.body.items).toEqual([{ userId: String(uid(7)), firstName: "U7", lastName: null, username: null, status: "failed", error: "blocked", sentAt: null, deletedAt: null }]);
     // the person is now blocked: the next audience leaves them out
     expect(await size({})).toBe(N - 2);
     env.fake.setBlocked(uid(7), false);
@@ -276,6 +276,21 @@ describe("a campaign's life", () => {
     );
     expect(records.filter((m) => m.deletedAt === null).length).toBe(1);
     expect(records.filter((m) => m.deletedAt !== null).length).toBe(sent - 1);
+    // the report marks each recipient whose message was removed, when; not the one too old to delete
+    type Row = { userId: string; status: string; deletedAt: string | null };
+    const report = async (status: string) => (await env.call("GET", `${base()}/${id}/recipients?status=${status}&perPage=100`, { cookie: env.cookie })).body.items as Row[];
+    const kept = String(env.fake.calls(botToken, "deleteMessage")[0]!.params.chat_id);
+    const sentRows = await report("sent");
+    expect(sentRows.length).toBe(sent);
+    for (const r of sentRows) expect([r.userId, r.deletedAt]).toEqual(r.userId === kept ? [kept, null] : [r.userId, expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/)]);
+    expect((await report("pending")).every((r) => r.deletedAt === null)).toBe(true);
+    const csv = (await env.call("GET", `${base()}/${id}/recipients/export?status=sent`, { cookie: env.cookie })).text.replace(/^\uFEFF/, "").trim().split("\n");
+    expect(csv[0]).toBe("userId,firstName,username,status,error,sentAt,deletedAt");
+    expect(csv.slice(1).map((l) => [l.split(",")[0], l.split(",")[6] !== ""])).toEqual(sentRows.map((r) => [r.userId, r.userId !== kept]));
+    // a later delete-sent tries the one left again, and marks it once the messenger deletes it
+    expect((await act(id, "delete-sent")).status).toBe(200);
+    expect(env.fake.calls(botToken, "deleteMessage").length).toBe(sent + 1);
+    expect((await report("sent")).every((r) => r.deletedAt !== null)).toBe(true);
     expect((await env.call("DELETE", `${base()}/${id}`, { cookie: env.cookie })).status).toBe(200);
     expect((await env.call("GET", `${base()}/${id}`, { cookie: env.cookie })).status).toBe(404);
     await setPace(25);

@@ -173,7 +173,7 @@ describe.skipIf(!haveChromium)("Campaigns tab in Chromium", () => {
     const saved = readFileSync((await download.path())!);
     expectOneBom(saved, "the campaign report's Export CSV");
     const csv = saved.toString("utf8").slice(1).trim().split("\n");
-    expect(csv[0]).toBe("userId,firstName,username,status,error,sentAt");
+    expect(csv[0]).toBe("userId,firstName,username,status,error,sentAt,deletedAt");
     expect(csv.slice(1).map((l) => l.split(",").slice(0, 1).concat(l.split(",")[3]!))).toEqual([[String(zed.id), "failed"]]);
     expect(b.errors).toEqual([]);
   }, 90_000);
@@ -194,6 +194,17 @@ describe.skipIf(!haveChromium)("Campaigns tab in Chromium", () => {
     // the view says it is done, and when, without a reload (the page looked untouched before)
     await view().getByTestId("sent-deleted").getByText(/\d.*UTC$/).waitFor();
     expect(await view().getByText("Sent messages deleted", { exact: true }).count()).toBe(1);
+    // the report marks each recipient whose message was removed, the time in the mark's tooltip;
+    // the one it never reached (Zed, blocked) is not marked
+    const report = view().getByTestId("campaign-report");
+    await report.getByRole("button", { name: "All", exact: true }).click();
+    const marks = report.getByTestId("recipients").locator('tbody tr[data-status="sent"] [data-testid="recipient-deleted"]');
+    await marks.nth(sent.length - 1).waitFor();
+    for (const mark of await marks.all()) {
+      expect(await mark.textContent()).toBe("deleted");
+      expect(await mark.getAttribute("title")).toMatch(/^Deleted from the chat \d.*UTC$/);
+    }
+    expect(await report.getByTestId("recipients").locator('tbody tr[data-status="failed"] [data-testid="recipient-deleted"]').count()).toBe(0);
   }, 30_000);
 
   test("pause, resume and cancel, each confirmed first: everyone gets it once, the cancelled rest never", async () => {
@@ -407,6 +418,9 @@ describe.skipIf(!haveChromium)("Campaigns tab in Chromium", () => {
     for (const row of await sent.all()) {
       const at = await seen(row.locator("td").last());
       expect(at).toEqual({ text: expect.stringMatching(/\d{1,2}:\d{2}/), visible: true, inside: true });
+      // delete-sent (above) removed their messages: marked in Russian beside the status
+      expect(await seen(row.locator("td").nth(1))).toEqual({ text: "Отправлено · удалено", visible: true, inside: true });
+      expect(await row.getByTestId("recipient-deleted").getAttribute("title")).toMatch(/^Удалено из чата \d/);
     }
     const error = await seen(table.locator('tbody tr[data-status="failed"] td', { hasText: LONG }).last());
     expect(error).toEqual({ text: LONG, visible: true, inside: true });

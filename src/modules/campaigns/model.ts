@@ -164,6 +164,8 @@ export const recipientViewSchema = z.object({
   /** failed: "blocked", "deactivated", "unknown" (in flight at a crash) or the messenger's words */
   error: z.string().nullable(),
   sentAt: z.string().nullable(),
+  /** when delete-sent removed the message from the chat; null before, and for one the messenger would not delete (it stays) */
+  deletedAt: z.string().nullable(),
 });
 export const recipientPageSchema = z.object({ items: z.array(recipientViewSchema), total: int, page: int, perPage: int });
 export const audienceSizeSchema = z.object({ size: int });
@@ -200,4 +202,4 @@ export function campaignView(r: CampaignRow, counts: Counts, timeZone: string): 
   };
 }
 
-export const recipientView = (r: NamedRecipient) => ({ userId: r.userId, firstName: r.firstName, lastName: r.lastName, username: r.username, status: r.status, error: r.error, sentAt: r.sentAt });
+export const recipientView = (r: NamedRecipient) => ({ userId: r.userId, firstName: r.firstName, lastName: r.lastName, username: r.username, status: r.status, error: r.error, sentAt: r.sentAt, deletedAt: r.deletedAt });

@@ -341,8 +341,11 @@ export function campaignsIn(db: ProjectDb, statuses: CampaignStatus[]): Campaign
   return db.select().from(campaigns).where(inArray(campaigns.status, statuses)).all();
 }
 
-/** Sent messages not yet deleted, a batch at a time (delete-sent). */
-/** `albumIds`: an album's messages after the first (JSON text of an array), or null. */
+/**
+ * Sent messages not yet deleted, a batch at a time (delete-sent); one the messenger would not delete
+ * is here again for the next delete-sent. `albumIds`: an album's messages after the first (JSON
+ * text of an array), or null.
+ */
 export function sentNotDeleted(db: ProjectDb, campaignId: number, afterId: number, limit: number): { id: number; userId: string; messageId: number | null; albumIds: string | null }[] {
   return db
     .select({
@@ -359,14 +362,14 @@ export function sentNotDeleted(db: ProjectDb, campaignId: number, afterId: numbe
 }
 
 /**
- * A recipient's messages handled by delete-sent. `gone`: the messenger deleted them (or had them no
- * more), so the chat's records of them show as deleted, as an operator's deletion does
- * (docs/dialogs.md); a message too old to delete stays in the chat and in its record.
+ * A recipient's messages the messenger deleted (or had no more): the recipient's deletedAt, the
+ * report's mark (docs/campaigns.md), and the chat's records of them show as deleted, as an
+ * operator's deletion does (docs/dialogs.md). A message too old to delete is not passed here: it
+ * stays in the chat, in its record, and unmarked in the report.
  */
-export function recipientDeleted(db: ProjectDb, r: { id: number; tokenId: number; chatId: string; messageIds: number[] }, at: string, gone: boolean): number[] {
+export function recipientDeleted(db: ProjectDb, r: { id: number; tokenId: number; chatId: string; messageIds: number[] }, at: string): number[] {
   return db.transaction((tx) => {
     tx.update(recipients).set({ deletedAt: at }).where(eq(recipients.id, r.id)).run();
-    if (!gone) return [];
     return tx
       .update(messages)
       .set({ deletedAt: at })
@@ -385,7 +388,7 @@ export function projectIds(db: Db): number[] {
 /** Recipients after `afterId` in order with the user's names, for the CSV report (read a page at a time). */
 export function recipientRowsForCsv(db: ProjectDb, tokenId: number, campaignId: number, status: "pending" | "sent" | "failed" | undefined, afterId: number, limit: number) {
   return db
-    .select({ id: recipients.id, userId: recipients.userId, firstName: users.firstName, username: users.username, status: recipients.status, error: recipients.error, sentAt: recipients.sentAt })
+    .select({ id: recipients.id, userId: recipients.userId, firstName: users.firstName, username: users.username, status: recipients.status, error: recipients.error, sentAt: recipients.sentAt, deletedAt: recipients.deletedAt })
     .from(recipients)
     .leftJoin(users, and(eq(users.tokenId, tokenId), eq(users.userId, recipients.userId)))
     .where(and(eq(recipients.campaignId, campaignId), statusIs(status), sql`${recipients.id} > ${afterId}`))

@@ -245,10 +245,12 @@ export class CampaignSender {
             i--;
             continue;
           }
-          // too old to delete (it stays in the chat), or already gone: the messenger allows no more
+          // already gone counts as deleted; too old to delete (or any other refusal) leaves it in
+          // the chat and unmarked, so the report does not call it deleted and a later run tries again
           gone = messageGone(e);
         }
-        const records = recipientDeleted(db, { id: r.id, tokenId: token.id, chatId: r.userId, messageIds }, new Date().toISOString(), gone);
+        if (!gone) continue;
+        const records = recipientDeleted(db, { id: r.id, tokenId: token.id, chatId: r.userId, messageIds }, new Date().toISOString());
         // an open chat in the Studio shows the deletion, as it shows an operator's
         if (records.length > 0) this.ctx.events.emit("chat-message", { projectId, tokenId: token.id, chatId: r.userId, messageId: Math.max(...records) });
       }

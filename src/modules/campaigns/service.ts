@@ -272,11 +272,11 @@ export class CampaignsService {
   /** The report as CSV: a BOM (for Excel), then one row per recipient in send order (cells a spreadsheet would run are defused). */
   async recipientsCsv(tokenId: number, actorId: number, id: number, status?: "pending" | "sent" | "failed"): Promise<string> {
     const { db } = this.requireCampaign(tokenId, actorId, id);
-    const lines = [["userId", "firstName", "username", "status", "error", "sentAt"].join(",")];
+    const lines = [["userId", "firstName", "username", "status", "error", "sentAt", "deletedAt"].join(",")];
     for (let after = 0; ; ) {
       const rows = await recipientRowsForCsv(db, tokenId, id, status, after, 5000);
       if (rows.length === 0) break;
-      for (const r of rows) lines.push([r.userId, r.firstName, r.username, r.status, r.error, r.sentAt].map(csvCell).join(","));
+      for (const r of rows) lines.push([r.userId, r.firstName, r.username, r.status, r.error, r.sentAt, r.deletedAt].map(csvCell).join(","));
       after = rows[rows.length - 1]!.id;
     }
     return CSV_BOM + lines.join("\n") + "\n";

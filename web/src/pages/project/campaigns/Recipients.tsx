@@ -1,7 +1,8 @@
 // A campaign's recipients, filtered by status and paged, and their CSV: a link to the server's
 // recipients/export (the session cookie goes with it; the filter too), so nothing is paged here.
 // In a narrow box (a phone) each recipient is a row of two lines, as the Dialogs list shows a chat:
-// who and a compact time, then the status and the error (campaigns.css).
+// who and a compact time, then the status and the error (campaigns.css). A message delete-sent
+// removed is marked beside its status, the time in the mark's tooltip.
 import { useState } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
@@ -46,7 +47,17 @@ export function Recipients({ tokenId, campaignId, timeZone }: { tokenId: number;
                   <td>
                     <span className="cmp-who">{[r.firstName, r.lastName].filter(Boolean).join(" ") || `#${r.userId}`}</span> {r.username && <span className="muted">@{r.username}</span>} <span className="muted small">{r.userId}</span>
                   </td>
-                  <td>{t(`campaigns.recipientStatus.${r.status}`)}</td>
+                  <td>
+                    {t(`campaigns.recipientStatus.${r.status}`)}
+                    {r.deletedAt && (
+                      <>
+                        {" · "}
+                        <time className="cmp-deleted" dateTime={r.deletedAt} title={t("campaigns.deletedAtTitle", { at: zoned(r.deletedAt, timeZone, "short") })} data-testid="recipient-deleted">
+                          {t("campaigns.deletedMark")}
+                        </time>
+                      </>
+                    )}
+                  </td>
                   <td className="cmp-error" title={r.error ?? undefined}>{r.error ?? ""}</td>
                   <td className="small nowrap">
                     {r.sentAt && (

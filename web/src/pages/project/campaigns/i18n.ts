@@ -39,6 +39,7 @@ const en = {
     albumNoButtons: "An album cannot carry buttons: Telegram attaches no keyboard to a media group.",
     albumButtons: "Remove the buttons or keep one file: an album cannot carry buttons.",
     noRecipients: "No recipients here.", user: "User", state: "Status", error: "Error", sentAt: "Sent at", theMessage: "The message",
+    deletedMark: "deleted", deletedAtTitle: "Deleted from the chat {{at}}",
   },
 };
 
@@ -79,6 +80,7 @@ const ru: typeof en = {
     albumNoButtons: "У альбома не бывает кнопок: Telegram не прикрепляет клавиатуру к группе медиа.",
     albumButtons: "Уберите кнопки или оставьте один файл: у альбома не бывает кнопок.",
     noRecipients: "Здесь получателей нет.", user: "Пользователь", state: "Статус", error: "Ошибка", sentAt: "Время отправки", theMessage: "Сообщение",
+    deletedMark: "удалено", deletedAtTitle: "Удалено из чата {{at}}",
   },
 };
 
