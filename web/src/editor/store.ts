@@ -36,6 +36,8 @@ export class EditorStore {
   readonly sizes = new Map<string, { width?: number; height?: number }>();
   /** nodes the user dropped where they wanted them: the view does not move to them */
   readonly placedByHand = new Set<string>();
+  /** a document replaceDoc made → the last one the user made that it grew from */
+  private readonly editedFrom = new WeakMap<Doc, Doc>();
 
   constructor(doc: Doc) {
     this.state = { doc, sheetId: doc.activeSheetId && doc.sheets.some((s) => s.id === doc.activeSheetId) ? doc.activeSheetId : doc.sheets[0]!.id, selected: [], past: [], future: [], saved: doc, focus: null, fit: 0, analytics: null };
@@ -142,13 +144,19 @@ export class EditorStore {
   replaceDoc(doc: Doc) {
     this.typing = null;
     const clean = this.state.doc === this.state.saved;
+    this.editedFrom.set(doc, this.editedFrom.get(this.state.doc) ?? this.state.doc);
     this.set({ doc, ...(clean ? { saved: doc } : {}) });
   }
 
+  /**
+   * `doc` is stored. What the editor changed by itself while it was on its way (a copy moved off
+   * the node it landed on, once measured) is no edit, as on a clean document (replaceDoc): without
+   * autosave the status stayed "Unsaved changes" after a save the user saw go out.
+   */
   markSaved(doc: Doc) {
     // what is typed after a save undoes back to the saved text, not past it
     this.typing = null;
-    this.set({ saved: doc });
+    this.set({ saved: this.editedFrom.get(this.state.doc) === doc ? this.state.doc : doc });
   }
 
   get dirty() {
