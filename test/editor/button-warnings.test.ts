@@ -2,10 +2,10 @@
 // "Warnings"): each problem a button can have — no target, no address, no Mini App address, a Mini
 // App not on https, nothing to copy, too much to copy — has its sentence in English and Russian.
 import { beforeAll, describe, expect, test } from "bun:test";
-import i18next, { type TFunction } from "i18next";
+import type { TFunction } from "i18next";
 import { validateScenario } from "../../src/scenario/validate";
 import type { Doc } from "../../web/src/editor/document";
-import { registerEditorStrings } from "../../web/src/editor/i18n";
+import { editorStrings } from "./editor-strings";
 import { editorWarnings } from "../../web/src/editor/warnings";
 
 const BUTTONS = [
@@ -28,10 +28,7 @@ describe("button warnings in the reader's language", () => {
   let ru: TFunction;
   let en: TFunction;
   beforeAll(async () => {
-    await i18next.init({ lng: "ru", fallbackLng: "en", resources: {}, interpolation: { escapeValue: false } });
-    registerEditorStrings();
-    ru = i18next.getFixedT("ru");
-    en = i18next.getFixedT("en");
+    ({ ru, en } = await editorStrings());
   });
 
   test("validation names each problem, one per button", () => {

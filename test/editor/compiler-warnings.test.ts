@@ -3,12 +3,12 @@
 // slots and no other, and the Studio says a generate's warnings in Russian with nodes named by their
 // text, while English shows the server's own sentence.
 import { beforeAll, describe, expect, test } from "bun:test";
-import i18next, { type TFunction } from "i18next";
+import type { TFunction } from "i18next";
 import { generateBot } from "../../src/scenario";
 import { COMPILE_WARNINGS, slotsOf } from "../../src/scenario/codegen/warnings";
 import { COMPILER_WARNINGS_RU } from "../../web/src/editor/compiler-warnings-ru";
 import type { Doc } from "../../web/src/editor/document";
-import { registerEditorStrings } from "../../web/src/editor/i18n";
+import { editorStrings } from "./editor-strings";
 import { editorWarnings } from "../../web/src/editor/warnings";
 
 const ruSlots = (s: string) => [...new Set([...s.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]!))].sort();
@@ -18,10 +18,7 @@ describe("the generator's warnings in Russian", () => {
   let ru: TFunction;
   let en: TFunction;
   beforeAll(async () => {
-    await i18next.init({ lng: "ru", fallbackLng: "en", resources: {}, interpolation: { escapeValue: false } });
-    registerEditorStrings();
-    ru = i18next.getFixedT("ru");
-    en = i18next.getFixedT("en");
+    ({ ru, en } = await editorStrings());
   });
 
   test("every key of the table has a Russian sentence that uses each of its slots and no other", () => {
