@@ -81,10 +81,15 @@ for (const { isolation, launchMode } of MODES) {
 
     const chats = () => t.call("GET", `/api/bot/tokens/${tokenId}/chats`, { cookie });
     const messagesOf = (u: FakeUser) => t.call("GET", `/api/bot/tokens/${tokenId}/chats/${u.id}/messages`, { cookie });
+    // The bot records its answer once the messenger has taken it, and chats run side by side: a
+    // message the user sends the moment the answer arrives may be recorded first
+    // (docs/runtime.md#taking-updates). Tests that compare the order wait for the record.
+    const recorded = (u: FakeUser, n: number) => until(async () => (await messagesOf(u)).body?.items?.length === n || undefined, `${n} recorded messages`, 10_000);
 
     test("a ref_42 user writes and presses a button; both sides recorded, live events, source and referrer", async () => {
       fake.sendText(botToken, ann, "/start ref_42");
       const [hello] = await fake.waitForSent(botToken, ann.id, 1, 15_000);
+      await recorded(ann, 2);
       fake.pressButton(botToken, ann, hello.params.reply_markup.inline_keyboard[0][0].callback_data, hello.messageId);
       await fake.waitForSent(botToken, ann.id, 1, 10_000);
       await until(async () => (await messagesOf(ann)).body?.items?.length === 4, "four recorded messages", 10_000);
@@ -127,6 +132,7 @@ for (const { isolation, launchMode } of MODES) {
       fake.sendText(botToken, cat, "/fmt");
       const [bold] = await fake.waitForSent(botToken, cat.id, 1, 15_000);
       expect(bold.params.parse_mode).toBe("HTML");
+      await recorded(cat, 2);
       fake.sendUserMessage(botToken, cat, { text: "hey you", entities: [{ type: "italic", offset: 4, length: 3 }] });
       await until(async () => (await messagesOf(cat)).body?.items?.length === 3, "three recorded messages", 10_000);
       const [cmd, out, hey] = (await messagesOf(cat)).body.items;
@@ -151,6 +157,7 @@ for (const { isolation, launchMode } of MODES) {
       const photoBytes = new TextEncoder().encode("the bytes of a picture");
       fake.sendText(botToken, dan, "/start");
       await fake.waitForSent(botToken, dan.id, 1, 15_000);
+      await recorded(dan, 2);
       fake.sendDocument(botToken, dan, { fileName: "pic.png", mimeType: "image/png", bytes: photoBytes });
       fake.sendDocument(botToken, dan, { fileName: "page.html", mimeType: "text/html", bytes: new TextEncoder().encode("<script>alert(1)</script>") });
       await until(async () => (await messagesOf(dan)).body?.items?.length === 4, "four recorded messages", 10_000);
