@@ -22,9 +22,6 @@ import { buildBotProgram } from "./program";
 import { runtimeStatements } from "./queries";
 import type { SupervisedBot as Bot } from "./supervised";
 
-/** Scenario warnings written to a bot's log when it starts; the editor lists them all. */
-const START_WARNINGS = 20;
-
 export interface BotManagerDeps {
   config: Config;
   db: Db;
@@ -235,15 +232,7 @@ export class BotManager implements BotController {
     const { config, messenger } = this.deps;
     const p = bot.program;
     if (p.launchMode === "polling") await clearWebhookForPolling(this.deps, p);
-    const onChats = (chats: [string, number][]) => {
-      for (const [chatId, messageId] of chats) this.deps.events.emit("chat-message", { projectId: p.projectId, tokenId: p.tokenId, chatId, messageId });
-    };
-    const onCampaign = (campaignId: number) => this.deps.events.emit("campaign-created", { projectId: p.projectId, tokenId: p.tokenId, campaignId });
-    const output = outputOf(bot, this.logs, onChats, onCampaign);
-    // What the generator skips or works around, where the owner reads why a node did nothing (docs/bots.md).
-    for (const w of p.warnings.slice(0, START_WARNINGS)) output("stdout", "scenario warning: " + w);
-    if (p.warnings.length > START_WARNINGS) output("stdout", `scenario warning: and ${p.warnings.length - START_WARNINGS} more (the editor lists them all)`);
-    const instance = this.host.launch(p, output);
+    const instance = this.host.launch(p, outputOf(bot, this.logs, this.deps.events));
     bot.instance = instance;
     bot.stopping = false;
     bot.stopAs = { status: "stopped", reason: null };

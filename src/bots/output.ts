@@ -5,13 +5,14 @@ import { secretMasker } from "../lib/shared-runtime";
 import type { LineSink } from "./instance";
 import { CAMPAIGN_EVENT_MARK, CHAT_EVENT_MARK } from "./runner/protocol";
 import type { LogWriter } from "./log-writer";
+import type { EventBus } from "../events";
 import type { SupervisedBot } from "./supervised";
 
 /** stderr lines that never say why a bot died: indented (stack frames, fields), source excerpts, carets. */
 const REASONLESS = /^(\s|\d+ \||\^)/;
 
 /** A batch the bot recorded: each chat it touched with its newest message id (docs/dialogs.md). */
-export type ChatSink = (chats: [string, number][]) => void;
+type ChatSink = (chats: [string, number][]) => void;
 
 /** The chats of a CHAT_EVENT_MARK line; [] for anything malformed. */
 export function chatEventOf(json: string): [string, number][] {
@@ -24,21 +25,33 @@ export function chatEventOf(json: string): [string, number][] {
   }
 }
 
-export function outputOf(bot: SupervisedBot, logs: LogWriter, onChats?: ChatSink, onCampaign?: (campaignId: number) => void): LineSink {
-  const { projectId, tokenId, token, env } = bot.program;
+/** Scenario warnings written to a bot's log when it starts; the editor lists them all. */
+const START_WARNINGS = 20;
+
+/**
+ * The sink of a bot's lines: its log, and the Studio's live events for the chats and campaigns
+ * it reports. Before the bot's own lines, what the generator skips or works around, where the
+ * owner reads why a node did nothing (docs/bots.md).
+ */
+export function outputOf(bot: SupervisedBot, logs: LogWriter, events?: EventBus): LineSink {
+  const { projectId, tokenId, token, env, warnings } = bot.program;
+  const onChats: ChatSink = (chats) => {
+    for (const [chatId, messageId] of chats) events?.emit("chat-message", { projectId, tokenId, chatId, messageId });
+  };
+  const onCampaign = (campaignId: number) => events?.emit("campaign-created", { projectId, tokenId, campaignId });
   // The bot masks these itself; a line it printed some other way must not carry them either.
   const secretValues = (env.BOTLOOM_SECRET_KEYS ?? "").split(",").filter(Boolean).map((k) => env[k] ?? "");
   const hide = secretMasker([token, env.WEBHOOK_SECRET ?? "", ...secretValues]);
-  return (level, line) => {
+  const sink: LineSink = (level, line) => {
     if (!line.trim()) return;
     if (level === "stdout" && line.startsWith(CHAT_EVENT_MARK)) {
       const chats = chatEventOf(line.slice(CHAT_EVENT_MARK.length));
-      if (chats.length > 0) onChats?.(chats);
+      if (chats.length > 0) onChats(chats);
       return;
     }
     if (level === "stdout" && line.startsWith(CAMPAIGN_EVENT_MARK)) {
       const id = Number(line.slice(CAMPAIGN_EVENT_MARK.length));
-      if (Number.isSafeInteger(id) && id > 0) onCampaign?.(id);
+      if (Number.isSafeInteger(id) && id > 0) onCampaign(id);
       return;
     }
     const safe = maskSecrets(hide(line));
@@ -50,4 +63,7 @@ export function outputOf(bot: SupervisedBot, logs: LogWriter, onChats?: ChatSink
       if (bot.stderrTail.length > 5) bot.stderrTail.shift();
     }
   };
+  for (const w of warnings.slice(0, START_WARNINGS)) sink("stdout", "scenario warning: " + w);
+  if (warnings.length > START_WARNINGS) sink("stdout", `scenario warning: and ${warnings.length - START_WARNINGS} more (the editor lists them all)`);
+  return sink;
 }
