@@ -8,6 +8,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { isObject, kindOf } from "../lib/values";
 
 export type Shape = Record<string, z.ZodType>;
 
@@ -29,13 +30,11 @@ export function toolTable(server: McpServer): Map<string, ToolEntry> {
   return table;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
-function kindOf(v: unknown): string {
+/** What was sent, in words: "nothing", "null", "an array", "an object", "a string". */
+function sentKind(v: unknown): string {
   if (v === undefined) return "nothing";
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "an array";
-  return typeof v === "object" ? "an object" : `a ${typeof v}`;
+  const kind = kindOf(v);
+  return kind === "null" || kind === "an array" ? kind : kind === "object" ? "an object" : `a ${kind}`;
 }
 
 /** "required: projectId, type; optional: id, data" — what a tool's arguments object holds. */
@@ -59,13 +58,13 @@ function issuesOf(error: z.ZodError): string[] {
 /** The answer to one tools/call's params, whatever they hold. */
 export async function callTool(server: McpServer, params: unknown): Promise<CallToolResult> {
   const call = isObject(params) ? params : {};
-  if (typeof call.name !== "string") return errorResult(`A tool call needs params.name, the name of a tool (tools/list names them); received ${kindOf(call.name)}`);
+  if (typeof call.name !== "string") return errorResult(`A tool call needs params.name, the name of a tool (tools/list names them); received ${sentKind(call.name)}`);
   const tool = toolTable(server).get(call.name);
   if (!tool) return errorResult(`Unknown tool ${JSON.stringify(call.name.slice(0, 100))}: tools/list names the tools`);
   // No arguments at all is an empty object, as the protocol allows; null is not.
   const given = call.arguments === undefined ? {} : call.arguments;
   const head = `Invalid arguments for tool ${call.name}`;
-  if (!isObject(given)) return errorResult(`${head}: expected ${expectedOf(tool.shape)}, received ${kindOf(given)}`);
+  if (!isObject(given)) return errorResult(`${head}: expected ${expectedOf(tool.shape)}, received ${sentKind(given)}`);
   const parsed = z.object(tool.shape).safeParse(given, { reportInput: true });
   if (!parsed.success) return errorResult([`${head}:`, ...issuesOf(parsed.error)].join("\n"));
   return tool.run(parsed.data);
