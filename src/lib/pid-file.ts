@@ -26,11 +26,17 @@ export function runningServerPid(dataDir: string): number | null {
     return null;
   }
   if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return null;
+  return processAlive(pid) ? pid : null;
+}
+
+/** Whether a process of this pid runs (this one included). */
+export function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);
-    return pid;
+    return true;
   } catch (e) {
-    // EPERM: the process exists but belongs to another account — still a running server.
-    return (e as NodeJS.ErrnoException).code === "EPERM" ? pid : null;
+    // EPERM: the process exists but belongs to another account — it still runs.
+    return (e as NodeJS.ErrnoException).code === "EPERM";
   }
 }

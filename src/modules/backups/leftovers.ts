@@ -4,6 +4,7 @@
 // behind; whoever comes next removes what dead processes left, and never the work of one that runs.
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { processAlive } from "../../lib/pid-file";
 
 /** The prefixes of the staging folders a backup (in DATA_DIR/backups) and a restore (in DATA_DIR) work in. */
 export const BACKUP_STAGING = ".staging";
@@ -19,16 +20,6 @@ export const stagingName = (prefix: string) => new RegExp(`^${prefix.replace(/[.
 /** A private staging folder in `dir`, named for this process (the name `stagingName(prefix)` matches). */
 export function makeStaging(dir: string, prefix: string): string {
   return mkdtempSync(join(dir, `${prefix}-${process.pid}-`));
-}
-
-function processAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /**
