@@ -27,6 +27,10 @@
 //     instead of on a raw kept-alive socket read on the probe's only thread (the default since
 //     round three's ninth stop: on busy cores the probe's own threads took the event loop's core
 //     most often; docs/performance.md "Previews in a thread of their own")
+//   --probe stamped: the socket probe's requests through libc, each also timed to its answer's arrival
+//     at the probe's socket (the kernel's receive stamp, bench/stamped-probe.ts): reports `atSocket`,
+//     the server's part without the probe's own wait for a core (docs/performance.md "The figure,
+//     eighteenth stop")
 //   --clients-anywhere: the load's clients (a process of their own) on every core; by default they
 //     run on the cores the server leaves to background work, as clients elsewhere would not take
 //     the server's own core (docs/performance.md "One core kept for the event loop")
@@ -42,7 +46,7 @@ import { startFakeMessenger } from "../test/support/fake-messenger";
 import { greeterScenario } from "../test/bots/scenario-fixture";
 import { synthetic } from "./codegen-scenarios";
 import { BURN, SETUP, WORST_SQL } from "./worst-sql";
-import { api, arg, BUN, healthProbe, latency, probeArg, onCleanup, raiseTokenIds, ratio, runBench, startBinaryPlatform, until } from "./lib";
+import { api, arg, BUN, healthProbe, latency, stampedHealthProbe, probeArg, onCleanup, raiseTokenIds, ratio, runBench, startBinaryPlatform, until } from "./lib";
 
 const SECONDS = arg("seconds", 24);
 const PREVIEWERS = arg("previewers", 2);
@@ -248,6 +252,10 @@ else await runBench("health-under-load", async () => {
   // Idle and loaded windows alternate (the machine is shared: its other load then falls on both alike).
   const idleSamples: number[] = [];
   const loadedSamples: number[] = [];
+  /** with --probe stamped: the same requests timed to the answer's arrival at the probe's socket */
+  const atSocket = { idle: [] as number[], loaded: [] as number[], unstamped: 0 };
+  const probe = async (): Promise<{ seen: number[]; atSocket?: number[]; unstamped?: number }> =>
+    PROBE === "stamped" ? stampedHealthProbe(p.url, windowMs, everyCore, PROBE_WARMUP_MS) : { seen: await healthProbe(p.url, windowMs, PROBE, everyCore, PROBE_WARMUP_MS) };
   let generates = 0;
   let previews = 0;
   let botBurns = 0;
@@ -292,11 +300,16 @@ else await runBench("health-under-load", async () => {
     const measured = round >= 0;
     const watch = <T>(kind: "idle" | "loaded", window: () => Promise<T>) => (measured ? watched(kind, window) : window());
     await Bun.sleep(SETTLE * 1000);
-    const quiet = await watch("idle", () => healthProbe(p.url, windowMs, PROBE, everyCore, PROBE_WARMUP_MS));
-    const [samples, done, burns] = await watch("loaded", () => Promise.all([healthProbe(p.url, windowMs, PROBE, everyCore, PROBE_WARMUP_MS), load({ ...spec, ms: loadMs }), burnInBot(loadMs)]));
+    const idleProbe = await watch("idle", probe);
+    const [loadedProbe, done, burns] = await watch("loaded", () => Promise.all([probe(), load({ ...spec, ms: loadMs }), burnInBot(loadMs)]));
     if (!measured) continue;
+    const quiet = idleProbe.seen;
+    const samples = loadedProbe.seen;
     idleSamples.push(...quiet);
     loadedSamples.push(...samples);
+    atSocket.idle.push(...(idleProbe.atSocket ?? []));
+    atSocket.loaded.push(...(loadedProbe.atSocket ?? []));
+    atSocket.unstamped += (idleProbe.unstamped ?? 0) + (loadedProbe.unstamped ?? 0);
     perRound.idle.push(latency(quiet).p99Ms);
     perRound.loaded.push(latency(samples).p99Ms);
     generates += done.generates;
@@ -326,6 +339,7 @@ else await runBench("health-under-load", async () => {
     loaded,
     p99Ratio: ratio(loaded.p99Ms, idle.p99Ms),
     p99PerRound: perRound,
+    ...(PROBE === "stamped" ? { atSocket: stampedFigures(atSocket) } : {}),
     generates,
     previews,
     generatesPerSecond: Number((generates / loadedSeconds).toFixed(2)),
@@ -345,6 +359,14 @@ else await runBench("health-under-load", async () => {
     botsRelaunched: launches.filter((l) => l.length !== 1 || l[0]!.status !== "running").length,
   };
 });
+
+/** The server's part: the same probes to their answers' arrival at the probe's socket. */
+function stampedFigures(at: { idle: number[]; loaded: number[]; unstamped: number }) {
+  const idle = latency(at.idle);
+  const loaded = latency(at.loaded);
+  // answers the kernel gave no stamp count as the probe saw them (rare; never shorter)
+  return { idle, loaded, p99Ratio: ratio(loaded.p99Ms, idle.p99Ms), unstamped: at.unstamped };
+}
 
 /** Per kind of window: the event loop heap's collections a second and their pauses (p50, p90, max, ms a second). */
 function gcSummary(whole: string, logs: { idle: string; loaded: string }, lasted: { idle: number; loaded: number }) {

@@ -326,21 +326,38 @@ export async function until<T>(fn: () => T | Promise<T>, what: string, timeoutMs
  * core then weigh less (docs/performance.md "The event loop's long turns, traced").
  */
 /**
- * `--probe fetch|socket` (healthProbe); socket when not given. The fetch probe's own HTTP-client
+ * `--probe fetch|socket|stamped` (healthProbe); socket when not given. The fetch probe's own HTTP-client
  * thread was the first of the threads that took the event loop's core under load (scheduler traces
  * in docs/performance.md): the one-thread socket probe measures the same request with less of itself in it.
  */
-export const probeArg = (): "fetch" | "socket" => (process.argv.includes("--probe") && process.argv[process.argv.indexOf("--probe") + 1] === "fetch" ? "fetch" : "socket");
+export const probeArg = (): "fetch" | "socket" | "stamped" => {
+  const kind = process.argv.includes("--probe") ? process.argv[process.argv.indexOf("--probe") + 1] : undefined;
+  return kind === "fetch" || kind === "stamped" ? kind : "socket";
+};
 
-export async function healthProbe(url: string, ms: number, kind: "fetch" | "socket" = "socket", cpus: Uint8Array | null = null, warmupMs = 0): Promise<number[]> {
+export async function healthProbe(url: string, ms: number, kind: "fetch" | "socket" | "stamped" = "socket", cpus: Uint8Array | null = null, warmupMs = 0): Promise<number[]> {
+  if (kind === "stamped") return (await stampedHealthProbe(url, ms, cpus, warmupMs)).seen;
   const code = kind === "fetch" ? fetchProbe(url, ms, warmupMs) : socketProbe(url, ms, warmupMs);
-  const proc = Bun.spawn([BUN, "-e", code], { stdout: "pipe", stderr: "inherit" });
+  return JSON.parse(await probeProcess([BUN, "-e", code], cpus));
+}
+
+/**
+ * The socket probe's requests, each timed twice: as the probe's process saw the answer (`seen`)
+ * and when the kernel put it on the probe's socket (`atSocket`, bench/stamped-probe.ts): the second
+ * leaves out the probe's own wait for a core, which on a busy machine is the probe's, not the server's.
+ */
+export async function stampedHealthProbe(url: string, ms: number, cpus: Uint8Array | null = null, warmupMs = 0): Promise<{ seen: number[]; atSocket: number[]; unstamped: number }> {
+  return JSON.parse(await probeProcess([BUN, join(import.meta.dir, "stamped-probe.ts"), url, String(ms), String(warmupMs)], cpus));
+}
+
+async function probeProcess(cmd: string[], cpus: Uint8Array | null): Promise<string> {
+  const proc = Bun.spawn(cmd, { stdout: "pipe", stderr: "inherit" });
   // `cpus`: where it runs, whatever cores this process keeps to
   setProcessCpus(proc.pid, cpus);
   onCleanup(() => proc.kill());
   const out = await new Response(proc.stdout).text();
   if ((await proc.exited) !== 0) throw new Error("the health probe failed");
-  return JSON.parse(out);
+  return out;
 }
 
 // \`warmupMs\`: the probe's first requests for that long are not kept. A probe process just started
