@@ -71,6 +71,36 @@ describe("generate and export (rule 6)", () => {
     expect(noBody.body.code).toContain("logging: false");
   });
 
+  test("generate answers gzip to a client that accepts it: the plain answer's bytes, compressed; Vary on both", async () => {
+    s = await team();
+    const id = await newProject(s.t, s.owner, { name: "Shop", data: doc });
+    const plain = await s.t.call("POST", `/api/projects/${id}/generate`, { cookie: s.owner, json: {} });
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(plain.headers.get("vary")?.toLowerCase()).toContain("accept-encoding");
+    expect(plain.headers.get("content-type")).toStartWith("application/json");
+    const cases: [string, boolean][] = [
+      ["gzip, deflate, br", true],
+      ["br;q=1.0, GZIP;q=0.5", true],
+      ["*", true],
+      ["gzip;q=0", false],
+      ["gzip;q=0, *", false],
+      ["*;q=0", false],
+      ["identity", false],
+      ["deflate, br", false],
+      ["", false],
+    ];
+    for (const [acceptEncoding, compressed] of cases) {
+      const r = await s.t.call("POST", `/api/projects/${id}/generate`, { cookie: s.owner, json: {}, headers: { "accept-encoding": acceptEncoding } });
+      expect([acceptEncoding, r.status, r.headers.get("content-encoding")]).toEqual([acceptEncoding, 200, compressed ? "gzip" : null]);
+      expect(r.headers.get("vary")?.toLowerCase()).toContain("accept-encoding");
+      expect(r.headers.get("content-type")).toStartWith("application/json");
+      // the same program from the cache: the same answer, generatedAt included
+      expect(new TextDecoder().decode(compressed ? Bun.gunzipSync(r.bytes) : r.bytes)).toBe(plain.text);
+      if (compressed) expect(r.bytes.byteLength).toBeLessThan(plain.bytes.byteLength);
+    }
+  });
+
   test("generate answers warnings with node, sheet and a stable code; the OpenAPI document describes them", async () => {
     s = await team();
     const node = (id: string, type: string, data: Record<string, unknown> = {}) => ({ id, type, position: { x: 0, y: 0 }, data });

@@ -6,6 +6,7 @@ import { authPlugin } from "../../http/auth";
 import { parsePositiveId } from "../../http/params";
 import { adminIdRemoveSchema, adminIdsSchema, duplicateSchema, generateResponseSchema, generateSchema } from "./model";
 import { ProjectCode } from "./code";
+import { acceptsGzip } from "../../lib/accept-encoding";
 import { memberProjectId } from "./member";
 import { normalizeAdminIds, parseAdminIdToRemove, splitAdminIds } from "./admin-ids";
 
@@ -71,7 +72,7 @@ export const projectExtraRoutes = (ctx: AppContext) => {
       { user: true, body: duplicateSchema },
     )
     .post("/:id/export", ({ actor, params }) => code.export(member(params.id, actor.userId)), { user: true })
-    .post("/:id/generate", async ({ actor, params, body }) => new Response(await code.generateBody(member(params.id, actor.userId), body ?? {})), {
+    .post("/:id/generate", ({ actor, params, body, request }) => code.generateAnswer(member(params.id, actor.userId), body ?? {}, acceptsGzip(request)), {
       user: true,
       body: generateSchema,
       response: { 200: generateResponseSchema },

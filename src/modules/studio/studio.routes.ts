@@ -6,11 +6,12 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { WEB_FILES } from "../../../web/dist/bundle";
 import { studioHeaders } from "./headers";
+import { acceptsGzip } from "../../lib/accept-encoding";
 
 function serveFile(request: Request, url: string, cache: string, extra: Record<string, string> = {}): Response | undefined {
   const entry = WEB_FILES[url];
   if (!entry) return undefined;
-  const gzip = entry.gzip && /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
+  const gzip = entry.gzip && acceptsGzip(request);
   const file = Bun.file(gzip ? entry.gzip! : entry.path);
   const headers: Record<string, string> = {
     "content-type": Bun.file(entry.path).type,

@@ -17,17 +17,17 @@ export interface Job {
   /** how a limit problem names the document; absent for a document already checked */
   label?: string;
   /**
-   * How the program comes back: `bot.code` (text, the default); `json`: `codeJson`, the UTF-8 bytes
-   * of its JSON string (generate's answer); `bytes`: `codeBytes`, its UTF-8 bytes over a
+   * How the program comes back: `bot.code` (text, the default); `answer`: generate's whole answer,
+   * plain and gzip-compressed (answer.ts); `bytes`: `codeBytes`, its UTF-8 bytes over a
    * SharedArrayBuffer (a preview's, handed on without a copy)
    */
   codeAs?: CodeForm;
 }
 
-export type CodeForm = "text" | "json" | "bytes";
+export type CodeForm = "text" | "answer" | "bytes";
 
-/** A program; unless it came as text, `bot.code` is empty and `codeJson` or `codeBytes` holds it. */
-export type Generated = { bot: GeneratedBot; codeJson?: Uint8Array<ArrayBuffer>; codeBytes?: Uint8Array<SharedArrayBuffer> };
+/** A program; unless it came as text, `bot.code` is empty and `answer` or `codeBytes` holds it. */
+export type Generated = { bot: GeneratedBot; answer?: { json: Uint8Array<ArrayBuffer>; gzip: Uint8Array<ArrayBuffer> }; codeBytes?: Uint8Array<SharedArrayBuffer> };
 
 export type Reply = Generated | { issues: Issue[] } | { limit: string } | { unreadable: true } | { failed: string };
 
@@ -39,10 +39,12 @@ const run = workerPool<Job, Reply>({ entry: workerEntry("generator"), idleMs: 30
 
 /**
  * Programs of the last calls that named a `scope` (program-cache.ts): at most 16, 48 MB in all (a
- * 2,000-node scenario's program is about 0.75 MB). A program as JSON counts twice: generate keeps
- * the answer body made from it while it is kept (projects/code.ts).
+ * 2,000-node scenario's program is about 0.75 MB). An answer counts twice: generate keeps the
+ * bodies made from it while it is kept (projects/code.ts).
  */
-const programs = programCache<Reply>({ entries: 16, bytes: 48 * 1024 * 1024 }, (r) => ("bot" in r ? (r.codeJson?.byteLength ?? 0) * 2 + (r.codeBytes?.byteLength ?? 0) + r.bot.code.length * 2 : 0));
+const programs = programCache<Reply>({ entries: 16, bytes: 48 * 1024 * 1024 }, (r) =>
+  "bot" in r ? ((r.answer?.json.byteLength ?? 0) + (r.answer?.gzip.byteLength ?? 0)) * 2 + (r.codeBytes?.byteLength ?? 0) + r.bot.code.length * 2 : 0,
+);
 
 /**
  * Where a program may be kept: a `scope` (see program-cache.ts: who may read every source in it,

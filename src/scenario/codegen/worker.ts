@@ -5,6 +5,7 @@ import { ScenarioError } from "../../errors";
 import { generateBot } from "./index";
 import type { Job, Reply } from "./off-thread";
 import { transferable } from "./transfer";
+import { answerOf } from "./answer";
 import { enterBackground } from "../../lib/priority";
 
 declare const self: Worker;
@@ -31,11 +32,10 @@ function run(job: Job): Reply {
       codeBytes.set(utf8);
       return { bot: { ...bot, code: "" }, codeBytes };
     }
-    if (job.codeAs !== "json") return { bot };
-    // Serialised here, not on the event loop: a large program's JSON escaping took milliseconds there
-    // per answer, which every other request waited for (docs/performance.md).
-    const codeJson = new TextEncoder().encode(JSON.stringify(bot.code));
-    return { bot: { ...bot, code: "" }, codeJson };
+    if (job.codeAs !== "answer") return { bot };
+    // Serialised and compressed here, not on the event loop: a large program's JSON escaping took
+    // milliseconds there per answer, which every other request waited for (docs/performance.md).
+    return { bot: { ...bot, code: "" }, answer: answerOf(bot, Date.now()) };
   } catch (err) {
     if (err instanceof ScenarioError) return { issues: err.issues };
     return { failed: err instanceof Error ? (err.stack ?? err.message) : String(err) };
@@ -44,5 +44,5 @@ function run(job: Job): Reply {
 
 self.onmessage = (e: MessageEvent<Job>) => {
   const reply = run(e.data);
-  self.postMessage(reply, "codeJson" in reply && reply.codeJson ? transferable(reply.codeJson) : []);
+  self.postMessage(reply, "answer" in reply && reply.answer ? [...transferable(reply.answer.json), ...transferable(reply.answer.gzip)] : []);
 };
