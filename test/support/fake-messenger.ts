@@ -69,6 +69,8 @@ export interface FakeMessenger {
   failNext(token: string, method: string, error: { error_code: number; description: string; retry_after?: number }): void;
   /** calls to `method` are carried out and recorded at once but answered `ms` later (0 ends it): a send in flight */
   holdAnswers(token: string, method: string, ms: number): void;
+  /** calls to this chat are carried out and recorded at once but answered only when the returned function is called: a slow answer to one recipient */
+  holdChat(token: string, chatId: number): () => void;
   /** forgets recorded calls and waitForSent positions; chats, queues and webhooks stay */
   clear(token?: string): void;
   webhookOf(token: string): { url: string; secretToken?: string } | null;
@@ -106,6 +108,7 @@ class Fake implements FakeMessenger {
   );
   private failures = new Map<string, ApiError[]>();
   private holds = new Map<string, number>();
+  private chatHolds = new Map<string, Promise<void>>();
 
   constructor(private readonly opts: FakeMessengerOptions) {}
 
@@ -144,6 +147,8 @@ class Fake implements FakeMessenger {
       if (!recorded) this.record(call);
       const hold = this.holds.get(`${token}|${found.name}`);
       if (hold) await Bun.sleep(hold);
+      const chatHold = this.chatHolds.get(`${token}|${String(params.chat_id)}`);
+      if (chatHold) await chatHold;
       return result instanceof Described
         ? json(200, { ok: true, result: result.result, description: result.description })
         : json(200, { ok: true, result });
@@ -309,6 +314,16 @@ class Fake implements FakeMessenger {
   holdAnswers(token: string, method: string, ms: number) {
     if (ms > 0) this.holds.set(`${token}|${method}`, ms);
     else this.holds.delete(`${token}|${method}`);
+  }
+
+  holdChat(token: string, chatId: number): () => void {
+    const key = `${token}|${String(chatId)}`;
+    const { promise, resolve } = Promise.withResolvers<void>();
+    this.chatHolds.set(key, promise);
+    return () => {
+      if (this.chatHolds.get(key) === promise) this.chatHolds.delete(key);
+      resolve();
+    };
   }
 
   failNext(token: string, method: string, error: { error_code: number; description: string; retry_after?: number }) {

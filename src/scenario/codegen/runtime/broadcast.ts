@@ -17,9 +17,17 @@ import { reserveSendTime } from "./pace";
 
 /**
  * Sends per second at most. The messenger allows a bot about 30 messages per second in all; 25
- * leaves room for the bot's other answers while a broadcast runs. Sends go one after another.
+ * leaves room for the bot's other answers while a broadcast runs.
  */
 export const BROADCAST_PER_SECOND = 25;
+/**
+ * A broadcast's sends in flight at most. They start at the pace, in the recipients' order; one
+ * recipient whose chat is busy with a long turn, or whose send the messenger answers late or with
+ * retry_after (waited out by the API's transformer, router.ts), holds one of them, not the others.
+ * Five keep the pace with answers of up to 200 ms, and what reaches the messenger in any one second
+ * is at most the 24 started in it and the 5 in flight before: under its 30 (docs/nodes/messaging.md#broadcast).
+ */
+export const BROADCAST_IN_FLIGHT = 5;
 export const BROADCAST_PROGRESS_EVERY = 100;
 export let broadcasting = false;
 /** When the next send to a recorded user may start (see paceMassSend). */
@@ -217,14 +225,21 @@ export async function deliver(turn: Turn, node: ActionNode, a: BroadcastAction) 
   let sent = 0;
   let failed = 0;
   console.log("broadcast " + node.id + ": " + recipients.length + " recipients, at most " + BROADCAST_PER_SECOND + " per second");
-  for (let i = 0; i < recipients.length; i++) {
+  const inFlight = new Set<Promise<void>>();
+  for (const user of recipients) {
+    // a free place first, then the slot: a send never starts sooner after the previous than the pace says
+    while (inFlight.size >= BROADCAST_IN_FLIGHT) await Promise.race(inFlight);
     await paceMassSend();
-    const user = recipients[i];
-    const ok = await sendOne(turn, user, index!, message);
-    if (ok) sent++;
-    else failed++;
-    if ((i + 1) % BROADCAST_PROGRESS_EVERY === 0) console.log("broadcast " + node.id + ": " + (i + 1) + "/" + recipients.length + ", " + failed + " failed");
+    const send: Promise<void> = sendOne(turn, user, index!, message).then((ok) => {
+      inFlight.delete(send);
+      if (ok) sent++;
+      else failed++;
+      const done = sent + failed;
+      if (done % BROADCAST_PROGRESS_EVERY === 0) console.log("broadcast " + node.id + ": " + done + "/" + recipients.length + ", " + failed + " failed");
+    });
+    inFlight.add(send);
   }
+  await Promise.all(inFlight);
   return { sent, failed, total: recipients.length };
 }
 
