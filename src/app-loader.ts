@@ -19,6 +19,7 @@ const SLICES = [
   () => import("./db/client"), // drizzle and the tables
   () => import("./http/errors"), // Elysia and TypeBox
   () => import("./scenario/model"), // the scenario format's schemas
+  () => import("./lib/shared-render"), // the runtime's renderer and cut, evaluated from its text: the generator's and campaigns'
   () => import("./scenario/codegen"),
   () => import("./modules/projects/service"),
   () => import("./bots/manager"),

@@ -1,8 +1,11 @@
 // The bot runtime's template renderer (runtime/values.ts `render`, with runtime/expr.ts for
 // {=expr}), run by the server for campaign texts: a recipient's `{first_name}` and saved variables
-// read exactly as the bot would render them (docs/campaigns.md#the-message). The server evaluates
-// the very text bots carry (as lib/shared-runtime.ts does for the egress policy); what the texts
-// take from other runtime parts is given here: no environment, no secrets, no scenario tables.
+// read exactly as the bot would render them (docs/campaigns.md#the-message); and its `cut`, which
+// the generator cuts a menu command's description with, so a text cut to a Telegram limit ends the
+// same way, never in half an emoji, whoever cuts it (docs/runtime.md#from-modules-to-the-text-a-bot-loads).
+// The server evaluates the very text bots carry (as lib/shared-runtime.ts does for the egress
+// policy); what the texts take from other runtime parts is given here: no environment, no secrets,
+// no scenario tables.
 // jsep's CommonJS build: its ES build is embedded as text for bots (bots/bot-modules.ts), and the
 // compiled executable cannot hold one file both as text and as a module (docs/runtime.md)
 // @ts-expect-error TS7016: the CommonJS build has no declaration file of its own (its types are jsep's)
@@ -22,9 +25,12 @@ const parseJson = <T>(text: string | null | undefined, fallback: T): T => {
 };
 
 const PARAMS = ["jsep", "parseJson", "tableRows", "SCENARIO_ENV", "SECRET_ENV", "secretValue", "env"] as const;
-const body = `let secretReads = null;\n${new Bun.Transpiler({ loader: "ts" }).transformSync(RUNTIME_RENDER)}\nreturn { render };`;
+const body = `let secretReads = null;\n${new Bun.Transpiler({ loader: "ts" }).transformSync(RUNTIME_RENDER)}\nreturn { render, cut };`;
 const jsep = jsepBuild as typeof Jsep;
-const shared = new Function(...PARAMS, body)(jsep, parseJson, () => undefined, new Set(), new Set(), () => "", {}) as Pick<typeof Values, "render">;
+const shared = new Function(...PARAMS, body)(jsep, parseJson, () => undefined, new Set(), new Set(), () => "", {}) as Pick<typeof Values, "render" | "cut">;
+
+/** The first `max` UTF-16 units of a text, never half of an emoji (runtime/values.ts `cut`). */
+export const { cut } = shared;
 
 export interface RenderUser {
   id: number;

@@ -1,8 +1,11 @@
 // The server renders campaign texts with the bot runtime's own renderer (src/lib/shared-render.ts,
 // docs/campaigns.md#the-message): the recipient's built-ins and saved variables, {=expr}, escaping
-// per format, and no secrets or environment.
+// per format, and no secrets or environment. Its `cut` is the generator's too: a menu command's
+// long description is cut as the bot cuts its texts, never in half an emoji.
 import { expect, test } from "bun:test";
-import { renderFor } from "../../src/lib/shared-render";
+import { cut, renderFor } from "../../src/lib/shared-render";
+import { compileScenario } from "../../src/scenario/codegen/compile";
+import { documentNodesSchema } from "../../src/scenario/model";
 
 const ann = { id: 42, firstName: "Ann <b>", lastName: "Lee", username: "ann" };
 
@@ -22,4 +25,18 @@ test("expressions and escaping for the format", () => {
 test("no secrets, no environment", () => {
   expect(renderFor("[{bot_token}][{PATH}][{HOME}]", ann, {})).toBe("[][][]");
   expect(renderFor("{=constructor}", ann, {})).not.toContain("function");
+});
+
+test("the runtime's cut, which the generator cuts a menu command's description with", () => {
+  const d = (n: number) => "d".repeat(n);
+  expect(cut(d(254) + "😀 more", 255)).toBe(d(254));
+  expect(cut(d(253) + "😀 more", 255)).toBe(d(253) + "😀");
+  expect(cut("short", 255)).toBe("short");
+  const command = (description: string) => ({ id: "c", type: "command_trigger", position: { x: 0, y: 0 }, data: { command: "/about", description, showInMenu: true, autoTransitionTo: "end" } });
+  const end = { id: "end", type: "message", position: { x: 0, y: 0 }, data: { messageText: "x" } };
+  const described = (description: string) =>
+    compileScenario(documentNodesSchema.parse({ version: 2, sheets: [{ id: "s", name: "S", edges: [], nodes: [command(description), end] }] })).compiled.commands[0]!.description;
+  expect(described(d(254) + "😀 more")).toBe(cut(d(254) + "😀 more", 255) + "…");
+  expect(described(d(253) + "😀 more")).toBe(d(253) + "😀…");
+  expect(described(d(256))).toBe(d(256));
 });

@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import { commandTriggerDataSchema, messageDataSchema, textTriggerDataSchema, type DocumentNodes, parseNodeData } from "../model";
 import { commandName } from "../refs";
+import { cut } from "../../lib/shared-render";
 import { CompileContext, TABLE_TYPES, text, type RawNode } from "./compile-context";
 import { compileConvertFile, compileLoop, compileParallel } from "./compile-control";
 import { compileAi } from "./compile-ai";
@@ -85,7 +86,7 @@ function commandDef(name: string, target: string, description: string | undefine
     command: name,
     target,
     // never half of an emoji: Telegram refuses the whole menu for one such description
-    description: desc.length > 256 ? desc.slice(0, 255).replace(/[\ud800-\udbff]$/, "") + "…" : desc,
+    description: desc.length > 256 ? cut(desc, 255) + "…" : desc,
     menu: menu && MENU_NAME.test(name) ? true : undefined,
     adminOnly: adminOnly ? true : undefined,
   };

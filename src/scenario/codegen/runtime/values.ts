@@ -1,5 +1,5 @@
 // Runtime source, part 3: variables, text templates, conditions and assignments.
-// (Part of every generated bot; see types.ts.)
+// (Part of every generated bot; see types.ts. The server runs this very text: src/lib/shared-render.ts.)
 import { tableRows } from "./data";
 import { evalExpr, exprText } from "./expr";
 import { SCENARIO_ENV, SECRET_ENV, secretValue } from "./http";
