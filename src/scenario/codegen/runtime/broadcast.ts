@@ -230,7 +230,12 @@ export async function deliver(turn: Turn, node: ActionNode, a: BroadcastAction) 
     // a free place first, then the slot: a send never starts sooner after the previous than the pace says
     while (inFlight.size >= BROADCAST_IN_FLIGHT) await Promise.race(inFlight);
     await paceMassSend();
-    const send: Promise<void> = sendOne(turn, user, index!, message).then((ok) => {
+    // a send that throws (its chat's state not written) counts as failed: the others go on
+    const tried = sendOne(turn, user, index!, message).catch((err) => {
+      console.error("broadcast: user " + user.id + ": " + describe(err));
+      return false;
+    });
+    const send: Promise<void> = tried.then((ok) => {
       inFlight.delete(send);
       if (ok) sent++;
       else failed++;
