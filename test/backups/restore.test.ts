@@ -3,10 +3,14 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { createGzip } from "node:zlib";
 import { openDatabase, closeDatabase } from "../../src/db/client";
+import { tarStream, type TarEntry } from "../../src/modules/backups/tar";
 
 const main = resolve(import.meta.dir, "../../src/main.ts");
 const roots: string[] = [];
@@ -172,6 +176,12 @@ describe("botloom backup / restore", () => {
       await Bun.Archive.write(path, files, { compress: "gzip" });
       return path;
     }
+    /** An archive written as a backup writes it: the same tar writer, then gzip. */
+    async function written(name: string, entries: TarEntry[]) {
+      const path = join(root, name);
+      await pipeline(Readable.from(tarStream(entries, 0)), createGzip(), createWriteStream(path));
+      return path;
+    }
     const manifest = JSON.stringify({ format: "botloom-backup", formatVersion: 1, botloomVersion: "0", createdAt: "2026-01-01T00:00:00Z", projects: [] });
 
     function botloomDb(name: string, change: (db: Database) => void) {
@@ -205,6 +215,45 @@ describe("botloom backup / restore", () => {
       expectRefused(await archive("no-manifest.tar.gz", { "botloom.db": db }), /not a Botloom backup archive/);
       expectRefused(await archive("escape.tar.gz", { [MANIFEST_NAME]: manifest, "../botloom.db": db }), /not a Botloom backup archive/);
       expect(existsSync(join(root, "botloom.db"))).toBe(false);
+    });
+
+    // The archive streams through restore's own tar reader (src/modules/backups/tar-read.ts): what
+    // libarchive refused or never wrote, it refuses or never writes either.
+    test("an archive whose databases are links, that holds an entry twice, or that is cut short", async () => {
+      const ok = join(root, "plain-ok4.db");
+      writeFileSync(ok, botloomDb("plain-ok4.db", () => {}));
+      // A link in place of each database, pointing at a sound Botloom database: never followed.
+      const linked = join(root, "linked");
+      mkdirSync(join(linked, "projects"), { recursive: true });
+      writeFileSync(join(linked, MANIFEST_NAME), manifest);
+      symlinkSync(ok, join(linked, "botloom.db"));
+      symlinkSync(ok, join(linked, "projects", "5.db"));
+      expect(Bun.spawnSync(["tar", "-czf", join(root, "links.tar.gz"), "-C", linked, MANIFEST_NAME, "botloom.db", "projects/5.db"]).exitCode).toBe(0);
+      expectRefused(join(root, "links.tar.gz"), /no manifest or no botloom\.db/);
+
+      // As the backup writes it, botloom.db twice: the second would have silently replaced the first.
+      const twice = await written("twice.tar.gz", [
+        { name: MANIFEST_NAME, text: manifest },
+        { name: "botloom.db", path: ok, size: statSync(ok).size },
+        { name: "botloom.db", path: ok, size: statSync(ok).size },
+      ]);
+      expectRefused(twice, /botloom\.db is in it twice/);
+
+      // A whole archive (it restores elsewhere), then cut inside botloom.db.
+      const whole = await written("whole.tar.gz", [
+        { name: MANIFEST_NAME, text: manifest },
+        { name: "botloom.db", path: ok, size: statSync(ok).size },
+      ]);
+      const bytes = readFileSync(whole);
+      writeFileSync(join(root, "cut.tar.gz"), bytes.subarray(0, bytes.length - 64));
+      expectRefused(join(root, "cut.tar.gz"), /not a Botloom backup archive \(unexpected end of file\)/);
+      const gunzipped = Bun.gunzipSync(bytes);
+      writeFileSync(join(root, "cut.tar"), gunzipped.subarray(0, 512 + 512 + 4096));
+      expectRefused(join(root, "cut.tar"), /not a Botloom backup archive \(it ends inside an entry\)/);
+      const elsewhere = join(root, "elsewhere");
+      const r = cli(elsewhere, ["restore", whole]);
+      expect(r.err).toBe("");
+      expect(sha(join(elsewhere, "botloom.db"))).toBe(sha(ok));
     });
 
     test("a database from a newer version of Botloom", async () => {

@@ -1,6 +1,6 @@
 // What a backup archive is (docs/cli.md "backup [FILE]"): its entries' names and its manifest.
-// Shared by the backup thread (archive-build.ts) and the server's side (archive.ts, which starts
-// that thread and reads archives for restore), so the thread loads only what it uses.
+// Shared by the backup thread (archive-build.ts), the server's side (archive.ts, which starts that
+// thread) and restore (archive-unpack.ts), so the thread loads only what it uses.
 import { existsSync, readdirSync } from "node:fs";
 
 export const MANIFEST = "manifest.json";

@@ -1,16 +1,16 @@
 // The backup archive: one .tar.gz holding the platform database and every project database, each
 // an online VACUUM INTO copy, plus a manifest that says what the archive is. Written by the backup
-// thread (archive-build.ts), read by restore.
+// thread (archive-build.ts), read by restore (archive-unpack.ts).
 import type { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import { vacuumInto } from "../../db/vacuum-into";
 import { BACKUP_STAGING, makeStaging, partialOf } from "./leftovers";
 import { PRIVATE_DIR_MODE } from "../../lib/file-modes";
 import { backgroundThread } from "../../lib/priority";
 import { serverThread } from "../../lib/server-thread";
 import type { ArchiveJob, FromBackupThread } from "./archive-build";
-import { FORMAT, MANIFEST, PLATFORM_DB, PROJECT_DB_NAME, type Manifest } from "./archive-format";
+import { PLATFORM_DB, type Manifest } from "./archive-format";
 import { VERSION } from "../../version";
 
 /**
@@ -61,40 +61,4 @@ function inBackupThread(job: ArchiveJob): Promise<Manifest> {
   thread.ref();
   thread.post(job);
   return done.promise.finally(() => thread.end());
-}
-
-export interface ArchiveContents {
-  manifest: Manifest | null;
-  platform: Uint8Array;
-  projects: Map<string, Uint8Array>;
-}
-
-/**
- * Reads an archive into memory and keeps only the entries a backup may hold, so a hostile
- * archive (`../` paths, links, unexpected files) can never write outside the restore folder.
- */
-export async function readArchive(bytes: Uint8Array): Promise<ArchiveContents | string> {
-  let entries: Map<string, File>;
-  try {
-    entries = await new Bun.Archive(bytes).files();
-  } catch {
-    return "it is not a Botloom backup archive";
-  }
-  let manifest: Manifest | null = null;
-  let platform: Uint8Array | null = null;
-  const projects = new Map<string, Uint8Array>();
-  for (const [path, file] of entries) {
-    if (path === MANIFEST) {
-      try {
-        const m = JSON.parse(await file.text());
-        if (m && m.format === FORMAT) manifest = m as Manifest;
-      } catch {}
-    } else if (path === PLATFORM_DB) {
-      platform = new Uint8Array(await file.arrayBuffer());
-    } else if (path.startsWith("projects/") && PROJECT_DB_NAME.test(path.slice("projects/".length)) && basename(path) === path.slice("projects/".length)) {
-      projects.set(path.slice("projects/".length), new Uint8Array(await file.arrayBuffer()));
-    }
-  }
-  if (!manifest || !platform) return "it is not a Botloom backup archive (no manifest or no botloom.db)";
-  return { manifest, platform, projects };
 }

@@ -1,13 +1,14 @@
 // `botloom restore FILE`: puts a backup in place of the current databases while the server is
 // stopped. Everything is checked in a staging folder first; the replaced files are kept aside.
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createReadStream, createWriteStream, existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { pipeline } from "node:stream/promises";
 import type { Config } from "../../config";
 import { checkPlatformDatabase, checkProjectDatabase, isSqliteFile } from "../../db/backup";
 import { makePrivate, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../lib/file-modes";
 import { runningServerPid } from "../../lib/pid-file";
 import { tryLockDataDir } from "../../db/instance-lock";
-import { readArchive } from "./archive";
+import { unpackArchive } from "./archive-unpack";
 import { PLATFORM_DB } from "./archive-format";
 import { stampOf } from "./service";
 import { makeStaging, removeDeadLeftovers, RESTORE_STAGING, stagingName } from "./leftovers";
@@ -42,15 +43,13 @@ export async function restoreBackup(config: RestoreConfig, file: string): Promis
     const plainDatabase = isSqliteFile(file);
     const stagedProjects = join(staging, "projects");
     let projects: string[] = [];
+    // Both stream from the file to the staging folder: a restore needs no memory the size of a database.
     if (plainDatabase) {
-      writeFileSync(join(staging, PLATFORM_DB), new Uint8Array(await Bun.file(file).arrayBuffer()), { mode: PRIVATE_FILE_MODE });
+      await pipeline(createReadStream(file), createWriteStream(join(staging, PLATFORM_DB), { flags: "wx", mode: PRIVATE_FILE_MODE }));
     } else {
-      const contents = await readArchive(new Uint8Array(await Bun.file(file).arrayBuffer()));
-      if (typeof contents === "string") throw new RestoreError(`${file} cannot be restored: ${contents}`);
-      writeFileSync(join(staging, PLATFORM_DB), contents.platform, { mode: PRIVATE_FILE_MODE });
-      mkdirSync(stagedProjects, { mode: PRIVATE_DIR_MODE });
-      for (const [name, bytes] of contents.projects) writeFileSync(join(stagedProjects, name), bytes, { mode: PRIVATE_FILE_MODE });
-      projects = [...contents.projects.keys()];
+      const unpacked = await unpackArchive(file, staging);
+      if (typeof unpacked === "string") throw new RestoreError(`${file} cannot be restored: ${unpacked}`);
+      projects = unpacked.projects;
     }
     const platform = checkPlatformDatabase(join(staging, PLATFORM_DB));
     if (!platform.ok) throw new RestoreError(`${file} cannot be restored: ${platform.reason}`);

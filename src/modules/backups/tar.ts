@@ -1,6 +1,6 @@
 // A tar stream written piece by piece (POSIX ustar, with a pax header for what ustar cannot hold: a
 // name longer than its fields, a file of 8 GiB or more), so that an archive of any size passes
-// through a buffer of one chunk. Readers: libarchive (Bun.Archive, which restore uses), GNU tar.
+// through a buffer of one chunk. Readers: restore's own (tar-read.ts), GNU tar, libarchive.
 import { open } from "node:fs/promises";
 
 const BLOCK = 512;
