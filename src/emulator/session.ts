@@ -172,6 +172,9 @@ export class EmulatorSession {
       for (const e of t.list(chatId)) if (e.pinned && !this.dir.pinned(chatId).includes(e.messageId!)) t.pinned(chatId, e.messageId!, false);
     } else if (method === "unpinAllChatMessages") {
       for (const e of t.list(Number(this.dir.chat(p.chat_id).id))) if (e.pinned) t.pinned(e.chatId, e.messageId!, false);
+    } else if (method === "answerPreCheckoutQuery" && ctx.paidInvoice !== undefined) {
+      const [chatId, messageId] = ctx.paidInvoice.split(":").map(Number);
+      t.paid(chatId!, messageId!);
     } else if (method === "sendChatAction") {
       t.typing(Number(this.dir.chat(p.chat_id).id));
     } else if (method === "answerCallbackQuery" && typeof p.text === "string" && p.text) {

@@ -27,7 +27,8 @@ export interface TranscriptEntry {
   mediaGroupId?: string;
   location?: { latitude: number; longitude: number };
   contact?: { phone_number: string; first_name: string };
-  invoice?: { amount: number };
+  /** a bot's invoice in Stars; `paid` once the bot confirmed its checkout (it is paid once) */
+  invoice?: { amount: number; paid: boolean };
   replyMarkup?: Record<string, any>;
   /** the scenario node that produced the message, when the preview runtime named it */
   node?: string;
@@ -92,7 +93,7 @@ export class Transcript {
       ...(m.media_group_id ? { mediaGroupId: String(m.media_group_id) } : {}),
       ...(m.location ? { location: { latitude: m.location.latitude, longitude: m.location.longitude } } : {}),
       ...(m.contact ? { contact: { phone_number: m.contact.phone_number, first_name: m.contact.first_name } } : {}),
-      ...(m.invoice ? { invoice: { amount: m.invoice.total_amount } } : {}),
+      ...(m.invoice ? { invoice: { amount: m.invoice.total_amount, paid: false } } : {}),
       ...(m.reply_markup ? { replyMarkup: m.reply_markup } : params?.reply_markup && from === "bot" ? { replyMarkup: params.reply_markup } : {}),
       ...(node ? { node } : {}),
       ...(m.forward_origin ? { forwarded: true } : {}),
@@ -138,6 +139,15 @@ export class Transcript {
     const e = this.find(chatId, messageId);
     if (!e) return;
     e.pinned = on;
+    this.changed(e);
+  }
+
+  /** The bot confirmed a checkout of this invoice message: the chat shows it paid. */
+  paid(chatId: number, messageId: number) {
+    const e = this.find(chatId, messageId);
+    if (!e?.invoice || e.invoice.paid) return;
+    // a new object: copies listed before keep what they said
+    e.invoice = { ...e.invoice, paid: true };
     this.changed(e);
   }
 

@@ -11,6 +11,8 @@ export interface CallContext {
   signal: AbortSignal;
   /** set by handlers so the recorded call names the message it produced or touched */
   messageId?: number;
+  /** set by answerPreCheckoutQuery when its "ok" paid an invoice message: its "<chat id>:<message id>" */
+  paidInvoice?: string;
 }
 
 export type Handler = (c: CallContext) => unknown;

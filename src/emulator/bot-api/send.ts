@@ -228,7 +228,10 @@ const answerPreCheckoutQuery: Handler = (c) => {
   if (c.params.ok === true) {
     const charge = `stxEmulated${c.params.pre_checkout_query_id}`;
     c.state.charges.set(charge, open.from.id);
-    if (open.invoiceKey !== undefined) c.state.paidInvoices.add(open.invoiceKey);
+    if (open.invoiceKey !== undefined) {
+      c.state.paidInvoices.add(open.invoiceKey);
+      c.paidInvoice = open.invoiceKey;
+    }
     const successful_payment = { currency: "XTR", total_amount: open.amount, invoice_payload: open.payload, telegram_payment_charge_id: charge, provider_payment_charge_id: "" };
     const message = { message_id: c.state.nextMessageId(open.chat.id), from: open.from, chat: open.chat, date: nowSeconds(), successful_payment };
     c.state.store(message);

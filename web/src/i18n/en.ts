@@ -146,6 +146,7 @@ export const en = {
     react: "React with {{emoji}}", moreReactions: "More reactions", joinRequest: "Ask to join the group", joinGroup: "Join the group",
     leaveGroup: "Leave the group", promote: "Become a group admin",
     pay: "Pay {{amount}} ⭐",
+    paid: "✓ Paid {{amount}} ⭐",
     demoPoll: "A poll from the preview",
     copies: "Copies “{{text}}”",
     miniApp: { title: "Mini App", newTab: "New tab", close: "Close", notHttps: "Telegram opens Mini Apps over https only.", data: "Data the Mini App sends back", send: "Send data" },

@@ -147,6 +147,7 @@ export const ru: Strings = {
     react: "Поставить {{emoji}}", moreReactions: "Другие реакции", joinRequest: "Заявка в группу", joinGroup: "Вступить в группу",
     leaveGroup: "Выйти из группы", promote: "Стать админом группы",
     pay: "Оплатить {{amount}} ⭐",
+    paid: "✓ Оплачено {{amount}} ⭐",
     demoPoll: "Опрос из предпросмотра",
     copies: "Копирует «{{text}}»",
     miniApp: { title: "Mini App", newTab: "Новая вкладка", close: "Закрыть", notHttps: "Telegram открывает Mini App только по https.", data: "Данные, которые Mini App отправит боту", send: "Отправить данные" },

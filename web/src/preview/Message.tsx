@@ -97,7 +97,12 @@ export function Message({ entry, sessionId, highlighted, onPress, onMiniApp, onR
       {!entry.deleted && entry.invoice && onPay && entry.messageId !== undefined && (
         <div className="pv-inline">
           <div className="pv-row">
-            <button type="button" className="btn pv-key pv-key-primary" onClick={() => onPay(entry.messageId!)}>{t("preview.pay", { amount: entry.invoice.amount })}</button>
+            {/* a paid invoice is paid once (the emulator refuses a second Pay): it says so instead */}
+            {entry.invoice.paid ? (
+              <span className="pv-key pv-paid">{t("preview.paid", { amount: entry.invoice.amount })}</span>
+            ) : (
+              <button type="button" className="btn pv-key pv-key-primary" onClick={() => onPay(entry.messageId!)}>{t("preview.pay", { amount: entry.invoice.amount })}</button>
+            )}
           </div>
         </div>
       )}
