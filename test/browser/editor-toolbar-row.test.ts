@@ -2,6 +2,8 @@
 // row with the commit message and Save (the Russian toolbar put Save on a second row at 1440), no
 // button's words break over two lines, and where the window is too narrow for one row (Russian at
 // 1024) the toolbar wraps between its groups, never inside one: Save stays beside its message.
+// At 1440 the save options (autosave, restart bots) and the save status stay on Save's row too,
+// whatever the status says (in Russian "restart bots on save" and the status went to a second row).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { haveChromium, warnIfNoChromium } from "../support/browser";
 import { TOOLBAR } from "../../web/src/editor/actions";
@@ -37,6 +39,40 @@ describe.skipIf(!haveChromium)("editor: the toolbar's buttons keep to one row", 
     });
     expect(over).toEqual([]);
   }, 45_000);
+
+  for (const lang of ["ru", "en"] as const)
+    test(`${lang.toUpperCase()} at 1440: autosave, restart bots and the save status on Save's row, saved and unsaved`, async () => {
+      const { page } = env.b;
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.evaluate((l) => localStorage.setItem("botloom.lang", l), lang);
+      await openEditor(page, env.base, projectId);
+      const toolbar = page.getByRole("toolbar");
+      await toolbar.getByRole("button", { name: lang === "ru" ? "Сохранить" : "Save", exact: true }).waitFor();
+      const offRow = () =>
+        toolbar.evaluate((tb) => {
+          const save = tb.querySelector("[data-action=save]")!.getBoundingClientRect();
+          return [...tb.querySelectorAll(".ed-check, [role=status]")]
+            .map((e) => ({ name: e.textContent!.trim(), r: e.getBoundingClientRect() }))
+            .filter(({ r }) => (r.top + r.bottom) / 2 < save.top || (r.top + r.bottom) / 2 > save.bottom || r.left < save.right)
+            .map(({ name }) => name);
+        });
+      const labels = lang === "ru" ? { autosave: "Автосохранение", restart: "Перезапускать ботов", unsaved: "Не сохранено" } : { autosave: "Autosave", restart: "Restart bots on save", unsaved: "Unsaved changes" };
+      await toolbar.getByLabel(labels.autosave).waitFor();
+      await toolbar.getByLabel(labels.restart).waitFor();
+      await page.screenshot({ path: `/tmp/editor-shots/toolbar-${lang}-1440-saved.png`, clip: { x: 0, y: 150, width: 1440, height: 130 } });
+      expect(await offRow()).toEqual([]);
+      // an edit: the status says so, still on the row
+      await page.locator('.ed-palette-item[data-type="message"]').click();
+      await page.getByTestId("save-status").filter({ hasText: labels.unsaved }).waitFor();
+      await page.screenshot({ path: `/tmp/editor-shots/toolbar-${lang}-1440-unsaved.png`, clip: { x: 0, y: 150, width: 1440, height: 130 } });
+      expect(await offRow()).toEqual([]);
+      // the restart option's short words are explained on hover
+      expect(await toolbar.locator("label", { has: page.getByLabel(labels.restart) }).getAttribute("title")).toMatch(/running bots|запущенные боты/);
+      // undone, the sheet is as saved again for the tests after this one
+      await page.keyboard.press("Control+z");
+      await page.getByTestId("save-status").filter({ hasText: lang === "ru" ? "Сохранено" : "Saved" }).waitFor();
+      expect(env.b.errors).toEqual([]);
+    }, 45_000);
 
   for (const lang of ["ru", "en"] as const)
     for (const [width, oneRow] of [[1440, true], [1280, true], [1024, lang === "en"]] as const) {

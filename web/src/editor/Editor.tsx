@@ -202,10 +202,11 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
           before={{ save: <input className="ed-commit" aria-label={t("editor.save.message")} placeholder={t("editor.save.message")} value={message} onChange={(e) => setMessage(e.target.value)} /> }}
           after={{
             save: (
-              <>
+              // one above the other: side by side they took the row's room from the status (docs/editor.md "Screen")
+              <span className="ed-save-opts">
                 <label className="ed-check small"><input type="checkbox" checked={s.autosave} onChange={(e) => s.setAutosave(e.target.checked)} /> {t("editor.save.autosave")}</label>
-                <label className="ed-check small"><input type="checkbox" checked={s.restart} onChange={(e) => s.setRestart(e.target.checked)} /> {t("editor.save.restart")}</label>
-              </>
+                <label className="ed-check small" title={t("editor.save.restartHint")}><input type="checkbox" checked={s.restart} onChange={(e) => s.setRestart(e.target.checked)} /> {t("editor.save.restart")}</label>
+              </span>
             ),
           }}
         />

@@ -50,7 +50,7 @@ const en = {
   styles: { none: "App colour", primary: "Blue", success: "Green", danger: "Red" },
   sheets: { title: "Sheets", add: "Add sheet", rename: "Rename", duplicate: "Duplicate", delete: "Delete sheet", left: "Move left", right: "Move right", newName: "Sheet {{n}}", confirmDelete: "Delete sheet “{{name}}” and its nodes?" },
   search: { title: "Search", placeholder: "Node text, id or type", none: "Nothing found" },
-  save: { save: "Save", message: "Commit message", autosave: "Autosave", restart: "Restart bots on save", saving: "Saving…", saved: "Saved", unsaved: "Unsaved changes", failed: "Save failed", leave: "This scenario has unsaved changes. Leave and lose them?", named: "Saved in the editor" },
+  save: { save: "Save", message: "Commit message", autosave: "Autosave", restart: "Restart bots on save", restartHint: "On each save, the project's running bots restart on the new scenario", saving: "Saving…", saved: "Saved", unsaved: "Unsaved changes", failed: "Save failed", leave: "This scenario has unsaved changes. Leave and lose them?", named: "Saved in the editor" },
   conflict: { title: "Someone else saved this project", text: "Another copy was saved at {{at}} while you were editing.", counts: "Yours: {{mine}} nodes · theirs: {{theirs}} nodes", editedMine: "Edited by you (lost if you load theirs)", editedTheirs: "Edited by them (lost if you keep yours)", editedBoth: "Edited by both, differently", keepMine: "Keep mine (overwrite)", loadTheirs: "Load theirs (drop mine)" },
   remote: { text: "This project was changed elsewhere.", dirty: "Reloading drops your unsaved changes.", reload: "Reload", dismiss: "Ignore" },
   hook: {
@@ -151,7 +151,7 @@ const ru: Shape<typeof en> = {
   styles: { none: "Цвет приложения", primary: "Синий", success: "Зелёный", danger: "Красный" },
   sheets: { title: "Листы", add: "Добавить лист", rename: "Переименовать", duplicate: "Дублировать", delete: "Удалить лист", left: "Левее", right: "Правее", newName: "Лист {{n}}", confirmDelete: "Удалить лист «{{name}}» вместе с узлами?" },
   search: { title: "Поиск", placeholder: "Текст, id или тип узла", none: "Ничего не найдено" },
-  save: { save: "Сохранить", message: "Описание изменений", autosave: "Автосохранение", restart: "Перезапускать ботов при сохранении", saving: "Сохранение…", saved: "Сохранено", unsaved: "Есть несохранённые изменения", failed: "Не удалось сохранить", leave: "В сценарии есть несохранённые изменения. Уйти и потерять их?", named: "Сохранено в редакторе" },
+  save: { save: "Сохранить", message: "Описание изменений", autosave: "Автосохранение", restart: "Перезапускать ботов", restartHint: "При каждом сохранении запущенные боты проекта перезапускаются с новым сценарием", saving: "Сохранение…", saved: "Сохранено", unsaved: "Не сохранено", failed: "Не удалось сохранить", leave: "В сценарии есть несохранённые изменения. Уйти и потерять их?", named: "Сохранено в редакторе" },
   conflict: { title: "Проект сохранил кто-то другой", text: "Пока вы редактировали, в {{at}} была сохранена другая копия.", counts: "У вас: {{mine}} узлов · у них: {{theirs}} узлов", editedMine: "Изменено вами (пропадёт, если загрузить их копию)", editedTheirs: "Изменено ими (пропадёт, если оставить ваше)", editedBoth: "Изменено обеими сторонами по-разному", keepMine: "Оставить моё (перезаписать)", loadTheirs: "Загрузить их (моё удалить)" },
   remote: { text: "Проект изменён в другом месте.", dirty: "Перезагрузка сбросит ваши несохранённые изменения.", reload: "Перезагрузить", dismiss: "Не сейчас" },
   hook: {
