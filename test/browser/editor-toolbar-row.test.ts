@@ -4,8 +4,10 @@
 // 1024) the toolbar wraps between its groups, never inside one: Save stays beside its message.
 // At 1440 the save options (autosave, restart bots) and the save status stay on Save's row too,
 // whatever the status says (in Russian "restart bots on save" and the status went to a second row).
+// From 1100 px down the commit message and Save take a row of their own, the message wide enough
+// for a sentence (it was 8rem, its own placeholder cut), and nothing runs off the page down to a phone.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { haveChromium, warnIfNoChromium } from "../support/browser";
+import { haveChromium, placeholderFits, warnIfNoChromium } from "../support/browser";
 import { TOOLBAR } from "../../web/src/editor/actions";
 import { editorEnv, newProject, openEditor, type EditorEnv } from "./editor-support";
 
@@ -38,6 +40,8 @@ describe.skipIf(!haveChromium)("editor: the toolbar's buttons keep to one row", 
       return out;
     });
     expect(over).toEqual([]);
+    // nothing of the toolbar runs off the page (it scrolls sideways within itself)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
   }, 45_000);
 
   for (const lang of ["ru", "en"] as const)
@@ -75,7 +79,30 @@ describe.skipIf(!haveChromium)("editor: the toolbar's buttons keep to one row", 
     }, 45_000);
 
   for (const lang of ["ru", "en"] as const)
-    for (const [width, oneRow] of [[1440, true], [1280, true], [1024, lang === "en"]] as const) {
+    test(`${lang.toUpperCase()} at 1024 and 800: the commit message shows its placeholder and a whole sentence typed in it, within the page`, async () => {
+      const { page } = env.b;
+      await page.evaluate((l) => localStorage.setItem("botloom.lang", l), lang);
+      const sentence = lang === "ru" ? "Добавил приветствие и шаг оплаты" : "Added the welcome and the payment step";
+      for (const width of [1024, 800]) {
+        await page.setViewportSize({ width, height: 900 });
+        await openEditor(page, env.base, projectId);
+        const message = page.getByRole("toolbar").getByLabel(lang === "ru" ? "Описание изменений" : "Commit message");
+        expect(await placeholderFits(message)).toBe(true);
+        await message.fill(sentence);
+        await page.screenshot({ path: `/tmp/editor-shots/toolbar-${lang}-${width}-message.png`, clip: { x: 0, y: 150, width, height: 130 } });
+        const fit = await message.evaluate((el: HTMLInputElement) => {
+          const r = el.getBoundingClientRect();
+          const tb = el.closest("[role=toolbar]")!.getBoundingClientRect();
+          return { cut: el.scrollWidth > el.clientWidth, inToolbar: r.left >= tb.left && r.right <= tb.right, pageWider: document.documentElement.scrollWidth > innerWidth };
+        });
+        expect({ width, ...fit }).toEqual({ width, cut: false, inToolbar: true, pageWider: false });
+        await message.fill("");
+      }
+      expect(env.b.errors).toEqual([]);
+    }, 45_000);
+
+  for (const lang of ["ru", "en"] as const)
+    for (const [width, oneRow] of [[1440, true], [1280, true], [1024, false]] as const) {
       test(`${lang.toUpperCase()} at ${width}: ${oneRow ? "every button, the message and Save on one row" : "wraps between groups only"}; no button's words break`, async () => {
         const { page } = env.b;
         await page.setViewportSize({ width, height: 900 });
