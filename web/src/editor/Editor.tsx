@@ -26,6 +26,7 @@ import { useEditor, EditorStore } from "./store";
 import { useSave, type ProjectRecord } from "./useSave";
 import { GRID } from "./Canvas";
 import { useLeaveGuard } from "../leave-guard";
+import { visibleRegion } from "./viewport";
 import { editorWarnings } from "./warnings";
 
 const typing = (t: EventTarget | null) => t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
@@ -87,11 +88,11 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
   }, [shown]);
 
   // A new node goes next to where it comes from (the node it follows, the one selected, the edge
-  // it is inserted on), else into the middle of the view; the canvas then moves it off any node it
-  // covers and brings it into view.
+  // it is inserted on), else into the middle of the part of the view no panel covers; the canvas
+  // then moves it off any node it covers and brings it into view, clear of the panels.
   const addAt = useCallback(
     (type: string, screen: { x: number; y: number } | null, from?: { source: string; handle: string }, before?: string) => {
-      const rect = document.querySelector(".ed-canvas")?.getBoundingClientRect();
+      const free = visibleRegion();
       const sheetNodes = store.sheet.nodes;
       const anchorId = from?.source ?? (!screen && store.state.selected.length === 1 ? store.state.selected[0] : undefined);
       const src = anchorId ? sheetNodes.find((n) => n.id === anchorId) : undefined;
@@ -101,7 +102,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
       else if (src?.position && !screen) at = { x: src.position.x + sizeOf(store.sizes, src.id).w + 80, y: src.position.y };
       else if (screen) at = flow.screenToFlowPosition(screen);
       else {
-        const c = flow.screenToFlowPosition({ x: (rect?.left ?? 0) + (rect?.width ?? 600) / 2, y: (rect?.top ?? 0) + (rect?.height ?? 400) / 2 });
+        const c = flow.screenToFlowPosition({ x: free ? (free.left + free.right) / 2 : 300, y: free ? (free.top + free.bottom) / 2 : 200 });
         at = { x: c.x - CARD.width / 2, y: c.y - CARD.height / 2 };
       }
       const node = makeNode(type, { x: Math.round(at.x / GRID) * GRID, y: Math.round(at.y / GRID) * GRID }, newNodeWords(i18n.language));

@@ -13,23 +13,66 @@ export function canvasAspect(): number | undefined {
   return r && r.height > 0 ? r.width / r.height : undefined;
 }
 
+/** A rectangle in canvas-local pixels (left, top, right, bottom). */
+interface Rect {
+  l: number;
+  t: number;
+  r: number;
+  b: number;
+}
+
 /**
- * The part of the canvas not covered by the floating panels (screen pixels): the palette, the
- * properties, and the warnings box over the top middle (a node under it shows no header to click).
+ * The parts floating over the canvas, one list: the palette, the properties, the warnings box over
+ * the top middle (a node under it shows no header to click), the minimap and the zoom buttons. The
+ * first view of a sheet, the view that follows a new or selected node and where a palette click puts
+ * its node all keep clear of them (docs/editor.md "Layout").
  */
-export function visibleRegion(): { left: number; top: number; right: number; bottom: number } | null {
+const PANELS = [".ed-palette", ".ed-props-dock", ".ed-warnbox", ".react-flow__minimap", ".react-flow__controls"].map((p) => `.ed-center ${p}`).join(", ");
+
+/** The canvas on the screen and the panels over it, canvas-local. */
+function canvasCover(): { el: DOMRect; panels: Rect[] } | null {
   const el = document.querySelector(".ed-canvas")?.getBoundingClientRect();
   if (!el || el.width === 0) return null;
-  const v = { left: el.left, top: el.top, right: el.right, bottom: el.bottom };
-  for (const o of document.querySelectorAll(".ed-center .ed-palette, .ed-center .ed-props-dock, .ed-center .ed-warnbox")) {
-    const r = o.getBoundingClientRect();
-    if (r.width === 0) continue;
-    if (r.width < el.width / 2 && r.left - el.left < 24) v.left = Math.max(v.left, r.right);
-    else if (r.width < el.width / 2 && el.right - r.right < 24) v.right = Math.min(v.right, r.left);
-    else if (r.top > el.top + el.height / 3) v.bottom = Math.min(v.bottom, r.top);
-    else if (r.bottom < el.top + el.height / 2) v.top = Math.max(v.top, r.bottom);
-  }
-  return v;
+  const panels = [...document.querySelectorAll(PANELS)]
+    .map((e) => e.getBoundingClientRect())
+    .filter((r) => r.width > 0)
+    .map((r) => ({ l: r.left - el.left, t: r.top - el.top, r: r.right - el.left, b: r.bottom - el.top }));
+  return { el, panels };
+}
+
+const underPanel = (panels: Rect[], a: Rect) => panels.some((p) => a.l < p.r && p.l < a.r && a.t < p.b && p.t < a.b);
+
+/** Whether the canvas shows the rectangle whole: inside its edges and under no panel. */
+const showsWhole = (el: DOMRect, panels: Rect[], a: Rect) => a.l >= 0 && a.t >= 0 && a.r <= el.width && a.b <= el.height && !underPanel(panels, a);
+
+/**
+ * The largest rectangle of the canvas no panel covers (canvas-local). Each side of such a rectangle
+ * is the canvas's edge or a panel's, so those are the only candidates.
+ */
+function freeRect(el: DOMRect, panels: Rect[]): Rect {
+  const ls = [0, ...panels.map((p) => p.r)].filter((x) => x >= 0 && x < el.width);
+  const rs = [el.width, ...panels.map((p) => p.l)].filter((x) => x > 0 && x <= el.width);
+  const ts = [0, ...panels.map((p) => p.b)].filter((y) => y >= 0 && y < el.height);
+  const bs = [el.height, ...panels.map((p) => p.t)].filter((y) => y > 0 && y <= el.height);
+  let best: Rect = { l: 0, t: 0, r: el.width, b: el.height };
+  let area = -1;
+  for (const l of ls)
+    for (const r of rs)
+      for (const t of ts)
+        for (const b of bs) {
+          const c = { l, t, r, b };
+          if (r > l && b > t && (r - l) * (b - t) > area && !underPanel(panels, c)) [best, area] = [c, (r - l) * (b - t)];
+        }
+  return best;
+}
+
+/** The largest part of the canvas the floating panels leave free, in screen pixels. */
+export function visibleRegion(): { left: number; top: number; right: number; bottom: number } | null {
+  const cover = canvasCover();
+  if (!cover) return null;
+  const { el, panels } = cover;
+  const f = freeRect(el, panels);
+  return { left: el.left + f.l, top: el.top + f.t, right: el.left + f.r, bottom: el.top + f.b };
 }
 
 /**
@@ -41,14 +84,15 @@ export function visibleRegion(): { left: number; top: number; right: number; bot
  */
 export async function fitReadable(flow: ReactFlowInstance, store: EditorStore, duration = 0): Promise<void> {
   const nodes = store.sheet.nodes;
-  const el = document.querySelector(".ed-canvas")?.getBoundingClientRect();
-  const v = visibleRegion();
-  if (!nodes.length || !el || !v) return;
+  const cover = canvasCover();
+  if (!nodes.length || !cover) return;
+  const { el, panels } = cover;
+  const f = freeRect(el, panels);
   const boxes = boxesOf(nodes, store.sizes);
   const { minX, minY, maxX, maxY } = boundsOf(boxes);
   const pad = 32;
   // the region in canvas-local pixels
-  const L = v.left - el.left + pad, T = v.top - el.top + pad, W = Math.max(100, v.right - v.left - 2 * pad), H = Math.max(100, v.bottom - v.top - 2 * pad);
+  const L = f.l + pad, T = f.t + pad, W = Math.max(100, f.r - f.l - 2 * pad), H = Math.max(100, f.b - f.t - 2 * pad);
   const zoom = Math.min(1.2, W / (maxX - minX || 1), H / (maxY - minY || 1));
   if (zoom >= READABLE_ZOOM) {
     await flow.setViewport({ zoom, x: L + (W - (maxX - minX) * zoom) / 2 - minX * zoom, y: T + (H - (maxY - minY) * zoom) / 2 - minY * zoom }, { duration });
@@ -57,11 +101,6 @@ export async function fitReadable(flow: ReactFlowInstance, store: EditorStore, d
   const z = READABLE_ZOOM;
   const start = nodes.find((n) => /trigger$|^start$|^command$/.test(n.type));
   const s = start ? boxes.find((b) => b.id === start.id) : undefined;
-  // the panels over the canvas, canvas-local
-  const panels = [...document.querySelectorAll(".ed-center .ed-palette, .ed-center .ed-props-dock, .ed-center .ed-warnbox, .ed-center .react-flow__minimap, .ed-center .react-flow__controls")]
-    .map((e) => e.getBoundingClientRect())
-    .filter((r) => r.width > 0)
-    .map((r) => ({ l: r.left - el.left, t: r.top - el.top, r: r.right - el.left, b: r.bottom - el.top }));
   /**
    * Nodes hidden by the view at (x, y): under a panel, cut by the canvas's left or top edge, or left
    * of the canvas (a sheet reads from the left: what lies right or below is panned to, and what
@@ -72,11 +111,11 @@ export async function fitReadable(flow: ReactFlowInstance, store: EditorStore, d
     for (const b of only ? [only] : boxes) {
       const l = x + b.x * z, t = y + b.y * z, r = l + b.w * z, bt = t + b.h * z;
       if (bt <= 0 || l >= el.width || t >= el.height) continue;
-      if (l < 0 || t < 0 || panels.some((p) => l < p.r && p.l < r && t < p.b && p.t < bt)) n++;
+      if (l < 0 || t < 0 || underPanel(panels, { l, t, r, b: bt })) n++;
     }
     return n;
   };
-  const shows = (x: number, y: number, b: Box) => x + b.x * z >= 0 && y + b.y * z >= 0 && x + (b.x + b.w) * z <= el.width && y + (b.y + b.h) * z <= el.height && hidden(x, y, b) === 0;
+  const shows = (x: number, y: number, b: Box) => showsWhole(el, panels, { l: x + b.x * z, t: y + b.y * z, r: x + (b.x + b.w) * z, b: y + (b.y + b.h) * z });
   const xs = [...new Set([minX, ...boxes.map((b) => b.x)])].map((left) => L - left * z);
   const ys = [...new Set([minY, ...boxes.map((b) => b.y)])].map((top) => T - top * z);
   if (s) ys.push(Math.min(T - minY * z, T + H / 2 - (s.y + s.h / 2) * z));
@@ -99,36 +138,53 @@ function boundsOf(boxes: Box[]) {
   };
 }
 
-/** Pans (at the same zoom, or `zoom`) so that the boxes are in view, when they are not already (or always). */
-export function reveal(flow: ReactFlowInstance, boxes: Box[], zoom?: number, always = false) {
-  const el = visibleRegion();
-  if (!boxes.length || !el) return;
+/** The boxes' bounds on the screen at the current view, canvas-local. */
+function onScreen(flow: ReactFlowInstance, el: DOMRect, boxes: Box[]): Rect {
   const { minX, minY, maxX, maxY } = boundsOf(boxes);
   const a = flow.flowToScreenPosition({ x: minX, y: minY });
   const b = flow.flowToScreenPosition({ x: maxX, y: maxY });
-  if (!always && a.x >= el.left && a.y >= el.top && b.x <= el.right && b.y <= el.bottom) return;
-  // centre them in the visible region: shift the centre by the region's offset in the canvas
-  const c = document.querySelector(".ed-canvas")!.getBoundingClientRect();
-  const z = zoom ?? flow.getZoom();
-  const dx = ((el.left + el.right) / 2 - (c.left + c.right) / 2) / z;
-  const dy = ((el.top + el.bottom) / 2 - (c.top + c.bottom) / 2) / z;
+  return { l: a.x - el.left, t: a.y - el.top, r: b.x - el.left, b: b.y - el.top };
+}
+
+/**
+ * Shows the boxes whole, clear of the panels, when they are not already (or always): centred in the
+ * free part of the canvas at the same zoom (or `zoom`); where that part is too small for them there,
+ * zoomed out until they fit, but not below READABLE_ZOOM (beside the preview at 1024 px a node at
+ * 100 % is wider than the room between the palette and the properties).
+ */
+export function reveal(flow: ReactFlowInstance, boxes: Box[], zoom?: number, always = false) {
+  const cover = canvasCover();
+  if (!boxes.length || !cover) return;
+  const { el, panels } = cover;
+  const f = freeRect(el, panels);
+  const { minX, minY, maxX, maxY } = boundsOf(boxes);
+  const wanted = zoom ?? flow.getZoom();
+  if (!always && wanted === flow.getZoom() && showsWhole(el, panels, onScreen(flow, el, boxes))) return;
+  const margin = 8;
+  const fits = Math.min((f.r - f.l - 2 * margin) / (maxX - minX || 1), (f.b - f.t - 2 * margin) / (maxY - minY || 1));
+  const z = fits < wanted ? Math.max(fits, Math.min(wanted, READABLE_ZOOM)) : wanted;
+  // centre them in the free part: the view's centre is the canvas's, shifted by the part's offset
+  const dx = ((f.l + f.r) / 2 - el.width / 2) / z;
+  const dy = ((f.t + f.b) / 2 - el.height / 2) / z;
   void flow.setCenter((minX + maxX) / 2 - dx, (minY + maxY) / 2 - dy, { zoom: z, duration: always ? 0 : 200 });
 }
 
 /**
- * Pans as little as it takes to bring the boxes inside the visible region with a margin: a node
- * dropped by hand stays where it was let go among the others, but not under the properties panel
- * that opens for it (its drop point may be where the panel then appears).
+ * Pans as little as it takes to bring the boxes clear of the panels with a margin, when a panel or
+ * the canvas's edge hides them: a node dropped by hand stays where it was let go among the others,
+ * but not under the properties panel that opens for it (its drop point may be where the panel then
+ * appears).
  */
 export function nudgeIntoView(flow: ReactFlowInstance, boxes: Box[], margin = 16) {
-  const el = visibleRegion();
-  if (!boxes.length || !el) return;
-  const { minX, minY, maxX, maxY } = boundsOf(boxes);
-  const a = flow.flowToScreenPosition({ x: minX, y: minY });
-  const b = flow.flowToScreenPosition({ x: maxX, y: maxY });
+  const cover = canvasCover();
+  if (!boxes.length || !cover) return;
+  const { el, panels } = cover;
+  const a = onScreen(flow, el, boxes);
+  if (showsWhole(el, panels, a)) return;
+  const f = freeRect(el, panels);
   const shift = (lo: number, hi: number, from: number, to: number) => (hi > to - margin ? to - margin - hi : 0) || (lo < from + margin ? from + margin - lo : 0);
-  const dx = shift(a.x, b.x, el.left, el.right);
-  const dy = shift(a.y, b.y, el.top, el.bottom);
+  const dx = shift(a.l, a.r, f.l, f.r);
+  const dy = shift(a.t, a.b, f.t, f.b);
   if (!dx && !dy) return;
   const v = flow.getViewport();
   void flow.setViewport({ ...v, x: v.x + dx, y: v.y + dy }, { duration: 200 });
