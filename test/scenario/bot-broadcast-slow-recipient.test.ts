@@ -6,25 +6,20 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
 import { until } from "../support/process";
+import { heldService } from "./held-service";
 import { Chat, doc, node, removeDir, startBot, tmpDir, type BotProcess } from "./harness";
 
 let fake: FakeMessenger;
 let b: BotProcess;
 const dir = tmpDir("scenario-broadcast-slow-");
+const api = heldService();
 /** requests the test's server holds until released */
-const held: (() => void)[] = [];
-const api = Bun.serve({
-  hostname: "127.0.0.1",
-  port: 0,
-  fetch: () => new Promise<Response>((resolve) => held.push(() => resolve(Response.json({ ok: true })))),
-});
+const held = api.held;
 
 const scenario = doc(
   node("cmd-start", "command_trigger", { command: "/start", autoTransitionTo: "hello" }),
   node("hello", "message", { messageText: "hello" }),
-  node("cmd-slow", "command_trigger", { command: "/slow", autoTransitionTo: "call" }),
-  node("call", "http_request", { httpRequestUrl: `http://127.0.0.1:${api.port}/slow`, httpRequestTimeout: 60, httpRequestResponseVariable: "r", autoTransitionTo: "done" }),
-  node("done", "message", { messageText: "slow done" }),
+  ...api.slowCommand(),
   node("cmd-news", "command_trigger", { command: "/news", autoTransitionTo: "send-news" }),
   node("send-news", "broadcast", { broadcastTargetNode: "news", successMessage: "Sent {sent} of {total}" }),
   node("news", "message", { messageText: "News" }),
@@ -46,10 +41,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const release of held.splice(0)) release();
+  api.releaseAll();
   await b?.stop();
   await fake?.stop();
-  api.stop(true);
+  api.stop();
   removeDir(dir);
 });
 

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
 import { until } from "../support/process";
+import { heldService } from "./held-service";
 import { doc, node, removeDir, startBot, tmpDir, type BotProcess } from "./harness";
 
 /** runtime/router.ts TURNS_AHEAD: updates the bot runs unfinished before it waits (docs/runtime.md#taking-updates) */
@@ -13,20 +14,14 @@ const TURNS_AHEAD = 500;
 let fake: FakeMessenger;
 let bot: BotProcess | undefined;
 const dir = tmpDir("scenario-side-by-side-");
+const api = heldService();
 /** requests the test's server holds until released */
-const held: (() => void)[] = [];
-const api = Bun.serve({
-  hostname: "127.0.0.1",
-  port: 0,
-  fetch: () => new Promise<Response>((resolve) => held.push(() => resolve(Response.json({ ok: true })))),
-});
+const held = api.held;
 
 const scenario = doc(
   node("cmd-ping", "command_trigger", { command: "/ping", autoTransitionTo: "pong" }),
   node("pong", "message", { messageText: "pong" }),
-  node("cmd-slow", "command_trigger", { command: "/slow", autoTransitionTo: "call" }),
-  node("call", "http_request", { httpRequestUrl: `http://127.0.0.1:${api.port}/slow`, httpRequestTimeout: 60, httpRequestResponseVariable: "r", autoTransitionTo: "done" }),
-  node("done", "message", { messageText: "slow done" }),
+  ...api.slowCommand(),
 );
 
 beforeAll(async () => {
@@ -34,10 +29,10 @@ beforeAll(async () => {
   bot = await startBot(fake, scenario, { dir, env: { DATABASE_PATH: `${dir}/project.db`, BOTLOOM_EGRESS_ALLOW: "127.0.0.1" } });
 });
 afterAll(async () => {
-  for (const release of held.splice(0)) release();
+  api.releaseAll();
   await bot?.stop();
   await fake.stop();
-  api.stop(true);
+  api.stop();
   removeDir(dir);
 });
 
