@@ -51,6 +51,29 @@ describe.skipIf(!haveChromium)("editor: a node added from the palette is in view
   }, 60_000);
   afterAll(async () => env?.close(), 30_000);
 
+  // At 1100 px and narrower the tablet rule that moves the left panels beside the narrower palette
+  // moved the minimap there too: 236 px wide over the zoom buttons, which could not be clicked.
+  for (const width of [1024, 1440])
+    test(`${width} px, palette open: the minimap stays under the palette and the zoom buttons can be clicked`, async () => {
+      const { page } = env.b;
+      await page.setViewportSize({ width, height: 900 });
+      const id = await newProject(env, `Minimap ${width}`, doc);
+      await openEditor(page, env.base, id);
+      await page.locator(".ed-canvas[data-settled=main]").waitFor();
+      await page.locator(".react-flow__minimap").waitFor();
+      const boxes = await page.evaluate(() => {
+        const box = (sel: string) => document.querySelector(`.ed-center ${sel}`)!.getBoundingClientRect();
+        const [m, c, p] = [box(".react-flow__minimap"), box(".react-flow__controls"), box(".ed-palette")];
+        return { overlap: m.left < c.right && c.left < m.right && m.top < c.bottom && c.top < m.bottom, minimapRight: m.right, paletteRight: p.right };
+      });
+      expect(boxes.overlap).toBe(false);
+      expect(boxes.minimapRight).toBeLessThanOrEqual(boxes.paletteRight + 1);
+      // a person's click reaches the zoom button (nothing lies over it)
+      const zoom = await page.evaluate(() => document.querySelector(".ed-canvas .react-flow__viewport")!.getAttribute("style"));
+      await page.locator(".react-flow__controls [data-action=zoomIn]").click({ timeout: 5_000 });
+      await page.waitForFunction((before) => document.querySelector(".ed-canvas .react-flow__viewport")!.getAttribute("style") !== before, zoom);
+    }, 45_000);
+
   for (const [width, withPreview] of [[1024, true], [1024, false], [1440, true]] as const)
     test(`${width} px${withPreview ? " with the preview open" : ""}: each palette click's node is clear of every panel`, async () => {
       const { page } = env.b;
