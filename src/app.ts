@@ -61,8 +61,13 @@ export function createApp(ctx: AppContext) {
       const deep = tooDeep((c as Record<string, unknown>)[PARSED_BODY]);
       if (deep !== null) throw badRequest(depthMessage("The request body", deep));
     })
-    .onAfterHandle({ as: "global" }, ({ response }) => {
-      if (response instanceof Response) withSecurityHeaders(response.headers);
+    .onAfterHandle({ as: "global" }, ({ response, set }) => {
+      if (!(response instanceof Response)) return;
+      withSecurityHeaders(response.headers);
+      // The handler's own Response carries the baseline now. Left in `set`, those headers would make
+      // Elysia copy the Response to merge them, and the copy reads a kept Blob body (generate's
+      // program) back through a stream instead of sending it as it is.
+      for (const k in BASELINE_HEADERS) delete set.headers[k];
     })
     .use(docsRoutes())
     .use(tagged("Health", healthRoutes(ctx)))

@@ -122,23 +122,43 @@ function refuseCrossSite(ctx: AppContext, request: Request, actor: Actor) {
   if (actor.via === "session" && crossSiteWrite(request, ctx.config.ownHosts)) throw forbidden("A page of another site cannot act with your session");
 }
 
+/** The session cookie's value as a cookie jar would read it (the first of that name, decoded); undefined without one. */
+export function sessionCookieOf(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0 || part.slice(0, eq).trim() !== SESSION_COOKIE) continue;
+    const v = part.slice(eq + 1).trim();
+    if (!v.includes("%")) return v;
+    try {
+      return decodeURIComponent(v);
+    } catch {
+      return v;
+    }
+  }
+  return undefined;
+}
+
 /** The acting user of a request (401 without valid credentials), a cross-site write refused. */
-function actorOf(ctx: AppContext, c: { headers: Record<string, string | undefined>; cookie: Record<string, { value?: unknown } | undefined>; request: Request }): Actor {
-  const actor = resolveActor(ctx, c.headers.authorization, c.cookie[SESSION_COOKIE]?.value);
+function actorOf(ctx: AppContext, c: { headers: Record<string, string | undefined>; request: Request }): Actor {
+  const actor = resolveActor(ctx, c.headers.authorization, sessionCookieOf(c.headers.cookie));
   if (!actor) throw unauthorized();
   refuseCrossSite(ctx, c.request, actor);
   return actor;
 }
 
 // Credentials are checked in `transform`, which runs before body validation, so a request without
-// valid credentials is 401 whatever its body; `resolve` then hands the actor to the handler.
+// valid credentials is 401 whatever its body; `resolve` then hands the actor to the handler. The
+// hooks name each part of the request they read: Elysia reads a hook's source to decide what to
+// parse for its routes, and a context handed on whole made every user route parse its cookies
+// into a jar and its query string, which none of them needs for its credentials.
 const EARLY = Symbol("actor");
 
 export const authPlugin = (ctx: AppContext) =>
   new Elysia().macro({
     user: {
       transform(c) {
-        (c as any)[EARLY] = actorOf(ctx, c);
+        (c as any)[EARLY] = actorOf(ctx, { headers: c.headers, request: c.request });
       },
       resolve: (c) => ({ actor: (c as any)[EARLY] as Actor }),
     },
@@ -146,7 +166,7 @@ export const authPlugin = (ctx: AppContext) =>
     // Checked before the body, like the credentials: a non-operator learns nothing from validation.
     operator: {
       transform(c) {
-        const actor = actorOf(ctx, c);
+        const actor = actorOf(ctx, { headers: c.headers, request: c.request });
         if (!ctx.settings.isOperator(actor.userId)) {
           throw forbidden("Only platform operators may manage storage configs; the admin names them in the platform settings");
         }
@@ -156,7 +176,7 @@ export const authPlugin = (ctx: AppContext) =>
     },
     botActor: {
       transform(c) {
-        (c as any)[EARLY] = botActorOf(ctx, actorOf(ctx, c), c.query as Record<string, string | undefined>);
+        (c as any)[EARLY] = botActorOf(ctx, actorOf(ctx, { headers: c.headers, request: c.request }), c.query as Record<string, string | undefined>);
       },
       resolve: (c) => ({ actor: (c as any)[EARLY] as Actor }),
     },
