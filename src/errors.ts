@@ -37,6 +37,12 @@ export class AppError extends Error {
   }
 }
 
+/** SQLite's SQLITE_FULL or the file system's ENOSPC: the one failure an admin can act on without reading a log. */
+export function isDiskFull(error: unknown): boolean {
+  const text = error instanceof Error ? `${error.message} ${(error as { code?: unknown }).code ?? ""}` : String(error);
+  return /database or disk is full|SQLITE_FULL|ENOSPC|no space left on device/i.test(text);
+}
+
 export const badRequest = (message: string, extra?: Record<string, unknown>) => new AppError(400, "VALIDATION_FAILED", message, extra);
 export const unauthorized = (message = "Authentication required") => new AppError(401, "UNAUTHORIZED", message);
 export const forbidden = (message = "You do not have access to this resource") => new AppError(403, "FORBIDDEN", message);

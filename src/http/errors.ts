@@ -2,7 +2,7 @@
 // every route ends here, so clients never see Elysia's defaults, a stack trace or SQL. The error
 // types and their mapping live in src/errors.ts (no framework); this is the Elysia side.
 import { Elysia } from "elysia";
-import { toAppError, type ErrorCode } from "../errors";
+import { isDiskFull, toAppError, type ErrorCode } from "../errors";
 import type { Logger } from "../log";
 
 export function errorBody(code: ErrorCode, message: string, extra: Record<string, unknown> = {}) {
@@ -31,9 +31,6 @@ function validationMessage(err: any): string {
   return "Request is invalid";
 }
 
-/** SQLite's SQLITE_FULL and the file system's ENOSPC. */
-const DISK_FULL = /database or disk is full|SQLITE_FULL|ENOSPC|no space left on device/i;
-
 export const errorHandler = (log: Logger) =>
   new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, request }) => {
     // A parse hook's own AppError (e.g. 413 for an unsized body over the limit) arrives wrapped.
@@ -59,7 +56,7 @@ export const errorHandler = (log: Logger) =>
     log.error(`${request.method} ${new URL(request.url).pathname} failed:`, error);
     // The one failure the admin can act on without reading the log: "Back up now" on a full disk
     // said only "Internal server error".
-    if (DISK_FULL.test(error instanceof Error ? `${error.message} ${(error as { code?: unknown }).code ?? ""}` : String(error))) {
+    if (isDiskFull(error)) {
       return jsonError(500, "INTERNAL", "The server's disk is full: nothing more can be written until space is freed on it");
     }
     return jsonError(500, "INTERNAL", "Internal server error");

@@ -265,7 +265,26 @@ describe("botloom backup / restore", () => {
       const ok = botloomDb("plain-ok2.db", () => {});
       const damaged = new Uint8Array(8192);
       damaged.set(new TextEncoder().encode("SQLite format 3\0"));
-      expectRefused(await archive("damaged.tar.gz", { [MANIFEST_NAME]: manifest, "botloom.db": ok, "projects/5.db": damaged }), /projects\/5\.db/);
+      const listing5 = JSON.stringify({ ...JSON.parse(manifest), projects: ["5.db"] });
+      expectRefused(await archive("damaged.tar.gz", { [MANIFEST_NAME]: listing5, "botloom.db": ok, "projects/5.db": damaged }), /projects\/5\.db: /);
+    });
+
+    // The manifest lists the project databases the backup wrote: an archive that lost one would
+    // restore without that project's data, one that gained one would add a project from elsewhere.
+    test("an archive whose project databases are not the ones its manifest lists", async () => {
+      const ok = botloomDb("plain-ok5.db", () => {});
+      const project = botloomDb("project-ok5.db", () => {});
+      const listing = (projects: unknown) => JSON.stringify({ ...JSON.parse(manifest), projects });
+      expectRefused(await archive("lost.tar.gz", { [MANIFEST_NAME]: listing(["5.db", "7.db"]), "botloom.db": ok, "projects/5.db": project }), /lacks project databases? its manifest lists \(projects\/7\.db\): the archive is damaged/);
+      expectRefused(await archive("gained.tar.gz", { [MANIFEST_NAME]: listing(["5.db"]), "botloom.db": ok, "projects/5.db": project, "projects/6.db": project }), /holds project databases? its manifest does not list \(projects\/6\.db\): the archive was altered/);
+      expectRefused(await archive("odd-list.tar.gz", { [MANIFEST_NAME]: listing(["../5.db"]), "botloom.db": ok }), /not a Botloom backup archive \(no manifest or no botloom\.db\)/);
+      expectRefused(await archive("no-list.tar.gz", { [MANIFEST_NAME]: listing(undefined), "botloom.db": ok }), /not a Botloom backup archive/);
+      // The same archive with the list right restores.
+      const right = await archive("right.tar.gz", { [MANIFEST_NAME]: listing(["5.db"]), "botloom.db": ok, "projects/5.db": project });
+      const elsewhere = join(root, "elsewhere5");
+      const r = cli(elsewhere, ["restore", right]);
+      expect(r.code).toBe(0);
+      expect(existsSync(join(elsewhere, "projects", "5.db"))).toBe(true);
     });
 
     test("while a server runs on the same DATA_DIR: its lock says so, not the pid file", async () => {

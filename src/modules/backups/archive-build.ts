@@ -1,7 +1,8 @@
 // The work of a backup, done in the backup thread (archive-worker.ts) so that the event loop keeps
 // answering: each database copied online into the staging folder, then the archive written from
 // those copies through gzip to its file, one chunk at a time — never the whole archive in memory.
-import { createWriteStream, fsyncSync, mkdirSync, openSync, closeSync, renameSync, statSync, existsSync, rmSync } from "node:fs";
+import { createWriteStream, mkdirSync, renameSync, statSync, existsSync, rmSync } from "node:fs";
+import { syncToDisk } from "../../lib/durable";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -49,12 +50,7 @@ export async function buildArchive(job: ArchiveJob): Promise<Manifest> {
     await pipeline(Readable.from(tarStream(entries, mtime)), createGzip(), createWriteStream(job.partial, { flags: "wx", mode: PRIVATE_FILE_MODE }));
     makePrivate(job.partial);
     // On disk before it carries its final name: a crash right after must not leave a torn archive.
-    const fd = openSync(job.partial, "r");
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    syncToDisk(job.partial);
     renameSync(job.partial, job.target);
     return manifest;
   } finally {

@@ -65,6 +65,13 @@ export async function unpackArchive(file: string, staging: string): Promise<Unpa
     throw e;
   }
   if (!manifest || !platform) return "it is not a Botloom backup archive (no manifest or no botloom.db)";
+  // The manifest lists what the backup wrote: an archive that lost or gained a project database
+  // since was damaged or altered, and restoring it would silently drop or add a project's data.
+  const listed = new Set((manifest as Manifest).projects);
+  const missing = [...listed].filter((name) => !projects.includes(name));
+  if (missing.length) return `it lacks project database${missing.length > 1 ? "s" : ""} its manifest lists (${missing.slice(0, 5).map((n) => PROJECTS + n).join(", ")}): the archive is damaged`;
+  const unlisted = projects.filter((name) => !listed.has(name));
+  if (unlisted.length) return `it holds project database${unlisted.length > 1 ? "s" : ""} its manifest does not list (${unlisted.slice(0, 5).map((n) => PROJECTS + n).join(", ")}): the archive was altered`;
   return { manifest, projects };
 }
 
@@ -80,7 +87,9 @@ function placeOf(header: TarHeader): string | null {
 function parseManifest(text: string): Manifest | null {
   try {
     const m = JSON.parse(text);
-    return m && m.format === FORMAT ? (m as Manifest) : null;
+    const names = m?.projects;
+    const listsProjects = Array.isArray(names) && names.every((n: unknown) => typeof n === "string" && PROJECT_DB_NAME.test(n));
+    return m && m.format === FORMAT && listsProjects ? (m as Manifest) : null;
   } catch {
     return null;
   }

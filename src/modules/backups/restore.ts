@@ -1,11 +1,13 @@
 // `botloom restore FILE`: puts a backup in place of the current databases while the server is
 // stopped. Everything is checked in a staging folder first; the replaced files are kept aside.
 import { createReadStream, createWriteStream, existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { Config } from "../../config";
 import { checkPlatformDatabase, checkProjectDatabase, isSqliteFile } from "../../db/backup";
 import { makePrivate, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../lib/file-modes";
+import { syncToDisk } from "../../lib/durable";
+import { isDiskFull } from "../../errors";
 import { runningServerPid } from "../../lib/pid-file";
 import { tryLockDataDir } from "../../db/instance-lock";
 import { unpackArchive } from "./archive-unpack";
@@ -39,6 +41,7 @@ export async function restoreBackup(config: RestoreConfig, file: string): Promis
   // What a restore killed mid-way left (lock held: no other restore, no server runs here now).
   removeDeadLeftovers(config.dataDir, [stagingName(RESTORE_STAGING)]);
   const staging = makeStaging(config.dataDir, RESTORE_STAGING);
+  let moved = false;
   try {
     const plainDatabase = isSqliteFile(file);
     const stagedProjects = join(staging, "projects");
@@ -57,6 +60,10 @@ export async function restoreBackup(config: RestoreConfig, file: string): Promis
       const check = checkProjectDatabase(join(stagedProjects, name));
       if (!check.ok) throw new RestoreError(`${file} cannot be restored: projects/${name}: ${check.reason}`);
     }
+    // Every restored byte on disk before any rename puts it in place (src/lib/durable.ts).
+    syncToDisk(join(staging, PLATFORM_DB));
+    for (const name of projects) syncToDisk(join(stagedProjects, name));
+    if (!plainDatabase) syncToDisk(stagedProjects);
 
     // Set the current databases aside (the WAL and SHM go with their database, so the pair stays whole).
     let replacedDir = join(config.dataDir, `replaced-${stampOf(new Date())}`);
@@ -69,6 +76,7 @@ export async function restoreBackup(config: RestoreConfig, file: string): Promis
     // The restored state is the backup's: current project databases go aside too. (A plain database
     // from before project databases existed carries their rows; the server moves them out on start.)
     if (existsSync(config.projectsDir)) aside.push([config.projectsDir, join(replacedDir, "projects")]);
+    moved = true;
     if (aside.length) {
       mkdirSync(replacedDir, { mode: PRIVATE_DIR_MODE });
       for (const [from, to] of aside) renameSync(from, to);
@@ -76,7 +84,12 @@ export async function restoreBackup(config: RestoreConfig, file: string): Promis
     renameSync(join(staging, PLATFORM_DB), config.databasePath);
     makePrivate(config.databasePath);
     if (!plainDatabase) renameSync(stagedProjects, config.projectsDir);
+    for (const dir of new Set([dirname(config.databasePath), dirname(config.projectsDir), ...(aside.length ? [replacedDir] : [])])) syncToDisk(dir);
     return { replacedDir: aside.length ? replacedDir : null, projects: projects.length, plainDatabase };
+  } catch (e) {
+    // The staging folder filled the disk before anything was moved: the current data stays.
+    if (isDiskFull(e) && !moved) throw new RestoreError(`the disk holding ${config.dataDir} is full: ${file} needs room for its databases beside the current ones while it is checked; nothing was changed. Free some space and run the restore again`);
+    throw e;
   } finally {
     rmSync(staging, { recursive: true, force: true });
     lock.release();
