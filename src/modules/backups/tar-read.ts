@@ -4,7 +4,8 @@
 // chunk. It reads names as they are written, never as paths on this disk: what to do with an entry
 // is its caller's choice (archive-unpack.ts).
 
-const BLOCK = 512;
+import { BLOCK, paddingOf as padding } from "./tar-blocks";
+
 /** A pax header or a GNU long name is read whole: more than this is no archive of ours. */
 const MAX_META = 1 << 20;
 
@@ -67,7 +68,6 @@ export async function readTar(source: AsyncIterable<Uint8Array>, entry: (header:
   }
 }
 
-const padding = (size: number) => (BLOCK - (size % BLOCK)) % BLOCK;
 
 function parseHeader(block: Uint8Array): { name: string; size: number } {
   const stored = octal(block, 148, 8);

@@ -2,8 +2,8 @@
 // name longer than its fields, a file of 8 GiB or more), so that an archive of any size passes
 // through a buffer of one chunk. Readers: restore's own (tar-read.ts), GNU tar, libarchive.
 import { open } from "node:fs/promises";
+import { BLOCK, paddingOf } from "./tar-blocks";
 
-const BLOCK = 512;
 const CHUNK = 1 << 20;
 /** The largest size ustar's 11 octal digits hold. */
 const USTAR_MAX_SIZE = 0o77777777777;
@@ -46,7 +46,7 @@ function header(name: string, size: number, mtime: number, type: "0" | "x"): Uin
   return h;
 }
 
-const padding = (size: number) => new Uint8Array((BLOCK - (size % BLOCK)) % BLOCK);
+const padding = (size: number) => new Uint8Array(paddingOf(size));
 
 /** A pax record: "<length> <key>=<value>\n", the length counting itself. */
 function paxRecord(key: string, value: string): string {
