@@ -1,22 +1,32 @@
-// A loopback service that holds every request until the test releases it, and the nodes of a
+// A loopback service that holds requests until the test releases them, and the nodes of a
 // `/slow` command whose http_request calls it: a turn that stays long for as long as a test needs
 // (docs/runtime.md#taking-updates). The bot needs BOTLOOM_EGRESS_ALLOW=127.0.0.1 to reach it.
 import { node } from "./harness";
 
-export function heldService() {
+/** `first`: only the first so many requests are held, later ones are answered at once (default: every one held). */
+export function heldService(opts: { first?: number } = {}) {
   /** one release per request held, in arrival order */
   const held: (() => void)[] = [];
+  let seen = 0;
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
-    fetch: () => new Promise<Response>((resolve) => held.push(() => resolve(Response.json({ ok: true })))),
+    // held for as long as the test says, not Bun's 10 s of idle
+    idleTimeout: 0,
+    fetch: () => {
+      if (++seen > (opts.first ?? Infinity)) return Response.json({ ok: true });
+      return new Promise<Response>((resolve) => held.push(() => resolve(Response.json({ ok: true }))));
+    },
   });
+  const url = `http://127.0.0.1:${server.port}/slow`;
   return {
     held,
+    /** the service's address (any path is held alike) */
+    url,
     /** `/slow` → an http_request held here → "slow done" */
     slowCommand: () => [
       node("cmd-slow", "command_trigger", { command: "/slow", autoTransitionTo: "call" }),
-      node("call", "http_request", { httpRequestUrl: `http://127.0.0.1:${server.port}/slow`, httpRequestTimeout: 60, httpRequestResponseVariable: "r", autoTransitionTo: "done" }),
+      node("call", "http_request", { httpRequestUrl: url, httpRequestTimeout: 60, httpRequestResponseVariable: "r", autoTransitionTo: "done" }),
       node("done", "message", { messageText: "slow done" }),
     ],
     /** answers whatever is held (before the bot stops: its turns end) */

@@ -225,27 +225,39 @@ export async function deliver(turn: Turn, node: ActionNode, a: BroadcastAction) 
   let sent = 0;
   let failed = 0;
   console.log("broadcast " + node.id + ": " + recipients.length + " recipients, at most " + BROADCAST_PER_SECOND + " per second");
-  const inFlight = new Set<Promise<void>>();
-  for (const user of recipients) {
-    // a free place first, then the slot: a send never starts sooner after the previous than the pace says
-    while (inFlight.size >= BROADCAST_IN_FLIGHT) await Promise.race(inFlight);
-    await paceMassSend();
+  await atMassPace("broadcast", recipients, async (user) => {
     // a send that throws (its chat's state not written) counts as failed: the others go on
-    const tried = sendOne(turn, user, index!, message).catch((err) => {
+    const ok = await sendOne(turn, user, index!, message).catch((err) => {
       console.error("broadcast: user " + user.id + ": " + describe(err));
       return false;
     });
-    const send: Promise<void> = tried.then((ok) => {
-      inFlight.delete(send);
-      if (ok) sent++;
-      else failed++;
-      const done = sent + failed;
-      if (done % BROADCAST_PROGRESS_EVERY === 0) console.log("broadcast " + node.id + ": " + done + "/" + recipients.length + ", " + failed + " failed");
-    });
-    inFlight.add(send);
+    if (ok) sent++;
+    else failed++;
+    const done = sent + failed;
+    if (done % BROADCAST_PROGRESS_EVERY === 0) console.log("broadcast " + node.id + ": " + done + "/" + recipients.length + ", " + failed + " failed");
+  });
+  return { sent, failed, total: recipients.length };
+}
+
+/**
+ * Runs `each` for every user, each started at the mass-send pace (paceMassSend) in the users'
+ * order with at most BROADCAST_IN_FLIGHT running, and resolves when the last has ended. A broadcast
+ * and a schedule "for every user" run their users so: one whose turn is long (a busy chat, a slow
+ * http_request, a late answer) holds one place, not everyone behind it. One that throws is logged
+ * under `what`, and the others go on.
+ */
+export async function atMassPace<U extends { id: number }>(what: string, users: U[], each: (user: U) => Promise<void>): Promise<void> {
+  const inFlight = new Set<Promise<void>>();
+  for (const user of users) {
+    // a free place first, then the slot: a start never comes sooner after the previous than the pace says
+    while (inFlight.size >= BROADCAST_IN_FLIGHT) await Promise.race(inFlight);
+    await paceMassSend();
+    const run: Promise<void> = each(user)
+      .catch((err) => console.error(what + ": user " + user.id + ": " + describe(err)))
+      .finally(() => inFlight.delete(run));
+    inFlight.add(run);
   }
   await Promise.all(inFlight);
-  return { sent, failed, total: recipients.length };
 }
 
 /** One recipient, in their chat's queue, with their own variables; waits once when rate-limited. */

@@ -4,7 +4,7 @@ import { Context } from "grammy";
 import { Cron } from "croner";
 import type { ScheduleDef } from "./action-tables";
 import { chatOf, describe } from "./actions";
-import { broadcastRecipients, paceMassSend } from "./broadcast";
+import { atMassPace, broadcastRecipients } from "./broadcast";
 import { readOnce } from "./connection";
 import { go, inChat, log } from "./flow";
 import { MESSAGE_TRIGGERS, SCHEDULES } from "./program-data";
@@ -217,7 +217,7 @@ bot.on("chat_join_request", (ctx) => {
 export const scheduleJobs: { stop(): void }[] = [];
 export const scheduleRunning = new Set<string>();
 
-/** One run of a schedule: in its chat, or for every recorded user at the broadcast pace. */
+/** One run of a schedule: in its chat, or for every recorded user as a broadcast sends (atMassPace). */
 export async function runSchedule(s: ScheduleDef) {
   if (scheduleRunning.has(s.id)) return console.log("schedule " + s.id + ": the previous run is still going; skipped");
   scheduleRunning.add(s.id);
@@ -229,10 +229,7 @@ export async function runSchedule(s: ScheduleDef) {
       return;
     }
     const users = broadcastRecipients();
-    for (const user of users) {
-      await paceMassSend();
-      await runIn(user.id, s.target, undefined, s.id);
-    }
+    await atMassPace("schedule " + s.id, users, (user) => runIn(user.id, s.target, undefined, s.id));
     log(systemTurn(0), "schedule " + s.id + ": ran for " + users.length + " users");
   } catch (err) {
     console.error("schedule " + s.id + " failed: " + describe(err));
