@@ -22,8 +22,8 @@ import { reserveSendTime } from "./pace";
 export const BROADCAST_PER_SECOND = 25;
 /**
  * A broadcast's sends in flight at most. They start at the pace, in the recipients' order; one
- * recipient whose chat is busy with a long turn, or whose send the messenger answers late or with
- * retry_after (waited out by the API's transformer, router.ts), holds one of them, not the others.
+ * recipient whose chat is busy with a long turn, or whose send the messenger answers late, holds one
+ * of them, not the others (a 429's retry_after holds every call of the bot: holdCalls, router.ts).
  * Five keep the pace with answers of up to 200 ms, and what reaches the messenger in any one second
  * is at most the 24 started in it and the 5 in flight before: under its 30 (docs/nodes/messaging.md#broadcast).
  */

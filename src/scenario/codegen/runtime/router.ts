@@ -2,12 +2,13 @@
 // (Part of every generated bot; see types.ts.)
 import { Bot, Context } from "grammy";
 import { ackPress, answersItself } from "./actions";
-import { onBroadcastAnswer } from "./broadcast";
+import { BROADCAST_PER_SECOND, onBroadcastAnswer } from "./broadcast";
 import { INTERNAL_CODE, answerByPress, buttonActs, buttonAt, catchAllCallback, codeOf, dataOf, finishSelection, matchCallback, runCallbackTrigger, toggleSelection, waitsForPress } from "./callbacks";
 import { INDEX, anyReplyButton, collectAnswer, go, inChat, log, matchTrigger, press, runCommand, shownButton, userLanguageIsRussian } from "./flow";
 import { sendText } from "./messages";
 import { COMMANDS, OPTIONS } from "./program-data";
-import { ADMIN_IDS, API_ROOT, BOT_TOKEN, loadState, saveState, touchUser } from "./storage";
+import { ADMIN_IDS, API_ROOT, BOT_TOKEN, TOKEN_ID, db, loadState, saveState, touchUser } from "./storage";
+import { holdSendTime } from "./pace";
 import { noteIncoming } from "./record";
 import { startParamOf } from "./record-fields";
 import { messageTriggers } from "./triggers";
@@ -23,16 +24,38 @@ bot.catch((err) => console.error("update " + err.ctx.update.update_id + " failed
 /** The longest "retry after" a call waits out; the messenger asking for more fails the call. */
 export const RETRY_AFTER_MAX_S = 60;
 
+/** Until when (epoch ms) the messenger told this bot to wait: no call but getUpdates starts before then. */
+export let callsHeldUntil = 0;
+
+/**
+ * The messenger's flood limit is the bot's, not one chat's: after a 429 every call waits, or the
+ * others go on at full pace and collect more 429s. The hold is written to the token's send pace row
+ * too (pace.ts), where the bot's mass sends and the platform's campaigns reserve their send time.
+ */
+export function holdCalls(until: number) {
+  if (until <= callsHeldUntil) return;
+  callsHeldUntil = until;
+  if (!db) return;
+  try {
+    holdSendTime(db, TOKEN_ID, until, BROADCAST_PER_SECOND);
+  } catch (err) {
+    console.error("the shared send pace cannot be held; holding this bot's calls alone:", err);
+  }
+}
+
 // Telegram answers 429 with retry_after past its rates (about 30 messages a second, one a second
 // in a chat, 20 a minute in a group): with chats side by side a busy moment passes them, and an
-// answer should come late rather than not at all. Waited out twice at most (docs/runtime.md).
+// answer should come late rather than not at all. Waited out twice at most (docs/runtime.md#taking-updates),
+// and by every other call of the bot meanwhile but the taking of updates (docs/nodes/messaging.md#flood-limit).
 bot.api.config.use(async (prev, method, payload, signal) => {
   for (let attempt = 0; ; attempt++) {
+    if (method !== "getUpdates") while (Date.now() < callsHeldUntil) await Bun.sleep(callsHeldUntil - Date.now());
     const res = await prev(method, payload, signal);
     const wait = !res.ok && res.error_code === 429 ? res.parameters?.retry_after : undefined;
-    if (wait === undefined || attempt >= 2 || wait > RETRY_AFTER_MAX_S || method === "getUpdates") return res;
+    if (wait === undefined || wait > RETRY_AFTER_MAX_S || method === "getUpdates") return res;
+    holdCalls(Date.now() + wait * 1000);
+    if (attempt >= 2) return res;
     console.log("the messenger asked to wait " + wait + " s before " + method + "; sending again then");
-    await Bun.sleep(wait * 1000);
   }
 });
 
