@@ -3,7 +3,7 @@
 // with the same method table as the test suite's fake messenger (bot-api/), so bots meet
 // Telegram's validation and error shapes here too. Everything lives in memory and is bounded.
 import type { Server } from "bun";
-import { BotState, Directory, userObject } from "./bot-api/chats";
+import { BotState, Directory, invoiceKey, userObject } from "./bot-api/chats";
 import { Described, type CallContext } from "./bot-api/context";
 import { FileStore } from "./bot-api/files";
 import { findMethod, notFound } from "./bot-api/methods";
@@ -173,8 +173,7 @@ export class EmulatorSession {
     } else if (method === "unpinAllChatMessages") {
       for (const e of t.list(Number(this.dir.chat(p.chat_id).id))) if (e.pinned) t.pinned(e.chatId, e.messageId!, false);
     } else if (method === "answerPreCheckoutQuery" && ctx.paidInvoice !== undefined) {
-      const [chatId, messageId] = ctx.paidInvoice.split(":").map(Number);
-      t.paid(chatId!, messageId!);
+      t.paid(ctx.paidInvoice.chatId, ctx.paidInvoice.messageId);
     } else if (method === "sendChatAction") {
       t.typing(Number(this.dir.chat(p.chat_id).id));
     } else if (method === "answerCallbackQuery" && typeof p.text === "string" && p.text) {
@@ -249,10 +248,10 @@ export class EmulatorSession {
   /** The user presses Pay on an invoice of the bot: a pre_checkout_query; the bot's "ok" pays it. */
   pay(from: FakeUser, chatId: number, messageId: number) {
     const chat = this.chatFor(from, chatId);
-    const key = `${chat.id}:${messageId}`;
-    const invoice = this.state.invoiceMessages.get(key);
+    const message = { chatId: Number(chat.id), messageId };
+    const invoice = this.state.invoiceMessages.get(invoiceKey(message));
     if (!invoice) throw badRequest("the message has no invoice");
-    openCheckout(this, this.state, from, chat, invoice, key);
+    openCheckout(this, this.state, from, chat, invoice, message);
   }
 
   /** The user asks to join group `groupId` (chat_join_request; the bot may answer in the private chat). */

@@ -77,6 +77,15 @@ function hash(s: string) {
   return h;
 }
 
+/** An invoice message of a chat. */
+export interface InvoiceRef {
+  chatId: number;
+  messageId: number;
+}
+
+/** The key of an invoice message in BotState's maps (only a key: nothing reads it back). */
+export const invoiceKey = (ref: InvoiceRef) => `${ref.chatId}:${ref.messageId}`;
+
 export class BotState {
   readonly updates: UpdateQueue;
   readonly commands = new Map<string, { command: string; description: string }[]>();
@@ -84,11 +93,11 @@ export class BotState {
   readonly invoices = new Map<string, number>();
   readonly charges = new Map<string, number>();
   readonly refunded = new Set<string>();
-  /** "<chat id>:<message id>" of an invoice the bot sent → its payload and amount */
+  /** invoice messages the bot sent (by invoiceKey) → their payload and amount */
   readonly invoiceMessages = new Map<string, { payload: string; amount: number }>();
   /** open pre_checkout_query ids (a user's Pay) → what a confirmed checkout pays, its invoice message and when it opened */
-  readonly checkouts = new Map<string, { from: Record<string, any>; chat: Record<string, any>; payload: string; amount: number; invoiceKey?: string; at: number }>();
-  /** "<chat id>:<message id>" of the invoices paid: an invoice message is paid once */
+  readonly checkouts = new Map<string, { from: Record<string, any>; chat: Record<string, any>; payload: string; amount: number; invoice?: InvoiceRef; at: number }>();
+  /** the invoice messages paid (by invoiceKey): an invoice message is paid once */
   readonly paidInvoices = new Set<string>();
   /** setMyName / setMyDescription / setMyShortDescription, by "<field>|<language code>" */
   readonly profile = new Map<string, string>();

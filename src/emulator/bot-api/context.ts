@@ -1,5 +1,5 @@
 // What a Bot API method handler gets: the calling bot's state, the shared world, the parameters.
-import type { BotState, Directory } from "./chats";
+import type { BotState, Directory, InvoiceRef } from "./chats";
 import type { FileStore } from "./files";
 
 export interface CallContext {
@@ -11,8 +11,8 @@ export interface CallContext {
   signal: AbortSignal;
   /** set by handlers so the recorded call names the message it produced or touched */
   messageId?: number;
-  /** set by answerPreCheckoutQuery when its "ok" paid an invoice message: its "<chat id>:<message id>" */
-  paidInvoice?: string;
+  /** set by answerPreCheckoutQuery when its "ok" paid an invoice message: that message */
+  paidInvoice?: InvoiceRef;
 }
 
 export type Handler = (c: CallContext) => unknown;

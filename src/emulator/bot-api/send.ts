@@ -1,6 +1,6 @@
 // Methods that put a new message into a chat. Each returns the Message Telegram would return and
 // stores it, so later edits, copies, deletes and button presses can find it.
-import { botUserObject, strip } from "./chats";
+import { botUserObject, invoiceKey, strip } from "./chats";
 import type { CallContext, Handler } from "./context";
 import type { StoredFile } from "./files";
 import { assertLength, renderFormatted } from "./format";
@@ -212,7 +212,7 @@ const sendInvoice: Handler = (c) => {
   const m = newMessage(c, chat);
   m.invoice = { title, description, start_parameter: "", currency: "XTR", total_amount: prices[0].amount };
   c.state.invoices.set(payload, prices[0].amount);
-  c.state.invoiceMessages.set(`${chat.id}:${m.message_id}`, { payload, amount: prices[0].amount });
+  c.state.invoiceMessages.set(invoiceKey({ chatId: Number(chat.id), messageId: m.message_id }), { payload, amount: prices[0].amount });
   return finish(c, m, markup);
 };
 
@@ -228,9 +228,9 @@ const answerPreCheckoutQuery: Handler = (c) => {
   if (c.params.ok === true) {
     const charge = `stxEmulated${c.params.pre_checkout_query_id}`;
     c.state.charges.set(charge, open.from.id);
-    if (open.invoiceKey !== undefined) {
-      c.state.paidInvoices.add(open.invoiceKey);
-      c.paidInvoice = open.invoiceKey;
+    if (open.invoice !== undefined) {
+      c.state.paidInvoices.add(invoiceKey(open.invoice));
+      c.paidInvoice = open.invoice;
     }
     const successful_payment = { currency: "XTR", total_amount: open.amount, invoice_payload: open.payload, telegram_payment_charge_id: charge, provider_payment_charge_id: "" };
     const message = { message_id: c.state.nextMessageId(open.chat.id), from: open.from, chat: open.chat, date: nowSeconds(), successful_payment };

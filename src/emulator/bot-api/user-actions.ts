@@ -1,7 +1,7 @@
 import { Upload } from "./params";
 // The test acting as a user: each action stores the user's message in the bot's chat (so bots can
 // reply to, copy or forward it) and queues the Update Telegram would produce.
-import { botUserObject, userObject, type BotState, type Directory } from "./chats";
+import { botUserObject, invoiceKey, userObject, type BotState, type Directory, type InvoiceRef } from "./chats";
 import type { FileStore } from "./files";
 import { badRequest, nowSeconds, type FakeUser, type Update } from "./types";
 
@@ -97,19 +97,20 @@ export function press(w: World, state: BotState, from: FakeUser, data: string, m
 
 /**
  * The user presses Pay: a pre_checkout_query, answered by the bot once (answerPreCheckoutQuery; ok
- * pays it). `invoiceKey` ("<chat id>:<message id>") names the invoice message, which is paid once
- * and has one checkout open at a time; without it the invoice is a test's own. Answers the query's id.
+ * pays it). `message` names the invoice message, which is paid once and has one checkout open at a
+ * time; without it the invoice is a test's own. Answers the query's id.
  */
-export function openCheckout(w: World, state: BotState, from: FakeUser, chat: Record<string, any>, invoice: { payload: string; amount: number }, invoiceKey?: string): string {
+export function openCheckout(w: World, state: BotState, from: FakeUser, chat: Record<string, any>, invoice: { payload: string; amount: number }, message?: InvoiceRef): string {
   w.dir.remember(from);
   const now = Date.now();
   for (const [id, open] of state.checkouts) if (now - open.at > CHECKOUT_WAIT_MS) state.checkouts.delete(id);
-  if (invoiceKey !== undefined) {
-    if (state.paidInvoices.has(invoiceKey)) throw badRequest("this invoice is paid already");
-    if ([...state.checkouts.values()].some((open) => open.invoiceKey === invoiceKey)) throw badRequest("this invoice's payment waits for the bot's confirmation");
+  if (message !== undefined) {
+    const key = invoiceKey(message);
+    if (state.paidInvoices.has(key)) throw badRequest("this invoice is paid already");
+    if ([...state.checkouts.values()].some((open) => open.invoice !== undefined && invoiceKey(open.invoice) === key)) throw badRequest("this invoice's payment waits for the bot's confirmation");
   }
   const id = String(++checkoutSeq);
-  state.checkouts.set(id, { from: userObject(from), chat, ...invoice, invoiceKey, at: now });
+  state.checkouts.set(id, { from: userObject(from), chat, ...invoice, invoice: message, at: now });
   state.updates.push({ pre_checkout_query: { id, from: userObject(from), currency: "XTR", total_amount: invoice.amount, invoice_payload: invoice.payload } });
   return id;
 }
