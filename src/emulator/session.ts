@@ -3,13 +3,13 @@
 // with the same method table as the test suite's fake messenger (bot-api/), so bots meet
 // Telegram's validation and error shapes here too. Everything lives in memory and is bounded.
 import type { Server } from "bun";
-import { BotState, Directory, invoiceKey, userObject } from "./bot-api/chats";
+import { BotState, Directory, invoiceKey, userObject, type InvoiceRef } from "./bot-api/chats";
 import { Described, type CallContext } from "./bot-api/context";
 import { FileStore } from "./bot-api/files";
 import { findMethod, notFound } from "./bot-api/methods";
 import { readParams, Upload } from "./bot-api/params";
 import { ApiError, badRequest, nowSeconds, type FakeUser, type Message } from "./bot-api/types";
-import { openCheckout } from "./bot-api/user-actions";
+import { CHECKOUT_WAIT_MS, openCheckout } from "./bot-api/user-actions";
 import { Transcript } from "./transcript";
 import { egressFetch, type EgressPolicy } from "../lib/shared-runtime";
 
@@ -78,6 +78,7 @@ export class EmulatorSession {
   }
 
   async stop() {
+    for (const id of [...this.waits.keys()]) this.endWait(id);
     this.state.updates.close(new ApiError(401, "Unauthorized"));
     this.transcript.close();
     const s = this.server;
@@ -172,8 +173,11 @@ export class EmulatorSession {
       for (const e of t.list(chatId)) if (e.pinned && !this.dir.pinned(chatId).includes(e.messageId!)) t.pinned(chatId, e.messageId!, false);
     } else if (method === "unpinAllChatMessages") {
       for (const e of t.list(Number(this.dir.chat(p.chat_id).id))) if (e.pinned) t.pinned(e.chatId, e.messageId!, false);
-    } else if (method === "answerPreCheckoutQuery" && ctx.paidInvoice !== undefined) {
-      t.paid(ctx.paidInvoice.chatId, ctx.paidInvoice.messageId);
+    } else if (method === "answerPreCheckoutQuery") {
+      // the handler took the answer: the checkout's wait is over, paid or refused
+      const invoice = this.endWait(String(p.pre_checkout_query_id));
+      if (ctx.paidInvoice !== undefined) t.checkoutEnded(ctx.paidInvoice.chatId, ctx.paidInvoice.messageId, { paid: true });
+      else if (invoice) t.checkoutEnded(invoice.chatId, invoice.messageId, { refusal: String(p.error_message) });
     } else if (method === "sendChatAction") {
       t.typing(Number(this.dir.chat(p.chat_id).id));
     } else if (method === "answerCallbackQuery" && typeof p.text === "string" && p.text) {
@@ -245,13 +249,37 @@ export class EmulatorSession {
     this.state.updates.push({ message_reaction: { chat, message_id: messageId, user: userObject(from), date: nowSeconds(), old_reaction: [], new_reaction: [reaction] } });
   }
 
-  /** The user presses Pay on an invoice of the bot: a pre_checkout_query; the bot's "ok" pays it. */
+  /** Checkouts a Pay opened that the bot has not answered: query id → the invoice message, Telegram's wait. */
+  private waits = new Map<string, { invoice: InvoiceRef; timer: ReturnType<typeof setTimeout> }>();
+
+  /**
+   * The user presses Pay on an invoice of the bot: a pre_checkout_query; the bot's "ok" pays it. The
+   * invoice shows pending until the bot answers, or until Telegram's wait passes without an answer.
+   */
   pay(from: FakeUser, chatId: number, messageId: number) {
     const chat = this.chatFor(from, chatId);
     const message = { chatId: Number(chat.id), messageId };
     const invoice = this.state.invoiceMessages.get(invoiceKey(message));
     if (!invoice) throw badRequest("the message has no invoice");
-    openCheckout(this, this.state, from, chat, invoice, message);
+    const id = openCheckout(this, this.state, from, chat, invoice, message);
+    // an earlier checkout of this invoice that openCheckout found expired: its wait is over
+    for (const [other, wait] of this.waits) if (invoiceKey(wait.invoice) === invoiceKey(message)) this.endWait(other);
+    const timer = setTimeout(() => {
+      if (!this.endWait(id)) return;
+      this.state.checkouts.delete(id);
+      this.transcript.checkoutEnded(message.chatId, message.messageId, { expired: true });
+    }, CHECKOUT_WAIT_MS);
+    this.waits.set(id, { invoice: message, timer });
+    this.transcript.paying(message.chatId, message.messageId);
+  }
+
+  /** Ends the wait of checkout `id`; answers its invoice message, or undefined when it had none. */
+  private endWait(id: string): InvoiceRef | undefined {
+    const wait = this.waits.get(id);
+    if (!wait) return undefined;
+    clearTimeout(wait.timer);
+    this.waits.delete(id);
+    return wait.invoice;
   }
 
   /** The user asks to join group `groupId` (chat_join_request; the bot may answer in the private chat). */

@@ -27,8 +27,8 @@ export interface TranscriptEntry {
   mediaGroupId?: string;
   location?: { latitude: number; longitude: number };
   contact?: { phone_number: string; first_name: string };
-  /** a bot's invoice in Stars; `paid` once the bot confirmed its checkout (it is paid once) */
-  invoice?: { amount: number; paid: boolean };
+  /** a bot's invoice in Stars and where its payment stands */
+  invoice?: InvoiceState;
   replyMarkup?: Record<string, any>;
   /** the scenario node that produced the message, when the preview runtime named it */
   node?: string;
@@ -40,6 +40,22 @@ export interface TranscriptEntry {
   /** the transcript version of this entry's latest change (readers ask for changes after a version) */
   v: number;
 }
+
+/**
+ * An invoice's payment (docs/preview.md "HTTP API"): `pending` from a Pay until the bot answers its
+ * checkout; then `paid` (it is paid once), or payable again with the bot's `refusal` or `expired`
+ * when the bot gave no answer within Telegram's wait.
+ */
+export interface InvoiceState {
+  amount: number;
+  paid: boolean;
+  pending: boolean;
+  refusal?: string;
+  expired?: boolean;
+}
+
+/** How a checkout of an invoice ended. */
+export type CheckoutOutcome = { paid: true } | { refusal: string } | { expired: true };
 
 const MEDIA_KINDS = ["photo", "video", "audio", "document", "animation", "voice", "video_note", "sticker"];
 
@@ -93,7 +109,7 @@ export class Transcript {
       ...(m.media_group_id ? { mediaGroupId: String(m.media_group_id) } : {}),
       ...(m.location ? { location: { latitude: m.location.latitude, longitude: m.location.longitude } } : {}),
       ...(m.contact ? { contact: { phone_number: m.contact.phone_number, first_name: m.contact.first_name } } : {}),
-      ...(m.invoice ? { invoice: { amount: m.invoice.total_amount, paid: false } } : {}),
+      ...(m.invoice ? { invoice: { amount: m.invoice.total_amount, paid: false, pending: false } } : {}),
       ...(m.reply_markup ? { replyMarkup: m.reply_markup } : params?.reply_markup && from === "bot" ? { replyMarkup: params.reply_markup } : {}),
       ...(node ? { node } : {}),
       ...(m.forward_origin ? { forwarded: true } : {}),
@@ -142,12 +158,21 @@ export class Transcript {
     this.changed(e);
   }
 
-  /** The bot confirmed a checkout of this invoice message: the chat shows it paid. */
-  paid(chatId: number, messageId: number) {
+  /** A Pay opened a checkout of this invoice message: the chat shows it waiting for the bot. */
+  paying(chatId: number, messageId: number) {
+    this.setInvoice(chatId, messageId, { paid: false, pending: true });
+  }
+
+  /** The checkout's wait ended: the bot confirmed it (paid), refused it, or let Telegram's wait pass. */
+  checkoutEnded(chatId: number, messageId: number, outcome: CheckoutOutcome) {
+    this.setInvoice(chatId, messageId, { paid: "paid" in outcome, pending: false, ...("paid" in outcome ? {} : outcome) });
+  }
+
+  private setInvoice(chatId: number, messageId: number, state: Omit<InvoiceState, "amount">) {
     const e = this.find(chatId, messageId);
     if (!e?.invoice || e.invoice.paid) return;
     // a new object: copies listed before keep what they said
-    e.invoice = { ...e.invoice, paid: true };
+    e.invoice = { amount: e.invoice.amount, ...state };
     this.changed(e);
   }
 

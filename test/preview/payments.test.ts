@@ -1,8 +1,9 @@
 // Payments in the preview emulator (docs/nodes/payments.md "In the preview"): a Pay, the bot's
 // answer to its checkout, and what the preview chat's transcript makes of them.
-import { afterEach, expect, test } from "bun:test";
+import { afterEach, expect, jest, test } from "bun:test";
 import type { CallContext } from "../../src/emulator/bot-api/context";
 import { findMethod } from "../../src/emulator/bot-api/methods";
+import { CHECKOUT_WAIT_MS } from "../../src/emulator/bot-api/user-actions";
 import { EmulatorSession } from "../../src/emulator/session";
 
 const ANN = { id: 42, first_name: "Ann" };
@@ -40,4 +41,44 @@ test("a confirmed checkout names the invoice message it paid as numbers (nothing
   const ctx: CallContext = { state: e.state, dir: e.dir, files: e.files, params: { pre_checkout_query_id: query.id, ok: true }, signal: new AbortController().signal };
   expect(await findMethod("answerPreCheckoutQuery")!.h(ctx)).toBe(true);
   expect(ctx.paidInvoice).toEqual({ chatId: ANN.id, messageId });
+});
+
+test("a Pay waits for the bot's answer: pending meanwhile, a second Pay refused; a refusal leaves it payable with the bot's reason", async () => {
+  const e = emulator();
+  const { messageId, query } = await payInvoice(e);
+  const invoice = () => e.transcript.find(ANN.id, messageId)!.invoice;
+  expect(invoice()).toEqual({ amount: 5, paid: false, pending: true });
+  expect(() => e.pay(ANN, ANN.id, messageId)).toThrow("this invoice's payment waits for the bot's confirmation");
+  const before = e.transcript.version;
+  expect((await call(e, "answerPreCheckoutQuery", { pre_checkout_query_id: query.id, ok: false, error_message: "Sold out" })).ok).toBe(true);
+  expect(invoice()).toEqual({ amount: 5, paid: false, pending: false, refusal: "Sold out" });
+  // a change of the entry: a reader asking for changes learns it
+  expect(e.transcript.list(ANN.id, before).map((x) => x.messageId)).toContain(messageId);
+  // Pay again: waiting again, the old refusal gone; the bot confirms: paid
+  e.pay(ANN, ANN.id, messageId);
+  expect(invoice()).toEqual({ amount: 5, paid: false, pending: true });
+  const again = (await call(e, "getUpdates", { offset: 0, timeout: 0 })).result.filter((u: any) => u.pre_checkout_query).at(-1).pre_checkout_query;
+  expect((await call(e, "answerPreCheckoutQuery", { pre_checkout_query_id: again.id, ok: true })).ok).toBe(true);
+  expect(invoice()).toEqual({ amount: 5, paid: true, pending: false });
+});
+
+test("a checkout the bot leaves unanswered past Telegram's wait ends the waiting: payable again, marked expired", async () => {
+  const e = emulator();
+  const messageId: number = (await call(e, "sendInvoice", INVOICE)).result.message_id;
+  jest.useFakeTimers();
+  try {
+    e.pay(ANN, ANN.id, messageId);
+    const query = (await e.call("getUpdates", { timeout: 0 }, new AbortController().signal)) as any[];
+    jest.advanceTimersByTime(CHECKOUT_WAIT_MS - 1);
+    expect(e.transcript.find(ANN.id, messageId)!.invoice).toEqual({ amount: 5, paid: false, pending: true });
+    jest.advanceTimersByTime(2);
+    expect(e.transcript.find(ANN.id, messageId)!.invoice).toEqual({ amount: 5, paid: false, pending: false, expired: true });
+    // the bot's late answer finds no checkout, as on Telegram, and changes nothing
+    await expect(e.call("answerPreCheckoutQuery", { pre_checkout_query_id: query.find((u) => u.pre_checkout_query).pre_checkout_query.id, ok: true }, new AbortController().signal)).rejects.toThrow("QUERY_ID_INVALID");
+    expect(e.transcript.find(ANN.id, messageId)!.invoice).toEqual({ amount: 5, paid: false, pending: false, expired: true });
+    e.pay(ANN, ANN.id, messageId);
+    expect(e.transcript.find(ANN.id, messageId)!.invoice).toEqual({ amount: 5, paid: false, pending: true });
+  } finally {
+    jest.useRealTimers();
+  }
 });

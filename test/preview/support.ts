@@ -58,6 +58,19 @@ export class PreviewDriver {
     }
   }
 
+  /** The transcript's entry of message `messageId` once `holds` is true of it (long-polled, bounded). */
+  async entryWhen(messageId: number, holds: (e: any) => boolean, timeoutMs = 10_000): Promise<any> {
+    const end = Date.now() + timeoutMs;
+    for (let after = 0; ; ) {
+      const r = await this.t.call("GET", `/api/preview/${this.id}/transcript?after=${after}&wait=1000`, { cookie: this.cookie });
+      if (r.status !== 200) throw new Error(`transcript: ${r.status} ${r.text}`);
+      after = r.body.version;
+      const entry = r.body.entries.find((e: Entry) => e.messageId === messageId && e.kind === "message");
+      if (entry && holds(entry)) return entry;
+      if (Date.now() > end) throw new Error(`message ${messageId} never came to hold; it is ${JSON.stringify(entry)}`);
+    }
+  }
+
   async transcript() {
     return (await this.t.call("GET", `/api/preview/${this.id}/transcript`, { cookie: this.cookie })).body;
   }

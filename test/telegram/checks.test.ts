@@ -169,21 +169,21 @@ describe("the emulator checks invoices in Stars as Telegram does", () => {
     };
     const ann = { id: 42, first_name: "Ann" };
     const sent = await api("sendInvoice", invoice);
-    // what the preview chat reads of the invoice message (docs/preview.md): paid or not yet
+    // what the preview chat reads of the invoice message (docs/preview.md): paid, waiting or not yet
     const invoiceIn = (messageId: number) => e.transcript.list(42).find((x) => x.messageId === messageId)?.invoice;
-    expect(invoiceIn(sent.result.message_id)).toEqual({ amount: 5, paid: false });
+    expect(invoiceIn(sent.result.message_id)).toEqual({ amount: 5, paid: false, pending: false });
     e.pay(ann, 42, sent.result.message_id);
     // a second Pay while the bot has not answered the first opens no second checkout
     expect(() => e.pay(ann, 42, sent.result.message_id)).toThrow("this invoice's payment waits for the bot's confirmation");
     const updates = (await api("getUpdates", {})).result;
     expect(updates.filter((u: any) => u.pre_checkout_query).length).toBe(1);
     const query = updates.find((u: any) => u.pre_checkout_query).pre_checkout_query;
-    // Pay pressed and not yet confirmed: not paid
-    expect(invoiceIn(sent.result.message_id)).toEqual({ amount: 5, paid: false });
+    // Pay pressed and not yet confirmed: not paid, waiting for the bot
+    expect(invoiceIn(sent.result.message_id)).toEqual({ amount: 5, paid: false, pending: true });
     const before = e.transcript.version;
     expect((await api("answerPreCheckoutQuery", { pre_checkout_query_id: query.id, ok: true })).ok).toBe(true);
     // the chat learns it as a change of the invoice's entry (a reader asking for changes gets it)
-    expect(invoiceIn(sent.result.message_id)).toEqual({ amount: 5, paid: true });
+    expect(invoiceIn(sent.result.message_id)).toEqual({ amount: 5, paid: true, pending: false });
     expect(e.transcript.list(42, before).map((x) => x.messageId)).toEqual([sent.result.message_id]);
     // answered already: as an unknown id
     expect(await api("answerPreCheckoutQuery", { pre_checkout_query_id: query.id, ok: true })).toEqual({ ok: false, error_code: 400, description: "Bad Request: QUERY_ID_INVALID" } as never);
@@ -196,7 +196,7 @@ describe("the emulator checks invoices in Stars as Telegram does", () => {
     e.pay(ann, 42, other.result.message_id);
     const second = (await api("getUpdates", { offset: paid.at(-1).update_id + 1 })).result.find((u: any) => u.pre_checkout_query).pre_checkout_query;
     expect((await api("answerPreCheckoutQuery", { pre_checkout_query_id: second.id, ok: false, error_message: "Sold out" })).ok).toBe(true);
-    expect(invoiceIn(other.result.message_id)).toEqual({ amount: 5, paid: false });
+    expect(invoiceIn(other.result.message_id)).toEqual({ amount: 5, paid: false, pending: false, refusal: "Sold out" });
     e.pay(ann, 42, other.result.message_id);
   });
 

@@ -85,8 +85,12 @@ export const transcriptEntrySchema = z.object({
   media: z.object({ kind: z.string(), fileId: z.string(), fileName: z.string().optional(), mimeType: z.string().optional(), url: z.string().optional() }).optional(),
   mediaGroupId: z.string().optional(),
   location: z.object({ latitude: z.number(), longitude: z.number() }).optional(),
-  /** a bot's invoice in Stars: the chat shows a Pay button until it is paid (the bot confirmed a checkout) */
-  invoice: z.object({ amount: int, paid: z.boolean() }).optional(),
+  /**
+   * a bot's invoice in Stars: the chat shows a Pay button until it is paid (the bot confirmed a
+   * checkout); `pending` from a Pay until the bot answers; a refused checkout leaves the bot's
+   * `refusal`, one the bot left unanswered past Telegram's wait `expired`
+   */
+  invoice: z.object({ amount: int, paid: z.boolean(), pending: z.boolean(), refusal: z.string().optional(), expired: z.boolean().optional() }).optional(),
   contact: z.object({ phone_number: z.string(), first_name: z.string() }).optional(),
   /** the bot's reply_markup as it sent it */
   replyMarkup: z.object({ inline_keyboard: z.array(z.array(inlineButtonSchema)).optional() }).catchall(z.unknown()).optional(),

@@ -147,6 +147,8 @@ export const en = {
     leaveGroup: "Leave the group", promote: "Become a group admin",
     pay: "Pay {{amount}} ⭐",
     paid: "✓ Paid {{amount}} ⭐",
+    paying: "Paying…",
+    payExpired: "The bot did not confirm the payment in time. Try to pay again.",
     demoPoll: "A poll from the preview",
     copies: "Copies “{{text}}”",
     miniApp: { title: "Mini App", newTab: "New tab", close: "Close", notHttps: "Telegram opens Mini Apps over https only.", data: "Data the Mini App sends back", send: "Send data" },

@@ -148,6 +148,8 @@ export const ru: Strings = {
     leaveGroup: "Выйти из группы", promote: "Стать админом группы",
     pay: "Оплатить {{amount}} ⭐",
     paid: "✓ Оплачено {{amount}} ⭐",
+    paying: "Оплата…",
+    payExpired: "Бот не подтвердил оплату вовремя. Попробуйте оплатить ещё раз.",
     demoPoll: "Опрос из предпросмотра",
     copies: "Копирует «{{text}}»",
     miniApp: { title: "Mini App", newTab: "Новая вкладка", close: "Закрыть", notHttps: "Telegram открывает Mini App только по https.", data: "Данные, которые Mini App отправит боту", send: "Отправить данные" },

@@ -9,7 +9,7 @@ interface Props {
   commands: { command: string; description: string }[];
   keyboard: PreviewTranscript["replyKeyboard"];
   disabled: boolean;
-  send: (action: PreviewAction) => Promise<void>;
+  send: (action: PreviewAction) => Promise<unknown>;
   onMiniApp: (app: MiniAppOpen) => void;
 }
 

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { previewApi, type PreviewEntry } from "./api";
 import { Formatted } from "./formatted";
+import { InvoicePay } from "./InvoicePay";
 import { buttonHref } from "../../../src/lib/button-url";
 import { type MiniAppOpen } from "./MiniApp";
 
@@ -24,8 +25,8 @@ interface Props {
   onMiniApp: (app: MiniAppOpen) => void;
   /** a 👍 reaction on this bot message (message_reaction) */
   onReact?: (messageId: number, emoji: string) => void;
-  /** Pay on an invoice of the bot */
-  onPay?: (messageId: number) => void;
+  /** Pay on an invoice of the bot: answers the transcript version of its change, or null when refused */
+  onPay?: (messageId: number) => Promise<number | null>;
   onSelectNode?: (nodeId: string) => void;
   /** the node's name in words (its text); the raw id only when there is none */
   nodeName?: string;
@@ -96,14 +97,7 @@ export function Message({ entry, sessionId, highlighted, onPress, onMiniApp, onR
       </div>
       {!entry.deleted && entry.invoice && onPay && entry.messageId !== undefined && (
         <div className="pv-inline">
-          <div className="pv-row">
-            {/* a paid invoice is paid once (the emulator refuses a second Pay): it says so instead */}
-            {entry.invoice.paid ? (
-              <span className="pv-key pv-paid">{t("preview.paid", { amount: entry.invoice.amount })}</span>
-            ) : (
-              <button type="button" className="btn pv-key pv-key-primary" onClick={() => onPay(entry.messageId!)}>{t("preview.pay", { amount: entry.invoice.amount })}</button>
-            )}
-          </div>
+          <InvoicePay entry={{ ...entry, invoice: entry.invoice, messageId: entry.messageId }} onPay={onPay} />
         </div>
       )}
       {!entry.deleted && entry.replyMarkup?.inline_keyboard && (

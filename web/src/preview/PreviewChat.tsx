@@ -105,7 +105,7 @@ export function PreviewChat({ projectId, templateId, document, onNodeMessage, on
             {entries.length === 0 && <li className="pv-empty muted">{view ? t("preview.empty") : t("preview.starting")}</li>}
             {sessionId &&
               entries.map((e) => (
-                <Message key={e.seq} entry={e} sessionId={sessionId} highlighted={!!highlightNode && e.node === highlightNode} onPress={(messageId, data) => void act({ type: "button", messageId, data })} onMiniApp={setMiniApp} onReact={(messageId, emoji) => void act({ type: "reaction", messageId, emoji })} onPay={(messageId) => void act({ type: "pay", messageId })} onSelectNode={onSelectNode} nodeName={e.node ? nodeName?.(e.node) : undefined} />
+                <Message key={e.seq} entry={e} sessionId={sessionId} highlighted={!!highlightNode && e.node === highlightNode} onPress={(messageId, data) => void act({ type: "button", messageId, data })} onMiniApp={setMiniApp} onReact={(messageId, emoji) => void act({ type: "reaction", messageId, emoji })} onPay={(messageId) => act({ type: "pay", messageId })} onSelectNode={onSelectNode} nodeName={e.node ? nodeName?.(e.node) : undefined} />
               ))}
           </ol>
           {transcript?.typing && <p className="pv-typing muted small">{t("preview.typing")}</p>}

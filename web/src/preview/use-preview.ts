@@ -95,14 +95,17 @@ export function usePreview(source: PreviewSource, document: unknown | undefined)
     return () => clearTimeout(timer);
   }, [document]);
 
-  const act = useCallback(async (action: PreviewAction) => {
+  /** Sends an action; answers the transcript version after it, or null when it was not sent or refused. */
+  const act = useCallback(async (action: PreviewAction): Promise<number | null> => {
     const id = idRef.current;
-    if (!id) return;
+    if (!id) return null;
     try {
-      await previewApi.act(id, action);
+      const { version } = await previewApi.act(id, action);
       setError(null);
+      return version;
     } catch (e) {
       setError(errorText(e));
+      return null;
     }
   }, []);
 
