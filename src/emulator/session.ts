@@ -176,8 +176,12 @@ export class EmulatorSession {
     } else if (method === "answerPreCheckoutQuery") {
       // the handler took the answer: the checkout's wait is over, paid or refused
       const invoice = this.endWait(String(p.pre_checkout_query_id));
-      if (ctx.paidInvoice !== undefined) t.checkoutEnded(ctx.paidInvoice.chatId, ctx.paidInvoice.messageId, { paid: true });
-      else if (invoice) t.checkoutEnded(invoice.chatId, invoice.messageId, { refusal: String(p.error_message) });
+      if (ctx.paidInvoice !== undefined) {
+        t.checkoutEnded(ctx.paidInvoice.chatId, ctx.paidInvoice.messageId, { paid: true });
+        // the successful_payment message the bot now gets: a service line of the chat, as Telegram shows it
+        const paid = ctx.messageId !== undefined ? this.state.message(ctx.paidInvoice.chatId, ctx.messageId) : undefined;
+        if (paid) t.addMessage(paid, "user");
+      } else if (invoice) t.checkoutEnded(invoice.chatId, invoice.messageId, { refusal: String(p.error_message) });
     } else if (method === "sendChatAction") {
       t.typing(Number(this.dir.chat(p.chat_id).id));
     } else if (method === "answerCallbackQuery" && typeof p.text === "string" && p.text) {

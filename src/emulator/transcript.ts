@@ -1,6 +1,7 @@
 // What the preview chat shows: every message either side put into a chat, kept in order with its
-// later edits, deletions and pins, plus the bot's short notices (answerCallbackQuery texts). Bounded:
-// the oldest entries go first, and the emulator forgets them too (onDrop).
+// later edits, deletions and pins, the chat's service messages (a payment made) and the bot's short
+// notices (answerCallbackQuery texts). Bounded: the oldest entries go first, and the emulator
+// forgets them too (onDrop).
 import type { Message } from "./bot-api/types";
 
 export interface MediaRef {
@@ -14,7 +15,8 @@ export interface MediaRef {
 
 export interface TranscriptEntry {
   seq: number;
-  kind: "message" | "notice";
+  /** a message of either side, a service message of the chat (Telegram's own line), or a notice */
+  kind: "message" | "service" | "notice";
   chatId: number;
   messageId?: number;
   from: "bot" | "user";
@@ -29,6 +31,8 @@ export interface TranscriptEntry {
   contact?: { phone_number: string; first_name: string };
   /** a bot's invoice in Stars and where its payment stands */
   invoice?: InvoiceState;
+  /** a service entry: the user's payment that the bot confirmed (successful_payment) */
+  payment?: { amount: number; currency: string };
   replyMarkup?: Record<string, any>;
   /** the scenario node that produced the message, when the preview runtime named it */
   node?: string;
@@ -94,12 +98,12 @@ export class Transcript {
   addMessage(m: Message, from: "bot" | "user", params?: Record<string, any>, node?: string) {
     // A user's poll or Mini App answer has no text of its own: the chat shows what was shared.
     const text = m.text ?? m.caption ?? (m.poll ? "📊 " + m.poll.question : m.web_app_data ? "🌐 " + m.web_app_data.button_text
-      : m.invoice ? `🧾 ${m.invoice.title} — ${m.invoice.total_amount} ⭐\n${m.invoice.description}` : m.successful_payment ? `✅ ${m.successful_payment.total_amount} ⭐` : undefined);
+      : m.invoice ? `🧾 ${m.invoice.title} — ${m.invoice.total_amount} ⭐\n${m.invoice.description}` : undefined);
     const raw = params?.text ?? params?.caption;
     const parseMode = typeof params?.parse_mode === "string" ? params.parse_mode : undefined;
     const entry: TranscriptEntry = {
       seq: ++this.seq,
-      kind: "message",
+      kind: m.successful_payment ? "service" : "message",
       chatId: Number(m.chat.id),
       messageId: m.message_id,
       from,
@@ -110,6 +114,7 @@ export class Transcript {
       ...(m.location ? { location: { latitude: m.location.latitude, longitude: m.location.longitude } } : {}),
       ...(m.contact ? { contact: { phone_number: m.contact.phone_number, first_name: m.contact.first_name } } : {}),
       ...(m.invoice ? { invoice: { amount: m.invoice.total_amount, paid: false, pending: false } } : {}),
+      ...(m.successful_payment ? { payment: { amount: m.successful_payment.total_amount, currency: m.successful_payment.currency } } : {}),
       ...(m.reply_markup ? { replyMarkup: m.reply_markup } : params?.reply_markup && from === "bot" ? { replyMarkup: params.reply_markup } : {}),
       ...(node ? { node } : {}),
       ...(m.forward_origin ? { forwarded: true } : {}),
@@ -200,7 +205,7 @@ export class Transcript {
   find(chatId: number, messageId: number): TranscriptEntry | undefined {
     for (let i = this.entries.length - 1; i >= 0; i--) {
       const e = this.entries[i]!;
-      if (e.chatId === chatId && e.messageId === messageId && e.kind === "message") return e;
+      if (e.chatId === chatId && e.messageId === messageId && e.kind !== "notice") return e;
     }
     return undefined;
   }

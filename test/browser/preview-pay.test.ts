@@ -1,7 +1,7 @@
 // Pay in the preview chat in Chromium, against a bot whose checkout waits on a held loopback service
 // until the test lets it (docs/nodes/payments.md "In the preview"): from the press until the bot
 // answers, Pay is disabled and says it is paying; a refusal makes it active again under the bot's
-// reason; a confirmation shows the invoice paid.
+// reason; a confirmation shows the invoice paid, and the payment as the chat's service line.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
 import { haveChromium, signedInBrowser, warnIfNoChromium, type Browser } from "../support/browser";
@@ -38,7 +38,7 @@ describe.skipIf(!haveChromium)("Pay in the preview chat", () => {
     shop.stop();
   });
 
-  test("Pay waits for the bot disabled; refused, it is active again under the reason; confirmed, the invoice is paid", async () => {
+  test("Pay waits for the bot disabled; refused, it is active again under the reason; confirmed, the invoice is paid and the payment a service line", async () => {
     const { page } = b;
     await page.goto(`${base}/projects/${projectId}/preview`);
     const chat = page.getByTestId("preview-chat");
@@ -69,6 +69,11 @@ describe.skipIf(!haveChromium)("Pay in the preview chat", () => {
     await bill.getByText("✓ Paid 5 ⭐").waitFor();
     await botSaid("paid 5");
     expect(await bill.getByRole("button").filter({ hasText: /Pay/ }).count()).toBe(0);
+    // the payment shows as Telegram shows it: a service line of the chat, not a bubble of either side
+    const line = chat.getByTestId("pv-service");
+    await line.waitFor();
+    expect(await line.textContent()).toBe("You successfully transferred ⭐️5 to Shop");
+    expect(await chat.locator("[data-from]").filter({ hasText: "transferred" }).count()).toBe(0);
     expect(b.errors).toEqual([]);
   }, 90_000);
 });

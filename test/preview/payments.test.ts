@@ -82,3 +82,21 @@ test("a checkout the bot leaves unanswered past Telegram's wait ends the waiting
     jest.useRealTimers();
   }
 });
+
+test("a confirmed payment is a service line of the chat, Telegram's successful_payment, not a bot message; a refused one leaves none", async () => {
+  const e = emulator();
+  const refused = await payInvoice(e);
+  expect((await call(e, "answerPreCheckoutQuery", { pre_checkout_query_id: refused.query.id, ok: false, error_message: "Sold out" })).ok).toBe(true);
+  expect(e.transcript.list(ANN.id).filter((x) => x.kind === "service")).toEqual([]);
+
+  e.pay(ANN, ANN.id, refused.messageId);
+  const query = (await call(e, "getUpdates", { offset: 0, timeout: 0 })).result.filter((u: any) => u.pre_checkout_query).at(-1).pre_checkout_query;
+  const before = e.transcript.version;
+  expect((await call(e, "answerPreCheckoutQuery", { pre_checkout_query_id: query.id, ok: true })).ok).toBe(true);
+  const update = (await call(e, "getUpdates", { offset: 0, timeout: 0 })).result.find((u: any) => u.message?.successful_payment);
+  const line = e.transcript.list(ANN.id, before).find((x) => x.kind === "service");
+  // the message the bot gets, as the chat shows it: the payer's, with the amount, and nothing a bubble would show
+  expect(line).toMatchObject({ kind: "service", chatId: ANN.id, from: "user", userId: ANN.id, messageId: update.message.message_id, payment: { amount: 5, currency: "XTR" } });
+  expect(line!.text).toBeUndefined();
+  expect(e.transcript.list(ANN.id).at(-1)!.seq).toBe(line!.seq);
+});

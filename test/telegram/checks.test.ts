@@ -182,9 +182,10 @@ describe("the emulator checks invoices in Stars as Telegram does", () => {
     expect(invoiceIn(sent.result.message_id)).toEqual({ amount: 5, paid: false, pending: true });
     const before = e.transcript.version;
     expect((await api("answerPreCheckoutQuery", { pre_checkout_query_id: query.id, ok: true })).ok).toBe(true);
-    // the chat learns it as a change of the invoice's entry (a reader asking for changes gets it)
+    // the chat learns it as a change of the invoice's entry (a reader asking for changes gets it),
+    // followed by the payment's service line
     expect(invoiceIn(sent.result.message_id)).toEqual({ amount: 5, paid: true, pending: false });
-    expect(e.transcript.list(42, before).map((x) => x.messageId)).toEqual([sent.result.message_id]);
+    expect(e.transcript.list(42, before).map((x) => [x.kind, x.messageId])).toEqual([["message", sent.result.message_id], ["service", sent.result.message_id + 1]]);
     // answered already: as an unknown id
     expect(await api("answerPreCheckoutQuery", { pre_checkout_query_id: query.id, ok: true })).toEqual({ ok: false, error_code: 400, description: "Bad Request: QUERY_ID_INVALID" } as never);
     const paid = (await api("getUpdates", { offset: updates.at(-1).update_id + 1 })).result.filter((u: any) => u.message?.successful_payment);

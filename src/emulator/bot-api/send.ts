@@ -236,6 +236,7 @@ const answerPreCheckoutQuery: Handler = (c) => {
     const message = { message_id: c.state.nextMessageId(open.chat.id), from: open.from, chat: open.chat, date: nowSeconds(), successful_payment };
     c.state.store(message);
     c.state.updates.push({ message });
+    c.messageId = message.message_id;
   }
   return true;
 };

@@ -75,7 +75,8 @@ const replyButtonSchema = z
 
 export const transcriptEntrySchema = z.object({
   seq: int,
-  kind: z.enum(["message", "notice"]),
+  /** `service`: a line of the chat itself, not a bubble (a payment made: `payment`) */
+  kind: z.enum(["message", "service", "notice"]),
   chatId: int,
   messageId: int.optional(),
   from: z.enum(["bot", "user"]),
@@ -92,6 +93,8 @@ export const transcriptEntrySchema = z.object({
    */
   invoice: z.object({ amount: int, paid: z.boolean(), pending: z.boolean(), refusal: z.string().optional(), expired: z.boolean().optional() }).optional(),
   contact: z.object({ phone_number: z.string(), first_name: z.string() }).optional(),
+  /** a service entry's payment: the user paid the bot this (successful_payment, once the bot confirmed the checkout) */
+  payment: z.object({ amount: int, currency: z.string() }).optional(),
   /** the bot's reply_markup as it sent it */
   replyMarkup: z.object({ inline_keyboard: z.array(z.array(inlineButtonSchema)).optional() }).catchall(z.unknown()).optional(),
   node: z.string().optional(),

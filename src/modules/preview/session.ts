@@ -239,7 +239,7 @@ function replyKeyboardOf(entries: TranscriptEntry[]) {
   let answered = false; // a one-time keyboard hides once the user has written after it
   for (let i = entries.length - 1; i >= 0; i--) {
     const e = entries[i]!;
-    if (e.from === "user") answered = true;
+    if (e.from === "user" && e.kind === "message") answered = true; // a payment's service line is not the user writing
     const m = e.from === "bot" ? e.replyMarkup : undefined;
     if (!m) continue;
     if (Array.isArray(m.keyboard)) return m.one_time_keyboard === true && answered ? null : { rows: m.keyboard, oneTime: m.one_time_keyboard === true, resize: m.resize_keyboard === true };

@@ -149,6 +149,8 @@ export const en = {
     paid: "✓ Paid {{amount}} ⭐",
     paying: "Paying…",
     payExpired: "The bot did not confirm the payment in time. Try to pay again.",
+    paymentDone: "You successfully transferred ⭐️{{amount}} to {{bot}}",
+    paymentDoneBy: "{{user}} successfully transferred ⭐️{{amount}} to {{bot}}",
     demoPoll: "A poll from the preview",
     copies: "Copies “{{text}}”",
     miniApp: { title: "Mini App", newTab: "New tab", close: "Close", notHttps: "Telegram opens Mini Apps over https only.", data: "Data the Mini App sends back", send: "Send data" },

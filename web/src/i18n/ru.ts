@@ -150,6 +150,8 @@ export const ru: Strings = {
     paid: "✓ Оплачено {{amount}} ⭐",
     paying: "Оплата…",
     payExpired: "Бот не подтвердил оплату вовремя. Попробуйте оплатить ещё раз.",
+    paymentDone: "Вы успешно перевели ⭐️{{amount}} боту {{bot}}",
+    paymentDoneBy: "{{user}} успешно перевёл(а) ⭐️{{amount}} боту {{bot}}",
     demoPoll: "Опрос из предпросмотра",
     copies: "Копирует «{{text}}»",
     miniApp: { title: "Mini App", newTab: "Новая вкладка", close: "Закрыть", notHttps: "Telegram открывает Mini App только по https.", data: "Данные, которые Mini App отправит боту", send: "Отправить данные" },

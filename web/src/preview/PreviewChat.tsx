@@ -8,6 +8,7 @@ import { Composer } from "./Composer";
 import { HookFire } from "./HookFire";
 import { Message } from "./Message";
 import { MiniAppPanel, type MiniAppOpen } from "./MiniApp";
+import { ServiceLine } from "./ServiceLine";
 import { usePreview } from "./use-preview";
 import { Variables } from "./Variables";
 
@@ -104,9 +105,13 @@ export function PreviewChat({ projectId, templateId, document, onNodeMessage, on
           <ol className="pv-messages" ref={listRef} aria-live="polite">
             {entries.length === 0 && <li className="pv-empty muted">{view ? t("preview.empty") : t("preview.starting")}</li>}
             {sessionId &&
-              entries.map((e) => (
-                <Message key={e.seq} entry={e} sessionId={sessionId} highlighted={!!highlightNode && e.node === highlightNode} onPress={(messageId, data) => void act({ type: "button", messageId, data })} onMiniApp={setMiniApp} onReact={(messageId, emoji) => void act({ type: "reaction", messageId, emoji })} onPay={(messageId) => act({ type: "pay", messageId })} onSelectNode={onSelectNode} nodeName={e.node ? nodeName?.(e.node) : undefined} />
-              ))}
+              entries.map((e) =>
+                e.kind === "service" ? (
+                  <ServiceLine key={e.seq} entry={e} bot={view?.bot.firstName ?? ""} payer={e.userId !== view?.actor.userId ? view?.users.find((u) => u.id === e.userId)?.firstName : undefined} />
+                ) : (
+                  <Message key={e.seq} entry={e} sessionId={sessionId} highlighted={!!highlightNode && e.node === highlightNode} onPress={(messageId, data) => void act({ type: "button", messageId, data })} onMiniApp={setMiniApp} onReact={(messageId, emoji) => void act({ type: "reaction", messageId, emoji })} onPay={(messageId) => act({ type: "pay", messageId })} onSelectNode={onSelectNode} nodeName={e.node ? nodeName?.(e.node) : undefined} />
+                ),
+              )}
           </ol>
           {transcript?.typing && <p className="pv-typing muted small">{t("preview.typing")}</p>}
           {miniApp && <MiniAppPanel app={miniApp} onClose={() => setMiniApp(null)} onSend={(buttonText, data) => void act({ type: "web_app_data", buttonText, data })} />}
