@@ -8,7 +8,7 @@ import { sendText, showMessage } from "./messages";
 import { NODES, OPTIONS } from "./program-data";
 import { ADMIN_IDS, TOKEN_ID, db, loadState, saveState, states } from "./storage";
 import type { MessageNode } from "./tables";
-import type { Turn } from "./types";
+import type { Sender, Turn } from "./types";
 import { SENT_BY, TELL_PLATFORM } from "./record";
 import { render } from "./values";
 import { reserveSendTime } from "./pace";
@@ -55,25 +55,33 @@ export async function paceMassSend(): Promise<void> {
   if (at > now) await Bun.sleep(at - now);
 }
 
-/** Every recorded bot user (bot_users), else the private chats this run has seen; never a user who blocked the bot (bot_people). */
-export function broadcastRecipients(): { id: number; first_name?: string; username?: string }[] {
+/**
+ * Every recorded bot user (bot_users), else the private chats this run has seen; never a user who
+ * blocked the bot (bot_people). Each as the sender of a message of theirs would be, from their
+ * record (id, names, username, language), so the turn that sends them a broadcast's message knows
+ * them as a message turn does (docs/nodes/messaging.md#broadcast). A chat seen without a record is its id.
+ */
+export function broadcastRecipients(): Sender[] {
   if (db && OPTIONS.userDatabase) {
     try {
-      const rows = readOnce<{ user_id: string; first_name: string | null; username: string | null }>(
+      const rows = readOnce<{ user_id: string; first_name: string | null; last_name: string | null; username: string | null; language_code: string | null }>(
         db,
-        "SELECT user_id, first_name, username FROM bot_users u WHERE token_id = ? AND NOT EXISTS " +
+        "SELECT user_id, first_name, last_name, username, language_code FROM bot_users u WHERE token_id = ? AND NOT EXISTS " +
           "(SELECT 1 FROM bot_people p WHERE p.token_id = ? AND p.user_id = u.user_id AND p.blocked = 1) ORDER BY id",
         TOKEN_ID, TOKEN_ID,
       );
       return rows
-        .map((r) => ({ id: Number(r.user_id), first_name: r.first_name ?? undefined, username: r.username ?? undefined }))
+        .map((r): Sender => ({
+          id: Number(r.user_id), is_bot: false, first_name: r.first_name ?? "",
+          last_name: r.last_name ?? undefined, username: r.username ?? undefined, language_code: r.language_code ?? undefined,
+        }))
         .filter((r) => Number.isSafeInteger(r.id) && r.id > 0);
     } catch (err) {
       console.error("broadcast: cannot read bot_users:", err);
       return [];
     }
   }
-  return [...states.keys()].filter((id) => id > 0).map((id) => ({ id }));
+  return [...states.keys()].filter((id) => id > 0).map((id) => ({ id, is_bot: false, first_name: "" }));
 }
 
 /** Runs the node: asks first when it has a confirmation, else starts sending and goes on. */
@@ -261,11 +269,10 @@ export async function atMassPace<U extends { id: number }>(what: string, users: 
 }
 
 /** One recipient, in their chat's queue, with their own variables; waits once when rate-limited. */
-export async function sendOne(turn: Turn, user: { id: number; first_name?: string; username?: string }, index: number, message: MessageNode): Promise<boolean> {
+export async function sendOne(turn: Turn, user: Sender, index: number, message: MessageNode): Promise<boolean> {
   let ok = false;
   await inChat(user.id, async () => {
-    const from = { id: user.id, is_bot: false, first_name: user.first_name ?? "", username: user.username };
-    const t: Turn = { ctx: turn.ctx, chatId: user.id, state: loadState(user.id), from, isAdmin: ADMIN_IDS.has(String(user.id)), event: {}, steps: 0 };
+    const t: Turn = { ctx: turn.ctx, chatId: user.id, state: loadState(user.id), from: user, isAdmin: ADMIN_IDS.has(String(user.id)), event: {}, steps: 0 };
     for (let attempt = 0; attempt < 2 && !ok; attempt++) {
       try {
         // recorded as the campaign's, sent by its message node (docs/dialogs.md)
