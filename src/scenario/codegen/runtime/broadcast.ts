@@ -58,8 +58,9 @@ export async function paceMassSend(): Promise<void> {
 /**
  * Every recorded bot user (bot_users), else the private chats this run has seen; never a user who
  * blocked the bot (bot_people). Each as the sender of a message of theirs would be, from their
- * record (id, names, username, language), so the turn that sends them a broadcast's message knows
- * them as a message turn does (docs/nodes/messaging.md#broadcast). A chat seen without a record is its id.
+ * record (id, names, username, language), so the turn that sends them a broadcast's message, and
+ * their turn of a schedule for every user, know them as a message turn does
+ * (docs/nodes/messaging.md#broadcast, docs/nodes/triggers.md#time). A chat seen without a record is its id.
  */
 export function broadcastRecipients(): Sender[] {
   if (db && OPTIONS.userDatabase) {

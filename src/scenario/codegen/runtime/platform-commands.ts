@@ -6,7 +6,7 @@ import { inChat, log } from "./flow";
 import { MESSAGE_TRIGGERS } from "./program-data";
 import { recordSql } from "./record";
 import { bot } from "./router";
-import { ADMIN_IDS, dropState, TOKEN_ID } from "./storage";
+import { dropState, TOKEN_ID } from "./storage";
 import { runIn } from "./triggers";
 import type { Turn } from "./types";
 import { dropWaitsOf } from "./waits";
@@ -20,13 +20,8 @@ export type PlatformCommand = { op: string; chatId: string; nodeId?: string; var
 function runForPlatform(chatId: string, target: string, prepare: (turn: Turn) => void, via?: string) {
   const id = Number(chatId);
   const known = id > 0 && recordSql ? recordSql.chatUser.get(TOKEN_ID, chatId) : null;
-  void runIn(id, target, (turn) => {
-    if (id > 0) {
-      turn.from = { id, is_bot: false, first_name: known?.first_name ?? "", username: known?.username ?? undefined };
-      turn.isAdmin = ADMIN_IDS.has(chatId);
-    }
-    prepare(turn);
-  }, via);
+  const from = id > 0 ? { id, is_bot: false, first_name: known?.first_name ?? "", username: known?.username ?? undefined } : undefined;
+  void runIn(id, target, prepare, via, from);
 }
 
 /**

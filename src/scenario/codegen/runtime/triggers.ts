@@ -41,10 +41,13 @@ export function chatTypeOf(turn: Turn): string | undefined {
   return turn.ctx.chat?.type ?? turn.chatType;
 }
 
-/** Runs a flow in another chat's queue and saves that chat's state; `via`: the trigger node that starts it. */
-export function runIn(chatId: number, target: string, prepare: (turn: Turn) => void = () => undefined, via?: string): Promise<void> {
+/**
+ * Runs a flow in another chat's queue and saves that chat's state; `via`: the trigger node that
+ * starts it, `from`: the user the turn is for (a recorded user: broadcastRecipients).
+ */
+export function runIn(chatId: number, target: string, prepare: (turn: Turn) => void = () => undefined, via?: string, from?: Sender): Promise<void> {
   return inChat(chatId, async () => {
-    const turn = systemTurn(chatId);
+    const turn = systemTurn(chatId, from);
     prepare(turn);
     try {
       await go(turn, target, via);
@@ -217,7 +220,7 @@ bot.on("chat_join_request", (ctx) => {
 export const scheduleJobs: { stop(): void }[] = [];
 export const scheduleRunning = new Set<string>();
 
-/** One run of a schedule: in its chat, or for every recorded user as a broadcast sends (atMassPace). */
+/** One run of a schedule: in its chat, or for every recorded user, each as that user, as a broadcast sends (atMassPace). */
 export async function runSchedule(s: ScheduleDef) {
   if (scheduleRunning.has(s.id)) return console.log("schedule " + s.id + ": the previous run is still going; skipped");
   scheduleRunning.add(s.id);
@@ -229,7 +232,7 @@ export async function runSchedule(s: ScheduleDef) {
       return;
     }
     const users = broadcastRecipients();
-    await atMassPace("schedule " + s.id, users, (user) => runIn(user.id, s.target, undefined, s.id));
+    await atMassPace("schedule " + s.id, users, (user) => runIn(user.id, s.target, undefined, s.id, user));
     log(systemTurn(0), "schedule " + s.id + ": ran for " + users.length + " users");
   } catch (err) {
     console.error("schedule " + s.id + " failed: " + describe(err));
