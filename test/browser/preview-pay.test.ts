@@ -50,6 +50,9 @@ describe.skipIf(!haveChromium)("Pay in the preview chat", () => {
     const pay = bill.getByRole("button", { name: "Pay 5 ⭐" });
     const paying = bill.getByRole("button", { name: "Paying…" });
 
+    // under the pointer Pay keeps its colour (a light grey under white text it was)
+    await pay.hover();
+    expect(await pay.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(47, 125, 225)");
     await pay.click();
     // the bot's checkout is asking the stock service, held: the payment waits, and Pay with it
     await until(() => shop.held.length === 1, "the checkout's stock request");
