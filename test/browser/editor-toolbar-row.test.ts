@@ -6,6 +6,7 @@
 // whatever the status says (in Russian "restart bots on save" and the status went to a second row).
 // From 1100 px down the commit message and Save take a row of their own, the message wide enough
 // for a sentence (it was 8rem, its own placeholder cut), and nothing runs off the page down to a phone.
+// Wrapped, no separator is left at the end or the start of a row.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { haveChromium, placeholderFits, warnIfNoChromium } from "../support/browser";
 import { TOOLBAR } from "../../web/src/editor/actions";
@@ -100,6 +101,31 @@ describe.skipIf(!haveChromium)("editor: the toolbar's buttons keep to one row", 
       }
       expect(env.b.errors).toEqual([]);
     }, 45_000);
+
+  // A wrapped toolbar left the line between two groups at the end of the first row (RU at 1024).
+  for (const lang of ["ru", "en"] as const)
+    test(`${lang.toUpperCase()} at 1440 down to 800: no separator stands at the start or the end of a row`, async () => {
+      const { page } = env.b;
+      await page.evaluate((l) => localStorage.setItem("botloom.lang", l), lang);
+      let wrapped = 0;
+      for (const width of [1440, 1280, 1200, 1100, 1024, 900, 800]) {
+        await page.setViewportSize({ width, height: 900 });
+        await openEditor(page, env.base, projectId);
+        await page.getByTestId("save-status").waitFor();
+        const rows = await page.getByRole("toolbar").evaluate((tb) => {
+          const shown = [...tb.children].filter((e) => e.checkVisibility({ visibilityProperty: true }) && e.getBoundingClientRect().width > 0);
+          const sameRow = (a: Element, b: Element) => { const p = a.getBoundingClientRect(), q = b.getBoundingClientRect(); return p.top < q.bottom && q.top < p.bottom; };
+          const alone = shown.flatMap((e, i) => (e.classList.contains("ed-sep") && !(i > 0 && sameRow(shown[i - 1]!, e) && i < shown.length - 1 && sameRow(e, shown[i + 1]!)) ? [`separator ${i}`] : []));
+          const tops = new Set(shown.filter((e) => !e.classList.contains("ed-sep")).map((e) => Math.round(e.getBoundingClientRect().top / 8)));
+          return { alone, rows: tops.size };
+        });
+        if (rows.rows > 1) wrapped++;
+        expect({ width, alone: rows.alone }).toEqual({ width, alone: [] });
+      }
+      // the toolbar did wrap at some of these widths, so the rule was put to the test
+      expect(wrapped).toBeGreaterThan(0);
+      expect(env.b.errors).toEqual([]);
+    }, 60_000);
 
   for (const lang of ["ru", "en"] as const)
     for (const [width, oneRow] of [[1440, true], [1280, true], [1024, false]] as const) {

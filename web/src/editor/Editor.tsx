@@ -22,6 +22,7 @@ import { EmptyHint, Tour } from "./Guide";
 import { FunnelBar } from "./FunnelBar";
 import { overlayFromAddress, useOverlayAddress } from "./funnel-address";
 import { SheetTabs } from "./SheetTabs";
+import { useRowSeparators } from "./toolbar-rows";
 import { useEditor, EditorStore } from "./store";
 import { useSave, type ProjectRecord } from "./useSave";
 import { GRID } from "./Canvas";
@@ -51,6 +52,9 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
   const [preview, setPreview] = useState(false);
   const [flash, setFlash] = useState<string | null>(null);
   const phone = usePhone();
+  const toolbar = useRef<HTMLDivElement>(null);
+  // the toolbar's groups differ on a phone (no edits)
+  useRowSeparators(toolbar, phone);
   const [paletteOpen, setPaletteOpen] = usePanel("palette");
   const [propsOpen, setPropsOpen] = usePanel("props");
   const [minimap, setMinimap] = useStoredFlag("botloom.editor.minimap");
@@ -198,7 +202,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
   return (
     <ActionsContext.Provider value={actions}>
     <div className={`ed-root${fullscreen ? " fullscreen" : ""}${phone ? " phone" : ""}`} data-testid="editor">
-      <div className="ed-toolbar" role="toolbar" aria-label={t("editor.toolbar")}>
+      <div className="ed-toolbar" role="toolbar" ref={toolbar} aria-label={t("editor.toolbar")}>
         <ToolbarActions
           before={{ save: <input className="ed-commit" aria-label={t("editor.save.message")} placeholder={t("editor.save.message")} value={message} onChange={(e) => setMessage(e.target.value)} /> }}
           after={{
