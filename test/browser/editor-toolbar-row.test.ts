@@ -2,8 +2,9 @@
 // row with the commit message and Save (the Russian toolbar put Save on a second row at 1440), no
 // button's words break over two lines, and where the window is too narrow for one row (Russian at
 // 1024) the toolbar wraps between its groups, never inside one: Save stays beside its message.
-// At 1440 the save options (autosave, restart bots) and the save status stay on Save's row too,
-// whatever the status says (in Russian "restart bots on save" and the status went to a second row).
+// The save options (autosave, restart bots) and the save status stay on Save's row at every width,
+// whatever the status says, and the status reads whole (in Russian it went to a second row alone at
+// 1280); at 1440 and 1280 the whole toolbar keeps to one row.
 // From 1100 px down the commit message and Save take a row of their own, the message wide enough
 // for a sentence (it was 8rem, its own placeholder cut), and nothing runs off the page down to a phone.
 // Wrapped, no separator is left at the end or the start of a row.
@@ -23,7 +24,7 @@ describe.skipIf(!haveChromium)("editor: the toolbar's buttons keep to one row", 
   }, 60_000);
   afterAll(async () => env?.close(), 30_000);
 
-  test("RU on a phone (390): the read-only toolbar's buttons and status lie side by side, none over another", async () => {
+  test("RU on a phone (390): the read-only toolbar's buttons lie side by side, none over another, and it has no save status", async () => {
     const { page } = env.b;
     await page.setViewportSize({ width: 390, height: 844 });
     await page.evaluate(() => localStorage.setItem("botloom.lang", "ru"));
@@ -41,18 +42,19 @@ describe.skipIf(!haveChromium)("editor: the toolbar's buttons keep to one row", 
       return out;
     });
     expect(over).toEqual([]);
+    // nothing is saved on a phone (docs/editor.md "On a phone")
+    expect(await page.getByTestId("save-status").count()).toBe(0);
     // nothing of the toolbar runs off the page (it scrolls sideways within itself)
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
   }, 45_000);
 
+  // At 1280 the Russian status went alone to a second row; from 1200 down to 1100 the save options
+  // and the status went there without Save.
   for (const lang of ["ru", "en"] as const)
-    test(`${lang.toUpperCase()} at 1440: autosave, restart bots and the save status on Save's row, saved and unsaved`, async () => {
+    test(`${lang.toUpperCase()} from 1440 to 800: autosave, restart bots and the save status on Save's row and the status read whole, saved and unsaved; one row at 1440 and 1280`, async () => {
       const { page } = env.b;
-      await page.setViewportSize({ width: 1440, height: 900 });
       await page.evaluate((l) => localStorage.setItem("botloom.lang", l), lang);
-      await openEditor(page, env.base, projectId);
       const toolbar = page.getByRole("toolbar");
-      await toolbar.getByRole("button", { name: lang === "ru" ? "Сохранить" : "Save", exact: true }).waitFor();
       const offRow = () =>
         toolbar.evaluate((tb) => {
           const save = tb.querySelector("[data-action=save]")!.getBoundingClientRect();
@@ -61,23 +63,44 @@ describe.skipIf(!haveChromium)("editor: the toolbar's buttons keep to one row", 
             .filter(({ r }) => (r.top + r.bottom) / 2 < save.top || (r.top + r.bottom) / 2 > save.bottom || r.left < save.right)
             .map(({ name }) => name);
         });
-      const labels = lang === "ru" ? { autosave: "Автосохранение", restart: "Перезапускать ботов", unsaved: "Не сохранено" } : { autosave: "Autosave", restart: "Restart bots on save", unsaved: "Unsaved changes" };
-      await toolbar.getByLabel(labels.autosave).waitFor();
-      await toolbar.getByLabel(labels.restart).waitFor();
-      await page.screenshot({ path: `/tmp/editor-shots/toolbar-${lang}-1440-saved.png`, clip: { x: 0, y: 150, width: 1440, height: 130 } });
-      expect(await offRow()).toEqual([]);
-      // an edit: the status says so, still on the row
-      await page.locator('.ed-palette-item[data-type="message"]').click();
-      await page.getByTestId("save-status").filter({ hasText: labels.unsaved }).waitFor();
-      await page.screenshot({ path: `/tmp/editor-shots/toolbar-${lang}-1440-unsaved.png`, clip: { x: 0, y: 150, width: 1440, height: 130 } });
-      expect(await offRow()).toEqual([]);
-      // the restart option's short words are explained on hover
-      expect(await toolbar.locator("label", { has: page.getByLabel(labels.restart) }).getAttribute("title")).toMatch(/running bots|запущенные боты/);
-      // undone, the sheet is as saved again for the tests after this one
-      await page.keyboard.press("Control+z");
-      await page.getByTestId("save-status").filter({ hasText: lang === "ru" ? "Сохранено" : "Saved" }).waitFor();
+      /** The status's words, unless they are cut, covered, or off the page: then what is wrong. */
+      const statusRead = () =>
+        page.getByTestId("save-status").evaluate((st) => {
+          const box = st.getBoundingClientRect();
+          const words = document.createRange();
+          words.selectNodeContents(st);
+          const text = words.getBoundingClientRect();
+          if ([st, ...st.querySelectorAll("*")].some((e) => e.scrollWidth > e.clientWidth) || text.width > box.width + 0.5) return "cut";
+          if (box.left < 0 || box.right > innerWidth || box.width === 0) return "off the page";
+          const at = document.elementFromPoint((text.left + text.right) / 2, (text.top + text.bottom) / 2);
+          return at && st.contains(at) ? st.textContent!.trim() : "covered";
+        });
+      const rows = () => toolbar.evaluate((tb) => new Set([...tb.children].filter((e) => e.checkVisibility({ visibilityProperty: true }) && !e.classList.contains("ed-sep")).map((e) => { const r = e.getBoundingClientRect(); return Math.round((r.top + r.bottom) / 2 / 8); })).size);
+      const labels = lang === "ru" ? { autosave: "Автосохранение", restart: "Перезапускать ботов", saved: "Сохранено", unsaved: "Не сохранено" } : { autosave: "Autosave", restart: "Restart bots on save", saved: "Saved", unsaved: "Unsaved changes" };
+      for (const width of [1440, 1280, 1200, 1100, 1024, 900, 800]) {
+        await page.setViewportSize({ width, height: 900 });
+        await openEditor(page, env.base, projectId);
+        await toolbar.getByRole("button", { name: lang === "ru" ? "Сохранить" : "Save", exact: true }).waitFor();
+        await toolbar.getByLabel(labels.autosave).waitFor();
+        await toolbar.getByLabel(labels.restart).waitFor();
+        await page.getByTestId("save-status").filter({ hasText: labels.saved }).waitFor();
+        await page.screenshot({ path: `/tmp/editor-shots/toolbar-${lang}-${width}-saved.png`, clip: { x: 0, y: 150, width, height: 130 } });
+        expect({ width, off: await offRow(), status: await statusRead() }).toEqual({ width, off: [], status: labels.saved });
+        if (width >= 1280) expect({ width, rows: await rows() }).toEqual({ width, rows: 1 });
+        // an edit: the status says so, still on the row
+        await page.locator('.ed-palette-item[data-type="message"]').click();
+        await page.getByTestId("save-status").filter({ hasText: labels.unsaved }).waitFor();
+        await page.screenshot({ path: `/tmp/editor-shots/toolbar-${lang}-${width}-unsaved.png`, clip: { x: 0, y: 150, width, height: 130 } });
+        expect({ width, off: await offRow(), status: await statusRead() }).toEqual({ width, off: [], status: labels.unsaved });
+        if (width >= 1280) expect({ width, rows: await rows() }).toEqual({ width, rows: 1 });
+        // the restart option's short words are explained on hover
+        expect(await toolbar.locator("label", { has: page.getByLabel(labels.restart) }).getAttribute("title")).toMatch(/running bots|запущенные боты/);
+        // undone, the sheet is as saved again for the next width and the tests after this one
+        await page.keyboard.press("Control+z");
+        await page.getByTestId("save-status").filter({ hasText: labels.saved }).waitFor();
+      }
       expect(env.b.errors).toEqual([]);
-    }, 45_000);
+    }, 90_000);
 
   for (const lang of ["ru", "en"] as const)
     test(`${lang.toUpperCase()} at 1024 and 800: the commit message shows its placeholder and a whole sentence typed in it, within the page`, async () => {

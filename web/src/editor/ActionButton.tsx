@@ -46,8 +46,8 @@ export function ActionButton({ id, className, children, as: As = "button" }: { i
 
 /**
  * The toolbar's action buttons by TOOLBAR's groups. A group stays on one line when the toolbar
- * wraps (the Save button never leaves its commit message); `before` puts other controls ahead of a
- * button, inside its group, `after` puts them after the button's group, free to wrap on their own.
+ * wraps (the Save button never leaves its commit message); `before` and `after` put other controls
+ * ahead of a button and after it, inside its group (Save's options and status go where Save goes).
  */
 export function ToolbarActions({ before = {}, after = {} }: { before?: Record<string, ReactNode>; after?: Record<string, ReactNode> }) {
   const { view } = useActions();
@@ -60,10 +60,10 @@ export function ToolbarActions({ before = {}, after = {} }: { before?: Record<st
           <Fragment key={id}>
             {before[id]}
             <ActionButton id={id} />
+            {after[id]}
           </Fragment>
         ))}
       </span>
-      {ids.map((id) => <Fragment key={id}>{after[id]}</Fragment>)}
     </Fragment>
   ));
 }

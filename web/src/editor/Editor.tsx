@@ -208,14 +208,19 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
           after={{
             save: (
               // one above the other: side by side they took the row's room from the status (docs/editor.md "Screen")
-              <span className="ed-save-opts">
-                <label className="ed-check small"><input type="checkbox" checked={s.autosave} onChange={(e) => s.setAutosave(e.target.checked)} /> {t("editor.save.autosave")}</label>
-                <label className="ed-check small" title={t("editor.save.restartHint")}><input type="checkbox" checked={s.restart} onChange={(e) => s.setRestart(e.target.checked)} /> {t("editor.save.restart")}</label>
-              </span>
+              <>
+                <span className="ed-save-opts">
+                  <label className="ed-check small"><input type="checkbox" checked={s.autosave} onChange={(e) => s.setAutosave(e.target.checked)} /> {t("editor.save.autosave")}</label>
+                  <label className="ed-check small" title={t("editor.save.restartHint")}><input type="checkbox" checked={s.restart} onChange={(e) => s.setRestart(e.target.checked)} /> {t("editor.save.restart")}</label>
+                </span>
+                {/* as wide as its usual words (the CSS sizes it by them), so the row does not change as they do; longer ones are cut, whole in the tooltip */}
+                <span className={`ed-status small ${s.status}`} role="status" data-testid="save-status" title={statusText} data-unsaved={t("editor.save.unsaved")} data-saving={t("editor.save.saving")}>
+                  <span>{statusText}</span>
+                </span>
+              </>
             ),
           }}
         />
-        <span className={`ed-status small ${s.status}`} role="status" data-testid="save-status">{statusText}</span>
       </div>
       {phone && (
         <div className="ed-phone-note" role="note" data-testid="phone-notice">

@@ -86,7 +86,7 @@ export const ACTIONS: readonly Action[] = [
   // React Flow deletes on these keys (selected edges too); the button deletes the selected nodes
   { id: "delete", labelKey: "editor.delete", svg: "trash", keys: ["Delete", "Backspace"], keysBy: "canvas", helpKey: "editor.keys.delete", editOnly: true, when: (v) => v.hasSelection, run: (c) => removeSelected(c.store) },
   { id: "search", labelKey: "editor.search.title", keys: ["Mod+F"], helpKey: "editor.keys.search", whileTyping: true, run: (c) => c.openSearch() },
-  { id: "layout", labelKey: "editor.layout", keys: ["Alt+L"], helpKey: "editor.keys.layout", editOnly: true, run: (c) => void autoLayout(c.store) },
+  { id: "layout", labelKey: "editor.layout", svg: "layout", keys: ["Alt+L"], helpKey: "editor.keys.layout", editOnly: true, run: (c) => void autoLayout(c.store) },
   { id: "analytics", labelKey: "analytics.funnel.toggle", keys: ["Alt+A"], helpKey: "editor.keys.analytics", toggle: true, attrs: { "data-testid": "analytics-toggle" }, active: (v) => v.analytics, run: (c) => toggleAnalytics(c.store) },
   { id: "marquee", labelKey: "editor.keys.marquee", keys: ["Shift+drag"], keysBy: "canvas", helpKey: "editor.keys.marquee" },
   { id: "multiSelect", labelKey: "editor.keys.multi", keys: ["Mod+click", "Shift+click"], keysBy: "canvas", helpKey: "editor.keys.multi" },
