@@ -2,9 +2,10 @@
 // of the parts floating over it (the palette, the properties panel that opens for the new node, the
 // warnings box, the minimap, the zoom buttons), with nothing selected and next to a selected node.
 // At 1024 px with the preview beside the canvas, the free part between the palette and the
-// properties is narrower than a node: the new node was placed in the middle of the canvas and left
-// under the properties panel (a small sheet opens at 100 % and more); the view now zooms out, not
-// below the readable 60 %, to show it whole.
+// properties was narrower than a node: the new node was placed in the middle of the canvas and left
+// under the properties panel (a small sheet opens at 100 % and more). There the view zooms out, not
+// below the readable 60 %, where a node does not fit; since the canvas keeps room between the panels
+// (docs/editor.md#room-for-the-canvas) the palette stays open there and the new node's properties fold.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { haveChromium, warnIfNoChromium } from "../support/browser";
 import { editorEnv, newProject, openEditor, settled, type EditorEnv } from "./editor-support";

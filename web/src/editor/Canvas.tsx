@@ -41,6 +41,8 @@ interface Props {
   onQuickAdd: (source: string | null, handle: string | null, screen: { x: number; y: number }) => void;
   onDropType: (type: string, screen: { x: number; y: number }) => void;
   onInsert: NonNullable<InsertEdgeData["onInsert"]>;
+  /** a person clicked a node: they want its properties (room.ts: which panel stays when both do not fit) */
+  onPickNode?: () => void;
   /** phone: look, pan and zoom only */
   readOnly?: boolean;
   /** the minimap shown (its button is the "minimap" action) */
@@ -77,7 +79,7 @@ function useDarkTheme(): boolean {
   );
 }
 
-export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInsert, readOnly, minimap }: Props) {
+export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInsert, onPickNode, readOnly, minimap }: Props) {
   const { t, i18n } = useTranslation();
   // React Flow speaks English to screen readers unless told otherwise
   const ariaLabels = useMemo(() => ({
@@ -337,6 +339,7 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
         edgesReconnectable={!readOnly}
         deleteKeyCode={readOnly ? null : canvasKeys("delete")}
         onPaneClick={() => store.select([])}
+        onNodeClick={onPickNode}
         snapToGrid
         snapGrid={[GRID, GRID]}
         minZoom={0.05}

@@ -23,6 +23,7 @@ import { FunnelBar } from "./FunnelBar";
 import { overlayFromAddress, useOverlayAddress } from "./funnel-address";
 import { SheetTabs } from "./SheetTabs";
 import { useRowSeparators } from "./toolbar-rows";
+import { useRoom } from "./room";
 import { useEditor, EditorStore } from "./store";
 import { useSave, type ProjectRecord } from "./useSave";
 import { GRID } from "./Canvas";
@@ -60,6 +61,15 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
   const [minimap, setMinimap] = useStoredFlag("botloom.editor.minimap");
   const [fullscreen, setFullscreen] = useState(false);
   const [tour, setTour] = useState(false);
+  // the panels fold, and the preview goes under the canvas, where they would leave it too little room
+  const main = useRef<HTMLDivElement>(null);
+  const [lastPanel, setLastPanel] = useState<"palette" | "props">("props");
+  const room = useRoom(main, { palette: paletteOpen, props: propsOpen && (hasSelection || tour), preview: preview && view === "canvas", last: lastPanel }, phone);
+  const pickedNode = useCallback(() => setLastPanel("props"), []);
+  const openPanel = (panel: "palette" | "props") => {
+    (panel === "palette" ? setPaletteOpen : setPropsOpen)(true);
+    setLastPanel(panel);
+  };
   const empty = useEditor(store, (st) => (st.doc.sheets.find((x) => x.id === st.sheetId) ?? st.doc.sheets[0]!).nodes.length === 0);
 
   const generate = useCallback(async () => {
@@ -137,7 +147,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
   // installed once and always sees the current ones.
   const actionView: ActionView = {
     canUndo, canRedo, hasSelection, analytics, view, preview, fullscreen, minimap, phone,
-    palette: paletteOpen, properties: propsOpen,
+    palette: room.palette, properties: room.props,
   };
   const actionCtx: ActionContext = {
     store,
@@ -152,8 +162,8 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
     toggleFullscreen: () => setFullscreen((f) => !f),
     toggleMinimap: () => setMinimap(!minimap),
     zoom: (direction) => void (direction === "in" ? flow.zoomIn() : flow.zoomOut()),
-    togglePalette: () => setPaletteOpen(!paletteOpen),
-    toggleProperties: () => setPropsOpen(!propsOpen),
+    togglePalette: () => (room.palette ? setPaletteOpen(false) : openPanel("palette")),
+    toggleProperties: () => (room.props ? setPropsOpen(false) : openPanel("props")),
     closeOverlays: (typing) => {
       setSearching(false);
       setHelp(false);
@@ -201,7 +211,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
 
   return (
     <ActionsContext.Provider value={actions}>
-    <div className={`ed-root${fullscreen ? " fullscreen" : ""}${phone ? " phone" : ""}`} data-testid="editor">
+    <div className={`ed-root${fullscreen ? " fullscreen" : ""}${phone ? " phone" : ""}${room.previewUnder ? " preview-under" : ""}`} data-testid="editor">
       <div className="ed-toolbar" role="toolbar" ref={toolbar} aria-label={t("editor.toolbar")}>
         <ToolbarActions
           before={{ save: <input className="ed-commit" aria-label={t("editor.save.message")} placeholder={t("editor.save.message")} value={message} onChange={(e) => setMessage(e.target.value)} /> }}
@@ -232,10 +242,10 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
       {s.conflict && <ConflictDialog base={savedDoc} mine={doc} theirs={s.conflict} onKeepMine={s.keepMine} onLoadTheirs={() => s.adopt(s.conflict!)} />}
       <SheetTabs store={store} readOnly={phone} />
       {analytics && view === "canvas" && <FunnelBar store={store} projectId={project.id} />}
-      <div className={preview && view === "canvas" ? "ed-main with-preview" : "ed-main"}>
+      <div className={preview && view === "canvas" ? "ed-main with-preview" : "ed-main"} ref={main}>
         {view === "canvas" ? (
           <>
-            <div className={`ed-center${editing && paletteOpen ? " palette-open" : ""}${propsOpen && (hasSelection || tour) ? " props-open" : ""}`}>
+            <div className={`ed-center${editing && room.palette ? " palette-open" : ""}${room.props ? " props-open" : ""}`}>
               <Canvas
                 store={store}
                 minimap={minimap}
@@ -244,14 +254,16 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
                 readOnly={phone}
                 onQuickAdd={(source, handle, at) => setQuick({ source, handle, at })}
                 onInsert={(e, at) => setQuick({ source: e.source, handle: e.sourceHandle, at, before: e.target })}
-                onDropType={(type, at) => addAt(type, at)}
+                onDropType={(type, at) => (setLastPanel("palette"), addAt(type, at))}
+                onPickNode={pickedNode}
               />
-              {editing && (paletteOpen ? (
-                <Palette onAdd={(type) => addAt(type, null)} onClose={() => setPaletteOpen(false)} />
+              {editing && (room.palette ? (
+                // adding from the palette keeps it open, the new node's properties fold if there is no room for both
+                <Palette onAdd={(type) => (setLastPanel("palette"), addAt(type, null))} onClose={() => setPaletteOpen(false)} />
               ) : (
                 <ActionButton id="palette" className="ed-panel-toggle left">☰ {t("editor.showPalette")}</ActionButton>
               ))}
-              {!hasSelection && !tour ? null : propsOpen ? (
+              {!hasSelection && !tour ? null : room.props ? (
                 <div className="ed-props-dock">
                   <button type="button" className="ghost ed-props-hide" onClick={() => setPropsOpen(false)} aria-label={t("editor.hidePanel")} title={t("editor.hidePanel")}>»</button>
                   <fieldset className="ed-props-fieldset" disabled={phone}>
@@ -269,7 +281,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
                 </details>
               )}
             </div>
-            {preview && <PreviewPanel store={store} projectId={project.id} onFlash={setFlash} phone={phone} />}
+            {preview && <PreviewPanel store={store} projectId={project.id} onFlash={setFlash} below={phone || room.previewUnder} />}
           </>
         ) : (
           <CodeView generated={generated} warnings={shown} error={genError} doc={doc} busy={genBusy} onRefresh={() => void generate()} onPick={openNode} />
@@ -279,8 +291,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
         <Tour
           onClose={() => setTour(false)}
           onStep={(key) => {
-            if (key === "palette") setPaletteOpen(true);
-            if (key === "props") setPropsOpen(true);
+            if (key === "palette" || key === "props") openPanel(key);
           }}
         />
       )}

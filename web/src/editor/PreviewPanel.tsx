@@ -11,13 +11,13 @@ import { useWalkedStyle } from "./walked-style";
 
 export const FLASH_MS = 1500;
 
-export function PreviewPanel({ store, projectId, onFlash, phone = false }: { store: EditorStore; projectId: number; onFlash: (nodeId: string | null) => void; phone?: boolean }) {
+export function PreviewPanel({ store, projectId, onFlash, below = false }: { store: EditorStore; projectId: number; onFlash: (nodeId: string | null) => void; below?: boolean }) {
   const { t } = useTranslation();
-  // on a phone the chat opens below the canvas, out of sight: it comes into view as it opens
+  // below the canvas (a phone, a window too narrow for it beside) the chat is out of sight: it comes into view as it goes there
   const root = useRef<HTMLElement>(null);
   useEffect(() => {
-    if (phone) root.current?.scrollIntoView({ block: "start" });
-  }, [phone]);
+    if (below) root.current?.scrollIntoView({ block: "start" });
+  }, [below]);
   const doc = useEditor(store, (s) => s.doc);
   const selected = useEditor(store, (s) => s.selected);
   // node positions do not change what the bot does: a drag does not restart the preview
