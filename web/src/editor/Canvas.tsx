@@ -26,7 +26,7 @@ import { InsertEdge, type InsertEdgeData } from "./InsertEdge";
 import { boxesOf, layoutSheet, needsLayout, separate, sizeOf, withPositions, type Box } from "./layout";
 import { deleteNodes } from "./ops";
 import { updateNode, useEditor, type EditorStore } from "./store";
-import { canvasAspect, fitReadable, nudgeIntoView, reveal } from "./viewport";
+import { canvasAspect, fitReadable, keepClear, nudgeIntoView, reveal } from "./viewport";
 
 const nodeTypes = { scenario: FlowNode, portal: PortalNode };
 const edgeTypes = { insertable: InsertEdge };
@@ -47,6 +47,8 @@ interface Props {
   readOnly?: boolean;
   /** the minimap shown (its button is the "minimap" action) */
   minimap: boolean;
+  /** what floats over the canvas or narrows it, as one value: when it changes, the selected node is kept clear of it */
+  panels: string;
 }
 
 type Measured = { width?: number; height?: number };
@@ -79,7 +81,7 @@ function useDarkTheme(): boolean {
   );
 }
 
-export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInsert, onPickNode, readOnly, minimap }: Props) {
+export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInsert, onPickNode, readOnly, minimap, panels }: Props) {
   const { t, i18n } = useTranslation();
   // React Flow speaks English to screen readers unless told otherwise
   const ariaLabels = useMemo(() => ({
@@ -234,6 +236,13 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
     [onQuickAdd, connect],
   );
 
+  /** The boxes of the nodes a node links with, either way, on its sheet. */
+  const neighbours = useCallback((id: string): Box[] => {
+    const linked = new Set(deriveEdges(store.sheet, sheetIndex(store.state.doc)).local.flatMap((e) => (e.source === id ? [e.target] : e.target === id ? [e.source] : [])));
+    linked.delete(id);
+    return boxesOf(store.sheet.nodes.filter((n) => linked.has(n.id)), measured.current);
+  }, [store]);
+
   // No node lies on another: a sheet is checked when it opens (an imported pile is laid out anew,
   // a few overlaps are nudged apart), and nodes new on the sheet (add, paste, undo) move off what
   // they cover once measured; then the view follows them.
@@ -275,9 +284,11 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
     const show = store.sheet.nodes.filter((n) => isFresh.has(n.id) && !store.placedByHand.has(n.id));
     const dropped = store.sheet.nodes.filter((n) => isFresh.has(n.id) && store.placedByHand.has(n.id));
     for (const id of fresh) store.placedByHand.delete(id);
-    reveal(flow, boxesOf(show, measured.current));
+    // one new node (from the palette, a handle's +, an edge) is shown with the nodes it links with
+    if (show.length === 1) keepClear(flow, boxesOf(show, measured.current)[0]!, neighbours(show[0]!.id));
+    else reveal(flow, boxesOf(show, measured.current));
     nudgeIntoView(flow, boxesOf(dropped, measured.current));
-  }, [sheet, measuredTick, store, flow]);
+  }, [sheet, measuredTick, store, flow, neighbours]);
 
   // data-fitted counts finished fits (after a layout, or the Fit view button): tests wait for it instead of for time
   const fitRequest = useEditor(store, (s) => s.fit);
@@ -295,15 +306,18 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
     if (n) requestAnimationFrame(() => reveal(flow, boxesOf([n], measured.current), Math.max(flow.getZoom(), 1), true));
   }, [focus, flow, store]);
 
-  // a node just selected stays clear of the properties panel that opens for it
+  // a node just selected, and its neighbours, stay clear of the properties panel that opens for it,
+  // and of the panels that open, fold or narrow the canvas while it is selected; not while a drag
+  // (which selects the node it moves) is under way: the view would slide from under the pointer
+  const dragging = useRef(false);
   useEffect(() => {
     if (selected.length !== 1) return;
     const n = store.sheet.nodes.find((x) => x.id === selected[0]);
     // a node not yet measured is new: placing it (and showing it, or not) is the settling's job
     if (!n || !measured.current.has(n.id)) return;
-    const id = requestAnimationFrame(() => reveal(flow, boxesOf([n], measured.current)));
+    const id = requestAnimationFrame(() => dragging.current || keepClear(flow, boxesOf([n], measured.current)[0]!, neighbours(n.id)));
     return () => cancelAnimationFrame(id);
-  }, [selected, flow, store]);
+  }, [selected, flow, store, panels, neighbours]);
 
   return (
     <div
@@ -340,6 +354,8 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
         deleteKeyCode={readOnly ? null : canvasKeys("delete")}
         onPaneClick={() => store.select([])}
         onNodeClick={onPickNode}
+        onNodeDragStart={() => void (dragging.current = true)}
+        onNodeDragStop={() => void (dragging.current = false)}
         snapToGrid
         snapGrid={[GRID, GRID]}
         minZoom={0.05}

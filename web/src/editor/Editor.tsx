@@ -249,6 +249,7 @@ function EditorBody({ store, project }: { store: EditorStore; project: ProjectRe
               <Canvas
                 store={store}
                 minimap={minimap}
+                panels={[room.palette, room.props, preview, room.previewUnder, fullscreen, minimap, warnings.size > 0].join()}
                 warnings={warnings}
                 flash={flash}
                 readOnly={phone}

@@ -163,10 +163,49 @@ export function reveal(flow: ReactFlowInstance, boxes: Box[], zoom?: number, alw
   const margin = 8;
   const fits = Math.min((f.r - f.l - 2 * margin) / (maxX - minX || 1), (f.b - f.t - 2 * margin) / (maxY - minY || 1));
   const z = fits < wanted ? Math.max(fits, Math.min(wanted, READABLE_ZOOM)) : wanted;
-  // centre them in the free part: the view's centre is the canvas's, shifted by the part's offset
-  const dx = ((f.l + f.r) / 2 - el.width / 2) / z;
-  const dy = ((f.t + f.b) / 2 - el.height / 2) / z;
-  void flow.setCenter((minX + maxX) / 2 - dx, (minY + maxY) / 2 - dy, { zoom: z, duration: always ? 0 : 200 });
+  // centre them in the free part, placed from the canvas as measured now: React Flow's own size lags
+  // a canvas that has just changed (the preview opened)
+  const x = (f.l + f.r) / 2 - ((minX + maxX) / 2) * z;
+  const y = (f.t + f.b) / 2 - ((minY + maxY) / 2) * z;
+  void flow.setViewport({ zoom: z, x, y }, { duration: always ? 0 : 200 });
+}
+
+/** How far to move [lo, hi] to bring it inside [from + margin, to - margin], as little as it takes. */
+const shift = (lo: number, hi: number, from: number, to: number, margin: number) => (hi > to - margin ? to - margin - hi : 0) || (lo < from + margin ? from + margin - lo : 0);
+
+/** Pans (same zoom) as little as it takes to bring the on-screen rectangle inside the free part. */
+function panInto(flow: ReactFlowInstance, f: Rect, a: Rect, margin: number) {
+  const dx = shift(a.l, a.r, f.l, f.r, margin);
+  const dy = shift(a.t, a.b, f.t, f.b, margin);
+  if (!dx && !dy) return;
+  const v = flow.getViewport();
+  void flow.setViewport({ ...v, x: v.x + dx, y: v.y + dy }, { duration: 200 });
+}
+
+/**
+ * Keeps the selected node whole and under no panel, and its neighbours (the nodes it links with)
+ * under none either, where they fit beside it: the properties panel that opens for a node, or a
+ * panel that folds or a preview that narrows the canvas, must not hide it or where it leads
+ * (docs/editor.md "Layout"). When something is hidden, the view pans as little as it takes to show
+ * the node and, nearest first, the neighbours that fit with it in the free part at this zoom; a node
+ * too big for the free part alone is shown by `reveal`, which may zoom out.
+ */
+export function keepClear(flow: ReactFlowInstance, node: Box, neighbours: Box[], margin = 16) {
+  const cover = canvasCover();
+  if (!cover) return;
+  const { el, panels } = cover;
+  const at = (boxes: Box[]) => onScreen(flow, el, boxes);
+  if (showsWhole(el, panels, at([node])) && !neighbours.some((b) => underPanel(panels, at([b])))) return;
+  const f = freeRect(el, panels);
+  const fits = (boxes: Box[]) => {
+    const a = at(boxes);
+    return a.r - a.l + 2 * margin <= f.r - f.l && a.b - a.t + 2 * margin <= f.b - f.t;
+  };
+  if (!fits([node])) return reveal(flow, [node]);
+  const far = (b: Box) => Math.hypot(b.x + b.w / 2 - node.x - node.w / 2, b.y + b.h / 2 - node.y - node.h / 2);
+  const shown = [node];
+  for (const b of [...neighbours].sort((p, q) => far(p) - far(q))) if (fits([...shown, b])) shown.push(b);
+  panInto(flow, f, at(shown), margin);
 }
 
 /**
@@ -181,11 +220,5 @@ export function nudgeIntoView(flow: ReactFlowInstance, boxes: Box[], margin = 16
   const { el, panels } = cover;
   const a = onScreen(flow, el, boxes);
   if (showsWhole(el, panels, a)) return;
-  const f = freeRect(el, panels);
-  const shift = (lo: number, hi: number, from: number, to: number) => (hi > to - margin ? to - margin - hi : 0) || (lo < from + margin ? from + margin - lo : 0);
-  const dx = shift(a.l, a.r, f.l, f.r);
-  const dy = shift(a.t, a.b, f.t, f.b);
-  if (!dx && !dy) return;
-  const v = flow.getViewport();
-  void flow.setViewport({ ...v, x: v.x + dx, y: v.y + dy }, { duration: 200 });
+  panInto(flow, freeRect(el, panels), a, margin);
 }

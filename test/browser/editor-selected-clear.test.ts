@@ -1,0 +1,102 @@
+// The properties panel that opens for a node does not hide it or its neighbours (the nodes it links
+// with): the selected node is shown whole and under no floating panel (palette, properties, warnings
+// box, minimap, zoom buttons), and so are its neighbours where they fit beside it. It used to keep
+// only the node itself in view: a node added from a handle's + was centred and its source went under
+// the palette; a node clicked at the right edge was centred and the one it follows went under the
+// palette; and a node selected before the preview opened was left under the properties panel.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { haveChromium, warnIfNoChromium } from "../support/browser";
+import { editorEnv, newProject, openEditor, pick, settled, type EditorEnv } from "./editor-support";
+
+warnIfNoChromium("editor: the selected node is clear of the panels");
+
+const node = (id: string, type: string, x: number, y: number, data: Record<string, unknown>) => ({ id, type, position: { x, y }, data });
+const doc = {
+  sheets: [
+    {
+      id: "main",
+      name: "Main",
+      nodes: [
+        node("go", "command_trigger", 0, 0, { command: "/start", autoTransitionTo: "one" }),
+        node("one", "message", 320, 0, { messageText: "One", autoTransitionTo: "two" }),
+        node("two", "message", 640, 0, { messageText: "Two" }),
+      ],
+      edges: [],
+    },
+  ],
+};
+
+/**
+ * What hides the selected node (cut by the canvas's edge, or under a panel) and which of the given
+ * neighbours lie under a panel, as sentences.
+ */
+const hidden = (page: Page, neighbours: string[]) =>
+  page.evaluate((ids) => {
+    const sel = document.querySelector(".react-flow__node-scenario.selected");
+    if (!sel) return ["nothing selected"];
+    const c = document.querySelector(".ed-canvas")!.getBoundingClientRect();
+    const parts = { palette: ".ed-palette", properties: ".ed-props-dock", warnings: ".ed-warnbox", minimap: ".react-flow__minimap", "zoom buttons": ".react-flow__controls" };
+    const under = (a: DOMRect) =>
+      Object.entries(parts).flatMap(([name, s]) => [...document.querySelectorAll(`.ed-center ${s}`)].filter((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && a.left < r.right && r.left < a.right && a.top < r.bottom && r.top < a.bottom; }).map(() => name));
+    const a = sel.getBoundingClientRect();
+    const out: string[] = [];
+    if (a.left < c.left || a.right > c.right || a.top < c.top || a.bottom > c.bottom) out.push("selected: cut by the canvas's edge");
+    for (const name of under(a)) out.push(`selected: under the ${name}`);
+    for (const id of ids) for (const name of under(document.querySelector(`.react-flow__node[data-id="${id}"]`)!.getBoundingClientRect())) out.push(`${id}: under the ${name}`);
+    return out;
+  }, neighbours);
+
+describe.skipIf(!haveChromium)("editor: the selected node and its neighbours are clear of the panels", () => {
+  let env: EditorEnv;
+  beforeAll(async () => {
+    env = await editorEnv({ viewport: { width: 1280, height: 900 } });
+  }, 60_000);
+  afterAll(async () => env?.close(), 30_000);
+
+  const open = async (page: Page, width: number, name: string) => {
+    await page.setViewportSize({ width, height: 900 });
+    const id = await newProject(env, name, doc);
+    await openEditor(page, env.base, id);
+    await page.locator(".ed-canvas[data-settled=main]").waitFor();
+    await settled(page);
+  };
+
+  for (const width of [1440, 1280, 1024])
+    test(`${width} px: a node added from the last node's + is clear, and so is the node it follows`, async () => {
+      const { page } = env.b;
+      await open(page, width, `Plus ${width}`);
+      await page.locator('.react-flow__node[data-id="two"] .ed-quick').first().click();
+      await page.locator('.ed-quickmenu .ed-palette-item[data-type="message"]').click();
+      await page.waitForFunction(() => document.querySelectorAll(".react-flow__node-scenario").length === 4);
+      await settled(page);
+      await page.screenshot({ path: `/tmp/editor-shots/selected-plus-${width}.png` });
+      expect({ width, hidden: await hidden(page, ["two"]) }).toEqual({ width, hidden: [] });
+      expect(env.b.errors).toEqual([]);
+    }, 45_000);
+
+  for (const width of [1440, 1280, 1024])
+    test(`${width} px: a node clicked where the properties open is clear, and so is the node before it`, async () => {
+      const { page } = env.b;
+      await open(page, width, `Click ${width}`);
+      await pick(page, "two");
+      await settled(page);
+      await page.screenshot({ path: `/tmp/editor-shots/selected-click-${width}.png` });
+      expect({ width, hidden: await hidden(page, ["one"]) }).toEqual({ width, hidden: [] });
+      expect(env.b.errors).toEqual([]);
+    }, 45_000);
+
+  for (const width of [1440, 1280, 1024])
+    // (its neighbours, 320 px away on either side, do not fit beside it at the zoom the sheet opened at)
+    test(`${width} px: the preview opened with a node selected leaves it clear`, async () => {
+      const { page } = env.b;
+      await open(page, width, `Preview ${width}`);
+      await pick(page, "one");
+      await page.getByRole("toolbar").getByRole("button", { name: "Preview", exact: true }).click();
+      await page.getByTestId("editor-preview").waitFor();
+      await settled(page);
+      await page.screenshot({ path: `/tmp/editor-shots/selected-preview-${width}.png` });
+      expect({ width, hidden: await hidden(page, []) }).toEqual({ width, hidden: [] });
+      expect(env.b.errors).toEqual([]);
+    }, 45_000);
+});
