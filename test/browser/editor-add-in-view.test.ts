@@ -8,24 +8,11 @@
 // (docs/editor.md#room-for-the-canvas) the palette stays open there and the new node's properties fold.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { haveChromium, warnIfNoChromium } from "../support/browser";
-import { editorEnv, newProject, openEditor, settled, type EditorEnv } from "./editor-support";
+import { chainDoc, editorEnv, newProject, openEditor, settled, type EditorEnv } from "./editor-support";
 
 warnIfNoChromium("editor: added in view");
 
-const node = (id: string, type: string, x: number, y: number, data: Record<string, unknown>) => ({ id, type, position: { x, y }, data });
-const doc = {
-  sheets: [
-    {
-      id: "main",
-      name: "Main",
-      nodes: [
-        node("go", "command_trigger", 0, 0, { command: "/start", autoTransitionTo: "one" }),
-        node("one", "message", 320, 0, { messageText: "One" }),
-      ],
-      edges: [],
-    },
-  ],
-};
+const doc = chainDoc(["One"]);
 
 /** What hides the selected (new) node: the canvas's edges or a floating part over it. */
 const hiding = (page: import("playwright-core").Page) =>

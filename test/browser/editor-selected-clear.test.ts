@@ -7,25 +7,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { haveChromium, warnIfNoChromium } from "../support/browser";
-import { editorEnv, newProject, openEditor, pick, settled, type EditorEnv } from "./editor-support";
+import { chainDoc, editorEnv, newProject, openEditor, pick, settled, type EditorEnv } from "./editor-support";
 
 warnIfNoChromium("editor: the selected node is clear of the panels");
 
-const node = (id: string, type: string, x: number, y: number, data: Record<string, unknown>) => ({ id, type, position: { x, y }, data });
-const doc = {
-  sheets: [
-    {
-      id: "main",
-      name: "Main",
-      nodes: [
-        node("go", "command_trigger", 0, 0, { command: "/start", autoTransitionTo: "one" }),
-        node("one", "message", 320, 0, { messageText: "One", autoTransitionTo: "two" }),
-        node("two", "message", 640, 0, { messageText: "Two" }),
-      ],
-      edges: [],
-    },
-  ],
-};
+const doc = chainDoc(["One", "Two"]);
 
 /**
  * What hides the selected node (cut by the canvas's edge, or under a panel) and which of the given

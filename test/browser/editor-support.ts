@@ -54,6 +54,24 @@ export async function editorEnv(opts: { viewport?: { width: number; height: numb
   };
 }
 
+/**
+ * A one-sheet scenario: /start, then a message node for each text 320 px apart, each leading to the
+ * next (ids "go" and each text in lower case): the small sheet the layout tests place panels around.
+ */
+export function chainDoc(texts: string[]) {
+  const ids = texts.map((t) => t.toLowerCase());
+  const nodes = [
+    { id: "go", type: "command_trigger", position: { x: 0, y: 0 }, data: { command: "/start", autoTransitionTo: ids[0] } },
+    ...texts.map((text, i) => ({
+      id: ids[i],
+      type: "message",
+      position: { x: 320 * (i + 1), y: 0 },
+      data: { messageText: text, ...(i + 1 < ids.length && { autoTransitionTo: ids[i + 1] }) },
+    })),
+  ];
+  return { sheets: [{ id: "main", name: "Main", nodes, edges: [] }] };
+}
+
 export async function newProject(env: EditorEnv, name: string, data?: unknown): Promise<number> {
   const r = await env.t.call("POST", "/api/projects", { cookie: env.cookie, json: { name, ...(data ? { data } : {}) } });
   if (r.status !== 201) throw new Error(`create failed: ${r.status} ${r.text}`);
