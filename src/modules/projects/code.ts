@@ -7,7 +7,7 @@ import type { AppContext } from "../../context";
 import { badRequest, ScenarioError } from "../../errors";
 import { generateBot, type GeneratedBot, type GenerateOptions as BotOptions } from "../../scenario";
 import { answerOf, answerWarnings } from "../../scenario/codegen/answer";
-import { generateStoredBot, projectCache, type CodeForm, type Generated } from "../../scenario/codegen/off-thread";
+import { answerBodies, generateStoredBot, projectCache, type CodeForm, type Generated } from "../../scenario/codegen/off-thread";
 import { readStoredScenario, STORED_SCENARIO, storedOverLimit } from "./document";
 import { generateResponseSchema, toFlag, type Flag } from "./model";
 import type { StoredScenario } from "./service";
@@ -44,12 +44,8 @@ export class ProjectCode {
    */
   async generateAnswer(projectId: number, opts: GenerateOptions = {}, gzip = false): Promise<Response> {
     const out = await this.generateStored(projectId, opts, "answer");
-    let bodies = answers.get(out);
-    if (!bodies) {
-      const { json, gzip: packed } = out.answer ?? answerOf(out.bot, Date.now());
-      bodies = { json: new Blob([json], { type: "application/json" }), gzip: new Blob([packed], { type: "application/json" }) };
-      answers.set(out, bodies);
-    }
+    // a document that is not JSON reads as the empty one, generated here and answered once
+    const bodies = out.answer ?? answerBodies(answerOf(out.bot, Date.now()));
     // Vary: a cache between the server and a client must not hand the compressed form to one that did not ask for it
     const headers: Record<string, string> = { vary: "accept-encoding" };
     if (gzip) headers["content-encoding"] = "gzip";
@@ -72,9 +68,6 @@ export class ProjectCode {
     }, codeAs);
   }
 }
-
-/** generate's answer bodies per program (kept while the program is: the cache holds the key). */
-const answers = new WeakMap<Generated, { json: Blob; gzip: Blob }>();
 
 /** The worker's form of a warning is the schema's (the check fails here if they part). */
 const warningsOf: (bot: GeneratedBot) => GenerateWarning[] = answerWarnings;

@@ -26,24 +26,37 @@ export interface Job {
 
 export type CodeForm = "text" | "answer" | "bytes";
 
-/** A program; unless it came as text, `bot.code` is empty and `answer` or `codeBytes` holds it. */
-export type Generated = { bot: GeneratedBot; answer?: { json: Uint8Array<ArrayBuffer>; gzip: Uint8Array<ArrayBuffer> }; codeBytes?: Uint8Array<SharedArrayBuffer> };
+/** generate's answer as UTF-8 JSON, plain and gzip-compressed (answer.ts). */
+export type AnswerBytes = { json: Uint8Array<ArrayBuffer>; gzip: Uint8Array<ArrayBuffer> };
+/** The same as the bodies it is sent as: a Blob goes out as it is, with no copy per answer. */
+export type AnswerBodies = { json: Blob; gzip: Blob };
 
-export type Reply = Generated | { issues: Issue[] } | { limit: string } | { unreadable: true } | { failed: string };
+/** A program as the worker sends it; unless it came as text, `bot.code` is empty and `answer` or `codeBytes` holds it. */
+type WorkerGenerated = { bot: GeneratedBot; answer?: AnswerBytes; codeBytes?: Uint8Array<SharedArrayBuffer> };
+/** A program as callers get it and the cache keeps it: the answer's bytes made into its bodies once, and not kept beside them. */
+export type Generated = Omit<WorkerGenerated, "answer"> & { answer?: AnswerBodies };
+
+type Failure = { issues: Issue[] } | { limit: string } | { unreadable: true } | { failed: string };
+export type Reply = WorkerGenerated | Failure;
 
 /** What a stored scenario gave: its program, or why there is none besides a ScenarioError. */
 export type StoredGenerate = Generated | { limit: string } | { unreadable: true };
+
+/** The bodies generate answers with, from the answer's bytes. */
+export const answerBodies = (a: AnswerBytes): AnswerBodies => ({ json: new Blob([a.json], { type: "application/json" }), gzip: new Blob([a.gzip], { type: "application/json" }) });
+
+/** A worker's reply as it is kept: an answer's bytes become its bodies. */
+const kept = (r: Reply): Generated | Failure => ("answer" in r && r.answer ? { ...r, answer: answerBodies(r.answer) } : (r as Generated | Failure));
 
 /** One core stays with the event loop; at most two generate at once (bench/health-under-load.ts); an idle worker ends after 30 s. */
 const run = workerPool<Job, Reply>({ entry: workerEntry("generator"), idleMs: 30_000, name: "the generator's worker" });
 
 /**
  * Programs of the last calls that named a `scope` (program-cache.ts): at most 16, 48 MB in all (a
- * 2,000-node scenario's program is about 0.75 MB). An answer counts twice: generate keeps the
- * bodies made from it while it is kept (projects/code.ts).
+ * 2,000-node scenario's program is about 0.75 MB).
  */
-const programs = programCache<Reply>({ entries: 16, bytes: 48 * 1024 * 1024 }, (r) =>
-  "bot" in r ? ((r.answer?.json.byteLength ?? 0) + (r.answer?.gzip.byteLength ?? 0)) * 2 + (r.codeBytes?.byteLength ?? 0) + r.bot.code.length * 2 : 0,
+const programs = programCache<Generated | Failure>({ entries: 16, bytes: 48 * 1024 * 1024 }, (r) =>
+  "bot" in r ? (r.answer?.json.size ?? 0) + (r.answer?.gzip.size ?? 0) + (r.codeBytes?.byteLength ?? 0) + r.bot.code.length * 2 : 0,
 );
 
 /**
@@ -79,8 +92,8 @@ export function generatePreviewProgram(json: string, opts: GenerateOptions, labe
 
 async function enqueue(job: Job, cache?: CacheAs): Promise<StoredGenerate> {
   const reply = cache === undefined
-    ? await run(job)
-    : await programs.get(programs.keyOf(cache.scope, cache.fingerprint, [job.opts, job.label, job.codeAs]), () => run(job), (r) => "bot" in r);
+    ? kept(await run(job))
+    : await programs.get(programs.keyOf(cache.scope, cache.fingerprint, [job.opts, job.label, job.codeAs]), () => run(job).then(kept), (r) => "bot" in r);
   if ("issues" in reply) throw new ScenarioError(reply.issues);
   if ("failed" in reply) throw new Error(reply.failed);
   return reply;
