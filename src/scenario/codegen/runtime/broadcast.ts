@@ -6,12 +6,13 @@ import { ackPress, describe } from "./actions";
 import { INDEX, NODE_SCOPE, go, inChat, userLanguageIsRussian } from "./flow";
 import { sendText, showMessage } from "./messages";
 import { NODES, OPTIONS } from "./program-data";
-import { ADMIN_IDS, TOKEN_ID, db, loadState, saveState, states } from "./storage";
+import { TOKEN_ID, db, loadState, saveState, states } from "./storage";
 import type { MessageNode } from "./tables";
 import type { Sender, Turn } from "./types";
 import { SENT_BY, TELL_PLATFORM } from "./record";
 import { render } from "./values";
 import { reserveSendTime } from "./pace";
+import { systemTurn } from "./triggers";
 
 // ─── Broadcast ─────────────────────────────────────────────────────────────────
 
@@ -209,7 +210,7 @@ export function startBroadcast(turn: Turn, node: ActionNode, a: BroadcastAction)
   const index = INDEX.get(a.message);
   const message = index === undefined ? undefined : NODES[index];
   const campaign = message?.t === "message" ? handToPlatform(node, message) : undefined;
-  void (campaign !== undefined ? campaignFinished(campaign) : deliver(turn, node, a))
+  void (campaign !== undefined ? campaignFinished(campaign) : deliver(node, a))
     .then(async ({ sent, failed, total }) => {
       console.log("broadcast " + node.id + ": done, " + sent + " of " + total + " sent, " + failed + " failed");
       const template = failed > 0 && a.failed ? a.failed : a.done;
@@ -226,7 +227,7 @@ export function startBroadcast(turn: Turn, node: ActionNode, a: BroadcastAction)
     });
 }
 
-export async function deliver(turn: Turn, node: ActionNode, a: BroadcastAction) {
+export async function deliver(node: ActionNode, a: BroadcastAction) {
   const index = INDEX.get(a.message);
   const message = index === undefined ? undefined : NODES[index];
   if (!message || message.t !== "message") throw new Error("node " + a.message + " is not a message");
@@ -236,7 +237,7 @@ export async function deliver(turn: Turn, node: ActionNode, a: BroadcastAction) 
   console.log("broadcast " + node.id + ": " + recipients.length + " recipients, at most " + BROADCAST_PER_SECOND + " per second");
   await atMassPace("broadcast", recipients, async (user) => {
     // a send that throws (its chat's state not written) counts as failed: the others go on
-    const ok = await sendOne(turn, user, index!, message).catch((err) => {
+    const ok = await sendOne(user, index!, message).catch((err) => {
       console.error("broadcast: user " + user.id + ": " + describe(err));
       return false;
     });
@@ -270,10 +271,11 @@ export async function atMassPace<U extends { id: number }>(what: string, users: 
 }
 
 /** One recipient, in their chat's queue, with their own variables; waits once when rate-limited. */
-export async function sendOne(turn: Turn, user: Sender, index: number, message: MessageNode): Promise<boolean> {
+export async function sendOne(user: Sender, index: number, message: MessageNode): Promise<boolean> {
   let ok = false;
   await inChat(user.id, async () => {
-    const t: Turn = { ctx: turn.ctx, chatId: user.id, state: loadState(user.id), from: user, isAdmin: ADMIN_IDS.has(String(user.id)), event: {}, steps: 0 };
+    // the recipient's own turn in their private chat, as a schedule's is: nothing of the initiator's update in it
+    const t = systemTurn(user.id, user);
     for (let attempt = 0; attempt < 2 && !ok; attempt++) {
       try {
         // recorded as the campaign's, sent by its message node (docs/dialogs.md)
