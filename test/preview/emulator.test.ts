@@ -1,28 +1,14 @@
 // The preview emulator on its own: Bot API calls over HTTP as a bot makes them, and what the
 // preview chat's transcript makes of them (edits, deletions, pins, typing, notices, media groups),
 // Telegram's error shapes, and the bounds.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { Upload } from "../../src/emulator/bot-api/params";
-import { EmulatorSession } from "../../src/emulator/session";
+import type { EmulatorSession } from "../../src/emulator/session";
+import { emulatorsOf } from "./support";
 import { until } from "../support/process";
 
 const USER = { id: 42, first_name: "Ann" };
-let open: EmulatorSession[] = [];
-
-function emulator(limits?: Partial<ConstructorParameters<typeof EmulatorSession>[1]>) {
-  const e = new EmulatorSession(
-    { token: "8100:preview-token", id: 8100, username: "pv_bot", firstName: "Pv" },
-    { maxEntries: 400, maxBodyBytes: 1024 * 1024, maxFileBytes: 1024 * 1024, ...limits },
-  );
-  e.start();
-  open.push(e);
-  return e;
-}
-
-afterEach(async () => {
-  await Promise.all(open.map((e) => e.stop()));
-  open = [];
-});
+const emulator = emulatorsOf({ token: "8100:preview-token", id: 8100, username: "pv_bot", firstName: "Pv" });
 
 async function call(e: EmulatorSession, method: string, params: Record<string, unknown> = {}, token = e.bot.token) {
   const r = await fetch(`${e.url}/bot${token}/${method}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(params) });
@@ -111,7 +97,6 @@ test("a long poll is answered as soon as the user writes, and ends when the sess
   await until(() => e.state.updates.polling, "the second long poll held");
   await e.stop();
   expect((await held).status).toBe(401);
-  open = [];
 });
 
 test("a photo the user sends can be fetched by the bot: getFile, then the file download", async () => {

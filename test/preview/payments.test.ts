@@ -1,26 +1,15 @@
 // Payments in the preview emulator (docs/nodes/payments.md "In the preview"): a Pay, the bot's
 // answer to its checkout, and what the preview chat's transcript makes of them.
-import { afterEach, expect, jest, test } from "bun:test";
+import { expect, jest, test } from "bun:test";
 import type { CallContext } from "../../src/emulator/bot-api/context";
 import { findMethod } from "../../src/emulator/bot-api/methods";
 import { CHECKOUT_WAIT_MS } from "../../src/emulator/bot-api/user-actions";
-import { EmulatorSession } from "../../src/emulator/session";
+import type { EmulatorSession } from "../../src/emulator/session";
+import { emulatorsOf } from "./support";
 
 const ANN = { id: 42, first_name: "Ann" };
 const INVOICE = { chat_id: ANN.id, title: "Premium", description: "A month", payload: "p1", currency: "XTR", prices: [{ label: "Premium", amount: 5 }] };
-let open: EmulatorSession[] = [];
-
-function emulator() {
-  const e = new EmulatorSession({ token: "8400:pay-token", id: 8400, username: "pay_bot", firstName: "Shop" }, { maxEntries: 400, maxBodyBytes: 1 << 20, maxFileBytes: 1 << 20 });
-  e.start();
-  open.push(e);
-  return e;
-}
-
-afterEach(async () => {
-  await Promise.all(open.map((e) => e.stop()));
-  open = [];
-});
+const emulator = emulatorsOf({ token: "8400:pay-token", id: 8400, username: "pay_bot", firstName: "Shop" });
 
 async function call(e: EmulatorSession, method: string, params: Record<string, unknown> = {}) {
   const r = await fetch(`${e.url}/bot${e.bot.token}/${method}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(params) });

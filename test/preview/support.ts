@@ -1,7 +1,9 @@
 // Helpers of the preview tests: a project made from a compat file and a chat driver over the API.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { afterEach } from "bun:test";
 import type { TestApp } from "../support/app";
+import { EmulatorSession } from "../../src/emulator/session";
 
 export const COMPAT_DIR = join(import.meta.dir, "../../../shared/compat/current");
 export const KOTIK = join(COMPAT_DIR, "kotik-simple-anketa.json");
@@ -74,4 +76,25 @@ export class PreviewDriver {
   async transcript() {
     return (await this.t.call("GET", `/api/preview/${this.id}/transcript`, { cookie: this.cookie })).body;
   }
+}
+
+type EmulatorBot = ConstructorParameters<typeof EmulatorSession>[0];
+type EmulatorLimits = ConstructorParameters<typeof EmulatorSession>[1];
+
+/**
+ * Emulator sessions of `bot` a test file starts, each stopped after its test: call it once at the
+ * top of the file, then the answer once per session (with bounds other than the small defaults).
+ */
+export function emulatorsOf(bot: EmulatorBot): (limits?: Partial<EmulatorLimits>) => EmulatorSession {
+  let open: EmulatorSession[] = [];
+  afterEach(async () => {
+    await Promise.all(open.map((e) => e.stop()));
+    open = [];
+  });
+  return (limits) => {
+    const e = new EmulatorSession(bot, { maxEntries: 400, maxBodyBytes: 1 << 20, maxFileBytes: 1 << 20, ...limits });
+    e.start();
+    open.push(e);
+    return e;
+  };
 }
