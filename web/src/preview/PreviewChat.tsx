@@ -38,6 +38,8 @@ export interface PreviewChatProps {
   hookNode?: string;
 }
 
+const FIRST_ACTOR = { user: "user", chat: "private" } as const;
+
 export function PreviewChat({ projectId, templateId, document, onNodeMessage, onSelectNode, highlightNode, compact, nodeName, onRestart, restartRequest, extra, hookNode }: PreviewChatProps) {
   const { t } = useTranslation();
   const { view, transcript, error, act, switchActor, restart, restartWith } = usePreview(templateId !== undefined ? { templateId } : { projectId: projectId! }, document);
@@ -69,6 +71,10 @@ export function PreviewChat({ projectId, templateId, document, onNodeMessage, on
   const status = transcript?.status ?? view?.status ?? "starting";
   const down = status === "error" || status === "stopped";
   const sessionId = view?.id;
+  // Until the bot answers there is no view, and a select without options painted empty (on a phone
+  // an empty box): every preview starts as the ordinary user in a private chat (docs/preview.md).
+  const actor = view?.actor ?? FIRST_ACTOR;
+  const users = view?.users.map((u) => u.key) ?? [FIRST_ACTOR.user];
 
   return (
     <section className={compact ? "pv pv-compact" : "pv"} aria-label={t("preview.title")} data-testid="preview-chat" data-status={status}>
@@ -79,15 +85,15 @@ export function PreviewChat({ projectId, templateId, document, onNodeMessage, on
         <div className="pv-switch">
           <label>
             <span className="sr-only">{t("preview.user")}</span>
-            <select value={view?.actor.user ?? "user"} disabled={!view} onChange={(e) => void switchActor(e.target.value, view!.actor.chat)} aria-label={t("preview.user")}>
-              {(view?.users ?? []).map((u) => (
-                <option key={u.key} value={u.key}>{t(`preview.users.${u.key}`)}</option>
+            <select value={actor.user} disabled={!view} onChange={(e) => void switchActor(e.target.value, actor.chat)} aria-label={t("preview.user")}>
+              {users.map((key) => (
+                <option key={key} value={key}>{t(`preview.users.${key}`)}</option>
               ))}
             </select>
           </label>
           <label>
             <span className="sr-only">{t("preview.chat")}</span>
-            <select value={view?.actor.chat ?? "private"} disabled={!view} onChange={(e) => void switchActor(view!.actor.user, e.target.value)} aria-label={t("preview.chat")}>
+            <select value={actor.chat} disabled={!view} onChange={(e) => void switchActor(actor.user, e.target.value)} aria-label={t("preview.chat")}>
               <option value="private">{t("preview.chats.private")}</option>
               <option value="group">{t("preview.chats.group")}</option>
             </select>
