@@ -79,4 +79,29 @@ describe.skipIf(!haveChromium)("Pay in the preview chat", () => {
     expect(await chat.locator("[data-from]").filter({ hasText: "transferred" }).count()).toBe(0);
     expect(b.errors).toEqual([]);
   }, 90_000);
+
+  test("in the group the payer reads 'You successfully transferred', another member the payer's name", async () => {
+    const { page } = b;
+    await page.goto(`${base}/projects/${projectId}/preview`);
+    const chat = page.getByTestId("preview-chat");
+    await chat.getByTestId("pv-status").getByText("running").waitFor({ timeout: 20_000 });
+    await chat.getByRole("combobox", { name: "Chat" }).selectOption("group");
+    const { say, botSaid } = kotikChat(chat);
+    await say("/buy");
+    await botSaid("Premium — 5 ⭐");
+    const bill = chat.locator('[data-from="bot"]').filter({ hasText: "Premium — 5 ⭐" }).first();
+    await bill.getByRole("button", { name: "Pay 5 ⭐" }).click();
+    await until(() => shop.held.length === 1, "the checkout's stock request");
+    shop.held.shift()!({ left: 3 });
+    await botSaid("paid 5");
+    const line = chat.getByTestId("pv-service");
+    await line.getByText("You successfully transferred ⭐️5 to Shop").waitFor();
+    // the same line seen by the second user of the group: Telegram names the payer (first and last
+    // name, so the preview's "Preview User" and "Preview Admin" are told apart)
+    await chat.getByRole("combobox", { name: "Preview user" }).selectOption("second");
+    await line.getByText("Preview User successfully transferred ⭐️5 to Shop").waitFor();
+    await page.screenshot({ path: "/tmp/preview-shots/group-payment-second.png", fullPage: true });
+    expect(await chat.getByTestId("pv-service").count()).toBe(1);
+    expect(b.errors).toEqual([]);
+  }, 90_000);
 });

@@ -40,6 +40,10 @@ export interface PreviewChatProps {
 
 const FIRST_ACTOR = { user: "user", chat: "private" } as const;
 
+/** A member's name in a group's service line, as Telegram writes it: first and last name (the preview's
+ * ordinary user and admin share the first name "Preview"). */
+const payerName = (u: { firstName: string; lastName: string | null } | undefined) => u && [u.firstName, u.lastName].filter(Boolean).join(" ");
+
 export function PreviewChat({ projectId, templateId, document, onNodeMessage, onSelectNode, highlightNode, compact, nodeName, onRestart, restartRequest, extra, hookNode }: PreviewChatProps) {
   const { t } = useTranslation();
   const { view, transcript, error, act, switchActor, restart, restartWith } = usePreview(templateId !== undefined ? { templateId } : { projectId: projectId! }, document);
@@ -113,7 +117,7 @@ export function PreviewChat({ projectId, templateId, document, onNodeMessage, on
             {sessionId &&
               entries.map((e) =>
                 e.kind === "service" ? (
-                  <ServiceLine key={e.seq} entry={e} bot={view?.bot.firstName ?? ""} payer={e.userId !== view?.actor.userId ? view?.users.find((u) => u.id === e.userId)?.firstName : undefined} />
+                  <ServiceLine key={e.seq} entry={e} bot={view?.bot.firstName ?? ""} payer={e.userId !== view?.actor.userId ? payerName(view?.users.find((u) => u.id === e.userId)) : undefined} />
                 ) : (
                   <Message key={e.seq} entry={e} sessionId={sessionId} highlighted={!!highlightNode && e.node === highlightNode} onPress={(messageId, data) => void act({ type: "button", messageId, data })} onMiniApp={setMiniApp} onReact={(messageId, emoji) => void act({ type: "reaction", messageId, emoji })} onPay={(messageId) => act({ type: "pay", messageId })} onSelectNode={onSelectNode} nodeName={e.node ? nodeName?.(e.node) : undefined} />
                 ),

@@ -7,7 +7,7 @@ interface Props {
   entry: PreviewEntry;
   /** the bot's name, as the chat's header shows it */
   bot: string;
-  /** the payer's name when it is not the preview user looking at the chat (a group) */
+  /** the payer's full name when it is not the preview user looking at the chat (a group) */
   payer?: string;
 }
 
