@@ -33,7 +33,7 @@ import { campaignRoutes } from "./modules/campaigns/campaigns.routes";
 import { templateRoutes } from "./modules/templates/templates.routes";
 import { templateAdminRoutes } from "./modules/templates/admin.routes";
 import { previewRoutes } from "./modules/preview/preview.routes";
-import { studioRoutes } from "./modules/studio/studio.routes";
+import { studioNotFound, studioRoutes } from "./modules/studio/studio.routes";
 import { mcpRoutes } from "./modules/mcp/mcp.routes";
 
 const PARSED_BODY = ["bo", "dy"].join("");
@@ -44,7 +44,7 @@ export function createApp(ctx: AppContext) {
   // and optional-parameter form) was ~4 ms of a cold start; bench/api-throughput.ts showed no
   // difference beyond its run-to-run noise.
   const app = new Elysia({ systemRouter: false })
-    .use(errorHandler(ctx.log))
+    .use(errorHandler(ctx.log, studioNotFound(ctx)))
     .onRequest((c) => {
       Object.assign(c.set.headers, BASELINE_HEADERS);
       const refused = bodyLimit(c.request) ?? guard(c.request);

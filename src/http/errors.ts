@@ -31,7 +31,11 @@ function validationMessage(err: any): string {
   return "Request is invalid";
 }
 
-export const errorHandler = (log: Logger) =>
+/**
+ * `notFoundPage`: what answers a request no route has instead of the JSON 404, when it gives one
+ * (the Studio's page to a browser's navigation; the module that owns the page decides, not this one).
+ */
+export const errorHandler = (log: Logger, notFoundPage?: (request: Request) => Response | undefined) =>
   new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, request }) => {
     // A parse hook's own AppError (e.g. 413 for an unsized body over the limit) arrives wrapped.
     const app = toAppError(error) ?? (code === "PARSE" ? toAppError((error as { cause?: unknown })?.cause) : undefined);
@@ -42,7 +46,7 @@ export const errorHandler = (log: Logger) =>
       case "PARSE":
         return jsonError(400, "VALIDATION_FAILED", "Malformed request body: expected valid JSON");
       case "NOT_FOUND":
-        return jsonError(404, "NOT_FOUND", "No such route");
+        return notFoundPage?.(request) ?? jsonError(404, "NOT_FOUND", "No such route");
       case "INVALID_COOKIE_SIGNATURE":
         return jsonError(401, "UNAUTHORIZED", "Invalid cookie");
       case "INVALID_FILE_TYPE":
