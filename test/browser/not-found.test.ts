@@ -1,6 +1,7 @@
 // A wrong address opened in Chromium (docs/studio.md#addresses-the-app-does-not-have): the server
 // answers the app's page with status 404 where it answered its JSON 404 body, and the app shows its
-// own "Page not found" in the person's language.
+// own "Page not found" in the person's language; an app path naming no project (/projects/x/…),
+// which loaded forever, is not found too.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, loginAs, setUp, type TestApp } from "../support/app";
 import { haveChromium, signedInBrowser, warnIfNoChromium, type Browser } from "../support/browser";
@@ -32,7 +33,7 @@ describe.skipIf(!haveChromium)("a wrong address in the browser", () => {
     ["ru", "dark", { width: 390, height: 844 }, "Страница не найдена", "Проекты"],
   ] as const;
   for (const [lang, scheme, viewport, heading, link] of cases) {
-    test(`${lang}, ${scheme}, ${viewport.width} px: /nope is a 404 that shows the app's not-found page`, async () => {
+    test(`${lang}, ${scheme}, ${viewport.width} px: /nope is a 404 that shows the app's not-found page, and so is /projects/x/y/z/w`, async () => {
       const { page } = b;
       await page.setViewportSize(viewport);
       await page.emulateMedia({ colorScheme: scheme });
@@ -45,6 +46,8 @@ describe.skipIf(!haveChromium)("a wrong address in the browser", () => {
       expect(await page.getByRole("link", { name: link, exact: true }).count()).toBeGreaterThan(0);
       await page.screenshot({ path: `/tmp/preview-shots/not-found-${viewport.width}-${scheme}-${lang}.png` });
 
+      await page.goto(`${base}/projects/x/y/z/w`);
+      await page.getByRole("heading", { name: heading }).waitFor();
       // back to the projects from there
       await page.locator("main, body").getByRole("link", { name: link, exact: true }).last().click();
       await page.waitForURL(`${base}/projects`);

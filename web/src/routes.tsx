@@ -20,6 +20,13 @@ function Loading() {
   return <p className="page-status">{t("common.loading")}</p>;
 }
 
+/** A path's id, when it is one (a positive integer): /projects/x/… names no project, it is not found (where it loaded forever). */
+const idOf = (segment: string) => (/^[1-9]\d{0,15}$/.test(segment) ? Number(segment) : undefined);
+const project = (segment: string, tab?: string) => {
+  const id = idOf(segment);
+  return id ? <ProjectPage id={id} tab={tab} /> : <NotFoundPage />;
+};
+
 export function AppRoutes() {
   return (
     <Switch>
@@ -31,10 +38,10 @@ export function AppRoutes() {
             <Switch>
               <Route path="/" component={ProjectsPage} />
               <Route path="/projects" component={ProjectsPage} />
-              <Route path="/projects/:id/:tab?">{(p) => <ProjectPage id={Number(p.id)} tab={p.tab} />}</Route>
-              <Route path="/projects/:id/:tab/*">{(p) => <ProjectPage id={Number(p.id)} tab={p.tab} />}</Route>
+              <Route path="/projects/:id/:tab?">{(p) => project(p.id, p.tab)}</Route>
+              <Route path="/projects/:id/:tab/*">{(p) => project(p.id, p.tab)}</Route>
               <Route path="/templates">{() => <TemplatesPage />}</Route>
-              <Route path="/templates/:id">{(p) => <TemplatesPage id={Number(p.id)} />}</Route>
+              <Route path="/templates/:id">{(p) => (idOf(p.id) ? <TemplatesPage id={idOf(p.id)} /> : <NotFoundPage />)}</Route>
               <Route path="/account" component={AccountPage} />
               <Route component={NotFoundPage} />
             </Switch>
