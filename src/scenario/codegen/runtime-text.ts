@@ -69,6 +69,8 @@ import recordFieldsSource from "./runtime/record-fields.ts" with { type: "text" 
 // @ts-expect-error TS1192: as above
 import recordSource from "./runtime/record.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
+import sendersSource from "./runtime/senders.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above
 import platformCommandsSource from "./runtime/platform-commands.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import aiSource from "./runtime/ai.ts" with { type: "text" };
@@ -141,6 +143,7 @@ export const RUNTIME_BODY = [
   messageFileSource,
   recordFieldsSource,
   recordSource,
+  sendersSource,
   platformCommandsSource,
   aiSource,
   pgSource,

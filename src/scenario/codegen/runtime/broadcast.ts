@@ -13,6 +13,7 @@ import { SENT_BY, TELL_PLATFORM } from "./record";
 import { render } from "./values";
 import { reserveSendTime } from "./pace";
 import { systemTurn } from "./triggers";
+import { readSenders, senderAlone } from "./senders";
 
 // ─── Broadcast ─────────────────────────────────────────────────────────────────
 
@@ -58,32 +59,22 @@ export async function paceMassSend(): Promise<void> {
 
 /**
  * Every recorded bot user (bot_users), else the private chats this run has seen; never a user who
- * blocked the bot (bot_people). Each as the sender of a message of theirs would be, from their
- * record (id, names, username, language), so the turn that sends them a broadcast's message, and
+ * blocked the bot (bot_people). Each as the sender of a message of theirs would be, as their record
+ * says in one read (readSenders, senders.ts), so the turn that sends them a broadcast's message, and
  * their turn of a schedule for every user, know them as a message turn does
- * (docs/nodes/messaging.md#broadcast, docs/nodes/triggers.md#time). A chat seen without a record is its id.
+ * (docs/nodes/messaging.md#broadcast, docs/nodes/triggers.md#time).
  */
 export function broadcastRecipients(): Sender[] {
-  if (db && OPTIONS.userDatabase) {
-    try {
-      const rows = readOnce<{ user_id: string; first_name: string | null; last_name: string | null; username: string | null; language_code: string | null }>(
-        db,
-        "SELECT user_id, first_name, last_name, username, language_code FROM bot_users u WHERE token_id = ? AND NOT EXISTS " +
-          "(SELECT 1 FROM bot_people p WHERE p.token_id = ? AND p.user_id = u.user_id AND p.blocked = 1) ORDER BY id",
-        TOKEN_ID, TOKEN_ID,
-      );
-      return rows
-        .map((r): Sender => ({
-          id: Number(r.user_id), is_bot: false, first_name: r.first_name ?? "",
-          last_name: r.last_name ?? undefined, username: r.username ?? undefined, language_code: r.language_code ?? undefined,
-        }))
-        .filter((r) => Number.isSafeInteger(r.id) && r.id > 0);
-    } catch (err) {
-      console.error("broadcast: cannot read bot_users:", err);
-      return [];
-    }
+  const seen = [...states.keys()].filter((id) => id > 0);
+  if (!db) return seen.map(senderAlone);
+  try {
+    return OPTIONS.userDatabase
+      ? readSenders("SELECT token_id, user_id, id AS n FROM bot_users WHERE token_id = ?", "p.blocked IS NOT 1", TOKEN_ID)
+      : readSenders("SELECT ? AS token_id, CAST(value AS TEXT) AS user_id, key AS n FROM json_each(?)", "1", TOKEN_ID, JSON.stringify(seen));
+  } catch (err) {
+    console.error("broadcast: cannot read the users' records:", err);
+    return OPTIONS.userDatabase ? [] : seen.map(senderAlone);
   }
-  return [...states.keys()].filter((id) => id > 0).map((id) => ({ id, is_bot: false, first_name: "" }));
 }
 
 /** Runs the node: asks first when it has a confirmation, else starts sending and goes on. */

@@ -4,9 +4,9 @@
 import { forgetUser } from "./analytics";
 import { inChat, log } from "./flow";
 import { MESSAGE_TRIGGERS } from "./program-data";
-import { recordSql } from "./record";
 import { bot } from "./router";
-import { dropState, TOKEN_ID } from "./storage";
+import { recordedSender } from "./senders";
+import { dropState } from "./storage";
 import { runIn } from "./triggers";
 import type { Turn } from "./types";
 import { dropWaitsOf } from "./waits";
@@ -16,12 +16,10 @@ import { dropWaitsOf } from "./waits";
 /** A command of the platform (hosted-types.ts BotCommand, which programs on their own lack): a JSON line on stdin (own process) or HostedBot.tell (runner). */
 export type PlatformCommand = { op: string; chatId: string; nodeId?: string; vars?: Record<string, unknown> };
 
-/** Runs a flow in a chat the platform names; in a private chat the user is the chat and is greeted by the name the store knows. */
+/** Runs a flow in a chat the platform names; in a private chat the user is the chat, as the store records them. */
 function runForPlatform(chatId: string, target: string, prepare: (turn: Turn) => void, via?: string) {
   const id = Number(chatId);
-  const known = id > 0 && recordSql ? recordSql.chatUser.get(TOKEN_ID, chatId) : null;
-  const from = id > 0 ? { id, is_bot: false, first_name: known?.first_name ?? "", username: known?.username ?? undefined } : undefined;
-  void runIn(id, target, prepare, via, from);
+  void runIn(id, target, prepare, via, recordedSender(id));
 }
 
 /**

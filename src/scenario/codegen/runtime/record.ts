@@ -125,7 +125,6 @@ export const recordSql = db && lazyStatements({
   sender: () => db!.prepare<{ node_id: string | null }, [number, string, number]>(
     "SELECT node_id FROM bot_messages WHERE token_id = +? AND chat_id = +? AND messenger_message_id = +? AND direction = 'out' ORDER BY id DESC LIMIT 1",
   ),
-  chatUser: () => db!.prepare<{ first_name: string | null; username: string | null }, [number, string]>("SELECT first_name, username FROM bot_chats WHERE token_id = ? AND chat_id = ?"),
   prune: () => db!.prepare<{ id: number }, [number, string]>(
     "DELETE FROM bot_messages WHERE id IN (SELECT id FROM bot_messages WHERE token_id = ? AND created_at < ? LIMIT 2000) RETURNING id",
   ),

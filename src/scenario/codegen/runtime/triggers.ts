@@ -14,6 +14,7 @@ import type { IncomingMessage, Sender, Turn } from "./types";
 import { updatesAskedFor } from "./update-kinds";
 import { nodeOfMessage } from "./record";
 import { paid } from "./payments";
+import { recordedSender } from "./senders";
 import { wellFormedPayment } from "./record-fields";
 import { render, toText } from "./values";
 
@@ -43,7 +44,7 @@ export function chatTypeOf(turn: Turn): string | undefined {
 
 /**
  * Runs a flow in another chat's queue and saves that chat's state; `via`: the trigger node that
- * starts it, `from`: the user the turn is for (a recorded user: broadcastRecipients).
+ * starts it, `from`: the user the turn is for (a recorded user: recordedSender, broadcastRecipients).
  */
 export function runIn(chatId: number, target: string, prepare: (turn: Turn) => void = () => undefined, via?: string, from?: Sender): Promise<void> {
   return inChat(chatId, async () => {
@@ -80,7 +81,7 @@ export async function messageTriggers(turn: Turn, msg: IncomingMessage): Promise
       void runIn(user, t.target, (u) => {
         if (t.userVariable) u.state.vars[t.userVariable] = String(user);
         u.event.message_text = msg.text ?? msg.caption ?? "";
-      }, t.node);
+      }, t.node, recordedSender(user));
       return true;
     }
   }
@@ -119,11 +120,14 @@ bot.api.config.use(async (prev, method, payload, signal) => {
   if (!res.ok || !/^send/.test(method) || method === "sendChatAction") return res;
   const chat = Number((payload as { chat_id?: unknown }).chat_id);
   const text = (payload as { text?: unknown; caption?: unknown }).text ?? (payload as { caption?: unknown }).caption;
-  for (const t of MESSAGE_TRIGGERS) {
-    if (t.on !== "outgoing" || !Number.isSafeInteger(chat) || outgoingBusy.has(chat)) continue;
+  const outgoing = MESSAGE_TRIGGERS.filter((t) => t.on === "outgoing");
+  if (outgoing.length === 0 || !Number.isSafeInteger(chat) || outgoingBusy.has(chat)) return res;
+  // a private chat's user as recorded, as its message turns know them: read once for all the triggers
+  const from = recordedSender(chat);
+  for (const t of outgoing) {
     void inChat(chat, async () => {
       outgoingBusy.add(chat);
-      const turn = systemTurn(chat);
+      const turn = systemTurn(chat, from);
       turn.event.message_text = typeof text === "string" ? text : "";
       try {
         await go(turn, t.target, t.node);
