@@ -4,9 +4,9 @@
 // holds it); a webhook's flow and an operator's resume knew only the first name and username of
 // the chat list; a forum topic's message and an outgoing message's turn knew no user at all. Each
 // flow here says who its user is, takes the is_premium branch, and ends in a broadcast's
-// confirmation whose buttons are the runtime's own texts in the user's language. A real bot
-// process on the fake messenger with a user database; the users' records are written before it
-// starts.
+// confirmation whose buttons are the runtime's own texts in the user's language. A schedule's log
+// line also tells how many users' turns failed. A real bot process on the fake messenger with a
+// user database; the users' records are written before it starts.
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "bun:test";
@@ -16,7 +16,7 @@ import { createPlatformDb, dbEnv, type PlatformDb } from "./platform-db";
 
 const anna: FakeUser = { id: 7_710_001, first_name: "Anna", last_name: "Ivanova", username: "anna_iv", language_code: "ru", is_premium: true };
 const bob: FakeUser = { id: 7_710_002, first_name: "Bob", last_name: "Stone", username: "bobstone", language_code: "en" };
-/** recorded, but blocked the bot on the messenger */
+/** recorded, but blocked the bot on the messenger: the schedule's turn for him fails */
 const carl: FakeUser = { id: 7_710_003, first_name: "Carl", last_name: "Ray", username: "carlray", language_code: "en" };
 /** no user record: the chat list knows her name, her person record her language and premium */
 const dora = { id: 7_710_004, first_name: "Dora", username: "dora_d" };
@@ -106,9 +106,11 @@ const tell = (command: Record<string, unknown>) => {
   stdin.flush();
 };
 
-test("a schedule for every user takes the is_premium branch for the premium user only", async () => {
+test("a schedule for every user takes the is_premium branch for the premium user only, and its log line counts the failed turns", async () => {
   expect(await flowOf(anna.id, "Morning")).toEqual({ texts: [`Morning: ${who(anna)}`, "VIP", "Share?"], buttons: RU });
   expect(await flowOf(bob.id, "Morning")).toEqual({ texts: [`Morning: ${who(bob)}`, "Plain", "Share?"], buttons: EN });
+  // Carl blocked the bot: his turn's first message failed
+  await b.waitForOutput("schedule morning: ran for 3 users (1 failed)");
 }, 30_000);
 
 test("an inbound webhook's flow and an operator's resume know the user's last name, language and premium", async () => {

@@ -236,29 +236,38 @@ export async function deliver(node: ActionNode, a: BroadcastAction) {
     else failed++;
     const done = sent + failed;
     if (done % BROADCAST_PROGRESS_EVERY === 0) console.log("broadcast " + node.id + ": " + done + "/" + recipients.length + ", " + failed + " failed");
+    return ok;
   });
   return { sent, failed, total: recipients.length };
 }
 
 /**
  * Runs `each` for every user, each started at the mass-send pace (paceMassSend) in the users'
- * order with at most BROADCAST_IN_FLIGHT running, and resolves when the last has ended. A broadcast
- * and a schedule "for every user" run their users so: one whose turn is long (a busy chat, a slow
- * http_request, a late answer) holds one place, not everyone behind it. One that throws is logged
- * under `what`, and the others go on.
+ * order with at most BROADCAST_IN_FLIGHT running, and resolves when the last has ended, with how
+ * many failed. A broadcast and a schedule "for every user" run their users so: one whose turn is
+ * long (a busy chat, a slow http_request, a late answer) holds one place, not everyone behind it.
+ * One that throws (logged under `what`) or answers false has failed, and the others go on.
  */
-export async function atMassPace<U extends { id: number }>(what: string, users: U[], each: (user: U) => Promise<void>): Promise<void> {
+export async function atMassPace<U extends { id: number }>(what: string, users: U[], each: (user: U) => Promise<boolean>): Promise<{ failed: number }> {
   const inFlight = new Set<Promise<void>>();
+  let failed = 0;
   for (const user of users) {
     // a free place first, then the slot: a start never comes sooner after the previous than the pace says
     while (inFlight.size >= BROADCAST_IN_FLIGHT) await Promise.race(inFlight);
     await paceMassSend();
     const run: Promise<void> = each(user)
-      .catch((err) => console.error(what + ": user " + user.id + ": " + describe(err)))
+      .catch((err) => {
+        console.error(what + ": user " + user.id + ": " + describe(err));
+        return false;
+      })
+      .then((ok) => {
+        if (!ok) failed++;
+      })
       .finally(() => inFlight.delete(run));
     inFlight.add(run);
   }
   await Promise.all(inFlight);
+  return { failed };
 }
 
 /** One recipient, in their chat's queue, with their own variables; waits once when rate-limited. */

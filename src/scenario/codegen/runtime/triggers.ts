@@ -45,17 +45,21 @@ export function chatTypeOf(turn: Turn): string | undefined {
 /**
  * Runs a flow in another chat's queue and saves that chat's state; `via`: the trigger node that
  * starts it, `from`: the user the turn is for (a recorded user: recordedSender, broadcastRecipients).
+ * False when the flow failed (inChat logs it).
  */
-export function runIn(chatId: number, target: string, prepare: (turn: Turn) => void = () => undefined, via?: string, from?: Sender): Promise<void> {
-  return inChat(chatId, async () => {
+export async function runIn(chatId: number, target: string, prepare: (turn: Turn) => void = () => undefined, via?: string, from?: Sender): Promise<boolean> {
+  let ok = false;
+  await inChat(chatId, async () => {
     const turn = systemTurn(chatId, from);
     prepare(turn);
     try {
       await go(turn, target, via);
+      ok = true;
     } finally {
       saveState(turn);
     }
   });
+  return ok;
 }
 
 /**
@@ -236,8 +240,8 @@ export async function runSchedule(s: ScheduleDef) {
       return;
     }
     const users = broadcastRecipients();
-    await atMassPace("schedule " + s.id, users, (user) => runIn(user.id, s.target, undefined, s.id, user));
-    log(systemTurn(0), "schedule " + s.id + ": ran for " + users.length + " users");
+    const { failed } = await atMassPace("schedule " + s.id, users, (user) => runIn(user.id, s.target, undefined, s.id, user));
+    log(systemTurn(0), "schedule " + s.id + ": ran for " + users.length + " users" + (failed > 0 ? " (" + failed + " failed)" : ""));
   } catch (err) {
     console.error("schedule " + s.id + " failed: " + describe(err));
   } finally {
