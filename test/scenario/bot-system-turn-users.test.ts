@@ -142,8 +142,9 @@ test("an outgoing message's flow runs as the user of the private chat", async ()
   expect(await flowOf(anna.id, "Out")).toEqual({ texts: [`Out: ${who(anna)}`, "VIP", "Share?"], buttons: RU });
 }, 30_000);
 
-test("without a user database, a schedule's users are the chats seen, each known by what the chat list and their messages recorded", async () => {
+test("without a user database, a schedule's users are the chats seen, each known by what the chat list and their messages recorded, and one who blocked the bot is left out", async () => {
   const eve: FakeUser = { id: 7_710_005, first_name: "Eve", username: "eve_e", language_code: "en", is_premium: true };
+  const frank: FakeUser = { id: 7_710_006, first_name: "Frank", username: "frank_f", language_code: "en" };
   const dir = tmpDir("scenario-system-turn-seen-");
   const seen = doc(
     node("cmd-start", "command_trigger", { command: "/start", autoTransitionTo: "hi" }),
@@ -158,6 +159,18 @@ test("without a user database, a schedule's users are the chats seen, each known
     // the ticks before Eve wrote ran for no one; the record of her message is written within its batch window
     const { texts, buttons } = await flowOf(eve.id, "Tick", s.bot.token);
     expect({ texts, buttons }).toEqual({ texts: ["Tick: Eve  (@eve_e, 7710005)", "VIP", "Share?"], buttons: EN });
+    // Frank blocks the bot: the tick that fails for him marks him so, and the later ticks leave him out
+    fake.sendText(s.bot.token, frank, "/start");
+    await fake.waitForCall(s.bot.token, (c) => Number(c.params.chat_id) === frank.id && String(c.params.text).startsWith("Tick: ") && !c.error, 10_000);
+    fake.setBlocked(frank.id, true);
+    // whichever of the tick's messages comes first after the block
+    const refused = await fake.waitForCall(s.bot.token, (c) => Number(c.params.chat_id) === frank.id && !!c.error, 10_000);
+    const ticksToEve = () => fake.sent(s.bot.token, eve.id).filter((c) => String(c.params.text).startsWith("Tick: ")).length;
+    // three ticks later, at most one more was tried for him (it may have begun before the refusal was recorded)
+    const after = ticksToEve();
+    await fake.waitForCall(s.bot.token, () => ticksToEve() >= after + 3, 10_000);
+    const triedSince = fake.calls(s.bot.token, "sendMessage").filter((c) => Number(c.params.chat_id) === frank.id && String(c.params.text).startsWith("Tick: ") && c.at > refused.at);
+    expect(triedSince.length).toBeLessThanOrEqual(1);
   } finally {
     await s.stop();
     removeDir(dir);

@@ -69,8 +69,8 @@ export function broadcastRecipients(): Sender[] {
   if (!db) return seen.map(senderAlone);
   try {
     return OPTIONS.userDatabase
-      ? readSenders("SELECT token_id, user_id, id AS n FROM bot_users WHERE token_id = ?", "p.blocked IS NOT 1", TOKEN_ID)
-      : readSenders("SELECT ? AS token_id, CAST(value AS TEXT) AS user_id, key AS n FROM json_each(?)", "1", TOKEN_ID, JSON.stringify(seen));
+      ? readSenders("SELECT token_id, user_id, id AS n FROM bot_users WHERE token_id = ?", TOKEN_ID)
+      : readSenders("SELECT ? AS token_id, CAST(value AS TEXT) AS user_id, key AS n FROM json_each(?)", TOKEN_ID, JSON.stringify(seen));
   } catch (err) {
     console.error("broadcast: cannot read the users' records:", err);
     return OPTIONS.userDatabase ? [] : seen.map(senderAlone);

@@ -15,8 +15,7 @@ type SenderRow = { user_id: string; first_name: string | null; last_name: string
  * What the store knows of the user of each private chat in `k` (rows of token_id and user_id, a
  * WITH of the caller's): names, username and language from the user record (bot_users) when the
  * bot keeps one, else the first name and username of the chat list (bot_chats) and the language
- * of the user's last message (bot_people); premium from bot_people. `p` is joined for the
- * caller's filters (p.blocked).
+ * of the user's last message (bot_people); premium from bot_people.
  */
 function sendersSql(): string {
   return "SELECT k.user_id, coalesce(u.first_name, c.first_name) AS first_name, u.last_name, " +
@@ -60,11 +59,11 @@ export function recordedSender(chatId: number): Sender | undefined {
 
 /**
  * The recorded users of many private chats in one read (broadcastRecipients): `chats` selects
- * their token_id, user_id and n (their order), `where` filters the joined rows. Throws what the
- * read throws. Only private chats' ids (positive, whole) come back.
+ * their token_id, user_id and n (their order). Never a user who blocked the bot (bot_people), as
+ * the store last saw them. Throws what the read throws. Only private chats' ids (positive, whole) come back.
  */
-export function readSenders(chats: string, where: string, ...params: (string | number)[]): Sender[] {
-  return readOnce<SenderRow>(db!, "WITH k AS (" + chats + ") " + sendersSql() + " WHERE " + where + " ORDER BY k.n", ...params)
+export function readSenders(chats: string, ...params: (string | number)[]): Sender[] {
+  return readOnce<SenderRow>(db!, "WITH k AS (" + chats + ") " + sendersSql() + " WHERE p.blocked IS NOT 1 ORDER BY k.n", ...params)
     .map(senderOf)
     .filter((s) => Number.isSafeInteger(s.id) && s.id > 0);
 }
