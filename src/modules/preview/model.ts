@@ -80,7 +80,7 @@ export const transcriptEntrySchema = z.object({
   chatId: int,
   messageId: int.optional(),
   from: z.enum(["bot", "user"]),
-  userId: int.optional(),
+  userId: int.optional().describe("the preview user who sent a `user` message or made a payment (users[].id of the session view): the chat tells the viewer's own messages from other members"),
   text: z.string().optional(),
   source: z.object({ text: z.string(), parseMode: z.string() }).optional(),
   media: z.object({ kind: z.string(), fileId: z.string(), fileName: z.string().optional(), mimeType: z.string().optional(), url: z.string().optional() }).optional(),

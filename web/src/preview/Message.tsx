@@ -30,6 +30,10 @@ interface Props {
   onSelectNode?: (nodeId: string) => void;
   /** the node's name in words (its text); the raw id only when there is none */
   nodeName?: string;
+  /** sent by the preview user now looking at the chat: drawn on the right, unnamed */
+  mine: boolean;
+  /** in a group, the sender of a message not the viewer's own, named above its text as Telegram does */
+  sender?: string;
 }
 
 function Media({ entry, sessionId }: { entry: PreviewEntry; sessionId: string }) {
@@ -68,11 +72,10 @@ function Reactions({ onReact }: { onReact: (emoji: string) => void }) {
   );
 }
 
-export function Message({ entry, sessionId, highlighted, onPress, onMiniApp, onReact, onPay, onSelectNode, nodeName }: Props) {
+export function Message({ entry, sessionId, highlighted, onPress, onMiniApp, onReact, onPay, onSelectNode, nodeName, mine, sender }: Props) {
   const { t, i18n } = useTranslation();
   if (entry.kind === "notice") return <li className="pv-notice" role="status">{entry.text}</li>;
-  const mine = entry.from === "user";
-  const classes = ["pv-msg", mine ? "pv-user" : "pv-bot", entry.deleted ? "pv-deleted" : "", highlighted ? "pv-highlight" : "", entry.node && onSelectNode ? "pv-clickable" : ""];
+  const classes = ["pv-msg", mine ? "pv-user" : entry.from === "bot" ? "pv-bot" : "pv-member", entry.deleted ? "pv-deleted" : "", highlighted ? "pv-highlight" : "", entry.node && onSelectNode ? "pv-clickable" : ""];
   const select = () => entry.node && onSelectNode?.(entry.node);
   // a node named by the very words of its message needs no second line; a raw id never shows
   const said = (entry.text ?? "").replace(/\s+/g, " ").trim();
@@ -80,6 +83,7 @@ export function Message({ entry, sessionId, highlighted, onPress, onMiniApp, onR
   return (
     <li className={classes.filter(Boolean).join(" ")} data-testid="pv-message" data-from={entry.from} data-node={entry.node ?? ""}>
       <div className="pv-bubble" onClick={select} title={entry.node ? t(onSelectNode ? "preview.fromNodeClick" : "preview.fromNode", { node: nodeName || entry.node }) : undefined}>
+        {sender && <div className="pv-sender" data-testid="pv-sender">{sender}</div>}
         {entry.forwarded && <div className="pv-meta">{t("preview.forwarded")}</div>}
         {entry.media && <Media entry={entry} sessionId={sessionId} />}
         {entry.location && <div>📍 {entry.location.latitude.toFixed(5)}, {entry.location.longitude.toFixed(5)}</div>}
@@ -90,7 +94,7 @@ export function Message({ entry, sessionId, highlighted, onPress, onMiniApp, onR
           {entry.edits > 0 && <span>{t("preview.edited")} </span>}
           {entry.deleted && <span>{t("preview.deleted")} </span>}
           {entry.node && nodeName && !repeats && <span className="pv-node" data-testid="pv-node">↳ {nodeName}</span>}
-          {onReact && !mine && !entry.deleted && entry.messageId !== undefined && <Reactions onReact={(emoji) => onReact(entry.messageId!, emoji)} />}
+          {onReact && entry.from === "bot" && !entry.deleted && entry.messageId !== undefined && <Reactions onReact={(emoji) => onReact(entry.messageId!, emoji)} />}
           {/* every Telegram bubble ends with its time; without it the chat reads as a log, not a chat */}
           <time className="pv-time" data-testid="pv-time" dateTime={new Date(entry.at).toISOString()}>{new Date(entry.at).toLocaleTimeString(i18n.language, { hour: "2-digit", minute: "2-digit" })}</time>
         </div>

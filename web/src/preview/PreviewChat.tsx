@@ -40,9 +40,9 @@ export interface PreviewChatProps {
 
 const FIRST_ACTOR = { user: "user", chat: "private" } as const;
 
-/** A member's name in a group's service line, as Telegram writes it: first and last name (the preview's
- * ordinary user and admin share the first name "Preview"). */
-const payerName = (u: { firstName: string; lastName: string | null } | undefined) => u && [u.firstName, u.lastName].filter(Boolean).join(" ");
+/** A member's name in a group, as Telegram writes it over a message or in a service line: first and
+ * last name (the preview's ordinary user and admin share the first name "Preview"). */
+const memberName = (u: { firstName: string; lastName: string | null } | undefined) => u && [u.firstName, u.lastName].filter(Boolean).join(" ");
 
 export function PreviewChat({ projectId, templateId, document, onNodeMessage, onSelectNode, highlightNode, compact, nodeName, onRestart, restartRequest, extra, hookNode }: PreviewChatProps) {
   const { t } = useTranslation();
@@ -79,6 +79,11 @@ export function PreviewChat({ projectId, templateId, document, onNodeMessage, on
   // an empty box): every preview starts as the ordinary user in a private chat (docs/preview.md).
   const actor = view?.actor ?? FIRST_ACTOR;
   const users = view?.users.map((u) => u.key) ?? [FIRST_ACTOR.user];
+  const nameOf = (userId: number | undefined) => memberName(view?.users.find((u) => u.id === userId));
+  // The viewer's own messages are those of the preview user now selected; in a group, Telegram names
+  // everyone else's (the bot's too) over the message, and never in a private chat.
+  const mine = (e: PreviewEntry) => e.from === "user" && (e.userId === undefined || e.userId === view?.actor.userId);
+  const senderOf = (e: PreviewEntry) => (!view || e.chatId !== view.groupChatId || mine(e) ? undefined : e.from === "bot" ? view.bot.firstName : nameOf(e.userId));
 
   return (
     <section className={compact ? "pv pv-compact" : "pv"} aria-label={t("preview.title")} data-testid="preview-chat" data-status={status}>
@@ -117,9 +122,9 @@ export function PreviewChat({ projectId, templateId, document, onNodeMessage, on
             {sessionId &&
               entries.map((e) =>
                 e.kind === "service" ? (
-                  <ServiceLine key={e.seq} entry={e} bot={view?.bot.firstName ?? ""} payer={e.userId !== view?.actor.userId ? payerName(view?.users.find((u) => u.id === e.userId)) : undefined} />
+                  <ServiceLine key={e.seq} entry={e} bot={view?.bot.firstName ?? ""} payer={e.userId !== view?.actor.userId ? nameOf(e.userId) : undefined} />
                 ) : (
-                  <Message key={e.seq} entry={e} sessionId={sessionId} highlighted={!!highlightNode && e.node === highlightNode} onPress={(messageId, data) => void act({ type: "button", messageId, data })} onMiniApp={setMiniApp} onReact={(messageId, emoji) => void act({ type: "reaction", messageId, emoji })} onPay={(messageId) => act({ type: "pay", messageId })} onSelectNode={onSelectNode} nodeName={e.node ? nodeName?.(e.node) : undefined} />
+                  <Message key={e.seq} entry={e} sessionId={sessionId} highlighted={!!highlightNode && e.node === highlightNode} onPress={(messageId, data) => void act({ type: "button", messageId, data })} onMiniApp={setMiniApp} onReact={(messageId, emoji) => void act({ type: "reaction", messageId, emoji })} onPay={(messageId) => act({ type: "pay", messageId })} onSelectNode={onSelectNode} nodeName={e.node ? nodeName?.(e.node) : undefined} mine={mine(e)} sender={senderOf(e)} />
                 ),
               )}
           </ol>
