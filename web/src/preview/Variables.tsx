@@ -1,8 +1,14 @@
 // The current preview chat's variables: read after each change of the chat, editable as JSON.
-import { useEffect, useState } from "react";
+import { Fragment, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorText } from "../api/client";
 import { previewApi } from "./api";
+
+/** A key with a line-break chance after each `_` and `.`, the only places a person reads as its breaks. */
+function Key({ name }: { name: string }) {
+  const parts = name.split(/(?<=[_.])/);
+  return <dt title={name}>{parts.map((p, i) => <Fragment key={i}>{i > 0 && <wbr />}{p}</Fragment>)}</dt>;
+}
 
 export function Variables({ sessionId, version, chatId }: { sessionId: string; version: number; chatId: number }) {
   const { t } = useTranslation();
@@ -47,7 +53,7 @@ export function Variables({ sessionId, version, chatId }: { sessionId: string; v
             <dl data-testid="pv-variables">
               {Object.entries(vars).map(([k, v]) => (
                 <div key={k} className="pv-var">
-                  <dt>{k}</dt>
+                  <Key name={k} />
                   <dd>{typeof v === "string" ? v : JSON.stringify(v)}</dd>
                 </div>
               ))}
