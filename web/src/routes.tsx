@@ -7,6 +7,7 @@ import { Layout } from "./components/Layout";
 import { LoginPage } from "./pages/LoginPage";
 import { ProjectsPage } from "./pages/ProjectsPage";
 import { ProjectPage } from "./pages/project/ProjectPage";
+import { PROJECT_TABS } from "./pages/project/tabs";
 import { NotFoundPage } from "./pages/NotFoundPage";
 import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
@@ -22,9 +23,11 @@ function Loading() {
 
 /** A path's id, when it is one (a positive integer): /projects/x/… names no project, it is not found (where it loaded forever). */
 const idOf = (segment: string) => (/^[1-9]\d{0,15}$/.test(segment) ? Number(segment) : undefined);
+/** A project's address: its id and, if any, one of its tabs. A tab it does not have, or anything under
+ * a tab, is not found (docs/studio.md "Addresses the app does not have"): it opened the first tab. */
 const project = (segment: string, tab?: string) => {
   const id = idOf(segment);
-  return id ? <ProjectPage id={id} tab={tab} /> : <NotFoundPage />;
+  return id && (tab === undefined || PROJECT_TABS.some((x) => x.id === tab)) ? <ProjectPage id={id} tab={tab} /> : <NotFoundPage />;
 };
 
 export function AppRoutes() {
@@ -39,7 +42,6 @@ export function AppRoutes() {
               <Route path="/" component={ProjectsPage} />
               <Route path="/projects" component={ProjectsPage} />
               <Route path="/projects/:id/:tab?">{(p) => project(p.id, p.tab)}</Route>
-              <Route path="/projects/:id/:tab/*">{(p) => project(p.id, p.tab)}</Route>
               <Route path="/templates">{() => <TemplatesPage />}</Route>
               <Route path="/templates/:id">{(p) => (idOf(p.id) ? <TemplatesPage id={idOf(p.id)} /> : <NotFoundPage />)}</Route>
               <Route path="/account" component={AccountPage} />
