@@ -4,26 +4,15 @@
 // about 30), users who blocked the bot are logged as delivery errors, progress is logged, and the
 // initiator gets the totals. Long by nature:
 // 300 sends at 25 per second take 12 seconds (enough seconds to judge the throttle by its busiest one).
-import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startFakeMessenger, type FakeMessenger, type RecordedCall } from "../support/fake-messenger";
+import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
 import { broadcastScenario as scenario } from "./fixtures-messaging";
 import { Chat, removeDir, startBot, tmpDir, type BotProcess } from "./harness";
-import { createPlatformDb, dbEnv, type PlatformDb } from "./platform-db";
+import { createPlatformDb, dbEnv, recordBotUsers, type PlatformDb } from "./platform-db";
+import { MESSENGER_LIMIT, MOST_IN_A_SECOND, PER_SECOND, busiestSecond } from "./send-pace";
 
 const USERS = 300;
 const FIRST_USER = 6_000_001;
-const PER_SECOND = 25;
-/** runtime/broadcast.ts BROADCAST_IN_FLIGHT: a broadcast's sends in flight at most */
-const IN_FLIGHT = 5;
-/** What the messenger allows a bot in any one second before it answers 429. */
-const MESSENGER_LIMIT = 30;
-/**
- * Starts are at least 42 ms apart (25 a second and 2 ms of slack), so at most 24 start in any one
- * second; what reaches the messenger in it is those and the sends still in flight when it began
- * (docs/nodes/messaging.md#broadcast).
- */
-const MOST_IN_A_SECOND = Math.ceil(1000 / (1000 / PER_SECOND + 2)) + IN_FLIGHT;
 const BLOCKED = [FIRST_USER + 10, FIRST_USER + 250];
 
 let fake: FakeMessenger;
@@ -35,15 +24,7 @@ beforeAll(async () => {
   fake = await startFakeMessenger();
   const dir = tmpDir("scenario-broadcast-");
   pdb = createPlatformDb(dir);
-  const db = new Database(pdb.path);
-  const now = new Date().toISOString();
-  const insert = db.query(
-    "INSERT INTO bot_users (token_id, user_id, first_name, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?)",
-  );
-  db.transaction(() => {
-    for (let i = 0; i < USERS; i++) insert.run(pdb.tokenId, String(FIRST_USER + i), `U${i}`, now, now);
-  })();
-  db.close();
+  recordBotUsers(pdb, Array.from({ length: USERS }, (_, i) => FIRST_USER + i));
   for (const id of BLOCKED) fake.setBlocked(id, true);
   b = await startBot(fake, scenario, { dir, generate: { userDatabaseEnabled: true }, env: { ...dbEnv(pdb), ADMIN_IDS: String(admin.id) } });
 });
@@ -54,17 +35,6 @@ afterAll(async () => {
   if (b) removeDir(b.dir);
   await fake?.stop();
 });
-
-/** The largest number of calls inside any one-second window. */
-function busiestSecond(calls: RecordedCall[]): number {
-  const times = calls.map((c) => c.at).sort((x, y) => x - y);
-  let most = 0;
-  for (let i = 0, j = 0; i < times.length; i++) {
-    while (times[i]! - times[j]! >= 1000) j++;
-    most = Math.max(most, i - j + 1);
-  }
-  return most;
-}
 
 describe("broadcast", () => {
   test("a user who is not an admin cannot start it", async () => {

@@ -3,13 +3,12 @@
 // http_request its server holds) holds only their own turn. The users used to run one after
 // another, and everyone behind a slow one waited for it. A real bot process on the fake
 // messenger with a user database; each wait is for an event the test releases.
-import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
 import { until } from "../support/process";
 import { heldService } from "./held-service";
 import { doc, node, removeDir, startBot, tmpDir, type BotProcess } from "./harness";
-import { createPlatformDb, dbEnv, type PlatformDb } from "./platform-db";
+import { createPlatformDb, dbEnv, recordBotUsers, type PlatformDb } from "./platform-db";
 
 /** More than the turns in flight at once (BROADCAST_IN_FLIGHT, 5): the held one keeps its place while the rest pass through the others. */
 const USERS = 12;
@@ -32,13 +31,7 @@ beforeAll(async () => {
   fake = await startFakeMessenger();
   const dir = tmpDir("scenario-schedule-slow-");
   pdb = createPlatformDb(dir);
-  const db = new Database(pdb.path);
-  const now = new Date().toISOString();
-  const insert = db.query("INSERT INTO bot_users (token_id, user_id, first_name, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?)");
-  db.transaction(() => {
-    for (const [i, id] of users.entries()) insert.run(pdb.tokenId, String(id), `U${i}`, now, now);
-  })();
-  db.close();
+  recordBotUsers(pdb, users);
   b = await startBot(fake, scenario, { dir, generate: { userDatabaseEnabled: true, enableLogging: true }, env: { ...dbEnv(pdb), BOTLOOM_EGRESS_ALLOW: "127.0.0.1" } });
 });
 

@@ -3,17 +3,14 @@
 // scenario with several schedules firing every second sent several times that (the messenger
 // allows a bot about 30 per second and then answers 429 or restricts it). All of a bot's sends to
 // every recorded user now share one pace. A real bot process on the fake messenger.
-import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startFakeMessenger, type FakeMessenger, type RecordedCall } from "../support/fake-messenger";
+import { startFakeMessenger, type FakeMessenger } from "../support/fake-messenger";
 import { doc, node, removeDir, startBot, tmpDir, type BotProcess } from "./harness";
-import { createPlatformDb, dbEnv, type PlatformDb } from "./platform-db";
+import { createPlatformDb, dbEnv, recordBotUsers, type PlatformDb } from "./platform-db";
+import { MESSENGER_LIMIT, PER_SECOND, averagePerSecond, busiestSecond } from "./send-pace";
 
 const USERS = 60;
 const FIRST_USER = 6_500_001;
-const PER_SECOND = 25;
-/** What the messenger allows a bot in any one second before it answers 429. */
-const MESSENGER_LIMIT = 30;
 const SCHEDULES = 4;
 
 let fake: FakeMessenger;
@@ -27,28 +24,11 @@ const scenario = doc(
   ...Array.from({ length: SCHEDULES }, (_, i) => node(`say${i}`, "message", { messageText: `spam ${i}` })),
 );
 
-/** The largest number of calls inside any one-second window. */
-function busiestSecond(calls: RecordedCall[]): number {
-  const times = calls.map((c) => c.at).sort((x, y) => x - y);
-  let most = 0;
-  for (let i = 0, j = 0; i < times.length; i++) {
-    while (times[i]! - times[j]! >= 1000) j++;
-    most = Math.max(most, i - j + 1);
-  }
-  return most;
-}
-
 beforeAll(async () => {
   fake = await startFakeMessenger();
   const dir = tmpDir("scenario-pace-");
   pdb = createPlatformDb(dir);
-  const db = new Database(pdb.path);
-  const now = new Date().toISOString();
-  const insert = db.query("INSERT INTO bot_users (token_id, user_id, first_name, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?)");
-  db.transaction(() => {
-    for (let i = 0; i < USERS; i++) insert.run(pdb.tokenId, String(FIRST_USER + i), `U${i}`, now, now);
-  })();
-  db.close();
+  recordBotUsers(pdb, Array.from({ length: USERS }, (_, i) => FIRST_USER + i));
   b = await startBot(fake, scenario, { dir, generate: { userDatabaseEnabled: true }, env: dbEnv(pdb) });
 });
 
@@ -72,7 +52,5 @@ test("several schedules for every user share one pace of 25 sends per second", a
   // own limit of about 30 in any second, and to the pace on average. Without the shared pace four
   // schedules send about 100 per second.
   expect(busiestSecond(sends)).toBeLessThanOrEqual(MESSENGER_LIMIT);
-  const times = sends.map((c) => c.at).sort((x, y) => x - y);
-  const perSecond = ((times.length - 1) * 1000) / (times.at(-1)! - times[0]!);
-  expect(perSecond).toBeLessThanOrEqual(PER_SECOND * 1.05);
+  expect(averagePerSecond(sends)).toBeLessThanOrEqual(PER_SECOND * 1.05);
 }, 30_000);

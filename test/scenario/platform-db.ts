@@ -57,3 +57,14 @@ export const dbEnv = (p: PlatformDb) => ({
   PROJECT_ID: String(p.projectId),
   TOKEN_ID: String(p.tokenId),
 });
+
+/** Records these users of the project's bot (bot_users), named U0, U1, … in this order. */
+export function recordBotUsers(p: PlatformDb, ids: number[]) {
+  const db = new Database(p.path);
+  const now = new Date().toISOString();
+  const insert = db.query("INSERT INTO bot_users (token_id, user_id, first_name, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?)");
+  db.transaction(() => {
+    for (const [i, id] of ids.entries()) insert.run(p.tokenId, String(id), `U${i}`, now, now);
+  })();
+  db.close();
+}
