@@ -15,10 +15,18 @@ import { cut, readVar, render, toNumber } from "./values";
 
 // ─── Action nodes ──────────────────────────────────────────────────────────────
 
+/**
+ * A call that puts messages in a chat: a send, a copy, a forward; not a chat action ("typing…"), an
+ * edit, a deletion or the answer to a button press. The messenger's 30 a second counts these.
+ */
+export function isMessageSend(method: string): boolean {
+  return /^(send|copyMessage|forwardMessage)/.test(method) && method !== "sendChatAction";
+}
+
 /** The bot's latest message per chat, for "last bot message" sources (kept in the chat's state). */
 bot.api.config.use(async (prev, method, payload, signal) => {
   const res = await prev(method, payload, signal);
-  if (res.ok && /^(send|copyMessage|forwardMessage)/.test(method) && method !== "sendChatAction") {
+  if (res.ok && isMessageSend(method)) {
     const result = res.result as unknown;
     const last = Array.isArray(result) ? result[result.length - 1] : result;
     const id = last && typeof last === "object" ? (last as { message_id?: number }).message_id : undefined;

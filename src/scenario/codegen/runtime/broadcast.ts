@@ -1,8 +1,8 @@
 // Runtime source: the broadcast node. (Part of every generated bot; see types.ts.)
-import { GrammyError, InlineKeyboard } from "grammy";
+import { Context, GrammyError, InlineKeyboard } from "grammy";
 import { inTransaction, readOnce } from "./connection";
 import type { ActionNode, BroadcastAction } from "./action-tables";
-import { ackPress, describe } from "./actions";
+import { ackPress, describe, isMessageSend } from "./actions";
 import { INDEX, NODE_SCOPE, go, inChat, userLanguageIsRussian } from "./flow";
 import { sendText, showMessage } from "./messages";
 import { NODES, OPTIONS } from "./program-data";
@@ -13,6 +13,7 @@ import { SENT_BY, TELL_PLATFORM } from "./record";
 import { render } from "./values";
 import { reserveSendTime } from "./pace";
 import { systemTurn } from "./triggers";
+import { bot } from "./router";
 import { readSenders, senderAlone } from "./senders";
 
 // ─── Broadcast ─────────────────────────────────────────────────────────────────
@@ -23,11 +24,12 @@ import { readSenders, senderAlone } from "./senders";
  */
 export const BROADCAST_PER_SECOND = 25;
 /**
- * A broadcast's sends in flight at most. They start at the pace, in the recipients' order; one
- * recipient whose chat is busy with a long turn, or whose send the messenger answers late, holds one
- * of them, not the others (a 429's retry_after holds every call of the bot: holdCalls, router.ts).
- * Five keep the pace with answers of up to 200 ms, and what reaches the messenger in any one second
- * is at most the 24 started in it and the 5 in flight before: under its 30 (docs/nodes/messaging.md#broadcast).
+ * A broadcast's sends (a schedule's users' turns) in flight at most. They start at the pace, in the
+ * recipients' order; one recipient whose chat is busy with a long turn, or whose send the messenger
+ * answers late, holds one of them, not the others (a 429's retry_after holds every call of the bot:
+ * holdCalls, router.ts). Five keep the pace with answers of up to 200 ms. Every message of theirs
+ * has its own slot (paceAsMassTurn), so what reaches the messenger in any one second is at most the
+ * 24 slots in it and the 5 in flight before: under its 30 (docs/nodes/messaging.md#broadcast).
  */
 export const BROADCAST_IN_FLIGHT = 5;
 export const BROADCAST_PROGRESS_EVERY = 100;
@@ -244,9 +246,11 @@ export async function deliver(node: ActionNode, a: BroadcastAction) {
 /**
  * Runs `each` for every user, each started at the mass-send pace (paceMassSend) in the users'
  * order with at most BROADCAST_IN_FLIGHT running, and resolves when the last has ended, with how
- * many failed. A broadcast and a schedule "for every user" run their users so: one whose turn is
- * long (a busy chat, a slow http_request, a late answer) holds one place, not everyone behind it.
- * One that throws (logged under `what`) or answers false has failed, and the others go on.
+ * many failed. The start's slot is for the user's first message; `each` runs a mass turn
+ * (paceAsMassTurn), whose further messages take slots of their own. A broadcast and a schedule "for
+ * every user" run their users so: one whose turn is long (a busy chat, a slow http_request, a late
+ * answer) holds one place, not everyone behind it. One that throws (logged under `what`) or answers
+ * false has failed, and the others go on.
  */
 export async function atMassPace<U extends { id: number }>(what: string, users: U[], each: (user: U) => Promise<boolean>): Promise<{ failed: number }> {
   const inFlight = new Set<Promise<void>>();
@@ -270,12 +274,40 @@ export async function atMassPace<U extends { id: number }>(what: string, users: 
   return { failed };
 }
 
+/**
+ * Makes `turn` a mass turn (a schedule's turn for one of every user, a broadcast's send): each
+ * message it sends (isMessageSend; to its user or to any chat) takes a slot of the bot's mass pace,
+ * but for the first, whose slot the turn's start took (atMassPace). So however many messages a flow
+ * sends, the bot's mass sends stay within BROADCAST_PER_SECOND; edits, chat actions and answers to
+ * presses are no messages and go at once. The calls still pass bot.api's transformers (the flood
+ * hold, the records). A delay's continuation is a turn of its own, not paced
+ * (docs/nodes/messaging.md#broadcast, docs/nodes/triggers.md#time).
+ */
+export function paceAsMassTurn(turn: Turn) {
+  let startSlot = true;
+  const raw = new Proxy(bot.api.raw, {
+    get(target, method, receiver) {
+      const call = Reflect.get(target, method, receiver);
+      if (typeof method !== "string" || !isMessageSend(method)) return call;
+      return async (...args: unknown[]) => {
+        if (startSlot) startSlot = false;
+        else await paceMassSend();
+        return call(...args);
+      };
+    },
+  });
+  // grammY's Api methods call this.raw: bot.api's own, over the paced calls
+  const api: Context["api"] = Object.create(bot.api, { raw: { value: raw } });
+  turn.ctx = new Context(turn.ctx.update, api, turn.ctx.me);
+}
+
 /** One recipient, in their chat's queue, with their own variables; waits once when rate-limited. */
 export async function sendOne(user: Sender, index: number, message: MessageNode): Promise<boolean> {
   let ok = false;
   await inChat(user.id, async () => {
     // the recipient's own turn in their private chat, as a schedule's is: nothing of the initiator's update in it
     const t = systemTurn(user.id, user);
+    paceAsMassTurn(t);
     for (let attempt = 0; attempt < 2 && !ok; attempt++) {
       try {
         // recorded as the campaign's, sent by its message node (docs/dialogs.md)

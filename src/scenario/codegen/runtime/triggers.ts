@@ -4,7 +4,7 @@ import { Context } from "grammy";
 import { Cron } from "croner";
 import type { ScheduleDef } from "./action-tables";
 import { chatOf, describe } from "./actions";
-import { atMassPace, broadcastRecipients } from "./broadcast";
+import { atMassPace, broadcastRecipients, paceAsMassTurn } from "./broadcast";
 import { readOnce } from "./connection";
 import { go, inChat, log } from "./flow";
 import { MESSAGE_TRIGGERS, SCHEDULES } from "./program-data";
@@ -228,7 +228,10 @@ bot.on("chat_join_request", (ctx) => {
 export const scheduleJobs: { stop(): void }[] = [];
 export const scheduleRunning = new Set<string>();
 
-/** One run of a schedule: in its chat, or for every recorded user, each as that user, as a broadcast sends (atMassPace). */
+/**
+ * One run of a schedule: in its chat, or for every recorded user, each as that user, as a broadcast
+ * sends (atMassPace): each user's turn a mass turn, its messages at the mass pace (paceAsMassTurn).
+ */
 export async function runSchedule(s: ScheduleDef) {
   if (scheduleRunning.has(s.id)) return console.log("schedule " + s.id + ": the previous run is still going; skipped");
   scheduleRunning.add(s.id);
@@ -240,7 +243,7 @@ export async function runSchedule(s: ScheduleDef) {
       return;
     }
     const users = broadcastRecipients();
-    const { failed } = await atMassPace("schedule " + s.id, users, (user) => runIn(user.id, s.target, undefined, s.id, user));
+    const { failed } = await atMassPace("schedule " + s.id, users, (user) => runIn(user.id, s.target, paceAsMassTurn, s.id, user));
     log(systemTurn(0), "schedule " + s.id + ": ran for " + users.length + " users" + (failed > 0 ? " (" + failed + " failed)" : ""));
   } catch (err) {
     console.error("schedule " + s.id + " failed: " + describe(err));
