@@ -4,16 +4,45 @@
 // 1024) the toolbar wraps between its groups, never inside one: Save stays beside its message.
 // The save options (autosave, restart bots) and the save status stay on Save's row at every width,
 // whatever the status says, and the status reads whole (in Russian it went to a second row alone at
-// 1280); at 1440 and 1280 the whole toolbar keeps to one row.
+// 1280); at 1440 and 1280 the whole toolbar keeps to one row. So does a failed save's status, on two
+// lines where one is too narrow (in Russian at 1280 it was cut to "Не удалось сох…").
 // From 1100 px down the commit message and Save take a row of their own, the message wide enough
 // for a sentence (it was 8rem, its own placeholder cut), and nothing runs off the page down to a phone.
 // Wrapped, no separator is left at the end or the start of a row.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
 import { haveChromium, placeholderFits, warnIfNoChromium } from "../support/browser";
 import { TOOLBAR } from "../../web/src/editor/actions";
 import { editorEnv, newProject, openEditor, type EditorEnv } from "./editor-support";
 
 warnIfNoChromium("editor: toolbar row");
+
+/** Which of the save options and the status stand off Save's row (above, below, or before Save). */
+const offSaveRow = (page: Page) =>
+  page.getByRole("toolbar").evaluate((tb) => {
+    const save = tb.querySelector("[data-action=save]")!.getBoundingClientRect();
+    return [...tb.querySelectorAll(".ed-check, [role=status]")]
+      .map((e) => ({ name: e.textContent!.trim(), r: e.getBoundingClientRect() }))
+      .filter(({ r }) => (r.top + r.bottom) / 2 < save.top || (r.top + r.bottom) / 2 > save.bottom || r.left < save.right)
+      .map(({ name }) => name);
+  });
+
+/** The status's words, unless they are cut (across, or below their lines), covered, or off the page: then what is wrong. */
+const statusWords = (page: Page) =>
+  page.getByTestId("save-status").evaluate((st) => {
+    const box = st.getBoundingClientRect();
+    const words = document.createRange();
+    words.selectNodeContents(st);
+    const text = words.getBoundingClientRect();
+    if ([st, ...st.querySelectorAll("*")].some((e) => e.scrollWidth > e.clientWidth) || [...st.querySelectorAll("*")].some((e) => e.scrollHeight > e.clientHeight) || text.width > box.width + 0.5) return "cut";
+    if (box.left < 0 || box.right > innerWidth || box.width === 0) return "off the page";
+    const at = document.elementFromPoint((text.left + text.right) / 2, (text.top + text.bottom) / 2);
+    return at && st.contains(at) ? st.textContent!.trim() : "covered";
+  });
+
+/** How many rows the toolbar's shown groups take. */
+const toolbarRows = (page: Page) =>
+  page.getByRole("toolbar").evaluate((tb) => new Set([...tb.children].filter((e) => e.checkVisibility({ visibilityProperty: true }) && !e.classList.contains("ed-sep")).map((e) => { const r = e.getBoundingClientRect(); return Math.round((r.top + r.bottom) / 2 / 8); })).size);
 
 describe.skipIf(!haveChromium)("editor: the toolbar's buttons keep to one row", () => {
   let env: EditorEnv;
@@ -55,27 +84,9 @@ describe.skipIf(!haveChromium)("editor: the toolbar's buttons keep to one row", 
       const { page } = env.b;
       await page.evaluate((l) => localStorage.setItem("botloom.lang", l), lang);
       const toolbar = page.getByRole("toolbar");
-      const offRow = () =>
-        toolbar.evaluate((tb) => {
-          const save = tb.querySelector("[data-action=save]")!.getBoundingClientRect();
-          return [...tb.querySelectorAll(".ed-check, [role=status]")]
-            .map((e) => ({ name: e.textContent!.trim(), r: e.getBoundingClientRect() }))
-            .filter(({ r }) => (r.top + r.bottom) / 2 < save.top || (r.top + r.bottom) / 2 > save.bottom || r.left < save.right)
-            .map(({ name }) => name);
-        });
-      /** The status's words, unless they are cut, covered, or off the page: then what is wrong. */
-      const statusRead = () =>
-        page.getByTestId("save-status").evaluate((st) => {
-          const box = st.getBoundingClientRect();
-          const words = document.createRange();
-          words.selectNodeContents(st);
-          const text = words.getBoundingClientRect();
-          if ([st, ...st.querySelectorAll("*")].some((e) => e.scrollWidth > e.clientWidth) || text.width > box.width + 0.5) return "cut";
-          if (box.left < 0 || box.right > innerWidth || box.width === 0) return "off the page";
-          const at = document.elementFromPoint((text.left + text.right) / 2, (text.top + text.bottom) / 2);
-          return at && st.contains(at) ? st.textContent!.trim() : "covered";
-        });
-      const rows = () => toolbar.evaluate((tb) => new Set([...tb.children].filter((e) => e.checkVisibility({ visibilityProperty: true }) && !e.classList.contains("ed-sep")).map((e) => { const r = e.getBoundingClientRect(); return Math.round((r.top + r.bottom) / 2 / 8); })).size);
+      const offRow = () => offSaveRow(page);
+      const statusRead = () => statusWords(page);
+      const rows = () => toolbarRows(page);
       const labels = lang === "ru" ? { autosave: "Автосохранение", restart: "Перезапускать ботов", saved: "Сохранено", unsaved: "Не сохранено" } : { autosave: "Autosave", restart: "Restart bots on save", saved: "Saved", unsaved: "Unsaved changes" };
       for (const width of [1440, 1280, 1200, 1100, 1024, 900, 800]) {
         await page.setViewportSize({ width, height: 900 });
@@ -98,6 +109,45 @@ describe.skipIf(!haveChromium)("editor: the toolbar's buttons keep to one row", 
         // undone, the sheet is as saved again for the next width and the tests after this one
         await page.keyboard.press("Control+z");
         await page.getByTestId("save-status").filter({ hasText: labels.saved }).waitFor();
+      }
+      expect(env.b.errors).toEqual([]);
+    }, 90_000);
+
+  // A failed save's status was cut in Russian at 1280 ("Не удалось сох…", whole only in its tooltip).
+  for (const lang of ["ru", "en"] as const)
+    test(`${lang.toUpperCase()} from 1440 to 800: a failed save's status reads whole on Save's row; one row at 1440 and 1280`, async () => {
+      const { page } = env.b;
+      await page.evaluate((l) => localStorage.setItem("botloom.lang", l), lang);
+      // the saves fail until let through, with the answer a broken server gives
+      let fail = true;
+      const errorsBefore = env.b.errors.length;
+      await page.route(`**/api/projects/${projectId}`, (route) =>
+        fail && route.request().method() === "PUT" ? route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: { code: "INTERNAL", message: "boom" } }) }) : route.fallback(),
+      );
+      try {
+        for (const width of [1440, 1280, 1200, 1024, 800]) {
+          await page.setViewportSize({ width, height: 900 });
+          await openEditor(page, env.base, projectId);
+          await page.locator('.ed-palette-item[data-type="message"]').click();
+          await page.getByRole("toolbar").getByRole("button", { name: lang === "ru" ? "Сохранить" : "Save", exact: true }).click();
+          await page.locator(".ed-status.error").waitFor();
+          await page.screenshot({ path: `/tmp/editor-shots/toolbar-${lang}-${width}-failed.png`, clip: { x: 0, y: 150, width, height: 130 } });
+          // its words are those of its tooltip, whole
+          const failed = await page.getByTestId("save-status").getAttribute("title");
+          expect({ width, off: await offSaveRow(page), status: await statusWords(page) }).toEqual({ width, off: [], status: failed! });
+          if (width >= 1280) expect({ width, rows: await toolbarRows(page) }).toEqual({ width, rows: 1 });
+          // undone and saved for real, so the next width (and the tests after this one) open the sheet as it was
+          await page.keyboard.press("Control+z");
+          fail = false;
+          await page.getByRole("toolbar").getByRole("button", { name: lang === "ru" ? "Сохранить" : "Save", exact: true }).click();
+          await page.getByTestId("save-status").filter({ hasText: lang === "ru" ? "Сохранено" : "Saved" }).waitFor();
+          fail = true;
+        }
+      } finally {
+        await page.unroute(`**/api/projects/${projectId}`);
+        // the failed saves' own 500s are not left for the tests after
+        const caused = env.b.errors.splice(errorsBefore);
+        env.b.errors.push(...caused.filter((e) => !e.includes("status of 500")));
       }
       expect(env.b.errors).toEqual([]);
     }, 90_000);
