@@ -3,11 +3,13 @@
 // box, minimap, zoom buttons), and so are its neighbours where they fit beside it. It used to keep
 // only the node itself in view: a node added from a handle's + was centred and its source went under
 // the palette; a node clicked at the right edge was centred and the one it follows went under the
-// palette; and a node selected before the preview opened was left under the properties panel.
+// palette; and a node selected before the preview opened was left under the properties panel. A
+// neighbour that fits beside it only at a smaller zoom is shown by zooming out, not below 60 % (it
+// was left under the properties panel).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { haveChromium, warnIfNoChromium } from "../support/browser";
-import { chainDoc, editorEnv, newProject, openEditor, pick, settled, type EditorEnv } from "./editor-support";
+import { chainDoc, editorEnv, newProject, openEditor, pick, settled, zoomOf, type EditorEnv } from "./editor-support";
 
 warnIfNoChromium("editor: the selected node is clear of the panels");
 
@@ -40,9 +42,9 @@ describe.skipIf(!haveChromium)("editor: the selected node and its neighbours are
   }, 60_000);
   afterAll(async () => env?.close(), 30_000);
 
-  const open = async (page: Page, width: number, name: string) => {
+  const open = async (page: Page, width: number, name: string, data: unknown = doc) => {
     await page.setViewportSize({ width, height: 900 });
-    const id = await newProject(env, name, doc);
+    const id = await newProject(env, name, data);
     await openEditor(page, env.base, id);
     await page.locator(".ed-canvas[data-settled=main]").waitFor();
     await settled(page);
@@ -85,4 +87,45 @@ describe.skipIf(!haveChromium)("editor: the selected node and its neighbours are
       expect({ width, hidden: await hidden(page, []) }).toEqual({ width, hidden: [] });
       expect(env.b.errors).toEqual([]);
     }, 45_000);
+
+  /** Two messages, "one" leading to "far" the given distance to its right. */
+  const farDoc = (distance: number) => ({
+    sheets: [{ id: "main", name: "Main", edges: [], nodes: [
+      { id: "one", type: "message", position: { x: 0, y: 0 }, data: { messageText: "One", autoTransitionTo: "far" } },
+      { id: "far", type: "message", position: { x: distance, y: 0 }, data: { messageText: "Far" } },
+    ] }],
+  });
+
+  // The node it leads to, 900 px away, fitted beside it when the sheet opened; the properties that
+  // opened for it left too little room for both at that zoom, and the view kept only the node: the
+  // other lay under the properties panel.
+  test("1440 px: a neighbour too far to fit beside the node at this zoom is shown by zooming out, not below 60 %", async () => {
+    const { page } = env.b;
+    await open(page, 1440, "Far", farDoc(900));
+    const before = await zoomOf(page);
+    await pick(page, "one");
+    await settled(page);
+    await page.screenshot({ path: "/tmp/editor-shots/selected-far-1440.png" });
+    expect(await hidden(page, ["far"])).toEqual([]);
+    // and not off the canvas either
+    expect(await page.evaluate(() => {
+      const c = document.querySelector(".ed-canvas")!.getBoundingClientRect();
+      const a = document.querySelector('.react-flow__node[data-id="far"]')!.getBoundingClientRect();
+      return a.left >= c.left && a.right <= c.right && a.top >= c.top && a.bottom <= c.bottom;
+    })).toBe(true);
+    const after = await zoomOf(page);
+    expect(after).toBeLessThan(before);
+    expect(after).toBeGreaterThanOrEqual(0.6 - 1e-6);
+    expect(env.b.errors).toEqual([]);
+  }, 45_000);
+
+  test("1440 px: a neighbour too far even at 60 % leaves the zoom at 60 % or more, the node clear", async () => {
+    const { page } = env.b;
+    await open(page, 1440, "Farther", farDoc(3000));
+    await pick(page, "one");
+    await settled(page);
+    expect(await hidden(page, [])).toEqual([]);
+    expect(await zoomOf(page)).toBeGreaterThanOrEqual(0.6 - 1e-6);
+    expect(env.b.errors).toEqual([]);
+  }, 45_000);
 });

@@ -184,11 +184,12 @@ function panInto(flow: ReactFlowInstance, f: Rect, a: Rect, margin: number) {
 
 /**
  * Keeps the selected node whole and under no panel, and its neighbours (the nodes it links with)
- * under none either, where they fit beside it: the properties panel that opens for a node, or a
- * panel that folds or a preview that narrows the canvas, must not hide it or where it leads
- * (docs/editor.md "Layout"). When something is hidden, the view pans as little as it takes to show
- * the node and, nearest first, the neighbours that fit with it in the free part at this zoom; a node
- * too big for the free part alone is shown by `reveal`, which may zoom out.
+ * under none either: the properties panel that opens for a node, a panel that folds, a preview that
+ * narrows the canvas or a window made smaller must not hide it or where it leads (docs/editor.md
+ * "Layout"). When something is hidden, the view shows the node and, nearest first, the neighbours
+ * that fit with it in the free part at this zoom or, zoomed out, at READABLE_ZOOM (never below the
+ * zoom it has, never in): zoomed out only as far as those need, about the node's centre, then
+ * panned as little as it takes. A node too big for the free part alone is shown by `reveal`.
  */
 export function keepClear(flow: ReactFlowInstance, node: Box, neighbours: Box[], margin = 16) {
   const cover = canvasCover();
@@ -197,15 +198,27 @@ export function keepClear(flow: ReactFlowInstance, node: Box, neighbours: Box[],
   const at = (boxes: Box[]) => onScreen(flow, el, boxes);
   if (showsWhole(el, panels, at([node])) && !neighbours.some((b) => underPanel(panels, at([b])))) return;
   const f = freeRect(el, panels);
-  const fits = (boxes: Box[]) => {
-    const a = at(boxes);
-    return a.r - a.l + 2 * margin <= f.r - f.l && a.b - a.t + 2 * margin <= f.b - f.t;
+  /** The largest zoom at which the boxes fit the free part with the margin. */
+  const fitZoom = (boxes: Box[]) => {
+    const { minX, minY, maxX, maxY } = boundsOf(boxes);
+    return Math.min((f.r - f.l - 2 * margin) / (maxX - minX || 1), (f.b - f.t - 2 * margin) / (maxY - minY || 1));
   };
-  if (!fits([node])) return reveal(flow, [node]);
+  const zoom = flow.getZoom();
+  if (fitZoom([node]) < zoom) return reveal(flow, [node]);
+  const floor = Math.min(zoom, READABLE_ZOOM);
   const far = (b: Box) => Math.hypot(b.x + b.w / 2 - node.x - node.w / 2, b.y + b.h / 2 - node.y - node.h / 2);
   const shown = [node];
-  for (const b of [...neighbours].sort((p, q) => far(p) - far(q))) if (fits([...shown, b])) shown.push(b);
-  panInto(flow, f, at(shown), margin);
+  for (const b of [...neighbours].sort((p, q) => far(p) - far(q))) if (fitZoom([...shown, b]) >= floor) shown.push(b);
+  const z = Math.min(zoom, fitZoom(shown));
+  // the node's centre stays where it is on the screen as the view zooms out
+  const c = at([node]);
+  const x = (c.l + c.r) / 2 - (node.x + node.w / 2) * z;
+  const y = (c.t + c.b) / 2 - (node.y + node.h / 2) * z;
+  const { minX, minY, maxX, maxY } = boundsOf(shown);
+  const a = { l: x + minX * z, t: y + minY * z, r: x + maxX * z, b: y + maxY * z };
+  const dx = shift(a.l, a.r, f.l, f.r, margin);
+  const dy = shift(a.t, a.b, f.t, f.b, margin);
+  if (z !== zoom || dx || dy) void flow.setViewport({ zoom: z, x: x + dx, y: y + dy }, { duration: 200 });
 }
 
 /**
