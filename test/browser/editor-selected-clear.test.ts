@@ -5,7 +5,8 @@
 // the palette; a node clicked at the right edge was centred and the one it follows went under the
 // palette; and a node selected before the preview opened was left under the properties panel. A
 // neighbour that fits beside it only at a smaller zoom is shown by zooming out, not below 60 % (it
-// was left under the properties panel).
+// was left under the properties panel). A window made narrower moved the properties panel over the
+// selected node, and the view did not follow.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { haveChromium, warnIfNoChromium } from "../support/browser";
@@ -128,4 +129,68 @@ describe.skipIf(!haveChromium)("editor: the selected node and its neighbours are
     expect(await zoomOf(page)).toBeGreaterThanOrEqual(0.6 - 1e-6);
     expect(env.b.errors).toEqual([]);
   }, 45_000);
+
+  /** The view's transform (pan and zoom), as React Flow draws it. */
+  const view = (page: Page) => page.locator(".react-flow__viewport").evaluate((e) => getComputedStyle(e).transform);
+  /** Resizes the page and waits until the canvas has its new size and two frames have passed (the view follows in the first). */
+  const resize = async (page: Page, width: number, height: number) => {
+    const before = await page.locator(".ed-canvas").evaluate((e) => e.getBoundingClientRect().width);
+    await page.setViewportSize({ width, height });
+    await page.waitForFunction((w) => document.querySelector(".ed-canvas")!.getBoundingClientRect().width !== w, before);
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  };
+
+  // A window made narrower moved the properties panel over the selected node (its place on the
+  // canvas stayed; the panel's, at the canvas's right edge, did not); no panel folded, so the view did not follow.
+  for (const [from, to] of [[1440, 1100], [1280, 1000]] as const)
+    test(`${from} → ${to} px: the window made narrower with a node selected keeps it and the node before it clear`, async () => {
+      const { page } = env.b;
+      await open(page, from, `Resize ${from}`);
+      await pick(page, "two");
+      await settled(page);
+      await page.screenshot({ path: `/tmp/editor-shots/selected-resize-${from}.png` });
+      expect(await hidden(page, ["one"])).toEqual([]);
+      await resize(page, to, 900);
+      await settled(page);
+      await page.screenshot({ path: `/tmp/editor-shots/selected-resize-${from}-${to}.png` });
+      expect({ to, hidden: await hidden(page, ["one"]) }).toEqual({ to, hidden: [] });
+      expect(env.b.errors).toEqual([]);
+    }, 45_000);
+
+  test("a resize leaves the view alone with nothing selected, while a person pans, and once they panned the node away", async () => {
+    const { page } = env.b;
+    await open(page, 1280, "Resize alone");
+    // nothing selected
+    let before = await view(page);
+    await resize(page, 1000, 900);
+    expect(await view(page)).toBe(before);
+    // a person panning (the button held) as the window changes: the view is where their hand put it
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await pick(page, "two");
+    await settled(page);
+    const c = (await page.locator(".ed-canvas").boundingBox())!;
+    // the empty canvas below the chain
+    await page.mouse.move(c.x + c.width / 2, c.y + c.height - 60);
+    await page.mouse.down();
+    await page.mouse.move(c.x + c.width / 2 + 40, c.y + c.height - 70, { steps: 4 });
+    before = await view(page);
+    await resize(page, 1000, 900);
+    expect(await view(page)).toBe(before);
+    await page.mouse.up();
+    // the node panned off the canvas by hand stays off it as the window changes
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await pick(page, "two");
+    await settled(page);
+    const d = (await page.locator(".ed-canvas").boundingBox())!;
+    await page.mouse.move(d.x + d.width / 2, d.y + d.height - 60);
+    await page.mouse.down();
+    await page.mouse.move(d.x + d.width / 2 + 600, d.y + d.height - 60, { steps: 8 });
+    await page.mouse.up();
+    await settled(page);
+    expect(await hidden(page, [])).not.toEqual([]);
+    before = await view(page);
+    await resize(page, 1000, 900);
+    expect(await view(page)).toBe(before);
+    expect(env.b.errors).toEqual([]);
+  }, 60_000);
 });

@@ -26,7 +26,7 @@ import { InsertEdge, type InsertEdgeData } from "./InsertEdge";
 import { boxesOf, layoutSheet, needsLayout, separate, sizeOf, withPositions, type Box } from "./layout";
 import { deleteNodes } from "./ops";
 import { updateNode, useEditor, type EditorStore } from "./store";
-import { canvasAspect, fitReadable, keepClear, nudgeIntoView, reveal } from "./viewport";
+import { canvasAspect, fitReadable, keepClear, nudgeIntoView, reveal, showsClear } from "./viewport";
 
 const nodeTypes = { scenario: FlowNode, portal: PortalNode };
 const edgeTypes = { insertable: InsertEdge };
@@ -319,8 +319,52 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
     return () => cancelAnimationFrame(id);
   }, [selected, flow, store, panels, neighbours]);
 
+  // A resize of the window (a phone turned) moves the panels over the canvas too, and the selected
+  // node and its neighbours are kept clear of them as on a panel's change; but not while a person
+  // pans or zooms (the view would slide from under their hand), nor when they had moved the view
+  // off the node themselves: then the view is theirs.
+  const canvasEl = useRef<HTMLDivElement>(null);
+  const moving = useRef(false);
+  const leftBy = useRef<string | null>(null);
+  const onMoveStart = useCallback((e: unknown) => void (e && (moving.current = true)), []);
+  const onMoveEnd = useCallback((e: unknown) => {
+    if (!e) return; // the editor's own moves (setViewport) come without an event
+    moving.current = false;
+    const sel = store.state.selected;
+    const n = sel.length === 1 ? store.sheet.nodes.find((x) => x.id === sel[0]) : undefined;
+    leftBy.current = n && measured.current.has(n.id) && !showsClear(flow, boxesOf([n], measured.current)[0]!) ? n.id : null;
+  }, [flow, store]);
+  useEffect(() => void (leftBy.current = null), [selected]);
+  useEffect(() => {
+    const el = canvasEl.current;
+    if (!el) return;
+    let size = "";
+    let frame = 0;
+    const follow = () => {
+      const sel = store.state.selected;
+      if (sel.length !== 1 || moving.current || dragging.current || leftBy.current === sel[0]) return;
+      const n = store.sheet.nodes.find((x) => x.id === sel[0]);
+      if (n && measured.current.has(n.id)) keepClear(flow, boxesOf([n], measured.current)[0]!, neighbours(n.id));
+    };
+    const resized = new ResizeObserver(([entry]) => {
+      const now = `${entry!.contentRect.width}x${entry!.contentRect.height}`;
+      // the first report is the canvas as it opened: nothing was resized
+      const was = size;
+      size = now;
+      if (!was || was === now) return;
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(follow);
+    });
+    resized.observe(el);
+    return () => {
+      resized.disconnect();
+      cancelAnimationFrame(frame);
+    };
+  }, [flow, store, neighbours]);
+
   return (
     <div
+      ref={canvasEl}
       className={`ed-canvas${minimap ? " minimap-on" : ""}${funnel ? " funnel-on" : ""}`}
       data-testid="canvas"
       data-fitted={fitted}
@@ -356,6 +400,8 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
         onNodeClick={onPickNode}
         onNodeDragStart={() => void (dragging.current = true)}
         onNodeDragStop={() => void (dragging.current = false)}
+        onMoveStart={onMoveStart}
+        onMoveEnd={onMoveEnd}
         snapToGrid
         snapGrid={[GRID, GRID]}
         minZoom={0.05}

@@ -221,6 +221,12 @@ export function keepClear(flow: ReactFlowInstance, node: Box, neighbours: Box[],
   if (z !== zoom || dx || dy) void flow.setViewport({ zoom: z, x: x + dx, y: y + dy }, { duration: 200 });
 }
 
+/** Whether the canvas shows the box whole and under no floating panel. */
+export function showsClear(flow: ReactFlowInstance, box: Box): boolean {
+  const cover = canvasCover();
+  return !!cover && showsWhole(cover.el, cover.panels, onScreen(flow, cover.el, [box]));
+}
+
 /**
  * Pans as little as it takes to bring the boxes clear of the panels with a margin, when a panel or
  * the canvas's edge hides them: a node dropped by hand stays where it was let go among the others,
