@@ -129,8 +129,13 @@ export async function pick(page: Page, id: string) {
   }
 }
 
-/** Waits until the node boxes stop moving (layout, nudging and the view all done). */
+/**
+ * Waits until the node boxes stop moving (layout, nudging and the view all done): the same in two
+ * looks 250 ms apart, both taken by this call (the last look of the call before stood for "the same"
+ * when nothing had moved yet, and the view that a resize makes follow starts to move a frame later).
+ */
 export async function settled(page: Page) {
+  await page.evaluate(() => void delete (window as unknown as { __boxes?: string }).__boxes);
   await page.waitForFunction(
     () => {
       const w = window as unknown as { __boxes?: string };
