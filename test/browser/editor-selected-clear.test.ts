@@ -132,11 +132,11 @@ describe.skipIf(!haveChromium)("editor: the selected node and its neighbours are
 
   /** The view's transform (pan and zoom), as React Flow draws it. */
   const view = (page: Page) => page.locator(".react-flow__viewport").evaluate((e) => getComputedStyle(e).transform);
-  /** Resizes the page and waits until the canvas has its new size and two frames have passed (the view follows in the first). */
+  /** Resizes the page and waits until the canvas has changed size and two frames have passed (the view follows in the first). */
   const resize = async (page: Page, width: number, height: number) => {
-    const before = await page.locator(".ed-canvas").evaluate((e) => e.getBoundingClientRect().width);
+    const before = await page.locator(".ed-canvas").evaluate((e) => { const r = e.getBoundingClientRect(); return [r.width, r.height]; });
     await page.setViewportSize({ width, height });
-    await page.waitForFunction((w) => document.querySelector(".ed-canvas")!.getBoundingClientRect().width !== w, before);
+    await page.waitForFunction(([w, h]) => { const r = document.querySelector(".ed-canvas")!.getBoundingClientRect(); return r.width !== w || r.height !== h; }, before);
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   };
 
@@ -156,6 +156,32 @@ describe.skipIf(!haveChromium)("editor: the selected node and its neighbours are
       expect({ to, hidden: await hidden(page, ["one"]) }).toEqual({ to, hidden: [] });
       expect(env.b.errors).toEqual([]);
     }, 45_000);
+
+  // A phone's window made shorter (its browser's bars, a keyboard) moved the properties dock at the
+  // bottom of its canvas over the tapped node, low on the sheet.
+  test("phone: made shorter, then turned to 844×390 and back, keeps the tapped node clear", async () => {
+    const { page } = env.b;
+    await page.setViewportSize({ width: 390, height: 844 });
+    const column = { sheets: [{ id: "main", name: "Main", edges: [], nodes: ["one", "two", "three"].map((id, i, ids) => ({ id, type: "message", position: { x: 0, y: 220 * i }, data: { messageText: id, ...(ids[i + 1] && { autoTransitionTo: ids[i + 1] }) } })) }] };
+    const id = await newProject(env, "Phone", column);
+    await openEditor(page, env.base, id);
+    await page.getByTestId("phone-notice").waitFor();
+    await page.locator(".ed-canvas[data-settled=main]").waitFor();
+    await settled(page);
+    await pick(page, "three");
+    await settled(page);
+    await page.screenshot({ path: "/tmp/editor-shots/selected-phone-390x844.png" });
+    // (the node before it, 220 px up, does not fit beside it between the warnings box and the dock even at 60 %)
+    const seen: Record<string, string[]> = { "390x844": await hidden(page, []) };
+    for (const [width, height] of [[390, 640], [844, 390], [390, 844]] as const) {
+      await resize(page, width, height);
+      await settled(page);
+      await page.screenshot({ path: `/tmp/editor-shots/selected-phone-${width}x${height}-after.png` });
+      seen[`${width}x${height} after`] = await hidden(page, []);
+    }
+    expect(seen).toEqual({ "390x844": [], "390x640 after": [], "844x390 after": [], "390x844 after": [] });
+    expect(env.b.errors).toEqual([]);
+  }, 60_000);
 
   test("a resize leaves the view alone with nothing selected, while a person pans, and once they panned the node away", async () => {
     const { page } = env.b;

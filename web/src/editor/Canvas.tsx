@@ -14,6 +14,7 @@ import {
   type Node,
   type NodeChange,
   type OnConnectEnd,
+  type Viewport,
 } from "@xyflow/react";
 import { useTranslation } from "react-i18next";
 import { ActionButton } from "./ActionButton";
@@ -324,12 +325,16 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
   // pans or zooms (the view would slide from under their hand), nor when they had moved the view
   // off the node themselves: then the view is theirs.
   const canvasEl = useRef<HTMLDivElement>(null);
-  const moving = useRef(false);
+  const moving = useRef<Viewport | null>(null);
   const leftBy = useRef<string | null>(null);
-  const onMoveStart = useCallback((e: unknown) => void (e && (moving.current = true)), []);
-  const onMoveEnd = useCallback((e: unknown) => {
-    if (!e) return; // the editor's own moves (setViewport) come without an event
-    moving.current = false;
+  // the editor's own moves (setViewport) come without an event
+  const onMoveStart = useCallback((e: unknown, v: Viewport) => void (e && (moving.current = v)), []);
+  const onMoveEnd = useCallback((e: unknown, v: Viewport) => {
+    const from = moving.current;
+    if (!e || !from) return;
+    moving.current = null;
+    // a tap or a click on a node starts and ends a move that moved nothing
+    if (from.x === v.x && from.y === v.y && from.zoom === v.zoom) return;
     const sel = store.state.selected;
     const n = sel.length === 1 ? store.sheet.nodes.find((x) => x.id === sel[0]) : undefined;
     leftBy.current = n && measured.current.has(n.id) && !showsClear(flow, boxesOf([n], measured.current)[0]!) ? n.id : null;
