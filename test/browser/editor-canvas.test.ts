@@ -118,7 +118,7 @@ describe.skipIf(!haveChromium)("editor: canvas gestures", () => {
     // a free spot: a card dropped on another node would slide off it (docs/editor.md, Layout)
     const spot = await page.evaluate(() => {
       const pane = document.querySelector(".react-flow__pane")!.getBoundingClientRect();
-      const taken = [...document.querySelectorAll(".react-flow__node, .ed-palette, .ed-props-dock, .react-flow__panel")].map((e) => e.getBoundingClientRect());
+      const taken = [...document.querySelectorAll(".react-flow__node, .ed-palette, .ed-props-dock, .react-flow__panel, .ed-warnbox")].map((e) => e.getBoundingClientRect());
       for (let y = pane.top + 20; y < pane.bottom - 200; y += 20)
         for (let x = pane.left + 20; x < pane.right - 320; x += 20)
           if (!taken.some((r) => x - 40 < r.right && r.left < x + 300 && y - 40 < r.bottom && r.top < y + 200)) return { x: x - pane.left, y: y - pane.top };
@@ -147,7 +147,7 @@ describe.skipIf(!haveChromium)("editor: canvas gestures", () => {
     // a free row near the right edge, where the panel (330 px wide) appears once the node is selected
     const spot = await page.evaluate(() => {
       const pane = document.querySelector(".react-flow__pane")!.getBoundingClientRect();
-      const taken = [...document.querySelectorAll(".react-flow__node, .react-flow__panel")].map((e) => e.getBoundingClientRect());
+      const taken = [...document.querySelectorAll(".react-flow__node, .react-flow__panel, .ed-warnbox")].map((e) => e.getBoundingClientRect());
       const x = pane.right - 200;
       for (let y = pane.top + 60; y < pane.bottom - 200; y += 20) if (!taken.some((r) => x - 40 < r.right && r.left < x + 300 && y - 40 < r.bottom && r.top < y + 200)) return { x: x - pane.left, y: y - pane.top };
       return null;
