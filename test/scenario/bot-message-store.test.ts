@@ -15,6 +15,8 @@ const scenario = doc(
   node("cmd-start", "command_trigger", { command: "/start", autoTransitionTo: "hello" }),
   node("hello", "message", { messageText: "Hi {start_param}/{referrer_id}", keyboardType: "inline", buttons: [{ id: "b1", text: "Go", action: "goto", target: "done" }] }),
   node("done", "message", { messageText: "Done" }),
+  node("cmd-buy", "command_trigger", { command: "/buy", autoTransitionTo: "buy" }),
+  node("buy", "invoice", { title: "Gold bar", description: "One bar of gold", amount: 5, payload: "gold" }),
 );
 
 type Row = Record<string, any>;
@@ -138,6 +140,28 @@ describe("message store", () => {
     fake.setBlocked(chat.user.id, false);
     await chat.say("/start");
     await eventually(() => expect(person(chat.user.id)!.blocked).toBe(0));
+  });
+
+  test("an invoice the bot sends is its message in the chat: stored with its title, counted out", async () => {
+    const chat = new Chat(b);
+    const [invoice] = await chat.say("/buy");
+    expect(invoice.method).toBe("sendInvoice");
+    const out = await eventually(() => {
+      const r = messages(chat.user.id).filter((m) => m.direction === "out");
+      expect(r.length).toBe(1);
+      return r[0]!;
+    });
+    expect([out.kind, out.text, out.node_id, out.messenger_message_id]).toEqual(["invoice", "Gold bar", "buy", invoice.messageId]);
+    await eventually(() => expect(person(chat.user.id)!.messages_out).toBe(1));
+  });
+
+  test("a blocked user is marked on any send the messenger refuses with 403, an invoice too", async () => {
+    const chat = new Chat(b);
+    await chat.say("/start");
+    fake.setBlocked(chat.user.id, true);
+    fake.failNext(b.bot.token, "sendInvoice", { error_code: 403, description: "Forbidden: bot was blocked by the user" });
+    await chat.say("/buy", 0);
+    await eventually(() => expect(person(chat.user.id)!.blocked).toBe(1));
   });
 
   test("my_chat_member: kicked marks the user blocked, member clears it", async () => {

@@ -38,6 +38,18 @@ describe("message triggers", () => {
     expect((await chat.say("/last"))[0].params.text).toBe("last: last: seen 1");
   });
 
+  test("outgoing_message_trigger runs after a forward and a copy too: the forward's text is the forwarded message's", async () => {
+    const chat = new Chat(b);
+    await chat.say("/count");
+    const [forwarded] = await chat.say("/fwdme please");
+    expect(forwarded.method).toBe("forwardMessage");
+    expect((await chat.say("/last"))[0].params.text).toBe("last: /fwdme please");
+    // a copy's answer is its id only: the trigger runs, knowing no text
+    const [copied] = await chat.say("/copyme");
+    expect(copied.method).toBe("copyMessage");
+    expect((await chat.say("/last"))[0].params.text.trim()).toBe("last:");
+  });
+
   test("group_message_trigger: a topic message goes to the user the topic belongs to", async () => {
     const chat = new Chat(b);
     expect((await chat.say("/settopic"))[0].params.text).toBe("topic set");

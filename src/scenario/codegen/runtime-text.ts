@@ -49,6 +49,8 @@ import flowSource from "./runtime/flow.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import routerSource from "./runtime/router.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
+import sendsSource from "./runtime/sends.ts" with { type: "text" };
+// @ts-expect-error TS1192: as above
 import actionsSource from "./runtime/actions.ts" with { type: "text" };
 // @ts-expect-error TS1192: as above
 import paceSource from "./runtime/pace.ts" with { type: "text" };
@@ -133,6 +135,7 @@ export const RUNTIME_BODY = [
   dataSource,
   flowSource,
   routerSource,
+  sendsSource,
   actionsSource,
   paceSource,
   broadcastSource,

@@ -8,6 +8,7 @@ import { MAX_STEPS, log, nodeAt } from "./flow";
 import { PARSE_MODE, buildKeyboard, resolveMedia, sendText, withPlainFallback } from "./messages";
 import { OPTIONS } from "./program-data";
 import { bot } from "./router";
+import { isMessageSend, sentMessages } from "./sends";
 import { ADMIN_IDS, BOT_TOKEN, parseJson, states } from "./storage";
 import type { Turn } from "./types";
 import { messageOf } from "./triggers";
@@ -15,24 +16,14 @@ import { cut, readVar, render, toNumber } from "./values";
 
 // ─── Action nodes ──────────────────────────────────────────────────────────────
 
-/**
- * A call that puts messages in a chat: a send, a copy, a forward; not a chat action ("typing…"), an
- * edit, a deletion or the answer to a button press. The messenger's 30 a second counts these.
- */
-export function isMessageSend(method: string): boolean {
-  return /^(send|copyMessage|forwardMessage)/.test(method) && method !== "sendChatAction";
-}
-
 /** The bot's latest message per chat, for "last bot message" sources (kept in the chat's state). */
 bot.api.config.use(async (prev, method, payload, signal) => {
   const res = await prev(method, payload, signal);
   if (res.ok && isMessageSend(method)) {
-    const result = res.result as unknown;
-    const last = Array.isArray(result) ? result[result.length - 1] : result;
-    const id = last && typeof last === "object" ? (last as { message_id?: number }).message_id : undefined;
+    const id = sentMessages(res.result).at(-1)?.message_id;
     const chat = Number((payload as { chat_id?: unknown }).chat_id);
     const state = states.get(chat);
-    if (state && typeof id === "number") state.lastBot = id;
+    if (state && id !== undefined) state.lastBot = id;
   }
   return res;
 });

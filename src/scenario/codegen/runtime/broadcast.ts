@@ -2,7 +2,7 @@
 import { Context, GrammyError, InlineKeyboard } from "grammy";
 import { inTransaction, readOnce } from "./connection";
 import type { ActionNode, BroadcastAction } from "./action-tables";
-import { ackPress, describe, isMessageSend } from "./actions";
+import { ackPress, describe } from "./actions";
 import { INDEX, NODE_SCOPE, go, inChat, userLanguageIsRussian } from "./flow";
 import { sendText, showMessage } from "./messages";
 import { NODES, OPTIONS } from "./program-data";
@@ -15,6 +15,7 @@ import { reserveSendTime } from "./pace";
 import { systemTurn } from "./triggers";
 import { bot } from "./router";
 import { readSenders, senderAlone } from "./senders";
+import { isMessageSend } from "./sends";
 
 // ─── Broadcast ─────────────────────────────────────────────────────────────────
 

@@ -11,6 +11,7 @@ import { inTransaction, lazyStatements } from "./connection";
 import { NODE_SCOPE } from "./flow";
 import { bot } from "./router";
 import { messageFileId } from "./message-file";
+import { askedText, isMessageSend, MESSAGE_SENDS, sentMessages } from "./sends";
 import { TOKEN_ID, db, env } from "./storage";
 import { cut } from "./values";
 import { buttonsOf, chatInfo, formattingOf, kindOf, NO_LOOK, sentText, startParamOf, type Button, type ChatInfo, type Formatting, type SentMessage } from "./record-fields";
@@ -272,23 +273,23 @@ export function noteIncoming(ctx: Context, chatId: number): boolean {
 
 // ─── What the bot sends, edits and deletes (every Bot API call passes here) ────
 
-export const SENDS = new Set(["sendMessage", "sendPhoto", "sendVideo", "sendAnimation", "sendAudio", "sendDocument", "sendVoice", "sendVideoNote", "sendSticker", "sendLocation", "sendVenue", "sendContact", "sendPoll", "sendDice", "sendMediaGroup", "copyMessage", "forwardMessage"]);
-
 /** The messenger's words for "this user will not get your messages" (the user is then marked blocked). */
 export const BLOCKED_ERROR = /bot was blocked by the user|user is deactivated/i;
 
 export function noteSent(method: string, payload: Record<string, unknown>, result: unknown) {
   const at = new Date().toISOString();
   const nodeId = NODE_SCOPE.getStore() || null;
-  const list = (Array.isArray(result) ? result : [result]) as SentMessage[];
-  if (COUNTING) tally({ k: "out", at, n: list.filter((r) => r && typeof r === "object" && typeof r.message_id === "number").length });
-  for (const r of list) {
-    if (!r || typeof r !== "object" || typeof r.message_id !== "number" || !r.chat) continue;
+  const list = sentMessages(result);
+  if (COUNTING) tally({ k: "out", at, n: list.length });
+  // a copy's answer is only its id: without its chat and content there is nothing to store
+  if (MESSAGE_SENDS[method]?.answer === "ids") return;
+  for (const r of list as SentMessage[]) {
+    if (!r.chat) continue;
     const chatId = String(r.chat.id);
     if (r.chat.type === "private") queueRecord({ t: "person", p: { userId: chatId, premium: 0, language: null, source: null, referrer: null, at, in: 0, out: 1 } });
     if (!recordsMessages) continue;
     const kind = method === "sendMessage" ? "text" : method.replace(/^send/, "").replace(/^./, (c) => c.toLowerCase());
-    const { text, look, plain } = sentText(payload, r);
+    const { text, look, plain } = sentText({ ...payload, text: askedText(method, payload) }, r);
     queueRecord({ t: "msg", m: { chatId, direction: "out", sentBy: SENT_BY.getStore() ?? "bot", kind, text, buttons: buttonsOf(payload.reply_markup), callbackData: null, nodeId, mid: r.message_id, at, chat: chatInfo(r.chat, undefined), look, plain, fileId: messageFileId(r) } });
   }
 }
@@ -301,12 +302,12 @@ bot.api.config.use(async (prev, method, payload, signal) => {
   try {
     if (!res.ok) {
       const chat = p.chat_id;
-      if (SENDS.has(method) && res.error_code === 403 && BLOCKED_ERROR.test(res.description) && (typeof chat === "number" || typeof chat === "string") && Number(chat) > 0) {
+      if (isMessageSend(method) && res.error_code === 403 && BLOCKED_ERROR.test(res.description) && (typeof chat === "number" || typeof chat === "string") && Number(chat) > 0) {
         queueRecord({ t: "blocked", userId: String(chat), on: true, at: new Date().toISOString() });
       }
     } else {
       const chat = p.chat_id === undefined ? undefined : String(p.chat_id);
-      if (SENDS.has(method)) noteSent(method, p, res.result);
+      if (isMessageSend(method)) noteSent(method, p, res.result);
       else if (method === "refundStarPayment" && typeof p.telegram_payment_charge_id === "string") {
         queueRecord({ t: "refunded", charge: p.telegram_payment_charge_id, at: new Date().toISOString() });
       }

@@ -9,6 +9,7 @@ import { readOnce } from "./connection";
 import { go, inChat, log } from "./flow";
 import { MESSAGE_TRIGGERS, SCHEDULES } from "./program-data";
 import { bot, handle } from "./router";
+import { askedText, isMessageSend } from "./sends";
 import { ADMIN_IDS, TOKEN_ID, db, loadState, saveState, states } from "./storage";
 import type { IncomingMessage, Sender, Turn } from "./types";
 import { updatesAskedFor } from "./update-kinds";
@@ -119,11 +120,15 @@ export function userByThread(variable: string, thread: number): number | undefin
 /** Chats whose outgoing-trigger flow is running: its own messages do not trigger it again. */
 export const outgoingBusy = new Set<number>();
 
+// After every message the bot puts in a chat (MESSAGE_SENDS): copies and forwards too, which the
+// user sees as any other message of the bot (docs/nodes/triggers.md, outgoing_message_trigger).
 bot.api.config.use(async (prev, method, payload, signal) => {
   const res = await prev(method, payload, signal);
-  if (!res.ok || !/^send/.test(method) || method === "sendChatAction") return res;
+  if (!res.ok || !isMessageSend(method)) return res;
   const chat = Number((payload as { chat_id?: unknown }).chat_id);
-  const text = (payload as { text?: unknown; caption?: unknown }).text ?? (payload as { caption?: unknown }).caption;
+  // a forward's text is the forwarded message's, which only the answer carries
+  const shown = res.result as { text?: unknown; caption?: unknown };
+  const text = askedText(method, payload as Record<string, unknown>) ?? shown?.text ?? shown?.caption;
   const outgoing = MESSAGE_TRIGGERS.filter((t) => t.on === "outgoing");
   if (outgoing.length === 0 || !Number.isSafeInteger(chat) || outgoingBusy.has(chat)) return res;
   // a private chat's user as recorded, as its message turns know them: read once for all the triggers
