@@ -3,8 +3,8 @@
 // operator replies with a URL and a "go to node" button and the fake user receives it; edit and
 // delete reach the chat; takeover silences the scenario for that chat only and "resume at" runs the
 // node; a bot message's node opens in the editor; an operator's picture shows in place (served by the
-// platform through the token); hostile names and texts stay text; on a phone the
-// list and the chat are two screens.
+// platform through the token); hostile names and texts stay text; an invoice the bot sent is its
+// message in the chat; on a phone the list and the chat are two screens.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { haveChromium, placeholderFits, warnIfNoChromium, type Browser } from "../support/browser";
 import type { FakeUser, RecordedCall } from "../support/fake-messenger";
@@ -16,6 +16,8 @@ const scenario = scenarioOf(
   node("cmd-start", "command_trigger", { command: "/start", autoTransitionTo: "hello" }),
   node("hello", "message", { messageText: "Hi! Press the button.", keyboardType: "inline", buttons: [{ id: "b1", text: "Go", action: "goto", target: "done" }] }, 150),
   node("done", "message", { messageText: "Done here." }, 300),
+  node("cmd-buy", "command_trigger", { command: "/buy", autoTransitionTo: "buy" }, 450),
+  node("buy", "invoice", { title: "Gold bar", description: "One bar of gold", amount: 5, payload: "gold" }, 600),
 );
 
 const inlineKeyboard = (c: RecordedCall) => (c.params.reply_markup as { inline_keyboard?: { text: string; url?: string; callback_data?: string }[][] } | undefined)?.inline_keyboard;
@@ -268,6 +270,19 @@ describe.skipIf(!haveChromium)("Dialogs tab in Chromium", () => {
     await messages().getByText("line 1", { exact: true }).waitFor();
     expect(await messages().getByRole("button", { name: "Load older messages" }).count()).toBe(0);
     expect(await messages().locator("[data-testid=dlg-message]").count()).toBe(60);
+  }, 30_000);
+
+  test("an invoice the bot sends is its message in the chat: named, with its title and node", async () => {
+    const { page } = b;
+    const ivy = { id: 880088, first_name: "Ivy" } as FakeUser;
+    env.fake.sendText(env.botToken, ivy, "/buy");
+    const [sent] = await env.fake.waitForSent(env.botToken, ivy.id, 1, 20_000);
+    expect(sent!.method).toBe("sendInvoice");
+    await page.goto(`${env.base}/projects/${env.projectId}/dialogs?token=${env.tokenId}&chat=${ivy.id}`);
+    const invoice = messages().locator('[data-direction="out"]', { hasText: "Gold bar" });
+    await invoice.waitFor({ timeout: 15_000 });
+    expect(await invoice.getByText("Invoice", { exact: true }).count()).toBe(1);
+    expect(await invoice.getByRole("link", { name: "Sent by node buy" }).count()).toBe(1);
   }, 30_000);
 
   test("on a phone the list and the chat are two screens", async () => {

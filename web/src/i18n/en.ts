@@ -154,7 +154,7 @@ export const en = {
     demoPoll: "A poll from the preview",
     copies: "Copies “{{text}}”",
     miniApp: { title: "Mini App", newTab: "New tab", close: "Close", notHttps: "Telegram opens Mini Apps over https only.", data: "Data the Mini App sends back", send: "Send data" },
-    media: { photo: "Photo", video: "Video", audio: "Audio", document: "File", animation: "Animation", voice: "Voice message", video_note: "Video message", sticker: "Sticker", successful_payment: "Payment" },
+    media: { photo: "Photo", video: "Video", audio: "Audio", document: "File", animation: "Animation", voice: "Voice message", video_note: "Video message", sticker: "Sticker", successful_payment: "Payment", invoice: "Invoice" },
   },
 };
 

@@ -155,6 +155,6 @@ export const ru: Strings = {
     demoPoll: "Опрос из предпросмотра",
     copies: "Копирует «{{text}}»",
     miniApp: { title: "Mini App", newTab: "Новая вкладка", close: "Закрыть", notHttps: "Telegram открывает Mini App только по https.", data: "Данные, которые Mini App отправит боту", send: "Отправить данные" },
-    media: { photo: "Фото", video: "Видео", audio: "Аудио", document: "Файл", animation: "Анимация", voice: "Голосовое сообщение", video_note: "Видеосообщение", sticker: "Стикер", successful_payment: "Платёж" },
+    media: { photo: "Фото", video: "Видео", audio: "Аудио", document: "Файл", animation: "Анимация", voice: "Голосовое сообщение", video_note: "Видеосообщение", sticker: "Стикер", successful_payment: "Платёж", invoice: "Счёт" },
   },
 };
