@@ -17,6 +17,8 @@ const scenario = doc(
   node("done", "message", { messageText: "Done" }),
   node("cmd-buy", "command_trigger", { command: "/buy", autoTransitionTo: "buy" }),
   node("buy", "invoice", { title: "Gold bar", description: "One bar of gold", amount: 5, payload: "gold" }),
+  node("cmd-album", "command_trigger", { command: "/album", autoTransitionTo: "album" }),
+  node("album", "message", { messageText: "Two pictures", attachedMedia: ["https://example.com/a.png", "https://example.com/b.png"] }),
 );
 
 type Row = Record<string, any>;
@@ -153,6 +155,19 @@ describe("message store", () => {
     });
     expect([out.kind, out.text, out.node_id, out.messenger_message_id]).toEqual(["invoice", "Gold bar", "buy", invoice.messageId]);
     await eventually(() => expect(person(chat.user.id)!.messages_out).toBe(1));
+  });
+
+  test("an album the bot sends is stored as its pictures, each a photo as a user's would be", async () => {
+    const chat = new Chat(b);
+    const sent = await chat.say("/album", 2);
+    expect(sent.map((c) => c.method)).toEqual(["sendMediaGroup", "sendMessage"]);
+    const out = await eventually(() => {
+      const r = messages(chat.user.id).filter((m) => m.direction === "out");
+      expect(r.length).toBe(3);
+      return r;
+    });
+    // was "mediaGroup" twice: the Dialogs showed that word instead of the pictures
+    expect(out.map((m) => [m.kind, m.node_id])).toEqual([["photo", "album"], ["photo", "album"], ["text", "album"]]);
   });
 
   test("a blocked user is marked on any send the messenger refuses with 403, an invoice too", async () => {

@@ -27,6 +27,19 @@ export function kindOf(m: IncomingMessage): { kind: string; text: string } {
   return { kind: Object.keys(m).find((k) => !/^(message_id|date|chat|from|message_thread_id|is_topic_message|entities|caption_entities)$/.test(k)) ?? "other", text: caption };
 }
 
+/**
+ * The kind of a message the bot sent, in the words kindOf gives a user's (Dialogs shows both alike):
+ * an album's items and a forward by what the messenger's answer holds (a photo, a video, a text), any
+ * other by its method, snake_cased as Telegram names the field (sendVideoNote → video_note,
+ * sendInvoice → invoice). By the method alone an album's photos were "mediaGroup" (shown as that
+ * word, not as pictures) and a video note "videoNote".
+ */
+export function sentKind(method: string, sent: SentMessage): string {
+  if (method === "sendMessage") return "text";
+  if (method === "sendMediaGroup" || method === "forwardMessage") return kindOf(sent as unknown as IncomingMessage).kind;
+  return method.replace(/^send/, "").replace(/[A-Z]/g, (c, i) => (i > 0 ? "_" : "") + c.toLowerCase());
+}
+
 export const NO_LOOK: Formatting = { format: null, entities: null };
 
 /** A parse mode names the format (the text is then marked up); otherwise entities, when there are any. */

@@ -14,7 +14,7 @@ import { messageFileId } from "./message-file";
 import { askedText, isMessageSend, MESSAGE_SENDS, sentMessages } from "./sends";
 import { TOKEN_ID, db, env } from "./storage";
 import { cut } from "./values";
-import { buttonsOf, chatInfo, formattingOf, kindOf, NO_LOOK, sentText, startParamOf, type Button, type ChatInfo, type Formatting, type SentMessage } from "./record-fields";
+import { buttonsOf, chatInfo, formattingOf, kindOf, NO_LOOK, sentKind, sentText, startParamOf, type Button, type ChatInfo, type Formatting, type SentMessage } from "./record-fields";
 
 // ─── Message store: queued, written in batches ─────────────────────────────────
 
@@ -288,7 +288,7 @@ export function noteSent(method: string, payload: Record<string, unknown>, resul
     const chatId = String(r.chat.id);
     if (r.chat.type === "private") queueRecord({ t: "person", p: { userId: chatId, premium: 0, language: null, source: null, referrer: null, at, in: 0, out: 1 } });
     if (!recordsMessages) continue;
-    const kind = method === "sendMessage" ? "text" : method.replace(/^send/, "").replace(/^./, (c) => c.toLowerCase());
+    const kind = sentKind(method, r);
     const { text, look, plain } = sentText({ ...payload, text: askedText(method, payload) }, r);
     queueRecord({ t: "msg", m: { chatId, direction: "out", sentBy: SENT_BY.getStore() ?? "bot", kind, text, buttons: buttonsOf(payload.reply_markup), callbackData: null, nodeId, mid: r.message_id, at, chat: chatInfo(r.chat, undefined), look, plain, fileId: messageFileId(r) } });
   }
