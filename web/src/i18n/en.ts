@@ -122,6 +122,7 @@ export const en = {
     restart: "Restart",
     empty: "Send /start or pick a command to begin.",
     starting: "Starting the preview bot…",
+    opening: "Opening this chat…",
     typing: "typing…",
     edited: "edited",
     deleted: "deleted",

@@ -123,6 +123,7 @@ export const ru: Strings = {
     restart: "Перезапустить",
     empty: "Отправьте /start или выберите команду.",
     starting: "Запускаем бота превью…",
+    opening: "Открываем этот чат…",
     typing: "печатает…",
     edited: "изменено",
     deleted: "удалено",

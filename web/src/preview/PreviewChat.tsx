@@ -46,7 +46,7 @@ const memberName = (u: { firstName: string; lastName: string | null } | undefine
 
 export function PreviewChat({ projectId, templateId, document, onNodeMessage, onSelectNode, highlightNode, compact, nodeName, onRestart, restartRequest, extra, hookNode }: PreviewChatProps) {
   const { t } = useTranslation();
-  const { view, transcript, error, act, switchActor, restart, restartWith } = usePreview(templateId !== undefined ? { templateId } : { projectId: projectId! }, document);
+  const { view, transcript, switching, error, act, switchActor, restart, restartWith } = usePreview(templateId !== undefined ? { templateId } : { projectId: projectId! }, document);
   const listRef = useRef<HTMLOListElement>(null);
   const reported = useRef(0);
   const [miniApp, setMiniApp] = useState<MiniAppOpen | null>(null);
@@ -62,7 +62,12 @@ export function PreviewChat({ projectId, templateId, document, onNodeMessage, on
     restart();
   };
 
-  const entries = transcript?.entries ?? [];
+  // Only the chat of the actor the server has confirmed shows: while a switch is under way, or while
+  // the transcript is still another chat's, none does, so no message is seen (or pressed) as someone
+  // it was not sent to (docs/preview.md "In the Studio").
+  const opening = !!switching || (!!view && !!transcript && transcript.chatId !== view.actor.chatId);
+  const shown = opening ? null : transcript;
+  const entries = shown?.entries ?? [];
   useEffect(() => {
     listRef.current?.scrollTo?.({ top: listRef.current.scrollHeight });
     for (const e of entries) {
@@ -70,14 +75,15 @@ export function PreviewChat({ projectId, templateId, document, onNodeMessage, on
       reported.current = e.seq;
       if (e.from === "bot" && e.node) onNodeMessage?.(e.node, e);
     }
-  }, [transcript?.version]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [shown]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const status = transcript?.status ?? view?.status ?? "starting";
   const down = status === "error" || status === "stopped";
   const sessionId = view?.id;
   // Until the bot answers there is no view, and a select without options painted empty (on a phone
   // an empty box): every preview starts as the ordinary user in a private chat (docs/preview.md).
-  const actor = view?.actor ?? FIRST_ACTOR;
+  // A switch shows the choice at once; the selects wait, disabled, until its chat is here.
+  const actor = switching ?? view?.actor ?? FIRST_ACTOR;
   const users = view?.users.map((u) => u.key) ?? [FIRST_ACTOR.user];
   const nameOf = (userId: number | undefined) => memberName(view?.users.find((u) => u.id === userId));
   // The viewer's own messages are those of the preview user now selected; in a group, Telegram names
@@ -94,7 +100,7 @@ export function PreviewChat({ projectId, templateId, document, onNodeMessage, on
         <div className="pv-switch">
           <label>
             <span className="sr-only">{t("preview.user")}</span>
-            <select value={actor.user} disabled={!view} onChange={(e) => void switchActor(e.target.value, actor.chat)} aria-label={t("preview.user")}>
+            <select value={actor.user} disabled={!view || !!switching} onChange={(e) => void switchActor(e.target.value, actor.chat)} aria-label={t("preview.user")}>
               {users.map((key) => (
                 <option key={key} value={key}>{t(`preview.users.${key}`)}</option>
               ))}
@@ -102,7 +108,7 @@ export function PreviewChat({ projectId, templateId, document, onNodeMessage, on
           </label>
           <label>
             <span className="sr-only">{t("preview.chat")}</span>
-            <select value={actor.chat} disabled={!view} onChange={(e) => void switchActor(actor.user, e.target.value)} aria-label={t("preview.chat")}>
+            <select value={actor.chat} disabled={!view || !!switching} onChange={(e) => void switchActor(actor.user, e.target.value)} aria-label={t("preview.chat")}>
               <option value="private">{t("preview.chats.private")}</option>
               <option value="group">{t("preview.chats.group")}</option>
             </select>
@@ -117,8 +123,8 @@ export function PreviewChat({ projectId, templateId, document, onNodeMessage, on
       {(error || transcript?.error || view?.error) && <p className="error small" role="alert">{error ?? transcript?.error ?? view?.error}</p>}
       <div className="pv-body">
         <div className="pv-chat">
-          <ol className="pv-messages" ref={listRef} aria-live="polite">
-            {entries.length === 0 && <li className="pv-empty muted">{view ? t("preview.empty") : t("preview.starting")}</li>}
+          <ol className="pv-messages" ref={listRef} aria-live="polite" aria-busy={opening}>
+            {entries.length === 0 && <li className="pv-empty muted" data-testid="pv-empty">{!view ? t("preview.starting") : opening ? t("preview.opening") : t("preview.empty")}</li>}
             {sessionId &&
               entries.map((e) =>
                 e.kind === "service" ? (
@@ -128,9 +134,9 @@ export function PreviewChat({ projectId, templateId, document, onNodeMessage, on
                 ),
               )}
           </ol>
-          {transcript?.typing && <p className="pv-typing muted small">{t("preview.typing")}</p>}
+          {shown?.typing && <p className="pv-typing muted small">{t("preview.typing")}</p>}
           {miniApp && <MiniAppPanel app={miniApp} onClose={() => setMiniApp(null)} onSend={(buttonText, data) => void act({ type: "web_app_data", buttonText, data })} />}
-          <Composer commands={view?.commands ?? []} keyboard={transcript?.replyKeyboard ?? null} disabled={!view || down} send={act} onMiniApp={setMiniApp} />
+          <Composer commands={view?.commands ?? []} keyboard={shown?.replyKeyboard ?? null} disabled={!view || down || opening} send={act} onMiniApp={setMiniApp} />
         </div>
         {sessionId && !compact && <Variables sessionId={sessionId} version={transcript?.version ?? 0} chatId={transcript?.chatId ?? 0} />}
       </div>

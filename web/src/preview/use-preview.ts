@@ -10,6 +10,9 @@ const DOCUMENT_DEBOUNCE_MS = 600;
 /** Where the preview bot's scenario comes from: a project (its saved or an unsaved document) or a template. */
 export type PreviewSource = { projectId: number; templateId?: undefined } | { templateId: number; projectId?: undefined };
 
+/** Whom the preview acts as: a preview user's key and the kind of chat. */
+export type PreviewActorChoice = { user: string; chat: string };
+
 export function usePreview(source: PreviewSource, document: unknown | undefined) {
   const { projectId, templateId } = source;
   const [view, setView] = useState<PreviewView | null>(null);
@@ -22,6 +25,9 @@ export function usePreview(source: PreviewSource, document: unknown | undefined)
   const transcriptRef = useRef<PreviewTranscript | null>(null);
   // a restart "from here": the document to start with once, and the first message to send
   const startRef = useRef<{ document: unknown; text: string } | null>(null);
+  // a user or chat switch under way: the actor asked for, until its chat's transcript is here
+  const [switching, setSwitching] = useState<PreviewActorChoice | null>(null);
+  const switchingRef = useRef<PreviewActorChoice | null>(null);
 
   // start (and restart on demand); stop on unmount
   useEffect(() => {
@@ -30,6 +36,8 @@ export function usePreview(source: PreviewSource, document: unknown | undefined)
     setView(null);
     setTranscript(null);
     transcriptRef.current = null;
+    switchingRef.current = null;
+    setSwitching(null);
     setError(null);
     const start = startRef.current;
     startRef.current = null;
@@ -98,7 +106,8 @@ export function usePreview(source: PreviewSource, document: unknown | undefined)
   /** Sends an action; answers the transcript version after it, or null when it was not sent or refused. */
   const act = useCallback(async (action: PreviewAction): Promise<number | null> => {
     const id = idRef.current;
-    if (!id) return null;
+    // mid-switch the server may already act as the new user, on a chat the screen does not show yet
+    if (!id || switchingRef.current) return null;
     try {
       const { version } = await previewApi.act(id, action);
       setError(null);
@@ -109,17 +118,31 @@ export function usePreview(source: PreviewSource, document: unknown | undefined)
     }
   }, []);
 
+  /** Switches the preview user or chat; the new actor shows only with its own chat (docs/preview.md "In the Studio"). */
   const switchActor = useCallback(async (user: string, chat: string) => {
     const id = idRef.current;
-    if (!id) return;
+    if (!id || switchingRef.current) return;
+    switchingRef.current = { user, chat };
+    setSwitching({ user, chat });
+    let switched: PreviewView | null = null;
     try {
-      setView(await previewApi.setActor(id, { user, chat }));
+      switched = await previewApi.setActor(id, { user, chat });
       // the transcript follows the current chat: ask again at once
       const whole = await previewApi.transcript(id, 0, 0);
+      if (idRef.current !== id) return; // restarted meanwhile
       transcriptRef.current = whole;
       setTranscript(whole);
+      setView(switched);
     } catch (e) {
+      if (idRef.current !== id) return;
+      // switched without its transcript: the old chat stays hidden until the long poll reads the new one
+      if (switched) setView(switched);
       setError(errorText(e));
+    } finally {
+      if (idRef.current === id) {
+        switchingRef.current = null;
+        setSwitching(null);
+      }
     }
   }, []);
 
@@ -135,5 +158,5 @@ export function usePreview(source: PreviewSource, document: unknown | undefined)
     setGeneration((g) => g + 1);
   }, []);
 
-  return { view, transcript, error, act, switchActor, refreshView, restart, restartWith, sessionId: view?.id ?? null };
+  return { view, transcript, switching, error, act, switchActor, refreshView, restart, restartWith, sessionId: view?.id ?? null };
 }
