@@ -122,4 +122,36 @@ describe.skipIf(!haveChromium)("the preview's user switch", () => {
       }
     }, 60_000);
   }
+
+  test("a refused switch leaves the user and chat as they were, over their chat, and can be tried again", async () => {
+    const { page } = env.b;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${env.base}/projects/${projectId}/preview`);
+    const chat = page.getByTestId("preview-chat");
+    await chat.getByTestId("pv-status").getByText("running").waitFor({ timeout: 20_000 });
+    const { say } = kotikChat(chat);
+    await say("the user's line");
+    const line = chat.getByTestId("pv-message").filter({ has: page.getByTestId("pv-text").getByText("the user's line", { exact: true }) });
+    await line.waitFor();
+    const user = chat.getByRole("combobox", { name: "Preview user" });
+    const errorsBefore = env.b.errors.length;
+    const actorUrl = "**/api/preview/*/actor";
+    await page.route(actorUrl, (route) => route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: "PREVIEW_UNAVAILABLE", message: "try again" }) }));
+    try {
+      await user.selectOption("admin");
+      await chat.getByRole("alert").getByText("try again").waitFor();
+      await user.and(page.locator(":enabled")).waitFor();
+      expect(await user.evaluate((s: HTMLSelectElement) => s.value)).toBe("user");
+      await line.waitFor();
+      expect(await chat.getByLabel("Message", { exact: true }).isDisabled()).toBe(false);
+    } finally {
+      await page.unroute(actorUrl);
+    }
+    // the failed request is the only console error
+    expect(env.b.errors.slice(errorsBefore).every((e) => e.includes("status of 503"))).toBe(true);
+    await user.selectOption("admin");
+    await line.waitFor({ state: "detached" });
+    await chat.getByTestId("pv-empty").getByText("Send /start or pick a command to begin.").waitFor();
+    expect(await user.evaluate((s: HTMLSelectElement) => s.value)).toBe("admin");
+  }, 60_000);
 });
