@@ -78,6 +78,25 @@ export async function newProject(env: EditorEnv, name: string, data?: unknown): 
   return r.body.id;
 }
 
+/** The four looks a screen is checked in: a phone and a desktop, each light and dark. */
+export const LOOKS = [
+  ["phone", { width: 390, height: 844 }, "light"],
+  ["phone", { width: 390, height: 844 }, "dark"],
+  ["desktop", { width: 1280, height: 800 }, "light"],
+  ["desktop", { width: 1280, height: 800 }, "dark"],
+] as const;
+
+/** Opens the project's Preview tab in one of LOOKS and waits for its bot to run; answers the chat. */
+export async function openPreview(env: EditorEnv, projectId: number, viewport: { width: number; height: number }, scheme: "light" | "dark") {
+  const { page } = env.b;
+  await page.setViewportSize(viewport);
+  await page.emulateMedia({ colorScheme: scheme });
+  await page.goto(`${env.base}/projects/${projectId}/preview`);
+  const chat = page.getByTestId("preview-chat");
+  await chat.getByTestId("pv-status").getByText("running").waitFor({ timeout: 20_000 });
+  return chat;
+}
+
 export async function openEditor(page: Page, base: string, projectId: number) {
   await page.goto(`${base}/projects/${projectId}/scenario`);
   await page.getByTestId("editor").waitFor();

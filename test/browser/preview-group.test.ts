@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Locator } from "playwright-core";
 import { haveChromium, warnIfNoChromium } from "../support/browser";
-import { chainDoc, editorEnv, newProject, type EditorEnv } from "./editor-support";
+import { chainDoc, editorEnv, LOOKS, newProject, openPreview, type EditorEnv } from "./editor-support";
 import { kotikChat } from "./kotik-chat";
 
 warnIfNoChromium("preview group senders");
@@ -24,20 +24,10 @@ describe.skipIf(!haveChromium)("the preview's group chat names the sender", () =
     await env?.close();
   }, 30_000);
 
-  const cases = [
-    ["phone", { width: 390, height: 844 }, "light"],
-    ["phone", { width: 390, height: 844 }, "dark"],
-    ["desktop", { width: 1280, height: 800 }, "light"],
-    ["desktop", { width: 1280, height: 800 }, "dark"],
-  ] as const;
-  for (const [name, viewport, scheme] of cases) {
+  for (const [name, viewport, scheme] of LOOKS) {
     test(`${name}, ${scheme}: another user's message is on the left under their name, the viewer's own on the right; a private chat names nobody`, async () => {
       const { page } = env.b;
-      await page.setViewportSize(viewport);
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.goto(`${env.base}/projects/${projectId}/preview`);
-      const chat = page.getByTestId("preview-chat");
-      await chat.getByTestId("pv-status").getByText("running").waitFor({ timeout: 20_000 });
+      const chat = await openPreview(env, projectId, viewport, scheme);
       const { say } = kotikChat(chat);
       const message = (text: string) => chat.getByTestId("pv-message").filter({ has: page.getByTestId("pv-text").getByText(text, { exact: true }) });
       // what is said next goes to the chat of the actor the server has switched to: wait for its answer

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Route } from "playwright-core";
 import { haveChromium, warnIfNoChromium } from "../support/browser";
-import { chainDoc, editorEnv, newProject, type EditorEnv } from "./editor-support";
+import { chainDoc, editorEnv, LOOKS, newProject, openPreview, type EditorEnv } from "./editor-support";
 import { kotikChat } from "./kotik-chat";
 
 warnIfNoChromium("preview user switch");
@@ -40,20 +40,10 @@ describe.skipIf(!haveChromium)("the preview's user switch", () => {
     await env?.close();
   }, 30_000);
 
-  const cases = [
-    ["phone", { width: 390, height: 844 }, "light"],
-    ["phone", { width: 390, height: 844 }, "dark"],
-    ["desktop", { width: 1280, height: 800 }, "light"],
-    ["desktop", { width: 1280, height: 800 }, "dark"],
-  ] as const;
-  for (const [name, viewport, scheme] of cases) {
+  for (const [name, viewport, scheme] of LOOKS) {
     test(`${name}, ${scheme}: until the new user's chat is here no message of the old one shows, and nothing can be sent`, async () => {
       const { page } = env.b;
-      await page.setViewportSize(viewport);
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.goto(`${env.base}/projects/${projectId}/preview`);
-      const chat = page.getByTestId("preview-chat");
-      await chat.getByTestId("pv-status").getByText("running").waitFor({ timeout: 20_000 });
+      const chat = await openPreview(env, projectId, viewport, scheme);
       const { say } = kotikChat(chat);
       const message = (text: string) => chat.getByTestId("pv-message").filter({ has: page.getByTestId("pv-text").getByText(text, { exact: true }) });
       const user = chat.getByRole("combobox", { name: "Preview user" });

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Locator } from "playwright-core";
 import { haveChromium, warnIfNoChromium } from "../support/browser";
-import { chainDoc, editorEnv, newProject, type EditorEnv } from "./editor-support";
+import { chainDoc, editorEnv, LOOKS, newProject, openPreview, type EditorEnv } from "./editor-support";
 
 warnIfNoChromium("preview variables");
 
@@ -51,20 +51,10 @@ describe.skipIf(!haveChromium)("the preview's variables", () => {
     await env?.close();
   }, 30_000);
 
-  const cases = [
-    ["phone", { width: 390, height: 844 }, "light"],
-    ["phone", { width: 390, height: 844 }, "dark"],
-    ["desktop", { width: 1280, height: 800 }, "light"],
-    ["desktop", { width: 1280, height: 800 }, "dark"],
-  ] as const;
-  for (const [name, viewport, scheme] of cases) {
+  for (const [name, viewport, scheme] of LOOKS) {
     test(`${name}, ${scheme}: keys break only after _ or ., a longer part ends in an ellipsis, values wrap between words`, async () => {
       const { page } = env.b;
-      await page.setViewportSize(viewport);
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.goto(`${env.base}/projects/${projectId}/preview`);
-      const chat = page.getByTestId("preview-chat");
-      await chat.getByTestId("pv-status").getByText("running").waitFor({ timeout: 20_000 });
+      const chat = await openPreview(env, projectId, viewport, scheme);
       const panel = chat.getByRole("region", { name: "Variables" });
       await panel.getByRole("button", { name: "Edit" }).click();
       await panel.getByRole("textbox", { name: "Variables" }).fill(JSON.stringify(VARIABLES));
