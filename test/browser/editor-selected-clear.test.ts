@@ -6,7 +6,8 @@
 // palette; and a node selected before the preview opened was left under the properties panel. A
 // neighbour that fits beside it only at a smaller zoom is shown by zooming out, not below 60 % (it
 // was left under the properties panel). A window made narrower moved the properties panel over the
-// selected node, and the view did not follow.
+// selected node, and the view did not follow. A panel's change (the palette folded, the preview
+// opened) pulled the node back into view after the person had panned it away; a resize did not.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { haveChromium, warnIfNoChromium } from "../support/browser";
@@ -217,6 +218,43 @@ describe.skipIf(!haveChromium)("editor: the selected node and its neighbours are
     before = await view(page);
     await resize(page, 1000, 900);
     expect(await view(page)).toBe(before);
+    expect(env.b.errors).toEqual([]);
+  }, 60_000);
+
+  test("a panel's change leaves the view alone once the person panned the node away; a node selected then is brought clear", async () => {
+    const { page } = env.b;
+    await open(page, 1280, "Panels alone");
+    await pick(page, "two");
+    await settled(page);
+    const c = (await page.locator(".ed-canvas").boundingBox())!;
+    await page.mouse.move(c.x + c.width / 2, c.y + c.height - 60);
+    await page.mouse.down();
+    await page.mouse.move(c.x + c.width / 2 + 600, c.y + c.height - 60, { steps: 8 });
+    await page.mouse.up();
+    await settled(page);
+    // still selected, and off to the right
+    const off = await hidden(page, []);
+    expect(off.length > 0 && !off.includes("nothing selected")).toBe(true);
+    const before = await view(page);
+    const kept: Record<string, boolean> = {};
+    await page.locator(".ed-palette").getByRole("button", { name: "Hide panel" }).click();
+    await page.locator(".ed-palette").waitFor({ state: "detached" });
+    await settled(page);
+    kept["palette folded"] = (await view(page)) === before;
+    await page.locator("[data-action=palette]").first().click();
+    await page.locator(".ed-palette").waitFor();
+    await settled(page);
+    kept["palette back"] = (await view(page)) === before;
+    await page.getByRole("toolbar").getByRole("button", { name: "Preview", exact: true }).click();
+    await page.getByTestId("editor-preview").waitFor();
+    await settled(page);
+    kept["preview opened"] = (await view(page)) === before;
+    expect(kept).toEqual({ "palette folded": true, "palette back": true, "preview opened": true });
+    // a new selection is followed again
+    await pick(page, "one");
+    await settled(page);
+    await page.screenshot({ path: "/tmp/editor-shots/selected-panels-after-pan.png" });
+    expect(await hidden(page, [])).toEqual([]);
     expect(env.b.errors).toEqual([]);
   }, 60_000);
 });

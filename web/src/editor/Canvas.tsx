@@ -307,26 +307,34 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
     if (n) requestAnimationFrame(() => reveal(flow, boxesOf([n], measured.current), Math.max(flow.getZoom(), 1), true));
   }, [focus, flow, store]);
 
-  // a node just selected, and its neighbours, stay clear of the properties panel that opens for it,
-  // and of the panels that open, fold or narrow the canvas while it is selected; not while a drag
-  // (which selects the node it moves) is under way: the view would slide from under the pointer
-  const dragging = useRef(false);
-  useEffect(() => {
-    if (selected.length !== 1) return;
-    const n = store.sheet.nodes.find((x) => x.id === selected[0]);
-    // a node not yet measured is new: placing it (and showing it, or not) is the settling's job
-    if (!n || !measured.current.has(n.id)) return;
-    const id = requestAnimationFrame(() => dragging.current || keepClear(flow, boxesOf([n], measured.current)[0]!, neighbours(n.id)));
-    return () => cancelAnimationFrame(id);
-  }, [selected, flow, store, panels, neighbours]);
-
-  // A resize of the window (a phone turned) moves the panels over the canvas too, and the selected
-  // node and its neighbours are kept clear of them as on a panel's change; but not while a person
-  // pans or zooms (the view would slide from under their hand), nor when they had moved the view
-  // off the node themselves: then the view is theirs.
+  // The selected node and its neighbours are kept clear of the panels (keepClear): when it is
+  // selected (of the properties panel that opens for it), and while it stays selected when a panel
+  // opens, folds or narrows the canvas (`panels`) or the canvas is resized (a window made smaller, a
+  // phone turned). Whether the view may move then is one rule, `mayFollow` (docs/editor.md
+  // "Selecting a node").
   const canvasEl = useRef<HTMLDivElement>(null);
+  const dragging = useRef(false);
   const moving = useRef<Viewport | null>(null);
+  // the node the person moved the view off themselves, since it was selected
   const leftBy = useRef<string | null>(null);
+  /**
+   * Whether the view may move now to follow the selected node: one node selected and none being
+   * dragged (a drag selects the node it moves; the view would slide from under the pointer). A node
+   * just selected is followed: the person asked to see it (a tap on a phone's node starts a pan that
+   * ends only after the tap selected it). Otherwise not while a person pans or zooms, nor once they
+   * had moved the view off the node themselves: then the view is theirs until a node is selected again.
+   */
+  const mayFollow = useCallback((fresh: boolean) => {
+    const sel = store.state.selected;
+    if (sel.length !== 1 || dragging.current) return false;
+    return fresh || (!moving.current && leftBy.current !== sel[0]);
+  }, [store]);
+  const follow = useCallback((fresh: boolean) => {
+    if (!mayFollow(fresh)) return;
+    const n = store.sheet.nodes.find((x) => x.id === store.state.selected[0]);
+    if (n && measured.current.has(n.id)) keepClear(flow, boxesOf([n], measured.current)[0]!, neighbours(n.id));
+  }, [mayFollow, store, flow, neighbours]);
+
   // the editor's own moves (setViewport) come without an event
   const onMoveStart = useCallback((e: unknown, v: Viewport) => void (e && (moving.current = v)), []);
   const onMoveEnd = useCallback((e: unknown, v: Viewport) => {
@@ -339,18 +347,32 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
     const n = sel.length === 1 ? store.sheet.nodes.find((x) => x.id === sel[0]) : undefined;
     leftBy.current = n && measured.current.has(n.id) && !showsClear(flow, boxesOf([n], measured.current)[0]!) ? n.id : null;
   }, [flow, store]);
-  useEffect(() => void (leftBy.current = null), [selected]);
+
+  // a selection new since the last follow (kept across a panel's change within the same frame)
+  const followedSel = useRef<string[] | null>(null);
+  const freshSel = useRef(false);
+  useEffect(() => {
+    if (followedSel.current !== selected) {
+      followedSel.current = selected;
+      leftBy.current = null;
+      freshSel.current = true;
+    }
+    const n = selected.length === 1 ? store.sheet.nodes.find((x) => x.id === selected[0]) : undefined;
+    // a node not yet measured is new: placing it (and showing it, or not) is the settling's job
+    if (!n || !measured.current.has(n.id)) return void (freshSel.current = false);
+    const id = requestAnimationFrame(() => {
+      const fresh = freshSel.current;
+      freshSel.current = false;
+      follow(fresh);
+    });
+    return () => cancelAnimationFrame(id);
+  }, [selected, panels, store, follow]);
+
   useEffect(() => {
     const el = canvasEl.current;
     if (!el) return;
     let size = "";
     let frame = 0;
-    const follow = () => {
-      const sel = store.state.selected;
-      if (sel.length !== 1 || moving.current || dragging.current || leftBy.current === sel[0]) return;
-      const n = store.sheet.nodes.find((x) => x.id === sel[0]);
-      if (n && measured.current.has(n.id)) keepClear(flow, boxesOf([n], measured.current)[0]!, neighbours(n.id));
-    };
     const resized = new ResizeObserver(([entry]) => {
       const now = `${entry!.contentRect.width}x${entry!.contentRect.height}`;
       // the first report is the canvas as it opened: nothing was resized
@@ -358,14 +380,14 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
       size = now;
       if (!was || was === now) return;
       cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(follow);
+      frame = requestAnimationFrame(() => follow(false));
     });
     resized.observe(el);
     return () => {
       resized.disconnect();
       cancelAnimationFrame(frame);
     };
-  }, [flow, store, neighbours]);
+  }, [follow]);
 
   return (
     <div
