@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { haveChromium, warnIfNoChromium } from "../support/browser";
-import { chainDoc, editorEnv, newProject, openEditor, pick, settled, zoomOf, type EditorEnv } from "./editor-support";
+import { chainDoc, editorEnv, newProject, nodeEl, openEditor, pick, settled, zoomOf, type EditorEnv } from "./editor-support";
 
 warnIfNoChromium("editor: the selected node is clear of the panels");
 
@@ -255,6 +255,31 @@ describe.skipIf(!haveChromium)("editor: the selected node and its neighbours are
     await settled(page);
     await page.screenshot({ path: "/tmp/editor-shots/selected-panels-after-pan.png" });
     expect(await hidden(page, [])).toEqual([]);
+    expect(env.b.errors).toEqual([]);
+  }, 60_000);
+
+  // An undo hands back the selection as a new list of the same ids, and counted as a new selection:
+  // the view jumped back to the node the person had panned away from.
+  test("an undo with the node still selected leaves the view where the person panned it", async () => {
+    const { page } = env.b;
+    await open(page, 1280, "Undo alone");
+    await pick(page, "two");
+    await settled(page);
+    await page.getByRole("complementary", { name: "Properties" }).getByLabel("Text", { exact: true }).fill("Two edited");
+    await nodeEl(page, "two").locator(".ed-text", { hasText: /^Two edited$/ }).waitFor();
+    const c = (await page.locator(".ed-canvas").boundingBox())!;
+    await page.mouse.move(c.x + c.width / 2, c.y + c.height - 60);
+    await page.mouse.down();
+    await page.mouse.move(c.x + c.width / 2 + 600, c.y + c.height - 60, { steps: 8 });
+    await page.mouse.up();
+    await settled(page);
+    const off = await hidden(page, []);
+    expect(off.length > 0 && !off.includes("nothing selected")).toBe(true);
+    const before = await view(page);
+    await page.getByRole("toolbar").locator("[data-action=undo]").click();
+    await nodeEl(page, "two").locator(".ed-text", { hasText: /^Two$/ }).waitFor();
+    await settled(page);
+    expect(await view(page)).toBe(before);
     expect(env.b.errors).toEqual([]);
   }, 60_000);
 });

@@ -348,12 +348,14 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
     leftBy.current = n && measured.current.has(n.id) && !showsClear(flow, boxesOf([n], measured.current)[0]!) ? n.id : null;
   }, [flow, store]);
 
-  // a selection new since the last follow (kept across a panel's change within the same frame)
-  const followedSel = useRef<string[] | null>(null);
+  // a selection new since the last follow (kept across a panel's change within the same frame); new
+  // by its ids: an undo hands back the same ids in a new list, and selects nothing anew
+  const followedSel = useRef<string | null>(null);
   const freshSel = useRef(false);
   useEffect(() => {
-    if (followedSel.current !== selected) {
-      followedSel.current = selected;
+    const ids = selected.join("\n");
+    if (followedSel.current !== ids) {
+      followedSel.current = ids;
       leftBy.current = null;
       freshSel.current = true;
     }
