@@ -17,6 +17,16 @@ warnIfNoChromium("editor: the selected node is clear of the panels");
 
 const doc = chainDoc(["One", "Two"]);
 
+/** The person drags the empty canvas below the chain 600 px to the right, and the view settles. */
+async function panAwayByHand(page: Page) {
+  const c = (await page.locator(".ed-canvas").boundingBox())!;
+  await page.mouse.move(c.x + c.width / 2, c.y + c.height - 60);
+  await page.mouse.down();
+  await page.mouse.move(c.x + c.width / 2 + 600, c.y + c.height - 60, { steps: 8 });
+  await page.mouse.up();
+  await settled(page);
+}
+
 /**
  * What hides the selected node (cut by the canvas's edge, or under a panel) and which of the given
  * neighbours lie under a panel, as sentences.
@@ -208,12 +218,7 @@ describe.skipIf(!haveChromium)("editor: the selected node and its neighbours are
     await page.setViewportSize({ width: 1280, height: 900 });
     await pick(page, "two");
     await settled(page);
-    const d = (await page.locator(".ed-canvas").boundingBox())!;
-    await page.mouse.move(d.x + d.width / 2, d.y + d.height - 60);
-    await page.mouse.down();
-    await page.mouse.move(d.x + d.width / 2 + 600, d.y + d.height - 60, { steps: 8 });
-    await page.mouse.up();
-    await settled(page);
+    await panAwayByHand(page);
     expect(await hidden(page, [])).not.toEqual([]);
     before = await view(page);
     await resize(page, 1000, 900);
@@ -226,12 +231,7 @@ describe.skipIf(!haveChromium)("editor: the selected node and its neighbours are
     await open(page, 1280, "Panels alone");
     await pick(page, "two");
     await settled(page);
-    const c = (await page.locator(".ed-canvas").boundingBox())!;
-    await page.mouse.move(c.x + c.width / 2, c.y + c.height - 60);
-    await page.mouse.down();
-    await page.mouse.move(c.x + c.width / 2 + 600, c.y + c.height - 60, { steps: 8 });
-    await page.mouse.up();
-    await settled(page);
+    await panAwayByHand(page);
     // still selected, and off to the right
     const off = await hidden(page, []);
     expect(off.length > 0 && !off.includes("nothing selected")).toBe(true);
@@ -267,12 +267,7 @@ describe.skipIf(!haveChromium)("editor: the selected node and its neighbours are
     await settled(page);
     await page.getByRole("complementary", { name: "Properties" }).getByLabel("Text", { exact: true }).fill("Two edited");
     await nodeEl(page, "two").locator(".ed-text", { hasText: /^Two edited$/ }).waitFor();
-    const c = (await page.locator(".ed-canvas").boundingBox())!;
-    await page.mouse.move(c.x + c.width / 2, c.y + c.height - 60);
-    await page.mouse.down();
-    await page.mouse.move(c.x + c.width / 2 + 600, c.y + c.height - 60, { steps: 8 });
-    await page.mouse.up();
-    await settled(page);
+    await panAwayByHand(page);
     const off = await hidden(page, []);
     expect(off.length > 0 && !off.includes("nothing selected")).toBe(true);
     const before = await view(page);
