@@ -14,7 +14,6 @@ import {
   type Node,
   type NodeChange,
   type OnConnectEnd,
-  type Viewport,
 } from "@xyflow/react";
 import { useTranslation } from "react-i18next";
 import { ActionButton } from "./ActionButton";
@@ -27,7 +26,8 @@ import { InsertEdge, type InsertEdgeData } from "./InsertEdge";
 import { boxesOf, layoutSheet, needsLayout, separate, sizeOf, withPositions, type Box } from "./layout";
 import { deleteNodes } from "./ops";
 import { updateNode, useEditor, type EditorStore } from "./store";
-import { canvasAspect, fitReadable, keepClear, nudgeIntoView, reveal, showsClear } from "./viewport";
+import { canvasAspect, fitReadable, keepClear, nudgeIntoView, reveal } from "./viewport";
+import { useFollowSelection } from "./use-follow-selection";
 
 const nodeTypes = { scenario: FlowNode, portal: PortalNode };
 const edgeTypes = { insertable: InsertEdge };
@@ -307,93 +307,12 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
     if (n) requestAnimationFrame(() => reveal(flow, boxesOf([n], measured.current), Math.max(flow.getZoom(), 1), true));
   }, [focus, flow, store]);
 
-  // The selected node and its neighbours are kept clear of the panels (keepClear): when it is
-  // selected (of the properties panel that opens for it), and while it stays selected when a panel
-  // opens, folds or narrows the canvas (`panels`) or the canvas is resized (a window made smaller, a
-  // phone turned). Whether the view may move then is one rule, `mayFollow` (docs/editor.md
-  // "Selecting a node").
-  const canvasEl = useRef<HTMLDivElement>(null);
-  const dragging = useRef(false);
-  const moving = useRef<Viewport | null>(null);
-  // the node the person moved the view off themselves, since it was selected
-  const leftBy = useRef<string | null>(null);
-  /**
-   * Whether the view may move now to follow the selected node: one node selected and none being
-   * dragged (a drag selects the node it moves; the view would slide from under the pointer). A node
-   * just selected is followed: the person asked to see it (a tap on a phone's node starts a pan that
-   * ends only after the tap selected it). Otherwise not while a person pans or zooms, nor once they
-   * had moved the view off the node themselves: then the view is theirs until a node is selected again.
-   */
-  const mayFollow = useCallback((fresh: boolean) => {
-    const sel = store.state.selected;
-    if (sel.length !== 1 || dragging.current) return false;
-    return fresh || (!moving.current && leftBy.current !== sel[0]);
-  }, [store]);
-  const follow = useCallback((fresh: boolean) => {
-    if (!mayFollow(fresh)) return;
-    const n = store.sheet.nodes.find((x) => x.id === store.state.selected[0]);
-    if (n && measured.current.has(n.id)) keepClear(flow, boxesOf([n], measured.current)[0]!, neighbours(n.id));
-  }, [mayFollow, store, flow, neighbours]);
-
-  // the editor's own moves (setViewport) come without an event
-  const onMoveStart = useCallback((e: unknown, v: Viewport) => void (e && (moving.current = v)), []);
-  const onMoveEnd = useCallback((e: unknown, v: Viewport) => {
-    const from = moving.current;
-    if (!e || !from) return;
-    moving.current = null;
-    // a tap or a click on a node starts and ends a move that moved nothing
-    if (from.x === v.x && from.y === v.y && from.zoom === v.zoom) return;
-    const sel = store.state.selected;
-    const n = sel.length === 1 ? store.sheet.nodes.find((x) => x.id === sel[0]) : undefined;
-    leftBy.current = n && measured.current.has(n.id) && !showsClear(flow, boxesOf([n], measured.current)[0]!) ? n.id : null;
-  }, [flow, store]);
-
-  // a selection new since the last follow (kept across a panel's change within the same frame); new
-  // by its ids: an undo hands back the same ids in a new list, and selects nothing anew
-  const followedSel = useRef<string | null>(null);
-  const freshSel = useRef(false);
-  useEffect(() => {
-    const ids = selected.join("\n");
-    if (followedSel.current !== ids) {
-      followedSel.current = ids;
-      leftBy.current = null;
-      freshSel.current = true;
-    }
-    const n = selected.length === 1 ? store.sheet.nodes.find((x) => x.id === selected[0]) : undefined;
-    // a node not yet measured is new: placing it (and showing it, or not) is the settling's job
-    if (!n || !measured.current.has(n.id)) return void (freshSel.current = false);
-    const id = requestAnimationFrame(() => {
-      const fresh = freshSel.current;
-      freshSel.current = false;
-      follow(fresh);
-    });
-    return () => cancelAnimationFrame(id);
-  }, [selected, panels, store, follow]);
-
-  useEffect(() => {
-    const el = canvasEl.current;
-    if (!el) return;
-    let size = "";
-    let frame = 0;
-    const resized = new ResizeObserver(([entry]) => {
-      const now = `${entry!.contentRect.width}x${entry!.contentRect.height}`;
-      // the first report is the canvas as it opened: nothing was resized
-      const was = size;
-      size = now;
-      if (!was || was === now) return;
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(() => follow(false));
-    });
-    resized.observe(el);
-    return () => {
-      resized.disconnect();
-      cancelAnimationFrame(frame);
-    };
-  }, [follow]);
+  // the selected node and its neighbours kept clear of the panels (use-follow-selection.ts)
+  const follow = useFollowSelection({ store, flow, measured, neighbours, selected, panels });
 
   return (
     <div
-      ref={canvasEl}
+      ref={follow.canvasRef}
       className={`ed-canvas${minimap ? " minimap-on" : ""}${funnel ? " funnel-on" : ""}`}
       data-testid="canvas"
       data-fitted={fitted}
@@ -427,10 +346,10 @@ export function Canvas({ store, warnings, flash, onQuickAdd, onDropType, onInser
         deleteKeyCode={readOnly ? null : canvasKeys("delete")}
         onPaneClick={() => store.select([])}
         onNodeClick={onPickNode}
-        onNodeDragStart={() => void (dragging.current = true)}
-        onNodeDragStop={() => void (dragging.current = false)}
-        onMoveStart={onMoveStart}
-        onMoveEnd={onMoveEnd}
+        onNodeDragStart={follow.onNodeDragStart}
+        onNodeDragStop={follow.onNodeDragStop}
+        onMoveStart={follow.onMoveStart}
+        onMoveEnd={follow.onMoveEnd}
         snapToGrid
         snapGrid={[GRID, GRID]}
         minZoom={0.05}
