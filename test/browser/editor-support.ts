@@ -1,5 +1,6 @@
 // Shared setup of the editor's Chromium tests: a platform listening on loopback (bots against the
 // fake messenger), a logged-in page, and helpers to find nodes, handles and edges on the canvas.
+import { afterAll, beforeAll } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -76,6 +77,23 @@ export async function newProject(env: EditorEnv, name: string, data?: unknown): 
   const r = await env.t.call("POST", "/api/projects", { cookie: env.cookie, json: { name, ...(data ? { data } : {}) } });
   if (r.status !== 201) throw new Error(`create failed: ${r.status} ${r.text}`);
   return r.body.id;
+}
+
+/**
+ * A describe block's project to preview, a chain that says "Hi": a signed-in browser and the project
+ * before its tests, every preview stopped and the browser closed after them.
+ */
+export function previewedProject(name: string): { env: EditorEnv; projectId: number } {
+  const it = {} as { env: EditorEnv; projectId: number };
+  beforeAll(async () => {
+    it.env = await editorEnv();
+    it.projectId = await newProject(it.env, name, chainDoc(["Hi"]));
+  }, 60_000);
+  afterAll(async () => {
+    await it.env?.t.ctx.preview.stopAll();
+    await it.env?.close();
+  }, 30_000);
+  return it;
 }
 
 /** The four looks a screen is checked in: a phone and a desktop, each light and dark. */

@@ -2,10 +2,10 @@
 // preview user sent was drawn as the viewer's own (right, blue). As in Telegram, the viewer's own are
 // on the right, everyone else's on the left under the sender's first and last name, and a private
 // chat names nobody.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { Locator } from "playwright-core";
 import { haveChromium, warnIfNoChromium } from "../support/browser";
-import { chainDoc, editorEnv, LOOKS, newProject, openPreview, type EditorEnv } from "./editor-support";
+import { LOOKS, openPreview, previewedProject } from "./editor-support";
 import { kotikChat } from "./kotik-chat";
 
 warnIfNoChromium("preview group senders");
@@ -13,21 +13,12 @@ warnIfNoChromium("preview group senders");
 const SHOTS = "/tmp/preview-shots";
 
 describe.skipIf(!haveChromium)("the preview's group chat names the sender", () => {
-  let env: EditorEnv;
-  let projectId: number;
-  beforeAll(async () => {
-    env = await editorEnv();
-    projectId = await newProject(env, "Greeter", chainDoc(["Hi"]));
-  }, 60_000);
-  afterAll(async () => {
-    await env?.t.ctx.preview.stopAll();
-    await env?.close();
-  }, 30_000);
+  const project = previewedProject("Greeter");
 
   for (const [name, viewport, scheme] of LOOKS) {
     test(`${name}, ${scheme}: another user's message is on the left under their name, the viewer's own on the right; a private chat names nobody`, async () => {
-      const { page } = env.b;
-      const chat = await openPreview(env, projectId, viewport, scheme);
+      const { page } = project.env.b;
+      const chat = await openPreview(project.env, project.projectId, viewport, scheme);
       const { say } = kotikChat(chat);
       const message = (text: string) => chat.getByTestId("pv-message").filter({ has: page.getByTestId("pv-text").getByText(text, { exact: true }) });
       // what is said next goes to the chat of the actor the server has switched to: wait for its answer
@@ -78,7 +69,7 @@ describe.skipIf(!haveChromium)("the preview's group chat names the sender", () =
       const [own, list2] = [(await message("/start").locator(".pv-bubble").boundingBox())!, (await chat.locator(".pv-messages").boundingBox())!];
       expect(right(list2) - right(own)).toBeLessThan(20);
       await page.screenshot({ path: `${SHOTS}/private-no-senders-${name}-${scheme}.png` });
-      expect(env.b.errors).toEqual([]);
+      expect(project.env.b.errors).toEqual([]);
     }, 60_000);
   }
 });

@@ -4,10 +4,10 @@
 // the new user. Now the choice shows at once over "Opening this chat…", with no message and nothing
 // to act with, until the new chat is here. The switch request, then the transcript read after it, are
 // held here until the test has looked, so the in-between state is one the test waits for.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { Route } from "playwright-core";
 import { haveChromium, warnIfNoChromium } from "../support/browser";
-import { chainDoc, editorEnv, LOOKS, newProject, openPreview, type EditorEnv } from "./editor-support";
+import { LOOKS, openPreview, previewedProject } from "./editor-support";
 import { kotikChat } from "./kotik-chat";
 
 warnIfNoChromium("preview user switch");
@@ -29,21 +29,12 @@ function held() {
 }
 
 describe.skipIf(!haveChromium)("the preview's user switch", () => {
-  let env: EditorEnv;
-  let projectId: number;
-  beforeAll(async () => {
-    env = await editorEnv();
-    projectId = await newProject(env, "Greeter", chainDoc(["Hi"]));
-  }, 60_000);
-  afterAll(async () => {
-    await env?.t.ctx.preview.stopAll();
-    await env?.close();
-  }, 30_000);
+  const project = previewedProject("Greeter");
 
   for (const [name, viewport, scheme] of LOOKS) {
     test(`${name}, ${scheme}: until the new user's chat is here no message of the old one shows, and nothing can be sent`, async () => {
-      const { page } = env.b;
-      const chat = await openPreview(env, projectId, viewport, scheme);
+      const { page } = project.env.b;
+      const chat = await openPreview(project.env, project.projectId, viewport, scheme);
       const { say } = kotikChat(chat);
       const message = (text: string) => chat.getByTestId("pv-message").filter({ has: page.getByTestId("pv-text").getByText(text, { exact: true }) });
       const user = chat.getByRole("combobox", { name: "Preview user" });
@@ -103,7 +94,7 @@ describe.skipIf(!haveChromium)("the preview's user switch", () => {
         await user.and(page.locator(":enabled")).waitFor();
         await input.and(page.locator(":enabled")).waitFor();
         await page.screenshot({ path: `${SHOTS}/switch-done-${name}-${scheme}.png` });
-        expect(env.b.errors).toEqual([]);
+        expect(project.env.b.errors).toEqual([]);
       } finally {
         put.release();
         read.release();
@@ -114,9 +105,9 @@ describe.skipIf(!haveChromium)("the preview's user switch", () => {
   }
 
   test("a refused switch leaves the user and chat as they were, over their chat, and can be tried again", async () => {
-    const { page } = env.b;
+    const { page } = project.env.b;
     await page.setViewportSize({ width: 1280, height: 800 });
-    await page.goto(`${env.base}/projects/${projectId}/preview`);
+    await page.goto(`${project.env.base}/projects/${project.projectId}/preview`);
     const chat = page.getByTestId("preview-chat");
     await chat.getByTestId("pv-status").getByText("running").waitFor({ timeout: 20_000 });
     const { say } = kotikChat(chat);
@@ -124,7 +115,7 @@ describe.skipIf(!haveChromium)("the preview's user switch", () => {
     const line = chat.getByTestId("pv-message").filter({ has: page.getByTestId("pv-text").getByText("the user's line", { exact: true }) });
     await line.waitFor();
     const user = chat.getByRole("combobox", { name: "Preview user" });
-    const errorsBefore = env.b.errors.length;
+    const errorsBefore = project.env.b.errors.length;
     const actorUrl = "**/api/preview/*/actor";
     await page.route(actorUrl, (route) => route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: "PREVIEW_UNAVAILABLE", message: "try again" }) }));
     try {
@@ -138,7 +129,7 @@ describe.skipIf(!haveChromium)("the preview's user switch", () => {
       await page.unroute(actorUrl);
     }
     // the failed request is the only console error
-    expect(env.b.errors.slice(errorsBefore).every((e) => e.includes("status of 503"))).toBe(true);
+    expect(project.env.b.errors.slice(errorsBefore).every((e) => e.includes("status of 503"))).toBe(true);
     await user.selectOption("admin");
     await line.waitFor({ state: "detached" });
     await chat.getByTestId("pv-empty").getByText("Send /start or pick a command to begin.").waitFor();

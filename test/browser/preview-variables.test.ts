@@ -1,10 +1,10 @@
 // The preview's Variables panel in Chromium (docs/preview.md "In the Studio"): a key broke anywhere
 // ("payment_amo / unt"). It may break only after a `_` or `.`; a part longer than its column ends in
 // an ellipsis, whole in its tooltip; a value wraps between its words.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { Locator } from "playwright-core";
 import { haveChromium, warnIfNoChromium } from "../support/browser";
-import { chainDoc, editorEnv, LOOKS, newProject, openPreview, type EditorEnv } from "./editor-support";
+import { LOOKS, openPreview, previewedProject } from "./editor-support";
 
 warnIfNoChromium("preview variables");
 
@@ -40,21 +40,12 @@ const breaksIn = (el: Locator) =>
   });
 
 describe.skipIf(!haveChromium)("the preview's variables", () => {
-  let env: EditorEnv;
-  let projectId: number;
-  beforeAll(async () => {
-    env = await editorEnv();
-    projectId = await newProject(env, "Vars", chainDoc(["Hi"]));
-  }, 60_000);
-  afterAll(async () => {
-    await env?.t.ctx.preview.stopAll();
-    await env?.close();
-  }, 30_000);
+  const project = previewedProject("Vars");
 
   for (const [name, viewport, scheme] of LOOKS) {
     test(`${name}, ${scheme}: keys break only after _ or ., a longer part ends in an ellipsis, values wrap between words`, async () => {
-      const { page } = env.b;
-      const chat = await openPreview(env, projectId, viewport, scheme);
+      const { page } = project.env.b;
+      const chat = await openPreview(project.env, project.projectId, viewport, scheme);
       const panel = chat.getByRole("region", { name: "Variables" });
       await panel.getByRole("button", { name: "Edit" }).click();
       await panel.getByRole("textbox", { name: "Variables" }).fill(JSON.stringify(VARIABLES));
@@ -76,7 +67,7 @@ describe.skipIf(!haveChromium)("the preview's variables", () => {
       for (const c of await breaksIn(value)) expect(c).toBe(" ");
       await panel.scrollIntoViewIfNeeded();
       await page.screenshot({ path: `${SHOTS}/variables-${name}-${scheme}.png` });
-      expect(env.b.errors).toEqual([]);
+      expect(project.env.b.errors).toEqual([]);
     }, 60_000);
   }
 });
