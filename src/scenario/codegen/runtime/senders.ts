@@ -17,17 +17,16 @@ type SenderRow = { user_id: string; first_name: string | null; last_name: string
  * bot keeps one, else the first name and username of the chat list (bot_chats) and the language
  * of the user's last message (bot_people); premium from bot_people.
  */
-function sendersSql(): string {
-  return "SELECT k.user_id, coalesce(u.first_name, c.first_name) AS first_name, u.last_name, " +
+const SENDERS_SQL =
+  "SELECT k.user_id, coalesce(u.first_name, c.first_name) AS first_name, u.last_name, " +
     "CASE WHEN u.user_id IS NULL THEN c.username ELSE u.username END AS username, " +
     "coalesce(u.language_code, p.language_code) AS language_code, p.is_premium FROM k " +
     // a bot that keeps no user record leaves bot_users as an earlier program of the project left it
     "LEFT JOIN bot_users u ON u.token_id = k.token_id AND u.user_id = k.user_id AND " + (OPTIONS.userDatabase ? "1" : "0") + " " +
     "LEFT JOIN bot_chats c ON c.token_id = k.token_id AND c.chat_id = k.user_id " +
     "LEFT JOIN bot_people p ON p.token_id = k.token_id AND p.user_id = k.user_id";
-}
 
-/** A row of sendersSql as the sender of a message of theirs would be. */
+/** A row of SENDERS_SQL as the sender of a message of theirs would be. */
 function senderOf(r: SenderRow): Sender {
   return {
     id: Number(r.user_id), is_bot: false, first_name: r.first_name ?? "", last_name: r.last_name ?? undefined,
@@ -39,11 +38,11 @@ function senderOf(r: SenderRow): Sender {
 export const senderAlone = (id: number): Sender => ({ id, is_bot: false, first_name: "" });
 
 export const senderSql = db && lazyStatements({
-  one: () => db!.prepare<SenderRow, [number, string]>("WITH k AS (SELECT ? AS token_id, ? AS user_id) " + sendersSql()),
+  one: () => db!.prepare<SenderRow, [number, string]>("WITH k AS (SELECT ? AS token_id, ? AS user_id) " + SENDERS_SQL),
 });
 
 /**
- * The user of a private chat as recorded (sendersSql); the id alone when nothing is, or the store
+ * The user of a private chat as recorded (SENDERS_SQL); the id alone when nothing is, or the store
  * cannot be read (logged: the turn goes on). A group's or channel's chat (id below 0) has none.
  */
 export function recordedSender(chatId: number): Sender | undefined {
@@ -63,7 +62,7 @@ export function recordedSender(chatId: number): Sender | undefined {
  * the store last saw them. Throws what the read throws. Only private chats' ids (positive, whole) come back.
  */
 export function readSenders(chats: string, ...params: (string | number)[]): Sender[] {
-  return readOnce<SenderRow>(db!, "WITH k AS (" + chats + ") " + sendersSql() + " WHERE p.blocked IS NOT 1 ORDER BY k.n", ...params)
+  return readOnce<SenderRow>(db!, "WITH k AS (" + chats + ") " + SENDERS_SQL + " WHERE p.blocked IS NOT 1 ORDER BY k.n", ...params)
     .map(senderOf)
     .filter((s) => Number.isSafeInteger(s.id) && s.id > 0);
 }

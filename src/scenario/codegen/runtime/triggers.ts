@@ -120,20 +120,22 @@ export function userByThread(variable: string, thread: number): number | undefin
 /** Chats whose outgoing-trigger flow is running: its own messages do not trigger it again. */
 export const outgoingBusy = new Set<number>();
 
+/** The outgoing-message triggers of the program: fixed, so a send looks at none when there are none. */
+const OUTGOING = MESSAGE_TRIGGERS.filter((t) => t.on === "outgoing");
+
 // After every message the bot puts in a chat (MESSAGE_SENDS): copies and forwards too, which the
 // user sees as any other message of the bot (docs/nodes/triggers.md, outgoing_message_trigger).
 bot.api.config.use(async (prev, method, payload, signal) => {
   const res = await prev(method, payload, signal);
-  if (!res.ok || !isMessageSend(method)) return res;
+  if (OUTGOING.length === 0 || !res.ok || !isMessageSend(method)) return res;
   const chat = Number((payload as { chat_id?: unknown }).chat_id);
+  if (!Number.isSafeInteger(chat) || outgoingBusy.has(chat)) return res;
   // a forward's text is the forwarded message's, which only the answer carries
   const shown = res.result as { text?: unknown; caption?: unknown };
   const text = askedText(method, payload as Record<string, unknown>) ?? shown?.text ?? shown?.caption;
-  const outgoing = MESSAGE_TRIGGERS.filter((t) => t.on === "outgoing");
-  if (outgoing.length === 0 || !Number.isSafeInteger(chat) || outgoingBusy.has(chat)) return res;
   // a private chat's user as recorded, as its message turns know them: read once for all the triggers
   const from = recordedSender(chat);
-  for (const t of outgoing) {
+  for (const t of OUTGOING) {
     void inChat(chat, async () => {
       outgoingBusy.add(chat);
       const turn = systemTurn(chat, from);
